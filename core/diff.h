@@ -1,0 +1,70 @@
+/*
+ * diff: a unified diff (git's `diff --git` output, or a bare patch as the
+ * GitHub file list gives) parsed into files, hunks and lines.
+ *
+ * Parsing is one pass over the text and never copies it: every line is an
+ * (offset, length) into the caller's text, which must outlive the struct.
+ * This keeps a 200,000-line diff cheap: about 16 bytes per line.
+ * Malformed input never fails: lines that fit no rule are kept as
+ * DIFF_OTHER, so the screen can still show them.
+ */
+#ifndef BUGCODER_DIFF_H
+#define BUGCODER_DIFF_H
+
+#include <stddef.h>
+
+enum diff_kind {
+	DIFF_OTHER,	/* anything else, e.g. text before the first file */
+	DIFF_FILE,	/* "diff --git a/x b/y" */
+	DIFF_META,	/* index, mode, rename, similarity, ---, +++, binary */
+	DIFF_HUNK,	/* "@@ -a,b +c,d @@ ..." */
+	DIFF_CONTEXT,	/* " ..." */
+	DIFF_ADD,	/* "+..." */
+	DIFF_DEL,	/* "-..." */
+	DIFF_NOEOL,	/* "\ No newline at end of file" */
+};
+
+struct diff_line {
+	size_t off;		/* into the text */
+	unsigned len;		/* bytes, without the newline and any CR */
+	unsigned char kind;	/* enum diff_kind */
+};
+
+struct diff_file {
+	char *old_path, *new_path;	/* owned; "/dev/null" for adds/deletes */
+	size_t first_line;	/* index of its DIFF_FILE line (or first hunk) */
+	size_t nr_lines;	/* lines belonging to this file */
+	int additions, deletions;
+	int binary;		/* "Binary files ... differ" */
+};
+
+struct diff {
+	struct diff_line *lines;
+	size_t nr_lines, alloc_lines;
+	struct diff_file *files;
+	size_t nr_files, alloc_files;
+	size_t *hunks;		/* line index of every DIFF_HUNK line */
+	size_t nr_hunks, alloc_hunks;
+	int additions, deletions;	/* totals over all files */
+};
+
+#define DIFF_INIT { 0 }
+
+/* Parse text[0..len).  Never fails.  Release with diff_release(). */
+void diff_parse(struct diff *d, const char *text, size_t len);
+/* Free what diff_parse() allocated.  Accepts NULL. */
+void diff_release(struct diff *d);
+
+/* Count added and deleted lines and files of a diff without keeping the
+ * parse (for effort figures). */
+void diff_count(const char *text, size_t len, int *additions,
+		int *deletions, int *files);
+
+/* Index of the first hunk (or file) line after / before line `from`, or
+ * `from` itself when there is none.  Binary search over d->hunks. */
+size_t diff_next_hunk(const struct diff *d, size_t from);
+size_t diff_prev_hunk(const struct diff *d, size_t from);
+size_t diff_next_file(const struct diff *d, size_t from);
+size_t diff_prev_file(const struct diff *d, size_t from);
+
+#endif

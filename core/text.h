@@ -1,0 +1,98 @@
+/*
+ * text: untrusted text made safe for a terminal, and measured in columns.
+ *
+ * Everything that came from outside (issue bodies, comments, diffs, user
+ * names, codebook strings) passes through here before it is drawn.  These
+ * are pure functions over bytes; they never touch a terminal.  Widths are
+ * wcwidth() under a UTF-8 locale (callers set the locale); the one width
+ * policy lives in text_char_width().
+ *
+ * Sanitizing rules:
+ *  - CRLF and a lone trailing CR become LF; any other CR is shown as the
+ *    visible mark U+240D (SYMBOL FOR CARRIAGE RETURN);
+ *  - TAB expands to the next multiple of `tabstop` columns (counted from
+ *    the start of the current line of output);
+ *  - other C0 controls, DEL, and C1 controls (U+0080..U+009F) become the
+ *    matching visible "control picture" (U+2400 + c for C0, U+2421 for
+ *    DEL) or U+FFFD for C1; ESC is thus drawn as U+241B, so an escape
+ *    sequence shows as text and never reaches the terminal;
+ *  - invalid UTF-8 (bad lead or continuation bytes, overlongs, surrogates,
+ *    > U+10FFFF) becomes U+FFFD, one per maximal bad subsequence;
+ *  - bidirectional controls (U+202A..U+202E, U+2066..U+2069, U+200E,
+ *    U+200F, U+061C) are made visible as "<U+202E>" style marks, so
+ *    "Trojan Source" reordering is surfaced;
+ *  - characters of width -1 that survive the above (unassigned, etc.)
+ *    become U+FFFD.
+ *  - LF is kept when TEXT_KEEP_NL is given, else shown as U+240A.
+ */
+#ifndef BUGCODER_TEXT_H
+#define BUGCODER_TEXT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/buf.h"
+
+enum text_flags {
+	TEXT_KEEP_NL = 1 << 0,	/* keep '\n' as a line break */
+};
+
+/* Append a display-safe copy of s[0..len) to `out` following the rules
+ * above.  Returns the width in columns of the last line appended. */
+int text_sanitize(struct buf *out, const char *s, size_t len, int tabstop,
+		  unsigned flags);
+
+/* Is s[0..len) valid UTF-8 (no overlongs, no surrogates)? */
+int text_valid_utf8(const char *s, size_t len);
+
+/* Decode one UTF-8 character at s (len bytes available).  Stores the code
+ * point in *cp and returns its byte length (1..4), or returns 1 with *cp
+ * = 0xFFFD for an invalid sequence, 0 when len == 0. */
+size_t text_decode(const char *s, size_t len, uint32_t *cp);
+
+/* Columns a code point occupies (0, 1 or 2); -1 for controls. */
+int text_char_width(uint32_t cp);
+
+/* Display width of already sanitized text (no newlines expected). */
+int text_width(const char *s, size_t len);
+
+/* Largest prefix of s that fits in `cols` columns, never splitting a
+ * character (nor separating a base from following zero-width marks).
+ * Returns its byte length and stores its width in *used (may be NULL). */
+size_t text_fit(const char *s, size_t len, int cols, int *used);
+
+/* Byte offset where column `col` starts (for horizontal scrolling); a
+ * wide character straddling `col` is skipped and *pad (may be NULL) is set
+ * to the number of blank columns to draw in its place. */
+size_t text_skip_cols(const char *s, size_t len, int col, int *pad);
+
+/* Append s to out cut to `cols` columns: if it does not fit, the last
+ * column holds `mark` (e.g. "~" or "…").  Returns the width appended. */
+int text_truncate(struct buf *out, const char *s, size_t len, int cols,
+		  const char *mark);
+
+/*
+ * Wrapping.  text_wrap() breaks sanitized text (which may hold '\n') into
+ * lines of at most `cols` columns, at spaces where it can and mid-word
+ * only when a word is longer than a line; never inside a character.
+ * Each line is (start offset, byte length) into the input.
+ */
+struct text_line {
+	size_t off;
+	size_t len;
+};
+
+struct text_lines {
+	struct text_line *v;
+	size_t nr, alloc;
+};
+
+#define TEXT_LINES_INIT { NULL, 0, 0 }
+
+void text_wrap(struct text_lines *out, const char *s, size_t len, int cols);
+void text_lines_release(struct text_lines *l);
+
+/* Case-insensitive (ASCII) substring search; returns offset or -1. */
+long text_find(const char *hay, size_t hlen, const char *needle, size_t nlen);
+
+#endif
