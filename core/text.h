@@ -11,13 +11,16 @@
  *  - CRLF and a lone trailing CR become LF; any other CR is shown as the
  *    visible mark U+240D (SYMBOL FOR CARRIAGE RETURN);
  *  - TAB expands to the next multiple of `tabstop` columns (counted from
- *    the start of the current line of output);
+ *    the start of the current line of output, which is the start of `s`
+ *    or the last kept '\n'; `tabstop` < 1 means 8);
  *  - other C0 controls, DEL, and C1 controls (U+0080..U+009F) become the
  *    matching visible "control picture" (U+2400 + c for C0, U+2421 for
  *    DEL) or U+FFFD for C1; ESC is thus drawn as U+241B, so an escape
  *    sequence shows as text and never reaches the terminal;
  *  - invalid UTF-8 (bad lead or continuation bytes, overlongs, surrogates,
- *    > U+10FFFF) becomes U+FFFD, one per maximal bad subsequence;
+ *    > U+10FFFF) becomes U+FFFD, one per maximal bad subsequence (Unicode's
+ *    "maximal subpart": "\xE2\x82" is one, "\xC0\xAF" and "\xFF\xFE"
+ *    are two, the surrogate "\xED\xA0\x80" is three);
  *  - bidirectional controls (U+202A..U+202E, U+2066..U+2069, U+200E,
  *    U+200F, U+061C) are made visible as "<U+202E>" style marks, so
  *    "Trojan Source" reordering is surfaced;
@@ -38,7 +41,9 @@ enum text_flags {
 };
 
 /* Append a display-safe copy of s[0..len) to `out` following the rules
- * above.  Returns the width in columns of the last line appended. */
+ * above.  Returns the width in columns of the last line appended.  The
+ * output is valid UTF-8 with no byte below 0x20 other than '\n' (and that
+ * only with TEXT_KEEP_NL), no DEL and no C1 control. */
 int text_sanitize(struct buf *out, const char *s, size_t len, int tabstop,
 		  unsigned flags);
 
@@ -53,7 +58,9 @@ size_t text_decode(const char *s, size_t len, uint32_t *cp);
 /* Columns a code point occupies (0, 1 or 2); -1 for controls. */
 int text_char_width(uint32_t cp);
 
-/* Display width of already sanitized text (no newlines expected). */
+/* Display width of already sanitized text (no newlines expected).  Here
+ * and in the functions below, a character of width -1 or an invalid byte
+ * counts as one column, as it would be drawn as U+FFFD. */
 int text_width(const char *s, size_t len);
 
 /* Largest prefix of s that fits in `cols` columns, never splitting a
@@ -67,7 +74,9 @@ size_t text_fit(const char *s, size_t len, int cols, int *used);
 size_t text_skip_cols(const char *s, size_t len, int col, int *pad);
 
 /* Append s to out cut to `cols` columns: if it does not fit, the last
- * column holds `mark` (e.g. "~" or "…").  Returns the width appended. */
+ * column holds `mark` (e.g. "~" or "…"), with a blank before it when a wide
+ * character left a gap.  A NULL or empty `mark` cuts without one.  Returns
+ * the width appended (never more than `cols`). */
 int text_truncate(struct buf *out, const char *s, size_t len, int cols,
 		  const char *mark);
 
@@ -75,7 +84,11 @@ int text_truncate(struct buf *out, const char *s, size_t len, int cols,
  * Wrapping.  text_wrap() breaks sanitized text (which may hold '\n') into
  * lines of at most `cols` columns, at spaces where it can and mid-word
  * only when a word is longer than a line; never inside a character.
- * Each line is (start offset, byte length) into the input.
+ * Each line is (start offset, byte length) into the input, without its
+ * '\n' and without the spaces it was broken at.  Every '\n' ends a line,
+ * so "a\n\nb" is three lines; a final '\n' starts no new line and empty
+ * input gives none.  `out` is overwritten (its memory reused); free it
+ * with text_lines_release().  Linear in len.
  */
 struct text_line {
 	size_t off;
@@ -90,9 +103,11 @@ struct text_lines {
 #define TEXT_LINES_INIT { NULL, 0, 0 }
 
 void text_wrap(struct text_lines *out, const char *s, size_t len, int cols);
+/* Free the lines and reset `l` to TEXT_LINES_INIT.  Accepts NULL. */
 void text_lines_release(struct text_lines *l);
 
-/* Case-insensitive (ASCII) substring search; returns offset or -1. */
+/* Case-insensitive (ASCII) substring search; returns the offset of the
+ * first match or -1.  An empty needle matches at 0. */
 long text_find(const char *hay, size_t hlen, const char *needle, size_t nlen);
 
 #endif

@@ -1,0 +1,558 @@
+/*
+ * item: see item.h.
+ */
+#include "core/item.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cjson/cJSON.h>
+
+#include "core/buf.h"
+#include "core/diff.h"
+
+void item_release(struct item *it)
+{
+	size_t i;
+
+	if (!it)
+		return;
+	free(it->repo);
+	free(it->title);
+	free(it->body);
+	free(it->state);
+	free(it->state_reason);
+	free(it->author);
+	free(it->created_at);
+	free(it->closed_at);
+	free(it->url);
+	free(it->source);
+	for (i = 0; i < it->nr_labels; i++)
+		free(it->labels[i]);
+	free(it->labels);
+	for (i = 0; i < it->nr_comments; i++) {
+		free(it->comments[i].author);
+		free(it->comments[i].created_at);
+		free(it->comments[i].body);
+	}
+	free(it->comments);
+	for (i = 0; i < it->nr_fixes; i++) {
+		struct fix *f = &it->fixes[i];
+
+		free(f->title);
+		free(f->body);
+		free(f->url);
+		free(f->merged_at);
+		free(f->diff);
+	}
+	free(it->fixes);
+	memset(it, 0, sizeof(*it));
+}
+
+/* Days from the civil date to 1970-01-01 (Howard Hinnant's algorithm,
+ * proleptic Gregorian), so no timezone state is involved. */
+static long long days_from_civil(int y, int m, int d)
+{
+	long long era, yoe, doy, doe;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = y - era * 400;
+	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + doe - 719468;
+}
+
+static int digits(const char *s, int n, int *out)
+{
+	int v = 0, i;
+
+	for (i = 0; i < n; i++) {
+		if (!isdigit((unsigned char)s[i]))
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	*out = v;
+	return 0;
+}
+
+int item_parse_date(const char *s, double *out)
+{
+	int y, mo, d, h = 0, mi = 0, sec = 0, oh = 0, om = 0;
+	static const int mdays[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31,
+				     30, 31 };
+	double t;
+
+	if (!s || strlen(s) < 10)
+		return -1;
+	if (digits(s, 4, &y) || s[4] != '-' || digits(s + 5, 2, &mo) ||
+	    s[7] != '-' || digits(s + 8, 2, &d))
+		return -1;
+	if (mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1])
+		return -1;
+	s += 10;
+	if (*s == 'T' || *s == ' ') {
+		if (digits(s + 1, 2, &h) || s[3] != ':' ||
+		    digits(s + 4, 2, &mi))
+			return -1;
+		s += 6;
+		if (*s == ':') {
+			if (digits(s + 1, 2, &sec))
+				return -1;
+			s += 3;
+		}
+		if (*s == '.')
+			for (s++; isdigit((unsigned char)*s); s++)
+				;
+		if (h > 23 || mi > 59 || sec > 60)
+			return -1;
+		if (*s == 'Z') {
+			s++;
+		} else if (*s == '+' || *s == '-') {
+			int sign = *s == '-' ? -1 : 1;
+
+			if (digits(s + 1, 2, &oh) || s[3] != ':' ||
+			    digits(s + 4, 2, &om))
+				return -1;
+			oh *= sign;
+			om *= sign;
+			s += 6;
+		}
+	}
+	if (*s)
+		return -1;
+	t = (double)days_from_civil(y, mo, d) * 86400.0 + h * 3600 + mi * 60 +
+	    sec - oh * 3600 - om * 60;
+	*out = t;
+	return 0;
+}
+
+void item_compute_effort(struct item *it)
+{
+	double a, b;
+	size_t i;
+
+	if ((int)it->nr_comments > it->comment_count)
+		it->comment_count = (int)it->nr_comments;
+	it->days_open = -1;
+	if (it->created_at && it->closed_at &&
+	    !item_parse_date(it->created_at, &a) &&
+	    !item_parse_date(it->closed_at, &b) && b >= a)
+		it->days_open = (b - a) / 86400.0;
+
+	it->additions = it->deletions = it->changed_files = -1;
+	it->lines_changed = -1;
+	it->small_fix = 0;
+	it->diff_partial = 0;
+	if (!it->nr_fixes)
+		return;
+	it->additions = it->deletions = it->changed_files = 0;
+	for (i = 0; i < it->nr_fixes; i++) {
+		struct fix *f = &it->fixes[i];
+
+		if ((f->additions < 0 || f->deletions < 0 ||
+		     f->changed_files < 0) && f->diff) {
+			int ad, de, fi;
+
+			diff_count(f->diff, f->diff_len, &ad, &de, &fi);
+			if (f->additions < 0)
+				f->additions = ad;
+			if (f->deletions < 0)
+				f->deletions = de;
+			if (f->changed_files < 0)
+				f->changed_files = fi;
+		}
+		it->additions += f->additions > 0 ? f->additions : 0;
+		it->deletions += f->deletions > 0 ? f->deletions : 0;
+		it->changed_files += f->changed_files > 0 ?
+				     f->changed_files : 0;
+		if (f->diff_partial)
+			it->diff_partial = 1;
+	}
+	it->lines_changed = it->additions + it->deletions;
+	it->small_fix = it->lines_changed <= ITEM_SMALL_FIX;
+}
+
+char *item_name(const char *repo, long long number)
+{
+	struct buf b = BUF_INIT;
+
+	buf_addf(&b, "%s#%lld", repo, number);
+	return buf_detach(&b, NULL);
+}
+
+int item_valid_repo(const char *repo)
+{
+	const char *slash = strchr(repo, '/');
+	const char *p;
+
+	if (!slash || slash == repo || !slash[1] || strchr(slash + 1, '/'))
+		return 0;
+	if (strlen(repo) > 200)
+		return 0;
+	for (p = repo; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("/-_.", *p))
+			return 0;
+	return 1;
+}
+
+static char *labels_json(const struct item *it)
+{
+	cJSON *arr = cJSON_CreateArray();
+	char *s;
+	size_t i;
+
+	for (i = 0; i < it->nr_labels; i++)
+		cJSON_AddItemToArray(arr, cJSON_CreateString(it->labels[i]));
+	s = cJSON_PrintUnformatted(arr);
+	cJSON_Delete(arr);
+	return s;
+}
+
+static void bind_int_or_null(sqlite3_stmt *s, int i, int v)
+{
+	if (v < 0)
+		sqlite3_bind_null(s, i);
+	else
+		sqlite3_bind_int(s, i, v);
+}
+
+static int save_children(struct store *st, struct item *it, struct err *e)
+{
+	sqlite3_stmt *s = NULL;
+	size_t i;
+	int ret = -1;
+
+	s = store_prepare(st, "DELETE FROM comments WHERE item_id = ?", e);
+	if (!s)
+		goto out;
+	sqlite3_bind_int64(s, 1, it->id);
+	if (sqlite3_step(s) != SQLITE_DONE)
+		goto db;
+	sqlite3_finalize(s);
+	s = store_prepare(st, "DELETE FROM fixes WHERE item_id = ?", e);
+	if (!s)
+		goto out;
+	sqlite3_bind_int64(s, 1, it->id);
+	if (sqlite3_step(s) != SQLITE_DONE)
+		goto db;
+	sqlite3_finalize(s);
+
+	s = store_prepare(st, "INSERT INTO comments (item_id, position, "
+			  "author, created_at, body) VALUES (?, ?, ?, ?, ?)",
+			  e);
+	if (!s)
+		goto out;
+	for (i = 0; i < it->nr_comments; i++) {
+		const struct comment *c = &it->comments[i];
+
+		sqlite3_reset(s);
+		sqlite3_bind_int64(s, 1, it->id);
+		sqlite3_bind_int(s, 2, (int)i);
+		store_bind_text(s, 3, c->author);
+		store_bind_text(s, 4, c->created_at);
+		store_bind_text(s, 5, c->body);
+		if (sqlite3_step(s) != SQLITE_DONE)
+			goto db;
+	}
+	sqlite3_finalize(s);
+
+	s = store_prepare(st, "INSERT INTO fixes (item_id, position, number, "
+			  "title, body, url, merged_at, additions, deletions, "
+			  "changed_files, diff, diff_partial) "
+			  "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", e);
+	if (!s)
+		goto out;
+	for (i = 0; i < it->nr_fixes; i++) {
+		const struct fix *f = &it->fixes[i];
+
+		sqlite3_reset(s);
+		sqlite3_bind_int64(s, 1, it->id);
+		sqlite3_bind_int(s, 2, (int)i);
+		if (f->number > 0)
+			sqlite3_bind_int64(s, 3, f->number);
+		else
+			sqlite3_bind_null(s, 3);
+		store_bind_text(s, 4, f->title);
+		store_bind_text(s, 5, f->body);
+		store_bind_text(s, 6, f->url);
+		store_bind_text(s, 7, f->merged_at);
+		bind_int_or_null(s, 8, f->additions);
+		bind_int_or_null(s, 9, f->deletions);
+		bind_int_or_null(s, 10, f->changed_files);
+		if (f->diff)
+			sqlite3_bind_text(s, 11, f->diff, (int)f->diff_len,
+					  SQLITE_STATIC);
+		else
+			sqlite3_bind_null(s, 11);
+		sqlite3_bind_int(s, 12, f->diff_partial);
+		if (sqlite3_step(s) != SQLITE_DONE)
+			goto db;
+	}
+	ret = 0;
+	goto out;
+db:
+	store_error(st, e, "saving an item");
+out:
+	sqlite3_finalize(s);
+	return ret;
+}
+
+int item_save(struct store *st, struct item *it, struct err *e)
+{
+	sqlite3_stmt *s;
+	char now[32];
+	char *labels;
+	int rc;
+
+	item_compute_effort(it);
+	labels = labels_json(it);
+	store_now(now);
+	s = store_prepare(st,
+		"INSERT INTO items (repo, number, title, body, state, "
+		"state_reason, author, created_at, closed_at, url, labels, "
+		"has_fix, diff_partial, days_open, comment_count, additions, "
+		"deletions, changed_files, lines_changed, small_fix, source, "
+		"imported_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, "
+		"?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22) "
+		"ON CONFLICT (repo, number) DO UPDATE SET title = ?3, "
+		"body = ?4, state = ?5, state_reason = ?6, author = ?7, "
+		"created_at = ?8, closed_at = ?9, url = ?10, labels = ?11, "
+		"has_fix = ?12, diff_partial = ?13, days_open = ?14, "
+		"comment_count = ?15, additions = ?16, deletions = ?17, "
+		"changed_files = ?18, lines_changed = ?19, small_fix = ?20, "
+		"source = ?21, imported_at = ?22 RETURNING id", e);
+	if (!s) {
+		free(labels);
+		return -1;
+	}
+	sqlite3_bind_text(s, 1, it->repo, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 2, it->number);
+	sqlite3_bind_text(s, 3, it->title, -1, SQLITE_STATIC);
+	store_bind_text(s, 4, it->body);
+	store_bind_text(s, 5, it->state);
+	store_bind_text(s, 6, it->state_reason);
+	store_bind_text(s, 7, it->author);
+	store_bind_text(s, 8, it->created_at);
+	store_bind_text(s, 9, it->closed_at);
+	store_bind_text(s, 10, it->url);
+	sqlite3_bind_text(s, 11, labels, -1, SQLITE_STATIC);
+	sqlite3_bind_int(s, 12, it->nr_fixes > 0);
+	sqlite3_bind_int(s, 13, it->diff_partial);
+	if (it->days_open >= 0)
+		sqlite3_bind_double(s, 14, it->days_open);
+	else
+		sqlite3_bind_null(s, 14);
+	sqlite3_bind_int(s, 15, it->comment_count);
+	bind_int_or_null(s, 16, it->additions);
+	bind_int_or_null(s, 17, it->deletions);
+	bind_int_or_null(s, 18, it->changed_files);
+	bind_int_or_null(s, 19, it->lines_changed);
+	if (it->nr_fixes)
+		sqlite3_bind_int(s, 20, it->small_fix);
+	else
+		sqlite3_bind_null(s, 20);
+	store_bind_text(s, 21, it->source);
+	sqlite3_bind_text(s, 22, now, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		it->id = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	free(labels);
+	if (rc != SQLITE_ROW)
+		return store_error(st, e, "saving an item");
+	return save_children(st, it, e);
+}
+
+static char *col_dup(sqlite3_stmt *s, int i)
+{
+	const char *t = (const char *)sqlite3_column_text(s, i);
+
+	return t ? xstrdup(t) : NULL;
+}
+
+static int col_int(sqlite3_stmt *s, int i)
+{
+	return sqlite3_column_type(s, i) == SQLITE_NULL ? -1 :
+	       sqlite3_column_int(s, i);
+}
+
+static void load_labels(struct item *it, const char *json)
+{
+	cJSON *arr = json ? cJSON_Parse(json) : NULL, *el;
+	size_t n = 0;
+
+	if (!cJSON_IsArray(arr)) {
+		cJSON_Delete(arr);
+		return;
+	}
+	it->labels = xcalloc((size_t)cJSON_GetArraySize(arr) + 1,
+			     sizeof(char *));
+	cJSON_ArrayForEach(el, arr)
+		if (cJSON_IsString(el))
+			it->labels[n++] = xstrdup(el->valuestring);
+	it->nr_labels = n;
+	cJSON_Delete(arr);
+}
+
+int item_load(struct store *st, long long id, struct item *it, struct err *e)
+{
+	sqlite3_stmt *s;
+	size_t alloc = 0;
+	int rc;
+
+	memset(it, 0, sizeof(*it));
+	s = store_prepare(st, "SELECT repo, number, title, body, state, "
+			  "state_reason, author, created_at, closed_at, url, "
+			  "labels, diff_partial, days_open, comment_count, "
+			  "additions, deletions, changed_files, lines_changed, "
+			  "small_fix, source FROM items WHERE id = ?", e);
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, id);
+	rc = sqlite3_step(s);
+	if (rc != SQLITE_ROW) {
+		sqlite3_finalize(s);
+		if (rc == SQLITE_DONE)
+			return err_set(e, ERR_NOTFOUND, "no item with id %lld",
+				       id);
+		return store_error(st, e, "loading an item");
+	}
+	it->id = id;
+	it->repo = col_dup(s, 0);
+	it->number = sqlite3_column_int64(s, 1);
+	it->title = col_dup(s, 2);
+	it->body = col_dup(s, 3);
+	it->state = col_dup(s, 4);
+	it->state_reason = col_dup(s, 5);
+	it->author = col_dup(s, 6);
+	it->created_at = col_dup(s, 7);
+	it->closed_at = col_dup(s, 8);
+	it->url = col_dup(s, 9);
+	load_labels(it, (const char *)sqlite3_column_text(s, 10));
+	it->diff_partial = sqlite3_column_int(s, 11);
+	it->days_open = sqlite3_column_type(s, 12) == SQLITE_NULL ? -1 :
+			sqlite3_column_double(s, 12);
+	it->comment_count = sqlite3_column_int(s, 13);
+	it->additions = col_int(s, 14);
+	it->deletions = col_int(s, 15);
+	it->changed_files = col_int(s, 16);
+	it->lines_changed = col_int(s, 17);
+	it->small_fix = col_int(s, 18) > 0;
+	it->source = col_dup(s, 19);
+	sqlite3_finalize(s);
+
+	s = store_prepare(st, "SELECT author, created_at, body FROM comments "
+			  "WHERE item_id = ? ORDER BY position", e);
+	if (!s)
+		goto fail;
+	sqlite3_bind_int64(s, 1, id);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct comment *c;
+
+		ALLOC_GROW(it->comments, it->nr_comments + 1, alloc);
+		c = &it->comments[it->nr_comments++];
+		c->author = col_dup(s, 0);
+		c->created_at = col_dup(s, 1);
+		c->body = col_dup(s, 2);
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		goto fail_db;
+
+	alloc = 0;
+	s = store_prepare(st, "SELECT number, title, body, url, merged_at, "
+			  "additions, deletions, changed_files, diff, "
+			  "diff_partial FROM fixes WHERE item_id = ? "
+			  "ORDER BY position", e);
+	if (!s)
+		goto fail;
+	sqlite3_bind_int64(s, 1, id);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct fix *f;
+
+		ALLOC_GROW(it->fixes, it->nr_fixes + 1, alloc);
+		f = &it->fixes[it->nr_fixes++];
+		memset(f, 0, sizeof(*f));
+		f->number = sqlite3_column_int64(s, 0);
+		f->title = col_dup(s, 1);
+		f->body = col_dup(s, 2);
+		f->url = col_dup(s, 3);
+		f->merged_at = col_dup(s, 4);
+		f->additions = col_int(s, 5);
+		f->deletions = col_int(s, 6);
+		f->changed_files = col_int(s, 7);
+		if (sqlite3_column_type(s, 8) != SQLITE_NULL) {
+			f->diff_len = (size_t)sqlite3_column_bytes(s, 8);
+			f->diff = xstrndup((const char *)
+					   sqlite3_column_text(s, 8),
+					   f->diff_len);
+		}
+		f->diff_partial = sqlite3_column_int(s, 9);
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		goto fail_db;
+	return 0;
+fail_db:
+	store_error(st, e, "loading an item");
+fail:
+	item_release(it);
+	return -1;
+}
+
+static long long find_one(struct store *st, const char *sql, const char *a,
+			  long long n, const char *name, struct err *e)
+{
+	sqlite3_stmt *s = store_prepare(st, sql, e);
+	long long id = -1;
+	int count = 0, rc;
+
+	if (!s)
+		return -1;
+	if (a)
+		sqlite3_bind_text(s, 1, a, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 2, n);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		id = sqlite3_column_int64(s, 0);
+		count++;
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return store_error(st, e, "finding an item");
+	if (count == 0)
+		return err_set(e, ERR_NOTFOUND, "%s: no such item", name);
+	if (count > 1)
+		return err_set(e, ERR_INPUT, "%s: ambiguous, name it as "
+			       "owner/repo#number", name);
+	return id;
+}
+
+long long item_find(struct store *st, const char *name, struct err *e)
+{
+	const char *hash = strrchr(name, '#');
+	const char *num = hash ? hash + 1 : name;
+	char *end, *repo;
+	long long n, id;
+
+	n = strtoll(num, &end, 10);
+	if (!*num || *end || n <= 0)
+		return err_set(e, ERR_INPUT, "%s: not an item name (expected "
+			       "owner/repo#number)", name);
+	if (!hash || hash == name)
+		return find_one(st, "SELECT id FROM items WHERE ?1 IS NULL "
+				"AND number = ?2", NULL, n, name, e);
+	repo = xstrndup(name, (size_t)(hash - name));
+	if (strchr(repo, '/'))
+		id = find_one(st, "SELECT id FROM items WHERE repo = ?1 "
+			      "AND number = ?2", repo, n, name, e);
+	else
+		id = find_one(st, "SELECT id FROM items WHERE substr(repo, "
+			      "instr(repo, '/') + 1) = ?1 AND number = ?2",
+			      repo, n, name, e);
+	free(repo);
+	return id;
+}

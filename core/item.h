@@ -1,0 +1,89 @@
+/*
+ * item: one bug - an issue with its comments and the pull request(s) that
+ * fixed it, frozen as imported - and its effort figures.
+ *
+ * Items are named `owner/repo#number`.  item_save() is an upsert keyed on
+ * (repo, number): re-importing updates an item in place (its id, and so
+ * every label on it, is kept) and replaces its comments and fixes.
+ */
+#ifndef BUGCODER_ITEM_H
+#define BUGCODER_ITEM_H
+
+#include <stddef.h>
+
+#include "core/err.h"
+#include "core/store.h"
+
+struct comment {
+	char *author;		/* NULL for a deleted ("ghost") account */
+	char *created_at;
+	char *body;
+};
+
+struct fix {
+	long long number;	/* pull request number, 0 if unknown */
+	char *title, *body, *url, *merged_at;
+	int additions, deletions, changed_files;	/* -1 when unknown */
+	char *diff;		/* unified diff text, NULL if none */
+	size_t diff_len;
+	int diff_partial;	/* diff rebuilt from a partial file list */
+};
+
+struct item {
+	long long id;		/* 0 until saved */
+	char *repo;		/* "owner/name" */
+	long long number;
+	char *title, *body, *state, *state_reason, *author;
+	char *created_at, *closed_at, *url;
+	char **labels;
+	size_t nr_labels;
+	struct comment *comments;
+	size_t nr_comments;
+	struct fix *fixes;
+	size_t nr_fixes;
+	char *source;		/* where it came from: file or API URL */
+
+	/* effort figures, filled by item_compute_effort() */
+	int comment_count;	/* comments, even when bodies are absent */
+	double days_open;	/* < 0 when a date is missing */
+	int additions, deletions, changed_files;	/* -1 without a fix */
+	int lines_changed;	/* additions + deletions, -1 without fix */
+	int small_fix;		/* lines_changed <= ITEM_SMALL_FIX */
+	int diff_partial;
+};
+
+#define ITEM_SMALL_FIX 10
+
+/* Free everything the item owns and zero it.  Accepts NULL. */
+void item_release(struct item *it);
+
+/* Derive the effort figures from the dates, comments and fixes.  A fix
+ * without additions/deletions/changed_files figures gets them counted
+ * from its diff. `comment_count` is kept if larger than nr_comments (the
+ * GitHub issue list gives the count without the bodies). */
+void item_compute_effort(struct item *it);
+
+/* Parse an ISO 8601 date "YYYY-MM-DD[THH:MM:SS[.fff](Z|+hh:mm)]" into
+ * seconds since the epoch.  Returns 0, or -1 when malformed. */
+int item_parse_date(const char *s, double *out);
+
+/* Insert or update the item (keyed on repo and number) with its comments
+ * and fixes, inside the caller's transaction.  Sets it->id. */
+int item_save(struct store *st, struct item *it, struct err *e);
+
+/* Load item `id` with everything it holds. */
+int item_load(struct store *st, long long id, struct item *it,
+	      struct err *e);
+
+/* Find an item by name: "owner/repo#N", "repo#N" (when only one repository
+ * has that name) or "#N"/"N" (when only one item has that number).
+ * Returns its id, or -1 with ERR_NOTFOUND / ERR_INPUT. */
+long long item_find(struct store *st, const char *name, struct err *e);
+
+/* "owner/repo#N" for an item, owned by the caller. */
+char *item_name(const char *repo, long long number);
+
+/* Is `repo` of the form owner/name with sensible characters? */
+int item_valid_repo(const char *repo);
+
+#endif

@@ -1,0 +1,609 @@
+/*
+ * label: see label.h.
+ */
+#include "core/label.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/buf.h"
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static struct coded_dim *dim_slot(struct coding *c, const char *dim)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr_dims; i++)
+		if (!strcmp(c->dims[i].dim, dim))
+			return &c->dims[i];
+	ALLOC_GROW(c->dims, c->nr_dims + 1, c->alloc_dims);
+	memset(&c->dims[c->nr_dims], 0, sizeof(c->dims[0]));
+	c->dims[c->nr_dims].dim = xstrdup(dim);
+	return &c->dims[c->nr_dims++];
+}
+
+const struct coded_dim *coding_dim(const struct coding *c, const char *dim)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr_dims; i++)
+		if (!strcmp(c->dims[i].dim, dim) && c->dims[i].nr_codes)
+			return &c->dims[i];
+	return NULL;
+}
+
+void coding_release(struct coding *c)
+{
+	size_t i, j;
+
+	if (!c)
+		return;
+	for (i = 0; i < c->nr_dims; i++) {
+		for (j = 0; j < c->dims[i].nr_codes; j++)
+			free(c->dims[i].codes[j]);
+		free(c->dims[i].codes);
+		free(c->dims[i].dim);
+	}
+	free(c->dims);
+	free(c->memo);
+	free(c->submitted_at);
+	memset(c, 0, sizeof(*c));
+}
+
+/* The round an item belongs to: its id and whether it is closed; 0 when
+ * the item is in no round. */
+static long long item_round(struct store *st, long long item_id,
+			    int *closed)
+{
+	sqlite3_stmt *s;
+	long long id = 0;
+
+	*closed = 0;
+	s = store_prepare(st, "SELECT r.id, r.closed_at IS NOT NULL FROM "
+			  "assignments a JOIN rounds r ON r.id = a.round_id "
+			  "WHERE a.item_id = ?", NULL);
+	if (!s)
+		return 0;
+	sqlite3_bind_int64(s, 1, item_id);
+	if (sqlite3_step(s) == SQLITE_ROW) {
+		id = sqlite3_column_int64(s, 0);
+		*closed = sqlite3_column_int(s, 1);
+	}
+	sqlite3_finalize(s);
+	return id;
+}
+
+int label_may_see(struct store *st, const struct actor *a, long long item_id,
+		  long long member_id)
+{
+	int closed;
+
+	if (member_id == a->member_id && a->member_id)
+		return 1;
+	if (a->role == ROLE_OWNER || a->role == ROLE_ADJUDICATOR)
+		return 1;
+	if (a->role != ROLE_ANNOTATOR)
+		return 0;
+	return item_round(st, item_id, &closed) && closed;
+}
+
+int coding_load(struct store *st, const struct actor *a, long long item_id,
+		long long member_id, struct coding *c, struct err *e)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	c->item_id = item_id;
+	c->member_id = member_id;
+	if (!label_may_see(st, a, item_id, member_id))
+		return err_set(e, ERR_PERM, "another annotator's work is "
+			       "hidden until the round is closed");
+	s = store_prepare(st, "SELECT dimension, code, proposal_id FROM "
+			  "labels WHERE item_id = ? AND member_id = ? "
+			  "ORDER BY dimension, code", e);
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, item_id);
+	sqlite3_bind_int64(s, 2, member_id);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct coded_dim *d = dim_slot(c, (const char *)
+					       sqlite3_column_text(s, 0));
+
+		d->codes = xrealloc(d->codes, (d->nr_codes + 1) *
+				    sizeof(char *));
+		d->codes[d->nr_codes++] = xstrdup((const char *)
+						  sqlite3_column_text(s, 1));
+		if (sqlite3_column_type(s, 2) != SQLITE_NULL)
+			d->proposal_id = sqlite3_column_int64(s, 2);
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		goto fail;
+
+	s = store_prepare(st, "SELECT (SELECT text FROM memos WHERE item_id "
+			  "= ?1 AND member_id = ?2), (SELECT submitted_at FROM "
+			  "submissions WHERE item_id = ?1 AND member_id = ?2), "
+			  "EXISTS (SELECT 1 FROM flags WHERE item_id = ?1 AND "
+			  "member_id = ?2 AND flag = 'uncertain'), EXISTS "
+			  "(SELECT 1 FROM flags WHERE item_id = ?1 AND "
+			  "member_id = ?2 AND flag = 'discuss')", e);
+	if (!s)
+		goto fail_quiet;
+	sqlite3_bind_int64(s, 1, item_id);
+	sqlite3_bind_int64(s, 2, member_id);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		const char *m = (const char *)sqlite3_column_text(s, 0);
+		const char *t = (const char *)sqlite3_column_text(s, 1);
+
+		c->memo = m ? xstrdup(m) : NULL;
+		c->submitted = t != NULL;
+		c->submitted_at = t ? xstrdup(t) : NULL;
+		c->uncertain = sqlite3_column_int(s, 2);
+		c->discuss = sqlite3_column_int(s, 3);
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW)
+		goto fail;
+	return 0;
+fail:
+	store_error(st, e, "loading labels");
+fail_quiet:
+	coding_release(c);
+	return -1;
+}
+
+int label_check_access(struct store *st, const struct actor *a,
+		       long long item_id, struct err *e)
+{
+	sqlite3_stmt *s;
+	long long round;
+	int closed, ok = 0;
+
+	if (a->role != ROLE_ANNOTATOR && a->role != ROLE_OWNER)
+		return err_set(e, ERR_PERM, "%s is %s %s and does not label "
+			       "items", a->name, a->role == ROLE_NONE ?
+			       "not" : "an", a->role == ROLE_NONE ?
+			       "a member" : role_name(a->role));
+	round = item_round(st, item_id, &closed);
+	if (!round)
+		return 0;
+	if (closed)
+		return err_set(e, ERR_PERM, "the item's round is closed; "
+			       "labels can no longer change");
+	s = store_prepare(st, "SELECT 1 FROM round_annotators WHERE "
+			  "round_id = ? AND member_id = ?", e);
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, round);
+	sqlite3_bind_int64(s, 2, a->member_id);
+	ok = sqlite3_step(s) == SQLITE_ROW;
+	sqlite3_finalize(s);
+	if (!ok)
+		return err_set(e, ERR_PERM, "the item is not assigned to %s",
+			       a->name);
+	return 0;
+}
+
+static char *codes_joined(struct store *st, long long item_id,
+			  long long member_id, const char *dim)
+{
+	sqlite3_stmt *s;
+	struct buf b = BUF_INIT;
+
+	s = store_prepare(st, "SELECT code FROM labels WHERE item_id = ? AND "
+			  "member_id = ? AND dimension = ? ORDER BY code", NULL);
+	if (!s)
+		return NULL;
+	sqlite3_bind_int64(s, 1, item_id);
+	sqlite3_bind_int64(s, 2, member_id);
+	sqlite3_bind_text(s, 3, dim, -1, SQLITE_STATIC);
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		if (b.len)
+			buf_addch(&b, ';');
+		buf_addstr(&b, (const char *)sqlite3_column_text(s, 0));
+	}
+	sqlite3_finalize(s);
+	if (!b.len)
+		return NULL;
+	return buf_detach(&b, NULL);
+}
+
+static int step_done(struct store *st, sqlite3_stmt *s, struct err *e,
+		     const char *what)
+{
+	int rc = sqlite3_step(s);
+
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return store_error(st, e, what);
+	return 0;
+}
+
+int label_set(struct store *st, const struct actor *a,
+	      const struct codebook *cb, long long item_id, const char *dim,
+	      const char *const *codes, size_t n, long long proposal_id,
+	      struct err *e)
+{
+	const struct dimension *d = codebook_dim(cb, dim);
+	const char **sorted = NULL;
+	char *old = NULL, *new_ = NULL;
+	sqlite3_stmt *s;
+	char now[32];
+	size_t i;
+	int ret = -1;
+
+	if (!d)
+		return err_set(e, ERR_INPUT, "%s: no such dimension in "
+			       "codebook %s", dim, cb->name);
+	if (n > 1 && !d->select_many)
+		return err_set(e, ERR_INPUT, "%s takes one code, not %zu",
+			       dim, n);
+	for (i = 0; i < n; i++)
+		if (!dimension_code(d, codes[i]))
+			return err_set(e, ERR_INPUT, "%s=%s: no such code in "
+				       "dimension %s", dim, codes[i], dim);
+	sorted = xcalloc(n + 1, sizeof(*sorted));
+	memcpy(sorted, codes, n * sizeof(*sorted));
+	qsort(sorted, n, sizeof(*sorted), cmp_str);
+	for (i = 1; i < n; i++)
+		if (!strcmp(sorted[i], sorted[i - 1])) {
+			err_set(e, ERR_INPUT, "%s=%s: code given twice", dim,
+				sorted[i]);
+			free(sorted);
+			return -1;
+		}
+
+	if (store_begin(st, e) < 0)
+		goto out;
+	if (label_check_access(st, a, item_id, e) < 0)
+		goto out;
+	old = codes_joined(st, item_id, a->member_id, dim);
+	s = store_prepare(st, "DELETE FROM labels WHERE item_id = ? AND "
+			  "member_id = ? AND dimension = ?", e);
+	if (!s)
+		goto out;
+	sqlite3_bind_int64(s, 1, item_id);
+	sqlite3_bind_int64(s, 2, a->member_id);
+	sqlite3_bind_text(s, 3, dim, -1, SQLITE_STATIC);
+	if (step_done(st, s, e, "saving a label") < 0)
+		goto out;
+	store_now(now);
+	for (i = 0; i < n; i++) {
+		s = store_prepare(st, "INSERT INTO labels (item_id, member_id, "
+				  "dimension, code, codebook_version, "
+				  "proposal_id, labeled_at) VALUES "
+				  "(?, ?, ?, ?, ?, ?, ?)", e);
+		if (!s)
+			goto out;
+		sqlite3_bind_int64(s, 1, item_id);
+		sqlite3_bind_int64(s, 2, a->member_id);
+		sqlite3_bind_text(s, 3, dim, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 4, sorted[i], -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 5, cb->version, -1, SQLITE_STATIC);
+		if (proposal_id)
+			sqlite3_bind_int64(s, 6, proposal_id);
+		else
+			sqlite3_bind_null(s, 6);
+		sqlite3_bind_text(s, 7, now, -1, SQLITE_STATIC);
+		if (step_done(st, s, e, "saving a label") < 0)
+			goto out;
+	}
+	new_ = codes_joined(st, item_id, a->member_id, dim);
+	if ((old || new_) && !(old && new_ && !strcmp(old, new_)) &&
+	    store_audit(st, a->os_user, actor_for(a), "label", item_id, dim,
+			old, new_, e) < 0)
+		goto out;
+	ret = store_commit(st, e);
+out:
+	if (ret < 0)
+		store_rollback(st);
+	free(sorted);
+	free(old);
+	free(new_);
+	return ret;
+}
+
+int label_toggle(struct store *st, const struct actor *a,
+		 const struct codebook *cb, long long item_id, const char *dim,
+		 const char *code, struct err *e)
+{
+	const struct dimension *d = codebook_dim(cb, dim);
+	struct coding c = CODING_INIT;
+	const struct coded_dim *cur;
+	const char **v = NULL;
+	size_t n = 0, i;
+	int found = 0, ret;
+
+	if (!d)
+		return err_set(e, ERR_INPUT, "%s: no such dimension", dim);
+	if (coding_load(st, a, item_id, a->member_id, &c, e) < 0)
+		return -1;
+	cur = coding_dim(&c, dim);
+	v = xcalloc((cur ? cur->nr_codes : 0) + 1, sizeof(*v));
+	for (i = 0; cur && i < cur->nr_codes; i++) {
+		if (!strcmp(cur->codes[i], code))
+			found = 1;
+		else if (d->select_many)
+			v[n++] = cur->codes[i];
+	}
+	if (!found)
+		v[n++] = code;
+	ret = label_set(st, a, cb, item_id, dim, v, n, 0, e);
+	free(v);
+	coding_release(&c);
+	return ret;
+}
+
+int label_submit(struct store *st, const struct actor *a,
+		 const struct codebook *cb, long long item_id, struct err *e)
+{
+	struct coding c = CODING_INIT;
+	struct buf missing = BUF_INIT;
+	sqlite3_stmt *s;
+	char now[32];
+	size_t i;
+	int ret = -1;
+
+	if (store_begin(st, e) < 0)
+		return -1;
+	if (label_check_access(st, a, item_id, e) < 0 ||
+	    coding_load(st, a, item_id, a->member_id, &c, e) < 0)
+		goto out;
+	for (i = 0; i < cb->nr_dims; i++)
+		if (cb->dims[i].required && !coding_dim(&c, cb->dims[i].key))
+			buf_addf(&missing, "%s%s", missing.len ? ", " : "",
+				 cb->dims[i].key);
+	if (missing.len) {
+		err_set(e, ERR_INPUT, "not submitted: required dimension%s "
+			"not coded: %s", strchr(missing.ptr, ',') ? "s" : "",
+			missing.ptr);
+		goto out;
+	}
+	if (c.submitted) {
+		ret = store_commit(st, e);
+		goto out;
+	}
+	store_now(now);
+	s = store_prepare(st, "INSERT INTO submissions (item_id, member_id, "
+			  "submitted_at) VALUES (?, ?, ?)", e);
+	if (!s)
+		goto out;
+	sqlite3_bind_int64(s, 1, item_id);
+	sqlite3_bind_int64(s, 2, a->member_id);
+	sqlite3_bind_text(s, 3, now, -1, SQLITE_STATIC);
+	if (step_done(st, s, e, "submitting") < 0)
+		goto out;
+	if (store_audit(st, a->os_user, actor_for(a), "submit", item_id, NULL,
+			NULL, now, e) < 0)
+		goto out;
+	ret = store_commit(st, e);
+out:
+	if (ret < 0)
+		store_rollback(st);
+	coding_release(&c);
+	buf_release(&missing);
+	return ret;
+}
+
+int label_memo(struct store *st, const struct actor *a, long long item_id,
+	       const char *text, struct err *e)
+{
+	sqlite3_stmt *s;
+	char now[32];
+	char *old = NULL;
+	int ret = -1;
+
+	if (store_begin(st, e) < 0)
+		return -1;
+	if (label_check_access(st, a, item_id, e) < 0)
+		goto out;
+	s = store_prepare(st, "SELECT text FROM memos WHERE item_id = ? AND "
+			  "member_id = ?", e);
+	if (!s)
+		goto out;
+	sqlite3_bind_int64(s, 1, item_id);
+	sqlite3_bind_int64(s, 2, a->member_id);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		old = xstrdup((const char *)sqlite3_column_text(s, 0));
+	sqlite3_finalize(s);
+	store_now(now);
+	if (text && *text) {
+		s = store_prepare(st, "INSERT INTO memos (item_id, member_id, "
+				  "text, updated_at) VALUES (?1, ?2, ?3, ?4) "
+				  "ON CONFLICT (item_id, member_id) DO UPDATE "
+				  "SET text = ?3, updated_at = ?4", e);
+		if (!s)
+			goto out;
+		sqlite3_bind_text(s, 3, text, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 4, now, -1, SQLITE_STATIC);
+	} else {
+		s = store_prepare(st, "DELETE FROM memos WHERE item_id = ?1 "
+				  "AND member_id = ?2", e);
+		if (!s)
+			goto out;
+	}
+	sqlite3_bind_int64(s, 1, item_id);
+	sqlite3_bind_int64(s, 2, a->member_id);
+	if (step_done(st, s, e, "saving the memo") < 0)
+		goto out;
+	if (store_audit(st, a->os_user, actor_for(a), "memo", item_id, NULL,
+			old, text && *text ? text : NULL, e) < 0)
+		goto out;
+	ret = store_commit(st, e);
+out:
+	if (ret < 0)
+		store_rollback(st);
+	free(old);
+	return ret;
+}
+
+int label_flag(struct store *st, const struct actor *a, long long item_id,
+	       const char *flag, int on, struct err *e)
+{
+	sqlite3_stmt *s;
+	char now[32];
+	int ret = -1;
+
+	if (strcmp(flag, "uncertain") && strcmp(flag, "discuss"))
+		return err_set(e, ERR_INPUT, "%s: unknown flag (uncertain or "
+			       "discuss)", flag);
+	if (store_begin(st, e) < 0)
+		return -1;
+	if (label_check_access(st, a, item_id, e) < 0)
+		goto out;
+	store_now(now);
+	s = store_prepare(st, on ? "INSERT OR IGNORE INTO flags (item_id, "
+			  "member_id, flag, set_at) VALUES (?1, ?2, ?3, ?4)" :
+			  "DELETE FROM flags WHERE item_id = ?1 AND "
+			  "member_id = ?2 AND flag = ?3", e);
+	if (!s)
+		goto out;
+	sqlite3_bind_int64(s, 1, item_id);
+	sqlite3_bind_int64(s, 2, a->member_id);
+	sqlite3_bind_text(s, 3, flag, -1, SQLITE_STATIC);
+	if (on)
+		sqlite3_bind_text(s, 4, now, -1, SQLITE_STATIC);
+	if (step_done(st, s, e, "saving a flag") < 0)
+		goto out;
+	if (store_audit(st, a->os_user, actor_for(a), "flag", item_id, flag,
+			on ? "off" : "on", on ? "on" : "off", e) < 0)
+		goto out;
+	ret = store_commit(st, e);
+out:
+	if (ret < 0)
+		store_rollback(st);
+	return ret;
+}
+
+int label_propose(struct store *st, const struct actor *a,
+		  const struct codebook *cb, long long item_id,
+		  const char *dim, const char *key, const char *name,
+		  const char *definition, long long *id, struct err *e)
+{
+	const struct dimension *d = codebook_dim(cb, dim);
+	const char *other = "other";
+	sqlite3_stmt *s;
+	char now[32];
+	long long pid;
+	int ret = -1;
+
+	if (!d)
+		return err_set(e, ERR_INPUT, "%s: no such dimension", dim);
+	if (!codebook_valid_key(key))
+		return err_set(e, ERR_INPUT, "%s: a code key is 1-64 letters, "
+			       "digits, '_', '-' or '.'", key);
+	if (dimension_code(d, key))
+		return err_set(e, ERR_INPUT, "%s=%s: the code already exists",
+			       dim, key);
+	if (!dimension_code(d, other))
+		return err_set(e, ERR_INPUT, "%s has no `other` code to "
+			       "attach a proposal to", dim);
+	if (!name || !*name || !definition || !*definition)
+		return err_set(e, ERR_INPUT, "a proposal needs a name and a "
+			       "definition");
+	if (store_begin(st, e) < 0)
+		return -1;
+	if (label_check_access(st, a, item_id, e) < 0)
+		goto out;
+	store_now(now);
+	s = store_prepare(st, "INSERT INTO proposals (dimension, key, name, "
+			  "definition, item_id, member_id, created_at) VALUES "
+			  "(?, ?, ?, ?, ?, ?, ?)", e);
+	if (!s)
+		goto out;
+	sqlite3_bind_text(s, 1, dim, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, key, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 3, name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 4, definition, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 5, item_id);
+	sqlite3_bind_int64(s, 6, a->member_id);
+	sqlite3_bind_text(s, 7, now, -1, SQLITE_STATIC);
+	if (step_done(st, s, e, "saving a proposal") < 0)
+		goto out;
+	pid = sqlite3_last_insert_rowid(st->db);
+	if (store_audit(st, a->os_user, actor_for(a), "propose", item_id, dim,
+			NULL, key, e) < 0)
+		goto out;
+	if (d->select_many) {
+		struct coding c = CODING_INIT;
+		const struct coded_dim *cur;
+		const char **v;
+		size_t n = 0, i;
+		int rc;
+
+		if (coding_load(st, a, item_id, a->member_id, &c, e) < 0)
+			goto out;
+		cur = coding_dim(&c, dim);
+		v = xcalloc((cur ? cur->nr_codes : 0) + 1, sizeof(*v));
+		for (i = 0; cur && i < cur->nr_codes; i++)
+			if (strcmp(cur->codes[i], other))
+				v[n++] = cur->codes[i];
+		v[n++] = other;
+		rc = label_set(st, a, cb, item_id, dim, v, n, pid, e);
+		free(v);
+		coding_release(&c);
+		if (rc < 0)
+			goto out;
+	} else if (label_set(st, a, cb, item_id, dim, &other, 1, pid, e) < 0) {
+		goto out;
+	}
+	if (id)
+		*id = pid;
+	ret = store_commit(st, e);
+out:
+	if (ret < 0)
+		store_rollback(st);
+	return ret;
+}
+
+int queue_load(struct store *st, long long member_id, struct queue *q,
+	       struct err *e)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	memset(q, 0, sizeof(*q));
+	/* with rounds, the member's assigned items in round order; an
+	 * item in no round is not anyone's until it is assigned */
+	s = store_prepare(st,
+		"SELECT id, sub FROM ("
+		" SELECT i.id AS id, 0 AS r, i.id AS p, EXISTS (SELECT 1 FROM "
+		" submissions s WHERE s.item_id = i.id AND s.member_id = ?1) "
+		" AS sub FROM items i WHERE NOT EXISTS (SELECT 1 FROM rounds)"
+		" UNION ALL"
+		" SELECT a.item_id, a.round_id, a.position, EXISTS (SELECT 1 "
+		" FROM submissions s WHERE s.item_id = a.item_id AND "
+		" s.member_id = ?1) FROM assignments a JOIN round_annotators "
+		" ra ON ra.round_id = a.round_id AND ra.member_id = ?1"
+		") ORDER BY r, p", e);
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, member_id);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		ALLOC_GROW(q->v, q->nr + 1, q->alloc);
+		q->v[q->nr].item_id = sqlite3_column_int64(s, 0);
+		q->v[q->nr].submitted = sqlite3_column_int(s, 1);
+		q->nr_submitted += q->v[q->nr].submitted;
+		q->nr++;
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE) {
+		queue_release(q);
+		return store_error(st, e, "loading the queue");
+	}
+	return 0;
+}
+
+void queue_release(struct queue *q)
+{
+	if (!q)
+		return;
+	free(q->v);
+	memset(q, 0, sizeof(*q));
+}

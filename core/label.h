@@ -1,0 +1,120 @@
+/*
+ * label: an annotator's work on an item - labels, submission, memo,
+ * flags, proposed codes - and the audit trail of every change.
+ *
+ * Every function that changes something is one transaction (it nests
+ * inside a caller's), checks the actor may do it, validates keys against
+ * the current codebook, and writes an audit entry.
+ *
+ * Who may label: annotators (and an owner coding for themself).  When the
+ * item belongs to a round, only that round's annotators, and only while
+ * the round is open.
+ *
+ * Blinding: label_may_see() is the one rule for reading another member's
+ * work; every path (screen, CLI, export, agreement) goes through it.
+ */
+#ifndef BUGCODER_LABEL_H
+#define BUGCODER_LABEL_H
+
+#include <stddef.h>
+
+#include "core/codebook.h"
+#include "core/err.h"
+#include "core/member.h"
+#include "core/store.h"
+
+struct coded_dim {
+	char *dim;		/* dimension key */
+	char **codes;		/* chosen code keys, sorted */
+	size_t nr_codes;
+	long long proposal_id;	/* proposal attached to the `other` label */
+};
+
+/* One member's work on one item. */
+struct coding {
+	long long item_id, member_id;
+	struct coded_dim *dims;
+	size_t nr_dims, alloc_dims;
+	char *memo;		/* NULL when none */
+	int uncertain, discuss;	/* flags */
+	int submitted;
+	char *submitted_at;	/* NULL unless submitted */
+};
+
+#define CODING_INIT { 0 }
+
+/* Load `member_id`'s work on `item_id` as the actor may see it: fails
+ * with ERR_PERM when blinding forbids it. */
+int coding_load(struct store *st, const struct actor *a, long long item_id,
+		long long member_id, struct coding *c, struct err *e);
+void coding_release(struct coding *c);
+/* The codes chosen for dimension `dim`, or NULL when none. */
+const struct coded_dim *coding_dim(const struct coding *c, const char *dim);
+
+/* May actor `a` see member `member_id`'s work on `item_id`?  Their own,
+ * always; the owner's and adjudicators', always; an annotator's, only
+ * once the item's round is closed. */
+int label_may_see(struct store *st, const struct actor *a, long long item_id,
+		  long long member_id);
+
+/* Replace the actor's codes for one dimension of an item by codes[0..n)
+ * (n == 0 clears the dimension).  A `select: one` dimension takes at most
+ * one code.  `proposal_id` (0 for none) is attached to the labels. */
+int label_set(struct store *st, const struct actor *a,
+	      const struct codebook *cb, long long item_id, const char *dim,
+	      const char *const *codes, size_t n, long long proposal_id,
+	      struct err *e);
+/* For a `select: many` dimension: add the code if absent, else remove
+ * it; for a `select: one` dimension: set it (or clear it if it was the
+ * chosen one). */
+int label_toggle(struct store *st, const struct actor *a,
+		 const struct codebook *cb, long long item_id, const char *dim,
+		 const char *code, struct err *e);
+
+/* Mark the item done for the actor.  Refused, naming the dimensions, when
+ * a required dimension is not coded. */
+int label_submit(struct store *st, const struct actor *a,
+		 const struct codebook *cb, long long item_id, struct err *e);
+
+/* Set the memo (empty text removes it). */
+int label_memo(struct store *st, const struct actor *a, long long item_id,
+	       const char *text, struct err *e);
+/* Set or clear a flag: "uncertain" or "discuss". */
+int label_flag(struct store *st, const struct actor *a, long long item_id,
+	       const char *flag, int on, struct err *e);
+
+/* Propose a new code for a dimension while coding `item_id`: stores the
+ * proposal and labels the item with the dimension's `other` code, the
+ * proposal attached.  *id (may be NULL) receives the proposal id. */
+int label_propose(struct store *st, const struct actor *a,
+		  const struct codebook *cb, long long item_id,
+		  const char *dim, const char *key, const char *name,
+		  const char *definition, long long *id, struct err *e);
+
+/* Check that the actor may label `item_id` (role, round membership,
+ * round still open). */
+int label_check_access(struct store *st, const struct actor *a,
+		       long long item_id, struct err *e);
+
+/*
+ * The annotator's queue: the items assigned to a member, in round order
+ * (every item, in import order, when the study has no rounds).
+ */
+struct queue_entry {
+	long long item_id;
+	int submitted;
+};
+
+struct queue {
+	struct queue_entry *v;
+	size_t nr, alloc;
+	size_t nr_submitted;
+};
+
+#define QUEUE_INIT { NULL, 0, 0, 0 }
+
+int queue_load(struct store *st, long long member_id, struct queue *q,
+	       struct err *e);
+void queue_release(struct queue *q);
+
+#endif

@@ -1,0 +1,203 @@
+/*
+ * The schema of a study, version by version.  migrations[i] takes a study
+ * from user_version i to i + 1; a new study runs them all.  Never edit a
+ * released step: add a new one.
+ */
+#ifndef BUGCODER_SCHEMA_H
+#define BUGCODER_SCHEMA_H
+
+static const char *const migrations[] = {
+	/* 0 -> 1: the first schema */
+	"CREATE TABLE meta ("
+	"  key TEXT PRIMARY KEY,"
+	"  value TEXT NOT NULL);"
+
+	"CREATE TABLE members ("
+	"  id INTEGER PRIMARY KEY,"
+	"  name TEXT NOT NULL UNIQUE,"
+	"  role TEXT NOT NULL CHECK (role IN ('owner','annotator','adjudicator')),"
+	"  active INTEGER NOT NULL DEFAULT 1,"
+	"  added_at TEXT NOT NULL);"
+
+	/* every version of the codebook ever loaded; one is current */
+	"CREATE TABLE codebooks ("
+	"  id INTEGER PRIMARY KEY,"
+	"  name TEXT NOT NULL,"
+	"  version TEXT NOT NULL,"
+	"  json TEXT NOT NULL,"
+	"  source TEXT,"
+	"  loaded_at TEXT NOT NULL,"
+	"  loaded_by TEXT NOT NULL,"
+	"  current INTEGER NOT NULL DEFAULT 0);"
+
+	"CREATE TABLE items ("
+	"  id INTEGER PRIMARY KEY,"
+	"  repo TEXT NOT NULL,"
+	"  number INTEGER NOT NULL,"
+	"  title TEXT NOT NULL,"
+	"  body TEXT,"
+	"  state TEXT,"
+	"  state_reason TEXT,"
+	"  author TEXT,"
+	"  created_at TEXT,"
+	"  closed_at TEXT,"
+	"  url TEXT,"
+	"  labels TEXT NOT NULL DEFAULT '[]',"	/* JSON array of strings */
+	"  has_fix INTEGER NOT NULL DEFAULT 0,"
+	"  diff_partial INTEGER NOT NULL DEFAULT 0,"
+	"  days_open REAL,"
+	"  comment_count INTEGER NOT NULL DEFAULT 0,"
+	"  additions INTEGER,"
+	"  deletions INTEGER,"
+	"  changed_files INTEGER,"
+	"  lines_changed INTEGER,"
+	"  small_fix INTEGER,"
+	"  source TEXT,"
+	"  imported_at TEXT NOT NULL,"
+	"  UNIQUE (repo, number));"
+
+	"CREATE TABLE comments ("
+	"  id INTEGER PRIMARY KEY,"
+	"  item_id INTEGER NOT NULL REFERENCES items(id) ON DELETE CASCADE,"
+	"  position INTEGER NOT NULL,"
+	"  author TEXT,"
+	"  created_at TEXT,"
+	"  body TEXT,"
+	"  UNIQUE (item_id, position));"
+
+	"CREATE TABLE fixes ("
+	"  id INTEGER PRIMARY KEY,"
+	"  item_id INTEGER NOT NULL REFERENCES items(id) ON DELETE CASCADE,"
+	"  position INTEGER NOT NULL,"
+	"  number INTEGER,"
+	"  title TEXT,"
+	"  body TEXT,"
+	"  url TEXT,"
+	"  merged_at TEXT,"
+	"  additions INTEGER,"
+	"  deletions INTEGER,"
+	"  changed_files INTEGER,"
+	"  diff TEXT,"
+	"  diff_partial INTEGER NOT NULL DEFAULT 0,"
+	"  UNIQUE (item_id, position));"
+
+	"CREATE TABLE rounds ("
+	"  id INTEGER PRIMARY KEY,"
+	"  name TEXT NOT NULL UNIQUE,"
+	"  spec TEXT,"			/* --items SPEC or --sample N|P% */
+	"  seed INTEGER,"
+	"  stratify TEXT,"
+	"  created_at TEXT NOT NULL,"
+	"  created_by TEXT NOT NULL,"
+	"  closed_at TEXT,"
+	"  closed_by TEXT);"
+
+	"CREATE TABLE round_annotators ("
+	"  round_id INTEGER NOT NULL REFERENCES rounds(id),"
+	"  member_id INTEGER NOT NULL REFERENCES members(id),"
+	"  PRIMARY KEY (round_id, member_id));"
+
+	"CREATE TABLE assignments ("
+	"  round_id INTEGER NOT NULL REFERENCES rounds(id),"
+	"  item_id INTEGER NOT NULL REFERENCES items(id),"
+	"  position INTEGER NOT NULL,"
+	"  PRIMARY KEY (round_id, item_id));"
+	"CREATE UNIQUE INDEX assignments_item ON assignments(item_id);"
+
+	"CREATE TABLE proposals ("
+	"  id INTEGER PRIMARY KEY,"
+	"  dimension TEXT NOT NULL,"
+	"  key TEXT NOT NULL,"
+	"  name TEXT NOT NULL,"
+	"  definition TEXT NOT NULL,"
+	"  item_id INTEGER REFERENCES items(id),"
+	"  member_id INTEGER NOT NULL REFERENCES members(id),"
+	"  created_at TEXT NOT NULL,"
+	"  status TEXT NOT NULL DEFAULT 'open'"
+	"    CHECK (status IN ('open','accepted','mapped')),"
+	"  decided_code TEXT,"
+	"  decided_by TEXT,"
+	"  decided_at TEXT);"
+
+	/* one row per chosen code */
+	"CREATE TABLE labels ("
+	"  item_id INTEGER NOT NULL REFERENCES items(id),"
+	"  member_id INTEGER NOT NULL REFERENCES members(id),"
+	"  dimension TEXT NOT NULL,"
+	"  code TEXT NOT NULL,"
+	"  codebook_version TEXT NOT NULL,"
+	"  proposal_id INTEGER REFERENCES proposals(id),"
+	"  labeled_at TEXT NOT NULL,"
+	"  PRIMARY KEY (item_id, member_id, dimension, code));"
+	"CREATE INDEX labels_dim ON labels(dimension, code);"
+
+	"CREATE TABLE submissions ("
+	"  item_id INTEGER NOT NULL REFERENCES items(id),"
+	"  member_id INTEGER NOT NULL REFERENCES members(id),"
+	"  submitted_at TEXT NOT NULL,"
+	"  PRIMARY KEY (item_id, member_id));"
+
+	"CREATE TABLE memos ("
+	"  item_id INTEGER NOT NULL REFERENCES items(id),"
+	"  member_id INTEGER NOT NULL REFERENCES members(id),"
+	"  text TEXT NOT NULL,"
+	"  updated_at TEXT NOT NULL,"
+	"  PRIMARY KEY (item_id, member_id));"
+
+	"CREATE TABLE flags ("
+	"  item_id INTEGER NOT NULL REFERENCES items(id),"
+	"  member_id INTEGER NOT NULL REFERENCES members(id),"
+	"  flag TEXT NOT NULL CHECK (flag IN ('uncertain','discuss')),"
+	"  set_at TEXT NOT NULL,"
+	"  PRIMARY KEY (item_id, member_id, flag));"
+
+	/* the adjudicator's final code(s) for one item and dimension;
+	   several codes are joined by ';' in key order */
+	"CREATE TABLE resolutions ("
+	"  item_id INTEGER NOT NULL REFERENCES items(id),"
+	"  dimension TEXT NOT NULL,"
+	"  code TEXT NOT NULL,"
+	"  rationale TEXT NOT NULL,"
+	"  cause TEXT CHECK (cause IS NULL OR cause IN"
+	"    ('guideline_gap','slip','ambiguous','code_missing')),"
+	"  coder1 TEXT,"		/* member shown as Coder 1 */
+	"  coder1_codes TEXT,"
+	"  coder2 TEXT,"
+	"  coder2_codes TEXT,"
+	"  adjudicator_id INTEGER NOT NULL REFERENCES members(id),"
+	"  resolved_at TEXT NOT NULL,"
+	"  PRIMARY KEY (item_id, dimension));"
+
+	"CREATE TABLE audit ("
+	"  id INTEGER PRIMARY KEY,"
+	"  at TEXT NOT NULL,"
+	"  actor TEXT NOT NULL,"
+	"  for_member TEXT,"
+	"  action TEXT NOT NULL,"
+	"  item_id INTEGER,"
+	"  dimension TEXT,"
+	"  old TEXT,"
+	"  new TEXT);"
+	"CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit"
+	"  BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;"
+	"CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit"
+	"  BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;"
+
+	/* conditional requests: what GitHub last sent for a URL */
+	"CREATE TABLE http_cache ("
+	"  url TEXT PRIMARY KEY,"
+	"  etag TEXT,"
+	"  last_modified TEXT,"
+	"  body BLOB,"
+	"  fetched_at TEXT NOT NULL);"
+
+	/* resumable fetches: one row per repository fetched */
+	"CREATE TABLE fetch_state ("
+	"  repo TEXT PRIMARY KEY,"
+	"  params TEXT NOT NULL,"
+	"  next_url TEXT,"
+	"  done INTEGER NOT NULL DEFAULT 0,"
+	"  updated_at TEXT NOT NULL);",
+};
+
+#endif

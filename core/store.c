@@ -1,0 +1,327 @@
+/*
+ * store: the study file.  See store.h.
+ *
+ * Limitations: one process writes at a time (SQLite's rule); others wait
+ * up to the busy timeout and then get ERR_BUSY, which the CLI reports as a
+ * transient failure (exit 3).
+ */
+#include "core/store.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/buf.h"
+#include "core/schema.sql.h"
+
+#define NR_MIGRATIONS (sizeof(migrations) / sizeof(migrations[0]))
+#define BUSY_TIMEOUT_MS 8000
+
+int store_error(struct store *st, struct err *e, const char *what)
+{
+	int rc = sqlite3_errcode(st->db);
+	int code = (rc == SQLITE_BUSY || rc == SQLITE_LOCKED) ? ERR_BUSY :
+		   ERR_DB;
+
+	if (code == ERR_BUSY)
+		return err_set(e, code, "%s: the study is busy (another "
+			       "bugcoder is writing); try again", what);
+	return err_set(e, code, "%s: %s", what, sqlite3_errmsg(st->db));
+}
+
+int store_exec(struct store *st, const char *sql, struct err *e)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(st->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		int rc = sqlite3_errcode(st->db);
+
+		err_set(e, (rc == SQLITE_BUSY || rc == SQLITE_LOCKED) ?
+			ERR_BUSY : ERR_DB, "%s: %s", st->path ? st->path :
+			"study", msg ? msg : sqlite3_errmsg(st->db));
+		sqlite3_free(msg);
+		return -1;
+	}
+	return 0;
+}
+
+sqlite3_stmt *store_prepare(struct store *st, const char *sql, struct err *e)
+{
+	sqlite3_stmt *s = NULL;
+
+	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK) {
+		store_error(st, e, "preparing a query");
+		return NULL;
+	}
+	return s;
+}
+
+int store_bind_text(sqlite3_stmt *s, int i, const char *text)
+{
+	if (!text)
+		return sqlite3_bind_null(s, i);
+	return sqlite3_bind_text(s, i, text, -1, SQLITE_TRANSIENT);
+}
+
+static int user_version(struct store *st, int *v, struct err *e)
+{
+	sqlite3_stmt *s = store_prepare(st, "PRAGMA user_version", e);
+
+	if (!s)
+		return -1;
+	if (sqlite3_step(s) != SQLITE_ROW) {
+		sqlite3_finalize(s);
+		return store_error(st, e, "reading the schema version");
+	}
+	*v = sqlite3_column_int(s, 0);
+	sqlite3_finalize(s);
+	return 0;
+}
+
+static int migrate(struct store *st, struct err *e)
+{
+	char sql[64];
+	int v;
+
+	if (user_version(st, &v, e) < 0)
+		return -1;
+	if (v > (int)NR_MIGRATIONS)
+		return err_set(e, ERR_INPUT, "%s: study schema version %d is "
+			       "newer than this bugcoder understands (%d); "
+			       "upgrade bugcoder", st->path, v,
+			       (int)NR_MIGRATIONS);
+	if (v == (int)NR_MIGRATIONS)
+		return 0;
+	if (store_begin(st, e) < 0)
+		return -1;
+	/* re-read inside the write lock: another process may have won */
+	if (user_version(st, &v, e) < 0)
+		goto fail;
+	for (; v < (int)NR_MIGRATIONS; v++) {
+		if (store_exec(st, migrations[v], e) < 0) {
+			err_prefix(e, "migrating the study to version %d",
+				   v + 1);
+			goto fail;
+		}
+		snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", v + 1);
+		if (store_exec(st, sql, e) < 0)
+			goto fail;
+	}
+	return store_commit(st, e);
+fail:
+	store_rollback(st);
+	return -1;
+}
+
+static int configure(struct store *st, int readonly, struct err *e)
+{
+	sqlite3_busy_timeout(st->db, BUSY_TIMEOUT_MS);
+	sqlite3_extended_result_codes(st->db, 0);
+	if (store_exec(st, "PRAGMA foreign_keys = ON", e) < 0)
+		return -1;
+	if (!readonly && store_exec(st, "PRAGMA journal_mode = WAL", e) < 0)
+		return -1;
+	/* WAL with synchronous=NORMAL can lose the last transactions on
+	 * power loss; FULL keeps "saved" honest. */
+	if (store_exec(st, "PRAGMA synchronous = FULL", e) < 0)
+		return -1;
+	return 0;
+}
+
+int store_open(struct store *st, const char *path, unsigned flags,
+	       struct err *e)
+{
+	int oflags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
+	struct stat sb;
+
+	memset(st, 0, sizeof(*st));
+	st->path = xstrdup(path);
+	if (flags & STORE_CREATE) {
+		int fd;
+		mode_t old;
+
+		old = umask(0);
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0660);
+		umask(old);
+		if (fd < 0) {
+			err_set(e, ERR_IO, "%s: %s", path, errno == EEXIST ?
+				"a study already exists here" :
+				strerror(errno));
+			goto fail;
+		}
+		close(fd);
+	} else if (stat(path, &sb) < 0) {
+		err_set(e, errno == ENOENT ? ERR_NOTFOUND : ERR_IO,
+			"%s: %s", path, errno == ENOENT ?
+			"no study here (create one with `bugcoder init`, or "
+			"name it with --study FILE)" : strerror(errno));
+		goto fail;
+	}
+	if (flags & STORE_READONLY)
+		oflags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX;
+	if (sqlite3_open_v2(path, &st->db, oflags, NULL) != SQLITE_OK) {
+		err_set(e, ERR_IO, "%s: %s", path, st->db ?
+			sqlite3_errmsg(st->db) : "cannot open");
+		goto fail_created;
+	}
+	if (configure(st, flags & STORE_READONLY, e) < 0)
+		goto fail_created;
+	/* a file that is not SQLite fails here */
+	if (migrate(st, e) < 0)
+		goto fail_created;
+	return 0;
+fail_created:
+	if (flags & STORE_CREATE)
+		unlink(path);
+fail:
+	store_close(st);
+	return -1;
+}
+
+int store_open_memory(struct store *st, struct err *e)
+{
+	memset(st, 0, sizeof(*st));
+	st->path = xstrdup(":memory:");
+	if (sqlite3_open(":memory:", &st->db) != SQLITE_OK) {
+		err_set(e, ERR_DB, "cannot open an in-memory database");
+		store_close(st);
+		return -1;
+	}
+	if (configure(st, 1, e) < 0 || migrate(st, e) < 0) {
+		store_close(st);
+		return -1;
+	}
+	return 0;
+}
+
+void store_close(struct store *st)
+{
+	if (!st)
+		return;
+	if (st->db) {
+		if (st->depth)
+			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+		sqlite3_close_v2(st->db);
+	}
+	free(st->path);
+	memset(st, 0, sizeof(*st));
+}
+
+int store_begin(struct store *st, struct err *e)
+{
+	if (st->depth++)
+		return 0;
+	if (store_exec(st, "BEGIN IMMEDIATE", e) < 0) {
+		st->depth = 0;
+		return -1;
+	}
+	return 0;
+}
+
+int store_commit(struct store *st, struct err *e)
+{
+	if (st->depth <= 0)
+		return 0;
+	if (--st->depth)
+		return 0;
+	if (store_exec(st, "COMMIT", e) < 0) {
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
+	return 0;
+}
+
+void store_rollback(struct store *st)
+{
+	if (st->depth <= 0)
+		return;
+	st->depth = 0;
+	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+char *store_meta_get(struct store *st, const char *key)
+{
+	sqlite3_stmt *s;
+	char *v = NULL;
+
+	s = store_prepare(st, "SELECT value FROM meta WHERE key = ?", NULL);
+	if (!s)
+		return NULL;
+	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		v = xstrdup((const char *)sqlite3_column_text(s, 0));
+	sqlite3_finalize(s);
+	return v;
+}
+
+int store_meta_set(struct store *st, const char *key, const char *value,
+		   struct err *e)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	s = store_prepare(st, "INSERT INTO meta (key, value) VALUES (?, ?) "
+			  "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+			  e);
+	if (!s)
+		return -1;
+	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, value, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return store_error(st, e, "saving a setting");
+	return 0;
+}
+
+void store_now(char out[32])
+{
+	const char *fixed = getenv("BUGCODER_NOW");
+	time_t t;
+	struct tm tm;
+
+	if (fixed && *fixed) {
+		snprintf(out, 32, "%s", fixed);
+		return;
+	}
+	t = time(NULL);
+	gmtime_r(&t, &tm);
+	strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+int store_audit(struct store *st, const char *actor, const char *for_member,
+		const char *action, long long item_id, const char *dimension,
+		const char *old_value, const char *new_value, struct err *e)
+{
+	sqlite3_stmt *s;
+	char now[32];
+	int rc;
+
+	s = store_prepare(st, "INSERT INTO audit (at, actor, for_member, "
+			  "action, item_id, dimension, old, new) "
+			  "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", e);
+	if (!s)
+		return -1;
+	store_now(now);
+	sqlite3_bind_text(s, 1, now, -1, SQLITE_TRANSIENT);
+	store_bind_text(s, 2, actor);
+	store_bind_text(s, 3, for_member);
+	store_bind_text(s, 4, action);
+	if (item_id)
+		sqlite3_bind_int64(s, 5, item_id);
+	else
+		sqlite3_bind_null(s, 5);
+	store_bind_text(s, 6, dimension);
+	store_bind_text(s, 7, old_value);
+	store_bind_text(s, 8, new_value);
+	rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return store_error(st, e, "writing the audit log");
+	return 0;
+}

@@ -1,0 +1,33 @@
+/*
+ * study: creating a study and keeping its codebook.
+ *
+ * A study holds every codebook version ever loaded; exactly one is
+ * current.  Labels name their dimension and code by key and remember the
+ * codebook version they were made under.
+ */
+#ifndef BUGCODER_STUDY_H
+#define BUGCODER_STUDY_H
+
+#include "core/codebook.h"
+#include "core/err.h"
+#include "core/store.h"
+
+/* Create a study file at `path` with the OS account as its owner, an
+ * optional title and an optional codebook file.  On failure nothing is
+ * left behind.  The store is left open in `st`. */
+int study_create(struct store *st, const char *path, const char *title,
+		 const char *codebook_path, struct err *e);
+
+/* Load the current codebook into `cb` and its version row id into *id
+ * (may be NULL).  ERR_NOTFOUND when the study has none yet. */
+int study_codebook(struct store *st, struct codebook *cb, long long *id,
+		   struct err *e);
+
+/* Store `json` (already validated into `cb`) as the new current codebook
+ * version, inside the caller's transaction.  `actor` for the audit log. */
+int study_store_codebook(struct store *st, const struct codebook *cb,
+			 const char *json, const char *source,
+			 const char *actor, const char *for_member,
+			 struct err *e);
+
+#endif
