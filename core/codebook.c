@@ -154,19 +154,26 @@ static int fail(struct loader *l, size_t off, const char *fmt, ...)
  * (overlong forms, surrogates and code points above U+10FFFF included). */
 static size_t utf8_len(const unsigned char *s, size_t n)
 {
-	uint32_t cp;
+	uint32_t cp, min;
 	size_t len, i;
 
 	if (s[0] < 0x80)
 		return 1;
-	if (s[0] >= 0xC2 && s[0] <= 0xDF)
-		len = 2, cp = s[0] & 0x1F;
-	else if (s[0] >= 0xE0 && s[0] <= 0xEF)
-		len = 3, cp = s[0] & 0x0F;
-	else if (s[0] >= 0xF0 && s[0] <= 0xF4)
-		len = 4, cp = s[0] & 0x07;
-	else
+	if (s[0] >= 0xC2 && s[0] <= 0xDF) {
+		len = 2;
+		cp = s[0] & 0x1F;
+		min = 0x80;
+	} else if (s[0] >= 0xE0 && s[0] <= 0xEF) {
+		len = 3;
+		cp = s[0] & 0x0F;
+		min = 0x800;
+	} else if (s[0] >= 0xF0 && s[0] <= 0xF4) {
+		len = 4;
+		cp = s[0] & 0x07;
+		min = 0x10000;
+	} else {
 		return 0;
+	}
 	if (len > n)
 		return 0;
 	for (i = 1; i < len; i++) {
@@ -174,8 +181,7 @@ static size_t utf8_len(const unsigned char *s, size_t n)
 			return 0;
 		cp = cp << 6 | (s[i] & 0x3F);
 	}
-	if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
-	    (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF)
+	if (cp < min || (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF)
 		return 0;
 	return len;
 }
@@ -327,59 +333,56 @@ static int scan_value(struct loader *l, size_t *off, size_t key, int depth);
  * *off; `close` is '}' or ']'. */
 static int scan_children(struct loader *l, size_t *off, int close, int depth)
 {
-	size_t i = skip_ws(l, *off + 1), key;
+	size_t i = skip_ws(l, *off + 1), key = NO_POS;
 
 	if (i < l->len && l->text[i] == close) {
 		*off = i + 1;
 		return 0;
 	}
 	for (;;) {
-		key = NO_POS;
 		if (close == '}') {
 			key = i;
-			if (i >= l->len || l->text[i] != '"' ||
-			    scan_string(l, &i) < 0)
-				goto bad;
+			if (i >= l->len || l->text[i] != '"')
+				return fail(l, i, "JSON syntax error");
+			if (scan_string(l, &i) < 0)
+				return -1;
 			i = skip_ws(l, i);
 			if (i >= l->len || l->text[i] != ':')
-				goto bad;
+				return fail(l, i, "JSON syntax error");
 			i = skip_ws(l, i + 1);
 		}
 		if (scan_value(l, &i, key, depth + 1) < 0)
 			return -1;
 		i = skip_ws(l, i);
-		if (i < l->len && l->text[i] == ',') {
-			i = skip_ws(l, i + 1);
-			continue;
-		}
-		if (i < l->len && l->text[i] == close)
+		if (i >= l->len)
+			return fail(l, i, "JSON syntax error");
+		if (l->text[i] == close)
 			break;
-		goto bad;
+		if (l->text[i] != ',')
+			return fail(l, i, "JSON syntax error");
+		i = skip_ws(l, i + 1);
 	}
 	*off = i + 1;
 	return 0;
-bad:
-	if (l->e->code != ERR_NONE)
-		return -1;
-	return fail(l, i, "JSON syntax error");
 }
 
 static int scan_value(struct loader *l, size_t *off, size_t key, int depth)
 {
 	static const char number[] = "0123456789+-.eE";
 	size_t at = add_pos(l, key, *off), i = *off;
-	int ret = 0;
 
 	if (depth > CJSON_NESTING_LIMIT || i >= l->len)
 		return fail(l, i, "JSON syntax error");
 	switch (l->text[i]) {
 	case '{':
 	case '[':
-		ret = scan_children(l, &i, l->text[i] == '{' ? '}' : ']',
-				    depth);
+		if (scan_children(l, &i, l->text[i] == '{' ? '}' : ']',
+				  depth) < 0)
+			return -1;
 		break;
 	case '"':
-		ret = scan_string(l, &i);
+		if (scan_string(l, &i) < 0)
+			return -1;
 		break;
 	case 't':
 	case 'n':
@@ -391,50 +394,75 @@ static int scan_value(struct loader *l, size_t *off, size_t key, int depth)
 	default:
 		while (i < l->len && l->text[i] && strchr(number, l->text[i]))
 			i++;
-		if (i == *off)
-			ret = fail(l, i, "JSON syntax error");
 		break;
 	}
-	if (ret < 0)
-		return -1;
+	if (i == *off || i > l->len)
+		return fail(l, *off, "JSON syntax error");
 	*off = i;
 	l->pos[at].next = l->nr_pos;
 	return 0;
 }
 
-static int index_positions(struct loader *l, size_t off)
+/* Does the index agree with the cJSON tree below `item` (node `at`)?
+ * Always true unless the scan and cJSON read the text differently; the
+ * check keeps that from ever turning into a wild index. */
+static int index_matches(const struct loader *l, const cJSON *item, size_t at)
 {
-	return scan_value(l, &off, NO_POS, 0);
+	const cJSON *it;
+	size_t n;
+	int c;
+
+	if (at >= l->nr_pos)
+		return 0;
+	c = l->text[l->pos[at].val];
+	if (cJSON_IsObject(item) ? c != '{' :
+	    cJSON_IsArray(item) ? c != '[' :
+	    cJSON_IsString(item) ? c != '"' :
+	    cJSON_IsBool(item) ? c != 't' && c != 'f' :
+	    cJSON_IsNull(item) ? c != 'n' : !cJSON_IsNumber(item))
+		return 0;
+	n = at + 1;
+	for (it = item->child; it; it = it->next) {
+		if (!index_matches(l, it, n))
+			return 0;
+		if (cJSON_IsObject(item) != (l->pos[n].key != NO_POS))
+			return 0;
+		n = l->pos[n].next;
+	}
+	return n == l->pos[at].next;
+}
+
+static int index_positions(struct loader *l, const cJSON *root, size_t off)
+{
+	if (scan_value(l, &off, NO_POS, 0) < 0)
+		return -1;
+	if (!index_matches(l, root, 0))
+		return fail(l, 0, "cannot locate the values of this JSON text");
+	return 0;
 }
 
 /* ---- pass 4: the schema -------------------------------------------------- */
 
-/* Children of a cJSON object or array paired with their index nodes.
- * Should the two ever disagree, positions fall back to the parent's. */
-static size_t first_child(const struct loader *l, size_t at)
+/* Node indexes run in parallel with cJSON children: the first child of
+ * node `at` is at + 1, and each node knows its next sibling. */
+static size_t first_child(size_t at)
 {
-	return at + 1 < l->nr_pos ? at + 1 : NO_POS;
+	return at + 1;
 }
 
 static size_t next_child(const struct loader *l, size_t at)
 {
-	if (at == NO_POS || l->pos[at].next >= l->nr_pos)
-		return NO_POS;
 	return l->pos[at].next;
 }
 
-static size_t val_pos(const struct loader *l, size_t at, size_t parent)
+static size_t val_pos(const struct loader *l, size_t at)
 {
-	if (at == NO_POS)
-		return l->pos[parent].val;
 	return l->pos[at].val;
 }
 
-static size_t key_pos(const struct loader *l, size_t at, size_t parent)
+static size_t key_pos(const struct loader *l, size_t at)
 {
-	if (at == NO_POS || l->pos[at].key == NO_POS)
-		return val_pos(l, at, parent);
-	return l->pos[at].key;
+	return l->pos[at].key != NO_POS ? l->pos[at].key : l->pos[at].val;
 }
 
 /* The member `name` of `obj` (node `at`) and its node in *node; NULL if
@@ -445,7 +473,7 @@ static const cJSON *member(const struct loader *l, const cJSON *obj,
 	const cJSON *it;
 	size_t n;
 
-	for (it = obj->child, n = first_child(l, at); it;
+	for (it = obj->child, n = first_child(at); it;
 	     it = it->next, n = next_child(l, n)) {
 		if (!strcmp(it->string, name)) {
 			*node = n;
@@ -469,7 +497,7 @@ static const struct field *find_field(const struct field *fields, size_t nr,
 
 /* Check the value `v` (node `at`) of member field `f`; l->path names it. */
 static int check_field(struct loader *l, const struct field *f,
-		       const cJSON *v, size_t at, size_t parent)
+		       const cJSON *v, size_t at)
 {
 	const cJSON *it;
 	size_t n, i = 0, old;
@@ -480,47 +508,47 @@ static int check_field(struct loader *l, const struct field *f,
 	case F_KEY:
 	case F_SELECT:
 		if (!cJSON_IsString(v))
-			return fail(l, val_pos(l, at, parent),
+			return fail(l, val_pos(l, at),
 				    "expected a string");
 		if (!*v->valuestring)
-			return fail(l, val_pos(l, at, parent),
+			return fail(l, val_pos(l, at),
 				    "must not be empty");
 		if (f->type == F_KEY && !codebook_valid_key(v->valuestring))
-			return fail(l, val_pos(l, at, parent),
+			return fail(l, val_pos(l, at),
 				    "%s is not a valid key (1-%d characters "
 				    "of A-Z a-z 0-9 _ . -)",
 				    quote(l, v->valuestring), KEY_MAX);
 		if (f->type == F_SELECT && strcmp(v->valuestring, "one") &&
 		    strcmp(v->valuestring, "many"))
-			return fail(l, val_pos(l, at, parent),
+			return fail(l, val_pos(l, at),
 				    "expected \"one\" or \"many\", not %s",
 				    quote(l, v->valuestring));
 		return 0;
 	case F_BOOL:
 		if (!cJSON_IsBool(v))
-			return fail(l, val_pos(l, at, parent),
+			return fail(l, val_pos(l, at),
 				    "expected true or false");
 		return 0;
 	case F_OBJECTS:
 		if (!cJSON_IsArray(v))
-			return fail(l, val_pos(l, at, parent),
+			return fail(l, val_pos(l, at),
 				    "expected an array");
 		if (!v->child)
-			return fail(l, val_pos(l, at, parent),
+			return fail(l, val_pos(l, at),
 				    "must not be empty");
 		return 0;
 	case F_STRINGS:
 		if (!cJSON_IsArray(v))
-			return fail(l, val_pos(l, at, parent),
+			return fail(l, val_pos(l, at),
 				    "expected an array of strings");
-		for (it = v->child, n = first_child(l, at); it;
+		for (it = v->child, n = first_child(at); it;
 		     it = it->next, n = next_child(l, n), i++) {
 			old = path_push_index(l, i);
 			if (!cJSON_IsString(it))
-				ret = fail(l, val_pos(l, n, at),
+				ret = fail(l, val_pos(l, n),
 					   "expected a string");
 			else if (!*it->valuestring)
-				ret = fail(l, val_pos(l, n, at),
+				ret = fail(l, val_pos(l, n),
 					   "must not be empty");
 			path_pop(l, old);
 			if (ret < 0)
@@ -544,20 +572,20 @@ static int check_object(struct loader *l, const cJSON *obj, size_t at,
 
 	if (!cJSON_IsObject(obj))
 		return fail(l, l->pos[at].val, "expected an object");
-	for (it = obj->child, n = first_child(l, at); it;
+	for (it = obj->child, n = first_child(at); it;
 	     it = it->next, n = next_child(l, n)) {
 		for (prev = obj->child; prev != it; prev = prev->next)
 			if (!strcmp(prev->string, it->string))
-				return fail(l, key_pos(l, n, at),
+				return fail(l, key_pos(l, n),
 					    "duplicate member %s",
 					    quote(l, it->string));
 		f = find_field(fields, nr, it->string);
 		if (!f)
-			return fail(l, key_pos(l, n, at),
+			return fail(l, key_pos(l, n),
 				    "unknown member %s",
 				    quote(l, it->string));
 		old = path_push(l, f->name);
-		ret = check_field(l, f, it, n, at);
+		ret = check_field(l, f, it, n);
 		path_pop(l, old);
 		if (ret < 0)
 			return -1;
@@ -661,20 +689,18 @@ static int load_dimension(struct loader *l, const cJSON *obj, size_t at,
 	d->codes = xcalloc((size_t)cJSON_GetArraySize(codes),
 			   sizeof(*d->codes));
 	old = path_push(l, "codes");
-	for (it = codes->child, n = first_child(l, node), i = 0; it;
+	for (it = codes->child, n = first_child(node), i = 0; it;
 	     it = it->next, n = next_child(l, n), i++) {
 		size_t top = path_push_index(l, i);
 		size_t kn;
 
-		if (n == NO_POS)
-			n = node;
 		ret = load_code(l, it, n, &d->codes[i]);
 		d->nr_codes = i + 1;
 		for (j = 0; !ret && j < i; j++) {
 			if (strcmp(d->codes[j].key, d->codes[i].key))
 				continue;
 			member(l, it, n, "key", &kn);
-			ret = fail(l, val_pos(l, kn, n),
+			ret = fail(l, val_pos(l, kn),
 				   "duplicate code key %s",
 				   quote(l, d->codes[i].key));
 		}
@@ -708,19 +734,17 @@ static int load_codebook(struct loader *l, const cJSON *root,
 	cb->dims = xcalloc((size_t)cJSON_GetArraySize(dims),
 			   sizeof(*cb->dims));
 	old = path_push(l, "dimensions");
-	for (it = dims->child, n = first_child(l, node), i = 0; it;
+	for (it = dims->child, n = first_child(node), i = 0; it;
 	     it = it->next, n = next_child(l, n), i++) {
 		size_t top = path_push_index(l, i);
 
-		if (n == NO_POS)
-			n = node;
 		ret = load_dimension(l, it, n, &cb->dims[i]);
 		cb->nr_dims = i + 1;
 		for (j = 0; !ret && j < i; j++) {
 			if (strcmp(cb->dims[j].key, cb->dims[i].key))
 				continue;
 			member(l, it, n, "key", &kn);
-			ret = fail(l, val_pos(l, kn, n),
+			ret = fail(l, val_pos(l, kn),
 				   "duplicate dimension key %s",
 				   quote(l, cb->dims[i].key));
 		}
@@ -773,7 +797,7 @@ int codebook_parse(struct codebook *cb, const char *json, size_t len,
 		fail(&l, off, "unexpected text after the JSON value");
 		goto out;
 	}
-	if (index_positions(&l, skip_ws(&l, l.start)) < 0)
+	if (index_positions(&l, root, skip_ws(&l, l.start)) < 0)
 		goto out;
 	if (load_codebook(&l, root, &tmp) < 0)
 		goto out;

@@ -31,8 +31,11 @@ struct diff_line {
 };
 
 struct diff_file {
-	char *old_path, *new_path;	/* owned; "/dev/null" for adds/deletes */
-	size_t first_line;	/* index of its DIFF_FILE line (or first hunk) */
+	char *old_path, *new_path;	/* owned; "/dev/null" for adds/deletes;
+					 * NULL when the diff does not say
+					 * (a bare patch) */
+	size_t first_line;	/* index of its DIFF_FILE line (or of its
+				 * "--- " line, or first hunk) */
 	size_t nr_lines;	/* lines belonging to this file */
 	int additions, deletions;
 	int binary;		/* "Binary files ... differ" */
@@ -50,13 +53,16 @@ struct diff {
 
 #define DIFF_INIT { 0 }
 
-/* Parse text[0..len).  Never fails.  Release with diff_release(). */
+/* Parse text[0..len) into `d`, which is overwritten (so it must not hold
+ * an unreleased parse).  Never fails.  The lines point into `text`, which
+ * must outlive `d`.  Release with diff_release(). */
 void diff_parse(struct diff *d, const char *text, size_t len);
 /* Free what diff_parse() allocated.  Accepts NULL. */
 void diff_release(struct diff *d);
 
 /* Count added and deleted lines and files of a diff without keeping the
- * parse (for effort figures). */
+ * parse (for effort figures); the same rules as diff_parse().  Any of the
+ * out pointers may be NULL. */
 void diff_count(const char *text, size_t len, int *additions,
 		int *deletions, int *files);
 

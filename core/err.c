@@ -30,16 +30,24 @@ int err_set(struct err *e, int code, const char *fmt, ...)
 
 int err_prefix(struct err *e, const char *fmt, ...)
 {
-	char head[256], old[sizeof(e->msg)];
+	char head[256];
+	size_t hl, ml;
 	va_list ap;
 
 	if (!e)
 		return -1;
 	va_start(ap, fmt);
-	vsnprintf(head, sizeof(head), fmt, ap);
+	vsnprintf(head, sizeof(head) - 2, fmt, ap);
 	va_end(ap);
-	memcpy(old, e->msg, sizeof(old));
-	snprintf(e->msg, sizeof(e->msg), "%s: %s", head, old);
+	hl = strlen(head);
+	memcpy(head + hl, ": ", 3);
+	hl += 2;
+	ml = strlen(e->msg);
+	if (hl + ml >= sizeof(e->msg))
+		ml = sizeof(e->msg) - 1 - hl;
+	memmove(e->msg + hl, e->msg, ml);
+	memcpy(e->msg, head, hl);
+	e->msg[hl + ml] = '\0';
 	one_line(e->msg);
 	return -1;
 }

@@ -1,0 +1,152 @@
+/*
+ * cli: shared plumbing of the subcommands - opening the study, errors,
+ * option parsing, printing untrusted text.
+ */
+#include "cli/cli.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/buf.h"
+#include "core/study.h"
+#include "core/text.h"
+
+int cli_fail_err(const struct err *e)
+{
+	struct buf b = BUF_INIT;
+
+	/* messages may quote untrusted input: keep them one safe line */
+	text_sanitize(&b, e->msg, strlen(e->msg), 8, 0);
+	fprintf(stderr, "bugcoder: %s\n", b.ptr);
+	buf_release(&b);
+	return err_exit_code(e->code ? e->code : ERR_INPUT);
+}
+
+int cli_fail(struct cli *c)
+{
+	return cli_fail_err(&c->err);
+}
+
+int cli_usage_error(const char *usage, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("bugcoder: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nusage: %s\n", usage);
+	return 2;
+}
+
+int cli_help(const char *usage)
+{
+	printf("usage: %s\n", usage);
+	return 0;
+}
+
+int cli_open(struct cli *c, unsigned flags)
+{
+	if (store_open(&c->st, c->study_path, (flags & CLI_READONLY) ?
+		       STORE_READONLY : 0, &c->err) < 0)
+		return cli_fail(c);
+	c->st_open = 1;
+	if (((flags & CLI_MEMBER) ?
+	     member_resolve(&c->st, c->as, &c->actor, &c->err) :
+	     member_resolve_any(&c->st, c->as, &c->actor, &c->err)) < 0)
+		return cli_fail(c);
+	return 0;
+}
+
+int cli_codebook(struct cli *c, struct codebook *cb)
+{
+	if (study_codebook(&c->st, cb, NULL, &c->err) < 0)
+		return cli_fail(c);
+	return 0;
+}
+
+static const struct cli_opt *find_opt(const struct cli_opt *opts,
+				      const char *arg, size_t len)
+{
+	for (; opts->name; opts++)
+		if (strlen(opts->name) == len && !strncmp(opts->name, arg, len))
+			return opts;
+	return NULL;
+}
+
+int cli_parse(int argc, char **argv, const struct cli_opt *opts,
+	      const char **pos, int *npos, const char *usage)
+{
+	int i, dashdash = 0;
+
+	*npos = 0;
+	for (i = 1; i < argc; i++) {
+		const char *arg = argv[i], *eq, *val = NULL;
+		const struct cli_opt *o;
+		size_t len;
+
+		if (dashdash || arg[0] != '-' || !arg[1]) {
+			pos[(*npos)++] = arg;
+			continue;
+		}
+		if (!strcmp(arg, "--")) {
+			dashdash = 1;
+			continue;
+		}
+		if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
+			cli_help(usage);
+			return 1;
+		}
+		eq = strchr(arg, '=');
+		len = eq && arg[1] == '-' ? (size_t)(eq - arg) : strlen(arg);
+		o = find_opt(opts, arg, len);
+		if (!o) {
+			cli_usage_error(usage, "unknown option %.*s",
+					(int)len, arg);
+			return -1;
+		}
+		if (!o->takes_value) {
+			if (eq && arg[1] == '-') {
+				cli_usage_error(usage, "%s takes no value",
+						o->name);
+				return -1;
+			}
+			if (o->flag)
+				(*o->flag)++;
+			continue;
+		}
+		if (eq && arg[1] == '-')
+			val = eq + 1;
+		else if (i + 1 < argc)
+			val = argv[++i];
+		else {
+			cli_usage_error(usage, "%s needs a value", o->name);
+			return -1;
+		}
+		if (o->list) {
+			*o->list = xrealloc((void *)*o->list, (*o->nr + 1) *
+					    sizeof(**o->list));
+			(*o->list)[(*o->nr)++] = val;
+		} else {
+			*o->value = val;
+		}
+	}
+	return 0;
+}
+
+void cli_print_safe(FILE *out, const char *s)
+{
+	struct buf b = BUF_INIT;
+
+	if (!s)
+		return;
+	if (!isatty(fileno(out))) {
+		fputs(s, out);
+		return;
+	}
+	text_sanitize(&b, s, strlen(s), 8, TEXT_KEEP_NL);
+	fputs(b.ptr, out);
+	buf_release(&b);
+}

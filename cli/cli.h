@@ -1,0 +1,94 @@
+/*
+ * cli: the command line face of bugcoder.  One function per subcommand,
+ * each `int cmd_NAME(struct cli *c, int argc, char **argv)` returning the
+ * process exit code (0 ok, 1 user-fixable failure, 2 usage, 3 transient).
+ * argv[0] is the command's name; the global options (--study, --as) have
+ * been taken out already, wherever they stood.
+ */
+#ifndef BUGCODER_CLI_H
+#define BUGCODER_CLI_H
+
+#include <stdio.h>
+
+#include "core/codebook.h"
+#include "core/err.h"
+#include "core/member.h"
+#include "core/store.h"
+
+struct cli {
+	const char *study_path;	/* --study, $BUGCODER_STUDY, ./bugcoder.db */
+	const char *as;		/* --as USER or NULL */
+	struct store st;
+	int st_open;
+	struct actor actor;
+	struct err err;
+};
+
+enum cli_open_flags {
+	CLI_MEMBER = 1 << 0,	/* the actor must be a member */
+	CLI_READONLY = 1 << 1,
+};
+
+/* Open the study and work out the actor.  On failure prints the error
+ * and returns the exit code; 0 on success. */
+int cli_open(struct cli *c, unsigned flags);
+/* Load the study's current codebook, or print why not.  Returns 0 or an
+ * exit code. */
+int cli_codebook(struct cli *c, struct codebook *cb);
+
+/* Print "bugcoder: <msg>" for c->err (or `e`) and return its exit
+ * code. */
+int cli_fail(struct cli *c);
+int cli_fail_err(const struct err *e);
+/* Print a one-line usage error and the command's usage; returns 2. */
+int cli_usage_error(const char *usage, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Print the usage text to stdout (for --help); returns 0. */
+int cli_help(const char *usage);
+
+/*
+ * A small option parser.  Options may come in any order among the
+ * positional arguments; "--name value" and "--name=value" both work; "--"
+ * ends options.  Unknown options are a usage error.
+ */
+struct cli_opt {
+	const char *name;	/* "--label" or "-o" */
+	int takes_value;
+	const char **value;	/* set for options with a value */
+	int *flag;		/* incremented for options without */
+	/* for repeatable options with a value: */
+	const char ***list;
+	size_t *nr;
+};
+
+/* Parse argv[1..argc) against `opts` (terminated by a zero entry).
+ * Positional arguments are collected into pos[] (caller's array of at
+ * least argc entries), their count in *npos.  Returns 0, 1 when --help
+ * was given, or -1 after printing a usage error. */
+int cli_parse(int argc, char **argv, const struct cli_opt *opts,
+	      const char **pos, int *npos, const char *usage);
+
+/* Print untrusted text to a terminal or pipe, made safe (controls and
+ * escapes made visible) when `out` is a terminal; as is otherwise. */
+void cli_print_safe(FILE *out, const char *s);
+
+#define CMD(name) int cmd_##name(struct cli *c, int argc, char **argv)
+CMD(init);
+CMD(member);
+CMD(codebook);
+CMD(import);
+CMD(items);
+CMD(status);
+CMD(fetch);
+CMD(code);
+CMD(label);
+CMD(labels);
+CMD(round);
+CMD(agree);
+CMD(adjudicate);
+CMD(resolve);
+CMD(export);
+CMD(report);
+CMD(proposals);
+
+#endif

@@ -1,0 +1,313 @@
+/*
+ * The set-up commands: init, member, codebook, import.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "core/buf.h"
+#include "core/import.h"
+#include "core/study.h"
+#include "core/text.h"
+
+CMD(init)
+{
+	static const char usage[] =
+		"bugcoder [--study FILE] init [--codebook FILE] [--title TEXT]";
+	const char *codebook = NULL, *title = NULL;
+	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
+	const struct cli_opt opts[] = {
+		{ "--codebook", 1, &codebook, NULL, NULL, NULL },
+		{ "--title", 1, &title, NULL, NULL, NULL },
+		{ NULL, 0, NULL, NULL, NULL, NULL },
+	};
+	int npos, rc;
+
+	rc = cli_parse(argc, argv, opts, pos, &npos, usage);
+	if (rc == 0 && npos)
+		rc = -(cli_usage_error(usage, "unexpected argument %s",
+				       pos[0]) != 0);
+	free(pos);
+	if (rc)
+		return rc > 0 ? 0 : 2;
+	if (study_create(&c->st, c->study_path, title, codebook, &c->err) < 0)
+		return cli_fail(c);
+	c->st_open = 1;
+	{
+		char *me = member_os_user();
+
+		printf("created study %s; %s is its owner\n", c->study_path,
+		       me);
+		free(me);
+	}
+	if (codebook) {
+		struct codebook cb = CODEBOOK_INIT;
+
+		if (study_codebook(&c->st, &cb, NULL, &c->err) == 0)
+			printf("codebook %s %s: %zu dimensions\n", cb.name,
+			       cb.version, cb.nr_dims);
+		codebook_release(&cb);
+	}
+	return 0;
+}
+
+static int member_list(struct cli *c)
+{
+	sqlite3_stmt *s;
+
+	s = store_prepare(&c->st, "SELECT name, role, added_at FROM members "
+			  "WHERE active ORDER BY CASE role WHEN 'owner' THEN 0 "
+			  "WHEN 'adjudicator' THEN 1 ELSE 2 END, name",
+			  &c->err);
+	if (!s)
+		return cli_fail(c);
+	while (sqlite3_step(s) == SQLITE_ROW)
+		printf("%-20s %-12s %s\n", sqlite3_column_text(s, 0),
+		       sqlite3_column_text(s, 1), sqlite3_column_text(s, 2));
+	sqlite3_finalize(s);
+	return 0;
+}
+
+CMD(member)
+{
+	static const char usage[] =
+		"bugcoder member add USER --role owner|annotator|adjudicator"
+		" | list | remove USER";
+	const char *role = NULL;
+	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
+	const struct cli_opt opts[] = {
+		{ "--role", 1, &role, NULL, NULL, NULL },
+		{ NULL, 0, NULL, NULL, NULL, NULL },
+	};
+	int npos, rc, ret = 0;
+
+	rc = cli_parse(argc, argv, opts, pos, &npos, usage);
+	if (rc) {
+		free(pos);
+		return rc > 0 ? 0 : 2;
+	}
+	if (!npos) {
+		ret = cli_usage_error(usage, "member: add, list or remove?");
+		goto out;
+	}
+	if (!strcmp(pos[0], "list")) {
+		if (npos != 1) {
+			ret = cli_usage_error(usage, "member list takes no "
+					      "arguments");
+			goto out;
+		}
+		if ((ret = cli_open(c, CLI_MEMBER)))
+			goto out;
+		ret = member_list(c);
+	} else if (!strcmp(pos[0], "add")) {
+		enum role r;
+
+		if (npos != 2 || !role) {
+			ret = cli_usage_error(usage, "member add needs USER "
+					      "and --role ROLE");
+			goto out;
+		}
+		r = role_parse(role);
+		if (r == ROLE_NONE) {
+			ret = cli_usage_error(usage, "--role %s: not a role "
+					      "(owner, annotator, adjudicator)",
+					      role);
+			goto out;
+		}
+		if ((ret = cli_open(c, CLI_MEMBER)))
+			goto out;
+		if (member_add(&c->st, &c->actor, pos[1], r, &c->err) < 0) {
+			ret = cli_fail(c);
+			goto out;
+		}
+		printf("%s is now %s %s\n", pos[1], r == ROLE_OWNER ? "an" :
+		       "an", role_name(r));
+	} else if (!strcmp(pos[0], "remove")) {
+		if (npos != 2) {
+			ret = cli_usage_error(usage, "member remove needs "
+					      "USER");
+			goto out;
+		}
+		if ((ret = cli_open(c, CLI_MEMBER)))
+			goto out;
+		if (member_remove(&c->st, &c->actor, pos[1], &c->err) < 0) {
+			ret = cli_fail(c);
+			goto out;
+		}
+		printf("%s removed (their labels stay in the study)\n",
+		       pos[1]);
+	} else {
+		ret = cli_usage_error(usage, "member %s: unknown action",
+				      pos[0]);
+	}
+out:
+	free(pos);
+	return ret;
+}
+
+static void print_wrapped(const char *label, const char *text, int indent)
+{
+	struct buf safe = BUF_INIT;
+	struct text_lines lines = TEXT_LINES_INIT;
+	size_t i;
+
+	if (!text || !*text)
+		return;
+	text_sanitize(&safe, text, strlen(text), 8, TEXT_KEEP_NL);
+	text_wrap(&lines, safe.ptr, safe.len, 72 - indent);
+	for (i = 0; i < lines.nr; i++)
+		printf("%*s%-9s %.*s\n", indent, "", i ? "" : label,
+		       (int)lines.v[i].len, safe.ptr + lines.v[i].off);
+	text_lines_release(&lines);
+	buf_release(&safe);
+}
+
+static void show_codebook(const struct codebook *cb)
+{
+	size_t i, j;
+
+	printf("%s %s", cb->name, cb->version);
+	if (cb->title)
+		printf(" - %s", cb->title);
+	printf("\n");
+	print_wrapped("", cb->description, 0);
+	for (i = 0; i < cb->nr_dims; i++) {
+		const struct dimension *d = &cb->dims[i];
+
+		printf("\n%s (%s): select %s%s, %zu codes\n", d->key, d->name,
+		       d->select_many ? "many" : "one",
+		       d->required ? ", required" : "", d->nr_codes);
+		print_wrapped("", d->question, 2);
+		for (j = 0; j < d->nr_codes; j++) {
+			const struct code *k = &d->codes[j];
+
+			printf("  %2zu %-28s %s%s%s%s\n", j + 1, k->key, k->name,
+			       k->group ? "  [" : "", k->group ? k->group : "",
+			       k->group ? "]" : "");
+			print_wrapped("", k->definition, 5);
+			print_wrapped("include:", k->include, 5);
+			print_wrapped("exclude:", k->exclude, 5);
+		}
+	}
+}
+
+CMD(codebook)
+{
+	static const char usage[] =
+		"bugcoder codebook check FILE | show [FILE] | "
+		"update FILE [--map DIM.OLD=NEW ...]";
+	const char **maps = NULL;
+	size_t nr_maps = 0;
+	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
+	const struct cli_opt opts[] = {
+		{ "--map", 1, NULL, NULL, &maps, &nr_maps },
+		{ NULL, 0, NULL, NULL, NULL, NULL },
+	};
+	struct codebook cb = CODEBOOK_INIT;
+	int npos, rc, ret = 0;
+
+	rc = cli_parse(argc, argv, opts, pos, &npos, usage);
+	if (rc) {
+		ret = rc > 0 ? 0 : 2;
+		goto out;
+	}
+	if (!npos) {
+		ret = cli_usage_error(usage, "codebook: check, show or update?");
+		goto out;
+	}
+	if (!strcmp(pos[0], "check")) {
+		size_t i, n = 0;
+
+		if (npos != 2) {
+			ret = cli_usage_error(usage, "codebook check needs "
+					      "FILE");
+			goto out;
+		}
+		if (codebook_load_file(&cb, pos[1], &c->err) < 0) {
+			ret = cli_fail(c);
+			goto out;
+		}
+		for (i = 0; i < cb.nr_dims; i++)
+			n += cb.dims[i].nr_codes;
+		printf("%s: ok: %s %s, %zu dimensions, %zu codes\n", pos[1],
+		       cb.name, cb.version, cb.nr_dims, n);
+	} else if (!strcmp(pos[0], "show")) {
+		if (npos == 2) {
+			if (codebook_load_file(&cb, pos[1], &c->err) < 0) {
+				ret = cli_fail(c);
+				goto out;
+			}
+		} else if (npos == 1) {
+			if ((ret = cli_open(c, 0)) || (ret = cli_codebook(c,
+								&cb)))
+				goto out;
+		} else {
+			ret = cli_usage_error(usage, "codebook show takes at "
+					      "most one FILE");
+			goto out;
+		}
+		show_codebook(&cb);
+	} else if (!strcmp(pos[0], "update")) {
+		extern int cli_codebook_update(struct cli *, const char *,
+					       const char **, size_t);
+
+		if (npos != 2) {
+			ret = cli_usage_error(usage, "codebook update needs "
+					      "FILE");
+			goto out;
+		}
+		if ((ret = cli_open(c, CLI_MEMBER)))
+			goto out;
+		ret = cli_codebook_update(c, pos[1], maps, nr_maps);
+	} else {
+		ret = cli_usage_error(usage, "codebook %s: unknown action",
+				      pos[0]);
+	}
+out:
+	codebook_release(&cb);
+	free(maps);
+	free(pos);
+	return ret;
+}
+
+CMD(import)
+{
+	static const char usage[] = "bugcoder import FILE...";
+	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
+	const struct cli_opt opts[] = { { NULL, 0, NULL, NULL, NULL, NULL } };
+	struct import_stats total;
+	int npos, rc, i, ret = 0;
+
+	memset(&total, 0, sizeof(total));
+	rc = cli_parse(argc, argv, opts, pos, &npos, usage);
+	if (rc) {
+		free(pos);
+		return rc > 0 ? 0 : 2;
+	}
+	if (!npos) {
+		free(pos);
+		return cli_usage_error(usage, "import needs at least one FILE");
+	}
+	if ((ret = cli_open(c, CLI_MEMBER))) {
+		free(pos);
+		return ret;
+	}
+	for (i = 0; i < npos; i++) {
+		struct import_stats s;
+
+		memset(&s, 0, sizeof(s));
+		if (import_file(&c->st, &c->actor, pos[i], &s, &c->err) < 0) {
+			ret = cli_fail(c);
+			fprintf(stderr, "bugcoder: %s: nothing imported from "
+				"this file\n", pos[i]);
+			continue;
+		}
+		printf("%s: %d added, %d updated", pos[i], s.added, s.updated);
+		if (s.skipped)
+			printf(", %d pull requests skipped", s.skipped);
+		printf(" (%d comments, %d fixes)\n", s.comments, s.fixes);
+	}
+	free(pos);
+	return ret;
+}

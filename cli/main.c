@@ -1,0 +1,159 @@
+/*
+ * bugcoder: a terminal workbench for empirical bug studies.
+ *
+ * main() takes the global options (--study, --as, wherever they stand),
+ * finds the subcommand and runs it.  Plain `bugcoder` opens the screen
+ * that fits the member: the annotator's queue, or the adjudicator's.
+ */
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "core/buf.h"
+
+static const struct command {
+	const char *name;
+	int (*fn)(struct cli *, int, char **);
+	const char *summary;
+} commands[] = {
+	{ "init", cmd_init, "create a study; you become its owner" },
+	{ "member", cmd_member, "add, list or remove members" },
+	{ "codebook", cmd_codebook, "check, show or update the codebook" },
+	{ "import", cmd_import, "import items from JSON Lines or GitHub JSON" },
+	{ "fetch", cmd_fetch, "fetch closed bug issues and their fixes from GitHub" },
+	{ "items", cmd_items, "list items" },
+	{ "round", cmd_round, "create, list or close coding rounds" },
+	{ "code", cmd_code, "the annotator's screen" },
+	{ "label", cmd_label, "label an item without the screen" },
+	{ "labels", cmd_labels, "import labels from CSV" },
+	{ "agree", cmd_agree, "agreement statistics" },
+	{ "adjudicate", cmd_adjudicate, "the adjudicator's screen" },
+	{ "resolve", cmd_resolve, "resolve a disagreement without the screen" },
+	{ "proposals", cmd_proposals, "list, accept or map proposed codes" },
+	{ "export", cmd_export, "export agreed labels, raw labels, resolutions" },
+	{ "report", cmd_report, "summary of the agreed data" },
+	{ "status", cmd_status, "counts: items, labels, submissions, disagreements" },
+};
+
+#define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static void usage(FILE *out)
+{
+	size_t i;
+
+	fprintf(out, "usage: bugcoder [--study FILE] [--as USER] COMMAND "
+		"[ARGS]\n\n");
+	for (i = 0; i < NR_COMMANDS; i++)
+		fprintf(out, "  %-11s %s\n", commands[i].name,
+			commands[i].summary);
+	fprintf(out, "\nThe study is --study FILE, else $BUGCODER_STUDY, else "
+		"./bugcoder.db.\n`bugcoder COMMAND --help` describes each "
+		"command.\n");
+}
+
+/* Take --study/--as out of argv wherever they stand (before a "--"). */
+static int take_globals(struct cli *c, int *argc, char **argv)
+{
+	int i, j = 0;
+
+	for (i = 0; i < *argc; i++) {
+		const char *a = argv[i];
+		const char **slot = NULL;
+		const char *val = NULL;
+
+		if (!strcmp(a, "--")) {
+			while (i < *argc)
+				argv[j++] = argv[i++];
+			break;
+		}
+		if (!strcmp(a, "--study") || !strcmp(a, "--as")) {
+			slot = a[2] == 's' ? &c->study_path : &c->as;
+			if (i + 1 >= *argc) {
+				fprintf(stderr, "bugcoder: %s needs a value\n",
+					a);
+				return -1;
+			}
+			val = argv[++i];
+		} else if (!strncmp(a, "--study=", 8)) {
+			slot = &c->study_path;
+			val = a + 8;
+		} else if (!strncmp(a, "--as=", 5)) {
+			slot = &c->as;
+			val = a + 5;
+		}
+		if (slot) {
+			if (!*val) {
+				fprintf(stderr, "bugcoder: %.7s needs a "
+					"value\n", a);
+				return -1;
+			}
+			*slot = val;
+			continue;
+		}
+		argv[j++] = argv[i];
+	}
+	argv[j] = NULL;
+	*argc = j;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct cli c;
+	const char *env;
+	int ret = 2;
+	size_t i;
+
+	setlocale(LC_ALL, "");
+	memset(&c, 0, sizeof(c));
+	argc--;
+	argv++;
+	if (take_globals(&c, &argc, argv) < 0)
+		return 2;
+	if (!c.study_path) {
+		env = getenv("BUGCODER_STUDY");
+		c.study_path = env && *env ? env : "bugcoder.db";
+	}
+	if (argc == 0) {
+		/* plain `bugcoder`: the screen that fits the member */
+		static char *code_argv[] = { "code", NULL };
+		static char *adj_argv[] = { "adjudicate", NULL };
+
+		if ((ret = cli_open(&c, CLI_MEMBER)))
+			goto out;
+		if (c.actor.role == ROLE_ADJUDICATOR)
+			ret = cmd_adjudicate(&c, 1, adj_argv);
+		else if (c.actor.role == ROLE_ANNOTATOR)
+			ret = cmd_code(&c, 1, code_argv);
+		else {
+			usage(stdout);
+			ret = 0;
+		}
+		goto out;
+	}
+	if (!strcmp(argv[0], "--version") || !strcmp(argv[0], "version")) {
+		printf("bugcoder %s\n", BUGCODER_VERSION);
+		return 0;
+	}
+	if (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h") ||
+	    !strcmp(argv[0], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	for (i = 0; i < NR_COMMANDS; i++)
+		if (!strcmp(argv[0], commands[i].name))
+			break;
+	if (i == NR_COMMANDS) {
+		fprintf(stderr, "bugcoder: %s: unknown command\n", argv[0]);
+		usage(stderr);
+		return 2;
+	}
+	ret = commands[i].fn(&c, argc, argv);
+out:
+	actor_release(&c.actor);
+	if (c.st_open)
+		store_close(&c.st);
+	return ret;
+}

@@ -1,0 +1,401 @@
+/*
+ * agree: inter-annotator agreement statistics.
+ *
+ * Pure functions over count tables: no SQLite, no printing, no exit, no
+ * global state.  The agreement report builds the tables from submitted
+ * labels (codes are indexes 0..k-1 into a codebook dimension) and this
+ * module does the arithmetic.
+ *
+ * What is covered:
+ *  - two annotators, one code per item: a k x k table (agree_cohen) with
+ *    po, pe, Cohen's kappa, its standard errors, z, p and CI, kappa_max,
+ *    Scott's pi, Bennett's S (= PABAK), Gwet's AC1, Krippendorff's alpha
+ *    and the Landis & Koch band; per code, the collapsed 2 x 2 table
+ *    (agree_code);
+ *  - ordered codes: weighted kappa with SAS variances, weighted pi, S,
+ *    AC2 and alpha (agree_weighted);
+ *  - "select many" dimensions: a set of codes per item and annotator
+ *    (agree_multi, agree_multi_alpha);
+ *  - more than two annotators: Fleiss' kappa, multi-rater AC1 and S,
+ *    Krippendorff's alpha (any metric, missing values allowed), Cohen's
+ *    kappa per pair and its mean (agree_fleiss, agree_alpha,
+ *    agree_pairwise).
+ *
+ * Undefined values.  Every statistic is a struct agree_stat.  When it
+ * cannot be computed (0/0, no items, a zero standard error, ...) `defined`
+ * is 0, `value` is 0 and must not be shown, and `why` says why in a few
+ * words.  Nothing here returns NaN or a silently substituted 0.
+ *
+ * Errors.  Functions that take a `struct err *` return -1 and fill it
+ * (ERR_INPUT) for malformed input: k < 1, negative or non-finite counts,
+ * codes out of range, bad weights.  An undefined statistic is not an
+ * error.  Out of memory aborts, as everywhere in core/ (see buf.h).
+ *
+ * Limitations:
+ *  - large-sample normal approximations only: no Student t, no bootstrap,
+ *    no exact tests;
+ *  - standard errors are given for (weighted) Cohen's kappa and Fleiss'
+ *    kappa under the null, not for pi, S, AC1 or alpha (Gwet's variances);
+ *  - a "select many" dimension has at most AGREE_MULTI_MAX codes.
+ *
+ * References (cited by the formulas in agree.c):
+ *  Cohen 1960, Educ. Psychol. Meas. 20:37-46;
+ *  Cohen 1968, Psychol. Bull. 70:213-220;
+ *  Fleiss, Cohen & Everitt 1969, Psychol. Bull. 72:323-327;
+ *  Fleiss 1971, Psychol. Bull. 76:378-382;
+ *  Fleiss, Nee & Landis 1979, Psychol. Bull. 86:974-977;
+ *  Scott 1955, Public Opinion Quarterly 19:321-325;
+ *  Bennett, Alpert & Goldstein 1954; Brennan & Prediger 1981;
+ *  Byrt, Bishop & Carlin 1993, J. Clin. Epidemiol. 46:423-429;
+ *  Gwet 2008, Br. J. Math. Stat. Psychol. 61:29-48; Gwet 2014, Handbook
+ *  of Inter-Rater Reliability, 4th ed.;
+ *  Krippendorff 2004/2018, Content Analysis; Krippendorff 2011,
+ *  "Computing Krippendorff's Alpha-Reliability";
+ *  Landis & Koch 1977, Biometrics 33:159-174;
+ *  Randolph 2005, Free-marginal multirater kappa;
+ *  Passonneau 2004 (LREC) and 2006 (LREC), set-valued distances.
+ */
+#ifndef BUGCODER_AGREE_H
+#define BUGCODER_AGREE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/err.h"
+
+/* One statistic that may be undefined. */
+struct agree_stat {
+	double value;		/* 0 and meaningless unless `defined` */
+	int defined;
+	const char *why;	/* static text when !defined, else NULL */
+};
+
+/* Two-sided 97.5% normal quantile used for every 95% confidence interval. */
+#define AGREE_Z975 1.959963984540054
+
+/* A label that is not there (an annotator skipped the item). */
+#define AGREE_MISSING (-1)
+
+/* ---- two annotators ---------------------------------------------------- */
+
+/* k x k count table: rows annotator A, columns annotator B.  k is the
+ * number of codes of the dimension (the codebook's, including codes nobody
+ * used: it is the q of Bennett's S and AC1). */
+struct agree_table {
+	int k;			/* codes */
+	long *n;		/* k*k counts, n[i*k + j]: A said i, B said j */
+};
+
+#define AGREE_TABLE_INIT { 0, NULL }
+
+/* Allocate a zeroed k x k table (k >= 1).  Free with agree_table_release(). */
+void agree_table_init(struct agree_table *t, int k);
+/* Free the counts and reset `t` to AGREE_TABLE_INIT.  Accepts NULL. */
+void agree_table_release(struct agree_table *t);
+/* Sum of all counts (the number of items). */
+long agree_table_total(const struct agree_table *t);
+
+/* Build a k x k table from two label vectors a[0..n) and b[0..n) (codes
+ * 0..k-1, AGREE_MISSING when not labelled).  Items missing either label
+ * are left out (listwise deletion, as irr, fmsb and psych do); their
+ * number goes to *dropped when `dropped` is not NULL.  `t` must be
+ * released or AGREE_TABLE_INIT; it is initialised here and owned by the
+ * caller.  On a code out of range returns -1, fills `e` and leaves `t`
+ * released. */
+int agree_table_from_labels(struct agree_table *t, int k, const int *a,
+			    const int *b, size_t n, size_t *dropped,
+			    struct err *e);
+
+/* Krippendorff's alpha and the pieces it is made of. */
+struct agree_alpha {
+	struct agree_stat alpha;	/* 1 - d_o / d_e */
+	struct agree_stat d_o;		/* observed disagreement */
+	struct agree_stat d_e;		/* disagreement expected by chance */
+	struct agree_stat po;		/* share of matching value pairs */
+	double n_values;		/* N: pairable values */
+	size_t n_units;			/* units with at least two values */
+};
+
+/* Landis & Koch (1977) bands.  AGREE_BAND_NONE for an undefined value. */
+enum agree_band {
+	AGREE_BAND_NONE = 0,
+	AGREE_BAND_POOR,		/* < 0 */
+	AGREE_BAND_SLIGHT,		/* 0 - .20 */
+	AGREE_BAND_FAIR,		/* .21 - .40 */
+	AGREE_BAND_MODERATE,		/* .41 - .60 */
+	AGREE_BAND_SUBSTANTIAL,		/* .61 - .80 */
+	AGREE_BAND_ALMOST_PERFECT,	/* .81 - 1 */
+};
+
+struct agree_cohen {
+	long n;				/* items in the table */
+	int k;				/* codes (q) */
+	int k_used;			/* codes used by either annotator */
+	struct agree_stat po;		/* observed agreement */
+	struct agree_stat pe;		/* chance agreement, own margins */
+	struct agree_stat kappa;	/* Cohen's kappa */
+	struct agree_stat se;		/* non-null SE (FCE 1969) */
+	struct agree_stat se0;		/* SE under kappa = 0 */
+	struct agree_stat z;		/* kappa / se0 */
+	struct agree_stat p_two;	/* two-sided p of z */
+	struct agree_stat p_one;	/* one-sided p, H1: kappa > 0 */
+	struct agree_stat ci_low;	/* kappa - 1.959964 se, not clipped */
+	struct agree_stat ci_high;	/* kappa + 1.959964 se, not clipped */
+	struct agree_stat po_max;	/* largest po the margins allow */
+	struct agree_stat kappa_max;	/* largest kappa the margins allow */
+	struct agree_stat scott_pe;	/* chance agreement, pooled margins */
+	struct agree_stat scott_pi;	/* Scott's pi */
+	struct agree_stat bennett_s;	/* Bennett's S, Brennan-Prediger */
+	struct agree_stat pabak;	/* PABAK, (k po - 1)/(k - 1) = S */
+	struct agree_stat ac1_pe;	/* Gwet's chance agreement */
+	struct agree_stat ac1;		/* Gwet's AC1 */
+	struct agree_alpha alpha;	/* Krippendorff's alpha, nominal */
+	enum agree_band band;		/* Landis & Koch band of kappa */
+};
+
+/* All unweighted two-annotator statistics of table `t`.  Returns 0 (some
+ * statistics may be undefined, see `why`), or -1 with `e` filled when the
+ * table is malformed.  `out` holds no pointers the caller must free. */
+int agree_cohen(const struct agree_table *t, struct agree_cohen *out,
+		struct err *e);
+
+/* One code against all others: the 2 x 2 table collapsed from a k x k one
+ * (a = both chose it, b = only A, c = only B, d = neither). */
+struct agree_code {
+	long n_a;			/* items A gave this code: a + b */
+	long n_b;			/* items B gave this code: a + c */
+	long both;			/* a */
+	long neither;			/* d */
+	struct agree_stat kappa;	/* Cohen's kappa of the 2 x 2 table */
+	struct agree_stat pi;		/* Scott's pi of it (pooled margins) */
+	struct agree_stat pos;		/* positive agreement 2a/(2a+b+c) */
+	struct agree_stat neg;		/* negative agreement 2d/(2d+b+c) */
+};
+
+/* Statistics of code `code` against all others in `t`.  Returns 0, or -1
+ * with `e` filled for a malformed table or a code out of range. */
+int agree_code(const struct agree_table *t, int code, struct agree_code *out,
+	       struct err *e);
+
+/* ---- weighted kappa ---------------------------------------------------- */
+
+enum agree_weighting {
+	AGREE_LINEAR,		/* 1 - |s_i - s_j| / (s_max - s_min) */
+	AGREE_QUADRATIC,	/* 1 - (s_i - s_j)^2 / (s_max - s_min)^2 */
+};
+
+/* Fill w[0..k*k) with agreement weights of the given kind over code
+ * scores s[0..k) (NULL means 0, 1, ..., k-1).  k == 1 gives w = {1}.
+ * Returns -1 with `e` filled when all scores are equal but k > 1, or a
+ * score is not finite. */
+int agree_weights(double *w, int k, enum agree_weighting kind,
+		  const double *scores, struct err *e);
+
+/* Turn disagreement weights d[0..k*k) (0 on the diagonal, >= 0 elsewhere,
+ * not necessarily symmetric, as in Cohen 1968) into agreement weights
+ * w = 1 - d / max(d).  Kappa and its variances are invariant to the
+ * rescaling.  Returns -1 with `e` filled for a negative, non-finite or
+ * non-zero diagonal entry. */
+int agree_weights_from_distance(double *w, int k, const double *d,
+				struct err *e);
+
+struct agree_weighted {
+	long n;				/* items */
+	int k;				/* codes (q) */
+	struct agree_stat po;		/* sum w_ij p_ij */
+	struct agree_stat pe;		/* sum w_ij p_i. p_.j */
+	struct agree_stat kappa;	/* weighted kappa */
+	struct agree_stat se;		/* non-null SE (FCE 1969 / SAS) */
+	struct agree_stat se0;		/* SE under kappa_w = 0 */
+	struct agree_stat z;		/* kappa / se0 */
+	struct agree_stat p_two;	/* two-sided p of z */
+	struct agree_stat p_one;	/* one-sided p, H1: kappa > 0 */
+	struct agree_stat ci_low;	/* kappa -+ 1.959964 se, not clipped */
+	struct agree_stat ci_high;
+	struct agree_stat scott_pe;	/* sum w_ij pi_i pi_j */
+	struct agree_stat scott_pi;	/* weighted Scott's pi */
+	struct agree_stat bennett_s;	/* weighted S: pe = sum w / q^2 */
+	struct agree_stat ac2_pe;	/* Gwet's AC2 chance agreement */
+	struct agree_stat ac2;		/* Gwet's AC2 */
+	struct agree_alpha alpha;	/* Krippendorff, distance 1 - w */
+	enum agree_band band;		/* Landis & Koch band of kappa */
+};
+
+/* Weighted statistics of `t` with agreement weights w[0..k*k) (w[i*k+j]
+ * for A = i, B = j; each in [0, 1], 1 on the diagonal).  With identity
+ * weights every field equals its agree_cohen() counterpart.  Returns 0,
+ * or -1 with `e` filled for a malformed table or weights. */
+int agree_weighted(const struct agree_table *t, const double *w,
+		   struct agree_weighted *out, struct err *e);
+
+/* ---- "select many" dimensions ------------------------------------------ */
+
+#define AGREE_MULTI_MAX 64
+
+/* Distances between two code sets, for Krippendorff's alpha on sets. */
+enum agree_set_metric {
+	AGREE_SET_BINARY,	/* 0 if identical, else 1 */
+	AGREE_SET_JACCARD,	/* 1 - |a & b| / |a | b| */
+	AGREE_SET_PASSONNEAU,	/* 0 same, 1/3 subset, 2/3 overlap, 1 disjoint */
+	AGREE_SET_MASI,		/* 1 - Jaccard x (1, 2/3, 1/3, 0) */
+};
+
+struct agree_multi {
+	size_t n;			/* items */
+	int k;				/* codes */
+	struct agree_stat exact;	/* share of items with identical sets */
+	struct agree_stat mean_kappa;	/* mean of the defined per-code kappas */
+	int n_defined;			/* codes whose kappa is defined */
+};
+
+/* Agreement on a "select many" dimension of k codes (1 <= k <=
+ * AGREE_MULTI_MAX).  a[i] and b[i] are the sets annotators A and B chose
+ * for item i, bit c standing for code c; the empty set is a valid answer.
+ * Pass only items both annotators labelled.  Each code is judged present
+ * or absent on every item: when `codes` is not NULL, the caller's array
+ * codes[0..k) receives each code's 2 x 2 statistics (agree_code()).  The
+ * mean kappa leaves out codes whose kappa is undefined (a code nobody
+ * used, or one both used everywhere, says nothing about agreement); their
+ * number is k - n_defined.  Returns -1 with `e` filled when a set has a
+ * bit at or above k. */
+int agree_multi(int k, const uint64_t *a, const uint64_t *b, size_t n,
+		struct agree_code *codes, struct agree_multi *out,
+		struct err *e);
+
+/* Distance between sets a and b under `metric`; two empty sets are
+ * identical (0). */
+double agree_set_distance(uint64_t a, uint64_t b, enum agree_set_metric metric);
+
+/* Krippendorff's alpha of two annotators' sets a[0..n), b[0..n) with a set
+ * distance: each distinct set is a value.  Returns 0, or -1 with `e`
+ * filled for an unknown metric. */
+int agree_multi_alpha(const uint64_t *a, const uint64_t *b, size_t n,
+		      enum agree_set_metric metric, struct agree_alpha *out,
+		      struct err *e);
+
+/* ---- more than two annotators ------------------------------------------ */
+
+/* A coders x units matrix of labels, borrowed from the caller. */
+struct agree_labels {
+	int n_coders;
+	size_t n_units;
+	int k;			/* codes */
+	const int *v;		/* v[c*n_units + u]: code, or AGREE_MISSING */
+};
+
+/* Units x codes matrix: how many coders gave unit u code c.  Counts are
+ * doubles so that weighted or fractional counts (statsmodels accepts
+ * them) work; from labels they are whole numbers. */
+struct agree_counts {
+	size_t n_units;
+	int k;			/* codes */
+	double *n;		/* n[u*k + c] */
+};
+
+#define AGREE_COUNTS_INIT { 0, 0, NULL }
+
+/* Allocate a zeroed n_units x k matrix (k >= 1).  Free with
+ * agree_counts_release(). */
+void agree_counts_init(struct agree_counts *c, size_t n_units, int k);
+/* Free the counts and reset `c` to AGREE_COUNTS_INIT.  Accepts NULL. */
+void agree_counts_release(struct agree_counts *c);
+
+/* Count the labels of `l` per unit and code into `c` (released or
+ * AGREE_COUNTS_INIT; initialised here, owned by the caller).  Missing
+ * labels are skipped.  On a code out of range returns -1, fills `e` and
+ * leaves `c` released. */
+int agree_counts_from_labels(struct agree_counts *c,
+			     const struct agree_labels *l, struct err *e);
+
+enum agree_metric {
+	AGREE_NOMINAL,		/* d = 0 if same code, else 1 */
+	AGREE_ORDINAL,		/* codes in rank order; Krippendorff's ranks */
+	AGREE_INTERVAL,		/* d = (v_c - v_k)^2 */
+	AGREE_RATIO,		/* d = ((v_c - v_k) / (v_c + v_k))^2 */
+	AGREE_CUSTOM,		/* d given as a k x k matrix */
+};
+
+/* Krippendorff's alpha of `c` under `metric`.  `arg` is NULL for nominal
+ * and ordinal, the codes' numeric values v[0..k) for interval and ratio
+ * (>= 0 for ratio), a k x k distance matrix for AGREE_CUSTOM.  Units with
+ * fewer than two values are ignored.  Returns 0, or -1 with `e` filled
+ * for malformed counts or a missing/invalid `arg`. */
+int agree_alpha(const struct agree_counts *c, enum agree_metric metric,
+		const double *arg, struct agree_alpha *out, struct err *e);
+
+/* Nominal alpha of code `code` against all others (the data recoded to
+ * "code" / "not code").  Returns 0, or -1 with `e` filled. */
+int agree_alpha_code(const struct agree_counts *c, int code,
+		     struct agree_alpha *out, struct err *e);
+
+struct agree_fleiss {
+	size_t n_units;			/* units with at least two ratings */
+	double m;			/* ratings per unit, 0 when unequal */
+	int k;				/* codes (q) */
+	struct agree_stat po;		/* mean agreement over rater pairs */
+	struct agree_stat pe;		/* sum p_j^2 */
+	struct agree_stat kappa;	/* Fleiss' kappa */
+	struct agree_stat se0;		/* SE under kappa = 0 (FNL 1979) */
+	struct agree_stat z;		/* kappa / se0 */
+	struct agree_stat p_two;	/* two-sided p of z */
+	struct agree_stat p_one;	/* one-sided p, H1: kappa > 0 */
+	struct agree_stat bennett_s;	/* free-marginal kappa (Randolph) */
+	struct agree_stat ac1_pe;	/* Gwet's chance agreement */
+	struct agree_stat ac1;		/* Gwet's AC1, multi-rater */
+	enum agree_band band;		/* Landis & Koch band of kappa */
+};
+
+/* Fleiss' kappa and relatives of `c` (units x codes).  Units with fewer
+ * than two ratings are ignored; units may have different numbers of
+ * ratings, but then z is undefined.  Returns 0, or -1 with `e` filled for
+ * malformed counts. */
+int agree_fleiss(const struct agree_counts *c, struct agree_fleiss *out,
+		 struct err *e);
+
+/* Fleiss' kappa of code `code` against all others (Fleiss 1971, eq. 17)
+ * into *kappa.  Returns 0, or -1 with `e` filled. */
+int agree_fleiss_code(const struct agree_counts *c, int code,
+		      struct agree_stat *kappa, struct err *e);
+
+struct agree_pairwise {
+	int n_pairs;			/* coder pairs: n(n-1)/2 */
+	int n_undefined;		/* pairs whose kappa is undefined */
+	struct agree_stat mean_kappa;	/* undefined if any pair's is */
+	struct agree_stat mean_po;	/* mean observed agreement */
+};
+
+/* Cohen's kappa for every pair of coders of `l`, each on the units both
+ * labelled (listwise deletion per pair), and the means.  Like ReCal3 the
+ * mean kappa is undefined as soon as one pair's kappa is; the caller gets
+ * the pairs' own values with agree_table_from_labels() on rows
+ * l->v + c * l->n_units.  Returns 0, or -1 with `e` filled for fewer than
+ * two coders or a code out of range. */
+int agree_pairwise(const struct agree_labels *l, struct agree_pairwise *out,
+		   struct err *e);
+
+/* ---- interpretation ---------------------------------------------------- */
+
+/* Landis & Koch band of `s`: AGREE_BAND_NONE when undefined.  A band owns
+ * its upper boundary, as in the published labels (".21-.40 fair" ends at
+ * .40): .20 is slight, .2000001 is fair, 0 is slight, 1 is almost perfect.
+ * Values within 1e-9 of a boundary count as the boundary, so that a kappa
+ * of .6 that rounding made .6000000000000001 stays moderate. */
+enum agree_band agree_band(const struct agree_stat *s);
+
+/* Lower-case name of a band ("substantial"); "undefined" for NONE. */
+const char *agree_band_name(enum agree_band band);
+
+/* Lower boundary of a band (-1 for poor). */
+double agree_band_lower(enum agree_band band);
+
+/* Gwet's (2014) probabilistic benchmarking: the probability that the true
+ * coefficient is at least `lower`, for a coefficient `coef` with standard
+ * error `se`, taken as normal and truncated to [-1, 1].  se == 0 gives 0 or
+ * 1.  Undefined for a negative or non-finite se or coef outside [-1, 1]. */
+struct agree_stat agree_band_cumprob(double coef, double se, double lower);
+
+/* The highest Landis & Koch band whose cumulative probability (above)
+ * exceeds 0.95: Gwet's benchmark.  AGREE_BAND_NONE if undefined. */
+enum agree_band agree_band_benchmark(double coef, double se);
+
+#endif

@@ -1,0 +1,575 @@
+/*
+ * diff: see diff.h.
+ *
+ * One pass, one line at a time, through a small state machine:
+ *
+ *   OUTSIDE  before the first file: everything is DIFF_OTHER, except a
+ *            "diff " line, a "---"/"+++" pair or a hunk header, which
+ *            start a file (the last one without a header: a bare patch);
+ *   HEADER   after a file's first line and before its first hunk: its
+ *            extended header lines are DIFF_META, and give the paths,
+ *            rename, new/deleted and binary facts;
+ *   HUNK     inside a hunk: the counts of the "@@ -a,b +c,d @@" header say
+ *            how many old and new lines are still due, so a line "---x"
+ *            there is a deletion while old lines remain and a header once
+ *            they are used up; a line that cannot belong to the hunk ends
+ *            it early (a truncated or hand-edited patch);
+ *   BODY     after a hunk: a new hunk, a new file, "\ No newline" or
+ *            DIFF_OTHER (such as the "-- " signature of git format-patch).
+ *
+ * Paths: git's "a/" and "b/" prefixes are removed; C-quoted names
+ * ("\"a/t\\303\\251st\"") are unquoted; "rename from/to", "copy from/to"
+ * and the "---"/"+++" lines override what the "diff --git" line suggests,
+ * which is ambiguous when names hold spaces.
+ *
+ * Limitations: combined diffs ("diff --cc", "@@@" hunks) are kept but their
+ * hunks are not understood (DIFF_META/DIFF_OTHER lines); the base85 data of
+ * a "GIT binary patch" is DIFF_META.
+ */
+#include "core/diff.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/buf.h"
+
+enum parse_state {
+	P_OUTSIDE,
+	P_HEADER,
+	P_HUNK,
+	P_BODY,
+};
+
+struct parser {
+	struct diff *d;		/* NULL when only counting */
+	enum parse_state state;
+	unsigned long old_left;	/* old lines still due in this hunk */
+	unsigned long new_left;	/* new lines still due in this hunk */
+	int git;		/* this file began with "diff --git" */
+	int seen_old;		/* this file has had its "--- " line */
+	int files, additions, deletions;
+};
+
+#define STARTS(s, n, lit) \
+	((n) >= sizeof(lit) - 1 && !memcmp((s), (lit), sizeof(lit) - 1))
+
+static struct diff_file *cur_file(struct parser *p)
+{
+	if (!p->d || !p->d->nr_files)
+		return NULL;
+	return &p->d->files[p->d->nr_files - 1];
+}
+
+static void end_file(struct diff *d, size_t upto)
+{
+	struct diff_file *f;
+
+	if (!d->nr_files)
+		return;
+	f = &d->files[d->nr_files - 1];
+	f->nr_lines = upto - f->first_line;
+}
+
+static void start_file(struct parser *p, size_t line, int git)
+{
+	struct diff *d = p->d;
+
+	p->files++;
+	p->git = git;
+	p->seen_old = 0;
+	p->state = P_HEADER;
+	if (!d)
+		return;
+	end_file(d, line);
+	ALLOC_GROW(d->files, d->nr_files + 1, d->alloc_files);
+	memset(&d->files[d->nr_files], 0, sizeof(*d->files));
+	d->files[d->nr_files].first_line = line;
+	d->nr_files++;
+}
+
+static void set_path(char **dst, char *src)
+{
+	free(*dst);
+	*dst = src;
+}
+
+/*
+ * Read one path from s[0..n): a C-quoted string as git writes names with
+ * unusual bytes, or else the text up to the first TAB (classic diffs put a
+ * timestamp there).  Stores the end of what was read in *end.  Returns an
+ * owned string.
+ */
+static char *read_path(const char *s, size_t n, size_t *end)
+{
+	static const char esc_from[] = "abfnrtv\"\\";
+	static const char esc_to[] = "\a\b\f\n\r\t\v\"\\";
+	struct buf b = BUF_INIT;
+	const char *e;
+	size_t i;
+
+	if (!n || s[0] != '"') {
+		const char *tab = memchr(s, '\t', n);
+
+		i = tab ? (size_t)(tab - s) : n;
+		if (end)
+			*end = i;
+		return xstrndup(s, i);
+	}
+	for (i = 1; i < n && s[i] != '"'; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c != '\\' || i + 1 >= n) {
+			buf_addch(&b, c);
+			continue;
+		}
+		c = (unsigned char)s[++i];
+		if (c >= '0' && c <= '7') {
+			unsigned v = 0, k;
+
+			for (k = 0; k < 3 && i < n && s[i] >= '0' && s[i] <= '7';
+			     k++)
+				v = v * 8 + (unsigned)(s[i++] - '0');
+			i--;
+			buf_addch(&b, (int)(v & 0xff));
+		} else if (c && (e = strchr(esc_from, c))) {
+			buf_addch(&b, esc_to[e - esc_from]);
+		} else {
+			buf_addch(&b, c);
+		}
+	}
+	if (end)
+		*end = i < n ? i + 1 : n;
+	return buf_detach(&b, NULL);
+}
+
+/* Drop git's "a/" or "b/" from an owned path, in place. */
+static char *strip_prefix(char *path, char which)
+{
+	if (path[0] == which && path[1] == '/')
+		memmove(path, path + 2, strlen(path + 2) + 1);
+	return path;
+}
+
+/*
+ * "diff --git a/x b/y": the only unambiguous reading of unquoted names with
+ * spaces is the one where both halves name the same file, so try that
+ * first, then fall back to splitting at " b/".  Later header lines correct
+ * renames.
+ */
+static void parse_git_line(struct diff_file *f, const char *s, size_t n)
+{
+	size_t end, k;
+	const char *b;
+
+	if (n && s[0] == '"') {
+		f->old_path = strip_prefix(read_path(s, n, &end), 'a');
+		if (end < n && s[end] == ' ')
+			end++;
+		f->new_path = strip_prefix(read_path(s + end, n - end, NULL),
+					   'b');
+		return;
+	}
+	if (n % 2 == 1) {
+		k = n / 2;
+		if (s[k] == ' ' && STARTS(s, n, "a/") &&
+		    STARTS(s + k + 1, n - k - 1, "b/") &&
+		    !memcmp(s + 2, s + k + 3, k - 2)) {
+			f->old_path = xstrndup(s + 2, k - 2);
+			f->new_path = xstrndup(s + 2, k - 2);
+			return;
+		}
+	}
+	b = NULL;
+	for (k = 0; k + 3 <= n; k++) {
+		if (s[k] == ' ' && (s[k + 1] == 'b' || s[k + 1] == '"') &&
+		    (s[k + 1] == '"' || s[k + 2] == '/')) {
+			b = s + k;
+			break;
+		}
+	}
+	if (!b) {
+		const char *sp = memchr(s, ' ', n);
+
+		f->old_path = strip_prefix(xstrndup(s, sp ? (size_t)(sp - s)
+						    : n), 'a');
+		f->new_path = xstrdup(f->old_path);
+		return;
+	}
+	f->old_path = strip_prefix(xstrndup(s, (size_t)(b - s)), 'a');
+	f->new_path = strip_prefix(read_path(b + 1, n - (size_t)(b + 1 - s),
+					     NULL), 'b');
+}
+
+/* Parse a decimal number at s[*i], saturating; returns -1 if none. */
+static int parse_num(const char *s, size_t n, size_t *i, unsigned long *v)
+{
+	size_t start = *i;
+
+	*v = 0;
+	while (*i < n && s[*i] >= '0' && s[*i] <= '9') {
+		if (*v < ULONG_MAX / 10)
+			*v = *v * 10 + (unsigned long)(s[*i] - '0');
+		(*i)++;
+	}
+	return *i > start ? 0 : -1;
+}
+
+/* One "-a[,b]" or "+c[,d]" range of a hunk header; b defaults to 1. */
+static int parse_range(const char *s, size_t n, size_t *i, char sign,
+		       unsigned long *count)
+{
+	unsigned long start;
+
+	if (*i >= n || s[*i] != sign)
+		return -1;
+	(*i)++;
+	if (parse_num(s, n, i, &start) < 0)
+		return -1;
+	*count = 1;
+	if (*i < n && s[*i] == ',') {
+		(*i)++;
+		if (parse_num(s, n, i, count) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* "@@ -a,b +c,d @@ context": store the line counts; -1 if malformed. */
+static int parse_hunk_header(const char *s, size_t n, unsigned long *old_nr,
+			     unsigned long *new_nr)
+{
+	size_t i = 3;
+
+	if (parse_range(s, n, &i, '-', old_nr) < 0)
+		return -1;
+	if (i >= n || s[i++] != ' ')
+		return -1;
+	if (parse_range(s, n, &i, '+', new_nr) < 0)
+		return -1;
+	if (!STARTS(s + i, n - i, " @@"))
+		return -1;
+	return 0;
+}
+
+static int count_add(struct parser *p)
+{
+	struct diff_file *f = cur_file(p);
+
+	p->additions++;
+	if (f)
+		f->additions++;
+	return DIFF_ADD;
+}
+
+static int count_del(struct parser *p)
+{
+	struct diff_file *f = cur_file(p);
+
+	p->deletions++;
+	if (f)
+		f->deletions++;
+	return DIFF_DEL;
+}
+
+/* A line inside a hunk: its kind, or -1 if it cannot belong to it. */
+static int hunk_line(struct parser *p, const char *s, size_t n)
+{
+	int kind;
+
+	/* an empty line is a context line whose blank was stripped */
+	switch (n ? s[0] : ' ') {
+	case ' ':
+		if (!p->old_left || !p->new_left)
+			return -1;
+		p->old_left--;
+		p->new_left--;
+		kind = DIFF_CONTEXT;
+		break;
+	case '-':
+		if (!p->old_left)
+			return -1;
+		p->old_left--;
+		kind = count_del(p);
+		break;
+	case '+':
+		if (!p->new_left)
+			return -1;
+		p->new_left--;
+		kind = count_add(p);
+		break;
+	case '\\':
+		return DIFF_NOEOL;
+	default:
+		return -1;
+	}
+	if (!p->old_left && !p->new_left)
+		p->state = P_BODY;
+	return kind;
+}
+
+/* An extended header line of the current file. */
+static void header_line(struct parser *p, const char *s, size_t n)
+{
+	struct diff_file *f = cur_file(p);
+
+	if (STARTS(s, n, "Binary files ") || STARTS(s, n, "GIT binary patch")) {
+		if (f)
+			f->binary = 1;
+		if (f && STARTS(s, n, "Binary files /dev/null "))
+			set_path(&f->old_path, xstrdup("/dev/null"));
+		if (f && n >= 17 && !memcmp(s + n - 17, " /dev/null differ", 17))
+			set_path(&f->new_path, xstrdup("/dev/null"));
+		return;
+	}
+	if (!f)
+		return;
+	if (STARTS(s, n, "+++ ")) {
+		char *path = read_path(s + 4, n - 4, NULL);
+
+		set_path(&f->new_path, p->git ? strip_prefix(path, 'b') : path);
+	} else if (STARTS(s, n, "rename from ")) {
+		set_path(&f->old_path, read_path(s + 12, n - 12, NULL));
+	} else if (STARTS(s, n, "rename to ")) {
+		set_path(&f->new_path, read_path(s + 10, n - 10, NULL));
+	} else if (STARTS(s, n, "copy from ")) {
+		set_path(&f->old_path, read_path(s + 10, n - 10, NULL));
+	} else if (STARTS(s, n, "copy to ")) {
+		set_path(&f->new_path, read_path(s + 8, n - 8, NULL));
+	} else if (STARTS(s, n, "new file mode ")) {
+		set_path(&f->old_path, xstrdup("/dev/null"));
+	} else if (STARTS(s, n, "deleted file mode ")) {
+		set_path(&f->new_path, xstrdup("/dev/null"));
+	}
+}
+
+/*
+ * Classify line `idx`, s[0..n), updating the state.  `next` (next_n bytes
+ * to the end of the text) is the following line, looked at to tell a
+ * "---"/"+++" file header from other text.
+ */
+static int classify(struct parser *p, size_t idx, const char *s, size_t n,
+		    const char *next, size_t next_n)
+{
+	unsigned long old_nr, new_nr;
+	struct diff_file *f;
+
+	if (p->state == P_HUNK) {
+		int kind = hunk_line(p, s, n);
+
+		if (kind >= 0)
+			return kind;
+		p->state = P_BODY;
+	}
+	if (STARTS(s, n, "diff ")) {
+		int git = STARTS(s, n, "diff --git ");
+
+		start_file(p, idx, git);
+		f = cur_file(p);
+		if (f && git)
+			parse_git_line(f, s + 11, n - 11);
+		return DIFF_FILE;
+	}
+	if (STARTS(s, n, "@@ -") &&
+	    !parse_hunk_header(s, n, &old_nr, &new_nr)) {
+		if (p->state == P_OUTSIDE)
+			start_file(p, idx, 0);
+		if (p->d) {
+			struct diff *d = p->d;
+
+			ALLOC_GROW(d->hunks, d->nr_hunks + 1, d->alloc_hunks);
+			d->hunks[d->nr_hunks++] = idx;
+		}
+		p->old_left = old_nr;
+		p->new_left = new_nr;
+		p->state = old_nr || new_nr ? P_HUNK : P_BODY;
+		return DIFF_HUNK;
+	}
+	if (STARTS(s, n, "--- ")) {
+		if (p->state != P_HEADER || p->seen_old) {
+			if (!STARTS(next, next_n, "+++ "))
+				goto other;
+			start_file(p, idx, 0);
+		}
+		p->seen_old = 1;
+		f = cur_file(p);
+		if (f) {
+			char *path = read_path(s + 4, n - 4, NULL);
+
+			if (p->git)
+				strip_prefix(path, 'a');
+			set_path(&f->old_path, path);
+		}
+		return DIFF_META;
+	}
+	if (p->state == P_HEADER) {
+		header_line(p, s, n);
+		return DIFF_META;
+	}
+	if (p->state == P_BODY && n && s[0] == '\\')
+		return DIFF_NOEOL;
+other:
+	return DIFF_OTHER;
+}
+
+/*
+ * Drive the parser over the text.  With p->d set, every line is stored;
+ * without it, only the counts are kept.
+ */
+static void run(struct parser *p, const char *text, size_t len)
+{
+	struct diff *d = p->d;
+	size_t off = 0, idx = 0;
+
+	while (off < len) {
+		const char *s = text + off;
+		const char *nl = memchr(s, '\n', len - off);
+		size_t raw = nl ? (size_t)(nl - s) : len - off;
+		size_t n = raw, next_off = off + raw + (nl ? 1 : 0);
+		int kind;
+
+		if (n && s[n - 1] == '\r')
+			n--;
+		kind = classify(p, idx, s, n, text + next_off, len - next_off);
+		if (d) {
+			struct diff_line *l;
+
+			ALLOC_GROW(d->lines, d->nr_lines + 1, d->alloc_lines);
+			l = &d->lines[d->nr_lines++];
+			l->off = off;
+			l->len = n > UINT_MAX ? UINT_MAX : (unsigned)n;
+			l->kind = (unsigned char)kind;
+		}
+		idx++;
+		off = next_off;
+	}
+	if (d)
+		end_file(d, d->nr_lines);
+}
+
+void diff_parse(struct diff *d, const char *text, size_t len)
+{
+	struct parser p = { .d = d, .state = P_OUTSIDE };
+	const char *s = text, *end = text + len;
+	size_t nr = 1;
+
+	memset(d, 0, sizeof(*d));
+	/* size the line index once: one memchr pass costs less than the
+	 * reallocations it saves */
+	while (s < end && (s = memchr(s, '\n', (size_t)(end - s)))) {
+		nr++;
+		s++;
+	}
+	d->lines = xmalloc(nr * sizeof(*d->lines));
+	d->alloc_lines = nr;
+	run(&p, text, len);
+	d->additions = p.additions;
+	d->deletions = p.deletions;
+}
+
+void diff_release(struct diff *d)
+{
+	size_t i;
+
+	if (!d)
+		return;
+	for (i = 0; i < d->nr_files; i++) {
+		free(d->files[i].old_path);
+		free(d->files[i].new_path);
+	}
+	free(d->files);
+	free(d->lines);
+	free(d->hunks);
+	memset(d, 0, sizeof(*d));
+}
+
+void diff_count(const char *text, size_t len, int *additions,
+		int *deletions, int *files)
+{
+	struct parser p = { .d = NULL, .state = P_OUTSIDE };
+
+	run(&p, text, len);
+	if (additions)
+		*additions = p.additions;
+	if (deletions)
+		*deletions = p.deletions;
+	if (files)
+		*files = p.files;
+}
+
+/* Number of entries of the sorted v[0..nr) that are <= x. */
+static size_t upper_bound(const size_t *v, size_t nr, size_t x)
+{
+	size_t lo = 0, hi = nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid] <= x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Number of entries of the sorted v[0..nr) that are < x. */
+static size_t lower_bound(const size_t *v, size_t nr, size_t x)
+{
+	size_t lo = 0, hi = nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+size_t diff_next_hunk(const struct diff *d, size_t from)
+{
+	size_t k = upper_bound(d->hunks, d->nr_hunks, from);
+
+	return k < d->nr_hunks ? d->hunks[k] : from;
+}
+
+size_t diff_prev_hunk(const struct diff *d, size_t from)
+{
+	size_t k = lower_bound(d->hunks, d->nr_hunks, from);
+
+	return k ? d->hunks[k - 1] : from;
+}
+
+/* Same searches over the files' first lines, which are in order. */
+size_t diff_next_file(const struct diff *d, size_t from)
+{
+	size_t lo = 0, hi = d->nr_files;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (d->files[mid].first_line <= from)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < d->nr_files ? d->files[lo].first_line : from;
+}
+
+size_t diff_prev_file(const struct diff *d, size_t from)
+{
+	size_t lo = 0, hi = d->nr_files;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (d->files[mid].first_line < from)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? d->files[lo - 1].first_line : from;
+}

@@ -1,0 +1,61 @@
+/*
+ * import: local files -> items.
+ *
+ * Two formats are read:
+ *  - JSON Lines in the item format of DESIGN.md, one object per line (a
+ *    file holding a single object, or an array of such objects, works
+ *    too);
+ *  - what the GitHub REST API returns: an issue object or an array of
+ *    them (pull requests in the list are skipped), or a bundle
+ *    {"issue": {...}, "comments": [...], "pull_requests": [{... "diff":
+ *    "..."}]} with the comments and fixing pull requests alongside.
+ *
+ * A file is imported all or nothing: every item is parsed and checked
+ * first, then all are saved in one transaction.  Errors name the file,
+ * the line (JSON Lines) or element, and the field:
+ *   items.jsonl:7: fixes[0].additions: expected a number >= 0
+ * Re-importing an item updates it in place.
+ */
+#ifndef BUGCODER_IMPORT_H
+#define BUGCODER_IMPORT_H
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "core/err.h"
+#include "core/item.h"
+#include "core/member.h"
+#include "core/store.h"
+
+struct import_stats {
+	int added;		/* items new to the study */
+	int updated;		/* items already there, replaced */
+	int skipped;		/* pull requests in a GitHub issue list */
+	int comments;
+	int fixes;
+};
+
+/* Import one file.  Only the owner may import.  On failure nothing of
+ * the file is stored and `e` names what is wrong. */
+int import_file(struct store *st, const struct actor *a, const char *path,
+		struct import_stats *stats, struct err *e);
+
+/* The same from text in memory; `origin` names it in errors. */
+int import_text(struct store *st, const struct actor *a, const char *text,
+		size_t len, const char *origin, struct import_stats *stats,
+		struct err *e);
+
+/* Convert one item object in our format into `it`.  `where` prefixes
+ * errors ("items.jsonl:7").  Returns 0 or -1 (ERR_INPUT). */
+int import_item_object(const cJSON *obj, struct item *it, const char *where,
+		       struct err *e);
+
+/* Convert a GitHub issue object (with optional comment objects and pull
+ * request objects carrying a "diff" string) into `it`.  Returns 0, 1 when
+ * the object is a pull request (to be skipped), or -1. */
+int import_github_issue(const cJSON *issue, const cJSON *comments,
+			const cJSON *pulls, struct item *it,
+			const char *where, struct err *e);
+
+#endif
