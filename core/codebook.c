@@ -41,11 +41,11 @@
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define NO_POS SIZE_MAX
 #define KEY_MAX 64
-#define QUOTE_MAX 40		/* characters of a value shown in a message */
+#define QUOTE_MAX 40		/* characters of a value in a message */
 
 /* Where one JSON value starts, in document (pre-)order. */
 struct pos {
-	size_t key;		/* offset of a member's name, NO_POS if none */
+	size_t key;		/* offset of a member's name, or NO_POS */
 	size_t val;		/* offset of the value's first byte */
 	size_t next;		/* index of the next sibling: one past the
 				   subtree of this value */
@@ -61,12 +61,13 @@ struct loader {
 	struct buf path;	/* key path of what is being checked */
 	struct buf quote;	/* scratch for quoted values in messages */
 	struct err *e;
+	size_t fail_at;		/* offset of the last error reported */
 };
 
 /* The kinds of member a codebook object may hold. */
 enum field_type {
 	F_STRING,		/* non-empty string */
-	F_KEY,			/* string that passes codebook_valid_key() */
+	F_KEY,			/* string passing codebook_valid_key() */
 	F_BOOL,
 	F_SELECT,		/* "one" or "many" */
 	F_STRINGS,		/* array of non-empty strings */
@@ -107,7 +108,7 @@ static const struct field code_fields[] = {
 	{ "distributed", F_BOOL, 0 },
 };
 
-/* ---- positions and messages ------------------------------------------ */
+/* ---- positions and messages ---------------------------------------------- */
 
 static void line_col(const struct loader *l, size_t off, size_t *line,
 		     size_t *col)
@@ -136,6 +137,7 @@ static int fail(struct loader *l, size_t off, const char *fmt, ...)
 	size_t line, col;
 	va_list ap;
 
+	l->fail_at = off;
 	line_col(l, off, &line, &col);
 	va_start(ap, fmt);
 	buf_vaddf(&msg, fmt, ap);
@@ -248,7 +250,7 @@ static void path_pop(struct loader *l, size_t old)
 	buf_setlen(&l->path, old);
 }
 
-/* ---- pass 1: bytes ----------------------------------------------------- */
+/* ---- pass 1: bytes ------------------------------------------------------- */
 
 static int check_bytes(struct loader *l)
 {
@@ -275,25 +277,7 @@ static size_t skip_ws(const struct loader *l, size_t off)
 	return off;
 }
 
-/* ---- pass 2: syntax ----------------------------------------------------- */
-
-static int syntax_error(struct loader *l, const char *at)
-{
-	size_t off;
-	unsigned char c;
-
-	if (!at)
-		at = cJSON_GetErrorPtr();
-	off = at ? (size_t)((const unsigned char *)at - l->text) : l->len;
-	if (off > l->len || skip_ws(l, off) == l->len)
-		return fail(l, l->len, "unexpected end of JSON text");
-	c = l->text[off];
-	if (c > 0x20 && c < 0x7F)
-		return fail(l, off, "JSON syntax error near '%c'", c);
-	return fail(l, off, "JSON syntax error");
-}
-
-/* ---- pass 3: the position index ----------------------------------------- */
+/* ---- pass 3: the position index ------------------------------------------ */
 
 static size_t add_pos(struct loader *l, size_t key, size_t val)
 {
@@ -304,26 +288,38 @@ static size_t add_pos(struct loader *l, size_t key, size_t val)
 	return l->nr_pos++;
 }
 
-/* Step over the string opening at *off, as cJSON reads it. */
+/* Offset of the quote closing the string that opens at `off`, as cJSON
+ * finds it (a backslash skips the byte after it), or l->len if the string
+ * never closes. */
+static size_t string_end(const struct loader *l, size_t off)
+{
+	size_t i = off + 1;
+
+	while (i < l->len && l->text[i] != '"')
+		i += l->text[i] == '\\' ? 2 : 1;
+	return i < l->len ? i : l->len;
+}
+
+/* Step over the string opening at *off, refusing what cJSON lets by. */
 static int scan_string(struct loader *l, size_t *off)
 {
-	size_t i = *off + 1;
+	size_t i, end = string_end(l, *off);
 
-	while (i < l->len && l->text[i] != '"') {
+	if (end == l->len)
+		return fail(l, l->len, "unterminated string");
+	for (i = *off + 1; i < end; i++) {
 		if (l->text[i] < 0x20)
-			return fail(l, i, "control character 0x%02x in a string "
-				    "(write it as an escape)", l->text[i]);
+			return fail(l, i, "control character 0x%02x in a "
+				    "string (write it as an escape)",
+				    l->text[i]);
 		if (l->text[i] == '\\') {
-			if (i + 5 < l->len && l->text[i + 1] == 'u' &&
+			if (i + 5 < end && l->text[i + 1] == 'u' &&
 			    !memcmp(l->text + i + 2, "0000", 4))
 				return fail(l, i, "\\u0000 in a string");
 			i++;
 		}
-		i++;
 	}
-	if (i >= l->len)
-		return fail(l, *off, "unterminated string");
-	*off = i + 1;
+	*off = end + 1;
 	return 0;
 }
 
@@ -436,9 +432,65 @@ static int index_positions(struct loader *l, const cJSON *root, size_t off)
 {
 	if (scan_value(l, &off, NO_POS, 0) < 0)
 		return -1;
-	if (!index_matches(l, root, 0))
+	if (root && !index_matches(l, root, 0))
 		return fail(l, 0, "cannot locate the values of this JSON text");
 	return 0;
+}
+
+/* ---- pass 2: placing syntax errors (with help from the scan) ------------- */
+
+/* Does the text end before its JSON value is complete?  cJSON reports
+ * running out of input at the last byte, which cannot be told apart from
+ * an error at that byte, so in that one case the position scan decides:
+ * it fails at the very end only when it wants more input. */
+static int truncated(const struct loader *l)
+{
+	struct err e = ERR_INIT;
+	struct loader scan = *l;
+
+	scan.pos = NULL;
+	scan.nr_pos = scan.alloc_pos = 0;
+	scan.path = (struct buf)BUF_INIT;
+	scan.quote = (struct buf)BUF_INIT;
+	scan.e = &e;
+	scan.fail_at = 0;
+	if (index_positions(&scan, NULL, skip_ws(l, l->start)) == 0)
+		scan.fail_at = 0;
+	free(scan.pos);
+	buf_release(&scan.path);
+	buf_release(&scan.quote);
+	return scan.fail_at >= l->len;
+}
+
+/* Does a string open at `q`, rather than close or sit inside one? */
+static int opens_string(const struct loader *l, size_t q)
+{
+	size_t i = l->start;
+
+	while (i < q)
+		i = l->text[i] == '"' ? string_end(l, i) + 1 : i + 1;
+	return i == q && l->text[q] == '"';
+}
+
+static int syntax_error(struct loader *l, const char *at)
+{
+	size_t off;
+	unsigned char c;
+
+	if (!at)
+		at = cJSON_GetErrorPtr();
+	off = at ? (size_t)((const unsigned char *)at - l->text) : l->len;
+	if (off >= l->len || skip_ws(l, off) == l->len ||
+	    (off + 1 == l->len && truncated(l)))
+		return fail(l, l->len, "unexpected end of JSON text");
+	/* cJSON places a string it cannot finish just after its quote. */
+	if (off > 0 && opens_string(l, off - 1) &&
+	    string_end(l, off - 1) == l->len)
+		return fail(l, off - 1, "unterminated string");
+	c = l->text[off];
+	if (c > 0x20 && c < 0x7F)
+		return fail(l, off, "JSON syntax error near '%c'", c);
+	return fail(l, off, "JSON syntax error");
 }
 
 /* ---- pass 4: the schema -------------------------------------------------- */
@@ -508,11 +560,9 @@ static int check_field(struct loader *l, const struct field *f,
 	case F_KEY:
 	case F_SELECT:
 		if (!cJSON_IsString(v))
-			return fail(l, val_pos(l, at),
-				    "expected a string");
+			return fail(l, val_pos(l, at), "expected a string");
 		if (!*v->valuestring)
-			return fail(l, val_pos(l, at),
-				    "must not be empty");
+			return fail(l, val_pos(l, at), "must not be empty");
 		if (f->type == F_KEY && !codebook_valid_key(v->valuestring))
 			return fail(l, val_pos(l, at),
 				    "%s is not a valid key (1-%d characters "
@@ -531,11 +581,9 @@ static int check_field(struct loader *l, const struct field *f,
 		return 0;
 	case F_OBJECTS:
 		if (!cJSON_IsArray(v))
-			return fail(l, val_pos(l, at),
-				    "expected an array");
+			return fail(l, val_pos(l, at), "expected an array");
 		if (!v->child)
-			return fail(l, val_pos(l, at),
-				    "must not be empty");
+			return fail(l, val_pos(l, at), "must not be empty");
 		return 0;
 	case F_STRINGS:
 		if (!cJSON_IsArray(v))
@@ -672,7 +720,7 @@ static int load_dimension(struct loader *l, const cJSON *obj, size_t at,
 			  struct dimension *d)
 {
 	const cJSON *codes, *it, *select;
-	size_t n, node, i, j, old;
+	size_t n, node, i, j, old, top, kn;
 	int ret = 0;
 
 	if (check_object(l, obj, at, dimension_fields,
@@ -691,9 +739,7 @@ static int load_dimension(struct loader *l, const cJSON *obj, size_t at,
 	old = path_push(l, "codes");
 	for (it = codes->child, n = first_child(node), i = 0; it;
 	     it = it->next, n = next_child(l, n), i++) {
-		size_t top = path_push_index(l, i);
-		size_t kn;
-
+		top = path_push_index(l, i);
 		ret = load_code(l, it, n, &d->codes[i]);
 		d->nr_codes = i + 1;
 		for (j = 0; !ret && j < i; j++) {
@@ -716,7 +762,7 @@ static int load_codebook(struct loader *l, const cJSON *root,
 			 struct codebook *cb)
 {
 	const cJSON *dims, *it;
-	size_t n, node, i, j, old, kn;
+	size_t n, node, i, j, old, top, kn;
 	int ret = 0;
 
 	if (!cJSON_IsObject(root))
@@ -736,8 +782,7 @@ static int load_codebook(struct loader *l, const cJSON *root,
 	old = path_push(l, "dimensions");
 	for (it = dims->child, n = first_child(node), i = 0; it;
 	     it = it->next, n = next_child(l, n), i++) {
-		size_t top = path_push_index(l, i);
-
+		top = path_push_index(l, i);
 		ret = load_dimension(l, it, n, &cb->dims[i]);
 		cb->nr_dims = i + 1;
 		for (j = 0; !ret && j < i; j++) {
@@ -756,7 +801,7 @@ static int load_codebook(struct loader *l, const cJSON *root,
 	return ret;
 }
 
-/* ---- the public face ------------------------------------------------------ */
+/* ---- the public face ----------------------------------------------------- */
 
 int codebook_parse(struct codebook *cb, const char *json, size_t len,
 		   const char *origin, struct err *e)

@@ -52,7 +52,9 @@ struct codebook {
 
 /* Parse and validate the JSON text json[0..len).  `origin` names the file
  * in error messages.  On failure returns -1, fills `e` (ERR_INPUT) and
- * leaves `cb` empty.  Release with codebook_release(). */
+ * leaves `cb` empty.  Release with codebook_release().  `cb` need not be
+ * initialised: it is overwritten, so release what it held first.
+ * Defaults: "select" is "one", "required" is true, "distributed" false. */
 int codebook_parse(struct codebook *cb, const char *json, size_t len,
 		   const char *origin, struct err *e);
 

@@ -125,10 +125,9 @@ static char *read_path(const char *s, size_t n, size_t *end)
 		}
 		c = (unsigned char)s[++i];
 		if (c >= '0' && c <= '7') {
-			unsigned v = 0, k;
+			unsigned v = 0, k = 0;
 
-			for (k = 0; k < 3 && i < n && s[i] >= '0' && s[i] <= '7';
-			     k++)
+			while (k++ < 3 && i < n && s[i] >= '0' && s[i] <= '7')
 				v = v * 8 + (unsigned)(s[i++] - '0');
 			i--;
 			buf_addch(&b, (int)(v & 0xff));
@@ -313,17 +312,19 @@ static void header_line(struct parser *p, const char *s, size_t n)
 {
 	struct diff_file *f = cur_file(p);
 
+	if (!f)
+		return;
 	if (STARTS(s, n, "Binary files ") || STARTS(s, n, "GIT binary patch")) {
-		if (f)
-			f->binary = 1;
-		if (f && STARTS(s, n, "Binary files /dev/null "))
+		static const char gone[] = " /dev/null differ";
+		size_t k = sizeof(gone) - 1;
+
+		f->binary = 1;
+		if (STARTS(s, n, "Binary files /dev/null "))
 			set_path(&f->old_path, xstrdup("/dev/null"));
-		if (f && n >= 17 && !memcmp(s + n - 17, " /dev/null differ", 17))
+		if (n >= k && !memcmp(s + n - k, gone, k))
 			set_path(&f->new_path, xstrdup("/dev/null"));
 		return;
 	}
-	if (!f)
-		return;
 	if (STARTS(s, n, "+++ ")) {
 		char *path = read_path(s + 4, n - 4, NULL);
 

@@ -168,6 +168,14 @@ static const char *const migrations[] = {
 	"  resolved_at TEXT NOT NULL,"
 	"  PRIMARY KEY (item_id, dimension));"
 
+	/* an adjudicator's word that an item needs nothing more (used for
+	   items flagged "discuss" whose labels agree) */
+	"CREATE TABLE settled ("
+	"  item_id INTEGER PRIMARY KEY REFERENCES items(id),"
+	"  adjudicator_id INTEGER NOT NULL REFERENCES members(id),"
+	"  note TEXT,"
+	"  settled_at TEXT NOT NULL);"
+
 	"CREATE TABLE audit ("
 	"  id INTEGER PRIMARY KEY,"
 	"  at TEXT NOT NULL,"
@@ -183,21 +191,35 @@ static const char *const migrations[] = {
 	"CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit"
 	"  BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;"
 
-	/* conditional requests: what GitHub last sent for a URL */
+	/* conditional requests: what GitHub last sent for a URL (a diff
+	   is keyed "URL#diff"); `link` keeps the Link header, which a 304
+	   does not repeat */
 	"CREATE TABLE http_cache ("
 	"  url TEXT PRIMARY KEY,"
 	"  etag TEXT,"
 	"  last_modified TEXT,"
+	"  link TEXT,"
 	"  body BLOB,"
 	"  fetched_at TEXT NOT NULL);"
 
-	/* resumable fetches: one row per repository fetched */
+	/* resumable fetches: one row per repository fetched; next_url is
+	   the issue list page to resume from */
 	"CREATE TABLE fetch_state ("
 	"  repo TEXT PRIMARY KEY,"
 	"  params TEXT NOT NULL,"
 	"  next_url TEXT,"
 	"  done INTEGER NOT NULL DEFAULT 0,"
-	"  updated_at TEXT NOT NULL);",
+	"  updated_at TEXT NOT NULL);"
+
+	/* every issue a fetch has finished, kept or not, at the updated_at
+	   GitHub gave: a later fetch skips it while that is unchanged */
+	"CREATE TABLE fetch_issues ("
+	"  repo TEXT NOT NULL,"
+	"  number INTEGER NOT NULL,"
+	"  updated_at TEXT,"
+	"  has_fix INTEGER NOT NULL,"
+	"  fetched_at TEXT NOT NULL,"
+	"  PRIMARY KEY (repo, number));",
 };
 
 #endif

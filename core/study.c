@@ -3,6 +3,7 @@
  */
 #include "core/study.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -106,6 +107,28 @@ int study_create(struct store *st, const char *path, const char *title,
 	    store_meta_set(st, "created_at", now, e) < 0 ||
 	    store_meta_set(st, "blind_adjudication", "1", e) < 0)
 		goto out;
+	{
+		/* the secret that orders "Coder 1" and "Coder 2" per item */
+		unsigned char raw[16];
+		struct buf salt = BUF_INIT;
+		FILE *f = fopen("/dev/urandom", "rb");
+		size_t i;
+		int rc;
+
+		if (!f || fread(raw, 1, sizeof(raw), f) != sizeof(raw)) {
+			if (f)
+				fclose(f);
+			err_set(e, ERR_IO, "/dev/urandom: cannot read");
+			goto out;
+		}
+		fclose(f);
+		for (i = 0; i < sizeof(raw); i++)
+			buf_addf(&salt, "%02x", raw[i]);
+		rc = store_meta_set(st, "coder_salt", salt.ptr, e);
+		buf_release(&salt);
+		if (rc < 0)
+			goto out;
+	}
 	s = store_prepare(st, "INSERT INTO members (name, role, active, "
 			  "added_at) VALUES (?, 'owner', 1, ?)", e);
 	if (!s)

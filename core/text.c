@@ -422,9 +422,11 @@ static void wrap_para(struct text_lines *out, const char *s, size_t start,
 
 		if (s[i] == ' ') {
 			if (col + 1 > cols) {
-				/* a space overflows: break here, drop the run */
-				push_line(out, ls, (sp != NONE && ws == NONE ?
-						    sp : i) - ls);
+				/* a space overflows: break here, drop the run
+				 * (which may have begun before this space) */
+				size_t stop = sp != NONE && ws == NONE ? sp : i;
+
+				push_line(out, ls, stop - ls);
 				while (i < end && s[i] == ' ')
 					i++;
 				ls = i;

@@ -1,0 +1,86 @@
+/*
+ * resolve: settle a disagreement from a script.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "core/adjudicate.h"
+#include "core/buf.h"
+#include "core/item.h"
+
+CMD(resolve)
+{
+	static const char usage[] =
+		"bugcoder resolve ITEM DIM=CODE[,CODE] ... --rationale TEXT "
+		"[--cause guideline_gap|slip|ambiguous|code_missing]";
+	const char *rationale = NULL, *cause = NULL;
+	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
+	const struct cli_opt opts[] = {
+		{ "--rationale", 1, &rationale, NULL, NULL, NULL },
+		{ "--cause", 1, &cause, NULL, NULL, NULL },
+		{ NULL, 0, NULL, NULL, NULL, NULL },
+	};
+	struct codebook cb = CODEBOOK_INIT;
+	long long id;
+	int npos, rc, ret = 0, i;
+
+	rc = cli_parse(argc, argv, opts, pos, &npos, usage);
+	if (rc) {
+		free(pos);
+		return rc > 0 ? 0 : 2;
+	}
+	if (npos < 2 || !rationale) {
+		free(pos);
+		return cli_usage_error(usage, "resolve needs ITEM, DIM=CODE "
+				       "and --rationale TEXT");
+	}
+	for (i = 1; i < npos; i++)
+		if (!strchr(pos[i], '=') || pos[i][0] == '=') {
+			free(pos);
+			return cli_usage_error(usage, "%s: expected DIM=CODE",
+					       pos[i]);
+		}
+	if ((ret = cli_open(c, CLI_MEMBER)) || (ret = cli_codebook(c, &cb)))
+		goto out;
+	id = item_find(&c->st, pos[0], &c->err);
+	if (id < 0) {
+		ret = cli_fail(c);
+		goto out;
+	}
+	if (store_begin(&c->st, &c->err) < 0) {
+		ret = cli_fail(c);
+		goto out;
+	}
+	for (i = 1; i < npos; i++) {
+		const char *eq = strchr(pos[i], '=');
+		char *dim = xstrndup(pos[i], (size_t)(eq - pos[i]));
+		char *copy = xstrdup(eq + 1), *tok, *save = NULL;
+		const char **codes = xcalloc(strlen(copy) + 1, sizeof(*codes));
+		size_t n = 0;
+
+		for (tok = strtok_r(copy, ",", &save); tok;
+		     tok = strtok_r(NULL, ",", &save))
+			codes[n++] = tok;
+		rc = adjudicate_resolve(&c->st, &c->actor, &cb, id, dim, codes,
+					n, rationale, cause, &c->err);
+		free(codes);
+		free(copy);
+		free(dim);
+		if (rc < 0) {
+			store_rollback(&c->st);
+			ret = cli_fail(c);
+			goto out;
+		}
+	}
+	if (store_commit(&c->st, &c->err) < 0) {
+		ret = cli_fail(c);
+		goto out;
+	}
+	printf("%s: %d dimension%s resolved\n", pos[0], npos - 1,
+	       npos == 2 ? "" : "s");
+out:
+	codebook_release(&cb);
+	free(pos);
+	return ret;
+}

@@ -1,0 +1,471 @@
+/*
+ * adjudicate: see adjudicate.h.
+ */
+#include "core/adjudicate.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/buf.h"
+
+static const char *const causes[] = {
+	"guideline_gap", "slip", "ambiguous", "code_missing", NULL
+};
+
+int adjudicate_valid_cause(const char *cause)
+{
+	size_t i;
+
+	for (i = 0; causes[i]; i++)
+		if (!strcmp(cause, causes[i]))
+			return 1;
+	return 0;
+}
+
+int adjudicate_blind(struct store *st)
+{
+	char *v = store_meta_get(st, "blind_adjudication");
+	int blind = !v || strcmp(v, "0");
+
+	free(v);
+	return blind;
+}
+
+void item_state_release(struct item_state *s)
+{
+	size_t i;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->nr_coders; i++) {
+		free(s->coders[i].name);
+		coding_release(&s->coders[i].coding);
+	}
+	free(s->coders);
+	for (i = 0; i < s->nr_dims; i++) {
+		free(s->dims[i].final);
+		free(s->dims[i].rationale);
+		free(s->dims[i].cause);
+		free(s->dims[i].adjudicator);
+	}
+	free(s->dims);
+	memset(s, 0, sizeof(*s));
+}
+
+static char *join_codes(const struct coded_dim *d)
+{
+	struct buf b = BUF_INIT;
+	size_t i;
+
+	for (i = 0; d && i < d->nr_codes; i++) {
+		if (i)
+			buf_addch(&b, ';');
+		buf_addstr(&b, d->codes[i]);
+	}
+	return buf_detach(&b, NULL);
+}
+
+/* A stable per-item coin from the study's salt (FNV-1a over both). */
+static int coin(const char *salt, long long item_id)
+{
+	unsigned long long h = 1469598103934665603ULL;
+	char tmp[32];
+	const char *p;
+
+	snprintf(tmp, sizeof(tmp), ":%lld", item_id);
+	for (p = salt; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	for (p = tmp; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	return (int)((h >> 33) & 1);
+}
+
+static char *study_salt(struct store *st)
+{
+	char *salt = store_meta_get(st, "coder_salt");
+	FILE *f;
+	unsigned char raw[16];
+	struct buf b = BUF_INIT;
+	size_t i;
+
+	if (salt)
+		return salt;
+	/* made on first use; a study made by an older build lacks it */
+	f = fopen("/dev/urandom", "rb");
+	if (!f || fread(raw, 1, sizeof(raw), f) != sizeof(raw))
+		memset(raw, 0x5a, sizeof(raw));
+	if (f)
+		fclose(f);
+	for (i = 0; i < sizeof(raw); i++)
+		buf_addf(&b, "%02x", raw[i]);
+	store_meta_set(st, "coder_salt", b.ptr, NULL);
+	return buf_detach(&b, NULL);
+}
+
+static int load_coders(struct store *st, const struct actor *a,
+		       struct item_state *s, struct err *e)
+{
+	sqlite3_stmt *q;
+	size_t alloc = 0;
+	int rc;
+
+	/* expected coders: the round's annotators */
+	q = store_prepare(st, "SELECT count(*) FROM assignments a JOIN "
+			  "round_annotators ra ON ra.round_id = a.round_id "
+			  "WHERE a.item_id = ?", e);
+	if (!q)
+		return -1;
+	sqlite3_bind_int64(q, 1, s->item_id);
+	if (sqlite3_step(q) == SQLITE_ROW)
+		s->nr_expected = (size_t)sqlite3_column_int64(q, 0);
+	sqlite3_finalize(q);
+
+	q = store_prepare(st, "SELECT s.member_id, m.name FROM submissions s "
+			  "JOIN members m ON m.id = s.member_id WHERE "
+			  "s.item_id = ?1 AND (NOT EXISTS (SELECT 1 FROM "
+			  "assignments WHERE item_id = ?1) OR s.member_id IN "
+			  "(SELECT ra.member_id FROM assignments a JOIN "
+			  "round_annotators ra ON ra.round_id = a.round_id "
+			  "WHERE a.item_id = ?1)) ORDER BY s.member_id", e);
+	if (!q)
+		return -1;
+	sqlite3_bind_int64(q, 1, s->item_id);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		struct coder *c;
+
+		ALLOC_GROW(s->coders, s->nr_coders + 1, alloc);
+		c = &s->coders[s->nr_coders];
+		memset(c, 0, sizeof(*c));
+		c->member_id = sqlite3_column_int64(q, 0);
+		c->name = xstrdup((const char *)sqlite3_column_text(q, 1));
+		s->nr_coders++;
+		if (coding_load(st, a, s->item_id, c->member_id, &c->coding,
+				e) < 0) {
+			sqlite3_finalize(q);
+			return -1;
+		}
+	}
+	sqlite3_finalize(q);
+	if (rc != SQLITE_DONE)
+		return store_error(st, e, "loading submissions");
+	return 0;
+}
+
+static int load_resolution(struct store *st, struct item_state *s,
+			   struct dim_state *d, struct err *e)
+{
+	sqlite3_stmt *q;
+	int rc;
+
+	q = store_prepare(st, "SELECT r.code, r.rationale, r.cause, m.name "
+			  "FROM resolutions r JOIN members m ON m.id = "
+			  "r.adjudicator_id WHERE r.item_id = ? AND "
+			  "r.dimension = ?", e);
+	if (!q)
+		return -1;
+	sqlite3_bind_int64(q, 1, s->item_id);
+	sqlite3_bind_text(q, 2, d->dim->key, -1, SQLITE_STATIC);
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		const char *cause = (const char *)sqlite3_column_text(q, 2);
+
+		d->was_disagreement = d->status == DIM_DISAGREE;
+		d->status = DIM_RESOLVED;
+		free(d->final);
+		d->final = xstrdup((const char *)sqlite3_column_text(q, 0));
+		d->rationale = xstrdup((const char *)
+				       sqlite3_column_text(q, 1));
+		d->cause = cause ? xstrdup(cause) : NULL;
+		d->adjudicator = xstrdup((const char *)
+					 sqlite3_column_text(q, 3));
+	}
+	sqlite3_finalize(q);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return store_error(st, e, "loading resolutions");
+	return 0;
+}
+
+int adjudicate_state(struct store *st, const struct actor *a,
+		     const struct codebook *cb, long long item_id,
+		     struct item_state *s, struct err *e)
+{
+	sqlite3_stmt *q;
+	size_t i, j;
+
+	memset(s, 0, sizeof(*s));
+	s->item_id = item_id;
+	if (actor_require(a, ROLES(ROLE_OWNER) | ROLES(ROLE_ADJUDICATOR),
+			  "adjudication", e) < 0)
+		return -1;
+	if (load_coders(st, a, s, e) < 0)
+		goto fail;
+	s->ready = s->nr_expected ? s->nr_coders >= s->nr_expected :
+		   s->nr_coders >= 2;
+	for (i = 0; i < s->nr_coders; i++) {
+		s->discuss |= s->coders[i].coding.discuss;
+		s->uncertain |= s->coders[i].coding.uncertain;
+	}
+	s->order[0] = 0;
+	s->order[1] = s->nr_coders > 1 ? 1 : 0;
+	if (s->nr_coders >= 2 && adjudicate_blind(st)) {
+		char *salt = study_salt(st);
+
+		if (coin(salt, item_id)) {
+			s->order[0] = 1;
+			s->order[1] = 0;
+		}
+		free(salt);
+	}
+
+	s->dims = xcalloc(cb->nr_dims + 1, sizeof(*s->dims));
+	s->nr_dims = cb->nr_dims;
+	for (i = 0; i < cb->nr_dims; i++) {
+		struct dim_state *d = &s->dims[i];
+		char *first = NULL;
+
+		d->dim = &cb->dims[i];
+		d->status = s->ready ? DIM_AGREED : DIM_PENDING;
+		for (j = 0; j < s->nr_coders; j++) {
+			char *codes = join_codes(coding_dim(
+				&s->coders[j].coding, d->dim->key));
+
+			if (!first) {
+				first = codes;
+				continue;
+			}
+			if (strcmp(first, codes) && s->ready)
+				d->status = DIM_DISAGREE;
+			free(codes);
+		}
+		if (d->status == DIM_AGREED)
+			d->final = first;
+		else
+			free(first);
+		if (load_resolution(st, s, d, e) < 0)
+			goto fail;
+		if (d->status == DIM_DISAGREE)
+			s->nr_disagree++;
+	}
+	q = store_prepare(st, "SELECT 1 FROM settled WHERE item_id = ?", e);
+	if (!q)
+		goto fail;
+	sqlite3_bind_int64(q, 1, item_id);
+	s->settled = sqlite3_step(q) == SQLITE_ROW;
+	sqlite3_finalize(q);
+	return 0;
+fail:
+	item_state_release(s);
+	return -1;
+}
+
+int item_state_needs_adjudication(const struct item_state *s)
+{
+	if (!s->ready)
+		return 0;
+	return s->nr_disagree > 0 || (s->discuss && !s->settled);
+}
+
+int adjudicate_queue(struct store *st, const struct actor *a,
+		     const struct codebook *cb, long long **ids, size_t *nr,
+		     struct err *e)
+{
+	sqlite3_stmt *q;
+	size_t alloc = 0;
+	int rc;
+
+	*ids = NULL;
+	*nr = 0;
+	if (actor_require(a, ROLES(ROLE_OWNER) | ROLES(ROLE_ADJUDICATOR),
+			  "adjudication", e) < 0)
+		return -1;
+	/* candidates: items with two or more submissions, by the time the
+	 * last one came in */
+	q = store_prepare(st, "SELECT item_id FROM submissions GROUP BY "
+			  "item_id HAVING count(*) >= 2 ORDER BY "
+			  "max(submitted_at), item_id", e);
+	if (!q)
+		return -1;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		struct item_state s;
+		long long id = sqlite3_column_int64(q, 0);
+		int need;
+
+		if (adjudicate_state(st, a, cb, id, &s, e) < 0) {
+			sqlite3_finalize(q);
+			free(*ids);
+			*ids = NULL;
+			*nr = 0;
+			return -1;
+		}
+		need = item_state_needs_adjudication(&s);
+		item_state_release(&s);
+		if (!need)
+			continue;
+		ALLOC_GROW(*ids, *nr + 1, alloc);
+		(*ids)[(*nr)++] = id;
+	}
+	sqlite3_finalize(q);
+	if (rc != SQLITE_DONE) {
+		free(*ids);
+		*ids = NULL;
+		*nr = 0;
+		return store_error(st, e, "loading the queue");
+	}
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+int adjudicate_resolve(struct store *st, const struct actor *a,
+		       const struct codebook *cb, long long item_id,
+		       const char *dim, const char *const *codes, size_t n,
+		       const char *rationale, const char *cause,
+		       struct err *e)
+{
+	const struct dimension *d = codebook_dim(cb, dim);
+	struct item_state s = ITEM_STATE_INIT;
+	struct buf final = BUF_INIT, old = BUF_INIT;
+	const char **sorted = NULL;
+	const struct coder *c1, *c2;
+	sqlite3_stmt *q = NULL;
+	char now[32];
+	size_t i;
+	int ret = -1;
+
+	if (!d)
+		return err_set(e, ERR_INPUT, "%s: no such dimension in "
+			       "codebook %s", dim, cb->name);
+	if (!n)
+		return err_set(e, ERR_INPUT, "%s: a resolution needs a code",
+			       dim);
+	if (n > 1 && !d->select_many)
+		return err_set(e, ERR_INPUT, "%s takes one code, not %zu",
+			       dim, n);
+	for (i = 0; i < n; i++)
+		if (!dimension_code(d, codes[i]))
+			return err_set(e, ERR_INPUT, "%s=%s: no such code in "
+				       "dimension %s", dim, codes[i], dim);
+	if (!rationale || !*rationale)
+		return err_set(e, ERR_INPUT, "a resolution needs a rationale "
+			       "(--rationale TEXT)");
+	if (cause && *cause && !adjudicate_valid_cause(cause))
+		return err_set(e, ERR_INPUT, "--cause %s: one of guideline_gap, "
+			       "slip, ambiguous, code_missing", cause);
+	sorted = xcalloc(n + 1, sizeof(*sorted));
+	memcpy(sorted, codes, n * sizeof(*sorted));
+	qsort(sorted, n, sizeof(*sorted), cmp_str);
+	for (i = 0; i < n; i++) {
+		if (i && !strcmp(sorted[i], sorted[i - 1])) {
+			err_set(e, ERR_INPUT, "%s=%s: code given twice", dim,
+				sorted[i]);
+			goto out;
+		}
+		if (i)
+			buf_addch(&final, ';');
+		buf_addstr(&final, sorted[i]);
+	}
+
+	if (store_begin(st, e) < 0)
+		goto out;
+	if (adjudicate_state(st, a, cb, item_id, &s, e) < 0)
+		goto out;
+	if (!s.ready) {
+		err_set(e, ERR_INPUT, "the item is not ready: %zu of %zu "
+			"coders have submitted", s.nr_coders,
+			s.nr_expected ? s.nr_expected : (size_t)2);
+		goto out;
+	}
+	for (i = 0; i < s.nr_dims; i++)
+		if (s.dims[i].dim == d && s.dims[i].final)
+			buf_addstr(&old, s.dims[i].final);
+	c1 = &s.coders[s.order[0]];
+	c2 = &s.coders[s.order[1]];
+	store_now(now);
+	q = store_prepare(st, "INSERT INTO resolutions (item_id, dimension, "
+			  "code, rationale, cause, coder1, coder1_codes, coder2, "
+			  "coder2_codes, adjudicator_id, resolved_at) VALUES "
+			  "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) ON "
+			  "CONFLICT (item_id, dimension) DO UPDATE SET code = ?3, "
+			  "rationale = ?4, cause = ?5, adjudicator_id = ?10, "
+			  "resolved_at = ?11", e);
+	if (!q)
+		goto out;
+	{
+		char *k1 = join_codes(coding_dim(&c1->coding, dim));
+		char *k2 = join_codes(coding_dim(&c2->coding, dim));
+
+		sqlite3_bind_int64(q, 1, item_id);
+		sqlite3_bind_text(q, 2, dim, -1, SQLITE_STATIC);
+		sqlite3_bind_text(q, 3, final.ptr, -1, SQLITE_STATIC);
+		sqlite3_bind_text(q, 4, rationale, -1, SQLITE_STATIC);
+		store_bind_text(q, 5, cause && *cause ? cause : NULL);
+		sqlite3_bind_text(q, 6, c1->name, -1, SQLITE_STATIC);
+		sqlite3_bind_text(q, 7, k1, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(q, 8, c2->name, -1, SQLITE_STATIC);
+		sqlite3_bind_text(q, 9, k2, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_int64(q, 10, a->member_id);
+		sqlite3_bind_text(q, 11, now, -1, SQLITE_STATIC);
+		free(k1);
+		free(k2);
+	}
+	if (sqlite3_step(q) != SQLITE_DONE) {
+		store_error(st, e, "saving the resolution");
+		goto out;
+	}
+	if (store_audit(st, a->os_user, actor_for(a), "resolve", item_id, dim,
+			old.len ? old.ptr : NULL, final.ptr, e) < 0)
+		goto out;
+	ret = store_commit(st, e);
+out:
+	if (ret < 0)
+		store_rollback(st);
+	sqlite3_finalize(q);
+	item_state_release(&s);
+	buf_release(&final);
+	buf_release(&old);
+	free(sorted);
+	return ret;
+}
+
+int adjudicate_settle(struct store *st, const struct actor *a,
+		      long long item_id, const char *note, struct err *e)
+{
+	sqlite3_stmt *q;
+	char now[32];
+	int ret = -1;
+
+	if (actor_require(a, ROLES(ROLE_OWNER) | ROLES(ROLE_ADJUDICATOR),
+			  "adjudication", e) < 0)
+		return -1;
+	if (store_begin(st, e) < 0)
+		return -1;
+	store_now(now);
+	q = store_prepare(st, "INSERT INTO settled (item_id, adjudicator_id, "
+			  "note, settled_at) VALUES (?1, ?2, ?3, ?4) ON CONFLICT "
+			  "(item_id) DO UPDATE SET note = ?3, settled_at = ?4",
+			  e);
+	if (!q)
+		goto out;
+	sqlite3_bind_int64(q, 1, item_id);
+	sqlite3_bind_int64(q, 2, a->member_id);
+	store_bind_text(q, 3, note);
+	sqlite3_bind_text(q, 4, now, -1, SQLITE_STATIC);
+	if (sqlite3_step(q) != SQLITE_DONE) {
+		sqlite3_finalize(q);
+		store_error(st, e, "settling the item");
+		goto out;
+	}
+	sqlite3_finalize(q);
+	if (store_audit(st, a->os_user, actor_for(a), "settle", item_id, NULL,
+			NULL, note, e) < 0)
+		goto out;
+	ret = store_commit(st, e);
+out:
+	if (ret < 0)
+		store_rollback(st);
+	return ret;
+}

@@ -1,0 +1,113 @@
+/*
+ * github: collect closed bug issues and the merged pull requests that
+ * fixed them from GitHub's REST API (and GraphQL, when a token allows),
+ * into the study.
+ *
+ * One fetch is one repository.  Requests go one at a time over one reused
+ * libcurl handle; rate limits are waited out, transient faults retried
+ * with back-off, responses cached by ETag in the study (http_cache) so an
+ * unchanged repository costs no counted requests.  Progress is recorded
+ * as it goes (fetch_state, fetch_issues) and every item is stored in one
+ * transaction, so a fetch stopped at any point (signal, kill -9, network
+ * loss) leaves no half-stored item and the same call continues it.
+ *
+ * core/ never prints: progress, waits and the final figures reach the
+ * caller through `struct gh_stats` and the progress callback.
+ *
+ * The token is borrowed for the duration of the call.  It is sent only in
+ * the Authorization header to the API's own host, and never copied into
+ * an error message, the study or anything else.
+ */
+#ifndef BUGCODER_GITHUB_H
+#define BUGCODER_GITHUB_H
+
+#include <signal.h>
+
+#include "core/err.h"
+#include "core/item.h"
+#include "core/store.h"
+
+struct cJSON;
+
+#define GH_DEFAULT_API "https://api.github.com"
+#define GH_API_VERSION "2022-11-28"
+
+/* Running figures of one fetch.  All counts cover this call only. */
+struct gh_stats {
+	long requests;		/* HTTP exchanges, redirects and failures too */
+	long counted;		/* answers that count against the rate limit
+				   (everything but 304) */
+	long not_modified;	/* 304s: served from the cache */
+	long retries;		/* attempts repeated after a fault */
+	long pages;		/* issue list pages read */
+	long seen;		/* issues examined (pull requests excluded) */
+	long unchanged;		/* skipped: fetched before, unchanged since */
+	long kept;		/* items stored */
+	long kept_fixed;	/* ... of which have a fixing pull request */
+	long fixes;		/* fixing pull requests stored */
+	long partial_diffs;	/* diffs rebuilt from the file list */
+	long rate_remaining;	/* last x-ratelimit-remaining; -1 unknown */
+	long rate_limit;	/* last x-ratelimit-limit; -1 unknown */
+	long waited;		/* seconds spent waiting on limits/back-off */
+	int waiting;		/* seconds left of the current wait, or 0 */
+	const char *wait_reason;	/* static text while waiting, or NULL */
+	int graphql;		/* GraphQL was used for linking */
+};
+
+/* Called after every exchange, every issue, and once a second while
+ * waiting.  `s` is valid only during the call. */
+struct gh_progress {
+	void (*update)(void *ctx, const struct gh_stats *s);
+	void *ctx;
+};
+
+struct gh_fetch_opts {
+	const char *repo;	/* "owner/name" */
+	const char *label;	/* labels= filter; NULL or "" for none */
+	const char *state;	/* "closed" (NULL), "open" or "all" */
+	const char *since;	/* created on or after (ISO date); NULL */
+	const char *until;	/* created on or before (ISO date); NULL */
+	long limit;		/* stop after storing this many; 0 = all */
+	int require_fix;	/* keep only issues with a merged fix */
+	const char *api_url;	/* NULL: GH_DEFAULT_API */
+	const char *token;	/* NULL: anonymous (60 requests an hour) */
+	int no_graphql;		/* link through REST timelines only */
+	long timeout_s;		/* a stalled exchange fails after this; 0: 60 */
+	long backoff_ms;	/* first retry delay, doubled each time; 0:
+				   1000.  A secondary limit without
+				   retry-after waits 60 times this. */
+	int max_attempts;	/* per request; 0: 5 */
+	const volatile sig_atomic_t *stop;	/* set asynchronously: stop at
+						   the next safe point */
+	struct gh_progress progress;
+};
+
+/*
+ * Fetch o->repo into the study `st` (which the caller opened for
+ * writing; no transaction may be open).  Fills `stats` (may be NULL)
+ * as it goes.  Returns 0 when the listing was finished or the limit
+ * reached; -1 with `e` filled otherwise: ERR_INTERRUPTED when o->stop
+ * was raised, ERR_NET for network faults and limits that outlasted the
+ * retries (the message names the URL and the status, never the token),
+ * ERR_INPUT for bad options or answers.  Items stored before a failure
+ * stay stored; calling again with the same options continues.
+ */
+int gh_fetch(struct store *st, const struct gh_fetch_opts *o,
+	     struct gh_stats *stats, struct err *e);
+
+/*
+ * Fill `it` (zeroed by the caller) from one issue object of the REST API
+ * for repository `repo`: number, title, body, author (NULL for a deleted
+ * account), labels, state, state_reason, dates, html_url, and the comment
+ * count; comments and fixes are left empty.  The item owns copies of
+ * everything; release it with item_release().  ERR_INPUT when the
+ * object has no number or title.
+ */
+int gh_item_from_issue(struct item *it, const char *repo,
+		       const struct cJSON *issue, struct err *e);
+
+/* Parse an HTTP Link header and return the URL of rel="next", owned by
+ * the caller, or NULL when there is none. */
+char *gh_link_next(const char *link);
+
+#endif

@@ -1,0 +1,619 @@
+/*
+ * round: see round.h.
+ */
+#include "core/round.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/buf.h"
+#include "core/item.h"
+
+uint64_t round_splitmix64(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* Uniform in [0, n) without modulo bias. */
+static uint64_t below(uint64_t *state, uint64_t n)
+{
+	uint64_t limit = UINT64_MAX - UINT64_MAX % n, r;
+
+	do {
+		r = round_splitmix64(state);
+	} while (r >= limit);
+	return r % n;
+}
+
+struct cand {
+	long long id;
+	char *repo;
+};
+
+struct cands {
+	struct cand *v;
+	size_t nr, alloc;
+};
+
+static void cands_release(struct cands *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr; i++)
+		free(c->v[i].repo);
+	free(c->v);
+	memset(c, 0, sizeof(*c));
+}
+
+static int free_items(struct store *st, const char *repo, struct cands *out,
+		      struct err *e)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	s = store_prepare(st, "SELECT id, repo FROM items WHERE id NOT IN "
+			  "(SELECT item_id FROM assignments) AND (?1 IS NULL "
+			  "OR repo = ?1) ORDER BY id", e);
+	if (!s)
+		return -1;
+	store_bind_text(s, 1, repo);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		ALLOC_GROW(out->v, out->nr + 1, out->alloc);
+		out->v[out->nr].id = sqlite3_column_int64(s, 0);
+		out->v[out->nr].repo = xstrdup((const char *)
+					       sqlite3_column_text(s, 1));
+		out->nr++;
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return store_error(st, e, "listing items");
+	return 0;
+}
+
+static int add_named(struct store *st, const char *name, struct cands *out,
+		     struct err *e)
+{
+	long long id = item_find(st, name, e);
+	size_t i;
+
+	if (id < 0)
+		return -1;
+	for (i = 0; i < out->nr; i++)
+		if (out->v[i].id == id)
+			return err_set(e, ERR_INPUT, "%s: named twice", name);
+	ALLOC_GROW(out->v, out->nr + 1, out->alloc);
+	out->v[out->nr].id = id;
+	out->v[out->nr].repo = NULL;
+	out->nr++;
+	return 0;
+}
+
+static int parse_items(struct store *st, const char *spec, struct cands *out,
+		       struct err *e)
+{
+	if (!strcmp(spec, "all"))
+		return free_items(st, NULL, out, e);
+	if (!strncmp(spec, "repo:", 5))
+		return free_items(st, spec + 5, out, e);
+	if (spec[0] == '@') {
+		struct buf b = BUF_INIT;
+		char *line, *save = NULL;
+		int lineno = 0, ret = 0;
+
+		if (buf_read_file(&b, spec + 1) < 0) {
+			err_set(e, ERR_IO, "%s: %s", spec + 1,
+				strerror(errno));
+			buf_release(&b);
+			return -1;
+		}
+		for (line = strtok_r(b.ptr, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save)) {
+			size_t n = strlen(line);
+
+			lineno++;
+			while (n && strchr(" \t\r", line[n - 1]))
+				line[--n] = '\0';
+			while (*line == ' ' || *line == '\t')
+				line++;
+			if (!*line || *line == '#')
+				continue;
+			if (add_named(st, line, out, e) < 0) {
+				err_prefix(e, "%s:%d", spec + 1, lineno);
+				ret = -1;
+				break;
+			}
+		}
+		buf_release(&b);
+		return ret;
+	}
+	{
+		char *copy = xstrdup(spec), *tok, *save = NULL;
+		int ret = 0;
+
+		for (tok = strtok_r(copy, ",", &save); tok;
+		     tok = strtok_r(NULL, ",", &save)) {
+			while (*tok == ' ')
+				tok++;
+			if (!*tok)
+				continue;
+			if (add_named(st, tok, out, e) < 0) {
+				ret = -1;
+				break;
+			}
+		}
+		free(copy);
+		return ret;
+	}
+}
+
+static void shuffle(struct cand *v, size_t n, uint64_t *state)
+{
+	size_t i;
+
+	for (i = n; i > 1; i--) {
+		size_t j = (size_t)below(state, i);
+		struct cand t = v[i - 1];
+
+		v[i - 1] = v[j];
+		v[j] = t;
+	}
+}
+
+static int parse_sample(const char *s, size_t total, size_t *want,
+			struct err *e)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s || v <= 0)
+		goto bad;
+	if (*end == '%') {
+		if (end[1] || v > 100)
+			goto bad;
+		*want = (size_t)(v * (double)total / 100.0 + 0.5);
+		if (*want == 0 && total)
+			*want = 1;
+		return 0;
+	}
+	if (*end || v != (double)(size_t)v)
+		goto bad;
+	*want = (size_t)v;
+	if (*want > total)
+		return err_set(e, ERR_INPUT, "--sample %s: only %zu items are "
+			       "in no round yet", s, total);
+	return 0;
+bad:
+	return err_set(e, ERR_INPUT, "--sample %s: expected N or P%% "
+		       "(e.g. 40 or 40%%)", s);
+}
+
+struct stratum {
+	const char *repo;
+	size_t first, nr;	/* into the sorted candidates */
+	size_t take;
+	double rem;
+};
+
+static int cmp_cand_repo(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
+	int c = strcmp(x->repo, y->repo);
+
+	return c ? c : (x->id > y->id) - (x->id < y->id);
+}
+
+static int cmp_stratum_rem(const void *a, const void *b)
+{
+	const struct stratum *x = *(struct stratum *const *)a;
+	const struct stratum *y = *(struct stratum *const *)b;
+
+	if (x->rem != y->rem)
+		return x->rem < y->rem ? 1 : -1;
+	if (x->nr != y->nr)
+		return x->nr < y->nr ? 1 : -1;
+	return strcmp(x->repo, y->repo);
+}
+
+/* Draw `want` of the candidates, in place: the chosen come first. */
+static void draw(struct cands *c, size_t want, uint64_t seed, int stratify)
+{
+	uint64_t state = seed;
+	struct stratum *st = NULL;
+	struct stratum **order = NULL;
+	struct cand *out;
+	size_t nst = 0, alloc = 0, i, taken = 0, k = 0;
+
+	if (!stratify) {
+		shuffle(c->v, c->nr, &state);
+		return;
+	}
+	qsort(c->v, c->nr, sizeof(*c->v), cmp_cand_repo);
+	for (i = 0; i < c->nr; i++) {
+		if (!nst || strcmp(st[nst - 1].repo, c->v[i].repo)) {
+			ALLOC_GROW(st, nst + 1, alloc);
+			st[nst].repo = c->v[i].repo;
+			st[nst].first = i;
+			st[nst].nr = 0;
+			nst++;
+		}
+		st[nst - 1].nr++;
+	}
+	for (i = 0; i < nst; i++) {
+		double exact = (double)want * (double)st[i].nr /
+			       (double)c->nr;
+
+		st[i].take = (size_t)exact;
+		st[i].rem = exact - (double)st[i].take;
+		taken += st[i].take;
+	}
+	order = xcalloc(nst, sizeof(*order));
+	for (i = 0; i < nst; i++)
+		order[i] = &st[i];
+	qsort(order, nst, sizeof(*order), cmp_stratum_rem);
+	for (i = 0; taken < want && i < nst; i++) {
+		if (order[i]->take < order[i]->nr) {
+			order[i]->take++;
+			taken++;
+		}
+	}
+	/* shuffle within each stratum, then interleave the draws by a
+	 * final shuffle of the chosen so round order mixes repositories */
+	out = xcalloc(c->nr + 1, sizeof(*out));
+	for (i = 0; i < nst; i++) {
+		shuffle(c->v + st[i].first, st[i].nr, &state);
+		memcpy(out + k, c->v + st[i].first, st[i].take *
+		       sizeof(*out));
+		k += st[i].take;
+	}
+	shuffle(out, k, &state);
+	for (i = 0; i < nst; i++) {
+		memcpy(out + k, c->v + st[i].first + st[i].take,
+		       (st[i].nr - st[i].take) * sizeof(*out));
+		k += st[i].nr - st[i].take;
+	}
+	memcpy(c->v, out, c->nr * sizeof(*out));
+	free(out);
+	free(order);
+	free(st);
+}
+
+static int check_annotators(struct store *st, const struct round_spec *spec,
+			    long long *ids, struct err *e)
+{
+	size_t i, j;
+
+	if (!spec->nr_annotators)
+		return err_set(e, ERR_INPUT, "a round needs annotators "
+			       "(--annotators A,B)");
+	for (i = 0; i < spec->nr_annotators; i++) {
+		enum role r;
+
+		for (j = 0; j < i; j++)
+			if (!strcmp(spec->annotators[i], spec->annotators[j]))
+				return err_set(e, ERR_INPUT, "--annotators: "
+					       "%s named twice",
+					       spec->annotators[i]);
+		if (member_find(st, spec->annotators[i], &ids[i], &r, e) < 0)
+			return err_prefix(e, "--annotators");
+		if (r != ROLE_ANNOTATOR && r != ROLE_OWNER)
+			return err_set(e, ERR_INPUT, "--annotators: %s is %s, "
+				       "not an annotator", spec->annotators[i],
+				       role_name(r));
+	}
+	return 0;
+}
+
+int round_create(struct store *st, const struct actor *a,
+		 const struct round_spec *spec, struct round_info *out,
+		 struct err *e)
+{
+	struct cands c = { 0 };
+	long long *ann = NULL, rid;
+	struct buf desc = BUF_INIT;
+	sqlite3_stmt *s = NULL;
+	size_t want, i;
+	char now[32];
+	int ret = -1;
+
+	if (actor_require(a, ROLES(ROLE_OWNER), "round create", e) < 0)
+		return -1;
+	if (!spec->name || !*spec->name || strlen(spec->name) > 64)
+		return err_set(e, ERR_INPUT, "a round needs a name of 1-64 "
+			       "characters");
+	if (!!spec->items == !!spec->sample)
+		return err_set(e, ERR_USAGE, "give either --items SPEC or "
+			       "--sample N|P%% --seed S");
+	if (spec->sample && !spec->has_seed)
+		return err_set(e, ERR_USAGE, "--sample needs --seed S, so the "
+			       "draw can be repeated");
+	if (spec->stratify && strcmp(spec->stratify, "repo"))
+		return err_set(e, ERR_INPUT, "--stratify %s: only \"repo\" is "
+			       "supported", spec->stratify);
+	if (spec->stratify && !spec->sample)
+		return err_set(e, ERR_USAGE, "--stratify goes with --sample");
+	ann = xcalloc(spec->nr_annotators + 1, sizeof(*ann));
+	if (store_begin(st, e) < 0)
+		goto out;
+	s = store_prepare(st, "SELECT 1 FROM rounds WHERE name = ?", e);
+	if (!s)
+		goto out;
+	sqlite3_bind_text(s, 1, spec->name, -1, SQLITE_STATIC);
+	if (sqlite3_step(s) == SQLITE_ROW) {
+		err_set(e, ERR_INPUT, "round %s already exists", spec->name);
+		goto out;
+	}
+	sqlite3_finalize(s);
+	s = NULL;
+	if (check_annotators(st, spec, ann, e) < 0)
+		goto out;
+	if (spec->items) {
+		if (parse_items(st, spec->items, &c, e) < 0)
+			goto out;
+		want = c.nr;
+		buf_addf(&desc, "items: %s", spec->items);
+	} else {
+		if (free_items(st, NULL, &c, e) < 0)
+			goto out;
+		if (parse_sample(spec->sample, c.nr, &want, e) < 0)
+			goto out;
+		draw(&c, want, spec->seed, spec->stratify != NULL);
+		buf_addf(&desc, "sample: %s of %zu", spec->sample, c.nr);
+	}
+	if (!want) {
+		err_set(e, ERR_INPUT, "round %s would have no items (all are "
+			"in rounds already?)", spec->name);
+		goto out;
+	}
+	store_now(now);
+	s = store_prepare(st, "INSERT INTO rounds (name, spec, seed, "
+			  "stratify, created_at, created_by) VALUES "
+			  "(?, ?, ?, ?, ?, ?)", e);
+	if (!s)
+		goto out;
+	sqlite3_bind_text(s, 1, spec->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, desc.ptr, -1, SQLITE_STATIC);
+	if (spec->has_seed)
+		sqlite3_bind_int64(s, 3, (sqlite3_int64)spec->seed);
+	else
+		sqlite3_bind_null(s, 3);
+	store_bind_text(s, 4, spec->stratify);
+	sqlite3_bind_text(s, 5, now, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 6, a->name, -1, SQLITE_STATIC);
+	if (sqlite3_step(s) != SQLITE_DONE) {
+		store_error(st, e, "creating the round");
+		goto out;
+	}
+	sqlite3_finalize(s);
+	rid = sqlite3_last_insert_rowid(st->db);
+	s = store_prepare(st, "INSERT INTO round_annotators (round_id, "
+			  "member_id) VALUES (?, ?)", e);
+	if (!s)
+		goto out;
+	for (i = 0; i < spec->nr_annotators; i++) {
+		sqlite3_reset(s);
+		sqlite3_bind_int64(s, 1, rid);
+		sqlite3_bind_int64(s, 2, ann[i]);
+		if (sqlite3_step(s) != SQLITE_DONE) {
+			store_error(st, e, "creating the round");
+			goto out;
+		}
+	}
+	sqlite3_finalize(s);
+	s = store_prepare(st, "INSERT INTO assignments (round_id, item_id, "
+			  "position) VALUES (?, ?, ?)", e);
+	if (!s)
+		goto out;
+	for (i = 0; i < want; i++) {
+		sqlite3_reset(s);
+		sqlite3_bind_int64(s, 1, rid);
+		sqlite3_bind_int64(s, 2, c.v[i].id);
+		sqlite3_bind_int64(s, 3, (long long)i);
+		if (sqlite3_step(s) != SQLITE_DONE) {
+			if (sqlite3_errcode(st->db) == SQLITE_CONSTRAINT)
+				err_set(e, ERR_INPUT, "an item named in "
+					"--items is already in another round");
+			else
+				store_error(st, e, "creating the round");
+			goto out;
+		}
+	}
+	if (store_audit(st, a->os_user, actor_for(a), "round.create", 0, NULL,
+			NULL, spec->name, e) < 0)
+		goto out;
+	if (store_commit(st, e) < 0)
+		goto out;
+	ret = 0;
+	if (out && round_get(st, spec->name, out, e) < 0)
+		ret = -1;
+out:
+	if (ret < 0)
+		store_rollback(st);
+	sqlite3_finalize(s);
+	cands_release(&c);
+	buf_release(&desc);
+	free(ann);
+	return ret;
+}
+
+int round_close(struct store *st, const struct actor *a, const char *name,
+		struct err *e)
+{
+	struct round_info r;
+	sqlite3_stmt *s;
+	char now[32];
+	int ret = -1;
+
+	if (actor_require(a, ROLES(ROLE_OWNER) | ROLES(ROLE_ADJUDICATOR),
+			  "round close", e) < 0)
+		return -1;
+	if (store_begin(st, e) < 0)
+		return -1;
+	if (round_get(st, name, &r, e) < 0)
+		goto out;
+	if (r.closed_at) {
+		err_set(e, ERR_INPUT, "round %s is already closed (%s)", name,
+			r.closed_at);
+		round_info_release(&r);
+		goto out;
+	}
+	round_info_release(&r);
+	store_now(now);
+	s = store_prepare(st, "UPDATE rounds SET closed_at = ?, closed_by = ? "
+			  "WHERE name = ?", e);
+	if (!s)
+		goto out;
+	sqlite3_bind_text(s, 1, now, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, a->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 3, name, -1, SQLITE_STATIC);
+	if (sqlite3_step(s) != SQLITE_DONE) {
+		sqlite3_finalize(s);
+		store_error(st, e, "closing the round");
+		goto out;
+	}
+	sqlite3_finalize(s);
+	if (store_audit(st, a->os_user, actor_for(a), "round.close", 0, NULL,
+			NULL, name, e) < 0)
+		goto out;
+	ret = store_commit(st, e);
+out:
+	if (ret < 0)
+		store_rollback(st);
+	return ret;
+}
+
+static char *dup_col(sqlite3_stmt *s, int i)
+{
+	const char *t = (const char *)sqlite3_column_text(s, i);
+
+	return t ? xstrdup(t) : NULL;
+}
+
+static int fill(struct store *st, sqlite3_stmt *s, struct round_info *r,
+		struct err *e)
+{
+	sqlite3_stmt *q;
+	size_t alloc = 0;
+
+	memset(r, 0, sizeof(*r));
+	r->id = sqlite3_column_int64(s, 0);
+	r->name = dup_col(s, 1);
+	r->spec = dup_col(s, 2);
+	r->has_seed = sqlite3_column_type(s, 3) != SQLITE_NULL;
+	r->seed = sqlite3_column_int64(s, 3);
+	r->stratify = dup_col(s, 4);
+	r->created_at = dup_col(s, 5);
+	r->created_by = dup_col(s, 6);
+	r->closed_at = dup_col(s, 7);
+	r->closed_by = dup_col(s, 8);
+	q = store_prepare(st, "SELECT m.name FROM round_annotators ra JOIN "
+			  "members m ON m.id = ra.member_id WHERE ra.round_id "
+			  "= ? ORDER BY m.name", e);
+	if (!q)
+		return -1;
+	sqlite3_bind_int64(q, 1, r->id);
+	while (sqlite3_step(q) == SQLITE_ROW) {
+		ALLOC_GROW(r->annotators, r->nr_annotators + 1, alloc);
+		r->annotators[r->nr_annotators++] = dup_col(q, 0);
+	}
+	sqlite3_finalize(q);
+	q = store_prepare(st, "SELECT count(*), sum((SELECT count(*) FROM "
+			  "submissions s JOIN round_annotators ra ON "
+			  "ra.member_id = s.member_id AND ra.round_id = "
+			  "a.round_id WHERE s.item_id = a.item_id) = ?2) "
+			  "FROM assignments a WHERE a.round_id = ?1", e);
+	if (!q)
+		return -1;
+	sqlite3_bind_int64(q, 1, r->id);
+	sqlite3_bind_int64(q, 2, (long long)r->nr_annotators);
+	if (sqlite3_step(q) == SQLITE_ROW) {
+		r->nr_items = (size_t)sqlite3_column_int64(q, 0);
+		r->nr_complete = (size_t)sqlite3_column_int64(q, 1);
+	}
+	sqlite3_finalize(q);
+	return 0;
+}
+
+#define ROUND_COLS "SELECT id, name, spec, seed, stratify, created_at, " \
+	"created_by, closed_at, closed_by FROM rounds "
+
+int round_get(struct store *st, const char *name, struct round_info *out,
+	      struct err *e)
+{
+	sqlite3_stmt *s = store_prepare(st, ROUND_COLS "WHERE name = ?", e);
+	int rc, ret;
+
+	memset(out, 0, sizeof(*out));
+	if (!s)
+		return -1;
+	sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	if (rc != SQLITE_ROW) {
+		sqlite3_finalize(s);
+		if (rc == SQLITE_DONE)
+			return err_set(e, ERR_NOTFOUND, "%s: no such round",
+				       name);
+		return store_error(st, e, "reading a round");
+	}
+	ret = fill(st, s, out, e);
+	sqlite3_finalize(s);
+	return ret;
+}
+
+int round_list(struct store *st, struct round_info **v, size_t *nr,
+	       struct err *e)
+{
+	sqlite3_stmt *s = store_prepare(st, ROUND_COLS "ORDER BY id", e);
+	size_t alloc = 0;
+
+	*v = NULL;
+	*nr = 0;
+	if (!s)
+		return -1;
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		ALLOC_GROW(*v, *nr + 1, alloc);
+		if (fill(st, s, &(*v)[*nr], e) < 0) {
+			sqlite3_finalize(s);
+			round_list_free(*v, *nr + 1);
+			*v = NULL;
+			*nr = 0;
+			return -1;
+		}
+		(*nr)++;
+	}
+	sqlite3_finalize(s);
+	return 0;
+}
+
+void round_info_release(struct round_info *r)
+{
+	size_t i;
+
+	if (!r)
+		return;
+	free(r->name);
+	free(r->spec);
+	free(r->stratify);
+	free(r->created_at);
+	free(r->created_by);
+	free(r->closed_at);
+	free(r->closed_by);
+	for (i = 0; i < r->nr_annotators; i++)
+		free(r->annotators[i]);
+	free(r->annotators);
+	memset(r, 0, sizeof(*r));
+}
+
+void round_list_free(struct round_info *v, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		round_info_release(&v[i]);
+	free(v);
+}

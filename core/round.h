@@ -1,0 +1,76 @@
+/*
+ * round: a set of items given to a set of annotators (the pilot, round 1,
+ * ...).  Agreement is reported per round; blinding lifts when a round is
+ * closed.
+ *
+ * An item belongs to at most one round.  A sample is drawn from the items
+ * not yet in any round, reproducibly from a seed that is stored with the
+ * round: the candidates in id order are shuffled with a 64-bit SplitMix
+ * generator (Fisher-Yates), and the first N are taken.  With stratify
+ * "repo", each repository contributes in proportion to its share of the
+ * candidates (largest-remainder rounding, ties to the larger stratum,
+ * then by name), so a 40% pilot has 40% of every framework.
+ */
+#ifndef BUGCODER_ROUND_H
+#define BUGCODER_ROUND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/err.h"
+#include "core/member.h"
+#include "core/store.h"
+
+struct round_spec {
+	const char *name;
+	const char *items;	/* --items SPEC, or NULL */
+	const char *sample;	/* --sample N or P%, or NULL */
+	uint64_t seed;		/* --seed */
+	int has_seed;
+	const char *stratify;	/* "repo" or NULL */
+	const char *const *annotators;
+	size_t nr_annotators;
+};
+
+struct round_info {
+	long long id;
+	char *name;
+	char *spec;		/* "items: ..." or "sample: 40%" */
+	long long seed;
+	int has_seed;
+	char *stratify;
+	char *created_at, *created_by;
+	char *closed_at, *closed_by;	/* NULL while open */
+	char **annotators;
+	size_t nr_annotators;
+	size_t nr_items;
+	size_t nr_complete;	/* items every annotator of it submitted */
+};
+
+/* Create a round.  Only the owner.  SPEC for --items is a comma-separated
+ * list of item names, "all" (every item in no round yet), "repo:OWNER/NAME"
+ * or "@FILE" (one item name per line).  A sample takes N items or P% of
+ * the candidates (rounded to nearest, at least 1).  Annotators must be
+ * members with the annotator (or owner) role.  *out (may be NULL) gets
+ * the round.  Audited. */
+int round_create(struct store *st, const struct actor *a,
+		 const struct round_spec *spec, struct round_info *out,
+		 struct err *e);
+
+/* Close a round (owner or adjudicator): labels freeze, blinding lifts. */
+int round_close(struct store *st, const struct actor *a, const char *name,
+		struct err *e);
+
+/* All rounds in creation order. */
+int round_list(struct store *st, struct round_info **v, size_t *nr,
+	       struct err *e);
+/* One round by name; ERR_NOTFOUND when absent. */
+int round_get(struct store *st, const char *name, struct round_info *out,
+	      struct err *e);
+void round_info_release(struct round_info *r);
+void round_list_free(struct round_info *v, size_t nr);
+
+/* The SplitMix64 step, exposed for tests. */
+uint64_t round_splitmix64(uint64_t *state);
+
+#endif
