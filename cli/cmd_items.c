@@ -122,11 +122,18 @@ CMD(items)
 		putchar(' ');
 		print_cell((const char *)sqlite3_column_text(s, 2), 44);
 		printf(" %5d", nfix);
-		if (nfix)
-			printf(" %5d%s %5d", sqlite3_column_int(s, 4),
-			       sqlite3_column_int(s, 8) ? "+" : " ",
-			       sqlite3_column_int(s, 5));
-		else
+		if (nfix) {
+			/* a size neither given nor countable shows as "?" */
+			if (sqlite3_column_type(s, 4) != SQLITE_NULL)
+				printf(" %5d%s", sqlite3_column_int(s, 4),
+				       sqlite3_column_int(s, 8) ? "+" : " ");
+			else
+				printf(" %6s", "?");
+			if (sqlite3_column_type(s, 5) != SQLITE_NULL)
+				printf(" %5d", sqlite3_column_int(s, 5));
+			else
+				printf(" %5s", "?");
+		} else
 			printf(" %6s %5s", "-", "-");
 		if (sqlite3_column_type(s, 6) != SQLITE_NULL)
 			printf(" %7.1f", sqlite3_column_double(s, 6));

@@ -93,6 +93,8 @@ int item_parse_date(const char *s, double *out)
 		return -1;
 	if (mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1])
 		return -1;
+	if (mo == 2 && d == 29 && (y % 4 || (y % 100 == 0 && y % 400)))
+		return -1;	/* not a leap year */
 	s += 10;
 	if (*s == 'T' || *s == ' ') {
 		if (digits(s + 1, 2, &h) || s[3] != ':' ||
@@ -134,6 +136,7 @@ void item_compute_effort(struct item *it)
 {
 	double a, b;
 	size_t i;
+	int unknown_add = 0, unknown_del = 0, unknown_files = 0;
 
 	if ((int)it->nr_comments > it->comment_count)
 		it->comment_count = (int)it->nr_comments;
@@ -165,13 +168,31 @@ void item_compute_effort(struct item *it)
 			if (f->changed_files < 0)
 				f->changed_files = fi;
 		}
-		it->additions += f->additions > 0 ? f->additions : 0;
-		it->deletions += f->deletions > 0 ? f->deletions : 0;
-		it->changed_files += f->changed_files > 0 ?
-				     f->changed_files : 0;
+		/* a figure neither given nor countable is unknown, not 0:
+		 * a fix of unknown size must not count as a small one */
+		if (f->additions < 0)
+			unknown_add = 1;
+		else
+			it->additions += f->additions;
+		if (f->deletions < 0)
+			unknown_del = 1;
+		else
+			it->deletions += f->deletions;
+		if (f->changed_files < 0)
+			unknown_files = 1;
+		else
+			it->changed_files += f->changed_files;
 		if (f->diff_partial)
 			it->diff_partial = 1;
 	}
+	if (unknown_add)
+		it->additions = -1;
+	if (unknown_del)
+		it->deletions = -1;
+	if (unknown_files)
+		it->changed_files = -1;
+	if (unknown_add || unknown_del)
+		return;
 	it->lines_changed = it->additions + it->deletions;
 	it->small_fix = it->lines_changed <= ITEM_SMALL_FIX;
 }
@@ -351,7 +372,7 @@ int item_save(struct store *st, struct item *it, struct err *e)
 	bind_int_or_null(s, 17, it->deletions);
 	bind_int_or_null(s, 18, it->changed_files);
 	bind_int_or_null(s, 19, it->lines_changed);
-	if (it->nr_fixes)
+	if (it->nr_fixes && it->lines_changed >= 0)
 		sqlite3_bind_int(s, 20, it->small_fix);
 	else
 		sqlite3_bind_null(s, 20);

@@ -46,8 +46,10 @@ struct item {
 	/* effort figures, filled by item_compute_effort() */
 	int comment_count;	/* comments, even when bodies are absent */
 	double days_open;	/* < 0 when a date is missing */
-	int additions, deletions, changed_files;	/* -1 without a fix */
-	int lines_changed;	/* additions + deletions, -1 without fix */
+	int additions, deletions, changed_files;	/* -1 without a fix,
+							   or when unknown */
+	int lines_changed;	/* additions + deletions, -1 without a fix
+				   or when either is unknown */
 	int small_fix;		/* lines_changed <= ITEM_SMALL_FIX */
 	int diff_partial;
 };
@@ -59,8 +61,10 @@ void item_release(struct item *it);
 
 /* Derive the effort figures from the dates, comments and fixes.  A fix
  * without additions/deletions/changed_files figures gets them counted
- * from its diff. `comment_count` is kept if larger than nr_comments (the
- * GitHub issue list gives the count without the bodies). */
+ * from its diff; a figure neither given nor countable (no diff) makes the
+ * item's total unknown (-1), and then small_fix is 0 and stored NULL.
+ * `comment_count` is kept if larger than nr_comments (the GitHub issue
+ * list gives the count without the bodies). */
 void item_compute_effort(struct item *it);
 
 /* Parse an ISO 8601 date "YYYY-MM-DD[THH:MM:SS[.fff](Z|+hh:mm)]" into

@@ -23,10 +23,11 @@
 
 #include "core/text.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
+
+#include "core/buf.h"
 
 #define BAD_CP ((uint32_t)-1)	/* decode(): the bytes were invalid */
 #define REPLACEMENT 0xFFFDu

@@ -87,8 +87,9 @@ int text_truncate(struct buf *out, const char *s, size_t len, int cols,
  * Each line is (start offset, byte length) into the input, without its
  * '\n' and without the spaces it was broken at.  Every '\n' ends a line,
  * so "a\n\nb" is three lines; a final '\n' starts no new line and empty
- * input gives none.  `out` is overwritten (its memory reused); free it
- * with text_lines_release().  Linear in len.
+ * input gives none.  A character wider than `cols` gets a line of its
+ * own; `cols` < 1 counts as 1.  `out` is overwritten (its memory reused);
+ * free it with text_lines_release().  Linear in len.
  */
 struct text_line {
 	size_t off;

@@ -1,0 +1,164 @@
+/*
+ * codebook update and proposals: the codebook grows with the study.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "core/buf.h"
+#include "core/evolve.h"
+#include "core/study.h"
+
+int cli_codebook_update(struct cli *c, const char *path, const char **maps,
+			size_t nr_maps)
+{
+	struct codebook old = CODEBOOK_INIT, nc = CODEBOOK_INIT;
+	struct code_map *m = xcalloc(nr_maps + 1, sizeof(*m));
+	char **copies = xcalloc(nr_maps + 1, sizeof(*copies));
+	struct update_stats stats;
+	struct err ignore = ERR_INIT;
+	size_t i;
+	int ret = 0;
+
+	if (study_codebook(&c->st, &old, NULL, &ignore) < 0 && nr_maps) {
+		err_set(&c->err, ERR_INPUT, "--map: the study has no codebook "
+			"yet to map from");
+		ret = cli_fail(c);
+		goto out;
+	}
+	for (i = 0; i < nr_maps; i++)
+		if (code_map_parse(maps[i], &old, &m[i], &copies[i],
+				   &c->err) < 0) {
+			ret = c->err.code == ERR_USAGE ? 2 : 1;
+			cli_fail(c);
+			goto out;
+		}
+	if (codebook_update(&c->st, &c->actor, path, m, nr_maps, &stats,
+			    &c->err) < 0) {
+		ret = cli_fail(c);
+		goto out;
+	}
+	if (stats.unchanged) {
+		printf("%s: the same as the current codebook; nothing to do\n",
+		       path);
+		goto out;
+	}
+	if (study_codebook(&c->st, &nc, NULL, &c->err) < 0) {
+		ret = cli_fail(c);
+		goto out;
+	}
+	printf("codebook %s %s is now current", nc.name, nc.version);
+	if (nr_maps)
+		printf(": %d label%s and %d resolution%s moved by %zu map%s",
+		       stats.moved, stats.moved == 1 ? "" : "s",
+		       stats.resolutions, stats.resolutions == 1 ? "" : "s",
+		       nr_maps, nr_maps == 1 ? "" : "s");
+	printf("\n");
+out:
+	for (i = 0; i < nr_maps; i++)
+		free(copies[i]);
+	free(copies);
+	free(m);
+	codebook_release(&old);
+	codebook_release(&nc);
+	return ret;
+}
+
+static long long parse_id(const char *s)
+{
+	char *end;
+	long long v = strtoll(s, &end, 10);
+
+	return *s && !*end && v > 0 ? v : -1;
+}
+
+CMD(proposals)
+{
+	static const char usage[] =
+		"bugcoder proposals [list [--all]] | accept ID [--version V] "
+		"| map ID CODE";
+	const char *version = NULL;
+	int all = 0;
+	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
+	const struct cli_opt opts[] = {
+		{ "--all", 0, NULL, &all, NULL, NULL },
+		{ "--version", 1, &version, NULL, NULL, NULL },
+		{ NULL, 0, NULL, NULL, NULL, NULL },
+	};
+	int npos, rc, ret = 0;
+
+	rc = cli_parse(argc, argv, opts, pos, &npos, usage);
+	if (rc) {
+		free(pos);
+		return rc > 0 ? 0 : 2;
+	}
+	if (!npos || !strcmp(pos[0], "list")) {
+		struct proposal *v;
+		size_t n, i;
+
+		if (npos > 1) {
+			ret = cli_usage_error(usage, "proposals list takes no "
+					      "arguments");
+			goto out;
+		}
+		if ((ret = cli_open(c, CLI_MEMBER)))
+			goto out;
+		if (proposal_list(&c->st, &c->actor, all, &v, &n,
+				  &c->err) < 0) {
+			ret = cli_fail(c);
+			goto out;
+		}
+		if (!n)
+			printf("no %sproposals\n", all ? "" : "open ");
+		for (i = 0; i < n; i++) {
+			printf("%lld  %s:%s  \"", v[i].id, v[i].dimension,
+			       v[i].key);
+			cli_print_safe(stdout, v[i].name);
+			printf("\"  by %s on %s, %d label%s  [%s%s%s]\n    ",
+			       v[i].member, v[i].item ? v[i].item : "-",
+			       v[i].nr_labels, v[i].nr_labels == 1 ? "" : "s",
+			       v[i].status, v[i].decided_code ? " as " : "",
+			       v[i].decided_code ? v[i].decided_code : "");
+			cli_print_safe(stdout, v[i].definition);
+			printf("\n");
+		}
+		proposal_list_free(v, n);
+	} else if (!strcmp(pos[0], "accept") || !strcmp(pos[0], "map")) {
+		int accept = pos[0][0] == 'a';
+		long long id = npos > 1 ? parse_id(pos[1]) : -1;
+
+		if (npos != (accept ? 2 : 3) || id < 0) {
+			ret = cli_usage_error(usage, "proposals %s needs %s",
+					      pos[0], accept ? "ID" :
+					      "ID CODE");
+			goto out;
+		}
+		if ((ret = cli_open(c, CLI_MEMBER)))
+			goto out;
+		rc = accept ? proposal_accept(&c->st, &c->actor, id, version,
+					      &c->err) :
+			      proposal_map(&c->st, &c->actor, id, pos[2],
+					   &c->err);
+		if (rc < 0) {
+			ret = cli_fail(c);
+			goto out;
+		}
+		if (accept) {
+			struct codebook cb = CODEBOOK_INIT;
+
+			if (study_codebook(&c->st, &cb, NULL, &c->err) == 0)
+				printf("proposal %lld accepted: codebook %s %s "
+				       "is now current\n", id, cb.name,
+				       cb.version);
+			codebook_release(&cb);
+		} else {
+			printf("proposal %lld mapped onto %s\n", id, pos[2]);
+		}
+	} else {
+		ret = cli_usage_error(usage, "proposals %s: unknown action",
+				      pos[0]);
+	}
+out:
+	free(pos);
+	return ret;
+}

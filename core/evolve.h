@@ -1,0 +1,76 @@
+/*
+ * evolve: the codebook grows through a study without losing a label.
+ *
+ * codebook_update() loads a new version: codes that the labels use must
+ * still exist, or be mapped onto a code of the new version (a rename or a
+ * merge), and then the labels, resolutions and coders' recorded codes
+ * move with one audit entry per mapping.  A used code that disappears
+ * unmapped is refused, naming it and how many labels use it.  Each label
+ * keeps the codebook version it was made under.
+ *
+ * Proposals (codes an annotator proposed while coding, attached to their
+ * `other` label) are decided by the owner or an adjudicator: accepted, the
+ * code joins the codebook in a new version and the labels that carried
+ * the proposal take it; mapped, those labels take an existing code.
+ */
+#ifndef BUGCODER_EVOLVE_H
+#define BUGCODER_EVOLVE_H
+
+#include <stddef.h>
+
+#include "core/codebook.h"
+#include "core/err.h"
+#include "core/member.h"
+#include "core/store.h"
+
+struct code_map {
+	const char *dim;	/* dimension key */
+	const char *from;	/* old code key */
+	const char *to;		/* new code key */
+};
+
+/* Parse "DIM:OLD=NEW" or "OLD=NEW" (OLD must then name a code of exactly
+ * one dimension of `old`).  Pointers in `m` point into *copy, which the
+ * caller frees. */
+int code_map_parse(const char *arg, const struct codebook *old,
+		   struct code_map *m, char **copy, struct err *e);
+
+struct update_stats {
+	int moved;		/* labels moved by maps */
+	int resolutions;	/* resolutions rewritten */
+	int unchanged;		/* the file equals the current version */
+};
+
+/* Make the codebook in `path` the current one (owner only). */
+int codebook_update(struct store *st, const struct actor *a,
+		    const char *path, const struct code_map *maps,
+		    size_t nr_maps, struct update_stats *stats,
+		    struct err *e);
+
+struct proposal {
+	long long id;
+	char *dimension, *key, *name, *definition;
+	char *item;		/* "owner/repo#N" or NULL */
+	char *member;
+	char *created_at;
+	char *status;		/* open, accepted, mapped */
+	char *decided_code;	/* when decided */
+	int nr_labels;		/* labels carrying it */
+};
+
+/* Proposals, open ones only unless `all`.  Owner and adjudicators. */
+int proposal_list(struct store *st, const struct actor *a, int all,
+		  struct proposal **v, size_t *nr, struct err *e);
+void proposal_list_free(struct proposal *v, size_t nr);
+
+/* Accept proposal `id`: a new codebook version (`version`, or the
+ * current one with its last number bumped) gains the code, before the
+ * dimension's `other` code; labels that carried it take it. */
+int proposal_accept(struct store *st, const struct actor *a, long long id,
+		    const char *version, struct err *e);
+
+/* Map proposal `id` onto the existing code `code` of its dimension. */
+int proposal_map(struct store *st, const struct actor *a, long long id,
+		 const char *code, struct err *e);
+
+#endif

@@ -1,0 +1,2011 @@
+/*
+ * github: closed bug issues and their fixing pull requests, from GitHub.
+ * See github.h for the contract.
+ *
+ * Where the requests go.  The hourly limit is 5,000 requests and a study
+ * wants thousands of issues, so every request is weighed; the target is
+ * at most two counted requests per stored issue on a first fetch.
+ *
+ *  1. The issue list, GET /repos/O/R/issues?state=closed&labels=bug
+ *     &sort=created&direction=asc&per_page=100, then each Link rel="next"
+ *     URL exactly as given: one request per 100 issues.  It carries the
+ *     title, body, author, labels, dates and the comment count, so no
+ *     issue is ever fetched on its own.  Pull requests in the list are
+ *     dropped.  Oldest first, so a page URL still means the same issues
+ *     when a stopped fetch resumes (new issues land on later pages).
+ *  2. Linking each issue to its fixing pull requests.
+ *     With a token: one GraphQL request (POST /graphql) for up to
+ *     GQL_BATCH issues, asking each for its timeline's cross-referenced,
+ *     connected and closed events, its closedByPullRequestsReferences,
+ *     and its first 100 comments, with each pull request's number, title,
+ *     body, merged state and date, additions, deletions and changed
+ *     files.  Linking, comments and figures thus cost 1/GQL_BATCH of a
+ *     request per issue.  An issue GraphQL cannot answer (transferred,
+ *     more than 100 such events or comments) falls back to REST below.
+ *     Without a token (GitHub's GraphQL requires one), or once GraphQL has
+ *     failed, per issue the REST timeline, GET /repos/O/R/issues/N/timeline:
+ *     one request that also holds the comments (the comments endpoint is
+ *     never called), and whose cross-referenced events carry the source
+ *     pull request's title, body and merged_at.  When no merged pull
+ *     request is found that way, a closed event with a commit costs one
+ *     more request, GET /repos/O/R/commits/SHA/pulls (this is also how a
+ *     REST-only fetch sees `connected` links, whose events name no pull
+ *     request: the linked pull request's merge closes the issue).
+ *  3. The diff of every fixing pull request, GET /repos/O/R/pulls/N with
+ *     Accept: application/vnd.github.diff.  Without GraphQL's figures the
+ *     additions, deletions and changed files are counted from the diff.
+ *     On 406 (too large) the paged file list GET /repos/O/R/pulls/N/files
+ *     is read instead, the diff rebuilt from its patches and marked
+ *     partial.
+ *
+ * So a fetch with a token costs about one counted request per fix plus 2%
+ * (about 1.05 per stored issue); without a token about 2 per issue with a
+ * fix and 1 per issue without one (so `--require-fix` on a repository
+ * where most closed bugs have no merged fix can exceed 2 per stored issue
+ * on the REST path: use a token).  tests/test_fetch.py measures both.
+ *
+ * Conditional requests.  Every GET answer with an ETag or Last-Modified is
+ * kept in http_cache (body and Link header; a diff under "URL#diff"), and
+ * the next GET of that URL sends If-None-Match / If-Modified-Since; a 304
+ * reuses the stored answer and does not count against the limit.  GraphQL
+ * answers are never cached, so they are asked only for issues that need
+ * work: an issue already fetched at the same updated_at (fetch_issues) is
+ * skipped.  Re-fetching an unchanged repository is then only 304s on the
+ * list pages.
+ *
+ * Resuming.  fetch_state remembers, per repository, the options and the
+ * list page being worked on; fetch_issues every finished issue.  An item
+ * and its fetch_issues row are written in one transaction.  A call with
+ * the same options continues from the remembered page; otherwise (or once
+ * finished) it starts from the first page, where unchanged issues cost
+ * nothing.
+ *
+ * Faults.  Timeouts (no byte for timeout_s), resets, truncated bodies,
+ * 5xx and invalid JSON are retried max_attempts times with doubling
+ * back-off; then the fetch fails naming the URL and the status.  Primary
+ * rate limits (x-ratelimit-remaining 0) are waited out until
+ * x-ratelimit-reset; secondary ones (403/429 with retry-after, or
+ * "secondary rate limit" in the message) wait as asked, else back off
+ * from a minute.  Redirects (301 for transferred issues or renamed
+ * repositories) are followed, and the token goes only to the API's host.
+ *
+ * Limitations: a fixing pull request must belong to the fetched
+ * repository (cross-references from other repositories are mentions, not
+ * fixes); a cross-reference from a merged pull request counts as a fix
+ * even when it only mentions the issue, as studies of this kind do.
+ */
+#include "core/github.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include <cjson/cJSON.h>
+#include <curl/curl.h>
+
+#include "core/buf.h"
+#include "core/text.h"
+
+#ifndef BUGCODER_VERSION
+#define BUGCODER_VERSION "dev"
+#endif
+
+#define PER_PAGE 100
+#define GQL_BATCH 50
+#define MAX_RATE_WAITS 6	/* primary-limit waits for one request */
+#define MAX_SECONDARY 8		/* secondary-limit waits for one request */
+#define MAX_WAIT_S 3900		/* cap on one wait (reset is hourly) */
+
+/* ---- the HTTP client --------------------------------------------------- */
+
+enum req_flags {
+	REQ_JSON = 1 << 0,	/* parse the body; invalid JSON is retried */
+	REQ_DIFF = 1 << 1,	/* Accept the diff media type */
+	REQ_POST = 1 << 2,	/* POST `post` (GraphQL); never cached */
+	REQ_ALLOW_406 = 1 << 3,	/* hand a 406 back instead of failing */
+};
+
+struct rate {
+	char resource[16];	/* "core", "graphql", ... */
+	long remaining;		/* -1 unknown */
+	long long reset;	/* epoch seconds */
+};
+
+struct resp {
+	long status;
+	struct buf body;
+	char *etag, *last_modified, *link, *retry_after, *resource;
+	long rl_remaining, rl_limit;	/* -1 when absent */
+	long long rl_reset;		/* 0 when absent */
+	int cached;			/* a 304 answered from http_cache */
+};
+
+struct client {
+	CURL *curl;
+	char errbuf[CURL_ERROR_SIZE];
+	char *auth;		/* "Authorization: Bearer ..."; wiped on free */
+	char *api;		/* base URL, no trailing slash */
+	char *origin;		/* scheme://host[:port] of the base */
+	char *graphql_url;
+	struct store *st;
+	const struct gh_fetch_opts *o;
+	struct gh_stats *stats;
+	struct rate rates[4];
+	size_t nr_rates;
+	struct resp *cur;	/* the exchange in flight */
+	long timeout_s, backoff_ms;
+	int max_attempts;
+};
+
+static void resp_clear(struct resp *r)
+{
+	buf_release(&r->body);
+	free(r->etag);
+	free(r->last_modified);
+	free(r->link);
+	free(r->retry_after);
+	free(r->resource);
+	memset(r, 0, sizeof(*r));
+	r->rl_remaining = r->rl_limit = -1;
+}
+
+static void resp_init(struct resp *r)
+{
+	memset(r, 0, sizeof(*r));
+	buf_init(&r->body, 0);
+	r->rl_remaining = r->rl_limit = -1;
+}
+
+static void progress(struct client *c)
+{
+	if (c->o->progress.update)
+		c->o->progress.update(c->o->progress.ctx, c->stats);
+}
+
+static int stopped(const struct client *c)
+{
+	return c->o->stop && *c->o->stop;
+}
+
+static double now_mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Sleep `secs`, in slices, reporting the countdown; a stop request cuts
+ * it short with ERR_INTERRUPTED. */
+static int pause_for(struct client *c, double secs, const char *why,
+		     struct err *e)
+{
+	double end = now_mono() + secs, left;
+	int shown = -1;
+
+	while ((left = end - now_mono()) > 0) {
+		struct timespec ts;
+		int whole = (int)(left + 0.999);
+
+		if (stopped(c)) {
+			c->stats->waiting = 0;
+			c->stats->wait_reason = NULL;
+			return err_set(e, ERR_INTERRUPTED, "interrupted");
+		}
+		if (whole != shown) {
+			c->stats->waiting = whole;
+			c->stats->wait_reason = why;
+			shown = whole;
+			progress(c);
+		}
+		if (left > 0.1)
+			left = 0.1;
+		ts.tv_sec = 0;
+		ts.tv_nsec = (long)(left * 1e9);
+		nanosleep(&ts, NULL);
+	}
+	c->stats->waited += (long)(secs + 0.5);
+	c->stats->waiting = 0;
+	c->stats->wait_reason = NULL;
+	progress(c);
+	return 0;
+}
+
+static size_t on_body(char *data, size_t size, size_t n, void *arg)
+{
+	struct client *c = arg;
+
+	buf_add(&c->cur->body, data, size * n);
+	return size * n;
+}
+
+static char *trimmed_dup(const char *s, size_t len)
+{
+	while (len && isspace((unsigned char)*s)) {
+		s++;
+		len--;
+	}
+	while (len && isspace((unsigned char)s[len - 1]))
+		len--;
+	return xstrndup(s, len);
+}
+
+static void set_str(char **dst, const char *v, size_t len)
+{
+	free(*dst);
+	*dst = trimmed_dup(v, len);
+}
+
+static size_t on_header(char *data, size_t size, size_t n, void *arg)
+{
+	struct client *c = arg;
+	struct resp *r = c->cur;
+	size_t len = size * n, nlen;
+	const char *colon;
+	const char *v;
+	size_t vlen;
+
+	if (len >= 5 && !memcmp(data, "HTTP/", 5)) {
+		/* a new answer (after a redirect): forget the last one's */
+		struct buf keep = r->body;
+
+		r->body = (struct buf)BUF_INIT;
+		resp_clear(r);
+		r->body = keep;
+		return len;
+	}
+	colon = memchr(data, ':', len);
+	if (!colon)
+		return len;
+	nlen = (size_t)(colon - data);
+	v = colon + 1;
+	vlen = len - nlen - 1;
+#define IS(name) (nlen == sizeof(name) - 1 && !strncasecmp(data, name, nlen))
+	if (IS("etag"))
+		set_str(&r->etag, v, vlen);
+	else if (IS("last-modified"))
+		set_str(&r->last_modified, v, vlen);
+	else if (IS("link"))
+		set_str(&r->link, v, vlen);
+	else if (IS("retry-after"))
+		set_str(&r->retry_after, v, vlen);
+	else if (IS("x-ratelimit-resource"))
+		set_str(&r->resource, v, vlen);
+	else if (IS("x-ratelimit-remaining") || IS("x-ratelimit-limit") ||
+		 IS("x-ratelimit-reset")) {
+		char *s = trimmed_dup(v, vlen), *end;
+		long long x = strtoll(s, &end, 10);
+
+		if (*s && !*end && x >= 0) {
+			if (IS("x-ratelimit-remaining"))
+				r->rl_remaining = (long)x;
+			else if (IS("x-ratelimit-limit"))
+				r->rl_limit = (long)x;
+			else
+				r->rl_reset = x;
+		}
+		free(s);
+	}
+#undef IS
+	return len;
+}
+
+static int on_xfer(void *arg, curl_off_t dt, curl_off_t dn, curl_off_t ut,
+		   curl_off_t un)
+{
+	struct client *c = arg;
+
+	return stopped(c) ? 1 : 0;
+}
+
+/* scheme://host[:port] of `url`, owned by the caller, or NULL. */
+static char *url_origin(const char *url)
+{
+	const char *p = strstr(url, "://");
+	size_t n;
+
+	if (!p)
+		return NULL;
+	p += 3;
+	n = strcspn(p, "/?#");
+	if (!n)
+		return NULL;
+	return xstrndup(url, (size_t)(p - url) + n);
+}
+
+static int same_origin(const struct client *c, const char *url)
+{
+	size_t n = strlen(c->origin);
+
+	return !strncasecmp(url, c->origin, n) &&
+	       (url[n] == '\0' || url[n] == '/' || url[n] == '?');
+}
+
+static int client_init(struct client *c, struct store *st,
+		       const struct gh_fetch_opts *o, struct gh_stats *stats,
+		       struct err *e)
+{
+	const char *api = o->api_url && *o->api_url ? o->api_url :
+			  GH_DEFAULT_API;
+	size_t n;
+
+	memset(c, 0, sizeof(*c));
+	c->st = st;
+	c->o = o;
+	c->stats = stats;
+	c->timeout_s = o->timeout_s > 0 ? o->timeout_s : 60;
+	c->backoff_ms = o->backoff_ms > 0 ? o->backoff_ms : 1000;
+	c->max_attempts = o->max_attempts > 0 ? o->max_attempts : 5;
+	if (strncmp(api, "https://", 8) && strncmp(api, "http://", 7))
+		return err_set(e, ERR_INPUT, "%s: the API URL must start "
+			       "with https:// or http://", api);
+	c->api = xstrdup(api);
+	n = strlen(c->api);
+	while (n && c->api[n - 1] == '/')
+		c->api[--n] = '\0';
+	c->origin = url_origin(c->api);
+	if (!c->origin || strpbrk(c->api, " \t\r\n"))
+		return err_set(e, ERR_INPUT, "%s: not a usable API URL", api);
+	/* GitHub Enterprise serves REST at /api/v3, GraphQL at /api/graphql */
+	if (n >= 7 && !strcmp(c->api + n - 7, "/api/v3")) {
+		struct buf b = BUF_INIT;
+
+		buf_add(&b, c->api, n - 7);
+		buf_addstr(&b, "/api/graphql");
+		c->graphql_url = buf_detach(&b, NULL);
+	} else {
+		struct buf b = BUF_INIT;
+
+		buf_addf(&b, "%s/graphql", c->api);
+		c->graphql_url = buf_detach(&b, NULL);
+	}
+	if (o->token && *o->token) {
+		const char *p;
+		struct buf b = BUF_INIT;
+
+		for (p = o->token; *p; p++)
+			if ((unsigned char)*p < 0x21 || *p == 0x7f)
+				return err_set(e, ERR_INPUT, "the GitHub token "
+					       "holds a space or a control "
+					       "character");
+		buf_addstr(&b, "Authorization: Bearer ");
+		buf_addstr(&b, o->token);
+		c->auth = buf_detach(&b, NULL);
+	}
+	c->curl = curl_easy_init();
+	if (!c->curl)
+		return err_set(e, ERR_NET, "cannot start libcurl");
+	curl_easy_setopt(c->curl, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(c->curl, CURLOPT_USERAGENT,
+			 "bugcoder/" BUGCODER_VERSION);
+	curl_easy_setopt(c->curl, CURLOPT_FOLLOWLOCATION, 1L);
+	curl_easy_setopt(c->curl, CURLOPT_MAXREDIRS, 5L);
+#if LIBCURL_VERSION_NUM >= 0x075500
+	curl_easy_setopt(c->curl, CURLOPT_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(c->curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+#else
+	curl_easy_setopt(c->curl, CURLOPT_PROTOCOLS,
+			 (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+	curl_easy_setopt(c->curl, CURLOPT_REDIR_PROTOCOLS,
+			 (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+#endif
+	curl_easy_setopt(c->curl, CURLOPT_ACCEPT_ENCODING, "");
+	curl_easy_setopt(c->curl, CURLOPT_CONNECTTIMEOUT, c->timeout_s);
+	curl_easy_setopt(c->curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
+	curl_easy_setopt(c->curl, CURLOPT_LOW_SPEED_TIME, c->timeout_s);
+	curl_easy_setopt(c->curl, CURLOPT_WRITEFUNCTION, on_body);
+	curl_easy_setopt(c->curl, CURLOPT_WRITEDATA, c);
+	curl_easy_setopt(c->curl, CURLOPT_HEADERFUNCTION, on_header);
+	curl_easy_setopt(c->curl, CURLOPT_HEADERDATA, c);
+	curl_easy_setopt(c->curl, CURLOPT_XFERINFOFUNCTION, on_xfer);
+	curl_easy_setopt(c->curl, CURLOPT_XFERINFODATA, c);
+	curl_easy_setopt(c->curl, CURLOPT_NOPROGRESS, 0L);
+	curl_easy_setopt(c->curl, CURLOPT_ERRORBUFFER, c->errbuf);
+	return 0;
+}
+
+static void wipe_free(char *s)
+{
+	if (!s)
+		return;
+	memset(s, 0, strlen(s));
+	free(s);
+}
+
+static void client_release(struct client *c)
+{
+	if (c->curl)
+		curl_easy_cleanup(c->curl);
+	wipe_free(c->auth);
+	free(c->api);
+	free(c->origin);
+	free(c->graphql_url);
+	memset(c, 0, sizeof(*c));
+}
+
+static struct rate *rate_for(struct client *c, const char *resource)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr_rates; i++)
+		if (!strcmp(c->rates[i].resource, resource))
+			return &c->rates[i];
+	if (c->nr_rates == sizeof(c->rates) / sizeof(c->rates[0]))
+		return &c->rates[0];
+	i = c->nr_rates++;
+	snprintf(c->rates[i].resource, sizeof(c->rates[i].resource), "%s",
+		 resource);
+	c->rates[i].remaining = -1;
+	c->rates[i].reset = 0;
+	return &c->rates[i];
+}
+
+static const char *resource_of(const struct client *c, const char *url)
+{
+	return strcmp(url, c->graphql_url) ? "core" : "graphql";
+}
+
+static void note_rate(struct client *c, const char *url,
+		      const struct resp *r)
+{
+	struct rate *rt;
+
+	if (r->rl_remaining < 0)
+		return;
+	rt = rate_for(c, r->resource && *r->resource ? r->resource :
+		      resource_of(c, url));
+	rt->remaining = r->rl_remaining;
+	if (r->rl_reset)
+		rt->reset = r->rl_reset;
+	if (!strcmp(rt->resource, "core") || c->stats->rate_remaining < 0) {
+		c->stats->rate_remaining = r->rl_remaining;
+		if (r->rl_limit >= 0)
+			c->stats->rate_limit = r->rl_limit;
+	}
+}
+
+/* Seconds until a limit's reset, at least 1, at most MAX_WAIT_S. */
+static double until_reset(long long reset)
+{
+	double s = (double)(reset - (long long)time(NULL)) + 1;
+
+	if (s < 1)
+		s = 1;
+	if (s > MAX_WAIT_S)
+		s = MAX_WAIT_S;
+	return s;
+}
+
+/* The answer's "message" field, made one printable line of at most 160
+ * bytes, into out[]. */
+static void answer_message(const struct resp *r, char *out, size_t size)
+{
+	cJSON *j = cJSON_ParseWithLength(r->body.ptr, r->body.len);
+	const cJSON *m = cJSON_GetObjectItemCaseSensitive(j, "message");
+	size_t i = 0;
+	const char *p;
+
+	out[0] = '\0';
+	if (cJSON_IsString(m) && size > 4) {
+		out[i++] = ':';
+		out[i++] = ' ';
+		for (p = m->valuestring; *p && i < size - 1 && i < 162; p++)
+			out[i++] = ((unsigned char)*p < 0x20 || *p == 0x7f) ?
+				   ' ' : *p;
+		out[i] = '\0';
+	}
+	cJSON_Delete(j);
+}
+
+static int is_secondary(const struct resp *r)
+{
+	char msg[200];
+
+	if (r->status == 429 || r->retry_after)
+		return 1;
+	if (r->status != 403)
+		return 0;
+	answer_message(r, msg, sizeof(msg));
+	return text_find(msg, strlen(msg), "secondary rate limit", 20) >= 0 ||
+	       text_find(msg, strlen(msg), "abuse", 5) >= 0;
+}
+
+static int transient_curl(CURLcode rc)
+{
+	switch (rc) {
+	case CURLE_OPERATION_TIMEDOUT:
+	case CURLE_COULDNT_CONNECT:
+	case CURLE_COULDNT_RESOLVE_HOST:
+	case CURLE_RECV_ERROR:
+	case CURLE_SEND_ERROR:
+	case CURLE_PARTIAL_FILE:
+	case CURLE_GOT_NOTHING:
+	case CURLE_SSL_CONNECT_ERROR:
+	case CURLE_HTTP2:
+	case CURLE_HTTP2_STREAM:
+	case CURLE_BAD_CONTENT_ENCODING:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* http_cache, keyed by URL ("URL#diff" for a diff). */
+static int cache_get(struct client *c, const char *key, char **etag,
+		     char **lm, int *found)
+{
+	sqlite3_stmt *s;
+
+	*found = 0;
+	s = store_prepare(c->st, "SELECT etag, last_modified FROM "
+			  "http_cache WHERE url = ?", NULL);
+	if (!s)
+		return -1;
+	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
+	if (sqlite3_step(s) == SQLITE_ROW) {
+		const char *t = (const char *)sqlite3_column_text(s, 0);
+		const char *l = (const char *)sqlite3_column_text(s, 1);
+
+		*etag = t ? xstrdup(t) : NULL;
+		*lm = l ? xstrdup(l) : NULL;
+		*found = 1;
+	}
+	sqlite3_finalize(s);
+	return 0;
+}
+
+static int cache_load(struct client *c, const char *key, struct resp *r)
+{
+	sqlite3_stmt *s;
+	int ok = 0;
+
+	s = store_prepare(c->st, "SELECT link, body FROM http_cache "
+			  "WHERE url = ?", NULL);
+	if (!s)
+		return 0;
+	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
+	if (sqlite3_step(s) == SQLITE_ROW &&
+	    sqlite3_column_type(s, 1) != SQLITE_NULL) {
+		const char *l = (const char *)sqlite3_column_text(s, 0);
+		const void *b = sqlite3_column_blob(s, 1);
+		int n = sqlite3_column_bytes(s, 1);
+
+		free(r->link);
+		r->link = l ? xstrdup(l) : NULL;
+		buf_reset(&r->body);
+		buf_add(&r->body, b, (size_t)n);
+		ok = 1;
+	}
+	sqlite3_finalize(s);
+	return ok;
+}
+
+static int cache_drop(struct client *c, const char *key, struct err *e)
+{
+	sqlite3_stmt *s = store_prepare(c->st, "DELETE FROM http_cache "
+					"WHERE url = ?", e);
+	int rc;
+
+	if (!s)
+		return -1;
+	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return store_error(c->st, e, "updating the request cache");
+	return 0;
+}
+
+static int cache_put(struct client *c, const char *key, const struct resp *r,
+		     struct err *e)
+{
+	sqlite3_stmt *s;
+	char now[32];
+	int rc;
+
+	if (!r->etag && !r->last_modified)
+		return 0;
+	s = store_prepare(c->st, "INSERT INTO http_cache (url, etag, "
+			  "last_modified, link, body, fetched_at) VALUES "
+			  "(?, ?, ?, ?, ?, ?) ON CONFLICT (url) DO UPDATE SET "
+			  "etag = excluded.etag, last_modified = "
+			  "excluded.last_modified, link = excluded.link, "
+			  "body = excluded.body, fetched_at = "
+			  "excluded.fetched_at", e);
+	if (!s)
+		return -1;
+	store_now(now);
+	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
+	store_bind_text(s, 2, r->etag);
+	store_bind_text(s, 3, r->last_modified);
+	store_bind_text(s, 4, r->link);
+	sqlite3_bind_blob(s, 5, r->body.ptr, (int)r->body.len, SQLITE_STATIC);
+	sqlite3_bind_text(s, 6, now, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return store_error(c->st, e, "saving to the request cache");
+	return 0;
+}
+
+static void wipe_slist(struct curl_slist *l)
+{
+	struct curl_slist *p;
+
+	for (p = l; p; p = p->next)
+		memset(p->data, 0, strlen(p->data));
+	curl_slist_free_all(l);
+}
+
+/* GraphQL's own way of saying "rate limited": 200 with an error. */
+static int graphql_limited(const cJSON *j)
+{
+	const cJSON *errs = cJSON_GetObjectItemCaseSensitive(j, "errors");
+	const cJSON *x;
+
+	cJSON_ArrayForEach(x, errs) {
+		const cJSON *t = cJSON_GetObjectItemCaseSensitive(x, "type");
+
+		if (cJSON_IsString(t) && !strcmp(t->valuestring,
+						 "RATE_LIMITED"))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * One exchange with retries.  On success returns 0 with `r` filled (the
+ * body from the cache after a 304) and, with REQ_JSON, *json owned by the
+ * caller.  A 406 with REQ_ALLOW_406 also returns 0 (r->status says so).
+ * Otherwise -1 with `e` naming the method, the URL and the status.
+ */
+static int request(struct client *c, const char *url, unsigned flags,
+		   const char *post, struct resp *r, cJSON **json,
+		   struct err *e)
+{
+	const char *method = (flags & REQ_POST) ? "POST" : "GET";
+	const char *res = resource_of(c, url);
+	struct buf key = BUF_INIT;
+	char *etag = NULL, *lm = NULL;
+	int attempt = 0, rate_waits = 0, secondary = 0, use_cache;
+	int ret = -1;
+
+	if (json)
+		*json = NULL;
+	resp_init(r);
+	if (!same_origin(c, url)) {
+		err_set(e, ERR_INPUT, "refusing to follow %s: not on the API "
+			"host %s", url, c->origin);
+		goto out;
+	}
+	buf_addstr(&key, url);
+	if (flags & REQ_DIFF)
+		buf_addstr(&key, "#diff");
+	use_cache = !(flags & REQ_POST);
+
+	for (;;) {
+		struct curl_slist *h = NULL;
+		struct rate *rt = rate_for(c, res);
+		struct buf line = BUF_INIT;
+		CURLcode rc;
+		long redirects = 0;
+		int found = 0;
+		char msg[200];
+
+		if (stopped(c)) {
+			err_set(e, ERR_INTERRUPTED, "interrupted");
+			goto out;
+		}
+		if (rt->remaining == 0 && rt->reset > (long long)time(NULL)) {
+			if (pause_for(c, until_reset(rt->reset),
+				      "rate limit reset", e) < 0)
+				goto out;
+			rt->remaining = -1;
+		}
+		resp_clear(r);
+		buf_init(&r->body, 0);
+		free(etag);
+		free(lm);
+		etag = lm = NULL;
+		if (use_cache && cache_get(c, key.ptr, &etag, &lm, &found) < 0)
+			found = 0;
+
+		h = curl_slist_append(h, (flags & REQ_DIFF) ?
+				      "Accept: application/vnd.github.diff" :
+				      "Accept: application/vnd.github+json");
+		h = curl_slist_append(h, "X-GitHub-Api-Version: "
+				      GH_API_VERSION);
+		if (c->auth)
+			h = curl_slist_append(h, c->auth);
+		if (found && etag) {
+			buf_addf(&line, "If-None-Match: %s", etag);
+			h = curl_slist_append(h, line.ptr);
+			buf_reset(&line);
+		}
+		if (found && lm) {
+			buf_addf(&line, "If-Modified-Since: %s", lm);
+			h = curl_slist_append(h, line.ptr);
+		}
+		buf_release(&line);
+		if (flags & REQ_POST)
+			h = curl_slist_append(h, "Content-Type: "
+					      "application/json");
+		curl_easy_setopt(c->curl, CURLOPT_URL, url);
+		curl_easy_setopt(c->curl, CURLOPT_HTTPHEADER, h);
+		if (flags & REQ_POST) {
+			curl_easy_setopt(c->curl, CURLOPT_POSTFIELDS, post);
+			curl_easy_setopt(c->curl, CURLOPT_POSTFIELDSIZE,
+					 (long)strlen(post));
+		} else {
+			curl_easy_setopt(c->curl, CURLOPT_HTTPGET, 1L);
+		}
+		c->errbuf[0] = '\0';
+		c->cur = r;
+		rc = curl_easy_perform(c->curl);
+		c->cur = NULL;
+		curl_easy_setopt(c->curl, CURLOPT_HTTPHEADER, NULL);
+		wipe_slist(h);
+		attempt++;
+		c->stats->requests++;
+		curl_easy_getinfo(c->curl, CURLINFO_REDIRECT_COUNT, &redirects);
+		if (redirects > 0) {
+			c->stats->requests += redirects;
+			c->stats->counted += redirects;
+		}
+
+		if (rc != CURLE_OK) {
+			if (rc == CURLE_ABORTED_BY_CALLBACK && stopped(c)) {
+				err_set(e, ERR_INTERRUPTED, "interrupted");
+				goto out;
+			}
+			progress(c);
+			if (!transient_curl(rc)) {
+				err_set(e, ERR_NET, "%s %s: %s", method, url,
+					c->errbuf[0] ? c->errbuf :
+					curl_easy_strerror(rc));
+				goto out;
+			}
+			if (attempt >= c->max_attempts) {
+				err_set(e, ERR_NET, "%s %s: %s (after %d "
+					"attempts)", method, url, c->errbuf[0] ?
+					c->errbuf : curl_easy_strerror(rc),
+					attempt);
+				goto out;
+			}
+			goto retry;
+		}
+		curl_easy_getinfo(c->curl, CURLINFO_RESPONSE_CODE, &r->status);
+		if (r->status == 304)
+			c->stats->not_modified++;
+		else
+			c->stats->counted++;
+		note_rate(c, url, r);
+		progress(c);
+
+		if (r->status == 304) {
+			if (!found || !cache_load(c, key.ptr, r)) {
+				/* nothing to reuse: ask unconditionally */
+				if (cache_drop(c, key.ptr, e) < 0)
+					goto out;
+				if (attempt >= c->max_attempts) {
+					err_set(e, ERR_NET, "%s %s: HTTP 304 "
+						"without a cached answer",
+						method, url);
+					goto out;
+				}
+				continue;
+			}
+			r->cached = 1;
+		} else if (r->status >= 200 && r->status < 300) {
+			/* fine */
+		} else if (r->status == 406 && (flags & REQ_ALLOW_406)) {
+			ret = 0;
+			goto out;
+		} else if ((r->status == 403 || r->status == 429) &&
+			   r->rl_remaining == 0 && !r->retry_after) {
+			if (++rate_waits > MAX_RATE_WAITS) {
+				err_set(e, ERR_NET, "%s %s: HTTP %ld, the rate "
+					"limit is still exhausted", method,
+					url, r->status);
+				goto out;
+			}
+			if (pause_for(c, until_reset(r->rl_reset ? r->rl_reset :
+						     (long long)time(NULL) + 60),
+				      "rate limit reset", e) < 0)
+				goto out;
+			rt->remaining = -1;
+			continue;
+		} else if ((r->status == 403 || r->status == 429) &&
+			   is_secondary(r)) {
+			double secs;
+			char *end;
+			long ra = r->retry_after ?
+				  strtol(r->retry_after, &end, 10) : -1;
+
+			if (++secondary > MAX_SECONDARY) {
+				err_set(e, ERR_NET, "%s %s: HTTP %ld, still "
+					"limited after %d waits", method, url,
+					r->status, secondary - 1);
+				goto out;
+			}
+			if (r->retry_after && *end == '\0' && ra >= 0)
+				secs = (double)ra + (secondary > 1 ?
+					c->backoff_ms / 1000.0 *
+					(1 << (secondary - 2)) : 0);
+			else
+				secs = 60.0 * c->backoff_ms / 1000.0 *
+				       (double)(1 << (secondary - 1));
+			if (secs > MAX_WAIT_S)
+				secs = MAX_WAIT_S;
+			c->stats->retries++;
+			if (pause_for(c, secs, "secondary rate limit", e) < 0)
+				goto out;
+			continue;
+		} else if (r->status >= 500) {
+			if (attempt >= c->max_attempts) {
+				err_set(e, ERR_NET, "%s %s: HTTP %ld (after %d "
+					"attempts)", method, url, r->status,
+					attempt);
+				goto out;
+			}
+			goto retry;
+		} else {
+			answer_message(r, msg, sizeof(msg));
+			err_set(e, r->status == 404 ? ERR_NOTFOUND :
+				r->status == 401 || r->status == 403 ?
+				ERR_PERM : ERR_INPUT, "%s %s: HTTP %ld%s",
+				method, url, r->status, msg);
+			goto out;
+		}
+
+		if (flags & REQ_JSON) {
+			cJSON *j = cJSON_ParseWithLength(r->body.ptr,
+							 r->body.len);
+
+			if (!j) {
+				if (r->cached &&
+				    cache_drop(c, key.ptr, e) < 0)
+					goto out;
+				if (attempt >= c->max_attempts) {
+					err_set(e, ERR_NET, "%s %s: HTTP %ld "
+						"with invalid JSON (after %d "
+						"attempts)", method, url,
+						r->status, attempt);
+					goto out;
+				}
+				goto retry;
+			}
+			if ((flags & REQ_POST) && graphql_limited(j)) {
+				cJSON_Delete(j);
+				if (++rate_waits > MAX_RATE_WAITS) {
+					err_set(e, ERR_NET, "%s %s: the GraphQL "
+						"rate limit is still exhausted",
+						method, url);
+					goto out;
+				}
+				if (pause_for(c, until_reset(r->rl_reset ?
+					r->rl_reset : (long long)time(NULL) +
+					60), "rate limit reset", e) < 0)
+					goto out;
+				continue;
+			}
+			*json = j;
+		}
+		if (use_cache && !r->cached && r->status == 200 &&
+		    cache_put(c, key.ptr, r, e) < 0) {
+			if (json) {
+				cJSON_Delete(*json);
+				*json = NULL;
+			}
+			goto out;
+		}
+		ret = 0;
+		goto out;
+retry:
+		c->stats->retries++;
+		{
+			double ms = (double)c->backoff_ms *
+				    (double)(1 << (attempt - 1));
+
+			if (ms > 60000)
+				ms = 60000;
+			if (pause_for(c, ms / 1000.0, "retrying", e) < 0)
+				goto out;
+		}
+	}
+out:
+	free(etag);
+	free(lm);
+	buf_release(&key);
+	if (ret < 0) {
+		resp_clear(r);
+		buf_init(&r->body, 0);
+	}
+	return ret;
+}
+
+char *gh_link_next(const char *link)
+{
+	const char *p = link;
+
+	while (p && *p) {
+		const char *lt = strchr(p, '<'), *gt, *end;
+
+		if (!lt)
+			break;
+		gt = strchr(lt, '>');
+		if (!gt)
+			break;
+		end = strchr(gt, ',');
+		if (!end)
+			end = gt + strlen(gt);
+		/* the parameters between '>' and the next ',' */
+		{
+			const char *q = gt + 1;
+
+			while (q < end) {
+				const char *rel = strstr(q, "rel=");
+
+				if (!rel || rel >= end)
+					break;
+				rel += 4;
+				if (*rel == '"')
+					rel++;
+				while (rel < end && *rel != '"' &&
+				       *rel != ';') {
+					size_t n = strcspn(rel, " \";,");
+
+					if (n == 4 && !strncmp(rel, "next", 4))
+						return xstrndup(lt + 1,
+							(size_t)(gt - lt - 1));
+					rel += n;
+					while (*rel == ' ')
+						rel++;
+				}
+				q = rel;
+			}
+		}
+		p = *end ? end + 1 : end;
+	}
+	return NULL;
+}
+
+/* ---- JSON helpers ------------------------------------------------------- */
+
+static const cJSON *jget(const cJSON *o, const char *key)
+{
+	return cJSON_GetObjectItemCaseSensitive(o, key);
+}
+
+static const char *jstr(const cJSON *o, const char *key)
+{
+	const cJSON *v = jget(o, key);
+
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static long long jnum(const cJSON *o, const char *key, long long def)
+{
+	const cJSON *v = jget(o, key);
+
+	return cJSON_IsNumber(v) ? (long long)v->valuedouble : def;
+}
+
+static int jint(const cJSON *o, const char *key)
+{
+	long long v = jnum(o, key, -1);
+
+	return v < 0 || v > 0x7fffffff ? -1 : (int)v;
+}
+
+/* user.login, or NULL for a deleted ("ghost") account */
+static const char *jlogin(const cJSON *o, const char *key)
+{
+	return jstr(jget(o, key), "login");
+}
+
+/* ---- issues, comments, pull requests ----------------------------------- */
+
+int gh_item_from_issue(struct item *it, const char *repo,
+		       const cJSON *issue, struct err *e)
+{
+	const cJSON *labels, *l;
+	long long number = jnum(issue, "number", -1);
+	const char *title = jstr(issue, "title");
+	size_t n = 0;
+
+	if (!cJSON_IsObject(issue) || number <= 0 || !title)
+		return err_set(e, ERR_INPUT, "%s: an issue without a number "
+			       "or title", repo);
+	memset(it, 0, sizeof(*it));
+	it->repo = xstrdup(repo);
+	it->number = number;
+	it->title = xstrdup(title);
+	it->body = xstrdup_or_null(jstr(issue, "body"));
+	it->state = xstrdup_or_null(jstr(issue, "state"));
+	it->state_reason = xstrdup_or_null(jstr(issue, "state_reason"));
+	it->author = xstrdup_or_null(jlogin(issue, "user"));
+	it->created_at = xstrdup_or_null(jstr(issue, "created_at"));
+	it->closed_at = xstrdup_or_null(jstr(issue, "closed_at"));
+	it->url = xstrdup_or_null(jstr(issue, "html_url"));
+	it->source = xstrdup_or_null(jstr(issue, "url"));
+	it->comment_count = (int)jnum(issue, "comments", 0);
+	labels = jget(issue, "labels");
+	if (cJSON_IsArray(labels)) {
+		it->labels = xcalloc((size_t)cJSON_GetArraySize(labels) + 1,
+				     sizeof(char *));
+		cJSON_ArrayForEach(l, labels) {
+			const char *name = cJSON_IsString(l) ? l->valuestring :
+					   jstr(l, "name");
+
+			if (name)
+				it->labels[n++] = xstrdup(name);
+		}
+		it->nr_labels = n;
+	}
+	return 0;
+}
+
+struct comments {
+	struct comment *v;
+	size_t nr, alloc;
+};
+
+static void comments_add(struct comments *l, const char *author,
+			 const char *created_at, const char *body)
+{
+	struct comment *c;
+
+	ALLOC_GROW(l->v, l->nr + 1, l->alloc);
+	c = &l->v[l->nr++];
+	c->author = xstrdup_or_null(author);
+	c->created_at = xstrdup_or_null(created_at);
+	c->body = xstrdup_or_null(body);
+}
+
+static void comments_release(struct comments *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr; i++) {
+		free(l->v[i].author);
+		free(l->v[i].created_at);
+		free(l->v[i].body);
+	}
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+/* A fixing pull request as found, before its diff is fetched. */
+struct prref {
+	long long number;
+	char *title, *body, *url, *merged_at;
+	int additions, deletions, changed_files;	/* -1 unknown */
+};
+
+struct prrefs {
+	struct prref *v;
+	size_t nr, alloc;
+	char **commits;		/* closing commits still to look up */
+	size_t nr_commits, alloc_commits;
+};
+
+static void prrefs_release(struct prrefs *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr; i++) {
+		free(l->v[i].title);
+		free(l->v[i].body);
+		free(l->v[i].url);
+		free(l->v[i].merged_at);
+	}
+	free(l->v);
+	for (i = 0; i < l->nr_commits; i++)
+		free(l->commits[i]);
+	free(l->commits);
+	memset(l, 0, sizeof(*l));
+}
+
+static void fill(char **dst, const char *v)
+{
+	if (!*dst && v)
+		*dst = xstrdup(v);
+}
+
+static void prrefs_add(struct prrefs *l, long long number, const char *title,
+		       const char *body, const char *url,
+		       const char *merged_at, int add, int del, int files)
+{
+	struct prref *p = NULL;
+	size_t i;
+
+	if (number <= 0)
+		return;
+	for (i = 0; i < l->nr; i++)
+		if (l->v[i].number == number)
+			p = &l->v[i];
+	if (!p) {
+		ALLOC_GROW(l->v, l->nr + 1, l->alloc);
+		p = &l->v[l->nr++];
+		memset(p, 0, sizeof(*p));
+		p->number = number;
+		p->additions = p->deletions = p->changed_files = -1;
+	}
+	fill(&p->title, title);
+	fill(&p->body, body);
+	fill(&p->url, url);
+	fill(&p->merged_at, merged_at);
+	if (p->additions < 0)
+		p->additions = add;
+	if (p->deletions < 0)
+		p->deletions = del;
+	if (p->changed_files < 0)
+		p->changed_files = files;
+}
+
+static int cmp_prref(const void *a, const void *b)
+{
+	const struct prref *x = a, *y = b;
+
+	return x->number < y->number ? -1 : x->number > y->number;
+}
+
+/* Is "owner/name" the repository being fetched?  Unknown counts as yes. */
+static int our_repo(const char *want, const char *canon, const char *full)
+{
+	if (!full)
+		return 1;
+	return !strcasecmp(full, want) || (canon && !strcasecmp(full, canon));
+}
+
+/* "owner/name" from ".../repos/owner/name", into a new string or NULL. */
+static char *repo_from_api_url(const char *url)
+{
+	const char *p = url ? strstr(url, "/repos/") : NULL;
+	const char *slash;
+	size_t n;
+
+	if (!p)
+		return NULL;
+	p += 7;
+	slash = strchr(p, '/');
+	if (!slash)
+		return NULL;
+	n = strcspn(slash + 1, "/?#");
+	return xstrndup(p, (size_t)(slash + 1 - p) + n);
+}
+
+/* ---- the fetch --------------------------------------------------------- */
+
+struct fetch {
+	struct client c;
+	struct store *st;
+	const struct gh_fetch_opts *o;
+	const char *repo;
+	char *canon;		/* repository's own name from the list */
+	char *params;		/* the options, as fetch_state keeps them */
+	double since_t, until_t;
+	int has_since, has_until;
+	int graphql;		/* still usable */
+	long stored;		/* items stored, for --limit */
+};
+
+/* Everything gathered for one issue. */
+struct gathered {
+	struct comments comments;
+	struct prrefs prs;
+	int complete;		/* answered; else ask the REST timeline */
+};
+
+static void gathered_release(struct gathered *g)
+{
+	comments_release(&g->comments);
+	prrefs_release(&g->prs);
+	memset(g, 0, sizeof(*g));
+}
+
+static void add_graphql_pr(struct fetch *f, struct prrefs *l, const cJSON *pr)
+{
+	const cJSON *merged = jget(pr, "merged");
+
+	if (!cJSON_IsObject(pr) || !cJSON_IsTrue(merged))
+		return;
+	if (!our_repo(f->repo, f->canon,
+		      jstr(jget(pr, "repository"), "nameWithOwner")))
+		return;
+	prrefs_add(l, jnum(pr, "number", -1), jstr(pr, "title"),
+		   jstr(pr, "body"), jstr(pr, "url"), jstr(pr, "mergedAt"),
+		   jint(pr, "additions"), jint(pr, "deletions"),
+		   jint(pr, "changedFiles"));
+}
+
+/* Read one issue's GraphQL answer into g; g->complete says whether it
+ * sufficed. */
+static void from_graphql(struct fetch *f, const cJSON *is,
+			 struct gathered *g)
+{
+	const cJSON *comments = jget(is, "comments");
+	const cJSON *tl = jget(is, "timelineItems");
+	const cJSON *x;
+
+	g->complete = 0;
+	if (!cJSON_IsObject(is) || !cJSON_IsObject(comments) ||
+	    !cJSON_IsObject(tl))
+		return;
+	if (cJSON_IsTrue(jget(jget(tl, "pageInfo"), "hasNextPage")))
+		return;
+	if (jnum(comments, "totalCount", 0) >
+	    cJSON_GetArraySize(jget(comments, "nodes")))
+		return;
+	cJSON_ArrayForEach(x, jget(comments, "nodes"))
+		comments_add(&g->comments, jlogin(x, "author"),
+			     jstr(x, "createdAt"), jstr(x, "body"));
+	cJSON_ArrayForEach(x, jget(jget(is, "closedByPullRequestsReferences"),
+				   "nodes"))
+		add_graphql_pr(f, &g->prs, x);
+	cJSON_ArrayForEach(x, jget(tl, "nodes")) {
+		const char *type = jstr(x, "__typename");
+		const cJSON *y, *pr;
+
+		if (!type)
+			continue;
+		if (!strcmp(type, "CrossReferencedEvent")) {
+			add_graphql_pr(f, &g->prs, jget(x, "source"));
+		} else if (!strcmp(type, "ConnectedEvent")) {
+			add_graphql_pr(f, &g->prs, jget(x, "subject"));
+		} else if (!strcmp(type, "ClosedEvent")) {
+			y = jget(x, "closer");
+			add_graphql_pr(f, &g->prs, y);
+			cJSON_ArrayForEach(pr, jget(jget(y,
+					   "associatedPullRequests"), "nodes"))
+				add_graphql_pr(f, &g->prs, pr);
+		}
+	}
+	g->complete = 1;
+}
+
+static const char gql_head[] =
+	"query($owner: String!, $name: String!) { "
+	"rateLimit { remaining resetAt } "
+	"repository(owner: $owner, name: $name) {";
+
+static const char gql_tail[] =
+	" } } "
+	"fragment P on PullRequest { number title body url merged mergedAt "
+	"additions deletions changedFiles repository { nameWithOwner } } "
+	"fragment I on Issue { number "
+	"comments(first: 100) { totalCount "
+	"nodes { author { login } createdAt body } } "
+	"closedByPullRequestsReferences(first: 10, includeClosedPrs: true) "
+	"{ nodes { ...P } } "
+	"timelineItems(first: 100, itemTypes: [CROSS_REFERENCED_EVENT, "
+	"CONNECTED_EVENT, CLOSED_EVENT]) { pageInfo { hasNextPage } "
+	"nodes { __typename "
+	"... on CrossReferencedEvent { source { __typename "
+	"... on PullRequest { ...P } } } "
+	"... on ConnectedEvent { subject { __typename "
+	"... on PullRequest { ...P } } } "
+	"... on ClosedEvent { closer { __typename "
+	"... on PullRequest { ...P } "
+	"... on Commit { oid associatedPullRequests(first: 5) "
+	"{ nodes { ...P } } } } } } } }";
+
+/*
+ * Link issues[0..n) through one GraphQL request, filling g[0..n).  A
+ * failure other than an interruption turns GraphQL off for the rest of
+ * the fetch (the REST timeline answers instead) and is not an error.
+ */
+static int link_graphql(struct fetch *f, const cJSON **issues, size_t n,
+			struct gathered *g, struct err *e)
+{
+	struct buf q = BUF_INIT;
+	cJSON *req = NULL, *vars, *ans = NULL;
+	const cJSON *repo;
+	char *post = NULL, *owner;
+	const char *slash = strchr(f->repo, '/');
+	struct resp r;
+	struct err e2 = ERR_INIT;
+	size_t i;
+	int ret = 0;
+
+	buf_addstr(&q, gql_head);
+	for (i = 0; i < n; i++) {
+		long long num = jnum(issues[i], "number", 0);
+
+		buf_addf(&q, " i%lld: issue(number: %lld) { ...I }", num, num);
+	}
+	buf_addstr(&q, gql_tail);
+	owner = xstrndup(f->repo, (size_t)(slash - f->repo));
+	req = cJSON_CreateObject();
+	cJSON_AddStringToObject(req, "query", q.ptr);
+	vars = cJSON_AddObjectToObject(req, "variables");
+	cJSON_AddStringToObject(vars, "owner", owner);
+	cJSON_AddStringToObject(vars, "name", slash + 1);
+	post = cJSON_PrintUnformatted(req);
+
+	if (request(&f->c, f->c.graphql_url, REQ_POST | REQ_JSON, post, &r,
+		    &ans, &e2) < 0) {
+		if (e2.code == ERR_INTERRUPTED) {
+			*e = e2;
+			ret = -1;
+		} else {
+			f->graphql = 0;
+			f->c.stats->graphql = 0;
+		}
+		goto out;
+	}
+	repo = jget(jget(ans, "data"), "repository");
+	if (!cJSON_IsObject(repo)) {
+		f->graphql = 0;
+		f->c.stats->graphql = 0;
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		char alias[32];
+
+		snprintf(alias, sizeof(alias), "i%lld",
+			 jnum(issues[i], "number", 0));
+		from_graphql(f, jget(repo, alias), &g[i]);
+	}
+out:
+	resp_clear(&r);
+	cJSON_Delete(ans);
+	cJSON_free(post);
+	cJSON_Delete(req);
+	free(owner);
+	buf_release(&q);
+	return ret;
+}
+
+/* The REST way: the issue's timeline, page by page, then a look-up of
+ * closing commits when no merged pull request was named. */
+static int link_rest(struct fetch *f, long long number, struct gathered *g,
+		     struct err *e)
+{
+	struct buf url = BUF_INIT;
+	char *next = NULL;
+	cJSON *page = NULL;
+	struct resp r;
+	size_t i;
+	int ret = -1;
+
+	comments_release(&g->comments);
+	prrefs_release(&g->prs);
+	resp_init(&r);
+	buf_addf(&url, "%s/repos/%s/issues/%lld/timeline?per_page=%d",
+		 f->c.api, f->repo, number, PER_PAGE);
+	while (url.len) {
+		const cJSON *ev;
+
+		resp_clear(&r);
+		cJSON_Delete(page);
+		page = NULL;
+		if (request(&f->c, url.ptr, REQ_JSON, NULL, &r, &page, e) < 0)
+			goto out;
+		if (!cJSON_IsArray(page)) {
+			err_set(e, ERR_INPUT, "GET %s: not a list of events",
+				url.ptr);
+			goto out;
+		}
+		cJSON_ArrayForEach(ev, page) {
+			const char *type = jstr(ev, "event");
+			const cJSON *src, *pr;
+
+			if (!type)
+				continue;
+			if (!strcmp(type, "commented")) {
+				const char *who = jget(ev, "user") ?
+						  jlogin(ev, "user") :
+						  jlogin(ev, "actor");
+
+				comments_add(&g->comments, who,
+					     jstr(ev, "created_at"),
+					     jstr(ev, "body"));
+			} else if (!strcmp(type, "cross-referenced")) {
+				char *full = NULL;
+				const char *fn;
+
+				src = jget(jget(ev, "source"), "issue");
+				pr = jget(src, "pull_request");
+				if (!cJSON_IsObject(pr) ||
+				    !jstr(pr, "merged_at"))
+					continue;
+				fn = jstr(jget(src, "repository"),
+					  "full_name");
+				if (!fn)
+					fn = full = repo_from_api_url(
+						jstr(src, "url"));
+				if (our_repo(f->repo, f->canon, fn))
+					prrefs_add(&g->prs,
+						   jnum(src, "number", -1),
+						   jstr(src, "title"),
+						   jstr(src, "body"),
+						   jstr(src, "html_url"),
+						   jstr(pr, "merged_at"),
+						   -1, -1, -1);
+				free(full);
+			} else if (!strcmp(type, "closed") &&
+				   jstr(ev, "commit_id")) {
+				const char *sha = jstr(ev, "commit_id");
+				size_t k = strspn(sha, "0123456789abcdef");
+
+				if (k >= 7 && !sha[k]) {
+					ALLOC_GROW(g->prs.commits,
+						   g->prs.nr_commits + 1,
+						   g->prs.alloc_commits);
+					g->prs.commits[g->prs.nr_commits++] =
+						xstrdup(sha);
+				}
+			}
+		}
+		free(next);
+		next = gh_link_next(r.link);
+		buf_reset(&url);
+		if (next)
+			buf_addstr(&url, next);
+	}
+	/* a closing commit explains the fix only when nothing else did */
+	for (i = 0; !g->prs.nr && i < g->prs.nr_commits; i++) {
+		const cJSON *pr;
+
+		buf_reset(&url);
+		buf_addf(&url, "%s/repos/%s/commits/%s/pulls?per_page=%d",
+			 f->c.api, f->repo, g->prs.commits[i], PER_PAGE);
+		resp_clear(&r);
+		cJSON_Delete(page);
+		page = NULL;
+		if (request(&f->c, url.ptr, REQ_JSON, NULL, &r, &page, e) < 0)
+			goto out;
+		cJSON_ArrayForEach(pr, page) {
+			char *full = NULL;
+
+			if (!jstr(pr, "merged_at"))
+				continue;
+			full = repo_from_api_url(jstr(pr, "url"));
+			if (our_repo(f->repo, f->canon, full))
+				prrefs_add(&g->prs, jnum(pr, "number", -1),
+					   jstr(pr, "title"), jstr(pr, "body"),
+					   jstr(pr, "html_url"),
+					   jstr(pr, "merged_at"),
+					   jint(pr, "additions"),
+					   jint(pr, "deletions"),
+					   jint(pr, "changed_files"));
+			free(full);
+		}
+	}
+	g->complete = 1;
+	ret = 0;
+out:
+	free(next);
+	cJSON_Delete(page);
+	resp_clear(&r);
+	buf_release(&url);
+	return ret;
+}
+
+/* Rebuild a diff from the paged file list of pull request `number`. */
+static int diff_from_files(struct fetch *f, long long number, struct fix *fx,
+			   struct err *e)
+{
+	struct buf url = BUF_INIT, d = BUF_INIT;
+	cJSON *page = NULL;
+	char *next = NULL;
+	struct resp r;
+	int add = 0, del = 0, files = 0, ret = -1;
+
+	resp_init(&r);
+	buf_addf(&url, "%s/repos/%s/pulls/%lld/files?per_page=%d", f->c.api,
+		 f->repo, number, PER_PAGE);
+	while (url.len) {
+		const cJSON *x;
+
+		resp_clear(&r);
+		cJSON_Delete(page);
+		page = NULL;
+		if (request(&f->c, url.ptr, REQ_JSON, NULL, &r, &page, e) < 0)
+			goto out;
+		if (!cJSON_IsArray(page)) {
+			err_set(e, ERR_INPUT, "GET %s: not a list of files",
+				url.ptr);
+			goto out;
+		}
+		cJSON_ArrayForEach(x, page) {
+			const char *name = jstr(x, "filename");
+			const char *prev = jstr(x, "previous_filename");
+			const char *status = jstr(x, "status");
+			const char *patch = jstr(x, "patch");
+			int added, removed;
+
+			if (!name)
+				continue;
+			if (!prev)
+				prev = name;
+			added = status && !strcmp(status, "added");
+			removed = status && !strcmp(status, "removed");
+			buf_addf(&d, "diff --git a/%s b/%s\n", prev, name);
+			if (added)
+				buf_addstr(&d, "new file mode 100644\n");
+			else if (removed)
+				buf_addstr(&d, "deleted file mode 100644\n");
+			else if (strcmp(prev, name))
+				buf_addf(&d, "rename from %s\nrename to %s\n",
+					 prev, name);
+			if (patch) {
+				buf_addf(&d, "--- %s%s\n+++ %s%s\n",
+					 added ? "" : "a/",
+					 added ? "/dev/null" : prev,
+					 removed ? "" : "b/",
+					 removed ? "/dev/null" : name);
+				buf_addstr(&d, patch);
+				if (d.len && d.ptr[d.len - 1] != '\n')
+					buf_addch(&d, '\n');
+			}
+			add += jint(x, "additions") > 0 ?
+			       jint(x, "additions") : 0;
+			del += jint(x, "deletions") > 0 ?
+			       jint(x, "deletions") : 0;
+			files++;
+		}
+		free(next);
+		next = gh_link_next(r.link);
+		buf_reset(&url);
+		if (next)
+			buf_addstr(&url, next);
+	}
+	if (fx->additions < 0)
+		fx->additions = add;
+	if (fx->deletions < 0)
+		fx->deletions = del;
+	if (fx->changed_files < 0)
+		fx->changed_files = files;
+	fx->diff = buf_detach(&d, &fx->diff_len);
+	fx->diff_partial = 1;
+	f->c.stats->partial_diffs++;
+	ret = 0;
+out:
+	free(next);
+	cJSON_Delete(page);
+	resp_clear(&r);
+	buf_release(&url);
+	buf_release(&d);
+	return ret;
+}
+
+static int fetch_diff(struct fetch *f, struct fix *fx, struct err *e)
+{
+	struct buf url = BUF_INIT;
+	struct resp r;
+	int ret = -1;
+
+	buf_addf(&url, "%s/repos/%s/pulls/%lld", f->c.api, f->repo,
+		 fx->number);
+	if (request(&f->c, url.ptr, REQ_DIFF | REQ_ALLOW_406, NULL, &r, NULL,
+		    e) < 0)
+		goto out;
+	if (r.status == 406) {
+		ret = diff_from_files(f, fx->number, fx, e);
+		goto out;
+	}
+	fx->diff = buf_detach(&r.body, &fx->diff_len);
+	ret = 0;
+out:
+	resp_clear(&r);
+	buf_release(&url);
+	return ret;
+}
+
+/* ---- progress bookkeeping in the study --------------------------------- */
+
+static int state_load(struct fetch *f, char **next_url, struct err *e)
+{
+	sqlite3_stmt *s = store_prepare(f->st, "SELECT params, next_url, done "
+					"FROM fetch_state WHERE repo = ?", e);
+	int rc;
+
+	*next_url = NULL;
+	if (!s)
+		return -1;
+	sqlite3_bind_text(s, 1, f->repo, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		const char *p = (const char *)sqlite3_column_text(s, 0);
+		const char *u = (const char *)sqlite3_column_text(s, 1);
+
+		if (p && !strcmp(p, f->params) && u &&
+		    !sqlite3_column_int(s, 2))
+			*next_url = xstrdup(u);
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return store_error(f->st, e, "reading the fetch state");
+	return 0;
+}
+
+static int state_save(struct fetch *f, const char *next_url, int done,
+		      struct err *e)
+{
+	sqlite3_stmt *s;
+	char now[32];
+	int rc;
+
+	s = store_prepare(f->st, "INSERT INTO fetch_state (repo, params, "
+			  "next_url, done, updated_at) VALUES (?, ?, ?, ?, ?) "
+			  "ON CONFLICT (repo) DO UPDATE SET params = "
+			  "excluded.params, next_url = excluded.next_url, "
+			  "done = excluded.done, updated_at = "
+			  "excluded.updated_at", e);
+	if (!s)
+		return -1;
+	store_now(now);
+	sqlite3_bind_text(s, 1, f->repo, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, f->params, -1, SQLITE_STATIC);
+	store_bind_text(s, 3, next_url);
+	sqlite3_bind_int(s, 4, done);
+	sqlite3_bind_text(s, 5, now, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return store_error(f->st, e, "saving the fetch state");
+	return 0;
+}
+
+/* Was this issue finished before, at this updated_at, with a result these
+ * options would keep as it is?  Then it needs no request. */
+static int already_done(struct fetch *f, long long number,
+			const char *updated_at)
+{
+	sqlite3_stmt *s;
+	int done = 0, has_fix = 0, rc;
+
+	s = store_prepare(f->st, "SELECT updated_at, has_fix FROM "
+			  "fetch_issues WHERE repo = ? AND number = ?", NULL);
+	if (!s)
+		return 0;
+	sqlite3_bind_text(s, 1, f->repo, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 2, number);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		const char *u = (const char *)sqlite3_column_text(s, 0);
+
+		done = u && updated_at && !strcmp(u, updated_at);
+		has_fix = sqlite3_column_int(s, 1);
+	}
+	sqlite3_finalize(s);
+	if (!done || (!has_fix && f->o->require_fix))
+		return done;
+	/* it should be stored: is it? */
+	s = store_prepare(f->st, "SELECT 1 FROM items WHERE repo = ? AND "
+			  "number = ?", NULL);
+	if (!s)
+		return 0;
+	sqlite3_bind_text(s, 1, f->repo, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 2, number);
+	done = sqlite3_step(s) == SQLITE_ROW;
+	sqlite3_finalize(s);
+	return done;
+}
+
+static int mark_done(struct fetch *f, long long number,
+		     const char *updated_at, int has_fix, struct err *e)
+{
+	sqlite3_stmt *s;
+	char now[32];
+	int rc;
+
+	s = store_prepare(f->st, "INSERT INTO fetch_issues (repo, number, "
+			  "updated_at, has_fix, fetched_at) VALUES "
+			  "(?, ?, ?, ?, ?) ON CONFLICT (repo, number) DO UPDATE "
+			  "SET updated_at = excluded.updated_at, has_fix = "
+			  "excluded.has_fix, fetched_at = excluded.fetched_at",
+			  e);
+	if (!s)
+		return -1;
+	store_now(now);
+	sqlite3_bind_text(s, 1, f->repo, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 2, number);
+	store_bind_text(s, 3, updated_at);
+	sqlite3_bind_int(s, 4, has_fix);
+	sqlite3_bind_text(s, 5, now, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return store_error(f->st, e, "recording a fetched issue");
+	return 0;
+}
+
+/* ---- one issue ---------------------------------------------------------- */
+
+static int finish_issue(struct fetch *f, const cJSON *issue,
+			struct gathered *g, struct err *e)
+{
+	struct item it;
+	long long number = jnum(issue, "number", 0);
+	const char *updated_at = jstr(issue, "updated_at");
+	size_t i;
+	int ret = -1;
+
+	memset(&it, 0, sizeof(it));
+	if (!g->complete && link_rest(f, number, g, e) < 0)
+		return -1;
+	if (!g->prs.nr && f->o->require_fix) {
+		if (mark_done(f, number, updated_at, 0, e) < 0)
+			return -1;
+		progress(&f->c);
+		return 0;
+	}
+	if (gh_item_from_issue(&it, f->repo, issue, e) < 0)
+		return -1;
+	it.comments = g->comments.v;
+	it.nr_comments = g->comments.nr;
+	memset(&g->comments, 0, sizeof(g->comments));
+
+	qsort(g->prs.v, g->prs.nr, sizeof(*g->prs.v), cmp_prref);
+	it.fixes = xcalloc(g->prs.nr + 1, sizeof(*it.fixes));
+	for (i = 0; i < g->prs.nr; i++) {
+		struct prref *p = &g->prs.v[i];
+		struct fix *fx = &it.fixes[it.nr_fixes++];
+
+		fx->number = p->number;
+		fx->title = p->title;
+		fx->body = p->body;
+		fx->url = p->url;
+		fx->merged_at = p->merged_at;
+		p->title = p->body = p->url = p->merged_at = NULL;
+		fx->additions = p->additions;
+		fx->deletions = p->deletions;
+		fx->changed_files = p->changed_files;
+		if (fetch_diff(f, fx, e) < 0)
+			goto out;
+	}
+	/* complete now: store it even when a stop was asked meanwhile */
+	if (store_begin(f->st, e) < 0)
+		goto out;
+	if (item_save(f->st, &it, e) < 0 ||
+	    mark_done(f, number, updated_at, it.nr_fixes > 0, e) < 0) {
+		store_rollback(f->st);
+		goto out;
+	}
+	if (store_commit(f->st, e) < 0)
+		goto out;
+	f->stored++;
+	f->c.stats->kept++;
+	if (it.nr_fixes)
+		f->c.stats->kept_fixed++;
+	f->c.stats->fixes += (long)it.nr_fixes;
+	progress(&f->c);
+	ret = 0;
+out:
+	item_release(&it);
+	return ret;
+}
+
+/* ---- pages -------------------------------------------------------------- */
+
+static int limit_reached(const struct fetch *f)
+{
+	return f->o->limit > 0 && f->stored >= f->o->limit;
+}
+
+/* Work through the candidates of one page.  Returns 0, or -1. */
+static int do_page(struct fetch *f, const cJSON **todo, size_t n,
+		   struct err *e)
+{
+	struct gathered *g = xcalloc(n + 1, sizeof(*g));
+	size_t i = 0, j;
+	int ret = -1;
+
+	while (i < n) {
+		size_t batch = n - i;
+
+		if (limit_reached(f))
+			break;
+		if (batch > GQL_BATCH)
+			batch = GQL_BATCH;
+		/* without --require-fix each issue is kept: ask no more
+		   than the limit needs */
+		if (f->o->limit > 0 && !f->o->require_fix &&
+		    batch > (size_t)(f->o->limit - f->stored))
+			batch = (size_t)(f->o->limit - f->stored);
+		if (f->graphql &&
+		    link_graphql(f, todo + i, batch, g + i, e) < 0)
+			goto out;
+		for (j = i; j < i + batch; j++) {
+			if (stopped(&f->c)) {
+				err_set(e, ERR_INTERRUPTED, "interrupted");
+				goto out;
+			}
+			if (limit_reached(f))
+				break;
+			if (finish_issue(f, todo[j], &g[j], e) < 0)
+				goto out;
+			gathered_release(&g[j]);
+		}
+		i += batch;
+	}
+	ret = 0;
+out:
+	for (j = 0; j < n; j++)
+		gathered_release(&g[j]);
+	free(g);
+	return ret;
+}
+
+static int date_arg(const char *s, const char *what, int end_of_day,
+		    double *t, struct err *e)
+{
+	if (item_parse_date(s, t) < 0)
+		return err_set(e, ERR_USAGE, "%s %s: not a date (use "
+			       "YYYY-MM-DD or an ISO 8601 time)", what, s);
+	if (end_of_day && strlen(s) == 10)
+		*t += 86399;
+	return 0;
+}
+
+static char *first_url(struct fetch *f)
+{
+	const struct gh_fetch_opts *o = f->o;
+	struct buf b = BUF_INIT;
+
+	buf_addf(&b, "%s/repos/%s/issues?state=%s", f->c.api, f->repo,
+		 o->state && *o->state ? o->state : "closed");
+	if (o->label && *o->label) {
+		char *esc = curl_easy_escape(f->c.curl, o->label, 0);
+
+		buf_addf(&b, "&labels=%s", esc ? esc : "");
+		curl_free(esc);
+	}
+	buf_addf(&b, "&sort=created&direction=asc&per_page=%d", PER_PAGE);
+	if (o->since) {
+		char iso[40];
+		time_t t = (time_t)f->since_t;
+		struct tm tm;
+
+		gmtime_r(&t, &tm);
+		strftime(iso, sizeof(iso), "%Y-%m-%dT%H:%M:%SZ", &tm);
+		buf_addf(&b, "&since=%s", iso);
+	}
+	return buf_detach(&b, NULL);
+}
+
+int gh_fetch(struct store *st, const struct gh_fetch_opts *o,
+	     struct gh_stats *stats, struct err *e)
+{
+	struct gh_stats local;
+	struct fetch f;
+	struct buf params = BUF_INIT;
+	const cJSON **todo = NULL;
+	size_t alloc_todo = 0;
+	cJSON *page = NULL;
+	char *url = NULL, *next = NULL, *start = NULL;
+	const char *state = o->state && *o->state ? o->state : "closed";
+	struct resp r;
+	int ret = -1;
+
+	if (!stats)
+		stats = &local;
+	memset(stats, 0, sizeof(*stats));
+	stats->rate_remaining = stats->rate_limit = -1;
+	memset(&f, 0, sizeof(f));
+	resp_init(&r);
+	f.st = st;
+	f.o = o;
+	f.repo = o->repo;
+	if (!o->repo || !item_valid_repo(o->repo))
+		return err_set(e, ERR_USAGE, "%s: not a repository (expected "
+			       "OWNER/REPO)", o->repo ? o->repo : "(none)");
+	if (strcmp(state, "closed") && strcmp(state, "open") &&
+	    strcmp(state, "all"))
+		return err_set(e, ERR_USAGE, "--state %s: expected closed, "
+			       "open or all", state);
+	if (o->label && strpbrk(o->label, "\r\n"))
+		return err_set(e, ERR_USAGE, "--label: a line break in a "
+			       "label");
+	if (o->since && date_arg(o->since, "--since", 0, &f.since_t, e) < 0)
+		return -1;
+	if (o->until && date_arg(o->until, "--until", 1, &f.until_t, e) < 0)
+		return -1;
+	f.has_since = !!o->since;
+	f.has_until = !!o->until;
+	if (client_init(&f.c, st, o, stats, e) < 0)
+		goto out;
+	f.graphql = o->token && *o->token && !o->no_graphql;
+	stats->graphql = f.graphql;
+
+	/* what the list depends on, and what decides what is kept */
+	buf_addf(&params, "api=%s state=%s label=%s since=%s until=%s "
+		 "require_fix=%d", f.c.api, state, o->label ? o->label : "",
+		 o->since ? o->since : "", o->until ? o->until : "",
+		 !!o->require_fix);
+	f.params = buf_detach(&params, NULL);
+	start = first_url(&f);
+	if (state_load(&f, &url, e) < 0)
+		goto out;
+	if (!url)
+		url = xstrdup(start);
+	if (state_save(&f, url, 0, e) < 0)
+		goto out;
+
+	while (url) {
+		const cJSON *is;
+		size_t n = 0;
+		int past_until = 0;
+
+		if (stopped(&f.c)) {
+			err_set(e, ERR_INTERRUPTED, "interrupted");
+			goto out;
+		}
+		resp_clear(&r);
+		cJSON_Delete(page);
+		page = NULL;
+		if (request(&f.c, url, REQ_JSON, NULL, &r, &page, e) < 0)
+			goto out;
+		if (!cJSON_IsArray(page)) {
+			err_set(e, ERR_INPUT, "GET %s: not a list of issues",
+				url);
+			goto out;
+		}
+		stats->pages++;
+		free(next);
+		next = gh_link_next(r.link);
+		cJSON_ArrayForEach(is, page) {
+			double created;
+			const char *ca = jstr(is, "created_at");
+
+			if (!f.canon)
+				f.canon = repo_from_api_url(
+					jstr(is, "repository_url"));
+			if (jget(is, "pull_request"))
+				continue;
+			if (jnum(is, "number", -1) <= 0 || !jstr(is, "title"))
+				continue;
+			if (strcmp(state, "all") && jstr(is, "state") &&
+			    strcmp(jstr(is, "state"), state))
+				continue;
+			if (ca && !item_parse_date(ca, &created)) {
+				if (f.has_since && created < f.since_t)
+					continue;
+				if (f.has_until && created > f.until_t) {
+					past_until = 1;
+					continue;
+				}
+			}
+			stats->seen++;
+			if (already_done(&f, jnum(is, "number", 0),
+					 jstr(is, "updated_at"))) {
+				stats->unchanged++;
+				continue;
+			}
+			ALLOC_GROW(todo, n + 1, alloc_todo);
+			todo[n++] = is;
+		}
+		progress(&f.c);
+		if (do_page(&f, todo, n, e) < 0)
+			goto out;
+		if (limit_reached(&f))
+			break;
+		free(url);
+		url = (next && !past_until) ? next : NULL;
+		if (url == next)
+			next = NULL;
+		if (state_save(&f, url, !url, e) < 0)
+			goto out;
+	}
+	ret = 0;
+out:
+	progress(&f.c);
+	cJSON_Delete(page);
+	resp_clear(&r);
+	free(todo);
+	free(url);
+	free(next);
+	free(start);
+	free(f.params);
+	free(f.canon);
+	client_release(&f.c);
+	return ret;
+}
