@@ -177,14 +177,13 @@ int agree_table_from_labels(struct agree_table *t, int k, const int *a,
 		return err_set(e, ERR_INPUT, "agreement table: no labels");
 	agree_table_init(t, k);
 	for (i = 0; i < n; i++) {
-		if (a[i] < AGREE_MISSING || a[i] >= k ||
-		    b[i] < AGREE_MISSING || b[i] >= k) {
+		int bad = a[i] < AGREE_MISSING || a[i] >= k ? a[i] :
+			  b[i] < AGREE_MISSING || b[i] >= k ? b[i] : 0;
+
+		if (bad) {
 			agree_table_release(t);
-			return err_set(e, ERR_INPUT,
-				       "item %zu: code %d out of range 0..%d",
-				       i + 1, (a[i] < AGREE_MISSING ||
-					       a[i] >= k) ? a[i] : b[i],
-				       k - 1);
+			return err_set(e, ERR_INPUT, "item %zu: code %d out "
+				       "of range 0..%d", i + 1, bad, k - 1);
 		}
 		if (a[i] == AGREE_MISSING || b[i] == AGREE_MISSING) {
 			lost++;
@@ -499,7 +498,8 @@ int agree_weights(double *w, int k, enum agree_weighting kind,
 			double sj = scores ? scores[j] : (double)j;
 			double x = i == j ? 0 : fabs(si - sj) / range;
 
-			w[i * kk + j] = kind == AGREE_LINEAR ? 1 - x : 1 - x * x;
+			w[i * kk + j] = kind == AGREE_LINEAR ? 1 - x :
+							       1 - x * x;
 		}
 	return 0;
 }
@@ -518,9 +518,9 @@ int agree_weights_from_distance(double *w, int k, const double *d,
 			double x = d[i * kk + j];
 
 			if (!isfinite(x) || x < 0)
-				return err_set(e, ERR_INPUT,
-					       "distance [%zu][%zu] is negative "
-					       "or not finite", i, j);
+				return err_set(e, ERR_INPUT, "distance "
+					       "[%zu][%zu] is negative or not "
+					       "finite", i, j);
 			if (i == j && x != 0)
 				return err_set(e, ERR_INPUT,
 					       "distance [%zu][%zu] of a code "
@@ -575,7 +575,8 @@ int agree_cohen(const struct agree_table *t, struct agree_cohen *out,
 {
 	struct agree_weighted wt;
 	size_t kk, i, j;
-	double *w, n, pomax = 0;
+	double *w, pomax;
+	long mins = 0;
 
 	if (check_table(t, e) < 0)
 		return -1;
@@ -608,7 +609,6 @@ int agree_cohen(const struct agree_table *t, struct agree_cohen *out,
 	out->alpha = wt.alpha;
 	out->band = wt.band;
 
-	n = (double)wt.n;
 	for (i = 0; i < kk; i++) {
 		long r = 0, c = 0;
 
@@ -618,9 +618,9 @@ int agree_cohen(const struct agree_table *t, struct agree_cohen *out,
 		}
 		if (r || c)
 			out->k_used++;
-		if (wt.n)
-			pomax += (r < c ? r : c) / n;
+		mins += r < c ? r : c;
 	}
+	pomax = wt.n ? (double)mins / (double)wt.n : 0;
 	if (!wt.n) {
 		stat_undef(&out->po_max, WHY_NO_ITEMS);
 		stat_undef(&out->kappa_max, WHY_NO_ITEMS);
@@ -1085,7 +1085,8 @@ int agree_alpha(const struct agree_counts *c, enum agree_metric metric,
 				x = i != j;
 				break;
 			case AGREE_ORDINAL: {
-				size_t lo = i < j ? i : j, hi = i < j ? j : i, g;
+				size_t lo = i < j ? i : j;
+				size_t hi = i < j ? j : i, g;
 
 				for (g = lo; g <= hi; g++)
 					x += marg[g];
@@ -1344,8 +1345,8 @@ int agree_pairwise(const struct agree_labels *l, struct agree_pairwise *out,
 
 static const struct {
 	enum agree_band band;
-	double lower;		/* inclusive lower end of the published band */
-	double upper;		/* upper end, owned by this band */
+	double lower;		/* lower end of the published band */
+	double upper;		/* upper end, owned by the band */
 	const char *name;
 } bands[] = {
 	{ AGREE_BAND_POOR, -1, 0, "poor" },

@@ -110,10 +110,10 @@ int agree_table_from_labels(struct agree_table *t, int k, const int *a,
 struct agree_alpha {
 	struct agree_stat alpha;	/* 1 - d_o / d_e */
 	struct agree_stat d_o;		/* observed disagreement */
-	struct agree_stat d_e;		/* disagreement expected by chance */
+	struct agree_stat d_e;		/* disagreement by chance */
 	struct agree_stat po;		/* share of matching value pairs */
 	double n_values;		/* N: pairable values */
-	size_t n_units;			/* units with at least two values */
+	size_t n_units;			/* units with >= 2 values */
 };
 
 /* Landis & Koch (1977) bands.  AGREE_BAND_NONE for an undefined value. */
@@ -142,8 +142,8 @@ struct agree_cohen {
 	struct agree_stat ci_low;	/* kappa - 1.959964 se, not clipped */
 	struct agree_stat ci_high;	/* kappa + 1.959964 se, not clipped */
 	struct agree_stat po_max;	/* largest po the margins allow */
-	struct agree_stat kappa_max;	/* largest kappa the margins allow */
-	struct agree_stat scott_pe;	/* chance agreement, pooled margins */
+	struct agree_stat kappa_max;	/* (po_max - pe) / (1 - pe) */
+	struct agree_stat scott_pe;	/* chance, pooled margins */
 	struct agree_stat scott_pi;	/* Scott's pi */
 	struct agree_stat bennett_s;	/* Bennett's S, Brennan-Prediger */
 	struct agree_stat pabak;	/* PABAK, (k po - 1)/(k - 1) = S */
@@ -167,9 +167,9 @@ struct agree_code {
 	long both;			/* a */
 	long neither;			/* d */
 	struct agree_stat kappa;	/* Cohen's kappa of the 2 x 2 table */
-	struct agree_stat pi;		/* Scott's pi of it (pooled margins) */
-	struct agree_stat pos;		/* positive agreement 2a/(2a+b+c) */
-	struct agree_stat neg;		/* negative agreement 2d/(2d+b+c) */
+	struct agree_stat pi;		/* its Scott's pi */
+	struct agree_stat pos;		/* 2a / (2a + b + c) */
+	struct agree_stat neg;		/* 2d / (2d + b + c) */
 };
 
 /* Statistics of code `code` against all others in `t`.  Returns 0, or -1
@@ -236,7 +236,7 @@ int agree_weighted(const struct agree_table *t, const double *w,
 enum agree_set_metric {
 	AGREE_SET_BINARY,	/* 0 if identical, else 1 */
 	AGREE_SET_JACCARD,	/* 1 - |a & b| / |a | b| */
-	AGREE_SET_PASSONNEAU,	/* 0 same, 1/3 subset, 2/3 overlap, 1 disjoint */
+	AGREE_SET_PASSONNEAU,	/* 1/3 subset, 2/3 overlap, 1 disjoint */
 	AGREE_SET_MASI,		/* 1 - Jaccard x (1, 2/3, 1/3, 0) */
 };
 
@@ -244,7 +244,7 @@ struct agree_multi {
 	size_t n;			/* items */
 	int k;				/* codes */
 	struct agree_stat exact;	/* share of items with identical sets */
-	struct agree_stat mean_kappa;	/* mean of the defined per-code kappas */
+	struct agree_stat mean_kappa;	/* mean of defined code kappas */
 	int n_defined;			/* codes whose kappa is defined */
 };
 
@@ -280,7 +280,7 @@ struct agree_labels {
 	int n_coders;
 	size_t n_units;
 	int k;			/* codes */
-	const int *v;		/* v[c*n_units + u]: code, or AGREE_MISSING */
+	const int *v;		/* v[c*n_units + u], or AGREE_MISSING */
 };
 
 /* Units x codes matrix: how many coders gave unit u code c.  Counts are
@@ -309,7 +309,7 @@ int agree_counts_from_labels(struct agree_counts *c,
 
 enum agree_metric {
 	AGREE_NOMINAL,		/* d = 0 if same code, else 1 */
-	AGREE_ORDINAL,		/* codes in rank order; Krippendorff's ranks */
+	AGREE_ORDINAL,		/* codes in rank order */
 	AGREE_INTERVAL,		/* d = (v_c - v_k)^2 */
 	AGREE_RATIO,		/* d = ((v_c - v_k) / (v_c + v_k))^2 */
 	AGREE_CUSTOM,		/* d given as a k x k matrix */
@@ -329,13 +329,13 @@ int agree_alpha_code(const struct agree_counts *c, int code,
 		     struct agree_alpha *out, struct err *e);
 
 struct agree_fleiss {
-	size_t n_units;			/* units with at least two ratings */
+	size_t n_units;			/* units with >= 2 ratings */
 	double m;			/* ratings per unit, 0 when unequal */
 	int k;				/* codes (q) */
-	struct agree_stat po;		/* mean agreement over rater pairs */
+	struct agree_stat po;		/* agreeing rater pairs */
 	struct agree_stat pe;		/* sum p_j^2 */
 	struct agree_stat kappa;	/* Fleiss' kappa */
-	struct agree_stat se0;		/* SE under kappa = 0 (FNL 1979) */
+	struct agree_stat se0;		/* null SE (FNL 1979) */
 	struct agree_stat z;		/* kappa / se0 */
 	struct agree_stat p_two;	/* two-sided p of z */
 	struct agree_stat p_one;	/* one-sided p, H1: kappa > 0 */
