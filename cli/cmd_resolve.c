@@ -37,9 +37,10 @@ CMD(resolve)
 	}
 	for (i = 1; i < npos; i++)
 		if (!strchr(pos[i], '=') || pos[i][0] == '=') {
+			rc = cli_usage_error(usage, "%s: expected DIM=CODE",
+					     pos[i]);
 			free(pos);
-			return cli_usage_error(usage, "%s: expected DIM=CODE",
-					       pos[i]);
+			return rc;
 		}
 	if ((ret = cli_open(c, CLI_MEMBER)) || (ret = cli_codebook(c, &cb)))
 		goto out;

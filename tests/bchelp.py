@@ -1,0 +1,74 @@
+"""Shared helpers for the Python test layers: run the real binary on a
+temporary study."""
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BIN = os.path.join(ROOT, "bugcoder")
+CODEBOOK = os.path.join(ROOT, "codebooks", "llm-framework-bugs.json")
+SAMPLE = os.path.join(ROOT, "tests", "sample", "items.jsonl")
+SAMPLE_LABELS = os.path.join(ROOT, "tests", "sample", "labels.csv")
+
+
+class Study:
+    """A study in a temporary directory, driven through the CLI."""
+
+    def __init__(self, codebook=CODEBOOK, items=SAMPLE, members=()):
+        self.dir = tempfile.mkdtemp(prefix="bugcoder-test-")
+        self.path = os.path.join(self.dir, "study.db")
+        self.ok("init", "--codebook", codebook)
+        if items:
+            self.ok("import", items)
+        for name, role in members:
+            self.ok("member", "add", name, "--role", role)
+
+    def run(self, *args, as_=None, input=None, env=None):
+        cmd = [BIN, "--study", self.path]
+        if as_:
+            cmd += ["--as", as_]
+        cmd += list(args)
+        e = dict(os.environ)
+        if env:
+            e.update(env)
+        return subprocess.run(cmd, cwd=self.dir, input=input,
+                              capture_output=True, text=True, env=e,
+                              timeout=120)
+
+    def ok(self, *args, as_=None, **kw):
+        p = self.run(*args, as_=as_, **kw)
+        if p.returncode != 0:
+            raise AssertionError(f"{args} failed ({p.returncode}): "
+                                 f"{p.stderr}{p.stdout}")
+        return p.stdout
+
+    def fail(self, *args, as_=None, code=1, **kw):
+        p = self.run(*args, as_=as_, **kw)
+        if p.returncode != code:
+            raise AssertionError(f"{args}: expected exit {code}, got "
+                                 f"{p.returncode}: {p.stderr}{p.stdout}")
+        return p.stderr
+
+    def db(self):
+        return sqlite3.connect(self.path)
+
+    def query(self, sql, *params):
+        with self.db() as c:
+            return c.execute(sql, params).fetchall()
+
+    def dump(self):
+        """Every table's rows, for before/after comparisons."""
+        with self.db() as c:
+            tables = [r[0] for r in c.execute(
+                "SELECT name FROM sqlite_master WHERE type='table' ORDER BY name")]
+            return {t: c.execute(f"SELECT * FROM {t} ORDER BY 1").fetchall()
+                    for t in tables}
+
+    def agree_json(self, *args, as_=None):
+        return json.loads(self.ok("agree", "--format", "json", *args, as_=as_))
+
+    def close(self):
+        shutil.rmtree(self.dir, ignore_errors=True)

@@ -1,0 +1,394 @@
+"""Rounds, blinding, scriptable labelling and the agreement report,
+through the real binary."""
+import csv
+import io
+import json
+import os
+import unittest
+
+from bchelp import Study, SAMPLE_LABELS
+
+MEMBERS = [("alice", "annotator"), ("bob", "annotator"),
+           ("carol", "annotator"), ("dave", "adjudicator")]
+LLM_FULL = ["symptom=crash", "root_cause=api_misuse",
+            "fix_pattern=conditional_logic", "phase=training"]
+
+
+class Rounds(unittest.TestCase):
+    def setUp(self):
+        self.s = Study(members=MEMBERS)
+
+    def tearDown(self):
+        self.s.close()
+
+    def rounds(self, s=None):
+        return (s or self.s).query("SELECT r.name, i.repo, i.number FROM "
+                            "assignments a JOIN rounds r ON r.id = "
+                            "a.round_id JOIN items i ON i.id = a.item_id "
+                            "ORDER BY r.id, a.position")
+
+    def test_sample_is_reproducible_from_the_seed(self):
+        self.s.ok("round", "create", "pilot", "--sample", "40%", "--seed",
+                  "7", "--annotators", "alice,bob")
+        first = self.rounds()
+        self.assertEqual(len(first), 12)  # 40% of 30
+        other = Study(members=MEMBERS)
+        try:
+            other.ok("round", "create", "pilot", "--sample", "40%",
+                     "--seed", "7", "--annotators", "alice,bob")
+            self.assertEqual(first, self.rounds(other))
+            other2 = Study(members=MEMBERS)
+            other2.ok("round", "create", "pilot", "--sample", "40%",
+                      "--seed", "8", "--annotators", "alice,bob")
+            self.assertNotEqual(first, self.rounds(other2))
+            other2.close()
+        finally:
+            other.close()
+        seed = self.s.query("SELECT seed, spec FROM rounds")
+        self.assertEqual(seed[0][0], 7)
+        self.assertIn("40%", seed[0][1])
+
+    def test_stratified_sample_is_proportional(self):
+        self.s.ok("round", "create", "pilot", "--sample", "50%", "--seed",
+                  "3", "--stratify", "repo", "--annotators", "alice,bob")
+        per = {}
+        for _, repo, _ in self.rounds():
+            per[repo] = per.get(repo, 0) + 1
+        # 14 DeepSpeed, 11 ColossalAI, 5 Megatron-LM: half of each,
+        # largest remainders to the bigger strata
+        self.assertEqual(per, {"microsoft/DeepSpeed": 7,
+                               "hpcaitech/ColossalAI": 6,
+                               "NVIDIA/Megatron-LM": 2})
+
+    def test_rounds_do_not_overlap_and_list(self):
+        self.s.ok("round", "create", "r1", "--sample", "10", "--seed", "1",
+                  "--annotators", "alice,bob")
+        self.s.ok("round", "create", "r2", "--items", "all",
+                  "--annotators", "alice,bob")
+        rows = self.rounds()
+        self.assertEqual(len(rows), 30)
+        self.assertEqual(len({(r, n) for _, r, n in rows}), 30)
+        out = self.s.ok("round", "list")
+        self.assertIn("r1", out)
+        self.assertIn("10 items", out)
+        self.assertIn("20 items", out)
+        # nothing left for a third round
+        err = self.s.fail("round", "create", "r3", "--items", "all",
+                          "--annotators", "alice,bob")
+        self.assertIn("no items", err)
+
+    def test_bad_round_arguments(self):
+        self.s.fail("round", "create", "x", "--sample", "10",
+                    "--annotators", "alice,bob", code=2)  # no seed
+        self.s.fail("round", "create", "x", "--annotators", "alice",
+                    code=2)
+        err = self.s.fail("round", "create", "x", "--items", "all",
+                          "--annotators", "alice,zed")
+        self.assertIn("zed", err)
+        err = self.s.fail("round", "create", "x", "--items", "all",
+                          "--annotators", "alice,dave")
+        self.assertIn("adjudicator", err)
+        err = self.s.fail("round", "create", "x", "--items",
+                          "DeepSpeed#1", "--annotators", "alice,bob")
+        self.assertIn("DeepSpeed#1", err)
+        self.s.fail("round", "create", "x", "--items", "all",
+                    "--annotators", "alice,bob", as_="alice")
+        self.assertEqual(self.s.query("SELECT count(*) FROM rounds"),
+                         [(0,)])
+
+    def test_queue_follows_the_round(self):
+        self.s.ok("round", "create", "r1", "--items",
+                  "DeepSpeed#4187,ColossalAI#2387", "--annotators",
+                  "alice,bob")
+        out = self.s.ok("items", as_="alice")
+        self.assertIn("2 items", out)
+        out = self.s.ok("items", as_="carol")
+        self.assertIn("0 items", out)
+        # carol is not in the round: she may not label its items
+        err = self.s.fail("label", "DeepSpeed#4187", "symptom=hang",
+                          as_="carol")
+        self.assertIn("not assigned", err)
+
+
+class Labelling(unittest.TestCase):
+    def setUp(self):
+        self.s = Study(members=MEMBERS)
+
+    def tearDown(self):
+        self.s.close()
+
+    def test_label_and_submit(self):
+        self.s.ok("label", "DeepSpeed#4187", *LLM_FULL, as_="alice")
+        self.assertEqual(self.s.query(
+            "SELECT count(*) FROM submissions"), [(0,)])
+        self.s.ok("label", "DeepSpeed#4187", "fix_pattern=conditional_logic,"
+                  "synchronization", "--submit", as_="alice")
+        rows = self.s.query("SELECT dimension, code FROM labels ORDER BY 1, 2")
+        self.assertEqual(rows, [("fix_pattern", "conditional_logic"),
+                                ("fix_pattern", "synchronization"),
+                                ("phase", "training"),
+                                ("root_cause", "api_misuse"),
+                                ("symptom", "crash")])
+        self.assertEqual(self.s.query(
+            "SELECT count(*) FROM submissions"), [(1,)])
+        audit = self.s.query("SELECT actor, for_member, action FROM audit "
+                             "WHERE action IN ('label', 'submit')")
+        self.assertTrue(all(r[1] == "alice" for r in audit))
+        self.assertIn("submit", [r[2] for r in audit])
+
+    def test_submit_refuses_missing_required(self):
+        err = self.s.fail("label", "DeepSpeed#4187", "symptom=crash",
+                          "--submit", as_="alice")
+        self.assertIn("root_cause", err)
+        self.assertIn("fix_pattern", err)
+        self.assertEqual(self.s.query("SELECT count(*) FROM labels"), [(0,)])
+
+    def test_label_refuses_bad_input(self):
+        before = self.s.dump()
+        for args, words in [
+                (["NoSuch#1", "symptom=crash"], "no such item"),
+                (["DeepSpeed#4187", "mood=crash"], "mood"),
+                (["DeepSpeed#4187", "symptom=explosion"], "explosion"),
+                (["DeepSpeed#4187", "symptom=crash,hang"], "one code"),
+                (["DeepSpeed#4187", "symptom=crash", "root_cause=nope"],
+                 "nope")]:
+            err = self.s.fail("label", *args, as_="alice")
+            self.assertIn(words, err)
+        self.assertEqual(before, self.s.dump())
+        self.s.fail("label", "DeepSpeed#4187", "symptom", as_="alice",
+                    code=2)
+        # an adjudicator does not label
+        err = self.s.fail("label", "DeepSpeed#4187", "symptom=crash",
+                          as_="dave")
+        self.assertIn("adjudicator", err)
+
+    def write(self, text):
+        path = os.path.join(self.s.dir, "labels.csv")
+        with open(path, "w", newline="") as f:
+            f.write(text)
+        return path
+
+    def test_labels_import_sample(self):
+        out = self.s.ok("labels", "import", SAMPLE_LABELS, "--submit")
+        self.assertIn("40 submissions", out)
+        n = self.s.query("SELECT count(*) FROM labels")[0][0]
+        with open(SAMPLE_LABELS) as f:
+            self.assertEqual(n, len(f.read().strip().splitlines()) - 1)
+
+    def test_labels_import_refuses_with_line_numbers(self):
+        head = "item,annotator,dimension,code\n"
+        good = "microsoft/DeepSpeed#4187,alice,symptom,crash\n"
+        cases = [
+            (good + "microsoft/DeepSpeed#1,alice,symptom,crash\n", ":3:",
+             "item"),
+            (good + "microsoft/DeepSpeed#4187,zed,symptom,crash\n", ":3:",
+             "zed"),
+            (good + good.replace("symptom,crash", "mood,crash"), ":3:",
+             "mood"),
+            (good * 1 + good.replace("crash", "boom"), ":3:", "boom"),
+            (good + good.replace("crash", "hang"), ":3:", "one code"),
+            (good + "microsoft/DeepSpeed#4187,dave,symptom,crash\n", ":3:",
+             "adjudicator"),
+            ("item,annotator,dimension\n" + "x,y,z\n", ":1:", "header"),
+            (good + '"unterminated,alice,symptom,crash\n', ":3:",
+             "unterminated"),
+        ]
+        before = self.s.dump()
+        for text, where, words in cases:
+            path = self.write(text if text.startswith("item,annotator,dimension\n")
+                              else head + text)
+            err = self.s.fail("labels", "import", path, "--submit")
+            self.assertIn(where, err, text)
+            self.assertIn(words, err, text)
+        self.assertEqual(before, self.s.dump())
+
+    def test_annotator_imports_only_their_own(self):
+        path = self.write("item,annotator,dimension,code\n"
+                          "microsoft/DeepSpeed#4187,alice,symptom,crash\n"
+                          "microsoft/DeepSpeed#4187,bob,symptom,crash\n")
+        err = self.s.fail("labels", "import", path, as_="alice")
+        self.assertIn(":3:", err)
+        self.assertEqual(self.s.query("SELECT count(*) FROM labels"), [(0,)])
+
+
+class Blinding(unittest.TestCase):
+    """An annotator sees nobody else's work by any path until the round
+    is closed; the owner and adjudicators see everything."""
+
+    def setUp(self):
+        self.s = Study(members=MEMBERS)
+        self.s.ok("round", "create", "r1", "--items",
+                  "DeepSpeed#4187,DeepSpeed#4422", "--annotators",
+                  "alice,bob")
+        self.s.ok("label", "DeepSpeed#4187", *LLM_FULL, "--submit",
+                  as_="alice")
+        self.s.ok("label", "DeepSpeed#4187", "symptom=hang",
+                  "root_cause=concurrency", "fix_pattern=synchronization",
+                  "phase=training", "--submit", as_="bob")
+
+    def tearDown(self):
+        self.s.close()
+
+    def test_every_path_is_blind_until_closed(self):
+        # agreement
+        err = self.s.fail("agree", as_="alice")
+        self.assertIn("closed round", err)
+        self.s.fail("agree", "--round", "r1", as_="alice")
+        # status shows no label counts to an annotator
+        out = self.s.ok("status", as_="alice")
+        self.assertNotIn("labels,", out)
+        self.assertIn("yours only", out)
+        # items shows only her own submission state
+        out = self.s.ok("items", as_="bob")
+        self.assertIn("yes", out)
+        # exports (once the export command exists) never carry bob's rows
+        p = self.s.run("export", "--raw", as_="alice")
+        if p.returncode == 0:
+            self.assertNotIn(",bob,", p.stdout)
+        # resolve and adjudicate are not an annotator's
+        self.s.fail("resolve", "DeepSpeed#4187", "symptom=hang",
+                    "--rationale", "x", as_="alice")
+        # the owner and the adjudicator see everything
+        for who in (None, "dave"):
+            ag = self.s.agree_json("--round", "r1", as_=who)
+            self.assertEqual(ag["annotators"], ["alice", "bob"])
+        # after closing, alice may see the round's agreement
+        self.s.fail("round", "close", "r1", as_="alice")
+        self.s.ok("round", "close", "r1", as_="dave")
+        ag = self.s.agree_json("--round", "r1", as_="alice")
+        self.assertEqual(ag["dimensions"][0]["items"], 1)
+        # and labels are frozen
+        err = self.s.fail("label", "DeepSpeed#4187", "symptom=crash",
+                          as_="alice")
+        self.assertIn("closed", err)
+
+
+class Agreement(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.s = Study(members=MEMBERS)
+        cls.s.ok("labels", "import", SAMPLE_LABELS, "--submit")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.s.close()
+
+    def expected_table(self, dim):
+        """The confusion table recomputed here from the sample CSV."""
+        rows = list(csv.DictReader(open(SAMPLE_LABELS)))
+        by = {}
+        for r in rows:
+            if r["dimension"] == dim:
+                by.setdefault(r["item"], {})[r["annotator"]] = r["code"]
+        return [(v["alice"], v["bob"]) for v in by.values()
+                if "alice" in v and "bob" in v]
+
+    def test_json_has_the_agreed_keys_and_right_numbers(self):
+        ag = self.s.agree_json()
+        self.assertEqual(ag["annotators"], ["alice", "bob"])
+        self.assertIsNone(ag["round"])
+        keys = [d["key"] for d in ag["dimensions"]]
+        self.assertEqual(keys, ["symptom", "root_cause", "fix_pattern",
+                                "stage", "phase"])
+        d = ag["dimensions"][0]
+        for k in ("key", "items", "categories", "observed_agreement",
+                  "expected_agreement", "cohen_kappa", "scott_pi",
+                  "krippendorff_alpha", "gwet_ac1", "pabak", "band",
+                  "per_code", "confusion"):
+            self.assertIn(k, d)
+        for k in ("value", "se", "se0", "z", "p", "ci95"):
+            self.assertIn(k, d["cohen_kappa"])
+        pairs = self.expected_table("symptom")
+        n = len(pairs)
+        self.assertEqual(d["items"], n)
+        po = sum(a == b for a, b in pairs) / n
+        codes = d["confusion"]["codes"]
+        pa = {c: sum(a == c for a, _ in pairs) / n for c in codes}
+        pb = {c: sum(b == c for _, b in pairs) / n for c in codes}
+        pe = sum(pa[c] * pb[c] for c in codes)
+        self.assertAlmostEqual(d["observed_agreement"], po, places=12)
+        self.assertAlmostEqual(d["expected_agreement"], pe, places=12)
+        self.assertAlmostEqual(d["cohen_kappa"]["value"],
+                               (po - pe) / (1 - pe), places=12)
+        lo, hi = d["cohen_kappa"]["ci95"]
+        self.assertLess(lo, d["cohen_kappa"]["value"])
+        self.assertGreater(hi, d["cohen_kappa"]["value"])
+        counts = d["confusion"]["counts"]
+        self.assertEqual(sum(map(sum, counts)), n)
+        for a, b in pairs:
+            self.assertGreater(counts[codes.index(a)][codes.index(b)], 0)
+        per = {p["code"]: p for p in d["per_code"]}
+        self.assertEqual(per["crash"]["count_a"],
+                         sum(a == "crash" for a, _ in pairs))
+        self.assertEqual(per["crash"]["count_b"],
+                         sum(b == "crash" for _, b in pairs))
+
+    def test_undefined_is_null_with_a_reason(self):
+        ag = self.s.agree_json("--dimension", "stage")
+        d = ag["dimensions"][0]
+        if d["cohen_kappa"]["value"] is None:
+            self.assertIn("undefined_reason", d["cohen_kappa"])
+        # no items at all: a round nobody coded
+        s = Study(members=MEMBERS)
+        try:
+            s.ok("round", "create", "empty", "--items", "DeepSpeed#4187",
+                 "--annotators", "alice,bob")
+            ag = s.agree_json("--round", "empty")
+            d = ag["dimensions"][0]
+            self.assertEqual(d["items"], 0)
+            self.assertIsNone(d["cohen_kappa"]["value"])
+            self.assertTrue(d["cohen_kappa"]["undefined_reason"])
+            text = s.ok("agree", "--round", "empty")
+            self.assertIn("undefined", text)
+            self.assertNotIn("nan", text.lower())
+        finally:
+            s.close()
+
+    def test_text_has_the_sentence(self):
+        out = self.s.ok("agree", "--dimension", "root_cause")
+        self.assertRegex(out, r"Cohen's kappa for root cause was 0\.\d\d "
+                         r"\(95% CI -?\d\.\d\d\u2013-?\d\.\d\d, n = \d+ bugs, "
+                         r"2 annotators\), [a-z ]+ agreement\.")
+
+    def test_csv_format(self):
+        out = self.s.ok("agree", "--format", "csv")
+        rows = list(csv.DictReader(io.StringIO(out)))
+        self.assertEqual([r["dimension"] for r in rows],
+                         ["symptom", "root_cause", "fix_pattern", "stage",
+                          "phase"])
+        js = self.s.agree_json()
+        self.assertAlmostEqual(float(rows[0]["cohen_kappa"]),
+                               js["dimensions"][0]["cohen_kappa"]["value"],
+                               places=5)
+
+    def test_select_many_reports_per_code(self):
+        d = self.s.agree_json("--dimension", "fix_pattern")["dimensions"][0]
+        self.assertEqual(d["select"], "many")
+        self.assertIsNotNone(d["exact_agreement"])
+        self.assertTrue(0 <= d["exact_agreement"] <= 1)
+        self.assertTrue(any(p["kappa"] is not None for p in d["per_code"]))
+
+    def test_three_annotators_get_fleiss_and_pairs(self):
+        s = Study(members=MEMBERS)
+        try:
+            for who, code in (("alice", "crash"), ("bob", "crash"),
+                              ("carol", "hang")):
+                for item in ("DeepSpeed#4187", "DeepSpeed#4422",
+                             "DeepSpeed#4650"):
+                    c = code if item != "DeepSpeed#4650" else "memory_issue"
+                    s.ok("label", item, "symptom=" + c,
+                         "root_cause=api_misuse",
+                         "fix_pattern=conditional_logic", "phase=training",
+                         "--submit", as_=who)
+            d = s.agree_json("--dimension", "symptom")["dimensions"][0]
+            self.assertIn("fleiss_kappa", d)
+            self.assertEqual(len(d["pairs"]), 3)
+            self.assertIsNotNone(d["fleiss_kappa"]["value"])
+            ab = [p for p in d["pairs"] if p["annotators"] == ["alice", "bob"]]
+            self.assertEqual(ab[0]["cohen_kappa"]["value"], 1.0)
+        finally:
+            s.close()
+
+
+if __name__ == "__main__":
+    unittest.main()
