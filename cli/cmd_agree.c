@@ -5,7 +5,9 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "core/adjudicate.h"
 #include "core/buf.h"
+#include "core/study.h"
 #include "core/round.h"
 #include "exports/agree_report.h"
 
@@ -53,4 +55,51 @@ out:
 	buf_release(&out);
 	codebook_release(&cb);
 	return ret;
+}
+
+/* The agreement lines of `bugcoder status`: how many items are ready
+ * (every coder submitted), agreed, disagreeing or resolved.  Shown to the
+ * owner and adjudicators only (blinding). */
+void cli_status_agreement(struct cli *c);
+void cli_status_agreement(struct cli *c)
+{
+	struct codebook cb = CODEBOOK_INIT;
+	struct err e = ERR_INIT;
+	sqlite3_stmt *s;
+	int ready = 0, agreed = 0, disagree = 0, resolved = 0, discuss = 0;
+
+	if (c->actor.role != ROLE_OWNER && c->actor.role != ROLE_ADJUDICATOR)
+		return;
+	if (study_codebook(&c->st, &cb, NULL, &e) < 0)
+		return;
+	s = store_prepare(&c->st, "SELECT item_id FROM submissions GROUP BY "
+			  "item_id HAVING count(*) >= 2", &e);
+	while (s && sqlite3_step(s) == SQLITE_ROW) {
+		struct item_state st;
+		size_t i;
+		int any_resolved = 0;
+
+		if (adjudicate_state(&c->st, &c->actor, &cb,
+				     sqlite3_column_int64(s, 0), &st, &e) < 0)
+			break;
+		if (st.ready) {
+			ready++;
+			for (i = 0; i < st.nr_dims; i++)
+				any_resolved |= st.dims[i].status ==
+						DIM_RESOLVED;
+			if (st.nr_disagree)
+				disagree++;
+			else if (any_resolved)
+				resolved++;
+			else
+				agreed++;
+			discuss += st.discuss && !st.settled;
+		}
+		item_state_release(&st);
+	}
+	sqlite3_finalize(s);
+	printf("%d items coded by all their annotators: %d agreed, %d "
+	       "resolved, %d with disagreements left; %d flagged for "
+	       "discussion\n", ready, agreed, resolved, disagree, discuss);
+	codebook_release(&cb);
 }

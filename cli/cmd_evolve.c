@@ -7,6 +7,8 @@
 #include "cli/cli.h"
 #include "core/buf.h"
 #include "core/evolve.h"
+#include "core/item.h"
+#include "core/label.h"
 #include "core/study.h"
 
 int cli_codebook_update(struct cli *c, const char *path, const char **maps,
@@ -76,13 +78,15 @@ CMD(proposals)
 {
 	static const char usage[] =
 		"bugcoder proposals [list [--all]] | accept ID [--version V] "
-		"| map ID CODE";
-	const char *version = NULL;
+		"| map ID CODE | add ITEM DIM KEY --name NAME --definition TEXT";
+	const char *version = NULL, *name = NULL, *definition = NULL;
 	int all = 0;
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
 	const struct cli_opt opts[] = {
 		{ "--all", 0, NULL, &all, NULL, NULL },
 		{ "--version", 1, &version, NULL, NULL, NULL },
+		{ "--name", 1, &name, NULL, NULL, NULL },
+		{ "--definition", 1, &definition, NULL, NULL, NULL },
 		{ NULL, 0, NULL, NULL, NULL, NULL },
 	};
 	int npos, rc, ret = 0;
@@ -154,6 +158,30 @@ CMD(proposals)
 		} else {
 			printf("proposal %lld mapped onto %s\n", id, pos[2]);
 		}
+	} else if (!strcmp(pos[0], "add")) {
+		struct codebook cb = CODEBOOK_INIT;
+		long long item, pid;
+
+		if (npos != 4 || !name || !definition) {
+			ret = cli_usage_error(usage, "proposals add needs ITEM "
+					      "DIM KEY --name NAME --definition "
+					      "TEXT");
+			goto out;
+		}
+		if ((ret = cli_open(c, CLI_MEMBER)) ||
+		    (ret = cli_codebook(c, &cb)))
+			goto out;
+		item = item_find(&c->st, pos[1], &c->err);
+		if (item < 0 || label_propose(&c->st, &c->actor, &cb, item,
+					      pos[2], pos[3], name, definition,
+					      &pid, &c->err) < 0) {
+			codebook_release(&cb);
+			ret = cli_fail(c);
+			goto out;
+		}
+		codebook_release(&cb);
+		printf("proposal %lld: %s:%s; %s is labelled %s=other until it "
+		       "is decided\n", pid, pos[2], pos[3], pos[1], pos[2]);
 	} else {
 		ret = cli_usage_error(usage, "proposals %s: unknown action",
 				      pos[0]);

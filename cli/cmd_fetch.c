@@ -1,0 +1,259 @@
+/*
+ * fetch: collect closed bug issues and the merged pull requests that
+ * fixed them from GitHub (core/github.c does the work).
+ *
+ * The token comes from --token-file or $GITHUB_TOKEN, never from the
+ * command line (which every user of the machine can read).  On a
+ * terminal a progress line is kept up to date on stderr; otherwise the
+ * command is quiet until its summary.  SIGINT and SIGTERM stop it at the
+ * next safe point (exit 3); the same command then continues.
+ *
+ * For tests, BUGCODER_FETCH_TIMEOUT (seconds without a byte before an
+ * exchange is abandoned) and BUGCODER_FETCH_BACKOFF_MS (first retry delay)
+ * shorten the waits.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "core/buf.h"
+#include "core/github.h"
+#include "core/text.h"
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+	stop_requested = 1;
+}
+
+struct line {
+	int tty;
+	int drawn;		/* a progress line is on the screen */
+	double last;		/* when it was last drawn */
+	int last_wait;
+	const char *repo;
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void draw(void *ctx, const struct gh_stats *s)
+{
+	struct line *l = ctx;
+	struct buf b = BUF_INIT;
+	double t = now_s();
+
+	if (!l->tty)
+		return;
+	if (s->waiting == l->last_wait && t - l->last < 0.1)
+		return;
+	l->last = t;
+	l->last_wait = s->waiting;
+	buf_addf(&b, "\r%s: %ld seen, %ld kept, %ld fixes, %ld requests",
+		 l->repo, s->seen, s->kept, s->fixes, s->requests);
+	if (s->rate_remaining >= 0)
+		buf_addf(&b, ", %ld left", s->rate_remaining);
+	if (s->waiting > 0)
+		buf_addf(&b, ", waiting %ds (%s)", s->waiting,
+			 s->wait_reason ? s->wait_reason : "back-off");
+	buf_addstr(&b, "\033[K");
+	fputs(b.ptr, stderr);
+	fflush(stderr);
+	l->drawn = 1;
+	buf_release(&b);
+}
+
+/* Read the token from `path` into a new string: the first line, without
+ * surrounding white space.  The file should be private to its owner. */
+static char *read_token(const char *path, struct err *e)
+{
+	struct buf b = BUF_INIT;
+	char *tok;
+	size_t start = 0, end;
+
+	if (buf_read_file(&b, path) < 0) {
+		err_set(e, ERR_IO, "--token-file %s: %s", path,
+			strerror(errno));
+		return NULL;
+	}
+	while (start < b.len && (b.ptr[start] == ' ' || b.ptr[start] == '\t' ||
+				 b.ptr[start] == '\n' || b.ptr[start] == '\r'))
+		start++;
+	end = start;
+	while (end < b.len && b.ptr[end] != '\n' && b.ptr[end] != '\r')
+		end++;
+	while (end > start && (b.ptr[end - 1] == ' ' ||
+			       b.ptr[end - 1] == '\t'))
+		end--;
+	if (end == start) {
+		memset(b.ptr, 0, b.len);
+		buf_release(&b);
+		err_set(e, ERR_INPUT, "--token-file %s: no token in it", path);
+		return NULL;
+	}
+	tok = xstrndup(b.ptr + start, end - start);
+	memset(b.ptr, 0, b.len);
+	buf_release(&b);
+	return tok;
+}
+
+static long env_long(const char *name)
+{
+	const char *v = getenv(name);
+	char *end;
+	long x;
+
+	if (!v || !*v)
+		return 0;
+	x = strtol(v, &end, 10);
+	return *end || x < 0 ? 0 : x;
+}
+
+static void summary(const char *repo, const struct gh_stats *s)
+{
+	printf("%s: %ld issues seen, %ld stored (%ld with a fix, %ld "
+	       "without), %ld fixes", repo, s->seen, s->kept, s->kept_fixed,
+	       s->kept - s->kept_fixed, s->fixes);
+	if (s->partial_diffs)
+		printf(", %ld partial diffs", s->partial_diffs);
+	if (s->unchanged)
+		printf(", %ld unchanged since the last fetch", s->unchanged);
+	printf("\nrequests: %ld (%ld counted, %ld not modified, %ld "
+	       "retried)", s->requests, s->counted, s->not_modified,
+	       s->retries);
+	if (s->kept)
+		printf(", %.2f counted per stored issue",
+		       (double)s->counted / (double)s->kept);
+	if (s->rate_remaining >= 0)
+		printf("; rate limit left %ld", s->rate_remaining);
+	if (s->waited)
+		printf("; waited %lds", s->waited);
+	printf("; linked by %s\n", s->graphql ? "GraphQL" : "REST timelines");
+	fflush(stdout);
+}
+
+CMD(fetch)
+{
+	static const char usage[] =
+		"bugcoder fetch OWNER/REPO [--label L] [--state S] "
+		"[--since DATE] [--until DATE] [--limit N] [--require-fix] "
+		"[--api-url URL] [--token-file F] [--no-graphql]";
+	const char *label = "bug", *state = "closed", *since = NULL;
+	const char *until = NULL, *limit = NULL, *api_url = NULL;
+	const char *token_file = NULL;
+	int require_fix = 0, no_graphql = 0;
+	const struct cli_opt opts[] = {
+		{ "--label", 1, &label, NULL, NULL, NULL },
+		{ "--state", 1, &state, NULL, NULL, NULL },
+		{ "--since", 1, &since, NULL, NULL, NULL },
+		{ "--until", 1, &until, NULL, NULL, NULL },
+		{ "--limit", 1, &limit, NULL, NULL, NULL },
+		{ "--require-fix", 0, NULL, &require_fix, NULL, NULL },
+		{ "--api-url", 1, &api_url, NULL, NULL, NULL },
+		{ "--token-file", 1, &token_file, NULL, NULL, NULL },
+		{ "--no-graphql", 0, NULL, &no_graphql, NULL, NULL },
+		{ NULL, 0, NULL, NULL, NULL, NULL },
+	};
+	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
+	struct gh_fetch_opts o;
+	struct gh_stats stats;
+	struct sigaction sa, old_int, old_term;
+	struct line line;
+	char *token = NULL;
+	const char *env;
+	int npos, rc, ret;
+
+	rc = cli_parse(argc, argv, opts, pos, &npos, usage);
+	if (rc) {
+		free(pos);
+		return rc > 0 ? 0 : 2;
+	}
+	if (npos != 1) {
+		free(pos);
+		return cli_usage_error(usage, npos ? "one repository at a "
+				       "time" : "which repository?");
+	}
+	memset(&o, 0, sizeof(o));
+	o.repo = pos[0];
+	free(pos);
+	if (!item_valid_repo(o.repo))
+		return cli_usage_error(usage, "%s: expected OWNER/REPO",
+				       o.repo);
+	if (limit) {
+		char *end;
+
+		o.limit = strtol(limit, &end, 10);
+		if (*end || o.limit <= 0)
+			return cli_usage_error(usage, "--limit %s: expected a "
+					       "positive number", limit);
+	}
+	o.label = label;
+	o.state = state;
+	o.since = since;
+	o.until = until;
+	o.require_fix = require_fix;
+	o.no_graphql = no_graphql;
+	env = getenv("GITHUB_API_URL");
+	o.api_url = api_url ? api_url : (env && *env ? env : NULL);
+	o.timeout_s = env_long("BUGCODER_FETCH_TIMEOUT");
+	o.backoff_ms = env_long("BUGCODER_FETCH_BACKOFF_MS");
+	o.stop = &stop_requested;
+
+	if ((ret = cli_open(c, CLI_MEMBER)))
+		return ret;
+	if (actor_require(&c->actor, ROLES(ROLE_OWNER), "fetch issues",
+			  &c->err) < 0)
+		return cli_fail(c);
+	if (token_file) {
+		token = read_token(token_file, &c->err);
+		if (!token)
+			return cli_fail(c);
+	} else if ((env = getenv("GITHUB_TOKEN")) && *env) {
+		token = xstrdup(env);
+	}
+	o.token = token;
+
+	memset(&line, 0, sizeof(line));
+	line.tty = isatty(STDERR_FILENO);
+	line.repo = o.repo;
+	line.last_wait = -1;
+	o.progress.update = draw;
+	o.progress.ctx = &line;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+
+	rc = gh_fetch(&c->st, &o, &stats, &c->err);
+
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	if (token) {
+		memset(token, 0, strlen(token));
+		free(token);
+	}
+	if (line.drawn)
+		fputs("\r\033[K", stderr);
+	summary(o.repo, &stats);
+	if (rc < 0) {
+		if (c->err.code == ERR_INTERRUPTED)
+			err_set(&c->err, ERR_INTERRUPTED, "fetch of %s "
+				"interrupted; run the same command again to "
+				"continue", o.repo);
+		return cli_fail(c);
+	}
+	return 0;
+}
