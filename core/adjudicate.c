@@ -78,7 +78,12 @@ static int coin(const char *salt, long long item_id)
 		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
 	for (p = tmp; *p; p++)
 		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
-	return (int)((h >> 33) & 1);
+	/* FNV's high bits barely depend on the last bytes: finish with a
+	 * full avalanche (the SplitMix64 finaliser) before taking a bit */
+	h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
+	h ^= h >> 31;
+	return (int)(h >> 63);
 }
 
 static char *study_salt(struct store *st)

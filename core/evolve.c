@@ -488,7 +488,6 @@ static int load_open_proposal(struct store *st, long long id,
 	if (strcmp(p->status, "open")) {
 		err_set(e, ERR_INPUT, "proposal %lld is already %s", id,
 			p->status);
-		proposal_list_free(p, 0);
 		free(p->dimension);
 		free(p->key);
 		free(p->name);
@@ -608,10 +607,16 @@ int proposal_accept(struct store *st, const struct actor *a, long long id,
 	cJSON_AddStringToObject(code, "key", p.key);
 	cJSON_AddStringToObject(code, "name", p.name);
 	cJSON_AddStringToObject(code, "definition", p.definition);
-	if (other_at >= 0)
-		cJSON_InsertItemInArray(codes, other_at, code);
-	else
+	/* before `other`, which stays last (cJSON's insert is unreliable
+	 * in the versions Debian ships, so move `other` by hand) */
+	if (other_at >= 0) {
+		cJSON *other = cJSON_DetachItemFromArray(codes, other_at);
+
 		cJSON_AddItemToArray(codes, code);
+		cJSON_AddItemToArray(codes, other);
+	} else {
+		cJSON_AddItemToArray(codes, code);
+	}
 	el = cJSON_GetObjectItemCaseSensitive(root, "version");
 	newver = version ? xstrdup(version) :
 		 bump_version(cJSON_IsString(el) ? el->valuestring : "1");

@@ -358,6 +358,9 @@ int import_github_issue(const cJSON *issue, const cJSON *comments,
 			       "tell the repository", where);
 	if (get_count(issue, "number", 1, &n, where, "", e) < 0)
 		return -1;
+	if (n <= 0)
+		return err_set(e, ERR_INPUT, "%s: number: must be positive",
+			       where);
 	it->number = n;
 	if (get_string(issue, "title", 1, &it->title, where, "", e) < 0 ||
 	    get_string(issue, "body", 0, &it->body, where, "", e) < 0 ||

@@ -192,6 +192,7 @@ int member_add(struct store *st, const struct actor *a, const char *name,
 	if (sqlite3_step(s) == SQLITE_ROW)
 		old = xstrdup((const char *)sqlite3_column_text(s, 0));
 	sqlite3_finalize(s);
+	s = NULL;	/* finalized again at `out` otherwise */
 	if (old && !strcmp(old, "owner") && role != ROLE_OWNER) {
 		sqlite3_stmt *c = store_prepare(st, "SELECT count(*) FROM "
 			"members WHERE role = 'owner' AND active", e);

@@ -51,6 +51,19 @@ def _body_lines(body, eol="\n"):
     return out
 
 
+def _trim_context(lines, old_start, context=3):
+    """Keep at most `context` lines of context before and after the changes."""
+    lead = 0
+    while lead < len(lines) and lines[lead][0] == " ":
+        lead += 1
+    trail = 0
+    while trail < len(lines) - lead and lines[len(lines) - 1 - trail][0] == " ":
+        trail += 1
+    drop_lead = max(0, lead - context)
+    drop_trail = max(0, trail - context)
+    return lines[drop_lead:len(lines) - drop_trail], old_start + drop_lead
+
+
 def _range(start, count):
     if count == 1:
         return "%d" % start
@@ -75,6 +88,8 @@ def render_files(files):
         offset = 0
         for old_start, heading, body in f["hunks"]:
             lines = _body_lines(body)
+            if not f["new"] and not f["deleted"]:
+                lines, old_start = _trim_context(lines, old_start)
             n_old = sum(1 for l in lines if l[0] in " -")
             n_new = sum(1 for l in lines if l[0] in " +")
             a = sum(1 for l in lines if l[0] == "+")
@@ -563,6 +578,7 @@ Partitions of offloaded parameters should be allocated in (pinned) CPU memory di
 +                    param.ds_tensor.narrow(0, elements_to_copy, partition_size - elements_to_copy).zero_()
  
              see_memory_usage(f'After partitioning param {param.ds_id} {param.shape}', force=False)
+             if param.ds_tensor.final_location == OffloadDeviceEnum.nvme:
 """),
                   (1466, "def _partition_param(self, param, buffer=None, has_been_updated=False):", """
                  param.ds_tensor.final_location = final_location
@@ -696,9 +712,8 @@ KeyError: 'param_slice_mappings'
 \"\"\"
 ```
 
-The optimizer states files of the BF16 optimizer store the mappings per parameter group under a \
-different key (`bf16_param_slice_mappings`? I'm not sure), while the ZeRO-1/2 optimizer uses \
-`param_slice_mappings`.
+The optimizer state files written by the BF16 optimizer don't seem to contain \
+`param_slice_mappings` at all, while those of the ZeRO-1/2 optimizer do.
 
 **To Reproduce**
 1. Train Megatron-DeepSpeed GPT 1.3B with `--bf16 --zero-stage 1 --tensor-model-parallel-size 2 --pipeline-model-parallel-size 4` for a few steps and save.
@@ -715,20 +730,21 @@ Universal checkpoint conversion supports the BF16 optimizer, which is what pipel
      ["bug", "training"],
      comments=[
          C("tjruwase", "2024-01-30T01:02:50Z",
-           "The BF16 optimizer saves the mappings as a list with one entry per param group, and the "
-           "key is not written at all when `zero_stage=0`. We'll make the converter handle both."),
+           "Right, the BF16 optimizer keeps the mappings (one dict per param group) but never saves "
+           "them. We'll save them and make the converter read both layouts. Checkpoints written before "
+           "the fix need to be loaded and saved once more with the fixed version."),
          C("lucas-bm", "2024-02-01T10:12:33Z",
            "Also note that with PP the layer files of the last stage contain the tied embedding again. "
            "Not sure if the converter needs to care."),
          C("tjruwase", "2024-02-14T22:45:07Z",
            "#5030 covers both the missing key and the tied embedding of the last stage. Would you try it?"),
          C("lucas-bm", "2024-02-16T08:19:51Z",
-           "Conversion succeeds, and resuming from the universal checkpoint at TP=1 PP=8 gives the "
-           "same loss as before (2.871 vs 2.871 at step 12001)."),
+           "After re-saving with #5030 the conversion succeeds, and resuming from the universal "
+           "checkpoint at TP=1 PP=8 gives the same loss as before (2.871 vs 2.871 at step 12001)."),
      ],
      fixes=[fix(5030, "Universal checkpoint: support the BF16 optimizer and tied embeddings",
-                "- the BF16 optimizer writes `param_slice_mappings` per param group; save it under the "
-                "common key and read both layouts in `ds_to_universal.py`\n"
+                "- the BF16 optimizer did not save its `param_slice_mappings`; save them per param group "
+                "and merged under the common key, and read both layouts in `ds_to_universal.py`\n"
                 "- skip the duplicated tied embedding of the last pipeline stage when merging\n\n"
                 "Fixes #5012",
                 "2024-02-21T19:22:40Z",
@@ -796,7 +812,6 @@ Universal checkpoint conversion supports the BF16 optimizer, which is what pipel
          state_dict[GROUP_PADDINGS] = self.group_paddings
          state_dict[PARTITION_COUNT] = self.partition_count
          state_dict[DS_VERSION] = version
--        state_dict[PARAM_SLICE_MAPPINGS] = self._param_slice_mappings
 +        state_dict[BF16_PARAM_SLICE_MAPPINGS] = self._param_slice_mappings
 +        state_dict[PARAM_SLICE_MAPPINGS] = self._merged_param_slice_mappings()
  
@@ -921,7 +936,8 @@ for step in range(steps):
                 "losses instead of averaging them again.\n\nFixes #5388",
                 "2024-05-13T17:05:12Z",
                 F("deepspeed/runtime/pipe/engine.py",
-                  (547, "def _aggregate_total_loss(self):", """
+                  (546, "def _reduce_outputs(self, outputs, reduce='avg', reduce_dp=True, micro_batches=None):", """
+     def _aggregate_total_loss(self):
          # Scale loss, average among DP ranks, and bcast loss to the rest of my DP group
          if self.is_last_stage():
 -            loss = self._scale_loss_by_gas(self.total_loss)
@@ -1544,8 +1560,8 @@ combination. Silently picking other GPUs is dangerous on shared machines.
      ],
      fixes=[fix(6020, "launcher: --num_gpus must not replace the GPUs selected by --include",
                 "`--num_gpus` used to replace every host's slots with `range(num_gpus)`, dropping the "
-                "`--include` selection. Keep the first N selected slots instead and raise an error when "
-                "`--include` selects fewer GPUs than requested.\n\nFixes #6011",
+                "`--include` selection. Keep the first N selected slots instead, and raise an error when "
+                "`--include` and `--num_gpus` disagree.\n\nFixes #6011",
                 "2024-09-04T01:27:40Z",
                 F("deepspeed/launcher/runner.py",
                   (468, "def main(args=None):", """
@@ -1968,6 +1984,8 @@ optimizer = LowLevelZeroOptimizer(
              total_norm = total_norm_cuda.item()
  
          else:
+"""),
+                  (457, "def _compute_grad_norm(self, gradients: List[Tensor], norm_type: int = 2) -> float:", """
              total_norm_exponentiated = 0.0
              for grad in gradients:
                  grad_norm_exponentiated = grad.data.double().norm(norm_type)**norm_type
@@ -1992,7 +2010,7 @@ code(CAI, 3562,
 
 
 item(CAI, 4261,
-     "[BUG]: shardformer + Llama-2-70B (GQA) with tp_size=4: RuntimeError shape '[1, 4096, 64, 128]' is invalid",
+     "[BUG]: shardformer + Llama-2-70B (GQA) with tp_size=4: RuntimeError shape '[1, 4096, 8, 128]' is invalid",
      CAI_EXISTING + """### 🐛 Describe the bug
 
 Sharding Llama-2-70B with `HybridParallelPlugin(tp_size=4, pp_size=1)` fails in the first forward \
@@ -2005,8 +2023,6 @@ of the (already sharded) key states fails. 7B/13B (no GQA) are fine.
     key_states = self.k_proj(hidden_states).view(bsz, q_len, self.num_key_value_heads, self.head_dim).transpose(1, 2)
 RuntimeError: shape '[1, 4096, 8, 128]' is invalid for input of size 1048576
 ```
-
-(the title has the shape from a run with `num_heads` patched by hand; this is the unpatched one)
 
 ```python
 plugin = HybridParallelPlugin(tp_size=4, pp_size=1, precision="bf16", zero_stage=1)
@@ -2314,7 +2330,8 @@ Loading with the **same** `tp_size=2` works, which is probably why the tests pas
 +        return state_dict
 """)),
                 F("colossalai/shardformer/layer/embedding.py",
-                  (160, "class VocabParallelEmbedding1D(ParallelModule):", """
+                  (159, "class Embedding1D(ParallelModule):", """
+         return output
  
  
 -class VocabParallelEmbedding1D(ParallelModule):
@@ -2386,9 +2403,7 @@ GCC 12 no longer pulls `<cstdint>` in through `<string>`.
 """,
      "tkaczmarek", "2023-11-23T19:30:12Z", "2023-11-24T09:12:50Z",
      ["bug"],
-     comments=[
-         C("ver217", "2023-11-24T02:44:31Z", "Thanks, one-line fix in #5105."),
-     ],
+     comments=[],
      fixes=[fix(5105, "[kernel] include <cstdint> in cpu_adam.h",
                 "Fixes the build with GCC 12 (#5102).", "2023-11-24T09:12:46Z",
                 F("colossalai/kernel/cuda_native/csrc/cpu_adam.h",
@@ -2454,7 +2469,9 @@ TypeError: forward() got an unexpected keyword argument 'cache_position'
          assert q_len % 4 == 0, "Flash Attention Error: The sequence length should be a multiple of 4."
  
 """),
-                  (430, "def get_llama_flash_attention_forward(shard_config: ShardConfig):", """
+                  (429, "def get_llama_flash_attention_forward(shard_config: ShardConfig):", """
+         value_states = self.v_proj(hidden_states).view(bsz, q_len, self.num_key_value_heads, self.head_dim).transpose(1, 2)
+ 
          kv_seq_len = key_states.shape[-2]
          if past_key_value is not None:
 -            kv_seq_len += past_key_value[0].shape[-2]
@@ -2476,6 +2493,7 @@ TypeError: forward() got an unexpected keyword argument 'cache_position'
 +transformers>=4.36.2,<4.39.0
  protobuf
  peft>=0.7.1
+ bitsandbytes>=0.39.0
 """)))])
 code(CAI, 5412,
      {"symptom": "crash", "root_cause": "version_incompatibility",
@@ -2864,19 +2882,19 @@ KeyError: 'optimizer'
   - CUDA version: 12.3
   - NCCL version: 2.19.4
 """,
-     "vsingh-nv", "2023-11-14T08:30:00Z", "2024-01-10T19:12:45Z",
+     "vsingh-nv", "2024-01-16T08:30:00Z", "2024-03-12T19:12:45Z",
      ["bug"],
      comments=[
-         C("mikolajblaz", "2023-11-15T13:40:18Z",
+         C("mikolajblaz", "2024-01-17T13:40:18Z",
            "Thanks, confirmed. `generate_state_dict` is called with the optimizer regardless of "
            "`--no-load-optim`. Note the same happens with `--no-load-rng`."),
-         C("vsingh-nv", "2023-12-12T10:55:01Z", "Any news? We're working around it by saving a dummy optimizer state."),
-         C("mikolajblaz", "2024-01-10T19:12:40Z", "Fixed in main with !1035 (mirrored as #612)."),
+         C("vsingh-nv", "2024-02-13T10:55:01Z", "Any news? We're working around it by saving a dummy optimizer state."),
+         C("mikolajblaz", "2024-03-12T19:12:40Z", "Fixed in main with !1035 (mirrored as #612)."),
      ],
      fixes=[fix(612, "dist_checkpointing: do not request optimizer or RNG state that will not be loaded",
                 "Build the sharded state dict for loading from what `--finetune`, `--no-load-optim` and "
                 "`--no-load-rng` ask for.\n\nFixes #587",
-                "2024-01-10T19:05:33Z",
+                "2024-03-12T19:05:33Z",
                 F("megatron/training/checkpointing.py",
                   (695, "def load_checkpoint(model, optimizer, opt_param_scheduler, load_arg='load', strict=True):", """
      if args.ckpt_format == "torch_dist" and not release:
@@ -2984,7 +3002,8 @@ The same assertion, before any communication starts.
      if not forward_only:
          output_tensor_grads = [[] for _ in range(len(model))]
 """),
-                  (417, "def forward_backward_pipelining_with_interleaving(", """
+                  (416, "def forward_backward_pipelining_with_interleaving(", """
+     if microbatch_group_size_per_vp_stage is None:
          microbatch_group_size_per_vp_stage = pipeline_parallel_size
  
 -    if num_microbatches % pipeline_parallel_size != 0 and not config.overlap_p2p_comm:
@@ -3166,7 +3185,8 @@ Either a version check or a clear error message about the minimum TE version.
      fixes=[fix(1131, "TE: only pass cp_comm_type to DotProductAttention for TE >= 1.10",
                 "Fixes #1088", "2025-03-04T18:10:42Z",
                 F("megatron/core/extensions/transformer_engine.py",
-                  (592, "def __init__(", """
+                  (591, "def __init__(", """
+                 if getattr(TEDotProductAttention, "cp_stream") is None:
                      TEDotProductAttention.cp_stream = torch.cuda.Stream()
                  extra_kwargs["cp_stream"] = TEDotProductAttention.cp_stream
 -                extra_kwargs["cp_comm_type"] = cp_comm_type
@@ -3213,7 +3233,8 @@ def hostile_raw_line():
           "fixes": [fix(5482, "[logging] always write log files as UTF-8",
                         "Fixes #5471", "2024-03-27T15:04:02Z",
                         F("colossalai/logging/logger.py",
-                          (112, "def log_to_file(self, path: Union[str, Path], mode: str = \"a\", level: str = \"INFO\", suffix: str = None):", """
+                          (111, "def log_to_file(self, path: Union[str, Path], mode: str = \"a\", level: str = \"INFO\", suffix: str = None):", """
+             path = path.with_name(f"{path.stem}_{suffix}{path.suffix}")
  
          # add file handler
 -        file_handler = logging.FileHandler(path, mode)

@@ -1,0 +1,212 @@
+"""Resolutions by script, codebook evolution and proposals, through the
+real binary."""
+import json
+import os
+import unittest
+
+from bchelp import Study, CODEBOOK
+
+MEMBERS = [("alice", "annotator"), ("bob", "annotator"),
+           ("carol", "adjudicator")]
+
+
+def code(alice_symptom, bob_symptom, s, item="DeepSpeed#4187",
+         alice_root="api_misuse", bob_root="api_misuse"):
+    s.ok("label", item, "symptom=" + alice_symptom, "root_cause=" +
+         alice_root, "fix_pattern=conditional_logic", "phase=training",
+         "--submit", as_="alice")
+    s.ok("label", item, "symptom=" + bob_symptom, "root_cause=" + bob_root,
+         "fix_pattern=conditional_logic", "phase=training", "--submit",
+         as_="bob")
+
+
+class Resolve(unittest.TestCase):
+    def setUp(self):
+        self.s = Study(members=MEMBERS)
+
+    def tearDown(self):
+        self.s.close()
+
+    def test_resolve_a_disagreement(self):
+        code("crash", "hang", self.s)
+        out = self.s.ok("status")
+        self.assertIn("1 with disagreements left", out)
+        self.s.ok("resolve", "DeepSpeed#4187", "symptom=hang",
+                  "--rationale", "the traceback is from the watchdog",
+                  "--cause", "slip", as_="carol")
+        row = self.s.query("SELECT dimension, code, rationale, cause, "
+                           "coder1_codes, coder2_codes FROM resolutions")
+        self.assertEqual(len(row), 1)
+        dim, final, why, cause, c1, c2 = row[0]
+        self.assertEqual((dim, final, cause), ("symptom", "hang", "slip"))
+        self.assertEqual(sorted([c1, c2]), ["crash", "hang"])
+        self.assertIn("watchdog", why)
+        self.assertIn("1 resolved", self.s.ok("status"))
+        audit = self.s.query("SELECT actor, for_member, old, new FROM audit "
+                             "WHERE action = 'resolve'")
+        self.assertEqual(audit[0][1:], ("carol", None, "hang"))
+
+    def test_resolve_refuses(self):
+        code("crash", "hang", self.s)
+        before = self.s.dump()
+        self.s.fail("resolve", "DeepSpeed#4187", "symptom=hang",
+                    code=2, as_="carol")            # no rationale
+        for args, words in [
+                (["symptom=boom"], "boom"),
+                (["symptom=hang,crash"], "one code"),
+                (["mood=hang"], "mood"),
+                (["symptom=hang", "--cause", "tired"], "tired")]:
+            err = self.s.fail("resolve", "DeepSpeed#4187", *args,
+                              "--rationale", "r", as_="carol")
+            self.assertIn(words, err)
+        err = self.s.fail("resolve", "DeepSpeed#4187", "symptom=hang",
+                          "--rationale", "r", as_="alice")
+        self.assertIn("not allowed", err)
+        err = self.s.fail("resolve", "DeepSpeed#4422", "symptom=hang",
+                          "--rationale", "r", as_="carol")
+        self.assertIn("not ready", err)
+        self.assertEqual(before, self.s.dump())
+
+    def test_blind_coder_order_is_stable_and_mixed(self):
+        items = ["DeepSpeed#4187", "DeepSpeed#4422", "DeepSpeed#4650",
+                 "DeepSpeed#4903", "DeepSpeed#5012", "DeepSpeed#5240",
+                 "DeepSpeed#5388", "DeepSpeed#5561"]
+        for it in items:
+            code("crash", "hang", self.s, item=it)
+            self.s.ok("resolve", it, "symptom=hang", "--rationale", "r",
+                      as_="carol")
+        first = self.s.query("SELECT coder1 FROM resolutions ORDER BY item_id")
+        names = {r[0] for r in first}
+        # a random order per item: with 8 items both orders show up
+        # (the chance of one order 8 times is 1 in 128)
+        self.assertEqual(names, {"alice", "bob"})
+        for it in items:
+            self.s.ok("resolve", it, "symptom=crash", "--rationale", "r2",
+                      as_="carol")
+        self.assertEqual(first, self.s.query(
+            "SELECT coder1 FROM resolutions ORDER BY item_id"))
+
+
+class Evolution(unittest.TestCase):
+    def setUp(self):
+        self.s = Study(members=MEMBERS)
+        code("crash", "hang", self.s)
+        self.s.ok("resolve", "DeepSpeed#4187", "symptom=hang",
+                  "--rationale", "r", as_="carol")
+        with open(CODEBOOK) as f:
+            self.cb = json.load(f)
+
+    def tearDown(self):
+        self.s.close()
+
+    def write(self, cb):
+        path = os.path.join(self.s.dir, "v2.json")
+        with open(path, "w") as f:
+            json.dump(cb, f)
+        return path
+
+    def symptom(self, cb):
+        return [d for d in cb["dimensions"] if d["key"] == "symptom"][0]
+
+    def test_rename_moves_labels_and_resolutions(self):
+        cb = self.cb
+        cb["version"] = "2.0"
+        for c in self.symptom(cb)["codes"]:
+            if c["key"] == "hang":
+                c["key"] = "stall"
+        path = self.write(cb)
+        err = self.s.fail("codebook", "update", path)
+        self.assertIn("symptom=hang", err)
+        self.assertIn("--map", err)
+        out = self.s.ok("codebook", "update", path, "--map",
+                        "symptom:hang=stall")
+        self.assertIn("2.0", out)
+        self.assertEqual(self.s.query(
+            "SELECT code FROM labels WHERE dimension = 'symptom' ORDER BY 1"),
+            [("crash",), ("stall",)])
+        self.assertEqual(self.s.query("SELECT code FROM resolutions"),
+                         [("stall",)])
+        # the label keeps the version it was made under
+        self.assertEqual(self.s.query(
+            "SELECT DISTINCT codebook_version FROM labels"), [("1.0",)])
+        self.assertTrue(self.s.query(
+            "SELECT 1 FROM audit WHERE action = 'codebook.map'"))
+        ag = self.s.agree_json("--dimension", "symptom")
+        codes = [p["code"] for p in ag["dimensions"][0]["per_code"]]
+        self.assertIn("stall", codes)
+        self.assertNotIn("hang", codes)
+
+    def test_merge_with_short_map(self):
+        cb = self.cb
+        cb["version"] = "1.1"
+        sym = self.symptom(cb)
+        sym["codes"] = [c for c in sym["codes"] if c["key"] != "crash"]
+        out = self.s.ok("codebook", "update", self.write(cb), "--map",
+                        "crash=hang")
+        self.assertIn("1 label", out)
+        self.assertEqual(self.s.query(
+            "SELECT DISTINCT code FROM labels WHERE dimension = 'symptom'"),
+            [("hang",)])
+
+    def test_refusals_leave_the_study_alone(self):
+        before = self.s.dump()
+        cb = dict(self.cb)
+        err = self.s.fail("codebook", "update", self.write(
+            dict(cb, title="changed")))
+        self.assertIn("new version", err)
+        cb2 = json.loads(json.dumps(self.cb))
+        cb2["version"] = "3"
+        cb2["dimensions"] = [d for d in cb2["dimensions"]
+                             if d["key"] != "phase"]
+        err = self.s.fail("codebook", "update", self.write(cb2))
+        self.assertIn("phase", err)
+        err = self.s.fail("codebook", "update", self.write(cb2), "--map",
+                          "symptom:crash=nonexistent")
+        self.assertIn("nonexistent", err)
+        self.s.fail("codebook", "update", self.write(cb2), as_="carol")
+        self.assertEqual(before, self.s.dump())
+
+
+class Proposals(unittest.TestCase):
+    def setUp(self):
+        self.s = Study(members=MEMBERS)
+        self.s.ok("proposals", "add", "DeepSpeed#4187", "root_cause",
+                  "checkpoint_format", "--name", "Checkpoint format",
+                  "--definition", "The saved layout does not match",
+                  as_="alice")
+
+    def tearDown(self):
+        self.s.close()
+
+    def test_proposal_labels_other_and_is_listed(self):
+        self.assertEqual(self.s.query(
+            "SELECT code, proposal_id FROM labels"), [("other", 1)])
+        out = self.s.ok("proposals", as_="carol")
+        self.assertIn("checkpoint_format", out)
+        self.s.fail("proposals", as_="alice")
+
+    def test_accept_makes_a_new_version(self):
+        out = self.s.ok("proposals", "accept", "1", as_="carol")
+        self.assertIn("1.1", out)
+        self.assertEqual(self.s.query("SELECT code FROM labels"),
+                         [("checkpoint_format",)])
+        shown = self.s.ok("codebook", "show")
+        self.assertIn("checkpoint_format", shown)
+        self.assertIn("llm-framework-bugs 1.1", shown)
+        err = self.s.fail("proposals", "accept", "1", as_="carol")
+        self.assertIn("already accepted", err)
+
+    def test_map_onto_existing(self):
+        self.s.ok("proposals", "map", "1", "incorrect_implementation",
+                  as_="carol")
+        self.assertEqual(self.s.query("SELECT code FROM labels"),
+                         [("incorrect_implementation",)])
+        self.assertEqual(self.s.query(
+            "SELECT status, decided_code FROM proposals"),
+            [("mapped", "incorrect_implementation")])
+        err = self.s.fail("proposals", "map", "1", "crash", as_="carol")
+        self.assertIn("already", err)
+
+
+if __name__ == "__main__":
+    unittest.main()
