@@ -468,8 +468,18 @@ static int parse_all(const char *text, size_t len, const char *origin,
 		while (p < text + len && strchr(" \t\r\n", *p))
 			p++;
 		if (p == text + len) {
-			int rc = take_value(root, origin, out, stats, e);
+			char where[300];
+			int first, col, rc;
 
+			/* a value on one line is a JSON Lines file of one
+			 * line: name the line, as for longer files */
+			line_col(text, i, &first, &col);
+			if (!memchr(text + i, '\n', (size_t)(end - (text + i))))
+				snprintf(where, sizeof(where), "%s:%d", origin,
+					 first);
+			else
+				snprintf(where, sizeof(where), "%s", origin);
+			rc = take_value(root, where, out, stats, e);
 			cJSON_Delete(root);
 			return rc;
 		}

@@ -169,9 +169,25 @@ int store_open(struct store *st, const char *path, unsigned flags,
 			sqlite3_errmsg(st->db) : "cannot open");
 		goto fail_created;
 	}
+	/* Only a study is opened: an empty file, or another program's
+	 * SQLite database (schema version 0), is refused before anything
+	 * is written to it, rather than turned into a study without an
+	 * owner.  A file that is not SQLite fails here too. */
+	if (!(flags & STORE_CREATE)) {
+		int v;
+
+		sqlite3_busy_timeout(st->db, BUSY_TIMEOUT_MS);
+		if (user_version(st, &v, e) < 0)
+			goto fail_created;
+		if (v == 0) {
+			err_set(e, ERR_INPUT, "%s: not a bugcoder study (%s)",
+				path, sb.st_size ? "an SQLite database without "
+				"a study in it" : "an empty file");
+			goto fail_created;
+		}
+	}
 	if (configure(st, flags & STORE_READONLY, e) < 0)
 		goto fail_created;
-	/* a file that is not SQLite fails here */
 	if (migrate(st, e) < 0)
 		goto fail_created;
 	return 0;
@@ -218,6 +234,9 @@ int store_begin(struct store *st, struct err *e)
 		return 0;
 	if (store_exec(st, "BEGIN IMMEDIATE", e) < 0) {
 		st->depth = 0;
+		if (e && e->code == ERR_BUSY)
+			err_set(e, ERR_BUSY, "%s: the study is busy (another "
+				"bugcoder is writing); try again", st->path);
 		return -1;
 	}
 	return 0;

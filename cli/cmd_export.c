@@ -1,0 +1,269 @@
+/*
+ * export and report: the agreed data leaving the program.
+ *
+ * Files named with -o are written atomically (exports/atomic.h): an
+ * export that fails or is interrupted (SIGINT, SIGTERM, SIGHUP) leaves
+ * the old file, or none, and no temporary behind.  Without -o, or with
+ * "-o -", the data goes to stdout.
+ */
+#include <langinfo.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "core/buf.h"
+#include "exports/atomic.h"
+#include "exports/export.h"
+#include "exports/package.h"
+#include "exports/summary.h"
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+/* Turn SIGINT, SIGTERM and SIGHUP into a request to stop cleanly. */
+static void catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+enum what {
+	WHAT_AGREED,
+	WHAT_RAW,
+	WHAT_RESOLUTIONS,
+	WHAT_ROUNDS,
+};
+
+static int run_export(struct cli *c, enum what what,
+		      const struct codebook *cb, struct export_opts *o,
+		      FILE *out)
+{
+	switch (what) {
+	case WHAT_RAW:
+		return export_raw(&c->st, &c->actor, o, out, &c->err);
+	case WHAT_RESOLUTIONS:
+		return export_resolutions(&c->st, &c->actor, o, out, &c->err);
+	case WHAT_ROUNDS:
+		return export_rounds(&c->st, &c->actor, o, out, &c->err);
+	default:
+		return export_agreed(&c->st, &c->actor, cb, o, out, &c->err);
+	}
+}
+
+static int to_stdout(const char *path)
+{
+	return !path || !strcmp(path, "-");
+}
+
+CMD(export)
+{
+	static const char usage[] =
+		"bugcoder export [--format csv|jsonl] [--raw | --resolutions | "
+		"--rounds | --package DIR] [--include-pending] "
+		"[--no-formula-guard] [--round R] [-o FILE]";
+	const char *format = NULL, *package = NULL, *round = NULL;
+	const char *output = NULL;
+	int raw = 0, resolutions = 0, rounds = 0, pending = 0, noguard = 0;
+	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
+	const struct cli_opt opts[] = {
+		{ "--format", 1, &format, NULL, NULL, NULL },
+		{ "--raw", 0, NULL, &raw, NULL, NULL },
+		{ "--resolutions", 0, NULL, &resolutions, NULL, NULL },
+		{ "--rounds", 0, NULL, &rounds, NULL, NULL },
+		{ "--package", 1, &package, NULL, NULL, NULL },
+		{ "--include-pending", 0, NULL, &pending, NULL, NULL },
+		{ "--no-formula-guard", 0, NULL, &noguard, NULL, NULL },
+		{ "--round", 1, &round, NULL, NULL, NULL },
+		{ "-o", 1, &output, NULL, NULL, NULL },
+		{ "--output", 1, &output, NULL, NULL, NULL },
+		{ NULL, 0, NULL, NULL, NULL, NULL },
+	};
+	struct export_opts o = EXPORT_OPTS_INIT;
+	struct atomic_file af = ATOMIC_FILE_INIT;
+	struct codebook cb = CODEBOOK_INIT;
+	enum what what = WHAT_AGREED;
+	FILE *out = stdout;
+	int npos, rc, ret = 0;
+
+	rc = cli_parse(argc, argv, opts, pos, &npos, usage);
+	free(pos);
+	if (rc)
+		return rc > 0 ? 0 : 2;
+	if (npos)
+		return cli_usage_error(usage, "unexpected argument");
+	if (!!raw + !!resolutions + !!rounds + !!package > 1)
+		return cli_usage_error(usage, "--raw, --resolutions, --rounds "
+				       "and --package exclude each other");
+	if (format && strcmp(format, "csv") && strcmp(format, "jsonl"))
+		return cli_usage_error(usage, "--format %s: csv or jsonl",
+				       format);
+	if (package && (output || (format && strcmp(format, "csv"))))
+		return cli_usage_error(usage, "--package writes CSV files into "
+				       "DIR; -o and --format do not apply");
+	if (pending && (raw || resolutions || rounds))
+		return cli_usage_error(usage, "--include-pending is for the "
+				       "agreed labels");
+	if (raw)
+		what = WHAT_RAW;
+	else if (resolutions)
+		what = WHAT_RESOLUTIONS;
+	else if (rounds)
+		what = WHAT_ROUNDS;
+	o.format = format && !strcmp(format, "jsonl") ? EXPORT_JSONL :
+		   EXPORT_CSV;
+	o.flags = (pending ? EXPORT_PENDING : 0) |
+		  (noguard ? EXPORT_NO_GUARD : 0);
+	o.round = round;
+	o.stop = &stop_requested;
+
+	if ((ret = cli_open(c, CLI_MEMBER)) || (ret = cli_codebook(c, &cb)))
+		goto out;
+	catch_signals();
+	if (package) {
+		struct package_opts po = PACKAGE_OPTS_INIT;
+
+		po.flags = o.flags;
+		po.round = round;
+		po.stop = &stop_requested;
+		if (package_write(&c->st, &c->actor, &cb, package, &po,
+				  &c->err) < 0) {
+			ret = cli_fail(c);
+			goto out;
+		}
+		printf("%s: replication package of %d files; check it with "
+		       "`cd %s && sha256sum -c MANIFEST`\n", package,
+		       po.nr_files, package);
+		goto out;
+	}
+	if (to_stdout(output)) {
+		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+	} else {
+		if (atomic_open(&af, output, &c->err) < 0) {
+			ret = cli_fail(c);
+			goto out;
+		}
+		out = af.f;
+	}
+	if (run_export(c, what, &cb, &o, out) < 0) {
+		if (!to_stdout(output)) {
+			atomic_abort(&af);
+			err_prefix(&c->err, "%s not written", output);
+		}
+		ret = cli_fail(c);
+		goto out;
+	}
+	if (!to_stdout(output)) {
+		if (atomic_commit(&af, &c->err) < 0) {
+			ret = cli_fail(c);
+			goto out;
+		}
+		printf("%s: %zu row%s\n", output, o.rows,
+		       o.rows == 1 ? "" : "s");
+	}
+out:
+	atomic_abort(&af);
+	codebook_release(&cb);
+	return ret;
+}
+
+static int utf8_terminal(void)
+{
+	const char *cs = nl_langinfo(CODESET);
+
+	return isatty(STDOUT_FILENO) && cs && (!strcmp(cs, "UTF-8") ||
+					       !strcmp(cs, "utf8"));
+}
+
+CMD(report)
+{
+	static const char usage[] =
+		"bugcoder report [--format text|markdown] [--round R] "
+		"[--cross DIM1,DIM2] [-o FILE]";
+	const char *format = NULL, *round = NULL, *cross = NULL;
+	const char *output = NULL;
+	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
+	const struct cli_opt opts[] = {
+		{ "--format", 1, &format, NULL, NULL, NULL },
+		{ "--round", 1, &round, NULL, NULL, NULL },
+		{ "--cross", 1, &cross, NULL, NULL, NULL },
+		{ "-o", 1, &output, NULL, NULL, NULL },
+		{ "--output", 1, &output, NULL, NULL, NULL },
+		{ NULL, 0, NULL, NULL, NULL, NULL },
+	};
+	struct summary_opts o = SUMMARY_OPTS_INIT;
+	struct atomic_file af = ATOMIC_FILE_INIT;
+	struct codebook cb = CODEBOOK_INIT;
+	struct buf text = BUF_INIT;
+	char *cross_copy = NULL;
+	int npos, rc, ret = 0;
+
+	rc = cli_parse(argc, argv, opts, pos, &npos, usage);
+	free(pos);
+	if (rc)
+		return rc > 0 ? 0 : 2;
+	if (npos)
+		return cli_usage_error(usage, "unexpected argument");
+	if (format && strcmp(format, "text") && strcmp(format, "markdown") &&
+	    strcmp(format, "md"))
+		return cli_usage_error(usage, "--format %s: text or markdown",
+				       format);
+	o.format = format && strcmp(format, "text") ? SUMMARY_MARKDOWN :
+		   SUMMARY_TEXT;
+	o.round = round;
+	if (cross) {
+		char *comma;
+
+		cross_copy = xstrdup(cross);
+		comma = strchr(cross_copy, ',');
+		if (!comma || !comma[1] || comma == cross_copy ||
+		    strchr(comma + 1, ',')) {
+			free(cross_copy);
+			return cli_usage_error(usage, "--cross %s: two "
+					       "dimensions, DIM1,DIM2", cross);
+		}
+		*comma = '\0';
+		o.cross[0] = cross_copy;
+		o.cross[1] = comma + 1;
+	}
+	o.unicode = to_stdout(output) && utf8_terminal();
+	if ((ret = cli_open(c, CLI_MEMBER)) || (ret = cli_codebook(c, &cb)))
+		goto out;
+	if (summary_write(&c->st, &c->actor, &cb, &o, &text, &c->err) < 0) {
+		ret = cli_fail(c);
+		goto out;
+	}
+	if (to_stdout(output)) {
+		fwrite(text.ptr, 1, text.len, stdout);
+		if (fflush(stdout) != 0) {
+			err_set(&c->err, ERR_IO, "writing the report failed");
+			ret = cli_fail(c);
+		}
+		goto out;
+	}
+	if (atomic_open(&af, output, &c->err) < 0) {
+		ret = cli_fail(c);
+		goto out;
+	}
+	fwrite(text.ptr, 1, text.len, af.f);
+	if (atomic_commit(&af, &c->err) < 0)
+		ret = cli_fail(c);
+out:
+	atomic_abort(&af);
+	codebook_release(&cb);
+	buf_release(&text);
+	free(cross_copy);
+	return ret;
+}

@@ -1,0 +1,106 @@
+/*
+ * agreed: the agreed label of every item, in one pass over the study.
+ *
+ * The definition is core/adjudicate's (see adjudicate.h): the coders of
+ * an item are the members whose submissions count (its round's
+ * annotators, or every submitter when it is in no round); it is ready
+ * once they have all submitted (two when in no round); a dimension is
+ * then agreed when every coder chose the same set of codes (the empty set
+ * included), else disagreeing; a stored resolution overrides either and
+ * makes it resolved.  adjudicate_state() works that out for one item with
+ * several queries; this module gets the same answer for every item from
+ * five ordered scans (items, fixes, submissions, labels, resolutions)
+ * merged on the item id, so exporting 100,000 items costs a few table
+ * scans rather than half a million queries.  tests/t_csv.c checks both
+ * agree on a random study.
+ *
+ * Who sees what: the blinding rule of label_may_see(), applied to whole
+ * items.  An agreed label reveals what every coder chose, so:
+ *  - the owner and adjudicators see every item;
+ *  - an annotator sees only the items whose round is closed (not the
+ *    items in no round: their coders never become visible);
+ *  - anyone else is refused (ERR_PERM).
+ *
+ * The scans run inside one read transaction (a savepoint), so the pass
+ * sees one consistent snapshot even while annotators keep working.
+ */
+#ifndef BUGCODER_AGREED_H
+#define BUGCODER_AGREED_H
+
+#include <stddef.h>
+#include <sqlite3.h>
+
+#include "core/adjudicate.h"
+#include "core/buf.h"
+#include "core/codebook.h"
+#include "core/err.h"
+#include "core/member.h"
+#include "core/store.h"
+
+struct agreed_dim {
+	enum dim_status status;	/* DIM_PENDING ... DIM_RESOLVED */
+	struct buf final;	/* ';'-joined codes when agreed or resolved,
+				   in key order; else empty */
+};
+
+/* One item.  Strings are borrowed from the scan and stay valid until the
+ * next agreed_next() or agreed_close(); NULL when the study has none. */
+struct agreed_item {
+	long long id;
+	const char *repo;
+	long long number;
+	const char *url, *title, *created_at, *closed_at;
+	double days_open;	/* < 0 when unknown */
+	long long comments;
+	long long additions, deletions;	/* -1 when unknown */
+	long long changed_files, lines_changed;	/* -1 when unknown */
+	int small_fix;		/* 1, 0, or -1 when unknown */
+	struct buf fixes;	/* ';'-joined pull request numbers */
+	const char *round;	/* the item's round, or NULL */
+	int ready;		/* every expected coder submitted */
+	int complete;		/* every dimension agreed or resolved */
+	struct agreed_dim *dims;	/* one per codebook dimension */
+};
+
+struct agreed_round;		/* a round's annotators (private) */
+
+struct agreed_iter {
+	struct store *st;	/* borrowed */
+	const struct codebook *cb;	/* borrowed; must outlive the iter */
+	sqlite3_stmt *items, *fixes, *subs, *labels, *res;
+	int has_fix, has_sub, has_label, has_res;	/* cursor on a row */
+	struct agreed_round *rounds;
+	size_t nr_rounds;
+	long long *coders;	/* the current item's coders, sorted */
+	size_t nr_coders, alloc_coders;
+	struct buf *cur;	/* per dimension: one coder's codes */
+	int in_savepoint;
+	struct agreed_item item;	/* the current item */
+};
+
+/* Start a pass for actor `a` over the items of round `round` (NULL for
+ * all), in item id order.  Returns 0, or -1 with `e` filled: ERR_PERM
+ * for a non-member, ERR_NOTFOUND for an unknown round.  Call
+ * agreed_close() in either case. */
+int agreed_open(struct agreed_iter *it, struct store *st,
+		const struct actor *a, const struct codebook *cb,
+		const char *round, struct err *e);
+/* Move to the next item visible to the actor: 1 with it->item filled, 0
+ * at the end, -1 with `e` filled on a database error. */
+int agreed_next(struct agreed_iter *it, struct err *e);
+/* End the pass and free everything.  Accepts a failed or closed iter. */
+void agreed_close(struct agreed_iter *it);
+
+/* Does round `round` exist?  0, or -1 with ERR_NOTFOUND naming it. */
+int agreed_check_round(struct store *st, const char *round, struct err *e);
+
+/* The word for a dimension's status in exports: "agreed",
+ * "adjudicated" (resolved) or "pending" (pending or disagreeing). */
+const char *agreed_status_name(enum dim_status s);
+
+/* May actor `a` read other members' work on items whose round is
+ * `closed` (0/1), or in no round (`in_round` 0)?  The bulk form of
+ * label_may_see() for someone else's labels. */
+int agreed_may_see(const struct actor *a, int in_round, int closed);
+
+#endif

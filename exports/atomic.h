@@ -1,0 +1,52 @@
+/*
+ * atomic: write a file so that it appears whole or not at all.
+ *
+ * The content goes to a temporary file in the target's directory (so the
+ * final rename stays within one file system); atomic_commit() flushes
+ * it, fsync()s it, renames it over the target and fsync()s the
+ * directory.  atomic_abort() removes the temporary.
+ *
+ * On Linux the temporary is an unnamed O_TMPFILE, given a name only for
+ * the instant between linkat() and rename(): a process killed by SIGKILL
+ * mid-way leaves nothing behind at all.  Where O_TMPFILE or /proc is not
+ * available, a hidden ".NAME.XXXXXX" file is used instead; then only a
+ * kill that gives no chance to clean up can leave it.
+ *
+ * The new file gets mode 0666 less the umask, like any file the user
+ * creates.  A symbolic link at the target is replaced, not followed.
+ */
+#ifndef BUGCODER_ATOMIC_H
+#define BUGCODER_ATOMIC_H
+
+#include <stdio.h>
+
+#include "core/err.h"
+
+struct atomic_file {
+	char *path;		/* the target, owned */
+	char *tmp;		/* the named temporary, or NULL while unnamed */
+	int fd;			/* of the temporary; -1 when closed */
+	int anon;		/* created with O_TMPFILE */
+	FILE *f;		/* write the content here (owned) */
+};
+
+#define ATOMIC_FILE_INIT { NULL, NULL, -1, 0, NULL }
+
+/* Start writing `path`.  Returns 0 with af->f ready, or -1 with `e`
+ * filled (ERR_IO) and nothing created. */
+int atomic_open(struct atomic_file *af, const char *path, struct err *e);
+/* Put the file in place.  Returns 0, or -1 with `e` filled (a write
+ * error seen on af->f included); either way `af` is released, and on
+ * failure nothing is left behind. */
+int atomic_commit(struct atomic_file *af, struct err *e);
+/* Drop the temporary and release `af`.  Accepts a released `af`. */
+void atomic_abort(struct atomic_file *af);
+
+/* fsync() directory `dir` itself, or the directory holding `path` (after
+ * a rename in it), so that new names in it survive a crash.  Returns 0,
+ * or -1 with `e` (may be NULL) filled.  File systems that cannot sync a
+ * directory are not an error. */
+int atomic_sync_dir(const char *dir, struct err *e);
+int atomic_sync_parent(const char *path, struct err *e);
+
+#endif

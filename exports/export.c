@@ -1,0 +1,585 @@
+/*
+ * export: see export.h.
+ *
+ * Every writer has the same shape: one query (or the agreed pass) read
+ * in order, one record built per row in a buffer, one fwrite per record.
+ * The FILE's own buffer does the rest.
+ */
+#include "exports/export.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/buf.h"
+#include "core/round.h"
+#include "exports/agreed.h"
+#include "exports/csv_out.h"
+#include "exports/json_out.h"
+
+/* ---- progress, interruption and injected faults --------------------- */
+
+struct progress {
+	struct export_opts *o;
+	FILE *out;
+	long long fail_after;	/* BUGCODER_FAIL_EXPORT_AFTER, or -1 */
+	long long stall_after;	/* BUGCODER_STALL_EXPORT_AFTER, or -1 */
+};
+
+static long long env_count(const char *name)
+{
+	const char *v = getenv(name);
+	char *end;
+	long long n;
+
+	if (!v || !*v)
+		return -1;
+	n = strtoll(v, &end, 10);
+	return *end || n < 0 ? -1 : n;
+}
+
+static void progress_init(struct progress *p, struct export_opts *o,
+			  FILE *out)
+{
+	p->o = o;
+	p->out = out;
+	o->rows = 0;
+	p->fail_after = env_count("BUGCODER_FAIL_EXPORT_AFTER");
+	p->stall_after = env_count("BUGCODER_STALL_EXPORT_AFTER");
+}
+
+static int stopped(const struct progress *p)
+{
+	return p->o->stop && *p->o->stop;
+}
+
+/* Called once a data row is out.  Returns 0 to go on, -1 to stop. */
+static int progress_row(struct progress *p, int write_failed, struct err *e)
+{
+	size_t n = ++p->o->rows;
+
+	if (write_failed || ((n & 1023) == 0 && ferror(p->out)))
+		return err_set(e, ERR_IO, "writing the export failed");
+	if (stopped(p))
+		return err_set(e, ERR_INTERRUPTED, "export interrupted after "
+			       "%zu rows", n);
+	if (p->fail_after >= 0 && (long long)n >= p->fail_after)
+		return err_set(e, ERR_IO, "export failed after %zu rows "
+			       "(BUGCODER_FAIL_EXPORT_AFTER)", n);
+	if (p->stall_after >= 0 && (long long)n == p->stall_after) {
+		struct timespec ts = { 0, 20 * 1000 * 1000 };
+
+		fflush(p->out);
+		while (!stopped(p))
+			nanosleep(&ts, NULL);
+		return err_set(e, ERR_INTERRUPTED, "export interrupted after "
+			       "%zu rows", n);
+	}
+	return 0;
+}
+
+static int finish(struct progress *p, struct err *e)
+{
+	if (fflush(p->out) != 0 || ferror(p->out))
+		return err_set(e, ERR_IO, "writing the export failed");
+	if (stopped(p))
+		return err_set(e, ERR_INTERRUPTED, "export interrupted");
+	return 0;
+}
+
+static int write_line(FILE *out, struct buf *b)
+{
+	int bad = fwrite(b->ptr, 1, b->len, out) != b->len;
+
+	buf_reset(b);
+	return bad ? -1 : 0;
+}
+
+static unsigned csv_flags(const struct export_opts *o)
+{
+	return (o->flags & EXPORT_NO_GUARD) ? 0 : CSV_GUARD;
+}
+
+static void item_name(struct buf *b, const char *repo, long long number)
+{
+	buf_reset(b);
+	buf_addf(b, "%s#%lld", repo ? repo : "", number);
+}
+
+/* ---- agreed labels --------------------------------------------------- */
+
+/*
+ * Columns:
+ *   item            owner/repo#number
+ *   repo, number, url, title, created_at, closed_at   as imported
+ *   days_open       closed_at - created_at in days, two decimals
+ *   comments        the issue's comments
+ *   fix_numbers     the fixing pull requests, ';'-joined
+ *   additions, deletions, changed_files, lines_changed   over all fixes
+ *   small_fix       true when lines_changed <= 10
+ *   <dim>           the agreed code(s), ';'-joined; empty while pending
+ *   <dim>_status    agreed | adjudicated | pending
+ */
+static const char *const agreed_cols[] = {
+	"item", "repo", "number", "url", "title", "created_at", "closed_at",
+	"days_open", "comments", "fix_numbers", "additions", "deletions",
+	"changed_files", "lines_changed", "small_fix", NULL
+};
+
+static void csv_count(struct csv_out *w, long long v)
+{
+	if (v < 0)
+		csvw_null(w);
+	else
+		csvw_int(w, v);
+}
+
+static void agreed_csv_row(struct csv_out *w, const struct codebook *cb,
+			   const struct agreed_item *t, struct buf *name)
+{
+	size_t d;
+
+	item_name(name, t->repo, t->number);
+	csvw_key(w, name->ptr);
+	csvw_text(w, t->repo);
+	csvw_int(w, t->number);
+	csvw_text(w, t->url);
+	csvw_text(w, t->title);
+	csvw_text(w, t->created_at);
+	csvw_text(w, t->closed_at);
+	if (t->days_open < 0)
+		csvw_null(w);
+	else
+		csvw_double(w, t->days_open, 2);
+	csvw_int(w, t->comments);
+	csvw_key(w, t->fixes.ptr);
+	csv_count(w, t->additions);
+	csv_count(w, t->deletions);
+	csv_count(w, t->changed_files);
+	csv_count(w, t->lines_changed);
+	if (t->small_fix < 0)
+		csvw_null(w);
+	else
+		csvw_bool(w, t->small_fix);
+	for (d = 0; d < cb->nr_dims; d++) {
+		csvw_key(w, t->dims[d].final.ptr);
+		csvw_key(w, agreed_status_name(t->dims[d].status));
+	}
+}
+
+static void json_count(struct json_out *j, const char *key, long long v)
+{
+	if (v < 0)
+		jsonw_null(j, key);
+	else
+		jsonw_int(j, key, v);
+}
+
+static void agreed_json_row(struct buf *b, const struct codebook *cb,
+			    const struct agreed_item *t, struct buf *name,
+			    struct buf *key)
+{
+	struct json_out j;
+	size_t d;
+
+	item_name(name, t->repo, t->number);
+	jsonw_begin(&j, b);
+	jsonw_str(&j, "item", name->ptr);
+	jsonw_str(&j, "repo", t->repo);
+	jsonw_int(&j, "number", t->number);
+	jsonw_str(&j, "url", t->url);
+	jsonw_str(&j, "title", t->title);
+	jsonw_str(&j, "created_at", t->created_at);
+	jsonw_str(&j, "closed_at", t->closed_at);
+	if (t->days_open < 0)
+		jsonw_null(&j, "days_open");
+	else
+		jsonw_double(&j, "days_open", t->days_open, 2);
+	jsonw_int(&j, "comments", t->comments);
+	jsonw_list(&j, "fix_numbers", t->fixes.ptr, ';', 1);
+	json_count(&j, "additions", t->additions);
+	json_count(&j, "deletions", t->deletions);
+	json_count(&j, "changed_files", t->changed_files);
+	json_count(&j, "lines_changed", t->lines_changed);
+	if (t->small_fix < 0)
+		jsonw_null(&j, "small_fix");
+	else
+		jsonw_bool(&j, "small_fix", t->small_fix);
+	for (d = 0; d < cb->nr_dims; d++) {
+		const struct dimension *dim = &cb->dims[d];
+		const struct agreed_dim *ad = &t->dims[d];
+		int has = ad->status == DIM_AGREED ||
+			  ad->status == DIM_RESOLVED;
+
+		if (dim->select_many)
+			jsonw_list(&j, dim->key, has ? ad->final.ptr : NULL,
+				   ';', 0);
+		else
+			jsonw_str(&j, dim->key, has && ad->final.len ?
+				  ad->final.ptr : NULL);
+		buf_reset(key);
+		buf_addf(key, "%s_status", dim->key);
+		jsonw_str(&j, key->ptr, agreed_status_name(ad->status));
+	}
+	jsonw_end(&j);
+}
+
+int export_agreed(struct store *st, const struct actor *a,
+		  const struct codebook *cb, struct export_opts *o, FILE *out,
+		  struct err *e)
+{
+	struct agreed_iter it;
+	struct csv_out w;
+	struct buf line = BUF_INIT, name = BUF_INIT, key = BUF_INIT;
+	struct progress p;
+	size_t d;
+	int rc, ret = -1;
+
+	progress_init(&p, o, out);
+	csvw_init(&w, out, csv_flags(o));
+	if (agreed_open(&it, st, a, cb, o->round, e) < 0)
+		goto out;
+	if (o->format == EXPORT_CSV) {
+		csvw_header(&w, agreed_cols);
+		for (d = 0; d < cb->nr_dims; d++) {
+			buf_reset(&key);
+			buf_addf(&key, "%s_status", cb->dims[d].key);
+			csvw_key(&w, cb->dims[d].key);
+			csvw_key(&w, key.ptr);
+		}
+		if (csvw_end(&w) < 0) {
+			err_set(e, ERR_IO, "writing the export failed");
+			goto out;
+		}
+	}
+	while ((rc = agreed_next(&it, e)) > 0) {
+		int bad;
+
+		if (!it.item.complete && !(o->flags & EXPORT_PENDING))
+			continue;
+		if (o->format == EXPORT_CSV) {
+			agreed_csv_row(&w, cb, &it.item, &name);
+			bad = csvw_end(&w);
+		} else {
+			agreed_json_row(&line, cb, &it.item, &name, &key);
+			bad = write_line(out, &line);
+		}
+		if (progress_row(&p, bad, e) < 0)
+			goto out;
+	}
+	if (rc < 0)
+		goto out;
+	ret = finish(&p, e);
+out:
+	agreed_close(&it);
+	csvw_release(&w);
+	buf_release(&line);
+	buf_release(&name);
+	buf_release(&key);
+	return ret;
+}
+
+/* ---- raw labels ------------------------------------------------------ */
+
+/* May the actor export anything?  Everyone but non-members. */
+static int require_member(const struct actor *a, struct err *e)
+{
+	if (a->role == ROLE_NONE)
+		return err_set(e, ERR_PERM, "%s is not a member of this study",
+			       a->name ? a->name : "you");
+	return 0;
+}
+
+static int sees_all(const struct actor *a)
+{
+	return a->role == ROLE_OWNER || a->role == ROLE_ADJUDICATOR;
+}
+
+static const char *const raw_cols[] = {
+	"item", "annotator", "dimension", "code", "codebook_version",
+	"labeled_at", NULL
+};
+
+int export_raw(struct store *st, const struct actor *a,
+	       struct export_opts *o, FILE *out, struct err *e)
+{
+	struct csv_out w;
+	struct buf line = BUF_INIT, name = BUF_INIT;
+	struct progress p;
+	sqlite3_stmt *s = NULL;
+	int rc, ret = -1;
+
+	progress_init(&p, o, out);
+	csvw_init(&w, out, csv_flags(o));
+	if (require_member(a, e) < 0 ||
+	    (o->round && agreed_check_round(st, o->round, e) < 0))
+		goto out;
+	/* the owner and adjudicators see all; an annotator their own
+	 * labels, and the others' once the item's round is closed */
+	s = store_prepare(st,
+		"SELECT i.repo, i.number, m.name, l.dimension, l.code, "
+		" l.codebook_version, l.labeled_at "
+		"FROM labels l JOIN items i ON i.id = l.item_id "
+		"JOIN members m ON m.id = l.member_id "
+		"LEFT JOIN assignments a ON a.item_id = l.item_id "
+		"LEFT JOIN rounds r ON r.id = a.round_id "
+		"WHERE (?1 IS NULL OR r.name = ?1) AND (?2 OR "
+		" l.member_id = ?3 OR r.closed_at IS NOT NULL) "
+		"ORDER BY l.item_id, l.member_id, l.dimension, l.code", e);
+	if (!s)
+		goto out;
+	store_bind_text(s, 1, o->round);
+	sqlite3_bind_int(s, 2, sees_all(a));
+	sqlite3_bind_int64(s, 3, a->member_id);
+	if (o->format == EXPORT_CSV) {
+		csvw_header(&w, raw_cols);
+		if (csvw_end(&w) < 0) {
+			err_set(e, ERR_IO, "writing the export failed");
+			goto out;
+		}
+	}
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *user = (const char *)sqlite3_column_text(s, 2);
+		const char *dim = (const char *)sqlite3_column_text(s, 3);
+		const char *code = (const char *)sqlite3_column_text(s, 4);
+		const char *ver = (const char *)sqlite3_column_text(s, 5);
+		const char *at = (const char *)sqlite3_column_text(s, 6);
+		int bad;
+
+		item_name(&name, (const char *)sqlite3_column_text(s, 0),
+			  sqlite3_column_int64(s, 1));
+		if (o->format == EXPORT_CSV) {
+			csvw_key(&w, name.ptr);
+			csvw_key(&w, user);
+			csvw_key(&w, dim);
+			csvw_key(&w, code);
+			csvw_text(&w, ver);
+			csvw_text(&w, at);
+			bad = csvw_end(&w);
+		} else {
+			struct json_out j;
+
+			jsonw_begin(&j, &line);
+			jsonw_str(&j, "item", name.ptr);
+			jsonw_str(&j, "annotator", user);
+			jsonw_str(&j, "dimension", dim);
+			jsonw_str(&j, "code", code);
+			jsonw_str(&j, "codebook_version", ver);
+			jsonw_str(&j, "labeled_at", at);
+			jsonw_end(&j);
+			bad = write_line(out, &line);
+		}
+		if (progress_row(&p, bad, e) < 0)
+			goto out;
+	}
+	if (rc != SQLITE_DONE) {
+		store_error(st, e, "reading labels");
+		goto out;
+	}
+	ret = finish(&p, e);
+out:
+	sqlite3_finalize(s);
+	csvw_release(&w);
+	buf_release(&line);
+	buf_release(&name);
+	return ret;
+}
+
+/* ---- resolutions ----------------------------------------------------- */
+
+/*
+ * Columns: item, dimension; coder1 and coder1_codes, coder2 and
+ * coder2_codes (the two coders as the adjudicator saw them, codes
+ * ';'-joined); final (the resolved code(s)); rationale; cause
+ * (guideline_gap, slip, ambiguous, code_missing or empty); adjudicator;
+ * resolved_at.  In JSON the three code lists are arrays.
+ */
+static const char *const res_cols[] = {
+	"item", "dimension", "coder1", "coder1_codes", "coder2",
+	"coder2_codes", "final", "rationale", "cause", "adjudicator",
+	"resolved_at", NULL
+};
+
+int export_resolutions(struct store *st, const struct actor *a,
+		       struct export_opts *o, FILE *out, struct err *e)
+{
+	struct csv_out w;
+	struct buf line = BUF_INIT, name = BUF_INIT;
+	struct progress p;
+	sqlite3_stmt *s = NULL;
+	int rc, ret = -1;
+
+	progress_init(&p, o, out);
+	csvw_init(&w, out, csv_flags(o));
+	if (require_member(a, e) < 0)
+		goto out;
+	if (o->round && agreed_check_round(st, o->round, e) < 0)
+		goto out;
+	s = store_prepare(st,
+		"SELECT i.repo, i.number, s.dimension, s.coder1, "
+		" s.coder1_codes, s.coder2, s.coder2_codes, s.code, "
+		" s.rationale, s.cause, m.name, s.resolved_at "
+		"FROM resolutions s JOIN items i ON i.id = s.item_id "
+		"LEFT JOIN members m ON m.id = s.adjudicator_id "
+		"LEFT JOIN assignments a ON a.item_id = s.item_id "
+		"LEFT JOIN rounds r ON r.id = a.round_id "
+		"WHERE (?1 IS NULL OR r.name = ?1) AND "
+		" (?2 OR r.closed_at IS NOT NULL) "
+		"ORDER BY s.item_id, s.dimension", e);
+	if (!s)
+		goto out;
+	store_bind_text(s, 1, o->round);
+	sqlite3_bind_int(s, 2, sees_all(a));
+	if (o->format == EXPORT_CSV) {
+		csvw_header(&w, res_cols);
+		if (csvw_end(&w) < 0) {
+			err_set(e, ERR_IO, "writing the export failed");
+			goto out;
+		}
+	}
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *v[12];
+		int i, bad;
+
+		for (i = 0; i < 12; i++)
+			v[i] = (const char *)sqlite3_column_text(s, i);
+		item_name(&name, v[0], sqlite3_column_int64(s, 1));
+		if (o->format == EXPORT_CSV) {
+			csvw_key(&w, name.ptr);
+			csvw_key(&w, v[2]);
+			csvw_key(&w, v[3]);
+			csvw_key(&w, v[4]);
+			csvw_key(&w, v[5]);
+			csvw_key(&w, v[6]);
+			csvw_key(&w, v[7]);
+			csvw_text(&w, v[8]);
+			csvw_key(&w, v[9]);
+			csvw_key(&w, v[10]);
+			csvw_text(&w, v[11]);
+			bad = csvw_end(&w);
+		} else {
+			struct json_out j;
+
+			jsonw_begin(&j, &line);
+			jsonw_str(&j, "item", name.ptr);
+			jsonw_str(&j, "dimension", v[2]);
+			jsonw_str(&j, "coder1", v[3]);
+			jsonw_list(&j, "coder1_codes", v[4], ';', 0);
+			jsonw_str(&j, "coder2", v[5]);
+			jsonw_list(&j, "coder2_codes", v[6], ';', 0);
+			jsonw_list(&j, "final", v[7], ';', 0);
+			jsonw_str(&j, "rationale", v[8]);
+			jsonw_str(&j, "cause", v[9]);
+			jsonw_str(&j, "adjudicator", v[10]);
+			jsonw_str(&j, "resolved_at", v[11]);
+			jsonw_end(&j);
+			bad = write_line(out, &line);
+		}
+		if (progress_row(&p, bad, e) < 0)
+			goto out;
+	}
+	if (rc != SQLITE_DONE) {
+		store_error(st, e, "reading resolutions");
+		goto out;
+	}
+	ret = finish(&p, e);
+out:
+	sqlite3_finalize(s);
+	csvw_release(&w);
+	buf_release(&line);
+	buf_release(&name);
+	return ret;
+}
+
+/* ---- rounds ---------------------------------------------------------- */
+
+static const char *const round_cols[] = {
+	"name", "spec", "seed", "stratify", "annotators", "items",
+	"created_at", "created_by", "closed_at", "closed_by", NULL
+};
+
+int export_rounds(struct store *st, const struct actor *a,
+		  struct export_opts *o, FILE *out, struct err *e)
+{
+	struct round_info *v = NULL;
+	struct csv_out w;
+	struct buf line = BUF_INIT, names = BUF_INIT;
+	struct progress p;
+	size_t nr = 0, i, k;
+	int ret = -1, found = 0;
+
+	progress_init(&p, o, out);
+	csvw_init(&w, out, csv_flags(o));
+	if (require_member(a, e) < 0 || round_list(st, &v, &nr, e) < 0)
+		goto out;
+	if (o->format == EXPORT_CSV) {
+		csvw_header(&w, round_cols);
+		if (csvw_end(&w) < 0) {
+			err_set(e, ERR_IO, "writing the export failed");
+			goto out;
+		}
+	}
+	for (i = 0; i < nr; i++) {
+		const struct round_info *r = &v[i];
+		int bad;
+
+		if (o->round && strcmp(o->round, r->name))
+			continue;
+		found = 1;
+		buf_reset(&names);
+		for (k = 0; k < r->nr_annotators; k++) {
+			if (k)
+				buf_addch(&names, ';');
+			buf_addstr(&names, r->annotators[k]);
+		}
+		if (o->format == EXPORT_CSV) {
+			csvw_text(&w, r->name);
+			csvw_text(&w, r->spec);
+			if (r->has_seed)
+				csvw_uint(&w, (unsigned long long)r->seed);
+			else
+				csvw_null(&w);
+			csvw_text(&w, r->stratify);
+			csvw_key(&w, names.ptr);
+			csvw_int(&w, (long long)r->nr_items);
+			csvw_text(&w, r->created_at);
+			csvw_key(&w, r->created_by);
+			csvw_text(&w, r->closed_at);
+			csvw_key(&w, r->closed_by);
+			bad = csvw_end(&w);
+		} else {
+			struct json_out j;
+
+			jsonw_begin(&j, &line);
+			jsonw_str(&j, "name", r->name);
+			jsonw_str(&j, "spec", r->spec);
+			if (r->has_seed)
+				jsonw_uint(&j, "seed",
+					   (unsigned long long)r->seed);
+			else
+				jsonw_null(&j, "seed");
+			jsonw_str(&j, "stratify", r->stratify);
+			jsonw_list(&j, "annotators", names.ptr, ';', 0);
+			jsonw_int(&j, "items", (long long)r->nr_items);
+			jsonw_str(&j, "created_at", r->created_at);
+			jsonw_str(&j, "created_by", r->created_by);
+			jsonw_str(&j, "closed_at", r->closed_at);
+			jsonw_str(&j, "closed_by", r->closed_by);
+			jsonw_end(&j);
+			bad = write_line(out, &line);
+		}
+		if (progress_row(&p, bad, e) < 0)
+			goto out;
+	}
+	if (o->round && !found) {
+		err_set(e, ERR_NOTFOUND, "--round %s: no such round", o->round);
+		goto out;
+	}
+	ret = finish(&p, e);
+out:
+	round_list_free(v, nr);
+	csvw_release(&w);
+	buf_release(&line);
+	buf_release(&names);
+	return ret;
+}

@@ -1,0 +1,501 @@
+/*
+ * package: see package.h.
+ */
+#include "exports/package.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/buf.h"
+#include "exports/agree_report.h"
+#include "exports/atomic.h"
+#include "exports/export.h"
+#include "exports/json_out.h"
+#include "exports/summary.h"
+#include "exports/sha256.h"
+
+#ifndef BUGCODER_VERSION
+#define BUGCODER_VERSION "unknown"
+#endif
+
+
+struct file {
+	char *path;		/* relative to the package */
+	long long rows;		/* data rows of a table; -1 otherwise */
+	long long size;
+	char sha[SHA256_HEX_LEN + 1];
+};
+
+struct pkg {
+	char *tmp;		/* the temporary directory, owned */
+	struct file *files;
+	size_t nr, alloc;
+	int has_subdir;		/* made tmp/codebooks */
+};
+
+static char *join(const char *dir, const char *name)
+{
+	struct buf b = BUF_INIT;
+
+	buf_addf(&b, "%s/%s", dir, name);
+	return buf_detach(&b, NULL);
+}
+
+/* Refuse a DIR that exists and is not an empty directory. */
+static int check_target(const char *dir, struct err *e)
+{
+	struct stat sb;
+	struct dirent *d;
+	DIR *dh;
+
+	if (stat(dir, &sb) < 0) {
+		if (errno == ENOENT)
+			return 0;
+		return err_set(e, ERR_IO, "%s: %s", dir, strerror(errno));
+	}
+	if (!S_ISDIR(sb.st_mode))
+		return err_set(e, ERR_INPUT, "%s exists and is not a "
+			       "directory", dir);
+	dh = opendir(dir);
+	if (!dh)
+		return err_set(e, ERR_IO, "%s: %s", dir, strerror(errno));
+	while ((d = readdir(dh)))
+		if (strcmp(d->d_name, ".") && strcmp(d->d_name, "..")) {
+			closedir(dh);
+			return err_set(e, ERR_INPUT, "%s is not empty; the "
+				       "package needs a new or empty "
+				       "directory", dir);
+		}
+	closedir(dh);
+	return 0;
+}
+
+static int make_tmpdir(struct pkg *p, const char *dir, struct err *e)
+{
+	struct buf b = BUF_INIT;
+	const char *slash = NULL;
+	size_t len = strlen(dir), i;
+	mode_t mask;
+
+	while (len > 1 && dir[len - 1] == '/')
+		len--;
+	for (i = 0; i < len; i++)
+		if (dir[i] == '/')
+			slash = dir + i;
+	if (slash)
+		buf_addf(&b, "%.*s/.%.*s.XXXXXX", (int)(slash - dir), dir,
+			 (int)(len - (size_t)(slash - dir) - 1), slash + 1);
+	else
+		buf_addf(&b, ".%.*s.XXXXXX", (int)len, dir);
+	p->tmp = buf_detach(&b, NULL);
+	if (!mkdtemp(p->tmp)) {
+		err_set(e, ERR_IO, "%s: %s", dir, strerror(errno));
+		free(p->tmp);
+		p->tmp = NULL;
+		return -1;
+	}
+	mask = umask(0);
+	umask(mask);
+	chmod(p->tmp, 0777 & ~mask);
+	return 0;
+}
+
+/* Remove what we made in the temporary directory, then it. */
+static void remove_tmp(struct pkg *p)
+{
+	size_t i;
+
+	if (!p->tmp)
+		return;
+	for (i = 0; i < p->nr; i++) {
+		char *f = join(p->tmp, p->files[i].path);
+
+		unlink(f);
+		free(f);
+	}
+	if (p->has_subdir) {
+		char *sub = join(p->tmp, "codebooks");
+
+		rmdir(sub);
+		free(sub);
+	}
+	rmdir(p->tmp);
+}
+
+static void pkg_release(struct pkg *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nr; i++)
+		free(p->files[i].path);
+	free(p->files);
+	free(p->tmp);
+}
+
+/* Open tmp/name for writing and register it (so it is cleaned up). */
+static FILE *open_file(struct pkg *p, const char *name, struct err *e)
+{
+	char *path = join(p->tmp, name);
+	FILE *f = fopen(path, "wx");
+	struct file *fl;
+
+	if (!f) {
+		err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
+		free(path);
+		return NULL;
+	}
+	free(path);
+	setvbuf(f, NULL, _IOFBF, 1 << 16);
+	ALLOC_GROW(p->files, p->nr + 1, p->alloc);
+	fl = &p->files[p->nr++];
+	memset(fl, 0, sizeof(*fl));
+	fl->path = xstrdup(name);
+	fl->rows = -1;
+	return f;
+}
+
+/* Flush, sync and close the last registered file; hash it. */
+static int close_file(struct pkg *p, FILE *f, int ok, struct err *e)
+{
+	struct file *fl = &p->files[p->nr - 1];
+	char *path = join(p->tmp, fl->path);
+	int bad;
+
+	errno = 0;
+	bad = fflush(f) != 0 || ferror(f) || fsync(fileno(f)) < 0;
+	bad |= fclose(f) != 0;
+	if (ok && bad)
+		err_set(e, ERR_IO, "writing %s: %s", path, errno ?
+			strerror(errno) : "write error");
+	if (ok && !bad && sha256_file(path, fl->sha, &fl->size, e) < 0)
+		bad = 1;
+	free(path);
+	return ok && !bad ? 0 : -1;
+}
+
+static int write_text(struct pkg *p, const char *name, const char *text,
+		      size_t len, struct err *e)
+{
+	FILE *f = open_file(p, name, e);
+	int ok;
+
+	if (!f)
+		return -1;
+	ok = fwrite(text, 1, len, f) == len;
+	if (close_file(p, f, 1, e) < 0)
+		return -1;
+	if (!ok)
+		return err_set(e, ERR_IO, "writing %s failed", name);
+	return 0;
+}
+
+typedef int (*table_fn)(struct store *, const struct actor *,
+			struct export_opts *, FILE *, struct err *);
+
+static int write_table(struct pkg *p, const char *name, struct store *st,
+		       const struct actor *a, const struct codebook *cb,
+		       table_fn fn, struct package_opts *po, struct err *e)
+{
+	struct export_opts o = EXPORT_OPTS_INIT;
+	FILE *f = open_file(p, name, e);
+	int rc;
+
+	if (!f)
+		return -1;
+	o.flags = po->flags;
+	o.round = po->round;
+	o.stop = po->stop;
+	rc = fn ? fn(st, a, &o, f, e) : export_agreed(st, a, cb, &o, f, e);
+	if (close_file(p, f, rc == 0, e) < 0)
+		return -1;
+	p->files[p->nr - 1].rows = (long long)o.rows;
+	return 0;
+}
+
+/* A version string made safe for a file name. */
+static void file_safe(struct buf *b, const char *s)
+{
+	for (; *s; s++)
+		buf_addch(b, (strchr("._-+", *s) || (*s >= '0' && *s <= '9') ||
+			      (*s >= 'a' && *s <= 'z') ||
+			      (*s >= 'A' && *s <= 'Z')) ? *s : '_');
+}
+
+static int write_codebooks(struct pkg *p, struct store *st, struct err *e)
+{
+	struct buf name = BUF_INIT;
+	sqlite3_stmt *s;
+	char *sub;
+	int rc, n = 0, ret = -1;
+
+	sub = join(p->tmp, "codebooks");
+	if (mkdir(sub, 0777) < 0) {
+		err_set(e, ERR_IO, "%s: %s", sub, strerror(errno));
+		free(sub);
+		return -1;
+	}
+	free(sub);
+	p->has_subdir = 1;
+	s = store_prepare(st, "SELECT version, json, current FROM codebooks "
+			  "ORDER BY id", e);
+	if (!s)
+		return -1;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *ver = (const char *)sqlite3_column_text(s, 0);
+		const char *json = (const char *)sqlite3_column_text(s, 1);
+		size_t len = (size_t)sqlite3_column_bytes(s, 1);
+
+		buf_reset(&name);
+		buf_addf(&name, "codebooks/%d-", ++n);
+		file_safe(&name, ver ? ver : "");
+		buf_addstr(&name, ".json");
+		if (write_text(p, name.ptr, json, len, e) < 0)
+			goto out;
+		if (sqlite3_column_int(s, 2) &&
+		    write_text(p, "codebook.json", json, len, e) < 0)
+			goto out;
+	}
+	if (rc != SQLITE_DONE) {
+		store_error(st, e, "reading codebooks");
+		goto out;
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(s);
+	buf_release(&name);
+	return ret;
+}
+
+static int write_agreement(struct pkg *p, struct store *st,
+			   const struct actor *a, const struct codebook *cb,
+			   const char *round, struct err *e)
+{
+	struct buf b = BUF_INIT;
+	int ret = -1;
+
+	if (report_agreement(st, a, cb, round, NULL, REPORT_TEXT, &b, e) < 0 ||
+	    write_text(p, "agreement.txt", b.ptr, b.len, e) < 0)
+		goto out;
+	buf_reset(&b);
+	if (report_agreement(st, a, cb, round, NULL, REPORT_JSON, &b, e) < 0 ||
+	    write_text(p, "agreement.json", b.ptr, b.len, e) < 0)
+		goto out;
+	ret = 0;
+out:
+	buf_release(&b);
+	return ret;
+}
+
+static int write_report(struct pkg *p, struct store *st,
+			const struct actor *a, const struct codebook *cb,
+			const char *round, struct err *e)
+{
+	struct summary_opts o = SUMMARY_OPTS_INIT;
+	struct buf b = BUF_INIT;
+	int ret;
+
+	o.format = SUMMARY_MARKDOWN;
+	o.round = round;
+	ret = summary_write(st, a, cb, &o, &b, e);
+	if (!ret)
+		ret = write_text(p, "report.md", b.ptr, b.len, e);
+	buf_release(&b);
+	return ret;
+}
+
+static const char readme[] =
+	"Replication package written by bugcoder %s on %s.\n"
+	"\n"
+	"agreed-labels.csv  one row per item whose every dimension is agreed\n"
+	"                   (or, with pending, every item): the item, its\n"
+	"                   effort figures, and per dimension the agreed\n"
+	"                   code(s) and whether the coders agreed or an\n"
+	"                   adjudicator decided\n"
+	"raw-labels.csv     every annotator's labels, one row per code:\n"
+	"                   item,annotator,dimension,code,codebook_version,\n"
+	"                   labeled_at (bugcoder labels import reads it)\n"
+	"resolutions.csv    every adjudicated disagreement: both coders'\n"
+	"                   codes, the final code(s), rationale, cause\n"
+	"rounds.csv         the coding rounds with their sample spec and seed\n"
+	"codebook.json      the codebook the labels are coded against\n"
+	"codebooks/         every codebook version the study has held\n"
+	"agreement.txt      agreement statistics (Cohen's kappa and others)\n"
+	"agreement.json     the same, as JSON\n"
+	"report.md          counts and shares per code, the cross table,\n"
+	"                   effort figures, per repository\n"
+	"manifest.json      sizes, rows and SHA-256 of the files\n"
+	"MANIFEST           SHA-256 of every file: sha256sum -c MANIFEST\n"
+	"\n"
+	"CSV: RFC 4180, UTF-8 without BOM, comma separated, CRLF line ends,\n"
+	"a header row; quoted where needed, line breaks inside cells kept.\n"
+	"%s"
+	"Empty cell = no value.  Booleans are true/false; dates ISO 8601;\n"
+	"days_open has two decimals; several codes are joined by ';'.\n"
+	"In R: read.csv(f, encoding = \"UTF-8\"); in pandas: read_csv(f).\n";
+
+static int write_readme(struct pkg *p, const char *now, unsigned flags,
+			struct err *e)
+{
+	struct buf b = BUF_INIT;
+	int ret;
+
+	buf_addf(&b, readme, BUGCODER_VERSION, now, (flags & EXPORT_NO_GUARD) ? "" :
+		 "Text cells starting with = + - @ TAB or CR have a ' put in "
+		 "front\nso spreadsheets do not run them as formulas.\n");
+	ret = write_text(p, "README.txt", b.ptr, b.len, e);
+	buf_release(&b);
+	return ret;
+}
+
+static int write_manifest_json(struct pkg *p, struct store *st,
+			       const struct actor *a,
+			       const struct codebook *cb, const char *now,
+			       const struct package_opts *o, struct err *e)
+{
+	struct buf b = BUF_INIT;
+	char *title = store_meta_get(st, "title");
+	size_t i;
+	int ret;
+
+	buf_addstr(&b, "{\n  \"generator\": ");
+	json_quote(&b, "bugcoder " BUGCODER_VERSION,
+		   strlen("bugcoder " BUGCODER_VERSION));
+	buf_addstr(&b, ",\n  \"created_at\": ");
+	json_quote(&b, now, strlen(now));
+	buf_addstr(&b, ",\n  \"created_by\": ");
+	json_quote(&b, a->name, strlen(a->name));
+	buf_addstr(&b, ",\n  \"study_title\": ");
+	if (title && *title)
+		json_quote(&b, title, strlen(title));
+	else
+		buf_addstr(&b, "null");
+	buf_addstr(&b, ",\n  \"codebook\": {\"name\": ");
+	json_quote(&b, cb->name, strlen(cb->name));
+	buf_addstr(&b, ", \"version\": ");
+	json_quote(&b, cb->version, strlen(cb->version));
+	buf_addstr(&b, "},\n  \"round\": ");
+	if (o->round)
+		json_quote(&b, o->round, strlen(o->round));
+	else
+		buf_addstr(&b, "null");
+	buf_addf(&b, ",\n  \"include_pending\": %s,\n  \"formula_guard\": "
+		 "%s,\n  \"files\": [",
+		 (o->flags & EXPORT_PENDING) ? "true" : "false",
+		 (o->flags & EXPORT_NO_GUARD) ? "false" : "true");
+	for (i = 0; i < p->nr; i++) {
+		const struct file *f = &p->files[i];
+
+		buf_addstr(&b, i ? ",\n    {\"path\": " : "\n    {\"path\": ");
+		json_quote(&b, f->path, strlen(f->path));
+		buf_addf(&b, ", \"bytes\": %lld, ", f->size);
+		if (f->rows >= 0)
+			buf_addf(&b, "\"rows\": %lld, ", f->rows);
+		buf_addf(&b, "\"sha256\": \"%s\"}", f->sha);
+	}
+	buf_addstr(&b, "\n  ]\n}\n");
+	ret = write_text(p, "manifest.json", b.ptr, b.len, e);
+	buf_release(&b);
+	free(title);
+	return ret;
+}
+
+static int cmp_file(const void *x, const void *y)
+{
+	return strcmp(((const struct file *)x)->path,
+		      ((const struct file *)y)->path);
+}
+
+static int write_manifest(struct pkg *p, struct err *e)
+{
+	struct buf b = BUF_INIT;
+	struct file *sorted;
+	size_t i, n = p->nr;
+	int ret;
+
+	sorted = xcalloc(n + 1, sizeof(*sorted));
+	memcpy(sorted, p->files, n * sizeof(*sorted));
+	qsort(sorted, n, sizeof(*sorted), cmp_file);
+	for (i = 0; i < n; i++)
+		buf_addf(&b, "%s  %s\n", sorted[i].sha, sorted[i].path);
+	free(sorted);
+	ret = write_text(p, "MANIFEST", b.ptr, b.len, e);
+	buf_release(&b);
+	return ret;
+}
+
+static int interrupted(const struct package_opts *o, struct err *e)
+{
+	if (o->stop && *o->stop)
+		return err_set(e, ERR_INTERRUPTED, "package interrupted; "
+			       "nothing written");
+	return 0;
+}
+
+int package_write(struct store *st, const struct actor *a,
+		  const struct codebook *cb, const char *dir,
+		  struct package_opts *o, struct err *e)
+{
+	struct pkg p;
+	char now[32];
+	int ret = -1;
+
+	memset(&p, 0, sizeof(p));
+	o->nr_files = 0;
+	if (a->role != ROLE_OWNER && a->role != ROLE_ADJUDICATOR)
+		return err_set(e, ERR_PERM, "only the owner and adjudicators "
+			       "make a replication package");
+	if (!*dir)
+		return err_set(e, ERR_INPUT, "--package needs a directory");
+	if (check_target(dir, e) < 0 || make_tmpdir(&p, dir, e) < 0)
+		return -1;
+	store_now(now);
+	if (write_table(&p, "agreed-labels.csv", st, a, cb, NULL, o, e) < 0 ||
+	    interrupted(o, e) < 0 ||
+	    write_table(&p, "raw-labels.csv", st, a, cb, export_raw, o,
+			e) < 0 ||
+	    interrupted(o, e) < 0 ||
+	    write_table(&p, "resolutions.csv", st, a, cb, export_resolutions,
+			o, e) < 0 ||
+	    write_table(&p, "rounds.csv", st, a, cb, export_rounds, o,
+			e) < 0 ||
+	    write_codebooks(&p, st, e) < 0 ||
+	    write_agreement(&p, st, a, cb, o->round, e) < 0 ||
+	    write_report(&p, st, a, cb, o->round, e) < 0 ||
+	    write_readme(&p, now, o->flags, e) < 0 ||
+	    write_manifest_json(&p, st, a, cb, now, o, e) < 0 ||
+	    write_manifest(&p, e) < 0 ||
+	    interrupted(o, e) < 0)
+		goto out;
+	if (p.has_subdir) {
+		char *sub = join(p.tmp, "codebooks");
+		int rc = atomic_sync_dir(sub, e);
+
+		free(sub);
+		if (rc < 0)
+			goto out;
+	}
+	if (atomic_sync_dir(p.tmp, e) < 0)
+		goto out;
+	if (rename(p.tmp, dir) < 0) {
+		err_set(e, ERR_IO, "%s: %s", dir, errno == ENOTEMPTY ||
+			errno == EEXIST ? "is not empty; the package needs a "
+			"new or empty directory" : strerror(errno));
+		goto out;
+	}
+	free(p.tmp);
+	p.tmp = NULL;
+	if (atomic_sync_parent(dir, e) < 0)
+		goto out;
+	o->nr_files = (int)p.nr;
+	ret = 0;
+out:
+	if (ret < 0)
+		remove_tmp(&p);
+	pkg_release(&p);
+	return ret;
+}

@@ -1,0 +1,54 @@
+/*
+ * package: the replication package, in one directory, in one step.
+ *
+ * Files (all UTF-8; CSV in the dialect of csv_out.h):
+ *   agreed-labels.csv     the default export: one row per agreed item
+ *   raw-labels.csv        every annotator's labels (labels import reads it)
+ *   resolutions.csv       every resolution, with both coders' codes
+ *   rounds.csv            the rounds: spec, seed, stratify, annotators
+ *   codebook.json         the current codebook, as it was loaded
+ *   codebooks/N-VER.json  every codebook version the study has held
+ *   agreement.txt/.json   the agreement report (agree_report.h)
+ *   report.md             the summary of report.h, as Markdown
+ *   README.txt            what each file is and how to check them
+ *   manifest.json         study, codebook, date, and per file its size,
+ *                         rows and SHA-256
+ *   MANIFEST              "SHA256  PATH" lines for every other file,
+ *                         so `sha256sum -c MANIFEST` checks the package
+ *
+ * The package is built in a hidden temporary directory beside DIR and
+ * renamed into place when complete, so DIR never holds half a package;
+ * on an error the temporary is removed.  (A process killed outright can
+ * leave the hidden ".DIR.XXXXXX" directory, never a partial DIR.)  DIR
+ * must not exist, or be an empty directory.
+ *
+ * Only the owner and adjudicators make packages: a package is the whole
+ * study, and annotators are blind to each other until rounds close.
+ */
+#ifndef BUGCODER_PACKAGE_H
+#define BUGCODER_PACKAGE_H
+
+#include <signal.h>
+
+#include "core/codebook.h"
+#include "core/err.h"
+#include "core/member.h"
+#include "core/store.h"
+
+struct package_opts {
+	unsigned flags;			/* export.h's EXPORT_PENDING, _NO_GUARD */
+	const char *round;		/* only this round, or NULL */
+	volatile sig_atomic_t *stop;	/* may be NULL */
+	int nr_files;			/* out: files written, MANIFEST included */
+};
+
+#define PACKAGE_OPTS_INIT { 0, NULL, NULL, 0 }
+
+/* Write the package into directory `dir`.  Returns 0, or -1 with `e`
+ * filled (ERR_PERM, ERR_INPUT when DIR is not empty, ERR_IO, ERR_DB,
+ * ERR_INTERRUPTED) and nothing left behind. */
+int package_write(struct store *st, const struct actor *a,
+		  const struct codebook *cb, const char *dir,
+		  struct package_opts *o, struct err *e);
+
+#endif

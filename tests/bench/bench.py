@@ -1,0 +1,1010 @@
+#!/usr/bin/env python3
+"""make bench: bugcoder against the tools a user would otherwise use.
+
+    python3 tests/bench/bench.py [--items N] [--seed S] [--runs R]
+                                 [--only 1,4,6] [--verbose]
+
+Generates (or reuses) a synthetic study with tests/bench/gen under
+tests/tmp/bench, runs every measure on bugcoder and on its peer in the same
+run, interleaved, and prints one table: measure | bugcoder | peer | ratio |
+target | met?, with notes under it.  Timings are medians (5 runs for fast
+measures, 3 for slow ones, after one warm-up run each); the figure in
+brackets is the spread, (max - min) / 2 / median, as the machine's noise.
+
+It is a benchmark, not a test: it reports figures and always exits 0
+unless it cannot run at all.
+"""
+import argparse
+import csv
+import fcntl
+import io
+import json
+import os
+import re
+import select
+import shutil
+import signal
+import statistics
+import struct
+import subprocess
+import sys
+import termios
+import time
+import urllib.request
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+BC = os.path.join(ROOT, "bugcoder")
+GEN = os.path.join(HERE, "gen")
+WORK = os.path.join(ROOT, "tests", "tmp", "bench")
+CODEBOOK = os.path.join(ROOT, "codebooks", "llm-framework-bugs.json")
+GEN_FORMAT = 1          # must match GEN_FORMAT in gen.c
+IMPORT_ITEMS = 10000
+HUGE_LINES = 200000
+ROWS, COLS = 50, 200    # the pseudo-terminal of measures 1, 2 and 7
+
+VERBOSE = False
+
+
+def log(msg):
+    if VERBOSE:
+        print("  .. " + msg, file=sys.stderr, flush=True)
+
+
+def progress(msg):
+    print("bench: " + msg, file=sys.stderr, flush=True)
+
+
+# ---- environment ------------------------------------------------------------
+
+def clean_env(**extra):
+    env = dict(os.environ)
+    for k in list(env):
+        if k.startswith("BUGCODER_") or k in (
+                "GITHUB_TOKEN", "GITHUB_API_URL", "NO_COLOR", "EDITOR",
+                "VISUAL", "LESS", "LESSOPEN", "LESSCLOSE", "LESSKEY",
+                "LINES", "COLUMNS", "ESCDELAY"):
+            del env[k]
+    home = os.path.join(WORK, "home")
+    os.makedirs(home, exist_ok=True)
+    env.update(TZ="UTC", LC_ALL="C.UTF-8", HOME=home,
+               TERM="xterm-256color", LESSHISTFILE="-")
+    env.update(extra)
+    return env
+
+
+def have(tool):
+    return shutil.which(tool) is not None
+
+
+# ---- statistics and formatting ----------------------------------------------
+
+class Figure:
+    """Several measurements of one thing."""
+
+    def __init__(self, values, unit, digits=None):
+        self.values = list(values)
+        self.unit = unit
+        self.digits = digits
+
+    @property
+    def median(self):
+        return statistics.median(self.values)
+
+    def spread(self):
+        if len(self.values) < 2 or not self.median:
+            return None
+        return (max(self.values) - min(self.values)) / 2 / self.median
+
+    def text(self):
+        v = self.median
+        if self.unit == "s":
+            s = "%.3f s" % v if v < 10 else "%.1f s" % v
+            if v < 0.1:
+                s = "%.1f ms" % (v * 1000)
+        elif self.unit == "B":
+            s = human_bytes(v)
+        elif self.unit == "MB":
+            s = "%.1f MB" % v
+        elif self.unit == "ms":
+            s = "%.2f ms" % v
+        else:
+            s = ("%%.%df" % (self.digits or 0)) % v + (
+                " " + self.unit if self.unit else "")
+        sp = self.spread()
+        if sp is not None and sp >= 0.0005:
+            s += " ±%.0f%%" % (sp * 100) if sp >= 0.01 else " ±<1%"
+        return s
+
+
+def human_bytes(n):
+    if n >= 10 * 1024 * 1024:
+        return "%.1f MiB" % (n / 1048576)
+    if n >= 10 * 1024:
+        return "%.1f KiB" % (n / 1024)
+    return "%d B" % n
+
+
+class Row:
+    def __init__(self, name, bc="n/a", peer="n/a", ratio=None, target="",
+                 met="", note=None):
+        self.name, self.bc, self.peer = name, bc, peer
+        self.ratio, self.target, self.met = ratio, target, met
+        self.notes = [note] if note else []
+
+
+def ratio_row(name, bcf, peerf, limit, target, note=None):
+    """A row whose target is `ratio <= limit`."""
+    r = bcf.median / peerf.median if peerf.median else float("inf")
+    met = "yes" if r <= limit else "NO (%.1fx over)" % (r / limit)
+    return Row(name, bcf.text(), peerf.text(), "%.2f" % r, target, met, note)
+
+
+def print_table(rows, header_note):
+    head = ["measure", "bugcoder", "peer", "ratio", "target", "met?"]
+    body = [[r.name, r.bc, r.peer, r.ratio or "-", r.target or "-",
+             r.met or "-"] for r in rows]
+    widths = [max(len(x[i]) for x in [head] + body) for i in range(6)]
+
+    def line(cells):
+        return "| " + " | ".join(c.ljust(w) for c, w in
+                                 zip(cells, widths)) + " |"
+    print(header_note)
+    print()
+    print(line(head))
+    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    for b in body:
+        print(line(b))
+    notes = [(r.name.split(".")[0], n) for r in rows for n in r.notes]
+    if notes:
+        print()
+        for num, n in notes:
+            print("%s. %s" % (num, n))
+    sys.stdout.flush()
+
+
+# ---- running things ---------------------------------------------------------
+
+def timed(argv, env, stdin=None, stdout=subprocess.DEVNULL, cwd=ROOT):
+    """Run argv; return (seconds, completed process)."""
+    t0 = time.perf_counter()
+    p = subprocess.run(argv, env=env, cwd=cwd, stdin=stdin, stdout=stdout,
+                       stderr=subprocess.PIPE)
+    t = time.perf_counter() - t0
+    return t, p
+
+
+def interleave(fns, runs, warmup=1):
+    """Call each function of `fns` (returning seconds) `warmup` times, then
+    `runs` times in turn; return one list of times per function."""
+    for _ in range(warmup):
+        for f in fns:
+            f()
+    out = [[] for _ in fns]
+    for _ in range(runs):
+        for i, f in enumerate(fns):
+            out[i].append(f())
+    return out
+
+
+class Failed(Exception):
+    pass
+
+
+def check(p, what):
+    if p.returncode != 0:
+        msg = p.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise Failed("%s: exit %d%s" % (what, p.returncode,
+                                        (": " + msg[-1]) if msg else ""))
+
+
+# ---- pseudo-terminals -------------------------------------------------------
+
+class Pty:
+    """A program on a pseudo-terminal of ROWS x COLS.  Counts the bytes it
+    writes; reports its wall time and its rusage when it exits."""
+
+    def __init__(self, argv, env, rows=ROWS, cols=COLS):
+        master, slave = os.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ,
+                    struct.pack("HHHH", rows, cols, 0, 0))
+        self.t0 = time.perf_counter()
+        pid = os.fork()
+        if pid == 0:
+            try:
+                os.close(master)
+                os.setsid()
+                fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
+                for fd in (0, 1, 2):
+                    os.dup2(slave, fd)
+                if slave > 2:
+                    os.close(slave)
+                os.execvpe(argv[0], argv, env)
+            finally:
+                os._exit(127)
+        os.close(slave)
+        self.pid, self.fd = pid, master
+        self.out = bytearray()
+        self.status = self.rusage = None
+        self.t_exit = None
+
+    def send(self, data):
+        os.write(self.fd, data)
+
+    def _read(self, timeout):
+        """Read what is there within `timeout`; return the bytes read, b""
+        when nothing came, or None at end of output."""
+        r, _, _ = select.select([self.fd], [], [], timeout)
+        if not r:
+            return b""
+        try:
+            d = os.read(self.fd, 1 << 16)
+        except OSError:
+            return None
+        if not d:
+            return None
+        self.out += d
+        return d
+
+    def settle(self, quiet, first_timeout):
+        """Wait for output, then for `quiet` seconds without any.  Return
+        (bytes read, time of the last byte or None)."""
+        n, last = 0, None
+        deadline = time.perf_counter() + first_timeout
+        while True:
+            wait = quiet if n else max(0.0, deadline - time.perf_counter())
+            d = self._read(wait)
+            if d is None:
+                return n, last
+            if not d:
+                if n or time.perf_counter() >= deadline:
+                    return n, last
+                continue
+            n += len(d)
+            last = time.perf_counter()
+
+    def wait(self, timeout=60):
+        """Drain the output until the program exits; return its wall time
+        since the start."""
+        deadline = time.perf_counter() + timeout
+        while self.status is None:
+            pid, st, ru = os.wait4(self.pid, os.WNOHANG)
+            if pid:
+                self.t_exit = time.perf_counter()
+                self.status, self.rusage = st, ru
+                break
+            if time.perf_counter() > deadline:
+                os.kill(self.pid, signal.SIGKILL)
+                os.wait4(self.pid, 0)
+                os.close(self.fd)
+                raise Failed("%s did not exit within %ds" % (
+                    "the program", timeout))
+            self._read(0.01)
+        while self._read(0) not in (None, b""):
+            pass
+        os.close(self.fd)
+        return self.t_exit - self.t0
+
+    def exit_code(self):
+        return os.waitstatus_to_exitcode(self.status)
+
+
+# ---- the key bindings, from tui/keymap.c ------------------------------------
+
+DEFAULT_KEYS = {"SWITCH_PANE": "\t", "BOTTOM": "G", "TOP": "g", "QUIT": "q",
+                "LINE_DOWN": "j", "LINE_UP": "k", "PAGE_DOWN": " ",
+                "PAGE_UP": "b", "NEXT_HUNK": "]", "PREV_HUNK": "[",
+                "NEXT_FILE": "}", "PREV_FILE": "{", "PICK_DIM": "1",
+                "SUBMIT": "s"}
+
+
+def screen_keys():
+    """Action -> the first key bound to it in the coding screen (its own
+    table, then the generic one), as the character a terminal sends."""
+    keys = {}
+    try:
+        with open(os.path.join(ROOT, "tui", "keymap.c"),
+                  encoding="utf-8") as f:
+            src = f.read()
+    except OSError:
+        return dict(DEFAULT_KEYS)
+    named = {"TK_TAB": "\t", "TK_ENTER": "\r", "TK_ESC": "\x1b"}
+    for table in ("main_keys", "generic_keys"):
+        m = re.search(r"%s\[\]\s*=\s*\{(.*?)\n\};" % table, src, re.S)
+        if not m:
+            continue
+        for k, act in re.findall(
+                r"\{\s*('(?:\\.|[^'])'|TK_\w+(?:\('.'\))?|TK_FN\(\w+\))"
+                r"\s*,\s*ACT_(\w+)\s*\}", m.group(1)):
+            if k.startswith("'"):
+                ch = k[1:-1].encode().decode("unicode_escape")
+            elif k in named:
+                ch = named[k]
+            elif k.startswith("TK_CTRL("):
+                ch = chr(ord(k[9]) & 0x1f)
+            else:
+                continue
+            keys.setdefault(act, ch)
+    for a, ch in DEFAULT_KEYS.items():
+        keys.setdefault(a, ch)
+    return keys
+
+
+def script_name(ch):
+    """A key as key scripts write it."""
+    return {"\t": "<Tab>", "\r": "<Enter>", "\x1b": "<Esc>", " ": "<Space>",
+            "<": "<lt>"}.get(ch, ch)
+
+
+def count_script_keys(text):
+    """Keys in a key script (tui/ui.c's format): '#' comments, blank lines
+    and ':' commands count nothing; "<Name>" is one key, any other
+    character one key."""
+    n = 0
+    for line in text.splitlines():
+        line = line.rstrip("\r")
+        if not line or line.startswith("#") or line.startswith(":"):
+            continue
+        n += len(re.findall(r"<[^<>\s]+>|.", line))
+    return n
+
+
+# ---- the data ---------------------------------------------------------------
+
+def ensure_data(items, seed):
+    meta_path = os.path.join(WORK, "meta.json")
+    want = {"format": GEN_FORMAT, "items": items, "seed": seed,
+            "import_items": IMPORT_ITEMS, "huge_lines": HUGE_LINES}
+    try:
+        with open(meta_path) as f:
+            meta = json.load(f)
+        if all(meta.get(k) == v for k, v in want.items()) and \
+                os.path.exists(os.path.join(WORK, "study.db")) and \
+                os.path.getmtime(GEN) <= os.path.getmtime(meta_path):
+            progress("reusing the study in %s (%d items, seed %d)" % (
+                os.path.relpath(WORK, ROOT), items, seed))
+            return meta
+    except (OSError, ValueError):
+        pass
+    progress("generating a study of %d items (seed %d) in %s ..." % (
+        items, seed, os.path.relpath(WORK, ROOT)))
+    os.makedirs(WORK, exist_ok=True)
+    p = subprocess.run([GEN, "--dir", WORK, "--items", str(items),
+                        "--seed", str(seed), "--import-items",
+                        str(IMPORT_ITEMS), "--huge-lines", str(HUGE_LINES),
+                        "--codebook", CODEBOOK], cwd=ROOT,
+                       env=clean_env())
+    if p.returncode != 0:
+        sys.exit("bench: the generator failed")
+    with open(meta_path) as f:
+        meta = json.load(f)
+    progress("generated in %.0f s: %s study file" % (
+        meta["seconds"], human_bytes(meta["study_bytes"])))
+    return meta
+
+
+def fresh_study(path, env):
+    for suffix in ("", "-wal", "-shm"):
+        try:
+            os.unlink(path + suffix)
+        except FileNotFoundError:
+            pass
+    p = subprocess.run([BC, "--study", path, "init", "--codebook", CODEBOOK],
+                       env=env, cwd=ROOT, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.PIPE)
+    check(p, "bugcoder init")
+
+
+def sqlite_scalar(db, sql):
+    p = subprocess.run(["sqlite3", db, sql], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE)
+    check(p, "sqlite3")
+    return p.stdout.decode().strip()
+
+
+def last_line_fragment(path):
+    """A piece of the diff's last line that any screen showing it draws
+    in one run of characters."""
+    with open(path, "rb") as f:
+        f.seek(-400, os.SEEK_END)
+        last = f.read().rstrip(b"\n").split(b"\n")[-1]
+    words = re.findall(rb"[A-Za-z_][A-Za-z0-9_.]{5,}", last)
+    return max(words, key=len) if words else last.strip()
+
+
+# ---- measures ---------------------------------------------------------------
+
+class Bench:
+    def __init__(self, args, meta):
+        self.args = args
+        self.meta = meta
+        self.db = os.path.join(WORK, "study.db")
+        self.huge = os.path.join(WORK, "huge.diff")
+        self.jsonl = os.path.join(WORK, "import.jsonl")
+        self.item = meta["huge_item"]
+        self.env = clean_env()
+        self.keys = screen_keys()
+        self.rss = None           # measure 7 comes from measure 1's runs
+        self.pty_latency = None   # measure 2's key round trips
+        self.screen_ok = None     # None: not tried; else (ok, why)
+
+    def runs(self, fast):
+        if self.args.runs:
+            return self.args.runs
+        return 5 if fast else 3
+
+    # -- the screen, on a pseudo-terminal --------------------------------------
+
+    def bc_screen_argv(self):
+        return [BC, "--study", self.db, "--as", "alice", "code", self.item]
+
+    def check_screen(self):
+        """Can `bugcoder code` open the huge item on a terminal?"""
+        if self.screen_ok is not None:
+            return self.screen_ok
+        p = Pty(self.bc_screen_argv(), self.env)
+        p.send(self.keys["QUIT"].encode())
+        try:
+            p.wait(timeout=60)
+        except Failed as e:
+            self.screen_ok = (False, str(e))
+            return self.screen_ok
+        text = bytes(p.out).decode("utf-8", "replace")
+        if p.exit_code() != 0:
+            m = re.search(r"bugcoder: ([^\r\n]*)", text)
+            self.screen_ok = (False, "`bugcoder code` exit %d%s" % (
+                p.exit_code(), ": " + m.group(1) if m else ""))
+        else:
+            self.screen_ok = (True, "")
+        return self.screen_ok
+
+    def m1_open_huge(self):
+        name = "1. open 200k-line diff, G, q"
+        target = "<= 1x less"
+        if not have("less"):
+            return Row(name, note="n/a (less not installed)",
+                       target=target)
+        ok, why = self.check_screen()
+        if not ok:
+            return Row(name, target=target, note="n/a: " + why)
+        frag = last_line_fragment(self.huge)
+        k = self.keys
+        bc_keys = (k["SWITCH_PANE"] + k["BOTTOM"] + k["QUIT"]).encode()
+        less_keys = b"Gq"
+        rss = {"bc": [], "less": []}
+        reached = {"bc": True, "less": True}
+
+        def run(which):
+            if which == "bc":
+                p = Pty(self.bc_screen_argv(), self.env)
+                p.send(bc_keys)
+            else:
+                p = Pty(["less", self.huge], self.env)
+                p.send(less_keys)
+            t = p.wait(timeout=120)
+            rss[which].append(p.rusage.ru_maxrss / 1024.0)
+            if frag not in p.out:
+                reached[which] = False
+            return t
+
+        bc_t, less_t = interleave([lambda: run("bc"), lambda: run("less")],
+                                  self.runs(fast=True))
+        self.rss = (rss["bc"], rss["less"])
+        note = ("keys sent at start: %s for bugcoder (focus the fix pane, "
+                "end, quit), G q for less; wall time from fork to exit on "
+                "a %dx%d pty" % (" ".join(repr(c)[1:-1] for c in
+                                          bc_keys.decode()), COLS, ROWS))
+        for w, ok_ in reached.items():
+            if not ok_:
+                note += "; WARNING: %s's output never showed the diff's " \
+                        "last line" % ("bugcoder" if w == "bc" else "less")
+        return ratio_row(name, Figure(bc_t, "s"), Figure(less_t, "s"), 1.0,
+                         target, note)
+
+    def m2_scroll_bytes(self):
+        name = "2. bytes for 100 line + 20 page scrolls"
+        target = "<= 1.2x less"
+        if not have("less"):
+            return Row(name, target=target, note="n/a (less not installed)")
+        ok, why = self.check_screen()
+        if not ok:
+            return Row(name, target=target, note="n/a: " + why)
+        k = self.keys
+        seq = [k["LINE_DOWN"]] * 100 + [k["PAGE_DOWN"]] * 20
+        quiet = 0.03
+
+        def session(argv, prelude):
+            p = Pty(argv, self.env)
+            p.settle(0.3, 30)           # the first screen
+            for ch in prelude:
+                p.send(ch.encode())
+                p.settle(quiet, 2)
+            total, lat = 0, []
+            for ch in seq:
+                t = time.perf_counter()
+                p.send(ch.encode())
+                n, last = p.settle(quiet, 2)
+                total += n
+                if last:
+                    lat.append((last - t) * 1000)
+            p.send(k["QUIT"].encode() if argv[0] == BC else b"q")
+            p.wait(timeout=60)
+            return total, lat
+
+        bc_bytes, bc_lat = session(self.bc_screen_argv(), [k["SWITCH_PANE"]])
+        less_bytes, less_lat = session(["less", self.huge], [])
+        self.pty_latency = (bc_lat, less_lat)
+        note = ("one key at a time, each after the previous frame was "
+                "complete (no output for %d ms); bugcoder's fix pane is the "
+                "right half of the screen, less has the whole width" %
+                (quiet * 1000))
+        return ratio_row(name, Figure([bc_bytes], "B"),
+                         Figure([less_bytes], "B"), 1.2, target, note)
+
+    def m3_latency(self):
+        name = "3. keypress latency p50 / p99"
+        target = "p99 < 2 ms"
+        ok, why = self.check_screen()
+        if not ok:
+            return Row(name, target=target, note="n/a: " + why)
+        k = self.keys
+        script = os.path.join(WORK, "latency.keys")
+        timings = os.path.join(WORK, "latency.tsv")
+        keys = [k["SWITCH_PANE"]]
+        keys += [k["LINE_DOWN"]] * 200 + [k["LINE_UP"]] * 50
+        keys += [k["PAGE_DOWN"]] * 40 + [k["PAGE_UP"]] * 20
+        keys += [k["NEXT_HUNK"]] * 20 + [k["PREV_HUNK"]] * 10
+        keys += [k["NEXT_FILE"]] * 5 + [k["PREV_FILE"]] * 5
+        keys += [k["BOTTOM"], k["TOP"]] * 5
+        keys += [k["SWITCH_PANE"], k["LINE_DOWN"], k["PAGE_DOWN"],
+                 k["SWITCH_PANE"]] * 10
+        with open(script, "w") as f:
+            f.write("# keypress latency: the fix pane of the huge item\n")
+            for i in range(0, len(keys), 40):
+                f.write("".join(script_name(c) for c in keys[i:i + 40])
+                        + "\n")
+        try:
+            os.unlink(timings)
+        except FileNotFoundError:
+            pass
+        env = clean_env(BUGCODER_KEYS=script, BUGCODER_NO_DISPLAY="1",
+                        BUGCODER_BENCH=timings, LINES=str(ROWS),
+                        COLUMNS=str(COLS))
+        p = subprocess.run(self.bc_screen_argv(), env=env, cwd=ROOT,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        vals = []
+        if p.returncode == 0 and os.path.exists(timings):
+            with open(timings) as f:
+                for line in f:
+                    fields = line.split()
+                    try:
+                        vals.append(float(fields[-1]) / 1000.0)  # us -> ms
+                    except (ValueError, IndexError):
+                        continue
+        extra = ""
+        if self.pty_latency and self.pty_latency[0]:
+            bl, ll = self.pty_latency
+            extra = ("; seen from outside through the pty (key written -> "
+                     "last byte of the frame read, an upper bound): "
+                     "bugcoder p50 %.2f / p99 %.2f ms, less p50 %.2f / p99 "
+                     "%.2f ms" % (pct(bl, 50), pct(bl, 99), pct(ll, 50),
+                                  pct(ll, 99)))
+        if not vals:
+            why = ("exit %d" % p.returncode) if p.returncode else \
+                "no timings written to $BUGCODER_BENCH"
+            return Row(name, target=target,
+                       note="n/a (needs the screen's key-timing hook: %s)%s"
+                       % (why, extra))
+        p50, p99 = pct(vals, 50), pct(vals, 99)
+        met = "yes" if p99 < 2.0 else "NO (%.1fx over)" % (p99 / 2.0)
+        return Row(name, "%.2f / %.2f ms" % (p50, p99), "-", None, target,
+                   met, "%d keys replayed on a %dx%d virtual screen, timed "
+                   "inside the program (max %.2f ms)%s" % (
+                       len(vals), COLS, ROWS, max(vals), extra))
+
+    # -- command line measures -------------------------------------------------
+
+    def m4_export(self):
+        name = "4. export %d agreed items" % self.meta["items"]
+        target = "<= 1.5x sqlite3"
+        if not have("sqlite3"):
+            return Row(name, target=target,
+                       note="n/a (sqlite3 not installed)")
+        out_bc = os.path.join(WORK, "export-bugcoder.csv")
+        out_sql = os.path.join(WORK, "export-sqlite3.csv")
+        sql = os.path.join(HERE, "peer_export.sql")
+
+        def bc():
+            with open(out_bc, "wb") as f:
+                t, p = timed([BC, "--study", self.db, "export"], self.env,
+                             stdout=f)
+            check(p, "bugcoder export")
+            return t
+
+        def peer():
+            with open(sql, "rb") as i, open(out_sql, "wb") as o:
+                t, p = timed(["sqlite3", "-csv", "-header", self.db],
+                             self.env, stdin=i, stdout=o)
+            check(p, "sqlite3 (export)")
+            return t
+
+        try:
+            bc()
+        except Failed as e:
+            return Row(name, target=target, note="n/a: " + str(e))
+        bc_t, peer_t = interleave([bc, peer], self.runs(fast=False),
+                                  warmup=0)
+        same = compare_csv(out_bc, out_sql)
+        note = ("`bugcoder export` to stdout vs `sqlite3 -csv -header` "
+                "running tests/bench/peer_export.sql, both into a file; "
+                "outputs: " + same)
+        return ratio_row(name, Figure(bc_t, "s"), Figure(peer_t, "s"), 1.5,
+                         target, note)
+
+    def m5_import(self):
+        name = "5. import %d items (JSONL)" % IMPORT_ITEMS
+        target = "<= 2x sqlite3"
+        if not have("sqlite3"):
+            return Row(name, target=target,
+                       note="n/a (sqlite3 not installed)")
+        bc_db = os.path.join(WORK, "import-bugcoder.db")
+        sql_db = os.path.join(WORK, "import-sqlite3.db")
+        schema = os.path.join(WORK, "import-schema.sql")
+        peer_sql = os.path.join(WORK, "import-peer.sql")
+        with open(os.path.join(HERE, "peer_import.sql")) as f, \
+                open(peer_sql, "w") as o:
+            o.write(".parameter init\n.parameter set @jsonl '%s'\n" %
+                    self.jsonl.replace("'", "''"))
+            o.write(f.read())
+        fresh_study(bc_db, self.env)
+        with open(schema, "w") as f:
+            f.write(sqlite_scalar(bc_db, ".schema items") + "\n")
+            f.write(sqlite_scalar(bc_db, ".schema comments") + "\n")
+            f.write(sqlite_scalar(bc_db, ".schema fixes") + "\n")
+
+        def bc():
+            fresh_study(bc_db, self.env)
+            t, p = timed([BC, "--study", bc_db, "import", self.jsonl],
+                         self.env)
+            check(p, "bugcoder import")
+            return t
+
+        def peer():
+            for suffix in ("", "-journal"):
+                try:
+                    os.unlink(sql_db + suffix)
+                except FileNotFoundError:
+                    pass
+            with open(schema, "rb") as i:
+                p = subprocess.run(["sqlite3", sql_db], stdin=i,
+                                   stderr=subprocess.PIPE)
+            check(p, "sqlite3 (schema)")
+            with open(peer_sql, "rb") as i:
+                t, p = timed(["sqlite3", sql_db], self.env, stdin=i)
+            check(p, "sqlite3 (import)")
+            return t
+
+        bc_t, peer_t = interleave([bc, peer], self.runs(fast=False),
+                                  warmup=1)
+        counts = []
+        for db in (bc_db, sql_db):
+            counts.append(tuple(int(sqlite_scalar(db, "SELECT count(*) "
+                                                  "FROM " + t))
+                                for t in ("items", "comments", "fixes")))
+        note = ("into a fresh study (made untimed by `bugcoder init`) vs "
+                "`sqlite3` on the same tables (tests/bench/peer_import.sql: "
+                "readfile + json_each + json_extract, one transaction); "
+                "items/comments/fixes stored: bugcoder %d/%d/%d, sqlite3 "
+                "%d/%d/%d" % (counts[0] + counts[1]))
+        return ratio_row(name, Figure(bc_t, "s"), Figure(peer_t, "s"), 2.0,
+                         target, note)
+
+    def m6_agree(self):
+        name = "6. agree, %d items x 5 dimensions" % self.meta["items"]
+        target = "<= 1.5x sqlite3"
+        if not have("sqlite3"):
+            return Row(name, target=target,
+                       note="n/a (sqlite3 not installed)")
+        sql = os.path.join(HERE, "peer_agree.sql")
+
+        def bc():
+            t, p = timed([BC, "--study", self.db, "agree"], self.env)
+            check(p, "bugcoder agree")
+            return t
+
+        def peer():
+            with open(sql, "rb") as i:
+                t, p = timed(["sqlite3", "-csv", self.db], self.env,
+                             stdin=i)
+            check(p, "sqlite3 (agree)")
+            return t
+
+        try:
+            bc()
+        except Failed as e:
+            return Row(name, target=target, note="n/a: " + str(e))
+        bc_t, peer_t = interleave([bc, peer], self.runs(fast=True),
+                                  warmup=1)
+        note = ("`bugcoder agree` (text report: kappa and relatives, "
+                "per-code tables, confusion tables) vs the count tables "
+                "alone by GROUP BY (tests/bench/peer_agree.sql); tables: " +
+                self.compare_agree(sql))
+        return ratio_row(name, Figure(bc_t, "s"), Figure(peer_t, "s"), 1.5,
+                         target, note)
+
+    def compare_agree(self, sql):
+        """Do bugcoder's confusion tables equal sqlite3's counts?"""
+        p = subprocess.run([BC, "--study", self.db, "agree", "--format",
+                            "json"], env=self.env, cwd=ROOT,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        with open(sql, "rb") as i:
+            q = subprocess.run(["sqlite3", "-csv", self.db], stdin=i,
+                               stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE)
+        try:
+            rep = json.loads(p.stdout)
+        except ValueError:
+            return "not compared (no JSON from `agree --format json`)"
+        peer = {}
+        for r in csv.reader(io.StringIO(q.stdout.decode())):
+            if len(r) == 4:
+                peer[(r[0], r[1], r[2])] = int(r[3])
+        mine, checked = {}, 0
+        for d in rep.get("dimensions", []):
+            if d.get("select") == "many":
+                continue
+            conf = d.get("confusion") or {}
+            codes = conf.get("codes") or []
+            for i, row in enumerate(conf.get("counts") or []):
+                for j, n in enumerate(row):
+                    if n:
+                        mine[(d["key"], codes[i], codes[j])] = n
+            checked += 1
+        if not checked:
+            return "not compared (no confusion tables in the JSON)"
+        if mine == peer:
+            return "identical (%d cells, %d dimensions)" % (len(mine),
+                                                             checked)
+        diff = set(mine.items()) ^ set(peer.items())
+        return "DIFFERENT (%d cells differ)" % len(diff)
+
+    def m7_memory(self):
+        name = "7. peak RSS, huge diff open"
+        target = "<= 1.5x less"
+        if not have("less"):
+            return Row(name, target=target, note="n/a (less not installed)")
+        if not self.rss:
+            ok, why = self.check_screen()
+            return Row(name, target=target,
+                       note="n/a: " + (why or "measure 1 did not run"))
+        bc, less = self.rss
+        return ratio_row(name, Figure(bc, "MB"), Figure(less, "MB"), 1.5,
+                         target, "maximum resident set size of the process "
+                         "(wait4 rusage) in measure 1's runs")
+
+    # -- fetch -----------------------------------------------------------------
+
+    def m8_fetch(self):
+        name = "8. GitHub requests per kept issue"
+        mock = os.path.join(ROOT, "tests", "mock_github.py")
+        if not os.path.exists(mock):
+            return Row(name, note="n/a (tests/mock_github.py missing)")
+        srv = subprocess.Popen([sys.executable, mock], stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL, cwd=ROOT)
+        try:
+            port = int(srv.stdout.readline())
+            return self._m8(name, "http://127.0.0.1:%d" % port)
+        except (ValueError, OSError, Failed) as e:
+            return Row(name, note="n/a: %s" % e)
+        finally:
+            srv.terminate()
+            srv.wait()
+
+    def _m8(self, name, url):
+        repo = "acme/big"
+        db = os.path.join(WORK, "fetch.db")
+        env = clean_env(GITHUB_TOKEN="bench-token")
+
+        def ctl(path, body=None):
+            req = urllib.request.Request(url + path, data=body,
+                                         method="POST" if body is not None
+                                         else "GET")
+            with urllib.request.urlopen(req, timeout=30) as r:
+                return json.loads(r.read())
+
+        def fetch():
+            ctl("/_control/reset", b"{}")
+            t, p = timed([BC, "--study", db, "fetch", repo, "--require-fix",
+                          "--api-url", url], env, stdout=subprocess.PIPE)
+            check(p, "bugcoder fetch")
+            return t, ctl("/_control/stats")
+
+        fresh_study(db, self.env)
+        t1, first = fetch()
+        kept = int(sqlite_scalar(db, "SELECT count(*) FROM items"))
+        t2, again = fetch()
+        if not kept:
+            raise Failed("the fetch kept no issue")
+
+        # the plain crawl: list pages, then per listed issue its comments
+        # (pages of 100) and timeline, per fix the pull request and diff
+        ctl("/_control/reset", b"{}")
+        pages = listed = comment_pages = 0
+        nxt = "%s/repos/%s/issues?state=closed&labels=bug&per_page=100" % (
+            url, repo)
+        while nxt:
+            with urllib.request.urlopen(nxt, timeout=30) as r:
+                page = json.loads(r.read())
+                link = r.headers.get("Link") or ""
+            pages += 1
+            for it in page:
+                if "pull_request" in it:
+                    continue
+                listed += 1
+                comment_pages += max(1, -(-int(it.get("comments", 0)) //
+                                          100))
+            m = re.search(r'<([^>]+)>;\s*rel="next"', link)
+            nxt = m.group(1) if m else None
+        exp = ctl("/_control/expected?repo=%s&require_fix=1" % repo)
+        fixes = sum(len(x.get("fixes") or []) for x in exp)
+        plain = pages + comment_pages + listed + 2 * fixes
+        per_first = first["counted"] / kept
+        per_again = again["counted"] / kept
+        per_plain = plain / kept
+        kinds = ", ".join("%s %d" % kv for kv in
+                          sorted(first.get("by_kind", {}).items()))
+        note = ("mock server, %s with --require-fix and a token: %d issues "
+                "listed, %d kept; first fetch %d counted requests (%s) in "
+                "%.2f s; unchanged re-fetch %d counted + %d answered 304 "
+                "(not counted) in %.2f s; a plain REST crawl needs %d list "
+                "pages + %d comment pages + %d timelines + %d pulls + %d "
+                "diffs = %d" % (
+                    repo, listed, kept, first["counted"], kinds, t1,
+                    again["counted"], again.get("not_modified", 0), t2,
+                    pages, comment_pages, listed, fixes, fixes, plain))
+        return Row(name, "%.2f first, %.2f re-fetch" % (per_first, per_again),
+                   "%.2f (plain crawl)" % per_plain,
+                   "%.2f / %.2f" % (per_first / per_plain,
+                                    per_again / per_plain),
+                   "(report)", "-", note)
+
+    # -- keystrokes -----------------------------------------------------------
+
+    def m9_keystrokes(self):
+        name = "9. keystrokes to code + submit 1 item"
+        script = os.path.join(HERE, "code-one-item.keys")
+        try:
+            with open(script, encoding="utf-8") as f:
+                text = f.read()
+        except OSError:
+            return Row(name, note="n/a (tests/bench/code-one-item.keys "
+                       "missing)")
+        n = count_script_keys(text)
+        verdict = self.verify_script(script)
+        return Row(name, "%d keys" % n, "-", None, "(report)", "-",
+                   "counted from tests/bench/code-one-item.keys, replayed on "
+                   "a fresh one-item study: " + verdict)
+
+    def verify_script(self, script):
+        db = os.path.join(WORK, "keys.db")
+        one = os.path.join(WORK, "one-item.jsonl")
+        try:
+            fresh_study(db, self.env)
+            with open(self.jsonl, "rb") as f, open(one, "wb") as o:
+                o.write(f.readline())
+            for argv in (["import", one],
+                         ["member", "add", "alice", "--role", "annotator"]):
+                p = subprocess.run([BC, "--study", db] + argv, env=self.env,
+                                   cwd=ROOT, stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.PIPE)
+                check(p, "bugcoder " + argv[0])
+        except Failed as e:
+            return "not verified (%s)" % e
+        env = clean_env(BUGCODER_KEYS=script, BUGCODER_NO_DISPLAY="1",
+                        LINES=str(ROWS), COLUMNS=str(COLS))
+        p = subprocess.run([BC, "--study", db, "--as", "alice", "code"],
+                           env=env, cwd=ROOT, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE)
+        if p.returncode != 0:
+            msg = p.stderr.decode("utf-8", "replace").strip().splitlines()
+            return "not verified (`bugcoder code` exit %d%s)" % (
+                p.returncode, ": " + msg[-1] if msg else "")
+        dims = sqlite_scalar(db, "SELECT count(DISTINCT dimension) FROM "
+                             "labels l JOIN members m ON m.id = l.member_id "
+                             "WHERE m.name = 'alice'")
+        subs = sqlite_scalar(db, "SELECT count(*) FROM submissions s JOIN "
+                             "members m ON m.id = s.member_id WHERE m.name "
+                             "= 'alice'")
+        with open(CODEBOOK) as f:
+            ndims = len(json.load(f)["dimensions"])
+        if int(dims) == ndims and int(subs) == 1:
+            return "verified (%s of %d dimensions coded, submitted)" % (
+                dims, ndims)
+        return "NOT verified (%s of %d dimensions coded, %s submission)" % (
+            dims, ndims, subs)
+
+
+def pct(vals, p):
+    v = sorted(vals)
+    if not v:
+        return float("nan")
+    k = (len(v) - 1) * p / 100.0
+    lo = int(k)
+    hi = min(lo + 1, len(v) - 1)
+    return v[lo] + (v[hi] - v[lo]) * (k - lo)
+
+
+def compare_csv(a, b):
+    """Compare two CSV files cell by cell; describe the result."""
+    def rows(path):
+        with open(path, newline="", encoding="utf-8") as f:
+            return list(csv.reader(f))
+    try:
+        ra, rb = rows(a), rows(b)
+    except (OSError, UnicodeDecodeError) as e:
+        return "not compared (%s)" % e
+    if not ra or not rb:
+        return "not compared (empty output)"
+    if ra[0] != rb[0]:
+        return "DIFFERENT headers (bugcoder: %s)" % ",".join(ra[0])
+    if len(ra) != len(rb):
+        return "DIFFERENT (%d rows vs %d)" % (len(ra) - 1, len(rb) - 1)
+    bad = sum(1 for x, y in zip(ra, rb) if x != y)
+    if bad:
+        return "DIFFERENT (%d of %d rows differ)" % (bad, len(ra) - 1)
+    return "identical (%d rows x %d columns)" % (len(ra) - 1, len(ra[0]))
+
+
+def main():
+    global VERBOSE
+    global BC, GEN
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--items", type=int, default=100000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--runs", type=int, default=0,
+                    help="runs per measure (default 5 fast, 3 slow)")
+    ap.add_argument("--only", default="",
+                    help="comma-separated measure numbers")
+    ap.add_argument("--verbose", action="store_true")
+    ap.add_argument("--bugcoder", help=argparse.SUPPRESS)
+    ap.add_argument("--gen", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    VERBOSE = args.verbose
+    BC = os.path.abspath(args.bugcoder) if args.bugcoder else BC
+    GEN = os.path.abspath(args.gen) if args.gen else GEN
+    for path, what in ((BC, "bugcoder"), (GEN, "tests/bench/gen")):
+        if not os.access(path, os.X_OK):
+            sys.exit("bench: %s is not built (run `make bench`)" % what)
+    only = {int(x) for x in args.only.split(",") if x.strip()}
+    t0 = time.time()
+    meta = ensure_data(args.items, args.seed)
+    b = Bench(args, meta)
+    load0 = os.getloadavg()[0]
+    measures = [(1, b.m1_open_huge), (2, b.m2_scroll_bytes),
+                (3, b.m3_latency), (4, b.m4_export), (5, b.m5_import),
+                (6, b.m6_agree), (7, b.m7_memory), (8, b.m8_fetch),
+                (9, b.m9_keystrokes)]
+    rows = []
+    for num, fn in measures:
+        if only and num not in only:
+            continue
+        progress("measure %d ..." % num)
+        try:
+            rows.append(fn())
+        except Failed as e:
+            rows.append(Row("%d. %s" % (num, fn.__name__[3:]),
+                            note="failed: %s" % e))
+    load1 = os.getloadavg()[0]
+    head = ("bugcoder bench: %d items (seed %d), huge diff %d lines (%s), "
+            "%d CPUs, load %.1f -> %.1f, %.0f s" % (
+                meta["items"], meta["seed"], meta["huge_lines"],
+                human_bytes(meta["huge_bytes"]), os.cpu_count() or 0,
+                load0, load1, time.time() - t0))
+    print_table(rows, head)
+    print()
+    print("Figures are medians; ±N% is (max - min) / 2 / median over the "
+          "runs (machine noise).")
+
+
+if __name__ == "__main__":
+    main()

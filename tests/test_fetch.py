@@ -1,0 +1,672 @@
+"""`bugcoder fetch` against the mock GitHub server (tests/mock_github.py).
+
+Each test class starts its own mock on 127.0.0.1 and runs the real
+./bugcoder binary on temporary studies, then reads the study with sqlite3
+and compares it with what the mock says a correct fetch stores.
+"""
+import json
+import os
+import pty
+import re
+import secrets
+import select
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+import urllib.parse
+import urllib.request
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BIN = os.path.join(ROOT, "bugcoder")
+MOCK = os.path.join(ROOT, "tests", "mock_github.py")
+
+# what the budget tests measured, printed at the end of the module
+MEASURED = {}
+
+
+class Mock:
+    def __init__(self, *args):
+        self.proc = subprocess.Popen([sys.executable, MOCK, "--port", "0"] +
+                                     list(args), stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL)
+        line = self.proc.stdout.readline()
+        if not line.strip():
+            self.proc.kill()
+            raise RuntimeError("the mock GitHub server did not start")
+        self.port = int(line)
+        self.url = "http://127.0.0.1:%d" % self.port
+
+    def ctl(self, path, obj=None):
+        data = None if obj is None else json.dumps(obj).encode()
+        req = urllib.request.Request(self.url + path, data=data,
+                                     method="POST" if data is not None else "GET")
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return json.loads(r.read())
+
+    def reset(self):
+        self.ctl("/_control/reset", {})
+
+    def config(self, **kw):
+        self.ctl("/_control/config", kw)
+
+    def stats(self):
+        return self.ctl("/_control/stats")
+
+    def expected(self, repo, require_fix=False, state="closed", label="bug"):
+        q = urllib.parse.urlencode({"repo": repo,
+                                    "require_fix": "1" if require_fix else "0",
+                                    "state": state, "label": label})
+        return self.ctl("/_control/expected?" + q)
+
+    def stop(self):
+        self.proc.terminate()
+        try:
+            self.proc.wait(5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.proc.stdout.close()
+
+
+def base_env(**extra):
+    env = dict(os.environ)
+    env.pop("GITHUB_TOKEN", None)
+    env.pop("GITHUB_API_URL", None)
+    env.update(BUGCODER_FETCH_BACKOFF_MS="20", BUGCODER_FETCH_TIMEOUT="5")
+    env.update(extra)
+    return env
+
+
+def dump(db, repo=None):
+    """Everything a fetch stores about items, keyed by number, without the
+    row ids and import times."""
+    con = sqlite3.connect(db)
+    con.row_factory = sqlite3.Row
+    out = {}
+    q = "SELECT * FROM items" + (" WHERE repo = ?" if repo else "")
+    for row in con.execute(q, (repo,) if repo else ()):
+        d = dict(row)
+        iid = d.pop("id")
+        d.pop("imported_at")
+        d["comments"] = [dict(r) for r in con.execute(
+            "SELECT position, author, created_at, body FROM comments "
+            "WHERE item_id = ? ORDER BY position", (iid,))]
+        d["fixes"] = [dict(r) for r in con.execute(
+            "SELECT position, number, title, body, url, merged_at, additions, "
+            "deletions, changed_files, diff, diff_partial FROM fixes "
+            "WHERE item_id = ? ORDER BY position", (iid,))]
+        out[(d["repo"], d["number"])] = d
+    con.close()
+    return out
+
+
+class FetchTestCase(unittest.TestCase):
+    mock_args = ()
+
+    @classmethod
+    def setUpClass(cls):
+        if not os.access(BIN, os.X_OK):
+            raise unittest.SkipTest("./bugcoder is not built")
+        cls.mock = Mock(*cls.mock_args)
+        cls.tmp = tempfile.mkdtemp(prefix="bugcoder-fetch-")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.mock.stop()
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def setUp(self):
+        self.mock.reset()
+
+    def study(self, name=None):
+        path = os.path.join(self.tmp, (name or self.id().split(".")[-1]) + ".db")
+        for suffix in ("", "-wal", "-shm"):
+            if os.path.exists(path + suffix):
+                os.unlink(path + suffix)
+        p = subprocess.run([BIN, "--study", path, "init", "--title", "fetch"],
+                           capture_output=True, text=True, env=base_env())
+        self.assertEqual(p.returncode, 0, p.stderr)
+        return path
+
+    def cmd(self, db, repo, *args, token=None):
+        return [BIN, "--study", db, "fetch", repo, "--api-url", self.mock.url] + list(args)
+
+    def fetch(self, db, repo, *args, token=None, env=None, rc=0):
+        e = base_env(**(env or {}))
+        if token:
+            e["GITHUB_TOKEN"] = token
+        p = subprocess.run(self.cmd(db, repo, *args), capture_output=True,
+                           text=True, env=e, timeout=120)
+        if rc is not None:
+            self.assertEqual(p.returncode, rc, "stdout: %s\nstderr: %s" % (
+                p.stdout, p.stderr))
+        return p
+
+    def assert_study_matches(self, db, repo, require_fix, state="closed",
+                             label="bug"):
+        want = self.mock.expected(repo, require_fix, state, label)
+        got = dump(db, repo)
+        self.assertEqual(sorted(n for _, n in got),
+                         sorted(x["number"] for x in want))
+        for w in want:
+            g = got[(repo, w["number"])]
+            name = "%s#%d" % (repo, w["number"])
+            for k in ("title", "body", "author", "state", "state_reason",
+                      "created_at", "closed_at", "url", "comment_count"):
+                self.assertEqual(g[k], w[k], "%s: %s" % (name, k))
+            self.assertEqual(json.loads(g["labels"]), w["labels"], name)
+            self.assertEqual([(c["author"], c["created_at"], c["body"])
+                              for c in g["comments"]],
+                             [(c["author"], c["created_at"], c["body"])
+                              for c in w["comments"]], name)
+            self.assertEqual(g["has_fix"], 1 if w["fixes"] else 0, name)
+            self.assertEqual(len(g["fixes"]), len(w["fixes"]), name)
+            for gf, wf in zip(g["fixes"], w["fixes"]):
+                for k in ("number", "title", "body", "url", "merged_at",
+                          "additions", "deletions", "changed_files",
+                          "diff_partial"):
+                    self.assertEqual(gf[k], wf[k], "%s fix %s: %s" % (
+                        name, wf["number"], k))
+                if wf["diff"] is not None:
+                    self.assertEqual(gf["diff"], wf["diff"], name)
+                else:
+                    for patch in wf["patches"]:
+                        self.assertIn(patch, gf["diff"], name)
+            # effort figures
+            t0 = time.mktime(time.strptime(w["created_at"], "%Y-%m-%dT%H:%M:%SZ"))
+            if w["closed_at"]:
+                t1 = time.mktime(time.strptime(w["closed_at"], "%Y-%m-%dT%H:%M:%SZ"))
+                self.assertAlmostEqual(g["days_open"], (t1 - t0) / 86400, 6)
+            else:
+                self.assertIsNone(g["days_open"])
+            if w["fixes"]:
+                add = sum(f["additions"] for f in w["fixes"])
+                dele = sum(f["deletions"] for f in w["fixes"])
+                self.assertEqual(g["additions"], add, name)
+                self.assertEqual(g["deletions"], dele, name)
+                self.assertEqual(g["changed_files"],
+                                 sum(f["changed_files"] for f in w["fixes"]))
+                self.assertEqual(g["lines_changed"], add + dele, name)
+                self.assertEqual(g["small_fix"], 1 if add + dele <= 10 else 0)
+                self.assertEqual(g["diff_partial"],
+                                 max(f["diff_partial"] for f in w["fixes"]))
+            else:
+                self.assertIsNone(g["additions"], name)
+                self.assertIsNone(g["lines_changed"], name)
+        return want
+
+
+class TestFetchBig(FetchTestCase):
+    """acme/big: several hundred issues and pull requests."""
+
+    def test_graphql_first_fetch_budget_and_refetch(self):
+        db = self.study()
+        p = self.fetch(db, "acme/big", "--require-fix", token="t-graphql")
+        want = self.assert_study_matches(db, "acme/big", True)
+        st = self.mock.stats()
+        kept = len(want)
+        self.assertGreater(kept, 100)
+        ratio = st["counted"] / kept
+        MEASURED["first fetch, token, --require-fix"] = (st["counted"], kept)
+        self.assertLessEqual(ratio, 2.0, st)
+        self.assertIn("linked by GraphQL", p.stdout)
+        self.assertIn("%.2f counted per stored issue" % ratio, p.stdout)
+        # the transferred issue went through the REST timeline's 301
+        self.assertGreaterEqual(st["by_kind"].get("redirect", 0), 1)
+        self.assertTrue(any(w["transferred"] and w["fixes"] for w in want))
+        # null users became ghosts (NULL)
+        con = sqlite3.connect(db)
+        self.assertGreater(con.execute("SELECT count(*) FROM items WHERE "
+                                       "author IS NULL").fetchone()[0], 0)
+        self.assertGreater(con.execute("SELECT count(*) FROM comments WHERE "
+                                       "author IS NULL").fetchone()[0], 0)
+        # a diff too large for GitHub was rebuilt from the file list
+        self.assertEqual(con.execute("SELECT count(*) FROM fixes WHERE "
+                                     "diff_partial = 1").fetchone()[0], 1)
+        con.close()
+
+        # unchanged: nothing counted beyond the first-page checks
+        self.mock.reset()
+        p = self.fetch(db, "acme/big", "--require-fix", token="t-graphql")
+        st = self.mock.stats()
+        MEASURED["re-fetch unchanged, token"] = (st["counted"], st["not_modified"])
+        self.assertEqual(st["counted"], 0, st)
+        self.assertGreater(st["not_modified"], 0)
+        self.assertIn("unchanged since the last fetch", p.stdout)
+        self.assert_study_matches(db, "acme/big", True)
+
+    def test_graphql_all_closed_bugs_budget(self):
+        db = self.study()
+        self.fetch(db, "acme/big", token="t-graphql")
+        want = self.assert_study_matches(db, "acme/big", False)
+        st = self.mock.stats()
+        MEASURED["first fetch, token, all closed bugs"] = (st["counted"], len(want))
+        self.assertLessEqual(st["counted"] / len(want), 2.0)
+        self.assertTrue(any(not w["fixes"] for w in want))
+
+    def test_rest_first_fetch_budget_and_refetch(self):
+        db = self.study()
+        p = self.fetch(db, "acme/big")
+        want = self.assert_study_matches(db, "acme/big", False)
+        st = self.mock.stats()
+        MEASURED["first fetch, no token (REST), all closed bugs"] = (
+            st["counted"], len(want))
+        self.assertLessEqual(st["counted"] / len(want), 2.0, st)
+        self.assertIn("linked by REST timelines", p.stdout)
+        self.assertEqual(st["by_kind"].get("graphql", 0), 0)
+        self.mock.reset()
+        self.fetch(db, "acme/big")
+        st = self.mock.stats()
+        MEASURED["re-fetch unchanged, no token"] = (st["counted"], st["not_modified"])
+        self.assertEqual(st["counted"], 0, st)
+
+    def test_rest_require_fix(self):
+        db = self.study()
+        self.fetch(db, "acme/big", "--require-fix")
+        want = self.assert_study_matches(db, "acme/big", True)
+        st = self.mock.stats()
+        MEASURED["first fetch, no token (REST), --require-fix"] = (
+            st["counted"], len(want))
+
+    def test_changed_issue_refetched_alone(self):
+        db = self.study()
+        self.fetch(db, "acme/big", "--require-fix", token="t")
+        want = self.mock.expected("acme/big", True)
+        target = want[len(want) // 2]["number"]
+        self.mock.ctl("/_control/touch", {"repo": "acme/big", "number": target,
+                                          "body": "Still broken on 0.9"})
+        self.mock.reset()
+        p = self.fetch(db, "acme/big", "--require-fix", token="t")
+        st = self.mock.stats()
+        # the one changed list page, one GraphQL request; the diffs are 304
+        self.assertLessEqual(st["counted"], 2, st)
+        self.assertEqual(st["by_kind"].get("diff", 0), 0, st)
+        self.assert_study_matches(db, "acme/big", True)
+        self.assertIn("1 stored", p.stdout)
+        con = sqlite3.connect(db)
+        self.assertEqual(con.execute(
+            "SELECT count(*) FROM comments JOIN items ON items.id = item_id "
+            "WHERE number = ? AND comments.body = 'Still broken on 0.9'",
+            (target,)).fetchone()[0], 1)
+        con.close()
+
+    def test_limit_then_continue(self):
+        db = self.study()
+        want = [w["number"] for w in self.mock.expected("acme/big", True)]
+        self.fetch(db, "acme/big", "--require-fix", "--limit", "10", token="t")
+        self.assertEqual(sorted(n for _, n in dump(db)), want[:10])
+        self.fetch(db, "acme/big", "--require-fix", "--limit", "15", token="t")
+        self.assertEqual(sorted(n for _, n in dump(db)), want[:25])
+
+    def test_since_until(self):
+        db = self.study()
+        want = self.mock.expected("acme/big", False)
+        since = want[20]["created_at"][:10]
+        until = want[60]["created_at"][:10]
+        self.fetch(db, "acme/big", "--since", since, "--until", until, token="t")
+        exp = [w["number"] for w in want
+               if since <= w["created_at"][:10] <= until]
+        self.assertTrue(exp)
+        self.assertEqual(sorted(n for _, n in dump(db)), exp)
+
+    def run_until(self, db, args, env, min_items, sig):
+        """Start a fetch, wait until it stored `min_items`, send `sig`."""
+        proc = subprocess.Popen(self.cmd(db, "acme/big", *args), env=env,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True)
+        deadline = time.time() + 60
+        n = 0
+        while time.time() < deadline and proc.poll() is None:
+            try:
+                con = sqlite3.connect(db, timeout=5)
+                n = con.execute("SELECT count(*) FROM items").fetchone()[0]
+                con.close()
+            except sqlite3.OperationalError:
+                pass
+            if n >= min_items:
+                break
+            time.sleep(0.05)
+        self.assertIsNone(proc.poll(), "the fetch ended before the signal")
+        self.assertGreaterEqual(n, min_items)
+        proc.send_signal(sig)
+        out, err = proc.communicate(timeout=30)
+        return proc.returncode, out, err
+
+    def slow_diffs(self):
+        self.mock.config(faults=[{"path": r"/pulls/\d+$", "kind": "slow",
+                                  "arg": 0.03, "times": 100000}])
+
+    def test_resume_after_kill9(self):
+        ref = self.study("resume_ref")
+        self.fetch(ref, "acme/big", "--require-fix", token="t")
+        full = self.mock.stats()["counted"]
+
+        db = self.study()
+        self.mock.reset()
+        self.slow_diffs()
+        env = base_env(GITHUB_TOKEN="t")
+        rc, _, _ = self.run_until(db, ["--require-fix"], env, 40, signal.SIGKILL)
+        self.assertEqual(rc, -signal.SIGKILL)
+        self.mock.reset()
+        p = self.fetch(db, "acme/big", "--require-fix", token="t")
+        resumed = self.mock.stats()["counted"]
+        self.assertLess(resumed, full - 30, "the second run started over")
+        self.assertEqual(dump(db), dump(ref))
+        self.assertIn("unchanged since the last fetch", p.stdout)
+
+    def test_resume_rest_after_kill9(self):
+        ref = self.study("resume_rest_ref")
+        self.fetch(ref, "acme/big")
+        db = self.study()
+        self.mock.reset()
+        self.slow_diffs()
+        rc, _, _ = self.run_until(db, [], base_env(), 60, signal.SIGKILL)
+        self.assertEqual(rc, -signal.SIGKILL)
+        self.mock.reset()
+        self.fetch(db, "acme/big")
+        self.assertEqual(dump(db), dump(ref))
+
+    def test_sigint_stops_cleanly(self):
+        ref = self.study("sigint_ref")
+        self.fetch(ref, "acme/big", "--require-fix", token="t")
+        db = self.study()
+        self.mock.reset()
+        self.slow_diffs()
+        env = base_env(GITHUB_TOKEN="t")
+        t = time.time()
+        rc, out, err = self.run_until(db, ["--require-fix"], env, 20,
+                                      signal.SIGINT)
+        self.assertEqual(rc, 3, err)
+        self.assertIn("interrupted", err)
+        self.assertIn("run the same command again", err)
+        self.assertLess(time.time() - t, 30)
+        self.mock.reset()
+        self.fetch(db, "acme/big", "--require-fix", token="t")
+        self.assertEqual(dump(db), dump(ref))
+
+    def test_token_never_leaks(self):
+        token = "ghp_" + secrets.token_hex(18)
+        db = self.study()
+        self.slow_diffs()
+        env = base_env(GITHUB_TOKEN=token)
+        proc = subprocess.Popen(self.cmd(db, "acme/big", "--limit", "30"),
+                                env=env, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+        seen_cmdline = b""
+        while proc.poll() is None:
+            try:
+                with open("/proc/%d/cmdline" % proc.pid, "rb") as f:
+                    seen_cmdline += f.read()
+            except OSError:
+                pass
+            time.sleep(0.05)
+        out, err = proc.communicate()
+        self.assertEqual(proc.returncode, 0, err)
+        self.assertTrue(seen_cmdline)
+        self.assertNotIn(token.encode(), seen_cmdline)
+        self.assertNotIn(token, out + err)
+
+        # a token file, and a failure whose message must not carry it
+        tf = os.path.join(self.tmp, "token")
+        with open(tf, "w") as f:
+            f.write(token + "\n")
+        os.chmod(tf, 0o600)
+        self.mock.config(faults=[{"path": r"/pulls/\d+$", "kind": "status",
+                                  "arg": 502, "times": 100}])
+        p = self.fetch(db, "acme/big", "--token-file", tf, rc=3)
+        self.assertNotIn(token, p.stdout + p.stderr)
+        self.assertRegex(p.stderr, r"GET http://127\.0\.0\.1:\d+/repos/acme/big/"
+                         r"pulls/\d+: HTTP 502")
+
+        for suffix in ("", "-wal", "-shm"):
+            if os.path.exists(db + suffix):
+                with open(db + suffix, "rb") as f:
+                    self.assertNotIn(token.encode(), f.read())
+        reqs = self.mock.ctl("/_control/requests")
+        self.assertTrue(reqs)
+        for r in reqs:
+            h = {k.lower(): v for k, v in r["headers"].items()}
+            self.assertEqual(h.get("authorization"), "Bearer " + token, r["path"])
+            self.assertRegex(h.get("user-agent", ""), r"^bugcoder/\d")
+            self.assertEqual(h.get("x-github-api-version"), "2022-11-28")
+            self.assertNotIn(token, r["path"])
+
+    def test_progress_line_on_a_terminal_only(self):
+        db = self.study()
+        p = self.fetch(db, "acme/big", "--limit", "5", token="t")
+        self.assertEqual(p.stderr, "")
+        self.assertIn("5 stored", p.stdout)
+
+        db = self.study("progress_tty")
+        master, slave = pty.openpty()
+        proc = subprocess.Popen(self.cmd(db, "acme/big", "--limit", "20"),
+                                env=base_env(GITHUB_TOKEN="t"),
+                                stdout=subprocess.PIPE, stderr=slave)
+        os.close(slave)
+        seen = b""
+        while True:
+            r, _, _ = select.select([master], [], [], 10)
+            if not r:
+                break
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            seen += chunk
+        proc.wait(30)
+        os.close(master)
+        self.assertEqual(proc.returncode, 0)
+        text = seen.decode("utf-8", "replace")
+        self.assertRegex(text, r"acme/big: \d+ seen, \d+ kept, \d+ fixes, "
+                         r"\d+ requests")
+        self.assertIn("\r", text)
+
+
+class TestFetchFaults(FetchTestCase):
+    """acme/small under injected faults."""
+
+    def ok(self, *args, token=None, env=None, require_fix=False):
+        db = self.study()
+        if require_fix:
+            args = args + ("--require-fix",)
+        p = self.fetch(db, "acme/small", *args, token=token, env=env)
+        self.assert_study_matches(db, "acme/small", require_fix)
+        return db, p
+
+    def test_paging_follows_link_exactly(self):
+        self.mock.config(page_size=3)
+        db, p = self.ok(token="t")
+        reqs = [r["path"] for r in self.mock.ctl("/_control/requests")]
+        lists = [r for r in reqs if r.split("?")[0].endswith("/issues")]
+        self.assertGreaterEqual(len(lists), 3)
+        self.assertTrue(lists[0].startswith("/repos/acme/small/issues?"))
+        self.assertIn("per_page=100", lists[0])
+        for r in lists[1:]:
+            self.assertTrue(r.startswith("/repositories/1002/issues?"), r)
+            self.assertIn("per_page=100", r)
+        # the same with REST timelines paged by three
+        self.mock.reset()
+        self.mock.config(page_size=3)
+        self.ok()
+
+    def test_server_errors_retried(self):
+        self.mock.config(faults=[
+            {"path": r"/issues\?", "kind": "status", "arg": 502, "times": 2},
+            {"path": r"/pulls/\d+$", "kind": "status", "arg": 500, "times": 1},
+            {"path": r"^/graphql", "kind": "status", "arg": 503, "times": 1},
+        ])
+        db, p = self.ok(token="t")
+        self.assertIn("linked by GraphQL", p.stdout)
+        self.assertRegex(p.stdout, r"[1-9]\d* retried")
+
+    def test_resets_truncation_invalid_json(self):
+        self.mock.config(faults=[
+            {"path": r"/issues\?", "kind": "reset", "times": 1},
+            {"path": r"/timeline", "kind": "truncate", "times": 1},
+            {"path": r"/timeline", "kind": "badjson", "times": 1, "skip": 2},
+            {"path": r"/pulls/\d+$", "kind": "reset", "times": 1, "skip": 1},
+            {"path": r"/pulls/\d+/files", "kind": "badjson", "times": 1},
+        ])
+        self.ok()
+        self.mock.reset()
+        self.mock.config(faults=[
+            {"path": r"^/graphql", "kind": "reset", "times": 1},
+            {"path": r"^/graphql", "kind": "badjson", "times": 1},
+            {"path": r"/pulls/\d+$", "kind": "truncate", "times": 1},
+        ])
+        db, p = self.ok(token="t")
+        self.assertIn("linked by GraphQL", p.stdout)
+
+    def test_slow_and_timed_out_answers(self):
+        self.mock.config(faults=[
+            {"path": r"/issues\?", "kind": "slow", "arg": 3, "times": 1},
+            {"path": r"/pulls/", "kind": "slow", "arg": 0.3, "times": 3},
+        ])
+        t = time.time()
+        db, p = self.ok(token="t", env={"BUGCODER_FETCH_TIMEOUT": "1"})
+        self.assertLess(time.time() - t, 20)
+        self.assertRegex(p.stdout, r"[1-9]\d* retried")
+
+    def test_secondary_limits(self):
+        self.mock.config(faults=[
+            {"path": r"/pulls/\d+$", "kind": "secondary", "arg": 1, "times": 2},
+            {"path": r"/issues\?", "kind": "secondary_noretry", "times": 1},
+        ])
+        t = time.time()
+        db, p = self.ok(token="t")
+        # retry-after: 1 (twice, the second with back-off added), and the
+        # minute-based back-off scaled down by BUGCODER_FETCH_BACKOFF_MS
+        self.assertGreaterEqual(time.time() - t, 2.0)
+        self.assertIn("waited", p.stdout)
+
+    def test_primary_limit_waits_for_reset(self):
+        self.mock.config(ratelimit={"resource": "core", "remaining": 3,
+                                    "reset_in": 2})
+        t = time.time()
+        db, p = self.ok()
+        self.assertGreaterEqual(time.time() - t, 1.0)
+        self.assertIn("waited", p.stdout)
+        self.assertEqual(self.mock.stats()["by_kind"].get("limited", 0), 0,
+                         "the client should wait, not hit the limit")
+        # and a 403 with remaining 0 that came without warning
+        self.mock.reset()
+        self.mock.config(faults=[{"path": r"/timeline", "kind": "ratelimit403",
+                                  "arg": 2, "times": 1}])
+        t = time.time()
+        self.ok()
+        self.assertGreaterEqual(time.time() - t, 1.0)
+
+    def test_transferred_issue_and_partial_diff(self):
+        db, p = self.ok()
+        want = self.mock.expected("acme/small")
+        moved = [w["number"] for w in want if w["transferred"]]
+        self.assertEqual(len(moved), 1)
+        st = self.mock.stats()
+        self.assertEqual(st["by_kind"].get("redirect"), 1)
+        con = sqlite3.connect(db)
+        self.assertEqual(con.execute("SELECT has_fix FROM items WHERE number = ?",
+                                     (moved[0],)).fetchone()[0], 1)
+        row = con.execute("SELECT diff_partial, changed_files FROM items "
+                          "WHERE diff_partial = 1").fetchall()
+        self.assertEqual(row, [(1, 150)])
+        con.close()
+        self.assertIn("1 partial diffs", p.stdout)
+
+    def test_persistent_failure_stores_nothing_partial(self):
+        want = self.mock.expected("acme/small", True)
+        victim = want[2]["fixes"][0]["number"]
+        self.mock.config(faults=[{"path": r"/pulls/%d$" % victim,
+                                  "kind": "status", "arg": 502, "times": 100}])
+        db = self.study()
+        p = self.fetch(db, "acme/small", "--require-fix", token="t", rc=3)
+        self.assertRegex(p.stderr, r"^bugcoder: GET http://127\.0\.0\.1:\d+/repos/"
+                         r"acme/small/pulls/%d: HTTP 502 \(after 5 attempts\)\n$"
+                         % victim)
+        got = dump(db)
+        self.assertEqual(sorted(n for _, n in got),
+                         [w["number"] for w in want[:2]])
+        self.mock.reset()
+        self.fetch(db, "acme/small", "--require-fix", token="t")
+        self.assert_study_matches(db, "acme/small", True)
+
+    def test_token_file_and_bad_options(self):
+        db = self.study()
+        tf = os.path.join(self.tmp, "tok")
+        with open(tf, "w") as f:
+            f.write("  tok-from-file \n")
+        self.fetch(db, "acme/small", "--token-file", tf)
+        reqs = self.mock.ctl("/_control/requests")
+        self.assertTrue(all(r["headers"].get("Authorization") ==
+                            "Bearer tok-from-file" for r in reqs))
+        self.assertTrue(any(r["path"] == "/graphql" for r in reqs))
+        p = self.fetch(db, "acme/small", "--since", "yesterday", rc=2)
+        self.assertIn("--since yesterday", p.stderr)
+        p = self.fetch(db, "acme", rc=2)
+        p = self.fetch(db, "acme/small", "--limit", "0", rc=2)
+        p = self.fetch(db, "acme/nope", rc=1)
+        self.assertIn("HTTP 404", p.stderr)
+        # GITHUB_API_URL stands in for --api-url
+        e = base_env(GITHUB_API_URL=self.mock.url)
+        p = subprocess.run([BIN, "--study", db, "fetch", "acme/small"],
+                           capture_output=True, text=True, env=e)
+        self.assertEqual(p.returncode, 0, p.stderr)
+
+    def test_any_state_any_label(self):
+        db = self.study()
+        self.fetch(db, "acme/small", "--state", "all", "--label", "", token="t")
+        want = self.assert_study_matches(db, "acme/small", False, "all", "")
+        self.assertTrue(any(w["state"] == "open" for w in want))
+        self.assertTrue(any("bug" not in w["labels"] for w in want))
+        reqs = [r["path"] for r in self.mock.ctl("/_control/requests")]
+        self.assertNotIn("labels=", reqs[0])
+        self.assertIn("state=all", reqs[0])
+
+    def test_graphql_outage_falls_back_to_rest(self):
+        self.mock.config(faults=[{"path": r"^/graphql", "kind": "status",
+                                  "arg": 502, "times": 1000}])
+        db, p = self.ok(token="t", require_fix=True)
+        self.assertIn("linked by REST timelines", p.stdout)
+        self.assertGreater(self.mock.stats()["by_kind"].get("timeline", 0), 0)
+
+    def test_sigterm_while_waiting_on_the_limit(self):
+        self.mock.config(ratelimit={"resource": "core", "remaining": 2,
+                                    "reset_in": 30})
+        db = self.study()
+        proc = subprocess.Popen(self.cmd(db, "acme/small"), env=base_env(),
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True)
+        time.sleep(1.5)
+        self.assertIsNone(proc.poll())
+        t = time.time()
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=10)
+        self.assertLess(time.time() - t, 3)
+        self.assertEqual(proc.returncode, 3, err)
+        self.assertIn("interrupted", err)
+
+    def test_empty_repository(self):
+        db = self.study()
+        p = self.fetch(db, "acme/empty", token="t")
+        self.assertIn("0 issues seen", p.stdout)
+        self.assertEqual(dump(db), {})
+
+
+def tearDownModule():
+    if MEASURED:
+        print("\nfetch request budget (counted requests / stored issues):")
+        for k, (a, b) in sorted(MEASURED.items()):
+            if k.startswith("re-fetch"):
+                print("  %-48s %d counted, %d not modified" % (k, a, b))
+            else:
+                print("  %-48s %d / %d = %.2f" % (k, a, b, a / b))
+
+
+if __name__ == "__main__":
+    unittest.main()

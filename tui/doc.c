@@ -1,0 +1,148 @@
+/*
+ * doc: rendered documents (see doc.h).
+ */
+#define _XOPEN_SOURCE_EXTENDED 1
+#include "tui/doc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/text.h"
+
+void doc_clear(struct doc *d)
+{
+	buf_reset(&d->text);
+	d->nr = 0;
+	d->nr_spans = 0;
+	d->open = 0;
+}
+
+void doc_release(struct doc *d)
+{
+	if (!d)
+		return;
+	buf_release(&d->text);
+	free(d->lines);
+	free(d->spans);
+	memset(d, 0, sizeof(*d));
+	buf_init(&d->text, 0);
+}
+
+void doc_begin(struct doc *d, enum slot slot, int verbatim,
+	       unsigned long long anchor)
+{
+	struct doc_line *l;
+
+	if (d->open)
+		doc_end(d);
+	ALLOC_GROW(d->lines, d->nr + 1, d->alloc);
+	l = &d->lines[d->nr];
+	l->off = d->text.len;
+	l->len = 0;
+	l->span0 = (unsigned)d->nr_spans;
+	l->nr_spans = 0;
+	l->slot = (unsigned char)slot;
+	l->verbatim = (unsigned char)!!verbatim;
+	l->anchor = anchor;
+	d->open = 1;
+}
+
+void doc_put(struct doc *d, const char *s, size_t len, enum slot slot)
+{
+	struct doc_line *l;
+
+	if (!d->open)
+		doc_begin(d, SLOT_NORMAL, 0, d->nr ?
+			  d->lines[d->nr - 1].anchor : 0);
+	l = &d->lines[d->nr];
+	if (!len)
+		return;
+	if (slot != l->slot) {
+		struct span *sp;
+		unsigned start = (unsigned)(d->text.len - l->off);
+
+		/* extend the previous span when it continues */
+		if (l->nr_spans) {
+			sp = &d->spans[d->nr_spans - 1];
+			if (sp->slot == slot && sp->end == start) {
+				sp->end = start + (unsigned)len;
+				goto add;
+			}
+		}
+		ALLOC_GROW(d->spans, d->nr_spans + 1, d->alloc_spans);
+		sp = &d->spans[d->nr_spans++];
+		sp->start = start;
+		sp->end = start + (unsigned)len;
+		sp->slot = (unsigned char)slot;
+		l->nr_spans++;
+	}
+add:
+	buf_add(&d->text, s, len);
+	l->len += (unsigned)len;
+}
+
+void doc_puts(struct doc *d, const char *s, enum slot slot)
+{
+	doc_put(d, s, strlen(s), slot);
+}
+
+void doc_put_untrusted(struct doc *d, const char *s, enum slot slot)
+{
+	struct buf b = BUF_INIT;
+
+	if (!s)
+		return;
+	text_sanitize(&b, s, strlen(s), 8, 0);
+	doc_put(d, b.ptr, b.len, slot);
+	buf_release(&b);
+}
+
+void doc_end(struct doc *d)
+{
+	if (!d->open)
+		return;
+	d->nr++;
+	d->open = 0;
+}
+
+void doc_line(struct doc *d, const char *s, enum slot slot,
+	      unsigned long long anchor)
+{
+	doc_begin(d, slot, 0, anchor);
+	doc_puts(d, s, slot);
+	doc_end(d);
+}
+
+size_t doc_find_anchor(const struct doc *d, unsigned long long anchor)
+{
+	size_t lo = 0, hi = d->nr;
+
+	/* first line with an anchor > `anchor`, minus one */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (d->lines[mid].anchor <= anchor)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? lo - 1 : 0;
+}
+
+void doc_get(const struct doc *d, size_t i, struct draw_text *t)
+{
+	const struct doc_line *l = &d->lines[i];
+
+	t->s = d->text.ptr + l->off;
+	t->len = l->len;
+	t->spans = d->spans + l->span0;
+	t->nr_spans = l->nr_spans;
+	t->base = (enum slot)l->slot;
+}
+
+int doc_match(const struct doc *d, size_t i, const char *pat, size_t plen)
+{
+	const struct doc_line *l = &d->lines[i];
+
+	return text_find(d->text.ptr + l->off, l->len, pat, plen) >= 0;
+}

@@ -1,0 +1,69 @@
+/*
+ * doc: a rendered document - display lines of sanitized text with styled
+ * spans - that a pager shows and searches.
+ *
+ * All text lives in one buffer and all spans in one array, so a document
+ * of thousands of lines is three allocations.  Lines are built with
+ * doc_begin() / doc_put() / doc_end().  Every line carries an `anchor`, a
+ * non-decreasing number naming the place in the source it came from, so
+ * that re-rendering at another width can keep the reader's place.
+ */
+#ifndef BUGCODER_TUI_DOC_H
+#define BUGCODER_TUI_DOC_H
+
+#include <stddef.h>
+
+#include "core/buf.h"
+#include "tui/draw.h"
+
+struct doc_line {
+	size_t off;		/* into doc.text */
+	unsigned len;		/* bytes */
+	unsigned span0;		/* first span, into doc.spans */
+	unsigned nr_spans;
+	unsigned char slot;	/* enum slot of the line */
+	unsigned char verbatim;	/* code: never wrapped, scrolls sideways */
+	unsigned long long anchor;
+};
+
+struct doc {
+	struct buf text;	/* every line's text, back to back */
+	struct doc_line *lines;
+	size_t nr, alloc;
+	struct span *spans;	/* offsets relative to their line */
+	size_t nr_spans, alloc_spans;
+	int open;		/* a line is being built */
+};
+
+#define DOC_INIT { BUF_INIT, NULL, 0, 0, NULL, 0, 0, 0 }
+
+/* Forget every line, keeping the memory.  doc_release() frees it. */
+void doc_clear(struct doc *d);
+void doc_release(struct doc *d);
+
+/* Start a line in `slot` (its default style). */
+void doc_begin(struct doc *d, enum slot slot, int verbatim,
+	       unsigned long long anchor);
+/* Append sanitized text s[0..len) to the open line, styled `slot` (the
+ * line's own slot when equal, no span then). */
+void doc_put(struct doc *d, const char *s, size_t len, enum slot slot);
+void doc_puts(struct doc *d, const char *s, enum slot slot);
+/* Append untrusted text, sanitized into one line (controls visible). */
+void doc_put_untrusted(struct doc *d, const char *s, enum slot slot);
+/* Close the open line. */
+void doc_end(struct doc *d);
+/* A whole line of sanitized text. */
+void doc_line(struct doc *d, const char *s, enum slot slot,
+	      unsigned long long anchor);
+
+/* Index of the last line whose anchor is <= `anchor` (0 if none). */
+size_t doc_find_anchor(const struct doc *d, unsigned long long anchor);
+
+/* Fill the text, spans and slot of line i into t (other fields of t are
+ * left alone). */
+void doc_get(const struct doc *d, size_t i, struct draw_text *t);
+
+/* Does line i contain `pat` (ASCII case-insensitive)? */
+int doc_match(const struct doc *d, size_t i, const char *pat, size_t plen);
+
+#endif

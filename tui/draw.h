@@ -1,0 +1,112 @@
+/*
+ * draw: the theme and the few primitives every view draws with.
+ *
+ * The theme is a table of semantic slots, each with a colour spec (for
+ * terminals with colours) and a mono spec (attributes only), as ncdu's
+ * UI_COLORS.  A non-empty NO_COLOR, or a terminal without colours, picks
+ * the mono column; eight colours are enough, and the user's own
+ * background is kept (use_default_colors).  Meaning never rides on colour
+ * alone: diff sigils, markers and glyphs are kept in every mode.
+ *
+ * The primitives only draw text that has been through text_sanitize()
+ * already (they also refuse control bytes, as a second line of defence),
+ * measure in columns, never split a character, and mark lines cut at the
+ * right edge.  They draw into a WINDOW and never refresh.
+ */
+#ifndef BUGCODER_TUI_DRAW_H
+#define BUGCODER_TUI_DRAW_H
+
+#ifndef NCURSES_WIDECHAR
+#define NCURSES_WIDECHAR 1
+#endif
+#include <curses.h>
+#include <stddef.h>
+
+#include "core/buf.h"
+
+#define SLOT_LIST(_) \
+	_(NORMAL) _(HEADER) _(PANE_TITLE) _(PANE_FOCUS) _(SEP) \
+	_(BAR) _(BAR_KEY) _(BAR_SET) _(BAR_MISSING) _(BAR_EMPTY) \
+	_(STATUS) _(STATUS_OK) _(STATUS_ERR) _(SEL) _(MARK) _(SEARCH) \
+	_(CTRL) _(DIFF_ADD) _(DIFF_DEL) _(DIFF_HUNK) _(DIFF_FILE) \
+	_(DIFF_META) _(MD_HEADING) _(MD_STRONG) _(MD_EMPH) _(MD_CODE) \
+	_(MD_CODEBLOCK) _(MD_LINK) _(MD_QUOTE) _(MD_HTML) _(MD_RULE) \
+	_(MD_BULLET) _(META) _(LABEL) _(NOTICE) _(DIALOG) _(DIALOG_TITLE) \
+	_(OVERFLOW) _(CURSOR) _(DIM) _(NUMBER)
+
+#define SLOT_ENUM(id) SLOT_##id,
+enum slot {
+	SLOT_LIST(SLOT_ENUM)
+	NR_SLOTS
+};
+#undef SLOT_ENUM
+
+/* Set up colour pairs (when `color`) and the glyph set (UTF-8 or ASCII).
+ * Call after the screen exists; again after a new screen. */
+void draw_init(int color, int utf8);
+/* Are colours in use?  Is the codeset UTF-8? */
+int draw_color(void);
+int draw_utf8(void);
+
+/* The curses attributes (colour pair included) of a slot. */
+attr_t slot_attr(enum slot s);
+/* The one-character name of a slot in screen dumps. */
+char slot_char(enum slot s);
+
+enum glyph {
+	G_ELLIPSIS,	/* "…" or "~" */
+	G_BULLET,	/* "•" or "*" */
+	G_QUOTE,	/* "│" or "|" */
+	G_RULE,		/* "─" or "-" */
+	G_OVERFLOW,	/* ">" */
+	G_DOT,		/* "·" or "-" */
+	G_CHECK,	/* "✓" or "x" */
+	NR_GLYPHS
+};
+const char *glyph(enum glyph g);
+
+/* A styled byte range of a line: bytes [start, end) drawn in `slot`. */
+struct span {
+	unsigned start, end;
+	unsigned char slot;
+};
+
+/* One line to draw: sanitized UTF-8 s[0..len), scrolled `hscroll`
+ * columns to the left, in `base` with `spans` on top and every
+ * (ASCII-case-insensitive) occurrence of `pat` highlighted; when
+ * `mark_overflow` a line cut at the right shows G_OVERFLOW in its last
+ * column.  The rest of the row is filled with `fill`. */
+struct draw_text {
+	const char *s;
+	size_t len;
+	int hscroll;
+	enum slot base;
+	enum slot fill;
+	const struct span *spans;
+	size_t nr_spans;
+	const char *pat;
+	size_t plen;
+	int mark_overflow;
+};
+
+/* Draw t at (y, x) in `cols` columns.  Returns the columns drawn
+ * (before the fill). */
+int draw_line(WINDOW *w, int y, int x, int cols, const struct draw_text *t);
+
+/* Draw sanitized s[0..len) at (y, x) in at most `cols` columns, cut with
+ * an ellipsis when too long.  Returns the columns used. */
+int draw_str(WINDOW *w, int y, int x, int cols, const char *s, size_t len,
+	     enum slot slot);
+/* Same for text from outside: sanitizes it first (newlines and tabs are
+ * made visible or expanded; the result is one line). */
+int draw_untrusted(WINDOW *w, int y, int x, int cols, const char *s,
+		   enum slot slot);
+/* Fill `cols` columns at (y, x) with blanks in `slot`. */
+void draw_fill(WINDOW *w, int y, int x, int cols, enum slot slot);
+/* A frame around the whole window with a title in its top border. */
+void draw_frame(WINDOW *w, const char *title, enum slot title_slot);
+
+/* Append a one-line sanitized copy of s (may be NULL) to out. */
+void sanitize_line(struct buf *out, const char *s);
+
+#endif

@@ -1,0 +1,383 @@
+/*
+ * keymap: the default bindings, key names, and the generated help.
+ *
+ * Bindings are searched in the keymap's own table first, then (for the
+ * scrolling keymaps) in the generic one, as tig's get_keybinding() does.
+ * Text-entry keymaps (picker, memo, form, prompt) have no fallback: a key
+ * they do not bind is text, or nothing.
+ */
+#define _XOPEN_SOURCE_EXTENDED 1
+#include "tui/keymap.h"
+
+#include <curses.h>
+#include <stdio.h>
+#include <string.h>
+#include <wctype.h>
+
+#include "core/text.h"
+
+struct binding {
+	int key;
+	enum action action;
+};
+
+#define ACTION_NAME(id, name, help) name,
+static const char *const action_names[] = { ACTION_LIST(ACTION_NAME) };
+#undef ACTION_NAME
+#define ACTION_HELP(id, name, help) help,
+static const char *const action_helps[] = { ACTION_LIST(ACTION_HELP) };
+#undef ACTION_HELP
+
+static const struct binding generic_keys[] = {
+	{ 'j', ACT_LINE_DOWN }, { TK_FN(KEY_DOWN), ACT_LINE_DOWN },
+	{ TK_CTRL('n'), ACT_LINE_DOWN }, { TK_ENTER, ACT_LINE_DOWN },
+	{ 'k', ACT_LINE_UP }, { TK_FN(KEY_UP), ACT_LINE_UP },
+	{ TK_CTRL('p'), ACT_LINE_UP },
+	{ ' ', ACT_PAGE_DOWN }, { 'f', ACT_PAGE_DOWN },
+	{ TK_FN(KEY_NPAGE), ACT_PAGE_DOWN }, { TK_CTRL('f'), ACT_PAGE_DOWN },
+	{ 'b', ACT_PAGE_UP }, { TK_FN(KEY_PPAGE), ACT_PAGE_UP },
+	{ TK_CTRL('b'), ACT_PAGE_UP },
+	{ TK_CTRL('d'), ACT_HALF_DOWN }, { TK_CTRL('u'), ACT_HALF_UP },
+	{ 'g', ACT_TOP }, { TK_FN(KEY_HOME), ACT_TOP },
+	{ 'G', ACT_BOTTOM }, { TK_FN(KEY_END), ACT_BOTTOM },
+	{ 'h', ACT_SCROLL_LEFT }, { TK_FN(KEY_LEFT), ACT_SCROLL_LEFT },
+	{ 'l', ACT_SCROLL_RIGHT }, { TK_FN(KEY_RIGHT), ACT_SCROLL_RIGHT },
+	{ '^', ACT_SCROLL_HOME },
+	{ '/', ACT_SEARCH }, { 'n', ACT_SEARCH_NEXT },
+	{ 'N', ACT_SEARCH_PREV },
+	{ '?', ACT_HELP }, { TK_FN(KEY_F(1)), ACT_HELP },
+	{ 'q', ACT_QUIT }, { TK_CTRL('l'), ACT_REDRAW },
+	{ 0, ACT_NONE }
+};
+
+static const struct binding main_keys[] = {
+	{ '1', ACT_PICK_DIM }, { '2', ACT_PICK_DIM }, { '3', ACT_PICK_DIM },
+	{ '4', ACT_PICK_DIM }, { '5', ACT_PICK_DIM }, { '6', ACT_PICK_DIM },
+	{ '7', ACT_PICK_DIM }, { '8', ACT_PICK_DIM }, { '9', ACT_PICK_DIM },
+	{ 'c', ACT_PICK_UNCODED },
+	{ 's', ACT_SUBMIT },
+	{ 'm', ACT_MEMO }, { 'M', ACT_MEMO_EDITOR },
+	{ 'u', ACT_UNCERTAIN }, { 'd', ACT_DISCUSS },
+	{ TK_TAB, ACT_SWITCH_PANE }, { TK_FN(KEY_BTAB), ACT_SWITCH_PANE },
+	{ ']', ACT_NEXT_HUNK }, { '[', ACT_PREV_HUNK },
+	{ '}', ACT_NEXT_FILE }, { '{', ACT_PREV_FILE },
+	{ 'F', ACT_NEXT_FIX },
+	{ '>', ACT_NEXT_ITEM }, { '<', ACT_PREV_ITEM }, { 't', ACT_NEXT_TODO },
+	{ 'C', ACT_CODEBOOK },
+	{ 0, ACT_NONE }
+};
+
+static const struct binding pager_keys[] = {
+	{ 'q', ACT_CLOSE }, { TK_ESC, ACT_CLOSE }, { TK_CTRL('g'), ACT_CLOSE },
+	{ '?', ACT_CLOSE },
+	{ 0, ACT_NONE }
+};
+
+static const struct binding picker_keys[] = {
+	{ '1', ACT_PICK_NUMBER }, { '2', ACT_PICK_NUMBER },
+	{ '3', ACT_PICK_NUMBER }, { '4', ACT_PICK_NUMBER },
+	{ '5', ACT_PICK_NUMBER }, { '6', ACT_PICK_NUMBER },
+	{ '7', ACT_PICK_NUMBER }, { '8', ACT_PICK_NUMBER },
+	{ '9', ACT_PICK_NUMBER }, { '0', ACT_PICK_NUMBER },
+	{ TK_ENTER, ACT_PICK }, { ' ', ACT_TOGGLE },
+	{ TK_FN(KEY_DOWN), ACT_LINE_DOWN }, { TK_CTRL('n'), ACT_LINE_DOWN },
+	{ TK_FN(KEY_UP), ACT_LINE_UP }, { TK_CTRL('p'), ACT_LINE_UP },
+	{ TK_FN(KEY_NPAGE), ACT_PAGE_DOWN }, { TK_FN(KEY_PPAGE), ACT_PAGE_UP },
+	{ TK_FN(KEY_BACKSPACE), ACT_ED_BACKSPACE },
+	{ TK_CTRL('u'), ACT_ED_KILL_BACK },
+	{ TK_FN(KEY_DC), ACT_CLEAR_DIM },
+	{ '+', ACT_PROPOSE },
+	{ TK_TAB, ACT_NEXT_DIM }, { TK_FN(KEY_BTAB), ACT_PREV_DIM },
+	{ TK_ESC, ACT_CLOSE }, { TK_CTRL('g'), ACT_CLOSE },
+	{ '?', ACT_HELP }, { TK_FN(KEY_F(1)), ACT_HELP },
+	{ 0, ACT_NONE }
+};
+
+#define EDIT_KEYS \
+	{ TK_FN(KEY_LEFT), ACT_ED_LEFT }, { TK_CTRL('b'), ACT_ED_LEFT }, \
+	{ TK_FN(KEY_RIGHT), ACT_ED_RIGHT }, { TK_CTRL('f'), ACT_ED_RIGHT }, \
+	{ TK_FN(KEY_HOME), ACT_ED_HOME }, { TK_CTRL('a'), ACT_ED_HOME }, \
+	{ TK_FN(KEY_END), ACT_ED_END }, { TK_CTRL('e'), ACT_ED_END }, \
+	{ TK_FN(KEY_BACKSPACE), ACT_ED_BACKSPACE }, \
+	{ TK_FN(KEY_DC), ACT_ED_DELETE }, { TK_CTRL('d'), ACT_ED_DELETE }, \
+	{ TK_CTRL('k'), ACT_ED_KILL }, { TK_CTRL('u'), ACT_ED_KILL_BACK }
+
+static const struct binding memo_keys[] = {
+	{ TK_ESC, ACT_SAVE_CLOSE }, { TK_CTRL('x'), ACT_SAVE_CLOSE },
+	{ TK_CTRL('g'), ACT_CANCEL },
+	{ TK_CTRL('o'), ACT_MEMO_EDITOR },
+	{ TK_ENTER, ACT_ED_NEWLINE },
+	{ TK_FN(KEY_UP), ACT_ED_UP }, { TK_CTRL('p'), ACT_ED_UP },
+	{ TK_FN(KEY_DOWN), ACT_ED_DOWN }, { TK_CTRL('n'), ACT_ED_DOWN },
+	EDIT_KEYS,
+	{ 0, ACT_NONE }
+};
+
+static const struct binding form_keys[] = {
+	{ TK_TAB, ACT_NEXT_FIELD }, { TK_ENTER, ACT_NEXT_FIELD },
+	{ TK_FN(KEY_DOWN), ACT_NEXT_FIELD },
+	{ TK_FN(KEY_BTAB), ACT_PREV_FIELD }, { TK_FN(KEY_UP), ACT_PREV_FIELD },
+	{ TK_ESC, ACT_CANCEL }, { TK_CTRL('g'), ACT_CANCEL },
+	EDIT_KEYS,
+	{ 0, ACT_NONE }
+};
+
+static const struct binding prompt_keys[] = {
+	{ TK_ENTER, ACT_ACCEPT },
+	{ TK_ESC, ACT_CANCEL }, { TK_CTRL('g'), ACT_CANCEL },
+	EDIT_KEYS,
+	{ 0, ACT_NONE }
+};
+
+static const struct {
+	const char *title;
+	const struct binding *keys;
+	int fallback;	/* also search the generic table */
+} keymaps[NR_KEYMAPS] = {
+	[KEYMAP_GENERIC] = { "Moving, searching, leaving (everywhere but text fields)",
+			     generic_keys, 0 },
+	[KEYMAP_MAIN] = { "Coding screen", main_keys, 1 },
+	[KEYMAP_PAGER] = { "Help and codebook", pager_keys, 1 },
+	[KEYMAP_PICKER] = { "Code picker (letters filter the list)",
+			    picker_keys, 0 },
+	[KEYMAP_MEMO] = { "Memo editor", memo_keys, 0 },
+	[KEYMAP_FORM] = { "Proposing a code", form_keys, 0 },
+	[KEYMAP_PROMPT] = { "Search prompt", prompt_keys, 0 },
+};
+
+static enum action find(const struct binding *b, int key)
+{
+	for (; b->action != ACT_NONE; b++)
+		if (b->key == key)
+			return b->action;
+	return ACT_NONE;
+}
+
+enum action keymap_lookup(enum keymap_id km, int key)
+{
+	enum action a;
+
+	if ((unsigned)km >= NR_KEYMAPS)
+		return ACT_NONE;
+	a = find(keymaps[km].keys, key);
+	if (a == ACT_NONE && keymaps[km].fallback)
+		a = find(generic_keys, key);
+	return a;
+}
+
+const char *action_name(enum action a)
+{
+	return (unsigned)a < NR_ACTIONS ? action_names[a] : "none";
+}
+
+const char *action_help(enum action a)
+{
+	return (unsigned)a < NR_ACTIONS ? action_helps[a] : "";
+}
+
+static const struct {
+	const char *name;
+	int key;
+} named_keys[] = {
+	{ "Enter", TK_ENTER }, { "CR", TK_ENTER }, { "Return", TK_ENTER },
+	{ "Esc", TK_ESC }, { "Tab", TK_TAB }, { "Space", ' ' },
+	{ "lt", '<' }, { "gt", '>' },
+	{ "Down", TK_FN(KEY_DOWN) }, { "Up", TK_FN(KEY_UP) },
+	{ "Left", TK_FN(KEY_LEFT) }, { "Right", TK_FN(KEY_RIGHT) },
+	{ "PgDn", TK_FN(KEY_NPAGE) }, { "PageDown", TK_FN(KEY_NPAGE) },
+	{ "PgUp", TK_FN(KEY_PPAGE) }, { "PageUp", TK_FN(KEY_PPAGE) },
+	{ "Home", TK_FN(KEY_HOME) }, { "End", TK_FN(KEY_END) },
+	{ "Del", TK_FN(KEY_DC) }, { "Delete", TK_FN(KEY_DC) },
+	{ "Ins", TK_FN(KEY_IC) }, { "Insert", TK_FN(KEY_IC) },
+	{ "S-Tab", TK_FN(KEY_BTAB) }, { "BTab", TK_FN(KEY_BTAB) },
+	{ "Backspace", TK_FN(KEY_BACKSPACE) }, { "BS", TK_FN(KEY_BACKSPACE) },
+	{ "Resize", TK_FN(KEY_RESIZE) },
+};
+
+const char *keyname_of(int key, char out[32])
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(named_keys) / sizeof(named_keys[0]); i++)
+		if (named_keys[i].key == key && key != '>') {
+			snprintf(out, 32, "<%s>", named_keys[i].name);
+			return out;
+		}
+	if (TK_IS_FN(key)) {
+		int k = key - TK_FN_BASE;
+
+		if (k >= KEY_F(1) && k <= KEY_F(24))
+			snprintf(out, 32, "<F%d>", k - KEY_F0);
+		else
+			snprintf(out, 32, "<key%d>", k);
+		return out;
+	}
+	if (key > 0 && key < 32) {
+		snprintf(out, 32, "<C-%c>", key + 'a' - 1 <= 'z' ?
+			 key + 'a' - 1 : key + '@');
+		return out;
+	}
+	if (key == 127) {
+		snprintf(out, 32, "<C-?>");
+		return out;
+	}
+	if (key > 32 && key < 127) {
+		out[0] = (char)key;
+		out[1] = '\0';
+		return out;
+	}
+	{
+		char u[5] = { 0 };
+		uint32_t cp = (uint32_t)key;
+
+		/* only printable characters are written as themselves */
+		if (text_char_width(cp) < 0 || cp > 0x10ffff) {
+			snprintf(out, 32, "<U+%04X>", (unsigned)cp);
+			return out;
+		}
+		if (cp < 0x800) {
+			u[0] = (char)(0xc0 | (cp >> 6));
+			u[1] = (char)(0x80 | (cp & 0x3f));
+		} else if (cp < 0x10000) {
+			u[0] = (char)(0xe0 | (cp >> 12));
+			u[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+			u[2] = (char)(0x80 | (cp & 0x3f));
+		} else {
+			u[0] = (char)(0xf0 | (cp >> 18));
+			u[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
+			u[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
+			u[3] = (char)(0x80 | (cp & 0x3f));
+		}
+		snprintf(out, 32, "%s", u);
+		return out;
+	}
+}
+
+size_t key_parse(const char *s, size_t len, int *key)
+{
+	const char *end;
+	size_t n, i;
+	uint32_t cp;
+
+	if (!len)
+		return 0;
+	if (s[0] == '<' && (end = memchr(s, '>', len)) && end > s + 1) {
+		size_t nl = (size_t)(end - s) - 1;
+		const char *name = s + 1;
+
+		for (i = 0; i < sizeof(named_keys) / sizeof(named_keys[0]); i++)
+			if (strlen(named_keys[i].name) == nl &&
+			    !strncmp(named_keys[i].name, name, nl)) {
+				*key = named_keys[i].key;
+				return nl + 2;
+			}
+		if (nl == 3 && (name[0] == 'C' || name[0] == 'c') &&
+		    name[1] == '-') {
+			int c = (unsigned char)name[2];
+
+			if (c == '?')
+				*key = 127;
+			else
+				*key = TK_CTRL(c >= 'a' && c <= 'z' ?
+					       c - 'a' + 'A' : c);
+			return nl + 2;
+		}
+		if (nl >= 2 && nl <= 3 && name[0] == 'F' && name[1] >= '1' &&
+		    name[1] <= '9') {
+			int f = name[1] - '0';
+
+			if (nl == 3 && name[2] >= '0' && name[2] <= '9')
+				f = f * 10 + name[2] - '0';
+			*key = TK_FN(KEY_F(f));
+			return nl + 2;
+		}
+		if (nl > 2 && name[0] == 'U' && name[1] == '+') {
+			unsigned long v = 0;
+
+			for (i = 2; i < nl; i++) {
+				int c = name[i];
+
+				if (c >= '0' && c <= '9')
+					v = v * 16 + (unsigned)(c - '0');
+				else if (c >= 'a' && c <= 'f')
+					v = v * 16 + (unsigned)(c - 'a' + 10);
+				else if (c >= 'A' && c <= 'F')
+					v = v * 16 + (unsigned)(c - 'A' + 10);
+				else
+					return 0;
+				if (v > 0x10ffff)
+					return 0;
+			}
+			*key = (int)v;
+			return nl + 2;
+		}
+		return 0;
+	}
+	n = text_decode(s, len, &cp);
+	if (!n)
+		return 0;
+	*key = (int)cp;
+	return n;
+}
+
+int key_is_text(int key)
+{
+	if (TK_IS_FN(key) || key < 32 || key == 127)
+		return 0;
+	return text_char_width((uint32_t)key) >= 0;
+}
+
+void keymap_help(struct buf *out)
+{
+	int km;
+
+	for (km = KEYMAP_MAIN; km < NR_KEYMAPS; km++) {
+		const struct binding *b;
+		int listed[NR_ACTIONS] = { 0 };
+
+		buf_addf(out, "#%s\n", keymaps[km].title);
+		for (b = keymaps[km].keys; b->action != ACT_NONE; b++) {
+			const struct binding *o;
+			int first = 1;
+
+			if (listed[b->action])
+				continue;
+			listed[b->action] = 1;
+			for (o = b; o->action != ACT_NONE; o++) {
+				char kn[32];
+
+				if (o->action != b->action)
+					continue;
+				buf_addf(out, "%s%s", first ? "" : " ",
+					 keyname_of(o->key, kn));
+				first = 0;
+			}
+			buf_addf(out, "\t%s\t%s\n", action_name(b->action),
+				 action_help(b->action));
+		}
+		if (km == KEYMAP_MAIN) {
+			/* the generic table, right after the main one */
+			buf_addf(out, "#%s\n", keymaps[KEYMAP_GENERIC].title);
+			for (b = generic_keys; b->action != ACT_NONE; b++) {
+				const struct binding *o;
+				int first = 1;
+
+				if (listed[b->action])
+					continue;
+				listed[b->action] = 1;
+				for (o = b; o->action != ACT_NONE; o++) {
+					char kn[32];
+
+					if (o->action != b->action)
+						continue;
+					buf_addf(out, "%s%s", first ? "" : " ",
+						 keyname_of(o->key, kn));
+					first = 0;
+				}
+				buf_addf(out, "\t%s\t%s\n",
+					 action_name(b->action),
+					 action_help(b->action));
+			}
+		}
+	}
+}

@@ -1,0 +1,134 @@
+/*
+ * keymap: keys, actions and the tables that bind them.
+ *
+ * Every action is listed once in ACTION_LIST with its config name and
+ * help text; the binding tables are data, one per keymap (the coding
+ * screen, the picker, the memo editor ...) plus a generic table that the
+ * scrolling views fall back to.  The help screen is generated from the
+ * same tables, so what `?` shows is what the keys do.
+ *
+ * A key is an int: a Unicode code point for characters (control
+ * characters included, e.g. TK_CTRL('g')), or TK_FN(k) for a curses
+ * function key code k (KEY_DOWN, KEY_NPAGE ...).  Enter is always '\r'.
+ */
+#ifndef BUGCODER_TUI_KEYMAP_H
+#define BUGCODER_TUI_KEYMAP_H
+
+#include <stddef.h>
+
+#include "core/buf.h"
+
+#define TK_FN_BASE 0x200000
+#define TK_FN(k) (TK_FN_BASE + (k))
+#define TK_IS_FN(k) ((k) >= TK_FN_BASE)
+#define TK_CTRL(c) ((c) & 0x1f)
+#define TK_ESC 27
+#define TK_ENTER '\r'
+#define TK_TAB '\t'
+#define TK_DEL_CHAR 127
+
+#define ACTION_LIST(_) \
+	_(NONE,         "none",           "Do nothing") \
+	_(QUIT,         "quit",           "Leave the screen (everything is saved already)") \
+	_(HELP,         "help",           "Show the keys (this screen)") \
+	_(CODEBOOK,     "codebook",       "Show the codebook with every definition") \
+	_(REDRAW,       "redraw",         "Redraw the whole screen") \
+	_(LINE_DOWN,    "line-down",      "Move down one line") \
+	_(LINE_UP,      "line-up",        "Move up one line") \
+	_(PAGE_DOWN,    "page-down",      "Move down one page") \
+	_(PAGE_UP,      "page-up",        "Move up one page") \
+	_(HALF_DOWN,    "half-page-down", "Move down half a page") \
+	_(HALF_UP,      "half-page-up",   "Move up half a page") \
+	_(TOP,          "top",            "Go to the first line") \
+	_(BOTTOM,       "bottom",         "Go to the last line") \
+	_(SCROLL_LEFT,  "scroll-left",    "Scroll code and diff lines to the left") \
+	_(SCROLL_RIGHT, "scroll-right",   "Scroll code and diff lines to the right") \
+	_(SCROLL_HOME,  "scroll-home",    "Undo sideways scrolling") \
+	_(SEARCH,       "search",         "Search the focused pane (Enter runs, Esc cancels)") \
+	_(SEARCH_NEXT,  "search-next",    "Go to the next match") \
+	_(SEARCH_PREV,  "search-prev",    "Go to the previous match") \
+	_(SWITCH_PANE,  "switch-pane",    "Switch between the issue and the fix") \
+	_(NEXT_HUNK,    "next-hunk",      "Go to the next hunk of the fix") \
+	_(PREV_HUNK,    "prev-hunk",      "Go to the previous hunk of the fix") \
+	_(NEXT_FILE,    "next-file",      "Go to the next file of the fix") \
+	_(PREV_FILE,    "prev-file",      "Go to the previous file of the fix") \
+	_(NEXT_FIX,     "next-fix",       "Show the next fix (pull request) of the item") \
+	_(PICK_DIM,     "pick-dimension", "Choose a code for dimension N of the coding bar") \
+	_(PICK_UNCODED, "pick-uncoded",   "Choose a code for the first dimension not coded yet") \
+	_(MEMO,         "memo",           "Write the memo of this item") \
+	_(MEMO_EDITOR,  "memo-editor",    "Write the memo in $VISUAL or $EDITOR") \
+	_(UNCERTAIN,    "flag-uncertain", "Flag the item as uncertain (again to clear)") \
+	_(DISCUSS,      "flag-discuss",   "Flag the item for discussion (again to clear)") \
+	_(SUBMIT,       "submit",         "Submit the item, then go to the next one not submitted") \
+	_(NEXT_ITEM,    "next-item",      "Go to the next item of the queue") \
+	_(PREV_ITEM,    "prev-item",      "Go to the previous item of the queue") \
+	_(NEXT_TODO,    "next-todo",      "Go to the next item not submitted yet") \
+	_(PICK_NUMBER,  "pick-number",    "Pick code N (two digits when the list is longer than 9)") \
+	_(PICK,         "pick",           "Pick the highlighted code; in a many-code dimension, close") \
+	_(TOGGLE,       "toggle",         "Pick or toggle the highlighted code") \
+	_(CLEAR_DIM,    "clear",          "Remove every code of this dimension") \
+	_(PROPOSE,      "propose",        "Propose a new code for this dimension") \
+	_(NEXT_DIM,     "next-dimension", "Go to the next dimension") \
+	_(PREV_DIM,     "prev-dimension", "Go to the previous dimension") \
+	_(CLOSE,        "close",          "Close") \
+	_(SAVE_CLOSE,   "save-close",     "Save and close") \
+	_(CANCEL,       "cancel",         "Close without saving") \
+	_(ACCEPT,       "accept",         "Accept") \
+	_(NEXT_FIELD,   "next-field",     "Go to the next field (Enter on the last one saves)") \
+	_(PREV_FIELD,   "prev-field",     "Go to the previous field") \
+	_(ED_LEFT,      "cursor-left",    "Move the cursor left") \
+	_(ED_RIGHT,     "cursor-right",   "Move the cursor right") \
+	_(ED_UP,        "cursor-up",      "Move the cursor up") \
+	_(ED_DOWN,      "cursor-down",    "Move the cursor down") \
+	_(ED_HOME,      "line-start",     "Move to the start of the line") \
+	_(ED_END,       "line-end",       "Move to the end of the line") \
+	_(ED_BACKSPACE, "delete-back",    "Delete the character before the cursor") \
+	_(ED_DELETE,    "delete",         "Delete the character under the cursor") \
+	_(ED_KILL,      "kill-line",      "Delete to the end of the line") \
+	_(ED_KILL_BACK, "kill-line-back", "Delete to the start of the line (in filters: all)") \
+	_(ED_NEWLINE,   "newline",        "Start a new line")
+
+#define ACTION_ENUM(id, name, help) ACT_##id,
+enum action {
+	ACTION_LIST(ACTION_ENUM)
+	NR_ACTIONS
+};
+#undef ACTION_ENUM
+
+/* The keymaps, each with its table; a view names the one it uses. */
+enum keymap_id {
+	KEYMAP_GENERIC,	/* scrolling, everywhere a view falls back */
+	KEYMAP_MAIN,	/* the coding screen (issue and fix panes) */
+	KEYMAP_PAGER,	/* help and codebook overlays */
+	KEYMAP_PICKER,	/* the code picker (typing filters) */
+	KEYMAP_MEMO,	/* the memo editor */
+	KEYMAP_FORM,	/* the "propose a code" form */
+	KEYMAP_PROMPT,	/* the search prompt */
+	NR_KEYMAPS
+};
+
+/* The action bound to `key` in keymap `km`, falling back to the generic
+ * table for the keymaps that scroll (main and pager).  ACT_NONE when the
+ * key is not bound. */
+enum action keymap_lookup(enum keymap_id km, int key);
+
+const char *action_name(enum action a);
+const char *action_help(enum action a);
+
+/* Name of a key as key scripts and the help screen write it: "j",
+ * "<Down>", "<C-x>", "<Space>", "<lt>".  Writes into out[32]. */
+const char *keyname_of(int key, char out[32]);
+
+/* Parse one key name at s (a single UTF-8 character, or "<Name>").
+ * Returns the number of bytes used and stores the key, or 0 when s does
+ * not start with a valid key (an unknown <Name>). */
+size_t key_parse(const char *s, size_t len, int *key);
+
+/* Append the help text of every keymap to `out`, one entry per line
+ * ("keys  action  help"), sections headed by lines starting with "#". */
+void keymap_help(struct buf *out);
+
+/* Is `key` something a text field takes (a printable character)? */
+int key_is_text(int key);
+
+#endif

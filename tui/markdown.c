@@ -1,0 +1,761 @@
+/*
+ * markdown: cmark-gfm AST -> display lines (see markdown.h).
+ *
+ * The AST is walked with cmark's iterator, never recursively, so hostile
+ * nesting cannot overflow the stack; container prefixes (quote bars,
+ * bullets) nest up to MAX_DEPTH levels and deeper levels share the last
+ * indentation.  Inline content of a paragraph is collected into one
+ * buffer with a style per byte, then wrapped with text_wrap() at the
+ * width left after the prefixes.
+ *
+ * Limitations: a span nested in another takes the inner style only;
+ * footnote definitions are shown where they stand, not at the end; raw
+ * HTML is shown as source text, not interpreted.
+ */
+#define _XOPEN_SOURCE_EXTENDED 1
+#include "tui/markdown.h"
+
+#include <cmark-gfm.h>
+#include <cmark-gfm-core-extensions.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/text.h"
+
+#define MAX_DEPTH 24
+#define MAX_STYLE 64
+#define MIN_WIDTH 12
+
+enum ctr_kind { CTR_QUOTE, CTR_LIST, CTR_ITEM, CTR_NOTE };
+
+struct container {
+	enum ctr_kind kind;
+	char first[24];		/* prefix of the first line */
+	char rest[24];		/* prefix of the lines after it */
+	enum slot slot;
+	int used;		/* first line emitted */
+	int tight;		/* lists and their items */
+	int ordered, number;	/* lists: next item number */
+};
+
+struct md {
+	struct doc *d;
+	int width;
+	const char *src;
+	size_t srclen;
+	struct container ctr[MAX_DEPTH];
+	int depth;		/* may exceed MAX_DEPTH; extra levels are
+				   not stored */
+	int need_blank;
+	int emitted;		/* lines emitted so far */
+	unsigned long long base;
+	unsigned block;
+	struct buf para;	/* inline text of the current block */
+	unsigned char *pslot;	/* style of every byte of para */
+	size_t pslot_alloc;
+	struct buf tmp;
+	struct text_lines wrap;
+};
+
+static unsigned long long anchor(struct md *m, size_t off)
+{
+	if (off > 0xfffff)
+		off = 0xfffff;
+	return m->base + ((unsigned long long)(m->block & 0xfffff) << 20) +
+	       off;
+}
+
+static struct container *top(struct md *m)
+{
+	if (m->depth <= 0)
+		return NULL;
+	return &m->ctr[(m->depth > MAX_DEPTH ? MAX_DEPTH : m->depth) - 1];
+}
+
+static struct container *push(struct md *m, enum ctr_kind kind,
+			      const char *first, const char *rest,
+			      enum slot slot)
+{
+	struct container *c;
+
+	m->depth++;
+	if (m->depth > MAX_DEPTH)
+		return NULL;
+	c = &m->ctr[m->depth - 1];
+	memset(c, 0, sizeof(*c));
+	c->kind = kind;
+	snprintf(c->first, sizeof(c->first), "%s", first);
+	snprintf(c->rest, sizeof(c->rest), "%s", rest);
+	c->slot = slot;
+	return c;
+}
+
+static void pop(struct md *m)
+{
+	if (m->depth > 0)
+		m->depth--;
+}
+
+static int stored_depth(struct md *m)
+{
+	return m->depth > MAX_DEPTH ? MAX_DEPTH : m->depth;
+}
+
+static int prefix_width(struct md *m)
+{
+	int i, w = 0;
+
+	for (i = 0; i < stored_depth(m); i++)
+		w += text_width(m->ctr[i].rest, strlen(m->ctr[i].rest));
+	return w;
+}
+
+static int text_cols(struct md *m)
+{
+	int w = m->width - prefix_width(m);
+
+	return w < MIN_WIDTH ? MIN_WIDTH : w;
+}
+
+/* Begin a display line with the container prefixes. */
+static void line_begin(struct md *m, enum slot slot, int verbatim,
+		       unsigned long long a)
+{
+	int i;
+
+	doc_begin(m->d, slot, verbatim, a);
+	for (i = 0; i < stored_depth(m); i++) {
+		struct container *c = &m->ctr[i];
+
+		doc_puts(m->d, c->used ? c->rest : c->first, c->slot);
+		c->used = 1;
+	}
+	m->emitted++;
+}
+
+static void line_end(struct md *m)
+{
+	doc_end(m->d);
+}
+
+/* A blank line between blocks, unless in a tight list. */
+static void blank(struct md *m)
+{
+	struct container *c = top(m);
+	int i;
+
+	if (c && (c->kind == CTR_ITEM || c->kind == CTR_LIST) && c->tight) {
+		m->need_blank = 0;
+		return;
+	}
+	if (!m->need_blank || !m->emitted) {
+		m->need_blank = 0;
+		return;
+	}
+	m->need_blank = 0;
+	doc_begin(m->d, SLOT_NORMAL, 0, anchor(m, 0));
+	/* quote bars continue through the blank line; bullets do not */
+	for (i = 0; i < stored_depth(m); i++) {
+		struct container *k = &m->ctr[i];
+		const char *p = k->used ? k->rest : k->first;
+		size_t n = strlen(p);
+
+		if (k->kind == CTR_QUOTE) {
+			doc_puts(m->d, glyph(G_QUOTE), k->slot);
+			if (i + 1 < stored_depth(m))
+				doc_put(m->d, " ", 1, k->slot);
+		} else if (i + 1 < stored_depth(m)) {
+			int w = text_width(p, n);
+
+			while (w-- > 0)
+				doc_put(m->d, " ", 1, SLOT_NORMAL);
+		}
+	}
+	doc_end(m->d);
+}
+
+/* ---- inline content ------------------------------------------------- */
+
+static void para_add(struct md *m, const char *s, size_t len,
+		     enum slot slot)
+{
+	size_t at = m->para.len;
+
+	buf_add(&m->para, s, len);
+	ALLOC_GROW(m->pslot, m->para.len + 1, m->pslot_alloc);
+	memset(m->pslot + at, slot, len);
+}
+
+static void para_add_untrusted(struct md *m, const char *s, enum slot slot)
+{
+	if (!s)
+		return;
+	buf_reset(&m->tmp);
+	text_sanitize(&m->tmp, s, strlen(s), 8, 0);
+	para_add(m, m->tmp.ptr, m->tmp.len, slot);
+}
+
+static int ends_with(const char *s, size_t n, const char *suffix, size_t k)
+{
+	return k <= n && !memcmp(s + n - k, suffix, k);
+}
+
+/* Collect the inline content under `node` into m->para. */
+static void collect_inlines(struct md *m, cmark_node *node, enum slot base)
+{
+	cmark_iter *it = cmark_iter_new(node);
+	enum slot stack[MAX_STYLE];
+	size_t link_start[MAX_STYLE];
+	int sp = 0, deep = 0;
+	cmark_event_type ev;
+
+	buf_reset(&m->para);
+	stack[0] = base;
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *n = cmark_iter_get_node(it);
+		cmark_node_type type = cmark_node_get_type(n);
+		int enter = ev == CMARK_EVENT_ENTER;
+		enum slot cur = stack[sp];
+		const char *ts;
+
+		if (n == node)
+			continue;
+		switch (type) {
+		case CMARK_NODE_TEXT:
+			para_add_untrusted(m, cmark_node_get_literal(n), cur);
+			break;
+		case CMARK_NODE_CODE:
+			para_add(m, "`", 1, SLOT_MD_CODE);
+			para_add_untrusted(m, cmark_node_get_literal(n),
+					   SLOT_MD_CODE);
+			para_add(m, "`", 1, SLOT_MD_CODE);
+			break;
+		case CMARK_NODE_SOFTBREAK:
+			/* GitHub shows a newline in an issue or comment as a
+			 * line break */
+			para_add(m, "\n", 1, cur);
+			break;
+		case CMARK_NODE_LINEBREAK:
+			para_add(m, "\n", 1, cur);
+			break;
+		case CMARK_NODE_HTML_INLINE:
+			para_add_untrusted(m, cmark_node_get_literal(n),
+					   SLOT_MD_HTML);
+			break;
+		case CMARK_NODE_FOOTNOTE_REFERENCE:
+			para_add(m, "[^", 2, SLOT_MD_LINK);
+			para_add_untrusted(m, cmark_node_get_literal(n),
+					   SLOT_MD_LINK);
+			para_add(m, "]", 1, SLOT_MD_LINK);
+			break;
+		case CMARK_NODE_EMPH:
+		case CMARK_NODE_STRONG:
+		case CMARK_NODE_LINK:
+		case CMARK_NODE_IMAGE:
+			if (enter) {
+				enum slot s = type == CMARK_NODE_EMPH ?
+					SLOT_MD_EMPH : type ==
+					CMARK_NODE_STRONG ? SLOT_MD_STRONG :
+					SLOT_MD_LINK;
+
+				if (type == CMARK_NODE_IMAGE)
+					para_add(m, "[image: ", 8,
+						 SLOT_MD_LINK);
+				if (sp + 1 < MAX_STYLE) {
+					sp++;
+					stack[sp] = s;
+					link_start[sp] = m->para.len;
+				} else {
+					deep++;
+				}
+				break;
+			}
+			if (deep) {
+				deep--;
+				break;
+			}
+			if (type == CMARK_NODE_LINK ||
+			    type == CMARK_NODE_IMAGE) {
+				const char *url = cmark_node_get_url(n);
+				size_t ls = link_start[sp];
+
+				if (type == CMARK_NODE_IMAGE)
+					para_add(m, "]", 1, SLOT_MD_LINK);
+				buf_reset(&m->tmp);
+				if (url)
+					text_sanitize(&m->tmp, url,
+						      strlen(url), 8, 0);
+				/* autolinks show their text once */
+				if (m->tmp.len && !ends_with(m->tmp.ptr,
+				    m->tmp.len, m->para.ptr + ls,
+				    m->para.len - ls)) {
+					struct buf u = BUF_INIT;
+
+					buf_addf(&u, " <%s>", m->tmp.ptr);
+					para_add(m, u.ptr, u.len,
+						 SLOT_MD_LINK);
+					buf_release(&u);
+				}
+			}
+			if (sp > 0)
+				sp--;
+			break;
+		default:
+			ts = cmark_node_get_type_string(n);
+			if (ts && !strcmp(ts, "strikethrough"))
+				para_add(m, "~~", 2, cur);
+			break;
+		}
+	}
+	cmark_iter_free(it);
+}
+
+/* Emit m->para wrapped, the first line starting with `lead`. */
+static void emit_para(struct md *m, enum slot base)
+{
+	size_t i, b;
+
+	text_wrap(&m->wrap, m->para.ptr, m->para.len, text_cols(m));
+	for (i = 0; i < m->wrap.nr; i++) {
+		size_t off = m->wrap.v[i].off, len = m->wrap.v[i].len;
+
+		line_begin(m, base, 0, anchor(m, off));
+		b = off;
+		while (b < off + len) {
+			size_t e = b + 1;
+
+			while (e < off + len && m->pslot[e] == m->pslot[b])
+				e++;
+			doc_put(m->d, m->para.ptr + b, e - b,
+				(enum slot)m->pslot[b]);
+			b = e;
+		}
+		line_end(m);
+	}
+}
+
+/* ---- verbatim blocks ------------------------------------------------ */
+
+/* One verbatim source line, sanitized with tabs expanded. */
+static void verbatim_line(struct md *m, const char *s, size_t len,
+			  enum slot slot, const char *indent, size_t nr)
+{
+	buf_reset(&m->tmp);
+	text_sanitize(&m->tmp, s, len, 8, 0);
+	line_begin(m, slot, 1, anchor(m, nr));
+	if (indent)
+		doc_puts(m->d, indent, slot);
+	doc_put(m->d, m->tmp.ptr, m->tmp.len, slot);
+	line_end(m);
+}
+
+static void verbatim_text(struct md *m, const char *lit, enum slot slot,
+			  const char *indent)
+{
+	const char *p = lit ? lit : "";
+	size_t nr = 0;
+
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+
+		verbatim_line(m, p, len, slot, indent, nr++);
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+}
+
+static void code_block(struct md *m, cmark_node *n)
+{
+	int flen = 0, foff = 0;
+	char fch = 0;
+
+	if (cmark_node_get_fenced(n, &flen, &foff, &fch)) {
+		char fence[32];
+		int i;
+
+		if (flen < 3 || flen > 30)
+			flen = 3;
+		for (i = 0; i < flen; i++)
+			fence[i] = fch == '~' ? '~' : '`';
+		fence[flen] = '\0';
+		line_begin(m, SLOT_MD_CODEBLOCK, 1, anchor(m, 0));
+		doc_puts(m->d, fence, SLOT_MD_CODEBLOCK);
+		doc_put_untrusted(m->d, cmark_node_get_fence_info(n),
+				  SLOT_MD_CODEBLOCK);
+		line_end(m);
+		verbatim_text(m, cmark_node_get_literal(n), SLOT_MD_CODEBLOCK,
+			      NULL);
+		line_begin(m, SLOT_MD_CODEBLOCK, 1, anchor(m, 0xffffe));
+		doc_puts(m->d, fence, SLOT_MD_CODEBLOCK);
+		line_end(m);
+	} else {
+		verbatim_text(m, cmark_node_get_literal(n), SLOT_MD_CODEBLOCK,
+			      "    ");
+	}
+}
+
+/* The source lines first..last (1-based) of a block, verbatim, with the
+ * container markers of its first `col` - 1 columns taken off. */
+static void source_lines(struct md *m, int first, int last, int col)
+{
+	const char *p = m->src, *end = m->src + m->srclen;
+	int line = 1;
+	size_t nr = 0;
+
+	while (p < end && line < first) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+
+		if (!nl)
+			return;
+		p = nl + 1;
+		line++;
+	}
+	while (p < end && line <= last) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		int k = 0;
+
+		while (k < col - 1 && (size_t)k < len &&
+		       (p[k] == ' ' || p[k] == '>' || p[k] == '\t'))
+			k++;
+		if (len > (size_t)k && p[len - 1] == '\r')
+			len--;
+		verbatim_line(m, p + k, len - (size_t)k, SLOT_MD_CODEBLOCK,
+			      NULL, nr++);
+		if (!nl)
+			break;
+		p = nl + 1;
+		line++;
+	}
+}
+
+static int is_traceback(struct md *m, cmark_node *n)
+{
+	int first = cmark_node_get_start_line(n);
+	int last = cmark_node_get_end_line(n);
+	const char *p = m->src, *end = m->src + m->srclen;
+	int line = 1;
+
+	while (p < end && line <= last) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		if (line >= first &&
+		    text_find(p, len, "Traceback (most recent call last)",
+			      33) >= 0)
+			return 1;
+		if (!nl)
+			break;
+		p = nl + 1;
+		line++;
+	}
+	return 0;
+}
+
+/* ---- tables --------------------------------------------------------- */
+
+struct cell {
+	char *text;	/* sanitized, owned */
+	int width;
+};
+
+static void table(struct md *m, cmark_node *tbl)
+{
+	int ncols = cmark_gfm_extensions_get_table_columns(tbl);
+	uint8_t *align = cmark_gfm_extensions_get_table_alignments(tbl);
+	cmark_node *row, *cell;
+	struct cell *cells = NULL;
+	int *colw, nrows = 0, r, c;
+	size_t alloc = 0;
+
+	if (ncols <= 0 || ncols > 256)
+		return;
+	colw = xcalloc((size_t)ncols, sizeof(*colw));
+	for (row = cmark_node_first_child(tbl); row;
+	     row = cmark_node_next(row)) {
+		ALLOC_GROW(cells, (size_t)(nrows + 1) * (size_t)ncols, alloc);
+		for (c = 0, cell = cmark_node_first_child(row); c < ncols;
+		     c++) {
+			struct cell *k = &cells[nrows * ncols + c];
+
+			if (cell) {
+				collect_inlines(m, cell, SLOT_NORMAL);
+				k->text = xstrndup(m->para.ptr, m->para.len);
+				cell = cmark_node_next(cell);
+			} else {
+				k->text = xstrdup("");
+			}
+			k->width = text_width(k->text, strlen(k->text));
+			if (k->width > colw[c])
+				colw[c] = k->width;
+		}
+		nrows++;
+	}
+	for (r = 0; r < nrows; r++) {
+		int header = r == 0;
+
+		line_begin(m, header ? SLOT_MD_STRONG : SLOT_NORMAL, 1,
+			   anchor(m, (size_t)r));
+		for (c = 0; c < ncols; c++) {
+			struct cell *k = &cells[r * ncols + c];
+			int gap = colw[c] - k->width, left = 0, i;
+
+			if (align && align[c] == 'r')
+				left = gap;
+			else if (align && align[c] == 'c')
+				left = gap / 2;
+			doc_puts(m->d, c ? " " : "", SLOT_NORMAL);
+			if (c)
+				doc_puts(m->d, glyph(G_QUOTE), SLOT_MD_RULE);
+			doc_puts(m->d, " ", SLOT_NORMAL);
+			for (i = 0; i < left; i++)
+				doc_put(m->d, " ", 1, SLOT_NORMAL);
+			doc_puts(m->d, k->text, header ? SLOT_MD_STRONG :
+				 SLOT_NORMAL);
+			for (i = left; i < gap; i++)
+				doc_put(m->d, " ", 1, SLOT_NORMAL);
+		}
+		line_end(m);
+		if (header) {
+			line_begin(m, SLOT_MD_RULE, 1, anchor(m, 0));
+			for (c = 0; c < ncols; c++) {
+				int i;
+
+				if (c)
+					doc_puts(m->d, glyph(G_RULE),
+						 SLOT_MD_RULE);
+				for (i = 0; i < colw[c] + 2; i++)
+					doc_puts(m->d, glyph(G_RULE),
+						 SLOT_MD_RULE);
+			}
+			line_end(m);
+		}
+	}
+	for (r = 0; r < nrows * ncols; r++)
+		free(cells[r].text);
+	free(cells);
+	free(colw);
+}
+
+/* ---- blocks --------------------------------------------------------- */
+
+static void item_enter(struct md *m, cmark_node *n)
+{
+	struct container *list = top(m);
+	char first[24], rest[24];
+	const char *ts = cmark_node_get_type_string(n);
+	int task = ts && !strcmp(ts, "tasklist");
+	size_t w, i;
+
+	if (list && list->kind == CTR_LIST && list->ordered)
+		snprintf(first, sizeof(first), "%d. ", list->number++);
+	else
+		snprintf(first, sizeof(first), "%s ", glyph(G_BULLET));
+	if (task) {
+		size_t l = strlen(first);
+
+		snprintf(first + l, sizeof(first) - l, "[%s] ",
+			 cmark_gfm_extensions_get_tasklist_item_checked(n) ?
+			 "x" : " ");
+	}
+	w = (size_t)text_width(first, strlen(first));
+	for (i = 0; i < w && i + 1 < sizeof(rest); i++)
+		rest[i] = ' ';
+	rest[i] = '\0';
+	{
+		struct container *c = push(m, CTR_ITEM, first, rest,
+					   SLOT_MD_BULLET);
+
+		if (c)
+			c->tight = list ? list->tight : 0;
+	}
+}
+
+static void render(struct md *m, cmark_node *root)
+{
+	cmark_iter *it = cmark_iter_new(root);
+	cmark_event_type ev;
+
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *n = cmark_iter_get_node(it);
+		int enter = ev == CMARK_EVENT_ENTER;
+		const char *ts;
+
+		switch (cmark_node_get_type(n)) {
+		case CMARK_NODE_DOCUMENT:
+			break;
+		case CMARK_NODE_BLOCK_QUOTE:
+			if (enter) {
+				char q[16];
+
+				blank(m);
+				snprintf(q, sizeof(q), "%s ", glyph(G_QUOTE));
+				push(m, CTR_QUOTE, q, q, SLOT_MD_QUOTE);
+			} else {
+				pop(m);
+				m->need_blank = 1;
+			}
+			break;
+		case CMARK_NODE_LIST:
+			if (enter) {
+				struct container *c;
+
+				blank(m);
+				c = push(m, CTR_LIST, "", "", SLOT_NORMAL);
+				if (c) {
+					c->tight = cmark_node_get_list_tight(n);
+					c->ordered = cmark_node_get_list_type(n)
+						     == CMARK_ORDERED_LIST;
+					c->number = cmark_node_get_list_start(n);
+				}
+			} else {
+				pop(m);
+				m->need_blank = 1;
+			}
+			break;
+		case CMARK_NODE_ITEM:
+			if (enter) {
+				blank(m);
+				item_enter(m, n);
+			} else {
+				pop(m);
+				m->need_blank = 1;
+			}
+			break;
+		case CMARK_NODE_FOOTNOTE_DEFINITION:
+			if (enter) {
+				blank(m);
+				push(m, CTR_NOTE, "  ", "  ", SLOT_NORMAL);
+			} else {
+				pop(m);
+				m->need_blank = 1;
+			}
+			break;
+		case CMARK_NODE_PARAGRAPH:
+			blank(m);
+			m->block++;
+			if (is_traceback(m, n))
+				source_lines(m, cmark_node_get_start_line(n),
+					     cmark_node_get_end_line(n),
+					     cmark_node_get_start_column(n));
+			else {
+				collect_inlines(m, n, SLOT_NORMAL);
+				emit_para(m, SLOT_NORMAL);
+			}
+			cmark_iter_reset(it, n, CMARK_EVENT_EXIT);
+			m->need_blank = 1;
+			break;
+		case CMARK_NODE_HEADING: {
+			int level = cmark_node_get_heading_level(n);
+			size_t at;
+
+			blank(m);
+			m->block++;
+			collect_inlines(m, n, SLOT_MD_HEADING);
+			/* put the marks in front */
+			at = m->para.len;
+			buf_grow(&m->para, (size_t)level + 1);
+			memmove(m->para.ptr + level + 1, m->para.ptr, at);
+			memset(m->para.ptr, '#', (size_t)level);
+			m->para.ptr[level] = ' ';
+			buf_setlen(&m->para, at + (size_t)level + 1);
+			ALLOC_GROW(m->pslot, m->para.len + 1, m->pslot_alloc);
+			memmove(m->pslot + level + 1, m->pslot, at);
+			memset(m->pslot, SLOT_MD_HEADING, (size_t)level + 1);
+			emit_para(m, SLOT_MD_HEADING);
+			cmark_iter_reset(it, n, CMARK_EVENT_EXIT);
+			m->need_blank = 1;
+			break;
+		}
+		case CMARK_NODE_CODE_BLOCK:
+			blank(m);
+			m->block++;
+			code_block(m, n);
+			m->need_blank = 1;
+			break;
+		case CMARK_NODE_HTML_BLOCK: {
+			const char *lit = cmark_node_get_literal(n);
+			size_t l = lit ? strlen(lit) : 0;
+			char *copy;
+
+			blank(m);
+			m->block++;
+			/* drop the final newline of the block */
+			copy = xstrndup(lit ? lit : "", l);
+			while (l && (copy[l - 1] == '\n' || copy[l - 1] == '\r'))
+				copy[--l] = '\0';
+			verbatim_text(m, copy, SLOT_MD_HTML, NULL);
+			free(copy);
+			m->need_blank = 1;
+			break;
+		}
+		case CMARK_NODE_THEMATIC_BREAK: {
+			int i, w = text_cols(m);
+
+			blank(m);
+			m->block++;
+			line_begin(m, SLOT_MD_RULE, 0, anchor(m, 0));
+			for (i = 0; i < w; i++)
+				doc_puts(m->d, glyph(G_RULE), SLOT_MD_RULE);
+			line_end(m);
+			m->need_blank = 1;
+			break;
+		}
+		default:
+			ts = cmark_node_get_type_string(n);
+			if (enter && ts && !strcmp(ts, "table")) {
+				blank(m);
+				m->block++;
+				table(m, n);
+				cmark_iter_reset(it, n, CMARK_EVENT_EXIT);
+				m->need_blank = 1;
+			}
+			break;
+		}
+	}
+	cmark_iter_free(it);
+}
+
+void md_render(struct doc *d, const char *md, size_t len, int width,
+	       unsigned long long anchor_base)
+{
+	static const char *const exts[] = {
+		"table", "strikethrough", "autolink", "tasklist"
+	};
+	struct md m;
+	cmark_parser *p;
+	cmark_node *root;
+	size_t i;
+
+	memset(&m, 0, sizeof(m));
+	m.d = d;
+	m.width = width;
+	m.src = md;
+	m.srclen = len;
+	m.base = anchor_base;
+	buf_init(&m.para, 0);
+	buf_init(&m.tmp, 0);
+
+	cmark_gfm_core_extensions_ensure_registered();
+	p = cmark_parser_new(CMARK_OPT_DEFAULT | CMARK_OPT_FOOTNOTES);
+	for (i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {
+		cmark_syntax_extension *e = cmark_find_syntax_extension(exts[i]);
+
+		if (e)
+			cmark_parser_attach_syntax_extension(p, e);
+	}
+	cmark_parser_feed(p, md, len);
+	root = cmark_parser_finish(p);
+	if (root) {
+		render(&m, root);
+		cmark_node_free(root);
+	}
+	cmark_parser_free(p);
+	buf_release(&m.para);
+	buf_release(&m.tmp);
+	free(m.pslot);
+	text_lines_release(&m.wrap);
+}

@@ -1,0 +1,166 @@
+/*
+ * screen: the annotator's coding screen - its state, its views, and the
+ * calls the views make back into it.
+ *
+ * Every view is a `struct view` driven by a `const struct view_ops`
+ * (tig's structure): open loads (no drawing), layout places it for the
+ * current terminal size, draw draws into its own WINDOW with
+ * wnoutrefresh only, handle answers an action with H_* flags, close
+ * frees.  The two panes (issue, fix) live side by side or one at a time;
+ * overlays (picker, memo, form, help, codebook) stack on top of them and
+ * get the keys first.  Actions a view does not handle fall back to the
+ * screen (screen_action), as tig's views fall back to pager_request.
+ *
+ * Everything an annotator changes goes through screen_save_*(), which
+ * call core/label.h (one transaction each) and confirm on the status
+ * line; nothing on this screen reads another member's work.
+ */
+#ifndef BUGCODER_TUI_SCREEN_H
+#define BUGCODER_TUI_SCREEN_H
+
+#include <stddef.h>
+
+#include "core/buf.h"
+#include "core/codebook.h"
+#include "core/item.h"
+#include "core/label.h"
+#include "core/member.h"
+#include "core/store.h"
+#include "tui/draw.h"
+#include "tui/edit.h"
+#include "tui/keymap.h"
+#include "tui/pager.h"
+
+struct screen;
+struct view;
+
+enum handled {
+	H_UNHANDLED = 0,
+	H_HANDLED = 1 << 0,	/* used; nothing to redraw */
+	H_REDRAW = 1 << 1,	/* used; redraw this view */
+	H_CLOSE = 1 << 2,	/* close this overlay */
+};
+
+struct view_ops {
+	const char *name;
+	enum keymap_id keymap;
+	int text_input;		/* unbound printable keys reach handle()
+				   as ACT_NONE with the key */
+	int (*open)(struct view *v);		/* load, no drawing */
+	void (*layout)(struct view *v);		/* on open and resize */
+	void (*draw)(struct view *v);
+	int (*handle)(struct view *v, enum action a, int key);
+	void (*close)(struct view *v);
+	struct pager *(*pager)(struct view *v);	/* for search; may be
+						   NULL */
+};
+
+struct view {
+	const struct view_ops *ops;
+	struct screen *scr;
+	WINDOW *win;
+	int y, x, rows, cols;	/* where layout put it */
+	int dirty;
+	void *priv;		/* the view's own state */
+};
+
+enum screen_dirty {
+	DIRTY_HEADER = 1 << 0,
+	DIRTY_BAR = 1 << 1,
+	DIRTY_STATUS = 1 << 2,
+	DIRTY_PANES = 1 << 3,
+	DIRTY_OVERLAY = 1 << 4,
+	DIRTY_ALL = 0xff,
+};
+
+enum msg_kind { MSG_NONE, MSG_INFO, MSG_OK, MSG_ERR };
+
+#define MAX_OVERLAYS 4
+#define PANE_ISSUE 0
+#define PANE_DIFF 1
+
+struct screen {
+	struct store *st;
+	const struct actor *actor;
+	struct codebook cb;
+	struct queue q;
+	size_t qpos;		/* index in q, or NOT_QUEUED */
+	struct item item;
+	char *item_name;	/* owned, "owner/repo#N" */
+	struct coding coding;	/* the actor's own work on the item */
+
+	struct view panes[2];	/* PANE_ISSUE, PANE_DIFF */
+	struct view *overlays[MAX_OVERLAYS];
+	int nr_overlays;
+	int focus;		/* PANE_ISSUE or PANE_DIFF */
+
+	/* layout, from the terminal size */
+	int rows, cols;
+	int split;		/* panes side by side */
+	int too_small;
+	int area_y, area_rows;	/* the panes */
+	int bar_y, bar_rows;	/* the coding bar */
+	WINDOW *hdr, *bar, *status, *sep;
+
+	unsigned dirty;
+	struct buf msg;
+	enum msg_kind msg_kind;
+	int prompting;		/* the search prompt is open */
+	struct edit prompt;
+	int picking;		/* dimension the picker shows, or -1 */
+	int quit;
+};
+
+#define NOT_QUEUED ((size_t)-1)
+
+/* The pane views and overlays (one file each). */
+extern const struct view_ops issue_view_ops;
+extern const struct view_ops diff_view_ops;
+extern const struct view_ops picker_view_ops;
+extern const struct view_ops form_view_ops;
+extern const struct view_ops memo_view_ops;
+extern const struct view_ops help_view_ops;
+extern const struct view_ops codebook_view_ops;
+
+/* Open an overlay on top of the others; `priv` is handed to the view
+ * (it owns it from then on).  Returns the view or NULL. */
+struct view *screen_push(struct screen *scr, const struct view_ops *ops,
+			 void *priv);
+/* Close the topmost overlay. */
+void screen_pop(struct screen *scr);
+/* The frame overlays use: the pane area with a margin. */
+void screen_overlay_box(struct screen *scr, struct view *v, int max_rows,
+			int max_cols);
+/* (Re)create v->win at v->y, v->x, v->rows, v->cols. */
+void screen_place(struct view *v);
+
+/* Status line. */
+void screen_msg(struct screen *scr, enum msg_kind kind, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Saving, each one transaction through core/label.h, then the coding is
+ * reloaded and the status line says what was saved (or why not).  They
+ * return 0 or -1. */
+int screen_save_codes(struct screen *scr, const struct dimension *dim,
+		      const char *const *codes, size_t n);
+int screen_save_toggle(struct screen *scr, const struct dimension *dim,
+		       const char *code);
+int screen_save_memo(struct screen *scr, const char *text);
+int screen_save_proposal(struct screen *scr, const struct dimension *dim,
+			 const char *key, const char *name,
+			 const char *definition);
+
+/* Is `code` chosen for `dim` by the actor on this item? */
+int screen_has_code(struct screen *scr, const char *dim, const char *code);
+
+/* Open the picker on dimension index `dim`. */
+void screen_open_picker(struct screen *scr, size_t dim);
+/* Open the memo editor; run $EDITOR on the memo text `text` (NULL: the
+ * saved memo) and return the edited text (owned) or NULL on failure. */
+void screen_open_memo(struct screen *scr);
+char *screen_run_editor(struct screen *scr, const char *text);
+
+/* Actions every view may fall back to. */
+int screen_action(struct screen *scr, enum action a, int key);
+
+#endif

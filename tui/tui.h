@@ -1,0 +1,32 @@
+/*
+ * tui: the terminal screens of bugcoder, as the command line calls them.
+ *
+ * tui_code() is the annotator's screen: the issue and its fix side by
+ * side, the coding bar, the picker, memo and flags, every change saved at
+ * once through core/label.h.  It never exits the process and always
+ * restores the terminal before returning.
+ *
+ * Test hooks (environment, read at start): BUGCODER_KEYS=FILE feeds a key
+ * script instead of the keyboard (see tui/ui.h for its format) and the
+ * screen closes when the script ends; BUGCODER_NO_DISPLAY=1 draws on a
+ * virtual screen (newterm on /dev/null, TERM/LINES/COLUMNS from the
+ * environment) so no terminal is needed; BUGCODER_DUMP_DIR is where
+ * `:dump-screen NAME` writes.
+ */
+#ifndef BUGCODER_TUI_H
+#define BUGCODER_TUI_H
+
+#include "core/err.h"
+#include "core/member.h"
+#include "core/store.h"
+
+/* Open the annotator's screen for actor `a` at `item_name` (NULL: the
+ * first item of the actor's queue not submitted yet).  Returns 0 when the
+ * user quits (or the key script ends), or -1 with `e` filled: no such
+ * item, nothing to code, not an annotator, no terminal, or the screen
+ * stopped by a signal or a lost terminal (ERR_INTERRUPTED / ERR_IO; all
+ * saved work is kept then too). */
+int tui_code(struct store *st, const struct actor *a, const char *item_name,
+	     struct err *e);
+
+#endif

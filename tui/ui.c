@@ -1,0 +1,776 @@
+/*
+ * ui: terminal lifecycle, main loop, key scripts and screen dumps (see
+ * ui.h).  The only file that starts or stops curses.
+ *
+ * Limitations: one screen at a time per process; the key script is read
+ * whole at start (scripts are short).
+ */
+#define _XOPEN_SOURCE_EXTENDED 1
+#include "tui/ui.h"
+
+#include <curses.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/buf.h"
+#include "core/text.h"
+#include "tui/draw.h"
+#include "tui/keymap.h"
+
+/* ---- key scripts ---------------------------------------------------- */
+
+enum ev_type { EV_KEY, EV_DUMP, EV_RESIZE };
+
+struct event {
+	enum ev_type type;
+	int key;
+	int rows, cols;
+	char *name;		/* EV_DUMP, owned */
+};
+
+struct script {
+	struct event *v;
+	size_t nr, alloc, pos;
+};
+
+static void script_release(struct script *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr; i++)
+		free(s->v[i].name);
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+}
+
+static struct event *script_add(struct script *s, enum ev_type type)
+{
+	struct event *ev;
+
+	ALLOC_GROW(s->v, s->nr + 1, s->alloc);
+	ev = &s->v[s->nr++];
+	memset(ev, 0, sizeof(*ev));
+	ev->type = type;
+	return ev;
+}
+
+static int valid_dump_name(const char *s)
+{
+	if (!*s || *s == '.')
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || *s == '-' || *s == '_' ||
+		      *s == '.'))
+			return 0;
+	return 1;
+}
+
+static int script_command(struct script *s, const char *path, int lineno,
+			  char *line, struct err *e)
+{
+	char *cmd = line + 1, *arg;
+
+	arg = strchr(cmd, ' ');
+	if (arg) {
+		*arg++ = '\0';
+		while (*arg == ' ')
+			arg++;
+	} else {
+		arg = cmd + strlen(cmd);
+	}
+	if (!strcmp(cmd, "dump-screen")) {
+		if (!valid_dump_name(arg))
+			return err_set(e, ERR_INPUT, "%s:%d: dump name must "
+				       "be letters, digits, '.', '-', '_'",
+				       path, lineno);
+		script_add(s, EV_DUMP)->name = xstrdup(arg);
+		return 0;
+	}
+	if (!strcmp(cmd, "resize")) {
+		int r, c;
+		char extra;
+
+		if (sscanf(arg, "%d %d %c", &r, &c, &extra) != 2 || r < 1 ||
+		    c < 1 || r > 1000 || c > 1000)
+			return err_set(e, ERR_INPUT, "%s:%d: usage: :resize "
+				       "ROWS COLS", path, lineno);
+		{
+			struct event *ev = script_add(s, EV_RESIZE);
+
+			ev->rows = r;
+			ev->cols = c;
+		}
+		return 0;
+	}
+	return err_set(e, ERR_INPUT, "%s:%d: unknown command :%s", path,
+		       lineno, cmd);
+}
+
+/* Script format: '#' comments, blank lines ignored, ":command args",
+ * and lines of keys - characters, or names such as <Down> <C-x>. */
+static int script_load(struct script *s, const char *path, struct err *e)
+{
+	struct buf raw = BUF_INIT;
+	char *p, *end;
+	int lineno = 0, ret = -1;
+
+	if (buf_read_file(&raw, path) < 0) {
+		err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	p = raw.ptr;
+	end = raw.ptr + raw.len;
+	while (p < end) {
+		char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		size_t i = 0;
+
+		lineno++;
+		if (len && p[len - 1] == '\r')
+			len--;
+		p[len] = '\0';
+		if (!len || p[0] == '#') {
+			/* nothing */
+		} else if (p[0] == ':') {
+			if (script_command(s, path, lineno, p, e) < 0)
+				goto out;
+		} else {
+			while (i < len) {
+				int key;
+				size_t n = key_parse(p + i, len - i, &key);
+
+				if (!n) {
+					err_set(e, ERR_INPUT, "%s:%d: bad key "
+						"name at \"%.20s\"", path,
+						lineno, p + i);
+					goto out;
+				}
+				script_add(s, EV_KEY)->key = key;
+				i += n;
+			}
+		}
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	ret = 0;
+out:
+	buf_release(&raw);
+	if (ret < 0)
+		script_release(s);
+	return ret;
+}
+
+/* ---- lifecycle ------------------------------------------------------ */
+
+static struct {
+	int started;
+	SCREEN *screen;
+	FILE *out, *in;		/* /dev/null in headless mode, else NULL */
+	WINDOW *input;		/* never drawn on: reading from it never
+				   repaints anything */
+	int headless;
+	struct script script;
+	int scripted;
+	int pending;		/* a key read while draining resizes */
+	int saved_stderr;
+	FILE *err_capture;
+	struct sigaction old_hup, old_term, old_int, old_pipe;
+	int atexit_done;
+} ui = { .saved_stderr = -1 };
+
+static volatile sig_atomic_t caught_signal;
+
+static void on_signal(int sig)
+{
+	caught_signal = sig;
+}
+
+static void capture_stderr(void)
+{
+	if (ui.headless)
+		return;
+	fflush(stderr);
+	ui.err_capture = tmpfile();
+	if (!ui.err_capture)
+		return;
+	ui.saved_stderr = dup(STDERR_FILENO);
+	if (ui.saved_stderr < 0 ||
+	    dup2(fileno(ui.err_capture), STDERR_FILENO) < 0) {
+		if (ui.saved_stderr >= 0)
+			close(ui.saved_stderr);
+		ui.saved_stderr = -1;
+		fclose(ui.err_capture);
+		ui.err_capture = NULL;
+	}
+}
+
+/* Put stderr back; `replay` prints what was written meanwhile. */
+static void release_stderr(int replay)
+{
+	char chunk[4096];
+	size_t n;
+
+	if (ui.saved_stderr < 0)
+		return;
+	fflush(stderr);
+	dup2(ui.saved_stderr, STDERR_FILENO);
+	close(ui.saved_stderr);
+	ui.saved_stderr = -1;
+	if (replay) {
+		rewind(ui.err_capture);
+		while ((n = fread(chunk, 1, sizeof(chunk), ui.err_capture)))
+			fwrite(chunk, 1, n, stderr);
+		fflush(stderr);
+	}
+	fclose(ui.err_capture);
+	ui.err_capture = NULL;
+}
+
+static void catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = on_signal;
+	/* no SA_RESTART: a blocked read returns so the loop sees the flag */
+	sa.sa_flags = 0;
+	sigaction(SIGHUP, &sa, &ui.old_hup);
+	sigaction(SIGTERM, &sa, &ui.old_term);
+	sigaction(SIGINT, &sa, &ui.old_int);
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, &ui.old_pipe);
+}
+
+static void restore_signals(void)
+{
+	sigaction(SIGPIPE, &ui.old_pipe, NULL);
+	sigaction(SIGINT, &ui.old_int, NULL);
+	sigaction(SIGTERM, &ui.old_term, NULL);
+	sigaction(SIGHUP, &ui.old_hup, NULL);
+}
+
+static int env_set(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && *v;
+}
+
+static void at_exit(void)
+{
+	ui_stop();
+}
+
+int ui_start(struct err *e)
+{
+	const char *keys = getenv("BUGCODER_KEYS");
+	const char *codeset, *nocolor;
+	int utf8, color;
+
+	if (ui.started)
+		return err_set(e, ERR_INPUT, "the screen is already open");
+	caught_signal = 0;
+	ui.pending = 0;
+	ui.scripted = keys && *keys;
+	if (ui.scripted && script_load(&ui.script, keys, e) < 0)
+		return -1;
+	ui.headless = env_set("BUGCODER_NO_DISPLAY");
+
+	/* 1. locale, 2. codeset */
+	setlocale(LC_ALL, "");
+	codeset = nl_langinfo(CODESET);
+	utf8 = codeset && (!strcmp(codeset, "UTF-8") ||
+			   !strcmp(codeset, "utf8"));
+
+	/* 3. the screen */
+	if (ui.headless) {
+		const char *term = getenv("TERM");
+
+		ui.out = fopen("/dev/null", "w");
+		ui.in = fopen("/dev/null", "r");
+		if (!ui.out || !ui.in) {
+			err_set(e, ERR_IO, "/dev/null: %s", strerror(errno));
+			goto fail;
+		}
+		ui.screen = newterm(term && *term ? term : "dumb", ui.out,
+				    ui.in);
+	} else {
+		if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+			err_set(e, ERR_INPUT, "the coding screen needs a "
+				"terminal (stdin and stdout)");
+			goto fail;
+		}
+		ui.screen = newterm(NULL, stdout, stdin);
+	}
+	if (!ui.screen) {
+		const char *term = getenv("TERM");
+
+		err_set(e, ERR_INPUT, "cannot use terminal type \"%s\"",
+			term ? term : "(unset)");
+		goto fail;
+	}
+	set_term(ui.screen);
+	ui.started = 1;
+
+	/* 4. input modes */
+	cbreak();
+	noecho();
+	nonl();
+	intrflush(stdscr, FALSE);
+	ui.input = newwin(1, 1, 0, 0);
+	if (!ui.input) {
+		err_set(e, ERR_IO, "cannot create a window");
+		goto fail;
+	}
+	keypad(ui.input, TRUE);
+	leaveok(ui.input, TRUE);
+	untouchwin(ui.input);
+	curs_set(0);
+
+	/* 5. ESCDELAY, only if the user has not chosen one */
+	if (!getenv("ESCDELAY"))
+		set_escdelay(100);
+
+	/* 6. colours: none without support or with a non-empty NO_COLOR */
+	nocolor = getenv("NO_COLOR");
+	color = has_colors() && !(nocolor && *nocolor);
+	if (color && start_color() == ERR)
+		color = 0;
+	draw_init(color, utf8);
+
+	/* 7. stderr, 8. signal flags, 9. SIGPIPE */
+	capture_stderr();
+	catch_signals();
+
+	if (!ui.atexit_done) {
+		atexit(at_exit);
+		ui.atexit_done = 1;
+	}
+	return 0;
+fail:
+	ui_stop();
+	return -1;
+}
+
+void ui_stop(void)
+{
+	if (ui.started) {
+		restore_signals();
+		if (ui.input)
+			delwin(ui.input);
+		ui.input = NULL;
+		curs_set(1);
+		endwin();
+		release_stderr(1);
+		delscreen(ui.screen);
+		ui.screen = NULL;
+		ui.started = 0;
+	}
+	if (ui.out)
+		fclose(ui.out);
+	if (ui.in)
+		fclose(ui.in);
+	ui.out = ui.in = NULL;
+	script_release(&ui.script);
+	ui.scripted = 0;
+}
+
+void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	ui_stop();
+	fputs("bugcoder: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+int ui_scripted(void)
+{
+	return ui.scripted;
+}
+
+/* ---- input ---------------------------------------------------------- */
+
+static int normalize(int key)
+{
+	switch (key) {
+	case '\n':
+	case TK_FN(KEY_ENTER):
+		return TK_ENTER;
+	case 127:
+	case 8:
+		return TK_FN(KEY_BACKSPACE);
+	default:
+		return key;
+	}
+}
+
+enum { IN_KEY, IN_NONE, IN_END, IN_LOST };
+
+/* One key from the terminal: IN_KEY, IN_NONE (interrupted, or nothing
+ * with `nowait`), IN_LOST (the terminal is gone). */
+static int read_terminal(int *key, int nowait)
+{
+	wint_t ch;
+	int r;
+
+	nodelay(ui.input, nowait ? TRUE : FALSE);
+	errno = 0;
+	r = wget_wch(ui.input, &ch);
+	if (nowait)
+		nodelay(ui.input, FALSE);
+	if (r == KEY_CODE_YES) {
+		*key = TK_FN((int)ch);
+		return IN_KEY;
+	}
+	if (r == OK) {
+		*key = (int)ch;
+		return IN_KEY;
+	}
+	if (nowait || errno == EINTR || caught_signal)
+		return IN_NONE;
+	return IN_LOST;
+}
+
+static void dump_named(const char *name)
+{
+	const char *dir = getenv("BUGCODER_DUMP_DIR");
+	struct buf path = BUF_INIT;
+
+	buf_addf(&path, "%s/%s", dir && *dir ? dir : ".", name);
+	ui_dump_screen(path.ptr);
+	buf_release(&path);
+}
+
+/* The next key from the script, running its commands on the way. */
+static int read_script(const struct ui_client *c, int *key)
+{
+	while (ui.script.pos < ui.script.nr) {
+		struct event *ev = &ui.script.v[ui.script.pos++];
+
+		switch (ev->type) {
+		case EV_KEY:
+			*key = ev->key;
+			return IN_KEY;
+		case EV_DUMP:
+			dump_named(ev->name);
+			break;
+		case EV_RESIZE: {
+			int k;
+
+			/* the real path: resizeterm() queues KEY_RESIZE */
+			resizeterm(ev->rows, ev->cols);
+			if (read_terminal(&k, 1) == IN_KEY &&
+			    k != TK_FN(KEY_RESIZE))
+				ui.pending = k;
+			*key = TK_FN(KEY_RESIZE);
+			return IN_KEY;
+		}
+		}
+		(void)c;
+	}
+	return IN_END;
+}
+
+static int next_key(const struct ui_client *c, int *key)
+{
+	if (ui.pending) {
+		*key = ui.pending;
+		ui.pending = 0;
+		return IN_KEY;
+	}
+	if (ui.scripted)
+		return read_script(c, key);
+	return read_terminal(key, 0);
+}
+
+int ui_run(const struct ui_client *c, struct err *e)
+{
+	int idle_errors = 0;
+
+	if (!ui.started)
+		return err_set(e, ERR_INPUT, "the screen is not open");
+	c->layout(c->ctx, LINES, COLS);
+	while (!c->done(c->ctx)) {
+		int key, r;
+
+		c->draw(c->ctx);
+		doupdate();
+		if (caught_signal)
+			break;
+		r = next_key(c, &key);
+		if (r == IN_END)
+			return 0;
+		if (r == IN_LOST)
+			return err_set(e, ERR_IO, "the terminal went away; "
+				       "every saved label is kept");
+		if (r == IN_NONE) {
+			/* a signal we do not handle, or ncurses giving up:
+			 * never spin on a dead terminal */
+			if (++idle_errors > 100)
+				return err_set(e, ERR_IO, "the terminal does "
+					       "not answer; every saved label "
+					       "is kept");
+			continue;
+		}
+		idle_errors = 0;
+		key = normalize(key);
+		if (key == TK_FN(KEY_RESIZE)) {
+			int k;
+
+			/* drain repeats; keep the first other key */
+			while (!ui.scripted && read_terminal(&k, 1) == IN_KEY) {
+				if (k != TK_FN(KEY_RESIZE)) {
+					ui.pending = k;
+					break;
+				}
+			}
+			c->layout(c->ctx, LINES, COLS);
+			continue;
+		}
+		c->key(c->ctx, key);
+	}
+	if (caught_signal) {
+		int sig = caught_signal;
+
+		return err_set(e, ERR_INTERRUPTED, "stopped by %s; every "
+			       "saved label is kept", sig == SIGHUP ? "SIGHUP" :
+			       sig == SIGTERM ? "SIGTERM" : sig == SIGINT ?
+			       "SIGINT" : "a signal");
+	}
+	return 0;
+}
+
+/* ---- the editor ----------------------------------------------------- */
+
+int ui_edit_file(const char *path, struct err *e)
+{
+	const char *ed = getenv("VISUAL");
+	struct sigaction ign, old_int, old_quit;
+	struct buf cmd = BUF_INIT;
+	pid_t pid;
+	int status = 0, ret = -1;
+
+	if (!ed || !*ed)
+		ed = getenv("EDITOR");
+	if (!ed || !*ed)
+		ed = "vi";
+	buf_addf(&cmd, "%s \"$@\"", ed);
+
+	def_prog_mode();
+	endwin();
+	release_stderr(1);
+	memset(&ign, 0, sizeof(ign));
+	sigemptyset(&ign.sa_mask);
+	ign.sa_handler = SIG_IGN;
+	sigaction(SIGINT, &ign, &old_int);
+	sigaction(SIGQUIT, &ign, &old_quit);
+
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGQUIT, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		if (ui.headless) {
+			int fd = open("/dev/null", O_RDWR);
+
+			if (fd >= 0) {
+				dup2(fd, STDIN_FILENO);
+				dup2(fd, STDOUT_FILENO);
+				if (fd > 2)
+					close(fd);
+			}
+		}
+		execl("/bin/sh", "sh", "-c", cmd.ptr, ed, path, (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0) {
+		err_set(e, ERR_IO, "cannot start the editor: %s",
+			strerror(errno));
+	} else {
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+			ret = 0;
+		else if (WIFEXITED(status))
+			err_set(e, ERR_INPUT, "the editor (%s) exited with "
+				"status %d; memo not changed", ed,
+				WEXITSTATUS(status));
+		else
+			err_set(e, ERR_INPUT, "the editor (%s) was killed; "
+				"memo not changed", ed);
+	}
+
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGQUIT, &old_quit, NULL);
+	/* our own handler again (old_int was it) */
+	capture_stderr();
+	reset_prog_mode();
+	clearok(curscr, TRUE);
+	buf_release(&cmd);
+	return ret;
+}
+
+/* ---- dumps ---------------------------------------------------------- */
+
+static void put_utf8(struct buf *b, wchar_t wc)
+{
+	unsigned long cp = (unsigned long)wc;
+
+	if (cp < 0x80) {
+		buf_addch(b, (int)cp);
+	} else if (cp < 0x800) {
+		buf_addch(b, (int)(0xc0 | (cp >> 6)));
+		buf_addch(b, (int)(0x80 | (cp & 0x3f)));
+	} else if (cp < 0x10000) {
+		buf_addch(b, (int)(0xe0 | (cp >> 12)));
+		buf_addch(b, (int)(0x80 | ((cp >> 6) & 0x3f)));
+		buf_addch(b, (int)(0x80 | (cp & 0x3f)));
+	} else {
+		buf_addch(b, (int)(0xf0 | (cp >> 18)));
+		buf_addch(b, (int)(0x80 | ((cp >> 12) & 0x3f)));
+		buf_addch(b, (int)(0x80 | ((cp >> 6) & 0x3f)));
+		buf_addch(b, (int)(0x80 | (cp & 0x3f)));
+	}
+}
+
+static void rstrip(struct buf *b, size_t from, char c)
+{
+	while (b->len > from && b->ptr[b->len - 1] == c)
+		buf_setlen(b, b->len - 1);
+}
+
+static wchar_t acs_unicode(wchar_t c)
+{
+	static const struct {
+		char vt;
+		wchar_t uc;
+	} map[] = {
+		{ 'x', 0x2502 }, { 'q', 0x2500 }, { 'l', 0x250c },
+		{ 'k', 0x2510 }, { 'm', 0x2514 }, { 'j', 0x2518 },
+		{ 't', 0x251c }, { 'u', 0x2524 }, { 'v', 0x2534 },
+		{ 'w', 0x252c }, { 'n', 0x253c }, { 'a', 0x2592 },
+		{ '~', 0x00b7 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (map[i].vt == c)
+			return map[i].uc;
+	return c;
+}
+
+/* One letter for a cell's attributes: the strongest of reverse, bold,
+ * underline, dim; upper case when combined with another. */
+static char attr_letter(attr_t a)
+{
+	int n = !!(a & A_REVERSE) + !!(a & A_BOLD) + !!(a & A_UNDERLINE) +
+		!!(a & A_DIM);
+	char c = (a & A_REVERSE) ? 'r' : (a & A_BOLD) ? 'b' :
+		 (a & A_UNDERLINE) ? 'u' : (a & A_DIM) ? 'd' : '.';
+
+	return n > 1 ? (char)(c - 'a' + 'A') : c;
+}
+
+int ui_dump_screen(const char *path)
+{
+	struct buf text = BUF_INIT, attr = BUF_INIT, pairs = BUF_INIT;
+	struct buf apath = BUF_INIT;
+	wchar_t *row;
+	long colored = 0;
+	int y, x, ret = -1;
+	FILE *f;
+
+	if (!ui.started)
+		return -1;
+	row = xcalloc((size_t)COLS + 1, sizeof(*row));
+	for (y = 0; y < LINES; y++) {
+		size_t at = text.len, aat = attr.len, pat = pairs.len;
+		int i, n = mvwinnwstr(newscr, y, 0, row, COLS);
+
+		for (i = 0, x = 0; i < n && row[i]; i++) {
+			cchar_t cc;
+			attr_t a = 0;
+			short pair = 0;
+			wchar_t wch[CCHARW_MAX + 1];
+
+			/* line drawing is stored as VT100 letters with
+			 * A_ALTCHARSET: write what a terminal shows */
+			if (row[i] < 0x80 &&
+			    mvwin_wch(newscr, y, x, &cc) != ERR &&
+			    getcchar(&cc, wch, &a, &pair, NULL) != ERR &&
+			    (a & A_ALTCHARSET))
+				put_utf8(&text, acs_unicode(row[i]));
+			else
+				put_utf8(&text, row[i]);
+			x += row[i] < 0x80 ? 1 :
+			     text_char_width((uint32_t)row[i]) > 1 ? 2 : 1;
+		}
+		rstrip(&text, at, ' ');
+		buf_addch(&text, '\n');
+		for (x = 0; x < COLS; x++) {
+			cchar_t cc;
+			wchar_t wch[CCHARW_MAX + 1];
+			attr_t a = 0;
+			short pair = 0;
+
+			if (mvwin_wch(newscr, y, x, &cc) == ERR)
+				break;
+			getcchar(&cc, wch, &a, &pair, NULL);
+			buf_addch(&attr, attr_letter(a));
+			if (pair)
+				colored++;
+			/* pair i + 1 belongs to theme slot i */
+			buf_addch(&pairs, pair ? slot_char((enum slot)
+							   (pair - 1)) : '.');
+		}
+		rstrip(&attr, aat, '.');
+		buf_addch(&attr, '\n');
+		rstrip(&pairs, pat, '.');
+		buf_addch(&pairs, '\n');
+	}
+	buf_addf(&attr, "colour cells: %ld\n", colored);
+	if (colored)
+		buf_add(&attr, pairs.ptr, pairs.len);
+	buf_addf(&apath, "%s.attr", path);
+
+	f = fopen(path, "w");
+	if (!f)
+		goto out;
+	fwrite(text.ptr, 1, text.len, f);
+	if (fclose(f))
+		goto out;
+	f = fopen(apath.ptr, "w");
+	if (!f)
+		goto out;
+	fwrite(attr.ptr, 1, attr.len, f);
+	if (fclose(f))
+		goto out;
+	ret = 0;
+out:
+	free(row);
+	buf_release(&text);
+	buf_release(&attr);
+	buf_release(&pairs);
+	buf_release(&apath);
+	return ret;
+}

@@ -1,0 +1,67 @@
+/*
+ * ui: the terminal's lifecycle and the one main loop.
+ *
+ * ui_start() sets the terminal up in a fixed order (locale, codeset,
+ * newterm, cbreak/noecho/nonl/keypad, ESCDELAY unless the user set it,
+ * colours unless NO_COLOR, stderr captured, signal flags, SIGPIPE
+ * ignored) and ui_stop() undoes it in reverse; ui_stop() also runs from
+ * atexit() and from die(), so the terminal is restored whatever happens.
+ *
+ * ui_run() is the loop: the client draws what is dirty (wnoutrefresh
+ * only), the loop calls doupdate() once, then blocks for a key.  A
+ * KEY_RESIZE (repeats drained) re-lays the client out; SIGHUP, SIGTERM
+ * and SIGINT end the loop; a terminal that is gone (read errors, EOF)
+ * ends it too rather than spinning.
+ *
+ * Test mode: with BUGCODER_KEYS=FILE the keys come from a script of named
+ * keys (see keymap.h's key_parse) and commands (":dump-screen NAME",
+ * ":resize ROWS COLS"), never from terminfo decoding; the loop ends when
+ * the script does.  With BUGCODER_NO_DISPLAY=1 the screen is a newterm()
+ * on /dev/null (TERM, LINES and COLUMNS from the environment), so no tty
+ * is needed.  Dumps go to $BUGCODER_DUMP_DIR (default ".") as NAME (the
+ * rows as text, trailing blanks cut) and NAME.attr: a row per screen row,
+ * one character per cell for its attributes ('.' none, 'r' reverse, 'b'
+ * bold, 'u' underline, 'd' dim - the strongest, upper case when combined
+ * with another), then "colour cells: N", then (when N > 0) the same rows
+ * naming each cell's colour by the theme slot it belongs to (draw.c's
+ * dump characters, '.' for none).
+ */
+#ifndef BUGCODER_TUI_UI_H
+#define BUGCODER_TUI_UI_H
+
+#include "core/err.h"
+
+struct ui_client {
+	void *ctx;
+	void (*layout)(void *ctx, int rows, int cols);	/* new size */
+	void (*draw)(void *ctx);	/* draw what is dirty */
+	void (*key)(void *ctx, int key);
+	int (*done)(void *ctx);		/* leave the loop? */
+	void (*repaint)(void *ctx);	/* everything is dirty */
+};
+
+/* Set the terminal up.  Returns 0, or -1 with `e` filled (no terminal,
+ * unknown TERM, a bad key script); nothing is left changed on failure. */
+int ui_start(struct err *e);
+/* Restore the terminal.  Safe to call twice, and when not started. */
+void ui_stop(void);
+/* Run the loop until the client is done (0), or a signal or a lost
+ * terminal ends it (-1, ERR_INTERRUPTED or ERR_IO). */
+int ui_run(const struct ui_client *c, struct err *e);
+
+/* Leave curses, run $VISUAL or $EDITOR (default vi) on `path`, come
+ * back.  Returns 0, or -1 with `e` when the editor failed. */
+int ui_edit_file(const char *path, struct err *e);
+
+/* Are keys coming from a script (BUGCODER_KEYS)? */
+int ui_scripted(void);
+
+/* Write the screen as text rows to `path` and attributes to
+ * `path`.attr.  Returns 0 or -1 (errno set). */
+int ui_dump_screen(const char *path);
+
+/* Restore the terminal, print "bugcoder: <msg>" and exit(1). */
+void die(const char *fmt, ...)
+	__attribute__((noreturn, format(printf, 1, 2)));
+
+#endif

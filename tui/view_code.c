@@ -1,0 +1,1078 @@
+/*
+ * view_code: the annotator's coding screen - header, the two panes, the
+ * coding bar, the status line - and everything that saves.
+ *
+ * Layout: one header row; the panes (side by side from SPLIT_COLS
+ * columns, else one at a time with Tab to switch); the coding bar, whose
+ * height is worked out from the codebook alone so that picking never
+ * moves the panes; the status line.  Below MIN_COLS x MIN_ROWS only a
+ * "terminal too small" notice is drawn.
+ *
+ * Data: the item, the codebook and the actor's queue are loaded when an
+ * item opens; after that a keypress touches the database only to save
+ * (label_set/toggle/memo/flag/propose/submit, one transaction each) and
+ * to reload the actor's own coding after a save.
+ */
+#define _XOPEN_SOURCE_EXTENDED 1
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/study.h"
+#include "core/text.h"
+#include "tui/screen.h"
+#include "tui/tui.h"
+#include "tui/ui.h"
+
+#define MIN_ROWS 24
+#define MIN_COLS 80
+#define SPLIT_COLS 100
+#define BAR_VALUE_MAX 18
+
+/* ---- windows and overlays ------------------------------------------- */
+
+void screen_place(struct view *v)
+{
+	if (v->win)
+		delwin(v->win);
+	v->win = newwin(v->rows > 0 ? v->rows : 1, v->cols > 0 ? v->cols : 1,
+			v->y, v->x);
+	if (!v->win)
+		die("cannot create a %dx%d window", v->rows, v->cols);
+	leaveok(v->win, TRUE);
+	v->dirty = 1;
+}
+
+static WINDOW *place(WINDOW *old, int rows, int cols, int y, int x)
+{
+	WINDOW *w;
+
+	if (old)
+		delwin(old);
+	w = newwin(rows, cols, y, x);
+	if (!w)
+		die("cannot create a %dx%d window", rows, cols);
+	leaveok(w, TRUE);
+	return w;
+}
+
+void screen_overlay_box(struct screen *scr, struct view *v, int max_rows,
+			int max_cols)
+{
+	int rows = scr->area_rows, cols = scr->cols;
+
+	if (max_rows > 0 && rows > max_rows)
+		rows = max_rows;
+	/* a narrow margin would only show slivers of the panes: none */
+	if (max_cols > 0 && cols > max_cols + 8)
+		cols = max_cols;
+	v->rows = rows;
+	v->cols = cols;
+	v->y = scr->area_y + (scr->area_rows - rows) / 2;
+	v->x = (scr->cols - cols) / 2;
+	screen_place(v);
+}
+
+struct view *screen_push(struct screen *scr, const struct view_ops *ops,
+			 void *priv)
+{
+	struct view *v;
+
+	v = xcalloc(1, sizeof(*v));
+	v->ops = ops;
+	v->scr = scr;
+	v->priv = priv;
+	if (scr->nr_overlays == MAX_OVERLAYS ||
+	    (ops->open && ops->open(v) < 0)) {
+		ops->close(v);
+		free(v);
+		return NULL;
+	}
+	scr->overlays[scr->nr_overlays++] = v;
+	if (!scr->too_small)
+		ops->layout(v);
+	v->dirty = 1;
+	scr->dirty |= DIRTY_OVERLAY;
+	return v;
+}
+
+void screen_pop(struct screen *scr)
+{
+	struct view *v;
+
+	if (!scr->nr_overlays)
+		return;
+	v = scr->overlays[--scr->nr_overlays];
+	v->ops->close(v);
+	free(v);
+	/* what it covered shows again */
+	scr->dirty |= DIRTY_ALL;
+}
+
+static struct view *top_overlay(struct screen *scr)
+{
+	return scr->nr_overlays ? scr->overlays[scr->nr_overlays - 1] : NULL;
+}
+
+/* ---- messages ------------------------------------------------------- */
+
+void screen_msg(struct screen *scr, enum msg_kind kind, const char *fmt, ...)
+{
+	va_list ap;
+
+	buf_reset(&scr->msg);
+	va_start(ap, fmt);
+	buf_vaddf(&scr->msg, fmt, ap);
+	va_end(ap);
+	scr->msg_kind = kind;
+	scr->dirty |= DIRTY_STATUS;
+}
+
+/* ---- the coding ----------------------------------------------------- */
+
+static void reload_coding(struct screen *scr)
+{
+	struct err e = ERR_INIT;
+
+	coding_release(&scr->coding);
+	if (coding_load(scr->st, scr->actor, scr->item.id,
+			scr->actor->member_id, &scr->coding, &e) < 0)
+		screen_msg(scr, MSG_ERR, "%s", e.msg);
+	scr->dirty |= DIRTY_BAR | DIRTY_HEADER | DIRTY_STATUS;
+}
+
+static void codes_text(struct screen *scr, const char *dim, struct buf *out)
+{
+	const struct coded_dim *cd = coding_dim(&scr->coding, dim);
+	size_t i;
+
+	for (i = 0; cd && i < cd->nr_codes; i++)
+		buf_addf(out, "%s%s", i ? ", " : "", cd->codes[i]);
+}
+
+static void saved_msg(struct screen *scr, const char *dim)
+{
+	struct buf b = BUF_INIT;
+
+	codes_text(scr, dim, &b);
+	if (b.len)
+		screen_msg(scr, MSG_OK, "saved: %s = %s", dim, b.ptr);
+	else
+		screen_msg(scr, MSG_OK, "saved: %s cleared", dim);
+	buf_release(&b);
+}
+
+int screen_save_codes(struct screen *scr, const struct dimension *dim,
+		      const char *const *codes, size_t n)
+{
+	struct err e = ERR_INIT;
+
+	if (label_set(scr->st, scr->actor, &scr->cb, scr->item.id, dim->key,
+		      codes, n, 0, &e) < 0) {
+		screen_msg(scr, MSG_ERR, "not saved: %s", e.msg);
+		return -1;
+	}
+	reload_coding(scr);
+	saved_msg(scr, dim->key);
+	return 0;
+}
+
+int screen_save_toggle(struct screen *scr, const struct dimension *dim,
+		       const char *code)
+{
+	struct err e = ERR_INIT;
+
+	if (label_toggle(scr->st, scr->actor, &scr->cb, scr->item.id,
+			 dim->key, code, &e) < 0) {
+		screen_msg(scr, MSG_ERR, "not saved: %s", e.msg);
+		return -1;
+	}
+	reload_coding(scr);
+	saved_msg(scr, dim->key);
+	return 0;
+}
+
+int screen_save_memo(struct screen *scr, const char *text)
+{
+	struct err e = ERR_INIT;
+	size_t lines = 0;
+	const char *p;
+
+	if (label_memo(scr->st, scr->actor, scr->item.id, text, &e) < 0) {
+		screen_msg(scr, MSG_ERR, "memo not saved: %s", e.msg);
+		return -1;
+	}
+	reload_coding(scr);
+	if (!text || !*text) {
+		screen_msg(scr, MSG_OK, "saved: memo removed");
+		return 0;
+	}
+	for (p = text, lines = 1; *p; p++)
+		if (*p == '\n' && p[1])
+			lines++;
+	screen_msg(scr, MSG_OK, "saved: memo (%zu line%s)", lines,
+		   lines == 1 ? "" : "s");
+	return 0;
+}
+
+int screen_save_proposal(struct screen *scr, const struct dimension *dim,
+			 const char *key, const char *name,
+			 const char *definition)
+{
+	struct err e = ERR_INIT;
+	long long id = 0;
+
+	if (label_propose(scr->st, scr->actor, &scr->cb, scr->item.id,
+			  dim->key, key, name, definition, &id, &e) < 0) {
+		screen_msg(scr, MSG_ERR, "not proposed: %s", e.msg);
+		return -1;
+	}
+	reload_coding(scr);
+	screen_msg(scr, MSG_OK, "saved: proposal %s=%s (#%lld); %s = other "
+		   "until it is decided", dim->key, key, id, dim->key);
+	return 0;
+}
+
+int screen_has_code(struct screen *scr, const char *dim, const char *code)
+{
+	const struct coded_dim *cd = coding_dim(&scr->coding, dim);
+	size_t i;
+
+	for (i = 0; cd && i < cd->nr_codes; i++)
+		if (!strcmp(cd->codes[i], code))
+			return 1;
+	return 0;
+}
+
+static void toggle_flag(struct screen *scr, const char *flag, int on)
+{
+	struct err e = ERR_INIT;
+
+	if (label_flag(scr->st, scr->actor, scr->item.id, flag, on, &e) < 0) {
+		screen_msg(scr, MSG_ERR, "not saved: %s", e.msg);
+		return;
+	}
+	reload_coding(scr);
+	screen_msg(scr, MSG_OK, "saved: %s %s", flag, on ? "on" : "off");
+}
+
+/* ---- $EDITOR -------------------------------------------------------- */
+
+char *screen_run_editor(struct screen *scr, const char *text)
+{
+	const char *tmp = getenv("TMPDIR");
+	struct buf path = BUF_INIT, out = BUF_INIT;
+	struct err e = ERR_INIT;
+	char *ret = NULL;
+	int fd;
+
+	if (!text)
+		text = scr->coding.memo ? scr->coding.memo : "";
+	buf_addf(&path, "%s/bugcoder-memo-XXXXXX.md", tmp && *tmp ? tmp :
+		 "/tmp");
+	fd = mkstemps(path.ptr, 3);
+	if (fd < 0) {
+		screen_msg(scr, MSG_ERR, "cannot make a temporary file: %s",
+			   strerror(errno));
+		goto out;
+	}
+	if (write(fd, text, strlen(text)) < 0 || close(fd) < 0) {
+		screen_msg(scr, MSG_ERR, "%s: %s", path.ptr, strerror(errno));
+		unlink(path.ptr);
+		goto out;
+	}
+	if (ui_edit_file(path.ptr, &e) < 0) {
+		screen_msg(scr, MSG_ERR, "%s", e.msg);
+	} else if (buf_read_file(&out, path.ptr) < 0) {
+		screen_msg(scr, MSG_ERR, "%s: %s", path.ptr, strerror(errno));
+	} else {
+		/* editors end the file with a newline; the memo does not */
+		if (out.len && out.ptr[out.len - 1] == '\n')
+			buf_setlen(&out, out.len - 1);
+		if (out.len && out.ptr[out.len - 1] == '\r')
+			buf_setlen(&out, out.len - 1);
+		ret = buf_detach(&out, NULL);
+	}
+	unlink(path.ptr);
+out:
+	scr->dirty |= DIRTY_ALL;
+	buf_release(&path);
+	buf_release(&out);
+	return ret;
+}
+
+/* ---- items ---------------------------------------------------------- */
+
+static int load_item(struct screen *scr, long long id, struct err *e)
+{
+	struct item it;
+	struct coding c = CODING_INIT;
+	size_t i;
+
+	if (item_load(scr->st, id, &it, e) < 0)
+		return -1;
+	if (coding_load(scr->st, scr->actor, id, scr->actor->member_id, &c,
+			e) < 0) {
+		item_release(&it);
+		return -1;
+	}
+	while (scr->nr_overlays)
+		screen_pop(scr);
+	item_release(&scr->item);
+	coding_release(&scr->coding);
+	scr->item = it;
+	scr->coding = c;
+	free(scr->item_name);
+	scr->item_name = item_name(it.repo, it.number);
+	scr->qpos = NOT_QUEUED;
+	for (i = 0; i < scr->q.nr; i++)
+		if (scr->q.v[i].item_id == id) {
+			scr->qpos = i;
+			break;
+		}
+	for (i = 0; i < 2; i++) {
+		scr->panes[i].ops->open(&scr->panes[i]);
+		if (!scr->too_small && scr->rows)
+			scr->panes[i].ops->layout(&scr->panes[i]);
+	}
+	scr->dirty |= DIRTY_ALL;
+	return 0;
+}
+
+static void go_item(struct screen *scr, size_t qpos, const char *verb)
+{
+	struct err e = ERR_INIT;
+
+	if (load_item(scr, scr->q.v[qpos].item_id, &e) < 0) {
+		screen_msg(scr, MSG_ERR, "%s", e.msg);
+		return;
+	}
+	if (verb)
+		screen_msg(scr, MSG_INFO, "%s %s (%zu of %zu)", verb,
+			   scr->item_name, qpos + 1, scr->q.nr);
+}
+
+/* The next queue position after `from` (NOT_QUEUED: from the start)
+ * not submitted, skipping `from` itself; NOT_QUEUED when none. */
+static size_t next_todo(const struct screen *scr, size_t from)
+{
+	size_t k, n = scr->q.nr;
+
+	for (k = 1; k <= n; k++) {
+		size_t i = from == NOT_QUEUED ? k - 1 : (from + k) % n;
+
+		if (i == from)
+			continue;
+		if (!scr->q.v[i].submitted)
+			return i;
+	}
+	return NOT_QUEUED;
+}
+
+static void submit(struct screen *scr)
+{
+	struct err e = ERR_INIT;
+	size_t next;
+	char *name;
+
+	if (label_submit(scr->st, scr->actor, &scr->cb, scr->item.id,
+			 &e) < 0) {
+		screen_msg(scr, MSG_ERR, "%s", e.msg);
+		return;
+	}
+	if (scr->qpos != NOT_QUEUED && !scr->q.v[scr->qpos].submitted) {
+		scr->q.v[scr->qpos].submitted = 1;
+		scr->q.nr_submitted++;
+	}
+	reload_coding(scr);
+	name = xstrdup(scr->item_name);
+	next = next_todo(scr, scr->qpos);
+	if (next == NOT_QUEUED) {
+		screen_msg(scr, MSG_OK, "submitted %s; all %zu items of your "
+			   "queue are submitted", name, scr->q.nr);
+	} else {
+		go_item(scr, next, NULL);
+		screen_msg(scr, MSG_OK, "submitted %s (%zu/%zu done); now %s",
+			   name, scr->q.nr_submitted, scr->q.nr,
+			   scr->item_name);
+	}
+	free(name);
+}
+
+/* ---- layout --------------------------------------------------------- */
+
+static int dim_label_width(const struct dimension *d, size_t i)
+{
+	return (i < 9 ? 2 : 0) + text_width(d->key, strlen(d->key)) + 2;
+}
+
+static int dim_value_width(const struct dimension *d)
+{
+	size_t i;
+	int w = 3;
+
+	for (i = 0; i < d->nr_codes; i++) {
+		int k = text_width(d->codes[i].key, strlen(d->codes[i].key));
+
+		if (k > w)
+			w = k;
+	}
+	return w > BAR_VALUE_MAX ? BAR_VALUE_MAX : w;
+}
+
+/* Where cell i of the coding bar goes: rows needed for `cols`. */
+static int bar_flow(const struct screen *scr, int cols, int *cy, int *cx)
+{
+	int row = 0, x = 1;
+	size_t i;
+
+	for (i = 0; i < scr->cb.nr_dims; i++) {
+		const struct dimension *d = &scr->cb.dims[i];
+		int w = dim_label_width(d, i) + dim_value_width(d);
+
+		if (x + w > cols && x > 1) {
+			row++;
+			x = 1;
+		}
+		if (cy)
+			cy[i] = row;
+		if (cx)
+			cx[i] = x;
+		x += w + 2;
+	}
+	return row + 1;
+}
+
+static void layout(struct screen *scr)
+{
+	int i, left;
+
+	scr->too_small = scr->rows < MIN_ROWS || scr->cols < MIN_COLS;
+	scr->dirty = DIRTY_ALL;
+	if (scr->too_small)
+		return;
+	scr->split = scr->cols >= SPLIT_COLS;
+	scr->bar_rows = bar_flow(scr, scr->cols, NULL, NULL);
+	if (scr->bar_rows > 4)
+		scr->bar_rows = 4;
+	scr->bar_y = scr->rows - 1 - scr->bar_rows;
+	scr->area_y = 1;
+	scr->area_rows = scr->bar_y - scr->area_y;
+	scr->hdr = place(scr->hdr, 1, scr->cols, 0, 0);
+	scr->bar = place(scr->bar, scr->bar_rows, scr->cols, scr->bar_y, 0);
+	scr->status = place(scr->status, 1, scr->cols, scr->rows - 1, 0);
+	if (scr->sep)
+		delwin(scr->sep);
+	scr->sep = NULL;
+	if (scr->split) {
+		left = (scr->cols - 1) / 2;
+		scr->panes[PANE_ISSUE].x = 0;
+		scr->panes[PANE_ISSUE].cols = left;
+		scr->panes[PANE_DIFF].x = left + 1;
+		scr->panes[PANE_DIFF].cols = scr->cols - left - 1;
+		scr->sep = place(NULL, scr->area_rows, 1, scr->area_y, left);
+	} else {
+		for (i = 0; i < 2; i++) {
+			scr->panes[i].x = 0;
+			scr->panes[i].cols = scr->cols;
+		}
+	}
+	for (i = 0; i < 2; i++) {
+		scr->panes[i].y = scr->area_y;
+		scr->panes[i].rows = scr->area_rows;
+		scr->panes[i].ops->layout(&scr->panes[i]);
+	}
+	for (i = 0; i < scr->nr_overlays; i++)
+		scr->overlays[i]->ops->layout(scr->overlays[i]);
+}
+
+/* ---- drawing -------------------------------------------------------- */
+
+static void draw_header(struct screen *scr)
+{
+	WINDOW *w = scr->hdr;
+	struct buf right = BUF_INIT, left = BUF_INIT;
+	int rw, used;
+
+	draw_fill(w, 0, 0, scr->cols, SLOT_HEADER);
+	if (scr->coding.memo)
+		buf_addstr(&right, "[memo] ");
+	if (scr->coding.uncertain)
+		buf_addstr(&right, "[uncertain] ");
+	if (scr->coding.discuss)
+		buf_addstr(&right, "[discuss] ");
+	if (scr->coding.submitted)
+		buf_addstr(&right, "[submitted] ");
+	buf_addf(&right, " %zu/%zu done  ", scr->q.nr_submitted, scr->q.nr);
+	sanitize_line(&right, scr->actor->name);
+	buf_addch(&right, ' ');
+	rw = text_width(right.ptr, right.len);
+
+	buf_addch(&left, ' ');
+	sanitize_line(&left, scr->item_name);
+	buf_addstr(&left, "  ");
+	used = draw_str(w, 0, 0, scr->cols - rw - 1, left.ptr, left.len,
+			SLOT_HEADER);
+	buf_reset(&left);
+	sanitize_line(&left, scr->item.title);
+	draw_str(w, 0, used, scr->cols - rw - 1 - used, left.ptr, left.len,
+		 SLOT_HEADER);
+	if (rw <= scr->cols)
+		draw_str(w, 0, scr->cols - rw, rw, right.ptr, right.len,
+			 SLOT_HEADER);
+	wnoutrefresh(w);
+	buf_release(&right);
+	buf_release(&left);
+}
+
+static void draw_bar(struct screen *scr)
+{
+	WINDOW *w = scr->bar;
+	int cy[64], cx[64];
+	struct buf b = BUF_INIT;
+	size_t i, n = scr->cb.nr_dims < 64 ? scr->cb.nr_dims : 64;
+
+	werase(w);
+	bar_flow(scr, scr->cols, cy, cx);
+	for (i = 0; i < n; i++) {
+		const struct dimension *d = &scr->cb.dims[i];
+		const struct coded_dim *cd = coding_dim(&scr->coding, d->key);
+		int x = cx[i], vw = dim_value_width(d);
+		int active = scr->picking == (int)i;
+
+		if (cy[i] >= scr->bar_rows)
+			break;
+		buf_reset(&b);
+		if (i < 9) {
+			buf_addf(&b, "%zu", i + 1);
+			x += draw_str(w, cy[i], x, 1, b.ptr, b.len,
+				      active ? SLOT_SEL : SLOT_BAR_KEY);
+			x += draw_str(w, cy[i], x, 1, " ", 1,
+				      active ? SLOT_SEL : SLOT_BAR);
+		}
+		buf_reset(&b);
+		sanitize_line(&b, d->key);
+		buf_addstr(&b, ":");
+		x += draw_str(w, cy[i], x, scr->cols - x, b.ptr, b.len,
+			      active ? SLOT_SEL : SLOT_BAR);
+		x += draw_str(w, cy[i], x, 1, " ", 1, SLOT_BAR);
+		buf_reset(&b);
+		if (cd) {
+			size_t k;
+
+			for (k = 0; k < cd->nr_codes; k++) {
+				if (k)
+					buf_addch(&b, ',');
+				sanitize_line(&b, cd->codes[k]);
+			}
+			if (cd->proposal_id)
+				buf_addstr(&b, "+");
+			draw_str(w, cy[i], x, vw, b.ptr, b.len, SLOT_BAR_SET);
+		} else {
+			draw_str(w, cy[i], x, vw, "[ ]", 3, d->required ?
+				 SLOT_BAR_MISSING : SLOT_BAR_EMPTY);
+		}
+	}
+	wnoutrefresh(w);
+	buf_release(&b);
+}
+
+static void hints(struct screen *scr, struct buf *b)
+{
+	size_t n = scr->cb.nr_dims > 9 ? 9 : scr->cb.nr_dims;
+
+	if (n)
+		buf_addf(b, "1-%zu code  ", n);
+	buf_addstr(b, "s submit  m memo  u/d flag  ");
+	if (!scr->split)
+		buf_addstr(b, "Tab pane  ");
+	buf_addstr(b, "]/[ hunk  / search  >/< item  ? help  q quit");
+}
+
+static void draw_status(struct screen *scr)
+{
+	WINDOW *w = scr->status;
+	struct buf b = BUF_INIT, pos = BUF_INIT;
+	int pw = 0;
+	enum slot slot = SLOT_STATUS;
+
+	werase(w);
+	if (scr->qpos != NOT_QUEUED)
+		buf_addf(&pos, " item %zu/%zu ", scr->qpos + 1, scr->q.nr);
+	else
+		buf_addstr(&pos, " not in your queue ");
+	pw = (int)pos.len;
+	if (scr->prompting) {
+		draw_str(w, 0, 0, 1, "/", 1, SLOT_STATUS);
+		edit_draw(&scr->prompt, w, 0, 1, 1, scr->cols - pw - 2, 1);
+	} else {
+		if (scr->msg_kind != MSG_NONE) {
+			sanitize_line(&b, scr->msg.ptr);
+			slot = scr->msg_kind == MSG_ERR ? SLOT_STATUS_ERR :
+			       scr->msg_kind == MSG_OK ? SLOT_STATUS_OK :
+			       SLOT_STATUS;
+		} else {
+			hints(scr, &b);
+		}
+		draw_str(w, 0, 0, scr->cols - pw - 1, b.ptr, b.len, slot);
+	}
+	if (pw < scr->cols)
+		draw_str(w, 0, scr->cols - pw, pw, pos.ptr, pos.len, SLOT_DIM);
+	wnoutrefresh(w);
+	buf_release(&b);
+	buf_release(&pos);
+}
+
+static void draw_too_small(struct screen *scr)
+{
+	char msg[160];
+	int y = scr->rows / 2 - 1;
+
+	werase(stdscr);
+	snprintf(msg, sizeof(msg), "terminal too small: %dx%d", scr->cols,
+		 scr->rows);
+	mvwaddnstr(stdscr, y > 0 ? y : 0, 0, msg, scr->cols);
+	snprintf(msg, sizeof(msg), "bugcoder needs at least %dx%d (q quits)",
+		 MIN_COLS, MIN_ROWS);
+	mvwaddnstr(stdscr, y > 0 ? y + 1 : 1, 0, msg, scr->cols);
+	wnoutrefresh(stdscr);
+}
+
+static void draw_cb(void *ctx)
+{
+	struct screen *scr = ctx;
+	int i, under = 0;
+
+	if (scr->too_small) {
+		if (scr->dirty)
+			draw_too_small(scr);
+		scr->dirty = 0;
+		return;
+	}
+	if (scr->dirty & DIRTY_PANES)
+		scr->panes[0].dirty = scr->panes[1].dirty = 1;
+	if (scr->dirty & DIRTY_HEADER)
+		draw_header(scr);
+	for (i = 0; i < 2; i++) {
+		struct view *v = &scr->panes[i];
+
+		if (!v->dirty || (!scr->split && i != scr->focus))
+			continue;
+		touchwin(v->win);
+		v->ops->draw(v);
+		v->dirty = 0;
+		under = 1;
+	}
+	if (scr->split && (scr->dirty & DIRTY_PANES) && scr->sep) {
+		int y;
+
+		werase(scr->sep);
+		wattrset(scr->sep, slot_attr(SLOT_SEP));
+		for (y = 0; y < scr->area_rows; y++)
+			mvwaddch(scr->sep, y, 0, ACS_VLINE);
+		wattrset(scr->sep, A_NORMAL);
+		wnoutrefresh(scr->sep);
+	}
+	if (scr->dirty & DIRTY_BAR)
+		draw_bar(scr);
+	if (scr->dirty & DIRTY_STATUS)
+		draw_status(scr);
+	for (i = 0; i < scr->nr_overlays; i++) {
+		struct view *v = scr->overlays[i];
+
+		if (under || v->dirty || (scr->dirty & DIRTY_OVERLAY)) {
+			touchwin(v->win);
+			v->ops->draw(v);
+			v->dirty = 0;
+			under = 1;
+		}
+	}
+	scr->dirty = 0;
+}
+
+static void layout_cb(void *ctx, int rows, int cols)
+{
+	struct screen *scr = ctx;
+
+	scr->rows = rows;
+	scr->cols = cols;
+	layout(scr);
+}
+
+static void repaint_cb(void *ctx)
+{
+	struct screen *scr = ctx;
+
+	scr->dirty = DIRTY_ALL;
+}
+
+static int done_cb(void *ctx)
+{
+	struct screen *scr = ctx;
+
+	return scr->quit;
+}
+
+/* ---- keys ----------------------------------------------------------- */
+
+static struct view *pager_owner(struct screen *scr, struct pager **pg)
+{
+	struct view *v = top_overlay(scr);
+
+	if (!v)
+		v = &scr->panes[scr->focus];
+	*pg = v->ops->pager ? v->ops->pager(v) : NULL;
+	return v;
+}
+
+static void search(struct screen *scr, const char *pat, int dir)
+{
+	struct pager *pg;
+	struct view *v = pager_owner(scr, &pg);
+	int wrapped = 0;
+
+	if (!pg) {
+		screen_msg(scr, MSG_INFO, "nothing to search here");
+		return;
+	}
+	if (!pat && !pg->pat.len) {
+		screen_msg(scr, MSG_INFO, "no search yet: / searches");
+		return;
+	}
+	if (!pager_search(pg, pat, dir, &wrapped)) {
+		struct buf b = BUF_INIT;
+
+		sanitize_line(&b, pg->pat.ptr);
+		screen_msg(scr, MSG_ERR, "not found: %s", b.ptr);
+		buf_release(&b);
+	} else if (wrapped) {
+		screen_msg(scr, MSG_INFO, "search wrapped around");
+	}
+	v->dirty = 1;
+	scr->dirty |= top_overlay(scr) ? DIRTY_OVERLAY : 0;
+}
+
+static void prompt_key(struct screen *scr, int key)
+{
+	enum action a = keymap_lookup(KEYMAP_PROMPT, key);
+
+	scr->dirty |= DIRTY_STATUS;
+	switch (a) {
+	case ACT_ACCEPT:
+		scr->prompting = 0;
+		search(scr, scr->prompt.text.len ? scr->prompt.text.ptr : NULL,
+		       1);
+		return;
+	case ACT_CANCEL:
+		scr->prompting = 0;
+		return;
+	case ACT_ED_BACKSPACE:
+		if (!scr->prompt.text.len) {
+			scr->prompting = 0;
+			return;
+		}
+		edit_action(&scr->prompt, a);
+		return;
+	default:
+		if (!edit_action(&scr->prompt, a))
+			edit_insert_key(&scr->prompt, key);
+	}
+}
+
+static void diff_action(struct screen *scr, enum action a, int key)
+{
+	struct view *v = &scr->panes[PANE_DIFF];
+	int r;
+
+	if (scr->focus != PANE_DIFF) {
+		scr->focus = PANE_DIFF;
+		scr->dirty |= DIRTY_PANES;
+	}
+	r = v->ops->handle(v, a, key);
+	if (r & H_REDRAW)
+		v->dirty = 1;
+}
+
+void screen_open_picker(struct screen *scr, size_t dim)
+{
+	size_t *p = xmalloc(sizeof(*p));
+
+	*p = dim;
+	screen_push(scr, &picker_view_ops, p);
+}
+
+void screen_open_memo(struct screen *scr)
+{
+	screen_push(scr, &memo_view_ops, NULL);
+}
+
+int screen_action(struct screen *scr, enum action a, int key)
+{
+	size_t i;
+	char kn[32];
+
+	switch (a) {
+	case ACT_QUIT:
+		scr->quit = 1;
+		return 1;
+	case ACT_HELP:
+		screen_push(scr, &help_view_ops, NULL);
+		return 1;
+	case ACT_CODEBOOK:
+		screen_push(scr, &codebook_view_ops, NULL);
+		return 1;
+	case ACT_REDRAW:
+		clearok(curscr, TRUE);
+		scr->dirty = DIRTY_ALL;
+		return 1;
+	case ACT_SEARCH:
+		scr->prompting = 1;
+		edit_set(&scr->prompt, "");
+		scr->dirty |= DIRTY_STATUS;
+		return 1;
+	case ACT_SEARCH_NEXT:
+	case ACT_SEARCH_PREV:
+		search(scr, NULL, a == ACT_SEARCH_NEXT ? 1 : -1);
+		return 1;
+	case ACT_SWITCH_PANE:
+		scr->focus = !scr->focus;
+		scr->dirty |= DIRTY_PANES;
+		return 1;
+	case ACT_NEXT_HUNK:
+	case ACT_PREV_HUNK:
+	case ACT_NEXT_FILE:
+	case ACT_PREV_FILE:
+	case ACT_NEXT_FIX:
+		diff_action(scr, a, key);
+		return 1;
+	case ACT_PICK_DIM:
+		i = (size_t)(key - '1');
+		if (key < '1' || key > '9' || i >= scr->cb.nr_dims) {
+			screen_msg(scr, MSG_ERR, "the codebook has %zu "
+				   "dimension%s", scr->cb.nr_dims,
+				   scr->cb.nr_dims == 1 ? "" : "s");
+			return 1;
+		}
+		screen_open_picker(scr, i);
+		return 1;
+	case ACT_PICK_UNCODED:
+		for (i = 0; i < scr->cb.nr_dims; i++)
+			if (!coding_dim(&scr->coding, scr->cb.dims[i].key))
+				break;
+		if (i == scr->cb.nr_dims) {
+			screen_msg(scr, MSG_INFO, "every dimension is coded; "
+				   "s submits");
+			return 1;
+		}
+		screen_open_picker(scr, i);
+		return 1;
+	case ACT_MEMO:
+		screen_open_memo(scr);
+		return 1;
+	case ACT_MEMO_EDITOR: {
+		char *text = screen_run_editor(scr, NULL);
+
+		if (text) {
+			const char *old = scr->coding.memo ?
+					  scr->coding.memo : "";
+
+			if (strcmp(old, text))
+				screen_save_memo(scr, text);
+			else
+				screen_msg(scr, MSG_INFO, "memo unchanged");
+			free(text);
+		}
+		return 1;
+	}
+	case ACT_UNCERTAIN:
+		toggle_flag(scr, "uncertain", !scr->coding.uncertain);
+		return 1;
+	case ACT_DISCUSS:
+		toggle_flag(scr, "discuss", !scr->coding.discuss);
+		return 1;
+	case ACT_SUBMIT:
+		submit(scr);
+		return 1;
+	case ACT_NEXT_ITEM:
+		if (!scr->q.nr)
+			return 1;
+		if (scr->qpos == NOT_QUEUED)
+			go_item(scr, 0, "item");
+		else if (scr->qpos + 1 < scr->q.nr)
+			go_item(scr, scr->qpos + 1, "item");
+		else
+			screen_msg(scr, MSG_INFO, "last item of your queue");
+		return 1;
+	case ACT_PREV_ITEM:
+		if (!scr->q.nr)
+			return 1;
+		if (scr->qpos == NOT_QUEUED)
+			go_item(scr, 0, "item");
+		else if (scr->qpos > 0)
+			go_item(scr, scr->qpos - 1, "item");
+		else
+			screen_msg(scr, MSG_INFO, "first item of your queue");
+		return 1;
+	case ACT_NEXT_TODO:
+		i = next_todo(scr, scr->qpos);
+		if (i == NOT_QUEUED)
+			screen_msg(scr, MSG_INFO, "no other item of your "
+				   "queue is waiting");
+		else
+			go_item(scr, i, "to do:");
+		return 1;
+	case ACT_NONE:
+		screen_msg(scr, MSG_INFO, "%s: no such key here; ? shows "
+			   "the keys", keyname_of(key, kn));
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static void key_cb(void *ctx, int key)
+{
+	struct screen *scr = ctx;
+	struct view *v;
+	enum action a;
+	int r;
+
+	if (scr->too_small) {
+		if (key == 'q' || key == TK_CTRL('c'))
+			scr->quit = 1;
+		return;
+	}
+	/* a message stays while overlays are used (it confirms what they
+	 * saved) and goes with the next key on the main screen */
+	if (scr->msg_kind != MSG_NONE && !scr->nr_overlays &&
+	    !scr->prompting) {
+		scr->msg_kind = MSG_NONE;
+		scr->dirty |= DIRTY_STATUS;
+	}
+	if (scr->prompting) {
+		prompt_key(scr, key);
+		return;
+	}
+	v = top_overlay(scr);
+	if (v) {
+		a = keymap_lookup(v->ops->keymap, key);
+		if (a == ACT_NONE && !(v->ops->text_input && key_is_text(key)))
+			return;
+		r = v->ops->handle(v, a, key);
+		if (r & H_CLOSE) {
+			/* the view may have closed itself already */
+			if (top_overlay(scr) == v)
+				screen_pop(scr);
+		} else if (r & H_REDRAW) {
+			v->dirty = 1;
+		} else if (r == H_UNHANDLED) {
+			screen_action(scr, a, key);
+		}
+		return;
+	}
+	a = keymap_lookup(KEYMAP_MAIN, key);
+	v = &scr->panes[scr->focus];
+	r = v->ops->handle(v, a, key);
+	if (r & H_REDRAW)
+		v->dirty = 1;
+	if (r == H_UNHANDLED)
+		screen_action(scr, a, key);
+}
+
+/* ---- entry ---------------------------------------------------------- */
+
+int tui_code(struct store *st, const struct actor *a, const char *name,
+	     struct err *e)
+{
+	struct screen scr;
+	struct ui_client client = {
+		.ctx = &scr,
+		.layout = layout_cb,
+		.draw = draw_cb,
+		.key = key_cb,
+		.done = done_cb,
+		.repaint = repaint_cb,
+	};
+	long long id = -1;
+	size_t i;
+	int ret = -1, started = 0;
+
+	memset(&scr, 0, sizeof(scr));
+	scr.st = st;
+	scr.actor = a;
+	scr.qpos = NOT_QUEUED;
+	scr.picking = -1;
+	buf_init(&scr.msg, 0);
+	edit_init(&scr.prompt, 0);
+	for (i = 0; i < 2; i++) {
+		scr.panes[i].scr = &scr;
+		scr.panes[i].ops = i == PANE_ISSUE ? &issue_view_ops :
+				   &diff_view_ops;
+	}
+
+	if (actor_require(a, ROLES(ROLE_ANNOTATOR) | ROLES(ROLE_OWNER),
+			  "coding items", e) < 0)
+		goto out;
+	if (study_codebook(st, &scr.cb, NULL, e) < 0)
+		goto out;
+	if (queue_load(st, a->member_id, &scr.q, e) < 0)
+		goto out;
+	if (name) {
+		id = item_find(st, name, e);
+		if (id < 0)
+			goto out;
+	} else {
+		if (!scr.q.nr) {
+			err_set(e, ERR_NOTFOUND, "no items to code for %s: "
+				"the study has none, or no round gives %s any",
+				a->name, a->name);
+			goto out;
+		}
+		id = scr.q.v[0].item_id;
+		for (i = 0; i < scr.q.nr; i++)
+			if (!scr.q.v[i].submitted) {
+				id = scr.q.v[i].item_id;
+				break;
+			}
+	}
+	if (load_item(&scr, id, e) < 0)
+		goto out;
+	if (scr.qpos == NOT_QUEUED)
+		screen_msg(&scr, MSG_ERR, "%s is not in your queue: labels "
+			   "may be refused", scr.item_name);
+	else if (!name && scr.q.nr_submitted == scr.q.nr)
+		screen_msg(&scr, MSG_INFO, "all %zu items of your queue are "
+			   "submitted", scr.q.nr);
+
+	if (ui_start(e) < 0)
+		goto out;
+	started = 1;
+	ret = ui_run(&client, e);
+out:
+	while (scr.nr_overlays)
+		screen_pop(&scr);
+	for (i = 0; i < 2; i++)
+		if (scr.panes[i].ops)
+			scr.panes[i].ops->close(&scr.panes[i]);
+	if (scr.hdr)
+		delwin(scr.hdr);
+	if (scr.bar)
+		delwin(scr.bar);
+	if (scr.status)
+		delwin(scr.status);
+	if (scr.sep)
+		delwin(scr.sep);
+	if (started)
+		ui_stop();
+	item_release(&scr.item);
+	coding_release(&scr.coding);
+	codebook_release(&scr.cb);
+	queue_release(&scr.q);
+	free(scr.item_name);
+	buf_release(&scr.msg);
+	edit_release(&scr.prompt);
+	return ret;
+}

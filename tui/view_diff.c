@@ -1,0 +1,424 @@
+/*
+ * view_diff: the fix pane - the pull request's title and figures, its
+ * files, a notice when the diff is partial or missing, its description,
+ * then the diff coloured by line kind with its sigils kept.
+ *
+ * The diff is parsed once per fix with diff_parse() (an index of offsets
+ * into the text, no copies) and a line is sanitized only when it is
+ * drawn or searched, so a 200,000-line diff opens and scrolls as fast as
+ * a short one.  Diff lines never wrap; they scroll sideways.  Several
+ * fixes are shown one at a time (`F` cycles).
+ */
+#define _XOPEN_SOURCE_EXTENDED 1
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/diff.h"
+#include "core/text.h"
+#include "tui/doc.h"
+#include "tui/markdown.h"
+#include "tui/screen.h"
+
+struct diff_pane {
+	size_t fix;		/* shown fix, index into item.fixes */
+	struct diff d;		/* its parse */
+	struct doc pre;		/* lines above the diff, per width */
+	int width;		/* pre rendered for; 0 = not yet */
+	struct pager pg;
+	struct buf line;	/* the sanitized line last asked for */
+	const struct item *it;
+};
+
+static const struct fix *cur_fix(const struct diff_pane *dp)
+{
+	if (!dp->it || dp->fix >= dp->it->nr_fixes)
+		return NULL;
+	return &dp->it->fixes[dp->fix];
+}
+
+static size_t dp_count(void *ctx)
+{
+	struct diff_pane *dp = ctx;
+
+	return dp->pre.nr + dp->d.nr_lines;
+}
+
+static enum slot kind_slot(unsigned kind)
+{
+	switch (kind) {
+	case DIFF_FILE:
+		return SLOT_DIFF_FILE;
+	case DIFF_META:
+		return SLOT_DIFF_META;
+	case DIFF_HUNK:
+		return SLOT_DIFF_HUNK;
+	case DIFF_ADD:
+		return SLOT_DIFF_ADD;
+	case DIFF_DEL:
+		return SLOT_DIFF_DEL;
+	case DIFF_NOEOL:
+		return SLOT_DIM;
+	default:
+		return SLOT_NORMAL;
+	}
+}
+
+static int dp_get(void *ctx, size_t i, struct draw_text *t)
+{
+	struct diff_pane *dp = ctx;
+	const struct fix *f = cur_fix(dp);
+	const struct diff_line *l;
+
+	if (i < dp->pre.nr) {
+		doc_get(&dp->pre, i, t);
+		return dp->pre.lines[i].verbatim;
+	}
+	l = &dp->d.lines[i - dp->pre.nr];
+	buf_reset(&dp->line);
+	text_sanitize(&dp->line, f->diff + l->off, l->len, 8, 0);
+	t->s = dp->line.ptr;
+	t->len = dp->line.len;
+	t->base = kind_slot(l->kind);
+	t->spans = NULL;
+	t->nr_spans = 0;
+	return 1;
+}
+
+static int dp_match(void *ctx, size_t i, const char *pat, size_t plen)
+{
+	struct diff_pane *dp = ctx;
+	const struct fix *f = cur_fix(dp);
+	const struct diff_line *l;
+
+	if (i < dp->pre.nr)
+		return doc_match(&dp->pre, i, pat, plen);
+	l = &dp->d.lines[i - dp->pre.nr];
+	return text_find(f->diff + l->off, l->len, pat, plen) >= 0;
+}
+
+static const struct pager_src diff_src = {
+	.count = dp_count,
+	.get = dp_get,
+	.match = dp_match,
+};
+
+static void fig(struct buf *b, int adds, int dels, int files)
+{
+	if (adds >= 0 || dels >= 0)
+		buf_addf(b, "+%d -%d", adds < 0 ? 0 : adds,
+			 dels < 0 ? 0 : dels);
+	if (files >= 0)
+		buf_addf(b, "%s%d file%s", b->len ? ", " : "", files,
+			 files == 1 ? "" : "s");
+}
+
+static void render_pre(struct diff_pane *dp, int width)
+{
+	struct doc *d = &dp->pre;
+	const struct fix *f = cur_fix(dp);
+	struct buf b = BUF_INIT;
+	size_t i;
+
+	doc_clear(d);
+	dp->width = width;
+	if (!f) {
+		doc_line(d, "No fix: this item has no linked pull request.",
+			 SLOT_NOTICE, 0);
+		doc_line(d, "Code it from the issue alone.", SLOT_DIM, 1);
+		return;
+	}
+	doc_begin(d, SLOT_MD_HEADING, 0, 0);
+	if (f->number) {
+		buf_addf(&b, "#%lld ", f->number);
+		doc_puts(d, b.ptr, SLOT_MD_HEADING);
+	}
+	doc_put_untrusted(d, f->title && *f->title ? f->title : "(untitled)",
+			  SLOT_MD_HEADING);
+	doc_end(d);
+
+	buf_reset(&b);
+	fig(&b, f->additions >= 0 ? f->additions : dp->d.additions,
+	    f->deletions >= 0 ? f->deletions : dp->d.deletions,
+	    f->changed_files >= 0 ? f->changed_files : (int)dp->d.nr_files);
+	doc_begin(d, SLOT_META, 0, 1);
+	doc_puts(d, b.ptr, SLOT_META);
+	if (f->merged_at && *f->merged_at) {
+		doc_puts(d, ", merged ", SLOT_META);
+		buf_reset(&b);
+		buf_add(&b, f->merged_at, strnlen(f->merged_at, 10));
+		doc_put_untrusted(d, b.ptr, SLOT_META);
+	}
+	if (dp->it->nr_fixes > 1) {
+		buf_reset(&b);
+		buf_addf(&b, " (fix %zu of %zu; F shows the next)",
+			 dp->fix + 1, dp->it->nr_fixes);
+		doc_puts(d, b.ptr, SLOT_META);
+	}
+	doc_end(d);
+	if (f->url && *f->url) {
+		doc_begin(d, SLOT_MD_LINK, 1, 2);
+		doc_put_untrusted(d, f->url, SLOT_MD_LINK);
+		doc_end(d);
+	}
+	if (f->diff_partial || dp->it->diff_partial)
+		doc_line(d, "Partial diff: GitHub listed only some files; "
+			 "files and lines may be missing.", SLOT_NOTICE, 3);
+	if (!f->diff || !f->diff_len)
+		doc_line(d, "The diff of this fix was not imported.",
+			 SLOT_NOTICE, 3);
+	for (i = 0; i < dp->d.nr_files; i++) {
+		const struct diff_file *df = &dp->d.files[i];
+		const char *path = df->new_path && strcmp(df->new_path,
+			"/dev/null") ? df->new_path : df->old_path;
+		const char *mark = "M";
+
+		if (df->old_path && !strcmp(df->old_path, "/dev/null"))
+			mark = "A";
+		else if (df->new_path && !strcmp(df->new_path, "/dev/null"))
+			mark = "D";
+		else if (df->old_path && df->new_path &&
+			 strcmp(df->old_path, df->new_path))
+			mark = "R";
+		doc_begin(d, SLOT_NORMAL, 1, 4 + i);
+		doc_puts(d, "  ", SLOT_NORMAL);
+		doc_puts(d, mark, SLOT_DIFF_FILE);
+		doc_puts(d, " ", SLOT_NORMAL);
+		doc_put_untrusted(d, path ? path : "?", SLOT_NORMAL);
+		buf_reset(&b);
+		if (df->binary)
+			buf_addstr(&b, "  (binary)");
+		else
+			buf_addf(&b, "  +%d -%d", df->additions,
+				 df->deletions);
+		doc_puts(d, b.ptr, SLOT_DIM);
+		doc_end(d);
+	}
+	if (f->body && *f->body) {
+		unsigned long long a = 4 + dp->d.nr_files;
+
+		doc_line(d, "", SLOT_NORMAL, a);
+		md_render(d, f->body, strlen(f->body), width, MD_ANCHOR_SPAN);
+	}
+	doc_line(d, "", SLOT_NORMAL, 2 * MD_ANCHOR_SPAN);
+	buf_release(&b);
+}
+
+/* Show fix number `fix` from its top. */
+static void show_fix(struct diff_pane *dp, size_t fix)
+{
+	const struct fix *f;
+
+	diff_release(&dp->d);
+	dp->fix = fix;
+	f = cur_fix(dp);
+	if (f && f->diff)
+		diff_parse(&dp->d, f->diff, f->diff_len);
+	dp->width = 0;
+	dp->pg.top = 0;
+	dp->pg.hscroll = 0;
+	dp->pg.match = NO_MATCH;
+}
+
+static int diff_open(struct view *v)
+{
+	struct diff_pane *dp = v->priv;
+
+	if (!dp) {
+		dp = xcalloc(1, sizeof(*dp));
+		buf_init(&dp->pre.text, 0);
+		buf_init(&dp->line, 0);
+		pager_init(&dp->pg, &diff_src, dp);
+		v->priv = dp;
+	}
+	dp->it = &v->scr->item;
+	doc_clear(&dp->pre);
+	show_fix(dp, 0);
+	v->dirty = 1;
+	return 0;
+}
+
+static void diff_layout(struct view *v)
+{
+	struct diff_pane *dp = v->priv;
+
+	screen_place(v);
+	pager_set_size(&dp->pg, v->rows - 1, v->cols);
+	if (v->cols != dp->width) {
+		/* keep the place: a diff line stays the same line */
+		size_t old_pre = dp->pre.nr, top = dp->pg.top;
+		unsigned long long a = top < old_pre ?
+			dp->pre.lines[top].anchor : 0;
+		int had = dp->width != 0;
+
+		render_pre(dp, v->cols);
+		if (!had)
+			top = 0;
+		else if (top >= old_pre)
+			top = top - old_pre + dp->pre.nr;
+		else
+			top = doc_find_anchor(&dp->pre, a);
+		dp->pg.match = NO_MATCH;
+		pager_goto(&dp->pg, top);
+	}
+	pager_clamp(&dp->pg);
+	v->dirty = 1;
+}
+
+static void diff_draw(struct view *v)
+{
+	struct diff_pane *dp = v->priv;
+	struct screen *scr = v->scr;
+	const struct fix *f = cur_fix(dp);
+	int focused = scr->focus == PANE_DIFF;
+	enum slot ts = focused ? SLOT_PANE_FOCUS : SLOT_PANE_TITLE;
+	struct buf b = BUF_INIT, pos = BUF_INIT;
+	int used;
+
+	werase(v->win);
+	draw_fill(v->win, 0, 0, v->cols, ts);
+	if (!f) {
+		buf_addstr(&b, " fix: none");
+	} else {
+		buf_addstr(&b, " fix");
+		if (dp->it->nr_fixes > 1)
+			buf_addf(&b, " %zu/%zu", dp->fix + 1,
+				 dp->it->nr_fixes);
+		if (f->number)
+			buf_addf(&b, " #%lld", f->number);
+		buf_addstr(&b, " (");
+		fig(&b, f->additions >= 0 ? f->additions : dp->d.additions,
+		    f->deletions >= 0 ? f->deletions : dp->d.deletions,
+		    f->changed_files >= 0 ? f->changed_files :
+		    (int)dp->d.nr_files);
+		buf_addstr(&b, ")");
+	}
+	if (!scr->split)
+		buf_addstr(&b, " [Tab: issue]");
+	else if (focused)
+		buf_addstr(&b, " *");
+	used = draw_str(v->win, 0, 0, v->cols, b.ptr, b.len, ts);
+	pager_position(&dp->pg, &pos);
+	buf_addch(&pos, ' ');
+	if (v->cols - used > (int)pos.len + 1)
+		draw_str(v->win, 0, v->cols - (int)pos.len, (int)pos.len,
+			 pos.ptr, pos.len, ts);
+	pager_draw(&dp->pg, v->win, 1, 0, focused);
+	wnoutrefresh(v->win);
+	buf_release(&b);
+	buf_release(&pos);
+}
+
+/* Jump to a hunk or file line `target` of the diff (a diff line index)
+ * unless it is where we are. */
+static int jump(struct diff_pane *dp, size_t target, size_t cur, int found)
+{
+	if (!found || target == cur)
+		return 0;
+	pager_goto(&dp->pg, dp->pre.nr + target);
+	return 1;
+}
+
+static int diff_handle(struct view *v, enum action a, int key)
+{
+	struct diff_pane *dp = v->priv;
+	struct screen *scr = v->scr;
+	size_t pre = dp->pre.nr, cur, t;
+	int in_diff = dp->pg.top >= pre;
+
+	(void)key;
+	cur = in_diff ? dp->pg.top - pre : 0;
+	switch (a) {
+	case ACT_NEXT_HUNK:
+		if (!dp->d.nr_hunks)
+			break;
+		if (!in_diff || dp->d.hunks[0] > cur)
+			t = dp->d.hunks[0];
+		else
+			t = diff_next_hunk(&dp->d, cur);
+		if (jump(dp, t, in_diff ? cur : (size_t)-1, 1))
+			return H_REDRAW;
+		screen_msg(scr, MSG_INFO, "last hunk%s", dp->it->nr_fixes > 1 ?
+			   "; F shows the next fix" : "");
+		return H_HANDLED;
+	case ACT_PREV_HUNK:
+		if (!dp->d.nr_hunks || !in_diff)
+			break;
+		t = diff_prev_hunk(&dp->d, cur);
+		if (t < cur && jump(dp, t, cur, 1))
+			return H_REDRAW;
+		/* before the first hunk: back to the top */
+		pager_goto(&dp->pg, 0);
+		return H_REDRAW;
+	case ACT_NEXT_FILE:
+		if (!dp->d.nr_files)
+			break;
+		if (!in_diff || dp->d.files[0].first_line > cur)
+			t = dp->d.files[0].first_line;
+		else
+			t = diff_next_file(&dp->d, cur);
+		if (jump(dp, t, in_diff ? cur : (size_t)-1, 1))
+			return H_REDRAW;
+		screen_msg(scr, MSG_INFO, "last file");
+		return H_HANDLED;
+	case ACT_PREV_FILE:
+		if (!dp->d.nr_files || !in_diff)
+			break;
+		t = diff_prev_file(&dp->d, cur);
+		if (t < cur && jump(dp, t, cur, 1))
+			return H_REDRAW;
+		pager_goto(&dp->pg, 0);
+		return H_REDRAW;
+	case ACT_NEXT_FIX:
+		if (dp->it->nr_fixes < 2) {
+			screen_msg(scr, MSG_INFO, "this item has %s fix",
+				   dp->it->nr_fixes ? "one" : "no");
+			return H_HANDLED;
+		}
+		show_fix(dp, (dp->fix + 1) % dp->it->nr_fixes);
+		diff_layout(v);
+		screen_msg(scr, MSG_INFO, "fix %zu of %zu", dp->fix + 1,
+			   dp->it->nr_fixes);
+		return H_REDRAW;
+	default:
+		return pager_action(&dp->pg, a) ? H_REDRAW : H_UNHANDLED;
+	}
+	screen_msg(scr, MSG_INFO, "no %s in this fix",
+		   a == ACT_NEXT_HUNK || a == ACT_PREV_HUNK ? "hunks" :
+		   "files");
+	return H_HANDLED;
+}
+
+static void diff_close(struct view *v)
+{
+	struct diff_pane *dp = v->priv;
+
+	if (dp) {
+		diff_release(&dp->d);
+		doc_release(&dp->pre);
+		pager_release(&dp->pg);
+		buf_release(&dp->line);
+		free(dp);
+	}
+	v->priv = NULL;
+	if (v->win)
+		delwin(v->win);
+	v->win = NULL;
+}
+
+static struct pager *diff_pager(struct view *v)
+{
+	struct diff_pane *dp = v->priv;
+
+	return &dp->pg;
+}
+
+const struct view_ops diff_view_ops = {
+	.name = "diff",
+	.keymap = KEYMAP_MAIN,
+	.open = diff_open,
+	.layout = diff_layout,
+	.draw = diff_draw,
+	.handle = diff_handle,
+	.close = diff_close,
+	.pager = diff_pager,
+};

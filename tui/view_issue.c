@@ -1,0 +1,328 @@
+/*
+ * view_issue: the issue pane - title, state, author, dates, labels, the
+ * body rendered from Markdown, then the comment thread.
+ *
+ * The whole issue is rendered once per pane width into a doc (a line
+ * array); scrolling and drawing only read it.  On a width change the
+ * top line's anchor finds the same place in the new rendering.  Only
+ * verbatim lines (code, tables, tracebacks) scroll sideways.
+ */
+#define _XOPEN_SOURCE_EXTENDED 1
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/text.h"
+#include "tui/doc.h"
+#include "tui/markdown.h"
+#include "tui/screen.h"
+
+struct issue_pane {
+	struct doc doc;
+	int width;		/* rendered for; 0 = not yet */
+	struct pager pg;
+};
+
+static size_t issue_count(void *ctx)
+{
+	struct issue_pane *ip = ctx;
+
+	return ip->doc.nr;
+}
+
+static int issue_get(void *ctx, size_t i, struct draw_text *t)
+{
+	struct issue_pane *ip = ctx;
+
+	doc_get(&ip->doc, i, t);
+	return ip->doc.lines[i].verbatim;
+}
+
+static int issue_match(void *ctx, size_t i, const char *pat, size_t plen)
+{
+	struct issue_pane *ip = ctx;
+
+	return doc_match(&ip->doc, i, pat, plen);
+}
+
+static const struct pager_src issue_src = {
+	.count = issue_count,
+	.get = issue_get,
+	.match = issue_match,
+};
+
+/* "2024-01-02T03:04:05Z" -> "2024-01-02 03:04" (untrusted: sanitized
+ * by the caller's doc_put_untrusted). */
+static void put_date(struct doc *d, const char *iso, enum slot slot)
+{
+	char out[17];
+	size_t n;
+
+	if (!iso || !*iso) {
+		doc_puts(d, "?", slot);
+		return;
+	}
+	n = strlen(iso);
+	if (n >= 16 && iso[10] == 'T') {
+		memcpy(out, iso, 10);
+		out[10] = ' ';
+		memcpy(out + 11, iso + 11, 5);
+		out[16] = '\0';
+		doc_put_untrusted(d, out, slot);
+	} else {
+		doc_put_untrusted(d, iso, slot);
+	}
+}
+
+static void wrapped(struct doc *d, const char *s, int width, enum slot slot,
+		    unsigned long long anchor)
+{
+	struct buf b = BUF_INIT;
+	struct text_lines tl = TEXT_LINES_INIT;
+	size_t i;
+
+	text_sanitize(&b, s ? s : "", s ? strlen(s) : 0, 8, 0);
+	text_wrap(&tl, b.ptr, b.len, width);
+	for (i = 0; i < tl.nr; i++) {
+		doc_begin(d, slot, 0, anchor + tl.v[i].off);
+		doc_put(d, b.ptr + tl.v[i].off, tl.v[i].len, slot);
+		doc_end(d);
+	}
+	text_lines_release(&tl);
+	buf_release(&b);
+}
+
+static void rule(struct doc *d, int width, const char *label,
+		 unsigned long long anchor)
+{
+	int i, w = 0;
+
+	doc_begin(d, SLOT_MD_RULE, 0, anchor);
+	if (label) {
+		doc_puts(d, glyph(G_RULE), SLOT_MD_RULE);
+		doc_puts(d, glyph(G_RULE), SLOT_MD_RULE);
+		doc_puts(d, " ", SLOT_MD_RULE);
+		doc_put_untrusted(d, label, SLOT_META);
+		doc_puts(d, " ", SLOT_MD_RULE);
+		{
+			/* the width of what is on the line so far */
+			struct doc_line *l = &d->lines[d->nr];
+
+			w = text_width(d->text.ptr + l->off, l->len);
+		}
+	}
+	for (i = w; i < width; i++)
+		doc_puts(d, glyph(G_RULE), SLOT_MD_RULE);
+	doc_end(d);
+}
+
+static void render(struct issue_pane *ip, const struct item *it, int width)
+{
+	struct doc *d = &ip->doc;
+	unsigned long long sec = 0;
+	struct buf b = BUF_INIT;
+	char *name;
+	size_t i;
+
+	doc_clear(d);
+	ip->width = width;
+
+	/* title and facts */
+	wrapped(d, it->title, width, SLOT_MD_HEADING, 0);
+	doc_begin(d, SLOT_META, 0, 1ULL << 30);
+	name = item_name(it->repo, it->number);
+	doc_put_untrusted(d, name, SLOT_META);
+	free(name);
+	doc_puts(d, " ", SLOT_META);
+	doc_puts(d, glyph(G_DOT), SLOT_META);
+	doc_puts(d, " ", SLOT_META);
+	doc_put_untrusted(d, it->state ? it->state : "state unknown",
+			  SLOT_META);
+	if (it->state_reason && *it->state_reason) {
+		doc_puts(d, " (", SLOT_META);
+		doc_put_untrusted(d, it->state_reason, SLOT_META);
+		doc_puts(d, ")", SLOT_META);
+	}
+	doc_end(d);
+
+	doc_begin(d, SLOT_META, 0, 1ULL << 31);
+	doc_puts(d, "opened by ", SLOT_META);
+	doc_put_untrusted(d, it->author ? it->author : "ghost", SLOT_STATUS_OK);
+	doc_puts(d, " on ", SLOT_META);
+	put_date(d, it->created_at, SLOT_META);
+	if (it->closed_at) {
+		doc_puts(d, ", closed ", SLOT_META);
+		put_date(d, it->closed_at, SLOT_META);
+		if (it->days_open >= 0) {
+			buf_reset(&b);
+			buf_addf(&b, " (%.0f day%s)", it->days_open,
+				 it->days_open >= 0.5 && it->days_open < 1.5 ?
+				 "" : "s");
+			doc_puts(d, b.ptr, SLOT_META);
+		}
+	}
+	doc_end(d);
+
+	if (it->nr_labels) {
+		doc_begin(d, SLOT_META, 0, (1ULL << 31) + 1);
+		doc_puts(d, "labels:", SLOT_META);
+		for (i = 0; i < it->nr_labels; i++) {
+			doc_puts(d, " [", SLOT_LABEL);
+			doc_put_untrusted(d, it->labels[i], SLOT_LABEL);
+			doc_puts(d, "]", SLOT_LABEL);
+		}
+		doc_end(d);
+	}
+	if (it->url && *it->url) {
+		doc_begin(d, SLOT_MD_LINK, 1, (1ULL << 31) + 2);
+		doc_put_untrusted(d, it->url, SLOT_MD_LINK);
+		doc_end(d);
+	}
+	rule(d, width, NULL, (1ULL << 31) + 3);
+
+	/* the body */
+	sec = MD_ANCHOR_SPAN;
+	if (it->body && *it->body) {
+		md_render(d, it->body, strlen(it->body), width, sec);
+	} else {
+		doc_line(d, "(no description)", SLOT_DIM, sec);
+	}
+
+	/* the thread */
+	if (it->nr_comments || it->comment_count > 0) {
+		buf_reset(&b);
+		buf_addf(&b, "%zu comment%s", it->nr_comments,
+			 it->nr_comments == 1 ? "" : "s");
+		if ((size_t)it->comment_count > it->nr_comments)
+			buf_addf(&b, " (of %d; the rest were not imported)",
+				 it->comment_count);
+		doc_line(d, "", SLOT_NORMAL, sec + MD_ANCHOR_SPAN - 1);
+		rule(d, width, b.ptr, sec + MD_ANCHOR_SPAN - 1);
+	}
+	for (i = 0; i < it->nr_comments; i++) {
+		const struct comment *c = &it->comments[i];
+
+		sec += MD_ANCHOR_SPAN;
+		doc_line(d, "", SLOT_NORMAL, sec);
+		doc_begin(d, SLOT_META, 0, sec);
+		doc_put_untrusted(d, c->author ? c->author : "ghost",
+				  SLOT_STATUS_OK);
+		doc_puts(d, " commented on ", SLOT_META);
+		put_date(d, c->created_at, SLOT_META);
+		doc_puts(d, ":", SLOT_META);
+		doc_end(d);
+		if (c->body && *c->body)
+			md_render(d, c->body, strlen(c->body), width, sec + 1);
+		else
+			doc_line(d, "(empty)", SLOT_DIM, sec + 1);
+	}
+	buf_release(&b);
+}
+
+static int issue_open(struct view *v)
+{
+	struct issue_pane *ip = v->priv;
+
+	if (!ip) {
+		ip = xcalloc(1, sizeof(*ip));
+		buf_init(&ip->doc.text, 0);
+		pager_init(&ip->pg, &issue_src, ip);
+		v->priv = ip;
+	}
+	/* a new item: render afresh at the next layout */
+	doc_clear(&ip->doc);
+	ip->width = 0;
+	ip->pg.top = 0;
+	ip->pg.hscroll = 0;
+	ip->pg.match = NO_MATCH;
+	v->dirty = 1;
+	return 0;
+}
+
+static void issue_layout(struct view *v)
+{
+	struct issue_pane *ip = v->priv;
+	int width = v->cols;
+
+	screen_place(v);
+	pager_set_size(&ip->pg, v->rows - 1, v->cols);
+	if (width != ip->width && v->scr->item.id) {
+		unsigned long long a = ip->doc.nr && ip->pg.top < ip->doc.nr ?
+			ip->doc.lines[ip->pg.top].anchor : 0;
+		int had = ip->width != 0;
+
+		render(ip, &v->scr->item, width);
+		ip->pg.match = NO_MATCH;
+		pager_goto(&ip->pg, had ? doc_find_anchor(&ip->doc, a) : 0);
+	}
+	pager_clamp(&ip->pg);
+	v->dirty = 1;
+}
+
+static void issue_draw(struct view *v)
+{
+	struct issue_pane *ip = v->priv;
+	struct screen *scr = v->scr;
+	int focused = scr->focus == PANE_ISSUE;
+	enum slot ts = focused ? SLOT_PANE_FOCUS : SLOT_PANE_TITLE;
+	struct buf b = BUF_INIT, pos = BUF_INIT;
+	int used;
+
+	werase(v->win);
+	draw_fill(v->win, 0, 0, v->cols, ts);
+	buf_addf(&b, " issue");
+	if (!scr->split)
+		buf_addf(&b, " [Tab: fix]");
+	else if (focused)
+		buf_addstr(&b, " *");
+	used = draw_str(v->win, 0, 0, v->cols, b.ptr, b.len, ts);
+	pager_position(&ip->pg, &pos);
+	buf_addch(&pos, ' ');
+	if (v->cols - used > (int)pos.len + 1)
+		draw_str(v->win, 0, v->cols - (int)pos.len, (int)pos.len,
+			 pos.ptr, pos.len, ts);
+	pager_draw(&ip->pg, v->win, 1, 0, focused);
+	wnoutrefresh(v->win);
+	buf_release(&b);
+	buf_release(&pos);
+}
+
+static int issue_handle(struct view *v, enum action a, int key)
+{
+	struct issue_pane *ip = v->priv;
+
+	(void)key;
+	return pager_action(&ip->pg, a) ? H_REDRAW : H_UNHANDLED;
+}
+
+static void issue_close(struct view *v)
+{
+	struct issue_pane *ip = v->priv;
+
+	if (ip) {
+		doc_release(&ip->doc);
+		pager_release(&ip->pg);
+		free(ip);
+	}
+	v->priv = NULL;
+	if (v->win)
+		delwin(v->win);
+	v->win = NULL;
+}
+
+static struct pager *issue_pager(struct view *v)
+{
+	struct issue_pane *ip = v->priv;
+
+	return &ip->pg;
+}
+
+const struct view_ops issue_view_ops = {
+	.name = "issue",
+	.keymap = KEYMAP_MAIN,
+	.open = issue_open,
+	.layout = issue_layout,
+	.draw = issue_draw,
+	.handle = issue_handle,
+	.close = issue_close,
+	.pager = issue_pager,
+};

@@ -1,0 +1,112 @@
+/*
+ * view_memo: the memo editor overlay.
+ *
+ * A multi-line editor for the actor's memo on the item.  Esc (or C-x)
+ * saves - one transaction, confirmed on the status line - and closes;
+ * C-g closes without saving; C-o hands the text to $VISUAL/$EDITOR and
+ * saves what comes back at once.
+ */
+#define _XOPEN_SOURCE_EXTENDED 1
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui/edit.h"
+#include "tui/screen.h"
+
+struct memo {
+	struct edit ed;
+};
+
+static int memo_open(struct view *v)
+{
+	struct memo *m = xcalloc(1, sizeof(*m));
+
+	edit_init(&m->ed, 1);
+	edit_set(&m->ed, v->scr->coding.memo);
+	v->priv = m;
+	return 0;
+}
+
+static void memo_layout(struct view *v)
+{
+	screen_overlay_box(v->scr, v, 16, 100);
+}
+
+static void memo_draw(struct view *v)
+{
+	struct memo *m = v->priv;
+	struct buf b = BUF_INIT;
+
+	werase(v->win);
+	buf_addstr(&b, "Memo on ");
+	sanitize_line(&b, v->scr->item_name);
+	buf_addstr(&b, " - Esc saves, C-g cancels, C-o $EDITOR");
+	draw_frame(v->win, b.ptr, SLOT_DIALOG_TITLE);
+	edit_draw(&m->ed, v->win, 1, 1, v->rows - 2, v->cols - 2, 1);
+	wnoutrefresh(v->win);
+	buf_release(&b);
+}
+
+static int save(struct view *v)
+{
+	struct memo *m = v->priv;
+	const char *old = v->scr->coding.memo ? v->scr->coding.memo : "";
+
+	if (!strcmp(old, m->ed.text.ptr)) {
+		screen_msg(v->scr, MSG_INFO, "memo unchanged");
+		return 0;
+	}
+	return screen_save_memo(v->scr, m->ed.text.ptr);
+}
+
+static int memo_handle(struct view *v, enum action a, int key)
+{
+	struct memo *m = v->priv;
+	char *text;
+
+	switch (a) {
+	case ACT_SAVE_CLOSE:
+		return save(v) < 0 ? H_REDRAW : H_CLOSE;
+	case ACT_CANCEL:
+		screen_msg(v->scr, MSG_INFO, "memo not changed");
+		return H_CLOSE;
+	case ACT_MEMO_EDITOR:
+		text = screen_run_editor(v->scr, m->ed.text.ptr);
+		if (text) {
+			edit_set(&m->ed, text);
+			save(v);
+			free(text);
+		}
+		return H_REDRAW;
+	case ACT_NONE:
+		edit_insert_key(&m->ed, key);
+		return H_REDRAW;
+	default:
+		return edit_action(&m->ed, a) ? H_REDRAW : H_HANDLED;
+	}
+}
+
+static void memo_close(struct view *v)
+{
+	struct memo *m = v->priv;
+
+	if (m) {
+		edit_release(&m->ed);
+		free(m);
+	}
+	v->priv = NULL;
+	if (v->win)
+		delwin(v->win);
+	v->win = NULL;
+}
+
+const struct view_ops memo_view_ops = {
+	.name = "memo",
+	.keymap = KEYMAP_MEMO,
+	.text_input = 1,
+	.open = memo_open,
+	.layout = memo_layout,
+	.draw = memo_draw,
+	.handle = memo_handle,
+	.close = memo_close,
+};
