@@ -155,6 +155,7 @@ static void resp_clear(struct resp *r)
 	free(r->retry_after);
 	free(r->resource);
 	memset(r, 0, sizeof(*r));
+	buf_init(&r->body, 0);
 	r->rl_remaining = r->rl_limit = -1;
 }
 
@@ -255,12 +256,8 @@ static size_t on_header(char *data, size_t size, size_t n, void *arg)
 	size_t vlen;
 
 	if (len >= 5 && !memcmp(data, "HTTP/", 5)) {
-		/* a new answer (after a redirect): forget the last one's */
-		struct buf keep = r->body;
-
-		r->body = (struct buf)BUF_INIT;
+		/* a new answer (after a redirect): forget the last one */
 		resp_clear(r);
-		r->body = keep;
 		return len;
 	}
 	colon = memchr(data, ':', len);
@@ -666,22 +663,158 @@ static int graphql_limited(const cJSON *j)
 	return 0;
 }
 
+/* Counts of one request's attempts and waits. */
+struct tries {
+	int attempt;		/* exchanges made */
+	int rate_waits;		/* primary-limit waits */
+	int secondary;		/* secondary-limit waits */
+};
+
 /*
- * One exchange with retries.  On success returns 0 with `r` filled (the
- * body from the cache after a 304) and, with REQ_JSON, *json owned by the
- * caller.  A 406 with REQ_ALLOW_406 also returns 0 (r->status says so),
- * and so does a 304 for a diff, whose body the cache does not keep.
- * Otherwise -1 with `e` naming the method, the URL and the status.
+ * One exchange: send the request (conditional when `etag` or `lm` is
+ * given), fill `r`, count it.  Returns libcurl's verdict.
+ */
+static CURLcode exchange(struct client *c, const char *url, unsigned flags,
+			 const char *post, const char *etag, const char *lm,
+			 struct resp *r)
+{
+	struct curl_slist *h = NULL;
+	struct buf line = BUF_INIT;
+	long redirects = 0;
+	CURLcode rc;
+
+	h = curl_slist_append(h, (flags & REQ_DIFF) ?
+			      "Accept: application/vnd.github.diff" :
+			      "Accept: application/vnd.github+json");
+	h = curl_slist_append(h, "X-GitHub-Api-Version: " GH_API_VERSION);
+	if (c->auth)
+		h = curl_slist_append(h, c->auth);
+	if (etag) {
+		buf_addf(&line, "If-None-Match: %s", etag);
+		h = curl_slist_append(h, line.ptr);
+		buf_reset(&line);
+	}
+	if (lm) {
+		buf_addf(&line, "If-Modified-Since: %s", lm);
+		h = curl_slist_append(h, line.ptr);
+	}
+	buf_release(&line);
+	if (flags & REQ_POST)
+		h = curl_slist_append(h, "Content-Type: application/json");
+	curl_easy_setopt(c->curl, CURLOPT_URL, url);
+	curl_easy_setopt(c->curl, CURLOPT_HTTPHEADER, h);
+	if (flags & REQ_POST) {
+		curl_easy_setopt(c->curl, CURLOPT_POSTFIELDS, post);
+		curl_easy_setopt(c->curl, CURLOPT_POSTFIELDSIZE,
+				 (long)strlen(post));
+	} else {
+		curl_easy_setopt(c->curl, CURLOPT_HTTPGET, 1L);
+	}
+	c->errbuf[0] = '\0';
+	c->cur = r;
+	rc = curl_easy_perform(c->curl);
+	c->cur = NULL;
+	curl_easy_setopt(c->curl, CURLOPT_HTTPHEADER, NULL);
+	wipe_slist(h);
+
+	c->stats->requests++;
+	curl_easy_getinfo(c->curl, CURLINFO_REDIRECT_COUNT, &redirects);
+	if (redirects > 0) {
+		c->stats->requests += redirects;
+		c->stats->counted += redirects;
+	}
+	if (rc == CURLE_OK) {
+		curl_easy_getinfo(c->curl, CURLINFO_RESPONSE_CODE, &r->status);
+		if (r->status == 304)
+			c->stats->not_modified++;
+		else
+			c->stats->counted++;
+		note_rate(c, url, r);
+	}
+	progress(c);
+	return rc;
+}
+
+/* After a transient fault: give up once the attempts are spent (ERR_NET
+ * naming the exchange and `what`), else back off and return 0. */
+static int retry_later(struct client *c, struct tries *t, const char *method,
+		       const char *url, const char *what, struct err *e)
+{
+	double ms;
+
+	if (t->attempt >= c->max_attempts)
+		return err_set(e, ERR_NET, "%s %s: %s (after %d attempts)",
+			       method, url, what, t->attempt);
+	c->stats->retries++;
+	ms = (double)c->backoff_ms * (double)(1 << (t->attempt - 1));
+	if (ms > 60000)
+		ms = 60000;
+	return pause_for(c, ms / 1000.0, "retrying", e);
+}
+
+/* The primary limit is spent: wait for its reset. */
+static int wait_primary(struct client *c, struct tries *t, const char *method,
+			const char *url, const struct resp *r, struct err *e)
+{
+	long long reset = r->rl_reset ? r->rl_reset :
+			  (long long)time(NULL) + 60;
+
+	if (++t->rate_waits > MAX_RATE_WAITS)
+		return err_set(e, ERR_NET, "%s %s: HTTP %ld, the rate limit "
+			       "is still exhausted", method, url, r->status);
+	return pause_for(c, until_reset(reset), "rate limit reset", e);
+}
+
+/* A secondary limit: wait as long as retry-after asks (plus back-off
+ * when it repeats), or back off exponentially from a minute. */
+static int wait_secondary(struct client *c, struct tries *t,
+			  const char *method, const char *url,
+			  const struct resp *r, struct err *e)
+{
+	double secs, step = c->backoff_ms / 1000.0;
+	char *end = NULL;
+	long ra = r->retry_after ? strtol(r->retry_after, &end, 10) : -1;
+
+	if (++t->secondary > MAX_SECONDARY)
+		return err_set(e, ERR_NET, "%s %s: HTTP %ld, still limited "
+			       "after %d waits", method, url, r->status,
+			       t->secondary - 1);
+	if (r->retry_after && end && *end == '\0' && ra >= 0)
+		secs = (double)ra + (t->secondary > 1 ?
+			step * (double)(1 << (t->secondary - 2)) : 0);
+	else
+		secs = 60.0 * step * (double)(1 << (t->secondary - 1));
+	if (secs > MAX_WAIT_S)
+		secs = MAX_WAIT_S;
+	c->stats->retries++;
+	return pause_for(c, secs, "secondary rate limit", e);
+}
+
+static int is_primary(const struct resp *r)
+{
+	return (r->status == 403 || r->status == 429) &&
+	       r->rl_remaining == 0 && !r->retry_after;
+}
+
+/*
+ * One request, with its retries and waits.  On success returns 0 with `r`
+ * filled (the body from the cache after a 304) and, with REQ_JSON, *json
+ * owned by the caller.  A 406 with REQ_ALLOW_406 also returns 0
+ * (r->status says so), and so does a 304 for a diff, whose body the cache
+ * does not keep (r->cached set, the body empty).  Otherwise -1 with `e`
+ * naming the method, the URL and the status.  `r` is the caller's to
+ * resp_clear() either way.
  */
 static int request(struct client *c, const char *url, unsigned flags,
 		   const char *post, struct resp *r, cJSON **json,
 		   struct err *e)
 {
 	const char *method = (flags & REQ_POST) ? "POST" : "GET";
-	const char *res = resource_of(c, url);
+	struct rate *rt = rate_for(c, resource_of(c, url));
+	struct tries t = { 0, 0, 0 };
 	struct buf key = BUF_INIT;
 	char *etag = NULL, *lm = NULL;
-	int attempt = 0, rate_waits = 0, secondary = 0, use_cache;
+	char what[CURL_ERROR_SIZE + 64];
 	int ret = -1;
 
 	if (json)
@@ -695,21 +828,16 @@ static int request(struct client *c, const char *url, unsigned flags,
 	buf_addstr(&key, url);
 	if (flags & REQ_DIFF)
 		buf_addstr(&key, "#diff");
-	use_cache = !(flags & REQ_POST);
 
 	for (;;) {
-		struct curl_slist *h = NULL;
-		struct rate *rt = rate_for(c, res);
-		struct buf line = BUF_INIT;
 		CURLcode rc;
-		long redirects = 0;
 		int found = 0;
-		char msg[200];
 
 		if (stopped(c)) {
 			err_set(e, ERR_INTERRUPTED, "interrupted");
 			goto out;
 		}
+		/* the last answer said the limit is spent */
 		if (rt->remaining == 0 && rt->reset > (long long)time(NULL)) {
 			if (pause_for(c, until_reset(rt->reset),
 				      "rate limit reset", e) < 0)
@@ -717,230 +845,109 @@ static int request(struct client *c, const char *url, unsigned flags,
 			rt->remaining = -1;
 		}
 		resp_clear(r);
-		buf_init(&r->body, 0);
 		free(etag);
 		free(lm);
 		etag = lm = NULL;
-		if (use_cache && cache_get(c, key.ptr, &etag, &lm, &found) < 0)
+		if (!(flags & REQ_POST) &&
+		    cache_get(c, key.ptr, &etag, &lm, &found) < 0)
 			found = 0;
-
-		h = curl_slist_append(h, (flags & REQ_DIFF) ?
-				      "Accept: application/vnd.github.diff" :
-				      "Accept: application/vnd.github+json");
-		h = curl_slist_append(h, "X-GitHub-Api-Version: "
-				      GH_API_VERSION);
-		if (c->auth)
-			h = curl_slist_append(h, c->auth);
-		if (found && etag) {
-			buf_addf(&line, "If-None-Match: %s", etag);
-			h = curl_slist_append(h, line.ptr);
-			buf_reset(&line);
-		}
-		if (found && lm) {
-			buf_addf(&line, "If-Modified-Since: %s", lm);
-			h = curl_slist_append(h, line.ptr);
-		}
-		buf_release(&line);
-		if (flags & REQ_POST)
-			h = curl_slist_append(h, "Content-Type: "
-					      "application/json");
-		curl_easy_setopt(c->curl, CURLOPT_URL, url);
-		curl_easy_setopt(c->curl, CURLOPT_HTTPHEADER, h);
-		if (flags & REQ_POST) {
-			curl_easy_setopt(c->curl, CURLOPT_POSTFIELDS, post);
-			curl_easy_setopt(c->curl, CURLOPT_POSTFIELDSIZE,
-					 (long)strlen(post));
-		} else {
-			curl_easy_setopt(c->curl, CURLOPT_HTTPGET, 1L);
-		}
-		c->errbuf[0] = '\0';
-		c->cur = r;
-		rc = curl_easy_perform(c->curl);
-		c->cur = NULL;
-		curl_easy_setopt(c->curl, CURLOPT_HTTPHEADER, NULL);
-		wipe_slist(h);
-		attempt++;
-		c->stats->requests++;
-		curl_easy_getinfo(c->curl, CURLINFO_REDIRECT_COUNT, &redirects);
-		if (redirects > 0) {
-			c->stats->requests += redirects;
-			c->stats->counted += redirects;
-		}
+		rc = exchange(c, url, flags, post, found ? etag : NULL,
+			      found ? lm : NULL, r);
+		t.attempt++;
 
 		if (rc != CURLE_OK) {
 			if (rc == CURLE_ABORTED_BY_CALLBACK && stopped(c)) {
 				err_set(e, ERR_INTERRUPTED, "interrupted");
 				goto out;
 			}
-			progress(c);
+			snprintf(what, sizeof(what), "%s", c->errbuf[0] ?
+				 c->errbuf : curl_easy_strerror(rc));
 			if (!transient_curl(rc)) {
 				err_set(e, ERR_NET, "%s %s: %s", method, url,
-					c->errbuf[0] ? c->errbuf :
-					curl_easy_strerror(rc));
+					what);
 				goto out;
 			}
-			if (attempt >= c->max_attempts) {
-				err_set(e, ERR_NET, "%s %s: %s (after %d "
-					"attempts)", method, url, c->errbuf[0] ?
-					c->errbuf : curl_easy_strerror(rc),
-					attempt);
+			if (retry_later(c, &t, method, url, what, e) < 0)
 				goto out;
-			}
-			goto retry;
+			continue;
 		}
-		curl_easy_getinfo(c->curl, CURLINFO_RESPONSE_CODE, &r->status);
-		if (r->status == 304)
-			c->stats->not_modified++;
-		else
-			c->stats->counted++;
-		note_rate(c, url, r);
-		progress(c);
 
 		if (r->status == 304 && found && (flags & REQ_DIFF)) {
-			/* diffs are kept in the fixes, not twice: the
-			   caller finds the body */
 			r->cached = 1;
 			ret = 0;
 			goto out;
 		} else if (r->status == 304) {
 			if (!found || !cache_load(c, key.ptr, r)) {
 				/* nothing to reuse: ask unconditionally */
-				if (cache_drop(c, key.ptr, e) < 0)
-					goto out;
-				if (attempt >= c->max_attempts) {
-					err_set(e, ERR_NET, "%s %s: HTTP 304 "
+				if (cache_drop(c, key.ptr, e) < 0 ||
+				    retry_later(c, &t, method, url, "HTTP 304 "
 						"without a cached answer",
-						method, url);
+						e) < 0)
 					goto out;
-				}
 				continue;
 			}
 			r->cached = 1;
-		} else if (r->status >= 200 && r->status < 300) {
-			/* fine */
 		} else if (r->status == 406 && (flags & REQ_ALLOW_406)) {
 			ret = 0;
 			goto out;
-		} else if ((r->status == 403 || r->status == 429) &&
-			   r->rl_remaining == 0 && !r->retry_after) {
-			if (++rate_waits > MAX_RATE_WAITS) {
-				err_set(e, ERR_NET, "%s %s: HTTP %ld, the rate "
-					"limit is still exhausted", method,
-					url, r->status);
-				goto out;
-			}
-			if (pause_for(c, until_reset(r->rl_reset ? r->rl_reset :
-						     (long long)time(NULL) + 60),
-				      "rate limit reset", e) < 0)
+		} else if (is_primary(r)) {
+			if (wait_primary(c, &t, method, url, r, e) < 0)
 				goto out;
 			rt->remaining = -1;
 			continue;
 		} else if ((r->status == 403 || r->status == 429) &&
 			   is_secondary(r)) {
-			double secs;
-			char *end;
-			long ra = r->retry_after ?
-				  strtol(r->retry_after, &end, 10) : -1;
-
-			if (++secondary > MAX_SECONDARY) {
-				err_set(e, ERR_NET, "%s %s: HTTP %ld, still "
-					"limited after %d waits", method, url,
-					r->status, secondary - 1);
-				goto out;
-			}
-			if (r->retry_after && *end == '\0' && ra >= 0)
-				secs = (double)ra + (secondary > 1 ?
-					c->backoff_ms / 1000.0 *
-					(1 << (secondary - 2)) : 0);
-			else
-				secs = 60.0 * c->backoff_ms / 1000.0 *
-				       (double)(1 << (secondary - 1));
-			if (secs > MAX_WAIT_S)
-				secs = MAX_WAIT_S;
-			c->stats->retries++;
-			if (pause_for(c, secs, "secondary rate limit", e) < 0)
+			if (wait_secondary(c, &t, method, url, r, e) < 0)
 				goto out;
 			continue;
 		} else if (r->status >= 500) {
-			if (attempt >= c->max_attempts) {
-				err_set(e, ERR_NET, "%s %s: HTTP %ld (after %d "
-					"attempts)", method, url, r->status,
-					attempt);
+			snprintf(what, sizeof(what), "HTTP %ld", r->status);
+			if (retry_later(c, &t, method, url, what, e) < 0)
 				goto out;
-			}
-			goto retry;
-		} else {
-			answer_message(r, msg, sizeof(msg));
+			continue;
+		} else if (r->status < 200 || r->status >= 300) {
+			answer_message(r, what, sizeof(what));
 			err_set(e, r->status == 404 ? ERR_NOTFOUND :
 				r->status == 401 || r->status == 403 ?
 				ERR_PERM : ERR_INPUT, "%s %s: HTTP %ld%s",
-				method, url, r->status, msg);
+				method, url, r->status, what);
 			goto out;
 		}
 
 		if (flags & REQ_JSON) {
-			cJSON *j = cJSON_ParseWithLength(r->body.ptr,
-							 r->body.len);
-
-			if (!j) {
-				if (r->cached &&
-				    cache_drop(c, key.ptr, e) < 0)
-					goto out;
-				if (attempt >= c->max_attempts) {
-					err_set(e, ERR_NET, "%s %s: HTTP %ld "
-						"with invalid JSON (after %d "
-						"attempts)", method, url,
-						r->status, attempt);
-					goto out;
-				}
-				goto retry;
-			}
-			if ((flags & REQ_POST) && graphql_limited(j)) {
-				cJSON_Delete(j);
-				if (++rate_waits > MAX_RATE_WAITS) {
-					err_set(e, ERR_NET, "%s %s: the GraphQL "
-						"rate limit is still exhausted",
-						method, url);
-					goto out;
-				}
-				if (pause_for(c, until_reset(r->rl_reset ?
-					r->rl_reset : (long long)time(NULL) +
-					60), "rate limit reset", e) < 0)
+			*json = cJSON_ParseWithLength(r->body.ptr, r->body.len);
+			if (!*json) {
+				snprintf(what, sizeof(what), "HTTP %ld with "
+					 "invalid JSON", r->status);
+				if ((r->cached &&
+				     cache_drop(c, key.ptr, e) < 0) ||
+				    retry_later(c, &t, method, url, what,
+						e) < 0)
 					goto out;
 				continue;
 			}
-			*json = j;
-		}
-		if (use_cache && !r->cached && r->status == 200 &&
-		    cache_put(c, key.ptr, r, !(flags & REQ_DIFF), e) < 0) {
-			if (json) {
+			if ((flags & REQ_POST) && graphql_limited(*json)) {
 				cJSON_Delete(*json);
 				*json = NULL;
+				if (wait_primary(c, &t, method, url, r, e) < 0)
+					goto out;
+				continue;
 			}
-			goto out;
 		}
+		if (!(flags & REQ_POST) && !r->cached && r->status == 200 &&
+		    cache_put(c, key.ptr, r, !(flags & REQ_DIFF), e) < 0)
+			goto out;
 		ret = 0;
 		goto out;
-retry:
-		c->stats->retries++;
-		{
-			double ms = (double)c->backoff_ms *
-				    (double)(1 << (attempt - 1));
-
-			if (ms > 60000)
-				ms = 60000;
-			if (pause_for(c, ms / 1000.0, "retrying", e) < 0)
-				goto out;
-		}
 	}
 out:
+	if (ret < 0 && json) {
+		cJSON_Delete(*json);
+		*json = NULL;
+	}
 	free(etag);
 	free(lm);
 	buf_release(&key);
-	if (ret < 0) {
-		resp_clear(r);
-		buf_init(&r->body, 0);
-	}
 	return ret;
 }
 

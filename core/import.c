@@ -481,6 +481,9 @@ static int parse_all(const char *text, size_t len, const char *origin,
 				snprintf(where, sizeof(where), "%s", origin);
 			rc = take_value(root, where, out, stats, e);
 			cJSON_Delete(root);
+			if (rc == 0 && !out->nr && !stats->skipped)
+				return err_set(e, ERR_INPUT, "%s: no items",
+					       origin);
 			return rc;
 		}
 		cJSON_Delete(root);

@@ -419,6 +419,29 @@ static void load_labels(struct item *it, const char *json)
 	cJSON_Delete(arr);
 }
 
+/* Read the diff of fixes row `rowid` into f->diff (NUL-terminated). */
+static int read_diff(struct store *st, long long rowid, struct fix *f,
+		     struct err *e)
+{
+	sqlite3_blob *b;
+	int n;
+
+	if (sqlite3_blob_open(st->db, "main", "fixes", "diff", rowid, 0,
+			      &b) != SQLITE_OK)
+		return store_error(st, e, "loading a diff");
+	n = sqlite3_blob_bytes(b);
+	f->diff = xmalloc((size_t)n + 1);
+	if (sqlite3_blob_read(b, f->diff, n, 0) != SQLITE_OK) {
+		store_error(st, e, "loading a diff");
+		sqlite3_blob_close(b);
+		return -1;
+	}
+	sqlite3_blob_close(b);
+	f->diff[n] = '\0';
+	f->diff_len = (size_t)n;
+	return 0;
+}
+
 int item_load(struct store *st, long long id, struct item *it, struct err *e)
 {
 	sqlite3_stmt *s;
@@ -485,10 +508,14 @@ int item_load(struct store *st, long long id, struct item *it, struct err *e)
 		goto fail_db;
 
 	alloc = 0;
+	/* the diff is read through the blob interface, straight into its
+	 * own buffer: a column value would be assembled by SQLite first and
+	 * copied after, twice the memory of a huge diff at the peak.
+	 * typeof() does not load the value. */
 	s = store_prepare(st, "SELECT number, title, body, url, merged_at, "
-			  "additions, deletions, changed_files, diff, "
-			  "diff_partial FROM fixes WHERE item_id = ? "
-			  "ORDER BY position", e);
+			  "additions, deletions, changed_files, "
+			  "typeof(diff) = 'null', diff_partial, id FROM fixes "
+			  "WHERE item_id = ? ORDER BY position", e);
 	if (!s)
 		goto fail;
 	sqlite3_bind_int64(s, 1, id);
@@ -506,13 +533,12 @@ int item_load(struct store *st, long long id, struct item *it, struct err *e)
 		f->additions = col_int(s, 5);
 		f->deletions = col_int(s, 6);
 		f->changed_files = col_int(s, 7);
-		if (sqlite3_column_type(s, 8) != SQLITE_NULL) {
-			f->diff_len = (size_t)sqlite3_column_bytes(s, 8);
-			f->diff = xstrndup((const char *)
-					   sqlite3_column_text(s, 8),
-					   f->diff_len);
-		}
 		f->diff_partial = sqlite3_column_int(s, 9);
+		if (!sqlite3_column_int(s, 8) &&
+		    read_diff(st, sqlite3_column_int64(s, 10), f, e) < 0) {
+			sqlite3_finalize(s);
+			goto fail;
+		}
 	}
 	sqlite3_finalize(s);
 	if (rc != SQLITE_DONE)

@@ -126,7 +126,7 @@ static int check_rows(struct store *st, const struct actor *a,
 			goto out;
 		}
 		w->member_id = s->id;
-		w->member = s->name;
+		w->member = r->fields[ca];	/* lives as long as the csv */
 		w->role = s->role;
 		w->dim = codebook_dim(cb, r->fields[cd]);
 		if (!w->dim) {
