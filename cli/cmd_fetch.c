@@ -139,7 +139,10 @@ static void summary(const char *repo, const struct gh_stats *s)
 		printf("; rate limit left %ld", s->rate_remaining);
 	if (s->waited)
 		printf("; waited %lds", s->waited);
-	printf("; linked by %s\n", s->graphql ? "GraphQL" : "REST timelines");
+	printf("; linked by %s", s->graphql ? "GraphQL" : "REST timelines");
+	if (s->graphql_cost)
+		printf(" (%ld GraphQL points)", s->graphql_cost);
+	putchar('\n');
 	fflush(stdout);
 }
 
@@ -198,6 +201,10 @@ CMD(fetch)
 			return cli_usage_error(usage, "--limit %s: expected a "
 					       "positive number", limit);
 	}
+	if (strcmp(state, "closed") && strcmp(state, "open") &&
+	    strcmp(state, "all"))
+		return cli_usage_error(usage, "--state %s: expected closed, "
+				       "open or all", state);
 	o.label = label;
 	o.state = state;
 	o.since = since;
@@ -247,6 +254,8 @@ CMD(fetch)
 	}
 	if (line.drawn)
 		fputs("\r\033[K", stderr);
+	if (rc < 0 && c->err.code == ERR_USAGE)
+		return cli_fail(c);
 	summary(o.repo, &stats);
 	if (rc < 0) {
 		if (c->err.code == ERR_INTERRUPTED)

@@ -44,7 +44,7 @@ static void print_round(const struct round_info *r)
 		printf("%s%s", i ? "," : "", r->annotators[i]);
 	printf("  (%s", r->spec);
 	if (r->has_seed)
-		printf(", seed %lld", r->seed);
+		printf(", seed %llu", (unsigned long long)r->seed);
 	if (r->stratify)
 		printf(", stratified by %s", r->stratify);
 	printf(")\n");

@@ -16,12 +16,15 @@
  *  2. Linking each issue to its fixing pull requests.
  *     With a token: one GraphQL request (POST /graphql) for up to
  *     GQL_BATCH issues, asking each for its timeline's cross-referenced,
- *     connected and closed events, its closedByPullRequestsReferences,
- *     and its first 100 comments, with each pull request's number, title,
- *     body, merged state and date, additions, deletions and changed
- *     files.  Linking, comments and figures thus cost 1/GQL_BATCH of a
- *     request per issue.  An issue GraphQL cannot answer (transferred,
- *     more than 100 such events or comments) falls back to REST below.
+ *     connected and closed events (first 25), its
+ *     closedByPullRequestsReferences, and its first 100 comments, with
+ *     each pull request's number, title, body, merged state and date,
+ *     additions, deletions and changed files.  Linking, comments and
+ *     figures thus cost 1/GQL_BATCH of a request per issue.  GraphQL's
+ *     own hourly budget is in points, which nested connections multiply;
+ *     25 timeline events keep a batch near 14 points (the summary reports
+ *     the cost GitHub gives).  An issue GraphQL cannot answer
+ *     (transferred, more such events or comments) falls back to REST.
  *     Without a token (GitHub's GraphQL requires one), or once GraphQL has
  *     failed, per issue the REST timeline, GET /repos/O/R/issues/N/timeline:
  *     one request that also holds the comments (the comments endpoint is
@@ -1294,7 +1297,7 @@ static void from_graphql(struct fetch *f, const cJSON *is,
 
 static const char gql_head[] =
 	"query($owner: String!, $name: String!) { "
-	"rateLimit { remaining resetAt } "
+	"rateLimit { cost remaining resetAt } "
 	"repository(owner: $owner, name: $name) {";
 
 static const char gql_tail[] =
@@ -1306,7 +1309,7 @@ static const char gql_tail[] =
 	"nodes { author { login } createdAt body } } "
 	"closedByPullRequestsReferences(first: 10, includeClosedPrs: true) "
 	"{ nodes { ...P } } "
-	"timelineItems(first: 100, itemTypes: [CROSS_REFERENCED_EVENT, "
+	"timelineItems(first: 25, itemTypes: [CROSS_REFERENCED_EVENT, "
 	"CONNECTED_EVENT, CLOSED_EVENT]) { pageInfo { hasNextPage } "
 	"nodes { __typename "
 	"... on CrossReferencedEvent { source { __typename "
@@ -1362,6 +1365,8 @@ static int link_graphql(struct fetch *f, const cJSON **issues, size_t n,
 		}
 		goto out;
 	}
+	f->c.stats->graphql_cost += (long)jnum(jget(jget(ans, "data"),
+						    "rateLimit"), "cost", 0);
 	repo = jget(jget(ans, "data"), "repository");
 	if (!cJSON_IsObject(repo)) {
 		f->graphql = 0;

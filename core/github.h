@@ -52,6 +52,7 @@ struct gh_stats {
 	int waiting;		/* seconds left of the current wait, or 0 */
 	const char *wait_reason;	/* static text while waiting, or NULL */
 	int graphql;		/* GraphQL was used for linking */
+	long graphql_cost;	/* GraphQL points GitHub reported spending */
 };
 
 /* Called after every exchange, every issue, and once a second while

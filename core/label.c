@@ -584,92 +584,146 @@ out:
 	return ret;
 }
 
-static int cmp_item_id(const void *a, const void *b)
+/* The first column of every row of `s` (bound already) into ids[]. */
+static int load_ids(sqlite3_stmt *s, long long **ids, size_t *nr)
 {
-	long long x = *(const long long *)a, y = *(const long long *)b;
+	size_t alloc = 0;
+	int rc;
 
-	return (x > y) - (x < y);
+	*ids = NULL;
+	*nr = 0;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		ALLOC_GROW(*ids, *nr + 1, alloc);
+		(*ids)[(*nr)++] = sqlite3_column_int64(s, 0);
+	}
+	return rc == SQLITE_DONE ? 0 : -1;
 }
 
-static int cmp_entry(const void *a, const void *b)
+static long long one_int(struct store *st, const char *sql, struct err *e,
+			 int *ok)
 {
-	return cmp_item_id(&((const struct queue_entry *)a)->item_id,
-			   &((const struct queue_entry *)b)->item_id);
+	sqlite3_stmt *s = store_prepare(st, sql, e);
+	long long v = 0;
+
+	*ok = 0;
+	if (!s)
+		return 0;
+	if (sqlite3_step(s) == SQLITE_ROW) {
+		v = sqlite3_column_int64(s, 0);
+		*ok = 1;
+	} else {
+		store_error(st, e, "loading the queue");
+	}
+	sqlite3_finalize(s);
+	return v;
 }
 
 /*
- * Two plain scans and sorts in memory rather than one query with a
- * subquery per item and a sort of the union: on a study of 100,000 items
- * without rounds this is about three times faster, and it runs every time
- * the screen opens.
+ * Plain scans marked in a table by item id, rather than one query with a
+ * subquery per item and a sort of the union: the screen runs this every
+ * time it opens, and on a study of 100,000 items it took most of the time
+ * to open (about 70 of 110 ms).
  */
 int queue_load(struct store *st, long long member_id, struct queue *q,
 	       struct err *e)
 {
+	enum { IN_QUEUE = 1, DONE = 2 };
+	unsigned char *mark = NULL;
+	long long *ids = NULL, max_id, nr_items, i;
 	sqlite3_stmt *s;
-	long long *done = NULL;
-	size_t nr_done = 0, alloc_done = 0, i;
-	int rc, rounds;
+	size_t nr = 0, k;
+	int rounds, ok;
 
 	memset(q, 0, sizeof(*q));
-	s = store_prepare(st, "SELECT EXISTS (SELECT 1 FROM rounds)", e);
-	if (!s)
+	rounds = (int)one_int(st, "SELECT EXISTS (SELECT 1 FROM rounds)", e,
+			      &ok);
+	if (!ok)
 		return -1;
-	rc = sqlite3_step(s);
-	rounds = rc == SQLITE_ROW && sqlite3_column_int(s, 0);
-	sqlite3_finalize(s);
-	if (rc != SQLITE_ROW)
-		return store_error(st, e, "loading the queue");
-	/* with rounds, the member's assigned items in round order; an
-	 * item in no round is not anyone's until it is assigned; without,
-	 * every item in import order */
-	s = store_prepare(st, rounds ?
-		"SELECT a.item_id FROM assignments a JOIN round_annotators ra "
-		"ON ra.round_id = a.round_id AND ra.member_id = ?1 "
-		"ORDER BY a.round_id, a.position" :
-		"SELECT id FROM items", e);
-	if (!s)
+	max_id = one_int(st, "SELECT coalesce(max(id), 0) FROM items", e,
+			 &ok);
+	if (!ok)
 		return -1;
-	if (rounds)
-		sqlite3_bind_int64(s, 1, member_id);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		ALLOC_GROW(q->v, q->nr + 1, q->alloc);
-		q->v[q->nr].item_id = sqlite3_column_int64(s, 0);
-		q->v[q->nr].submitted = 0;
-		q->nr++;
-	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		goto db;
-	if (!rounds && q->nr)
-		qsort(q->v, q->nr, sizeof(*q->v), cmp_entry);
+	mark = xcalloc((size_t)max_id + 1, 1);
 
+	/* the member's submissions */
 	s = store_prepare(st, "SELECT item_id FROM submissions WHERE "
 			  "member_id = ?", e);
 	if (!s)
 		goto fail;
 	sqlite3_bind_int64(s, 1, member_id);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		ALLOC_GROW(done, nr_done + 1, alloc_done);
-		done[nr_done++] = sqlite3_column_int64(s, 0);
-	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
+	if (load_ids(s, &ids, &nr) < 0)
 		goto db;
-	if (nr_done)
-		qsort(done, nr_done, sizeof(*done), cmp_item_id);
-	for (i = 0; i < q->nr && nr_done; i++)
-		if (bsearch(&q->v[i].item_id, done, nr_done, sizeof(*done),
-			    cmp_item_id)) {
-			q->v[i].submitted = 1;
-			q->nr_submitted++;
+	sqlite3_finalize(s);
+	for (k = 0; k < nr; k++)
+		if (ids[k] > 0 && ids[k] <= max_id)
+			mark[ids[k]] |= DONE;
+	free(ids);
+	ids = NULL;
+
+	if (rounds) {
+		/* the member's assigned items in round order; an item in no
+		 * round is not anyone's until it is assigned */
+		s = store_prepare(st, "SELECT a.item_id FROM assignments a "
+				  "JOIN round_annotators ra ON ra.round_id = "
+				  "a.round_id AND ra.member_id = ?1 ORDER BY "
+				  "a.round_id, a.position", e);
+		if (!s)
+			goto fail;
+		sqlite3_bind_int64(s, 1, member_id);
+		if (load_ids(s, &ids, &nr) < 0)
+			goto db;
+		sqlite3_finalize(s);
+		q->v = xcalloc(nr + 1, sizeof(*q->v));
+		q->alloc = nr + 1;
+		for (k = 0; k < nr; k++) {
+			int done = ids[k] > 0 && ids[k] <= max_id &&
+				   (mark[ids[k]] & DONE);
+
+			q->v[q->nr].item_id = ids[k];
+			q->v[q->nr++].submitted = done;
+			q->nr_submitted += (size_t)done;
 		}
-	free(done);
+		goto out;
+	}
+
+	/* no rounds: every item, in import order; ids without gaps (the
+	 * usual case) need no scan */
+	nr_items = one_int(st, "SELECT count(*) FROM items", e, &ok);
+	if (!ok)
+		goto fail;
+	if (nr_items == max_id) {
+		for (i = 1; i <= max_id; i++)
+			mark[i] |= IN_QUEUE;
+	} else {
+		s = store_prepare(st, "SELECT id FROM items", e);
+		if (!s)
+			goto fail;
+		if (load_ids(s, &ids, &nr) < 0)
+			goto db;
+		sqlite3_finalize(s);
+		for (k = 0; k < nr; k++)
+			if (ids[k] > 0 && ids[k] <= max_id)
+				mark[ids[k]] |= IN_QUEUE;
+	}
+	q->v = xcalloc((size_t)nr_items + 1, sizeof(*q->v));
+	q->alloc = (size_t)nr_items + 1;
+	for (i = 1; i <= max_id && q->nr < q->alloc; i++) {
+		if (!(mark[i] & IN_QUEUE))
+			continue;
+		q->v[q->nr].item_id = i;
+		q->v[q->nr++].submitted = !!(mark[i] & DONE);
+		q->nr_submitted += !!(mark[i] & DONE);
+	}
+out:
+	free(ids);
+	free(mark);
 	return 0;
 db:
 	store_error(st, e, "loading the queue");
+	sqlite3_finalize(s);
 fail:
-	free(done);
+	free(ids);
+	free(mark);
 	queue_release(q);
 	return -1;
 }

@@ -19,6 +19,7 @@ struct row {
 	const struct dimension *dim;
 	const char *code;
 	int line;
+	int submitted;		/* its submitted_at cell is not empty */
 };
 
 static int cmp_row(const void *a, const void *b)
@@ -63,6 +64,7 @@ static int check_rows(struct store *st, const struct actor *a,
 	const struct csv_record *h = &csv->v[0];
 	int ci = csv_column(h, "item"), ca = csv_column(h, "annotator");
 	int cd = csv_column(h, "dimension"), cc = csv_column(h, "code");
+	int cs = csv_column(h, "submitted_at");
 	struct seen *items = NULL, *members = NULL;
 	size_t nitems = 0, aitems = 0, nmembers = 0, amembers = 0, i;
 	int ret = -1;
@@ -77,6 +79,8 @@ static int check_rows(struct store *st, const struct actor *a,
 		struct seen *s;
 
 		w->line = r->line;
+		if (r->nr == h->nr && cs >= 0)
+			w->submitted = r->fields[cs][0] != '\0';
 		if (r->nr != h->nr) {
 			err_set(e, ERR_INPUT, "%s:%d: %zu fields, the header "
 				"has %zu", path, r->line, r->nr, h->nr);
@@ -237,12 +241,15 @@ int labels_import(struct store *st, const struct actor *a,
 		}
 		stats->labels++;
 	}
-	for (i = 0; submit && i < n; i = j) {
+	for (i = 0; i < n; i = j) {
 		struct actor as;
+		int sub = submit;
 
 		for (j = i; j < n && rows[j].item_id == rows[i].item_id &&
 		     rows[j].member_id == rows[i].member_id; j++)
-			;
+			sub |= rows[j].submitted;
+		if (!sub)
+			continue;
 		actor_for_row(&as, a, &rows[i]);
 		if (label_submit(st, &as, cb, rows[i].item_id, e) < 0) {
 			err_prefix(e, "%s:%d", path, rows[i].line);

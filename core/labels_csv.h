@@ -1,8 +1,10 @@
 /*
  * labels_csv: labels in the long CSV of DESIGN.md,
- *   item,annotator,dimension,code[,codebook_version,labeled_at]
+ *   item,annotator,dimension,code[,codebook_version,labeled_at,
+ *   submitted_at]
  * one row per chosen code; the format `export --raw` writes, so the two
- * round-trip.
+ * round-trip.  Rows whose submitted_at is not empty are submitted on
+ * import; --submit submits every item and annotator in the file.
  *
  * Import is all or nothing: every row is checked first (unknown items,
  * members, dimensions and codes are refused with the line number), then

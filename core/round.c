@@ -317,7 +317,7 @@ int round_create(struct store *st, const struct actor *a,
 	long long *ann = NULL, rid;
 	struct buf desc = BUF_INIT;
 	sqlite3_stmt *s = NULL;
-	size_t want, i;
+	size_t want = 0, i;
 	char now[32];
 	int ret = -1;
 

@@ -7,6 +7,7 @@
  */
 #include "exports/export.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -112,19 +113,40 @@ static void item_name(struct buf *b, const char *repo, long long number)
  * Columns:
  *   item            owner/repo#number
  *   repo, number, url, title, created_at, closed_at   as imported
- *   days_open       closed_at - created_at in days, two decimals
+ *   days_open       closed_at - created_at in days, two decimals (halves
+ *                   rounded up)
  *   comments        the issue's comments
  *   fix_numbers     the fixing pull requests, ';'-joined
  *   additions, deletions, changed_files, lines_changed   over all fixes
  *   small_fix       true when lines_changed <= 10
  *   <dim>           the agreed code(s), ';'-joined; empty while pending
- *   <dim>_status    agreed | adjudicated | pending
+ *   <dim>_status    agreed (the coders chose the same), adjudicated (a
+ *                   resolution decided), or pending (not every coder has
+ *                   submitted, or they disagree and nobody resolved it)
+ * Without EXPORT_PENDING only items with no pending dimension are
+ * written; with it every item is, and an item still pending as a whole
+ * shows the dimensions already agreed or adjudicated with their codes.
  */
 static const char *const agreed_cols[] = {
 	"item", "repo", "number", "url", "title", "created_at", "closed_at",
 	"days_open", "comments", "fix_numbers", "additions", "deletions",
 	"changed_files", "lines_changed", "small_fix", NULL
 };
+
+/*
+ * days_open to two decimals, halves rounded up.  days_open is a count of
+ * seconds over 86400, stored as a double: 31536 s is 0.365 days exactly,
+ * but 0.36499999... in binary, which "%.2f" alone would print as 0.36.
+ * The slack of 1e-9 relative is far below the 1/864 step that a whole
+ * second makes in days * 100, so only true halves are moved.  (This is
+ * what SQLite's printf('%.2f') gives, and spreadsheets' ROUND.)
+ */
+static double days2(double days)
+{
+	double x = days * 100;
+
+	return floor(x + 0.5 + 1e-9 * (fabs(x) + 1)) / 100;
+}
 
 static void csv_count(struct csv_out *w, long long v)
 {
@@ -150,7 +172,7 @@ static void agreed_csv_row(struct csv_out *w, const struct codebook *cb,
 	if (t->days_open < 0)
 		csvw_null(w);
 	else
-		csvw_double(w, t->days_open, 2);
+		csvw_double(w, days2(t->days_open), 2);
 	csvw_int(w, t->comments);
 	csvw_key(w, t->fixes.ptr);
 	csv_count(w, t->additions);
@@ -194,7 +216,7 @@ static void agreed_json_row(struct buf *b, const struct codebook *cb,
 	if (t->days_open < 0)
 		jsonw_null(&j, "days_open");
 	else
-		jsonw_double(&j, "days_open", t->days_open, 2);
+		jsonw_double(&j, "days_open", days2(t->days_open), 2);
 	jsonw_int(&j, "comments", t->comments);
 	jsonw_list(&j, "fix_numbers", t->fixes.ptr, ';', 1);
 	json_count(&j, "additions", t->additions);
@@ -297,7 +319,7 @@ static int sees_all(const struct actor *a)
 
 static const char *const raw_cols[] = {
 	"item", "annotator", "dimension", "code", "codebook_version",
-	"labeled_at", NULL
+	"labeled_at", "submitted_at", NULL
 };
 
 int export_raw(struct store *st, const struct actor *a,
@@ -318,7 +340,9 @@ int export_raw(struct store *st, const struct actor *a,
 	 * labels, and the others' once the item's round is closed */
 	s = store_prepare(st,
 		"SELECT i.repo, i.number, m.name, l.dimension, l.code, "
-		" l.codebook_version, l.labeled_at "
+		" l.codebook_version, l.labeled_at, (SELECT submitted_at FROM "
+		" submissions sb WHERE sb.item_id = l.item_id AND "
+		" sb.member_id = l.member_id) "
 		"FROM labels l JOIN items i ON i.id = l.item_id "
 		"JOIN members m ON m.id = l.member_id "
 		"LEFT JOIN assignments a ON a.item_id = l.item_id "
@@ -344,6 +368,7 @@ int export_raw(struct store *st, const struct actor *a,
 		const char *code = (const char *)sqlite3_column_text(s, 4);
 		const char *ver = (const char *)sqlite3_column_text(s, 5);
 		const char *at = (const char *)sqlite3_column_text(s, 6);
+		const char *sub = (const char *)sqlite3_column_text(s, 7);
 		int bad;
 
 		item_name(&name, (const char *)sqlite3_column_text(s, 0),
@@ -355,6 +380,7 @@ int export_raw(struct store *st, const struct actor *a,
 			csvw_key(&w, code);
 			csvw_text(&w, ver);
 			csvw_text(&w, at);
+			csvw_text(&w, sub);
 			bad = csvw_end(&w);
 		} else {
 			struct json_out j;
@@ -366,6 +392,7 @@ int export_raw(struct store *st, const struct actor *a,
 			jsonw_str(&j, "code", code);
 			jsonw_str(&j, "codebook_version", ver);
 			jsonw_str(&j, "labeled_at", at);
+			jsonw_str(&j, "submitted_at", sub);
 			jsonw_end(&j);
 			bad = write_line(out, &line);
 		}

@@ -344,7 +344,8 @@ static int write_readme(struct pkg *p, const char *now, unsigned flags,
 	struct buf b = BUF_INIT;
 	int ret;
 
-	buf_addf(&b, readme, BUGCODER_VERSION, now, (flags & EXPORT_NO_GUARD) ? "" :
+	buf_addf(&b, readme, BUGCODER_VERSION, now,
+		 (flags & EXPORT_NO_GUARD) ? "" :
 		 "Text cells starting with = + - @ TAB or CR have a ' put in "
 		 "front\nso spreadsheets do not run them as formulas.\n");
 	ret = write_text(p, "README.txt", b.ptr, b.len, e);
@@ -442,7 +443,7 @@ int package_write(struct store *st, const struct actor *a,
 {
 	struct pkg p;
 	char now[32];
-	int ret = -1;
+	int ret = -1, in_savepoint = 0;
 
 	memset(&p, 0, sizeof(p));
 	o->nr_files = 0;
@@ -453,6 +454,10 @@ int package_write(struct store *st, const struct actor *a,
 		return err_set(e, ERR_INPUT, "--package needs a directory");
 	if (check_target(dir, e) < 0 || make_tmpdir(&p, dir, e) < 0)
 		return -1;
+	/* one snapshot for every file, though annotators keep working */
+	if (store_exec(st, "SAVEPOINT package_read", e) < 0)
+		goto out;
+	in_savepoint = 1;
 	store_now(now);
 	if (write_table(&p, "agreed-labels.csv", st, a, cb, NULL, o, e) < 0 ||
 	    interrupted(o, e) < 0 ||
@@ -494,6 +499,8 @@ int package_write(struct store *st, const struct actor *a,
 	o->nr_files = (int)p.nr;
 	ret = 0;
 out:
+	if (in_savepoint)
+		store_exec(st, "RELEASE package_read", NULL);
 	if (ret < 0)
 		remove_tmp(&p);
 	pkg_release(&p);

@@ -22,6 +22,10 @@
  * leave the hidden ".DIR.XXXXXX" directory, never a partial DIR.)  DIR
  * must not exist, or be an empty directory.
  *
+ * Every file is written from one snapshot of the study (one read
+ * transaction), so the tables agree with each other even while
+ * annotators keep working.
+ *
  * Only the owner and adjudicators make packages: a package is the whole
  * study, and annotators are blind to each other until rounds close.
  */
@@ -36,10 +40,10 @@
 #include "core/store.h"
 
 struct package_opts {
-	unsigned flags;			/* export.h's EXPORT_PENDING, _NO_GUARD */
-	const char *round;		/* only this round, or NULL */
+	unsigned flags;		/* export.h's EXPORT_PENDING, _NO_GUARD */
+	const char *round;	/* only this round, or NULL */
 	volatile sig_atomic_t *stop;	/* may be NULL */
-	int nr_files;			/* out: files written, MANIFEST included */
+	int nr_files;		/* out: files written, MANIFEST included */
 };
 
 #define PACKAGE_OPTS_INIT { 0, NULL, NULL, 0 }

@@ -301,7 +301,8 @@ static void table_add(struct table *t, const char *fmt, ...)
 	t->cell[t->nr++] = buf_detach(&b, NULL);
 }
 
-/* Untrusted codebook text as one safe line. */
+/* Codebook text as one safe line, in both forms: a Markdown report may
+ * be read on a terminal too. */
 static void add_safe(struct buf *out, const char *s)
 {
 	text_sanitize(out, s, strlen(s), 1, 0);
@@ -445,16 +446,12 @@ static int slot_shown(const struct dimension *dim, const long *counts,
 	return i < dim->nr_codes || counts[i] > 0;
 }
 
-static void dim_title(struct buf *t, const struct dimension *dim,
-		      enum summary_format fmt)
+static void dim_title(struct buf *t, const struct dimension *dim)
 {
 	buf_addstr(t, dim->key);
 	if (dim->name && strcmp(dim->name, dim->key)) {
 		buf_addstr(t, ": ");
-		if (fmt == SUMMARY_TEXT)
-			add_safe(t, dim->name);
-		else
-			buf_addstr(t, dim->name);
+		add_safe(t, dim->name);
 	}
 	buf_addstr(t, dim->select_many ? " (select many: an item counts under "
 		   "each of its codes)" : " (one code per item)");
@@ -471,7 +468,7 @@ static void dim_section(struct buf *out, const struct tallies *ts, size_t d,
 	long max = 0;
 	size_t i;
 
-	dim_title(&title, dim, o->format);
+	dim_title(&title, dim);
 	heading(out, o->format, 2, title.ptr);
 	table_init(&t, 4, 0x6, 1);
 	table_add(&t, "code");

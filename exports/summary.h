@@ -18,9 +18,9 @@
  *
  * As plain text with bar charts (Unicode eighth blocks when `unicode`,
  * '#' otherwise; the caller decides from the locale and the terminal),
- * or as Markdown tables.  Codebook strings are made terminal-safe in the
- * text form (core/text); keys and repository names are restricted to
- * safe characters already.
+ * or as Markdown tables.  Codebook strings are made terminal-safe
+ * (core/text) in either form; keys and repository names are restricted
+ * to safe characters already.
  */
 #ifndef BUGCODER_SUMMARY_H
 #define BUGCODER_SUMMARY_H

@@ -323,11 +323,16 @@ static void test_sha256_padding_and_splits(void **state)
 		size_t n;
 		const char *hex;
 	} v[] = {
-		{ 55, "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318" },
-		{ 56, "b35439a4ac6f0948b6d6f9e3c6af0f5f590ce20f1bde7090ef7970686ec6738a" },
-		{ 63, "7d3e74a05d7db15bce4ad9ec0658ea98e3f06eeecf16b4c6fff2da457ddc2f34" },
-		{ 64, "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb" },
-		{ 65, "635361c48bb9eab14198e76ea8ab7f1a41685d6ad62aa9146d301d4f17eb0ae0" },
+		{ 55, "9f4390f8d30c2dd92ec9f095b65e2b9a"
+		      "e9b0a925a5258e241c9f1e910f734318" },
+		{ 56, "b35439a4ac6f0948b6d6f9e3c6af0f5f"
+		      "590ce20f1bde7090ef7970686ec6738a" },
+		{ 63, "7d3e74a05d7db15bce4ad9ec0658ea98"
+		      "e3f06eeecf16b4c6fff2da457ddc2f34" },
+		{ 64, "ffe054fe7ae0cb6dc65c3af9b61d5209"
+		      "f439851db43d0ba5997337df154668eb" },
+		{ 65, "635361c48bb9eab14198e76ea8ab7f1a"
+		      "41685d6ad62aa9146d301d4f17eb0ae0" },
 	};
 	unsigned char m[1024], d[SHA256_LEN];
 	char hex[65];
