@@ -129,6 +129,8 @@ static void summary(const char *repo, const struct gh_stats *s)
 		printf(", %ld partial diffs", s->partial_diffs);
 	if (s->unchanged)
 		printf(", %ld unchanged since the last fetch", s->unchanged);
+	if (s->vanished)
+		printf(", %ld gone since listed", s->vanished);
 	printf("\nrequests: %ld (%ld counted, %ld not modified, %ld "
 	       "retried)", s->requests, s->counted, s->not_modified,
 	       s->retries);

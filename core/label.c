@@ -258,8 +258,10 @@ int label_set(struct store *st, const struct actor *a,
 			return err_set(e, ERR_INPUT, "%s=%s: no such code in "
 				       "dimension %s", dim, codes[i], dim);
 	sorted = xcalloc(n + 1, sizeof(*sorted));
-	memcpy(sorted, codes, n * sizeof(*sorted));
-	qsort(sorted, n, sizeof(*sorted), cmp_str);
+	if (n) {
+		memcpy(sorted, codes, n * sizeof(*sorted));
+		qsort(sorted, n, sizeof(*sorted), cmp_str);
+	}
 	for (i = 1; i < n; i++)
 		if (!strcmp(sorted[i], sorted[i - 1])) {
 			err_set(e, ERR_INPUT, "%s=%s: code given twice", dim,

@@ -22,7 +22,7 @@ struct doc_line {
 	unsigned span0;		/* first span, into doc.spans */
 	unsigned nr_spans;
 	unsigned char slot;	/* enum slot of the line */
-	unsigned char verbatim;	/* code: never wrapped, scrolls sideways */
+	unsigned char verbatim;	/* code: not wrapped, scrolls sideways */
 	unsigned long long anchor;
 };
 

@@ -75,10 +75,12 @@ static const char *const glyphs_utf8[NR_GLYPHS] = {
 	[G_ELLIPSIS] = "\xe2\x80\xa6", [G_BULLET] = "\xe2\x80\xa2",
 	[G_QUOTE] = "\xe2\x94\x82", [G_RULE] = "\xe2\x94\x80",
 	[G_OVERFLOW] = ">", [G_DOT] = "\xc2\xb7", [G_CHECK] = "\xe2\x9c\x93",
+	[G_CROSS] = "\xe2\x94\xbc",
 };
 static const char *const glyphs_ascii[NR_GLYPHS] = {
 	[G_ELLIPSIS] = "~", [G_BULLET] = "*", [G_QUOTE] = "|",
 	[G_RULE] = "-", [G_OVERFLOW] = ">", [G_DOT] = "-", [G_CHECK] = "x",
+	[G_CROSS] = "+",
 };
 
 static attr_t attrs[NR_SLOTS];

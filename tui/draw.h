@@ -61,6 +61,7 @@ enum glyph {
 	G_OVERFLOW,	/* ">" */
 	G_DOT,		/* "·" or "-" */
 	G_CHECK,	/* "✓" or "x" */
+	G_CROSS,	/* "┼" or "+" */
 	NR_GLYPHS
 };
 const char *glyph(enum glyph g);

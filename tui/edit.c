@@ -307,7 +307,8 @@ void edit_draw(struct edit *ed, WINDOW *w, int y, int x, int rows, int cols,
 
 			if (vr >= 0 && vr < rows) {
 				buf_reset(&line);
-				text_sanitize(&line, s + start, i - start, 1, 0);
+				text_sanitize(&line, s + start, i - start, 1,
+					      0);
 				draw_str(w, y + vr, x, cols, line.ptr,
 					 line.len, SLOT_NORMAL);
 			}

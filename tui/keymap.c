@@ -134,8 +134,8 @@ static const struct {
 	const struct binding *keys;
 	int fallback;	/* also search the generic table */
 } keymaps[NR_KEYMAPS] = {
-	[KEYMAP_GENERIC] = { "Moving, searching, leaving (everywhere but text fields)",
-			     generic_keys, 0 },
+	[KEYMAP_GENERIC] = { "Moving, searching, leaving (everywhere but "
+			     "text fields)", generic_keys, 0 },
 	[KEYMAP_MAIN] = { "Coding screen", main_keys, 1 },
 	[KEYMAP_PAGER] = { "Help and codebook", pager_keys, 1 },
 	[KEYMAP_PICKER] = { "Code picker (letters filter the list)",

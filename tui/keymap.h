@@ -29,9 +29,11 @@
 
 #define ACTION_LIST(_) \
 	_(NONE,         "none",           "Do nothing") \
-	_(QUIT,         "quit",           "Leave the screen (everything is saved already)") \
+	_(QUIT, "quit", \
+	  "Leave the screen (everything is saved already)") \
 	_(HELP,         "help",           "Show the keys (this screen)") \
-	_(CODEBOOK,     "codebook",       "Show the codebook with every definition") \
+	_(CODEBOOK, "codebook", \
+	  "Show the codebook with every definition") \
 	_(REDRAW,       "redraw",         "Redraw the whole screen") \
 	_(LINE_DOWN,    "line-down",      "Move down one line") \
 	_(LINE_UP,      "line-up",        "Move up one line") \
@@ -41,40 +43,61 @@
 	_(HALF_UP,      "half-page-up",   "Move up half a page") \
 	_(TOP,          "top",            "Go to the first line") \
 	_(BOTTOM,       "bottom",         "Go to the last line") \
-	_(SCROLL_LEFT,  "scroll-left",    "Scroll code and diff lines to the left") \
-	_(SCROLL_RIGHT, "scroll-right",   "Scroll code and diff lines to the right") \
+	_(SCROLL_LEFT, "scroll-left", \
+	  "Scroll code and diff lines to the left") \
+	_(SCROLL_RIGHT, "scroll-right", \
+	  "Scroll code and diff lines to the right") \
 	_(SCROLL_HOME,  "scroll-home",    "Undo sideways scrolling") \
-	_(SEARCH,       "search",         "Search the focused pane (Enter runs, Esc cancels)") \
+	_(SEARCH, "search", \
+	  "Search the focused pane (Enter runs, Esc cancels)") \
 	_(SEARCH_NEXT,  "search-next",    "Go to the next match") \
 	_(SEARCH_PREV,  "search-prev",    "Go to the previous match") \
-	_(SWITCH_PANE,  "switch-pane",    "Switch between the issue and the fix") \
+	_(SWITCH_PANE, "switch-pane", \
+	  "Switch between the issue and the fix") \
 	_(NEXT_HUNK,    "next-hunk",      "Go to the next hunk of the fix") \
-	_(PREV_HUNK,    "prev-hunk",      "Go to the previous hunk of the fix") \
+	_(PREV_HUNK, "prev-hunk", \
+	  "Go to the previous hunk of the fix") \
 	_(NEXT_FILE,    "next-file",      "Go to the next file of the fix") \
-	_(PREV_FILE,    "prev-file",      "Go to the previous file of the fix") \
-	_(NEXT_FIX,     "next-fix",       "Show the next fix (pull request) of the item") \
-	_(PICK_DIM,     "pick-dimension", "Choose a code for dimension N of the coding bar") \
-	_(PICK_UNCODED, "pick-uncoded",   "Choose a code for the first dimension not coded yet") \
+	_(PREV_FILE, "prev-file", \
+	  "Go to the previous file of the fix") \
+	_(NEXT_FIX, "next-fix", \
+	  "Show the next fix (pull request) of the item") \
+	_(PICK_DIM, "pick-dimension", \
+	  "Choose a code for dimension N of the coding bar") \
+	_(PICK_UNCODED, "pick-uncoded", \
+	  "Choose a code for the first dimension not coded yet") \
 	_(MEMO,         "memo",           "Write the memo of this item") \
-	_(MEMO_EDITOR,  "memo-editor",    "Write the memo in $VISUAL or $EDITOR") \
-	_(UNCERTAIN,    "flag-uncertain", "Flag the item as uncertain (again to clear)") \
-	_(DISCUSS,      "flag-discuss",   "Flag the item for discussion (again to clear)") \
-	_(SUBMIT,       "submit",         "Submit the item, then go to the next one not submitted") \
+	_(MEMO_EDITOR, "memo-editor", \
+	  "Write the memo in $VISUAL or $EDITOR") \
+	_(UNCERTAIN, "flag-uncertain", \
+	  "Flag the item as uncertain (again to clear)") \
+	_(DISCUSS, "flag-discuss", \
+	  "Flag the item for discussion (again to clear)") \
+	_(SUBMIT, "submit", \
+	  "Submit the item, then go to the next one not submitted") \
 	_(NEXT_ITEM,    "next-item",      "Go to the next item of the queue") \
-	_(PREV_ITEM,    "prev-item",      "Go to the previous item of the queue") \
-	_(NEXT_TODO,    "next-todo",      "Go to the next item not submitted yet") \
-	_(PICK_NUMBER,  "pick-number",    "Pick code N (two digits when the list is longer than 9)") \
-	_(PICK,         "pick",           "Pick the highlighted code; in a many-code dimension, close") \
-	_(TOGGLE,       "toggle",         "Pick or toggle the highlighted code") \
-	_(CLEAR_DIM,    "clear",          "Remove every code of this dimension") \
-	_(PROPOSE,      "propose",        "Propose a new code for this dimension") \
+	_(PREV_ITEM, "prev-item", \
+	  "Go to the previous item of the queue") \
+	_(NEXT_TODO, "next-todo", \
+	  "Go to the next item not submitted yet") \
+	_(PICK_NUMBER, "pick-number", \
+	  "Pick the code shown with these keys (1-9, 0, 00-09)") \
+	_(PICK, "pick", \
+	  "Pick the highlighted code; in a many-code dimension, close") \
+	_(TOGGLE, "toggle", \
+	  "Pick or toggle the highlighted code") \
+	_(CLEAR_DIM, "clear", \
+	  "Remove every code of this dimension") \
+	_(PROPOSE, "propose", \
+	  "Propose a new code for this dimension") \
 	_(NEXT_DIM,     "next-dimension", "Go to the next dimension") \
 	_(PREV_DIM,     "prev-dimension", "Go to the previous dimension") \
 	_(CLOSE,        "close",          "Close") \
 	_(SAVE_CLOSE,   "save-close",     "Save and close") \
 	_(CANCEL,       "cancel",         "Close without saving") \
 	_(ACCEPT,       "accept",         "Accept") \
-	_(NEXT_FIELD,   "next-field",     "Go to the next field (Enter on the last one saves)") \
+	_(NEXT_FIELD, "next-field", \
+	  "Go to the next field (Enter on the last one saves)") \
 	_(PREV_FIELD,   "prev-field",     "Go to the previous field") \
 	_(ED_LEFT,      "cursor-left",    "Move the cursor left") \
 	_(ED_RIGHT,     "cursor-right",   "Move the cursor right") \
@@ -82,10 +105,13 @@
 	_(ED_DOWN,      "cursor-down",    "Move the cursor down") \
 	_(ED_HOME,      "line-start",     "Move to the start of the line") \
 	_(ED_END,       "line-end",       "Move to the end of the line") \
-	_(ED_BACKSPACE, "delete-back",    "Delete the character before the cursor") \
-	_(ED_DELETE,    "delete",         "Delete the character under the cursor") \
+	_(ED_BACKSPACE, "delete-back", \
+	  "Delete the character before the cursor") \
+	_(ED_DELETE, "delete", \
+	  "Delete the character under the cursor") \
 	_(ED_KILL,      "kill-line",      "Delete to the end of the line") \
-	_(ED_KILL_BACK, "kill-line-back", "Delete to the start of the line (in filters: all)") \
+	_(ED_KILL_BACK, "kill-line-back", \
+	  "Delete to the start of the line (in filters: all)") \
 	_(ED_NEWLINE,   "newline",        "Start a new line")
 
 #define ACTION_ENUM(id, name, help) ACT_##id,

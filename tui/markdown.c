@@ -494,6 +494,7 @@ static void table(struct md *m, cmark_node *tbl)
 		}
 		nrows++;
 	}
+	/* " a │ b " with the header bold and ruled off */
 	for (r = 0; r < nrows; r++) {
 		int header = r == 0;
 
@@ -507,7 +508,6 @@ static void table(struct md *m, cmark_node *tbl)
 				left = gap;
 			else if (align && align[c] == 'c')
 				left = gap / 2;
-			doc_puts(m->d, c ? " " : "", SLOT_NORMAL);
 			if (c)
 				doc_puts(m->d, glyph(G_QUOTE), SLOT_MD_RULE);
 			doc_puts(m->d, " ", SLOT_NORMAL);
@@ -515,7 +515,7 @@ static void table(struct md *m, cmark_node *tbl)
 				doc_put(m->d, " ", 1, SLOT_NORMAL);
 			doc_puts(m->d, k->text, header ? SLOT_MD_STRONG :
 				 SLOT_NORMAL);
-			for (i = left; i < gap; i++)
+			for (i = left; i < gap + 1; i++)
 				doc_put(m->d, " ", 1, SLOT_NORMAL);
 		}
 		line_end(m);
@@ -525,7 +525,7 @@ static void table(struct md *m, cmark_node *tbl)
 				int i;
 
 				if (c)
-					doc_puts(m->d, glyph(G_RULE),
+					doc_puts(m->d, glyph(G_CROSS),
 						 SLOT_MD_RULE);
 				for (i = 0; i < colw[c] + 2; i++)
 					doc_puts(m->d, glyph(G_RULE),
@@ -609,7 +609,8 @@ static void render(struct md *m, cmark_node *root)
 					c->tight = cmark_node_get_list_tight(n);
 					c->ordered = cmark_node_get_list_type(n)
 						     == CMARK_ORDERED_LIST;
-					c->number = cmark_node_get_list_start(n);
+					c->number =
+						cmark_node_get_list_start(n);
 				}
 			} else {
 				pop(m);
@@ -685,7 +686,8 @@ static void render(struct md *m, cmark_node *root)
 			m->block++;
 			/* drop the final newline of the block */
 			copy = xstrndup(lit ? lit : "", l);
-			while (l && (copy[l - 1] == '\n' || copy[l - 1] == '\r'))
+			while (l && (copy[l - 1] == '\n' ||
+				     copy[l - 1] == '\r'))
 				copy[--l] = '\0';
 			verbatim_text(m, copy, SLOT_MD_HTML, NULL);
 			free(copy);
@@ -742,7 +744,8 @@ void md_render(struct doc *d, const char *md, size_t len, int width,
 	cmark_gfm_core_extensions_ensure_registered();
 	p = cmark_parser_new(CMARK_OPT_DEFAULT | CMARK_OPT_FOOTNOTES);
 	for (i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {
-		cmark_syntax_extension *e = cmark_find_syntax_extension(exts[i]);
+		cmark_syntax_extension *e =
+			cmark_find_syntax_extension(exts[i]);
 
 		if (e)
 			cmark_parser_attach_syntax_extension(p, e);

@@ -29,6 +29,7 @@ size_t pager_count(const struct pager *p)
 	return p->src ? p->src->count(p->ctx) : 0;
 }
 
+/* The top that shows the last line at the bottom. */
 static size_t max_top(const struct pager *p)
 {
 	size_t n = pager_count(p);
@@ -37,12 +38,14 @@ static size_t max_top(const struct pager *p)
 	return n > rows ? n - rows : 0;
 }
 
+/* A jump (search, hunk, file) may bring any line to the top, leaving
+ * blank rows under the end; scrolling down never goes further. */
 void pager_clamp(struct pager *p)
 {
-	size_t m = max_top(p);
+	size_t n = pager_count(p);
 
-	if (p->top > m)
-		p->top = m;
+	if (p->top >= n)
+		p->top = n ? n - 1 : 0;
 	if (p->hscroll < 0)
 		p->hscroll = 0;
 }
@@ -69,7 +72,13 @@ static int move_by(struct pager *p, long delta)
 
 		p->top = p->top > d ? p->top - d : 0;
 	} else {
+		size_t limit = max_top(p);
+
+		if (limit < p->top)
+			limit = p->top;
 		p->top += (size_t)delta;
+		if (p->top > limit)
+			p->top = limit;
 	}
 	pager_clamp(p);
 	return p->top != old;

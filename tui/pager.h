@@ -34,7 +34,7 @@ struct pager {
 	int hscroll;		/* columns scrolled to the left */
 	int rows, cols;		/* of the text area */
 	struct buf pat;		/* last search */
-	size_t match;		/* line of the current match, or NO_MATCH */
+	size_t match;		/* line of the current match or NO_MATCH */
 };
 
 #define NO_MATCH ((size_t)-1)
@@ -45,7 +45,8 @@ void pager_release(struct pager *p);
 
 void pager_set_size(struct pager *p, int rows, int cols);
 size_t pager_count(const struct pager *p);
-/* Show line `line` at the top (clamped). */
+/* Show line `line` at the top, even near the end (less's search does the
+ * same); scrolling down from there does not go further. */
 void pager_goto(struct pager *p, size_t line);
 /* Keep top within range after the source changed. */
 void pager_clamp(struct pager *p);

@@ -107,6 +107,7 @@ struct screen {
 	enum msg_kind msg_kind;
 	int prompting;		/* the search prompt is open */
 	struct edit prompt;
+	struct buf last_search;	/* for n/N in a pane not searched yet */
 	int picking;		/* dimension the picker shows, or -1 */
 	int quit;
 };

@@ -176,7 +176,7 @@ out:
 static struct {
 	int started;
 	SCREEN *screen;
-	FILE *out, *in;		/* /dev/null in headless mode, else NULL */
+	FILE *out, *in;		/* /dev/null when headless, else NULL */
 	WINDOW *input;		/* never drawn on: reading from it never
 				   repaints anything */
 	int headless;

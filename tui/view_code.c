@@ -85,8 +85,9 @@ struct view *screen_push(struct screen *scr, const struct view_ops *ops,
 	v->ops = ops;
 	v->scr = scr;
 	v->priv = priv;
-	if (scr->nr_overlays == MAX_OVERLAYS ||
-	    (ops->open && ops->open(v) < 0)) {
+	/* open first: it takes over `priv`, which close then frees */
+	if ((ops->open && ops->open(v) < 0) ||
+	    scr->nr_overlays == MAX_OVERLAYS) {
 		ops->close(v);
 		free(v);
 		return NULL;
@@ -168,8 +169,12 @@ static void saved_msg(struct screen *scr, const char *dim)
 int screen_save_codes(struct screen *scr, const struct dimension *dim,
 		      const char *const *codes, size_t n)
 {
+	static const char *const none[1] = { NULL };
 	struct err e = ERR_INIT;
 
+	/* label_set copies codes[0..n): never hand it NULL, even for 0 */
+	if (!codes)
+		codes = none;
 	if (label_set(scr->st, scr->actor, &scr->cb, scr->item.id, dim->key,
 		      codes, n, 0, &e) < 0) {
 		screen_msg(scr, MSG_ERR, "not saved: %s", e.msg);
@@ -614,12 +619,16 @@ static void draw_status(struct screen *scr)
 			slot = scr->msg_kind == MSG_ERR ? SLOT_STATUS_ERR :
 			       scr->msg_kind == MSG_OK ? SLOT_STATUS_OK :
 			       SLOT_STATUS;
+			/* a message matters more than the position */
+			if (text_width(b.ptr, b.len) + pw >= scr->cols)
+				pw = 0;
 		} else {
 			hints(scr, &b);
 		}
-		draw_str(w, 0, 0, scr->cols - pw - 1, b.ptr, b.len, slot);
+		draw_str(w, 0, 0, scr->cols - pw - (pw ? 1 : 0), b.ptr, b.len,
+			 slot);
 	}
-	if (pw < scr->cols)
+	if (pw && pw < scr->cols)
 		draw_str(w, 0, scr->cols - pw, pw, pos.ptr, pos.len, SLOT_DIM);
 	wnoutrefresh(w);
 	buf_release(&b);
@@ -738,10 +747,16 @@ static void search(struct screen *scr, const char *pat, int dir)
 		screen_msg(scr, MSG_INFO, "nothing to search here");
 		return;
 	}
-	if (!pat && !pg->pat.len) {
+	/* one last pattern for every pane, as in less and vi: n in a pane
+	 * searched for something else starts a search there */
+	if (!pat && !scr->last_search.len) {
 		screen_msg(scr, MSG_INFO, "no search yet: / searches");
 		return;
 	}
+	if (pat)
+		buf_set(&scr->last_search, pat);
+	else if (strcmp(pg->pat.ptr, scr->last_search.ptr))
+		pat = scr->last_search.ptr;
 	if (!pager_search(pg, pat, dir, &wrapped)) {
 		struct buf b = BUF_INIT;
 
@@ -925,8 +940,10 @@ int screen_action(struct screen *scr, enum action a, int key)
 			go_item(scr, i, "to do:");
 		return 1;
 	case ACT_NONE:
-		screen_msg(scr, MSG_INFO, "%s: no such key here; ? shows "
-			   "the keys", keyname_of(key, kn));
+		/* Esc out of habit is not worth a message */
+		if (key != TK_ESC)
+			screen_msg(scr, MSG_INFO, "%s: no such key here; ? "
+				   "shows the keys", keyname_of(key, kn));
 		return 1;
 	default:
 		return 0;
@@ -1006,6 +1023,7 @@ int tui_code(struct store *st, const struct actor *a, const char *name,
 	scr.qpos = NOT_QUEUED;
 	scr.picking = -1;
 	buf_init(&scr.msg, 0);
+	buf_init(&scr.last_search, 0);
 	edit_init(&scr.prompt, 0);
 	for (i = 0; i < 2; i++) {
 		scr.panes[i].scr = &scr;
@@ -1073,6 +1091,7 @@ out:
 	queue_release(&scr.q);
 	free(scr.item_name);
 	buf_release(&scr.msg);
+	buf_release(&scr.last_search);
 	edit_release(&scr.prompt);
 	return ret;
 }

@@ -160,7 +160,7 @@ static void render_pre(struct diff_pane *dp, int width)
 		doc_put_untrusted(d, f->url, SLOT_MD_LINK);
 		doc_end(d);
 	}
-	if (f->diff_partial || dp->it->diff_partial)
+	if (f->diff_partial)
 		doc_line(d, "Partial diff: GitHub listed only some files; "
 			 "files and lines may be missing.", SLOT_NOTICE, 3);
 	if (!f->diff || !f->diff_len)

@@ -91,10 +91,11 @@ static void render_keys(struct textview *t, int width)
 		 0);
 	para(d, 0, NULL, "Every pick, memo and flag is saved the moment it "
 	     "is made. Digits 1-9 open the picker of that dimension of the "
-	     "coding bar; in the picker a digit picks that code (two digits "
-	     "when a dimension has ten codes or more and the first could "
-	     "start a longer number), letters filter, Enter picks the "
-	     "highlighted code.", width, SLOT_NORMAL);
+	     "coding bar; in the picker the keys shown beside a code pick it "
+	     "(1-9, 0 for a tenth code, 00-09 for codes 10-19), letters "
+	     "filter, Enter picks the highlighted code. A dimension that "
+	     "takes several codes toggles them and stays open; Enter closes "
+	     "it.", width, SLOT_NORMAL);
 	/* the widest key list, capped */
 	for (p = help.ptr; (line = p) && *p; p++) {
 		char *tab = strchr(line, '\t'), *nl = strchr(line, '\n');

@@ -2,20 +2,23 @@
  * view_picker: the code picker overlay, and the form that proposes a new
  * code from it.
  *
- * The picker lists the codes of one dimension with their numbers (fixed:
- * the codebook's order, so a number means the same code whatever the
- * filter), chosen marks and groups, and shows the highlighted code's
+ * The picker lists the codes of one dimension with the keys that pick
+ * them (fixed: the codebook's order, so a key means the same code whatever
+ * the filter), chosen marks and groups, and shows the highlighted code's
  * definition, include and exclude guidance and examples.  Typing letters
- * filters (key, name or group, case-insensitive); digits pick by number,
- * waiting for a second digit only when the dimension has ten codes or
- * more and the first could start a longer number.  A `select: one`
- * dimension is saved and the picker closes; a `select: many` one toggles
- * and stays open.  Tab moves to the next dimension.
+ * filters (key, name or group, case-insensitive); digits pick, in the
+ * fewest keys: codes 1-9 are their digit and a tenth code is 0, like the
+ * keyboard's row; with 11 to 19 codes, 0 is a tens prefix (00 is code 10,
+ * 06 code 16); with 20 or more, codes are typed as decimal numbers, a
+ * digit that could start a longer number waiting for the next.  A
+ * `select: one` dimension is saved and the picker closes; a `select:
+ * many` one toggles and stays open.  Tab moves to the next dimension.
  *
  * Limitations: the definition pane shows what fits; the codebook view
  * (C) has every definition in full.
  */
 #define _XOPEN_SOURCE_EXTENDED 1
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,10 +34,59 @@ struct picker {
 	size_t sel;		/* index into vis */
 	size_t top;		/* first row of the list shown */
 	int pending;		/* a number being typed, 0 if none */
+	int tens;		/* 0 typed: the next digit picks 10-19 */
 	struct doc detail;	/* of the highlighted code */
 	int list_y, list_x, list_rows, list_cols;
 	int det_y, det_x, det_rows, det_cols;
 };
+
+enum numbering {
+	NUM_SINGLE,	/* up to 10 codes: 1-9, then 0 */
+	NUM_TENS,	/* 11-19: 1-9, then 00-09 */
+	NUM_DECIMAL,	/* 20 or more: decimal numbers */
+};
+
+static enum numbering numbering(size_t n)
+{
+	return n <= 10 ? NUM_SINGLE : n <= 19 ? NUM_TENS : NUM_DECIMAL;
+}
+
+/* The keys that pick code index i of n, as the list shows them. */
+static void code_keys(size_t n, size_t i, char out[24])
+{
+	switch (numbering(n)) {
+	case NUM_SINGLE:
+		snprintf(out, 24, "%2zu", (i + 1) % 10);
+		break;
+	case NUM_TENS:
+		if (i < 9)
+			snprintf(out, 24, "%2zu", i + 1);
+		else
+			snprintf(out, 24, "0%zu", i - 9);
+		break;
+	default:
+		snprintf(out, 24, "%2zu", i + 1);
+		break;
+	}
+}
+
+static void keys_hint(size_t n, struct buf *b)
+{
+	switch (numbering(n)) {
+	case NUM_SINGLE:
+		if (n == 10)
+			buf_addstr(b, "1-9, 0");
+		else
+			buf_addf(b, "1-%zu", n);
+		break;
+	case NUM_TENS:
+		buf_addf(b, "1-9, 00-0%zu", n - 10);
+		break;
+	default:
+		buf_addf(b, "1-%zu", n);
+		break;
+	}
+}
 
 static const struct dimension *pdim(struct view *v)
 {
@@ -79,6 +131,7 @@ static void set_dim(struct view *v, size_t dim)
 
 	p->dim = dim;
 	p->pending = 0;
+	p->tens = 0;
 	buf_reset(&p->filter);
 	refilter(v);
 	v->scr->picking = (int)dim;
@@ -110,7 +163,7 @@ static void picker_layout(struct view *v)
 	screen_overlay_box(v->scr, v, 0, 120);
 	inner_rows = v->rows - 2 - 2;	/* frame, question, filter */
 	inner_cols = v->cols - 2;
-	if (inner_cols >= 96) {
+	if (inner_cols >= 118) {
 		p->list_cols = inner_cols * 11 / 20;
 		p->list_rows = inner_rows;
 		p->det_cols = inner_cols - p->list_cols - 1;
@@ -235,8 +288,13 @@ static void draw_row(struct view *v, int y, size_t code, int selected,
 		buf_addstr(&b, chosen ? "(*)" : "( )");
 	x += draw_str(v->win, y, x, end - x, b.ptr, b.len,
 		      selected ? SLOT_SEL : chosen ? SLOT_MARK : SLOT_NORMAL);
-	buf_reset(&b);
-	buf_addf(&b, " %2zu ", code + 1);
+	{
+		char k[24];
+
+		code_keys(d->nr_codes, code, k);
+		buf_reset(&b);
+		buf_addf(&b, " %s ", k);
+	}
 	x += draw_str(v->win, y, x, end - x, b.ptr, b.len,
 		      selected ? SLOT_SEL : SLOT_NUMBER);
 	buf_reset(&b);
@@ -284,19 +342,25 @@ static void picker_draw(struct view *v)
 	draw_str(v->win, 1, 1, v->cols - 2, b.ptr, b.len, SLOT_MD_STRONG);
 
 	buf_reset(&b);
-	if (p->pending)
+	if (p->tens) {
+		buf_addf(&b, "0_  (the next digit picks 00-0%zu, codes 10-%zu)",
+			 d->nr_codes - 10, d->nr_codes);
+	} else if (p->pending) {
 		buf_addf(&b, "number: %d_  (Enter picks %d, or type the "
 			 "next digit)", p->pending, p->pending);
-	else if (p->filter.len) {
+	} else if (p->filter.len) {
 		buf_addstr(&b, "filter: ");
 		sanitize_line(&b, p->filter.ptr);
 		buf_addf(&b, "  (%zu of %zu)", p->nr_vis, d->nr_codes);
-	} else
-		buf_addf(&b, "1-%zu or Enter %s, type to filter, + propose, "
-			 "Del clear, Tab next, Esc close", d->nr_codes,
-			 d->select_many ? "toggle" : "pick");
+	} else {
+		keys_hint(d->nr_codes, &b);
+		buf_addf(&b, " or Enter %s, type to filter, + propose, Del "
+			 "clear, Tab next, Esc close", d->select_many ?
+			 "toggle" : "pick");
+	}
 	draw_str(v->win, 2, 1, v->cols - 2, b.ptr, b.len,
-		 p->pending || p->filter.len ? SLOT_NORMAL : SLOT_DIM);
+		 p->pending || p->tens || p->filter.len ? SLOT_NORMAL :
+		 SLOT_DIM);
 
 	for (i = 0; i < d->nr_codes; i++) {
 		int w = text_width(d->codes[i].key, strlen(d->codes[i].key));
@@ -345,11 +409,13 @@ static void picker_draw(struct view *v)
 			draw_line(v->win, p->det_y + r, p->det_x, p->det_cols,
 				  &t);
 		}
-		if (p->detail.nr > (size_t)p->det_rows && p->det_rows > 0)
+		if (p->detail.nr > (size_t)p->det_rows && p->det_rows > 0) {
+			static const char more[] = "... C: whole book";
+
 			draw_str(v->win, p->det_y + p->det_rows - 1,
-				 p->det_x + p->det_cols - 18, 18,
-				 "... C: whole book", strlen("... C: whole book"),
-				 SLOT_DIM);
+				 p->det_x + p->det_cols - 18, 18, more,
+				 strlen(more), SLOT_DIM);
+		}
 	}
 	wnoutrefresh(v->win);
 	buf_release(&b);
@@ -370,11 +436,50 @@ static int pick(struct view *v, size_t code)
 	return H_CLOSE;
 }
 
+static int no_such_code(struct view *v, const char *keys)
+{
+	const struct dimension *d = pdim(v);
+	struct buf b = BUF_INIT;
+
+	keys_hint(d->nr_codes, &b);
+	screen_msg(v->scr, MSG_ERR, "no code %s in %s: %s pick", keys, d->key,
+		   b.ptr);
+	buf_release(&b);
+	return H_REDRAW;
+}
+
 static int pick_number(struct view *v, int digit)
 {
 	struct picker *p = v->priv;
 	const struct dimension *d = pdim(v);
 	long n = (long)p->pending * 10 + digit;
+	char k[24];
+
+	switch (numbering(d->nr_codes)) {
+	case NUM_SINGLE:
+		n = digit ? digit : 10;
+		if (n > (long)d->nr_codes) {
+			snprintf(k, sizeof(k), "%d", digit);
+			return no_such_code(v, k);
+		}
+		return pick(v, (size_t)n - 1);
+	case NUM_TENS:
+		if (p->tens) {
+			p->tens = 0;
+			if (10 + digit > (long)d->nr_codes) {
+				snprintf(k, sizeof(k), "0%d", digit);
+				return no_such_code(v, k);
+			}
+			return pick(v, (size_t)(9 + digit));
+		}
+		if (!digit) {
+			p->tens = 1;
+			return H_REDRAW;
+		}
+		return pick(v, (size_t)digit - 1);
+	default:
+		break;
+	}
 
 	if (n == 0) {
 		screen_msg(v->scr, MSG_ERR, "codes are numbered from 1");
@@ -407,12 +512,14 @@ static int picker_handle(struct view *v, enum action a, int key)
 	size_t page = p->list_rows > 1 ? (size_t)p->list_rows - 1 : 1;
 
 	if (a != ACT_PICK_NUMBER && a != ACT_PICK &&
-	    a != ACT_ED_BACKSPACE && p->pending)
-		p->pending = 0;
+	    a != ACT_ED_BACKSPACE && (p->pending || p->tens))
+		p->pending = p->tens = 0;
 	switch (a) {
 	case ACT_PICK_NUMBER:
 		return pick_number(v, key - '0');
 	case ACT_PICK:
+		if (p->tens)
+			return H_REDRAW;
 		if (p->pending) {
 			int n = p->pending;
 
@@ -451,6 +558,10 @@ static int picker_handle(struct view *v, enum action a, int key)
 		p->sel = p->sel > page ? p->sel - page : 0;
 		return H_REDRAW;
 	case ACT_ED_BACKSPACE:
+		if (p->tens) {
+			p->tens = 0;
+			return H_REDRAW;
+		}
 		if (p->pending) {
 			p->pending /= 10;
 			return H_REDRAW;

@@ -1,0 +1,1437 @@
+/*
+ * t_screen: the annotator's screen, driven in-process.
+ *
+ * Every test builds a fresh study in tests/tmp (the bundled codebook,
+ * members alice and bob (annotators) and carol (adjudicator), five items
+ * written here so their text is known exactly, and in some tests the
+ * sample items of tests/sample/items.jsonl), runs the real tui_code()
+ * with a key script on a virtual screen (BUGCODER_NO_DISPLAY: newterm on
+ * /dev/null, TERM=dumb unless a test wants colours, fixed LINES and
+ * COLUMNS), and compares the dumped rows with expected text - whole
+ * screens in tests/expected/ for the layouts, single rows elsewhere.
+ * After each session the study is opened again through SQL and checked
+ * for exactly the labels, memos, flags, proposals and submissions the
+ * keys should have saved.
+ *
+ * BUGCODER_UPDATE_EXPECTED=1 rewrites the files in tests/expected/
+ * instead of comparing (look at the diff before committing them);
+ * BUGCODER_KEEP_TMP=1 keeps each test's directory (study, keys, dumps);
+ * an argument runs only the tests matching it (`t_screen 'test_memo*'`).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/buf.h"
+#include "core/import.h"
+#include "core/item.h"
+#include "core/label.h"
+#include "core/member.h"
+#include "core/store.h"
+#include "core/study.h"
+#include "tui/keymap.h"
+#include "tui/tui.h"
+
+#define CODEBOOK "codebooks/llm-framework-bugs.json"
+#define SAMPLE "tests/sample/items.jsonl"
+#define EXPECTED "tests/expected/"
+
+struct fixture {
+	char dir[64];
+	struct buf path;	/* the study */
+	struct store st;
+	struct actor owner, alice, bob;
+	long long widget, hostile, nofix, twofix, sample_first;
+	struct err err;		/* of the last run */
+	const char *term;
+};
+
+/* ---- helpers ---------------------------------------------------------- */
+
+static char *slurp(const char *path)
+{
+	struct buf b = BUF_INIT;
+
+	if (buf_read_file(&b, path) < 0) {
+		buf_release(&b);
+		return NULL;
+	}
+	return buf_detach(&b, NULL);
+}
+
+static void spit(const char *path, const char *text)
+{
+	FILE *fp = fopen(path, "w");
+
+	assert_non_null(fp);
+	fputs(text, fp);
+	assert_int_equal(fclose(fp), 0);
+}
+
+static long long q(struct fixture *f, const char *sql)
+{
+	sqlite3_stmt *s = NULL;
+	long long v = -1;
+
+	if (sqlite3_prepare_v2(f->st.db, sql, -1, &s, NULL) != SQLITE_OK)
+		fail_msg("%s: %s", sql, sqlite3_errmsg(f->st.db));
+	if (sqlite3_step(s) == SQLITE_ROW)
+		v = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return v;
+}
+
+/* The first column of every row of `sql`, joined by "|". */
+static char *qs(struct fixture *f, const char *sql)
+{
+	sqlite3_stmt *s = NULL;
+	struct buf b = BUF_INIT;
+
+	if (sqlite3_prepare_v2(f->st.db, sql, -1, &s, NULL) != SQLITE_OK)
+		fail_msg("%s: %s", sql, sqlite3_errmsg(f->st.db));
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		const char *t = (const char *)sqlite3_column_text(s, 0);
+
+		buf_addf(&b, "%s%s", b.len ? "|" : "", t ? t : "NULL");
+	}
+	sqlite3_finalize(s);
+	return buf_detach(&b, NULL);
+}
+
+#define assert_sql_str(f, sql, want) do { \
+		char *got_ = qs((f), (sql)); \
+		if (strcmp(got_, (want))) \
+			fail_msg("%s\n  got:  \"%s\"\n  want: \"%s\"", (sql), \
+				 got_, (want)); \
+		free(got_); \
+	} while (0)
+
+/* alice's labels as "dim=code|dim=code" in order */
+static char *labels_of(struct fixture *f, const char *who)
+{
+	struct buf sql = BUF_INIT;
+	char *r;
+
+	buf_addf(&sql, "SELECT l.dimension || '=' || l.code FROM labels l "
+		 "JOIN members m ON m.id = l.member_id WHERE m.name = '%s' "
+		 "ORDER BY l.item_id, l.dimension, l.code", who);
+	r = qs(f, sql.ptr);
+	buf_release(&sql);
+	return r;
+}
+
+#define assert_labels(f, want) do { \
+		char *got_ = labels_of((f), "alice"); \
+		if (strcmp(got_, (want))) \
+			fail_msg("labels\n  got:  \"%s\"\n  want: \"%s\"", \
+				 got_, (want)); \
+		free(got_); \
+	} while (0)
+
+static char *dump(struct fixture *f, const char *name)
+{
+	struct buf p = BUF_INIT;
+	char *s;
+
+	buf_addf(&p, "%s/%s", f->dir, name);
+	s = slurp(p.ptr);
+	if (!s)
+		fail_msg("no dump %s", p.ptr);
+	buf_release(&p);
+	return s;
+}
+
+/* Row r (0-based) of a dump, owned. */
+static char *row(struct fixture *f, const char *name, int r)
+{
+	char *s = dump(f, name), *p = s, *nl, *out;
+	int i;
+
+	for (i = 0; i < r && p; i++) {
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	if (!p) {
+		free(s);
+		return xstrdup("");
+	}
+	nl = strchr(p, '\n');
+	out = xstrndup(p, nl ? (size_t)(nl - p) : strlen(p));
+	free(s);
+	return out;
+}
+
+#define assert_contains(hay, needle) do { \
+		const char *h_ = (hay), *n_ = (needle); \
+		if (!strstr(h_, n_)) \
+			fail_msg("expected \"%s\" in:\n%s", n_, h_); \
+	} while (0)
+
+#define assert_not_contains(hay, needle) do { \
+		const char *h_ = (hay), *n_ = (needle); \
+		if (strstr(h_, n_)) \
+			fail_msg("did not expect \"%s\" in:\n%s", n_, h_); \
+	} while (0)
+
+static void assert_row(struct fixture *f, const char *name, int r,
+		       const char *want)
+{
+	char *got = row(f, name, r);
+
+	if (strcmp(got, want))
+		fail_msg("%s row %d\n  got:  \"%s\"\n  want: \"%s\"", name, r,
+			 got, want);
+	free(got);
+}
+
+static void assert_row_contains(struct fixture *f, const char *name, int r,
+				const char *want)
+{
+	char *got = row(f, name, r);
+
+	if (!strstr(got, want))
+		fail_msg("%s row %d\n  got:  \"%s\"\n  want it to contain: "
+			 "\"%s\"", name, r, got, want);
+	free(got);
+}
+
+/* Compare dump `name` with tests/expected/`golden`. */
+static void expect_screen(struct fixture *f, const char *name,
+			  const char *golden)
+{
+	struct buf p = BUF_INIT;
+	char *got = dump(f, name), *want;
+	const char *upd = getenv("BUGCODER_UPDATE_EXPECTED");
+
+	buf_addf(&p, EXPECTED "%s", golden);
+	if (upd && *upd) {
+		mkdir("tests/expected", 0777);
+		spit(p.ptr, got);
+		want = xstrdup(got);
+	} else {
+		want = slurp(p.ptr);
+		if (!want)
+			fail_msg("missing %s (BUGCODER_UPDATE_EXPECTED=1 "
+				 "writes it)", p.ptr);
+	}
+	if (strcmp(got, want))
+		fail_msg("screen %s differs from %s\n--- got:\n%s--- want:\n%s",
+			 name, p.ptr, got, want);
+	free(got);
+	free(want);
+	buf_release(&p);
+}
+
+/* Run the screen as alice on `item` (NULL: the default) at rows x cols
+ * with the key script `keys`.  Returns tui_code()'s result. */
+static int run(struct fixture *f, int rows, int cols, const char *item,
+	       const char *keys)
+{
+	struct buf p = BUF_INIT;
+	char n[16];
+	int rc;
+
+	buf_addf(&p, "%s/keys", f->dir);
+	spit(p.ptr, keys);
+	setenv("BUGCODER_KEYS", p.ptr, 1);
+	setenv("BUGCODER_NO_DISPLAY", "1", 1);
+	setenv("BUGCODER_DUMP_DIR", f->dir, 1);
+	setenv("TERM", f->term ? f->term : "dumb", 1);
+	snprintf(n, sizeof(n), "%d", rows);
+	setenv("LINES", n, 1);
+	snprintf(n, sizeof(n), "%d", cols);
+	setenv("COLUMNS", n, 1);
+	err_clear(&f->err);
+	rc = tui_code(&f->st, &f->alice, item, &f->err);
+	buf_release(&p);
+	return rc;
+}
+
+#define RUN_OK(f, rows, cols, item, keys) do { \
+		if (run((f), (rows), (cols), (item), (keys)) < 0) \
+			fail_msg("tui_code: %s", (f)->err.msg); \
+	} while (0)
+
+/* ---- the items -------------------------------------------------------- */
+
+static const char widget_body[] =
+	"## Describe the bug\n"
+	"\n"
+	"Starting a widget **crashes** with *some* `ValueError`. See\n"
+	"[the docs](https://example.org/docs).\n"
+	"\n"
+	"- first point\n"
+	"- second point\n"
+	"  - nested point\n"
+	"\n"
+	"> quoted text from the reporter\n"
+	"\n"
+	"| option | value |\n"
+	"|--------|------:|\n"
+	"| ready  | false |\n"
+	"| retries | 3 |\n"
+	"\n"
+	"```python\n"
+	"engine = Engine(config)  # a very long comment that goes on and on "
+	"beyond the width of any reasonable pane of a terminal screen: END\n"
+	"```\n"
+	"\n"
+	"Traceback (most recent call last):\n"
+	"  File \"run.py\", line 3, in <module>\n"
+	"    start(cfg)\n"
+	"ValueError: engine not ready\n";
+
+static const char widget_diff[] =
+	"diff --git a/widgets/core.py b/widgets/core.py\n"
+	"index 1111111..2222222 100644\n"
+	"--- a/widgets/core.py\n"
+	"+++ b/widgets/core.py\n"
+	"@@ -10,6 +10,7 @@ def start(config):\n"
+	"     engine = Engine(config)\n"
+	"-    engine.run()\n"
+	"+    if engine.ready:\n"
+	"+        engine.run()\n"
+	"     return engine\n"
+	"@@ -40,4 +41,4 @@ def stop(engine):\n"
+	"-    engine.halt(force=True)\n"
+	"+    engine.halt(force=False)  # keep the queue: a long line that "
+	"runs past the edge of the pane and has to scroll sideways: TAIL\n"
+	"     engine.close()\n"
+	"diff --git a/widgets/util.py b/widgets/util.py\n"
+	"index 3333333..4444444 100644\n"
+	"--- a/widgets/util.py\n"
+	"+++ b/widgets/util.py\n"
+	"@@ -1,3 +1,4 @@\n"
+	" import os\n"
+	"+import sys\n"
+	" \n"
+	" def helper():\n";
+
+static const char hostile_title[] =
+	"Hostile \x1b]0;evil\x07 title \x1b[2J\x1b[6n end";
+static const char hostile_body[] =
+	"OSC52 \x1b]52;c;ZXZpbA==\x07 clip\n"
+	"\n"
+	"CSI8 \xc2\x9b" "31m red\n"
+	"\n"
+	"cr:abc\rX|\n"
+	"\n"
+	"back\bspace and bell\x07 here\n"
+	"\n"
+	"invalid \xff\xfe bytes\n"
+	"\n"
+	"bidi \xe2\x80\xae" "desrever\n"
+	"\n"
+	"wide \xe4\xbd\x9c\xe4\xbd\x9c\xe4\xbd\x9c\xe4\xbd\x9c\xe4\xbd\x9c"
+	"\xe4\xbd\x9c\xe4\xbd\x9c\xe4\xbd\x9c\xe4\xbd\x9c\xe4\xbd\x9c"
+	"\xe4\xbd\x9c\xe4\xbd\x9c\xe4\xbd\x9c\xe4\xbd\x9c\xe4\xbd\x9c"
+	"\xe4\xbd\x9c\xe4\xbd\x9c\xe4\xbd\x9c\xe4\xbd\x9c\xe4\xbd\x9c"
+	"\xe4\xbd\x9c\xe4\xbd\x9c\xe4\xbd\x9c\xe4\xbd\x9c\xe4\xbd\x9c"
+	"\xe4\xbd\x9c\xe4\xbd\x9c\xe4\xbd\x9c\xe4\xbd\x9c\xe4\xbd\x9c "
+	"emoji \xf0\x9f\x98\x80\xf0\x9f\x98\x80\n"
+	"\n"
+	"```\n"
+	"code \x1b[31mred\x1b[0m and\ttab\n"
+	"```\n";
+static const char hostile_diff[] =
+	"diff --git a/x.txt b/x.txt\r\n"
+	"--- a/x.txt\r\n"
+	"+++ b/x.txt\r\n"
+	"@@ -1,2 +1,2 @@\r\n"
+	"-old \x1b]52;c;ZXZpbA==\x07 line\r\n"
+	"+new \x1b[2J line\r\n"
+	" same\r\n";
+
+static void set_fix(struct fix *x, long long number, const char *title,
+		    const char *body, const char *diff, int partial)
+{
+	memset(x, 0, sizeof(*x));
+	x->number = number;
+	x->title = xstrdup(title);
+	x->body = body ? xstrdup(body) : NULL;
+	x->merged_at = xstrdup("2024-01-05T12:00:00Z");
+	x->additions = x->deletions = x->changed_files = -1;
+	if (diff) {
+		x->diff = xstrdup(diff);
+		x->diff_len = strlen(diff);
+	}
+	x->diff_partial = partial;
+}
+
+static long long save(struct fixture *f, struct item *it)
+{
+	struct err e = ERR_INIT;
+	long long id;
+
+	if (store_begin(&f->st, &e) < 0 || item_save(&f->st, it, &e) < 0 ||
+	    store_commit(&f->st, &e) < 0)
+		fail_msg("saving %s#%lld: %s", it->repo, it->number, e.msg);
+	id = it->id;
+	item_release(it);
+	return id;
+}
+
+static void base_item(struct item *it, const char *repo, long long number,
+		      const char *title, const char *body)
+{
+	memset(it, 0, sizeof(*it));
+	it->repo = xstrdup(repo);
+	it->number = number;
+	it->title = xstrdup(title);
+	it->body = body ? xstrdup(body) : NULL;
+	it->state = xstrdup("closed");
+	it->author = xstrdup("reporter");
+	it->created_at = xstrdup("2024-01-02T03:04:05Z");
+	it->closed_at = xstrdup("2024-01-09T10:00:00Z");
+	it->days_open = -1;
+	it->comment_count = -1;
+}
+
+static void add_items(struct fixture *f)
+{
+	struct item it;
+
+	base_item(&it, "acme/widgets", 1, "Widget crashes on start when "
+		  "the engine is not ready", widget_body);
+	it.url = xstrdup("https://github.com/acme/widgets/issues/1");
+	it.labels = xcalloc(2, sizeof(char *));
+	it.labels[0] = xstrdup("bug");
+	it.labels[1] = xstrdup("engine");
+	it.nr_labels = 2;
+	it.comments = xcalloc(2, sizeof(*it.comments));
+	it.comments[0].author = xstrdup("bob-gh");
+	it.comments[0].created_at = xstrdup("2024-01-03T10:00:00Z");
+	it.comments[0].body = xstrdup("I see this too.\nWith **two** lines.");
+	it.comments[1].author = xstrdup("maintainer");
+	it.comments[1].created_at = xstrdup("2024-01-05T12:00:00Z");
+	it.comments[1].body = xstrdup("Fixed by #2.");
+	it.nr_comments = 2;
+	it.fixes = xcalloc(1, sizeof(*it.fixes));
+	set_fix(&it.fixes[0], 2, "Check that the engine is ready",
+		"Waits for `engine.ready`.", widget_diff, 0);
+	it.nr_fixes = 1;
+	f->widget = save(f, &it);
+
+	base_item(&it, "evil/repo", 66, hostile_title, hostile_body);
+	free(it.author);
+	it.author = xstrdup("mallory\x1b[31m");
+	it.labels = xcalloc(1, sizeof(char *));
+	it.labels[0] = xstrdup("bug\x1b[0m");
+	it.nr_labels = 1;
+	it.fixes = xcalloc(1, sizeof(*it.fixes));
+	set_fix(&it.fixes[0], 67, "Fix \x1b[2J it\r!", NULL, hostile_diff, 0);
+	it.nr_fixes = 1;
+	f->hostile = save(f, &it);
+
+	base_item(&it, "acme/widgets", 3, "Docs typo, no fix linked",
+		  "The docs say *widgit*.");
+	f->nofix = save(f, &it);
+
+	base_item(&it, "acme/widgets", 4, "Two fixes, the second partial",
+		  "Needed two pull requests.");
+	it.fixes = xcalloc(2, sizeof(*it.fixes));
+	set_fix(&it.fixes[0], 5, "First half", NULL, widget_diff, 0);
+	set_fix(&it.fixes[1], 6, "Second half", NULL,
+		"diff --git a/b.py b/b.py\n--- a/b.py\n+++ b/b.py\n"
+		"@@ -1 +1 @@\n-b = 1\n+b = 2\n", 1);
+	it.nr_fixes = 2;
+	f->twofix = save(f, &it);
+}
+
+static void import_sample(struct fixture *f)
+{
+	struct import_stats stats;
+	struct err e = ERR_INIT;
+
+	memset(&stats, 0, sizeof(stats));
+	if (import_file(&f->st, &f->owner, SAMPLE, &stats, &e) < 0)
+		fail_msg("%s", e.msg);
+	f->sample_first = q(f, "SELECT min(id) FROM items WHERE repo <> "
+			    "'acme/widgets' AND repo <> 'evil/repo'");
+}
+
+static int setup(void **state)
+{
+	struct fixture *f = xcalloc(1, sizeof(*f));
+	struct err e = ERR_INIT;
+
+	setenv("LC_ALL", "C.UTF-8", 1);
+	setenv("TZ", "UTC", 1);
+	setenv("BUGCODER_NOW", "2024-06-01T00:00:00Z", 1);
+	unsetenv("NO_COLOR");
+	unsetenv("ESCDELAY");
+	unsetenv("VISUAL");
+	mkdir("tests/tmp", 0777);
+	snprintf(f->dir, sizeof(f->dir), "tests/tmp/screen-XXXXXX");
+	if (!mkdtemp(f->dir))
+		fail_msg("mkdtemp: %s", strerror(errno));
+	buf_init(&f->path, 0);
+	buf_addf(&f->path, "%s/study.db", f->dir);
+	if (study_create(&f->st, f->path.ptr, "screen tests", CODEBOOK,
+			 &e) < 0)
+		fail_msg("%s", e.msg);
+	if (member_resolve(&f->st, NULL, &f->owner, &e) < 0 ||
+	    member_add(&f->st, &f->owner, "alice", ROLE_ANNOTATOR, &e) < 0 ||
+	    member_add(&f->st, &f->owner, "bob", ROLE_ANNOTATOR, &e) < 0 ||
+	    member_add(&f->st, &f->owner, "carol", ROLE_ADJUDICATOR, &e) < 0 ||
+	    member_resolve(&f->st, "alice", &f->alice, &e) < 0 ||
+	    member_resolve(&f->st, "bob", &f->bob, &e) < 0)
+		fail_msg("%s", e.msg);
+	add_items(f);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+	struct buf cmd = BUF_INIT;
+	const char *keep = getenv("BUGCODER_KEEP_TMP");
+
+	store_close(&f->st);
+	actor_release(&f->owner);
+	actor_release(&f->alice);
+	actor_release(&f->bob);
+	if (!keep || !*keep) {
+		buf_addf(&cmd, "rm -rf '%s'", f->dir);
+		if (system(cmd.ptr) != 0)
+			fprintf(stderr, "could not remove %s\n", f->dir);
+	}
+	buf_release(&cmd);
+	buf_release(&f->path);
+	free(f);
+	return 0;
+}
+
+/* ---- layouts ---------------------------------------------------------- */
+
+static void test_split_200(void **state)
+{
+	struct fixture *f = *state;
+
+	RUN_OK(f, 50, 200, NULL, ":dump-screen s\n");
+	expect_screen(f, "s", "split-200x50.txt");
+	assert_labels(f, "");
+}
+
+static void test_split_120(void **state)
+{
+	struct fixture *f = *state;
+
+	RUN_OK(f, 35, 120, NULL, ":dump-screen s\n");
+	expect_screen(f, "s", "split-120x35.txt");
+}
+
+static void test_single_80(void **state)
+{
+	struct fixture *f = *state;
+
+	RUN_OK(f, 24, 80, NULL,
+	       ":dump-screen issue\n<Tab>\n:dump-screen fix\n"
+	       "<Tab>\n:dump-screen back\n");
+	expect_screen(f, "issue", "single-80x24-issue.txt");
+	expect_screen(f, "fix", "single-80x24-fix.txt");
+	assert_row_contains(f, "issue", 1, "issue [Tab: fix]");
+	assert_row_contains(f, "fix", 1, "fix #2 (+4 -2, 2 files) "
+			    "[Tab: issue]");
+	assert_row_contains(f, "back", 1, "issue [Tab: fix]");
+}
+
+static void test_too_small(void **state)
+{
+	struct fixture *f = *state;
+	char *s;
+
+	RUN_OK(f, 20, 60, NULL, ":dump-screen small\nj\n"
+	       ":resize 24 80\n:dump-screen ok\n");
+	s = dump(f, "small");
+	assert_contains(s, "terminal too small: 60x20");
+	assert_contains(s, "needs at least 80x24");
+	free(s);
+	assert_row_contains(f, "ok", 0, "acme/widgets#1");
+	assert_row_contains(f, "ok", 1, "issue [Tab: fix]");
+}
+
+static void test_resize_keeps_place(void **state)
+{
+	struct fixture *f = *state;
+	char *before, *after;
+
+	/* scroll the issue so "Traceback" is the top line, then resize
+	 * from split to single pane and back */
+	RUN_OK(f, 35, 120, NULL,
+	       "/Traceback\n<Enter>\n:dump-screen wide\n"
+	       ":resize 24 80\n:dump-screen narrow\n"
+	       ":resize 40 200\n:dump-screen wider\n"
+	       ":resize 30 100\n:dump-screen back\n");
+	before = row(f, "wide", 2);
+	assert_contains(before, "Traceback (most recent call last):");
+	assert_row(f, "narrow", 2, "Traceback (most recent call last):");
+	after = row(f, "wider", 2);
+	assert_contains(after, "Traceback (most recent call last):");
+	free(after);
+	after = row(f, "back", 2);
+	assert_contains(after, "Traceback (most recent call last):");
+	free(after);
+	free(before);
+	/* the layout follows the size: one pane at 80, two from 100 */
+	assert_row_contains(f, "narrow", 1, "[Tab: fix]");
+	assert_row_contains(f, "back", 1, "issue *");
+	assert_row_contains(f, "back", 1, "fix #2");
+}
+
+/* ---- markdown and the issue pane -------------------------------------- */
+
+static void test_markdown(void **state)
+{
+	struct fixture *f = *state;
+	char *s;
+
+	RUN_OK(f, 60, 90, NULL, ":dump-screen md\n");
+	s = dump(f, "md");
+	/* headings keep their marks; links show their target */
+	assert_contains(s, "## Describe the bug");
+	assert_contains(s, "Starting a widget crashes with some `ValueError`. "
+			"See");
+	assert_contains(s, "the docs <https://example.org/docs>.");
+	/* lists, nesting, quotes, tables */
+	assert_contains(s, "\xe2\x80\xa2 first point");
+	assert_contains(s, "  \xe2\x80\xa2 nested point");
+	assert_contains(s, "\xe2\x94\x82 quoted text from the reporter");
+	assert_contains(s, "\n option  \xe2\x94\x82 value\n"
+			"\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80"
+			"\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80"
+			"\xe2\x94\x80\xe2\x94\xbc\xe2\x94\x80");
+	assert_contains(s, "\n ready   \xe2\x94\x82 false\n");
+	assert_contains(s, "\n retries \xe2\x94\x82     3\n");
+	/* code and tracebacks verbatim */
+	assert_contains(s, "```python");
+	assert_contains(s, "  File \"run.py\", line 3, in <module>\n"
+			"    start(cfg)\nValueError: engine not ready");
+	/* the thread */
+	assert_contains(s, "2 comments");
+	assert_contains(s, "bob-gh commented on 2024-01-03 10:00:");
+	assert_contains(s, "I see this too.\nWith two lines.");
+	assert_contains(s, "labels: [bug] [engine]");
+	assert_contains(s, "opened by reporter on 2024-01-02 03:04, closed "
+			"2024-01-09 10:00 (7 days)");
+	free(s);
+	s = dump(f, "md.attr");
+	/* the heading is bold, emphasis underlined */
+	assert_contains(s, "colour cells: 0");
+	free(s);
+}
+
+static void test_code_scrolls_sideways(void **state)
+{
+	struct fixture *f = *state;
+	char *s;
+
+	/* the long code line is cut with a mark, prose is wrapped; l
+	 * scrolls code only */
+	RUN_OK(f, 24, 80, NULL, "/engine = Engine\n<Enter>\n:dump-screen a\n"
+	       "llllllllll\n:dump-screen b\n^\n:dump-screen c\n");
+	s = row(f, "a", 2);
+	assert_int_equal(strncmp(s, "engine = Engine(config)  # a very long",
+				 38), 0);
+	assert_int_equal(s[strlen(s) - 1], '>');
+	free(s);
+	s = dump(f, "b");
+	assert_contains(s, "pane of a terminal screen: END");
+	/* prose does not move */
+	assert_contains(s, "bob-gh commented on");
+	free(s);
+	s = row(f, "c", 2);
+	assert_int_equal(strncmp(s, "engine = Engine(config)", 23), 0);
+	free(s);
+}
+
+/* ---- the fix pane ----------------------------------------------------- */
+
+static void test_hunks_and_files(void **state)
+{
+	struct fixture *f = *state;
+
+	RUN_OK(f, 30, 120, NULL,
+	       "]\n:dump-screen h1\n]\n:dump-screen h2\n]\n:dump-screen h3\n"
+	       "[\n:dump-screen back\n}\n:dump-screen f2\n{\n"
+	       ":dump-screen f1\n{\n:dump-screen top\n");
+	/* ] focuses the fix pane and puts the hunk at its top */
+	assert_row_contains(f, "h1", 1, "fix #2 (+4 -2, 2 files) *");
+	assert_row_contains(f, "h1", 2, "@@ -10,6 +10,7 @@ def start(config):");
+	assert_row_contains(f, "h1", 4, "-    engine.run()");
+	assert_row_contains(f, "h1", 5, "+    if engine.ready:");
+	assert_row_contains(f, "h2", 2, "@@ -40,4 +41,4 @@ def stop(engine):");
+	assert_row_contains(f, "h3", 2, "@@ -1,3 +1,4 @@");
+	assert_row_contains(f, "back", 2, "@@ -40,4 +41,4 @@");
+	assert_row_contains(f, "f2", 2, "diff --git a/widgets/util.py");
+	assert_row_contains(f, "f1", 2, "diff --git a/widgets/core.py");
+	assert_row_contains(f, "top", 2, "#2 Check that the engine is ready");
+}
+
+static void test_fix_header_and_scroll(void **state)
+{
+	struct fixture *f = *state;
+	char *s;
+
+	RUN_OK(f, 30, 120, NULL, "<Tab>\n:dump-screen a\n]]\nllllllllllll\n"
+	       ":dump-screen b\n");
+	s = dump(f, "a");
+	assert_contains(s, "#2 Check that the engine is ready");
+	assert_contains(s, "+4 -2, 2 files, merged 2024-01-05");
+	assert_contains(s, "  M widgets/core.py  +3 -2");
+	assert_contains(s, "  M widgets/util.py  +1 -0");
+	assert_contains(s, "Waits for `engine.ready`.");
+	free(s);
+	/* sideways: the diff scrolled by 96 columns shows the tail */
+	s = dump(f, "b");
+	assert_contains(s, "sideways: TAIL");
+	free(s);
+}
+
+static void test_no_fix(void **state)
+{
+	struct fixture *f = *state;
+	char *s;
+
+	RUN_OK(f, 30, 120, "acme/widgets#3", ":dump-screen a\n]\n"
+	       ":dump-screen b\n");
+	s = dump(f, "a");
+	assert_contains(s, "fix: none");
+	assert_contains(s, "No fix: this item has no linked pull request.");
+	free(s);
+	assert_row_contains(f, "b", 29, "no hunks in this fix");
+}
+
+static void test_two_fixes(void **state)
+{
+	struct fixture *f = *state;
+	char *s;
+
+	RUN_OK(f, 30, 200, "acme/widgets#4", ":dump-screen a\nF\n"
+	       ":dump-screen b\nF\n:dump-screen c\n");
+	s = dump(f, "a");
+	assert_contains(s, "fix 1/2 #5");
+	assert_contains(s, "(fix 1 of 2; F shows the next)");
+	assert_not_contains(s, "Partial diff");
+	free(s);
+	s = dump(f, "b");
+	assert_contains(s, "fix 2/2 #6 (+1 -1, 1 file)");
+	assert_contains(s, "Partial diff: GitHub listed only some files");
+	assert_contains(s, "fix 2 of 2");
+	free(s);
+	assert_row_contains(f, "c", 1, "fix 1/2 #5");
+}
+
+/* ---- coding ----------------------------------------------------------- */
+
+static void test_picker_definitions(void **state)
+{
+	struct fixture *f = *state;
+	char *s;
+
+	RUN_OK(f, 30, 100, NULL, "2\n:dump-screen picker\n<Down>\n"
+	       ":dump-screen down\n<PgDn><PgDn>\n:dump-screen end\n"
+	       "<Esc>\n:dump-screen closed\n");
+	expect_screen(f, "picker", "picker-100x30.txt");
+	s = dump(f, "picker");
+	assert_contains(s, "2/5 root_cause (one code, required)");
+	assert_contains(s, "( )  1 api_misuse");
+	assert_contains(s, "Definition: Framework code calls a library");
+	assert_contains(s, "Include: ");
+	free(s);
+	s = dump(f, "down");
+	assert_contains(s, "incorrect_implementation \xc2\xb7 Incorrect "
+			"implementation");
+	free(s);
+	s = dump(f, "end");
+	assert_contains(s, "( ) 06 other");
+	free(s);
+	s = dump(f, "closed");
+	assert_not_contains(s, "root_cause (one code");
+	free(s);
+	assert_labels(f, "");
+}
+
+static void test_pick_by_number(void **state)
+{
+	struct fixture *f = *state;
+	char *s;
+
+	/* symptom has 10 codes: 1-9 and 0 pick at once */
+	RUN_OK(f, 24, 80, NULL, "14\n:dump-screen a\n1\n:dump-screen p\n"
+	       "0\n:dump-screen b\n11\n:dump-screen c\n");
+	assert_row_contains(f, "a", 23, "saved: symptom = hang");
+	assert_row_contains(f, "a", 21, "1 symptom: hang");
+	s = dump(f, "p");
+	assert_contains(s, "1-9, 0 or Enter pick");
+	assert_contains(s, "(*)  4 hang");
+	free(s);
+	assert_row_contains(f, "b", 23, "saved: symptom = other");
+	assert_row_contains(f, "c", 23, "saved: symptom = crash");
+	assert_labels(f, "symptom=crash");
+}
+
+static void test_tens(void **state)
+{
+	struct fixture *f = *state;
+	char *s;
+
+	/* root_cause has 16 codes: 1-9 at once, 0 then a digit for 10-16 */
+	RUN_OK(f, 30, 100, NULL, "2\n:dump-screen list\n0\n:dump-screen p\n"
+	       "3\n:dump-screen a\n21\n:dump-screen b\n29\n"
+	       ":dump-screen c\n200\n:dump-screen d\n207\n:dump-screen e\n"
+	       "<Esc>\n");
+	s = dump(f, "list");
+	assert_contains(s, "1-9, 00-06 or Enter pick");
+	assert_contains(s, "( )  9 incorrect_assignment");
+	assert_contains(s, "( ) 00 numerical_issue");
+	free(s);
+	s = dump(f, "p");
+	assert_contains(s, "0_  (the next digit picks 00-06, codes 10-16)");
+	free(s);
+	assert_row_contains(f, "a", 29,
+			    "saved: root_cause = distributed_communication");
+	assert_row_contains(f, "b", 29, "saved: root_cause = api_misuse");
+	assert_row_contains(f, "c", 29,
+			    "saved: root_cause = incorrect_assignment");
+	assert_row_contains(f, "d", 29, "saved: root_cause = numerical_issue");
+	assert_row_contains(f, "e", 29, "no code 07 in root_cause: 1-9, 00-06 "
+			    "pick");
+	assert_labels(f, "root_cause=numerical_issue");
+	/* four saves, four audit entries */
+	assert_int_equal(q(f, "SELECT count(*) FROM audit WHERE action = "
+			   "'label'"), 4);
+}
+
+static void test_filter(void **state)
+{
+	struct fixture *f = *state;
+	char *s;
+
+	RUN_OK(f, 30, 100, NULL, "2shape\n:dump-screen f\n<Enter>\n"
+	       ":dump-screen done\n2zzz\n:dump-screen none\n<Esc>\n");
+	s = dump(f, "f");
+	assert_contains(s, "filter: shape  (1 of 16)");
+	assert_contains(s, "( )  6 tensor_shape_misalignment");
+	assert_not_contains(s, "api_misuse");
+	free(s);
+	assert_row_contains(f, "done", 29,
+			    "saved: root_cause = tensor_shape_misalignment");
+	s = dump(f, "none");
+	assert_contains(s, "no code matches");
+	free(s);
+	assert_labels(f, "root_cause=tensor_shape_misalignment");
+}
+
+static void test_multi_select(void **state)
+{
+	struct fixture *f = *state;
+	char *s;
+
+	/* fix_pattern is `select: many`: digits toggle, Enter closes */
+	RUN_OK(f, 30, 100, NULL, "3\n1\n6\n:dump-screen two\n1\n"
+	       ":dump-screen one\n<Enter>\n:dump-screen closed\n"
+	       "3sync\n<Enter>\n<Enter>\n:dump-screen synced\n");
+	s = dump(f, "two");
+	assert_contains(s, "[x]  1 conditional_logic");
+	assert_contains(s, "[x]  6 api_correction");
+	assert_contains(s, "[ ]  2 parameter_handling");
+	assert_contains(s, "saved: fix_pattern = api_correction, "
+			"conditional_logic");
+	free(s);
+	s = dump(f, "one");
+	assert_contains(s, "[ ]  1 conditional_logic");
+	free(s);
+	assert_row_contains(f, "closed", 27, "fix_pattern: api_correction");
+	assert_row_contains(f, "synced", 27,
+			    "fix_pattern: api_correction,sy");
+	assert_labels(f, "fix_pattern=api_correction|"
+		      "fix_pattern=synchronization");
+}
+
+static void test_clear_and_repick(void **state)
+{
+	struct fixture *f = *state;
+
+	RUN_OK(f, 24, 80, NULL, "41\n4<Del>\n:dump-screen a\n<Esc>\n");
+	assert_row_contains(f, "a", 23, "saved: stage cleared");
+	assert_labels(f, "");
+	assert_int_equal(q(f, "SELECT count(*) FROM audit WHERE action = "
+			   "'label'"), 2);
+}
+
+static void test_tab_between_dimensions(void **state)
+{
+	struct fixture *f = *state;
+	char *s;
+
+	RUN_OK(f, 30, 100, NULL, "1<Tab>\n:dump-screen a\n<S-Tab><S-Tab>\n"
+	       ":dump-screen b\n2\n");
+	s = dump(f, "a");
+	assert_contains(s, "2/5 root_cause");
+	free(s);
+	s = dump(f, "b");
+	assert_contains(s, "5/5 phase");
+	free(s);
+	assert_labels(f, "phase=inference");
+}
+
+static void test_pick_uncoded(void **state)
+{
+	struct fixture *f = *state;
+
+	/* c opens the first dimension not coded yet */
+	RUN_OK(f, 24, 80, NULL, "c2\nc2\nc1<Enter>\nc4\nc1\n:dump-screen a\n"
+	       "c\n:dump-screen b\n");
+	assert_labels(f, "fix_pattern=conditional_logic|phase=training|"
+		      "root_cause=incorrect_implementation|stage=memory|"
+		      "symptom=incorrect_functionality");
+	assert_row_contains(f, "b", 23, "every dimension is coded; s submits");
+}
+
+static void test_propose(void **state)
+{
+	struct fixture *f = *state;
+	char *s;
+
+	RUN_OK(f, 30, 100, NULL, "2+\n:dump-screen form\nfp16_overflow\t"
+	       "FP16 overflow\tA value exceeds the fp16 range\n"
+	       ":dump-screen typed\n<Enter>\n:dump-screen done\n");
+	s = dump(f, "form");
+	assert_contains(s, "Propose a new code for root_cause");
+	assert_contains(s, "Key:");
+	assert_contains(s, "Definition:");
+	free(s);
+	s = dump(f, "done");
+	assert_contains(s, "saved: proposal root_cause=fp16_overflow");
+	assert_contains(s, "2 root_cause: other+");
+	assert_not_contains(s, "Propose a new code");
+	free(s);
+	assert_labels(f, "root_cause=other");
+	assert_sql_str(f, "SELECT dimension || ':' || key || ':' || name || "
+		       "':' || definition || ':' || status FROM proposals",
+		       "root_cause:fp16_overflow:FP16 overflow:A value "
+		       "exceeds the fp16 range:open");
+	assert_int_equal(q(f, "SELECT count(*) FROM labels WHERE "
+			   "proposal_id = (SELECT id FROM proposals)"), 1);
+}
+
+static void test_propose_refused(void **state)
+{
+	struct fixture *f = *state;
+	char *s;
+
+	/* a key that exists already: refused, the form stays */
+	RUN_OK(f, 30, 100, NULL, "2+api_misuse\tAPI\tdup\n<Enter>\n"
+	       ":dump-screen a\n<Esc><Esc>\n");
+	s = dump(f, "a");
+	assert_contains(s, "Propose a new code for root_cause");
+	assert_contains(s, "not proposed: root_cause=api_misuse: the code "
+			"already exists");
+	free(s);
+	assert_int_equal(q(f, "SELECT count(*) FROM proposals"), 0);
+	assert_labels(f, "");
+}
+
+/* ---- memo, flags, submit ---------------------------------------------- */
+
+static void test_memo(void **state)
+{
+	struct fixture *f = *state;
+	char *s;
+
+	RUN_OK(f, 24, 80, NULL, "m\nFirst line\n<Enter>\nsecond "
+	       "\xc3\xa9t\xc3\xa9\n:dump-screen editing\n<Esc>\n:dump-screen saved\n"
+	       "m\n<Up><End> extra\n<C-g>\n:dump-screen cancelled\n");
+	s = dump(f, "editing");
+	assert_contains(s, "Memo on acme/widgets#1");
+	assert_contains(s, "First line");
+	assert_contains(s, "second \xc3\xa9t\xc3\xa9");
+	free(s);
+	assert_row_contains(f, "saved", 23, "saved: memo (2 lines)");
+	assert_row_contains(f, "saved", 0, "[memo]");
+	assert_row_contains(f, "cancelled", 23, "memo not changed");
+	assert_sql_str(f, "SELECT text FROM memos",
+		       "First line\nsecond \xc3\xa9t\xc3\xa9");
+}
+
+static void test_memo_editor(void **state)
+{
+	struct fixture *f = *state;
+	struct buf ed = BUF_INIT, script = BUF_INIT;
+
+	buf_addf(&ed, "%s/editor.sh", f->dir);
+	spit(ed.ptr, "#!/bin/sh\nprintf 'from the editor\\nline two\\n' "
+	     ">> \"$1\"\n");
+	chmod(ed.ptr, 0755);
+	setenv("EDITOR", ed.ptr, 1);
+	RUN_OK(f, 24, 80, NULL, "M\n:dump-screen a\n");
+	unsetenv("EDITOR");
+	assert_row_contains(f, "a", 23, "saved: memo (2 lines)");
+	assert_sql_str(f, "SELECT text FROM memos",
+		       "from the editor\nline two");
+	buf_release(&ed);
+	buf_release(&script);
+}
+
+static void test_flags(void **state)
+{
+	struct fixture *f = *state;
+
+	RUN_OK(f, 24, 80, NULL, "u\n:dump-screen u\nd\nu\n:dump-screen d\n");
+	assert_row_contains(f, "u", 23, "saved: uncertain on");
+	assert_row_contains(f, "u", 0, "[uncertain]");
+	assert_row_contains(f, "d", 23, "saved: uncertain off");
+	assert_row_contains(f, "d", 0, "[discuss]");
+	assert_sql_str(f, "SELECT flag FROM flags", "discuss");
+}
+
+static void test_submit_missing(void **state)
+{
+	struct fixture *f = *state;
+
+	RUN_OK(f, 24, 80, NULL, "14\ns\n:dump-screen a\n");
+	assert_row_contains(f, "a", 23, "not submitted: required dimensions "
+			    "not coded: root_cause, fix_pattern, phase");
+	assert_row_contains(f, "a", 0, "acme/widgets#1");
+	assert_int_equal(q(f, "SELECT count(*) FROM submissions"), 0);
+	assert_labels(f, "symptom=hang");
+}
+
+static void test_submit_moves_on(void **state)
+{
+	struct fixture *f = *state;
+
+	RUN_OK(f, 24, 80, NULL, "11\n22\n31<Enter>\n51\ns\n"
+	       ":dump-screen a\n"
+	       "<\n:dump-screen back\n");
+	assert_row_contains(f, "a", 0, "evil/repo#66");
+	assert_row_contains(f, "a", 0, "1/4 done");
+	assert_row_contains(f, "a", 23, "submitted acme/widgets#1 (1/4 done); "
+			    "now evil/repo#66");
+	assert_row_contains(f, "back", 0, "[submitted]");
+	assert_sql_str(f, "SELECT i.repo || '#' || i.number FROM submissions s "
+		       "JOIN items i ON i.id = s.item_id",
+		       "acme/widgets#1");
+	assert_labels(f, "fix_pattern=conditional_logic|phase=training|"
+		      "root_cause=incorrect_implementation|symptom=crash");
+}
+
+static void test_navigation(void **state)
+{
+	struct fixture *f = *state;
+
+	RUN_OK(f, 24, 80, NULL, ">\n:dump-screen n1\n>>>\n:dump-screen end\n"
+	       "<\n:dump-screen p\nt\n:dump-screen todo\n");
+	assert_row_contains(f, "n1", 0, "evil/repo#66");
+	assert_row_contains(f, "n1", 23, "item 2/4");
+	assert_row_contains(f, "end", 0, "acme/widgets#4");
+	assert_row_contains(f, "end", 23, "last item of your queue");
+	assert_row_contains(f, "p", 0, "acme/widgets#3");
+	assert_row_contains(f, "todo", 0, "acme/widgets#4");
+}
+
+/* ---- search, help, codebook ------------------------------------------- */
+
+static void test_search(void **state)
+{
+	struct fixture *f = *state;
+	char *s;
+
+	RUN_OK(f, 24, 80, NULL, "/engine\n<Enter>\n:dump-screen s1\nn\n"
+	       ":dump-screen s2\nN\n:dump-screen s3\n/nothing-like-it\n"
+	       "<Enter>\n:dump-screen none\n");
+	assert_row_contains(f, "s1", 2, "Widget crashes on start when the "
+			    "engine");
+	s = dump(f, "s1.attr");
+	/* the match is highlighted (reverse + underline in mono) */
+	assert_contains(s, "RRRRRR");
+	free(s);
+	assert_row_contains(f, "s2", 2, "labels: [bug] [engine]");
+	assert_row_contains(f, "s3", 2, "Widget crashes on start");
+	assert_row_contains(f, "none", 23, "not found: nothing-like-it");
+}
+
+static void test_search_diff(void **state)
+{
+	struct fixture *f = *state;
+
+	RUN_OK(f, 30, 120, NULL, "<Tab>/halt\n<Enter>\n:dump-screen a\nn\n"
+	       ":dump-screen b\n<Tab>/Traceback\n<Enter>\n<Tab>n\n"
+	       ":dump-screen c\n");
+	assert_row_contains(f, "a", 2, "-    engine.halt(force=True)");
+	assert_row_contains(f, "b", 2, "+    engine.halt(force=False)");
+	/* n in the other pane looks for the last pattern there */
+	assert_row_contains(f, "c", 29, "not found: Traceback");
+}
+
+static void test_help(void **state)
+{
+	struct fixture *f = *state;
+	char *s;
+
+	RUN_OK(f, 40, 120, NULL, "?\n:dump-screen help\nG\n"
+	       ":dump-screen end\nq\n:dump-screen closed\n");
+	s = dump(f, "help");
+	assert_contains(s, "Coding screen");
+	assert_contains(s, "1 2 3 4 5 6 7 8 9");
+	assert_contains(s, "(pick-dimension)");
+	assert_contains(s, "(next-hunk)");
+	free(s);
+	s = dump(f, "end");
+	assert_contains(s, "Search prompt");
+	free(s);
+	s = dump(f, "closed");
+	assert_not_contains(s, "Coding screen");
+	free(s);
+}
+
+static void test_codebook_view(void **state)
+{
+	struct fixture *f = *state;
+	char *s;
+
+	RUN_OK(f, 40, 120, NULL, "C\n:dump-screen cb\n/6 tensor_shape_mis\n"
+	       "<Enter>\n:dump-screen found\n<Esc>\n:dump-screen closed\n");
+	s = dump(f, "cb");
+	assert_contains(s, "1. symptom - Symptom  (one code, required)");
+	assert_contains(s, "Definition: The process aborts");
+	free(s);
+	assert_row_contains(f, "found", 2, "6 tensor_shape_misalignment");
+	s = dump(f, "closed");
+	assert_not_contains(s, "1. symptom - Symptom");
+	free(s);
+}
+
+/* ---- safety ----------------------------------------------------------- */
+
+static void test_hostile(void **state)
+{
+	struct fixture *f = *state;
+	char *s, *p;
+	int rows = 0;
+
+	RUN_OK(f, 40, 160, "evil/repo#66", ":dump-screen h\n<Tab>\n"
+	       ":dump-screen d\n");
+	expect_screen(f, "h", "hostile-160x40.txt");
+	s = dump(f, "h");
+	/* no control character reaches the screen; escapes show as marks */
+	for (p = s; *p; p++)
+		if ((unsigned char)*p < 0x20 && *p != '\n')
+			fail_msg("control byte 0x%02x on screen", *p);
+	assert_contains(s, "\xe2\x90\x9b]0;evil\xe2\x90\x87 title");
+	assert_contains(s, "OSC52 \xe2\x90\x9b]52;c;ZXZpbA==\xe2\x90\x87 clip");
+	/* CommonMark takes a lone CR for a line end: no overwrite */
+	assert_contains(s, "\ncr:abc ");
+	assert_contains(s, "\nX| ");
+	assert_contains(s, "back\xe2\x90\x88space and bell\xe2\x90\x87 here");
+	assert_contains(s, "code \xe2\x90\x9b[31mred\xe2\x90\x9b[0m and   "
+			"tab");
+	assert_contains(s, "invalid \xef\xbf\xbd\xef\xbf\xbd bytes");
+	assert_contains(s, "<U+202E>");
+	/* the layout holds: 40 rows, header first, bar and status last */
+	for (p = s; *p; p++)
+		rows += *p == '\n';
+	assert_int_equal(rows, 40);
+	free(s);
+	assert_row_contains(f, "h", 0, " evil/repo#66  Hostile ");
+	assert_row_contains(f, "h", 38, "1 symptom: [ ]");
+	s = dump(f, "d");
+	assert_contains(s, "-old \xe2\x90\x9b]52;c;ZXZpbA==\xe2\x90\x87 line");
+	assert_contains(s, "+new \xe2\x90\x9b[2J line");
+	assert_contains(s, "Fix \xe2\x90\x9b[2J it\xe2\x90\x8d!");
+	/* CRLF is not shown as a mark */
+	assert_not_contains(s, "\xe2\x90\x8d\n");
+	free(s);
+}
+
+static void test_no_color(void **state)
+{
+	struct fixture *f = *state;
+	char *s;
+
+	f->term = "xterm";
+	RUN_OK(f, 30, 120, NULL, "]\n:dump-screen c\n");
+	s = dump(f, "c.attr");
+	assert_not_contains(s, "colour cells: 0\n");
+	/* the added line of the hunk is green: the DIFF_ADD slot */
+	assert_contains(s, "|+++++++++++++++++++++");
+	free(s);
+	setenv("NO_COLOR", "1", 1);
+	RUN_OK(f, 30, 120, NULL, "]\n:dump-screen m\n");
+	unsetenv("NO_COLOR");
+	s = dump(f, "m.attr");
+	assert_contains(s, "colour cells: 0\n");
+	free(s);
+	/* same text either way, sigils kept */
+	s = dump(f, "m");
+	assert_contains(s, "+    if engine.ready:");
+	assert_contains(s, "-    engine.run()");
+	free(s);
+	/* an empty NO_COLOR means colours */
+	setenv("NO_COLOR", "", 1);
+	RUN_OK(f, 30, 120, NULL, ":dump-screen e\n");
+	unsetenv("NO_COLOR");
+	s = dump(f, "e.attr");
+	assert_not_contains(s, "colour cells: 0\n");
+	free(s);
+}
+
+/* Without a UTF-8 codeset, glyphs fall back to ASCII and text outside
+ * ASCII shows as '?' rather than as mangled bytes. */
+static void test_ascii_locale(void **state)
+{
+	struct fixture *f = *state;
+	char *s;
+
+	setenv("LC_ALL", "C", 1);
+	RUN_OK(f, 40, 90, NULL, ":dump-screen a\n");
+	setenv("LC_ALL", "C.UTF-8", 1);
+	s = dump(f, "a");
+	assert_contains(s, "acme/widgets#1 - closed");
+	assert_contains(s, "\n* first point");
+	assert_contains(s, "\n  * nested point");
+	assert_contains(s, "\n| quoted text");
+	assert_contains(s, "---------------");
+	free(s);
+}
+
+static void test_blinding(void **state)
+{
+	struct fixture *f = *state;
+	struct codebook cb = CODEBOOK_INIT;
+	struct err e = ERR_INIT;
+	const char *crash = "crash";
+	char *s;
+
+	/* bob codes and writes a memo on the first item */
+	if (study_codebook(&f->st, &cb, NULL, &e) < 0 ||
+	    label_set(&f->st, &f->bob, &cb, f->widget, "symptom", &crash, 1,
+		      0, &e) < 0 ||
+	    label_memo(&f->st, &f->bob, f->widget, "bob's secret", &e) < 0 ||
+	    label_flag(&f->st, &f->bob, f->widget, "discuss", 1, &e) < 0)
+		fail_msg("%s", e.msg);
+	codebook_release(&cb);
+	RUN_OK(f, 30, 120, NULL, ":dump-screen a\n1\n:dump-screen p\n<Esc>\n"
+	       "m\n:dump-screen m\n<C-g>\n");
+	s = dump(f, "a");
+	assert_contains(s, "1 symptom: [ ]");
+	assert_not_contains(s, "symptom: crash");
+	assert_not_contains(s, "[discuss]");
+	assert_not_contains(s, "[memo]");
+	free(s);
+	s = dump(f, "p");
+	assert_contains(s, "( )  1 crash");
+	free(s);
+	s = dump(f, "m");
+	assert_not_contains(s, "secret");
+	free(s);
+	assert_labels(f, "");
+}
+
+/* ---- sample study, errors, speed -------------------------------------- */
+
+static void test_sample_item(void **state)
+{
+	struct fixture *f = *state;
+	char *s;
+
+	import_sample(f);
+	RUN_OK(f, 50, 200, "microsoft/DeepSpeed#3468", ":dump-screen a\n"
+	       "12\n22\n31<Enter>\n42\n51\ns\n:dump-screen b\n");
+	s = dump(f, "a");
+	assert_contains(s, "microsoft/DeepSpeed#3468");
+	assert_contains(s, "GatheredParameters");
+	assert_contains(s, "diff --git a/deepspeed/runtime/zero/");
+	free(s);
+	assert_sql_str(f, "SELECT i.repo || '#' || i.number FROM submissions s "
+		       "JOIN items i ON i.id = s.item_id",
+		       "microsoft/DeepSpeed#3468");
+	assert_int_equal(q(f, "SELECT count(*) FROM labels"), 5);
+}
+
+static void test_errors(void **state)
+{
+	struct fixture *f = *state;
+	struct actor carol = ACTOR_INIT;
+	struct err e = ERR_INIT;
+
+	assert_int_equal(run(f, 24, 80, NULL, "<Nope>\n"), -1);
+	assert_non_null(strstr(f->err.msg, "bad key name"));
+	assert_int_equal(run(f, 24, 80, NULL, ":frobnicate\n"), -1);
+	assert_non_null(strstr(f->err.msg, "unknown command"));
+	assert_int_equal(run(f, 24, 80, "nosuch/repo#9", ""), -1);
+	assert_int_equal(f->err.code, ERR_NOTFOUND);
+	if (member_resolve(&f->st, "carol", &carol, &e) < 0)
+		fail_msg("%s", e.msg);
+	setenv("BUGCODER_KEYS", "/dev/null", 1);
+	assert_int_equal(tui_code(&f->st, &carol, NULL, &e), -1);
+	assert_int_equal(e.code, ERR_PERM);
+	actor_release(&carol);
+	/* the terminal is back after every failure: a new run works */
+	RUN_OK(f, 24, 80, NULL, ":dump-screen a\n");
+	assert_row_contains(f, "a", 0, "acme/widgets#1");
+}
+
+/* The man page names every action the keymap binds, in parentheses, so
+ * that its KEYS section cannot drift from tui/keymap.c. */
+static void test_manpage_keys(void **state)
+{
+	struct buf help = BUF_INIT;
+	char *man = slurp("tui/bugcoder.1.in"), *p;
+
+	(void)state;
+	assert_non_null(man);
+	keymap_help(&help);
+	for (p = help.ptr; (p = strchr(p, '\t'));) {
+		char *end = strchr(p + 1, '\t');
+		struct buf a = BUF_INIT, b = BUF_INIT;
+
+		assert_non_null(end);
+		buf_add(&a, p + 1, (size_t)(end - p - 1));
+		buf_addf(&b, "%s)", a.ptr);
+		buf_addf(&a, ",");
+		if (!strstr(man, a.ptr) && !strstr(man, b.ptr))
+			fail_msg("tui/bugcoder.1.in does not name the action "
+				 "%s", b.ptr);
+		buf_release(&a);
+		buf_release(&b);
+		p = strchr(end, '\n');
+		if (!p)
+			break;
+	}
+	assert_non_null(strstr(man, "@VERSION@"));
+	free(man);
+	buf_release(&help);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void test_big_diff(void **state)
+{
+	struct fixture *f = *state;
+	struct buf diff = BUF_INIT, keys = BUF_INIT;
+	struct item it;
+	double t0, t_open, t_scroll;
+	int i;
+
+	/* 200,000 lines: 100 files of 2,000 lines each */
+	for (i = 0; i < 100; i++) {
+		int k;
+
+		buf_addf(&diff, "diff --git a/f%03d.py b/f%03d.py\n"
+			 "index 1111111..2222222 100644\n"
+			 "--- a/f%03d.py\n+++ b/f%03d.py\n", i, i, i, i);
+		for (k = 0; k < 4; k++) {
+			int j;
+
+			buf_addf(&diff, "@@ -%d,332 +%d,332 @@ def f():\n",
+				 k * 500 + 1, k * 500 + 1);
+			for (j = 0; j < 498; j++)
+				buf_addf(&diff, "%c    x_%d_%d = compute(%d)"
+					 "  # \tline\n", j % 3 == 0 ? '+' :
+					 j % 3 == 1 ? '-' : ' ', i, j, j);
+		}
+	}
+	base_item(&it, "acme/big", 1, "A very large diff", "Big.");
+	it.fixes = xcalloc(1, sizeof(*it.fixes));
+	set_fix(&it.fixes[0], 2, "Huge change", NULL, diff.ptr, 0);
+	it.nr_fixes = 1;
+	save(f, &it);
+
+	t0 = now();
+	RUN_OK(f, 50, 200, "acme/big#1", ":dump-screen open\n");
+	t_open = now() - t0;
+	assert_row_contains(f, "open", 1, "fix #2");
+
+	buf_addstr(&keys, "<Tab>G\n:dump-screen end\ng\n");
+	for (i = 0; i < 1000; i++)
+		buf_addstr(&keys, "<PgDn>");
+	buf_addstr(&keys, "\n");
+	for (i = 0; i < 300; i++)
+		buf_addstr(&keys, "]");
+	buf_addstr(&keys, "\n}}}\n/x_99_497\n<Enter>\n:dump-screen found\n");
+	t0 = now();
+	RUN_OK(f, 50, 200, "acme/big#1", keys.ptr);
+	t_scroll = now() - t0;
+	assert_row_contains(f, "end", 1, "end");
+	assert_row_contains(f, "found", 2, "x_99_497 = compute(497)");
+	print_message("200,000-line diff: open %.3f s; G, 1000 PgDn, 300 ], "
+		      "3 }, a search: %.3f s\n", t_open, t_scroll);
+	/* generous bounds (sanitizer builds are slow); the report prints
+	 * the real figures */
+	assert_true(t_open < 3.0);
+	assert_true(t_scroll < 6.0);
+	buf_release(&diff);
+	buf_release(&keys);
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+		T(test_split_200),
+		T(test_split_120),
+		T(test_single_80),
+		T(test_too_small),
+		T(test_resize_keeps_place),
+		T(test_markdown),
+		T(test_code_scrolls_sideways),
+		T(test_hunks_and_files),
+		T(test_fix_header_and_scroll),
+		T(test_no_fix),
+		T(test_two_fixes),
+		T(test_picker_definitions),
+		T(test_pick_by_number),
+		T(test_tens),
+		T(test_filter),
+		T(test_multi_select),
+		T(test_clear_and_repick),
+		T(test_tab_between_dimensions),
+		T(test_pick_uncoded),
+		T(test_propose),
+		T(test_propose_refused),
+		T(test_memo),
+		T(test_memo_editor),
+		T(test_flags),
+		T(test_submit_missing),
+		T(test_submit_moves_on),
+		T(test_navigation),
+		T(test_search),
+		T(test_search_diff),
+		T(test_help),
+		T(test_codebook_view),
+		T(test_hostile),
+		T(test_no_color),
+		T(test_ascii_locale),
+		T(test_blinding),
+		T(test_sample_item),
+		T(test_errors),
+		T(test_big_diff),
+		cmocka_unit_test(test_manpage_keys),
+#undef T
+	};
+
+	/* t_screen test_memo runs the tests matching a pattern */
+	if (argc > 1)
+		cmocka_set_test_filter(argv[1]);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,261 @@
+"""End-to-end tests of the annotator's screen on the real binary in tmux.
+
+A few smoke tests that prove what the in-process screen tests see
+(tests/t_screen.c) is what a person sees in a real terminal: open the
+screen, code an item with number keys, submit, quit; resize; and kill the
+program mid-way (SIGKILL, and the SIGHUP of a dropped connection) to check
+that nothing saved is lost and that the program does not linger.
+
+Each test uses its own tmux server (-L with a unique socket name), so a
+user's tmux is never touched.  The screen is polled until it is stable
+instead of sleeping.  Skipped when tmux is not installed.
+"""
+import os
+import select
+import shutil
+import signal
+import subprocess
+import time
+import unittest
+
+from bchelp import BIN, Study
+
+TMUX = shutil.which("tmux")
+FIRST = "microsoft/DeepSpeed#3468"     # first item of tests/sample/items.jsonl
+
+
+@unittest.skipUnless(TMUX, "tmux is not installed")
+class TmuxScreen(unittest.TestCase):
+    width, height = 120, 35
+
+    def setUp(self):
+        self.study = Study(members=[("alice", "annotator")])
+        self.sock = "bugcoder-test-%d-%s" % (os.getpid(), self._testMethodName)
+        self.pid = None
+
+    def tearDown(self):
+        subprocess.run([TMUX, "-L", self.sock, "kill-server"],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if self.pid:
+            try:
+                os.kill(self.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        self.study.close()
+
+    # -- driving tmux --------------------------------------------------
+
+    def tmux(self, *args, check=True):
+        return subprocess.run([TMUX, "-L", self.sock, "-f", os.devnull]
+                              + list(args), capture_output=True, text=True,
+                              check=check, timeout=30)
+
+    def start(self, after="echo EXITED $?; sleep 600", env=""):
+        """Run the screen as alice; `after` runs in the pane when it ends."""
+        cmd = (f"cd {self.study.dir} && {env} {BIN} --study "
+               f"{self.study.path} --as alice code; {after}")
+        self.tmux("kill-session", "-t", "t", check=False)
+        self.tmux("new-session", "-d", "-s", "t", "-x", str(self.width),
+                  "-y", str(self.height), "-e", "LC_ALL=C.UTF-8",
+                  "-e", "TZ=UTC", "sh", "-c", cmd)
+        self.screen_has("1 symptom:")
+        self.pid = self.program_pid()
+
+    def program_pid(self):
+        shell = int(self.tmux("display-message", "-p", "-t", "t",
+                              "#{pane_pid}").stdout.strip())
+        out = subprocess.run(["ps", "-o", "pid=,comm=", "--ppid", str(shell)],
+                             capture_output=True, text=True).stdout
+        for line in out.splitlines():
+            pid, comm = line.split(None, 1)
+            if comm.strip() == "bugcoder":
+                return int(pid)
+        self.fail("bugcoder is not running in the pane:\n" + out)
+
+    def capture(self):
+        return self.tmux("capture-pane", "-p", "-t", "t", check=False).stdout
+
+    def screen_has(self, text, timeout=10.0):
+        """Wait until `text` is on the screen and the screen is stable."""
+        deadline = time.time() + timeout
+        last = None
+        while time.time() < deadline:
+            scr = self.capture()
+            if text in scr and scr == last:
+                return scr
+            last = scr
+            time.sleep(0.05)
+        self.fail(f"{text!r} not on the screen after {timeout}s:\n{last}")
+
+    def keys(self, *keys):
+        for k in keys:
+            self.tmux("send-keys", "-t", "t", k)
+
+    def gone(self, pid, timeout=5.0):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                return True
+            time.sleep(0.05)
+        return False
+
+    def labels(self):
+        return self.study.query(
+            "SELECT i.repo || '#' || i.number, l.dimension, l.code FROM "
+            "labels l JOIN items i ON i.id = l.item_id JOIN members m ON "
+            "m.id = l.member_id WHERE m.name = 'alice' ORDER BY 1, 2, 3")
+
+    # -- tests ---------------------------------------------------------
+
+    def test_code_submit_quit(self):
+        self.start()
+        scr = self.screen_has(FIRST)
+        self.assertIn("0/30 done  alice", scr)
+        self.assertIn("issue *", scr)           # split from 100 columns
+        self.assertIn("fix #3490", scr)
+        # symptom: 2 keys; root cause: 2; fix pattern (many): 3; phase: 2
+        self.keys("1", "4")
+        self.screen_has("saved: symptom = hang")
+        self.keys("2", "2")
+        self.screen_has("saved: root_cause = incorrect_implementation")
+        self.keys("3", "1", "Enter")
+        self.screen_has("fix_pattern: conditional_logic")
+        self.keys("5", "1")
+        self.screen_has("saved: phase = training")
+        self.keys("s")
+        scr = self.screen_has("submitted " + FIRST)
+        self.assertIn("1/30 done", scr)
+        self.keys("q")
+        scr = self.screen_has("EXITED 0")
+        # the terminal is back: the screen's rows are gone
+        self.assertNotIn("1 symptom:", scr)
+        self.assertEqual(self.labels(), [
+            (FIRST, "fix_pattern", "conditional_logic"),
+            (FIRST, "phase", "training"),
+            (FIRST, "root_cause", "incorrect_implementation"),
+            (FIRST, "symptom", "hang"),
+        ])
+        self.assertEqual(self.study.query(
+            "SELECT i.repo || '#' || i.number FROM submissions s JOIN "
+            "items i ON i.id = s.item_id"), [(FIRST,)])
+
+    def test_kill_keeps_saved_work(self):
+        self.start()
+        self.keys("1", "4")
+        self.screen_has("saved: symptom = hang")
+        self.keys("u")
+        self.screen_has("saved: uncertain on")
+        self.keys("m", "half a thought")   # typed, not saved yet
+        self.screen_has("half a thought")
+        os.kill(self.pid, signal.SIGKILL)
+        self.assertTrue(self.gone(self.pid))
+        self.screen_has("EXITED 137")
+        self.assertEqual(self.labels(), [(FIRST, "symptom", "hang")])
+        self.assertEqual(self.study.query("SELECT flag FROM flags"),
+                         [("uncertain",)])
+        self.assertEqual(self.study.query("SELECT count(*) FROM memos"),
+                         [(0,)])
+        # the study is intact and opens again where the work stopped
+        self.start()
+        scr = self.screen_has("1 symptom: hang")
+        self.assertIn("[uncertain]", scr)
+
+    def test_hangup_exits_and_keeps_work(self):
+        self.start(after="sleep 600")
+        self.keys("2", "0", "3")
+        self.screen_has("saved: root_cause = distributed_communication")
+        # the connection drops: tmux sends SIGHUP to the pane
+        self.tmux("kill-session", "-t", "t")
+        self.assertTrue(self.gone(self.pid), "bugcoder kept running")
+        self.assertEqual(self.labels(),
+                         [(FIRST, "root_cause", "distributed_communication")])
+
+    def test_sigterm_restores_terminal(self):
+        self.start()
+        self.keys("5", "2")
+        self.screen_has("saved: phase = inference")
+        os.kill(self.pid, signal.SIGTERM)
+        scr = self.screen_has("EXITED 3")
+        self.assertNotIn("1 symptom:", scr)
+        self.assertEqual(self.labels(), [(FIRST, "phase", "inference")])
+
+    def test_resize(self):
+        self.start()
+        self.tmux("resize-window", "-t", "t", "-x", "90", "-y", "30")
+        scr = self.screen_has("[Tab: fix]")
+        self.assertNotIn("fix #3490 (", scr.splitlines()[1])
+        self.tmux("resize-window", "-t", "t", "-x", "70", "-y", "20")
+        self.screen_has("terminal too small: 70x20")
+        self.tmux("resize-window", "-t", "t", "-x", "140", "-y", "40")
+        scr = self.screen_has("issue *")
+        self.assertIn("fix #3490", scr.splitlines()[1])
+        self.keys("q")
+        self.screen_has("EXITED 0")
+
+    def test_picker_and_help_on_a_real_terminal(self):
+        self.start()
+        self.keys("2")
+        scr = self.screen_has("2/5 root_cause (one code, required)")
+        self.assertIn("Definition: Framework code calls a library", scr)
+        self.keys("Escape")
+        self.screen_has("1-5 code")
+        self.keys("?")
+        self.screen_has("(pick-dimension)")
+        self.keys("q")
+        self.keys("q")
+        self.screen_has("EXITED 0")
+        self.assertEqual(self.labels(), [])
+
+
+class LostTerminal(unittest.TestCase):
+    """A terminal that vanishes without a SIGHUP (a pty whose master side
+    is closed while it is not our controlling terminal): reads fail, and
+    the program must leave at once instead of spinning on the errors."""
+
+    def test_dead_pty_exits_without_spinning(self):
+        import pty
+        study = Study(members=[("alice", "annotator")])
+        try:
+            master, slave = pty.openpty()
+            env = dict(os.environ, TERM="xterm", LINES="30", COLUMNS="120")
+            p = subprocess.Popen([BIN, "--study", study.path, "--as",
+                                  "alice", "code"], stdin=slave, stdout=slave,
+                                 stderr=slave, env=env, start_new_session=True)
+            os.close(slave)
+            seen = b""
+            deadline = time.time() + 10
+            while b"symptom" not in seen and time.time() < deadline:
+                try:
+                    seen += os.read(master, 65536)
+                except OSError:
+                    break
+            self.assertIn(b"symptom", seen)
+            os.write(master, b"14")
+            # keep draining the screen's output until the pick is saved
+            deadline = time.time() + 10
+            while time.time() < deadline and not study.query(
+                    "SELECT 1 FROM labels"):
+                r, _, _ = select.select([master], [], [], 0.05)
+                if r:
+                    try:
+                        os.read(master, 65536)
+                    except OSError:
+                        break
+            os.close(master)
+            try:
+                rc = p.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                self.fail("bugcoder kept running on a dead terminal")
+            self.assertNotEqual(rc, 0)
+            # what was saved before the terminal went is kept
+            self.assertEqual(study.query("SELECT dimension, code FROM labels"),
+                             [("symptom", "hang")])
+        finally:
+            study.close()
+
+
+if __name__ == "__main__":
+    unittest.main()
