@@ -8,7 +8,8 @@ Layers:
 
 Environment: TZ=UTC, LC_ALL=C.UTF-8, a temporary HOME, no GITHUB_TOKEN.
 `python3 tests/run.py -k NAME` runs only the Python modules whose name
-contains NAME (and no C tests); `--only-c` skips the Python layer.
+contains NAME (and no C tests); `--only-c` skips the Python layer.  With
+no programs named, every built tests/t_* program runs.
 """
 import os
 import re
@@ -91,6 +92,12 @@ def main():
     if "--only-c" in args:
         args.remove("--only-c")
         only_c = True
+    if not args and not pattern:
+        # no programs named: every built unit/screen test program
+        tdir = os.path.join(ROOT, "tests")
+        args = sorted(os.path.join("tests", n) for n in os.listdir(tdir)
+                      if n.startswith("t_") and "." not in n and
+                      os.access(os.path.join(tdir, n), os.X_OK))
     home = tempfile.mkdtemp(prefix="bugcoder-home-")
     env = clean_env(home)
     passed = failed = skipped = 0
