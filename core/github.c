@@ -77,10 +77,17 @@
  * from a minute.  Redirects (301 for transferred issues or renamed
  * repositories) are followed, and the token goes only to the API's host.
  *
+ * Dates: --since and --until bound the issue's creation; --since is also
+ * sent as the list's `since` (updated since), which only narrows it.
+ *
  * Limitations: a fixing pull request must belong to the fetched
  * repository (cross-references from other repositories are mentions, not
  * fixes); a cross-reference from a merged pull request counts as a fix
  * even when it only mentions the issue, as studies of this kind do.
+ * Resuming at a remembered page assumes the pages before it did not
+ * shrink meanwhile (an issue deleted or transferred away shifts later
+ * issues back a page); a later complete fetch, which starts at page one,
+ * picks up any issue so skipped.
  */
 #include "core/github.h"
 
@@ -910,7 +917,8 @@ static int request(struct client *c, const char *url, unsigned flags,
 			continue;
 		} else if (r->status < 200 || r->status >= 300) {
 			answer_message(r, what, sizeof(what));
-			err_set(e, r->status == 404 ? ERR_NOTFOUND :
+			err_set(e, r->status == 404 || r->status == 410 ?
+				ERR_NOTFOUND :
 				r->status == 401 || r->status == 403 ?
 				ERR_PERM : ERR_INPUT, "%s %s: HTTP %ld%s",
 				method, url, r->status, what);
@@ -1765,10 +1773,10 @@ static int mark_done(struct fetch *f, long long number,
 
 	s = store_prepare(f->st, "INSERT INTO fetch_issues (repo, number, "
 			  "updated_at, has_fix, fetched_at) VALUES "
-			  "(?, ?, ?, ?, ?) ON CONFLICT (repo, number) DO UPDATE "
-			  "SET updated_at = excluded.updated_at, has_fix = "
-			  "excluded.has_fix, fetched_at = excluded.fetched_at",
-			  e);
+			  "(?, ?, ?, ?, ?) ON CONFLICT (repo, number) "
+			  "DO UPDATE SET updated_at = excluded.updated_at, "
+			  "has_fix = excluded.has_fix, "
+			  "fetched_at = excluded.fetched_at", e);
 	if (!s)
 		return -1;
 	store_now(now);
@@ -1796,8 +1804,16 @@ static int finish_issue(struct fetch *f, const cJSON *issue,
 	int ret = -1;
 
 	memset(&it, 0, sizeof(it));
-	if (!g->complete && link_rest(f, number, g, e) < 0)
-		return -1;
+	if (!g->complete && link_rest(f, number, g, e) < 0) {
+		if (e->code != ERR_NOTFOUND)
+			return -1;
+		/* deleted or hidden since the list was read: not
+		   recorded, so a later fetch looks again */
+		err_clear(e);
+		f->c.stats->vanished++;
+		progress(&f->c);
+		return 0;
+	}
 	if (!g->prs.nr && f->o->require_fix) {
 		if (mark_done(f, number, updated_at, 0, e) < 0)
 			return -1;

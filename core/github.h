@@ -46,6 +46,7 @@ struct gh_stats {
 	long kept_fixed;	/* ... of which have a fixing pull request */
 	long fixes;		/* fixing pull requests stored */
 	long partial_diffs;	/* diffs rebuilt from the file list */
+	long vanished;		/* listed, then gone (404/410): skipped */
 	long rate_remaining;	/* last x-ratelimit-remaining; -1 unknown */
 	long rate_limit;	/* last x-ratelimit-limit; -1 unknown */
 	long waited;		/* seconds spent waiting on limits/back-off */

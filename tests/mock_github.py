@@ -44,7 +44,7 @@ A fault is {"path": regex, "method": "GET", "kind": K, "times": 1,
 slow (arg = seconds before answering), secondary (403 with retry-after:
 arg), secondary_noretry (403, secondary message, no retry-after),
 ratelimit403 (403 with x-ratelimit-remaining 0, reset arg seconds
-ahead).  "ratelimit": {"resource": "core", "remaining": N, "reset_in": S}
+ahead), foreign_link (a Link rel="next" to another origin).  "ratelimit": {"resource": "core", "remaining": N, "reset_in": S}
 lets N more counted requests through, then refuses with 403 until the
 reset.  Faults can also be given on the command line as --fault JSON.
 """
@@ -59,7 +59,6 @@ import os
 import random
 import re
 import socket
-import socketserver
 import struct
 import sys
 import threading
@@ -996,6 +995,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
         # next links use the /repositories/ID form, as GitHub's do
         path_base = "%s/repositories/%d%s" % (self.base(), repo.id,
                                               m.group("rest") or "")
+        if self.fault and self.fault["kind"] == "foreign_link":
+            # a next link to another origin (port 1: nothing listens)
+            path_base = "http://127.0.0.1:1/repositories/%d%s" % (
+                repo.id, m.group("rest") or "")
         h = {}
         lk = self.link(path_base, query, page, last)
         if lk:
@@ -1056,7 +1059,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
                                "the number of %d." % n})
                 continue
             data[alias] = repo.gql_issue(n)
-        out = {"data": {"rateLimit": {"remaining": 4999, "resetAt": iso(time.time() + 3600)},
+        # GitHub's price: the requests every connection needs, over 100
+        n = len(data)
+        tl = re.search(r"timelineItems\s*\(\s*first\s*:\s*(\d+)", q)
+        nested = int(tl.group(1)) if tl and "associatedPullRequests" in q else 0
+        cost = max(1, round((1 + n * 3 + n * nested) / 100))
+        out = {"data": {"rateLimit": {"cost": cost, "remaining": 4999,
+                                      "resetAt": iso(time.time() + 3600)},
                         "repository": data}}
         if errors:
             out["errors"] = errors

@@ -975,6 +975,38 @@ class TestImportSample(ImportCase):
         self.assertIn(b"\xff\xfe", body)	# kept as imported
 
 
+class TestEffortFigures(ImportCase):
+
+    def test_unknown_fix_size_is_not_a_small_fix(self):
+        diff = ("diff --git a/x.py b/x.py\n--- a/x.py\n+++ b/x.py\n"
+                "@@ -1,2 +1,2 @@\n-a\n+b\n c\n")
+        path = self.write("effort.jsonl",
+                          item_line(1, created_at="2024-01-01T00:00:00Z",
+                                    closed_at="2024-01-03T12:00:00Z",
+                                    fixes=[{"number": 2, "diff": diff}])
+                          + item_line(3, fixes=[{"number": 4}])
+                          + item_line(5, fixes=[{"number": 6, "additions": 30,
+                                                 "deletions": 0,
+                                                 "changed_files": 2}]))
+        self.ok("import", path)
+        self.assertEqual(query(self.study, "SELECT number, lines_changed, "
+                               "changed_files, small_fix, days_open FROM "
+                               "items ORDER BY number"),
+                         [(1, 2, 1, 1, 2.5), (3, None, None, None, None),
+                          (5, 30, 2, 0, None)])
+        lines = self.ok("items").splitlines()
+        self.assertEqual(lines[1].split()[1:], ["item", "1", "1", "2", "1",
+                                                "2.5", "0", "0"])
+        self.assertEqual(lines[2].split()[1:], ["item", "3", "1", "?", "?",
+                                                "-", "0", "0"])
+        self.assertEqual(lines[3].split()[1:], ["item", "5", "1", "30", "2",
+                                                "-", "0", "0"])
+        # the share is over fixes of known size: 1 of 2
+        all_row = [ln for ln in self.ok("status").splitlines()
+                   if ln.startswith("all ")][0]
+        self.assertEqual(all_row.split()[1:5], ["3", "3", "3", "50%"])
+
+
 class TestImportGitHub(ImportCase):
 
     def load(self, name):

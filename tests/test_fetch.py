@@ -4,10 +4,10 @@ Each test class starts its own mock on 127.0.0.1 and runs the real
 ./bugcoder binary on temporary studies, then reads the study with sqlite3
 and compares it with what the mock says a correct fetch stores.
 """
+import calendar
 import json
 import os
 import pty
-import re
 import secrets
 import select
 import shutil
@@ -178,9 +178,9 @@ class FetchTestCase(unittest.TestCase):
                     for patch in wf["patches"]:
                         self.assertIn(patch, gf["diff"], name)
             # effort figures
-            t0 = time.mktime(time.strptime(w["created_at"], "%Y-%m-%dT%H:%M:%SZ"))
+            t0 = calendar.timegm(time.strptime(w["created_at"], "%Y-%m-%dT%H:%M:%SZ"))
             if w["closed_at"]:
-                t1 = time.mktime(time.strptime(w["closed_at"], "%Y-%m-%dT%H:%M:%SZ"))
+                t1 = calendar.timegm(time.strptime(w["closed_at"], "%Y-%m-%dT%H:%M:%SZ"))
                 self.assertAlmostEqual(g["days_open"], (t1 - t0) / 86400, 6)
             else:
                 self.assertIsNone(g["days_open"])
@@ -337,6 +337,25 @@ class TestFetchBig(FetchTestCase):
         out, err = proc.communicate(timeout=30)
         return proc.returncode, out, err
 
+    def assert_no_half_items(self, db):
+        """Every stored item is whole: fixes with diffs, comments as
+        counted, and recorded as done."""
+        want = {w["number"]: w for w in self.mock.expected("acme/big", False)}
+        con = sqlite3.connect(db)
+        q = lambda sql: con.execute(sql).fetchone()[0]
+        self.assertEqual(q("SELECT count(*) FROM items WHERE has_fix = 1 AND "
+                           "id NOT IN (SELECT item_id FROM fixes)"), 0)
+        self.assertEqual(q("SELECT count(*) FROM fixes WHERE diff IS NULL"), 0)
+        self.assertEqual(q("SELECT count(*) FROM items WHERE number NOT IN "
+                           "(SELECT number FROM fetch_issues)"), 0)
+        for num, nfix, ncom in con.execute(
+                "SELECT number, (SELECT count(*) FROM fixes WHERE item_id = "
+                "items.id), (SELECT count(*) FROM comments WHERE item_id = "
+                "items.id) FROM items"):
+            self.assertEqual(nfix, len(want[num]["fixes"]), num)
+            self.assertEqual(ncom, len(want[num]["comments"]), num)
+        con.close()
+
     def slow_diffs(self):
         self.mock.config(faults=[{"path": r"/pulls/\d+$", "kind": "slow",
                                   "arg": 0.03, "times": 100000}])
@@ -352,6 +371,7 @@ class TestFetchBig(FetchTestCase):
         env = base_env(GITHUB_TOKEN="t")
         rc, _, _ = self.run_until(db, ["--require-fix"], env, 40, signal.SIGKILL)
         self.assertEqual(rc, -signal.SIGKILL)
+        self.assert_no_half_items(db)
         self.mock.reset()
         p = self.fetch(db, "acme/big", "--require-fix", token="t")
         resumed = self.mock.stats()["counted"]
@@ -367,6 +387,7 @@ class TestFetchBig(FetchTestCase):
         self.slow_diffs()
         rc, _, _ = self.run_until(db, [], base_env(), 60, signal.SIGKILL)
         self.assertEqual(rc, -signal.SIGKILL)
+        self.assert_no_half_items(db)
         self.mock.reset()
         self.fetch(db, "acme/big")
         self.assertEqual(dump(db), dump(ref))
@@ -460,6 +481,8 @@ class TestFetchBig(FetchTestCase):
             if not chunk:
                 break
             seen += chunk
+        proc.stdout.read()
+        proc.stdout.close()
         proc.wait(30)
         os.close(master)
         self.assertEqual(proc.returncode, 0)
@@ -650,6 +673,27 @@ class TestFetchFaults(FetchTestCase):
         self.assertLess(time.time() - t, 3)
         self.assertEqual(proc.returncode, 3, err)
         self.assertIn("interrupted", err)
+
+    def test_next_link_to_another_host_refused(self):
+        self.mock.config(page_size=3, faults=[
+            {"path": r"/issues\?", "kind": "foreign_link", "times": 1}])
+        db = self.study()
+        p = self.fetch(db, "acme/small", token="t-secret", rc=1)
+        self.assertIn("refusing to follow http://127.0.0.1:1/", p.stderr)
+        self.assertNotIn("t-secret", p.stderr)
+
+    def test_issue_gone_since_listed_is_skipped(self):
+        want = self.mock.expected("acme/small")
+        gone = want[1]["number"]
+        self.mock.config(faults=[{"path": r"/issues/%d/timeline" % gone,
+                                  "kind": "status", "arg": 410, "times": 1}])
+        db = self.study()
+        p = self.fetch(db, "acme/small")
+        self.assertIn("1 gone since listed", p.stdout)
+        self.assertEqual(sorted(n for _, n in dump(db)),
+                         sorted(w["number"] for w in want if w["number"] != gone))
+        self.fetch(db, "acme/small")
+        self.assert_study_matches(db, "acme/small", False)
 
     def test_empty_repository(self):
         db = self.study()

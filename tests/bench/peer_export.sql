@@ -49,7 +49,7 @@ fx AS (
   FROM (SELECT item_id, number FROM fixes ORDER BY item_id, position)
   GROUP BY item_id)
 SELECT i.repo || '#' || i.number AS item, i.repo, i.number, i.url, i.title,
-       i.created_at, i.closed_at, printf('%.1f', i.days_open) AS days_open,
+       i.created_at, i.closed_at, printf('%.2f', i.days_open) AS days_open,
        i.comment_count AS comments, fx.numbers AS fix_numbers,
        i.additions, i.deletions, i.changed_files, i.lines_changed,
        CASE i.small_fix WHEN 1 THEN 'true' WHEN 0 THEN 'false' END
