@@ -8,6 +8,8 @@ import hashlib
 import io
 import json
 import os
+import sys
+import shutil
 import random
 import signal
 import sqlite3
@@ -301,8 +303,8 @@ class AgreedCSV(unittest.TestCase):
         n = self.s.query("SELECT count(*) FROM labels")[0][0]
         self.assertEqual(len(rows) - 1, n)
         self.assertIn(["acme/widgets#2", "bob", "fix_pattern",
-                       "parameter_handling", "1.0", NOW["BUGCODER_NOW"]],
-                      rows)
+                       "parameter_handling", "1.0", NOW["BUGCODER_NOW"],
+                       NOW["BUGCODER_NOW"]], rows)
         objs = [json.loads(l) for l in self.s.ok(
             "export", "--raw", "--format", "jsonl").splitlines()]
         self.assertEqual(len(objs), n)
@@ -730,22 +732,65 @@ class Report(unittest.TestCase):
                              self.s.ok("report", "--format", "markdown"))
 
 
-class Pandas(unittest.TestCase):
+def python_with_pandas():
+    """This interpreter if it has pandas, else Debian's python3 (where
+    `make deps` installs python3-pandas)."""
+    for exe in (sys.executable, "/usr/bin/python3"):
+        if exe and os.path.exists(exe) and subprocess.run(
+                [exe, "-c", "import pandas"], capture_output=True).returncode == 0:
+            return exe
+    return None
+
+
+class ReadBack(unittest.TestCase):
+    """The agreed-labels CSV as the analysts read it: pandas and R."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.s = hostile_study()
+        cls.out = os.path.join(cls.s.dir, "a.csv")
+        cls.s.ok("export", "-o", cls.out)
+        cls.rows = read_csv(cls.out)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.s.close()
+
     def test_pandas_reads_it(self):
-        try:
-            import pandas
-        except ImportError:
-            self.skipTest("pandas is not installed")
-        s = hostile_study()
-        try:
-            out = os.path.join(s.dir, "a.csv")
-            s.ok("export", "-o", out)
-            df = pandas.read_csv(out, keep_default_na=False, dtype=str)
-            self.assertEqual(list(df.columns), HEADER)
-            self.assertEqual(len(df), 9)
-            self.assertEqual(read_csv(out)[1:], df.values.tolist())
-        finally:
-            s.close()
+        exe = python_with_pandas()
+        self.assertIsNotNone(exe, "pandas is missing: run make deps")
+        code = ("import json, sys, pandas\n"
+                "df = pandas.read_csv(sys.argv[1], keep_default_na=False, "
+                "dtype=str)\n"
+                "print(json.dumps([list(df.columns)] + df.values.tolist()))\n")
+        p = subprocess.run([exe, "-c", code, self.out], capture_output=True,
+                           text=True, check=True)
+        got = json.loads(p.stdout)
+        self.assertEqual(got[0], HEADER)
+        self.assertEqual(len(got) - 1, 9)
+        self.assertEqual(got, self.rows)
+
+    def test_r_reads_it(self):
+        rscript = shutil.which("Rscript")
+        self.assertIsNotNone(rscript, "R is missing: run make deps")
+        code = ("d <- read.csv(commandArgs(TRUE)[1], colClasses = 'character', "
+                "na.strings = character(0), check.names = FALSE, "
+                "encoding = 'UTF-8');"
+                "cat(ncol(d), nrow(d), '\\n', sep = ' ');"
+                "for (i in seq_len(nrow(d))) cat(d$item[i], nchar(d$title[i], "
+                "type = 'chars'), '\\n', sep = '\\t')")
+        p = subprocess.run([rscript, "-e", code, self.out],
+                           capture_output=True, text=True, check=True,
+                           env=dict(os.environ, LANG="C.UTF-8"))
+        lines = p.stdout.splitlines()
+        ncol, nrow = lines[0].split()
+        self.assertEqual(int(ncol), len(HEADER))
+        self.assertEqual(int(nrow), len(self.rows) - 1)
+        ti = HEADER.index("title")
+        for line, row in zip(lines[1:], self.rows[1:]):
+            item, n = line.split("\t")[:2]
+            self.assertEqual(item, row[0])
+            self.assertEqual(int(n), len(row[ti]))
 
 
 if __name__ == "__main__":

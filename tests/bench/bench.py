@@ -1156,6 +1156,14 @@ def main():
                 meta["items"], meta["seed"], meta["huge_lines"],
                 human_bytes(meta["huge_bytes"]), os.cpu_count() or 0,
                 load0, load1, time.time() - t0))
+    try:
+        with open(BC, "rb") as f:
+            if b"__asan_init" in f.read():
+                head += ("\nWARNING: %s is built with the sanitizers "
+                         "(make SAN=1): its figures say little; rebuild "
+                         "without SAN" % os.path.relpath(BC, ROOT))
+    except OSError:
+        pass
     print_table(rows, head)
     print()
     print("Figures are medians; ±N% is (max - min) / 2 / median over the "
