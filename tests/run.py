@@ -77,7 +77,7 @@ def run_python(pattern, env):
     result = runner.run(suite)
     failed = len(result.failures) + len(result.errors) + len(result.unexpectedSuccesses)
     skipped = len(result.skipped)
-    passed = result.testsRun - failed - skipped
+    passed = max(0, result.testsRun - failed - skipped)
     return passed, failed, skipped
 
 
