@@ -20,7 +20,10 @@ PKGS = ncursesw sqlite3 libcjson libcurl libcmark-gfm
 # Lazily expanded, so that `make test` can install packages before the
 # flags are asked for.
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lcmark-gfm-extensions -lm
+# libcurl is loaded at run time by core/curl_lazy.c (only `fetch` needs
+# it), so it is not linked: its compile flags are enough.
+LINK_PKGS  = ncursesw sqlite3 libcjson libcmark-gfm
+PKG_LIBS   = $(shell $(PKG_CONFIG) --libs $(LINK_PKGS) 2>/dev/null) -lcmark-gfm-extensions -lm -ldl
 TEST_LIBS  = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 
 BC_CFLAGS  = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \

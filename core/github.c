@@ -100,7 +100,7 @@
 #include <time.h>
 
 #include <cjson/cJSON.h>
-#include <curl/curl.h>
+#include "core/curl_lazy.h"
 
 #include "core/buf.h"
 #include "core/text.h"
@@ -388,35 +388,37 @@ static int client_init(struct client *c, struct store *st,
 		buf_addstr(&b, o->token);
 		c->auth = buf_detach(&b, NULL);
 	}
-	c->curl = curl_easy_init();
+	if (curl_lazy_load(e) < 0)
+		return -1;
+	c->curl = curl_lazy.easy_init();
 	if (!c->curl)
 		return err_set(e, ERR_NET, "cannot start libcurl");
-	curl_easy_setopt(c->curl, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(c->curl, CURLOPT_USERAGENT,
+	curl_lazy.easy_setopt(c->curl, CURLOPT_NOSIGNAL, 1L);
+	curl_lazy.easy_setopt(c->curl, CURLOPT_USERAGENT,
 			 "bugcoder/" BUGCODER_VERSION);
-	curl_easy_setopt(c->curl, CURLOPT_FOLLOWLOCATION, 1L);
-	curl_easy_setopt(c->curl, CURLOPT_MAXREDIRS, 5L);
+	curl_lazy.easy_setopt(c->curl, CURLOPT_FOLLOWLOCATION, 1L);
+	curl_lazy.easy_setopt(c->curl, CURLOPT_MAXREDIRS, 5L);
 #if LIBCURL_VERSION_NUM >= 0x075500
-	curl_easy_setopt(c->curl, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(c->curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+	curl_lazy.easy_setopt(c->curl, CURLOPT_PROTOCOLS_STR, "http,https");
+	curl_lazy.easy_setopt(c->curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
 #else
-	curl_easy_setopt(c->curl, CURLOPT_PROTOCOLS,
+	curl_lazy.easy_setopt(c->curl, CURLOPT_PROTOCOLS,
 			 (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
-	curl_easy_setopt(c->curl, CURLOPT_REDIR_PROTOCOLS,
+	curl_lazy.easy_setopt(c->curl, CURLOPT_REDIR_PROTOCOLS,
 			 (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
 #endif
-	curl_easy_setopt(c->curl, CURLOPT_ACCEPT_ENCODING, "");
-	curl_easy_setopt(c->curl, CURLOPT_CONNECTTIMEOUT, c->timeout_s);
-	curl_easy_setopt(c->curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
-	curl_easy_setopt(c->curl, CURLOPT_LOW_SPEED_TIME, c->timeout_s);
-	curl_easy_setopt(c->curl, CURLOPT_WRITEFUNCTION, on_body);
-	curl_easy_setopt(c->curl, CURLOPT_WRITEDATA, c);
-	curl_easy_setopt(c->curl, CURLOPT_HEADERFUNCTION, on_header);
-	curl_easy_setopt(c->curl, CURLOPT_HEADERDATA, c);
-	curl_easy_setopt(c->curl, CURLOPT_XFERINFOFUNCTION, on_xfer);
-	curl_easy_setopt(c->curl, CURLOPT_XFERINFODATA, c);
-	curl_easy_setopt(c->curl, CURLOPT_NOPROGRESS, 0L);
-	curl_easy_setopt(c->curl, CURLOPT_ERRORBUFFER, c->errbuf);
+	curl_lazy.easy_setopt(c->curl, CURLOPT_ACCEPT_ENCODING, "");
+	curl_lazy.easy_setopt(c->curl, CURLOPT_CONNECTTIMEOUT, c->timeout_s);
+	curl_lazy.easy_setopt(c->curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
+	curl_lazy.easy_setopt(c->curl, CURLOPT_LOW_SPEED_TIME, c->timeout_s);
+	curl_lazy.easy_setopt(c->curl, CURLOPT_WRITEFUNCTION, on_body);
+	curl_lazy.easy_setopt(c->curl, CURLOPT_WRITEDATA, c);
+	curl_lazy.easy_setopt(c->curl, CURLOPT_HEADERFUNCTION, on_header);
+	curl_lazy.easy_setopt(c->curl, CURLOPT_HEADERDATA, c);
+	curl_lazy.easy_setopt(c->curl, CURLOPT_XFERINFOFUNCTION, on_xfer);
+	curl_lazy.easy_setopt(c->curl, CURLOPT_XFERINFODATA, c);
+	curl_lazy.easy_setopt(c->curl, CURLOPT_NOPROGRESS, 0L);
+	curl_lazy.easy_setopt(c->curl, CURLOPT_ERRORBUFFER, c->errbuf);
 	return 0;
 }
 
@@ -431,7 +433,7 @@ static void wipe_free(char *s)
 static void client_release(struct client *c)
 {
 	if (c->curl)
-		curl_easy_cleanup(c->curl);
+		curl_lazy.easy_cleanup(c->curl);
 	wipe_free(c->auth);
 	free(c->api);
 	free(c->origin);
@@ -654,7 +656,7 @@ static void wipe_slist(struct curl_slist *l)
 
 	for (p = l; p; p = p->next)
 		memset(p->data, 0, strlen(p->data));
-	curl_slist_free_all(l);
+	curl_lazy.slist_free_all(l);
 }
 
 /* GraphQL's own way of saying "rate limited": 200 with an error. */
@@ -693,48 +695,48 @@ static CURLcode exchange(struct client *c, const char *url, unsigned flags,
 	long redirects = 0;
 	CURLcode rc;
 
-	h = curl_slist_append(h, (flags & REQ_DIFF) ?
+	h = curl_lazy.slist_append(h, (flags & REQ_DIFF) ?
 			      "Accept: application/vnd.github.diff" :
 			      "Accept: application/vnd.github+json");
-	h = curl_slist_append(h, "X-GitHub-Api-Version: " GH_API_VERSION);
+	h = curl_lazy.slist_append(h, "X-GitHub-Api-Version: " GH_API_VERSION);
 	if (c->auth)
-		h = curl_slist_append(h, c->auth);
+		h = curl_lazy.slist_append(h, c->auth);
 	if (etag) {
 		buf_addf(&line, "If-None-Match: %s", etag);
-		h = curl_slist_append(h, line.ptr);
+		h = curl_lazy.slist_append(h, line.ptr);
 		buf_reset(&line);
 	}
 	if (lm) {
 		buf_addf(&line, "If-Modified-Since: %s", lm);
-		h = curl_slist_append(h, line.ptr);
+		h = curl_lazy.slist_append(h, line.ptr);
 	}
 	buf_release(&line);
 	if (flags & REQ_POST)
-		h = curl_slist_append(h, "Content-Type: application/json");
-	curl_easy_setopt(c->curl, CURLOPT_URL, url);
-	curl_easy_setopt(c->curl, CURLOPT_HTTPHEADER, h);
+		h = curl_lazy.slist_append(h, "Content-Type: application/json");
+	curl_lazy.easy_setopt(c->curl, CURLOPT_URL, url);
+	curl_lazy.easy_setopt(c->curl, CURLOPT_HTTPHEADER, h);
 	if (flags & REQ_POST) {
-		curl_easy_setopt(c->curl, CURLOPT_POSTFIELDS, post);
-		curl_easy_setopt(c->curl, CURLOPT_POSTFIELDSIZE,
+		curl_lazy.easy_setopt(c->curl, CURLOPT_POSTFIELDS, post);
+		curl_lazy.easy_setopt(c->curl, CURLOPT_POSTFIELDSIZE,
 				 (long)strlen(post));
 	} else {
-		curl_easy_setopt(c->curl, CURLOPT_HTTPGET, 1L);
+		curl_lazy.easy_setopt(c->curl, CURLOPT_HTTPGET, 1L);
 	}
 	c->errbuf[0] = '\0';
 	c->cur = r;
-	rc = curl_easy_perform(c->curl);
+	rc = curl_lazy.easy_perform(c->curl);
 	c->cur = NULL;
-	curl_easy_setopt(c->curl, CURLOPT_HTTPHEADER, NULL);
+	curl_lazy.easy_setopt(c->curl, CURLOPT_HTTPHEADER, NULL);
 	wipe_slist(h);
 
 	c->stats->requests++;
-	curl_easy_getinfo(c->curl, CURLINFO_REDIRECT_COUNT, &redirects);
+	curl_lazy.easy_getinfo(c->curl, CURLINFO_REDIRECT_COUNT, &redirects);
 	if (redirects > 0) {
 		c->stats->requests += redirects;
 		c->stats->counted += redirects;
 	}
 	if (rc == CURLE_OK) {
-		curl_easy_getinfo(c->curl, CURLINFO_RESPONSE_CODE, &r->status);
+		curl_lazy.easy_getinfo(c->curl, CURLINFO_RESPONSE_CODE, &r->status);
 		if (r->status == 304)
 			c->stats->not_modified++;
 		else
@@ -871,7 +873,7 @@ static int request(struct client *c, const char *url, unsigned flags,
 				goto out;
 			}
 			snprintf(what, sizeof(what), "%s", c->errbuf[0] ?
-				 c->errbuf : curl_easy_strerror(rc));
+				 c->errbuf : curl_lazy.easy_strerror(rc));
 			if (!transient_curl(rc)) {
 				err_set(e, ERR_NET, "%s %s: %s", method, url,
 					what);
@@ -1937,10 +1939,10 @@ static char *first_url(struct fetch *f)
 	buf_addf(&b, "%s/repos/%s/issues?state=%s", f->c.api, f->repo,
 		 o->state && *o->state ? o->state : "closed");
 	if (o->label && *o->label) {
-		char *esc = curl_easy_escape(f->c.curl, o->label, 0);
+		char *esc = curl_lazy.easy_escape(f->c.curl, o->label, 0);
 
 		buf_addf(&b, "&labels=%s", esc ? esc : "");
-		curl_free(esc);
+		curl_lazy.free(esc);
 	}
 	buf_addf(&b, "&sort=created&direction=asc&per_page=%d", PER_PAGE);
 	if (o->since) {
