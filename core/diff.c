@@ -437,8 +437,8 @@ static void run(struct parser *p, const char *text, size_t len)
 
 			ALLOC_GROW(d->lines, d->nr_lines + 1, d->alloc_lines);
 			l = &d->lines[d->nr_lines++];
-			l->off = off;
-			l->len = n > UINT_MAX ? UINT_MAX : (unsigned)n;
+			l->off = (uint32_t)off;
+			l->len = n > DIFF_LINE_MAX ? DIFF_LINE_MAX : (unsigned)n;
 			l->kind = (unsigned char)kind;
 		}
 		idx++;
@@ -455,6 +455,8 @@ void diff_parse(struct diff *d, const char *text, size_t len)
 	size_t nr = 1;
 
 	memset(d, 0, sizeof(*d));
+	if (len > DIFF_TEXT_MAX)
+		len = DIFF_TEXT_MAX;	/* the index cannot address more */
 	/* size the line index once: one memchr pass costs less than the
 	 * reallocations it saves */
 	while (s < end && (s = memchr(s, '\n', (size_t)(end - s)))) {
@@ -466,6 +468,105 @@ void diff_parse(struct diff *d, const char *text, size_t len)
 	run(&p, text, len);
 	d->additions = p.additions;
 	d->deletions = p.deletions;
+}
+
+/*
+ * The streaming parse: the same per-line rules as run(), over text read
+ * in chunks, keeping only a window of it (the line being classified and
+ * the next one, which classify() looks at).
+ */
+#define READ_CHUNK (64 * 1024)
+
+struct stream {
+	diff_read_fn rd;
+	void *arg;
+	size_t len;		/* of the whole text */
+	struct buf w;		/* text [w_off, w_off + w.len) */
+	size_t w_off;
+	size_t loaded;		/* w_off + w.len */
+	int failed;
+};
+
+/* Offset of the end of the line starting at `off` (its '\n', or the end
+ * of the text), reading more as needed. */
+static size_t stream_eol(struct stream *st, size_t off)
+{
+	size_t from = off;
+
+	for (;;) {
+		const char *p = memchr(st->w.ptr + (from - st->w_off), '\n',
+				       st->loaded - from);
+		size_t n;
+		const char *chunk;
+
+		if (p)
+			return (size_t)(p - st->w.ptr) + st->w_off;
+		if (st->loaded >= st->len || st->failed)
+			return st->loaded;
+		from = st->loaded;
+		n = st->len - st->loaded;
+		if (n > READ_CHUNK)
+			n = READ_CHUNK;
+		chunk = st->rd(st->arg, st->loaded, n);
+		if (!chunk) {
+			st->failed = 1;
+			return st->loaded;
+		}
+		buf_add(&st->w, chunk, n);
+		st->loaded += n;
+	}
+}
+
+void diff_parse_read(struct diff *d, diff_read_fn rd, void *arg, size_t len)
+{
+	struct parser p = { .d = d, .state = P_OUTSIDE };
+	struct stream st = { rd, arg, len, BUF_INIT, 0, 0, 0 };
+	size_t off = 0, idx = 0;
+
+	memset(d, 0, sizeof(*d));
+	if (len > DIFF_TEXT_MAX)
+		st.len = len = DIFF_TEXT_MAX;	/* the index cannot address more */
+	while (off < len) {
+		size_t end = stream_eol(&st, off), next_off, next_end, n;
+		const char *s, *next;
+		struct diff_line *l;
+		int kind;
+
+		if (st.failed && off >= st.loaded)
+			break;	/* a read failed: keep what was parsed */
+		next_off = end < len ? end + 1 : len;
+		next_end = next_off < len ? stream_eol(&st, next_off) : len;
+		if (next_end > st.loaded)
+			next_end = st.loaded;
+		if (next_off > st.loaded)
+			next_off = next_end = st.loaded;
+		/* pointers only now: reading may have moved the window */
+		s = st.w.ptr + (off - st.w_off);
+		next = st.w.ptr + (next_off - st.w_off);
+		n = end - off;
+		if (n && s[n - 1] == '\r')
+			n--;
+		kind = classify(&p, idx, s, n, next, next_end - next_off);
+		ALLOC_GROW(d->lines, d->nr_lines + 1, d->alloc_lines);
+		l = &d->lines[d->nr_lines++];
+		l->off = (uint32_t)off;
+		l->len = n > DIFF_LINE_MAX ? DIFF_LINE_MAX : (unsigned)n;
+		l->kind = (unsigned char)kind;
+		idx++;
+		off = next_off;
+		/* slide the window past what is done */
+		if (off - st.w_off > 4 * READ_CHUNK) {
+			size_t drop = off - st.w_off;
+
+			memmove(st.w.ptr, st.w.ptr + drop, st.w.len - drop);
+			buf_setlen(&st.w, st.w.len - drop);
+			st.w_off = off;
+		}
+	}
+	end_file(d, d->nr_lines);
+	d->additions = p.additions;
+	d->deletions = p.deletions;
+	buf_release(&st.w);
 }
 
 void diff_release(struct diff *d)

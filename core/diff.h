@@ -12,6 +12,7 @@
 #define BUGCODER_DIFF_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 enum diff_kind {
 	DIFF_OTHER,	/* anything else, e.g. text before the first file */
@@ -24,11 +25,16 @@ enum diff_kind {
 	DIFF_NOEOL,	/* "\ No newline at end of file" */
 };
 
+/* 8 bytes a line: a diff is at most 4 GiB (SQLite holds 1 GiB), and a
+ * line longer than DIFF_LINE_MAX bytes is cut there for display. */
 struct diff_line {
-	size_t off;		/* into the text */
-	unsigned len;		/* bytes, without the newline and any CR */
-	unsigned char kind;	/* enum diff_kind */
+	uint32_t off;		/* into the text */
+	unsigned len : 24;	/* bytes, without the newline and any CR */
+	unsigned kind : 8;	/* enum diff_kind */
 };
+
+#define DIFF_LINE_MAX 0xFFFFFFu
+#define DIFF_TEXT_MAX 0xFFFFFFFFu
 
 struct diff_file {
 	char *old_path, *new_path;	/* owned; "/dev/null" for adds/deletes;
@@ -57,6 +63,15 @@ struct diff {
  * an unreleased parse).  Never fails.  The lines point into `text`, which
  * must outlive `d`.  Release with diff_release(). */
 void diff_parse(struct diff *d, const char *text, size_t len);
+/* Read bytes [off, off + n) of a text; the pointer stays valid until
+ * the next call.  NULL when the text cannot be read. */
+typedef const char *(*diff_read_fn)(void *arg, size_t off, size_t n);
+
+/* diff_parse() of a text of `len` bytes that is read piece by piece
+ * through `rd`, holding only a window of it: line offsets index the
+ * text as `rd` sees it.  A read failure ends the parse early. */
+void diff_parse_read(struct diff *d, diff_read_fn rd, void *arg, size_t len);
+
 /* Free what diff_parse() allocated.  Accepts NULL. */
 void diff_release(struct diff *d);
 

@@ -444,6 +444,12 @@ static int read_diff(struct store *st, long long rowid, struct fix *f,
 
 int item_load(struct store *st, long long id, struct item *it, struct err *e)
 {
+	return item_load_flags(st, id, it, 0, e);
+}
+
+int item_load_flags(struct store *st, long long id, struct item *it,
+		    unsigned flags, struct err *e)
+{
 	sqlite3_stmt *s;
 	size_t alloc = 0;
 	int rc;
@@ -534,8 +540,10 @@ int item_load(struct store *st, long long id, struct item *it, struct err *e)
 		f->deletions = col_int(s, 6);
 		f->changed_files = col_int(s, 7);
 		f->diff_partial = sqlite3_column_int(s, 9);
-		if (!sqlite3_column_int(s, 8) &&
-		    read_diff(st, sqlite3_column_int64(s, 10), f, e) < 0) {
+		f->row_id = sqlite3_column_int64(s, 10);
+		f->has_diff = !sqlite3_column_int(s, 8);
+		if (f->has_diff && !(flags & ITEM_LOAD_NO_DIFF) &&
+		    read_diff(st, f->row_id, f, e) < 0) {
 			sqlite3_finalize(s);
 			goto fail;
 		}
@@ -602,4 +610,111 @@ long long item_find(struct store *st, const char *name, struct err *e)
 			      repo, n, name, e);
 	free(repo);
 	return id;
+}
+
+/*
+ * Diff sources.  The blob handle is opened for each window read and
+ * closed at once: a handle kept open holds a read transaction, and in WAL
+ * mode the connection could then not start the write transaction that
+ * saves the next label once another process has written.
+ */
+#define DIFF_WINDOW (256 * 1024)
+
+static int blob_read(struct diff_source *src, size_t off, size_t n,
+		     char *dst)
+{
+	sqlite3_blob *b = src->held;
+	int rc;
+
+	/* a value longer than a page lies on a chain of overflow pages
+	 * that a fresh handle walks from its start to reach `off`; a held
+	 * handle remembers the chain, so the parse reads in one pass */
+	if (!b && sqlite3_blob_open(src->st->db, "main", "fixes", "diff",
+				    src->row_id, 0, &b) != SQLITE_OK)
+		return -1;
+	if (src->len == (size_t)-1)
+		src->len = (size_t)sqlite3_blob_bytes(b);
+	rc = n ? sqlite3_blob_read(b, dst, (int)n, (int)off) : SQLITE_OK;
+	if (!src->held)
+		sqlite3_blob_close(b);
+	return rc == SQLITE_OK ? 0 : -1;
+}
+
+int diff_source_open(struct store *st, const struct fix *f,
+		     struct diff_source *src, struct err *e)
+{
+	memset(src, 0, sizeof(*src));
+	buf_init(&src->win, 0);
+	src->st = st;
+	if (f->diff) {
+		src->mem = f->diff;
+		src->len = f->diff_len;
+		return 0;
+	}
+	if (!f->has_diff || !f->row_id)
+		return 0;
+	src->row_id = f->row_id;
+	src->len = (size_t)-1;
+	if (blob_read(src, 0, 0, NULL) < 0) {
+		src->len = 0;
+		return store_error(st, e, "opening a diff");
+	}
+	return 0;
+}
+
+const char *diff_source_read(struct diff_source *src, size_t off, size_t n)
+{
+	size_t start, len;
+
+	if (off > src->len || n > src->len - off)
+		return NULL;
+	if (src->mem)
+		return src->mem + off;
+	if (src->win_valid && off >= src->win_off &&
+	    off + n <= src->win_off + src->win.len)
+		return src->win.ptr + (off - src->win_off);
+	/* a window around the request: scrolling either way reuses it */
+	start = off > DIFF_WINDOW / 4 ? off - DIFF_WINDOW / 4 : 0;
+	len = n + (off - start) + DIFF_WINDOW;
+	if (len > src->len - start)
+		len = src->len - start;
+	buf_setlen(&src->win, len);
+	if (blob_read(src, start, len, src->win.ptr) < 0) {
+		src->win_valid = 0;
+		return NULL;
+	}
+	src->win_off = start;
+	src->win_valid = 1;
+	return src->win.ptr + (off - start);
+}
+
+void diff_source_close(struct diff_source *src)
+{
+	if (!src)
+		return;
+	if (src->held)
+		sqlite3_blob_close(src->held);
+	buf_release(&src->win);
+	memset(src, 0, sizeof(*src));
+}
+
+static const char *source_reader(void *arg, size_t off, size_t n)
+{
+	return diff_source_read(arg, off, n);
+}
+
+void diff_parse_source(struct diff *d, struct diff_source *src)
+{
+	/* hold the handle for the one pass of the parse only: held longer,
+	 * its read transaction would keep this connection from writing
+	 * once another process has */
+	if (!src->mem && src->row_id &&
+	    sqlite3_blob_open(src->st->db, "main", "fixes", "diff",
+			      src->row_id, 0, &src->held) != SQLITE_OK)
+		src->held = NULL;
+	diff_parse_read(d, source_reader, src, src->len);
+	if (src->held) {
+		sqlite3_blob_close(src->held);
+		src->held = NULL;
+	}
 }

@@ -11,8 +11,11 @@
 
 #include <stddef.h>
 
+#include "core/buf.h"
 #include "core/err.h"
 #include "core/store.h"
+
+struct diff;
 
 struct comment {
 	char *author;		/* NULL for a deleted ("ghost") account */
@@ -24,9 +27,12 @@ struct fix {
 	long long number;	/* pull request number, 0 if unknown */
 	char *title, *body, *url, *merged_at;
 	int additions, deletions, changed_files;	/* -1 when unknown */
-	char *diff;		/* unified diff text, NULL if none */
+	char *diff;		/* unified diff text, NULL if none (or not
+				   loaded: see ITEM_LOAD_NO_DIFF) */
 	size_t diff_len;
 	int diff_partial;	/* diff rebuilt from a partial file list */
+	int has_diff;		/* a diff is stored (set by item_load) */
+	long long row_id;	/* its fixes row, 0 until saved */
 };
 
 struct item {
@@ -78,6 +84,41 @@ int item_save(struct store *st, struct item *it, struct err *e);
 /* Load item `id` with everything it holds. */
 int item_load(struct store *st, long long id, struct item *it,
 	      struct err *e);
+
+enum item_load_flags {
+	ITEM_LOAD_NO_DIFF = 1 << 0,	/* leave diffs in the study: read
+					   them through a diff_source */
+};
+
+/* item_load() with flags. */
+int item_load_flags(struct store *st, long long id, struct item *it,
+		    unsigned flags, struct err *e);
+
+/*
+ * A fix's diff read in windows straight from the study, so that a
+ * 200,000-line diff costs its line index, not its text.  A fix whose
+ * diff is in memory is read from there.
+ */
+struct diff_source {
+	struct store *st;
+	const char *mem;	/* the text, when in memory */
+	long long row_id;	/* else its fixes row */
+	size_t len;		/* bytes; 0 when there is no diff */
+	struct buf win;		/* the window last read */
+	size_t win_off;
+	int win_valid;
+	sqlite3_blob *held;	/* open during a parse only */
+};
+
+/* Prepare to read fix `f`'s diff (f and st must outlive src). */
+int diff_source_open(struct store *st, const struct fix *f,
+		     struct diff_source *src, struct err *e);
+/* Bytes [off, off + n) of the diff, valid until the next read; NULL
+ * when out of range or unreadable (the item changed under us). */
+const char *diff_source_read(struct diff_source *src, size_t off, size_t n);
+void diff_source_close(struct diff_source *src);
+/* diff_parse() over a source, streaming. */
+void diff_parse_source(struct diff *d, struct diff_source *src);
 
 /* Find an item by name: "owner/repo#N", "repo#N" (when only one repository
  * has that name) or "#N"/"N" (when only one item has that number).

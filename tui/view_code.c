@@ -317,7 +317,7 @@ static int load_item(struct screen *scr, long long id, struct err *e)
 	struct coding c = CODING_INIT;
 	size_t i;
 
-	if (item_load(scr->st, id, &it, e) < 0)
+	if (item_load_flags(scr->st, id, &it, ITEM_LOAD_NO_DIFF, e) < 0)
 		return -1;
 	if (coding_load(scr->st, scr->actor, id, scr->actor->member_id, &c,
 			e) < 0) {
@@ -1018,6 +1018,9 @@ int tui_code(struct store *st, const struct actor *a, const char *name,
 	int ret = -1, started = 0;
 
 	memset(&scr, 0, sizeof(scr));
+	/* the screen reads one item at a time and diffs in windows: a small
+	 * page cache serves it, and a screen open all day stays small */
+	store_exec(st, "PRAGMA cache_size = -512", NULL);
 	scr.st = st;
 	scr.actor = a;
 	scr.qpos = NOT_QUEUED;

@@ -3,10 +3,11 @@
  * files, a notice when the diff is partial or missing, its description,
  * then the diff coloured by line kind with its sigils kept.
  *
- * The diff is parsed once per fix with diff_parse() (an index of offsets
- * into the text, no copies) and a line is sanitized only when it is
- * drawn or searched, so a 200,000-line diff opens and scrolls as fast as
- * a short one.  Diff lines never wrap; they scroll sideways.  Several
+ * The diff stays in the study: it is parsed once per fix, streaming,
+ * into an index of line offsets (diff_parse_source), and a line is read
+ * through a window (core/item.h's diff_source) and sanitized only when it
+ * is drawn or searched, so a 200,000-line diff opens and scrolls as fast
+ * as a short one and costs its index, not its text.  Diff lines never wrap; they scroll sideways.  Several
  * fixes are shown one at a time (`F` cycles).
  */
 #define _XOPEN_SOURCE_EXTENDED 1
@@ -27,7 +28,20 @@ struct diff_pane {
 	struct pager pg;
 	struct buf line;	/* the sanitized line last asked for */
 	const struct item *it;
+	struct store *st;
+	struct diff_source src;	/* the shown fix's diff */
 };
+
+/* The raw bytes of diff line `l`; an empty line if it cannot be read
+ * (the item was re-imported under us). */
+static const char *line_text(struct diff_pane *dp, const struct diff_line *l,
+			     size_t *len)
+{
+	const char *t = diff_source_read(&dp->src, l->off, l->len);
+
+	*len = t ? l->len : 0;
+	return t ? t : "";
+}
 
 static const struct fix *cur_fix(const struct diff_pane *dp)
 {
@@ -66,8 +80,9 @@ static enum slot kind_slot(unsigned kind)
 static int dp_get(void *ctx, size_t i, struct draw_text *t)
 {
 	struct diff_pane *dp = ctx;
-	const struct fix *f = cur_fix(dp);
 	const struct diff_line *l;
+	const char *raw;
+	size_t n;
 
 	if (i < dp->pre.nr) {
 		doc_get(&dp->pre, i, t);
@@ -75,7 +90,8 @@ static int dp_get(void *ctx, size_t i, struct draw_text *t)
 	}
 	l = &dp->d.lines[i - dp->pre.nr];
 	buf_reset(&dp->line);
-	text_sanitize(&dp->line, f->diff + l->off, l->len, 8, 0);
+	raw = line_text(dp, l, &n);
+	text_sanitize(&dp->line, raw, n, 8, 0);
 	t->s = dp->line.ptr;
 	t->len = dp->line.len;
 	t->base = kind_slot(l->kind);
@@ -87,13 +103,15 @@ static int dp_get(void *ctx, size_t i, struct draw_text *t)
 static int dp_match(void *ctx, size_t i, const char *pat, size_t plen)
 {
 	struct diff_pane *dp = ctx;
-	const struct fix *f = cur_fix(dp);
 	const struct diff_line *l;
+	const char *raw;
+	size_t n;
 
 	if (i < dp->pre.nr)
 		return doc_match(&dp->pre, i, pat, plen);
 	l = &dp->d.lines[i - dp->pre.nr];
-	return text_find(f->diff + l->off, l->len, pat, plen) >= 0;
+	raw = line_text(dp, l, &n);
+	return text_find(raw, n, pat, plen) >= 0;
 }
 
 static const struct pager_src diff_src = {
@@ -163,7 +181,7 @@ static void render_pre(struct diff_pane *dp, int width)
 	if (f->diff_partial)
 		doc_line(d, "Partial diff: GitHub listed only some files; "
 			 "files and lines may be missing.", SLOT_NOTICE, 3);
-	if (!f->diff || !f->diff_len)
+	if (!dp->src.len)
 		doc_line(d, "The diff of this fix was not imported.",
 			 SLOT_NOTICE, 3);
 	for (i = 0; i < dp->d.nr_files; i++) {
@@ -209,10 +227,17 @@ static void show_fix(struct diff_pane *dp, size_t fix)
 	const struct fix *f;
 
 	diff_release(&dp->d);
+	diff_source_close(&dp->src);
 	dp->fix = fix;
 	f = cur_fix(dp);
-	if (f && f->diff)
-		diff_parse(&dp->d, f->diff, f->diff_len);
+	if (f) {
+		struct err e = ERR_INIT;
+
+		/* an unreadable diff shows as "not imported" */
+		if (diff_source_open(dp->st, f, &dp->src, &e) == 0 &&
+		    dp->src.len)
+			diff_parse_source(&dp->d, &dp->src);
+	}
 	dp->width = 0;
 	dp->pg.top = 0;
 	dp->pg.hscroll = 0;
@@ -231,6 +256,7 @@ static int diff_open(struct view *v)
 		v->priv = dp;
 	}
 	dp->it = &v->scr->item;
+	dp->st = v->scr->st;
 	doc_clear(&dp->pre);
 	show_fix(dp, 0);
 	v->dirty = 1;
@@ -394,6 +420,7 @@ static void diff_close(struct view *v)
 
 	if (dp) {
 		diff_release(&dp->d);
+		diff_source_close(&dp->src);
 		doc_release(&dp->pre);
 		pager_release(&dp->pg);
 		buf_release(&dp->line);
