@@ -150,3 +150,51 @@ void cli_print_safe(FILE *out, const char *s)
 	fputs(b.ptr, out);
 	buf_release(&b);
 }
+
+const char **cli_split_commas(const char *s, size_t *nr, char **copy)
+{
+	const char **v = NULL;
+	char *tok, *save = NULL;
+	size_t alloc = 0;
+
+	*nr = 0;
+	*copy = xstrdup(s);
+	for (tok = strtok_r(*copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		while (*tok == ' ')
+			tok++;
+		if (!*tok)
+			continue;
+		ALLOC_GROW(v, *nr + 1, alloc);
+		v[(*nr)++] = tok;
+	}
+	return v;
+}
+
+int cli_check_dim_args(const char **pos, int from, int npos,
+		       const char *usage)
+{
+	int i;
+
+	for (i = from; i < npos; i++)
+		if (!strchr(pos[i], '=') || pos[i][0] == '=')
+			return cli_usage_error(usage, "%s: expected DIM=CODE",
+					       pos[i]);
+	return 0;
+}
+
+void cli_dim_codes(const char *arg, struct dim_codes *dc)
+{
+	const char *eq = strchr(arg, '=');
+
+	dc->dim = xstrndup(arg, (size_t)(eq - arg));
+	dc->codes = cli_split_commas(eq + 1, &dc->nr, &dc->copy);
+}
+
+void cli_dim_codes_release(struct dim_codes *dc)
+{
+	free(dc->dim);
+	free((void *)dc->codes);
+	free(dc->copy);
+	memset(dc, 0, sizeof(*dc));
+}

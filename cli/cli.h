@@ -72,6 +72,25 @@ int cli_parse(int argc, char **argv, const struct cli_opt *opts,
  * escapes made visible) when `out` is a terminal; as is otherwise. */
 void cli_print_safe(FILE *out, const char *s);
 
+/* Split "a,b,,c" into its non-empty parts; they point into *copy, which
+ * the caller frees with the returned array. */
+const char **cli_split_commas(const char *s, size_t *nr, char **copy);
+
+/* One DIM=CODE[,CODE] argument, split. */
+struct dim_codes {
+	char *dim;		/* owned */
+	const char **codes;	/* into `copy` */
+	size_t nr;
+	char *copy;
+};
+
+/* Are pos[from..npos) all DIM=CODE arguments?  0, or prints a usage
+ * error naming the first that is not and returns 2. */
+int cli_check_dim_args(const char **pos, int from, int npos,
+		       const char *usage);
+void cli_dim_codes(const char *arg, struct dim_codes *dc);
+void cli_dim_codes_release(struct dim_codes *dc);
+
 #define CMD(name) int cmd_##name(struct cli *c, int argc, char **argv)
 CMD(init);
 CMD(member);

@@ -35,13 +35,10 @@ CMD(resolve)
 		return cli_usage_error(usage, "resolve needs ITEM, DIM=CODE "
 				       "and --rationale TEXT");
 	}
-	for (i = 1; i < npos; i++)
-		if (!strchr(pos[i], '=') || pos[i][0] == '=') {
-			rc = cli_usage_error(usage, "%s: expected DIM=CODE",
-					     pos[i]);
-			free(pos);
-			return rc;
-		}
+	if ((rc = cli_check_dim_args(pos, 1, npos, usage))) {
+		free(pos);
+		return rc;
+	}
 	if ((ret = cli_open(c, CLI_MEMBER)) || (ret = cli_codebook(c, &cb)))
 		goto out;
 	id = item_find(&c->st, pos[0], &c->err);
@@ -54,20 +51,13 @@ CMD(resolve)
 		goto out;
 	}
 	for (i = 1; i < npos; i++) {
-		const char *eq = strchr(pos[i], '=');
-		char *dim = xstrndup(pos[i], (size_t)(eq - pos[i]));
-		char *copy = xstrdup(eq + 1), *tok, *save = NULL;
-		const char **codes = xcalloc(strlen(copy) + 1, sizeof(*codes));
-		size_t n = 0;
+		struct dim_codes dc;
 
-		for (tok = strtok_r(copy, ",", &save); tok;
-		     tok = strtok_r(NULL, ",", &save))
-			codes[n++] = tok;
-		rc = adjudicate_resolve(&c->st, &c->actor, &cb, id, dim, codes,
-					n, rationale, cause, &c->err);
-		free(codes);
-		free(copy);
-		free(dim);
+		cli_dim_codes(pos[i], &dc);
+		rc = adjudicate_resolve(&c->st, &c->actor, &cb, id, dc.dim,
+					dc.codes, dc.nr, rationale, cause,
+					&c->err);
+		cli_dim_codes_release(&dc);
 		if (rc < 0) {
 			store_rollback(&c->st);
 			ret = cli_fail(c);

@@ -14,26 +14,6 @@
 #include "core/labels_csv.h"
 #include "core/round.h"
 
-static const char **split_commas(const char *s, size_t *nr, char **copy)
-{
-	const char **v = NULL;
-	char *tok, *save = NULL;
-	size_t alloc = 0;
-
-	*nr = 0;
-	*copy = xstrdup(s);
-	for (tok = strtok_r(*copy, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		while (*tok == ' ')
-			tok++;
-		if (!*tok)
-			continue;
-		ALLOC_GROW(v, *nr + 1, alloc);
-		v[(*nr)++] = tok;
-	}
-	return v;
-}
-
 static void print_round(const struct round_info *r)
 {
 	size_t i;
@@ -115,7 +95,7 @@ CMD(round)
 		spec.items = items;
 		spec.sample = sample;
 		spec.stratify = stratify;
-		spec.annotators = split_commas(annotators,
+		spec.annotators = cli_split_commas(annotators,
 					       &spec.nr_annotators, &copy);
 		if ((ret = cli_open(c, CLI_MEMBER))) {
 			free((void *)spec.annotators);
@@ -196,13 +176,10 @@ CMD(label)
 		return cli_usage_error(usage, "label needs ITEM and DIM=CODE "
 				       "(or --submit)");
 	}
-	for (i = 1; i < npos; i++)
-		if (!strchr(pos[i], '=') || pos[i][0] == '=') {
-			rc = cli_usage_error(usage, "%s: expected DIM=CODE",
-					     pos[i]);
-			free(pos);
-			return rc;
-		}
+	if ((rc = cli_check_dim_args(pos, 1, npos, usage))) {
+		free(pos);
+		return rc;
+	}
 	if ((ret = cli_open(c, CLI_MEMBER)) || (ret = cli_codebook(c, &cb)))
 		goto out;
 	id = item_find(&c->st, pos[0], &c->err);
@@ -216,17 +193,12 @@ CMD(label)
 		goto out;
 	}
 	for (i = 1; i < npos; i++) {
-		const char *eq = strchr(pos[i], '=');
-		char *dim = xstrndup(pos[i], (size_t)(eq - pos[i]));
-		char *copy = NULL;
-		size_t n;
-		const char **codes = split_commas(eq + 1, &n, &copy);
+		struct dim_codes dc;
 
-		rc = label_set(&c->st, &c->actor, &cb, id, dim, codes, n, 0,
-			       &c->err);
-		free(dim);
-		free((void *)codes);
-		free(copy);
+		cli_dim_codes(pos[i], &dc);
+		rc = label_set(&c->st, &c->actor, &cb, id, dc.dim, dc.codes,
+			       dc.nr, 0, &c->err);
+		cli_dim_codes_release(&dc);
 		if (rc < 0)
 			goto fail;
 	}

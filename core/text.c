@@ -162,31 +162,35 @@ static inline size_t next_char(const char *s, size_t len, size_t i, int *w)
 	return n;
 }
 
-static void add_cp(struct buf *out, uint32_t cp)
+size_t text_encode(uint32_t cp, char u[4])
 {
-	char u[4];
-	size_t n;
-
 	if (cp < 0x80) {
 		u[0] = (char)cp;
-		n = 1;
-	} else if (cp < 0x800) {
+		return 1;
+	}
+	if (cp < 0x800) {
 		u[0] = (char)(0xc0 | (cp >> 6));
 		u[1] = (char)(0x80 | (cp & 0x3f));
-		n = 2;
-	} else if (cp < 0x10000) {
+		return 2;
+	}
+	if (cp < 0x10000) {
 		u[0] = (char)(0xe0 | (cp >> 12));
 		u[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
 		u[2] = (char)(0x80 | (cp & 0x3f));
-		n = 3;
-	} else {
-		u[0] = (char)(0xf0 | (cp >> 18));
-		u[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
-		u[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
-		u[3] = (char)(0x80 | (cp & 0x3f));
-		n = 4;
+		return 3;
 	}
-	buf_add(out, u, n);
+	u[0] = (char)(0xf0 | (cp >> 18));
+	u[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
+	u[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
+	u[3] = (char)(0x80 | (cp & 0x3f));
+	return 4;
+}
+
+static void add_cp(struct buf *out, uint32_t cp)
+{
+	char u[4];
+
+	buf_add(out, u, text_encode(cp, u));
 }
 
 static int is_bidi_control(uint32_t cp)

@@ -55,6 +55,9 @@ int text_valid_utf8(const char *s, size_t len);
  * = 0xFFFD for an invalid sequence, 0 when len == 0. */
 size_t text_decode(const char *s, size_t len, uint32_t *cp);
 
+/* UTF-8 of code point cp (<= U+10FFFF) into u; returns its length. */
+size_t text_encode(uint32_t cp, char u[4]);
+
 /* Columns a code point occupies (0, 1 or 2); -1 for controls. */
 int text_char_width(uint32_t cp);
 

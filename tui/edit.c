@@ -82,24 +82,8 @@ void edit_insert_key(struct edit *ed, int key)
 		n = 1;
 	} else if (!key_is_text(key)) {
 		return;
-	} else if (cp < 0x80) {
-		u[0] = (char)cp;
-		n = 1;
-	} else if (cp < 0x800) {
-		u[0] = (char)(0xc0 | (cp >> 6));
-		u[1] = (char)(0x80 | (cp & 0x3f));
-		n = 2;
-	} else if (cp < 0x10000) {
-		u[0] = (char)(0xe0 | (cp >> 12));
-		u[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
-		u[2] = (char)(0x80 | (cp & 0x3f));
-		n = 3;
 	} else {
-		u[0] = (char)(0xf0 | (cp >> 18));
-		u[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
-		u[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
-		u[3] = (char)(0x80 | (cp & 0x3f));
-		n = 4;
+		n = text_encode((uint32_t)cp, u);
 	}
 	buf_grow(&ed->text, n);
 	memmove(ed->text.ptr + ed->cur + n, ed->text.ptr + ed->cur,
