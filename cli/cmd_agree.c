@@ -10,18 +10,24 @@
 #include "core/study.h"
 #include "core/round.h"
 #include "exports/agree_report.h"
+#include "tui/tui.h"
 
 CMD(agree)
 {
 	static const char usage[] =
 		"bugcoder agree [--round R] [--dimension D] "
-		"[--format text|json|csv]";
+		"[--format text|json|csv] | --screen [--round R]\n"
+		"\n"
+		"--screen opens the agreement view: kappa, CI, band and n per\n"
+		"dimension and round, the confusion grid and the codes chosen.";
 	const char *round = NULL, *dim = NULL, *format = "text";
+	int screen = 0;
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
 	const struct cli_opt opts[] = {
 		{ "--round", 1, &round, NULL, NULL, NULL },
 		{ "--dimension", 1, &dim, NULL, NULL, NULL },
 		{ "--format", 1, &format, NULL, NULL, NULL },
+		{ "--screen", 0, NULL, &screen, NULL, NULL },
 		{ NULL, 0, NULL, NULL, NULL, NULL },
 	};
 	struct codebook cb = CODEBOOK_INIT;
@@ -34,6 +40,17 @@ CMD(agree)
 		return rc > 0 ? 0 : 2;
 	if (npos)
 		return cli_usage_error(usage, "unexpected argument");
+	if (screen) {
+		if (dim || strcmp(format, "text"))
+			return cli_usage_error(usage, "--screen shows every "
+					       "dimension: no --dimension or "
+					       "--format");
+		if ((ret = cli_open(c, CLI_MEMBER)))
+			return ret;
+		if (tui_agree(&c->st, &c->actor, round, &c->err) < 0)
+			return cli_fail(c);
+		return 0;
+	}
 	if (!strcmp(format, "text"))
 		fmt = REPORT_TEXT;
 	else if (!strcmp(format, "json"))

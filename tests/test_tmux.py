@@ -18,7 +18,7 @@ import subprocess
 import time
 import unittest
 
-from bchelp import BIN, Study
+from bchelp import BIN, SAMPLE_LABELS, Study
 
 TMUX = shutil.which("tmux")
 FIRST = "microsoft/DeepSpeed#3468"     # first item of tests/sample/items.jsonl
@@ -207,6 +207,88 @@ class TmuxScreen(unittest.TestCase):
         self.keys("q")
         self.screen_has("EXITED 0")
         self.assertEqual(self.labels(), [])
+
+
+@unittest.skipUnless(TMUX, "tmux is not installed")
+class TmuxAdjudicate(unittest.TestCase):
+    """The adjudicator's screen on the real binary: 20 sample items coded
+    by alice and bob (13 with disagreements), carol adjudicates."""
+    width, height = 120, 35
+    # the annotator's tests drive tmux the same way
+    tearDown = TmuxScreen.tearDown
+    tmux = TmuxScreen.tmux
+    program_pid = TmuxScreen.program_pid
+    capture = TmuxScreen.capture
+    screen_has = TmuxScreen.screen_has
+    keys = TmuxScreen.keys
+
+    def setUp(self):
+        self.study = Study(members=[("alice", "annotator"),
+                                    ("bob", "annotator"),
+                                    ("carol", "adjudicator")])
+        self.study.ok("labels", "import", SAMPLE_LABELS, "--submit")
+        self.sock = "bugcoder-test-%d-%s" % (os.getpid(), self._testMethodName)
+        self.pid = None
+
+    def start_adj(self, who="carol", after="echo EXITED $?; sleep 600"):
+        cmd = (f"cd {self.study.dir} && {BIN} --study {self.study.path} "
+               f"--as {who} adjudicate; {after}")
+        self.tmux("kill-session", "-t", "t", check=False)
+        self.tmux("new-session", "-d", "-s", "t", "-x", str(self.width),
+                  "-y", str(self.height), "-e", "LC_ALL=C.UTF-8",
+                  "-e", "TZ=UTC", "sh", "-c", cmd)
+
+    def test_adjudicate_one_item(self):
+        self.start_adj()
+        scr = self.screen_has("13 left  carol")
+        self.pid = self.program_pid()
+        self.assertIn(FIRST, scr.splitlines()[0])
+        self.assertIn("1 Coder 1", scr)
+        self.assertIn("to resolve", scr)
+        # names never appear while adjudication is blind
+        self.assertNotIn("alice", scr)
+        self.assertNotIn("bob", scr)
+        panel = [l for l in scr.splitlines() if "root_cause" in l][0]
+        # take Coder 2's code, give a rationale, tag the cause "slip"
+        self.keys("2")
+        self.screen_has("Rationale (required):")
+        self.keys("the traceback shows it", "Tab", "Tab")
+        self.screen_has("[slip]")
+        self.keys("Enter")
+        scr = self.screen_has("12 left")
+        self.assertIn("done: " + FIRST, scr)
+        self.keys("q")
+        self.screen_has("EXITED 0")
+        (code, why, cause, c1, c2, c2codes), = self.study.query(
+            "SELECT code, rationale, cause, coder1, coder2, coder2_codes "
+            "FROM resolutions")
+        self.assertEqual((why, cause), ("the traceback shows it", "slip"))
+        self.assertEqual(code, c2codes)
+        self.assertEqual({c1, c2}, {"alice", "bob"})
+        # what the screen showed as Coder 2's code is what was stored
+        self.assertIn(code, panel)
+        self.assertEqual(self.study.query(
+            "SELECT for_member, new FROM audit WHERE action = 'resolve'"),
+            [("carol", code)])
+
+    def test_agreement_screen(self):
+        cmd = (f"cd {self.study.dir} && {BIN} --study {self.study.path} "
+               f"--as carol agree --screen; echo EXITED $?; sleep 600")
+        self.tmux("new-session", "-d", "-s", "t", "-x", "100", "-y", "30",
+                  "-e", "LC_ALL=C.UTF-8", "-e", "TZ=UTC", "sh", "-c", cmd)
+        scr = self.screen_has("Cohen's kappa for symptom was 0.81")
+        self.assertIn("Confusion: rows alice, columns bob", scr)
+        self.keys("j")
+        self.screen_has("Cohen's kappa for root cause was 0.72")
+        self.keys("q")
+        self.screen_has("EXITED 0")
+
+    def test_annotator_is_refused(self):
+        p = self.study.run("adjudicate", as_="alice")
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("alice is an annotator", p.stderr)
+        self.assertEqual(self.study.query("SELECT count(*) FROM resolutions"),
+                         [(0,)])
 
 
 class LostTerminal(unittest.TestCase):

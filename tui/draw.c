@@ -69,18 +69,26 @@ static const struct theme_slot theme[NR_SLOTS] = {
 	[SLOT_CURSOR]       = { 'C', DEF, DEF, A_REVERSE, A_REVERSE },
 	[SLOT_DIM]          = { 'g', DEF, DEF, A_DIM, 0 },
 	[SLOT_NUMBER]       = { 'n', COLOR_YELLOW, DEF, A_BOLD, A_BOLD },
+	/* a disagreement: bold and underlined in every mode, never colour
+	 * alone; agreement is bold */
+	[SLOT_DISAGREE]     = { 'X', COLOR_RED, DEF, A_BOLD | A_UNDERLINE,
+				A_BOLD | A_UNDERLINE },
+	[SLOT_AGREED]       = { 'A', COLOR_GREEN, DEF, A_BOLD, A_BOLD },
 };
 
 static const char *const glyphs_utf8[NR_GLYPHS] = {
 	[G_ELLIPSIS] = "\xe2\x80\xa6", [G_BULLET] = "\xe2\x80\xa2",
 	[G_QUOTE] = "\xe2\x94\x82", [G_RULE] = "\xe2\x94\x80",
 	[G_OVERFLOW] = ">", [G_DOT] = "\xc2\xb7", [G_CHECK] = "\xe2\x9c\x93",
-	[G_CROSS] = "\xe2\x94\xbc",
+	[G_CROSS] = "\xe2\x94\xbc", [G_AGREED] = "\xe2\x9c\x93",
+	[G_DIFFER] = "\xe2\x89\xa0", [G_PENDING] = "\xe2\x80\xa6",
+	[G_ARROW] = "\xe2\x86\x92",
 };
 static const char *const glyphs_ascii[NR_GLYPHS] = {
 	[G_ELLIPSIS] = "~", [G_BULLET] = "*", [G_QUOTE] = "|",
 	[G_RULE] = "-", [G_OVERFLOW] = ">", [G_DOT] = "-", [G_CHECK] = "x",
-	[G_CROSS] = "+",
+	[G_CROSS] = "+", [G_AGREED] = "ok", [G_DIFFER] = "!=",
+	[G_PENDING] = "..", [G_ARROW] = "->",
 };
 
 static attr_t attrs[NR_SLOTS];

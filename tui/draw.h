@@ -32,7 +32,7 @@
 	_(DIFF_META) _(MD_HEADING) _(MD_STRONG) _(MD_EMPH) _(MD_CODE) \
 	_(MD_CODEBLOCK) _(MD_LINK) _(MD_QUOTE) _(MD_HTML) _(MD_RULE) \
 	_(MD_BULLET) _(META) _(LABEL) _(NOTICE) _(DIALOG) _(DIALOG_TITLE) \
-	_(OVERFLOW) _(CURSOR) _(DIM) _(NUMBER)
+	_(OVERFLOW) _(CURSOR) _(DIM) _(NUMBER) _(DISAGREE) _(AGREED)
 
 #define SLOT_ENUM(id) SLOT_##id,
 enum slot {
@@ -62,6 +62,10 @@ enum glyph {
 	G_DOT,		/* "·" or "-" */
 	G_CHECK,	/* "✓" or "x" */
 	G_CROSS,	/* "┼" or "+" */
+	G_AGREED,	/* "✓" or "ok": a dimension that needs nothing more */
+	G_DIFFER,	/* "≠" or "!=": coders disagree */
+	G_PENDING,	/* "…" or "..": waiting for a coder */
+	G_ARROW,	/* "→" or "->" */
 	NR_GLYPHS
 };
 const char *glyph(enum glyph g);

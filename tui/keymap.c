@@ -63,6 +63,25 @@ static const struct binding main_keys[] = {
 	{ '}', ACT_NEXT_FILE }, { '{', ACT_PREV_FILE },
 	{ 'F', ACT_NEXT_FIX },
 	{ '>', ACT_NEXT_ITEM }, { '<', ACT_PREV_ITEM }, { 't', ACT_NEXT_TODO },
+	{ 'C', ACT_CODEBOOK }, { 'A', ACT_AGREEMENT },
+	{ 0, ACT_NONE }
+};
+
+static const struct binding adjudicate_keys[] = {
+	{ '1', ACT_TAKE_CODER }, { '2', ACT_TAKE_CODER },
+	{ '3', ACT_TAKE_CODER }, { '4', ACT_TAKE_CODER },
+	{ '5', ACT_TAKE_CODER }, { '6', ACT_TAKE_CODER },
+	{ '7', ACT_TAKE_CODER }, { '8', ACT_TAKE_CODER },
+	{ '9', ACT_TAKE_CODER },
+	{ 'c', ACT_CHOOSE_CODE },
+	{ 'J', ACT_NEXT_DIM }, { 'K', ACT_PREV_DIM },
+	{ 'S', ACT_SETTLE }, { 'M', ACT_SHOW_MEMOS },
+	{ 'B', ACT_TOGGLE_BLIND }, { 'A', ACT_AGREEMENT },
+	{ TK_TAB, ACT_SWITCH_PANE }, { TK_FN(KEY_BTAB), ACT_SWITCH_PANE },
+	{ ']', ACT_NEXT_HUNK }, { '[', ACT_PREV_HUNK },
+	{ '}', ACT_NEXT_FILE }, { '{', ACT_PREV_FILE },
+	{ 'F', ACT_NEXT_FIX },
+	{ '>', ACT_NEXT_ITEM }, { '<', ACT_PREV_ITEM },
 	{ 'C', ACT_CODEBOOK },
 	{ 0, ACT_NONE }
 };
@@ -129,20 +148,58 @@ static const struct binding prompt_keys[] = {
 	{ 0, ACT_NONE }
 };
 
+static const struct binding resolve_keys[] = {
+	{ TK_ENTER, ACT_ACCEPT },
+	{ TK_ESC, ACT_CANCEL }, { TK_CTRL('g'), ACT_CANCEL },
+	{ TK_TAB, ACT_NEXT_CAUSE }, { TK_FN(KEY_BTAB), ACT_PREV_CAUSE },
+	{ TK_CTRL('o'), ACT_RATIONALE_EDITOR },
+	EDIT_KEYS,
+	{ 0, ACT_NONE }
+};
+
+static const struct binding agree_keys[] = {
+	{ 'j', ACT_NEXT_DIM }, { TK_FN(KEY_DOWN), ACT_NEXT_DIM },
+	{ 'k', ACT_PREV_DIM }, { TK_FN(KEY_UP), ACT_PREV_DIM },
+	{ TK_TAB, ACT_NEXT_ROUND }, { TK_FN(KEY_BTAB), ACT_PREV_ROUND },
+	{ 'q', ACT_CLOSE }, { TK_ESC, ACT_CLOSE }, { TK_CTRL('g'), ACT_CLOSE },
+	{ 0, ACT_NONE }
+};
+
+/* The screens a keymap is used on, for the help of each screen. */
+enum {
+	ON_CODE = 1 << 0,	/* the annotator's screen */
+	ON_ADJ = 1 << 1,	/* the adjudicator's screen */
+	ON_AGREE = 1 << 2,	/* the agreement screen on its own */
+	ON_ALL = ON_CODE | ON_ADJ | ON_AGREE,
+};
+
 static const struct {
 	const char *title;
 	const struct binding *keys;
 	int fallback;	/* also search the generic table */
+	unsigned on;	/* ON_* */
 } keymaps[NR_KEYMAPS] = {
 	[KEYMAP_GENERIC] = { "Moving, searching, leaving (everywhere but "
-			     "text fields)", generic_keys, 0 },
-	[KEYMAP_MAIN] = { "Coding screen", main_keys, 1 },
-	[KEYMAP_PAGER] = { "Help and codebook", pager_keys, 1 },
+			     "text fields)", generic_keys, 0, ON_ALL },
+	[KEYMAP_MAIN] = { "Coding screen", main_keys, 1, ON_CODE },
+	[KEYMAP_PAGER] = { "Help and codebook", pager_keys, 1, ON_ALL },
 	[KEYMAP_PICKER] = { "Code picker (letters filter the list)",
-			    picker_keys, 0 },
-	[KEYMAP_MEMO] = { "Memo editor", memo_keys, 0 },
-	[KEYMAP_FORM] = { "Proposing a code", form_keys, 0 },
-	[KEYMAP_PROMPT] = { "Search prompt", prompt_keys, 0 },
+			    picker_keys, 0, ON_CODE | ON_ADJ },
+	[KEYMAP_MEMO] = { "Memo editor", memo_keys, 0, ON_CODE },
+	[KEYMAP_FORM] = { "Proposing a code", form_keys, 0, ON_CODE },
+	[KEYMAP_PROMPT] = { "Search prompt", prompt_keys, 0, ON_ALL },
+	[KEYMAP_ADJUDICATE] = { "Adjudicator's screen", adjudicate_keys, 1,
+				ON_ADJ },
+	[KEYMAP_RESOLVE] = { "Rationale and note dialog (the text is "
+			     "typed in)", resolve_keys, 0, ON_ADJ },
+	[KEYMAP_AGREE] = { "Agreement view", agree_keys, 1, ON_ALL },
+};
+
+/* The order of the help's sections after a screen's own keymap and the
+ * generic one; the search prompt comes last. */
+static const enum keymap_id help_order[] = {
+	KEYMAP_MAIN, KEYMAP_ADJUDICATE, KEYMAP_PAGER, KEYMAP_PICKER,
+	KEYMAP_MEMO, KEYMAP_FORM, KEYMAP_RESOLVE, KEYMAP_AGREE, KEYMAP_PROMPT,
 };
 
 static enum action find(const struct binding *b, int key)
@@ -327,57 +384,70 @@ int key_is_text(int key)
 	return text_char_width((uint32_t)key) >= 0;
 }
 
+/* One section: every action of the table once, with all its keys. */
+static void help_section(struct buf *out, const char *title,
+			 const struct binding *keys, int *listed)
+{
+	const struct binding *b;
+
+	buf_addf(out, "#%s\n", title);
+	for (b = keys; b->action != ACT_NONE; b++) {
+		const struct binding *o;
+		int first = 1;
+
+		if (listed[b->action])
+			continue;
+		listed[b->action] = 1;
+		for (o = b; o->action != ACT_NONE; o++) {
+			char kn[32];
+
+			if (o->action != b->action)
+				continue;
+			buf_addf(out, "%s%s", first ? "" : " ",
+				 keyname_of(o->key, kn));
+			first = 0;
+		}
+		buf_addf(out, "\t%s\t%s\n", action_name(b->action),
+			 action_help(b->action));
+	}
+}
+
+static void help_screens(struct buf *out, enum keymap_id first, unsigned on)
+{
+	size_t i;
+	int listed[NR_ACTIONS];
+
+	/* the screen's own keys, then the generic ones they fall back to
+	 * (an action listed there is not repeated) */
+	memset(listed, 0, sizeof(listed));
+	help_section(out, keymaps[first].title, keymaps[first].keys, listed);
+	help_section(out, keymaps[KEYMAP_GENERIC].title, generic_keys, listed);
+	for (i = 0; i < sizeof(help_order) / sizeof(help_order[0]); i++) {
+		enum keymap_id km = help_order[i];
+
+		if (km == first || !(keymaps[km].on & on))
+			continue;
+		memset(listed, 0, sizeof(listed));
+		help_section(out, keymaps[km].title, keymaps[km].keys, listed);
+	}
+}
+
 void keymap_help(struct buf *out)
 {
-	int km;
+	help_screens(out, KEYMAP_MAIN, ON_ALL);
+}
 
-	for (km = KEYMAP_MAIN; km < NR_KEYMAPS; km++) {
-		const struct binding *b;
-		int listed[NR_ACTIONS] = { 0 };
-
-		buf_addf(out, "#%s\n", keymaps[km].title);
-		for (b = keymaps[km].keys; b->action != ACT_NONE; b++) {
-			const struct binding *o;
-			int first = 1;
-
-			if (listed[b->action])
-				continue;
-			listed[b->action] = 1;
-			for (o = b; o->action != ACT_NONE; o++) {
-				char kn[32];
-
-				if (o->action != b->action)
-					continue;
-				buf_addf(out, "%s%s", first ? "" : " ",
-					 keyname_of(o->key, kn));
-				first = 0;
-			}
-			buf_addf(out, "\t%s\t%s\n", action_name(b->action),
-				 action_help(b->action));
-		}
-		if (km == KEYMAP_MAIN) {
-			/* the generic table, right after the main one */
-			buf_addf(out, "#%s\n", keymaps[KEYMAP_GENERIC].title);
-			for (b = generic_keys; b->action != ACT_NONE; b++) {
-				const struct binding *o;
-				int first = 1;
-
-				if (listed[b->action])
-					continue;
-				listed[b->action] = 1;
-				for (o = b; o->action != ACT_NONE; o++) {
-					char kn[32];
-
-					if (o->action != b->action)
-						continue;
-					buf_addf(out, "%s%s", first ? "" : " ",
-						 keyname_of(o->key, kn));
-					first = 0;
-				}
-				buf_addf(out, "\t%s\t%s\n",
-					 action_name(b->action),
-					 action_help(b->action));
-			}
-		}
+void keymap_help_for(struct buf *out, enum keymap_id screen)
+{
+	switch (screen) {
+	case KEYMAP_ADJUDICATE:
+		help_screens(out, KEYMAP_ADJUDICATE, ON_ADJ);
+		break;
+	case KEYMAP_AGREE:
+		help_screens(out, KEYMAP_AGREE, ON_AGREE);
+		break;
+	default:
+		help_screens(out, KEYMAP_MAIN, ON_CODE);
+		break;
 	}
 }

@@ -112,7 +112,28 @@
 	_(ED_KILL,      "kill-line",      "Delete to the end of the line") \
 	_(ED_KILL_BACK, "kill-line-back", \
 	  "Delete to the start of the line (in filters: all)") \
-	_(ED_NEWLINE,   "newline",        "Start a new line")
+	_(ED_NEWLINE,   "newline",        "Start a new line") \
+	_(TAKE_CODER, "take-coder", \
+	  "Take Coder N's code for the selected dimension, then give a " \
+	  "rationale") \
+	_(CHOOSE_CODE, "choose-code", \
+	  "Choose another code for the selected dimension in the picker") \
+	_(SETTLE, "settle", \
+	  "Settle an item flagged for discussion (a note is optional)") \
+	_(SHOW_MEMOS,   "show-memos",     "Show the coders' memos in full") \
+	_(TOGGLE_BLIND, "toggle-blind", \
+	  "Turn blind adjudication off or on (the owner only)") \
+	_(AGREEMENT, "agreement", \
+	  "Show agreement: kappa per dimension and round, confusion, codes") \
+	_(NEXT_CAUSE, "next-cause", \
+	  "Tag the next cause of the disagreement (optional)") \
+	_(PREV_CAUSE, "prev-cause", \
+	  "Tag the previous cause of the disagreement") \
+	_(RATIONALE_EDITOR, "rationale-editor", \
+	  "Write the rationale in $VISUAL or $EDITOR") \
+	_(NEXT_ROUND, "next-round", \
+	  "Show the next round (then the whole study)") \
+	_(PREV_ROUND,   "prev-round",     "Show the previous round")
 
 #define ACTION_ENUM(id, name, help) ACT_##id,
 enum action {
@@ -130,6 +151,9 @@ enum keymap_id {
 	KEYMAP_MEMO,	/* the memo editor */
 	KEYMAP_FORM,	/* the "propose a code" form */
 	KEYMAP_PROMPT,	/* the search prompt */
+	KEYMAP_ADJUDICATE,	/* the adjudicator's screen */
+	KEYMAP_RESOLVE,	/* the rationale (or note) dialog */
+	KEYMAP_AGREE,	/* the agreement view */
 	NR_KEYMAPS
 };
 
@@ -153,6 +177,10 @@ size_t key_parse(const char *s, size_t len, int *key);
 /* Append the help text of every keymap to `out`, one entry per line
  * ("keys  action  help"), sections headed by lines starting with "#". */
 void keymap_help(struct buf *out);
+/* The same for one screen, named by its main keymap (KEYMAP_MAIN,
+ * KEYMAP_ADJUDICATE or KEYMAP_AGREE): its own keys first, then the
+ * generic ones, then the overlays it opens. */
+void keymap_help_for(struct buf *out, enum keymap_id screen);
 
 /* Is `key` something a text field takes (a printable character)? */
 int key_is_text(int key);

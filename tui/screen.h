@@ -79,6 +79,32 @@ enum msg_kind { MSG_NONE, MSG_INFO, MSG_OK, MSG_ERR };
 #define PANE_ISSUE 0
 #define PANE_DIFF 1
 
+/* Below this size only a "terminal too small" notice is drawn. */
+#define SCREEN_MIN_ROWS 24
+#define SCREEN_MIN_COLS 80
+/* From this width the panes are side by side. */
+#define SCREEN_SPLIT_COLS 100
+
+/*
+ * What the picker does with a pick.  The annotator's screen (pick_ops
+ * NULL) saves the actor's labels; another screen may take the picks over
+ * (the adjudicator's screen collects a final code instead).  The
+ * functions return 0, or -1 after saying why on the status line.
+ */
+struct pick_ops {
+	/* is `code` shown as chosen for `dim`? */
+	int (*has_code)(struct screen *scr, const char *dim,
+			const char *code);
+	/* a `select: one` pick (n == 1), or Del (n == 0) */
+	int (*set_codes)(struct screen *scr, const struct dimension *dim,
+			 const char *const *codes, size_t n);
+	/* a `select: many` toggle */
+	int (*toggle)(struct screen *scr, const struct dimension *dim,
+		      const char *code);
+	int no_propose;		/* `+` proposes nothing here */
+	const char *pick_verb;	/* the picker's hint: "pick" */
+};
+
 struct screen {
 	struct store *st;
 	const struct actor *actor;
@@ -110,6 +136,11 @@ struct screen {
 	struct buf last_search;	/* for n/N in a pane not searched yet */
 	int picking;		/* dimension the picker shows, or -1 */
 	int quit;
+
+	/* what kind of screen this is (the annotator's unless set) */
+	enum keymap_id keymap;	/* its main keys: KEYMAP_MAIN, ... */
+	const struct pick_ops *pick_ops;	/* NULL: save labels */
+	const char *help_intro;	/* the help's first paragraph, or NULL */
 };
 
 #define NOT_QUEUED ((size_t)-1)
@@ -122,6 +153,7 @@ extern const struct view_ops form_view_ops;
 extern const struct view_ops memo_view_ops;
 extern const struct view_ops help_view_ops;
 extern const struct view_ops codebook_view_ops;
+extern const struct view_ops agree_view_ops;	/* view_agree.c */
 
 /* Open an overlay on top of the others; `priv` is handed to the view
  * (it owns it from then on).  Returns the view or NULL. */
@@ -163,5 +195,37 @@ char *screen_run_editor(struct screen *scr, const char *text);
 
 /* Actions every view may fall back to. */
 int screen_action(struct screen *scr, enum action a, int key);
+
+/*
+ * The frame every screen shares (view_code.c), for the screens built on
+ * it (view_adjudicate.c, view_agree.c).
+ */
+
+/* The topmost overlay, or NULL. */
+struct view *screen_top(struct screen *scr);
+/* Lay the frame out for scr->rows x scr->cols: the header row, the
+ * panes, a panel of `panel_rows` rows under them (scr->bar), the status
+ * line, and the overlays.  Sets too_small instead below the minimum. */
+void screen_layout_frame(struct screen *scr, int panel_rows);
+/* Draw the header row: the item's name and title on the left, `right`
+ * (sanitized text) on the right. */
+void screen_draw_header(struct screen *scr, const char *right);
+/* Draw the panes (and their separator) that are dirty; returns 1 when
+ * anything was drawn, so the overlays above must be drawn again. */
+int screen_draw_panes(struct screen *scr);
+/* Draw the overlays that are dirty, all of them when `under` changed. */
+void screen_draw_overlays(struct screen *scr, int under);
+/* The status line: the search prompt, else the message, else `hints`;
+ * `pos` (may be NULL) at the right. */
+void screen_draw_status(struct screen *scr, const char *hints,
+			const char *pos);
+/* The notice drawn instead of the screen when it is too small. */
+void screen_draw_too_small(struct screen *scr);
+/* Give a key to what has it first: the "too small" notice (q quits),
+ * the search prompt, the topmost overlay.  Returns 1 when it was used
+ * there, 0 when it is for the screen itself. */
+int screen_route_key(struct screen *scr, int key);
+/* Close the overlays and panes and free the windows (not the data). */
+void screen_release_windows(struct screen *scr);
 
 #endif

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/buf.h"
@@ -171,6 +172,68 @@ out:
 	return ret;
 }
 
+/* ---- key timing (BUGCODER_BENCH) ------------------------------------ */
+
+struct key_time {
+	int key;
+	double us;
+};
+
+static struct {
+	char *path;		/* NULL: not timing */
+	struct key_time *v;
+	size_t nr, alloc;
+	struct timespec t0;	/* when the key being timed was taken */
+	int key;
+	int running;
+} bench;
+
+static void bench_start(int key)
+{
+	if (!bench.path)
+		return;
+	bench.key = key;
+	bench.running = 1;
+	clock_gettime(CLOCK_MONOTONIC, &bench.t0);
+}
+
+/* The frame of the key being timed is on the terminal (or the loop
+ * ended without one). */
+static void bench_stop(void)
+{
+	struct timespec t1;
+
+	if (!bench.running)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	bench.running = 0;
+	ALLOC_GROW(bench.v, bench.nr + 1, bench.alloc);
+	bench.v[bench.nr].key = bench.key;
+	bench.v[bench.nr].us = (double)(t1.tv_sec - bench.t0.tv_sec) * 1e6 +
+			       (double)(t1.tv_nsec - bench.t0.tv_nsec) / 1e3;
+	bench.nr++;
+}
+
+/* Write "KEY<TAB>MICROSECONDS" per key and forget them. */
+static void bench_write(void)
+{
+	FILE *f;
+	size_t i;
+
+	if (bench.path && (f = fopen(bench.path, "w"))) {
+		for (i = 0; i < bench.nr; i++) {
+			char kn[32];
+
+			fprintf(f, "%s\t%.1f\n", keyname_of(bench.v[i].key, kn),
+				bench.v[i].us);
+		}
+		fclose(f);
+	}
+	free(bench.path);
+	free(bench.v);
+	memset(&bench, 0, sizeof(bench));
+}
+
 /* ---- lifecycle ------------------------------------------------------ */
 
 static struct {
@@ -287,6 +350,11 @@ int ui_start(struct err *e)
 	if (ui.scripted && script_load(&ui.script, keys, e) < 0)
 		return -1;
 	ui.headless = env_set("BUGCODER_NO_DISPLAY");
+	if (env_set("BUGCODER_BENCH")) {
+		free(bench.path);
+		bench.path = xstrdup(getenv("BUGCODER_BENCH"));
+		bench.nr = 0;
+	}
 
 	/* 1. locale, 2. codeset */
 	setlocale(LC_ALL, "");
@@ -378,6 +446,7 @@ void ui_stop(void)
 		ui.screen = NULL;
 		ui.started = 0;
 	}
+	bench_write();
 	if (ui.out)
 		fclose(ui.out);
 	if (ui.in)
@@ -512,6 +581,7 @@ int ui_run(const struct ui_client *c, struct err *e)
 
 		c->draw(c->ctx);
 		doupdate();
+		bench_stop();
 		if (caught_signal)
 			break;
 		r = next_key(c, &key);
@@ -530,6 +600,7 @@ int ui_run(const struct ui_client *c, struct err *e)
 			continue;
 		}
 		idle_errors = 0;
+		bench_start(key);
 		key = normalize(key);
 		if (key == TK_FN(KEY_RESIZE)) {
 			int k;
@@ -546,6 +617,8 @@ int ui_run(const struct ui_client *c, struct err *e)
 		}
 		c->key(c->ctx, key);
 	}
+	/* the key that ended the loop has no frame: its handling is timed */
+	bench_stop();
 	if (caught_signal) {
 		int sig = caught_signal;
 

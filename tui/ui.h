@@ -25,6 +25,16 @@
  * with another), then "colour cells: N", then (when N > 0) the same rows
  * naming each cell's colour by the theme slot it belongs to (draw.c's
  * dump characters, '.' for none).
+ *
+ * Timing: with BUGCODER_BENCH=FILE, every key the loop takes (from the
+ * script or the keyboard) is timed from the moment it is taken to the end
+ * of the doupdate() of its frame (CLOCK_MONOTONIC), and ui_stop() writes
+ * FILE: one line per key, in order, "KEY<TAB>MICROSECONDS" - the key as
+ * key scripts name it (keymap.h's keyname_of: "j", "<PgDn>", "<Tab>"),
+ * the time with one decimal ("G\t84.5").  A key that ends the loop (q)
+ * has no frame: its line times its handling.  Script commands
+ * (:dump-screen) are not keys and are not timed; :resize is, as
+ * <Resize>.
  */
 #ifndef BUGCODER_TUI_UI_H
 #define BUGCODER_TUI_UI_H

@@ -2,10 +2,10 @@
  * view_code: the annotator's coding screen - header, the two panes, the
  * coding bar, the status line - and everything that saves.
  *
- * Layout: one header row; the panes (side by side from SPLIT_COLS
+ * Layout: one header row; the panes (side by side from SCREEN_SPLIT_COLS
  * columns, else one at a time with Tab to switch); the coding bar, whose
  * height is worked out from the codebook alone so that picking never
- * moves the panes; the status line.  Below MIN_COLS x MIN_ROWS only a
+ * moves the panes; the status line.  Below the SCREEN_MIN_* size only a
  * "terminal too small" notice is drawn.
  *
  * Data: the item, the codebook and the actor's queue are loaded when an
@@ -27,9 +27,6 @@
 #include "tui/tui.h"
 #include "tui/ui.h"
 
-#define MIN_ROWS 24
-#define MIN_COLS 80
-#define SPLIT_COLS 100
 #define BAR_VALUE_MAX 18
 
 /* ---- windows and overlays ------------------------------------------- */
@@ -113,7 +110,7 @@ void screen_pop(struct screen *scr)
 	scr->dirty |= DIRTY_ALL;
 }
 
-static struct view *top_overlay(struct screen *scr)
+struct view *screen_top(struct screen *scr)
 {
 	return scr->nr_overlays ? scr->overlays[scr->nr_overlays - 1] : NULL;
 }
@@ -175,6 +172,8 @@ int screen_save_codes(struct screen *scr, const struct dimension *dim,
 	/* label_set copies codes[0..n): never hand it NULL, even for 0 */
 	if (!codes)
 		codes = none;
+	if (scr->pick_ops)
+		return scr->pick_ops->set_codes(scr, dim, codes, n);
 	if (label_set(scr->st, scr->actor, &scr->cb, scr->item.id, dim->key,
 		      codes, n, 0, &e) < 0) {
 		screen_msg(scr, MSG_ERR, "not saved: %s", e.msg);
@@ -190,6 +189,8 @@ int screen_save_toggle(struct screen *scr, const struct dimension *dim,
 {
 	struct err e = ERR_INIT;
 
+	if (scr->pick_ops)
+		return scr->pick_ops->toggle(scr, dim, code);
 	if (label_toggle(scr->st, scr->actor, &scr->cb, scr->item.id,
 			 dim->key, code, &e) < 0) {
 		screen_msg(scr, MSG_ERR, "not saved: %s", e.msg);
@@ -243,9 +244,12 @@ int screen_save_proposal(struct screen *scr, const struct dimension *dim,
 
 int screen_has_code(struct screen *scr, const char *dim, const char *code)
 {
-	const struct coded_dim *cd = coding_dim(&scr->coding, dim);
+	const struct coded_dim *cd;
 	size_t i;
 
+	if (scr->pick_ops)
+		return scr->pick_ops->has_code(scr, dim, code);
+	cd = coding_dim(&scr->coding, dim);
 	for (i = 0; cd && i < cd->nr_codes; i++)
 		if (!strcmp(cd->codes[i], code))
 			return 1;
@@ -451,18 +455,17 @@ static int bar_flow(const struct screen *scr, int cols, int *cy, int *cx)
 	return row + 1;
 }
 
-static void layout(struct screen *scr)
+void screen_layout_frame(struct screen *scr, int panel_rows)
 {
 	int i, left;
 
-	scr->too_small = scr->rows < MIN_ROWS || scr->cols < MIN_COLS;
+	scr->too_small = scr->rows < SCREEN_MIN_ROWS ||
+			 scr->cols < SCREEN_MIN_COLS;
 	scr->dirty = DIRTY_ALL;
 	if (scr->too_small)
 		return;
-	scr->split = scr->cols >= SPLIT_COLS;
-	scr->bar_rows = bar_flow(scr, scr->cols, NULL, NULL);
-	if (scr->bar_rows > 4)
-		scr->bar_rows = 4;
+	scr->split = scr->cols >= SCREEN_SPLIT_COLS;
+	scr->bar_rows = panel_rows;
 	scr->bar_y = scr->rows - 1 - scr->bar_rows;
 	scr->area_y = 1;
 	scr->area_rows = scr->bar_y - scr->area_y;
@@ -494,15 +497,43 @@ static void layout(struct screen *scr)
 		scr->overlays[i]->ops->layout(scr->overlays[i]);
 }
 
+static void layout(struct screen *scr)
+{
+	int rows = bar_flow(scr, scr->cols, NULL, NULL);
+
+	screen_layout_frame(scr, rows > 4 ? 4 : rows);
+}
+
 /* ---- drawing -------------------------------------------------------- */
 
-static void draw_header(struct screen *scr)
+void screen_draw_header(struct screen *scr, const char *right)
 {
 	WINDOW *w = scr->hdr;
-	struct buf right = BUF_INIT, left = BUF_INIT;
+	struct buf left = BUF_INIT;
 	int rw, used;
 
 	draw_fill(w, 0, 0, scr->cols, SLOT_HEADER);
+	rw = text_width(right, strlen(right));
+	buf_addch(&left, ' ');
+	sanitize_line(&left, scr->item_name);
+	buf_addstr(&left, "  ");
+	used = draw_str(w, 0, 0, scr->cols - rw - 1, left.ptr, left.len,
+			SLOT_HEADER);
+	buf_reset(&left);
+	sanitize_line(&left, scr->item.title);
+	draw_str(w, 0, used, scr->cols - rw - 1 - used, left.ptr, left.len,
+		 SLOT_HEADER);
+	if (rw <= scr->cols)
+		draw_str(w, 0, scr->cols - rw, rw, right, strlen(right),
+			 SLOT_HEADER);
+	wnoutrefresh(w);
+	buf_release(&left);
+}
+
+static void draw_header(struct screen *scr)
+{
+	struct buf right = BUF_INIT;
+
 	if (scr->coding.memo)
 		buf_addstr(&right, "[memo] ");
 	if (scr->coding.uncertain)
@@ -514,23 +545,8 @@ static void draw_header(struct screen *scr)
 	buf_addf(&right, " %zu/%zu done  ", scr->q.nr_submitted, scr->q.nr);
 	sanitize_line(&right, scr->actor->name);
 	buf_addch(&right, ' ');
-	rw = text_width(right.ptr, right.len);
-
-	buf_addch(&left, ' ');
-	sanitize_line(&left, scr->item_name);
-	buf_addstr(&left, "  ");
-	used = draw_str(w, 0, 0, scr->cols - rw - 1, left.ptr, left.len,
-			SLOT_HEADER);
-	buf_reset(&left);
-	sanitize_line(&left, scr->item.title);
-	draw_str(w, 0, used, scr->cols - rw - 1 - used, left.ptr, left.len,
-		 SLOT_HEADER);
-	if (rw <= scr->cols)
-		draw_str(w, 0, scr->cols - rw, rw, right.ptr, right.len,
-			 SLOT_HEADER);
-	wnoutrefresh(w);
+	screen_draw_header(scr, right.ptr);
 	buf_release(&right);
-	buf_release(&left);
 }
 
 static void draw_bar(struct screen *scr)
@@ -597,19 +613,15 @@ static void hints(struct screen *scr, struct buf *b)
 	buf_addstr(b, "]/[ hunk  / search  >/< item  ? help  q quit");
 }
 
-static void draw_status(struct screen *scr)
+void screen_draw_status(struct screen *scr, const char *hints,
+			const char *pos)
 {
 	WINDOW *w = scr->status;
-	struct buf b = BUF_INIT, pos = BUF_INIT;
-	int pw = 0;
+	struct buf b = BUF_INIT;
+	int pw = pos ? (int)strlen(pos) : 0;
 	enum slot slot = SLOT_STATUS;
 
 	werase(w);
-	if (scr->qpos != NOT_QUEUED)
-		buf_addf(&pos, " item %zu/%zu ", scr->qpos + 1, scr->q.nr);
-	else
-		buf_addstr(&pos, " not in your queue ");
-	pw = (int)pos.len;
 	if (scr->prompting) {
 		draw_str(w, 0, 0, 1, "/", 1, SLOT_STATUS);
 		edit_draw(&scr->prompt, w, 0, 1, 1, scr->cols - pw - 2, 1);
@@ -623,19 +635,32 @@ static void draw_status(struct screen *scr)
 			if (text_width(b.ptr, b.len) + pw >= scr->cols)
 				pw = 0;
 		} else {
-			hints(scr, &b);
+			buf_addstr(&b, hints);
 		}
 		draw_str(w, 0, 0, scr->cols - pw - (pw ? 1 : 0), b.ptr, b.len,
 			 slot);
 	}
 	if (pw && pw < scr->cols)
-		draw_str(w, 0, scr->cols - pw, pw, pos.ptr, pos.len, SLOT_DIM);
+		draw_str(w, 0, scr->cols - pw, pw, pos, (size_t)pw, SLOT_DIM);
 	wnoutrefresh(w);
+	buf_release(&b);
+}
+
+static void draw_status(struct screen *scr)
+{
+	struct buf b = BUF_INIT, pos = BUF_INIT;
+
+	if (scr->qpos != NOT_QUEUED)
+		buf_addf(&pos, " item %zu/%zu ", scr->qpos + 1, scr->q.nr);
+	else
+		buf_addstr(&pos, " not in your queue ");
+	hints(scr, &b);
+	screen_draw_status(scr, b.ptr, pos.ptr);
 	buf_release(&b);
 	buf_release(&pos);
 }
 
-static void draw_too_small(struct screen *scr)
+void screen_draw_too_small(struct screen *scr)
 {
 	char msg[160];
 	int y = scr->rows / 2 - 1;
@@ -645,26 +670,17 @@ static void draw_too_small(struct screen *scr)
 		 scr->rows);
 	mvwaddnstr(stdscr, y > 0 ? y : 0, 0, msg, scr->cols);
 	snprintf(msg, sizeof(msg), "bugcoder needs at least %dx%d (q quits)",
-		 MIN_COLS, MIN_ROWS);
+		 SCREEN_MIN_COLS, SCREEN_MIN_ROWS);
 	mvwaddnstr(stdscr, y > 0 ? y + 1 : 1, 0, msg, scr->cols);
 	wnoutrefresh(stdscr);
 }
 
-static void draw_cb(void *ctx)
+int screen_draw_panes(struct screen *scr)
 {
-	struct screen *scr = ctx;
 	int i, under = 0;
 
-	if (scr->too_small) {
-		if (scr->dirty)
-			draw_too_small(scr);
-		scr->dirty = 0;
-		return;
-	}
 	if (scr->dirty & DIRTY_PANES)
 		scr->panes[0].dirty = scr->panes[1].dirty = 1;
-	if (scr->dirty & DIRTY_HEADER)
-		draw_header(scr);
 	for (i = 0; i < 2; i++) {
 		struct view *v = &scr->panes[i];
 
@@ -685,10 +701,13 @@ static void draw_cb(void *ctx)
 		wattrset(scr->sep, A_NORMAL);
 		wnoutrefresh(scr->sep);
 	}
-	if (scr->dirty & DIRTY_BAR)
-		draw_bar(scr);
-	if (scr->dirty & DIRTY_STATUS)
-		draw_status(scr);
+	return under;
+}
+
+void screen_draw_overlays(struct screen *scr, int under)
+{
+	int i;
+
 	for (i = 0; i < scr->nr_overlays; i++) {
 		struct view *v = scr->overlays[i];
 
@@ -699,6 +718,30 @@ static void draw_cb(void *ctx)
 			under = 1;
 		}
 	}
+}
+
+static void draw_cb(void *ctx)
+{
+	struct screen *scr = ctx;
+	int under;
+
+	if (scr->too_small) {
+		if (scr->dirty)
+			screen_draw_too_small(scr);
+		scr->dirty = 0;
+		return;
+	}
+	if (scr->dirty & DIRTY_HEADER)
+		draw_header(scr);
+	under = screen_draw_panes(scr);
+	if (scr->dirty & DIRTY_BAR) {
+		draw_bar(scr);
+		/* the agreement view covers the bar too */
+		under = 1;
+	}
+	if (scr->dirty & DIRTY_STATUS)
+		draw_status(scr);
+	screen_draw_overlays(scr, under);
 	scr->dirty = 0;
 }
 
@@ -729,7 +772,7 @@ static int done_cb(void *ctx)
 
 static struct view *pager_owner(struct screen *scr, struct pager **pg)
 {
-	struct view *v = top_overlay(scr);
+	struct view *v = screen_top(scr);
 
 	if (!v)
 		v = &scr->panes[scr->focus];
@@ -767,7 +810,7 @@ static void search(struct screen *scr, const char *pat, int dir)
 		screen_msg(scr, MSG_INFO, "search wrapped around");
 	}
 	v->dirty = 1;
-	scr->dirty |= top_overlay(scr) ? DIRTY_OVERLAY : 0;
+	scr->dirty |= screen_top(scr) ? DIRTY_OVERLAY : 0;
 }
 
 static void prompt_key(struct screen *scr, int key)
@@ -838,6 +881,9 @@ int screen_action(struct screen *scr, enum action a, int key)
 		return 1;
 	case ACT_CODEBOOK:
 		screen_push(scr, &codebook_view_ops, NULL);
+		return 1;
+	case ACT_AGREEMENT:
+		screen_push(scr, &agree_view_ops, NULL);
 		return 1;
 	case ACT_REDRAW:
 		clearok(curscr, TRUE);
@@ -950,9 +996,8 @@ int screen_action(struct screen *scr, enum action a, int key)
 	}
 }
 
-static void key_cb(void *ctx, int key)
+int screen_route_key(struct screen *scr, int key)
 {
-	struct screen *scr = ctx;
 	struct view *v;
 	enum action a;
 	int r;
@@ -960,7 +1005,7 @@ static void key_cb(void *ctx, int key)
 	if (scr->too_small) {
 		if (key == 'q' || key == TK_CTRL('c'))
 			scr->quit = 1;
-		return;
+		return 1;
 	}
 	/* a message stays while overlays are used (it confirms what they
 	 * saved) and goes with the next key on the main screen */
@@ -971,25 +1016,36 @@ static void key_cb(void *ctx, int key)
 	}
 	if (scr->prompting) {
 		prompt_key(scr, key);
-		return;
+		return 1;
 	}
-	v = top_overlay(scr);
-	if (v) {
-		a = keymap_lookup(v->ops->keymap, key);
-		if (a == ACT_NONE && !(v->ops->text_input && key_is_text(key)))
-			return;
-		r = v->ops->handle(v, a, key);
-		if (r & H_CLOSE) {
-			/* the view may have closed itself already */
-			if (top_overlay(scr) == v)
-				screen_pop(scr);
-		} else if (r & H_REDRAW) {
-			v->dirty = 1;
-		} else if (r == H_UNHANDLED) {
-			screen_action(scr, a, key);
-		}
-		return;
+	v = screen_top(scr);
+	if (!v)
+		return 0;
+	a = keymap_lookup(v->ops->keymap, key);
+	if (a == ACT_NONE && !(v->ops->text_input && key_is_text(key)))
+		return 1;
+	r = v->ops->handle(v, a, key);
+	if (r & H_CLOSE) {
+		/* the view may have closed itself already */
+		if (screen_top(scr) == v)
+			screen_pop(scr);
+	} else if (r & H_REDRAW) {
+		v->dirty = 1;
+	} else if (r == H_UNHANDLED) {
+		screen_action(scr, a, key);
 	}
+	return 1;
+}
+
+static void key_cb(void *ctx, int key)
+{
+	struct screen *scr = ctx;
+	struct view *v;
+	enum action a;
+	int r;
+
+	if (screen_route_key(scr, key))
+		return;
 	a = keymap_lookup(KEYMAP_MAIN, key);
 	v = &scr->panes[scr->focus];
 	r = v->ops->handle(v, a, key);
@@ -997,6 +1053,26 @@ static void key_cb(void *ctx, int key)
 		v->dirty = 1;
 	if (r == H_UNHANDLED)
 		screen_action(scr, a, key);
+}
+
+void screen_release_windows(struct screen *scr)
+{
+	size_t i;
+
+	while (scr->nr_overlays)
+		screen_pop(scr);
+	for (i = 0; i < 2; i++)
+		if (scr->panes[i].ops)
+			scr->panes[i].ops->close(&scr->panes[i]);
+	if (scr->hdr)
+		delwin(scr->hdr);
+	if (scr->bar)
+		delwin(scr->bar);
+	if (scr->status)
+		delwin(scr->status);
+	if (scr->sep)
+		delwin(scr->sep);
+	scr->hdr = scr->bar = scr->status = scr->sep = NULL;
 }
 
 /* ---- entry ---------------------------------------------------------- */
@@ -1025,6 +1101,7 @@ int tui_code(struct store *st, const struct actor *a, const char *name,
 	scr.actor = a;
 	scr.qpos = NOT_QUEUED;
 	scr.picking = -1;
+	scr.keymap = KEYMAP_MAIN;
 	buf_init(&scr.msg, 0);
 	buf_init(&scr.last_search, 0);
 	edit_init(&scr.prompt, 0);
@@ -1073,19 +1150,7 @@ int tui_code(struct store *st, const struct actor *a, const char *name,
 	started = 1;
 	ret = ui_run(&client, e);
 out:
-	while (scr.nr_overlays)
-		screen_pop(&scr);
-	for (i = 0; i < 2; i++)
-		if (scr.panes[i].ops)
-			scr.panes[i].ops->close(&scr.panes[i]);
-	if (scr.hdr)
-		delwin(scr.hdr);
-	if (scr.bar)
-		delwin(scr.bar);
-	if (scr.status)
-		delwin(scr.status);
-	if (scr.sep)
-		delwin(scr.sep);
+	screen_release_windows(&scr);
 	if (started)
 		ui_stop();
 	item_release(&scr.item);

@@ -79,17 +79,19 @@ static void para(struct doc *d, int indent, const char *label,
 	buf_release(&b);
 }
 
-static void render_keys(struct textview *t, int width)
+static void render_keys(struct textview *t, const struct screen *scr,
+			int width)
 {
 	struct doc *d = &t->doc;
 	struct buf help = BUF_INIT;
 	char *p, *line;
 	int keyw = 0;
 
-	keymap_help(&help);
+	keymap_help_for(&help, scr->keymap);
 	doc_line(d, "Keys (q, Esc or ? closes; / searches)", SLOT_MD_HEADING,
 		 0);
-	para(d, 0, NULL, "Every pick, memo and flag is saved the moment it "
+	para(d, 0, NULL, scr->help_intro ? scr->help_intro :
+	     "Every pick, memo and flag is saved the moment it "
 	     "is made. Digits 1-9 open the picker of that dimension of the "
 	     "coding bar; in the picker the keys shown beside a code pick it "
 	     "(1-9, 0 for a tenth code, 00-09 for codes 10-19), letters "
@@ -267,7 +269,7 @@ static void tv_layout(struct view *v)
 		if (t->codebook)
 			render_codebook(t, &v->scr->cb, width);
 		else
-			render_keys(t, width);
+			render_keys(t, v->scr, width);
 		pager_goto(&t->pg, doc_find_anchor(&t->doc, a));
 	}
 	pager_clamp(&t->pg);

@@ -353,10 +353,13 @@ static void picker_draw(struct view *v)
 		sanitize_line(&b, p->filter.ptr);
 		buf_addf(&b, "  (%zu of %zu)", p->nr_vis, d->nr_codes);
 	} else {
+		const struct pick_ops *po = v->scr->pick_ops;
+
 		keys_hint(d->nr_codes, &b);
-		buf_addf(&b, " or Enter %s, type to filter, + propose, Del "
-			 "clear, Tab next, Esc close", d->select_many ?
-			 "toggle" : "pick");
+		buf_addf(&b, " or Enter %s, type to filter, %sDel clear, Tab "
+			 "next, Esc close", d->select_many ? "toggle" :
+			 po && po->pick_verb ? po->pick_verb : "pick",
+			 po && po->no_propose ? "" : "+ propose, ");
 	}
 	draw_str(v->win, 2, 1, v->cols - 2, b.ptr, b.len,
 		 p->pending || p->tens || p->filter.len ? SLOT_NORMAL :
@@ -584,6 +587,11 @@ static int picker_handle(struct view *v, enum action a, int key)
 		screen_save_codes(v->scr, d, NULL, 0);
 		return H_REDRAW;
 	case ACT_PROPOSE:
+		if (v->scr->pick_ops && v->scr->pick_ops->no_propose) {
+			screen_msg(v->scr, MSG_ERR, "codes are proposed while "
+				   "coding; here pick one of the codebook");
+			return H_REDRAW;
+		}
 		if (!dimension_code(d, "other")) {
 			screen_msg(v->scr, MSG_ERR, "%s has no code \"other\" "
 				   "to hold a proposal", d->key);

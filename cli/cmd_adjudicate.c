@@ -1,0 +1,48 @@
+/*
+ * adjudicate: the adjudicator's screen.  All the work is in tui/; this
+ * only parses the arguments and opens the study.
+ */
+#include <stdlib.h>
+
+#include "cli/cli.h"
+#include "core/buf.h"
+#include "tui/tui.h"
+
+static const char usage[] =
+	"bugcoder adjudicate [ITEM]\n"
+	"\n"
+	"Open the adjudicator's screen (the owner and adjudicators) at ITEM\n"
+	"(owner/repo#N, repo#N or N), or at the oldest item whose coders\n"
+	"disagree or flagged it for discussion.  Each dimension shows every\n"
+	"coder's codes as Coder 1, Coder 2 ... (blind by default); J/K select\n"
+	"a dimension, 1 or 2 take that coder's code, c chooses another, then\n"
+	"a rationale (Tab tags a cause) and Enter save it; S settles a\n"
+	"discussion, A shows agreement, ? lists every key.  Every resolution\n"
+	"is saved the moment it is made, and the queue moves on.";
+
+CMD(adjudicate)
+{
+	static const struct cli_opt opts[] = { { 0 } };
+	const char **posv = xcalloc((size_t)argc + 1, sizeof(*posv));
+	int npos = 0, rc;
+
+	rc = cli_parse(argc, argv, opts, posv, &npos, usage);
+	if (rc || npos > 1) {
+		if (!rc)
+			rc = cli_usage_error(usage, "adjudicate takes at most "
+					     "one item");
+		else
+			rc = rc > 0 ? 0 : 2;
+		goto out;
+	}
+	if (!c->st_open && (rc = cli_open(c, CLI_MEMBER)))
+		goto out;
+	if (tui_adjudicate(&c->st, &c->actor, npos ? posv[0] : NULL,
+			   &c->err) < 0)
+		rc = cli_fail(c);
+	else
+		rc = 0;
+out:
+	free(posv);
+	return rc;
+}

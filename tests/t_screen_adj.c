@@ -1,0 +1,995 @@
+/*
+ * t_screen_adj: the adjudicator's screen and the agreement view, driven
+ * in-process like t_screen.c drives the annotator's.
+ *
+ * Every test builds a fresh study in tests/tmp: the bundled codebook, the
+ * 30 sample items, alice and bob (annotators), carol (adjudicator); two
+ * rounds, "pilot" (closed) and "round-1" (open), of ten items each, coded
+ * and submitted by alice and bob from tests/sample/labels.csv, which
+ * leaves 13 items with disagreements.  The study's coder salt is fixed so
+ * that the blind order of Coder 1 and Coder 2 - and so every screen - is
+ * the same on every run.  A test runs the real tui_adjudicate() or
+ * tui_agree() with a key script on a virtual screen (BUGCODER_NO_DISPLAY,
+ * TERM=dumb, fixed LINES and COLUMNS), compares the dumps with
+ * tests/expected/ or with single rows, and then checks the study through
+ * SQL: the resolutions, the settled items, the audit log.
+ *
+ * BUGCODER_UPDATE_EXPECTED=1 rewrites tests/expected/ files instead of
+ * comparing; BUGCODER_KEEP_TMP=1 keeps each test's directory; an argument
+ * runs only the tests matching it.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/adjudicate.h"
+#include "core/buf.h"
+#include "core/import.h"
+#include "core/item.h"
+#include "core/label.h"
+#include "core/labels_csv.h"
+#include "core/member.h"
+#include "core/round.h"
+#include "core/store.h"
+#include "core/study.h"
+#include "tui/tui.h"
+
+#define CODEBOOK "codebooks/llm-framework-bugs.json"
+#define SAMPLE "tests/sample/items.jsonl"
+#define LABELS "tests/sample/labels.csv"
+#define EXPECTED "tests/expected/"
+
+#define FIRST "microsoft/DeepSpeed#3468"	/* oldest in the queue */
+
+static const char *const pilot_items =
+	"microsoft/DeepSpeed#3468,microsoft/DeepSpeed#4187,"
+	"microsoft/DeepSpeed#4422,microsoft/DeepSpeed#4650,"
+	"microsoft/DeepSpeed#4903,microsoft/DeepSpeed#5012,"
+	"microsoft/DeepSpeed#5240,microsoft/DeepSpeed#5561,"
+	"microsoft/DeepSpeed#5733,microsoft/DeepSpeed#5890";
+static const char *const round1_items =
+	"microsoft/DeepSpeed#6011,microsoft/DeepSpeed#6203,"
+	"hpcaitech/ColossalAI#3105,hpcaitech/ColossalAI#3562,"
+	"hpcaitech/ColossalAI#4261,hpcaitech/ColossalAI#4799,"
+	"hpcaitech/ColossalAI#5412,hpcaitech/ColossalAI#5702,"
+	"NVIDIA/Megatron-LM#412,NVIDIA/Megatron-LM#1088";
+
+struct fixture {
+	char dir[64];
+	struct buf path;
+	struct store st;
+	struct codebook cb;
+	struct actor owner, alice, bob, carol;
+	struct err err;		/* of the last run */
+};
+
+/* ---- helpers ---------------------------------------------------------- */
+
+static char *slurp(const char *path)
+{
+	struct buf b = BUF_INIT;
+
+	if (buf_read_file(&b, path) < 0) {
+		buf_release(&b);
+		return NULL;
+	}
+	return buf_detach(&b, NULL);
+}
+
+static void spit(const char *path, const char *text)
+{
+	FILE *fp = fopen(path, "w");
+
+	assert_non_null(fp);
+	fputs(text, fp);
+	assert_int_equal(fclose(fp), 0);
+}
+
+static long long q(struct fixture *f, const char *sql)
+{
+	sqlite3_stmt *s = NULL;
+	long long v = -1;
+
+	if (sqlite3_prepare_v2(f->st.db, sql, -1, &s, NULL) != SQLITE_OK)
+		fail_msg("%s: %s", sql, sqlite3_errmsg(f->st.db));
+	if (sqlite3_step(s) == SQLITE_ROW)
+		v = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return v;
+}
+
+/* Every row of `sql`, columns joined by ",", rows by "|". */
+static char *qs(struct fixture *f, const char *sql)
+{
+	sqlite3_stmt *s = NULL;
+	struct buf b = BUF_INIT;
+	int rows = 0;
+
+	if (sqlite3_prepare_v2(f->st.db, sql, -1, &s, NULL) != SQLITE_OK)
+		fail_msg("%s: %s", sql, sqlite3_errmsg(f->st.db));
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		int i;
+
+		if (rows++)
+			buf_addch(&b, '|');
+		for (i = 0; i < sqlite3_column_count(s); i++) {
+			const char *t = (const char *)sqlite3_column_text(s, i);
+
+			buf_addf(&b, "%s%s", i ? "," : "", t ? t : "NULL");
+		}
+	}
+	sqlite3_finalize(s);
+	return buf_detach(&b, NULL);
+}
+
+#define assert_sql(f, sql, want) do { \
+		char *got_ = qs((f), (sql)); \
+		if (strcmp(got_, (want))) \
+			fail_msg("%s\n  got:  \"%s\"\n  want: \"%s\"", (sql), \
+				 got_, (want)); \
+		free(got_); \
+	} while (0)
+
+static char *dump(struct fixture *f, const char *name)
+{
+	struct buf p = BUF_INIT;
+	char *s;
+
+	buf_addf(&p, "%s/%s", f->dir, name);
+	s = slurp(p.ptr);
+	if (!s)
+		fail_msg("no dump %s", p.ptr);
+	buf_release(&p);
+	return s;
+}
+
+/* Row r (0-based) of dump `name` (".attr" for its attributes), owned. */
+static char *row(struct fixture *f, const char *name, int r)
+{
+	char *s = dump(f, name), *p = s, *nl, *out;
+	int i;
+
+	for (i = 0; i < r && p; i++) {
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	if (!p) {
+		free(s);
+		return xstrdup("");
+	}
+	nl = strchr(p, '\n');
+	out = xstrndup(p, nl ? (size_t)(nl - p) : strlen(p));
+	free(s);
+	return out;
+}
+
+/* The first row of dump `name` that contains `needle`, or -1. */
+static int find_row(struct fixture *f, const char *name, const char *needle)
+{
+	char *s = dump(f, name), *p = s;
+	int r = 0;
+
+	while (p && *p) {
+		char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char *line = xstrndup(p, len);
+		int hit = strstr(line, needle) != NULL;
+
+		free(line);
+		if (hit) {
+			free(s);
+			return r;
+		}
+		r++;
+		p = nl ? nl + 1 : NULL;
+	}
+	free(s);
+	return -1;
+}
+
+#define assert_contains(hay, needle) do { \
+		const char *h_ = (hay), *n_ = (needle); \
+		if (!strstr(h_, n_)) \
+			fail_msg("expected \"%s\" in:\n%s", n_, h_); \
+	} while (0)
+
+#define assert_not_contains(hay, needle) do { \
+		const char *h_ = (hay), *n_ = (needle); \
+		if (strstr(h_, n_)) \
+			fail_msg("did not expect \"%s\" in:\n%s", n_, h_); \
+	} while (0)
+
+static void assert_dump_contains(struct fixture *f, const char *name,
+				 const char *want)
+{
+	char *s = dump(f, name);
+
+	assert_contains(s, want);
+	free(s);
+}
+
+static void assert_dump_lacks(struct fixture *f, const char *name,
+			      const char *unwanted)
+{
+	char *s = dump(f, name);
+
+	assert_not_contains(s, unwanted);
+	free(s);
+}
+
+static void assert_row_contains(struct fixture *f, const char *name, int r,
+				const char *want)
+{
+	char *got = row(f, name, r);
+
+	if (!strstr(got, want))
+		fail_msg("%s row %d\n  got:  \"%s\"\n  want it to contain: "
+			 "\"%s\"", name, r, got, want);
+	free(got);
+}
+
+/* Compare dump `name` with tests/expected/`golden`. */
+static void expect_screen(struct fixture *f, const char *name,
+			  const char *golden)
+{
+	struct buf p = BUF_INIT;
+	char *got = dump(f, name), *want;
+	const char *upd = getenv("BUGCODER_UPDATE_EXPECTED");
+
+	buf_addf(&p, EXPECTED "%s", golden);
+	if (upd && *upd) {
+		mkdir("tests/expected", 0777);
+		spit(p.ptr, got);
+		want = xstrdup(got);
+	} else {
+		want = slurp(p.ptr);
+		if (!want)
+			fail_msg("missing %s (BUGCODER_UPDATE_EXPECTED=1 "
+				 "writes it)", p.ptr);
+	}
+	if (strcmp(got, want))
+		fail_msg("screen %s differs from %s\n--- got:\n%s--- want:\n%s",
+			 name, p.ptr, got, want);
+	free(got);
+	free(want);
+	buf_release(&p);
+}
+
+static void screen_env(struct fixture *f, int rows, int cols,
+		       const char *keys)
+{
+	struct buf p = BUF_INIT;
+	char n[16];
+
+	buf_addf(&p, "%s/keys", f->dir);
+	spit(p.ptr, keys);
+	setenv("BUGCODER_KEYS", p.ptr, 1);
+	setenv("BUGCODER_NO_DISPLAY", "1", 1);
+	setenv("BUGCODER_DUMP_DIR", f->dir, 1);
+	setenv("TERM", "dumb", 1);
+	snprintf(n, sizeof(n), "%d", rows);
+	setenv("LINES", n, 1);
+	snprintf(n, sizeof(n), "%d", cols);
+	setenv("COLUMNS", n, 1);
+	err_clear(&f->err);
+	buf_release(&p);
+}
+
+/* The adjudicator's screen as `a` (NULL: carol). */
+static int run_adj(struct fixture *f, const struct actor *a, int rows,
+		   int cols, const char *item, const char *keys)
+{
+	screen_env(f, rows, cols, keys);
+	return tui_adjudicate(&f->st, a ? a : &f->carol, item, &f->err);
+}
+
+#define ADJ_OK(f, a, rows, cols, item, keys) do { \
+		if (run_adj((f), (a), (rows), (cols), (item), (keys)) < 0) \
+			fail_msg("tui_adjudicate: %s", (f)->err.msg); \
+	} while (0)
+
+static int run_agree(struct fixture *f, const struct actor *a, int rows,
+		     int cols, const char *round, const char *keys)
+{
+	screen_env(f, rows, cols, keys);
+	return tui_agree(&f->st, a ? a : &f->carol, round, &f->err);
+}
+
+#define AGREE_OK(f, a, rows, cols, round, keys) do { \
+		if (run_agree((f), (a), (rows), (cols), (round), (keys)) < 0) \
+			fail_msg("tui_agree: %s", (f)->err.msg); \
+	} while (0)
+
+/* The codes `who` gave `item` for `dim`, ";"-joined. */
+static char *codes_of(struct fixture *f, const char *who, const char *item,
+		      const char *dim)
+{
+	struct buf sql = BUF_INIT;
+	char *r;
+
+	buf_addf(&sql, "SELECT group_concat(code, ';') FROM (SELECT l.code "
+		 "FROM labels l JOIN members m ON m.id = l.member_id JOIN "
+		 "items i ON i.id = l.item_id WHERE m.name = '%s' AND "
+		 "i.repo || '#' || i.number = '%s' AND l.dimension = '%s' "
+		 "ORDER BY l.code)", who, item, dim);
+	r = qs(f, sql.ptr);
+	buf_release(&sql);
+	return r;
+}
+
+/* ---- the study -------------------------------------------------------- */
+
+static void make_round(struct fixture *f, const char *name, const char *items)
+{
+	static const char *const ann[] = { "alice", "bob" };
+	struct round_spec spec;
+	struct err e = ERR_INIT;
+
+	memset(&spec, 0, sizeof(spec));
+	spec.name = name;
+	spec.items = items;
+	spec.annotators = ann;
+	spec.nr_annotators = 2;
+	if (round_create(&f->st, &f->owner, &spec, NULL, &e) < 0)
+		fail_msg("%s", e.msg);
+}
+
+static int setup(void **state)
+{
+	struct fixture *f = xcalloc(1, sizeof(*f));
+	struct import_stats stats;
+	struct labels_import_stats ls;
+	struct err e = ERR_INIT;
+
+	setenv("LC_ALL", "C.UTF-8", 1);
+	setenv("TZ", "UTC", 1);
+	setenv("BUGCODER_NOW", "2024-06-01T00:00:00Z", 1);
+	unsetenv("NO_COLOR");
+	unsetenv("ESCDELAY");
+	unsetenv("VISUAL");
+	unsetenv("EDITOR");
+	unsetenv("BUGCODER_BENCH");
+	mkdir("tests/tmp", 0777);
+	snprintf(f->dir, sizeof(f->dir), "tests/tmp/adj-XXXXXX");
+	if (!mkdtemp(f->dir))
+		fail_msg("mkdtemp: %s", strerror(errno));
+	buf_init(&f->path, 0);
+	buf_addf(&f->path, "%s/study.db", f->dir);
+	if (study_create(&f->st, f->path.ptr, "adjudication tests", CODEBOOK,
+			 &e) < 0 ||
+	    store_meta_set(&f->st, "coder_salt", "0123456789abcdef", &e) < 0 ||
+	    study_codebook(&f->st, &f->cb, NULL, &e) < 0 ||
+	    member_resolve(&f->st, NULL, &f->owner, &e) < 0 ||
+	    member_add(&f->st, &f->owner, "alice", ROLE_ANNOTATOR, &e) < 0 ||
+	    member_add(&f->st, &f->owner, "bob", ROLE_ANNOTATOR, &e) < 0 ||
+	    member_add(&f->st, &f->owner, "carol", ROLE_ADJUDICATOR, &e) < 0 ||
+	    member_resolve(&f->st, "alice", &f->alice, &e) < 0 ||
+	    member_resolve(&f->st, "bob", &f->bob, &e) < 0 ||
+	    member_resolve(&f->st, "carol", &f->carol, &e) < 0)
+		fail_msg("%s", e.msg);
+	memset(&stats, 0, sizeof(stats));
+	if (import_file(&f->st, &f->owner, SAMPLE, &stats, &e) < 0)
+		fail_msg("%s", e.msg);
+	make_round(f, "pilot", pilot_items);
+	make_round(f, "round-1", round1_items);
+	memset(&ls, 0, sizeof(ls));
+	if (labels_import(&f->st, &f->owner, &f->cb, LABELS, 1, &ls, &e) < 0 ||
+	    round_close(&f->st, &f->owner, "pilot", &e) < 0)
+		fail_msg("%s", e.msg);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+	struct buf cmd = BUF_INIT;
+	const char *keep = getenv("BUGCODER_KEEP_TMP");
+
+	codebook_release(&f->cb);
+	store_close(&f->st);
+	actor_release(&f->owner);
+	actor_release(&f->alice);
+	actor_release(&f->bob);
+	actor_release(&f->carol);
+	if (!keep || !*keep) {
+		buf_addf(&cmd, "rm -rf '%s'", f->dir);
+		if (system(cmd.ptr) != 0)
+			fprintf(stderr, "could not remove %s\n", f->dir);
+	}
+	unsetenv("BUGCODER_BENCH");
+	buf_release(&cmd);
+	buf_release(&f->path);
+	free(f);
+	return 0;
+}
+
+/* ---- the queue -------------------------------------------------------- */
+
+static void test_queue_80(void **state)
+{
+	struct fixture *f = *state;
+	char *r;
+	int y;
+
+	ADJ_OK(f, NULL, 24, 80, NULL, ":dump-screen a\n");
+	expect_screen(f, "a", "adjudicate-80x24.txt");
+	assert_row_contains(f, "a", 0, FIRST);
+	assert_row_contains(f, "a", 0, "13 left  carol");
+	assert_row_contains(f, "a", 23, "1/13");
+	/* the disagreement is selected, marked, bold and underlined */
+	y = find_row(f, "a", "root_cause");
+	assert_true(y > 0);
+	assert_row_contains(f, "a", y, ">\xe2\x89\xa0  root_cause");
+	assert_row_contains(f, "a", y, "to resolve");
+	r = row(f, "a.attr", y);
+	assert_int_equal(r[1], 'B');	/* the glyph: bold + underline */
+	free(r);
+	/* agreed dimensions are marked done */
+	y = find_row(f, "a", "symptom ");
+	assert_row_contains(f, "a", y, "\xe2\x9c\x93  symptom");
+	assert_row_contains(f, "a", y, "agreed");
+	assert_row_contains(f, "a", find_row(f, "a", "Coder 1:"), "no memo");
+	assert_int_equal(q(f, "SELECT count(*) FROM resolutions"), 0);
+}
+
+static void test_queue_200(void **state)
+{
+	struct fixture *f = *state;
+
+	ADJ_OK(f, NULL, 50, 200, NULL, ":dump-screen a\n");
+	expect_screen(f, "a", "adjudicate-200x50.txt");
+	assert_dump_contains(f, "a", "issue *");
+	assert_dump_contains(f, "a", "fix #");
+	assert_dump_contains(f, "a", "1 Coder 1");
+	assert_dump_contains(f, "a", "2 Coder 2");
+}
+
+/* ---- resolving -------------------------------------------------------- */
+
+static void test_take_coder_with_rationale(void **state)
+{
+	struct fixture *f = *state;
+	char *c2 = NULL, *got;
+	int y;
+
+	ADJ_OK(f, NULL, 24, 80, NULL, ":dump-screen a\n2\n:dump-screen d\n"
+	       "the trace points at the API\n<Enter>\n:dump-screen b\n");
+	/* the dialog says what will be saved */
+	assert_dump_contains(f, "d", "Resolve root_cause of " FIRST);
+	assert_dump_contains(f, "d", "(Coder 2's code)");
+	assert_dump_contains(f, "d", "[none]");
+	/* Coder 2's code as the screen showed it is what was stored */
+	y = find_row(f, "a", "root_cause");
+	got = row(f, "a", y);
+	assert_sql(f, "SELECT dimension, rationale, cause, coder2_codes = "
+		   "code FROM resolutions", "root_cause,the trace points at "
+		   "the API,NULL,1");
+	c2 = qs(f, "SELECT code FROM resolutions");
+	assert_contains(got, c2);
+	free(got);
+	free(c2);
+	assert_sql(f, "SELECT a.action, a.for_member, a.dimension, a.new = "
+		   "r.code FROM audit a JOIN resolutions r ON r.item_id = "
+		   "a.item_id WHERE a.action = 'resolve'",
+		   "resolve,carol,root_cause,1");
+	/* nothing left on the item: the queue moved on */
+	assert_row_contains(f, "b", 0, "12 left");
+	assert_row_contains(f, "b", 0, "microsoft/DeepSpeed#4903");
+	assert_row_contains(f, "b", 23, "done: " FIRST " (root_cause = ");
+}
+
+static void test_pick_third_code(void **state)
+{
+	struct fixture *f = *state;
+
+	/* root_cause has 16 codes: 3 picks configuration_error */
+	ADJ_OK(f, NULL, 30, 120, NULL, "c\n:dump-screen p\n3\n"
+	       ":dump-screen d\nneither: a bad config\n<Enter>\n");
+	assert_dump_contains(f, "p", "root_cause (one code, required)");
+	assert_dump_contains(f, "p", "or Enter choose, type to filter, Del");
+	assert_dump_lacks(f, "p", "+ propose");
+	assert_dump_contains(f, "d", "Final code: configuration_error  "
+			     "(chosen in the picker)");
+	assert_sql(f, "SELECT code, rationale FROM resolutions",
+		   "configuration_error,neither: a bad config");
+	assert_int_equal(q(f, "SELECT count(*) FROM audit WHERE action = "
+			   "'resolve'"), 1);
+}
+
+static void test_pick_many_codes(void **state)
+{
+	struct fixture *f = *state;
+
+	/* fix_pattern takes several codes: toggle two, Enter, rationale */
+	ADJ_OK(f, NULL, 30, 120, "microsoft/DeepSpeed#4903",
+	       "c\n1\n5\n:dump-screen p\n<Enter>\n:dump-screen d\nboth\n"
+	       "<Enter>\n:dump-screen b\n");
+	assert_dump_contains(f, "p", "[x]  1 conditional_logic");
+	assert_dump_contains(f, "p", "[x]  5 distributed_tuning");
+	assert_dump_contains(f, "d", "Final code: conditional_logic,"
+			     "distributed_tuning");
+	assert_sql(f, "SELECT dimension, code FROM resolutions",
+		   "fix_pattern,conditional_logic;distributed_tuning");
+}
+
+static void test_cause_and_refusals(void **state)
+{
+	struct fixture *f = *state;
+
+	/* an empty rationale is refused, Esc saves nothing; then a cause
+	 * is tagged with Tab (and S-Tab goes back) */
+	ADJ_OK(f, NULL, 24, 80, NULL, "1\n<Enter>\n:dump-screen e\n<Esc>\n"
+	       ":dump-screen x\n1\nslipped on the label\n<Tab><Tab><Tab>"
+	       "<S-Tab>\n:dump-screen d\n<Enter>\n");
+	assert_row_contains(f, "e", 23, "a resolution needs a rationale");
+	assert_row_contains(f, "x", 23, "not saved");
+	assert_dump_contains(f, "d", "[slip]");
+	assert_sql(f, "SELECT cause, rationale FROM resolutions",
+		   "slip,slipped on the label");
+	/* agreed dimensions are not resolved */
+	ADJ_OK(f, NULL, 24, 80, "microsoft/DeepSpeed#4187",
+	       "1\n:dump-screen g\n");
+	assert_row_contains(f, "g", 23, "is agreed");
+	assert_int_equal(q(f, "SELECT count(*) FROM resolutions"), 1);
+	assert_int_equal(q(f, "SELECT count(*) FROM audit WHERE action = "
+			   "'resolve'"), 1);
+}
+
+static void test_rationale_editor(void **state)
+{
+	struct fixture *f = *state;
+	struct buf ed = BUF_INIT;
+
+	buf_addf(&ed, "%s/editor.sh", f->dir);
+	spit(ed.ptr, "#!/bin/sh\n"
+	     "printf 'written in the editor\\n' >> \"$1\"\n");
+	chmod(ed.ptr, 0755);
+	setenv("EDITOR", ed.ptr, 1);
+	ADJ_OK(f, NULL, 24, 80, NULL, "2\nfirst words, \n<C-o>\n"
+	       ":dump-screen a\n");
+	unsetenv("EDITOR");
+	assert_sql(f, "SELECT rationale FROM resolutions",
+		   "first words, written in the editor");
+	assert_row_contains(f, "a", 23, "done: " FIRST);
+	buf_release(&ed);
+}
+
+static void test_moves_on_to_the_end(void **state)
+{
+	struct fixture *f = *state;
+	long long *ids = NULL;
+	size_t nr = 0, i, d;
+	struct err e = ERR_INIT;
+
+	/* resolve every item but the oldest through the core */
+	if (adjudicate_queue(&f->st, &f->carol, &f->cb, &ids, &nr, &e) < 0)
+		fail_msg("%s", e.msg);
+	assert_int_equal(nr, 13);
+	for (i = 1; i < nr; i++) {
+		struct item_state s;
+
+		if (adjudicate_state(&f->st, &f->carol, &f->cb, ids[i], &s,
+				     &e) < 0)
+			fail_msg("%s", e.msg);
+		for (d = 0; d < s.nr_dims; d++) {
+			const struct coded_dim *cd;
+
+			if (s.dims[d].status != DIM_DISAGREE)
+				continue;
+			cd = coding_dim(&s.coders[0].coding,
+					s.dims[d].dim->key);
+			if (adjudicate_resolve(&f->st, &f->carol, &f->cb,
+					       ids[i], s.dims[d].dim->key,
+					       (const char *const *)cd->codes,
+					       cd->nr_codes, "core", NULL,
+					       &e) < 0)
+				fail_msg("%s", e.msg);
+		}
+		item_state_release(&s);
+	}
+	free(ids);
+	ADJ_OK(f, NULL, 24, 80, NULL, ":dump-screen a\n1\nlast one\n<Enter>\n"
+	       ":dump-screen b\n>\n:dump-screen c\n");
+	assert_row_contains(f, "a", 0, "1 left");
+	assert_row_contains(f, "a", 23, "1/1");
+	assert_row_contains(f, "b", 0, "0 left");
+	assert_row_contains(f, "b", 23, "the queue is empty");
+	/* the item stays on screen, resolved */
+	assert_row_contains(f, "b", find_row(f, "b", "root_cause"),
+			    "\xe2\x86\x92 ");
+	assert_row_contains(f, "c", 23, "last item of the queue");
+	/* and the next session has nothing to do */
+	assert_int_equal(run_adj(f, NULL, 24, 80, NULL, ""), -1);
+	assert_int_equal(f->err.code, ERR_NOTFOUND);
+	assert_int_equal(q(f, "SELECT count(*) FROM resolutions"), 20);
+}
+
+static void test_several_disagreements(void **state)
+{
+	struct fixture *f = *state;
+
+	/* two dimensions: after the first the second is selected */
+	ADJ_OK(f, NULL, 24, 80, "microsoft/DeepSpeed#5733",
+	       ":dump-screen a\n1\none\n<Enter>\n:dump-screen b\n2\ntwo\n"
+	       "<Enter>\n:dump-screen c\n");
+	assert_row_contains(f, "a", find_row(f, "a", "symptom"), ">");
+	assert_row_contains(f, "b", find_row(f, "b", "root_cause"),
+			    ">\xe2\x89\xa0");
+	assert_row_contains(f, "b", 0, "microsoft/DeepSpeed#5733");
+	assert_row_contains(f, "b", 23, "saved: symptom = ");
+	assert_sql(f, "SELECT dimension, rationale FROM resolutions ORDER BY "
+		   "dimension", "root_cause,two|symptom,one");
+	assert_row_contains(f, "c", 23, "done: microsoft/DeepSpeed#5733");
+}
+
+/* ---- discussion ------------------------------------------------------- */
+
+static void test_settle_discussion(void **state)
+{
+	struct fixture *f = *state;
+	long long id;
+	struct err e = ERR_INIT;
+
+	/* the labels of this item agree; bob flags it for discussion */
+	id = item_find(&f->st, "hpcaitech/ColossalAI#4799", &e);
+	assert_true(id > 0);
+	if (label_flag(&f->st, &f->bob, id, "discuss", 1, &e) < 0 ||
+	    label_memo(&f->st, &f->bob, id, "not sure about the stage\n"
+		       "see the second comment", &e) < 0)
+		fail_msg("%s", e.msg);
+	ADJ_OK(f, NULL, 24, 80, "hpcaitech/ColossalAI#4799",
+	       ":dump-screen a\nM\n:dump-screen m\nq\n1\n:dump-screen x\nS\n"
+	       ":dump-screen d\nwe talked it over\n<Enter>\n:dump-screen b\n");
+	assert_row_contains(f, "a", 0, "[discuss]");
+	assert_row_contains(f, "a", 0, "14 left");
+	assert_dump_contains(f, "a", "[discuss] memo: not sure about the "
+			     "stage (M: all of it)");
+	assert_dump_contains(f, "m", "see the second comment");
+	assert_row_contains(f, "x", 23, "is agreed");
+	assert_dump_contains(f, "d", "Settle the discussion of "
+			     "hpcaitech/ColossalAI#4799");
+	assert_sql(f, "SELECT s.note, m.name FROM settled s JOIN members m ON "
+		   "m.id = s.adjudicator_id", "we talked it over,carol");
+	assert_sql(f, "SELECT new, for_member FROM audit WHERE action = "
+		   "'settle'", "we talked it over,carol");
+	assert_int_equal(q(f, "SELECT count(*) FROM resolutions"), 0);
+	/* not in the queue any more: the next item opened */
+	assert_row_contains(f, "b", 0, "13 left");
+	assert_row_contains(f, "b", 0, "hpcaitech/ColossalAI#5412");
+	assert_row_contains(f, "b", 23, "done: hpcaitech/ColossalAI#4799 "
+			    "(settled, with a note)");
+}
+
+/* ---- blinding --------------------------------------------------------- */
+
+static void test_blind_coders(void **state)
+{
+	struct fixture *f = *state;
+	const char *names[] = { "a", "d", "m", "h" };
+	char *c1, *c2, *line, *who1;
+	size_t i;
+	int y;
+
+	ADJ_OK(f, NULL, 50, 200, "microsoft/DeepSpeed#5733",
+	       ":dump-screen a\n1\n:dump-screen d\n<Esc>\nM\n:dump-screen m\n"
+	       "q\n?\n:dump-screen h\nq\n1\nCoder 1 is right\n<Enter>\n");
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		assert_dump_lacks(f, names[i], "alice");
+		assert_dump_lacks(f, names[i], "bob");
+	}
+	assert_dump_contains(f, "a", "1 Coder 1");
+	assert_dump_contains(f, "m", "Coder 2");
+	/* the stored coder1 is who the screen showed as Coder 1 */
+	y = find_row(f, "a", "symptom ");
+	line = row(f, "a", y);
+	who1 = qs(f, "SELECT coder1 FROM resolutions");
+	c1 = codes_of(f, who1, "microsoft/DeepSpeed#5733", "symptom");
+	c2 = qs(f, "SELECT coder2_codes FROM resolutions");
+	assert_contains(line, c1);
+	assert_contains(line, c2);
+	assert_true(strstr(line, c1) < strstr(line, c2));
+	assert_sql(f, "SELECT coder1_codes = code, coder1 <> coder2 FROM "
+		   "resolutions", "1,1");
+	free(line);
+	free(c1);
+	free(c2);
+	free(who1);
+}
+
+static void test_blind_order_both_ways(void **state)
+{
+	struct fixture *f = *state;
+
+	/* with this salt, Coder 1 is alice on one item and bob on another;
+	 * each resolution stores coder1/coder2 in the screen's order */
+	ADJ_OK(f, NULL, 24, 80, NULL, "1\nr\n<Enter>\n1\nr\n<Enter>\n"
+	       "1\nr\n<Enter>\n1\nr\n<Enter>\n");
+	assert_int_equal(q(f, "SELECT count(*) FROM resolutions"), 4);
+	assert_int_equal(q(f, "SELECT count(*) FROM resolutions WHERE "
+			   "code <> coder1_codes"), 0);
+	assert_int_equal(q(f, "SELECT count(DISTINCT coder1) FROM "
+			   "resolutions"), 2);
+}
+
+static void test_owner_turns_blinding_off(void **state)
+{
+	struct fixture *f = *state;
+
+	/* carol may not; the owner may, and names show at once */
+	ADJ_OK(f, NULL, 24, 80, NULL, "B\n:dump-screen a\n");
+	assert_row_contains(f, "a", 23, "only the owner");
+	assert_int_equal(q(f, "SELECT value = '1' FROM meta WHERE key = "
+			   "'blind_adjudication'"), 1);
+	ADJ_OK(f, &f->owner, 50, 200, NULL, "B\n:dump-screen b\nB\n"
+	       ":dump-screen c\n");
+	assert_dump_contains(f, "b", "1 alice");
+	assert_dump_contains(f, "b", "2 bob");
+	assert_dump_contains(f, "b", "names shown");
+	assert_dump_lacks(f, "c", "1 alice");
+	assert_dump_contains(f, "c", "1 Coder 1");
+	assert_sql(f, "SELECT old, new FROM audit WHERE action = "
+		   "'blind_adjudication' ORDER BY id", "1,0|0,1");
+}
+
+/* ---- three coders ----------------------------------------------------- */
+
+static void test_three_coders(void **state)
+{
+	struct fixture *f = *state;
+	struct actor dave = ACTOR_INIT;
+	struct err e = ERR_INIT;
+	const char *sym[] = { "crash", "hang", "build_failure" };
+	const struct actor *who[3];
+	long long id;
+	int i;
+
+	/* an item in no round: every member who submitted it codes it */
+	id = q(f, "SELECT min(id) FROM items WHERE id NOT IN (SELECT item_id "
+	       "FROM assignments)");
+	assert_true(id > 0);
+	if (member_add(&f->st, &f->owner, "dave", ROLE_ANNOTATOR, &e) < 0 ||
+	    member_resolve(&f->st, "dave", &dave, &e) < 0)
+		fail_msg("%s", e.msg);
+	who[0] = &f->alice;
+	who[1] = &f->bob;
+	who[2] = &dave;
+	for (i = 0; i < 3; i++) {
+		const char *rc = "api_misuse", *fp = "other", *ph = "training";
+
+		if (label_set(&f->st, who[i], &f->cb, id, "symptom", &sym[i],
+			      1, 0, &e) < 0 ||
+		    label_set(&f->st, who[i], &f->cb, id, "root_cause", &rc, 1,
+			      0, &e) < 0 ||
+		    label_set(&f->st, who[i], &f->cb, id, "fix_pattern", &fp,
+			      1, 0, &e) < 0 ||
+		    label_set(&f->st, who[i], &f->cb, id, "phase", &ph, 1, 0,
+			      &e) < 0 ||
+		    label_submit(&f->st, who[i], &f->cb, id, &e) < 0)
+			fail_msg("%s", e.msg);
+	}
+	{
+		char *name = qs(f, "SELECT repo || '#' || number FROM items "
+				"WHERE id NOT IN (SELECT item_id FROM "
+				"assignments) ORDER BY id LIMIT 1");
+
+		ADJ_OK(f, NULL, 30, 120, name, ":dump-screen a\n3\n"
+		       ":dump-screen d\nthe third\n<Enter>\n");
+		free(name);
+	}
+	assert_dump_contains(f, "a", "3 Coder 3");
+	assert_dump_contains(f, "a", "1-3 take");
+	assert_dump_contains(f, "a", "Coder 3:");
+	assert_dump_lacks(f, "a", "dave");
+	assert_dump_contains(f, "d", "(Coder 3's code)");
+	assert_int_equal(q(f, "SELECT count(*) FROM resolutions WHERE "
+			   "dimension = 'symptom' AND rationale = 'the "
+			   "third'"), 1);
+	actor_release(&dave);
+}
+
+/* ---- the agreement view ----------------------------------------------- */
+
+static void test_agree_80(void **state)
+{
+	struct fixture *f = *state;
+
+	AGREE_OK(f, NULL, 24, 80, NULL, ":dump-screen a\nj\n:dump-screen b\n"
+		 "<Tab>\n:dump-screen c\n");
+	expect_screen(f, "a", "agree-80x24.txt");
+	assert_row_contains(f, "a", 1, "Shown: whole study");
+	assert_dump_contains(f, "a", "trend");
+	assert_row_contains(f, "a", find_row(f, "a", ">symptom"),
+			    "0.81   0.62\xe2\x80\x93" "1.01    almost perfect");
+	/* the confusion grid: shaded counts, diagonal is agreement */
+	assert_dump_contains(f, "a", "Confusion: rows alice, columns bob");
+	assert_dump_contains(f, "a", " 1 crash                 \xe2\x96\x88 6");
+	assert_row_contains(f, "b", find_row(f, "b", ">root_cause"), "0.72");
+	assert_dump_contains(f, "b", "Cohen's kappa for root cause was 0.72");
+	assert_row_contains(f, "c", 1, "Shown: round pilot");
+	assert_row_contains(f, "c", find_row(f, "c", ">root_cause"), "0.66");
+}
+
+static void test_agree_200(void **state)
+{
+	struct fixture *f = *state;
+
+	AGREE_OK(f, NULL, 50, 200, NULL, ":dump-screen a\nj\n"
+		 ":dump-screen b\n");
+	expect_screen(f, "a", "agree-200x50.txt");
+	expect_screen(f, "b", "agree-200x50-root-cause.txt");
+	/* a column per round, and bars of the codes chosen */
+	assert_row_contains(f, "a", 2, "trend   pilot round-1");
+	assert_dump_contains(f, "a", "Codes chosen, per annotator");
+	assert_dump_contains(f, "a", " 1 crash                     alice "
+			     "\xe2\x96\x88");
+	assert_dump_contains(f, "b", "15 concurrency");
+}
+
+static void test_agree_ascii(void **state)
+{
+	struct fixture *f = *state;
+
+	setenv("LC_ALL", "C", 1);
+	AGREE_OK(f, NULL, 24, 80, NULL, ":dump-screen a\n");
+	setenv("LC_ALL", "C.UTF-8", 1);
+	assert_dump_contains(f, "a", " 1 crash                 # 6");
+	assert_dump_contains(f, "a", "0.62..1.01");
+	assert_dump_contains(f, "a", "@*      0.71");	/* the trend */
+	/* no block elements (the frame is line drawing, dumped as such) */
+	assert_dump_lacks(f, "a", "\xe2\x96");
+}
+
+static void test_agree_from_adjudicator(void **state)
+{
+	struct fixture *f = *state;
+
+	ADJ_OK(f, NULL, 24, 80, NULL, "A\n:dump-screen a\nq\n:dump-screen b\n");
+	assert_row_contains(f, "a", 1, "Agreement (");
+	assert_row_contains(f, "a", 23, "1-2 take");
+	assert_dump_contains(f, "a", "root_cause");
+	assert_dump_lacks(f, "b", "Agreement (");
+	assert_row_contains(f, "b", 0, FIRST);
+}
+
+static void test_annotator_refused(void **state)
+{
+	struct fixture *f = *state;
+
+	assert_int_equal(run_adj(f, &f->alice, 24, 80, NULL, ""), -1);
+	assert_int_equal(f->err.code, ERR_PERM);
+	assert_non_null(strstr(f->err.msg, "alice is an annotator"));
+	assert_int_equal(q(f, "SELECT count(*) FROM resolutions"), 0);
+}
+
+static void test_annotator_sees_closed_rounds_only(void **state)
+{
+	struct fixture *f = *state;
+	char *s;
+
+	AGREE_OK(f, &f->alice, 24, 80, NULL, ":dump-screen a\n<Tab>\n"
+		 ":dump-screen b\n<Tab>\n:dump-screen c\n");
+	/* pilot is closed: shown first, with numbers */
+	assert_row_contains(f, "a", 1, "Shown: round pilot");
+	assert_row_contains(f, "a", find_row(f, "a", ">symptom"), "0.88");
+	/* round-1 is open, and the whole study is not for annotators */
+	assert_row_contains(f, "b", 1, "Shown: round round-1");
+	assert_row_contains(f, "b", find_row(f, "b", ">symptom"),
+			    "closed rounds");
+	assert_dump_contains(f, "b", "once the round is closed");
+	s = dump(f, "b");
+	assert_not_contains(s, "0.71");	/* round-1's symptom kappa */
+	assert_not_contains(s, "Confusion");
+	free(s);
+	assert_row_contains(f, "c", 1, "Shown: whole study");
+	assert_dump_contains(f, "c", "for the owner and adjudicators");
+	assert_dump_lacks(f, "c", "0.81");
+
+	/* the same from the annotator's own screen */
+	screen_env(f, 24, 80, "A\n:dump-screen d\n");
+	if (tui_code(&f->st, &f->alice, FIRST, &f->err) < 0)
+		fail_msg("%s", f->err.msg);
+	assert_row_contains(f, "d", 2, "Shown: round pilot");
+	assert_dump_lacks(f, "d", "round-1     0.71");
+}
+
+/* ---- details ---------------------------------------------------------- */
+
+static void test_help_and_resize(void **state)
+{
+	struct fixture *f = *state;
+
+	ADJ_OK(f, NULL, 40, 120, NULL, "?\n:dump-screen h\n/Rationale and\n"
+	       "<Enter>\n:dump-screen r\nG\n:dump-screen e\nq\n"
+	       ":resize 20 70\n:dump-screen s\n:resize 24 80\n"
+	       ":dump-screen b\n");
+	assert_dump_contains(f, "h", "Adjudicator's screen");
+	assert_dump_contains(f, "h", "(take-coder)");
+	assert_dump_lacks(f, "h", "Coding screen");
+	assert_dump_contains(f, "r", "Rationale and note dialog");
+	assert_dump_contains(f, "r", "(next-cause)");
+	assert_dump_contains(f, "e", "Search prompt");
+	assert_dump_lacks(f, "e", "Memo editor");
+	assert_dump_contains(f, "s", "terminal too small: 70x20");
+	assert_row_contains(f, "b", find_row(f, "b", "root_cause"),
+			    "to resolve");
+}
+
+static void test_bench_times_every_key(void **state)
+{
+	struct fixture *f = *state;
+	struct buf p = BUF_INIT;
+	char *s, *line;
+	int n = 0;
+
+	buf_addf(&p, "%s/bench.tsv", f->dir);
+	setenv("BUGCODER_BENCH", p.ptr, 1);
+	ADJ_OK(f, NULL, 24, 80, NULL, "JK<Tab>\n:dump-screen a\n<PgDn>q\n");
+	unsetenv("BUGCODER_BENCH");
+	s = slurp(p.ptr);
+	assert_non_null(s);
+	for (line = s; line && *line; n++) {
+		char key[32];
+		double us;
+
+		if (sscanf(line, "%31[^\t]\t%lf\n", key, &us) != 2)
+			fail_msg("bad line: %s", line);
+		assert_true(us >= 0 && us < 5e6);
+		if (n == 0)
+			assert_string_equal(key, "J");
+		if (n == 2)
+			assert_string_equal(key, "<Tab>");
+		if (n == 3)
+			assert_string_equal(key, "<PgDn>");
+		line = strchr(line, '\n');
+		if (line)
+			line++;
+	}
+	assert_int_equal(n, 5);
+	free(s);
+	buf_release(&p);
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+		T(test_queue_80),
+		T(test_queue_200),
+		T(test_take_coder_with_rationale),
+		T(test_pick_third_code),
+		T(test_pick_many_codes),
+		T(test_cause_and_refusals),
+		T(test_rationale_editor),
+		T(test_moves_on_to_the_end),
+		T(test_several_disagreements),
+		T(test_settle_discussion),
+		T(test_blind_coders),
+		T(test_blind_order_both_ways),
+		T(test_owner_turns_blinding_off),
+		T(test_three_coders),
+		T(test_agree_80),
+		T(test_agree_200),
+		T(test_agree_ascii),
+		T(test_agree_from_adjudicator),
+		T(test_annotator_refused),
+		T(test_annotator_sees_closed_rounds_only),
+		T(test_help_and_resize),
+		T(test_bench_times_every_key),
+#undef T
+	};
+
+	if (argc > 1)
+		cmocka_set_test_filter(argv[1]);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,1517 @@
+/*
+ * view_adjudicate: the adjudicator's screen - the queue of items with
+ * disagreements (or a discussion flag), each shown with the issue and
+ * fix panes of the annotator's screen over a resolution panel, and the
+ * dialog that asks for a rationale and saves.
+ *
+ * The panel has a row per dimension: the status (done: agreed or
+ * resolved; differing: the coders disagree, bold and underlined with a
+ * glyph, never colour alone; waiting), the codes of every coder side by
+ * side, and the final code; then a row per coder with their flags and the
+ * first line of their memo (M shows the memos in full).  Coders are
+ * "Coder 1", "Coder 2" ... in the order adjudicate_state() draws per item
+ * (blind adjudication, the default) - their names appear only when the
+ * owner has turned blinding off.  A third coder and more follow in member
+ * order.
+ *
+ * Resolving: J/K select a dimension (the first disagreement is selected
+ * when an item opens); a digit takes that coder's code, c opens the
+ * picker (view_picker.c, whose picks this screen takes over through
+ * pick_ops) for another code; then the dialog asks for the rationale on
+ * one line (C-o: $EDITOR) and lets Tab tag a cause.  Enter saves with
+ * adjudicate_resolve() (one transaction, audited).  S settles a
+ * discussion (adjudicate_settle(), with an optional note).  When the item
+ * needs nothing more the next item of the queue that does opens.
+ *
+ * Data: the queue is adjudicate_queue() once, at start; afterwards only
+ * the item shown is worked out again (adjudicate_state()), after each
+ * save, and the count of items left is kept from that.
+ */
+#define _XOPEN_SOURCE_EXTENDED 1
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/adjudicate.h"
+#include "core/study.h"
+#include "core/text.h"
+#include "tui/doc.h"
+#include "tui/screen.h"
+#include "tui/tui.h"
+#include "tui/ui.h"
+
+#define KEY_COL_MAX 14		/* dimension names in the panel */
+
+struct adj {
+	struct screen scr;	/* first: views get a struct screen * */
+	long long *queue;	/* adjudicate_queue(), oldest first */
+	unsigned char *done;	/* per entry: needs nothing more now */
+	size_t nr_queue, nr_left;
+	size_t pos;		/* of the item shown, or NOT_QUEUED */
+	struct item_state is;	/* of the item shown */
+	size_t *shown;		/* coder indexes in screen order */
+	int blind;
+	size_t sel;		/* selected dimension */
+	size_t top;		/* first dimension row of the panel */
+	/* the picker's choice, waiting for its rationale */
+	int pick_dim;		/* dimension index, or -1 */
+	char **pick;
+	size_t nr_pick;
+	int pick_ready;		/* picked (select one) or toggled (many) */
+	int picker_open;	/* the picker was opened by c */
+	int advance;		/* saved: move on if the item is done */
+	struct buf saved;	/* what the last save did, in short */
+};
+
+#define ADJ(s) ((struct adj *)(s))
+
+static const char *const causes[] = {
+	NULL, "guideline_gap", "slip", "ambiguous", "code_missing"
+};
+#define NR_CAUSES (sizeof(causes) / sizeof(causes[0]))
+
+/* ---- coders ----------------------------------------------------------- */
+
+/* "Coder 2", or the member's name when blinding is off (sanitized). */
+static void coder_label(const struct adj *adj, size_t n, struct buf *out)
+{
+	if (adj->blind || n >= adj->is.nr_coders) {
+		buf_addf(out, "Coder %zu", n + 1);
+		return;
+	}
+	sanitize_line(out, adj->is.coders[adj->shown[n]].name);
+}
+
+static const struct coded_dim *coder_dim(const struct adj *adj, size_t n,
+					 const char *dim)
+{
+	if (n >= adj->is.nr_coders)
+		return NULL;
+	return coding_dim(&adj->is.coders[adj->shown[n]].coding, dim);
+}
+
+static void codes_of(const struct coded_dim *cd, struct buf *out)
+{
+	size_t i;
+
+	for (i = 0; cd && i < cd->nr_codes; i++) {
+		if (i)
+			buf_addch(out, ',');
+		sanitize_line(out, cd->codes[i]);
+	}
+}
+
+/* The screen's order: Coder 1 and 2 as drawn per item, then the rest. */
+static void set_order(struct adj *adj)
+{
+	const struct item_state *s = &adj->is;
+	size_t i, n = 0;
+
+	free(adj->shown);
+	adj->shown = xcalloc(s->nr_coders + 1, sizeof(*adj->shown));
+	if (s->nr_coders >= 1)
+		adj->shown[n++] = s->order[0];
+	if (s->nr_coders >= 2)
+		adj->shown[n++] = s->order[1];
+	for (i = 0; i < s->nr_coders; i++)
+		if (s->nr_coders >= 2 && i != s->order[0] && i != s->order[1])
+			adj->shown[n++] = i;
+}
+
+static size_t first_disagreement(const struct adj *adj, size_t after)
+{
+	size_t k, n = adj->is.nr_dims;
+
+	for (k = 1; k <= n; k++) {
+		size_t i = (after + k) % n;
+
+		if (adj->is.dims[i].status == DIM_DISAGREE)
+			return i;
+	}
+	return after < n ? after : 0;
+}
+
+/* ---- the picks -------------------------------------------------------- */
+
+static void pick_clear(struct adj *adj)
+{
+	size_t i;
+
+	for (i = 0; i < adj->nr_pick; i++)
+		free(adj->pick[i]);
+	free(adj->pick);
+	adj->pick = NULL;
+	adj->nr_pick = 0;
+	adj->pick_ready = 0;
+}
+
+static void pick_add(struct adj *adj, const char *code)
+{
+	adj->pick = xrealloc(adj->pick, (adj->nr_pick + 1) *
+			     sizeof(*adj->pick));
+	adj->pick[adj->nr_pick++] = xstrdup(code);
+}
+
+/* Start collecting a pick for dimension index d: empty, or the codes of
+ * its resolution. */
+static void pick_start(struct adj *adj, size_t d)
+{
+	const char *final = adj->is.dims[d].status == DIM_RESOLVED ?
+			    adj->is.dims[d].final : NULL;
+
+	pick_clear(adj);
+	adj->pick_dim = (int)d;
+	if (final && adj->is.dims[d].dim->select_many) {
+		char *copy = xstrdup(final), *tok, *save = NULL;
+
+		for (tok = strtok_r(copy, ";", &save); tok;
+		     tok = strtok_r(NULL, ";", &save))
+			pick_add(adj, tok);
+		free(copy);
+	}
+}
+
+static size_t dim_index(const struct screen *scr, const struct dimension *d)
+{
+	return (size_t)(d - scr->cb.dims);
+}
+
+static int pick_has(struct screen *scr, const char *dim, const char *code)
+{
+	struct adj *adj = ADJ(scr);
+	size_t i;
+
+	if (adj->pick_dim >= 0 &&
+	    !strcmp(scr->cb.dims[adj->pick_dim].key, dim)) {
+		for (i = 0; i < adj->nr_pick; i++)
+			if (!strcmp(adj->pick[i], code))
+				return 1;
+		return 0;
+	}
+	/* another dimension (Tab in the picker): its resolution */
+	for (i = 0; i < adj->is.nr_dims; i++) {
+		const struct dim_state *ds = &adj->is.dims[i];
+		const char *p;
+		size_t n = strlen(code);
+
+		if (strcmp(ds->dim->key, dim) || ds->status != DIM_RESOLVED)
+			continue;
+		for (p = ds->final; p && *p; p += strcspn(p, ";"),
+		     p += *p == ';')
+			if (!strncmp(p, code, n) && (p[n] == ';' || !p[n]))
+				return 1;
+	}
+	return 0;
+}
+
+static void pick_msg(struct adj *adj, const struct dimension *d)
+{
+	struct buf b = BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < adj->nr_pick; i++) {
+		if (i)
+			buf_addch(&b, ',');
+		sanitize_line(&b, adj->pick[i]);
+	}
+	screen_msg(&adj->scr, MSG_INFO, "%s: %s (Enter when done, then the "
+		   "rationale)", d->key, b.len ? b.ptr : "no code");
+	buf_release(&b);
+}
+
+static int pick_set(struct screen *scr, const struct dimension *d,
+		    const char *const *codes, size_t n)
+{
+	struct adj *adj = ADJ(scr);
+	size_t i;
+
+	pick_start(adj, dim_index(scr, d));
+	pick_clear(adj);
+	for (i = 0; i < n; i++)
+		pick_add(adj, codes[i]);
+	adj->pick_ready = n > 0;
+	if (!n)
+		screen_msg(scr, MSG_INFO, "%s: no code chosen", d->key);
+	return 0;
+}
+
+static int pick_toggle(struct screen *scr, const struct dimension *d,
+		       const char *code)
+{
+	struct adj *adj = ADJ(scr);
+	size_t i;
+
+	if (adj->pick_dim != (int)dim_index(scr, d))
+		pick_start(adj, dim_index(scr, d));
+	for (i = 0; i < adj->nr_pick; i++)
+		if (!strcmp(adj->pick[i], code))
+			break;
+	if (i < adj->nr_pick) {
+		free(adj->pick[i]);
+		memmove(adj->pick + i, adj->pick + i + 1,
+			(adj->nr_pick - i - 1) * sizeof(*adj->pick));
+		adj->nr_pick--;
+	} else {
+		pick_add(adj, code);
+	}
+	adj->pick_ready = 1;
+	pick_msg(adj, d);
+	return 0;
+}
+
+static const struct pick_ops adj_pick_ops = {
+	.has_code = pick_has,
+	.set_codes = pick_set,
+	.toggle = pick_toggle,
+	.no_propose = 1,
+	.pick_verb = "choose",
+};
+
+/* ---- loading ---------------------------------------------------------- */
+
+static int panel_rows(const struct adj *adj)
+{
+	const struct screen *scr = &adj->scr;
+	size_t coders = adj->is.nr_coders > 2 ? adj->is.nr_coders : 2;
+	int rows = 1 + (int)scr->cb.nr_dims + (int)coders;
+	int max = (scr->rows - 2) / 2;
+
+	return rows > max ? max : rows;
+}
+
+static void relayout(struct adj *adj)
+{
+	struct screen *scr = &adj->scr;
+
+	if (scr->rows)
+		screen_layout_frame(scr, panel_rows(adj));
+}
+
+/* Work the item's state out again (after a save). */
+static int reload_state(struct adj *adj)
+{
+	struct screen *scr = &adj->scr;
+	struct item_state s;
+	struct err e = ERR_INIT;
+	size_t old = adj->is.nr_coders;
+
+	if (adjudicate_state(scr->st, scr->actor, &scr->cb, scr->item.id, &s,
+			     &e) < 0) {
+		screen_msg(scr, MSG_ERR, "%s", e.msg);
+		return -1;
+	}
+	item_state_release(&adj->is);
+	adj->is = s;
+	adj->blind = adjudicate_blind(scr->st);
+	set_order(adj);
+	if (adj->sel >= adj->is.nr_dims)
+		adj->sel = 0;
+	if (old != s.nr_coders && !scr->too_small)
+		relayout(adj);
+	scr->dirty |= DIRTY_BAR | DIRTY_HEADER | DIRTY_STATUS;
+	return 0;
+}
+
+static int load_item(struct adj *adj, long long id, struct err *e)
+{
+	struct screen *scr = &adj->scr;
+	struct item it;
+	struct item_state s;
+	size_t i, old = adj->is.nr_coders;
+
+	/* the fix pane reads the diff from the study in windows */
+	if (item_load_flags(scr->st, id, &it, ITEM_LOAD_NO_DIFF, e) < 0)
+		return -1;
+	if (adjudicate_state(scr->st, scr->actor, &scr->cb, id, &s, e) < 0) {
+		item_release(&it);
+		return -1;
+	}
+	while (scr->nr_overlays)
+		screen_pop(scr);
+	pick_clear(adj);
+	adj->pick_dim = -1;
+	adj->picker_open = 0;
+	item_release(&scr->item);
+	item_state_release(&adj->is);
+	scr->item = it;
+	adj->is = s;
+	adj->blind = adjudicate_blind(scr->st);
+	set_order(adj);
+	free(scr->item_name);
+	scr->item_name = item_name(it.repo, it.number);
+	adj->pos = NOT_QUEUED;
+	for (i = 0; i < adj->nr_queue; i++)
+		if (adj->queue[i] == id) {
+			adj->pos = i;
+			break;
+		}
+	adj->top = 0;
+	adj->sel = 0;
+	if (adj->is.nr_dims) {
+		size_t d = first_disagreement(adj, adj->is.nr_dims - 1);
+
+		if (adj->is.dims[d].status == DIM_DISAGREE)
+			adj->sel = d;
+	}
+	for (i = 0; i < 2; i++) {
+		scr->panes[i].ops->open(&scr->panes[i]);
+		if (!scr->too_small && scr->rows)
+			scr->panes[i].ops->layout(&scr->panes[i]);
+	}
+	if (old != s.nr_coders && !scr->too_small)
+		relayout(adj);
+	scr->dirty |= DIRTY_ALL;
+	return 0;
+}
+
+static void go_item(struct adj *adj, size_t pos)
+{
+	struct err e = ERR_INIT;
+
+	if (load_item(adj, adj->queue[pos], &e) < 0)
+		screen_msg(&adj->scr, MSG_ERR, "%s", e.msg);
+}
+
+/* The next queue entry after `from` (NOT_QUEUED: from the start) that
+ * still needs the adjudicator, or NOT_QUEUED. */
+static size_t next_left(const struct adj *adj, size_t from)
+{
+	size_t k, n = adj->nr_queue;
+
+	for (k = 1; k <= n; k++) {
+		size_t i = from == NOT_QUEUED ? k - 1 : (from + k) % n;
+
+		if (i != from && !adj->done[i])
+			return i;
+	}
+	return NOT_QUEUED;
+}
+
+/* After a save: on to the next disagreement, or the next item. */
+static void after_save(struct adj *adj)
+{
+	struct screen *scr = &adj->scr;
+	char *name;
+	size_t next;
+
+	if (item_state_needs_adjudication(&adj->is)) {
+		adj->sel = first_disagreement(adj, adj->sel);
+		scr->dirty |= DIRTY_BAR;
+		return;
+	}
+	if (adj->pos != NOT_QUEUED && !adj->done[adj->pos]) {
+		adj->done[adj->pos] = 1;
+		adj->nr_left--;
+	}
+	name = xstrdup(scr->item_name);
+	next = next_left(adj, adj->pos);
+	if (next == NOT_QUEUED) {
+		screen_msg(scr, MSG_OK, "the queue is empty: %s done (%s)",
+			   name, adj->saved.ptr);
+	} else {
+		go_item(adj, next);
+		screen_msg(scr, MSG_OK, "done: %s (%s); %zu left", name,
+			   adj->saved.ptr, adj->nr_left);
+	}
+	free(name);
+	scr->dirty |= DIRTY_HEADER;
+}
+
+/* ---- saving ----------------------------------------------------------- */
+
+static int save_resolution(struct adj *adj, size_t d, char **codes,
+			   size_t n, const char *rationale, const char *cause,
+			   const char *source)
+{
+	struct screen *scr = &adj->scr;
+	const struct dimension *dim = adj->is.dims[d].dim;
+	struct err e = ERR_INIT;
+	struct buf b = BUF_INIT;
+	size_t i;
+
+	if (adjudicate_resolve(scr->st, scr->actor, &scr->cb, scr->item.id,
+			       dim->key, (const char *const *)codes, n,
+			       rationale, cause, &e) < 0) {
+		screen_msg(scr, MSG_ERR, "not saved: %s", e.msg);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		if (i)
+			buf_addch(&b, ',');
+		sanitize_line(&b, codes[i]);
+	}
+	reload_state(adj);
+	buf_reset(&adj->saved);
+	buf_addf(&adj->saved, "%s = %s%s%s", dim->key, b.ptr,
+		 cause ? ", cause " : "", cause ? cause : "");
+	screen_msg(scr, MSG_OK, "saved: %s = %s (%s)%s%s", dim->key, b.ptr,
+		   source, cause ? ", cause " : "", cause ? cause : "");
+	adj->advance = 1;
+	buf_release(&b);
+	return 0;
+}
+
+static int save_settle(struct adj *adj, const char *note)
+{
+	struct screen *scr = &adj->scr;
+	struct err e = ERR_INIT;
+
+	if (adjudicate_settle(scr->st, scr->actor, scr->item.id,
+			      note && *note ? note : NULL, &e) < 0) {
+		screen_msg(scr, MSG_ERR, "not saved: %s", e.msg);
+		return -1;
+	}
+	reload_state(adj);
+	buf_set(&adj->saved, note && *note ? "settled, with a note" :
+		"settled");
+	screen_msg(scr, MSG_OK, "saved: the discussion of %s is settled%s",
+		   scr->item_name, note && *note ? " (with a note)" : "");
+	adj->advance = 1;
+	return 0;
+}
+
+static void toggle_blind(struct adj *adj)
+{
+	struct screen *scr = &adj->scr;
+	struct err e = ERR_INIT;
+	const char *to = adj->blind ? "0" : "1";
+
+	if (scr->actor->role != ROLE_OWNER) {
+		screen_msg(scr, MSG_ERR, "only the owner turns blind "
+			   "adjudication %s", adj->blind ? "off" : "on");
+		return;
+	}
+	if (store_begin(scr->st, &e) < 0) {
+		screen_msg(scr, MSG_ERR, "not saved: %s", e.msg);
+		return;
+	}
+	if (store_meta_set(scr->st, "blind_adjudication", to, &e) < 0 ||
+	    store_audit(scr->st, scr->actor->os_user, actor_for(scr->actor),
+			"blind_adjudication", 0, NULL, adj->blind ? "1" : "0",
+			to, &e) < 0 || store_commit(scr->st, &e) < 0) {
+		store_rollback(scr->st);
+		screen_msg(scr, MSG_ERR, "not saved: %s", e.msg);
+		return;
+	}
+	reload_state(adj);
+	screen_msg(scr, MSG_OK, "saved: blind adjudication %s for the study",
+		   adj->blind ? "on (Coder 1, Coder 2 ...)" :
+		   "off (members' names)");
+	scr->dirty |= DIRTY_ALL;
+}
+
+/* ---- the rationale dialog --------------------------------------------- */
+
+struct dialog {
+	int settle;		/* a note to settle, else a rationale */
+	size_t dim;
+	char **codes;
+	size_t nr;
+	char *source;		/* "Coder 1's code" ... */
+	size_t cause;		/* index into causes[] */
+	struct edit ed;
+};
+
+static struct dialog *dialog_new(int settle, size_t dim)
+{
+	struct dialog *dl = xcalloc(1, sizeof(*dl));
+
+	dl->settle = settle;
+	dl->dim = dim;
+	edit_init(&dl->ed, 0);
+	return dl;
+}
+
+static int dialog_open(struct view *v)
+{
+	struct dialog *dl = v->priv;
+	struct adj *adj = ADJ(v->scr);
+	const struct dim_state *ds;
+	size_t i;
+
+	if (dl->settle || dl->dim >= adj->is.nr_dims)
+		return 0;
+	/* changing a resolution: start from what it says */
+	ds = &adj->is.dims[dl->dim];
+	if (ds->status == DIM_RESOLVED) {
+		edit_set(&dl->ed, ds->rationale);
+		for (i = 1; i < NR_CAUSES; i++)
+			if (ds->cause && !strcmp(ds->cause, causes[i]))
+				dl->cause = i;
+	}
+	return 0;
+}
+
+static void dialog_layout(struct view *v)
+{
+	screen_overlay_box(v->scr, v, 11, 78);
+}
+
+static void dialog_draw(struct view *v)
+{
+	struct dialog *dl = v->priv;
+	struct adj *adj = ADJ(v->scr);
+	struct buf b = BUF_INIT;
+	int y = 1, x, w = v->cols - 2;
+	size_t i;
+
+	werase(v->win);
+	if (dl->settle) {
+		buf_addstr(&b, "Settle the discussion of ");
+		sanitize_line(&b, v->scr->item_name);
+		draw_frame(v->win, b.ptr, SLOT_DIALOG_TITLE);
+		buf_reset(&b);
+		buf_addf(&b, "A coder flagged the item for discussion; %d "
+			 "dimension%s still disagree%s.", adj->is.nr_disagree,
+			 adj->is.nr_disagree == 1 ? "" : "s",
+			 adj->is.nr_disagree == 1 ? "s" : "");
+		draw_str(v->win, y++, 1, w, b.ptr, b.len, SLOT_NORMAL);
+		y++;
+		draw_str(v->win, y, 1, w, "Note (optional):", 16,
+			 SLOT_MD_STRONG);
+		edit_draw(&dl->ed, v->win, y + 1, 1, 2, w, 1);
+		y += 4;
+		buf_reset(&b);
+		buf_addstr(&b, "Enter settles   C-o $EDITOR   Esc cancels");
+		draw_str(v->win, v->rows - 2, 1, w, b.ptr, b.len, SLOT_DIM);
+		wnoutrefresh(v->win);
+		buf_release(&b);
+		return;
+	}
+	buf_addstr(&b, "Resolve ");
+	sanitize_line(&b, adj->is.dims[dl->dim].dim->key);
+	buf_addstr(&b, " of ");
+	sanitize_line(&b, v->scr->item_name);
+	draw_frame(v->win, b.ptr, SLOT_DIALOG_TITLE);
+
+	x = 1 + draw_str(v->win, y, 1, w, "Final code: ", 12, SLOT_MD_STRONG);
+	buf_reset(&b);
+	for (i = 0; i < dl->nr; i++) {
+		if (i)
+			buf_addch(&b, ',');
+		sanitize_line(&b, dl->codes[i]);
+	}
+	x += draw_str(v->win, y, x, w + 1 - x, b.ptr, b.len, SLOT_BAR_SET);
+	buf_reset(&b);
+	buf_addf(&b, "  (%s)", dl->source);
+	draw_str(v->win, y++, x, w + 1 - x, b.ptr, b.len, SLOT_DIM);
+
+	/* what the coders said */
+	buf_reset(&b);
+	for (i = 0; i < adj->is.nr_coders; i++) {
+		if (i)
+			buf_addstr(&b, "   ");
+		coder_label(adj, i, &b);
+		buf_addstr(&b, ": ");
+		codes_of(coder_dim(adj, i, adj->is.dims[dl->dim].dim->key),
+			 &b);
+	}
+	draw_str(v->win, y++, 1, w, b.ptr, b.len, SLOT_DIM);
+	y++;
+	draw_str(v->win, y, 1, w, "Rationale (required):", 21, SLOT_MD_STRONG);
+	edit_draw(&dl->ed, v->win, y + 1, 1, 2, w, 1);
+	y += 4;
+
+	x = 1 + draw_str(v->win, y, 1, w, "Cause (Tab):", 12, SLOT_MD_STRONG);
+	for (i = 0; i < NR_CAUSES; i++) {
+		const char *c = causes[i] ? causes[i] : "none";
+		int sel = i == dl->cause;
+
+		x += draw_str(v->win, y, x, w + 1 - x, " ", 1, SLOT_NORMAL);
+		if (sel)
+			x += draw_str(v->win, y, x, w + 1 - x, "[", 1,
+				      SLOT_SEL);
+		x += draw_str(v->win, y, x, w + 1 - x, c, strlen(c),
+			      sel ? SLOT_SEL : SLOT_NORMAL);
+		if (sel)
+			x += draw_str(v->win, y, x, w + 1 - x, "]", 1,
+				      SLOT_SEL);
+	}
+	buf_reset(&b);
+	buf_addstr(&b, "Enter saves   Tab cause   C-o $EDITOR   Esc cancels");
+	draw_str(v->win, v->rows - 2, 1, w, b.ptr, b.len, SLOT_DIM);
+	wnoutrefresh(v->win);
+	buf_release(&b);
+}
+
+static int dialog_save(struct view *v, const char *text)
+{
+	struct dialog *dl = v->priv;
+	struct adj *adj = ADJ(v->scr);
+
+	if (dl->settle)
+		return save_settle(adj, text);
+	if (!*text) {
+		screen_msg(v->scr, MSG_ERR, "a resolution needs a rationale: "
+			   "type it, or C-o for $EDITOR");
+		return -1;
+	}
+	return save_resolution(adj, dl->dim, dl->codes, dl->nr, text,
+			       causes[dl->cause], dl->source);
+}
+
+static int dialog_handle(struct view *v, enum action a, int key)
+{
+	struct dialog *dl = v->priv;
+	char *text;
+	int r;
+
+	switch (a) {
+	case ACT_ACCEPT:
+		return dialog_save(v, dl->ed.text.ptr) < 0 ? H_REDRAW :
+		       H_CLOSE;
+	case ACT_CANCEL:
+		screen_msg(v->scr, MSG_INFO, "not saved");
+		return H_CLOSE;
+	case ACT_NEXT_CAUSE:
+	case ACT_PREV_CAUSE:
+		if (!dl->settle)
+			dl->cause = (dl->cause + (a == ACT_NEXT_CAUSE ? 1 :
+						  NR_CAUSES - 1)) % NR_CAUSES;
+		return H_REDRAW;
+	case ACT_RATIONALE_EDITOR:
+		/* what comes back from the editor is saved at once, as
+		 * with the memo */
+		text = screen_run_editor(v->scr, dl->ed.text.ptr);
+		if (!text)
+			return H_REDRAW;
+		edit_set(&dl->ed, text);
+		r = dialog_save(v, text);
+		free(text);
+		return r < 0 ? H_REDRAW : H_CLOSE;
+	case ACT_NONE:
+		edit_insert_key(&dl->ed, key);
+		return H_REDRAW;
+	default:
+		return edit_action(&dl->ed, a) ? H_REDRAW : H_HANDLED;
+	}
+}
+
+static void dialog_close(struct view *v)
+{
+	struct dialog *dl = v->priv;
+	size_t i;
+
+	if (dl) {
+		for (i = 0; i < dl->nr; i++)
+			free(dl->codes[i]);
+		free(dl->codes);
+		free(dl->source);
+		edit_release(&dl->ed);
+		free(dl);
+	}
+	v->priv = NULL;
+	if (v->win)
+		delwin(v->win);
+	v->win = NULL;
+}
+
+static const struct view_ops dialog_view_ops = {
+	.name = "rationale",
+	.keymap = KEYMAP_RESOLVE,
+	.text_input = 1,
+	.open = dialog_open,
+	.layout = dialog_layout,
+	.draw = dialog_draw,
+	.handle = dialog_handle,
+	.close = dialog_close,
+};
+
+static void ask_rationale(struct adj *adj, size_t d, const char *const *codes,
+			  size_t n, const char *source)
+{
+	struct dialog *dl = dialog_new(0, d);
+	size_t i;
+
+	dl->codes = xcalloc(n + 1, sizeof(*dl->codes));
+	for (i = 0; i < n; i++)
+		dl->codes[i] = xstrdup(codes[i]);
+	dl->nr = n;
+	dl->source = xstrdup(source);
+	adj->sel = d;
+	adj->scr.dirty |= DIRTY_BAR;
+	screen_push(&adj->scr, &dialog_view_ops, dl);
+}
+
+/* ---- the memos -------------------------------------------------------- */
+
+struct memos {
+	struct doc doc;
+	int width;
+	struct pager pg;
+};
+
+static size_t memos_count(void *ctx)
+{
+	struct memos *m = ctx;
+
+	return m->doc.nr;
+}
+
+static int memos_get(void *ctx, size_t i, struct draw_text *t)
+{
+	struct memos *m = ctx;
+
+	doc_get(&m->doc, i, t);
+	return 0;
+}
+
+static int memos_match(void *ctx, size_t i, const char *pat, size_t plen)
+{
+	struct memos *m = ctx;
+
+	return doc_match(&m->doc, i, pat, plen);
+}
+
+static const struct pager_src memos_src = {
+	.count = memos_count,
+	.get = memos_get,
+	.match = memos_match,
+};
+
+static void memos_render(struct memos *m, struct adj *adj, int width)
+{
+	struct doc *d = &m->doc;
+	struct buf b = BUF_INIT;
+	struct text_lines tl = TEXT_LINES_INIT;
+	size_t n, i;
+
+	doc_clear(d);
+	m->width = width;
+	for (n = 0; n < adj->is.nr_coders; n++) {
+		const struct coding *c = &adj->is.coders[adj->shown[n]].coding;
+
+		if (n)
+			doc_line(d, "", SLOT_NORMAL, d->nr);
+		buf_reset(&b);
+		coder_label(adj, n, &b);
+		if (c->uncertain)
+			buf_addstr(&b, "  [uncertain]");
+		if (c->discuss)
+			buf_addstr(&b, "  [discuss]");
+		doc_line(d, b.ptr, SLOT_MD_HEADING, d->nr);
+		if (!c->memo || !*c->memo) {
+			doc_line(d, "(no memo)", SLOT_DIM, d->nr);
+			continue;
+		}
+		buf_reset(&b);
+		text_sanitize(&b, c->memo, strlen(c->memo), 8, TEXT_KEEP_NL);
+		text_wrap(&tl, b.ptr, b.len, width);
+		for (i = 0; i < tl.nr; i++) {
+			doc_begin(d, SLOT_NORMAL, 0, d->nr);
+			doc_put(d, b.ptr + tl.v[i].off, tl.v[i].len,
+				SLOT_NORMAL);
+			doc_end(d);
+		}
+	}
+	if (!adj->is.nr_coders)
+		doc_line(d, "Nobody has submitted this item yet.", SLOT_DIM, 0);
+	text_lines_release(&tl);
+	buf_release(&b);
+}
+
+static int memos_open(struct view *v)
+{
+	struct memos *m = xcalloc(1, sizeof(*m));
+
+	buf_init(&m->doc.text, 0);
+	pager_init(&m->pg, &memos_src, m);
+	v->priv = m;
+	return 0;
+}
+
+static void memos_layout(struct view *v)
+{
+	struct memos *m = v->priv;
+
+	screen_overlay_box(v->scr, v, 0, 100);
+	pager_set_size(&m->pg, v->rows - 2, v->cols - 4);
+	if (m->width != v->cols - 4) {
+		memos_render(m, ADJ(v->scr), v->cols - 4);
+		pager_goto(&m->pg, 0);
+	}
+}
+
+static void memos_draw(struct view *v)
+{
+	struct memos *m = v->priv;
+
+	werase(v->win);
+	draw_frame(v->win, "The coders' memos and flags (q closes)",
+		   SLOT_DIALOG_TITLE);
+	pager_draw(&m->pg, v->win, 1, 2, 1);
+	wnoutrefresh(v->win);
+}
+
+static int memos_handle(struct view *v, enum action a, int key)
+{
+	struct memos *m = v->priv;
+
+	(void)key;
+	if (a == ACT_CLOSE || a == ACT_QUIT || a == ACT_SHOW_MEMOS)
+		return H_CLOSE;
+	if (pager_action(&m->pg, a))
+		return H_REDRAW;
+	switch (a) {
+	case ACT_HELP:
+	case ACT_SEARCH:
+	case ACT_SEARCH_NEXT:
+	case ACT_SEARCH_PREV:
+	case ACT_REDRAW:
+		return H_UNHANDLED;
+	default:
+		return H_HANDLED;
+	}
+}
+
+static void memos_close(struct view *v)
+{
+	struct memos *m = v->priv;
+
+	if (m) {
+		doc_release(&m->doc);
+		pager_release(&m->pg);
+		free(m);
+	}
+	v->priv = NULL;
+	if (v->win)
+		delwin(v->win);
+	v->win = NULL;
+}
+
+static struct pager *memos_pager(struct view *v)
+{
+	struct memos *m = v->priv;
+
+	return &m->pg;
+}
+
+static const struct view_ops memos_view_ops = {
+	.name = "memos",
+	.keymap = KEYMAP_PAGER,
+	.open = memos_open,
+	.layout = memos_layout,
+	.draw = memos_draw,
+	.handle = memos_handle,
+	.close = memos_close,
+	.pager = memos_pager,
+};
+
+/* ---- drawing ---------------------------------------------------------- */
+
+static void draw_header(struct adj *adj)
+{
+	struct buf right = BUF_INIT;
+
+	if (adj->is.discuss)
+		buf_addstr(&right, adj->is.settled ? "[settled] " :
+			   "[discuss] ");
+	if (adj->is.uncertain)
+		buf_addstr(&right, "[uncertain] ");
+	buf_addstr(&right, adj->blind ? "blind" : "names shown");
+	buf_addf(&right, "  %zu left  ", adj->nr_left);
+	sanitize_line(&right, adj->scr.actor->name);
+	buf_addch(&right, ' ');
+	screen_draw_header(&adj->scr, right.ptr);
+	buf_release(&right);
+}
+
+struct panel_geom {
+	int key_x, key_w;	/* dimension names */
+	int coder_x, coder_w;	/* the first coder's column, each width */
+	int final_x, final_w;
+};
+
+static void geometry(const struct adj *adj, struct panel_geom *g)
+{
+	const struct screen *scr = &adj->scr;
+	size_t i, n = adj->is.nr_coders > 2 ? adj->is.nr_coders : 2;
+	int w = 9;
+
+	for (i = 0; i < scr->cb.nr_dims; i++) {
+		int k = text_width(scr->cb.dims[i].key,
+				   strlen(scr->cb.dims[i].key));
+
+		if (k > w)
+			w = k;
+	}
+	g->key_x = 4;
+	g->key_w = w > KEY_COL_MAX ? KEY_COL_MAX : w;
+	g->final_w = scr->cols >= 120 ? 30 : scr->cols >= 100 ? 24 : 18;
+	g->coder_x = g->key_x + g->key_w + 2;
+	g->final_x = scr->cols - g->final_w;
+	g->coder_w = (g->final_x - g->coder_x) / (int)n;
+	if (g->coder_w < 4)
+		g->coder_w = 4;
+	/* on a wide screen the final code stays near the coders' */
+	if (g->coder_w > 36) {
+		g->coder_w = 36;
+		g->final_x = g->coder_x + (int)n * g->coder_w;
+	}
+}
+
+static void draw_dim_row(struct adj *adj, const struct panel_geom *g, int y,
+			 size_t d)
+{
+	struct screen *scr = &adj->scr;
+	WINDOW *w = scr->bar;
+	const struct dim_state *ds = &adj->is.dims[d];
+	int sel = d == adj->sel, x;
+	size_t n;
+	struct buf b = BUF_INIT;
+	enum slot mark, codes;
+
+	switch (ds->status) {
+	case DIM_AGREED:
+	case DIM_RESOLVED:
+		mark = SLOT_AGREED;
+		codes = ds->status == DIM_AGREED ? SLOT_NORMAL : SLOT_DIM;
+		break;
+	case DIM_DISAGREE:
+		mark = codes = SLOT_DISAGREE;
+		break;
+	default:
+		mark = codes = SLOT_DIM;
+		break;
+	}
+	if (sel)
+		draw_str(w, y, 0, 1, ">", 1, SLOT_SEL);
+	{
+		const char *gl = glyph(ds->status == DIM_DISAGREE ? G_DIFFER :
+				       ds->status == DIM_PENDING ? G_PENDING :
+				       G_AGREED);
+
+		draw_str(w, y, 1, 2, gl, strlen(gl), mark);
+	}
+	sanitize_line(&b, ds->dim->key);
+	x = draw_str(w, y, g->key_x, g->key_w, b.ptr, b.len,
+		     sel ? SLOT_SEL : ds->status == DIM_DISAGREE ?
+		     SLOT_DISAGREE : SLOT_NORMAL);
+	if (sel && x < g->key_w)
+		draw_fill(w, y, g->key_x + x, g->key_w - x, SLOT_SEL);
+	for (n = 0; n < adj->is.nr_coders; n++) {
+		const struct coded_dim *cd = coder_dim(adj, n, ds->dim->key);
+
+		buf_reset(&b);
+		codes_of(cd, &b);
+		if (!b.len)
+			draw_str(w, y, g->coder_x + (int)n * g->coder_w,
+				 g->coder_w - 1, "(none)", 6, SLOT_DIM);
+		else
+			draw_str(w, y, g->coder_x + (int)n * g->coder_w,
+				 g->coder_w - 1, b.ptr, b.len, codes);
+	}
+	buf_reset(&b);
+	switch (ds->status) {
+	case DIM_AGREED:
+		buf_addstr(&b, "agreed");
+		break;
+	case DIM_RESOLVED: {
+		const char *p;
+
+		buf_addf(&b, "%s ", glyph(G_ARROW));
+		for (p = ds->final; p && *p; p++)
+			buf_addch(&b, *p == ';' ? ',' : *p);
+		if (ds->cause) {
+			buf_addstr(&b, " (");
+			sanitize_line(&b, ds->cause);
+			buf_addch(&b, ')');
+		}
+		break;
+	}
+	case DIM_DISAGREE:
+		buf_addstr(&b, "to resolve");
+		break;
+	default:
+		buf_addstr(&b, "waiting");
+		break;
+	}
+	{
+		/* codes are codebook keys, checked when saved; sanitize
+		 * anyway */
+		struct buf s = BUF_INIT;
+
+		sanitize_line(&s, b.ptr);
+		draw_str(w, y, g->final_x, g->final_w, s.ptr, s.len,
+			 ds->status == DIM_RESOLVED ? SLOT_BAR_SET :
+			 ds->status == DIM_AGREED ? SLOT_AGREED :
+			 ds->status == DIM_DISAGREE ? SLOT_DISAGREE : SLOT_DIM);
+		buf_release(&s);
+	}
+	buf_release(&b);
+}
+
+static void draw_coder_row(struct adj *adj, int y, size_t n)
+{
+	struct screen *scr = &adj->scr;
+	WINDOW *w = scr->bar;
+	const struct coding *c = &adj->is.coders[adj->shown[n]].coding;
+	struct buf b = BUF_INIT;
+	int x = 1;
+
+	coder_label(adj, n, &b);
+	buf_addch(&b, ':');
+	x += draw_str(w, y, x, scr->cols - x, b.ptr, b.len, SLOT_MD_STRONG);
+	buf_reset(&b);
+	if (c->uncertain)
+		buf_addstr(&b, " [uncertain]");
+	if (c->discuss)
+		buf_addstr(&b, " [discuss]");
+	if (b.len)
+		x += draw_str(w, y, x, scr->cols - x, b.ptr, b.len,
+			      SLOT_LABEL);
+	buf_reset(&b);
+	if (c->memo && *c->memo) {
+		size_t len = strcspn(c->memo, "\n");
+
+		x += draw_str(w, y, x, scr->cols - x, " memo: ", 7, SLOT_DIM);
+		text_sanitize(&b, c->memo, len, 8, 0);
+		if (c->memo[len])
+			buf_addstr(&b, " (M: all of it)");
+		draw_str(w, y, x, scr->cols - x, b.ptr, b.len, SLOT_NORMAL);
+	} else {
+		draw_str(w, y, x, scr->cols - x, " no memo", 8, SLOT_DIM);
+	}
+	buf_release(&b);
+}
+
+static void draw_panel(struct adj *adj)
+{
+	struct screen *scr = &adj->scr;
+	WINDOW *w = scr->bar;
+	struct panel_geom g;
+	struct buf b = BUF_INIT;
+	size_t n, d, coders = adj->is.nr_coders;
+	int y, dim_rows, coder_rows;
+
+	werase(w);
+	geometry(adj, &g);
+	/* column titles */
+	draw_fill(w, 0, 0, scr->cols, SLOT_PANE_TITLE);
+	draw_str(w, 0, g.key_x, g.key_w, "dimension", 9, SLOT_PANE_TITLE);
+	for (n = 0; n < coders || n < 2; n++) {
+		buf_reset(&b);
+		if (n < coders) {
+			if (n < 9)
+				buf_addf(&b, "%zu ", n + 1);
+			coder_label(adj, n, &b);
+		} else {
+			buf_addf(&b, "Coder %zu: not submitted", n + 1);
+		}
+		draw_str(w, 0, g.coder_x + (int)n * g.coder_w, g.coder_w - 1,
+			 b.ptr, b.len, SLOT_PANE_TITLE);
+	}
+	draw_str(w, 0, g.final_x, g.final_w, "final", 5, SLOT_PANE_TITLE);
+
+	coder_rows = (int)(coders > 2 ? coders : 2);
+	dim_rows = scr->bar_rows - 1 - coder_rows;
+	if (dim_rows < 1) {
+		dim_rows = scr->bar_rows - 1;
+		coder_rows = 0;
+	}
+	if (adj->sel < adj->top)
+		adj->top = adj->sel;
+	if (adj->sel >= adj->top + (size_t)dim_rows)
+		adj->top = adj->sel - (size_t)dim_rows + 1;
+	for (y = 0; y < dim_rows; y++) {
+		d = adj->top + (size_t)y;
+		if (d >= adj->is.nr_dims)
+			break;
+		draw_dim_row(adj, &g, 1 + y, d);
+	}
+	y = scr->bar_rows - coder_rows;
+	if (!coders && coder_rows)
+		draw_str(w, y, 1, scr->cols - 1, "Nobody has submitted this "
+			 "item yet.", 35, SLOT_DIM);
+	for (n = 0; n < coders && (int)n < coder_rows; n++)
+		draw_coder_row(adj, y + (int)n, n);
+	wnoutrefresh(w);
+	buf_release(&b);
+}
+
+static void draw_status(struct adj *adj)
+{
+	struct screen *scr = &adj->scr;
+	struct buf b = BUF_INIT, pos = BUF_INIT;
+	size_t n = adj->is.nr_coders;
+
+	if (adj->pos != NOT_QUEUED)
+		buf_addf(&pos, " %zu/%zu ", adj->pos + 1, adj->nr_queue);
+	else
+		buf_addstr(&pos, " not queued ");
+	if (n >= 2)
+		buf_addf(&b, "1-%zu take  ", n > 9 ? 9 : n);
+	buf_addstr(&b, "c choose  J/K dim  ");
+	if (adj->is.discuss)
+		buf_addstr(&b, "S settle  ");
+	if (scr->split)
+		buf_addstr(&b, "M memos  ");
+	buf_addstr(&b, "A agreement  ");
+	if (!scr->split)
+		buf_addstr(&b, "Tab pane  ");
+	buf_addstr(&b, "? help  q quit");
+	screen_draw_status(scr, b.ptr, pos.ptr);
+	buf_release(&b);
+	buf_release(&pos);
+}
+
+static void draw_cb(void *ctx)
+{
+	struct adj *adj = ctx;
+	struct screen *scr = &adj->scr;
+	int under;
+
+	if (scr->too_small) {
+		if (scr->dirty)
+			screen_draw_too_small(scr);
+		scr->dirty = 0;
+		return;
+	}
+	if (scr->dirty & DIRTY_HEADER)
+		draw_header(adj);
+	under = screen_draw_panes(scr);
+	if (scr->dirty & DIRTY_BAR) {
+		draw_panel(adj);
+		under = 1;
+	}
+	if (scr->dirty & DIRTY_STATUS)
+		draw_status(adj);
+	screen_draw_overlays(scr, under);
+	scr->dirty = 0;
+}
+
+static void layout_cb(void *ctx, int rows, int cols)
+{
+	struct adj *adj = ctx;
+
+	adj->scr.rows = rows;
+	adj->scr.cols = cols;
+	relayout(adj);
+}
+
+static void repaint_cb(void *ctx)
+{
+	struct adj *adj = ctx;
+
+	adj->scr.dirty = DIRTY_ALL;
+}
+
+static int done_cb(void *ctx)
+{
+	struct adj *adj = ctx;
+
+	return adj->scr.quit;
+}
+
+/* ---- keys ------------------------------------------------------------- */
+
+/* May the selected dimension be resolved now?  Says why not. */
+static int resolvable(struct adj *adj)
+{
+	struct screen *scr = &adj->scr;
+	const struct dim_state *ds;
+	struct buf b = BUF_INIT;
+
+	if (!adj->is.nr_dims)
+		return 0;
+	if (!adj->is.ready) {
+		screen_msg(scr, MSG_ERR, "not ready: %zu of %zu coders have "
+			   "submitted %s", adj->is.nr_coders,
+			   adj->is.nr_expected ? adj->is.nr_expected :
+			   (size_t)2, scr->item_name);
+		return 0;
+	}
+	ds = &adj->is.dims[adj->sel];
+	if (ds->status == DIM_AGREED) {
+		sanitize_line(&b, ds->final);
+		screen_msg(scr, MSG_INFO, "%s is agreed (%s): nothing to "
+			   "resolve", ds->dim->key, b.len ? b.ptr : "no code");
+		buf_release(&b);
+		return 0;
+	}
+	return 1;
+}
+
+static void take_coder(struct adj *adj, size_t n)
+{
+	struct screen *scr = &adj->scr;
+	const struct dim_state *ds;
+	const struct coded_dim *cd;
+	struct buf who = BUF_INIT, src = BUF_INIT;
+
+	if (!resolvable(adj))
+		return;
+	ds = &adj->is.dims[adj->sel];
+	coder_label(adj, n, &who);
+	if (n >= adj->is.nr_coders) {
+		screen_msg(scr, MSG_ERR, "%zu coders coded %s: no Coder %zu",
+			   adj->is.nr_coders, scr->item_name, n + 1);
+		goto out;
+	}
+	cd = coder_dim(adj, n, ds->dim->key);
+	if (!cd || !cd->nr_codes) {
+		screen_msg(scr, MSG_ERR, "%s left %s empty: c chooses a code",
+			   who.ptr, ds->dim->key);
+		goto out;
+	}
+	buf_addf(&src, "%s's code%s", who.ptr, cd->nr_codes > 1 ? "s" : "");
+	ask_rationale(adj, adj->sel, (const char *const *)cd->codes,
+		      cd->nr_codes, src.ptr);
+out:
+	buf_release(&who);
+	buf_release(&src);
+}
+
+static int picker_shown(struct screen *scr)
+{
+	int i;
+
+	for (i = 0; i < scr->nr_overlays; i++)
+		if (scr->overlays[i]->ops == &picker_view_ops)
+			return 1;
+	return 0;
+}
+
+static void move_item(struct adj *adj, int dir)
+{
+	struct screen *scr = &adj->scr;
+	size_t to;
+
+	if (!adj->nr_queue) {
+		screen_msg(scr, MSG_INFO, "the queue is empty");
+		return;
+	}
+	if (adj->pos == NOT_QUEUED)
+		to = 0;
+	else if (dir > 0 && adj->pos + 1 < adj->nr_queue)
+		to = adj->pos + 1;
+	else if (dir < 0 && adj->pos > 0)
+		to = adj->pos - 1;
+	else {
+		screen_msg(scr, MSG_INFO, "%s item of the queue",
+			   dir > 0 ? "last" : "first");
+		return;
+	}
+	go_item(adj, to);
+	screen_msg(scr, MSG_INFO, "item %zu of %zu%s", to + 1, adj->nr_queue,
+		   adj->done[to] ? " (done)" : "");
+}
+
+static int adj_action(struct adj *adj, enum action a, int key)
+{
+	struct screen *scr = &adj->scr;
+
+	switch (a) {
+	case ACT_TAKE_CODER:
+		take_coder(adj, (size_t)(key - '1'));
+		return 1;
+	case ACT_CHOOSE_CODE:
+		if (!resolvable(adj))
+			return 1;
+		pick_start(adj, adj->sel);
+		adj->picker_open = 1;
+		screen_open_picker(scr, adj->sel);
+		return 1;
+	case ACT_NEXT_DIM:
+		if (adj->sel + 1 < adj->is.nr_dims)
+			adj->sel++;
+		scr->dirty |= DIRTY_BAR;
+		return 1;
+	case ACT_PREV_DIM:
+		if (adj->sel)
+			adj->sel--;
+		scr->dirty |= DIRTY_BAR;
+		return 1;
+	case ACT_SETTLE:
+		if (!adj->is.discuss) {
+			screen_msg(scr, MSG_INFO, "no coder flagged %s for "
+				   "discussion", scr->item_name);
+			return 1;
+		}
+		screen_push(scr, &dialog_view_ops, dialog_new(1, 0));
+		return 1;
+	case ACT_SHOW_MEMOS:
+		screen_push(scr, &memos_view_ops, NULL);
+		return 1;
+	case ACT_TOGGLE_BLIND:
+		toggle_blind(adj);
+		return 1;
+	case ACT_NEXT_ITEM:
+	case ACT_PREV_ITEM:
+		move_item(adj, a == ACT_NEXT_ITEM ? 1 : -1);
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* What a key set in motion: a pick made in the picker asks for its
+ * rationale; a save moves on. */
+static void after_key(struct adj *adj)
+{
+	struct screen *scr = &adj->scr;
+
+	if (adj->picker_open && !picker_shown(scr)) {
+		adj->picker_open = 0;
+		if (adj->pick_dim >= 0 && adj->pick_ready && adj->nr_pick &&
+		    adj->is.dims[adj->pick_dim].status == DIM_AGREED) {
+			/* Tab in the picker went to a dimension that needs
+			 * nothing */
+			screen_msg(scr, MSG_INFO, "%s is agreed: nothing to "
+				   "resolve",
+				   adj->is.dims[adj->pick_dim].dim->key);
+		} else if (adj->pick_dim >= 0 && adj->pick_ready &&
+			   adj->nr_pick) {
+			size_t d = (size_t)adj->pick_dim;
+			char **codes = adj->pick;
+			size_t n = adj->nr_pick;
+
+			/* the dialog copies them */
+			ask_rationale(adj, d, (const char *const *)codes, n,
+				      "chosen in the picker");
+		} else if (adj->pick_ready) {
+			screen_msg(scr, MSG_INFO, "no code chosen: nothing "
+				   "to save");
+		}
+		pick_clear(adj);
+		adj->pick_dim = -1;
+	}
+	if (adj->advance) {
+		adj->advance = 0;
+		after_save(adj);
+	}
+}
+
+static void key_cb(void *ctx, int key)
+{
+	struct adj *adj = ctx;
+	struct screen *scr = &adj->scr;
+	struct view *v;
+	enum action a;
+	int r;
+
+	if (!screen_route_key(scr, key)) {
+		a = keymap_lookup(KEYMAP_ADJUDICATE, key);
+		if (!adj_action(adj, a, key)) {
+			v = &scr->panes[scr->focus];
+			r = v->ops->handle(v, a, key);
+			if (r & H_REDRAW)
+				v->dirty = 1;
+			if (r == H_UNHANDLED)
+				screen_action(scr, a, key);
+		}
+	}
+	after_key(adj);
+}
+
+/* ---- entry ------------------------------------------------------------ */
+
+int tui_adjudicate(struct store *st, const struct actor *a,
+		   const char *name, struct err *e)
+{
+	struct adj adj;
+	struct screen *scr = &adj.scr;
+	struct ui_client client = {
+		.ctx = &adj,
+		.layout = layout_cb,
+		.draw = draw_cb,
+		.key = key_cb,
+		.done = done_cb,
+		.repaint = repaint_cb,
+	};
+	long long id = -1;
+	size_t i;
+	int ret = -1, started = 0;
+
+	memset(&adj, 0, sizeof(adj));
+	adj.pos = NOT_QUEUED;
+	adj.pick_dim = -1;
+	scr->st = st;
+	scr->actor = a;
+	scr->qpos = NOT_QUEUED;
+	scr->picking = -1;
+	scr->keymap = KEYMAP_ADJUDICATE;
+	scr->pick_ops = &adj_pick_ops;
+	scr->help_intro = "Every resolution is saved the moment it is made. "
+		"The panel lists every dimension with each coder's codes: "
+		"agreed and resolved ones are marked done, disagreements are "
+		"marked, bold and underlined. J and K select a dimension; a "
+		"digit takes that coder's code and c chooses another in the "
+		"picker; then type the rationale (Tab tags a cause, C-o opens "
+		"$EDITOR) and press Enter. When an item needs nothing more, "
+		"the next one of the queue opens.";
+	buf_init(&scr->msg, 0);
+	buf_init(&scr->last_search, 0);
+	buf_init(&adj.saved, 0);
+	edit_init(&scr->prompt, 0);
+	for (i = 0; i < 2; i++) {
+		scr->panes[i].scr = scr;
+		scr->panes[i].ops = i == PANE_ISSUE ? &issue_view_ops :
+				    &diff_view_ops;
+	}
+
+	if (a->role == ROLE_ANNOTATOR) {
+		err_set(e, ERR_PERM, "the adjudicator's screen is for the "
+			"owner and adjudicators, and %s is an annotator "
+			"(`bugcoder code` opens the annotator's screen)",
+			a->name);
+		goto out;
+	}
+	if (actor_require(a, ROLES(ROLE_ADJUDICATOR) | ROLES(ROLE_OWNER),
+			  "adjudicating", e) < 0)
+		goto out;
+	if (study_codebook(st, &scr->cb, NULL, e) < 0)
+		goto out;
+	if (adjudicate_queue(st, a, &scr->cb, &adj.queue, &adj.nr_queue,
+			     e) < 0)
+		goto out;
+	adj.done = xcalloc(adj.nr_queue + 1, 1);
+	adj.nr_left = adj.nr_queue;
+	if (name) {
+		id = item_find(st, name, e);
+		if (id < 0)
+			goto out;
+	} else if (!adj.nr_queue) {
+		err_set(e, ERR_NOTFOUND, "nothing to adjudicate: no item that "
+			"all its coders submitted has a disagreement or a "
+			"discussion flag left");
+		goto out;
+	} else {
+		id = adj.queue[0];
+	}
+	if (load_item(&adj, id, e) < 0)
+		goto out;
+	if (adj.pos == NOT_QUEUED) {
+		if (!adj.is.ready)
+			screen_msg(scr, MSG_ERR, "%s is not ready: %zu of %zu "
+				   "coders have submitted", scr->item_name,
+				   adj.is.nr_coders, adj.is.nr_expected ?
+				   adj.is.nr_expected : (size_t)2);
+		else
+			screen_msg(scr, MSG_INFO, "%s needs no adjudication: "
+				   "every dimension is agreed or resolved",
+				   scr->item_name);
+	}
+
+	if (ui_start(e) < 0)
+		goto out;
+	started = 1;
+	ret = ui_run(&client, e);
+out:
+	screen_release_windows(scr);
+	if (started)
+		ui_stop();
+	pick_clear(&adj);
+	item_release(&scr->item);
+	item_state_release(&adj.is);
+	codebook_release(&scr->cb);
+	free(adj.queue);
+	free(adj.done);
+	free(adj.shown);
+	free(scr->item_name);
+	buf_release(&scr->msg);
+	buf_release(&scr->last_search);
+	buf_release(&adj.saved);
+	edit_release(&scr->prompt);
+	return ret;
+}

@@ -1,0 +1,1108 @@
+/*
+ * view_agree: the agreement view.
+ *
+ * At the top, a table of the codebook's dimensions: for the scope shown
+ * (the whole study, or one round; Tab changes it) the kappa, its 95%
+ * confidence interval, the Landis & Koch band and n; then a sparkline of
+ * the kappa per round and, as far as the width allows, a column per
+ * round, so the trend across rounds shows.  Under it, for the selected
+ * dimension (j/k) and the scope, a detail that scrolls like a pane: the
+ * copy-ready sentence, the other statistics, the confusion matrix as a
+ * grid shaded by count (characters, not colour: ' ' and four shades,
+ * with the count beside; the diagonal is agreement), and bars of how
+ * often each annotator chose each code.
+ *
+ * Which kappa: Cohen's for two annotators on a `select: one` dimension
+ * (with its CI); the mean of the per-code kappas (marked "m") for
+ * `select: many`; Fleiss' (marked "F") for more than two annotators.
+ *
+ * Everything is computed once, when the view opens: agreement_compute()
+ * for each round (round_list()) and for the whole study.  Keys only
+ * redraw.  Who sees what is agreement_compute()'s rule - the owner and
+ * adjudicators everything, an annotator the closed rounds only; a scope
+ * the actor may not see says so instead of showing numbers.
+ *
+ * The view is an overlay of the annotator's and the adjudicator's
+ * screens (covering the panes and the panel, not the status line), and a
+ * screen of its own: tui_agree() for `bugcoder agree --screen`.
+ *
+ * Limitations: the confusion grid needs two annotators and a `select:
+ * one` dimension (otherwise the detail lists the per-code or pairwise
+ * kappas); names of annotators and codes are cut to fit.
+ */
+#define _XOPEN_SOURCE_EXTENDED 1
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/agreement.h"
+#include "core/round.h"
+#include "core/study.h"
+#include "core/text.h"
+#include "exports/agree_report.h"
+#include "tui/doc.h"
+#include "tui/screen.h"
+#include "tui/tui.h"
+#include "tui/ui.h"
+
+#define NAME_MAX_W 16		/* dimension names in the table */
+#define ROUND_COL_W 8		/* a per-round column */
+#define MIN_DETAIL_ROWS 3
+
+struct scope {
+	char *round;		/* NULL: the whole study */
+	int ok;			/* computed; else `why` says why not */
+	int denied;		/* not for this actor (blinding) */
+	char *why;
+	struct agreement ag;
+};
+
+struct agree_view {
+	struct scope *sc;	/* the rounds in creation order, then the
+				   whole study */
+	size_t nr_sc;
+	size_t dim;		/* selected dimension (codebook index) */
+	size_t cur;		/* the scope shown */
+	size_t top_dim;		/* first dimension row shown */
+	struct doc doc;		/* the detail */
+	int width;		/* the detail is rendered for this width, */
+	size_t doc_dim, doc_cur;	/* dimension and scope */
+	struct pager pg;
+	int table_rows;		/* dimension rows shown */
+	int det_y, det_rows;	/* the detail's place in the window */
+};
+
+/* ---- figures ---------------------------------------------------------- */
+
+/* One dimension in one scope, as the table shows it. */
+struct cell {
+	int shown;		/* the scope was computed */
+	struct agree_stat k;	/* the kappa of the dimension */
+	char stat;		/* ' ' Cohen, 'm' mean of codes, 'F' Fleiss */
+	int has_ci;
+	double lo, hi;
+	enum agree_band band;
+	size_t n;
+};
+
+static const struct agreement_dim *scope_dim(const struct scope *sc,
+					     size_t d)
+{
+	if (!sc->ok || d >= sc->ag.nr_dims)
+		return NULL;
+	return &sc->ag.dims[d];
+}
+
+static void cell_of(const struct scope *sc, size_t d, struct cell *c)
+{
+	const struct agreement_dim *ad = scope_dim(sc, d);
+
+	memset(c, 0, sizeof(*c));
+	c->stat = ' ';
+	if (!ad)
+		return;
+	c->shown = 1;
+	c->n = ad->n_items;
+	if (ad->dim->select_many) {
+		c->k = ad->multi.mean_kappa;
+		c->stat = 'm';
+		c->band = agree_band(&c->k);
+	} else if (sc->ag.nr_annotators > 2) {
+		c->k = ad->fleiss.kappa;
+		c->stat = 'F';
+		c->band = ad->fleiss.band;
+	} else {
+		c->k = ad->cohen.kappa;
+		c->band = ad->cohen.band;
+		if (ad->cohen.ci_low.defined && ad->cohen.ci_high.defined) {
+			c->has_ci = 1;
+			c->lo = ad->cohen.ci_low.value;
+			c->hi = ad->cohen.ci_high.value;
+		}
+	}
+}
+
+static void scope_label(const struct scope *sc, struct buf *out)
+{
+	if (!sc->round) {
+		buf_addstr(out, "whole study");
+		return;
+	}
+	buf_addstr(out, "round ");
+	sanitize_line(out, sc->round);
+}
+
+/* ---- glyphs ----------------------------------------------------------- */
+
+/* The shade of a grid cell: level 0 (empty) to 4 (the largest). */
+static const char *shade(int level)
+{
+	static const char *const utf8[5] = {
+		" ", "\xe2\x96\x91", "\xe2\x96\x92", "\xe2\x96\x93",
+		"\xe2\x96\x88"
+	};
+	static const char *const ascii[5] = { " ", ".", ":", "*", "#" };
+
+	if (level < 0)
+		level = 0;
+	if (level > 4)
+		level = 4;
+	return draw_utf8() ? utf8[level] : ascii[level];
+}
+
+/* One sparkline character for a kappa (8 levels over 0..1). */
+static const char *spark(const struct cell *c)
+{
+	static const char *const utf8[8] = {
+		"\xe2\x96\x81", "\xe2\x96\x82", "\xe2\x96\x83", "\xe2\x96\x84",
+		"\xe2\x96\x85", "\xe2\x96\x86", "\xe2\x96\x87", "\xe2\x96\x88"
+	};
+	static const char ascii[] = "_.-=+*#@";
+	static char one[2];
+	int lvl;
+
+	if (!c->shown)
+		return " ";
+	if (!c->k.defined)
+		return "?";
+	lvl = c->k.value <= 0 ? 0 : (int)ceil(c->k.value * 8) - 1;
+	if (lvl < 0)
+		lvl = 0;
+	if (lvl > 7)
+		lvl = 7;
+	if (draw_utf8())
+		return utf8[lvl];
+	one[0] = ascii[lvl];
+	one[1] = '\0';
+	return one;
+}
+
+/* A bar of `count` out of `max` in `width` columns: full blocks and an
+ * eighth-block end in UTF-8, '#' in ASCII. */
+static void bar(struct buf *out, long count, long max, int width)
+{
+	static const char *const part[8] = {
+		"", "\xe2\x96\x8f", "\xe2\x96\x8e", "\xe2\x96\x8d",
+		"\xe2\x96\x8c", "\xe2\x96\x8b", "\xe2\x96\x8a", "\xe2\x96\x89"
+	};
+	long eighths, i;
+
+	if (max <= 0 || count <= 0 || width <= 0)
+		return;
+	if (!draw_utf8()) {
+		long n = (count * width + max / 2) / max;
+
+		if (n < 1)
+			n = 1;
+		for (i = 0; i < n; i++)
+			buf_addch(out, '#');
+		return;
+	}
+	eighths = (count * width * 8 + max / 2) / max;
+	if (eighths < 1)
+		eighths = 1;
+	for (i = 0; i < eighths / 8; i++)
+		buf_addstr(out, "\xe2\x96\x88");
+	buf_addstr(out, part[eighths % 8]);
+}
+
+/* ---- the detail ------------------------------------------------------- */
+
+static size_t tv_count(void *ctx)
+{
+	struct agree_view *av = ctx;
+
+	return av->doc.nr;
+}
+
+static int tv_get(void *ctx, size_t i, struct draw_text *t)
+{
+	struct agree_view *av = ctx;
+
+	doc_get(&av->doc, i, t);
+	return av->doc.lines[i].verbatim;
+}
+
+static int tv_match(void *ctx, size_t i, const char *pat, size_t plen)
+{
+	struct agree_view *av = ctx;
+
+	return doc_match(&av->doc, i, pat, plen);
+}
+
+static const struct pager_src detail_src = {
+	.count = tv_count,
+	.get = tv_get,
+	.match = tv_match,
+};
+
+/* Sanitized text `s` wrapped at `width`, one doc line each. */
+static void para(struct doc *d, const char *s, int width, enum slot slot)
+{
+	struct buf b = BUF_INIT;
+	struct text_lines tl = TEXT_LINES_INIT;
+	size_t i;
+
+	text_sanitize(&b, s, strlen(s), 8, 0);
+	text_wrap(&tl, b.ptr, b.len, width > 10 ? width : 10);
+	for (i = 0; i < tl.nr; i++) {
+		doc_begin(d, slot, 0, d->nr);
+		doc_put(d, b.ptr + tl.v[i].off, tl.v[i].len, slot);
+		doc_end(d);
+	}
+	text_lines_release(&tl);
+	buf_release(&b);
+}
+
+static void stat_text(struct buf *b, const char *label,
+		      const struct agree_stat *s)
+{
+	if (s->defined)
+		buf_addf(b, "%s %.3f", label, s->value);
+	else
+		buf_addf(b, "%s undefined", label);
+}
+
+/* "12 crash" cut to `w` columns and padded to it. */
+static void code_label(struct buf *out, const struct dimension *dim, int k,
+		       int w)
+{
+	struct buf t = BUF_INIT, c = BUF_INIT;
+	int used;
+
+	buf_addf(&t, "%2d ", k + 1);
+	sanitize_line(&t, dim->codes[k].key);
+	used = text_truncate(&c, t.ptr, t.len, w, glyph(G_ELLIPSIS));
+	buf_add(out, c.ptr, c.len);
+	for (; used < w; used++)
+		buf_addch(out, ' ');
+	buf_release(&t);
+	buf_release(&c);
+}
+
+static int label_width(const struct dimension *dim, const long *count,
+		       size_t nr_ann, int cap)
+{
+	int w = 8, k;
+	size_t a;
+
+	for (k = 0; k < (int)dim->nr_codes; k++) {
+		int used = 0, kw;
+
+		for (a = 0; a < nr_ann; a++)
+			used |= count[(size_t)k * nr_ann + a] != 0;
+		if (!used)
+			continue;
+		kw = 3 + text_width(dim->codes[k].key,
+				    strlen(dim->codes[k].key));
+		if (kw > w)
+			w = kw;
+	}
+	return w > cap ? cap : w;
+}
+
+static void name_of(struct buf *out, const struct agreement *ag, size_t a,
+		    int w)
+{
+	struct buf t = BUF_INIT, c = BUF_INIT;
+	int used;
+
+	sanitize_line(&t, ag->annotators[a]);
+	used = text_truncate(&c, t.ptr, t.len, w, glyph(G_ELLIPSIS));
+	buf_add(out, c.ptr, c.len);
+	for (; used < w; used++)
+		buf_addch(out, ' ');
+	buf_release(&t);
+	buf_release(&c);
+}
+
+static void render_grid(struct doc *d, const struct agreement *ag,
+			const struct agreement_dim *ad, int width)
+{
+	const struct agree_table *t = &ad->table;
+	int k = t->k, i, j, nu = 0, w = 1, labw;
+	long i10;
+	int *used = xcalloc((size_t)k + 1, sizeof(int));
+	long max = 0;
+	struct buf b = BUF_INIT;
+
+	for (i = 0; i < k; i++)
+		for (j = 0; j < k; j++) {
+			long n = t->n[i * k + j];
+
+			if (n) {
+				used[i] = used[j] = 1;
+				if (n > max)
+					max = n;
+			}
+		}
+	for (i = 0; i < k; i++)
+		nu += used[i];
+	if (!nu) {
+		doc_line(d, "No items in the table: nothing to show.",
+			 SLOT_DIM, d->nr);
+		free(used);
+		return;
+	}
+	for (i10 = max; i10 >= 10; i10 /= 10)
+		w++;
+	labw = label_width(ad->dim, ad->count, ag->nr_annotators, 24);
+
+	buf_addstr(&b, "Confusion: rows ");
+	sanitize_line(&b, ag->annotators[0]);
+	buf_addstr(&b, ", columns ");
+	sanitize_line(&b, ag->annotators[1]);
+	buf_addstr(&b, "; codes numbered as in the codebook, shaded by "
+		   "count, the diagonal is agreement");
+	para(d, b.ptr, width, SLOT_MD_STRONG);
+
+	/* column numbers */
+	doc_begin(d, SLOT_DIM, 1, d->nr);
+	buf_reset(&b);
+	for (i = 0; i < labw; i++)
+		buf_addch(&b, ' ');
+	for (j = 0; j < k; j++)
+		if (used[j])
+			buf_addf(&b, " %*d", w + 2, j + 1);
+	doc_put(d, b.ptr, b.len, SLOT_DIM);
+	doc_end(d);
+
+	for (i = 0; i < k; i++) {
+		if (!used[i])
+			continue;
+		doc_begin(d, SLOT_NORMAL, 1, d->nr);
+		buf_reset(&b);
+		code_label(&b, ad->dim, i, labw);
+		doc_put(d, b.ptr, b.len, SLOT_NORMAL);
+		for (j = 0; j < k; j++) {
+			long n = t->n[i * k + j];
+			int lvl;
+			enum slot s;
+
+			if (!used[j])
+				continue;
+			buf_reset(&b);
+			if (!n) {
+				buf_addf(&b, "  %*s", w, "");
+				doc_put(d, b.ptr, b.len, SLOT_NORMAL);
+				doc_puts(d, glyph(G_DOT), SLOT_DIM);
+				continue;
+			}
+			lvl = (int)((4 * n + max - 1) / max);
+			s = i == j ? SLOT_AGREED : SLOT_DISAGREE;
+			doc_puts(d, " ", SLOT_NORMAL);
+			doc_puts(d, shade(lvl), s);
+			buf_addf(&b, "%*ld", w + 1, n);
+			doc_put(d, b.ptr, b.len, s);
+		}
+		doc_end(d);
+	}
+	buf_reset(&b);
+	buf_addf(&b, "shades: %s%s%s%s up to a quarter, a half, three "
+		 "quarters, all of the largest cell (%ld)", shade(1), shade(2),
+		 shade(3), shade(4), max);
+	para(d, b.ptr, width, SLOT_DIM);
+	buf_release(&b);
+	free(used);
+}
+
+static void render_bars(struct doc *d, const struct agreement *ag,
+			const struct agreement_dim *ad, int width)
+{
+	size_t na = ag->nr_annotators, a;
+	int k, labw, namew = 4, cw = 1, side, barw;
+	long max = 0, n;
+	struct buf b = BUF_INIT;
+
+	if (!na)
+		return;
+	for (k = 0; k < ad->k; k++)
+		for (a = 0; a < na; a++)
+			if ((n = ad->count[(size_t)k * na + a]) > max)
+				max = n;
+	doc_line(d, "Codes chosen, per annotator (submitted items)",
+		 SLOT_MD_STRONG, d->nr);
+	if (!max) {
+		doc_line(d, "No code was chosen.", SLOT_DIM, d->nr);
+		return;
+	}
+	for (n = max; n >= 10; n /= 10)
+		cw++;
+	for (a = 0; a < na; a++) {
+		int w = text_width(ag->annotators[a],
+				   strlen(ag->annotators[a]));
+
+		if (w > namew)
+			namew = w;
+	}
+	if (namew > 10)
+		namew = 10;
+	labw = label_width(ad->dim, ad->count, na, 28);
+	/* two annotators side by side when each bar still gets 8 columns */
+	side = na == 2 && (width - labw - 2 * (namew + cw + 4)) / 2 >= 8;
+	barw = side ? (width - labw - 2 * (namew + cw + 4)) / 2 :
+	       width - labw - namew - cw - 3;
+	if (barw > 40)
+		barw = 40;
+	if (barw < 4)
+		barw = 4;
+	for (k = 0; k < ad->k; k++) {
+		int any = 0;
+
+		for (a = 0; a < na; a++)
+			any |= ad->count[(size_t)k * na + a] != 0;
+		if (!any)
+			continue;
+		for (a = 0; a < na; a++) {
+			long c = ad->count[(size_t)k * na + a];
+			int used;
+
+			if (a == 0 || !side) {
+				if (a)
+					doc_end(d);
+				doc_begin(d, SLOT_NORMAL, 1, d->nr);
+				buf_reset(&b);
+				if (a == 0)
+					code_label(&b, ad->dim, k, labw);
+				else
+					buf_addf(&b, "%*s", labw, "");
+				doc_put(d, b.ptr, b.len, SLOT_NORMAL);
+			}
+			buf_reset(&b);
+			buf_addch(&b, ' ');
+			name_of(&b, ag, a, namew);
+			buf_addch(&b, ' ');
+			doc_put(d, b.ptr, b.len, SLOT_DIM);
+			buf_reset(&b);
+			bar(&b, c, max, barw);
+			used = text_width(b.ptr, b.len);
+			doc_put(d, b.ptr, b.len, a % 2 ? SLOT_MD_CODE :
+				SLOT_BAR_SET);
+			buf_reset(&b);
+			buf_addf(&b, "%*s %*ld", barw - used, "", cw, c);
+			doc_put(d, b.ptr, b.len, SLOT_NUMBER);
+		}
+		doc_end(d);
+	}
+	buf_release(&b);
+}
+
+static void render(struct agree_view *av, const struct codebook *cb,
+		   int width)
+{
+	struct doc *d = &av->doc;
+	const struct scope *sc = &av->sc[av->cur];
+	const struct dimension *dim = &cb->dims[av->dim];
+	const struct agreement_dim *ad = scope_dim(sc, av->dim);
+	const struct agreement *ag = &sc->ag;
+	struct buf b = BUF_INIT;
+	size_t i;
+
+	doc_clear(d);
+	av->width = width;
+	av->doc_dim = av->dim;
+	av->doc_cur = av->cur;
+	doc_begin(d, SLOT_MD_HEADING, 0, d->nr);
+	doc_put_untrusted(d, dim->key, SLOT_MD_HEADING);
+	if (dim->name) {
+		doc_puts(d, " - ", SLOT_MD_HEADING);
+		doc_put_untrusted(d, dim->name, SLOT_MD_HEADING);
+	}
+	buf_addf(&b, " %s ", glyph(G_DOT));
+	scope_label(sc, &b);
+	doc_puts(d, b.ptr, SLOT_MD_HEADING);
+	doc_end(d);
+	if (!ad) {
+		para(d, sc->why ? sc->why : "not computed", width, SLOT_NOTICE);
+		goto out;
+	}
+	buf_reset(&b);
+	if (ag->nr_annotators < 2) {
+		buf_addf(&b, "Agreement needs two annotators; %zu submitted "
+			 "in this scope.", ag->nr_annotators);
+		para(d, b.ptr, width, SLOT_NORMAL);
+	} else if (dim->select_many) {
+		const struct agree_multi *m = &ad->multi;
+
+		buf_addstr(&b, "Mean of the per-code kappas for ");
+		sanitize_line(&b, dim->key);
+		if (m->mean_kappa.defined)
+			buf_addf(&b, ": %.2f (%d of %d codes defined), %s "
+				 "agreement; ", m->mean_kappa.value,
+				 m->n_defined, ad->k,
+				 agree_band_name(agree_band(&m->mean_kappa)));
+		else
+			buf_addf(&b, ": undefined (%s); ", m->mean_kappa.why);
+		if (m->exact.defined)
+			buf_addf(&b, "identical sets on %.0f%% of ",
+				 100 * m->exact.value);
+		buf_addf(&b, "n = %zu bugs, %zu annotators.", ad->n_items,
+			 ag->nr_annotators);
+		para(d, b.ptr, width, SLOT_NORMAL);
+	} else if (ag->nr_annotators > 2) {
+		const struct agree_fleiss *f = &ad->fleiss;
+
+		buf_addstr(&b, "Fleiss' kappa for ");
+		sanitize_line(&b, dim->key);
+		if (f->kappa.defined)
+			buf_addf(&b, " was %.2f (n = %zu bugs, %zu "
+				 "annotators), %s agreement.", f->kappa.value,
+				 ad->n_items, ag->nr_annotators,
+				 agree_band_name(f->band));
+		else
+			buf_addf(&b, " is undefined (%s; n = %zu bugs).",
+				 f->kappa.why, ad->n_items);
+		para(d, b.ptr, width, SLOT_NORMAL);
+		buf_reset(&b);
+		stat_text(&b, "Krippendorff's alpha", &ad->alpha.alpha);
+		buf_addstr(&b, "   ");
+		stat_text(&b, "Gwet's AC1", &f->ac1);
+		para(d, b.ptr, width, SLOT_DIM);
+	} else {
+		const struct agree_cohen *c = &ad->cohen;
+
+		agree_sentence(ag, ad, &b);
+		para(d, b.ptr, width, SLOT_NORMAL);
+		buf_reset(&b);
+		stat_text(&b, "observed", &c->po);
+		buf_addstr(&b, "   ");
+		stat_text(&b, "expected", &c->pe);
+		buf_addstr(&b, "   ");
+		stat_text(&b, "Scott's pi", &c->scott_pi);
+		buf_addstr(&b, "   ");
+		stat_text(&b, "Krippendorff's alpha", &c->alpha.alpha);
+		buf_addstr(&b, "   ");
+		stat_text(&b, "Gwet's AC1", &c->ac1);
+		buf_addstr(&b, "   ");
+		stat_text(&b, "PABAK", &c->pabak);
+		if (ad->n_dropped)
+			buf_addf(&b, "   (%zu submitted items left out: a "
+				 "coder left the dimension empty)",
+				 ad->n_dropped);
+		para(d, b.ptr, width, SLOT_DIM);
+	}
+	doc_line(d, "", SLOT_NORMAL, d->nr);
+
+	if (ag->nr_annotators == 2 && !dim->select_many) {
+		render_grid(d, ag, ad, width);
+		doc_line(d, "", SLOT_NORMAL, d->nr);
+	} else if (ag->nr_annotators == 2 && ad->per_code) {
+		int labw = label_width(dim, ad->count, 2, 28);
+
+		doc_line(d, "Per code (present or absent): kappa",
+			 SLOT_MD_STRONG, d->nr);
+		for (i = 0; i < (size_t)ad->k; i++) {
+			if (!ad->count[i * 2] && !ad->count[i * 2 + 1])
+				continue;
+			doc_begin(d, SLOT_NORMAL, 1, d->nr);
+			buf_reset(&b);
+			code_label(&b, dim, (int)i, labw);
+			buf_addch(&b, ' ');
+			stat_text(&b, "kappa", &ad->per_code[i].kappa);
+			doc_put(d, b.ptr, b.len, SLOT_NORMAL);
+			doc_end(d);
+		}
+		doc_line(d, "", SLOT_NORMAL, d->nr);
+	} else if (ag->nr_annotators > 2 && ad->pairs) {
+		doc_line(d, "Cohen's kappa per pair of annotators",
+			 SLOT_MD_STRONG, d->nr);
+		for (i = 0; i < ad->nr_pairs; i++) {
+			const struct agreement_pair *p = &ad->pairs[i];
+
+			doc_begin(d, SLOT_NORMAL, 1, d->nr);
+			buf_reset(&b);
+			buf_addstr(&b, "  ");
+			name_of(&b, ag, (size_t)p->a, 10);
+			buf_addf(&b, " %s ", draw_utf8() ? "\xc3\x97" : "x");
+			name_of(&b, ag, (size_t)p->b, 10);
+			buf_addch(&b, ' ');
+			stat_text(&b, "kappa", &p->cohen.kappa);
+			buf_addf(&b, "  n = %ld", p->cohen.n);
+			doc_put(d, b.ptr, b.len, SLOT_NORMAL);
+			doc_end(d);
+		}
+		doc_line(d, "", SLOT_NORMAL, d->nr);
+	}
+	render_bars(d, ag, ad, width);
+out:
+	buf_release(&b);
+}
+
+/* ---- the view --------------------------------------------------------- */
+
+static void scope_release(struct scope *sc)
+{
+	free(sc->round);
+	free(sc->why);
+	agreement_release(&sc->ag);
+}
+
+static int agree_open(struct view *v)
+{
+	struct screen *scr = v->scr;
+	char *want = v->priv;	/* the round to show first, or NULL */
+	struct agree_view *av = xcalloc(1, sizeof(*av));
+	struct round_info *rounds = NULL;
+	size_t nr = 0, i, best = 0;
+	struct err e = ERR_INIT;
+	int found = 0;
+
+	buf_init(&av->doc.text, 0);
+	pager_init(&av->pg, &detail_src, av);
+	v->priv = av;
+	if (round_list(scr->st, &rounds, &nr, &e) < 0) {
+		screen_msg(scr, MSG_ERR, "%s", e.msg);
+		free(want);
+		return -1;
+	}
+	av->nr_sc = nr + 1;
+	av->sc = xcalloc(av->nr_sc, sizeof(*av->sc));
+	for (i = 0; i < av->nr_sc; i++) {
+		struct scope *sc = &av->sc[i];
+
+		sc->round = i < nr ? xstrdup(rounds[i].name) : NULL;
+		err_clear(&e);
+		if (agreement_compute(scr->st, scr->actor, &scr->cb, sc->round,
+				      NULL, &sc->ag, &e) < 0) {
+			sc->denied = e.code == ERR_PERM;
+			sc->why = xstrdup(sc->denied ? (sc->round ?
+				"Agreement on a round is shown to annotators "
+				"once the round is closed." :
+				"Agreement over the whole study is for the "
+				"owner and adjudicators; an annotator sees "
+				"closed rounds.") : e.msg);
+			continue;
+		}
+		sc->ok = 1;
+		best = i;
+		if (want && sc->round && !strcmp(want, sc->round)) {
+			av->cur = i;
+			found = 1;
+		}
+	}
+	round_list_free(rounds, nr);
+	/* the whole study if it may be seen, else the last round that may */
+	if (!found)
+		av->cur = av->sc[nr].ok ? nr : best;
+	free(want);
+	av->doc_dim = av->doc_cur = (size_t)-1;
+	return 0;
+}
+
+static void agree_layout(struct view *v)
+{
+	struct screen *scr = v->scr;
+	struct agree_view *av = v->priv;
+	int inner, dims = (int)scr->cb.nr_dims;
+
+	/* the panes and the panel under them: all but the status line */
+	v->y = scr->area_y;
+	v->x = 0;
+	v->rows = scr->rows - 1 - scr->area_y;
+	v->cols = scr->cols;
+	screen_place(v);
+	inner = v->rows - 2;
+	/* scope line, header, dimensions, rule, then the detail */
+	av->table_rows = dims;
+	if (av->table_rows > inner - 3 - MIN_DETAIL_ROWS)
+		av->table_rows = inner - 3 - MIN_DETAIL_ROWS;
+	if (av->table_rows < 1)
+		av->table_rows = 1;
+	av->det_y = 1 + 2 + av->table_rows + 1;
+	av->det_rows = v->rows - 1 - av->det_y;
+	if (av->det_rows < 1)
+		av->det_rows = 1;
+	pager_set_size(&av->pg, av->det_rows, v->cols - 4);
+	if (av->width != v->cols - 4)
+		av->doc_dim = (size_t)-1;
+}
+
+/* The per-round value, right-aligned in `w` columns. */
+static void value_text(struct buf *b, const struct cell *c, int w)
+{
+	char t[32];
+
+	if (!c->shown)
+		snprintf(t, sizeof(t), "-");
+	else if (!c->k.defined)
+		snprintf(t, sizeof(t), "undef");
+	else
+		snprintf(t, sizeof(t), "%.2f%c", c->k.value, c->stat);
+	buf_addf(b, "%*s", w, t);
+}
+
+static void draw_table(struct view *v, struct agree_view *av)
+{
+	const struct codebook *cb = &v->scr->cb;
+	const struct scope *cur = &av->sc[av->cur];
+	size_t nr_rounds = av->nr_sc - 1, d, r;
+	struct buf b = BUF_INIT, h = BUF_INIT;
+	int namew = 9, x, y, width = v->cols - 2, spark_w, nr_cols = 0;
+	int fixed;
+
+	for (d = 0; d < cb->nr_dims; d++) {
+		int w = text_width(cb->dims[d].key, strlen(cb->dims[d].key));
+
+		if (w > namew)
+			namew = w;
+	}
+	if (namew > NAME_MAX_W)
+		namew = NAME_MAX_W;
+	/* " name  kappa   95% CI        band            n" */
+	fixed = 1 + namew + 2 + 6 + 2 + 11 + 2 + 14 + 2 + 5;
+	spark_w = nr_rounds > 5 ? (int)nr_rounds : 5;
+	if (nr_rounds && fixed + 2 + spark_w <= width)
+		nr_cols = (width - fixed - 2 - spark_w) / ROUND_COL_W;
+	if (nr_cols > (int)nr_rounds)
+		nr_cols = (int)nr_rounds;
+	if (!nr_rounds || fixed + 2 + spark_w > width)
+		spark_w = 0;
+
+	/* the scope line */
+	buf_addstr(&b, "Shown: ");
+	scope_label(cur, &b);
+	if (cur->ok) {
+		size_t i;
+
+		buf_addf(&b, " %s annotators ", glyph(G_DOT));
+		for (i = 0; i < cur->ag.nr_annotators; i++) {
+			if (i)
+				buf_addstr(&b, ", ");
+			sanitize_line(&b, cur->ag.annotators[i]);
+		}
+		if (!cur->ag.nr_annotators)
+			buf_addstr(&b, "none yet");
+	}
+	if (av->nr_sc > 1)
+		buf_addstr(&b, "   (Tab: next round)");
+	draw_str(v->win, 1, 1, width, b.ptr, b.len, SLOT_MD_STRONG);
+
+	/* the header */
+	buf_reset(&b);
+	buf_addf(&b, " %-*s  %6s  %-11s  %-14s  %5s", namew, "dimension",
+		 "kappa", "95% CI", "band", "n");
+	if (spark_w)
+		buf_addf(&b, "  %-*s", spark_w, "trend");
+	x = draw_str(v->win, 2, 1, width, b.ptr, b.len, SLOT_DIM);
+	for (r = nr_rounds - (size_t)nr_cols; r < nr_rounds; r++) {
+		struct buf t = BUF_INIT;
+
+		buf_reset(&h);
+		sanitize_line(&t, av->sc[r].round);
+		text_truncate(&h, t.ptr, t.len, ROUND_COL_W - 1,
+			      glyph(G_ELLIPSIS));
+		buf_reset(&t);
+		buf_addf(&t, "%*s", ROUND_COL_W - text_width(h.ptr, h.len),
+			 "");
+		buf_add(&t, h.ptr, h.len);
+		x += draw_str(v->win, 2, 1 + x, width - x, t.ptr, t.len,
+			      r == av->cur ? SLOT_SEL : SLOT_DIM);
+		buf_release(&t);
+	}
+
+	/* keep the selected dimension shown */
+	if (av->dim < av->top_dim)
+		av->top_dim = av->dim;
+	if (av->dim >= av->top_dim + (size_t)av->table_rows)
+		av->top_dim = av->dim - (size_t)av->table_rows + 1;
+	for (y = 0; y < av->table_rows; y++) {
+		struct cell c;
+		struct buf name = BUF_INIT;
+		int sel;
+		enum slot base;
+
+		d = av->top_dim + (size_t)y;
+		if (d >= cb->nr_dims)
+			break;
+		sel = d == av->dim;
+		base = sel ? SLOT_SEL : SLOT_NORMAL;
+		cell_of(cur, d, &c);
+		draw_fill(v->win, 3 + y, 1, width, base);
+		buf_reset(&b);
+		sanitize_line(&name, cb->dims[d].key);
+		buf_addch(&b, sel ? '>' : ' ');
+		text_truncate(&b, name.ptr, name.len, namew,
+			      glyph(G_ELLIPSIS));
+		buf_release(&name);
+		x = draw_str(v->win, 3 + y, 1, width, b.ptr, b.len, base);
+		buf_reset(&b);
+		buf_addf(&b, "%*s", 1 + namew - x + 2, "");
+		value_text(&b, &c, 6);
+		buf_addstr(&b, "  ");
+		if (c.has_ci) {
+			char ci[40];
+
+			snprintf(ci, sizeof(ci), "%.2f%s%.2f", c.lo,
+				 draw_utf8() ? "\xe2\x80\x93" : "..", c.hi);
+			buf_addstr(&b, ci);
+			buf_addf(&b, "%*s", 11 - text_width(ci, strlen(ci)),
+				 "");
+		} else {
+			buf_addf(&b, "%-11s", c.shown ? "-" : "");
+		}
+		buf_addf(&b, "  %-14s  ", c.shown && c.k.defined ?
+			 agree_band_name(c.band) : c.shown ? "undefined" :
+			 cur->denied ? "closed rounds" : "not computed");
+		if (c.shown)
+			buf_addf(&b, "%5zu", c.n);
+		else
+			buf_addf(&b, "%5s", "-");
+		x += draw_str(v->win, 3 + y, 1 + x, width - x, b.ptr, b.len,
+			      base);
+		if (spark_w) {
+			buf_reset(&b);
+			buf_addstr(&b, "  ");
+			for (r = 0; r < nr_rounds; r++) {
+				struct cell rc;
+
+				cell_of(&av->sc[r], d, &rc);
+				buf_addstr(&b, spark(&rc));
+			}
+			buf_addf(&b, "%*s", spark_w - (int)nr_rounds, "");
+			x += draw_str(v->win, 3 + y, 1 + x, width - x, b.ptr,
+				      b.len, sel ? SLOT_SEL : SLOT_BAR_SET);
+		}
+		for (r = nr_rounds - (size_t)nr_cols; r < nr_rounds; r++) {
+			struct cell rc;
+
+			cell_of(&av->sc[r], d, &rc);
+			buf_reset(&b);
+			value_text(&b, &rc, ROUND_COL_W);
+			x += draw_str(v->win, 3 + y, 1 + x, width - x, b.ptr,
+				      b.len, base);
+		}
+	}
+	buf_release(&b);
+	buf_release(&h);
+}
+
+static void agree_draw(struct view *v)
+{
+	struct agree_view *av = v->priv;
+	struct screen *scr = v->scr;
+	struct buf b = BUF_INIT;
+	int width = v->cols - 4;
+
+	if (av->doc_dim != av->dim || av->doc_cur != av->cur ||
+	    av->width != width) {
+		render(av, &scr->cb, width);
+		pager_goto(&av->pg, 0);
+	}
+	werase(v->win);
+	draw_frame(v->win, "Agreement (j/k dimension, Tab round, Space "
+		   "scroll, q close)", SLOT_DIALOG_TITLE);
+	draw_table(v, av);
+	wattrset(v->win, slot_attr(SLOT_DIALOG));
+	mvwhline(v->win, av->det_y - 1, 1, ACS_HLINE, v->cols - 2);
+	wattrset(v->win, A_NORMAL);
+	pager_draw(&av->pg, v->win, av->det_y, 2, 1);
+	pager_position(&av->pg, &b);
+	if ((int)b.len + 4 < v->cols)
+		draw_str(v->win, v->rows - 1, v->cols - (int)b.len - 3,
+			 (int)b.len, b.ptr, b.len, SLOT_DIALOG);
+	wnoutrefresh(v->win);
+	buf_release(&b);
+}
+
+static int agree_handle(struct view *v, enum action a, int key)
+{
+	struct agree_view *av = v->priv;
+	size_t n = v->scr->cb.nr_dims;
+
+	(void)key;
+	switch (a) {
+	case ACT_NEXT_DIM:
+		if (av->dim + 1 < n)
+			av->dim++;
+		return H_REDRAW;
+	case ACT_PREV_DIM:
+		if (av->dim)
+			av->dim--;
+		return H_REDRAW;
+	case ACT_NEXT_ROUND:
+		av->cur = (av->cur + 1) % av->nr_sc;
+		return H_REDRAW;
+	case ACT_PREV_ROUND:
+		av->cur = (av->cur + av->nr_sc - 1) % av->nr_sc;
+		return H_REDRAW;
+	case ACT_CLOSE:
+	case ACT_QUIT:
+	case ACT_AGREEMENT:
+		return H_CLOSE;
+	case ACT_HELP:
+	case ACT_SEARCH:
+	case ACT_SEARCH_NEXT:
+	case ACT_SEARCH_PREV:
+	case ACT_REDRAW:
+		return H_UNHANDLED;
+	default:
+		return pager_action(&av->pg, a) ? H_REDRAW : H_HANDLED;
+	}
+}
+
+static void agree_close(struct view *v)
+{
+	struct agree_view *av = v->priv;
+	size_t i;
+
+	if (av) {
+		for (i = 0; i < av->nr_sc; i++)
+			scope_release(&av->sc[i]);
+		free(av->sc);
+		doc_release(&av->doc);
+		pager_release(&av->pg);
+		free(av);
+	}
+	v->priv = NULL;
+	if (v->win)
+		delwin(v->win);
+	v->win = NULL;
+}
+
+static struct pager *agree_pager(struct view *v)
+{
+	struct agree_view *av = v->priv;
+
+	return &av->pg;
+}
+
+const struct view_ops agree_view_ops = {
+	.name = "agreement",
+	.keymap = KEYMAP_AGREE,
+	.open = agree_open,
+	.layout = agree_layout,
+	.draw = agree_draw,
+	.handle = agree_handle,
+	.close = agree_close,
+	.pager = agree_pager,
+};
+
+/* ---- the view as a screen of its own ---------------------------------- */
+
+static void solo_layout(void *ctx, int rows, int cols)
+{
+	struct screen *scr = ctx;
+	int i;
+
+	scr->rows = rows;
+	scr->cols = cols;
+	scr->too_small = rows < SCREEN_MIN_ROWS || cols < SCREEN_MIN_COLS;
+	scr->dirty = DIRTY_ALL;
+	if (scr->too_small)
+		return;
+	scr->area_y = 0;
+	scr->area_rows = rows - 1;
+	if (scr->status)
+		delwin(scr->status);
+	scr->status = newwin(1, cols, rows - 1, 0);
+	if (!scr->status)
+		die("cannot create a %dx1 window", cols);
+	leaveok(scr->status, TRUE);
+	for (i = 0; i < scr->nr_overlays; i++)
+		scr->overlays[i]->ops->layout(scr->overlays[i]);
+}
+
+static void solo_draw(void *ctx)
+{
+	struct screen *scr = ctx;
+
+	if (scr->too_small) {
+		if (scr->dirty)
+			screen_draw_too_small(scr);
+		scr->dirty = 0;
+		return;
+	}
+	screen_draw_overlays(scr, (scr->dirty & DIRTY_ALL) == DIRTY_ALL);
+	if (scr->dirty & DIRTY_STATUS)
+		screen_draw_status(scr, "j/k dimension  Tab round  Space/b "
+				   "scroll  / search  ? help  q quit", NULL);
+	scr->dirty = 0;
+}
+
+static void solo_key(void *ctx, int key)
+{
+	struct screen *scr = ctx;
+
+	screen_route_key(scr, key);
+	if (!scr->nr_overlays)
+		scr->quit = 1;
+}
+
+static int solo_done(void *ctx)
+{
+	struct screen *scr = ctx;
+
+	return scr->quit;
+}
+
+static void solo_repaint(void *ctx)
+{
+	struct screen *scr = ctx;
+
+	scr->dirty = DIRTY_ALL;
+}
+
+int tui_agree(struct store *st, const struct actor *a, const char *round,
+	      struct err *e)
+{
+	struct screen scr;
+	struct ui_client client = {
+		.ctx = &scr,
+		.layout = solo_layout,
+		.draw = solo_draw,
+		.key = solo_key,
+		.done = solo_done,
+		.repaint = solo_repaint,
+	};
+	struct round_info r;
+	int ret = -1, started = 0;
+
+	memset(&scr, 0, sizeof(scr));
+	memset(&r, 0, sizeof(r));
+	scr.st = st;
+	scr.actor = a;
+	scr.qpos = NOT_QUEUED;
+	scr.picking = -1;
+	scr.keymap = KEYMAP_AGREE;
+	scr.help_intro = "The agreement of the study's annotators, computed "
+		"once when the screen opened: per dimension the kappa, its "
+		"95% confidence interval, the Landis & Koch band and the "
+		"number of bugs, per round and for the whole study; below, "
+		"the selected dimension's confusion matrix and how often "
+		"each annotator chose each code. An \"m\" marks the mean of "
+		"per-code kappas (a dimension of several codes per bug), an "
+		"\"F\" Fleiss' kappa (more than two annotators).";
+	/* no windows until the terminal is set up: nothing is laid out
+	 * before ui_run() */
+	scr.too_small = 1;
+	buf_init(&scr.msg, 0);
+	buf_init(&scr.last_search, 0);
+	edit_init(&scr.prompt, 0);
+	if (study_codebook(st, &scr.cb, NULL, e) < 0)
+		goto out;
+	if (round) {
+		if (round_get(st, round, &r, e) < 0)
+			goto out;
+		round_info_release(&r);
+	}
+	if (!screen_push(&scr, &agree_view_ops, round ? xstrdup(round) :
+			 NULL)) {
+		err_set(e, ERR_INPUT, "%s", scr.msg.len ? scr.msg.ptr :
+			"cannot compute the agreement");
+		goto out;
+	}
+	if (ui_start(e) < 0)
+		goto out;
+	started = 1;
+	ret = ui_run(&client, e);
+out:
+	screen_release_windows(&scr);
+	if (started)
+		ui_stop();
+	codebook_release(&scr.cb);
+	buf_release(&scr.msg);
+	buf_release(&scr.last_search);
+	edit_release(&scr.prompt);
+	return ret;
+}
