@@ -4,6 +4,7 @@
 #include "core/item.h"
 
 #include <ctype.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -613,31 +614,48 @@ long long item_find(struct store *st, const char *name, struct err *e)
 }
 
 /*
- * Diff sources.  The blob handle is opened for each window read and
- * closed at once: a handle kept open holds a read transaction, and in WAL
- * mode the connection could then not start the write transaction that
- * saves the next label once another process has written.
+ * Diff sources.  A value longer than a page lies on a chain of overflow
+ * pages that a fresh blob handle walks from its start to reach an offset;
+ * an open handle remembers the chain.  So the handle stays open while the
+ * diff is read (a jump to the end of a 10 MB diff is then one page read),
+ * but an open handle holds a read transaction, and in WAL mode the
+ * connection could not start a write from that snapshot once another
+ * process has written: the store closes it before every write
+ * (store_reader), and the next read opens it again.
  */
 #define DIFF_WINDOW (256 * 1024)
+
+static void release_blob(struct store_reader *r)
+{
+	struct diff_source *src = (struct diff_source *)
+		((char *)r - offsetof(struct diff_source, reader));
+
+	if (src->held) {
+		sqlite3_blob_close(src->held);
+		src->held = NULL;
+	}
+}
 
 static int blob_read(struct diff_source *src, size_t off, size_t n,
 		     char *dst)
 {
-	sqlite3_blob *b = src->held;
-	int rc;
-
-	/* a value longer than a page lies on a chain of overflow pages
-	 * that a fresh handle walks from its start to reach `off`; a held
-	 * handle remembers the chain, so the parse reads in one pass */
-	if (!b && sqlite3_blob_open(src->st->db, "main", "fixes", "diff",
-				    src->row_id, 0, &b) != SQLITE_OK)
-		return -1;
+	if (!src->held) {
+		if (sqlite3_blob_open(src->st->db, "main", "fixes", "diff",
+				      src->row_id, 0, &src->held) != SQLITE_OK) {
+			src->held = NULL;
+			return -1;
+		}
+		store_add_reader(src->st, &src->reader);
+	}
 	if (src->len == (size_t)-1)
-		src->len = (size_t)sqlite3_blob_bytes(b);
-	rc = n ? sqlite3_blob_read(b, dst, (int)n, (int)off) : SQLITE_OK;
-	if (!src->held)
-		sqlite3_blob_close(b);
-	return rc == SQLITE_OK ? 0 : -1;
+		src->len = (size_t)sqlite3_blob_bytes(src->held);
+	if (n && sqlite3_blob_read(src->held, dst, (int)n, (int)off) !=
+	    SQLITE_OK) {
+		/* the row changed under us: start afresh next time */
+		release_blob(&src->reader);
+		return -1;
+	}
+	return 0;
 }
 
 int diff_source_open(struct store *st, const struct fix *f,
@@ -646,6 +664,7 @@ int diff_source_open(struct store *st, const struct fix *f,
 	memset(src, 0, sizeof(*src));
 	buf_init(&src->win, 0);
 	src->st = st;
+	src->reader.release = release_blob;
 	if (f->diff) {
 		src->mem = f->diff;
 		src->len = f->diff_len;
@@ -692,8 +711,9 @@ void diff_source_close(struct diff_source *src)
 {
 	if (!src)
 		return;
-	if (src->held)
-		sqlite3_blob_close(src->held);
+	if (src->st)
+		store_remove_reader(src->st, &src->reader);
+	release_blob(&src->reader);
 	buf_release(&src->win);
 	memset(src, 0, sizeof(*src));
 }
@@ -705,16 +725,5 @@ static const char *source_reader(void *arg, size_t off, size_t n)
 
 void diff_parse_source(struct diff *d, struct diff_source *src)
 {
-	/* hold the handle for the one pass of the parse only: held longer,
-	 * its read transaction would keep this connection from writing
-	 * once another process has */
-	if (!src->mem && src->row_id &&
-	    sqlite3_blob_open(src->st->db, "main", "fixes", "diff",
-			      src->row_id, 0, &src->held) != SQLITE_OK)
-		src->held = NULL;
 	diff_parse_read(d, source_reader, src, src->len);
-	if (src->held) {
-		sqlite3_blob_close(src->held);
-		src->held = NULL;
-	}
 }

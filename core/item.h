@@ -107,7 +107,8 @@ struct diff_source {
 	struct buf win;		/* the window last read */
 	size_t win_off;
 	int win_valid;
-	sqlite3_blob *held;	/* open during a parse only */
+	sqlite3_blob *held;	/* kept open while reading ... */
+	struct store_reader reader;	/* ... and closed before a write */
 };
 
 /* Prepare to read fix `f`'s diff (f and st must outlive src). */

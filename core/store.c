@@ -228,10 +228,37 @@ void store_close(struct store *st)
 	memset(st, 0, sizeof(*st));
 }
 
+void store_add_reader(struct store *st, struct store_reader *r)
+{
+	struct store_reader *p;
+
+	for (p = st->readers; p; p = p->next)
+		if (p == r)
+			return;
+	r->next = st->readers;
+	st->readers = r;
+}
+
+void store_remove_reader(struct store *st, struct store_reader *r)
+{
+	struct store_reader **p;
+
+	for (p = &st->readers; *p; p = &(*p)->next)
+		if (*p == r) {
+			*p = r->next;
+			r->next = NULL;
+			return;
+		}
+}
+
 int store_begin(struct store *st, struct err *e)
 {
+	struct store_reader *r;
+
 	if (st->depth++)
 		return 0;
+	for (r = st->readers; r; r = r->next)
+		r->release(r);
 	if (store_exec(st, "BEGIN IMMEDIATE", e) < 0) {
 		st->depth = 0;
 		if (e && e->code == ERR_BUSY)

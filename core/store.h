@@ -28,11 +28,26 @@ enum store_flags {
 	STORE_READONLY = 1 << 1,
 };
 
+/* Something that holds a read transaction open between calls (an open
+ * blob handle): released before this connection writes, since in WAL
+ * mode a connection cannot write from a snapshot that another process
+ * has since moved past. */
+struct store_reader {
+	void (*release)(struct store_reader *r);
+	struct store_reader *next;
+};
+
 struct store {
 	sqlite3 *db;
 	char *path;		/* owned */
 	int depth;		/* nesting of store_begin() */
+	struct store_reader *readers;	/* released by store_begin() */
 };
+
+/* Register / unregister a reader (not owned; unregister before it goes
+ * away).  Registering twice is harmless. */
+void store_add_reader(struct store *st, struct store_reader *r);
+void store_remove_reader(struct store *st, struct store_reader *r);
 
 /* Open the study at `path`.  With STORE_CREATE the file must not exist
  * and is created 0660 with the current schema; otherwise it must exist

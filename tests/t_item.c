@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/diff.h"
 #include "core/item.h"
 #include "core/store.h"
 
@@ -712,6 +713,82 @@ static void test_find(void **state)
 	assert_find_fails(st, "x' OR '1'='1#1", ERR_NOTFOUND, "no such item");
 }
 
+/*
+ * A diff read lazily from a study file: a large diff (on a chain of
+ * overflow pages) is read in windows through a held blob handle, and
+ * holding it never stops this connection from writing after another
+ * process has written (the store releases it before a write).
+ */
+static void test_diff_source_lazy(void **state)
+{
+	char dir[] = "/tmp/bugcoder-t-item-XXXXXX";
+	struct store a, b;
+	struct err e = ERR_INIT;
+	struct item it, got;
+	struct buf diff = BUF_INIT, path = BUF_INIT;
+	struct diff_source src;
+	struct diff d = DIFF_INIT, mem = DIFF_INIT;
+	const char *p;
+	size_t i;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	buf_addf(&path, "%s/study.db", dir);
+	assert_int_equal(store_open(&a, path.ptr, STORE_CREATE, &e), 0);
+	buf_addstr(&diff, "diff --git a/x.c b/x.c\n--- a/x.c\n+++ b/x.c\n");
+	for (i = 0; i < 20000; i++)
+		buf_addf(&diff, "@@ -%zu,1 +%zu,1 @@\n-old line %zu\n"
+			 "+new line %zu\n", i + 1, i + 1, i, i);
+	make_item(&it, "o/r", 1, "big");
+	add_fix(&it, 2, -1, -1, -1, diff.ptr);
+	assert_int_equal(store_begin(&a, &e), 0);
+	assert_int_equal(item_save(&a, &it, &e), 0);
+	assert_int_equal(store_commit(&a, &e), 0);
+
+	assert_int_equal(item_load_flags(&a, it.id, &got, ITEM_LOAD_NO_DIFF,
+					 &e), 0);
+	assert_null(got.fixes[0].diff);
+	assert_true(got.fixes[0].has_diff);
+	assert_int_equal(diff_source_open(&a, &got.fixes[0], &src, &e), 0);
+	assert_int_equal(src.len, diff.len);
+	diff_parse_source(&d, &src);
+	diff_parse(&mem, diff.ptr, diff.len);
+	assert_int_equal(d.nr_lines, mem.nr_lines);
+	assert_int_equal(d.nr_hunks, 20000);
+	/* every line, last first (a jump to the end), reads back right */
+	for (i = d.nr_lines; i-- > 0;) {
+		p = diff_source_read(&src, d.lines[i].off, d.lines[i].len);
+		assert_non_null(p);
+		assert_memory_equal(p, diff.ptr + mem.lines[i].off,
+				    mem.lines[i].len);
+	}
+	assert_null(diff_source_read(&src, diff.len, 1));
+
+	/* another process writes; we still write, then read again */
+	assert_int_equal(store_open(&b, path.ptr, 0, &e), 0);
+	assert_int_equal(store_meta_set(&b, "x", "1", &e), 0);
+	assert_int_equal(store_begin(&a, &e), 0);
+	assert_int_equal(store_meta_set(&a, "y", "2", &e), 0);
+	assert_int_equal(store_commit(&a, &e), 0);
+	p = diff_source_read(&src, d.lines[5].off, d.lines[5].len);
+	assert_non_null(p);
+	assert_memory_equal(p, diff.ptr + mem.lines[5].off, mem.lines[5].len);
+
+	diff_source_close(&src);
+	assert_null(a.readers);
+	diff_release(&d);
+	diff_release(&mem);
+	item_release(&got);
+	item_release(&it);
+	store_close(&b);
+	store_close(&a);
+	buf_reset(&diff);
+	buf_addf(&diff, "rm -rf '%s'", dir);
+	assert_int_equal(system(diff.ptr), 0);
+	buf_release(&diff);
+	buf_release(&path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -737,6 +814,7 @@ int main(void)
 						close_mem),
 		cmocka_unit_test_setup_teardown(test_find, open_mem,
 						close_mem),
+		cmocka_unit_test(test_diff_source_lazy),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
