@@ -548,6 +548,31 @@ static void test_single_80(void **state)
 	assert_row_contains(f, "back", 1, "issue [Tab: fix]");
 }
 
+/* z gives the focused pane the whole width of a wide terminal (so it
+ * scrolls with the terminal's own scrolling) and shows both again. */
+static void test_zoom(void **state)
+{
+	struct fixture *f = *state;
+	char *s;
+
+	RUN_OK(f, 50, 200, NULL, "<Tab>\nz\n:dump-screen zoomed\n"
+	       "<Tab>\n:dump-screen other\nz\n:dump-screen both\n");
+	assert_row_contains(f, "zoomed", 1, "fix #2 (+4 -2, 2 files) "
+			    "[Tab: issue]");
+	s = dump(f, "zoomed");
+	assert_contains(s, "zoomed: Tab switches panes, z shows both");
+	free(s);
+	assert_row_contains(f, "other", 1, "issue [Tab: fix]");
+	s = dump(f, "both");
+	assert_contains(s, "\u2502");	/* the separator is back */
+	assert_contains(s, "both panes");
+	free(s);
+	RUN_OK(f, 24, 80, NULL, "z\n:dump-screen narrow\n");
+	s = dump(f, "narrow");
+	assert_contains(s, "one pane at a time already");
+	free(s);
+}
+
 static void test_too_small(void **state)
 {
 	struct fixture *f = *state;
@@ -1391,6 +1416,7 @@ int main(int argc, char **argv)
 		T(test_split_200),
 		T(test_split_120),
 		T(test_single_80),
+		T(test_zoom),
 		T(test_too_small),
 		T(test_resize_keeps_place),
 		T(test_markdown),

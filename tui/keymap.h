@@ -54,6 +54,8 @@
 	_(SEARCH_PREV,  "search-prev",    "Go to the previous match") \
 	_(SWITCH_PANE, "switch-pane", \
 	  "Switch between the issue and the fix") \
+	_(ZOOM, "zoom", \
+	  "Give the focused pane the whole width, or share it again") \
 	_(NEXT_HUNK,    "next-hunk",      "Go to the next hunk of the fix") \
 	_(PREV_HUNK, "prev-hunk", \
 	  "Go to the previous hunk of the fix") \

@@ -123,6 +123,7 @@ struct screen {
 	/* layout, from the terminal size */
 	int rows, cols;
 	int split;		/* panes side by side */
+	int zoom;		/* the focused pane takes the whole width */
 	int too_small;
 	int area_y, area_rows;	/* the panes */
 	int bar_y, bar_rows;	/* the coding bar */

@@ -464,7 +464,10 @@ void screen_layout_frame(struct screen *scr, int panel_rows)
 	scr->dirty = DIRTY_ALL;
 	if (scr->too_small)
 		return;
-	scr->split = scr->cols >= SCREEN_SPLIT_COLS;
+	/* zoomed, a wide terminal shows one pane at a time too: a pane as
+	 * wide as the terminal scrolls with the terminal's own scrolling,
+	 * a few bytes a line instead of a repaint (slow SSH links) */
+	scr->split = scr->cols >= SCREEN_SPLIT_COLS && !scr->zoom;
 	scr->bar_rows = panel_rows;
 	scr->bar_y = scr->rows - 1 - scr->bar_rows;
 	scr->area_y = 1;
@@ -901,6 +904,17 @@ int screen_action(struct screen *scr, enum action a, int key)
 	case ACT_SWITCH_PANE:
 		scr->focus = !scr->focus;
 		scr->dirty |= DIRTY_PANES;
+		return 1;
+	case ACT_ZOOM:
+		if (scr->cols < SCREEN_SPLIT_COLS) {
+			screen_msg(scr, MSG_INFO, "one pane at a time already "
+				   "at this width (Tab switches)");
+			return 1;
+		}
+		scr->zoom = !scr->zoom;
+		screen_layout_frame(scr, scr->bar_rows);
+		screen_msg(scr, MSG_INFO, scr->zoom ? "zoomed: Tab switches "
+			   "panes, z shows both" : "both panes");
 		return 1;
 	case ACT_NEXT_HUNK:
 	case ACT_PREV_HUNK:

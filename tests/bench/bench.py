@@ -512,8 +512,10 @@ class Bench:
         return ratio_row(name, Figure(bc_t, "s"), Figure(less_t, "s"), 1.0,
                          target, note)
 
-    def m2_scroll_bytes(self, rows=ROWS, cols=COLS, tag="2a"):
+    def m2_scroll_bytes(self, rows=ROWS, cols=COLS, tag="2a", zoom=False):
         layout = "side by side" if cols >= 100 else "one pane"
+        if zoom:
+            layout = "zoomed (z: the fix pane alone, full width)"
         name = "%s. bytes, 100 line + 20 page scrolls, %dx%d" % (
             tag, cols, rows)
         target = "<= 1.2x less"
@@ -546,8 +548,8 @@ class Bench:
             p.wait(timeout=60)
             return total, lines, lat
 
-        bc, bc_lines, bc_lat = session(self.bc_screen_argv(),
-                                       [k["SWITCH_PANE"]],
+        prelude = [k["SWITCH_PANE"]] + ([k.get("ZOOM", "z")] if zoom else [])
+        bc, bc_lines, bc_lat = session(self.bc_screen_argv(), prelude,
                                        k["QUIT"].encode())
         less, less_lines, less_lat = session(["less", self.huge], [], b"q")
         if tag == "2a":
@@ -563,6 +565,9 @@ class Bench:
 
     def m2b_scroll_bytes(self):
         return self.m2_scroll_bytes(24, 80, "2b")
+
+    def m2c_scroll_bytes(self):
+        return self.m2_scroll_bytes(ROWS, COLS, "2c", zoom=True)
 
     def m3_latency(self):
         name = "3. keypress latency p50 / p99"
@@ -1136,7 +1141,8 @@ def main():
     b = Bench(args, meta)
     load0 = os.getloadavg()[0]
     measures = [("1", b.m1_open_huge), ("2a", b.m2_scroll_bytes),
-                ("2b", b.m2b_scroll_bytes), ("3", b.m3_latency),
+                ("2b", b.m2b_scroll_bytes), ("2c", b.m2c_scroll_bytes),
+                ("3", b.m3_latency),
                 ("4", b.m4_export), ("5", b.m5_import), ("6", b.m6_agree),
                 ("7", b.m7_memory), ("8", b.m8_fetch),
                 ("9", b.m9_keystrokes)]
