@@ -366,7 +366,7 @@ static char tmpdir[64];
 static int make_tmpdir(void **state)
 {
 	(void)state;
-	strcpy(tmpdir, "/tmp/t_csv.XXXXXX");
+	snprintf(tmpdir, sizeof(tmpdir), "%s", "/tmp/t_csv.XXXXXX");
 	return mkdtemp(tmpdir) ? 0 : -1;
 }
 
