@@ -4,7 +4,7 @@
  * libcurl pulls in some thirty libraries (TLS, Kerberos, LDAP, SSH...)
  * whose loading costs every bugcoder process about 6 MB of memory and a
  * few milliseconds, although only `fetch` talks to the network.  So the
- * binary does not link libcurl; core/github.c calls it through this
+ * binary does not link libcurl; core/ghclient.c calls it through this
  * table, filled by curl_lazy_load() from libcurl.so.4 on first use.
  * The type-checking macros of curl.h are turned off: the table's
  * variadic setopt/getinfo are the library's own entry points.

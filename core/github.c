@@ -51,15 +51,13 @@
  * is read and then dropped (use a token for that).  Re-fetching the
  * unchanged repository: 0 counted, 4 not modified (the list pages).
  *
- * Conditional requests.  Every GET answer with an ETag or Last-Modified is
- * kept in http_cache (body and Link header; a diff under "URL#diff" and
- * without its body, which the fixes table already holds), and
- * the next GET of that URL sends If-None-Match / If-Modified-Since; a 304
- * reuses the stored answer and does not count against the limit.  GraphQL
- * answers are never cached, so they are asked only for issues that need
- * work: an issue already fetched at the same updated_at (fetch_issues) is
- * skipped.  Re-fetching an unchanged repository is then only 304s on the
- * list pages.
+ * Conditional requests.  Every GET answer with an ETag or Last-Modified
+ * is kept in http_cache, and a 304 reuses it without counting against
+ * the limit (ghclient.c has the details).  GraphQL answers are never
+ * cached, so they are asked only for issues that need work: an issue
+ * already fetched at the same updated_at (fetch_issues) is skipped.
+ * Re-fetching an unchanged repository is then only 304s on the list
+ * pages.
  *
  * Resuming.  fetch_state remembers, per repository, the options and the
  * list page being worked on; fetch_issues every finished issue.  An item
@@ -68,14 +66,10 @@
  * finished) it starts from the first page, where unchanged issues cost
  * nothing.
  *
- * Faults.  Timeouts (no byte for timeout_s), resets, truncated bodies,
- * 5xx and invalid JSON are retried max_attempts times with doubling
- * back-off; then the fetch fails naming the URL and the status.  Primary
- * rate limits (x-ratelimit-remaining 0) are waited out until
- * x-ratelimit-reset; secondary ones (403/429 with retry-after, or
- * "secondary rate limit" in the message) wait as asked, else back off
- * from a minute.  Redirects (301 for transferred issues or renamed
- * repositories) are followed, and the token goes only to the API's host.
+ * Faults and limits are the HTTP client's business (ghclient.c):
+ * transient faults are retried with back-off, rate limits waited out,
+ * redirects followed; the fetch sees a request either answered or failed
+ * with the URL and the status.
  *
  * Dates: --since and --until bound the issue's creation; --since is also
  * sent as the list's `since` (updated since), which only narrows it.
@@ -91,7 +85,6 @@
  */
 #include "core/github.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,869 +93,14 @@
 #include <time.h>
 
 #include <cjson/cJSON.h>
-#include "core/curl_lazy.h"
 
 #include "core/buf.h"
-#include "core/text.h"
-
-#ifndef BUGCODER_VERSION
-#define BUGCODER_VERSION "dev"
-#endif
+#include "core/ghclient.h"
 
 #define PER_PAGE 100
 #define GQL_BATCH 50
-#define MAX_RATE_WAITS 6	/* primary-limit waits for one request */
-#define MAX_SECONDARY 8		/* secondary-limit waits for one request */
-#define MAX_WAIT_S 3900		/* cap on one wait (reset is hourly) */
 
-/* ---- the HTTP client --------------------------------------------------- */
-
-enum req_flags {
-	REQ_JSON = 1 << 0,	/* parse the body; invalid JSON is retried */
-	REQ_DIFF = 1 << 1,	/* Accept the diff media type */
-	REQ_POST = 1 << 2,	/* POST `post` (GraphQL); never cached */
-	REQ_ALLOW_406 = 1 << 3,	/* hand a 406 back instead of failing */
-};
-
-struct rate {
-	char resource[16];	/* "core", "graphql", ... */
-	long remaining;		/* -1 unknown */
-	long long reset;	/* epoch seconds */
-};
-
-struct resp {
-	long status;
-	struct buf body;
-	char *etag, *last_modified, *link, *retry_after, *resource;
-	long rl_remaining, rl_limit;	/* -1 when absent */
-	long long rl_reset;		/* 0 when absent */
-	int cached;			/* a 304 answered from http_cache */
-};
-
-struct client {
-	CURL *curl;
-	char errbuf[CURL_ERROR_SIZE];
-	char *auth;		/* "Authorization: Bearer ..."; wiped on free */
-	char *api;		/* base URL, no trailing slash */
-	char *origin;		/* scheme://host[:port] of the base */
-	char *graphql_url;
-	struct store *st;
-	const struct gh_fetch_opts *o;
-	struct gh_stats *stats;
-	struct rate rates[4];
-	size_t nr_rates;
-	struct resp *cur;	/* the exchange in flight */
-	long timeout_s, backoff_ms;
-	int max_attempts;
-};
-
-static void resp_clear(struct resp *r)
-{
-	buf_release(&r->body);
-	free(r->etag);
-	free(r->last_modified);
-	free(r->link);
-	free(r->retry_after);
-	free(r->resource);
-	memset(r, 0, sizeof(*r));
-	buf_init(&r->body, 0);
-	r->rl_remaining = r->rl_limit = -1;
-}
-
-static void resp_init(struct resp *r)
-{
-	memset(r, 0, sizeof(*r));
-	buf_init(&r->body, 0);
-	r->rl_remaining = r->rl_limit = -1;
-}
-
-static void progress(struct client *c)
-{
-	if (c->o->progress.update)
-		c->o->progress.update(c->o->progress.ctx, c->stats);
-}
-
-static int stopped(const struct client *c)
-{
-	return c->o->stop && *c->o->stop;
-}
-
-static double now_mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* Sleep `secs`, in slices, reporting the countdown; a stop request cuts
- * it short with ERR_INTERRUPTED. */
-static int pause_for(struct client *c, double secs, const char *why,
-		     struct err *e)
-{
-	double end = now_mono() + secs, left;
-	int shown = -1;
-
-	while ((left = end - now_mono()) > 0) {
-		struct timespec ts;
-		int whole = (int)(left + 0.999);
-
-		if (stopped(c)) {
-			c->stats->waiting = 0;
-			c->stats->wait_reason = NULL;
-			return err_set(e, ERR_INTERRUPTED, "interrupted");
-		}
-		if (whole != shown) {
-			c->stats->waiting = whole;
-			c->stats->wait_reason = why;
-			shown = whole;
-			progress(c);
-		}
-		if (left > 0.1)
-			left = 0.1;
-		ts.tv_sec = 0;
-		ts.tv_nsec = (long)(left * 1e9);
-		nanosleep(&ts, NULL);
-	}
-	c->stats->waited += (long)(secs + 0.5);
-	c->stats->waiting = 0;
-	c->stats->wait_reason = NULL;
-	progress(c);
-	return 0;
-}
-
-static size_t on_body(char *data, size_t size, size_t n, void *arg)
-{
-	struct client *c = arg;
-
-	buf_add(&c->cur->body, data, size * n);
-	return size * n;
-}
-
-static char *trimmed_dup(const char *s, size_t len)
-{
-	while (len && isspace((unsigned char)*s)) {
-		s++;
-		len--;
-	}
-	while (len && isspace((unsigned char)s[len - 1]))
-		len--;
-	return xstrndup(s, len);
-}
-
-static void set_str(char **dst, const char *v, size_t len)
-{
-	free(*dst);
-	*dst = trimmed_dup(v, len);
-}
-
-static size_t on_header(char *data, size_t size, size_t n, void *arg)
-{
-	struct client *c = arg;
-	struct resp *r = c->cur;
-	size_t len = size * n, nlen;
-	const char *colon;
-	const char *v;
-	size_t vlen;
-
-	if (len >= 5 && !memcmp(data, "HTTP/", 5)) {
-		/* a new answer (after a redirect): forget the last one */
-		resp_clear(r);
-		return len;
-	}
-	colon = memchr(data, ':', len);
-	if (!colon)
-		return len;
-	nlen = (size_t)(colon - data);
-	v = colon + 1;
-	vlen = len - nlen - 1;
-#define IS(name) (nlen == sizeof(name) - 1 && !strncasecmp(data, name, nlen))
-	if (IS("etag"))
-		set_str(&r->etag, v, vlen);
-	else if (IS("last-modified"))
-		set_str(&r->last_modified, v, vlen);
-	else if (IS("link"))
-		set_str(&r->link, v, vlen);
-	else if (IS("retry-after"))
-		set_str(&r->retry_after, v, vlen);
-	else if (IS("x-ratelimit-resource"))
-		set_str(&r->resource, v, vlen);
-	else if (IS("x-ratelimit-remaining") || IS("x-ratelimit-limit") ||
-		 IS("x-ratelimit-reset")) {
-		char *s = trimmed_dup(v, vlen), *end;
-		long long x = strtoll(s, &end, 10);
-
-		if (*s && !*end && x >= 0) {
-			if (IS("x-ratelimit-remaining"))
-				r->rl_remaining = (long)x;
-			else if (IS("x-ratelimit-limit"))
-				r->rl_limit = (long)x;
-			else
-				r->rl_reset = x;
-		}
-		free(s);
-	}
-#undef IS
-	return len;
-}
-
-static int on_xfer(void *arg, curl_off_t dt, curl_off_t dn, curl_off_t ut,
-		   curl_off_t un)
-{
-	struct client *c = arg;
-
-	return stopped(c) ? 1 : 0;
-}
-
-/* scheme://host[:port] of `url`, owned by the caller, or NULL. */
-static char *url_origin(const char *url)
-{
-	const char *p = strstr(url, "://");
-	size_t n;
-
-	if (!p)
-		return NULL;
-	p += 3;
-	n = strcspn(p, "/?#");
-	if (!n)
-		return NULL;
-	return xstrndup(url, (size_t)(p - url) + n);
-}
-
-static int same_origin(const struct client *c, const char *url)
-{
-	size_t n = strlen(c->origin);
-
-	return !strncasecmp(url, c->origin, n) &&
-	       (url[n] == '\0' || url[n] == '/' || url[n] == '?');
-}
-
-static int client_init(struct client *c, struct store *st,
-		       const struct gh_fetch_opts *o, struct gh_stats *stats,
-		       struct err *e)
-{
-	const char *api = o->api_url && *o->api_url ? o->api_url :
-			  GH_DEFAULT_API;
-	size_t n;
-
-	memset(c, 0, sizeof(*c));
-	c->st = st;
-	c->o = o;
-	c->stats = stats;
-	c->timeout_s = o->timeout_s > 0 ? o->timeout_s : 60;
-	c->backoff_ms = o->backoff_ms > 0 ? o->backoff_ms : 1000;
-	c->max_attempts = o->max_attempts > 0 ? o->max_attempts : 5;
-	if (strncmp(api, "https://", 8) && strncmp(api, "http://", 7))
-		return err_set(e, ERR_INPUT, "%s: the API URL must start "
-			       "with https:// or http://", api);
-	c->api = xstrdup(api);
-	n = strlen(c->api);
-	while (n && c->api[n - 1] == '/')
-		c->api[--n] = '\0';
-	c->origin = url_origin(c->api);
-	if (!c->origin || strpbrk(c->api, " \t\r\n"))
-		return err_set(e, ERR_INPUT, "%s: not a usable API URL", api);
-	/* GitHub Enterprise serves REST at /api/v3, GraphQL at /api/graphql */
-	if (n >= 7 && !strcmp(c->api + n - 7, "/api/v3")) {
-		struct buf b = BUF_INIT;
-
-		buf_add(&b, c->api, n - 7);
-		buf_addstr(&b, "/api/graphql");
-		c->graphql_url = buf_detach(&b, NULL);
-	} else {
-		struct buf b = BUF_INIT;
-
-		buf_addf(&b, "%s/graphql", c->api);
-		c->graphql_url = buf_detach(&b, NULL);
-	}
-	if (o->token && *o->token) {
-		const char *p;
-		struct buf b = BUF_INIT;
-
-		for (p = o->token; *p; p++)
-			if ((unsigned char)*p < 0x21 || *p == 0x7f)
-				return err_set(e, ERR_INPUT, "the GitHub token "
-					       "holds a space or a control "
-					       "character");
-		buf_addstr(&b, "Authorization: Bearer ");
-		buf_addstr(&b, o->token);
-		c->auth = buf_detach(&b, NULL);
-	}
-	if (curl_lazy_load(e) < 0)
-		return -1;
-	c->curl = curl_lazy.easy_init();
-	if (!c->curl)
-		return err_set(e, ERR_NET, "cannot start libcurl");
-	curl_lazy.easy_setopt(c->curl, CURLOPT_NOSIGNAL, 1L);
-	curl_lazy.easy_setopt(c->curl, CURLOPT_USERAGENT,
-			 "bugcoder/" BUGCODER_VERSION);
-	curl_lazy.easy_setopt(c->curl, CURLOPT_FOLLOWLOCATION, 1L);
-	curl_lazy.easy_setopt(c->curl, CURLOPT_MAXREDIRS, 5L);
-#if LIBCURL_VERSION_NUM >= 0x075500
-	curl_lazy.easy_setopt(c->curl, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_lazy.easy_setopt(c->curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
-#else
-	curl_lazy.easy_setopt(c->curl, CURLOPT_PROTOCOLS,
-			 (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
-	curl_lazy.easy_setopt(c->curl, CURLOPT_REDIR_PROTOCOLS,
-			 (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
-#endif
-	curl_lazy.easy_setopt(c->curl, CURLOPT_ACCEPT_ENCODING, "");
-	curl_lazy.easy_setopt(c->curl, CURLOPT_CONNECTTIMEOUT, c->timeout_s);
-	curl_lazy.easy_setopt(c->curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
-	curl_lazy.easy_setopt(c->curl, CURLOPT_LOW_SPEED_TIME, c->timeout_s);
-	curl_lazy.easy_setopt(c->curl, CURLOPT_WRITEFUNCTION, on_body);
-	curl_lazy.easy_setopt(c->curl, CURLOPT_WRITEDATA, c);
-	curl_lazy.easy_setopt(c->curl, CURLOPT_HEADERFUNCTION, on_header);
-	curl_lazy.easy_setopt(c->curl, CURLOPT_HEADERDATA, c);
-	curl_lazy.easy_setopt(c->curl, CURLOPT_XFERINFOFUNCTION, on_xfer);
-	curl_lazy.easy_setopt(c->curl, CURLOPT_XFERINFODATA, c);
-	curl_lazy.easy_setopt(c->curl, CURLOPT_NOPROGRESS, 0L);
-	curl_lazy.easy_setopt(c->curl, CURLOPT_ERRORBUFFER, c->errbuf);
-	return 0;
-}
-
-static void wipe_free(char *s)
-{
-	if (!s)
-		return;
-	memset(s, 0, strlen(s));
-	free(s);
-}
-
-static void client_release(struct client *c)
-{
-	if (c->curl)
-		curl_lazy.easy_cleanup(c->curl);
-	wipe_free(c->auth);
-	free(c->api);
-	free(c->origin);
-	free(c->graphql_url);
-	memset(c, 0, sizeof(*c));
-}
-
-static struct rate *rate_for(struct client *c, const char *resource)
-{
-	size_t i;
-
-	for (i = 0; i < c->nr_rates; i++)
-		if (!strcmp(c->rates[i].resource, resource))
-			return &c->rates[i];
-	if (c->nr_rates == sizeof(c->rates) / sizeof(c->rates[0]))
-		return &c->rates[0];
-	i = c->nr_rates++;
-	snprintf(c->rates[i].resource, sizeof(c->rates[i].resource), "%s",
-		 resource);
-	c->rates[i].remaining = -1;
-	c->rates[i].reset = 0;
-	return &c->rates[i];
-}
-
-static const char *resource_of(const struct client *c, const char *url)
-{
-	return strcmp(url, c->graphql_url) ? "core" : "graphql";
-}
-
-static void note_rate(struct client *c, const char *url,
-		      const struct resp *r)
-{
-	struct rate *rt;
-
-	if (r->rl_remaining < 0)
-		return;
-	rt = rate_for(c, r->resource && *r->resource ? r->resource :
-		      resource_of(c, url));
-	rt->remaining = r->rl_remaining;
-	if (r->rl_reset)
-		rt->reset = r->rl_reset;
-	if (!strcmp(rt->resource, "core") || c->stats->rate_remaining < 0) {
-		c->stats->rate_remaining = r->rl_remaining;
-		if (r->rl_limit >= 0)
-			c->stats->rate_limit = r->rl_limit;
-	}
-}
-
-/* Seconds until a limit's reset, at least 1, at most MAX_WAIT_S. */
-static double until_reset(long long reset)
-{
-	double s = (double)(reset - (long long)time(NULL)) + 1;
-
-	if (s < 1)
-		s = 1;
-	if (s > MAX_WAIT_S)
-		s = MAX_WAIT_S;
-	return s;
-}
-
-/* The answer's "message" field, made one printable line of at most 160
- * bytes, into out[]. */
-static void answer_message(const struct resp *r, char *out, size_t size)
-{
-	cJSON *j = cJSON_ParseWithLength(r->body.ptr, r->body.len);
-	const cJSON *m = cJSON_GetObjectItemCaseSensitive(j, "message");
-	size_t i = 0;
-	const char *p;
-
-	out[0] = '\0';
-	if (cJSON_IsString(m) && size > 4) {
-		out[i++] = ':';
-		out[i++] = ' ';
-		for (p = m->valuestring; *p && i < size - 1 && i < 162; p++)
-			out[i++] = ((unsigned char)*p < 0x20 || *p == 0x7f) ?
-				   ' ' : *p;
-		out[i] = '\0';
-	}
-	cJSON_Delete(j);
-}
-
-static int is_secondary(const struct resp *r)
-{
-	char msg[200];
-
-	if (r->status == 429 || r->retry_after)
-		return 1;
-	if (r->status != 403)
-		return 0;
-	answer_message(r, msg, sizeof(msg));
-	return text_find(msg, strlen(msg), "secondary rate limit", 20) >= 0 ||
-	       text_find(msg, strlen(msg), "abuse", 5) >= 0;
-}
-
-static int transient_curl(CURLcode rc)
-{
-	switch (rc) {
-	case CURLE_OPERATION_TIMEDOUT:
-	case CURLE_COULDNT_CONNECT:
-	case CURLE_COULDNT_RESOLVE_HOST:
-	case CURLE_RECV_ERROR:
-	case CURLE_SEND_ERROR:
-	case CURLE_PARTIAL_FILE:
-	case CURLE_GOT_NOTHING:
-	case CURLE_SSL_CONNECT_ERROR:
-	case CURLE_HTTP2:
-	case CURLE_HTTP2_STREAM:
-	case CURLE_BAD_CONTENT_ENCODING:
-		return 1;
-	default:
-		return 0;
-	}
-}
-
-/* http_cache, keyed by URL ("URL#diff" for a diff). */
-static int cache_get(struct client *c, const char *key, char **etag,
-		     char **lm, int *found)
-{
-	sqlite3_stmt *s;
-
-	*found = 0;
-	s = store_prepare(c->st, "SELECT etag, last_modified FROM "
-			  "http_cache WHERE url = ?", NULL);
-	if (!s)
-		return -1;
-	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
-	if (sqlite3_step(s) == SQLITE_ROW) {
-		const char *t = (const char *)sqlite3_column_text(s, 0);
-		const char *l = (const char *)sqlite3_column_text(s, 1);
-
-		*etag = t ? xstrdup(t) : NULL;
-		*lm = l ? xstrdup(l) : NULL;
-		*found = 1;
-	}
-	sqlite3_finalize(s);
-	return 0;
-}
-
-static int cache_load(struct client *c, const char *key, struct resp *r)
-{
-	sqlite3_stmt *s;
-	int ok = 0;
-
-	s = store_prepare(c->st, "SELECT link, body FROM http_cache "
-			  "WHERE url = ?", NULL);
-	if (!s)
-		return 0;
-	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
-	if (sqlite3_step(s) == SQLITE_ROW &&
-	    sqlite3_column_type(s, 1) != SQLITE_NULL) {
-		const char *l = (const char *)sqlite3_column_text(s, 0);
-		const void *b = sqlite3_column_blob(s, 1);
-		int n = sqlite3_column_bytes(s, 1);
-
-		free(r->link);
-		r->link = l ? xstrdup(l) : NULL;
-		buf_reset(&r->body);
-		buf_add(&r->body, b, (size_t)n);
-		ok = 1;
-	}
-	sqlite3_finalize(s);
-	return ok;
-}
-
-static int cache_drop(struct client *c, const char *key, struct err *e)
-{
-	sqlite3_stmt *s = store_prepare(c->st, "DELETE FROM http_cache "
-					"WHERE url = ?", e);
-	int rc;
-
-	if (!s)
-		return -1;
-	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
-	rc = sqlite3_step(s);
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return store_error(c->st, e, "updating the request cache");
-	return 0;
-}
-
-static int cache_put(struct client *c, const char *key, const struct resp *r,
-		     int with_body, struct err *e)
-{
-	sqlite3_stmt *s;
-	char now[32];
-	int rc;
-
-	if (!r->etag && !r->last_modified)
-		return 0;
-	s = store_prepare(c->st, "INSERT INTO http_cache (url, etag, "
-			  "last_modified, link, body, fetched_at) VALUES "
-			  "(?, ?, ?, ?, ?, ?) ON CONFLICT (url) DO UPDATE SET "
-			  "etag = excluded.etag, last_modified = "
-			  "excluded.last_modified, link = excluded.link, "
-			  "body = excluded.body, fetched_at = "
-			  "excluded.fetched_at", e);
-	if (!s)
-		return -1;
-	store_now(now);
-	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
-	store_bind_text(s, 2, r->etag);
-	store_bind_text(s, 3, r->last_modified);
-	store_bind_text(s, 4, r->link);
-	if (with_body)
-		sqlite3_bind_blob(s, 5, r->body.ptr, (int)r->body.len,
-				  SQLITE_STATIC);
-	else
-		sqlite3_bind_null(s, 5);
-	sqlite3_bind_text(s, 6, now, -1, SQLITE_STATIC);
-	rc = sqlite3_step(s);
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return store_error(c->st, e, "saving to the request cache");
-	return 0;
-}
-
-static void wipe_slist(struct curl_slist *l)
-{
-	struct curl_slist *p;
-
-	for (p = l; p; p = p->next)
-		memset(p->data, 0, strlen(p->data));
-	curl_lazy.slist_free_all(l);
-}
-
-/* GraphQL's own way of saying "rate limited": 200 with an error. */
-static int graphql_limited(const cJSON *j)
-{
-	const cJSON *errs = cJSON_GetObjectItemCaseSensitive(j, "errors");
-	const cJSON *x;
-
-	cJSON_ArrayForEach(x, errs) {
-		const cJSON *t = cJSON_GetObjectItemCaseSensitive(x, "type");
-
-		if (cJSON_IsString(t) && !strcmp(t->valuestring,
-						 "RATE_LIMITED"))
-			return 1;
-	}
-	return 0;
-}
-
-/* Counts of one request's attempts and waits. */
-struct tries {
-	int attempt;		/* exchanges made */
-	int rate_waits;		/* primary-limit waits */
-	int secondary;		/* secondary-limit waits */
-};
-
-/*
- * One exchange: send the request (conditional when `etag` or `lm` is
- * given), fill `r`, count it.  Returns libcurl's verdict.
- */
-static CURLcode exchange(struct client *c, const char *url, unsigned flags,
-			 const char *post, const char *etag, const char *lm,
-			 struct resp *r)
-{
-	struct curl_slist *h = NULL;
-	struct buf line = BUF_INIT;
-	long redirects = 0;
-	CURLcode rc;
-
-	h = curl_lazy.slist_append(h, (flags & REQ_DIFF) ?
-			      "Accept: application/vnd.github.diff" :
-			      "Accept: application/vnd.github+json");
-	h = curl_lazy.slist_append(h, "X-GitHub-Api-Version: " GH_API_VERSION);
-	if (c->auth)
-		h = curl_lazy.slist_append(h, c->auth);
-	if (etag) {
-		buf_addf(&line, "If-None-Match: %s", etag);
-		h = curl_lazy.slist_append(h, line.ptr);
-		buf_reset(&line);
-	}
-	if (lm) {
-		buf_addf(&line, "If-Modified-Since: %s", lm);
-		h = curl_lazy.slist_append(h, line.ptr);
-	}
-	buf_release(&line);
-	if (flags & REQ_POST)
-		h = curl_lazy.slist_append(h, "Content-Type: application/json");
-	curl_lazy.easy_setopt(c->curl, CURLOPT_URL, url);
-	curl_lazy.easy_setopt(c->curl, CURLOPT_HTTPHEADER, h);
-	if (flags & REQ_POST) {
-		curl_lazy.easy_setopt(c->curl, CURLOPT_POSTFIELDS, post);
-		curl_lazy.easy_setopt(c->curl, CURLOPT_POSTFIELDSIZE,
-				 (long)strlen(post));
-	} else {
-		curl_lazy.easy_setopt(c->curl, CURLOPT_HTTPGET, 1L);
-	}
-	c->errbuf[0] = '\0';
-	c->cur = r;
-	rc = curl_lazy.easy_perform(c->curl);
-	c->cur = NULL;
-	curl_lazy.easy_setopt(c->curl, CURLOPT_HTTPHEADER, NULL);
-	wipe_slist(h);
-
-	c->stats->requests++;
-	curl_lazy.easy_getinfo(c->curl, CURLINFO_REDIRECT_COUNT, &redirects);
-	if (redirects > 0) {
-		c->stats->requests += redirects;
-		c->stats->counted += redirects;
-	}
-	if (rc == CURLE_OK) {
-		curl_lazy.easy_getinfo(c->curl, CURLINFO_RESPONSE_CODE, &r->status);
-		if (r->status == 304)
-			c->stats->not_modified++;
-		else
-			c->stats->counted++;
-		note_rate(c, url, r);
-	}
-	progress(c);
-	return rc;
-}
-
-/* After a transient fault: give up once the attempts are spent (ERR_NET
- * naming the exchange and `what`), else back off and return 0. */
-static int retry_later(struct client *c, struct tries *t, const char *method,
-		       const char *url, const char *what, struct err *e)
-{
-	double ms;
-
-	if (t->attempt >= c->max_attempts)
-		return err_set(e, ERR_NET, "%s %s: %s (after %d attempts)",
-			       method, url, what, t->attempt);
-	c->stats->retries++;
-	ms = (double)c->backoff_ms * (double)(1 << (t->attempt - 1));
-	if (ms > 60000)
-		ms = 60000;
-	return pause_for(c, ms / 1000.0, "retrying", e);
-}
-
-/* The primary limit is spent: wait for its reset. */
-static int wait_primary(struct client *c, struct tries *t, const char *method,
-			const char *url, const struct resp *r, struct err *e)
-{
-	long long reset = r->rl_reset ? r->rl_reset :
-			  (long long)time(NULL) + 60;
-
-	if (++t->rate_waits > MAX_RATE_WAITS)
-		return err_set(e, ERR_NET, "%s %s: HTTP %ld, the rate limit "
-			       "is still exhausted", method, url, r->status);
-	return pause_for(c, until_reset(reset), "rate limit reset", e);
-}
-
-/* A secondary limit: wait as long as retry-after asks (plus back-off
- * when it repeats), or back off exponentially from a minute. */
-static int wait_secondary(struct client *c, struct tries *t,
-			  const char *method, const char *url,
-			  const struct resp *r, struct err *e)
-{
-	double secs, step = c->backoff_ms / 1000.0;
-	char *end = NULL;
-	long ra = r->retry_after ? strtol(r->retry_after, &end, 10) : -1;
-
-	if (++t->secondary > MAX_SECONDARY)
-		return err_set(e, ERR_NET, "%s %s: HTTP %ld, still limited "
-			       "after %d waits", method, url, r->status,
-			       t->secondary - 1);
-	if (r->retry_after && end && *end == '\0' && ra >= 0)
-		secs = (double)ra + (t->secondary > 1 ?
-			step * (double)(1 << (t->secondary - 2)) : 0);
-	else
-		secs = 60.0 * step * (double)(1 << (t->secondary - 1));
-	if (secs > MAX_WAIT_S)
-		secs = MAX_WAIT_S;
-	c->stats->retries++;
-	return pause_for(c, secs, "secondary rate limit", e);
-}
-
-static int is_primary(const struct resp *r)
-{
-	return (r->status == 403 || r->status == 429) &&
-	       r->rl_remaining == 0 && !r->retry_after;
-}
-
-/*
- * One request, with its retries and waits.  On success returns 0 with `r`
- * filled (the body from the cache after a 304) and, with REQ_JSON, *json
- * owned by the caller.  A 406 with REQ_ALLOW_406 also returns 0
- * (r->status says so), and so does a 304 for a diff, whose body the cache
- * does not keep (r->cached set, the body empty).  Otherwise -1 with `e`
- * naming the method, the URL and the status.  `r` is the caller's to
- * resp_clear() either way.
- */
-static int request(struct client *c, const char *url, unsigned flags,
-		   const char *post, struct resp *r, cJSON **json,
-		   struct err *e)
-{
-	const char *method = (flags & REQ_POST) ? "POST" : "GET";
-	struct rate *rt = rate_for(c, resource_of(c, url));
-	struct tries t = { 0, 0, 0 };
-	struct buf key = BUF_INIT;
-	char *etag = NULL, *lm = NULL;
-	char what[CURL_ERROR_SIZE + 64];
-	int ret = -1;
-
-	if (json)
-		*json = NULL;
-	resp_init(r);
-	if (!same_origin(c, url)) {
-		err_set(e, ERR_INPUT, "refusing to follow %s: not on the API "
-			"host %s", url, c->origin);
-		goto out;
-	}
-	buf_addstr(&key, url);
-	if (flags & REQ_DIFF)
-		buf_addstr(&key, "#diff");
-
-	for (;;) {
-		CURLcode rc;
-		int found = 0;
-
-		if (stopped(c)) {
-			err_set(e, ERR_INTERRUPTED, "interrupted");
-			goto out;
-		}
-		/* the last answer said the limit is spent */
-		if (rt->remaining == 0 && rt->reset > (long long)time(NULL)) {
-			if (pause_for(c, until_reset(rt->reset),
-				      "rate limit reset", e) < 0)
-				goto out;
-			rt->remaining = -1;
-		}
-		resp_clear(r);
-		free(etag);
-		free(lm);
-		etag = lm = NULL;
-		if (!(flags & REQ_POST) &&
-		    cache_get(c, key.ptr, &etag, &lm, &found) < 0)
-			found = 0;
-		rc = exchange(c, url, flags, post, found ? etag : NULL,
-			      found ? lm : NULL, r);
-		t.attempt++;
-
-		if (rc != CURLE_OK) {
-			if (rc == CURLE_ABORTED_BY_CALLBACK && stopped(c)) {
-				err_set(e, ERR_INTERRUPTED, "interrupted");
-				goto out;
-			}
-			snprintf(what, sizeof(what), "%s", c->errbuf[0] ?
-				 c->errbuf : curl_lazy.easy_strerror(rc));
-			if (!transient_curl(rc)) {
-				err_set(e, ERR_NET, "%s %s: %s", method, url,
-					what);
-				goto out;
-			}
-			if (retry_later(c, &t, method, url, what, e) < 0)
-				goto out;
-			continue;
-		}
-
-		if (r->status == 304 && found && (flags & REQ_DIFF)) {
-			r->cached = 1;
-			ret = 0;
-			goto out;
-		} else if (r->status == 304) {
-			if (!found || !cache_load(c, key.ptr, r)) {
-				/* nothing to reuse: ask unconditionally */
-				if (cache_drop(c, key.ptr, e) < 0 ||
-				    retry_later(c, &t, method, url, "HTTP 304 "
-						"without a cached answer",
-						e) < 0)
-					goto out;
-				continue;
-			}
-			r->cached = 1;
-		} else if (r->status == 406 && (flags & REQ_ALLOW_406)) {
-			ret = 0;
-			goto out;
-		} else if (is_primary(r)) {
-			if (wait_primary(c, &t, method, url, r, e) < 0)
-				goto out;
-			rt->remaining = -1;
-			continue;
-		} else if ((r->status == 403 || r->status == 429) &&
-			   is_secondary(r)) {
-			if (wait_secondary(c, &t, method, url, r, e) < 0)
-				goto out;
-			continue;
-		} else if (r->status >= 500) {
-			snprintf(what, sizeof(what), "HTTP %ld", r->status);
-			if (retry_later(c, &t, method, url, what, e) < 0)
-				goto out;
-			continue;
-		} else if (r->status < 200 || r->status >= 300) {
-			answer_message(r, what, sizeof(what));
-			err_set(e, r->status == 404 || r->status == 410 ?
-				ERR_NOTFOUND :
-				r->status == 401 || r->status == 403 ?
-				ERR_PERM : ERR_INPUT, "%s %s: HTTP %ld%s",
-				method, url, r->status, what);
-			goto out;
-		}
-
-		if (flags & REQ_JSON) {
-			*json = cJSON_ParseWithLength(r->body.ptr, r->body.len);
-			if (!*json) {
-				snprintf(what, sizeof(what), "HTTP %ld with "
-					 "invalid JSON", r->status);
-				if ((r->cached &&
-				     cache_drop(c, key.ptr, e) < 0) ||
-				    retry_later(c, &t, method, url, what,
-						e) < 0)
-					goto out;
-				continue;
-			}
-			if ((flags & REQ_POST) && graphql_limited(*json)) {
-				cJSON_Delete(*json);
-				*json = NULL;
-				if (wait_primary(c, &t, method, url, r, e) < 0)
-					goto out;
-				continue;
-			}
-		}
-		if (!(flags & REQ_POST) && !r->cached && r->status == 200 &&
-		    cache_put(c, key.ptr, r, !(flags & REQ_DIFF), e) < 0)
-			goto out;
-		ret = 0;
-		goto out;
-	}
-out:
-	if (ret < 0 && json) {
-		cJSON_Delete(*json);
-		*json = NULL;
-	}
-	free(etag);
-	free(lm);
-	buf_release(&key);
-	return ret;
-}
+/* ---- paging ------------------------------------------------------------ */
 
 char *gh_link_next(const char *link)
 {
@@ -1219,7 +357,8 @@ static char *repo_from_api_url(const char *url)
 /* ---- the fetch --------------------------------------------------------- */
 
 struct fetch {
-	struct client c;
+	struct ghc *c;		/* the HTTP client; NULL until started */
+	struct gh_stats *stats;	/* the caller's figures (or gh_fetch's) */
 	struct store *st;
 	const struct gh_fetch_opts *o;
 	const char *repo;
@@ -1230,6 +369,17 @@ struct fetch {
 	int graphql;		/* still usable */
 	long stored;		/* items stored, for --limit */
 };
+
+static void progress(struct fetch *f)
+{
+	if (f->o->progress.update)
+		f->o->progress.update(f->o->progress.ctx, f->stats);
+}
+
+static int stopped(const struct fetch *f)
+{
+	return f->o->stop && *f->o->stop;
+}
 
 /* Everything gathered for one issue. */
 struct gathered {
@@ -1344,7 +494,7 @@ static int link_graphql(struct fetch *f, const cJSON **issues, size_t n,
 	const cJSON *repo;
 	char *post = NULL, *owner;
 	const char *slash = strchr(f->repo, '/');
-	struct resp r;
+	struct ghc_resp r;
 	struct err e2 = ERR_INIT;
 	size_t i;
 	int ret = 0;
@@ -1364,23 +514,23 @@ static int link_graphql(struct fetch *f, const cJSON **issues, size_t n,
 	cJSON_AddStringToObject(vars, "name", slash + 1);
 	post = cJSON_PrintUnformatted(req);
 
-	if (request(&f->c, f->c.graphql_url, REQ_POST | REQ_JSON, post, &r,
-		    &ans, &e2) < 0) {
+	if (ghc_request(f->c, ghc_graphql_url(f->c), GHC_POST | GHC_JSON,
+			post, &r, &ans, &e2) < 0) {
 		if (e2.code == ERR_INTERRUPTED) {
 			*e = e2;
 			ret = -1;
 		} else {
 			f->graphql = 0;
-			f->c.stats->graphql = 0;
+			f->stats->graphql = 0;
 		}
 		goto out;
 	}
-	f->c.stats->graphql_cost += (long)jnum(jget(jget(ans, "data"),
+	f->stats->graphql_cost += (long)jnum(jget(jget(ans, "data"),
 						    "rateLimit"), "cost", 0);
 	repo = jget(jget(ans, "data"), "repository");
 	if (!cJSON_IsObject(repo)) {
 		f->graphql = 0;
-		f->c.stats->graphql = 0;
+		f->stats->graphql = 0;
 		goto out;
 	}
 	for (i = 0; i < n; i++) {
@@ -1391,7 +541,7 @@ static int link_graphql(struct fetch *f, const cJSON **issues, size_t n,
 		from_graphql(f, jget(repo, alias), &g[i]);
 	}
 out:
-	resp_clear(&r);
+	ghc_resp_clear(&r);
 	cJSON_Delete(ans);
 	cJSON_free(post);
 	cJSON_Delete(req);
@@ -1408,22 +558,23 @@ static int link_rest(struct fetch *f, long long number, struct gathered *g,
 	struct buf url = BUF_INIT;
 	char *next = NULL;
 	cJSON *page = NULL;
-	struct resp r;
+	struct ghc_resp r;
 	size_t i;
 	int ret = -1;
 
 	comments_release(&g->comments);
 	prrefs_release(&g->prs);
-	resp_init(&r);
+	ghc_resp_init(&r);
 	buf_addf(&url, "%s/repos/%s/issues/%lld/timeline?per_page=%d",
-		 f->c.api, f->repo, number, PER_PAGE);
+		 ghc_api(f->c), f->repo, number, PER_PAGE);
 	while (url.len) {
 		const cJSON *ev;
 
-		resp_clear(&r);
+		ghc_resp_clear(&r);
 		cJSON_Delete(page);
 		page = NULL;
-		if (request(&f->c, url.ptr, REQ_JSON, NULL, &r, &page, e) < 0)
+		if (ghc_request(f->c, url.ptr, GHC_JSON, NULL, &r, &page,
+				e) < 0)
 			goto out;
 		if (!cJSON_IsArray(page)) {
 			err_set(e, ERR_INPUT, "GET %s: not a list of events",
@@ -1493,11 +644,12 @@ static int link_rest(struct fetch *f, long long number, struct gathered *g,
 
 		buf_reset(&url);
 		buf_addf(&url, "%s/repos/%s/commits/%s/pulls?per_page=%d",
-			 f->c.api, f->repo, g->prs.commits[i], PER_PAGE);
-		resp_clear(&r);
+			 ghc_api(f->c), f->repo, g->prs.commits[i], PER_PAGE);
+		ghc_resp_clear(&r);
 		cJSON_Delete(page);
 		page = NULL;
-		if (request(&f->c, url.ptr, REQ_JSON, NULL, &r, &page, e) < 0)
+		if (ghc_request(f->c, url.ptr, GHC_JSON, NULL, &r, &page,
+				e) < 0)
 			goto out;
 		cJSON_ArrayForEach(pr, page) {
 			char *full = NULL;
@@ -1521,7 +673,7 @@ static int link_rest(struct fetch *f, long long number, struct gathered *g,
 out:
 	free(next);
 	cJSON_Delete(page);
-	resp_clear(&r);
+	ghc_resp_clear(&r);
 	buf_release(&url);
 	return ret;
 }
@@ -1533,19 +685,20 @@ static int diff_from_files(struct fetch *f, long long number, struct fix *fx,
 	struct buf url = BUF_INIT, d = BUF_INIT;
 	cJSON *page = NULL;
 	char *next = NULL;
-	struct resp r;
+	struct ghc_resp r;
 	int add = 0, del = 0, files = 0, ret = -1;
 
-	resp_init(&r);
-	buf_addf(&url, "%s/repos/%s/pulls/%lld/files?per_page=%d", f->c.api,
-		 f->repo, number, PER_PAGE);
+	ghc_resp_init(&r);
+	buf_addf(&url, "%s/repos/%s/pulls/%lld/files?per_page=%d",
+		 ghc_api(f->c), f->repo, number, PER_PAGE);
 	while (url.len) {
 		const cJSON *x;
 
-		resp_clear(&r);
+		ghc_resp_clear(&r);
 		cJSON_Delete(page);
 		page = NULL;
-		if (request(&f->c, url.ptr, REQ_JSON, NULL, &r, &page, e) < 0)
+		if (ghc_request(f->c, url.ptr, GHC_JSON, NULL, &r, &page,
+				e) < 0)
 			goto out;
 		if (!cJSON_IsArray(page)) {
 			err_set(e, ERR_INPUT, "GET %s: not a list of files",
@@ -1603,12 +756,12 @@ static int diff_from_files(struct fetch *f, long long number, struct fix *fx,
 		fx->changed_files = files;
 	fx->diff = buf_detach(&d, &fx->diff_len);
 	fx->diff_partial = 1;
-	f->c.stats->partial_diffs++;
+	f->stats->partial_diffs++;
 	ret = 0;
 out:
 	free(next);
 	cJSON_Delete(page);
-	resp_clear(&r);
+	ghc_resp_clear(&r);
 	buf_release(&url);
 	buf_release(&d);
 	return ret;
@@ -1640,13 +793,13 @@ static char *stored_diff(struct fetch *f, long long number, size_t *len)
 static int fetch_diff(struct fetch *f, struct fix *fx, struct err *e)
 {
 	struct buf url = BUF_INIT, key = BUF_INIT;
-	struct resp r;
+	struct ghc_resp r;
 	int ret = -1;
 
-	buf_addf(&url, "%s/repos/%s/pulls/%lld", f->c.api, f->repo,
+	buf_addf(&url, "%s/repos/%s/pulls/%lld", ghc_api(f->c), f->repo,
 		 fx->number);
-	if (request(&f->c, url.ptr, REQ_DIFF | REQ_ALLOW_406, NULL, &r, NULL,
-		    e) < 0)
+	if (ghc_request(f->c, url.ptr, GHC_DIFF | GHC_ALLOW_406, NULL, &r,
+			NULL, e) < 0)
 		goto out;
 	if (r.status == 304) {
 		fx->diff = stored_diff(f, fx->number, &fx->diff_len);
@@ -1656,10 +809,10 @@ static int fetch_diff(struct fetch *f, struct fix *fx, struct err *e)
 		}
 		/* not stored after all: ask without a condition */
 		buf_addf(&key, "%s#diff", url.ptr);
-		resp_clear(&r);
-		if (cache_drop(&f->c, key.ptr, e) < 0 ||
-		    request(&f->c, url.ptr, REQ_DIFF | REQ_ALLOW_406, NULL, &r,
-			    NULL, e) < 0)
+		ghc_resp_clear(&r);
+		if (ghc_cache_drop(f->c, key.ptr, e) < 0 ||
+		    ghc_request(f->c, url.ptr, GHC_DIFF | GHC_ALLOW_406, NULL,
+				&r, NULL, e) < 0)
 			goto out;
 	}
 	if (r.status == 406) {
@@ -1669,7 +822,7 @@ static int fetch_diff(struct fetch *f, struct fix *fx, struct err *e)
 	fx->diff = buf_detach(&r.body, &fx->diff_len);
 	ret = 0;
 out:
-	resp_clear(&r);
+	ghc_resp_clear(&r);
 	buf_release(&url);
 	buf_release(&key);
 	return ret;
@@ -1812,14 +965,14 @@ static int finish_issue(struct fetch *f, const cJSON *issue,
 		/* deleted or hidden since the list was read: not
 		   recorded, so a later fetch looks again */
 		err_clear(e);
-		f->c.stats->vanished++;
-		progress(&f->c);
+		f->stats->vanished++;
+		progress(f);
 		return 0;
 	}
 	if (!g->prs.nr && f->o->require_fix) {
 		if (mark_done(f, number, updated_at, 0, e) < 0)
 			return -1;
-		progress(&f->c);
+		progress(f);
 		return 0;
 	}
 	if (gh_item_from_issue(&it, f->repo, issue, e) < 0)
@@ -1858,11 +1011,11 @@ static int finish_issue(struct fetch *f, const cJSON *issue,
 	if (store_commit(f->st, e) < 0)
 		goto out;
 	f->stored++;
-	f->c.stats->kept++;
+	f->stats->kept++;
 	if (it.nr_fixes)
-		f->c.stats->kept_fixed++;
-	f->c.stats->fixes += (long)it.nr_fixes;
-	progress(&f->c);
+		f->stats->kept_fixed++;
+	f->stats->fixes += (long)it.nr_fixes;
+	progress(f);
 	ret = 0;
 out:
 	item_release(&it);
@@ -1900,7 +1053,7 @@ static int do_page(struct fetch *f, const cJSON **todo, size_t n,
 		    link_graphql(f, todo + i, batch, g + i, e) < 0)
 			goto out;
 		for (j = i; j < i + batch; j++) {
-			if (stopped(&f->c)) {
+			if (stopped(f)) {
 				err_set(e, ERR_INTERRUPTED, "interrupted");
 				goto out;
 			}
@@ -1936,13 +1089,13 @@ static char *first_url(struct fetch *f)
 	const struct gh_fetch_opts *o = f->o;
 	struct buf b = BUF_INIT;
 
-	buf_addf(&b, "%s/repos/%s/issues?state=%s", f->c.api, f->repo,
+	buf_addf(&b, "%s/repos/%s/issues?state=%s", ghc_api(f->c), f->repo,
 		 o->state && *o->state ? o->state : "closed");
 	if (o->label && *o->label) {
-		char *esc = curl_lazy.easy_escape(f->c.curl, o->label, 0);
+		char *esc = ghc_escape(f->c, o->label);
 
 		buf_addf(&b, "&labels=%s", esc ? esc : "");
-		curl_lazy.free(esc);
+		free(esc);
 	}
 	buf_addf(&b, "&sort=created&direction=asc&per_page=%d", PER_PAGE);
 	if (o->since) {
@@ -1968,7 +1121,7 @@ int gh_fetch(struct store *st, const struct gh_fetch_opts *o,
 	cJSON *page = NULL;
 	char *url = NULL, *next = NULL, *start = NULL;
 	const char *state = o->state && *o->state ? o->state : "closed";
-	struct resp r;
+	struct ghc_resp r;
 	int ret = -1;
 
 	if (!stats)
@@ -1976,9 +1129,10 @@ int gh_fetch(struct store *st, const struct gh_fetch_opts *o,
 	memset(stats, 0, sizeof(*stats));
 	stats->rate_remaining = stats->rate_limit = -1;
 	memset(&f, 0, sizeof(f));
-	resp_init(&r);
+	ghc_resp_init(&r);
 	f.st = st;
 	f.o = o;
+	f.stats = stats;
 	f.repo = o->repo;
 	if (!o->repo || !item_valid_repo(o->repo))
 		return err_set(e, ERR_USAGE, "%s: not a repository (expected "
@@ -1996,16 +1150,17 @@ int gh_fetch(struct store *st, const struct gh_fetch_opts *o,
 		return -1;
 	f.has_since = !!o->since;
 	f.has_until = !!o->until;
-	if (client_init(&f.c, st, o, stats, e) < 0)
+	f.c = ghc_new(st, o, stats, e);
+	if (!f.c)
 		goto out;
 	f.graphql = o->token && *o->token && !o->no_graphql;
 	stats->graphql = f.graphql;
 
 	/* what the list depends on, and what decides what is kept */
 	buf_addf(&params, "api=%s state=%s label=%s since=%s until=%s "
-		 "require_fix=%d", f.c.api, state, o->label ? o->label : "",
-		 o->since ? o->since : "", o->until ? o->until : "",
-		 !!o->require_fix);
+		 "require_fix=%d", ghc_api(f.c), state,
+		 o->label ? o->label : "", o->since ? o->since : "",
+		 o->until ? o->until : "", !!o->require_fix);
 	f.params = buf_detach(&params, NULL);
 	start = first_url(&f);
 	if (state_load(&f, &url, e) < 0)
@@ -2020,14 +1175,14 @@ int gh_fetch(struct store *st, const struct gh_fetch_opts *o,
 		size_t n = 0;
 		int past_until = 0;
 
-		if (stopped(&f.c)) {
+		if (stopped(&f)) {
 			err_set(e, ERR_INTERRUPTED, "interrupted");
 			goto out;
 		}
-		resp_clear(&r);
+		ghc_resp_clear(&r);
 		cJSON_Delete(page);
 		page = NULL;
-		if (request(&f.c, url, REQ_JSON, NULL, &r, &page, e) < 0)
+		if (ghc_request(f.c, url, GHC_JSON, NULL, &r, &page, e) < 0)
 			goto out;
 		if (!cJSON_IsArray(page)) {
 			err_set(e, ERR_INPUT, "GET %s: not a list of issues",
@@ -2068,7 +1223,7 @@ int gh_fetch(struct store *st, const struct gh_fetch_opts *o,
 			ALLOC_GROW(todo, n + 1, alloc_todo);
 			todo[n++] = is;
 		}
-		progress(&f.c);
+		progress(&f);
 		if (do_page(&f, todo, n, e) < 0)
 			goto out;
 		if (limit_reached(&f))
@@ -2082,15 +1237,15 @@ int gh_fetch(struct store *st, const struct gh_fetch_opts *o,
 	}
 	ret = 0;
 out:
-	progress(&f.c);
+	progress(&f);
 	cJSON_Delete(page);
-	resp_clear(&r);
+	ghc_resp_clear(&r);
 	free(todo);
 	free(url);
 	free(next);
 	free(start);
 	free(f.params);
 	free(f.canon);
-	client_release(&f.c);
+	ghc_free(f.c);
 	return ret;
 }
