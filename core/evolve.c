@@ -532,8 +532,7 @@ static int decide(struct store *st, const struct actor *a, long long id,
 	return 0;
 }
 
-/* "1.0" -> "1.1", "2" -> "3", "1.0-beta" -> "1.0-beta.1". */
-static char *bump_version(const char *v)
+char *codebook_version_next(const char *v)
 {
 	size_t n = strlen(v), i = n;
 	struct buf b = BUF_INIT;
@@ -619,7 +618,8 @@ int proposal_accept(struct store *st, const struct actor *a, long long id,
 	}
 	el = cJSON_GetObjectItemCaseSensitive(root, "version");
 	newver = version ? xstrdup(version) :
-		 bump_version(cJSON_IsString(el) ? el->valuestring : "1");
+		 codebook_version_next(cJSON_IsString(el) ?
+				       el->valuestring : "1");
 	cJSON_ReplaceItemInObjectCaseSensitive(root, "version",
 					       cJSON_CreateString(newver));
 	json = cJSON_Print(root);

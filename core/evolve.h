@@ -63,6 +63,11 @@ int proposal_list(struct store *st, const struct actor *a, int all,
 		  struct proposal **v, size_t *nr, struct err *e);
 void proposal_list_free(struct proposal *v, size_t nr);
 
+/* The version after `version`, as proposal_accept() numbers it: the
+ * last number bumped ("1.0" -> "1.1", "2" -> "3"), or ".1" added when it
+ * ends without one ("1.0-beta" -> "1.0-beta.1").  Owned; free() it. */
+char *codebook_version_next(const char *version);
+
 /* Accept proposal `id`: a new codebook version (`version`, or the
  * current one with its last number bumped) gains the code, before the
  * dimension's `other` code; labels that carried it take it. */

@@ -41,6 +41,7 @@
 #include "core/round.h"
 #include "core/store.h"
 #include "core/study.h"
+#include "tui/keymap.h"
 #include "tui/tui.h"
 
 #define CODEBOOK "codebooks/llm-framework-bugs.json"
@@ -960,6 +961,298 @@ static void test_bench_times_every_key(void **state)
 	buf_release(&p);
 }
 
+/* ---- proposed codes --------------------------------------------------- */
+
+#define PROP_ITEM "microsoft/DeepSpeed#6011"	/* round-1: still open */
+#define PROP_ITEM2 "hpcaitech/ColossalAI#3105"
+
+static const char ckpt_def[] =
+	"The checkpoint on disk is written in one layout and read back in "
+	"another: the shards of a ZeRO stage 3 checkpoint are saved per rank "
+	"with their partition metadata, and the loader, run on a different "
+	"number of ranks, assumes the consolidated layout, so the state dict "
+	"is rebuilt from the wrong offsets. Covers conversion scripts that "
+	"drop or rename keys. Last words of the definition: WRAPPED-IN-FULL.";
+
+/* `who` proposes a code on `item` (an open round's item); its id. */
+static long long propose(struct fixture *f, const struct actor *who,
+			 const char *item, const char *dim, const char *key,
+			 const char *name, const char *def)
+{
+	struct err e = ERR_INIT;
+	long long id, pid = 0;
+
+	id = item_find(&f->st, item, &e);
+	if (id < 0 || label_propose(&f->st, who, &f->cb, id, dim, key, name,
+				    def, &pid, &e) < 0)
+		fail_msg("%s", e.msg);
+	return pid;
+}
+
+/* Two open proposals: alice's root_cause:ckpt_format, bob's
+ * symptom:silent_divergence. */
+static void two_proposals(struct fixture *f)
+{
+	assert_int_equal(propose(f, &f->alice, PROP_ITEM, "root_cause",
+				 "ckpt_format", "Checkpoint format mismatch",
+				 ckpt_def), 1);
+	assert_int_equal(propose(f, &f->bob, PROP_ITEM2, "symptom",
+				 "silent_divergence", "Silent divergence",
+				 "Training goes on without an error but the "
+				 "loss drifts away from a single-device run."),
+			 2);
+}
+
+static void assert_codes(struct fixture *f, const char *who,
+			 const char *item, const char *dim, const char *want)
+{
+	char *c = codes_of(f, who, item, dim);
+
+	assert_string_equal(c, want);
+	free(c);
+}
+
+static void test_proposals_80(void **state)
+{
+	struct fixture *f = *state;
+	int y;
+
+	two_proposals(f);
+	ADJ_OK(f, NULL, 24, 80, NULL, ":dump-screen a\nP\n:dump-screen p\n"
+	       "j\n:dump-screen j\nq\n:dump-screen b\n");
+	/* the header counts the open proposals */
+	assert_row_contains(f, "a", 0, "P: 2 proposals");
+	expect_screen(f, "p", "proposals-80x24.txt");
+	assert_row_contains(f, "p", 1, "Proposed codes (");
+	assert_row_contains(f, "p", 2, "2 open proposals");
+	assert_row_contains(f, "p", 2, "codebook llm-framework-bugs 1.0");
+	y = find_row(f, "p", "root_cause:ckpt_format");
+	assert_true(y > 0);
+	assert_row_contains(f, "p", y, ">");
+	assert_row_contains(f, "p", y, "alice");
+	assert_row_contains(f, "p", y, "open");
+	assert_row_contains(f, "p", find_row(f, "p", "symptom:silent_"),
+			    "bob");
+	/* the selected one in full: the definition wrapped to its end */
+	assert_dump_contains(f, "p", "Proposal 1 by alice on " PROP_ITEM);
+	assert_dump_contains(f, "p", "Enter accepts it into "
+			     "llm-framework-bugs 1.1");
+	assert_dump_contains(f, "p", "WRAPPED-IN-FULL.");
+	/* j selects the next */
+	assert_dump_contains(f, "j", "Proposal 2 by bob on " PROP_ITEM2);
+	assert_dump_lacks(f, "j", "WRAPPED-IN-FULL");
+	/* q closes: the adjudicator's screen again, nothing decided */
+	assert_dump_lacks(f, "b", "Proposed codes (");
+	assert_row_contains(f, "b", 0, FIRST);
+	assert_sql(f, "SELECT status FROM proposals ORDER BY id",
+		   "open|open");
+	assert_int_equal(q(f, "SELECT count(*) FROM codebooks"), 1);
+}
+
+static void test_proposals_200(void **state)
+{
+	struct fixture *f = *state;
+	int y;
+
+	two_proposals(f);
+	ADJ_OK(f, NULL, 50, 200, NULL, "P\n:dump-screen p\n");
+	expect_screen(f, "p", "proposals-200x50.txt");
+	/* wide enough for every column in full */
+	y = find_row(f, "p", "root_cause:ckpt_format");
+	assert_row_contains(f, "p", y, "Checkpoint format mismatch");
+	assert_row_contains(f, "p", y, PROP_ITEM);
+	assert_row_contains(f, "p", find_row(f, "p", "symptom:silent_"),
+			    PROP_ITEM2);
+	assert_dump_contains(f, "p", "WRAPPED-IN-FULL.");
+}
+
+static void test_proposal_accept(void **state)
+{
+	struct fixture *f = *state;
+
+	two_proposals(f);
+	assert_codes(f, "alice", PROP_ITEM, "root_cause", "other");
+	/* n (any key but y) answers no; then Enter, y accepts */
+	ADJ_OK(f, NULL, 24, 80, NULL, "P\n<Enter>\n:dump-screen q\nn\n"
+	       ":dump-screen n\n<Enter>\ny\n:dump-screen a\nq\n"
+	       ":dump-screen b\nc\nckpt\n:dump-screen c\n");
+	assert_row_contains(f, "q", 23, "accept ckpt_format into "
+			    "llm-framework-bugs 1.1? y/n");
+	assert_row_contains(f, "n", 23, "not accepted");
+	assert_row_contains(f, "a", 23, "accepted: root_cause:ckpt_format, "
+			    "codebook 1.1");
+	/* the open list moved on to the other proposal */
+	assert_row_contains(f, "a", 2, "1 open proposal ");
+	assert_row_contains(f, "a", 2, "codebook llm-framework-bugs 1.1");
+	assert_dump_lacks(f, "a", "ckpt_format  ");
+	assert_dump_contains(f, "a", "Proposal 2 by bob");
+	assert_row_contains(f, "b", 0, "P: 1 proposal ");
+	/* the screen reloaded its codebook: the picker has the new code */
+	assert_dump_contains(f, "c", "ckpt_format");
+	assert_dump_contains(f, "c", "Checkpoint format mismatch");
+	/* in the study: decided, a new current codebook, the label moved */
+	assert_sql(f, "SELECT status, decided_code, decided_by FROM proposals "
+		   "ORDER BY id", "accepted,ckpt_format,carol|open,NULL,NULL");
+	assert_sql(f, "SELECT version, current, source FROM codebooks ORDER "
+		   "BY id", "1.0,0,codebooks/llm-framework-bugs.json|"
+		   "1.1,1,proposal");
+	assert_int_equal(q(f, "SELECT count(*) FROM codebooks WHERE current "
+			   "AND json LIKE '%ckpt_format%'"), 1);
+	assert_codes(f, "alice", PROP_ITEM, "root_cause", "ckpt_format");
+	assert_int_equal(q(f, "SELECT count(*) FROM audit WHERE action = "
+			   "'proposal.accept'"), 1);
+}
+
+static void test_proposal_map(void **state)
+{
+	struct fixture *f = *state;
+
+	two_proposals(f);
+	/* bob's symptom proposal onto hang (symptom's code 4); Tab keeps
+	 * the picker on symptom, + proposes nothing there */
+	ADJ_OK(f, NULL, 30, 120, NULL, "P\nj\nm\n:dump-screen p\n<Tab>\n"
+	       ":dump-screen t\n+\n:dump-screen s\n4\n:dump-screen a\nq\n"
+	       ":dump-screen b\n");
+	assert_dump_contains(f, "p", "symptom (one code, required)");
+	assert_dump_contains(f, "p", "or Enter map onto, type to filter");
+	assert_dump_lacks(f, "p", "root_cause (one code");
+	assert_dump_lacks(f, "p", "+ propose");
+	assert_row_contains(f, "p", 29, "map symptom:silent_divergence onto "
+			    "which code of symptom?");
+	assert_dump_contains(f, "t", "symptom (one code, required)");
+	assert_row_contains(f, "t", 29, "maps onto a code of symptom");
+	assert_row_contains(f, "s", 29, "codes are proposed while coding");
+	/* saved, the picker closed, the list shows what is left open */
+	assert_row_contains(f, "a", 29, "mapped: symptom:silent_divergence "
+			    "onto hang (1 label)");
+	assert_dump_lacks(f, "a", "(one code, required)");
+	assert_dump_contains(f, "a", "1 open proposal ");
+	assert_dump_contains(f, "a", "Proposal 1 by alice");
+	assert_row_contains(f, "b", 0, "P: 1 proposal ");
+	assert_sql(f, "SELECT status, decided_code FROM proposals ORDER BY "
+		   "id", "open,NULL|mapped,hang");
+	assert_codes(f, "bob", PROP_ITEM2, "symptom", "hang");
+	/* no new codebook for a map */
+	assert_int_equal(q(f, "SELECT count(*) FROM codebooks"), 1);
+	assert_int_equal(q(f, "SELECT count(*) FROM audit WHERE action = "
+			   "'proposal.map'"), 1);
+
+	/* Esc in the picker maps nothing; a shows the decided ones */
+	ADJ_OK(f, NULL, 30, 120, NULL, "P\nm\n<Esc>\n:dump-screen e\na\n"
+	       ":dump-screen l\n");
+	assert_row_contains(f, "e", 29, "not mapped");
+	assert_dump_contains(f, "l", "2 proposals, 1 open");
+	assert_row_contains(f, "l", find_row(f, "l", "symptom:silent_"),
+			    "mapped");
+	assert_sql(f, "SELECT status FROM proposals ORDER BY id",
+		   "open|mapped");
+	assert_codes(f, "alice", PROP_ITEM, "root_cause", "other");
+}
+
+static void test_proposals_not_for_annotators(void **state)
+{
+	struct fixture *f = *state;
+
+	two_proposals(f);
+	/* not bound on the annotator's screen */
+	assert_int_equal(keymap_lookup(KEYMAP_MAIN, 'P'), ACT_NONE);
+	assert_int_equal(keymap_lookup(KEYMAP_ADJUDICATE, 'P'),
+			 ACT_PROPOSALS);
+	screen_env(f, 24, 80, "P\n:dump-screen a\n");
+	if (tui_code(&f->st, &f->alice, PROP_ITEM, &f->err) < 0)
+		fail_msg("%s", f->err.msg);
+	assert_dump_lacks(f, "a", "Proposed codes");
+	assert_row_contains(f, "a", 23, "P: no such key here");
+	/* nor for the owner coding */
+	screen_env(f, 24, 80, "P\n:dump-screen o\n");
+	if (tui_code(&f->st, &f->owner, PROP_ITEM, &f->err) < 0)
+		fail_msg("%s", f->err.msg);
+	assert_dump_lacks(f, "o", "Proposed codes");
+	assert_sql(f, "SELECT status FROM proposals ORDER BY id",
+		   "open|open");
+	assert_int_equal(q(f, "SELECT count(*) FROM codebooks"), 1);
+}
+
+static void test_proposal_hostile_text(void **state)
+{
+	struct fixture *f = *state;
+	char *s, *r;
+	int y, i;
+
+	propose(f, &f->alice, PROP_ITEM, "root_cause", "evil",
+		"bad\x1b]0;pwned\x07name\rX",
+		"one\r\ntwo\x1b[2J\x1b[6n three\x08\x08 \xc2\x9b" "31m "
+		"\xff\xfe bidi\xe2\x80\xae" "txt end-of-def");
+	ADJ_OK(f, NULL, 24, 80, NULL, "P\n:dump-screen p\n");
+	s = dump(f, "p");
+	/* no raw control reaches the screen; each shows as a mark */
+	assert_not_contains(s, "\x1b");
+	assert_not_contains(s, "\x07");
+	assert_not_contains(s, "\r");
+	assert_not_contains(s, "\x08");
+	assert_not_contains(s, "\xc2\x9b");
+	assert_contains(s, "bad\xe2\x90\x9b]0;pwned\xe2\x90\x87name"
+			"\xe2\x90\x8dX");
+	assert_contains(s, "two\xe2\x90\x9b[2J\xe2\x90\x9b[6n three"
+			"\xe2\x90\x88\xe2\x90\x88 \xef\xbf\xbd" "31m");
+	assert_contains(s, "\xef\xbf\xbd\xef\xbf\xbd bidi<U+202E>txt");
+	assert_contains(s, "end-of-def");
+	free(s);
+	/* the CRLF is a line break of the definition, not a mark */
+	y = find_row(f, "p", "Definition");
+	assert_true(y > 0);
+	assert_row_contains(f, "p", y + 1, "one");
+	assert_row_contains(f, "p", y + 2, "two");
+	/* and the frame holds: every row of the view ends in its border */
+	for (i = 2; i < 22; i++) {
+		r = row(f, "p", i);
+		if (strlen(r) < 3 || strcmp(r + strlen(r) - 3, "\xe2\x94\x82"))
+			fail_msg("row %d does not end in the frame: \"%s\"",
+				 i, r);
+		free(r);
+	}
+}
+
+static void test_proposal_map_many(void **state)
+{
+	struct fixture *f = *state;
+	char *c;
+
+	/* fix_pattern takes several codes: the pick is a toggle there, and
+	 * still maps and closes the picker */
+	propose(f, &f->alice, PROP_ITEM, "fix_pattern", "retry_loop",
+		"Retry loop", "The fix wraps a flaky call in retries.");
+	ADJ_OK(f, NULL, 30, 120, NULL, "P\nm\n:dump-screen p\n7\n"
+	       ":dump-screen a\n");
+	assert_dump_contains(f, "p", "fix_pattern (any number of codes");
+	assert_row_contains(f, "a", 29, "mapped: fix_pattern:retry_loop onto "
+			    "synchronization (1 label)");
+	assert_dump_lacks(f, "a", "(any number of codes");
+	assert_dump_contains(f, "a", "0 open proposals");
+	assert_sql(f, "SELECT status, decided_code FROM proposals",
+		   "mapped,synchronization");
+	c = codes_of(f, "alice", PROP_ITEM, "fix_pattern");
+	assert_contains(c, "synchronization");
+	assert_not_contains(c, "other");
+	free(c);
+}
+
+static void test_proposals_resize_and_help(void **state)
+{
+	struct fixture *f = *state;
+
+	two_proposals(f);
+	/* a resize lays the view out again; its keys are in the help */
+	ADJ_OK(f, NULL, 50, 200, NULL, "P\n:resize 20 70\n:dump-screen s\n"
+	       ":resize 24 80\n:dump-screen r\n?\n/Proposed codes (P\n"
+	       "<Enter>\n:dump-screen h\n");
+	assert_dump_contains(f, "s", "terminal too small: 70x20");
+	expect_screen(f, "r", "proposals-80x24.txt");
+	assert_dump_contains(f, "h", "(accept-proposal)");
+	assert_dump_contains(f, "h", "(map-proposal)");
+	assert_dump_contains(f, "h", "(all-proposals)");
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -986,6 +1279,14 @@ int main(int argc, char **argv)
 		T(test_annotator_sees_closed_rounds_only),
 		T(test_help_and_resize),
 		T(test_bench_times_every_key),
+		T(test_proposals_80),
+		T(test_proposals_200),
+		T(test_proposal_accept),
+		T(test_proposal_map),
+		T(test_proposals_not_for_annotators),
+		T(test_proposal_hostile_text),
+		T(test_proposal_map_many),
+		T(test_proposals_resize_and_help),
 #undef T
 	};
 

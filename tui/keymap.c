@@ -78,6 +78,7 @@ static const struct binding adjudicate_keys[] = {
 	{ 'J', ACT_NEXT_DIM }, { 'K', ACT_PREV_DIM },
 	{ 'S', ACT_SETTLE }, { 'M', ACT_SHOW_MEMOS },
 	{ 'B', ACT_TOGGLE_BLIND }, { 'A', ACT_AGREEMENT },
+	{ 'P', ACT_PROPOSALS },
 	{ TK_TAB, ACT_SWITCH_PANE }, { TK_FN(KEY_BTAB), ACT_SWITCH_PANE },
 	{ 'z', ACT_ZOOM },
 	{ ']', ACT_NEXT_HUNK }, { '[', ACT_PREV_HUNK },
@@ -167,6 +168,17 @@ static const struct binding agree_keys[] = {
 	{ 0, ACT_NONE }
 };
 
+static const struct binding proposals_keys[] = {
+	{ 'j', ACT_NEXT_PROPOSAL }, { TK_FN(KEY_DOWN), ACT_NEXT_PROPOSAL },
+	{ TK_CTRL('n'), ACT_NEXT_PROPOSAL },
+	{ 'k', ACT_PREV_PROPOSAL }, { TK_FN(KEY_UP), ACT_PREV_PROPOSAL },
+	{ TK_CTRL('p'), ACT_PREV_PROPOSAL },
+	{ TK_ENTER, ACT_ACCEPT_PROPOSAL }, { 'y', ACT_ACCEPT_PROPOSAL },
+	{ 'm', ACT_MAP_PROPOSAL }, { 'a', ACT_ALL_PROPOSALS },
+	{ 'q', ACT_CLOSE }, { TK_ESC, ACT_CLOSE }, { TK_CTRL('g'), ACT_CLOSE },
+	{ 0, ACT_NONE }
+};
+
 /* The screens a keymap is used on, for the help of each screen. */
 enum {
 	ON_CODE = 1 << 0,	/* the annotator's screen */
@@ -195,13 +207,16 @@ static const struct {
 	[KEYMAP_RESOLVE] = { "Rationale and note dialog (the text is "
 			     "typed in)", resolve_keys, 0, ON_ADJ },
 	[KEYMAP_AGREE] = { "Agreement view", agree_keys, 1, ON_ALL },
+	[KEYMAP_PROPOSALS] = { "Proposed codes (P on the adjudicator's "
+			       "screen)", proposals_keys, 1, ON_ADJ },
 };
 
 /* The order of the help's sections after a screen's own keymap and the
  * generic one; the search prompt comes last. */
 static const enum keymap_id help_order[] = {
 	KEYMAP_MAIN, KEYMAP_ADJUDICATE, KEYMAP_PAGER, KEYMAP_PICKER,
-	KEYMAP_MEMO, KEYMAP_FORM, KEYMAP_RESOLVE, KEYMAP_AGREE, KEYMAP_PROMPT,
+	KEYMAP_MEMO, KEYMAP_FORM, KEYMAP_RESOLVE, KEYMAP_AGREE,
+	KEYMAP_PROPOSALS, KEYMAP_PROMPT,
 };
 
 static enum action find(const struct binding *b, int key)

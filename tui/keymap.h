@@ -135,7 +135,19 @@
 	  "Write the rationale in $VISUAL or $EDITOR") \
 	_(NEXT_ROUND, "next-round", \
 	  "Show the next round (then the whole study)") \
-	_(PREV_ROUND,   "prev-round",     "Show the previous round")
+	_(PREV_ROUND,   "prev-round",     "Show the previous round") \
+	_(PROPOSALS, "proposals", \
+	  "Review the proposed codes: accept one, or map it onto a code") \
+	_(NEXT_PROPOSAL, "next-proposal", "Select the next proposal") \
+	_(PREV_PROPOSAL, "prev-proposal", "Select the previous proposal") \
+	_(ACCEPT_PROPOSAL, "accept-proposal", \
+	  "Accept the selected proposal into a new codebook version; y " \
+	  "confirms") \
+	_(MAP_PROPOSAL, "map-proposal", \
+	  "Map the selected proposal onto a code of its dimension, in the " \
+	  "picker") \
+	_(ALL_PROPOSALS, "all-proposals", \
+	  "Show the decided proposals too, or the open ones only")
 
 #define ACTION_ENUM(id, name, help) ACT_##id,
 enum action {
@@ -156,6 +168,7 @@ enum keymap_id {
 	KEYMAP_ADJUDICATE,	/* the adjudicator's screen */
 	KEYMAP_RESOLVE,	/* the rationale (or note) dialog */
 	KEYMAP_AGREE,	/* the agreement view */
+	KEYMAP_PROPOSALS,	/* the proposed codes (adjudicator's screen) */
 	NR_KEYMAPS
 };
 

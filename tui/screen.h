@@ -155,6 +155,7 @@ extern const struct view_ops memo_view_ops;
 extern const struct view_ops help_view_ops;
 extern const struct view_ops codebook_view_ops;
 extern const struct view_ops agree_view_ops;	/* view_agree.c */
+extern const struct view_ops proposals_view_ops;	/* view_proposals.c */
 
 /* Open an overlay on top of the others; `priv` is handed to the view
  * (it owns it from then on).  Returns the view or NULL. */
@@ -193,6 +194,16 @@ void screen_open_picker(struct screen *scr, size_t dim);
  * saved memo) and return the edited text (owned) or NULL on failure. */
 void screen_open_memo(struct screen *scr);
 char *screen_run_editor(struct screen *scr, const char *text);
+
+/* Open the proposed codes (view_proposals.c), for the owner and
+ * adjudicators.  Each decision is saved at once; then `decided` (may be
+ * NULL) is called so the screen can reload what it shows - with
+ * `new_codebook` set after an accept, when scr->cb must be loaded again
+ * (study_codebook) before anything draws from it.  Returns the view, or
+ * NULL after saying why on the status line. */
+struct view *screen_open_proposals(struct screen *scr,
+				   void (*decided)(struct screen *scr,
+						   int new_codebook));
 
 /* Actions every view may fall back to. */
 int screen_action(struct screen *scr, enum action a, int key);

@@ -5,7 +5,9 @@
  * side, the coding bar, the picker, memo and flags, every change saved at
  * once through core/label.h.  tui_adjudicate() is the adjudicator's: the
  * same panes over a resolution panel, every resolution saved at once
- * through core/adjudicate.h.  tui_agree() is the agreement view alone.
+ * through core/adjudicate.h, and (P) the proposed codes, each accepted or
+ * mapped at once through core/evolve.h; the annotator's screen has no such
+ * view.  tui_agree() is the agreement view alone.
  * None of them exits the process, and all restore the terminal before
  * returning.
  *

@@ -23,9 +23,14 @@
  * discussion (adjudicate_settle(), with an optional note).  When the item
  * needs nothing more the next item of the queue that does opens.
  *
- * Data: the queue is adjudicate_queue() once, at start; afterwards only
- * the item shown is worked out again (adjudicate_state()), after each
- * save, and the count of items left is kept from that.
+ * Proposed codes: P opens view_proposals.c over the screen; after each
+ * decision there, proposals_decided() loads the codebook again (after an
+ * accept), the item's state and the queue.
+ *
+ * Data: the queue is adjudicate_queue() once, at start (and again after
+ * a proposal is decided); afterwards only the item shown is worked out
+ * again (adjudicate_state()), after each save, and the count of items
+ * left is kept from that.
  */
 #define _XOPEN_SOURCE_EXTENDED 1
 #include <stdio.h>
@@ -33,6 +38,7 @@
 #include <string.h>
 
 #include "core/adjudicate.h"
+#include "core/evolve.h"
 #include "core/study.h"
 #include "core/text.h"
 #include "tui/doc.h"
@@ -61,6 +67,7 @@ struct adj {
 	int picker_open;	/* the picker was opened by c */
 	int advance;		/* saved: move on if the item is done */
 	struct buf saved;	/* what the last save did, in short */
+	size_t nr_proposals;	/* open proposed codes, for the header */
 };
 
 #define ADJ(s) ((struct adj *)(s))
@@ -415,6 +422,81 @@ static void after_save(struct adj *adj)
 	}
 	free(name);
 	scr->dirty |= DIRTY_HEADER;
+}
+
+/* ---- proposed codes --------------------------------------------------- */
+
+static void count_proposals(struct adj *adj)
+{
+	struct proposal *v;
+	struct err e = ERR_INIT;
+	size_t n;
+
+	if (proposal_list(adj->scr.st, adj->scr.actor, 0, &v, &n, &e) < 0)
+		return;
+	proposal_list_free(v, n);
+	adj->nr_proposals = n;
+	adj->scr.dirty |= DIRTY_HEADER;
+}
+
+/*
+ * A proposal was decided: labels moved, and after an accept the codebook
+ * has a new version.  The item's state borrows its dimensions from
+ * scr->cb, so the new codebook and the state worked out against it are
+ * both loaded before the old ones are released; the queue is read again,
+ * since moved labels can make or end a disagreement.
+ */
+static void proposals_decided(struct screen *scr, int new_codebook)
+{
+	struct adj *adj = ADJ(scr);
+	struct codebook cb = CODEBOOK_INIT;
+	const struct codebook *use = &scr->cb;
+	struct item_state s;
+	struct err e = ERR_INIT;
+	long long *queue = NULL;
+	size_t nr_queue = 0, i;
+
+	if (new_codebook) {
+		if (study_codebook(scr->st, &cb, NULL, &e) < 0)
+			goto fail;
+		use = &cb;
+	}
+	if (adjudicate_state(scr->st, scr->actor, use, scr->item.id, &s,
+			     &e) < 0)
+		goto fail;
+	if (adjudicate_queue(scr->st, scr->actor, use, &queue, &nr_queue,
+			     &e) < 0) {
+		item_state_release(&s);
+		goto fail;
+	}
+	item_state_release(&adj->is);
+	if (new_codebook) {
+		codebook_release(&scr->cb);
+		scr->cb = cb;
+	}
+	adj->is = s;
+	adj->blind = adjudicate_blind(scr->st);
+	set_order(adj);
+	if (adj->sel >= adj->is.nr_dims)
+		adj->sel = 0;
+	free(adj->queue);
+	free(adj->done);
+	adj->queue = queue;
+	adj->nr_queue = adj->nr_left = nr_queue;
+	adj->done = xcalloc(nr_queue + 1, 1);
+	adj->pos = NOT_QUEUED;
+	for (i = 0; i < nr_queue; i++)
+		if (queue[i] == scr->item.id)
+			adj->pos = i;
+	count_proposals(adj);
+	if (!scr->too_small && scr->rows && panel_rows(adj) != scr->bar_rows)
+		relayout(adj);
+	scr->dirty |= DIRTY_ALL;
+	return;
+fail:
+	codebook_release(&cb);
+	screen_msg(scr, MSG_ERR, "saved, but the screen could not be "
+		   "reloaded: %s", e.msg);
 }
 
 /* ---- saving ----------------------------------------------------------- */
@@ -908,6 +990,9 @@ static void draw_header(struct adj *adj)
 			   "[discuss] ");
 	if (adj->is.uncertain)
 		buf_addstr(&right, "[uncertain] ");
+	if (adj->nr_proposals)
+		buf_addf(&right, "P: %zu proposal%s  ", adj->nr_proposals,
+			 adj->nr_proposals == 1 ? "" : "s");
 	buf_addstr(&right, adj->blind ? "blind" : "names shown");
 	buf_addf(&right, "  %zu left  ", adj->nr_left);
 	sanitize_line(&right, adj->scr.actor->name);
@@ -1336,6 +1421,9 @@ static int adj_action(struct adj *adj, enum action a, int key)
 	case ACT_TOGGLE_BLIND:
 		toggle_blind(adj);
 		return 1;
+	case ACT_PROPOSALS:
+		screen_open_proposals(scr, proposals_decided);
+		return 1;
 	case ACT_NEXT_ITEM:
 	case ACT_PREV_ITEM:
 		move_item(adj, a == ACT_NEXT_ITEM ? 1 : -1);
@@ -1439,7 +1527,8 @@ int tui_adjudicate(struct store *st, const struct actor *a,
 		"digit takes that coder's code and c chooses another in the "
 		"picker; then type the rationale (Tab tags a cause, C-o opens "
 		"$EDITOR) and press Enter. When an item needs nothing more, "
-		"the next one of the queue opens.";
+		"the next one of the queue opens. P lists the codes annotators "
+		"proposed, to accept into the codebook or map onto a code.";
 	buf_init(&scr->msg, 0);
 	buf_init(&scr->last_search, 0);
 	buf_init(&adj.saved, 0);
@@ -1481,6 +1570,7 @@ int tui_adjudicate(struct store *st, const struct actor *a,
 	}
 	if (load_item(&adj, id, e) < 0)
 		goto out;
+	count_proposals(&adj);
 	if (adj.pos == NOT_QUEUED) {
 		if (!adj.is.ready)
 			screen_msg(scr, MSG_ERR, "%s is not ready: %zu of %zu "
