@@ -96,7 +96,9 @@ CMD(export)
 	struct codebook cb = CODEBOOK_INIT;
 	enum what what = WHAT_AGREED;
 	FILE *out = stdout;
-	int npos, rc, ret = 0;
+	char *shown = NULL;	/* the export, when shown on a terminal */
+	size_t shown_len = 0;
+	int npos, rc, ret = 0, tty = 0;
 
 	rc = cli_parse(argc, argv, opts, pos, &npos, usage);
 	free(pos);
@@ -148,7 +150,17 @@ CMD(export)
 		       po.nr_files, package);
 		goto out;
 	}
-	if (to_stdout(output)) {
+	if (to_stdout(output) && isatty(STDOUT_FILENO)) {
+		/* text is exported as stored, but a terminal gets no escape
+		 * sequence from an issue title: collect, then show it safe */
+		out = open_memstream(&shown, &shown_len);
+		tty = out != NULL;
+		if (!out) {
+			err_set(&c->err, ERR_IO, "cannot buffer the export");
+			ret = cli_fail(c);
+			goto out;
+		}
+	} else if (to_stdout(output)) {
 		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 	} else {
 		if (atomic_open(&af, output, &c->err) < 0) {
@@ -157,7 +169,14 @@ CMD(export)
 		}
 		out = af.f;
 	}
-	if (run_export(c, what, &cb, &o, out) < 0) {
+	rc = run_export(c, what, &cb, &o, out);
+	if (tty) {
+		fclose(out);
+		tty = 0;
+		if (rc == 0 && shown)
+			cli_print_safe(stdout, shown);
+	}
+	if (rc < 0) {
 		if (!to_stdout(output)) {
 			atomic_abort(&af);
 			err_prefix(&c->err, "%s not written", output);
@@ -174,6 +193,9 @@ CMD(export)
 		       o.rows == 1 ? "" : "s");
 	}
 out:
+	if (tty)
+		fclose(out);
+	free(shown);
 	atomic_abort(&af);
 	codebook_release(&cb);
 	return ret;

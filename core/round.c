@@ -323,9 +323,12 @@ int round_create(struct store *st, const struct actor *a,
 
 	if (actor_require(a, ROLES(ROLE_OWNER), "round create", e) < 0)
 		return -1;
-	if (!spec->name || !*spec->name || strlen(spec->name) > 64)
+	if (!spec->name || !*spec->name || strlen(spec->name) > 64 ||
+	    strspn(spec->name, "abcdefghijklmnopqrstuvwxyz"
+		   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 _.-") !=
+	    strlen(spec->name))
 		return err_set(e, ERR_INPUT, "a round needs a name of 1-64 "
-			       "characters");
+			       "letters, digits, spaces, '_', '.' or '-'");
 	if (!!spec->items == !!spec->sample)
 		return err_set(e, ERR_USAGE, "give either --items SPEC or "
 			       "--sample N|P%% --seed S");

@@ -724,6 +724,33 @@ class Report(unittest.TestCase):
         self.assertIn("\u2588" * 30, text)
         self.assertNotIn("#" * 30, text)
 
+    def test_export_to_a_terminal_is_made_safe(self):
+        """Exported text is as stored, but an export shown on a terminal
+        carries no control character from an issue title."""
+        import pty
+        piped = self.s.ok("export")
+        self.assertTrue(any(ord(ch) < 0x20 and ch not in "\r\n"
+                            for ch in piped) or "\r" in piped)
+        master, slave = pty.openpty()
+        p = subprocess.Popen([BIN, "--study", self.s.path, "export"],
+                             stdout=slave, stderr=subprocess.PIPE,
+                             env=dict(os.environ, LC_ALL="C.UTF-8"))
+        os.close(slave)
+        out = b""
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            out += chunk
+        os.close(master)
+        self.assertEqual(p.wait(timeout=20), 0)
+        for bad in (b"\x1b", b"\x07", b"\x08", b"\t"):
+            self.assertNotIn(bad, out)
+        self.assertIn(b"HYPERLINK", out)
+
     def test_report_to_file(self):
         out = os.path.join(self.s.dir, "r.md")
         self.s.ok("report", "--format", "markdown", "-o", out)

@@ -93,6 +93,10 @@ class Rounds(unittest.TestCase):
         self.assertIn("DeepSpeed#1", err)
         self.s.fail("round", "create", "x", "--items", "all",
                     "--annotators", "alice,bob", as_="alice")
+        err = self.s.fail("round", "create", "pilot\x1b[2J", "--items",
+                          "all", "--annotators", "alice,bob")
+        self.assertIn("letters, digits", err)
+        self.assertNotIn("\x1b", err)
         self.assertEqual(self.s.query("SELECT count(*) FROM rounds"),
                          [(0,)])
 
