@@ -67,7 +67,9 @@ CMD(agree)
 		ret = cli_fail(c);
 		goto out;
 	}
-	fwrite(out.ptr, 1, out.len, stdout);
+	/* dimension names are codebook text: safe on a terminal, as
+	 * stored into a file or pipe */
+	cli_print_safe(stdout, out.ptr);
 out:
 	buf_release(&out);
 	codebook_release(&cb);

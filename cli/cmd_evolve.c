@@ -49,7 +49,9 @@ int cli_codebook_update(struct cli *c, const char *path, const char **maps,
 		ret = cli_fail(c);
 		goto out;
 	}
-	printf("codebook %s %s is now current", nc.name, nc.version);
+	printf("codebook %s ", nc.name);
+	cli_print_safe(stdout, nc.version);
+	printf(" is now current");
 	if (nr_maps)
 		printf(": %d label%s and %d resolution%s moved by %zu map%s",
 		       stats.moved, stats.moved == 1 ? "" : "s",
@@ -150,10 +152,12 @@ CMD(proposals)
 		if (accept) {
 			struct codebook cb = CODEBOOK_INIT;
 
-			if (study_codebook(&c->st, &cb, NULL, &c->err) == 0)
-				printf("proposal %lld accepted: codebook %s %s "
-				       "is now current\n", id, cb.name,
-				       cb.version);
+			if (study_codebook(&c->st, &cb, NULL, &c->err) == 0) {
+				printf("proposal %lld accepted: codebook %s ",
+				       id, cb.name);
+				cli_print_safe(stdout, cb.version);
+				printf(" is now current\n");
+			}
 			codebook_release(&cb);
 		} else {
 			printf("proposal %lld mapped onto %s\n", id, pos[2]);

@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -66,6 +67,56 @@ static int run_export(struct cli *c, enum what what,
 static int to_stdout(const char *path)
 {
 	return !path || !strcmp(path, "-");
+}
+
+/* `path` with its directory resolved, owned; NULL when that fails. */
+static char *resolved(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir, *real;
+	struct buf b = BUF_INIT;
+
+	dir = slash ? xstrndup(path, slash == path ? 1 :
+			       (size_t)(slash - path)) : xstrdup(".");
+	real = realpath(dir, NULL);
+	free(dir);
+	if (!real)
+		return NULL;
+	buf_addf(&b, "%s/%s", real, slash ? slash + 1 : path);
+	free(real);
+	return buf_detach(&b, NULL);
+}
+
+/*
+ * Does -o name the study, or one of SQLite's files beside it?  The export
+ * is renamed over its target at the end, so `export -o study.db` used to
+ * replace the whole study by a CSV file.  Refused, with `e` filled.
+ */
+static int refuse_study(struct cli *c, const char *output, struct err *e)
+{
+	static const char *const suffix[] = { "", "-wal", "-shm", "-journal" };
+	struct stat so, ss;
+	char *ro, *rs;
+	size_t i;
+	int same = 0;
+
+	if (stat(output, &so) == 0 && stat(c->study_path, &ss) == 0 &&
+	    so.st_dev == ss.st_dev && so.st_ino == ss.st_ino)
+		same = 1;
+	ro = resolved(output);
+	rs = resolved(c->study_path);
+	for (i = 0; !same && ro && rs && i < 4; i++) {
+		size_t n = strlen(rs);
+
+		same = !strncmp(ro, rs, n) && !strcmp(ro + n, suffix[i]);
+	}
+	free(ro);
+	free(rs);
+	if (same)
+		return err_set(e, ERR_INPUT, "-o %s: that is the study itself "
+			       "(%s); name another file", output,
+			       c->study_path);
+	return 0;
 }
 
 CMD(export)
@@ -163,7 +214,8 @@ CMD(export)
 	} else if (to_stdout(output)) {
 		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 	} else {
-		if (atomic_open(&af, output, &c->err) < 0) {
+		if (refuse_study(c, output, &c->err) < 0 ||
+		    atomic_open(&af, output, &c->err) < 0) {
 			ret = cli_fail(c);
 			goto out;
 		}
@@ -275,7 +327,8 @@ CMD(report)
 		}
 		goto out;
 	}
-	if (atomic_open(&af, output, &c->err) < 0) {
+	if (refuse_study(c, output, &c->err) < 0 ||
+	    atomic_open(&af, output, &c->err) < 0) {
 		ret = cli_fail(c);
 		goto out;
 	}

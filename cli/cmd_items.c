@@ -227,10 +227,13 @@ CMD(status)
 			  "current", &c->err);
 	if (!s)
 		return cli_fail(c);
-	if (sqlite3_step(s) == SQLITE_ROW)
-		printf("codebook %s %s\n", sqlite3_column_text(s, 0),
-		       sqlite3_column_text(s, 1));
-	else
+	if (sqlite3_step(s) == SQLITE_ROW) {
+		printf("codebook ");
+		cli_print_safe(stdout, (const char *)sqlite3_column_text(s, 0));
+		printf(" ");
+		cli_print_safe(stdout, (const char *)sqlite3_column_text(s, 1));
+		printf("\n");
+	} else
 		printf("codebook: none yet\n");
 	sqlite3_finalize(s);
 	printf("you are %s (%s)\n\n", c->actor.name,

@@ -14,12 +14,41 @@
 #include "core/labels_csv.h"
 #include "core/round.h"
 
-static void print_round(const struct round_info *r)
+/* How many items of round `id` member `member` submitted. */
+static long long own_done(struct cli *c, long long id, long long member)
+{
+	sqlite3_stmt *s = store_prepare(&c->st, "SELECT count(*) FROM "
+					"submissions s JOIN assignments a ON "
+					"a.item_id = s.item_id WHERE a.round_id "
+					"= ? AND s.member_id = ?", NULL);
+	long long n = 0;
+
+	if (!s)
+		return 0;
+	sqlite3_bind_int64(s, 1, id);
+	sqlite3_bind_int64(s, 2, member);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		n = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return n;
+}
+
+/* One line per round.  "done" counts the items every annotator of the
+ * round submitted; an annotator is told that of an open round no more
+ * than the others' labels (blinding: it would show, item by item, when
+ * the others submit), so they see their own count instead. */
+static void print_round(struct cli *c, const struct round_info *r)
 {
 	size_t i;
 
-	printf("%-16s %-7s %4zu items, %4zu done  annotators ", r->name,
-	       r->closed_at ? "closed" : "open", r->nr_items, r->nr_complete);
+	printf("%-16s %-7s %4zu items, ", r->name,
+	       r->closed_at ? "closed" : "open", r->nr_items);
+	if (c->actor.role == ROLE_ANNOTATOR && !r->closed_at)
+		printf("%4lld done by you", own_done(c, r->id,
+						     c->actor.member_id));
+	else
+		printf("%4zu done", r->nr_complete);
+	printf("  annotators ");
 	for (i = 0; i < r->nr_annotators; i++)
 		printf("%s%s", i ? "," : "", r->annotators[i]);
 	printf("  (%s", r->spec);
@@ -112,7 +141,7 @@ CMD(round)
 			goto out;
 		}
 		printf("created round ");
-		print_round(&r);
+		print_round(c, &r);
 		round_info_release(&r);
 	} else if (!strcmp(pos[0], "list")) {
 		struct round_info *v;
@@ -128,7 +157,7 @@ CMD(round)
 			printf("no rounds: every item goes to every "
 			       "annotator\n");
 		for (i = 0; i < n; i++)
-			print_round(&v[i]);
+			print_round(c, &v[i]);
 		round_list_free(v, n);
 	} else if (!strcmp(pos[0], "close")) {
 		if (npos != 2) {

@@ -44,9 +44,11 @@ CMD(init)
 	if (codebook) {
 		struct codebook cb = CODEBOOK_INIT;
 
-		if (study_codebook(&c->st, &cb, NULL, &c->err) == 0)
-			printf("codebook %s %s: %zu dimensions\n", cb.name,
-			       cb.version, cb.nr_dims);
+		if (study_codebook(&c->st, &cb, NULL, &c->err) == 0) {
+			printf("codebook %s ", cb.name);
+			cli_print_safe(stdout, cb.version);
+			printf(": %zu dimensions\n", cb.nr_dims);
+		}
 		codebook_release(&cb);
 	}
 	return 0;
@@ -167,24 +169,36 @@ static void show_codebook(const struct codebook *cb)
 {
 	size_t i, j;
 
-	printf("%s %s", cb->name, cb->version);
-	if (cb->title)
-		printf(" - %s", cb->title);
+	/* keys are plain words (codebook_valid_key); every other string of
+	 * a codebook may hold escapes (\u001b is valid JSON) */
+	printf("%s ", cb->name);
+	cli_print_safe(stdout, cb->version);
+	if (cb->title) {
+		printf(" - ");
+		cli_print_safe(stdout, cb->title);
+	}
 	printf("\n");
 	print_wrapped("", cb->description, 0);
 	for (i = 0; i < cb->nr_dims; i++) {
 		const struct dimension *d = &cb->dims[i];
 
-		printf("\n%s (%s): select %s%s, %zu codes\n", d->key, d->name,
+		printf("\n%s (", d->key);
+		cli_print_safe(stdout, d->name);
+		printf("): select %s%s, %zu codes\n",
 		       d->select_many ? "many" : "one",
 		       d->required ? ", required" : "", d->nr_codes);
 		print_wrapped("", d->question, 2);
 		for (j = 0; j < d->nr_codes; j++) {
 			const struct code *k = &d->codes[j];
 
-			printf("  %2zu %-28s %s%s%s%s\n", j + 1, k->key, k->name,
-			       k->group ? "  [" : "", k->group ? k->group : "",
-			       k->group ? "]" : "");
+			printf("  %2zu %-28s ", j + 1, k->key);
+			cli_print_safe(stdout, k->name);
+			if (k->group) {
+				printf("  [");
+				cli_print_safe(stdout, k->group);
+				printf("]");
+			}
+			printf("\n");
 			print_wrapped("", k->definition, 5);
 			print_wrapped("include:", k->include, 5);
 			print_wrapped("exclude:", k->exclude, 5);
@@ -230,8 +244,9 @@ CMD(codebook)
 		}
 		for (i = 0; i < cb.nr_dims; i++)
 			n += cb.dims[i].nr_codes;
-		printf("%s: ok: %s %s, %zu dimensions, %zu codes\n", pos[1],
-		       cb.name, cb.version, cb.nr_dims, n);
+		printf("%s: ok: %s ", pos[1], cb.name);
+		cli_print_safe(stdout, cb.version);
+		printf(", %zu dimensions, %zu codes\n", cb.nr_dims, n);
 	} else if (!strcmp(pos[0], "show")) {
 		if (npos == 2) {
 			if (codebook_load_file(&cb, pos[1], &c->err) < 0) {

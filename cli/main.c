@@ -107,6 +107,9 @@ int main(int argc, char **argv)
 	size_t i;
 
 	setlocale(LC_ALL, "");
+	/* numbers are data: CSV, JSON and the reports write "0.85" in every
+	 * locale (a decimal comma splits a CSV cell and breaks JSON) */
+	setlocale(LC_NUMERIC, "C");
 	memset(&c, 0, sizeof(c));
 	argc--;
 	argv++;

@@ -86,6 +86,7 @@
 #include "core/github.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -162,11 +163,16 @@ static const char *jstr(const cJSON *o, const char *key)
 	return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
+/* A number as a long long; `def` when absent, not a number, or outside
+ * what a long long holds (converting that would be undefined). */
 static long long jnum(const cJSON *o, const char *key, long long def)
 {
 	const cJSON *v = jget(o, key);
 
-	return cJSON_IsNumber(v) ? (long long)v->valuedouble : def;
+	if (!cJSON_IsNumber(v) || !(v->valuedouble > -9.2e18 &&
+				    v->valuedouble < 9.2e18))
+		return def;
+	return (long long)v->valuedouble;
 }
 
 static int jint(const cJSON *o, const char *key)
@@ -207,7 +213,9 @@ int gh_item_from_issue(struct item *it, const char *repo,
 	it->closed_at = xstrdup_or_null(jstr(issue, "closed_at"));
 	it->url = xstrdup_or_null(jstr(issue, "html_url"));
 	it->source = xstrdup_or_null(jstr(issue, "url"));
-	it->comment_count = (int)jnum(issue, "comments", 0);
+	it->comment_count = jint(issue, "comments");
+	if (it->comment_count < 0)
+		it->comment_count = 0;	/* unknown: the comments fetched count */
 	labels = jget(issue, "labels");
 	if (cJSON_IsArray(labels)) {
 		it->labels = xcalloc((size_t)cJSON_GetArraySize(labels) + 1,
@@ -686,7 +694,8 @@ static int diff_from_files(struct fetch *f, long long number, struct fix *fx,
 	cJSON *page = NULL;
 	char *next = NULL;
 	struct ghc_resp r;
-	int add = 0, del = 0, files = 0, ret = -1;
+	long long add = 0, del = 0;	/* summed over files: no int wraps */
+	int files = 0, ret = -1;
 
 	ghc_resp_init(&r);
 	buf_addf(&url, "%s/repos/%s/pulls/%lld/files?per_page=%d",
@@ -749,9 +758,9 @@ static int diff_from_files(struct fetch *f, long long number, struct fix *fx,
 			buf_addstr(&url, next);
 	}
 	if (fx->additions < 0)
-		fx->additions = add;
+		fx->additions = add > INT_MAX ? INT_MAX : (int)add;
 	if (fx->deletions < 0)
-		fx->deletions = del;
+		fx->deletions = del > INT_MAX ? INT_MAX : (int)del;
 	if (fx->changed_files < 0)
 		fx->changed_files = files;
 	fx->diff = buf_detach(&d, &fx->diff_len);

@@ -8,6 +8,7 @@
 #include "core/import.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -374,7 +375,9 @@ int import_github_issue(const cJSON *issue, const cJSON *comments,
 	    get_labels(issue, it, where, e) < 0)
 		return -1;
 	v = cJSON_GetObjectItemCaseSensitive(issue, "comments");
-	if (cJSON_IsNumber(v) && v->valuedouble >= 0)
+	/* a count no int holds is nonsense: left to the comments given */
+	if (cJSON_IsNumber(v) && v->valuedouble >= 0 &&
+	    v->valuedouble <= INT_MAX)
 		it->comment_count = (int)v->valuedouble;
 	if (get_comments(comments, it, where, 1, e) < 0 ||
 	    get_fixes(pulls, it, where, 1, e) < 0)

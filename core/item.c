@@ -4,6 +4,7 @@
 #include "core/item.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -133,6 +134,16 @@ int item_parse_date(const char *s, double *out)
 	return 0;
 }
 
+/* a + b, held at INT_MAX: the figures are ints (up to 2e9 each from an
+ * import), and a sum past INT_MAX is no longer a count anyone can use,
+ * but it must stay large rather than wrap into a small or negative one */
+static int add_sat(int a, int b)
+{
+	long long s = (long long)a + b;
+
+	return s > INT_MAX ? INT_MAX : (int)s;
+}
+
 void item_compute_effort(struct item *it)
 {
 	double a, b;
@@ -174,15 +185,16 @@ void item_compute_effort(struct item *it)
 		if (f->additions < 0)
 			unknown_add = 1;
 		else
-			it->additions += f->additions;
+			it->additions = add_sat(it->additions, f->additions);
 		if (f->deletions < 0)
 			unknown_del = 1;
 		else
-			it->deletions += f->deletions;
+			it->deletions = add_sat(it->deletions, f->deletions);
 		if (f->changed_files < 0)
 			unknown_files = 1;
 		else
-			it->changed_files += f->changed_files;
+			it->changed_files = add_sat(it->changed_files,
+						    f->changed_files);
 		if (f->diff_partial)
 			it->diff_partial = 1;
 	}
@@ -194,7 +206,7 @@ void item_compute_effort(struct item *it)
 		it->changed_files = -1;
 	if (unknown_add || unknown_del)
 		return;
-	it->lines_changed = it->additions + it->deletions;
+	it->lines_changed = add_sat(it->additions, it->deletions);
 	it->small_fix = it->lines_changed <= ITEM_SMALL_FIX;
 }
 

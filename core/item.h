@@ -70,7 +70,8 @@ void item_release(struct item *it);
  * from its diff; a figure neither given nor countable (no diff) makes the
  * item's total unknown (-1), and then small_fix is 0 and stored NULL.
  * `comment_count` is kept if larger than nr_comments (the GitHub issue
- * list gives the count without the bodies). */
+ * list gives the count without the bodies).  Sums past INT_MAX are held
+ * at INT_MAX (never a small or negative figure). */
 void item_compute_effort(struct item *it);
 
 /* Parse an ISO 8601 date "YYYY-MM-DD[THH:MM:SS[.fff](Z|+hh:mm)]" into

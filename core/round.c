@@ -171,7 +171,9 @@ static int parse_sample(const char *s, size_t total, size_t *want,
 	char *end;
 	double v = strtod(s, &end);
 
-	if (end == s || v <= 0)
+	/* !(v > 0) also refuses "nan"; a count is compared before it is
+	 * converted, as converting 1e30 to a size_t is undefined */
+	if (end == s || !(v > 0))
 		goto bad;
 	if (*end == '%') {
 		if (end[1] || v > 100)
@@ -181,12 +183,14 @@ static int parse_sample(const char *s, size_t total, size_t *want,
 			*want = 1;
 		return 0;
 	}
-	if (*end || v != (double)(size_t)v)
+	if (*end)
 		goto bad;
-	*want = (size_t)v;
-	if (*want > total)
+	if (v > (double)total)
 		return err_set(e, ERR_INPUT, "--sample %s: only %zu items are "
 			       "in no round yet", s, total);
+	if (v != (double)(size_t)v)
+		goto bad;
+	*want = (size_t)v;
 	return 0;
 bad:
 	return err_set(e, ERR_INPUT, "--sample %s: expected N or P%% "
@@ -565,6 +569,8 @@ int round_get(struct store *st, const char *name, struct round_info *out,
 	}
 	ret = fill(st, s, out, e);
 	sqlite3_finalize(s);
+	if (ret < 0)
+		round_info_release(out);	/* fill() left it half made */
 	return ret;
 }
 

@@ -20,6 +20,24 @@ int study_store_codebook(struct store *st, const struct codebook *cb,
 	char now[32];
 	int rc;
 
+	/* labels record the version they were made under: a version must
+	 * name one codebook, so an earlier version's string is not reused
+	 * for other content (reloading the same text is fine) */
+	s = store_prepare(st, "SELECT 1 FROM codebooks WHERE name = ? AND "
+			  "version = ? AND json <> ?", e);
+	if (!s)
+		return -1;
+	sqlite3_bind_text(s, 1, cb->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, cb->version, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 3, json, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	if (rc == SQLITE_ROW)
+		return err_set(e, ERR_INPUT, "codebook %s %s is already in the "
+			       "study with other content; give this one a "
+			       "new version", cb->name, cb->version);
+	if (rc != SQLITE_DONE)
+		return store_error(st, e, "checking the codebook version");
 	if (store_exec(st, "UPDATE codebooks SET current = 0", e) < 0)
 		return -1;
 	s = store_prepare(st, "INSERT INTO codebooks (name, version, json, "

@@ -3,7 +3,6 @@
  */
 #include "exports/agree_report.h"
 
-#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -220,8 +219,10 @@ static void prose_name(const struct dimension *dim, struct buf *out)
 {
 	const char *p;
 
+	/* ASCII only: tolower() in a single-byte locale (ISO-8859-1, say)
+	 * maps the bytes of a UTF-8 "Ü" to other bytes, invalid UTF-8 */
 	for (p = dim->name; *p; p++)
-		buf_addch(out, tolower((unsigned char)*p));
+		buf_addch(out, *p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
 }
 
 void agree_sentence(const struct agreement *ag, const struct agreement_dim *d,

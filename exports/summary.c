@@ -118,8 +118,9 @@ static void count_item(struct tallies *ts, const struct agreed_item *it)
 	int xs[64], ys[64];
 	size_t nx = 0, ny = 0, d, i, j, k;
 
-	t[0] = &ts->v[0];
+	/* repo_tally() may grow ts->v: take v[0] only after it */
 	t[1] = repo_tally(ts, it->repo ? it->repo : "");
+	t[0] = &ts->v[0];
 	for (d = 0; d < cb->nr_dims; d++) {
 		int idx[64];
 		size_t n = code_slots(&cb->dims[d], it->dims[d].final.ptr, idx,

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "core/buf.h"
+#include "core/github.h"
 #include "core/import.h"
 #include "core/item.h"
 #include "core/member.h"
@@ -668,6 +669,37 @@ static void test_item_object_direct(void **state)
 	cJSON_Delete(obj);
 }
 
+static void test_github_comment_count_out_of_range(void **state)
+{
+	/* "comments" beyond an int: converting it was undefined (and came
+	 * out as a negative count); it is ignored, the comments given count */
+	static const char *const counts[] = { "3e9", "1e300", "-5" };
+	struct item it;
+	struct err e = ERR_INIT;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+		struct buf b = BUF_INIT;
+		cJSON *obj;
+
+		buf_addf(&b, "{\"repository_url\": \"https://api.github.com/"
+			 "repos/o/r\", \"number\": 7, \"title\": \"t\", "
+			 "\"comments\": %s}", counts[i]);
+		obj = cJSON_Parse(b.ptr);
+		assert_non_null(obj);
+		assert_int_equal(import_github_issue(obj, NULL, NULL, &it,
+						     "here", &e), 0);
+		assert_int_equal(it.comment_count, 0);
+		item_release(&it);
+		assert_int_equal(gh_item_from_issue(&it, "o/r", obj, &e), 0);
+		assert_int_equal(it.comment_count, 0);
+		item_release(&it);
+		cJSON_Delete(obj);
+		buf_release(&b);
+	}
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
@@ -689,6 +721,7 @@ int main(void)
 		T(test_github_repo_from_html_url),
 		T(test_import_file),
 		cmocka_unit_test(test_item_object_direct),
+		cmocka_unit_test(test_github_comment_count_out_of_range),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,6 +2,7 @@
  * t_item: items, their dates and effort figures, saving (an upsert that
  * keeps ids), loading, and finding them by name.
  */
+#include <limits.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -344,6 +345,30 @@ static void test_effort_unknown_size(void **state)
 	add_fix(&it, 11, 1, 1, 1, NULL);
 	item_compute_effort(&it);
 	assert_int_equal(it.lines_changed, -1);
+	assert_int_equal(it.small_fix, 0);
+	item_release(&it);
+}
+
+static void test_effort_huge_figures_do_not_wrap(void **state)
+{
+	struct item it;
+
+	(void)state;
+	/* import accepts up to 2e9 per figure: the sums must not overflow
+	 * an int (undefined behaviour, and a wrapped total came out negative,
+	 * so stored as unknown, or as a "small fix") */
+	make_item(&it, "o/r", 1, "t");
+	add_fix(&it, 10, 2000000000, 2000000000, 2000000000, NULL);
+	item_compute_effort(&it);
+	assert_int_equal(it.additions, 2000000000);
+	assert_int_equal(it.lines_changed, INT_MAX);
+	assert_int_equal(it.small_fix, 0);
+	add_fix(&it, 11, 2000000000, 1, 2000000000, NULL);
+	item_compute_effort(&it);
+	assert_int_equal(it.additions, INT_MAX);
+	assert_int_equal(it.deletions, 2000000001);
+	assert_int_equal(it.changed_files, INT_MAX);
+	assert_int_equal(it.lines_changed, INT_MAX);
 	assert_int_equal(it.small_fix, 0);
 	item_release(&it);
 }
@@ -800,6 +825,7 @@ int main(void)
 		cmocka_unit_test(test_effort_several_fixes),
 		cmocka_unit_test(test_effort_small_fix_boundary),
 		cmocka_unit_test(test_effort_unknown_size),
+		cmocka_unit_test(test_effort_huge_figures_do_not_wrap),
 		cmocka_unit_test(test_name_and_repo),
 		cmocka_unit_test(test_release_null_and_twice),
 		cmocka_unit_test_setup_teardown(test_save_and_load, open_mem,

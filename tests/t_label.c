@@ -21,6 +21,7 @@
 #include "core/codebook.h"
 #include "core/label.h"
 #include "core/member.h"
+#include "core/round.h"
 #include "core/store.h"
 
 #define CODEBOOK "codebooks/llm-framework-bugs.json"
@@ -890,6 +891,29 @@ static void test_coding_release_null(void **state)
 	assert_null(coding_dim(&c, "symptom"));
 }
 
+static void test_round_get_failure_owns_nothing(void **state)
+{
+	struct fixture *f = *state;
+	const long long items[] = { f->item1, 0 };
+	const char *const who[] = { "alice", NULL };
+	struct round_info r;
+	struct err e = ERR_INIT;
+
+	make_round(f, "r1", 0, items, who);
+	assert_int_equal(round_get(&f->st, "r1", &r, &e), 0);
+	assert_string_equal(r.name, "r1");
+	round_info_release(&r);
+	/* a failure after the round's row was read (here: the annotators
+	 * cannot be read) left the strings already copied in `r`, which
+	 * callers do not release on failure: a leak on every such error */
+	exec(&f->st, "ALTER TABLE round_annotators RENAME TO ra_gone");
+	assert_int_equal(round_get(&f->st, "r1", &r, &e), -1);
+	assert_null(r.name);
+	assert_null(r.spec);
+	assert_null(r.created_at);
+	assert_int_equal(r.nr_annotators, 0);
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
@@ -911,6 +935,7 @@ int main(void)
 		T(test_round_access),
 		T(test_queue_without_rounds),
 		T(test_queue_with_rounds),
+		T(test_round_get_failure_owns_nothing),
 		cmocka_unit_test(test_coding_release_null),
 	};
 

@@ -870,6 +870,10 @@ static void test_multi_select(void **state)
 	       ":dump-screen one\n<Enter>\n:dump-screen closed\n"
 	       "3sync\n<Enter>\n<Enter>\n:dump-screen synced\n");
 	s = dump(f, "two");
+	/* Enter closes a many-code dimension: the hint must not promise a
+	 * toggle from it */
+	assert_contains(s, "1-9 or Space toggle, Enter done, type to filter");
+	assert_not_contains(s, "Enter toggle");
 	assert_contains(s, "[x]  1 conditional_logic");
 	assert_contains(s, "[x]  6 api_correction");
 	assert_contains(s, "[ ]  2 parameter_handling");
@@ -953,6 +957,32 @@ static void test_propose(void **state)
 			   "proposal_id = (SELECT id FROM proposals)"), 1);
 }
 
+/* Opening the picker again lands on the chosen code: Enter there must
+ * not save it anew, which would detach the proposal it carries. */
+static void test_repick_keeps_proposal(void **state)
+{
+	struct fixture *f = *state;
+	char *s;
+
+	RUN_OK(f, 30, 100, NULL, "2+fp16_overflow\tFP16 overflow\tToo big\n"
+	       "<Enter>\n2\n<Enter>\n:dump-screen again\n");
+	s = dump(f, "again");
+	assert_contains(s, "2 root_cause: other+");
+	assert_contains(s, "already saved: root_cause = other (with its "
+			"proposal)");
+	free(s);
+	assert_int_equal(q(f, "SELECT count(*) FROM labels WHERE dimension = "
+			   "'root_cause' AND code = 'other' AND proposal_id = "
+			   "(SELECT id FROM proposals)"), 1);
+	/* another code, then other again: a choice the user made, saved
+	 * (without the proposal) */
+	RUN_OK(f, 30, 100, NULL, "2\n3\n2\n06\n:dump-screen moved\n");
+	assert_row_contains(f, "moved", 29, "saved: root_cause = other");
+	assert_labels(f, "root_cause=other");
+	assert_int_equal(q(f, "SELECT count(*) FROM audit WHERE action = "
+			   "'label' AND dimension = 'root_cause'"), 3);
+}
+
 static void test_propose_refused(void **state)
 {
 	struct fixture *f = *state;
@@ -1003,12 +1033,53 @@ static void test_memo_editor(void **state)
 	chmod(ed.ptr, 0755);
 	setenv("EDITOR", ed.ptr, 1);
 	RUN_OK(f, 24, 80, NULL, "M\n:dump-screen a\n");
-	unsetenv("EDITOR");
 	assert_row_contains(f, "a", 23, "saved: memo (2 lines)");
 	assert_sql_str(f, "SELECT text FROM memos",
 		       "from the editor\nline two");
+	/* an editor that writes CRLF: lines end with LF, as typed */
+	spit(ed.ptr, "#!/bin/sh\nprintf 'dos one\\r\\ndos two\\r\\n' > "
+	     "\"$1\"\n");
+	RUN_OK(f, 24, 80, NULL, "M\n");
+	assert_sql_str(f, "SELECT text FROM memos", "dos one\ndos two");
+	/* a NUL byte would cut the text short, silently: refused */
+	spit(ed.ptr, "#!/bin/sh\nprintf 'kept\\000lost\\n' > \"$1\"\n");
+	RUN_OK(f, 24, 80, NULL, "M\n:dump-screen n\n");
+	unsetenv("EDITOR");
+	assert_row_contains(f, "n", 23, "NUL byte: not changed");
+	assert_sql_str(f, "SELECT text FROM memos", "dos one\ndos two");
 	buf_release(&ed);
 	buf_release(&script);
+}
+
+/* A memo being typed when the connection drops (SIGHUP), or the screen
+ * is told to stop (SIGTERM), is saved as Esc would save it; one not
+ * changed is not written. */
+static void test_memo_saved_on_hangup(void **state)
+{
+	struct fixture *f = *state;
+
+	assert_int_equal(run(f, 24, 80, NULL, "m\nhalf a thought\n"
+			     ":signal HUP\nlost\n"), -1);
+	assert_int_equal(f->err.code, ERR_INTERRUPTED);
+	assert_non_null(strstr(f->err.msg, "SIGHUP"));
+	assert_non_null(strstr(f->err.msg, "memo being typed is saved"));
+	assert_sql_str(f, "SELECT text FROM memos", "half a thought");
+	assert_int_equal(run(f, 24, 80, NULL, "m\n<End>, and more\n"
+			     ":signal TERM\n"), -1);
+	assert_sql_str(f, "SELECT text FROM memos", "half a thought, and more");
+	/* opened, not changed: nothing to write */
+	assert_int_equal(run(f, 24, 80, NULL, "m\n:signal HUP\n"), -1);
+	assert_null(strstr(f->err.msg, "memo"));
+	assert_int_equal(q(f, "SELECT count(*) FROM audit WHERE action = "
+			   "'memo'"), 2);
+	/* the terminal made too small, then q from its notice: the memo
+	 * being typed is kept as well */
+	RUN_OK(f, 24, 80, NULL, "m\n<C-u>before the resize\n:resize 10 40\n"
+	       "q\n");
+	assert_sql_str(f, "SELECT text FROM memos", "before the resize");
+	/* the usage of the script command */
+	assert_int_equal(run(f, 24, 80, NULL, ":signal KILL\n"), -1);
+	assert_non_null(strstr(f->err.msg, "usage: :signal"));
 }
 
 static void test_flags(void **state)
@@ -1231,6 +1302,16 @@ static void test_ascii_locale(void **state)
 	assert_contains(s, "\n| quoted text");
 	assert_contains(s, "---------------");
 	free(s);
+	/* each character outside ASCII takes the one column it measures,
+	 * as a '?': nothing vanishes and nothing shifts */
+	setenv("LC_ALL", "C", 1);
+	RUN_OK(f, 40, 160, "evil/repo#66", ":dump-screen h\n");
+	setenv("LC_ALL", "C.UTF-8", 1);
+	s = dump(f, "h");
+	assert_contains(s, "\nwide " "??????????" "??????????"
+			"??????????" " emoji ?? ");
+	assert_contains(s, "invalid ?? bytes");
+	free(s);
 }
 
 static void test_blinding(void **state)
@@ -1285,6 +1366,68 @@ static void test_sample_item(void **state)
 		       "JOIN items i ON i.id = s.item_id",
 		       "microsoft/DeepSpeed#3468");
 	assert_int_equal(q(f, "SELECT count(*) FROM labels"), 5);
+}
+
+/* A codebook with more dimensions than a fixed table would hold: the
+ * coding bar lays out as many as fit and every one codes. */
+static void test_many_dimensions(void **state)
+{
+	struct fixture *f = *state;
+	struct buf cb = BUF_INIT, path = BUF_INIT, db = BUF_INIT;
+	struct err e = ERR_INIT;
+	struct item it;
+	int i;
+
+	buf_addstr(&cb, "{\"name\": \"many\", \"version\": \"1\", "
+		   "\"dimensions\": [");
+	for (i = 0; i < 70; i++)
+		buf_addf(&cb, "%s{\"key\": \"d%02d\", \"name\": \"D%d\", "
+			 "\"select\": \"one\", \"required\": false, "
+			 "\"codes\": [{\"key\": \"yes\", \"name\": \"Yes\", "
+			 "\"definition\": \"y\"}, {\"key\": \"no\", \"name\": "
+			 "\"No\", \"definition\": \"n\"}%s]}", i ? ", " : "", i,
+			 i, i ? "" : ", {\"key\": \"a_code_key_far_longer_"
+			 "than_half_of_the_list_of_the_picker\", \"name\": "
+			 "\"Long\", \"definition\": \"l\"}");
+	buf_addstr(&cb, "]}\n");
+	buf_addf(&path, "%s/many.json", f->dir);
+	spit(path.ptr, cb.ptr);
+	/* the fixture's study gives way to one with this codebook */
+	store_close(&f->st);
+	actor_release(&f->owner);
+	actor_release(&f->alice);
+	actor_release(&f->bob);
+	buf_addf(&db, "%s/many.db", f->dir);
+	if (study_create(&f->st, db.ptr, "many", path.ptr, &e) < 0 ||
+	    member_resolve(&f->st, NULL, &f->owner, &e) < 0 ||
+	    member_add(&f->st, &f->owner, "alice", ROLE_ANNOTATOR, &e) < 0 ||
+	    member_add(&f->st, &f->owner, "bob", ROLE_ANNOTATOR, &e) < 0 ||
+	    member_resolve(&f->st, "alice", &f->alice, &e) < 0 ||
+	    member_resolve(&f->st, "bob", &f->bob, &e) < 0)
+		fail_msg("%s", e.msg);
+	base_item(&it, "acme/many", 1, "Many dimensions", "Body.");
+	save(f, &it);
+
+	RUN_OK(f, 30, 200, NULL, ":dump-screen a\n1\n:dump-screen p\n1\n"
+	       "1<S-Tab>2\n:dump-screen b\n:resize 24 80\n:dump-screen c\n");
+	/* a key wider than its column is cut with a mark, not overdrawn by
+	 * the name beside it */
+	{
+		char *d = dump(f, "p");
+
+		assert_contains(d, "3 a_code_key_far_longer_than_half"
+				"\xe2\x80\xa6 Long ");
+		free(d);
+	}
+	assert_row_contains(f, "a", 25, " 1 d00: [ ]");
+	assert_row_contains(f, "a", 28, " d69: [ ]");
+	assert_row_contains(f, "b", 25, " 1 d00: yes");
+	assert_row_contains(f, "b", 28, " d69: no");
+	assert_row_contains(f, "c", 19, " 1 d00: yes");
+	assert_labels(f, "d00=yes|d69=no");
+	buf_release(&cb);
+	buf_release(&path);
+	buf_release(&db);
 }
 
 static void test_errors(void **state)
@@ -1348,6 +1491,102 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* An issue body of thousands of short paragraphs (GitHub allows 65,536
+ * characters) renders in linear time, on opening and at every width. */
+static void test_many_paragraphs(void **state)
+{
+	struct fixture *f = *state;
+	struct buf body = BUF_INIT;
+	struct item it;
+	double t0, t;
+	int i;
+
+	for (i = 0; i < 21000; i++)
+		buf_addstr(&body, "a\n\n");
+	buf_addstr(&body, "Traceback (most recent call last):\n  File "
+		   "\"x.py\", line 1\nValueError: last\n");
+	base_item(&it, "acme/long", 1, "Many paragraphs", body.ptr);
+	save(f, &it);
+	t0 = now();
+	RUN_OK(f, 30, 100, "acme/long#1", "G\n:dump-screen a\n"
+	       ":resize 30 120\n:resize 30 100\n:resize 30 140\n");
+	t = now() - t0;
+	/* the traceback at the end is still found, kept verbatim */
+	{
+		char *d = dump(f, "a");
+
+		assert_contains(d, "\nValueError: last");
+		free(d);
+	}
+	print_message("21,000 paragraphs: open and three widths in %.3f s\n",
+		      t);
+	/* generous (sanitizer builds); it was 9 s, quadratic */
+	assert_true(t < 2.0);
+	buf_release(&body);
+}
+
+/* A diff of minified lines, each a megabyte: a redraw reads and
+ * sanitizes what fits in the pane, not whole lines. */
+static void test_huge_lines(void **state)
+{
+	struct fixture *f = *state;
+	struct buf diff = BUF_INIT, keys = BUF_INIT, bench = BUF_INIT;
+	struct item it;
+	double total = 0;
+	char *s, *p;
+	int i, k, n = 0;
+
+	buf_addstr(&diff, "diff --git a/app.min.js b/app.min.js\n"
+		   "--- a/app.min.js\n+++ b/app.min.js\n@@ -1,20 +1,20 @@\n");
+	for (i = 0; i < 20; i++) {
+		buf_addch(&diff, i % 2 ? '-' : '+');
+		for (k = 0; k < 75000; k++)
+			buf_addf(&diff, "var a%02d=f(b);", i);
+		buf_addstr(&diff, "END\n");
+	}
+	base_item(&it, "acme/min", 1, "Minified", "Big lines.");
+	it.fixes = xcalloc(1, sizeof(*it.fixes));
+	set_fix(&it.fixes[0], 2, "Minified bundle", NULL, diff.ptr, 0);
+	it.nr_fixes = 1;
+	save(f, &it);
+
+	buf_addstr(&keys, "<Tab>\n");
+	for (i = 0; i < 100; i++)
+		buf_addstr(&keys, i % 2 ? "h" : "l");
+	buf_addstr(&keys, "\n:dump-screen a\n/END\n<Enter>\n"
+		   ":dump-screen b\n");
+	buf_addf(&bench, "%s/bench", f->dir);
+	setenv("BUGCODER_BENCH", bench.ptr, 1);
+	RUN_OK(f, 40, 100, "acme/min#1", keys.ptr);
+	unsetenv("BUGCODER_BENCH");
+	s = dump(f, "a");
+	/* cut at the pane's edge, marked */
+	assert_contains(s, "\xe2\x94\x82+var a00=f(b);var a00=f(b);var "
+			"a00=f(b);var a00=f>\n");
+	assert_contains(s, "\xe2\x94\x82-var a01=f(b);");
+	free(s);
+	/* search still reads whole lines: the end of the first is found */
+	assert_row_contains(f, "b", 2, "+var a00=f(b);");
+	/* the sideways keys each redraw the twenty lines */
+	s = slurp(bench.ptr);
+	assert_non_null(s);
+	for (p = s; *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : "") {
+		if ((*p == 'l' || *p == 'h') && p[1] == '\t') {
+			total += strtod(p + 2, NULL) / 1e6;
+			n++;
+		}
+	}
+	free(s);
+	assert_int_equal(n, 100);
+	print_message("20 lines of 1 MB: 100 sideways keys in %.3f s\n",
+		      total);
+	/* it was 1.5 s (0.25 s now with sanitizers) */
+	assert_true(total < 0.7);
+	buf_release(&diff);
+	buf_release(&keys);
+	buf_release(&bench);
 }
 
 static void test_big_diff(void **state)
@@ -1434,9 +1673,11 @@ int main(int argc, char **argv)
 		T(test_tab_between_dimensions),
 		T(test_pick_uncoded),
 		T(test_propose),
+		T(test_repick_keeps_proposal),
 		T(test_propose_refused),
 		T(test_memo),
 		T(test_memo_editor),
+		T(test_memo_saved_on_hangup),
 		T(test_flags),
 		T(test_submit_missing),
 		T(test_submit_moves_on),
@@ -1450,7 +1691,10 @@ int main(int argc, char **argv)
 		T(test_ascii_locale),
 		T(test_blinding),
 		T(test_sample_item),
+		T(test_many_dimensions),
 		T(test_errors),
+		T(test_many_paragraphs),
+		T(test_huge_lines),
 		T(test_big_diff),
 		cmocka_unit_test(test_manpage_keys),
 #undef T

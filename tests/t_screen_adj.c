@@ -799,6 +799,65 @@ static void test_three_coders(void **state)
 	actor_release(&dave);
 }
 
+/* More coders than the panel has columns for at 80: the ones that fit
+ * get a column, the rest none - never one drawn over the final code or
+ * past the right edge, which wrapped onto the next row. */
+static void test_many_coders(void **state)
+{
+	struct fixture *f = *state;
+	struct err e = ERR_INIT;
+	char *name, *r;
+	long long id;
+	int i, y;
+
+	id = q(f, "SELECT min(id) FROM items WHERE id NOT IN (SELECT item_id "
+	       "FROM assignments)");
+	for (i = 0; i < 24; i++) {
+		struct actor a = ACTOR_INIT;
+		char who[16];
+		const char *sym = i % 2 ? "hang" : "crash";
+		const char *rc = "api_misuse", *fp = "other", *ph = "training";
+
+		snprintf(who, sizeof(who), "coder%02d", i);
+		if (member_add(&f->st, &f->owner, who, ROLE_ANNOTATOR,
+			       &e) < 0 ||
+		    member_resolve(&f->st, who, &a, &e) < 0 ||
+		    label_set(&f->st, &a, &f->cb, id, "symptom", &sym, 1, 0,
+			      &e) < 0 ||
+		    label_set(&f->st, &a, &f->cb, id, "root_cause", &rc, 1, 0,
+			      &e) < 0 ||
+		    label_set(&f->st, &a, &f->cb, id, "fix_pattern", &fp, 1, 0,
+			      &e) < 0 ||
+		    label_set(&f->st, &a, &f->cb, id, "phase", &ph, 1, 0,
+			      &e) < 0 ||
+		    label_submit(&f->st, &a, &f->cb, id, &e) < 0)
+			fail_msg("%s", e.msg);
+		actor_release(&a);
+	}
+	name = qs(f, "SELECT repo || '#' || number FROM items WHERE id = "
+		  "(SELECT min(id) FROM items WHERE id NOT IN (SELECT item_id "
+		  "FROM assignments))");
+	ADJ_OK(f, NULL, 24, 80, name, ":dump-screen a\n");
+	free(name);
+	y = find_row(f, "a", "final");
+	assert_true(y > 0);
+	r = row(f, "a", y);
+	assert_contains(r, "  final");
+	free(r);
+	/* every dimension row starts with its mark, ends with its final
+	 * code after a blank column */
+	for (i = 1; i <= 5; i++) {
+		r = row(f, "a", y + i);
+		if (r[0] != ' ' && r[0] != '>')
+			fail_msg("row %d starts with garbage: \"%s\"",
+				 y + i, r);
+		if (!strstr(r, "  to resolve") && !strstr(r, "  agreed"))
+			fail_msg("row %d: the final column is overdrawn: "
+				 "\"%s\"", y + i, r);
+		free(r);
+	}
+}
+
 /* ---- the agreement view ----------------------------------------------- */
 
 static void test_agree_80(void **state)
@@ -1271,6 +1330,7 @@ int main(int argc, char **argv)
 		T(test_blind_order_both_ways),
 		T(test_owner_turns_blinding_off),
 		T(test_three_coders),
+		T(test_many_coders),
 		T(test_agree_80),
 		T(test_agree_200),
 		T(test_agree_ascii),

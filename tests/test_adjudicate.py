@@ -167,6 +167,39 @@ class Evolution(unittest.TestCase):
         self.assertEqual(before, self.s.dump())
 
 
+    def test_a_version_names_one_codebook(self):
+        """Labels record only the version they were made under: an
+        earlier version's string must not be reused for other content
+        (only the current version was checked, and proposals accept
+        --version not at all)."""
+        cb = json.loads(json.dumps(self.cb))
+        cb["version"] = "1.1"
+        cb["title"] = "the second"
+        self.s.ok("codebook", "update", self.write(cb))
+        before = self.s.dump()
+        cb["version"] = "1.0"
+        err = self.s.fail("codebook", "update", self.write(cb))
+        self.assertIn("1.0 is already in the study", err)
+        self.s.ok("proposals", "add", "DeepSpeed#4422", "root_cause",
+                  "checkpoint_format", "--name", "Checkpoint format",
+                  "--definition", "The saved layout does not match",
+                  as_="alice")
+        mid = self.s.dump()
+        for v in ("1.0", "1.1"):
+            err = self.s.fail("proposals", "accept", "1", "--version", v,
+                              as_="carol")
+            self.assertIn(v + " is already in the study", err)
+        self.assertEqual(self.s.dump(), mid)
+        self.assertNotEqual(before, mid)
+        out = self.s.ok("proposals", "accept", "1", "--version", "1.2",
+                        as_="carol")
+        self.assertIn("1.2 is now current", out)
+        # the very same text of an earlier version may come back
+        out = self.s.ok("codebook", "update", CODEBOOK, "--map",
+                        "root_cause:checkpoint_format=other")
+        self.assertIn("1.0 is now current", out)
+
+
 class Proposals(unittest.TestCase):
     def setUp(self):
         self.s = Study(members=MEMBERS)

@@ -607,6 +607,47 @@ class TestCodebook(StudyCase):
         self.assertEqual(self.ok("codebook", "show"), p.stdout)
 
 
+    def test_hostile_codebook_on_a_terminal(self):
+        """Codebook strings other than keys may hold escapes (\\u001b is
+        valid JSON); every command that shows them on a terminal makes
+        them harmless, and a pipe still gets them as stored."""
+        evil = "\x1b]0;pwned\x07\x1b[2J\u009b31m"
+        with open(CODEBOOK) as f:
+            cb = json.load(f)
+        cb["version"] = "9" + evil
+        cb["title"] = "T" + evil
+        cb["dimensions"][0]["name"] = "Symptom" + evil
+        cb["dimensions"][0]["codes"][0]["name"] = "Crash" + evil
+        cb["dimensions"][0]["codes"][0]["group"] = "g" + evil
+        path = self.write("evil.json", json.dumps(cb))
+        p = run(["codebook", "check", path], env=self.env)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("9" + evil, p.stdout)	# a pipe: as stored
+        st = ["--study", self.study]
+        outs = [run_pty(["codebook", "check", path], env=self.env),
+                run_pty(["codebook", "show", path], env=self.env),
+                run_pty(st + ["init", "--codebook", path], env=self.env)]
+        self.ok("import", SAMPLE)
+        for who in ("alice", "bob"):
+            self.ok("member", "add", who, "--role", "annotator")
+            self.ok("label", "DeepSpeed#4187", "symptom=crash",
+                    "root_cause=api_misuse", "fix_pattern=conditional_logic",
+                    "phase=training", "--submit", "--as", who)
+        for args in (["codebook", "show"], ["status"], ["agree"]):
+            outs.append(run_pty(st + args, env=self.env))
+        cb["version"] = "10" + evil
+        path2 = self.write("evil2.json", json.dumps(cb))
+        outs.insert(0, run_pty(st + ["codebook", "update", path2],
+                               env=self.env))
+        for rc, out, err in outs:
+            self.assertEqual(rc, 0, err)
+            self.assertNotIn(b"\x1b", out)
+            self.assertNotIn(b"\x07", out)
+            self.assertNotIn(b"\xc2\x9b", out)
+            self.assertIn(b"pwned", out)	# shown, made harmless
+        self.assertIn(b"Symptom", outs[-1][1])	# agree names the dimension
+
+
 # ---------------------------------------------------------------------------
 
 class ImportCase(StudyCase):

@@ -97,6 +97,16 @@ class Rounds(unittest.TestCase):
                           "all", "--annotators", "alice,bob")
         self.assertIn("letters, digits", err)
         self.assertNotIn("\x1b", err)
+        # a count too large for a size_t is compared, not converted
+        # (undefined behaviour, which said "expected N or P%")
+        for big in ("1e30", "1e300", "inf"):
+            err = self.s.fail("round", "create", "x", "--sample", big,
+                              "--seed", "1", "--annotators", "alice,bob")
+            self.assertIn("only 30 items are in no round yet", err)
+        for bad in ("nan", "nan%", "2.5", "0", "-3"):
+            err = self.s.fail("round", "create", "x", "--sample", bad,
+                              "--seed", "1", "--annotators", "alice,bob")
+            self.assertIn("expected N or P%", err)
         self.assertEqual(self.s.query("SELECT count(*) FROM rounds"),
                          [(0,)])
 
@@ -265,6 +275,43 @@ class Blinding(unittest.TestCase):
         err = self.s.fail("label", "DeepSpeed#4187", "symptom=crash",
                           as_="alice")
         self.assertIn("closed", err)
+
+
+class RoundListBlinding(unittest.TestCase):
+    """`round list` counted the items every annotator submitted: an
+    annotator who submits one item at a time could read there, item by
+    item, whether the other annotator had submitted it."""
+
+    def setUp(self):
+        self.s = Study(members=MEMBERS)
+        self.s.ok("round", "create", "r1", "--items",
+                  "DeepSpeed#4187,DeepSpeed#4422", "--annotators",
+                  "alice,bob")
+
+    def tearDown(self):
+        self.s.close()
+
+    def line(self, as_=None):
+        out = self.s.ok("round", "list", as_=as_)
+        return [ln for ln in out.splitlines() if ln.startswith("r1")][0]
+
+    def test_annotator_sees_only_her_own_progress(self):
+        self.s.ok("label", "DeepSpeed#4187", *LLM_FULL, "--submit",
+                  as_="bob")
+        self.s.ok("label", "DeepSpeed#4422", *LLM_FULL, "--submit",
+                  as_="bob")
+        self.assertIn("0 done by you", self.line("alice"))
+        self.s.ok("label", "DeepSpeed#4187", *LLM_FULL, "--submit",
+                  as_="alice")
+        # before the fix: "1 done", telling her bob had submitted 4187
+        self.assertIn("1 done by you", self.line("alice"))
+        self.assertIn("2 done by you", self.line("bob"))
+        # the owner and the adjudicator see the round's progress
+        for who in (None, "dave"):
+            self.assertRegex(self.line(who), r"\b1 done  annotators")
+        # a closed round hides nothing
+        self.s.ok("round", "close", "r1")
+        self.assertRegex(self.line("alice"), r"\b1 done  annotators")
 
 
 class Agreement(unittest.TestCase):

@@ -172,6 +172,26 @@ class TmuxScreen(unittest.TestCase):
         self.assertEqual(self.labels(),
                          [(FIRST, "root_cause", "distributed_communication")])
 
+    def test_hangup_keeps_the_memo_being_typed(self):
+        self.start(after="sleep 600")
+        self.keys("m", "typed before the line dropped")
+        self.screen_has("typed before the line dropped")
+        # Esc would save it; a dropped connection must not lose it
+        self.tmux("kill-session", "-t", "t")
+        self.assertTrue(self.gone(self.pid), "bugcoder kept running")
+        self.assertEqual(self.study.query("SELECT text FROM memos"),
+                         [("typed before the line dropped",)])
+
+    def test_crash_restores_terminal(self):
+        self.start()
+        self.keys("1", "4")
+        self.screen_has("saved: symptom = hang")
+        # abort() is what running out of memory ends in
+        os.kill(self.pid, signal.SIGABRT)
+        scr = self.screen_has("EXITED 134")
+        self.assertNotIn("1 symptom:", scr)
+        self.assertEqual(self.labels(), [(FIRST, "symptom", "hang")])
+
     def test_sigterm_restores_terminal(self):
         self.start()
         self.keys("5", "2")

@@ -181,6 +181,11 @@ static void put(WINDOW *w, const char *s, size_t n, attr_t a)
 			size_t k = text_decode(s + i, n - i, &cp);
 			int cw = text_char_width(cp);
 
+			/* outside a UTF-8 locale every non-ASCII character
+			 * measures -1, which text_fit() counts as one
+			 * column: draw that column, or the text vanishes */
+			if (cw < 0)
+				cw = 1;
 			i += k ? k : 1;
 			while (cw-- > 0)
 				waddch(w, '?');
@@ -191,8 +196,22 @@ static void put(WINDOW *w, const char *s, size_t n, attr_t a)
 	wattrset(w, A_NORMAL);
 }
 
+/* The columns of `cols` at (y, x) that are inside w: 0 when (y, x) is
+ * not.  Writing past the right edge would wrap onto the next row, and a
+ * failed wmove() would leave the text where the last one ended. */
+static int clip(WINDOW *w, int y, int x, int cols)
+{
+	int rows, width;
+
+	getmaxyx(w, rows, width);
+	if (y < 0 || y >= rows || x < 0 || x >= width)
+		return 0;
+	return cols < width - x ? cols : width - x;
+}
+
 void draw_fill(WINDOW *w, int y, int x, int cols, enum slot slot)
 {
+	cols = clip(w, y, x, cols);
 	if (cols <= 0)
 		return;
 	wattrset(w, slot_attr(slot));
@@ -215,6 +234,7 @@ int draw_line(WINDOW *w, int y, int x, int cols, const struct draw_text *t)
 	attr_t base = slot_attr(t->base), run_attr = 0;
 	size_t run_from = 0;
 
+	cols = clip(w, y, x, cols);
 	if (cols <= 0)
 		return 0;
 	start = text_skip_cols(t->s, t->len, t->hscroll, &pad);
@@ -303,6 +323,7 @@ int draw_str(WINDOW *w, int y, int x, int cols, const char *s, size_t len,
 	struct buf b = BUF_INIT;
 	int used;
 
+	cols = clip(w, y, x, cols);
 	if (cols <= 0)
 		return 0;
 	used = text_truncate(&b, s, len, cols, glyph(G_ELLIPSIS));

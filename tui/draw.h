@@ -11,7 +11,8 @@
  * The primitives only draw text that has been through text_sanitize()
  * already (they also refuse control bytes, as a second line of defence),
  * measure in columns, never split a character, and mark lines cut at the
- * right edge.  They draw into a WINDOW and never refresh.
+ * right edge.  They draw into a WINDOW, clipped to it (never wrapping onto
+ * the next row), and never refresh.
  */
 #ifndef BUGCODER_TUI_DRAW_H
 #define BUGCODER_TUI_DRAW_H

@@ -56,6 +56,8 @@ struct md {
 	size_t pslot_alloc;
 	struct buf tmp;
 	struct text_lines wrap;
+	size_t *line_at;	/* source line n starts at line_at[n - 1] */
+	size_t nr_lines, alloc_lines;	/* (built on first use) */
 };
 
 static unsigned long long anchor(struct md *m, size_t off)
@@ -397,27 +399,50 @@ static void code_block(struct md *m, cmark_node *n)
 	}
 }
 
+/* Source line n (1-based, without its '\n'), or NULL past the end.  The
+ * line starts are found once per document: a paragraph looks up its own
+ * lines without reading the source from the top, which made a body of
+ * many short paragraphs quadratic. */
+static const char *src_line(struct md *m, int n, size_t *len)
+{
+	size_t start, end;
+
+	if (!m->line_at) {
+		const char *p = m->src, *stop = m->src + m->srclen, *nl;
+
+		ALLOC_GROW(m->line_at, 1, m->alloc_lines);
+		m->line_at[m->nr_lines++] = 0;
+		while (p < stop &&
+		       (nl = memchr(p, '\n', (size_t)(stop - p)))) {
+			ALLOC_GROW(m->line_at, m->nr_lines + 1,
+				   m->alloc_lines);
+			m->line_at[m->nr_lines++] = (size_t)(nl + 1 - m->src);
+			p = nl + 1;
+		}
+	}
+	if (n < 1 || (size_t)n > m->nr_lines)
+		return NULL;
+	start = m->line_at[n - 1];
+	if (start >= m->srclen)
+		return NULL;
+	end = (size_t)n < m->nr_lines ? m->line_at[n] - 1 : m->srclen;
+	*len = end - start;
+	return m->src + start;
+}
+
 /* The source lines first..last (1-based) of a block, verbatim, with the
  * container markers of its first `col` - 1 columns taken off. */
 static void source_lines(struct md *m, int first, int last, int col)
 {
-	const char *p = m->src, *end = m->src + m->srclen;
-	int line = 1;
-	size_t nr = 0;
+	const char *p;
+	size_t nr = 0, len;
+	int line;
 
-	while (p < end && line < first) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-
-		if (!nl)
-			return;
-		p = nl + 1;
-		line++;
-	}
-	while (p < end && line <= last) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+	for (line = first < 1 ? 1 : first; line <= last; line++) {
 		int k = 0;
 
+		if (!(p = src_line(m, line, &len)))
+			break;
 		while (k < col - 1 && (size_t)k < len &&
 		       (p[k] == ' ' || p[k] == '>' || p[k] == '\t'))
 			k++;
@@ -425,10 +450,6 @@ static void source_lines(struct md *m, int first, int last, int col)
 			len--;
 		verbatim_line(m, p + k, len - (size_t)k, SLOT_MD_CODEBLOCK,
 			      NULL, nr++);
-		if (!nl)
-			break;
-		p = nl + 1;
-		line++;
 	}
 }
 
@@ -436,21 +457,16 @@ static int is_traceback(struct md *m, cmark_node *n)
 {
 	int first = cmark_node_get_start_line(n);
 	int last = cmark_node_get_end_line(n);
-	const char *p = m->src, *end = m->src + m->srclen;
-	int line = 1;
+	const char *p;
+	size_t len;
+	int line;
 
-	while (p < end && line <= last) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
-
-		if (line >= first &&
-		    text_find(p, len, "Traceback (most recent call last)",
+	for (line = first < 1 ? 1 : first; line <= last; line++) {
+		if (!(p = src_line(m, line, &len)))
+			break;
+		if (text_find(p, len, "Traceback (most recent call last)",
 			      33) >= 0)
 			return 1;
-		if (!nl)
-			break;
-		p = nl + 1;
-		line++;
 	}
 	return 0;
 }
@@ -760,5 +776,6 @@ void md_render(struct doc *d, const char *md, size_t len, int width,
 	buf_release(&m.para);
 	buf_release(&m.tmp);
 	free(m.pslot);
+	free(m.line_at);
 	text_lines_release(&m.wrap);
 }

@@ -53,6 +53,10 @@ struct view_ops {
 	void (*close)(struct view *v);
 	struct pager *(*pager)(struct view *v);	/* for search; may be
 						   NULL */
+	/* The screen ends without the user (a signal, a lost terminal):
+	 * save what was typed if closing the view would have saved it;
+	 * returns 1 when it saved something.  May be NULL. */
+	int (*hangup)(struct view *v);
 };
 
 struct view {
@@ -233,11 +237,14 @@ void screen_draw_status(struct screen *scr, const char *hints,
 			const char *pos);
 /* The notice drawn instead of the screen when it is too small. */
 void screen_draw_too_small(struct screen *scr);
-/* Give a key to what has it first: the "too small" notice (q quits),
- * the search prompt, the topmost overlay.  Returns 1 when it was used
- * there, 0 when it is for the screen itself. */
+/* Give a key to what has it first: the "too small" notice (q quits,
+ * keeping a memo being typed), the search prompt, the topmost overlay.
+ * Returns 1 when it was used there, 0 when it is for the screen itself. */
 int screen_route_key(struct screen *scr, int key);
 /* Close the overlays and panes and free the windows (not the data). */
 void screen_release_windows(struct screen *scr);
+/* After ui_run() failed with `e` (a signal, a lost terminal): let the
+ * open overlays save what was typed (the memo), and say so in `e`. */
+void screen_hangup(struct screen *scr, struct err *e);
 
 #endif

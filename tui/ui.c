@@ -29,11 +29,11 @@
 
 /* ---- key scripts ---------------------------------------------------- */
 
-enum ev_type { EV_KEY, EV_DUMP, EV_RESIZE };
+enum ev_type { EV_KEY, EV_DUMP, EV_RESIZE, EV_SIGNAL };
 
 struct event {
 	enum ev_type type;
-	int key;
+	int key;		/* EV_KEY; the signal for EV_SIGNAL */
 	int rows, cols;
 	char *name;		/* EV_DUMP, owned */
 };
@@ -112,6 +112,24 @@ static int script_command(struct script *s, const char *path, int lineno,
 			ev->cols = c;
 		}
 		return 0;
+	}
+	if (!strcmp(cmd, "signal")) {
+		static const struct {
+			const char *name;
+			int sig;
+		} sigs[] = {
+			{ "HUP", SIGHUP }, { "TERM", SIGTERM },
+			{ "INT", SIGINT },
+		};
+		size_t i;
+
+		for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+			if (!strcmp(arg, sigs[i].name)) {
+				script_add(s, EV_SIGNAL)->key = sigs[i].sig;
+				return 0;
+			}
+		return err_set(e, ERR_INPUT, "%s:%d: usage: :signal "
+			       "HUP|TERM|INT", path, lineno);
 	}
 	return err_set(e, ERR_INPUT, "%s:%d: unknown command :%s", path,
 		       lineno, cmd);
@@ -236,6 +254,12 @@ static void bench_write(void)
 
 /* ---- lifecycle ------------------------------------------------------ */
 
+/* A crash, or abort() (which running out of memory calls), would leave
+ * the terminal in curses' modes and what went to stderr in the capture
+ * file: on_fatal() puts both back first, as htop's crash handler does. */
+static const int fatal_sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+#define NR_FATAL (sizeof(fatal_sigs) / sizeof(fatal_sigs[0]))
+
 static struct {
 	int started;
 	SCREEN *screen;
@@ -248,15 +272,44 @@ static struct {
 	int pending;		/* a key read while draining resizes */
 	int saved_stderr;
 	FILE *err_capture;
+	int err_fd;		/* err_capture's, for on_fatal() */
 	struct sigaction old_hup, old_term, old_int, old_pipe;
+	struct sigaction old_fatal[NR_FATAL];
 	int atexit_done;
-} ui = { .saved_stderr = -1 };
+} ui = { .saved_stderr = -1, .err_fd = -1 };
 
 static volatile sig_atomic_t caught_signal;
 
 static void on_signal(int sig)
 {
 	caught_signal = sig;
+}
+
+static void on_fatal(int sig, siginfo_t *info, void *uctx)
+{
+	char chunk[512];
+	ssize_t n;
+	size_t i;
+
+	(void)uctx;
+	/* the action we replaced (the default, a sanitizer's) takes over */
+	for (i = 0; i < NR_FATAL; i++)
+		if (fatal_sigs[i] == sig)
+			sigaction(sig, &ui.old_fatal[i], NULL);
+	if (ui.started)
+		endwin();
+	if (ui.saved_stderr >= 0) {
+		dup2(ui.saved_stderr, STDERR_FILENO);
+		ui.saved_stderr = -1;
+		if (ui.err_fd >= 0 && lseek(ui.err_fd, 0, SEEK_SET) == 0)
+			while ((n = read(ui.err_fd, chunk, sizeof(chunk))) > 0)
+				if (write(STDERR_FILENO, chunk, (size_t)n) < 0)
+					break;
+	}
+	/* a fault happens again when we return, now under the old action;
+	 * a signal that was sent (or raised by abort()) is sent again */
+	if (info->si_code <= 0)
+		raise(sig);
 }
 
 static void capture_stderr(void)
@@ -275,7 +328,9 @@ static void capture_stderr(void)
 		ui.saved_stderr = -1;
 		fclose(ui.err_capture);
 		ui.err_capture = NULL;
+		return;
 	}
+	ui.err_fd = fileno(ui.err_capture);
 }
 
 /* Put stderr back; `replay` prints what was written meanwhile. */
@@ -296,6 +351,7 @@ static void release_stderr(int replay)
 			fwrite(chunk, 1, n, stderr);
 		fflush(stderr);
 	}
+	ui.err_fd = -1;
 	fclose(ui.err_capture);
 	ui.err_capture = NULL;
 }
@@ -303,6 +359,7 @@ static void release_stderr(int replay)
 static void catch_signals(void)
 {
 	struct sigaction sa;
+	size_t i;
 
 	memset(&sa, 0, sizeof(sa));
 	sigemptyset(&sa.sa_mask);
@@ -314,10 +371,19 @@ static void catch_signals(void)
 	sigaction(SIGINT, &sa, &ui.old_int);
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &sa, &ui.old_pipe);
+	sa.sa_handler = NULL;
+	sa.sa_sigaction = on_fatal;
+	sa.sa_flags = SA_SIGINFO;
+	for (i = 0; i < NR_FATAL; i++)
+		sigaction(fatal_sigs[i], &sa, &ui.old_fatal[i]);
 }
 
 static void restore_signals(void)
 {
+	size_t i;
+
+	for (i = 0; i < NR_FATAL; i++)
+		sigaction(fatal_sigs[i], &ui.old_fatal[i], NULL);
 	sigaction(SIGPIPE, &ui.old_pipe, NULL);
 	sigaction(SIGINT, &ui.old_int, NULL);
 	sigaction(SIGTERM, &ui.old_term, NULL);
@@ -551,6 +617,11 @@ static int read_script(const struct ui_client *c, int *key)
 			*key = TK_FN(KEY_RESIZE);
 			return IN_KEY;
 		}
+		case EV_SIGNAL:
+			/* the real handler sees it; the loop then stops as
+			 * it would with the keyboard */
+			raise(ev->key);
+			return IN_NONE;
 		}
 		(void)c;
 	}

@@ -5,7 +5,10 @@
  * newterm, cbreak/noecho/nonl/keypad, ESCDELAY unless the user set it,
  * colours unless NO_COLOR, stderr captured, signal flags, SIGPIPE
  * ignored) and ui_stop() undoes it in reverse; ui_stop() also runs from
- * atexit() and from die(), so the terminal is restored whatever happens.
+ * atexit() and from die(), and a crash or abort() (SIGSEGV, SIGBUS,
+ * SIGFPE, SIGILL, SIGABRT) restores the terminal and stderr before the
+ * signal's own action (a core dump, a sanitizer's report) goes on, so
+ * the terminal is restored whatever happens.
  *
  * ui_run() is the loop: the client draws what is dirty (wnoutrefresh
  * only), the loop calls doupdate() once, then blocks for a key.  A
@@ -15,16 +18,18 @@
  *
  * Test mode: with BUGCODER_KEYS=FILE the keys come from a script of named
  * keys (see keymap.h's key_parse) and commands (":dump-screen NAME",
- * ":resize ROWS COLS"), never from terminfo decoding; the loop ends when
- * the script does.  With BUGCODER_NO_DISPLAY=1 the screen is a newterm()
- * on /dev/null (TERM, LINES and COLUMNS from the environment), so no tty
- * is needed.  Dumps go to $BUGCODER_DUMP_DIR (default ".") as NAME (the
- * rows as text, trailing blanks cut) and NAME.attr: a row per screen row,
- * one character per cell for its attributes ('.' none, 'r' reverse, 'b'
- * bold, 'u' underline, 'd' dim - the strongest, upper case when combined
- * with another), then "colour cells: N", then (when N > 0) the same rows
- * naming each cell's colour by the theme slot it belongs to (draw.c's
- * dump characters, '.' for none).
+ * ":resize ROWS COLS", ":signal HUP|TERM|INT" - raised for real, so the
+ * loop ends as a hangup would end it), never from terminfo decoding; the
+ * loop ends when the script does.  With BUGCODER_NO_DISPLAY=1 the screen
+ * is a newterm() on /dev/null (TERM, LINES and COLUMNS from the
+ * environment), so no tty is needed.  Dumps go to $BUGCODER_DUMP_DIR
+ * (default ".") as NAME (the rows as text, trailing blanks cut) and
+ * NAME.attr: a row per screen row, one character per cell for its
+ * attributes ('.' none, 'r' reverse, 'b' bold, 'u' underline, 'd' dim -
+ * the strongest, upper case when combined with another), then "colour
+ * cells: N", then (when N > 0) the same rows naming each cell's colour
+ * by the theme slot it belongs to (draw.c's dump characters, '.' for
+ * none).
  *
  * Timing: with BUGCODER_BENCH=FILE, every key the loop takes (from the
  * script or the keyboard) is timed from the moment it is taken to the end

@@ -1004,6 +1004,7 @@ static void draw_header(struct adj *adj)
 struct panel_geom {
 	int key_x, key_w;	/* dimension names */
 	int coder_x, coder_w;	/* the first coder's column, each width */
+	size_t nr_cols;		/* coder columns that fit before final */
 	int final_x, final_w;
 };
 
@@ -1033,6 +1034,11 @@ static void geometry(const struct adj *adj, struct panel_geom *g)
 		g->coder_w = 36;
 		g->final_x = g->coder_x + (int)n * g->coder_w;
 	}
+	/* with many coders the last ones get no column rather than one
+	 * drawn over the final code (the rationale dialog lists them all) */
+	g->nr_cols = n;
+	if (g->coder_x + (int)n * g->coder_w > g->final_x)
+		g->nr_cols = (size_t)((g->final_x - g->coder_x) / g->coder_w);
 }
 
 static void draw_dim_row(struct adj *adj, const struct panel_geom *g, int y,
@@ -1074,7 +1080,7 @@ static void draw_dim_row(struct adj *adj, const struct panel_geom *g, int y,
 		     SLOT_DISAGREE : SLOT_NORMAL);
 	if (sel && x < g->key_w)
 		draw_fill(w, y, g->key_x + x, g->key_w - x, SLOT_SEL);
-	for (n = 0; n < adj->is.nr_coders; n++) {
+	for (n = 0; n < adj->is.nr_coders && n < g->nr_cols; n++) {
 		const struct coded_dim *cd = coder_dim(adj, n, ds->dim->key);
 
 		buf_reset(&b);
@@ -1174,7 +1180,7 @@ static void draw_panel(struct adj *adj)
 	/* column titles */
 	draw_fill(w, 0, 0, scr->cols, SLOT_PANE_TITLE);
 	draw_str(w, 0, g.key_x, g.key_w, "dimension", 9, SLOT_PANE_TITLE);
-	for (n = 0; n < coders || n < 2; n++) {
+	for (n = 0; (n < coders || n < 2) && n < g.nr_cols; n++) {
 		buf_reset(&b);
 		if (n < coders) {
 			if (n < 9)
@@ -1587,6 +1593,8 @@ int tui_adjudicate(struct store *st, const struct actor *a,
 		goto out;
 	started = 1;
 	ret = ui_run(&client, e);
+	if (ret < 0)
+		screen_hangup(scr, e);
 out:
 	screen_release_windows(scr);
 	if (started)

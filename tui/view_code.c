@@ -168,12 +168,25 @@ int screen_save_codes(struct screen *scr, const struct dimension *dim,
 {
 	static const char *const none[1] = { NULL };
 	struct err e = ERR_INIT;
+	const struct coded_dim *cd;
 
 	/* label_set copies codes[0..n): never hand it NULL, even for 0 */
 	if (!codes)
 		codes = none;
 	if (scr->pick_ops)
 		return scr->pick_ops->set_codes(scr, dim, codes, n);
+	/* the code chosen already (as the study has it now, not as the
+	 * screen last read it): saving it again would only detach the
+	 * proposal an `other` label carries (label_set attaches none) */
+	reload_coding(scr);
+	cd = coding_dim(&scr->coding, dim->key);
+	if (n == 1 && cd && cd->nr_codes == 1 &&
+	    !strcmp(cd->codes[0], codes[0])) {
+		screen_msg(scr, MSG_INFO, "already saved: %s = %s%s", dim->key,
+			   codes[0], cd->proposal_id ? " (with its proposal)" :
+			   "");
+		return 0;
+	}
 	if (label_set(scr->st, scr->actor, &scr->cb, scr->item.id, dim->key,
 		      codes, n, 0, &e) < 0) {
 		screen_msg(scr, MSG_ERR, "not saved: %s", e.msg);
@@ -288,17 +301,46 @@ char *screen_run_editor(struct screen *scr, const char *text)
 			   strerror(errno));
 		goto out;
 	}
-	if (write(fd, text, strlen(text)) < 0 || close(fd) < 0) {
-		screen_msg(scr, MSG_ERR, "%s: %s", path.ptr, strerror(errno));
-		unlink(path.ptr);
-		goto out;
+	{
+		size_t left = strlen(text);
+		ssize_t n = 0;
+		int err = 0;
+
+		/* all of it (a short write would hand the editor a cut
+		 * text to save), and the descriptor closed either way */
+		while (left && (n = write(fd, text, left)) > 0) {
+			text += n;
+			left -= (size_t)n;
+		}
+		if (left)
+			err = n < 0 ? errno : ENOSPC;
+		if (close(fd) < 0 && !err)
+			err = errno;
+		if (err) {
+			screen_msg(scr, MSG_ERR, "%s: %s", path.ptr,
+				   strerror(err));
+			unlink(path.ptr);
+			goto out;
+		}
 	}
 	if (ui_edit_file(path.ptr, &e) < 0) {
 		screen_msg(scr, MSG_ERR, "%s", e.msg);
 	} else if (buf_read_file(&out, path.ptr) < 0) {
 		screen_msg(scr, MSG_ERR, "%s: %s", path.ptr, strerror(errno));
+	} else if (memchr(out.ptr, '\0', out.len)) {
+		/* the text would end there, silently */
+		screen_msg(scr, MSG_ERR, "the edited text has a NUL byte: "
+			   "not changed");
 	} else {
-		/* editors end the file with a newline; the memo does not */
+		size_t i, k;
+
+		/* lines end with LF, as typed in the screen; editors end
+		 * the file with a newline, the text does not */
+		for (i = k = 0; i < out.len; i++)
+			if (out.ptr[i] != '\r' || i + 1 >= out.len ||
+			    out.ptr[i + 1] != '\n')
+				out.ptr[k++] = out.ptr[i];
+		buf_setlen(&out, k);
 		if (out.len && out.ptr[out.len - 1] == '\n')
 			buf_setlen(&out, out.len - 1);
 		if (out.len && out.ptr[out.len - 1] == '\r')
@@ -432,7 +474,8 @@ static int dim_value_width(const struct dimension *d)
 	return w > BAR_VALUE_MAX ? BAR_VALUE_MAX : w;
 }
 
-/* Where cell i of the coding bar goes: rows needed for `cols`. */
+/* Where cell i of the coding bar goes (cy and cx, may be NULL, have a
+ * slot per dimension): rows needed for `cols`. */
 static int bar_flow(const struct screen *scr, int cols, int *cy, int *cx)
 {
 	int row = 0, x = 1;
@@ -555,9 +598,11 @@ static void draw_header(struct screen *scr)
 static void draw_bar(struct screen *scr)
 {
 	WINDOW *w = scr->bar;
-	int cy[64], cx[64];
 	struct buf b = BUF_INIT;
-	size_t i, n = scr->cb.nr_dims < 64 ? scr->cb.nr_dims : 64;
+	size_t i, n = scr->cb.nr_dims;
+	/* a cell per dimension: the codebook sets how many there are */
+	int *cy = xcalloc(n + 1, sizeof(*cy)), *cx = xcalloc(n + 1,
+							      sizeof(*cx));
 
 	werase(w);
 	bar_flow(scr, scr->cols, cy, cx);
@@ -602,6 +647,8 @@ static void draw_bar(struct screen *scr)
 	}
 	wnoutrefresh(w);
 	buf_release(&b);
+	free(cy);
+	free(cx);
 }
 
 static void hints(struct screen *scr, struct buf *b)
@@ -1010,6 +1057,20 @@ int screen_action(struct screen *scr, enum action a, int key)
 	}
 }
 
+/* Let the open overlays save what was typed; returns 1 if one did. */
+static int keep_typed(struct screen *scr)
+{
+	int i, saved = 0;
+
+	for (i = scr->nr_overlays - 1; i >= 0; i--) {
+		struct view *v = scr->overlays[i];
+
+		if (v->ops->hangup && v->ops->hangup(v))
+			saved = 1;
+	}
+	return saved;
+}
+
 int screen_route_key(struct screen *scr, int key)
 {
 	struct view *v;
@@ -1017,8 +1078,12 @@ int screen_route_key(struct screen *scr, int key)
 	int r;
 
 	if (scr->too_small) {
-		if (key == 'q' || key == TK_CTRL('c'))
+		/* q leaves from here even with the memo open, where q is
+		 * text: what was typed there is kept, as Esc keeps it */
+		if (key == 'q' || key == TK_CTRL('c')) {
+			keep_typed(scr);
 			scr->quit = 1;
+		}
 		return 1;
 	}
 	/* a message stays while overlays are used (it confirms what they
@@ -1087,6 +1152,19 @@ void screen_release_windows(struct screen *scr)
 	if (scr->sep)
 		delwin(scr->sep);
 	scr->hdr = scr->bar = scr->status = scr->sep = NULL;
+}
+
+void screen_hangup(struct screen *scr, struct err *e)
+{
+	if (e->code != ERR_INTERRUPTED && e->code != ERR_IO)
+		return;
+	if (keep_typed(scr)) {
+		char msg[sizeof(e->msg)];
+
+		snprintf(msg, sizeof(msg), "%s", e->msg);
+		err_set(e, e->code, "%s; the memo being typed is saved too",
+			msg);
+	}
 }
 
 /* ---- entry ---------------------------------------------------------- */
@@ -1163,6 +1241,8 @@ int tui_code(struct store *st, const struct actor *a, const char *name,
 		goto out;
 	started = 1;
 	ret = ui_run(&client, e);
+	if (ret < 0)
+		screen_hangup(&scr, e);
 out:
 	screen_release_windows(&scr);
 	if (started)

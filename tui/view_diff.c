@@ -32,14 +32,15 @@ struct diff_pane {
 	struct diff_source src;	/* the shown fix's diff */
 };
 
-/* The raw bytes of diff line `l`; an empty line if it cannot be read
- * (the item was re-imported under us). */
+/* The raw bytes of diff line `l`, at most `max` of them; an empty line if
+ * it cannot be read (the item was re-imported under us). */
 static const char *line_text(struct diff_pane *dp, const struct diff_line *l,
-			     size_t *len)
+			     size_t max, size_t *len)
 {
-	const char *t = diff_source_read(&dp->src, l->off, l->len);
+	size_t n = l->len < max ? l->len : max;
+	const char *t = diff_source_read(&dp->src, l->off, n);
 
-	*len = t ? l->len : 0;
+	*len = t ? n : 0;
 	return t ? t : "";
 }
 
@@ -77,6 +78,13 @@ static enum slot kind_slot(unsigned kind)
 	}
 }
 
+/* Bytes of a diff line enough to fill the pane at its sideways scroll. */
+static size_t drawn_bytes(const struct diff_pane *dp)
+{
+	return ((size_t)(dp->pg.hscroll > 0 ? dp->pg.hscroll : 0) +
+		(size_t)(dp->pg.cols > 0 ? dp->pg.cols : 0)) * 4 + 64;
+}
+
 static int dp_get(void *ctx, size_t i, struct draw_text *t)
 {
 	struct diff_pane *dp = ctx;
@@ -90,7 +98,17 @@ static int dp_get(void *ctx, size_t i, struct draw_text *t)
 	}
 	l = &dp->d.lines[i - dp->pre.nr];
 	buf_reset(&dp->line);
-	raw = line_text(dp, l, &n);
+	/* only what can reach the screen is read and sanitized: every
+	 * character but a zero-width mark takes at least a third of a
+	 * column per byte, so a megabyte-long minified line costs what a
+	 * short one does (search reads the whole line, in dp_match); one
+	 * byte more tells where the last character ends */
+	raw = line_text(dp, l, drawn_bytes(dp) + 1, &n);
+	if (n > drawn_bytes(dp)) {
+		n = drawn_bytes(dp);
+		while (n && ((unsigned char)raw[n] & 0xc0) == 0x80)
+			n--;
+	}
 	text_sanitize(&dp->line, raw, n, 8, 0);
 	t->s = dp->line.ptr;
 	t->len = dp->line.len;
@@ -110,7 +128,7 @@ static int dp_match(void *ctx, size_t i, const char *pat, size_t plen)
 	if (i < dp->pre.nr)
 		return doc_match(&dp->pre, i, pat, plen);
 	l = &dp->d.lines[i - dp->pre.nr];
-	raw = line_text(dp, l, &n);
+	raw = line_text(dp, l, l->len, &n);
 	return text_find(raw, n, pat, plen) >= 0;
 }
 

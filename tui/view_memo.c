@@ -4,7 +4,10 @@
  * A multi-line editor for the actor's memo on the item.  Esc (or C-x)
  * saves - one transaction, confirmed on the status line - and closes;
  * C-g closes without saving; C-o hands the text to $VISUAL/$EDITOR and
- * saves what comes back at once.
+ * saves what comes back at once.  A memo being typed when the screen is
+ * stopped by a signal or a lost terminal, or left with q from the "too
+ * small" notice, is saved, as Esc would save it: a dropped connection
+ * does not lose it.
  */
 #define _XOPEN_SOURCE_EXTENDED 1
 #include <stdlib.h>
@@ -86,6 +89,16 @@ static int memo_handle(struct view *v, enum action a, int key)
 	}
 }
 
+static int memo_hangup(struct view *v)
+{
+	struct memo *m = v->priv;
+	const char *old = v->scr->coding.memo ? v->scr->coding.memo : "";
+
+	if (!m || !m->ed.changed || !strcmp(old, m->ed.text.ptr))
+		return 0;
+	return save(v) == 0;
+}
+
 static void memo_close(struct view *v)
 {
 	struct memo *m = v->priv;
@@ -109,4 +122,5 @@ const struct view_ops memo_view_ops = {
 	.draw = memo_draw,
 	.handle = memo_handle,
 	.close = memo_close,
+	.hangup = memo_hangup,
 };

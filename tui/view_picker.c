@@ -299,7 +299,10 @@ static void draw_row(struct view *v, int y, size_t code, int selected,
 		      selected ? SLOT_SEL : SLOT_NUMBER);
 	buf_reset(&b);
 	sanitize_line(&b, c->key);
-	draw_str(v->win, y, x, end - x, b.ptr, b.len, base);
+	/* in its column: a key longer than the column is cut with a mark,
+	 * not overdrawn by the name */
+	draw_str(v->win, y, x, keyw < end - x ? keyw : end - x, b.ptr, b.len,
+		 base);
 	x += keyw + 1;
 	if (x < end && c->name) {
 		buf_reset(&b);
@@ -356,10 +359,14 @@ static void picker_draw(struct view *v)
 		const struct pick_ops *po = v->scr->pick_ops;
 
 		keys_hint(d->nr_codes, &b);
-		buf_addf(&b, " or Enter %s, type to filter, %sDel clear, Tab "
-			 "next, Esc close", d->select_many ? "toggle" :
-			 po && po->pick_verb ? po->pick_verb : "pick",
-			 po && po->no_propose ? "" : "+ propose, ");
+		/* in a many-code dimension Enter closes: Space toggles */
+		if (d->select_many)
+			buf_addstr(&b, " or Space toggle, Enter done");
+		else
+			buf_addf(&b, " or Enter %s", po && po->pick_verb ?
+				 po->pick_verb : "pick");
+		buf_addf(&b, ", type to filter, %sDel clear, Tab next, Esc "
+			 "close", po && po->no_propose ? "" : "+ propose, ");
 	}
 	draw_str(v->win, 2, 1, v->cols - 2, b.ptr, b.len,
 		 p->pending || p->tens || p->filter.len ? SLOT_NORMAL :
