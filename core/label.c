@@ -275,6 +275,21 @@ int label_set(struct store *st, const struct actor *a,
 	if (label_check_access(st, a, item_id, e) < 0)
 		goto out;
 	old = codes_joined(st, item_id, a->member_id, dim);
+	/* a proposal rides on the `other` label: setting the dimension
+	 * again, `other` still among the codes, keeps it attached */
+	if (!proposal_id) {
+		s = store_prepare(st, "SELECT proposal_id FROM labels WHERE "
+				  "item_id = ? AND member_id = ? AND dimension "
+				  "= ? AND code = 'other'", e);
+		if (!s)
+			goto out;
+		sqlite3_bind_int64(s, 1, item_id);
+		sqlite3_bind_int64(s, 2, a->member_id);
+		sqlite3_bind_text(s, 3, dim, -1, SQLITE_STATIC);
+		if (sqlite3_step(s) == SQLITE_ROW)
+			proposal_id = sqlite3_column_int64(s, 0);
+		sqlite3_finalize(s);
+	}
 	s = store_prepare(st, "DELETE FROM labels WHERE item_id = ? AND "
 			  "member_id = ? AND dimension = ?", e);
 	if (!s)
@@ -297,7 +312,7 @@ int label_set(struct store *st, const struct actor *a,
 		sqlite3_bind_text(s, 3, dim, -1, SQLITE_STATIC);
 		sqlite3_bind_text(s, 4, sorted[i], -1, SQLITE_STATIC);
 		sqlite3_bind_text(s, 5, cb->version, -1, SQLITE_STATIC);
-		if (proposal_id)
+		if (proposal_id && !strcmp(sorted[i], "other"))
 			sqlite3_bind_int64(s, 6, proposal_id);
 		else
 			sqlite3_bind_null(s, 6);
@@ -562,17 +577,6 @@ int label_propose(struct store *st, const struct actor *a,
 		free(v);
 		coding_release(&c);
 		if (rc < 0)
-			goto out;
-		/* the proposal belongs to the `other` label alone */
-		s = store_prepare(st, "UPDATE labels SET proposal_id = NULL "
-				  "WHERE item_id = ? AND member_id = ? AND "
-				  "dimension = ? AND code <> 'other'", e);
-		if (!s)
-			goto out;
-		sqlite3_bind_int64(s, 1, item_id);
-		sqlite3_bind_int64(s, 2, a->member_id);
-		sqlite3_bind_text(s, 3, dim, -1, SQLITE_STATIC);
-		if (step_done(st, s, e, "saving a proposal") < 0)
 			goto out;
 	} else if (label_set(st, a, cb, item_id, dim, &other, 1, pid, e) < 0) {
 		goto out;

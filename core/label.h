@@ -59,7 +59,8 @@ int label_may_see(struct store *st, const struct actor *a, long long item_id,
 
 /* Replace the actor's codes for one dimension of an item by codes[0..n)
  * (n == 0 clears the dimension).  A `select: one` dimension takes at most
- * one code.  `proposal_id` (0 for none) is attached to the labels. */
+ * one code.  `proposal_id` (0: keep the one already there) is attached
+ * to the `other` label, when `other` is among the codes. */
 int label_set(struct store *st, const struct actor *a,
 	      const struct codebook *cb, long long item_id, const char *dim,
 	      const char *const *codes, size_t n, long long proposal_id,

@@ -636,6 +636,28 @@ static void test_propose_many(void **state)
 	assert_int_equal(q(&f->st, "SELECT proposal_id FROM labels WHERE "
 			   "dimension = 'fix_pattern' AND code = 'other'"),
 			 pid);
+	/* the proposal rides on `other` alone ... */
+	assert_int_equal(q(&f->st, "SELECT count(*) FROM labels WHERE "
+			   "proposal_id IS NOT NULL"), 1);
+	/* ... and stays attached while other codes are toggled */
+	assert_int_equal(label_toggle(&f->st, &f->alice, &f->cb, f->item1,
+				      "fix_pattern", "conditional_logic", &e),
+			 0);
+	assert_codes(f, &f->alice, f->item1, "fix_pattern",
+		     "conditional_logic;other;synchronization");
+	assert_int_equal(q(&f->st, "SELECT proposal_id FROM labels WHERE "
+			   "dimension = 'fix_pattern' AND code = 'other'"),
+			 pid);
+	assert_int_equal(label_toggle(&f->st, &f->alice, &f->cb, f->item1,
+				      "fix_pattern", "synchronization", &e), 0);
+	assert_int_equal(q(&f->st, "SELECT proposal_id FROM labels WHERE "
+			   "dimension = 'fix_pattern' AND code = 'other'"),
+			 pid);
+	/* dropping `other` drops the attachment */
+	assert_int_equal(label_toggle(&f->st, &f->alice, &f->cb, f->item1,
+				      "fix_pattern", "other", &e), 0);
+	assert_int_equal(q(&f->st, "SELECT count(*) FROM labels WHERE "
+			   "proposal_id IS NOT NULL"), 0);
 }
 
 static void test_propose_refused(void **state)

@@ -424,6 +424,8 @@ int ui_start(struct err *e)
 
 	/* 1. locale, 2. codeset */
 	setlocale(LC_ALL, "");
+	/* numbers stay in the C form whatever the user's locale */
+	setlocale(LC_NUMERIC, "C");
 	codeset = nl_langinfo(CODESET);
 	utf8 = codeset && (!strcmp(codeset, "UTF-8") ||
 			   !strcmp(codeset, "utf8"));
