@@ -136,6 +136,15 @@ bench: deps
 	@$(MAKE) --no-print-directory bugcoder $(TOOL_BIN)
 	@$(PYTHON) tests/bench/bench.py $(if $(N),--items $(N))
 
+# libFuzzer targets (clang); not part of `make test`:
+#   make fuzz && tests/fuzz/fuzz_text -max_total_time=60
+FUZZ_BIN = tests/fuzz/fuzz_text tests/fuzz/fuzz_codebook
+FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -I. \
+	-g -O1 -fsanitize=fuzzer,address,undefined $(PKG_CFLAGS)
+fuzz: $(FUZZ_BIN)
+tests/fuzz/%: tests/fuzz/%.c $(CORE_SRC) $(wildcard core/*.h)
+	$(QUIET_LINK)clang $(FUZZ_CFLAGS) -o $@ $< $(CORE_SRC) $(PKG_LIBS)
+
 # ---- install --------------------------------------------------------------
 
 install: bugcoder tui/bugcoder.1
@@ -147,11 +156,11 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/bugcoder $(DESTDIR)$(MANPREFIX)/man1/bugcoder.1
 
 clean:
-	rm -f bugcoder BUILD-FLAGS tui/bugcoder.1 $(TOOL_BIN) $(TEST_BIN)
+	rm -f bugcoder BUILD-FLAGS tui/bugcoder.1 $(TOOL_BIN) $(TEST_BIN) $(FUZZ_BIN)
 	rm -f */*.o */*.d */*/*.o */*/*.d */*.a
 	rm -rf tests/tmp
 
-.PHONY: all deps test check test-build check-layering demo bench install uninstall clean FORCE
+.PHONY: all deps test check test-build check-layering demo bench fuzz install uninstall clean FORCE
 .SECONDARY:
 
 -include $(wildcard */*.d */*/*.d)
