@@ -43,11 +43,11 @@
 #include "core/study.h"
 #include "tui/keymap.h"
 #include "tui/tui.h"
+#include "tests/lib/screen_test.h"
 
 #define CODEBOOK "codebooks/llm-framework-bugs.json"
 #define SAMPLE "tests/sample/items.jsonl"
 #define LABELS "tests/sample/labels.csv"
-#define EXPECTED "tests/expected/"
 
 #define FIRST "microsoft/DeepSpeed#3468"	/* oldest in the queue */
 
@@ -77,22 +77,12 @@ struct fixture {
 
 static char *slurp(const char *path)
 {
-	struct buf b = BUF_INIT;
-
-	if (buf_read_file(&b, path) < 0) {
-		buf_release(&b);
-		return NULL;
-	}
-	return buf_detach(&b, NULL);
+	return st_slurp(path);
 }
 
 static void spit(const char *path, const char *text)
 {
-	FILE *fp = fopen(path, "w");
-
-	assert_non_null(fp);
-	fputs(text, fp);
-	assert_int_equal(fclose(fp), 0);
+	st_spit(path, text);
 }
 
 static long long q(struct fixture *f, const char *sql)
@@ -142,36 +132,13 @@ static char *qs(struct fixture *f, const char *sql)
 
 static char *dump(struct fixture *f, const char *name)
 {
-	struct buf p = BUF_INIT;
-	char *s;
-
-	buf_addf(&p, "%s/%s", f->dir, name);
-	s = slurp(p.ptr);
-	if (!s)
-		fail_msg("no dump %s", p.ptr);
-	buf_release(&p);
-	return s;
+	return st_dump(f->dir, name);
 }
 
-/* Row r (0-based) of dump `name` (".attr" for its attributes), owned. */
+/* Row r (0-based) of dump `name`, owned. */
 static char *row(struct fixture *f, const char *name, int r)
 {
-	char *s = dump(f, name), *p = s, *nl, *out;
-	int i;
-
-	for (i = 0; i < r && p; i++) {
-		p = strchr(p, '\n');
-		if (p)
-			p++;
-	}
-	if (!p) {
-		free(s);
-		return xstrdup("");
-	}
-	nl = strchr(p, '\n');
-	out = xstrndup(p, nl ? (size_t)(nl - p) : strlen(p));
-	free(s);
-	return out;
+	return st_row(f->dir, name, r);
 }
 
 /* The first row of dump `name` that contains `needle`, or -1. */
@@ -197,18 +164,6 @@ static int find_row(struct fixture *f, const char *name, const char *needle)
 	free(s);
 	return -1;
 }
-
-#define assert_contains(hay, needle) do { \
-		const char *h_ = (hay), *n_ = (needle); \
-		if (!strstr(h_, n_)) \
-			fail_msg("expected \"%s\" in:\n%s", n_, h_); \
-	} while (0)
-
-#define assert_not_contains(hay, needle) do { \
-		const char *h_ = (hay), *n_ = (needle); \
-		if (strstr(h_, n_)) \
-			fail_msg("did not expect \"%s\" in:\n%s", n_, h_); \
-	} while (0)
 
 static void assert_dump_contains(struct fixture *f, const char *name,
 				 const char *want)
@@ -243,47 +198,14 @@ static void assert_row_contains(struct fixture *f, const char *name, int r,
 static void expect_screen(struct fixture *f, const char *name,
 			  const char *golden)
 {
-	struct buf p = BUF_INIT;
-	char *got = dump(f, name), *want;
-	const char *upd = getenv("BUGCODER_UPDATE_EXPECTED");
-
-	buf_addf(&p, EXPECTED "%s", golden);
-	if (upd && *upd) {
-		mkdir("tests/expected", 0777);
-		spit(p.ptr, got);
-		want = xstrdup(got);
-	} else {
-		want = slurp(p.ptr);
-		if (!want)
-			fail_msg("missing %s (BUGCODER_UPDATE_EXPECTED=1 "
-				 "writes it)", p.ptr);
-	}
-	if (strcmp(got, want))
-		fail_msg("screen %s differs from %s\n--- got:\n%s--- want:\n%s",
-			 name, p.ptr, got, want);
-	free(got);
-	free(want);
-	buf_release(&p);
+	st_expect_screen(f->dir, name, golden);
 }
 
 static void screen_env(struct fixture *f, int rows, int cols,
 		       const char *keys)
 {
-	struct buf p = BUF_INIT;
-	char n[16];
-
-	buf_addf(&p, "%s/keys", f->dir);
-	spit(p.ptr, keys);
-	setenv("BUGCODER_KEYS", p.ptr, 1);
-	setenv("BUGCODER_NO_DISPLAY", "1", 1);
-	setenv("BUGCODER_DUMP_DIR", f->dir, 1);
-	setenv("TERM", "dumb", 1);
-	snprintf(n, sizeof(n), "%d", rows);
-	setenv("LINES", n, 1);
-	snprintf(n, sizeof(n), "%d", cols);
-	setenv("COLUMNS", n, 1);
+	st_env(f->dir, rows, cols, keys, NULL);
 	err_clear(&f->err);
-	buf_release(&p);
 }
 
 /* The adjudicator's screen as `a` (NULL: carol). */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/text.h"
+#include "tui/pager.h"
 
 void doc_clear(struct doc *d)
 {
@@ -146,3 +147,27 @@ int doc_match(const struct doc *d, size_t i, const char *pat, size_t plen)
 
 	return text_find(d->text.ptr + l->off, l->len, pat, plen) >= 0;
 }
+
+static size_t src_count(void *ctx)
+{
+	return ((const struct doc *)ctx)->nr;
+}
+
+static int src_get(void *ctx, size_t i, struct draw_text *t)
+{
+	const struct doc *d = ctx;
+
+	doc_get(d, i, t);
+	return d->lines[i].verbatim;
+}
+
+static int src_match(void *ctx, size_t i, const char *pat, size_t plen)
+{
+	return doc_match(ctx, i, pat, plen);
+}
+
+const struct pager_src doc_pager_src = {
+	.count = src_count,
+	.get = src_get,
+	.match = src_match,
+};

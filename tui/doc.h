@@ -66,4 +66,8 @@ void doc_get(const struct doc *d, size_t i, struct draw_text *t);
 /* Does line i contain `pat` (ASCII case-insensitive)? */
 int doc_match(const struct doc *d, size_t i, const char *pat, size_t plen);
 
+/* A pager source over a doc: pager_init(&pg, &doc_pager_src, &doc). */
+struct pager_src;
+extern const struct pager_src doc_pager_src;
+
 #endif

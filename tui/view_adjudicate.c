@@ -823,34 +823,6 @@ struct memos {
 	struct pager pg;
 };
 
-static size_t memos_count(void *ctx)
-{
-	struct memos *m = ctx;
-
-	return m->doc.nr;
-}
-
-static int memos_get(void *ctx, size_t i, struct draw_text *t)
-{
-	struct memos *m = ctx;
-
-	doc_get(&m->doc, i, t);
-	return 0;
-}
-
-static int memos_match(void *ctx, size_t i, const char *pat, size_t plen)
-{
-	struct memos *m = ctx;
-
-	return doc_match(&m->doc, i, pat, plen);
-}
-
-static const struct pager_src memos_src = {
-	.count = memos_count,
-	.get = memos_get,
-	.match = memos_match,
-};
-
 static void memos_render(struct memos *m, struct adj *adj, int width)
 {
 	struct doc *d = &m->doc;
@@ -897,7 +869,7 @@ static int memos_open(struct view *v)
 	struct memos *m = xcalloc(1, sizeof(*m));
 
 	buf_init(&m->doc.text, 0);
-	pager_init(&m->pg, &memos_src, m);
+	pager_init(&m->pg, &doc_pager_src, &m->doc);
 	v->priv = m;
 	return 0;
 }

@@ -209,34 +209,6 @@ static void bar(struct buf *out, long count, long max, int width)
 
 /* ---- the detail ------------------------------------------------------- */
 
-static size_t tv_count(void *ctx)
-{
-	struct agree_view *av = ctx;
-
-	return av->doc.nr;
-}
-
-static int tv_get(void *ctx, size_t i, struct draw_text *t)
-{
-	struct agree_view *av = ctx;
-
-	doc_get(&av->doc, i, t);
-	return av->doc.lines[i].verbatim;
-}
-
-static int tv_match(void *ctx, size_t i, const char *pat, size_t plen)
-{
-	struct agree_view *av = ctx;
-
-	return doc_match(&av->doc, i, pat, plen);
-}
-
-static const struct pager_src detail_src = {
-	.count = tv_count,
-	.get = tv_get,
-	.match = tv_match,
-};
-
 /* Sanitized text `s` wrapped at `width`, one doc line each. */
 static void para(struct doc *d, const char *s, int width, enum slot slot)
 {
@@ -649,7 +621,7 @@ static int agree_open(struct view *v)
 	int found = 0;
 
 	buf_init(&av->doc.text, 0);
-	pager_init(&av->pg, &detail_src, av);
+	pager_init(&av->pg, &doc_pager_src, &av->doc);
 	v->priv = av;
 	if (round_list(scr->st, &rounds, &nr, &e) < 0) {
 		screen_msg(scr, MSG_ERR, "%s", e.msg);

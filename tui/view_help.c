@@ -18,34 +18,6 @@ struct textview {
 	struct pager pg;
 };
 
-static size_t tv_count(void *ctx)
-{
-	struct textview *t = ctx;
-
-	return t->doc.nr;
-}
-
-static int tv_get(void *ctx, size_t i, struct draw_text *dt)
-{
-	struct textview *t = ctx;
-
-	doc_get(&t->doc, i, dt);
-	return t->doc.lines[i].verbatim;
-}
-
-static int tv_match(void *ctx, size_t i, const char *pat, size_t plen)
-{
-	struct textview *t = ctx;
-
-	return doc_match(&t->doc, i, pat, plen);
-}
-
-static const struct pager_src tv_src = {
-	.count = tv_count,
-	.get = tv_get,
-	.match = tv_match,
-};
-
 /* `label` then sanitized `text`, wrapped at `width` with `indent`. */
 static void para(struct doc *d, int indent, const char *label,
 		 const char *text, int width, enum slot slot)
@@ -247,7 +219,7 @@ static int tv_open(struct view *v)
 
 	t->codebook = v->ops == &codebook_view_ops;
 	buf_init(&t->doc.text, 0);
-	pager_init(&t->pg, &tv_src, t);
+	pager_init(&t->pg, &doc_pager_src, &t->doc);
 	v->priv = t;
 	return 0;
 }

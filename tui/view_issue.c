@@ -22,34 +22,6 @@ struct issue_pane {
 	struct pager pg;
 };
 
-static size_t issue_count(void *ctx)
-{
-	struct issue_pane *ip = ctx;
-
-	return ip->doc.nr;
-}
-
-static int issue_get(void *ctx, size_t i, struct draw_text *t)
-{
-	struct issue_pane *ip = ctx;
-
-	doc_get(&ip->doc, i, t);
-	return ip->doc.lines[i].verbatim;
-}
-
-static int issue_match(void *ctx, size_t i, const char *pat, size_t plen)
-{
-	struct issue_pane *ip = ctx;
-
-	return doc_match(&ip->doc, i, pat, plen);
-}
-
-static const struct pager_src issue_src = {
-	.count = issue_count,
-	.get = issue_get,
-	.match = issue_match,
-};
-
 /* "2024-01-02T03:04:05Z" -> "2024-01-02 03:04" (untrusted: sanitized
  * by the caller's doc_put_untrusted). */
 static void put_date(struct doc *d, const char *iso, enum slot slot)
@@ -225,7 +197,7 @@ static int issue_open(struct view *v)
 	if (!ip) {
 		ip = xcalloc(1, sizeof(*ip));
 		buf_init(&ip->doc.text, 0);
-		pager_init(&ip->pg, &issue_src, ip);
+		pager_init(&ip->pg, &doc_pager_src, &ip->doc);
 		v->priv = ip;
 	}
 	/* a new item: render afresh at the next layout */

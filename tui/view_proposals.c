@@ -217,34 +217,6 @@ static void render(struct screen *scr, struct proposals_view *pv, int width)
 	buf_release(&b);
 }
 
-static size_t det_count(void *ctx)
-{
-	struct proposals_view *pv = ctx;
-
-	return pv->doc.nr;
-}
-
-static int det_get(void *ctx, size_t i, struct draw_text *t)
-{
-	struct proposals_view *pv = ctx;
-
-	doc_get(&pv->doc, i, t);
-	return 0;
-}
-
-static int det_match(void *ctx, size_t i, const char *pat, size_t plen)
-{
-	struct proposals_view *pv = ctx;
-
-	return doc_match(&pv->doc, i, pat, plen);
-}
-
-static const struct pager_src det_src = {
-	.count = det_count,
-	.get = det_get,
-	.match = det_match,
-};
-
 /* ---- the table -------------------------------------------------------- */
 
 /* The text of a cell, sanitized. */
@@ -652,7 +624,7 @@ static int proposals_open(struct view *v)
 {
 	struct proposals_view *pv = v->priv;
 
-	pager_init(&pv->pg, &det_src, pv);
+	pager_init(&pv->pg, &doc_pager_src, &pv->doc);
 	return reload(v->scr, pv);
 }
 
