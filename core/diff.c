@@ -417,6 +417,90 @@ other:
  * Drive the parser over the text.  With p->d set, every line is stored;
  * without it, only the counts are kept.
  */
+/* Flags beside the kind in diff->kind[]. */
+#define DIFF_KIND_MASK 0x0f
+#define DIFF_KIND_CR 0x10	/* the line ended in "\r" (not counted in len) */
+#define DIFF_KIND_NL 0x20	/* a newline followed the line */
+#define DIFF_STRIDE_LONG 0xffffu
+
+/* Room for `nr` lines in the index. */
+static void index_grow(struct diff *d, size_t nr)
+{
+	size_t blocks;
+
+	if (nr <= d->alloc_lines)
+		return;
+	if (nr < d->alloc_lines * 3 / 2)
+		nr = d->alloc_lines * 3 / 2;
+	if (nr < 64)
+		nr = 64;
+	blocks = nr / DIFF_BLOCK + 1;
+	d->stride = xrealloc(d->stride, nr * sizeof(*d->stride));
+	d->kind = xrealloc(d->kind, nr);
+	d->block_off = xrealloc(d->block_off, blocks * sizeof(*d->block_off));
+	d->alloc_lines = nr;
+}
+
+/* Append the line at `off`: `raw` bytes before its newline (`nl` says
+ * whether there is one), the last of them a CR when `cr`. */
+static void add_line(struct diff *d, size_t off, size_t raw, int nl, int cr,
+		     int kind)
+{
+	size_t i = d->nr_lines, stride = raw + (nl ? 1 : 0);
+
+	index_grow(d, i + 1);
+	if (i % DIFF_BLOCK == 0)
+		d->block_off[i / DIFF_BLOCK] = (uint32_t)off;
+	if (stride >= DIFF_STRIDE_LONG) {
+		ALLOC_GROW(d->longs, d->nr_longs + 1, d->alloc_longs);
+		d->longs[d->nr_longs].line = i;
+		d->longs[d->nr_longs++].stride = (uint32_t)stride;
+		d->stride[i] = DIFF_STRIDE_LONG;
+	} else {
+		d->stride[i] = (uint16_t)stride;
+	}
+	d->kind[i] = (uint8_t)(kind | (cr ? DIFF_KIND_CR : 0) |
+			       (nl ? DIFF_KIND_NL : 0));
+	d->nr_lines++;
+}
+
+static size_t stride_of(const struct diff *d, size_t i)
+{
+	size_t lo = 0, hi = d->nr_longs;
+
+	if (d->stride[i] != DIFF_STRIDE_LONG)
+		return d->stride[i];
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (d->longs[mid].line < i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < d->nr_longs && d->longs[lo].line == i ?
+		d->longs[lo].stride : DIFF_STRIDE_LONG;
+}
+
+struct diff_line diff_line_at(const struct diff *d, size_t i)
+{
+	struct diff_line l = { 0, 0, DIFF_OTHER };
+	size_t k, stride, len;
+	uint8_t f;
+
+	if (i >= d->nr_lines)
+		return l;
+	l.off = d->block_off[i / DIFF_BLOCK];
+	for (k = i - i % DIFF_BLOCK; k < i; k++)
+		l.off += stride_of(d, k);
+	f = d->kind[i];
+	stride = stride_of(d, i);
+	len = stride - !!(f & DIFF_KIND_NL) - !!(f & DIFF_KIND_CR);
+	l.len = len > DIFF_LINE_MAX ? DIFF_LINE_MAX : len;
+	l.kind = f & DIFF_KIND_MASK;
+	return l;
+}
+
 static void run(struct parser *p, const char *text, size_t len)
 {
 	struct diff *d = p->d;
@@ -432,15 +516,8 @@ static void run(struct parser *p, const char *text, size_t len)
 		if (n && s[n - 1] == '\r')
 			n--;
 		kind = classify(p, idx, s, n, text + next_off, len - next_off);
-		if (d) {
-			struct diff_line *l;
-
-			ALLOC_GROW(d->lines, d->nr_lines + 1, d->alloc_lines);
-			l = &d->lines[d->nr_lines++];
-			l->off = (uint32_t)off;
-			l->len = n > DIFF_LINE_MAX ? DIFF_LINE_MAX : (unsigned)n;
-			l->kind = (unsigned char)kind;
-		}
+		if (d)
+			add_line(d, off, raw, nl != NULL, n < raw, kind);
 		idx++;
 		off = next_off;
 	}
@@ -463,8 +540,7 @@ void diff_parse(struct diff *d, const char *text, size_t len)
 		nr++;
 		s++;
 	}
-	d->lines = xmalloc(nr * sizeof(*d->lines));
-	d->alloc_lines = nr;
+	index_grow(d, nr);
 	run(&p, text, len);
 	d->additions = p.additions;
 	d->deletions = p.deletions;
@@ -529,7 +605,6 @@ void diff_parse_read(struct diff *d, diff_read_fn rd, void *arg, size_t len)
 	while (off < len) {
 		size_t end = stream_eol(&st, off), next_off, next_end, n;
 		const char *s, *next;
-		struct diff_line *l;
 		int kind;
 
 		if (st.failed && off >= st.loaded)
@@ -547,11 +622,7 @@ void diff_parse_read(struct diff *d, diff_read_fn rd, void *arg, size_t len)
 		if (n && s[n - 1] == '\r')
 			n--;
 		kind = classify(&p, idx, s, n, next, next_end - next_off);
-		ALLOC_GROW(d->lines, d->nr_lines + 1, d->alloc_lines);
-		l = &d->lines[d->nr_lines++];
-		l->off = (uint32_t)off;
-		l->len = n > DIFF_LINE_MAX ? DIFF_LINE_MAX : (unsigned)n;
-		l->kind = (unsigned char)kind;
+		add_line(d, off, end - off, end < len, n < end - off, kind);
 		idx++;
 		off = next_off;
 		/* slide the window past what is done */
@@ -580,7 +651,10 @@ void diff_release(struct diff *d)
 		free(d->files[i].new_path);
 	}
 	free(d->files);
-	free(d->lines);
+	free(d->stride);
+	free(d->kind);
+	free(d->block_off);
+	free(d->longs);
 	free(d->hunks);
 	memset(d, 0, sizeof(*d));
 }

@@ -4,7 +4,7 @@
  *
  * Parsing is one pass over the text and never copies it: every line is an
  * (offset, length) into the caller's text, which must outlive the struct.
- * This keeps a 200,000-line diff cheap: about 16 bytes per line.
+ * This keeps a 200,000-line diff cheap: about 3 bytes per line.
  * Malformed input never fails: lines that fit no rule are kept as
  * DIFF_OTHER, so the screen can still show them.
  */
@@ -25,16 +25,16 @@ enum diff_kind {
 	DIFF_NOEOL,	/* "\ No newline at end of file" */
 };
 
-/* 8 bytes a line: a diff is at most 4 GiB (SQLite holds 1 GiB), and a
- * line longer than DIFF_LINE_MAX bytes is cut there for display. */
+/* A line as diff_line_at() gives it. */
 struct diff_line {
-	uint32_t off;		/* into the text */
-	unsigned len : 24;	/* bytes, without the newline and any CR */
-	unsigned kind : 8;	/* enum diff_kind */
+	size_t off;		/* into the text */
+	size_t len;		/* bytes, without the newline and any CR; cut
+				 * at DIFF_LINE_MAX for display */
+	int kind;		/* enum diff_kind */
 };
 
 #define DIFF_LINE_MAX 0xFFFFFFu
-#define DIFF_TEXT_MAX 0xFFFFFFFFu
+#define DIFF_TEXT_MAX 0xFFFFFFFFu	/* 4 GiB; SQLite holds 1 GiB */
 
 struct diff_file {
 	char *old_path, *new_path;	/* owned; "/dev/null" for adds/deletes;
@@ -47,9 +47,27 @@ struct diff_file {
 	int binary;		/* "Binary files ... differ" */
 };
 
+/*
+ * The line index is about 3 bytes a line: a line's stride (bytes from its
+ * start to the next line's) and its kind, with the offset of every
+ * DIFF_BLOCK-th line; a line's offset is its block's plus the strides
+ * before it in the block.  A stride too long for 16 bits is kept aside
+ * in `longs`.  Read it with diff_line_at().
+ */
+#define DIFF_BLOCK 64
+
+struct diff_long {
+	size_t line;
+	uint32_t stride;
+};
+
 struct diff {
-	struct diff_line *lines;
+	uint16_t *stride;	/* DIFF_STRIDE_LONG: see longs */
+	uint8_t *kind;		/* enum diff_kind, with DIFF_KIND_* flags */
+	uint32_t *block_off;	/* offset of line k * DIFF_BLOCK */
 	size_t nr_lines, alloc_lines;
+	struct diff_long *longs;	/* in line order */
+	size_t nr_longs, alloc_longs;
 	struct diff_file *files;
 	size_t nr_files, alloc_files;
 	size_t *hunks;		/* line index of every DIFF_HUNK line */
@@ -71,6 +89,9 @@ typedef const char *(*diff_read_fn)(void *arg, size_t off, size_t n);
  * through `rd`, holding only a window of it: line offsets index the
  * text as `rd` sees it.  A read failure ends the parse early. */
 void diff_parse_read(struct diff *d, diff_read_fn rd, void *arg, size_t len);
+
+/* Line i (< d->nr_lines) of a parsed diff. */
+struct diff_line diff_line_at(const struct diff *d, size_t i);
 
 /* Free what diff_parse() allocated.  Accepts NULL. */
 void diff_release(struct diff *d);

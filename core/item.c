@@ -635,7 +635,7 @@ long long item_find(struct store *st, const char *name, struct err *e)
  * process has written: the store closes it before every write
  * (store_reader), and the next read opens it again.
  */
-#define DIFF_WINDOW (256 * 1024)
+#define DIFF_WINDOW (64 * 1024)
 
 static void release_blob(struct store_reader *r)
 {

@@ -624,6 +624,23 @@ static long long one_int(struct store *st, const char *sql, struct err *e,
 	return v;
 }
 
+/* mark[item id] in queue_load() */
+enum { DONE = 1 };
+
+/* The queue keeps ids[] (nr of them); mark[] says which are DONE. */
+static void queue_take(struct queue *q, long long *ids, size_t nr,
+		       const unsigned char *mark, long long max_id)
+{
+	size_t k;
+
+	q->ids = ids;
+	q->nr = nr;
+	q->done = xcalloc(nr / 8 + 1, 1);
+	for (k = 0; k < nr; k++)
+		if (ids[k] > 0 && ids[k] <= max_id && (mark[ids[k]] & DONE))
+			queue_mark_submitted(q, k);
+}
+
 /*
  * Plain scans marked in a table by item id, rather than one query with a
  * subquery per item and a sort of the union: the screen runs this every
@@ -633,12 +650,11 @@ static long long one_int(struct store *st, const char *sql, struct err *e,
 int queue_load(struct store *st, long long member_id, struct queue *q,
 	       struct err *e)
 {
-	enum { IN_QUEUE = 1, DONE = 2 };
 	unsigned char *mark = NULL;
 	long long *ids = NULL, max_id, nr_items, i;
 	sqlite3_stmt *s;
-	size_t nr = 0, k;
-	int rounds, ok;
+	size_t nr = 0;
+	int rounds, ok, rc;
 
 	memset(q, 0, sizeof(*q));
 	rounds = (int)one_int(st, "SELECT EXISTS (SELECT 1 FROM rounds)", e,
@@ -657,14 +673,15 @@ int queue_load(struct store *st, long long member_id, struct queue *q,
 	if (!s)
 		goto fail;
 	sqlite3_bind_int64(s, 1, member_id);
-	if (load_ids(s, &ids, &nr) < 0)
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		long long id = sqlite3_column_int64(s, 0);
+
+		if (id > 0 && id <= max_id)
+			mark[id] |= DONE;
+	}
+	if (rc != SQLITE_DONE)
 		goto db;
 	sqlite3_finalize(s);
-	for (k = 0; k < nr; k++)
-		if (ids[k] > 0 && ids[k] <= max_id)
-			mark[ids[k]] |= DONE;
-	free(ids);
-	ids = NULL;
 
 	if (rounds) {
 		/* the member's assigned items in round order; an item in no
@@ -679,16 +696,8 @@ int queue_load(struct store *st, long long member_id, struct queue *q,
 		if (load_ids(s, &ids, &nr) < 0)
 			goto db;
 		sqlite3_finalize(s);
-		q->v = xcalloc(nr + 1, sizeof(*q->v));
-		q->alloc = nr + 1;
-		for (k = 0; k < nr; k++) {
-			int done = ids[k] > 0 && ids[k] <= max_id &&
-				   (mark[ids[k]] & DONE);
-
-			q->v[q->nr].item_id = ids[k];
-			q->v[q->nr++].submitted = done;
-			q->nr_submitted += (size_t)done;
-		}
+		queue_take(q, ids, nr, mark, max_id);
+		ids = NULL;
 		goto out;
 	}
 
@@ -698,28 +707,22 @@ int queue_load(struct store *st, long long member_id, struct queue *q,
 	if (!ok)
 		goto fail;
 	if (nr_items == max_id) {
+		/* ids 1..max_id: implied, only the bits are kept */
+		q->done = xcalloc((size_t)max_id / 8 + 1, 1);
+		q->nr = (size_t)max_id;
 		for (i = 1; i <= max_id; i++)
-			mark[i] |= IN_QUEUE;
-	} else {
-		s = store_prepare(st, "SELECT id FROM items", e);
-		if (!s)
-			goto fail;
-		if (load_ids(s, &ids, &nr) < 0)
-			goto db;
-		sqlite3_finalize(s);
-		for (k = 0; k < nr; k++)
-			if (ids[k] > 0 && ids[k] <= max_id)
-				mark[ids[k]] |= IN_QUEUE;
+			if (mark[i] & DONE)
+				queue_mark_submitted(q, (size_t)i - 1);
+		goto out;
 	}
-	q->v = xcalloc((size_t)nr_items + 1, sizeof(*q->v));
-	q->alloc = (size_t)nr_items + 1;
-	for (i = 1; i <= max_id && q->nr < q->alloc; i++) {
-		if (!(mark[i] & IN_QUEUE))
-			continue;
-		q->v[q->nr].item_id = i;
-		q->v[q->nr++].submitted = !!(mark[i] & DONE);
-		q->nr_submitted += !!(mark[i] & DONE);
-	}
+	s = store_prepare(st, "SELECT id FROM items ORDER BY id", e);
+	if (!s)
+		goto fail;
+	if (load_ids(s, &ids, &nr) < 0)
+		goto db;
+	sqlite3_finalize(s);
+	queue_take(q, ids, nr, mark, max_id);
+	ids = NULL;
 out:
 	free(ids);
 	free(mark);
@@ -734,10 +737,19 @@ fail:
 	return -1;
 }
 
+void queue_mark_submitted(struct queue *q, size_t i)
+{
+	if (i >= q->nr || queue_submitted(q, i))
+		return;
+	q->done[i / 8] |= (unsigned char)(1u << (i % 8));
+	q->nr_submitted++;
+}
+
 void queue_release(struct queue *q)
 {
 	if (!q)
 		return;
-	free(q->v);
+	free(q->ids);
+	free(q->done);
 	memset(q, 0, sizeof(*q));
 }

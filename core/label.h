@@ -100,19 +100,34 @@ int label_check_access(struct store *st, const struct actor *a,
 /*
  * The annotator's queue: the items assigned to a member, in round order
  * (every item, in import order, when the study has no rounds).
+ *
+ * Compact, since a study may hold 100,000 items: 8 bytes an item and a
+ * bit for "submitted"; when the queue is every item of a study whose
+ * ids have no gaps (no rounds, nothing deleted), the ids are implied
+ * (position i is item i + 1) and only the bits are kept.  Read it with
+ * queue_item() and queue_submitted().
  */
-struct queue_entry {
-	long long item_id;
-	int submitted;
-};
-
 struct queue {
-	struct queue_entry *v;
-	size_t nr, alloc;
+	long long *ids;		/* NULL: the items 1..nr */
+	unsigned char *done;	/* a bit per position */
+	size_t nr;
 	size_t nr_submitted;
 };
 
-#define QUEUE_INIT { NULL, 0, 0, 0 }
+#define QUEUE_INIT { NULL, NULL, 0, 0 }
+
+static inline long long queue_item(const struct queue *q, size_t i)
+{
+	return q->ids ? q->ids[i] : (long long)i + 1;
+}
+
+static inline int queue_submitted(const struct queue *q, size_t i)
+{
+	return (q->done[i / 8] >> (i % 8)) & 1;
+}
+
+/* Mark position i submitted (counted once). */
+void queue_mark_submitted(struct queue *q, size_t i);
 
 int queue_load(struct store *st, long long member_id, struct queue *q,
 	       struct err *e);

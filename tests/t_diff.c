@@ -49,7 +49,8 @@ static void assert_sane_diff(const struct diff *d, const char *text,
 	int adds = 0, dels = 0, c_adds, c_dels, c_files;
 
 	for (i = 0; i < d->nr_lines; i++) {
-		const struct diff_line *l = &d->lines[i];
+		const struct diff_line line = diff_line_at(d, i);
+		const struct diff_line *l = &line;
 		size_t end = l->off + l->len;
 
 		assert_int_equal(l->off, off);
@@ -90,8 +91,8 @@ static void assert_sane_diff(const struct diff *d, const char *text,
 					 d->nr_lines);
 		assert_true(f->nr_lines >= 1);
 		for (k = f->first_line; k < f->first_line + f->nr_lines; k++) {
-			fa += d->lines[k].kind == DIFF_ADD;
-			fd += d->lines[k].kind == DIFF_DEL;
+			fa += diff_line_at(d, k).kind == DIFF_ADD;
+			fd += diff_line_at(d, k).kind == DIFF_DEL;
 		}
 		assert_int_equal(fa, f->additions);
 		assert_int_equal(fd, f->deletions);
@@ -103,9 +104,9 @@ static void assert_sane_diff(const struct diff *d, const char *text,
 	if (d->nr_files) {
 		/* nothing before the first file is an add or delete */
 		for (i = 0; i < d->files[0].first_line; i++)
-			assert_true(d->lines[i].kind != DIFF_ADD &&
-				    d->lines[i].kind != DIFF_DEL &&
-				    d->lines[i].kind != DIFF_HUNK);
+			assert_true(diff_line_at(d, i).kind != DIFF_ADD &&
+				    diff_line_at(d, i).kind != DIFF_DEL &&
+				    diff_line_at(d, i).kind != DIFF_HUNK);
 	}
 
 	diff_count(text, len, &c_adds, &c_dels, &c_files);
@@ -145,9 +146,9 @@ static void assert_same_streamed(const struct diff *d, const char *text,
 	free(r.last);
 	assert_int_equal(s.nr_lines, d->nr_lines);
 	for (i = 0; i < d->nr_lines; i++) {
-		assert_int_equal(s.lines[i].off, d->lines[i].off);
-		assert_int_equal(s.lines[i].len, d->lines[i].len);
-		assert_int_equal(s.lines[i].kind, d->lines[i].kind);
+		assert_int_equal(diff_line_at(&s, i).off, diff_line_at(d, i).off);
+		assert_int_equal(diff_line_at(&s, i).len, diff_line_at(d, i).len);
+		assert_int_equal(diff_line_at(&s, i).kind, diff_line_at(d, i).kind);
 	}
 	assert_int_equal(s.nr_files, d->nr_files);
 	for (i = 0; i < d->nr_files; i++) {
@@ -183,9 +184,9 @@ static void assert_line(const struct diff *d, const char *text, size_t i,
 			int kind, const char *want)
 {
 	assert_true(i < d->nr_lines);
-	assert_int_equal(d->lines[i].kind, kind);
-	assert_int_equal(d->lines[i].len, strlen(want));
-	assert_memory_equal(text + d->lines[i].off, want, strlen(want));
+	assert_int_equal(diff_line_at(d, i).kind, kind);
+	assert_int_equal(diff_line_at(d, i).len, strlen(want));
+	assert_memory_equal(text + diff_line_at(d, i).off, want, strlen(want));
 }
 
 /* ---- the main fixture -------------------------------------------------- */
@@ -341,7 +342,10 @@ static void test_multi_file(void **state)
 	assert_int_equal(dels, 6);
 	assert_int_equal(files, 6);
 	diff_release(&d);
-	assert_null(d.lines);
+	assert_null(d.stride);
+	assert_null(d.kind);
+	assert_null(d.block_off);
+	assert_null(d.longs);
 	assert_int_equal(d.nr_files, 0);
 	buf_release(&b);
 }
@@ -582,11 +586,11 @@ static void test_noeol_both_sides(void **state)
 	struct diff d = DIFF_INIT;
 
 	parse(&d, LIT(text));
-	assert_int_equal(d.lines[6].kind, DIFF_DEL);
-	assert_int_equal(d.lines[7].kind, DIFF_NOEOL);
-	assert_int_equal(d.lines[8].kind, DIFF_ADD);
-	assert_int_equal(d.lines[9].kind, DIFF_NOEOL);
-	assert_int_equal(d.lines[10].kind, DIFF_NOEOL);
+	assert_int_equal(diff_line_at(&d, 6).kind, DIFF_DEL);
+	assert_int_equal(diff_line_at(&d, 7).kind, DIFF_NOEOL);
+	assert_int_equal(diff_line_at(&d, 8).kind, DIFF_ADD);
+	assert_int_equal(diff_line_at(&d, 9).kind, DIFF_NOEOL);
+	assert_int_equal(diff_line_at(&d, 10).kind, DIFF_NOEOL);
 	assert_int_equal(d.files[0].additions, 1);
 	assert_int_equal(d.files[0].deletions, 1);
 	diff_release(&d);
@@ -616,8 +620,8 @@ static void test_pure_rename_and_mode_change(void **state)
 	assert_int_equal(d.files[0].nr_lines, 4);
 	assert_string_equal(d.files[1].old_path, "my file.sh");
 	assert_string_equal(d.files[1].new_path, "my file.sh");
-	assert_int_equal(d.lines[5].kind, DIFF_META);
-	assert_int_equal(d.lines[6].kind, DIFF_META);
+	assert_int_equal(diff_line_at(&d, 5).kind, DIFF_META);
+	assert_int_equal(diff_line_at(&d, 6).kind, DIFF_META);
 	assert_string_equal(d.files[2].old_path, "c");
 	assert_string_equal(d.files[2].new_path, "d");
 	assert_int_equal(d.additions, 0);
@@ -726,7 +730,7 @@ static void test_classic_unified(void **state)
 	struct diff d = DIFF_INIT;
 
 	parse(&d, LIT(text));
-	assert_int_equal(d.lines[0].kind, DIFF_OTHER);
+	assert_int_equal(diff_line_at(&d, 0).kind, DIFF_OTHER);
 	assert_int_equal(d.nr_files, 2);
 	assert_int_equal(d.files[0].first_line, 1);
 	assert_string_equal(d.files[0].old_path, "a.txt");
@@ -785,14 +789,14 @@ static void test_truncated_hunk(void **state)
 
 	parse(&d, LIT(text));
 	assert_int_equal(d.nr_files, 2);
-	assert_int_equal(d.lines[4].kind, DIFF_FILE);
+	assert_int_equal(diff_line_at(&d, 4).kind, DIFF_FILE);
 	assert_int_equal(d.files[0].deletions, 1);
 	assert_int_equal(d.files[1].first_line, 4);
-	assert_int_equal(d.lines[10].kind, DIFF_OTHER);
-	assert_int_equal(d.lines[11].kind, DIFF_OTHER);
-	assert_int_equal(d.lines[12].kind, DIFF_OTHER);
-	assert_int_equal(d.lines[13].kind, DIFF_OTHER);
-	assert_int_equal(d.lines[14].kind, DIFF_OTHER);
+	assert_int_equal(diff_line_at(&d, 10).kind, DIFF_OTHER);
+	assert_int_equal(diff_line_at(&d, 11).kind, DIFF_OTHER);
+	assert_int_equal(diff_line_at(&d, 12).kind, DIFF_OTHER);
+	assert_int_equal(diff_line_at(&d, 13).kind, DIFF_OTHER);
+	assert_int_equal(diff_line_at(&d, 14).kind, DIFF_OTHER);
 	assert_int_equal(d.nr_files, 2);
 	assert_int_equal(d.files[1].nr_lines, 11);
 	assert_int_equal(d.additions, 1);
@@ -817,14 +821,14 @@ static void test_hunk_counts_per_side(void **state)
 	struct diff d = DIFF_INIT;
 
 	parse(&d, LIT(text));
-	assert_int_equal(d.lines[1].kind, DIFF_DEL);
-	assert_int_equal(d.lines[2].kind, DIFF_ADD);
-	assert_int_equal(d.lines[3].kind, DIFF_OTHER);
-	assert_int_equal(d.lines[4].kind, DIFF_OTHER);
-	assert_int_equal(d.lines[5].kind, DIFF_HUNK);
-	assert_int_equal(d.lines[6].kind, DIFF_CONTEXT);
-	assert_int_equal(d.lines[7].kind, DIFF_OTHER);
-	assert_int_equal(d.lines[8].kind, DIFF_OTHER);
+	assert_int_equal(diff_line_at(&d, 1).kind, DIFF_DEL);
+	assert_int_equal(diff_line_at(&d, 2).kind, DIFF_ADD);
+	assert_int_equal(diff_line_at(&d, 3).kind, DIFF_OTHER);
+	assert_int_equal(diff_line_at(&d, 4).kind, DIFF_OTHER);
+	assert_int_equal(diff_line_at(&d, 5).kind, DIFF_HUNK);
+	assert_int_equal(diff_line_at(&d, 6).kind, DIFF_CONTEXT);
+	assert_int_equal(diff_line_at(&d, 7).kind, DIFF_OTHER);
+	assert_int_equal(diff_line_at(&d, 8).kind, DIFF_OTHER);
 	assert_int_equal(d.additions, 1);
 	assert_int_equal(d.deletions, 1);
 	diff_release(&d);
@@ -852,12 +856,12 @@ static void test_hunk_headers(void **state)
 
 	parse(&d, LIT(text));
 	assert_int_equal(d.nr_hunks, 3);
-	assert_int_equal(d.lines[1].kind, DIFF_DEL);
-	assert_int_equal(d.lines[2].kind, DIFF_ADD);
-	assert_int_equal(d.lines[3].kind, DIFF_HUNK);
-	assert_int_equal(d.lines[4].kind, DIFF_HUNK);
-	assert_int_equal(d.lines[5].kind, DIFF_ADD);
-	assert_int_equal(d.lines[6].kind, DIFF_DEL);
+	assert_int_equal(diff_line_at(&d, 1).kind, DIFF_DEL);
+	assert_int_equal(diff_line_at(&d, 2).kind, DIFF_ADD);
+	assert_int_equal(diff_line_at(&d, 3).kind, DIFF_HUNK);
+	assert_int_equal(diff_line_at(&d, 4).kind, DIFF_HUNK);
+	assert_int_equal(diff_line_at(&d, 5).kind, DIFF_ADD);
+	assert_int_equal(diff_line_at(&d, 6).kind, DIFF_DEL);
 	diff_release(&d);
 
 	/* malformed headers are not hunks, and start nothing */
@@ -885,14 +889,14 @@ static void test_garbage(void **state)
 
 	parse(&d, LIT("hello\nworld\n"));
 	assert_int_equal(d.nr_lines, 2);
-	assert_int_equal(d.lines[0].kind, DIFF_OTHER);
-	assert_int_equal(d.lines[1].kind, DIFF_OTHER);
+	assert_int_equal(diff_line_at(&d, 0).kind, DIFF_OTHER);
+	assert_int_equal(diff_line_at(&d, 1).kind, DIFF_OTHER);
 	assert_int_equal(d.nr_files, 0);
 	diff_release(&d);
 
 	parse(&d, "\n\0\n\xff\xfe\n", 6);
 	assert_int_equal(d.nr_lines, 3);
-	assert_int_equal(d.lines[1].len, 1);
+	assert_int_equal(diff_line_at(&d, 1).len, 1);
 	diff_release(&d);
 
 	/* random splices of diff-like pieces: only the invariants hold */
@@ -918,6 +922,73 @@ static void test_garbage(void **state)
  * 1000 files of 200 lines: a 4-line header and 28 hunks of 7 lines, each
  * with a deletion starting "---" and an addition starting "+++".
  */
+/* The compact index: lines whose stride does not fit 16 bits, CRLF
+ * endings, block boundaries and a last line without a newline all give
+ * back the offsets and lengths of the text. */
+static void test_index_long_lines_and_blocks(void **state)
+{
+	static const size_t sizes[] = { 10, 65533, 65534, 65535, 65536,
+					70000, 0, 200000, 3 };
+	struct buf b = BUF_INIT;
+	struct diff d = DIFF_INIT;
+	struct diff_line l;
+	size_t i, k, nr_hunk_lines = 0;
+
+	(void)state;
+	buf_addstr(&b, "diff --git a/x.c b/x.c\n--- a/x.c\n+++ b/x.c\n");
+	for (k = 0; k < 3; k++)
+		for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+			nr_hunk_lines++;
+	buf_addf(&b, "@@ -0,0 +1,%zu @@\n", nr_hunk_lines);
+	for (k = 0; k < 3; k++) {
+		for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+			size_t start = b.len;
+
+			buf_addch(&b, '+');
+			while (b.len - start < sizes[i] + 1)
+				buf_addch(&b, (char)('a' + (b.len % 26)));
+			/* every other line ends in CRLF */
+			buf_addstr(&b, (i + k) % 2 ? "\n" : "\r\n");
+		}
+	}
+	buf_setlen(&b, b.len - 1);	/* no newline after the last line */
+	parse(&d, b.ptr, b.len);
+	assert_int_equal(d.nr_lines, 4 + nr_hunk_lines);
+	assert_true(d.nr_longs >= 3 * 4);
+	for (k = 0; k < 3; k++)
+		for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+			l = diff_line_at(&d, 4 + k * 9 + i);
+			assert_int_equal(l.kind, DIFF_ADD);
+			assert_int_equal(l.len, sizes[i] + 1);
+			assert_int_equal(b.ptr[l.off], '+');
+		}
+	/* the last line lost no byte to a newline it does not have */
+	l = diff_line_at(&d, d.nr_lines - 1);
+	assert_int_equal(l.off + l.len + 1, b.len);	/* its CR */
+	/* out of range: an empty line */
+	l = diff_line_at(&d, d.nr_lines);
+	assert_int_equal(l.len, 0);
+	diff_release(&d);
+
+	/* many short lines: blocks of DIFF_BLOCK lines and their edges */
+	buf_reset(&b);
+	buf_addstr(&b, "@@ -1,300 +1,0 @@\n");
+	for (i = 0; i < 300; i++)
+		buf_addf(&b, "-%zu\n", i);
+	parse(&d, b.ptr, b.len);
+	assert_int_equal(d.nr_lines, 301);
+	for (i = DIFF_BLOCK - 2; i < 3 * DIFF_BLOCK + 2; i++) {
+		char want[16];
+
+		l = diff_line_at(&d, i + 1);
+		snprintf(want, sizeof(want), "-%zu", i);
+		assert_int_equal(l.len, strlen(want));
+		assert_memory_equal(b.ptr + l.off, want, l.len);
+	}
+	diff_release(&d);
+	buf_release(&b);
+}
+
 static void test_200k_lines(void **state)
 {
 	struct buf b = BUF_INIT;
@@ -997,6 +1068,7 @@ int main(void)
 		cmocka_unit_test(test_hunk_counts_per_side),
 		cmocka_unit_test(test_hunk_headers),
 		cmocka_unit_test(test_garbage),
+		cmocka_unit_test(test_index_long_lines_and_blocks),
 		cmocka_unit_test(test_200k_lines),
 	};
 

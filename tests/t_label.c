@@ -856,14 +856,15 @@ static void test_queue_without_rounds(void **state)
 
 	assert_int_equal(queue_load(&f->st, f->alice.member_id, &qu, &e), 0);
 	assert_int_equal(qu.nr, 3);
-	assert_int_equal(qu.v[0].item_id, f->item1);
-	assert_int_equal(qu.v[1].item_id, f->item2);
-	assert_int_equal(qu.v[2].item_id, f->item3);
-	assert_int_equal(qu.v[0].submitted, 0);
-	assert_int_equal(qu.v[1].submitted, 1);
+	assert_int_equal(queue_item(&qu, 0), f->item1);
+	assert_int_equal(queue_item(&qu, 1), f->item2);
+	assert_int_equal(queue_item(&qu, 2), f->item3);
+	assert_int_equal(queue_submitted(&qu, 0), 0);
+	assert_int_equal(queue_submitted(&qu, 1), 1);
 	assert_int_equal(qu.nr_submitted, 1);
 	queue_release(&qu);
-	assert_null(qu.v);
+	assert_null(qu.ids);
+	assert_null(qu.done);
 
 	assert_int_equal(queue_load(&f->st, f->bob.member_id, &qu, &e), 0);
 	assert_int_equal(qu.nr, 3);
@@ -887,18 +888,56 @@ static void test_queue_with_rounds(void **state)
 	/* alice: round 1 in its order, then round 2 */
 	assert_int_equal(queue_load(&f->st, f->alice.member_id, &qu, &e), 0);
 	assert_int_equal(qu.nr, 3);
-	assert_int_equal(qu.v[0].item_id, f->item3);
-	assert_int_equal(qu.v[1].item_id, f->item1);
-	assert_int_equal(qu.v[2].item_id, f->item2);
+	assert_int_equal(queue_item(&qu, 0), f->item3);
+	assert_int_equal(queue_item(&qu, 1), f->item1);
+	assert_int_equal(queue_item(&qu, 2), f->item2);
 	queue_release(&qu);
 	/* bob: only round 2 */
 	assert_int_equal(queue_load(&f->st, f->bob.member_id, &qu, &e), 0);
 	assert_int_equal(qu.nr, 1);
-	assert_int_equal(qu.v[0].item_id, f->item2);
+	assert_int_equal(queue_item(&qu, 0), f->item2);
 	queue_release(&qu);
 	/* carol is in no round */
 	assert_int_equal(queue_load(&f->st, f->carol.member_id, &qu, &e), 0);
 	assert_int_equal(qu.nr, 0);
+	queue_release(&qu);
+}
+
+/* Ids with a gap: the queue holds them, in id order, and the
+ * submitted bits follow positions, not ids. */
+static void test_queue_with_gaps(void **state)
+{
+	struct fixture *f = *state;
+	struct queue qu = QUEUE_INIT;
+	struct err e = ERR_INIT;
+
+	assert_int_equal(set1(f, &f->alice, f->item3, "symptom", "hang", &e),
+			 0);
+	assert_int_equal(set1(f, &f->alice, f->item3, "root_cause", "other",
+			      &e), 0);
+	assert_int_equal(set1(f, &f->alice, f->item3, "fix_pattern", "other",
+			      &e), 0);
+	assert_int_equal(set1(f, &f->alice, f->item3, "phase", "both", &e), 0);
+	assert_int_equal(label_submit(&f->st, &f->alice, &f->cb, f->item3, &e),
+			 0);
+	/* item1 is the first imported; nothing refers to it yet */
+	assert_true(f->item1 < f->item2 && f->item2 < f->item3);
+	exec(&f->st, "DELETE FROM items WHERE id = (SELECT min(id) FROM "
+	     "items)");
+	assert_int_equal(queue_load(&f->st, f->alice.member_id, &qu, &e), 0);
+	assert_int_equal(qu.nr, 2);
+	assert_non_null(qu.ids);
+	assert_int_equal(queue_item(&qu, 0), f->item2);
+	assert_int_equal(queue_item(&qu, 1), f->item3);
+	assert_int_equal(queue_submitted(&qu, 0), 0);
+	assert_int_equal(queue_submitted(&qu, 1), 1);
+	assert_int_equal(qu.nr_submitted, 1);
+	/* marking is counted once, and out of range is ignored */
+	queue_mark_submitted(&qu, 0);
+	queue_mark_submitted(&qu, 0);
+	queue_mark_submitted(&qu, 2);
+	assert_int_equal(qu.nr_submitted, 2);
+	assert_int_equal(queue_submitted(&qu, 0), 1);
 	queue_release(&qu);
 }
 
@@ -957,6 +996,7 @@ int main(void)
 		T(test_round_access),
 		T(test_queue_without_rounds),
 		T(test_queue_with_rounds),
+		T(test_queue_with_gaps),
 		T(test_round_get_failure_owns_nothing),
 		cmocka_unit_test(test_coding_release_null),
 	};

@@ -380,7 +380,7 @@ static int load_item(struct screen *scr, long long id, struct err *e)
 	scr->item_name = item_name(it.repo, it.number);
 	scr->qpos = NOT_QUEUED;
 	for (i = 0; i < scr->q.nr; i++)
-		if (scr->q.v[i].item_id == id) {
+		if (queue_item(&scr->q, i) == id) {
 			scr->qpos = i;
 			break;
 		}
@@ -397,7 +397,7 @@ static void go_item(struct screen *scr, size_t qpos, const char *verb)
 {
 	struct err e = ERR_INIT;
 
-	if (load_item(scr, scr->q.v[qpos].item_id, &e) < 0) {
+	if (load_item(scr, queue_item(&scr->q, qpos), &e) < 0) {
 		screen_msg(scr, MSG_ERR, "%s", e.msg);
 		return;
 	}
@@ -417,7 +417,7 @@ static size_t next_todo(const struct screen *scr, size_t from)
 
 		if (i == from)
 			continue;
-		if (!scr->q.v[i].submitted)
+		if (!queue_submitted(&scr->q, i))
 			return i;
 	}
 	return NOT_QUEUED;
@@ -434,10 +434,8 @@ static void submit(struct screen *scr)
 		screen_msg(scr, MSG_ERR, "%s", e.msg);
 		return;
 	}
-	if (scr->qpos != NOT_QUEUED && !scr->q.v[scr->qpos].submitted) {
-		scr->q.v[scr->qpos].submitted = 1;
-		scr->q.nr_submitted++;
-	}
+	if (scr->qpos != NOT_QUEUED)
+		queue_mark_submitted(&scr->q, scr->qpos);
 	reload_coding(scr);
 	name = xstrdup(scr->item_name);
 	next = next_todo(scr, scr->qpos);
@@ -1221,10 +1219,10 @@ int tui_code(struct store *st, const struct actor *a, const char *name,
 				a->name, a->name);
 			goto out;
 		}
-		id = scr.q.v[0].item_id;
+		id = queue_item(&scr.q, 0);
 		for (i = 0; i < scr.q.nr; i++)
-			if (!scr.q.v[i].submitted) {
-				id = scr.q.v[i].item_id;
+			if (!queue_submitted(&scr.q, i)) {
+				id = queue_item(&scr.q, i);
 				break;
 			}
 	}

@@ -88,7 +88,7 @@ static size_t drawn_bytes(const struct diff_pane *dp)
 static int dp_get(void *ctx, size_t i, struct draw_text *t)
 {
 	struct diff_pane *dp = ctx;
-	const struct diff_line *l;
+	struct diff_line l;
 	const char *raw;
 	size_t n;
 
@@ -96,14 +96,14 @@ static int dp_get(void *ctx, size_t i, struct draw_text *t)
 		doc_get(&dp->pre, i, t);
 		return dp->pre.lines[i].verbatim;
 	}
-	l = &dp->d.lines[i - dp->pre.nr];
+	l = diff_line_at(&dp->d, i - dp->pre.nr);
 	buf_reset(&dp->line);
 	/* only what can reach the screen is read and sanitized: every
 	 * character but a zero-width mark takes at least a third of a
 	 * column per byte, so a megabyte-long minified line costs what a
 	 * short one does (search reads the whole line, in dp_match); one
 	 * byte more tells where the last character ends */
-	raw = line_text(dp, l, drawn_bytes(dp) + 1, &n);
+	raw = line_text(dp, &l, drawn_bytes(dp) + 1, &n);
 	if (n > drawn_bytes(dp)) {
 		n = drawn_bytes(dp);
 		while (n && ((unsigned char)raw[n] & 0xc0) == 0x80)
@@ -112,7 +112,7 @@ static int dp_get(void *ctx, size_t i, struct draw_text *t)
 	text_sanitize(&dp->line, raw, n, 8, 0);
 	t->s = dp->line.ptr;
 	t->len = dp->line.len;
-	t->base = kind_slot(l->kind);
+	t->base = kind_slot((unsigned)l.kind);
 	t->spans = NULL;
 	t->nr_spans = 0;
 	return 1;
@@ -121,14 +121,14 @@ static int dp_get(void *ctx, size_t i, struct draw_text *t)
 static int dp_match(void *ctx, size_t i, const char *pat, size_t plen)
 {
 	struct diff_pane *dp = ctx;
-	const struct diff_line *l;
+	struct diff_line l;
 	const char *raw;
 	size_t n;
 
 	if (i < dp->pre.nr)
 		return doc_match(&dp->pre, i, pat, plen);
-	l = &dp->d.lines[i - dp->pre.nr];
-	raw = line_text(dp, l, l->len, &n);
+	l = diff_line_at(&dp->d, i - dp->pre.nr);
+	raw = line_text(dp, &l, l.len, &n);
 	return text_find(raw, n, pat, plen) >= 0;
 }
 
