@@ -291,10 +291,9 @@ CMD(import)
 	static const char usage[] = "bugcoder import FILE...";
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
 	const struct cli_opt opts[] = { { NULL, 0, NULL, NULL, NULL, NULL } };
-	struct import_stats total;
+	struct buf report = BUF_INIT;
 	int npos, rc, i, ret = 0;
 
-	memset(&total, 0, sizeof(total));
 	rc = cli_parse(argc, argv, opts, pos, &npos, usage);
 	if (rc) {
 		free(pos);
@@ -308,21 +307,43 @@ CMD(import)
 		free(pos);
 		return ret;
 	}
+	/* all the files in one transaction: a bad file leaves the study as
+	 * it was, the files before it included */
+	if (store_begin(&c->st, &c->err) < 0) {
+		free(pos);
+		return cli_fail(c);
+	}
 	for (i = 0; i < npos; i++) {
 		struct import_stats s;
 
 		memset(&s, 0, sizeof(s));
 		if (import_file(&c->st, &c->actor, pos[i], &s, &c->err) < 0) {
+			store_rollback(&c->st);
 			ret = cli_fail(c);
-			fprintf(stderr, "bugcoder: %s: nothing imported from "
-				"this file\n", pos[i]);
-			continue;
+			if (npos == 1)
+				fprintf(stderr, "bugcoder: %s: nothing imported "
+					"from this file\n", pos[i]);
+			else
+				fprintf(stderr, "bugcoder: nothing imported: "
+					"the %d files go in together or not "
+					"at all\n", npos);
+			goto out;
 		}
-		printf("%s: %d added, %d updated", pos[i], s.added, s.updated);
+		buf_addf(&report, "%s: %d added, %d updated", pos[i], s.added,
+			 s.updated);
 		if (s.skipped)
-			printf(", %d pull requests skipped", s.skipped);
-		printf(" (%d comments, %d fixes)\n", s.comments, s.fixes);
+			buf_addf(&report, ", %d pull requests skipped",
+				 s.skipped);
+		buf_addf(&report, " (%d comments, %d fixes)\n", s.comments,
+			 s.fixes);
 	}
+	if (store_commit(&c->st, &c->err) < 0) {
+		ret = cli_fail(c);
+		goto out;
+	}
+	fputs(report.ptr, stdout);
+out:
+	buf_release(&report);
 	free(pos);
 	return ret;
 }

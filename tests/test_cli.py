@@ -673,6 +673,25 @@ class ImportCase(StudyCase):
 
 class TestImportErrors(ImportCase):
 
+    def test_several_files_go_in_together_or_not_at_all(self):
+        good = self.write("good.jsonl", item_line(1) + item_line(2))
+        bad = self.write("bad.jsonl", item_line(3) + '{"repo": "o/r"}\n')
+        before = dump(self.study)
+        p = self.bc("import", good, bad)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertEqual(p.stderr.splitlines(), [
+            f"bugcoder: {bad}:2: number: missing (required)",
+            "bugcoder: nothing imported: the 2 files go in together or "
+            "not at all"])
+        self.assertEqual(p.stdout, "")
+        self.assertEqual(dump(self.study), before)
+        p = self.bc("import", good, self.write("more.jsonl", item_line(3)))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.stdout.splitlines(), [
+            f"{good}: 2 added, 0 updated (0 comments, 0 fixes)",
+            f"{self.dir}/more.jsonl: 1 added, 0 updated (0 comments, "
+            "0 fixes)"])
+
     def test_malformed_json_line_and_column(self):
         path = self.write("broken.jsonl", item_line(1) + item_line(2) +
                           '{"repo": "o/r" "number": 3, "title": "x"}\n' +
@@ -798,15 +817,14 @@ class TestImportErrors(ImportCase):
         good1 = self.write("good1.jsonl", item_line(1) + item_line(2))
         bad = self.write("bad.jsonl", item_line(3) + "{oops\n")
         good2 = self.write("good2.jsonl", item_line(4))
+        before = dump(self.study)
         p = self.bc("import", good1, bad, good2)
         self.assertEqual(p.returncode, 1)
-        self.assertEqual(p.stdout,
-                         f"{good1}: 2 added, 0 updated (0 comments, 0 fixes)\n"
-                         f"{good2}: 1 added, 0 updated (0 comments, 0 fixes)\n")
+        self.assertEqual(p.stdout, "")
         self.assertRegex(p.stderr, rf"^bugcoder: {re.escape(bad)}:2:\d+: "
-                         "invalid JSON\n")
-        self.assertEqual(query(self.study, "SELECT number FROM items ORDER BY "
-                               "number"), [(1,), (2,), (4,)])
+                         "invalid JSON\nbugcoder: nothing imported: the 3 "
+                         "files go in together or not at all\n$")
+        self.assertEqual(dump(self.study), before)
 
     def test_busy_study(self):
         """A writer holding the study: the import waits for it, and gives
