@@ -1002,6 +1002,38 @@ static void test_memo_saved_on_hangup(void **state)
 	assert_non_null(strstr(f->err.msg, "usage: :signal"));
 }
 
+/* A bracketed paste is one event: text in a field, ignored on the
+ * main screen, where its characters would run as commands. */
+static void test_paste(void **state)
+{
+	struct fixture *f = *state;
+
+	/* "14" would code symptom 4 and "s" submit */
+	RUN_OK(f, 24, 80, NULL, ":paste 14s\\nq\n:dump-screen main\n");
+	assert_row_contains(f, "main", 23, "paste ignored");
+	assert_labels(f, "");
+	assert_int_equal(q(f, "SELECT count(*) FROM submissions"), 0);
+	/* the memo keeps its lines; CRLF is one line end (a lone CR
+	 * too), a tab four spaces, an escape character is left out */
+	RUN_OK(f, 24, 80, NULL, "m\n:paste one\\r\\ntwo\\tx\\e[31m red\\r\n"
+	       "<Esc>\n");
+	assert_sql_str(f, "SELECT text FROM memos",
+		       "one\ntwo    x[31m red\n");
+	/* a one-line field: line ends become spaces */
+	RUN_OK(f, 24, 80, NULL, "/\n:paste Widget\\ncrashes\n<Enter>\n"
+	       ":dump-screen s\n");
+	assert_row_contains(f, "s", 2, "Widget crashes on start");
+	{
+		char *st = row(f, "s", 23);
+
+		assert_null(strstr(st, "not found"));
+		free(st);
+	}
+	/* the script command's escapes */
+	assert_int_equal(run(f, 24, 80, NULL, ":paste bad\\q\n"), -1);
+	assert_non_null(strstr(f->err.msg, ":paste knows the escapes"));
+}
+
 static void test_flags(void **state)
 {
 	struct fixture *f = *state;
@@ -1598,6 +1630,7 @@ int main(int argc, char **argv)
 		T(test_memo),
 		T(test_memo_editor),
 		T(test_memo_saved_on_hangup),
+		T(test_paste),
 		T(test_flags),
 		T(test_submit_missing),
 		T(test_submit_moves_on),

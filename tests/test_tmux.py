@@ -201,6 +201,32 @@ class TmuxScreen(unittest.TestCase):
         self.assertNotIn("1 symptom:", scr)
         self.assertEqual(self.labels(), [(FIRST, "phase", "inference")])
 
+    def paste(self, text):
+        """Paste as a terminal does (bracketed when the program asked)."""
+        self.tmux("set-buffer", "-b", "p", text)
+        self.tmux("paste-buffer", "-p", "-b", "p", "-t", "t")
+
+    def test_bracketed_paste(self):
+        self.start(after="echo EXITED $?; exec cat -v")
+        # on the main screen the characters would code and submit
+        self.paste("14s")
+        self.screen_has("paste ignored")
+        self.assertEqual(self.labels(), [])
+        self.keys("m")
+        self.screen_has("Memo on")
+        self.paste("pasted one\npasted\ttwo")
+        self.screen_has("pasted    two")
+        self.keys("Escape")
+        self.screen_has("saved: memo (2 lines)")
+        self.assertEqual(self.study.query("SELECT text FROM memos"),
+                         [("pasted one\npasted    two",)])
+        self.keys("q")
+        self.screen_has("EXITED 0")
+        # the terminal is back to plain pastes
+        self.paste("after\n")
+        scr = self.screen_has("after")
+        self.assertNotIn("200~", scr)
+
     def test_resize(self):
         self.start()
         self.tmux("resize-window", "-t", "t", "-x", "90", "-y", "30")

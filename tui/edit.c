@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/text.h"
+#include "tui/ui.h"
 
 void edit_init(struct edit *ed, int multiline)
 {
@@ -69,12 +70,51 @@ static size_t next_char(const char *s, size_t len, size_t i)
 	return i + char_at(s, len, i, &w);
 }
 
+void edit_insert_text(struct edit *ed, const char *s, size_t len)
+{
+	struct buf t = BUF_INIT;
+	size_t i = 0;
+
+	while (i < len) {
+		uint32_t cp;
+		size_t n = text_decode(s + i, len - i, &cp);
+
+		if (cp == '\n' && ed->multiline)
+			buf_addch(&t, '\n');
+		else if (cp == '\n' || cp == '\t')
+			buf_addstr(&t, cp == '\t' && ed->multiline ? "    " :
+				   " ");
+		else if (key_is_text((int)cp)) {
+			char u[4];
+
+			buf_add(&t, u, text_encode(cp, u));
+		}
+		i += n;
+	}
+	if (t.len) {
+		buf_grow(&ed->text, t.len);
+		memmove(ed->text.ptr + ed->cur + t.len, ed->text.ptr + ed->cur,
+			ed->text.len - ed->cur);
+		memcpy(ed->text.ptr + ed->cur, t.ptr, t.len);
+		buf_setlen(&ed->text, ed->text.len + t.len);
+		ed->cur += t.len;
+		ed->changed = 1;
+	}
+	buf_release(&t);
+}
+
 void edit_insert_key(struct edit *ed, int key)
 {
 	char u[4];
 	size_t n;
 	uint32_t cp = (uint32_t)key;
 
+	if (key == TK_PASTE) {
+		const char *s = ui_paste(&n);
+
+		edit_insert_text(ed, s, n);
+		return;
+	}
 	if (key == '\n' || key == TK_ENTER) {
 		if (!ed->multiline)
 			return;

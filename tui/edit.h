@@ -34,8 +34,11 @@ void edit_release(struct edit *ed);
 void edit_set(struct edit *ed, const char *s);
 
 /* Insert a typed character (a key for which key_is_text() holds, or
- * '\n' in a multiline edit). */
+ * '\n' in a multiline edit), or the text of a paste (TK_PASTE). */
 void edit_insert_key(struct edit *ed, int key);
+/* Insert text: in a one-line edit line ends and tabs become spaces; in
+ * a multiline one tabs do; other control characters are left out. */
+void edit_insert_text(struct edit *ed, const char *s, size_t len);
 /* Apply an editing action (ACT_ED_*).  Returns 1 if it was one. */
 int edit_action(struct edit *ed, enum action a);
 

@@ -26,6 +26,8 @@
 #define TK_ENTER '\r'
 #define TK_TAB '\t'
 #define TK_DEL_CHAR 127
+/* A bracketed paste, as one key; its text is ui_paste()'s. */
+#define TK_PASTE (TK_FN_BASE + 0x10000)
 
 #define ACTION_LIST(_) \
 	_(NONE,         "none",           "Do nothing") \

@@ -46,6 +46,7 @@ struct view_ops {
 	enum keymap_id keymap;
 	int text_input;		/* unbound printable keys reach handle()
 				   as ACT_NONE with the key */
+	int paste;		/* so does TK_PASTE (a text field) */
 	int (*open)(struct view *v);		/* load, no drawing */
 	void (*layout)(struct view *v);		/* on open and resize */
 	void (*draw)(struct view *v);

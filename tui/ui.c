@@ -29,13 +29,13 @@
 
 /* ---- key scripts ---------------------------------------------------- */
 
-enum ev_type { EV_KEY, EV_DUMP, EV_RESIZE, EV_SIGNAL };
+enum ev_type { EV_KEY, EV_DUMP, EV_RESIZE, EV_SIGNAL, EV_PASTE };
 
 struct event {
 	enum ev_type type;
 	int key;		/* EV_KEY; the signal for EV_SIGNAL */
 	int rows, cols;
-	char *name;		/* EV_DUMP, owned */
+	char *name;		/* EV_DUMP, EV_PASTE (the text), owned */
 };
 
 struct script {
@@ -111,6 +111,33 @@ static int script_command(struct script *s, const char *path, int lineno,
 			ev->rows = r;
 			ev->cols = c;
 		}
+		return 0;
+	}
+	if (!strcmp(cmd, "paste")) {
+		/* :paste TEXT, with \n, \t, \r, \e and \\ as escapes:
+		 * what a terminal sends between its bracketed-paste marks */
+		struct buf t = BUF_INIT;
+		const char *q;
+
+		for (q = arg; *q; q++) {
+			if (*q != '\\') {
+				buf_addch(&t, *q);
+				continue;
+			}
+			switch (*++q) {
+			case 'n': buf_addch(&t, '\n'); break;
+			case 't': buf_addch(&t, '\t'); break;
+			case 'r': buf_addch(&t, '\r'); break;
+			case 'e': buf_addch(&t, 27); break;
+			case '\\': buf_addch(&t, '\\'); break;
+			default:
+				buf_release(&t);
+				return err_set(e, ERR_INPUT, "%s:%d: :paste "
+					       "knows the escapes \\n \\t "
+					       "\\r \\e \\\\", path, lineno);
+			}
+		}
+		script_add(s, EV_PASTE)->name = buf_detach(&t, NULL);
 		return 0;
 	}
 	if (!strcmp(cmd, "signal")) {
@@ -252,6 +279,27 @@ static void bench_write(void)
 	memset(&bench, 0, sizeof(bench));
 }
 
+/* ---- bracketed paste ------------------------------------------------ */
+
+/*
+ * With bracketed paste on, the terminal wraps pasted text in ESC [200~
+ * and ESC [201~, so a paste is one event: text for a field that takes
+ * it (the memo, a rationale, a search), ignored elsewhere, where its
+ * characters would otherwise run as commands (a digit codes, s submits).
+ * The sequences are xterm's, which tmux, screen and the common terminal
+ * emulators share; terminfo's BE/BD/PS/PE are used where it has them.
+ */
+#define PASTE_ON "\033[?2004h"
+#define PASTE_OFF "\033[?2004l"
+#define PASTE_START "\033[200~"
+#define PASTE_END "\033[201~"
+#define KEY_PASTE_START (KEY_MAX + 2)
+#define KEY_PASTE_END (KEY_MAX + 3)
+#define PASTE_MAX (1024 * 1024)		/* bytes kept of one paste */
+
+static void paste_on(void);
+static void paste_off(void);
+
 /* ---- lifecycle ------------------------------------------------------ */
 
 /* A crash, or abort() (which running out of memory calls), would leave
@@ -276,7 +324,9 @@ static struct {
 	struct sigaction old_hup, old_term, old_int, old_pipe;
 	struct sigaction old_fatal[NR_FATAL];
 	int atexit_done;
-} ui = { .saved_stderr = -1, .err_fd = -1 };
+	int paste_mode;		/* bracketed paste is on in the terminal */
+	struct buf paste;	/* the text of the last TK_PASTE */
+} ui = { .saved_stderr = -1, .err_fd = -1, .paste = BUF_INIT };
 
 static volatile sig_atomic_t caught_signal;
 
@@ -298,6 +348,9 @@ static void on_fatal(int sig, siginfo_t *info, void *uctx)
 			sigaction(sig, &ui.old_fatal[i], NULL);
 	if (ui.started)
 		endwin();
+	if (ui.paste_mode && write(STDOUT_FILENO, PASTE_OFF,
+				   sizeof(PASTE_OFF) - 1) < 0)
+		ui.paste_mode = 0;
 	if (ui.saved_stderr >= 0) {
 		dup2(ui.saved_stderr, STDERR_FILENO);
 		ui.saved_stderr = -1;
@@ -474,6 +527,7 @@ int ui_start(struct err *e)
 	leaveok(ui.input, TRUE);
 	untouchwin(ui.input);
 	curs_set(0);
+	paste_on();
 
 	/* 5. ESCDELAY, only if the user has not chosen one */
 	if (!getenv("ESCDELAY"))
@@ -508,6 +562,7 @@ void ui_stop(void)
 			delwin(ui.input);
 		ui.input = NULL;
 		curs_set(1);
+		paste_off();
 		endwin();
 		release_stderr(1);
 		delscreen(ui.screen);
@@ -522,6 +577,7 @@ void ui_stop(void)
 	ui.out = ui.in = NULL;
 	script_release(&ui.script);
 	ui.scripted = 0;
+	buf_release(&ui.paste);
 }
 
 void die(const char *fmt, ...)
@@ -543,6 +599,66 @@ int ui_scripted(void)
 }
 
 /* ---- input ---------------------------------------------------------- */
+
+static const char *ext_str(const char *cap, const char *def)
+{
+	char *v = tigetstr(cap);
+
+	return v && v != (char *)-1 ? v : def;
+}
+
+static void paste_on(void)
+{
+	if (ui.headless || ui.paste_mode)
+		return;
+	define_key(ext_str("PS", PASTE_START), KEY_PASTE_START);
+	define_key(ext_str("PE", PASTE_END), KEY_PASTE_END);
+	putp(ext_str("BE", PASTE_ON));
+	fflush(stdout);
+	ui.paste_mode = 1;
+}
+
+static void paste_off(void)
+{
+	if (!ui.paste_mode)
+		return;
+	putp(ext_str("BD", PASTE_OFF));
+	fflush(stdout);
+	ui.paste_mode = 0;
+}
+
+/* Take raw pasted bytes into ui.paste: line ends become '\n', tabs stay,
+ * other control characters and invalid UTF-8 go. */
+static void paste_take(const char *s, size_t len)
+{
+	size_t i = 0;
+
+	buf_reset(&ui.paste);
+	while (i < len && ui.paste.len < PASTE_MAX) {
+		uint32_t cp;
+		size_t n = text_decode(s + i, len - i, &cp);
+		char u[4];
+
+		if (s[i] == '\r') {
+			buf_addch(&ui.paste, '\n');
+			i += i + 1 < len && s[i + 1] == '\n' ? 2 : 1;
+			continue;
+		}
+		i += n;
+		if (cp == '\n' || cp == '\t')
+			buf_addch(&ui.paste, (char)cp);
+		else if (cp >= 0x20 && cp != 0x7f && !(cp >= 0x80 && cp < 0xa0))
+			buf_add(&ui.paste, u, text_encode(cp, u));
+	}
+}
+
+const char *ui_paste(size_t *len)
+{
+	if (len)
+		*len = ui.paste.len;
+	return ui.paste.len ? ui.paste.ptr : "";
+}
+
 
 static int normalize(int key)
 {
@@ -619,6 +735,10 @@ static int read_script(const struct ui_client *c, int *key)
 			*key = TK_FN(KEY_RESIZE);
 			return IN_KEY;
 		}
+		case EV_PASTE:
+			paste_take(ev->name, strlen(ev->name));
+			*key = TK_PASTE;
+			return IN_KEY;
 		case EV_SIGNAL:
 			/* the real handler sees it; the loop then stops as
 			 * it would with the keyboard */
@@ -628,6 +748,44 @@ static int read_script(const struct ui_client *c, int *key)
 		(void)c;
 	}
 	return IN_END;
+}
+
+/* The keys of a paste up to its end mark, into ui.paste. */
+static int read_paste(void)
+{
+	struct buf raw = BUF_INIT;
+	int r, key;
+
+	for (;;) {
+		r = read_terminal(&key, 0);
+		if (r == IN_LOST)
+			break;
+		if (r == IN_NONE) {
+			if (caught_signal)
+				break;
+			continue;
+		}
+		if (key == TK_FN(KEY_PASTE_END))
+			break;
+		if (key == TK_FN(KEY_RESIZE)) {
+			ui.pending = key;	/* laid out after the paste */
+			continue;
+		}
+		if (TK_IS_FN(key)) {
+			/* keypad decoding of pasted bytes (Enter, Backspace) */
+			if (key == TK_FN(KEY_ENTER))
+				buf_addch(&raw, '\n');
+			continue;
+		}
+		if (raw.len < PASTE_MAX) {
+			char u[4];
+
+			buf_add(&raw, u, text_encode((uint32_t)key, u));
+		}
+	}
+	paste_take(raw.len ? raw.ptr : "", raw.len);
+	buf_release(&raw);
+	return r == IN_LOST ? IN_LOST : IN_KEY;
 }
 
 static int next_key(const struct ui_client *c, int *key)
@@ -674,6 +832,15 @@ int ui_run(const struct ui_client *c, struct err *e)
 		}
 		idle_errors = 0;
 		bench_start(key);
+		if (key == TK_FN(KEY_PASTE_START)) {
+			if (read_paste() == IN_LOST)
+				return err_set(e, ERR_IO, "the terminal went "
+					       "away; every saved label is "
+					       "kept");
+			key = TK_PASTE;
+		} else if (key == TK_FN(KEY_PASTE_END)) {
+			continue;	/* a stray end mark */
+		}
 		key = normalize(key);
 		if (key == TK_FN(KEY_RESIZE)) {
 			int k;
@@ -720,6 +887,7 @@ int ui_edit_file(const char *path, struct err *e)
 	buf_addf(&cmd, "%s \"$@\"", ed);
 
 	def_prog_mode();
+	paste_off();
 	endwin();
 	release_stderr(1);
 	memset(&ign, 0, sizeof(ign));
@@ -771,6 +939,7 @@ int ui_edit_file(const char *path, struct err *e)
 	/* our own handler again (old_int was it) */
 	capture_stderr();
 	reset_prog_mode();
+	paste_on();
 	clearok(curscr, TRUE);
 	buf_release(&cmd);
 	return ret;

@@ -19,7 +19,8 @@
  * Test mode: with BUGCODER_KEYS=FILE the keys come from a script of named
  * keys (see keymap.h's key_parse) and commands (":dump-screen NAME",
  * ":resize ROWS COLS", ":signal HUP|TERM|INT" - raised for real, so the
- * loop ends as a hangup would end it), never from terminfo decoding; the
+ * loop ends as a hangup would end it - and ":paste TEXT" - a bracketed
+ * paste, with \n \t \r \e \\ escapes), never from terminfo decoding; the
  * loop ends when the script does.  With BUGCODER_NO_DISPLAY=1 the screen
  * is a newterm() on /dev/null (TERM, LINES and COLUMNS from the
  * environment), so no tty is needed.  Dumps go to $BUGCODER_DUMP_DIR
@@ -44,6 +45,8 @@
 #ifndef BUGCODER_TUI_UI_H
 #define BUGCODER_TUI_UI_H
 
+#include <stddef.h>
+
 #include "core/err.h"
 
 struct ui_client {
@@ -67,6 +70,10 @@ int ui_run(const struct ui_client *c, struct err *e);
 /* Leave curses, run $VISUAL or $EDITOR (default vi) on `path`, come
  * back.  Returns 0, or -1 with `e` when the editor failed. */
 int ui_edit_file(const char *path, struct err *e);
+
+/* The text of the last TK_PASTE key: UTF-8, line ends as '\n', no
+ * control characters but '\n' and '\t'; `len` may be NULL. */
+const char *ui_paste(size_t *len);
 
 /* Are keys coming from a script (BUGCODER_KEYS)? */
 int ui_scripted(void);

@@ -792,6 +792,7 @@ static const struct view_ops dialog_view_ops = {
 	.name = "rationale",
 	.keymap = KEYMAP_RESOLVE,
 	.text_input = 1,
+	.paste = 1,
 	.open = dialog_open,
 	.layout = dialog_layout,
 	.draw = dialog_draw,

@@ -1096,8 +1096,20 @@ int screen_route_key(struct screen *scr, int key)
 		return 1;
 	}
 	v = screen_top(scr);
+	if (key == TK_PASTE && !(v && v->ops->paste)) {
+		/* pasted text would run as commands here */
+		screen_msg(scr, MSG_INFO, "paste ignored: paste into a memo, "
+			   "a rationale, a proposal or a search");
+		return 1;
+	}
 	if (!v)
 		return 0;
+	if (key == TK_PASTE) {
+		r = v->ops->handle(v, ACT_NONE, key);
+		if (r & H_REDRAW)
+			v->dirty = 1;
+		return 1;
+	}
 	a = keymap_lookup(v->ops->keymap, key);
 	if (a == ACT_NONE && !(v->ops->text_input && key_is_text(key)))
 		return 1;

@@ -117,6 +117,7 @@ const struct view_ops memo_view_ops = {
 	.name = "memo",
 	.keymap = KEYMAP_MEMO,
 	.text_input = 1,
+	.paste = 1,
 	.open = memo_open,
 	.layout = memo_layout,
 	.draw = memo_draw,

@@ -820,6 +820,7 @@ const struct view_ops form_view_ops = {
 	.name = "propose",
 	.keymap = KEYMAP_FORM,
 	.text_input = 1,
+	.paste = 1,
 	.open = form_open,
 	.layout = form_layout,
 	.draw = form_draw,
