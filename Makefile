@@ -138,7 +138,7 @@ bench: deps
 
 # libFuzzer targets (clang); not part of `make test`:
 #   make fuzz && tests/fuzz/fuzz_text -max_total_time=60
-FUZZ_BIN = tests/fuzz/fuzz_text tests/fuzz/fuzz_codebook
+FUZZ_BIN = tests/fuzz/fuzz_text tests/fuzz/fuzz_codebook tests/fuzz/fuzz_diff
 FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -I. \
 	-g -O1 -fsanitize=fuzzer,address,undefined $(PKG_CFLAGS)
 fuzz: $(FUZZ_BIN)

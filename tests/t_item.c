@@ -782,10 +782,13 @@ static void test_diff_source_lazy(void **state)
 	assert_int_equal(d.nr_hunks, 20000);
 	/* every line, last first (a jump to the end), reads back right */
 	for (i = d.nr_lines; i-- > 0;) {
-		p = diff_source_read(&src, d.lines[i].off, d.lines[i].len);
+		struct diff_line l = diff_line_at(&d, i);
+		struct diff_line m = diff_line_at(&mem, i);
+
+		p = diff_source_read(&src, l.off, l.len);
 		assert_non_null(p);
-		assert_memory_equal(p, diff.ptr + mem.lines[i].off,
-				    mem.lines[i].len);
+		assert_int_equal(l.len, m.len);
+		assert_memory_equal(p, diff.ptr + m.off, m.len);
 	}
 	assert_null(diff_source_read(&src, diff.len, 1));
 
@@ -795,9 +798,11 @@ static void test_diff_source_lazy(void **state)
 	assert_int_equal(store_begin(&a, &e), 0);
 	assert_int_equal(store_meta_set(&a, "y", "2", &e), 0);
 	assert_int_equal(store_commit(&a, &e), 0);
-	p = diff_source_read(&src, d.lines[5].off, d.lines[5].len);
+	p = diff_source_read(&src, diff_line_at(&d, 5).off,
+			     diff_line_at(&d, 5).len);
 	assert_non_null(p);
-	assert_memory_equal(p, diff.ptr + mem.lines[5].off, mem.lines[5].len);
+	assert_memory_equal(p, diff.ptr + diff_line_at(&mem, 5).off,
+			    diff_line_at(&mem, 5).len);
 
 	diff_source_close(&src);
 	assert_null(a.readers);
