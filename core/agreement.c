@@ -3,6 +3,9 @@
  */
 #include "core/agreement.h"
 
+_Static_assert(CODEBOOK_MANY_MAX <= AGREE_MULTI_MAX,
+	       "a set of codes must fit agree_multi()");
+
 #include <stdlib.h>
 #include <string.h>
 

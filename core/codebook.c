@@ -754,6 +754,10 @@ static int load_dimension(struct loader *l, const cJSON *obj, size_t at,
 		if (ret < 0)
 			break;
 	}
+	if (!ret && d->select_many && d->nr_codes > CODEBOOK_MANY_MAX)
+		ret = fail(l, val_pos(l, node), "a \"select\": \"many\" "
+			   "dimension takes at most %d codes, this one has %zu",
+			   CODEBOOK_MANY_MAX, d->nr_codes);
 	path_pop(l, old);
 	return ret;
 }

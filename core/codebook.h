@@ -29,6 +29,10 @@ struct code {
 				   distributed systems */
 };
 
+/* Codes a "select": "many" dimension may have: agreement keeps a coder's
+ * set in 64 bits (AGREE_MULTI_MAX). */
+#define CODEBOOK_MANY_MAX 64
+
 struct dimension {
 	char *key;		/* unique within the codebook */
 	char *name;

@@ -547,6 +547,9 @@ int main(void)
 		    "missing required member \"codes\""),
 		BAD("dim-codes-empty", "5:52: dimensions[0].codes: "
 		    "must not be empty"),
+		BAD("many-too-many", "5:62: dimensions[0].codes: a \"select\": "
+		    "\"many\" dimension takes at most 64 codes, this one has "
+		    "65"),
 		BAD("dim-key", "6:14: dimensions[0].key: \"root cause\" is not "
 		    "a valid key (1-64 characters of A-Z a-z 0-9 _ . -)"),
 		BAD("key-too-long", "9:17: dimensions[0].codes[0].key: "
