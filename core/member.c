@@ -273,6 +273,23 @@ int member_remove(struct store *st, const struct actor *a, const char *name,
 			goto out;
 		}
 	}
+	/* an annotator of an open round is needed there: without their
+	 * labels its items would never be ready for agreement */
+	s = store_prepare(st, "SELECT r.name FROM rounds r JOIN "
+			  "round_annotators ra ON ra.round_id = r.id JOIN "
+			  "members m ON m.id = ra.member_id WHERE m.name = ? "
+			  "AND r.closed_at IS NULL ORDER BY r.id LIMIT 1", e);
+	if (!s)
+		goto out;
+	sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
+	if (sqlite3_step(s) == SQLITE_ROW) {
+		err_set(e, ERR_INPUT, "%s annotates the open round %s; close "
+			"it first (bugcoder round close %s)", name,
+			(const char *)sqlite3_column_text(s, 0),
+			(const char *)sqlite3_column_text(s, 0));
+		goto out;
+	}
+	sqlite3_finalize(s);
 	s = store_prepare(st, "UPDATE members SET active = 0 WHERE name = ?",
 			  e);
 	if (!s)

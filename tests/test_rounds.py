@@ -124,6 +124,20 @@ class Rounds(unittest.TestCase):
         self.assertIn("not assigned", err)
 
 
+    def test_annotator_of_an_open_round_stays(self):
+        self.s.ok("round", "create", "r1", "--items", "DeepSpeed#4187",
+                  "--annotators", "alice,bob")
+        before = self.s.dump()
+        err = self.s.fail("member", "remove", "bob")
+        self.assertIn("bob annotates the open round r1; close it first", err)
+        self.assertEqual(before, self.s.dump())
+        self.s.ok("member", "remove", "carol")   # in no round
+        self.s.ok("round", "close", "r1")
+        self.s.ok("member", "remove", "bob")
+        self.assertEqual(self.s.query(
+            "SELECT name FROM members WHERE NOT active ORDER BY name"),
+            [("bob",), ("carol",)])
+
 class Labelling(unittest.TestCase):
     def setUp(self):
         self.s = Study(members=MEMBERS)
