@@ -179,6 +179,19 @@ int label_check_access(struct store *st, const struct actor *a,
 	if (!ok)
 		return err_set(e, ERR_NOTFOUND, "no item with id %lld",
 			       item_id);
+	/* once adjudication has begun on the item, what the adjudicator
+	 * saw is what the study keeps */
+	s = store_prepare(st, "SELECT EXISTS (SELECT 1 FROM resolutions "
+			  "WHERE item_id = ?1) OR EXISTS (SELECT 1 FROM "
+			  "settled WHERE item_id = ?1)", e);
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, item_id);
+	ok = sqlite3_step(s) == SQLITE_ROW && sqlite3_column_int(s, 0);
+	sqlite3_finalize(s);
+	if (ok)
+		return err_set(e, ERR_PERM, "the item has been adjudicated; "
+			       "its labels can no longer change");
 	round = item_round(st, item_id, &closed);
 	if (!round)
 		return 0;

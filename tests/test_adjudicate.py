@@ -46,6 +46,20 @@ class Resolve(unittest.TestCase):
                              "WHERE action = 'resolve'")
         self.assertEqual(audit[0][1:], ("carol", None, "hang"))
 
+    def test_labels_are_frozen_once_adjudicated(self):
+        code("crash", "hang", self.s)
+        self.s.ok("label", "DeepSpeed#4187", "phase=inference", as_="alice")
+        self.s.ok("resolve", "DeepSpeed#4187", "symptom=hang",
+                  "--rationale", "r", as_="carol")
+        before = self.s.dump()
+        for args in (["label", "DeepSpeed#4187", "symptom=hang"],
+                     ["label", "DeepSpeed#4187", "phase=training"]):
+            err = self.s.fail(*args, as_="alice")
+            self.assertIn("has been adjudicated", err)
+        self.assertEqual(before, self.s.dump())
+        # another item is not affected
+        self.s.ok("label", "DeepSpeed#4422", "symptom=hang", as_="alice")
+
     def test_resolve_refuses(self):
         code("crash", "hang", self.s)
         before = self.s.dump()
