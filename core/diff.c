@@ -605,11 +605,14 @@ void diff_parse_read(struct diff *d, diff_read_fn rd, void *arg, size_t len)
 	while (off < len) {
 		size_t end = stream_eol(&st, off), next_off, next_end, n;
 		const char *s, *next;
-		int kind;
+		int kind, nl;
 
 		if (st.failed && off >= st.loaded)
 			break;	/* a read failed: keep what was parsed */
-		next_off = end < len ? end + 1 : len;
+		/* a newline is there only inside what was read: at the end of
+		 * the text, or where a read failed, the line just stops */
+		nl = end < st.loaded;
+		next_off = nl ? end + 1 : end;
 		next_end = next_off < len ? stream_eol(&st, next_off) : len;
 		if (next_end > st.loaded)
 			next_end = st.loaded;
@@ -622,7 +625,7 @@ void diff_parse_read(struct diff *d, diff_read_fn rd, void *arg, size_t len)
 		if (n && s[n - 1] == '\r')
 			n--;
 		kind = classify(&p, idx, s, n, next, next_end - next_off);
-		add_line(d, off, end - off, end < len, n < end - off, kind);
+		add_line(d, off, end - off, nl, n < end - off, kind);
 		idx++;
 		off = next_off;
 		/* slide the window past what is done */

@@ -250,7 +250,7 @@ int member_remove(struct store *st, const struct actor *a, const char *name,
 {
 	sqlite3_stmt *s = NULL;
 	enum role role;
-	int ret = -1, owners = 0;
+	int ret = -1, owners = 0, rc;
 
 	if (actor_require(a, ROLES(ROLE_OWNER), "member remove", e) < 0)
 		return -1;
@@ -282,7 +282,12 @@ int member_remove(struct store *st, const struct actor *a, const char *name,
 	if (!s)
 		goto out;
 	sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
-	if (sqlite3_step(s) == SQLITE_ROW) {
+	rc = sqlite3_step(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		store_error(st, e, "reading the rounds");
+		goto out;
+	}
+	if (rc == SQLITE_ROW) {
 		err_set(e, ERR_INPUT, "%s annotates the open round %s; close "
 			"it first (bugcoder round close %s)", name,
 			(const char *)sqlite3_column_text(s, 0),

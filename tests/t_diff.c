@@ -989,6 +989,61 @@ static void test_index_long_lines_and_blocks(void **state)
 	buf_release(&b);
 }
 
+/* A reader that fails from `fail_at` on (the row went away). */
+struct failing_reader {
+	struct copy_reader r;
+	size_t fail_at;
+};
+
+static const char *failing_read(void *arg, size_t off, size_t n)
+{
+	struct failing_reader *f = arg;
+
+	if (off + n > f->fail_at)
+		return NULL;
+	return copy_read(&f->r, off, n);
+}
+
+/* A read failing in the middle of a line (or of the text) keeps what was
+ * read before it and never reads past what it holds. */
+static void test_streamed_read_failure(void **state)
+{
+	struct buf b = BUF_INIT;
+	struct diff d = DIFF_INIT;
+	size_t i, fail_at;
+
+	(void)state;
+	buf_addstr(&b, "@@ -0,0 +1,3 @@\n+");
+	while (b.len < 70000)
+		buf_addch(&b, 'x');
+	buf_addstr(&b, "\n+two\n+three\n");
+	for (fail_at = 0; fail_at < 3; fail_at++) {
+		struct failing_reader f = { { b.ptr, NULL, 0 },
+					    fail_at ? 65536 * fail_at : 0 };
+
+		diff_parse_read(&d, failing_read, &f, b.len);
+		free(f.r.last);
+		if (!fail_at) {
+			assert_int_equal(d.nr_lines, 0);
+		} else if (fail_at == 1) {
+			/* the first chunk: the hunk line, and the long line
+			 * cut where the read failed */
+			assert_int_equal(d.nr_lines, 2);
+			assert_int_equal(diff_line_at(&d, 1).off, 16);
+			assert_int_equal(diff_line_at(&d, 1).len, 65536 - 16);
+		} else {
+			/* everything was read before the failure */
+			assert_int_equal(d.nr_lines, 4);
+			assert_int_equal(diff_line_at(&d, 3).len, 6);
+		}
+		for (i = 0; i < d.nr_lines; i++)
+			assert_true(diff_line_at(&d, i).off +
+				    diff_line_at(&d, i).len <= b.len);
+		diff_release(&d);
+	}
+	buf_release(&b);
+}
+
 static void test_200k_lines(void **state)
 {
 	struct buf b = BUF_INIT;
@@ -1069,6 +1124,7 @@ int main(void)
 		cmocka_unit_test(test_hunk_headers),
 		cmocka_unit_test(test_garbage),
 		cmocka_unit_test(test_index_long_lines_and_blocks),
+		cmocka_unit_test(test_streamed_read_failure),
 		cmocka_unit_test(test_200k_lines),
 	};
 

@@ -227,6 +227,48 @@ class TmuxScreen(unittest.TestCase):
         scr = self.screen_has("after")
         self.assertNotIn("200~", scr)
 
+    def test_paste_with_its_end_mark_split(self):
+        # over a slow link the end mark can come apart: ESC, then the
+        # rest as plain keys after ESCDELAY; it must still end the paste
+        self.start()
+        self.keys("m")
+        self.screen_has("Memo on")
+        self.tmux("send-keys", "-t", "t", "-l", "\x1b[200~ab\x1b")
+        time.sleep(0.4)
+        self.tmux("send-keys", "-t", "t", "-l", "[201~")
+        self.screen_has("ab")
+        self.keys("Escape")
+        self.screen_has("saved: memo")
+        self.assertEqual(self.study.query("SELECT text FROM memos"),
+                         [("ab",)])
+        self.keys("q")
+        self.screen_has("EXITED 0")
+
+    def test_paste_after_suspend_and_resume(self):
+        # the shell turns bracketed paste off for its prompt while the
+        # screen is stopped (Ctrl-Z); after fg it must be on again
+        bash = shutil.which("bash") or "/bin/bash"   # Essential in Debian
+        self.tmux("new-session", "-d", "-s", "t", "-x", str(self.width),
+                  "-y", str(self.height), "-e", "LC_ALL=C.UTF-8",
+                  "-e", "TZ=UTC", "-e", "PS1=PROMPT$ ", bash, "--norc",
+                  "--noprofile", "-i")
+        self.screen_has("PROMPT$")
+        self.tmux("send-keys", "-t", "t", "-l",
+                  f"cd {self.study.dir} && {BIN} --study "
+                  f"{self.study.path} --as alice code")
+        self.keys("Enter")
+        self.screen_has("1 symptom:")
+        self.keys("C-z")
+        self.screen_has("Stopped")
+        self.tmux("send-keys", "-t", "t", "-l", "fg")
+        self.keys("Enter")
+        self.screen_has("1 symptom:")
+        self.paste("14s")
+        self.screen_has("paste ignored")
+        self.assertEqual(self.labels(), [])
+        self.keys("q")
+        self.screen_has("PROMPT$")
+
     def test_resize(self):
         self.start()
         self.tmux("resize-window", "-t", "t", "-x", "90", "-y", "30")

@@ -326,6 +326,9 @@ static struct {
 	int atexit_done;
 	int paste_mode;		/* bracketed paste is on in the terminal */
 	struct buf paste;	/* the text of the last TK_PASTE */
+	char paste_on_seq[32], paste_off_seq[32];	/* for handlers */
+	struct sigaction old_tstp;	/* curses' own, which we wrap */
+	int tstp_wrapped;
 } ui = { .saved_stderr = -1, .err_fd = -1, .paste = BUF_INIT };
 
 static volatile sig_atomic_t caught_signal;
@@ -348,8 +351,8 @@ static void on_fatal(int sig, siginfo_t *info, void *uctx)
 			sigaction(sig, &ui.old_fatal[i], NULL);
 	if (ui.started)
 		endwin();
-	if (ui.paste_mode && write(STDOUT_FILENO, PASTE_OFF,
-				   sizeof(PASTE_OFF) - 1) < 0)
+	if (ui.paste_mode && write(STDOUT_FILENO, ui.paste_off_seq,
+				   strlen(ui.paste_off_seq)) < 0)
 		ui.paste_mode = 0;
 	if (ui.saved_stderr >= 0) {
 		dup2(ui.saved_stderr, STDERR_FILENO);
@@ -363,6 +366,25 @@ static void on_fatal(int sig, siginfo_t *info, void *uctx)
 	 * a signal that was sent (or raised by abort()) is sent again */
 	if (info->si_code <= 0)
 		raise(sig);
+}
+
+/* Ctrl-Z: curses' handler leaves the screen, stops, and repaints when
+ * the shell continues the program; the shell meanwhile turns bracketed
+ * paste off for its own prompt.  Off before, on again after. */
+static void on_tstp(int sig)
+{
+	int saved = errno;
+
+	if (ui.paste_mode && write(STDOUT_FILENO, ui.paste_off_seq,
+				   strlen(ui.paste_off_seq)) < 0)
+		errno = saved;
+	if (ui.old_tstp.sa_handler != SIG_DFL &&
+	    ui.old_tstp.sa_handler != SIG_IGN)
+		ui.old_tstp.sa_handler(sig);
+	if (ui.paste_mode && write(STDOUT_FILENO, ui.paste_on_seq,
+				   strlen(ui.paste_on_seq)) < 0)
+		errno = saved;
+	errno = saved;
 }
 
 static void capture_stderr(void)
@@ -429,6 +451,18 @@ static void catch_signals(void)
 	sa.sa_flags = SA_SIGINFO;
 	for (i = 0; i < NR_FATAL; i++)
 		sigaction(fatal_sigs[i], &sa, &ui.old_fatal[i]);
+	/* wrap curses' SIGTSTP handler, when it installed one */
+	sigaction(SIGTSTP, NULL, &ui.old_tstp);
+	if (!(ui.old_tstp.sa_flags & SA_SIGINFO) &&
+	    ui.old_tstp.sa_handler != SIG_DFL &&
+	    ui.old_tstp.sa_handler != SIG_IGN) {
+		memset(&sa, 0, sizeof(sa));
+		sigemptyset(&sa.sa_mask);
+		sa.sa_handler = on_tstp;
+		sa.sa_flags = ui.old_tstp.sa_flags;
+		sigaction(SIGTSTP, &sa, NULL);
+		ui.tstp_wrapped = 1;
+	}
 }
 
 static void restore_signals(void)
@@ -437,6 +471,9 @@ static void restore_signals(void)
 
 	for (i = 0; i < NR_FATAL; i++)
 		sigaction(fatal_sigs[i], &ui.old_fatal[i], NULL);
+	if (ui.tstp_wrapped)
+		sigaction(SIGTSTP, &ui.old_tstp, NULL);
+	ui.tstp_wrapped = 0;
 	sigaction(SIGPIPE, &ui.old_pipe, NULL);
 	sigaction(SIGINT, &ui.old_int, NULL);
 	sigaction(SIGTERM, &ui.old_term, NULL);
@@ -611,9 +648,13 @@ static void paste_on(void)
 {
 	if (ui.headless || ui.paste_mode)
 		return;
+	snprintf(ui.paste_on_seq, sizeof(ui.paste_on_seq), "%s",
+		 ext_str("BE", PASTE_ON));
+	snprintf(ui.paste_off_seq, sizeof(ui.paste_off_seq), "%s",
+		 ext_str("BD", PASTE_OFF));
 	define_key(ext_str("PS", PASTE_START), KEY_PASTE_START);
 	define_key(ext_str("PE", PASTE_END), KEY_PASTE_END);
-	putp(ext_str("BE", PASTE_ON));
+	putp(ui.paste_on_seq);
 	fflush(stdout);
 	ui.paste_mode = 1;
 }
@@ -622,13 +663,13 @@ static void paste_off(void)
 {
 	if (!ui.paste_mode)
 		return;
-	putp(ext_str("BD", PASTE_OFF));
+	putp(ui.paste_off_seq);
 	fflush(stdout);
 	ui.paste_mode = 0;
 }
 
 /* Take raw pasted bytes into ui.paste: line ends become '\n', tabs stay,
- * other control characters and invalid UTF-8 go. */
+ * other control characters go, invalid UTF-8 becomes U+FFFD. */
 static void paste_take(const char *s, size_t len)
 {
 	size_t i = 0;
@@ -750,21 +791,33 @@ static int read_script(const struct ui_client *c, int *key)
 	return IN_END;
 }
 
-/* The keys of a paste up to its end mark, into ui.paste. */
-static int read_paste(void)
-{
-	struct buf raw = BUF_INIT;
-	int r, key;
+/*
+ * The keys of a paste up to its end mark, into ui.paste.  The end mark
+ * may come apart over a slow link (ESC, then "[201~" as plain keys after
+ * ESCDELAY): its text ends the paste too.  A paste whose end never comes
+ * ends after PASTE_IDLE_MS without input, so the keyboard is not lost.
+ */
+#define PASTE_IDLE_MS 2000
 
+static void read_paste(void)
+{
+	static const char end_text[] = PASTE_END;
+	const size_t end_len = sizeof(end_text) - 1;
+	struct buf raw = BUF_INIT;
+
+	wtimeout(ui.input, PASTE_IDLE_MS);
 	for (;;) {
-		r = read_terminal(&key, 0);
-		if (r == IN_LOST)
-			break;
-		if (r == IN_NONE) {
-			if (caught_signal)
-				break;
-			continue;
+		wint_t ch;
+		int r, key;
+
+		errno = 0;
+		r = wget_wch(ui.input, &ch);
+		if (r == ERR) {
+			if (errno == EINTR && !caught_signal)
+				continue;
+			break;	/* idle, a signal, or no terminal */
 		}
+		key = r == KEY_CODE_YES ? TK_FN((int)ch) : (int)ch;
 		if (key == TK_FN(KEY_PASTE_END))
 			break;
 		if (key == TK_FN(KEY_RESIZE)) {
@@ -772,20 +825,25 @@ static int read_paste(void)
 			continue;
 		}
 		if (TK_IS_FN(key)) {
-			/* keypad decoding of pasted bytes (Enter, Backspace) */
+			/* keypad decoding of pasted bytes (Enter) */
 			if (key == TK_FN(KEY_ENTER))
 				buf_addch(&raw, '\n');
 			continue;
 		}
-		if (raw.len < PASTE_MAX) {
+		if (raw.len < PASTE_MAX + end_len) {
 			char u[4];
 
 			buf_add(&raw, u, text_encode((uint32_t)key, u));
 		}
+		if (raw.len >= end_len &&
+		    !memcmp(raw.ptr + raw.len - end_len, end_text, end_len)) {
+			buf_setlen(&raw, raw.len - end_len);
+			break;
+		}
 	}
+	wtimeout(ui.input, -1);
 	paste_take(raw.len ? raw.ptr : "", raw.len);
 	buf_release(&raw);
-	return r == IN_LOST ? IN_LOST : IN_KEY;
 }
 
 static int next_key(const struct ui_client *c, int *key)
@@ -833,10 +891,8 @@ int ui_run(const struct ui_client *c, struct err *e)
 		idle_errors = 0;
 		bench_start(key);
 		if (key == TK_FN(KEY_PASTE_START)) {
-			if (read_paste() == IN_LOST)
-				return err_set(e, ERR_IO, "the terminal went "
-					       "away; every saved label is "
-					       "kept");
+			read_paste();	/* a lost terminal shows on the next
+					 * read */
 			key = TK_PASTE;
 		} else if (key == TK_FN(KEY_PASTE_END)) {
 			continue;	/* a stray end mark */
