@@ -624,26 +624,9 @@ static int picker_handle(struct view *v, enum action a, int key)
 		return H_CLOSE;
 	case ACT_NONE:
 		if (key_is_text(key)) {
-			char u[8];
-			size_t n = 0;
-			unsigned cp = (unsigned)key;
+			char u[4];
 
-			if (cp < 0x80) {
-				u[n++] = (char)cp;
-			} else if (cp < 0x800) {
-				u[n++] = (char)(0xc0 | (cp >> 6));
-				u[n++] = (char)(0x80 | (cp & 0x3f));
-			} else if (cp < 0x10000) {
-				u[n++] = (char)(0xe0 | (cp >> 12));
-				u[n++] = (char)(0x80 | ((cp >> 6) & 0x3f));
-				u[n++] = (char)(0x80 | (cp & 0x3f));
-			} else {
-				u[n++] = (char)(0xf0 | (cp >> 18));
-				u[n++] = (char)(0x80 | ((cp >> 12) & 0x3f));
-				u[n++] = (char)(0x80 | ((cp >> 6) & 0x3f));
-				u[n++] = (char)(0x80 | (cp & 0x3f));
-			}
-			buf_add(&p->filter, u, n);
+			buf_add(&p->filter, u, text_encode((uint32_t)key, u));
 			filter_changed(v);
 			return H_REDRAW;
 		}
