@@ -70,6 +70,20 @@ static size_t next_char(const char *s, size_t len, size_t i)
 	return i + char_at(s, len, i, &w);
 }
 
+/* Insert n bytes of UTF-8 at the cursor and move past them. */
+static void insert(struct edit *ed, const char *u, size_t n)
+{
+	if (!n)
+		return;
+	buf_grow(&ed->text, n);
+	memmove(ed->text.ptr + ed->cur + n, ed->text.ptr + ed->cur,
+		ed->text.len - ed->cur);
+	memcpy(ed->text.ptr + ed->cur, u, n);
+	buf_setlen(&ed->text, ed->text.len + n);
+	ed->cur += n;
+	ed->changed = 1;
+}
+
 void edit_insert_text(struct edit *ed, const char *s, size_t len)
 {
 	struct buf t = BUF_INIT;
@@ -91,15 +105,7 @@ void edit_insert_text(struct edit *ed, const char *s, size_t len)
 		}
 		i += n;
 	}
-	if (t.len) {
-		buf_grow(&ed->text, t.len);
-		memmove(ed->text.ptr + ed->cur + t.len, ed->text.ptr + ed->cur,
-			ed->text.len - ed->cur);
-		memcpy(ed->text.ptr + ed->cur, t.ptr, t.len);
-		buf_setlen(&ed->text, ed->text.len + t.len);
-		ed->cur += t.len;
-		ed->changed = 1;
-	}
+	insert(ed, t.ptr, t.len);
 	buf_release(&t);
 }
 
@@ -125,13 +131,7 @@ void edit_insert_key(struct edit *ed, int key)
 	} else {
 		n = text_encode((uint32_t)cp, u);
 	}
-	buf_grow(&ed->text, n);
-	memmove(ed->text.ptr + ed->cur + n, ed->text.ptr + ed->cur,
-		ed->text.len - ed->cur);
-	memcpy(ed->text.ptr + ed->cur, u, n);
-	buf_setlen(&ed->text, ed->text.len + n);
-	ed->cur += n;
-	ed->changed = 1;
+	insert(ed, u, n);
 }
 
 static void cut(struct edit *ed, size_t from, size_t to)
