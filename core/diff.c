@@ -752,3 +752,193 @@ size_t diff_prev_file(const struct diff *d, size_t from)
 	}
 	return lo ? d->files[lo - 1].first_line : from;
 }
+
+/* ---- changes inside a line ------------------------------------------ */
+
+struct word {
+	size_t off, len;
+};
+
+struct words {
+	struct word *v;
+	size_t nr, alloc;
+};
+
+static int word_byte(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_' || c >= 0x80;
+}
+
+static int blank_byte(unsigned char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* Cut s into words, blank runs and single punctuation bytes.  Non-ASCII
+ * bytes are word bytes, so a UTF-8 character is never split. */
+static void split_words(struct words *w, const char *s, size_t len)
+{
+	size_t i = 0;
+
+	w->nr = 0;
+	while (i < len) {
+		unsigned char c = (unsigned char)s[i];
+		size_t j = i + 1;
+
+		if (word_byte(c)) {
+			while (j < len && word_byte((unsigned char)s[j]))
+				j++;
+		} else if (blank_byte(c)) {
+			while (j < len && blank_byte((unsigned char)s[j]))
+				j++;
+		}
+		ALLOC_GROW(w->v, w->nr + 1, w->alloc);
+		w->v[w->nr].off = i;
+		w->v[w->nr].len = j - i;
+		w->nr++;
+		i = j;
+	}
+}
+
+static int same_word(const char *a, const struct word *x, const char *b,
+		     const struct word *y)
+{
+	return x->len == y->len && !memcmp(a + x->off, b + y->off, x->len);
+}
+
+static int all_blank(const char *s, const struct word *x)
+{
+	return blank_byte((unsigned char)s[x->off]);
+}
+
+/* Turn the changed words (changed[k] set) into ranges, joining changed
+ * words that only blanks separate. */
+static void words_to_ranges(const char *s, const struct words *w,
+			    const unsigned char *changed,
+			    struct diff_ranges *r)
+{
+	size_t k = 0;
+
+	r->nr = 0;
+	while (k < w->nr) {
+		size_t end;
+
+		if (!changed[k]) {
+			k++;
+			continue;
+		}
+		end = k;
+		for (;;) {
+			size_t n = end + 1;
+
+			while (n < w->nr && !changed[n] && all_blank(s, &w->v[n]))
+				n++;
+			if (n < w->nr && changed[n]) {
+				end = n;
+				continue;
+			}
+			break;
+		}
+		ALLOC_GROW(r->v, r->nr + 1, r->alloc);
+		r->v[r->nr].start = w->v[k].off;
+		r->v[r->nr].end = w->v[end].off + w->v[end].len;
+		r->nr++;
+		k = end + 1;
+	}
+}
+
+static size_t nonblank(const char *s, size_t len)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < len; i++)
+		if (!blank_byte((unsigned char)s[i]))
+			n++;
+	return n;
+}
+
+int diff_intraline(const char *a, size_t alen, const char *b, size_t blen,
+		   struct diff_ranges *ra, struct diff_ranges *rb)
+{
+	struct words wa = { NULL, 0, 0 }, wb = { NULL, 0, 0 };
+	unsigned char *ca = NULL, *cb = NULL;
+	uint16_t *t = NULL;
+	size_t pre = 0, suf = 0, n, m, i, j, kept = 0, most;
+	int ret = 0;
+
+	ra->nr = rb->nr = 0;
+	split_words(&wa, a, alen);
+	split_words(&wb, b, blen);
+	ca = xcalloc(wa.nr + 1, 1);
+	cb = xcalloc(wb.nr + 1, 1);
+	while (pre < wa.nr && pre < wb.nr &&
+	       same_word(a, &wa.v[pre], b, &wb.v[pre]))
+		pre++;
+	while (suf < wa.nr - pre && suf < wb.nr - pre &&
+	       same_word(a, &wa.v[wa.nr - 1 - suf], b, &wb.v[wb.nr - 1 - suf]))
+		suf++;
+	n = wa.nr - pre - suf;
+	m = wb.nr - pre - suf;
+	if (n && m && n <= DIFF_WORDS_MAX && m <= DIFF_WORDS_MAX) {
+		/* t[i][j]: the LCS of the middles' words from i and j on */
+		size_t w = m + 1;
+
+		t = xcalloc((n + 1) * w, sizeof(*t));
+		for (i = n; i-- > 0;)
+			for (j = m; j-- > 0;)
+				t[i * w + j] = same_word(a, &wa.v[pre + i], b,
+							 &wb.v[pre + j]) ?
+					(uint16_t)(t[(i + 1) * w + j + 1] + 1) :
+					t[(i + 1) * w + j] > t[i * w + j + 1] ?
+					t[(i + 1) * w + j] : t[i * w + j + 1];
+		for (i = 0; i < n; i++)
+			ca[pre + i] = 1;
+		for (j = 0; j < m; j++)
+			cb[pre + j] = 1;
+		i = j = 0;
+		while (i < n && j < m) {
+			if (same_word(a, &wa.v[pre + i], b, &wb.v[pre + j])) {
+				ca[pre + i] = cb[pre + j] = 0;
+				i++;
+				j++;
+			} else if (t[(i + 1) * w + j] >= t[i * w + j + 1]) {
+				i++;
+			} else {
+				j++;
+			}
+		}
+	} else {
+		for (i = 0; i < n; i++)
+			ca[pre + i] = 1;
+		for (j = 0; j < m; j++)
+			cb[pre + j] = 1;
+	}
+	/* worth marking?  the kept non-blank bytes against the line's */
+	for (i = 0; i < wa.nr; i++)
+		if (!ca[i] && !all_blank(a, &wa.v[i]))
+			kept += wa.v[i].len;
+	most = nonblank(a, alen) > nonblank(b, blen) ? nonblank(a, alen) :
+	       nonblank(b, blen);
+	if (kept * 3 < most)
+		goto out;
+	words_to_ranges(a, &wa, ca, ra);
+	words_to_ranges(b, &wb, cb, rb);
+	ret = 1;
+out:
+	free(t);
+	free(ca);
+	free(cb);
+	free(wa.v);
+	free(wb.v);
+	return ret;
+}
+
+void diff_ranges_release(struct diff_ranges *r)
+{
+	if (!r)
+		return;
+	free(r->v);
+	r->v = NULL;
+	r->nr = r->alloc = 0;
+}

@@ -109,4 +109,38 @@ size_t diff_prev_hunk(const struct diff *d, size_t from);
 size_t diff_next_file(const struct diff *d, size_t from);
 size_t diff_prev_file(const struct diff *d, size_t from);
 
+/*
+ * Changes inside a line, for a removed line and the added line it pairs
+ * with (as git's diff-highlight and delta pair them): both lines are cut
+ * into words (runs of letters, digits, '_' and non-ASCII bytes), runs of
+ * blanks, and single punctuation bytes; the common leading and trailing
+ * words are set aside, and the longest common subsequence of the words
+ * between them (when there are at most DIFF_WORDS_MAX on each side; else
+ * all of them count as changed) leaves the changed words.  Neighbouring
+ * changed words joined by blanks make one range.  Ranges never split a
+ * UTF-8 character.
+ */
+struct diff_range {
+	size_t start, end;	/* bytes [start, end) */
+};
+
+struct diff_ranges {
+	struct diff_range *v;
+	size_t nr, alloc;
+};
+
+#define DIFF_RANGES_INIT { NULL, 0, 0 }
+#define DIFF_WORDS_MAX 200
+
+/* Compare old line a[0..alen) with new line b[0..blen) (without their
+ * sigils) and store the changed ranges of each in ra and rb (overwritten;
+ * their memory is reused).  Returns 1 when the lines have enough in
+ * common for marks to help (at least a third of their non-blank bytes,
+ * or equal lines), 0 when they differ throughout (ra and rb left empty
+ * then).  Linear in the lengths but for the DIFF_WORDS_MAX^2 middle. */
+int diff_intraline(const char *a, size_t alen, const char *b, size_t blen,
+		   struct diff_ranges *ra, struct diff_ranges *rb);
+/* Free what diff_intraline() stored.  Accepts NULL. */
+void diff_ranges_release(struct diff_ranges *r);
+
 #endif

@@ -1100,9 +1100,105 @@ static void test_200k_lines(void **state)
 	buf_release(&b);
 }
 
+/* Changed words of a pair of lines: only what differs is marked, words
+ * stay whole, blanks between changed words join them, and lines with
+ * nothing in common are left alone. */
+static void check_ranges(const char *a, const char *b, int want_ret,
+			 const char *want_a, const char *want_b)
+{
+	struct diff_ranges ra = DIFF_RANGES_INIT, rb = DIFF_RANGES_INIT;
+	struct buf ga = BUF_INIT, gb = BUF_INIT;
+	size_t k;
+	int ret = diff_intraline(a, strlen(a), b, strlen(b), &ra, &rb);
+
+	assert_int_equal(ret, want_ret);
+	for (k = 0; k < ra.nr; k++)
+		buf_addf(&ga, "[%.*s]", (int)(ra.v[k].end - ra.v[k].start),
+			 a + ra.v[k].start);
+	for (k = 0; k < rb.nr; k++)
+		buf_addf(&gb, "[%.*s]", (int)(rb.v[k].end - rb.v[k].start),
+			 b + rb.v[k].start);
+	assert_string_equal(ga.ptr, want_a);
+	assert_string_equal(gb.ptr, want_b);
+	buf_release(&ga);
+	buf_release(&gb);
+	diff_ranges_release(&ra);
+	diff_ranges_release(&rb);
+}
+
+static void test_intraline(void **state)
+{
+	(void)state;
+	check_ranges("x = f(a, b)", "x = f(a, c)", 1, "[b]", "[c]");
+	check_ranges("engine.halt(force=True)", "engine.halt(force=False)",
+		     1, "[True]", "[False]");
+	/* words stay whole, and blanks join neighbouring changes */
+	check_ranges("sec = n - start", "sec = max(0, n - start)", 1, "",
+		     "[max(0, ][)]");
+	check_ranges("a = old value here", "a = new thing here", 1,
+		     "[old value]", "[new thing]");
+	/* equal lines: nothing to mark */
+	check_ranges("same", "same", 1, "", "");
+	/* added at the end only */
+	check_ranges("call(a)", "call(a, b)", 1, "", "[, b]");
+	/* nothing in common: no marks */
+	check_ranges("alpha beta gamma", "delta epsilon zeta", 0, "", "");
+	/* UTF-8 is never split */
+	check_ranges("x = \"\xc3\xa9t\xc3\xa9\"", "x = \"\xc3\xa9t\xc3\xa0\"",
+		     1, "[\xc3\xa9t\xc3\xa9]", "[\xc3\xa9t\xc3\xa0]");
+	/* a change near column 300 */
+	{
+		struct buf a = BUF_INIT, b = BUF_INIT;
+		int i;
+
+		for (i = 0; i < 60; i++) {
+			buf_addstr(&a, "word ");
+			buf_addstr(&b, "word ");
+		}
+		buf_addstr(&a, "x=1");
+		buf_addstr(&b, "x=2");
+		check_ranges(a.ptr, b.ptr, 1, "[1]", "[2]");
+		buf_release(&a);
+		buf_release(&b);
+	}
+	/* more words than DIFF_WORDS_MAX in the middle: all of it */
+	{
+		struct buf a = BUF_INIT, b = BUF_INIT;
+		int i;
+
+		for (i = 0; i < 3 * DIFF_WORDS_MAX; i++) {
+			buf_addstr(&a, "keep ");
+			buf_addstr(&b, "keep ");
+		}
+		for (i = 0; i < DIFF_WORDS_MAX; i++) {
+			buf_addf(&a, "a%d ", i);
+			buf_addf(&b, "a%d ", i % 7 ? i : -i);
+		}
+		buf_addstr(&a, "end");
+		buf_addstr(&b, "end");
+		{
+			struct diff_ranges ra = DIFF_RANGES_INIT,
+					   rb = DIFF_RANGES_INIT;
+
+			assert_int_equal(diff_intraline(a.ptr, a.len, b.ptr,
+							b.len, &ra, &rb), 1);
+			/* one range from the first difference to the last */
+			assert_int_equal(ra.nr, 1);
+			assert_int_equal(rb.nr, 1);
+			assert_int_equal(strncmp(a.ptr + ra.v[0].start, "a7 ",
+						 3), 0);
+			diff_ranges_release(&ra);
+			diff_ranges_release(&rb);
+		}
+		buf_release(&a);
+		buf_release(&b);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_intraline),
 		cmocka_unit_test(test_multi_file),
 		cmocka_unit_test(test_multi_file_crlf),
 		cmocka_unit_test(test_multi_file_no_final_newline),

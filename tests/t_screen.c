@@ -1109,7 +1109,7 @@ static void test_search(void **state)
 	free(s);
 	assert_row_contains(f, "s2", 2, "labels: [bug] [engine]");
 	assert_row_contains(f, "s3", 2, "Widget crashes on start");
-	assert_row_contains(f, "none", 23, "not found: nothing-like-it");
+	assert_row_contains(f, "none", 23, "no match: nothing-like-it");
 }
 
 static void test_search_diff(void **state)
@@ -1122,7 +1122,7 @@ static void test_search_diff(void **state)
 	assert_row_contains(f, "a", 2, "-    engine.halt(force=True)");
 	assert_row_contains(f, "b", 2, "+    engine.halt(force=False)");
 	/* n in the other pane looks for the last pattern there */
-	assert_row_contains(f, "c", 29, "not found: Traceback");
+	assert_row_contains(f, "c", 29, "no match: Traceback");
 }
 
 static void test_help(void **state)
@@ -1519,8 +1519,10 @@ static void test_huge_lines(void **state)
 			"a00=f(b);var a00=f>\n");
 	assert_contains(s, "\xe2\x94\x82-var a01=f(b);");
 	free(s);
-	/* search still reads whole lines: the end of the first is found */
-	assert_row_contains(f, "b", 2, "+var a00=f(b);");
+	/* search still reads whole lines: the end of the first is found
+	 * and scrolled into view, under the sigil that stays */
+	assert_row_contains(f, "b", 2, "\xe2\x94\x82+");
+	assert_row_contains(f, "b", 2, "a00=f(b);END");
 	/* the sideways keys each redraw the twenty lines */
 	s = slurp(bench.ptr);
 	assert_non_null(s);

@@ -21,6 +21,7 @@ import unittest
 from bchelp import BIN, SAMPLE_LABELS, Study
 
 TMUX = shutil.which("tmux")
+HERE = os.path.dirname(os.path.abspath(__file__))
 FIRST = "microsoft/DeepSpeed#3468"     # first item of tests/sample/items.jsonl
 
 
@@ -295,6 +296,74 @@ class TmuxScreen(unittest.TestCase):
         self.keys("q")
         self.screen_has("EXITED 0")
         self.assertEqual(self.labels(), [])
+
+
+@unittest.skipUnless(TMUX, "tmux is not installed")
+class TmuxReading(unittest.TestCase):
+    """Long diff lines on a real terminal: the change past the edge is
+    marked there, `]` scrolls sideways to it, `w` wraps, and the changed
+    words are in reverse video (SGR 7) with and without colours."""
+    width, height = 80, 24
+    ITEM = "microsoft/DeepSpeed#4321"
+    tearDown = TmuxScreen.tearDown
+    tmux = TmuxScreen.tmux
+    program_pid = TmuxScreen.program_pid
+    capture = TmuxScreen.capture
+    screen_has = TmuxScreen.screen_has
+    keys = TmuxScreen.keys
+
+    def setUp(self):
+        self.study = Study(items=os.path.join(HERE, "fixtures",
+                                              "reading.jsonl"),
+                           members=[("alice", "annotator")])
+        self.sock = "bugcoder-test-%d-%s" % (os.getpid(),
+                                             self._testMethodName)
+        self.pid = None
+
+    def start_item(self, env=""):
+        cmd = (f"cd {self.study.dir} && {env} {BIN} --study "
+               f"{self.study.path} --as alice code {self.ITEM}; "
+               "echo EXITED $?; sleep 600")
+        self.tmux("kill-session", "-t", "t", check=False)
+        self.tmux("new-session", "-d", "-s", "t", "-x", str(self.width),
+                  "-y", str(self.height), "-e", "LC_ALL=C.UTF-8",
+                  "-e", "TZ=UTC", "-e", "TERM=xterm", "sh", "-c", cmd)
+        self.screen_has("1 symptom:")
+        self.pid = self.program_pid()
+
+    def capture_attrs(self):
+        return self.tmux("capture-pane", "-p", "-e", "-t", "t",
+                         check=False).stdout
+
+    def test_change_mark_jump_and_wrap(self):
+        self.start_item()
+        self.keys("Tab")
+        scr = self.screen_has("fix #4330")
+        line = [r for r in scr.splitlines() if r.startswith("-  ")][0]
+        self.assertTrue(line.endswith("\u00bb"), line)
+        self.keys("]")
+        scr = self.screen_has("max(0, newvalue)")
+        self.assertIn("oldvalue", scr)
+        self.keys("w")
+        scr = self.screen_has("long lines wrap")
+        self.assertIn("\u21aacondary_start_index_in_this_partition_group "
+                      "else oldvalue", scr)
+        self.keys("q")
+        self.screen_has("EXITED 0")
+
+    def test_intraline_reverse_video(self):
+        for env in ("", "NO_COLOR=1"):
+            self.start_item(env)
+            self.keys("Tab", "]")
+            self.screen_has("max(0, newvalue)")
+            scr = self.capture_attrs()
+            row = [r for r in scr.splitlines() if "oldvalue" in r][0]
+            # the changed word is drawn in reverse video
+            before = row.split("oldvalue")[0]
+            self.assertRegex(before, "\x1b\\[[0-9;]*7[0-9;]*m[^\x1b]*$",
+                             repr(row))
+            self.keys("q")
+            self.screen_has("EXITED 0")
 
 
 @unittest.skipUnless(TMUX, "tmux is not installed")

@@ -141,11 +141,20 @@ void doc_get(const struct doc *d, size_t i, struct draw_text *t)
 	t->base = (enum slot)l->slot;
 }
 
-int doc_match(const struct doc *d, size_t i, const char *pat, size_t plen)
+size_t doc_match(const struct doc *d, size_t i, const char *pat,
+		 size_t plen)
 {
 	const struct doc_line *l = &d->lines[i];
+	const char *s = d->text.ptr + l->off;
+	size_t from = 0, n = 0;
+	long f;
 
-	return text_find(d->text.ptr + l->off, l->len, pat, plen) >= 0;
+	while (plen && from < l->len &&
+	       (f = text_find(s + from, l->len - from, pat, plen)) >= 0) {
+		n++;
+		from += (size_t)f + plen;
+	}
+	return n;
 }
 
 static size_t src_count(void *ctx)
@@ -153,21 +162,17 @@ static size_t src_count(void *ctx)
 	return ((const struct doc *)ctx)->nr;
 }
 
-static int src_get(void *ctx, size_t i, struct draw_text *t)
+static int src_get(void *ctx, size_t i, struct draw_text *t,
+		   enum pager_want want)
 {
 	const struct doc *d = ctx;
 
+	(void)want;
 	doc_get(d, i, t);
 	return d->lines[i].verbatim;
-}
-
-static int src_match(void *ctx, size_t i, const char *pat, size_t plen)
-{
-	return doc_match(ctx, i, pat, plen);
 }
 
 const struct pager_src doc_pager_src = {
 	.count = src_count,
 	.get = src_get,
-	.match = src_match,
 };

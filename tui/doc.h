@@ -63,8 +63,8 @@ size_t doc_find_anchor(const struct doc *d, unsigned long long anchor);
  * left alone). */
 void doc_get(const struct doc *d, size_t i, struct draw_text *t);
 
-/* Does line i contain `pat` (ASCII case-insensitive)? */
-int doc_match(const struct doc *d, size_t i, const char *pat, size_t plen);
+/* How many times does line i contain `pat` (ASCII case-insensitive)? */
+size_t doc_match(const struct doc *d, size_t i, const char *pat, size_t plen);
 
 /* A pager source over a doc: pager_init(&pg, &doc_pager_src, &doc). */
 struct pager_src;

@@ -74,6 +74,14 @@ static const struct theme_slot theme[NR_SLOTS] = {
 	[SLOT_DISAGREE]     = { 'X', COLOR_RED, DEF, A_BOLD | A_UNDERLINE,
 				A_BOLD | A_UNDERLINE },
 	[SLOT_AGREED]       = { 'A', COLOR_GREEN, DEF, A_BOLD, A_BOLD },
+	/* the changed words of a changed line: reverse video in every
+	 * mode, so they show on 8 colours and with NO_COLOR alike */
+	[SLOT_DIFF_ADD_WORD] = { 'P', COLOR_GREEN, DEF, A_REVERSE | A_BOLD,
+				 A_REVERSE | A_BOLD },
+	[SLOT_DIFF_DEL_WORD] = { 'R', COLOR_RED, DEF, A_REVERSE | A_BOLD,
+				 A_REVERSE },
+	[SLOT_SEARCH_CUR]   = { '=', COLOR_BLACK, COLOR_GREEN, A_BOLD,
+				A_REVERSE | A_BOLD },
 };
 
 static const char *const glyphs_utf8[NR_GLYPHS] = {
@@ -82,13 +90,15 @@ static const char *const glyphs_utf8[NR_GLYPHS] = {
 	[G_OVERFLOW] = ">", [G_DOT] = "\xc2\xb7", [G_CHECK] = "\xe2\x9c\x93",
 	[G_CROSS] = "\xe2\x94\xbc", [G_AGREED] = "\xe2\x9c\x93",
 	[G_DIFFER] = "\xe2\x89\xa0", [G_PENDING] = "\xe2\x80\xa6",
-	[G_ARROW] = "\xe2\x86\x92",
+	[G_ARROW] = "\xe2\x86\x92", [G_WRAP] = "\xe2\x86\xaa",
+	[G_CHANGE] = "\xc2\xbb",
 };
 static const char *const glyphs_ascii[NR_GLYPHS] = {
 	[G_ELLIPSIS] = "~", [G_BULLET] = "*", [G_QUOTE] = "|",
 	[G_RULE] = "-", [G_OVERFLOW] = ">", [G_DOT] = "-", [G_CHECK] = "x",
 	[G_CROSS] = "+", [G_AGREED] = "ok", [G_DIFFER] = "!=",
-	[G_PENDING] = "..", [G_ARROW] = "->",
+	[G_PENDING] = "..", [G_ARROW] = "->", [G_WRAP] = "\\",
+	[G_CHANGE] = ">",
 };
 
 static attr_t attrs[NR_SLOTS];
@@ -226,63 +236,57 @@ static int is_ctrl_picture(uint32_t cp)
 	return (cp >= 0x2400 && cp <= 0x2426) || cp == 0xfffd;
 }
 
-int draw_line(WINDOW *w, int y, int x, int cols, const struct draw_text *t)
+int slot_is_change(enum slot s)
 {
-	size_t start, end, i, nm = 0, m;
-	size_t mstart[MAX_MATCHES], mend[MAX_MATCHES];
-	int pad = 0, used = 0, room, overflow = 0;
-	attr_t base = slot_attr(t->base), run_attr = 0;
-	size_t run_from = 0;
+	return s == SLOT_DIFF_ADD_WORD || s == SLOT_DIFF_DEL_WORD;
+}
 
-	cols = clip(w, y, x, cols);
-	if (cols <= 0)
-		return 0;
-	start = text_skip_cols(t->s, t->len, t->hscroll, &pad);
-	if (pad > cols)
-		pad = cols;
-	room = cols - pad;
-	end = start + text_fit(t->s + start, t->len - start, room, &used);
-	if (end < t->len && t->mark_overflow && room > 0) {
-		end = start + text_fit(t->s + start, t->len - start, room - 1,
-				       &used);
-		overflow = 1;
-	}
-	/* matches that touch the visible part */
-	if (t->pat && t->plen) {
-		size_t from = 0;
+struct matches {
+	size_t start[MAX_MATCHES], end[MAX_MATCHES];
+	size_t nr;
+};
 
-		while (nm < MAX_MATCHES && from < t->len) {
-			long f = text_find(t->s + from, t->len - from, t->pat,
-					   t->plen);
-			size_t s0, e0;
+/* The matches of t->pat that touch bytes [from0, to). */
+static void find_matches(const struct draw_text *t, size_t from0, size_t to,
+			 struct matches *m)
+{
+	size_t from = 0;
 
-			if (f < 0)
-				break;
-			s0 = from + (size_t)f;
-			e0 = s0 + t->plen;
-			from = e0;
-			if (s0 >= end)
-				break;
-			if (e0 > start) {
-				mstart[nm] = s0;
-				mend[nm] = e0;
-				nm++;
-			}
+	m->nr = 0;
+	if (!t->pat || !t->plen)
+		return;
+	while (m->nr < MAX_MATCHES && from < t->len) {
+		long f = text_find(t->s + from, t->len - from, t->pat,
+				   t->plen);
+		size_t s0, e0;
+
+		if (f < 0)
+			break;
+		s0 = from + (size_t)f;
+		e0 = s0 + t->plen;
+		from = e0;
+		if (s0 >= to)
+			break;
+		if (e0 > from0) {
+			m->start[m->nr] = s0;
+			m->end[m->nr] = e0;
+			m->nr++;
 		}
 	}
-	wmove(w, y, x);
-	if (pad) {
-		wattrset(w, base);
-		whline(w, ' ', pad);
-		wmove(w, y, x + pad);
-	}
-	i = start;
-	run_from = start;
+}
+
+/* Draw bytes [i, end) of t at the cursor, each character in the
+ * attribute its spans, a control picture or a match give it. */
+static void draw_range(WINDOW *w, const struct draw_text *t, size_t i,
+		       size_t end, const struct matches *mt)
+{
+	attr_t base = slot_attr(t->base), run_attr = 0;
+	size_t run_from = i, start = i, k, m;
+
 	while (i < end) {
 		uint32_t cp;
 		size_t n = text_decode(t->s + i, end - i, &cp);
 		attr_t a = base;
-		size_t k;
 
 		if (!n)
 			break;
@@ -291,9 +295,10 @@ int draw_line(WINDOW *w, int y, int x, int cols, const struct draw_text *t)
 				a = slot_attr(t->spans[k].slot);
 		if (is_ctrl_picture(cp))
 			a = slot_attr(SLOT_CTRL);
-		for (m = 0; m < nm; m++)
-			if (i >= mstart[m] && i < mend[m])
-				a = slot_attr(SLOT_SEARCH);
+		for (m = 0; m < mt->nr; m++)
+			if (i >= mt->start[m] && i < mt->end[m])
+				a = slot_attr(mt->start[m] + 1 == t->cur_match ?
+					      SLOT_SEARCH_CUR : SLOT_SEARCH);
 		if (i == start) {
 			run_attr = a;
 		} else if (a != run_attr) {
@@ -305,16 +310,109 @@ int draw_line(WINDOW *w, int y, int x, int cols, const struct draw_text *t)
 	}
 	if (i > run_from)
 		put(w, t->s + run_from, i - run_from, run_attr);
-	used += pad;
+}
+
+/* The slot of the first change span that begins at or after byte `end`
+ * (NR_SLOTS when none does). */
+static enum slot change_past(const struct draw_text *t, size_t end)
+{
+	size_t k;
+
+	for (k = 0; k < t->nr_spans; k++)
+		if (slot_is_change((enum slot)t->spans[k].slot) &&
+		    t->spans[k].start >= end)
+			return (enum slot)t->spans[k].slot;
+	return NR_SLOTS;
+}
+
+int draw_line(WINDOW *w, int y, int x, int cols, const struct draw_text *t)
+{
+	size_t start, end, fixed = 0;
+	struct matches mt;
+	int pad = 0, used = 0, room, overflow = 0, lead = 0;
+	enum slot change;
+
+	cols = clip(w, y, x, cols);
+	if (cols <= 0)
+		return 0;
+	wmove(w, y, x);
+	if (t->cont) {
+		/* a wrapped line goes on: the mark in the sigil column */
+		wattrset(w, slot_attr(t->base));
+		waddstr(w, glyph(G_WRAP));
+		lead = 1;
+		start = t->from < t->len ? t->from : t->len;
+	} else {
+		if (t->fixed >= t->len) {
+			/* a line that never scrolls (a hunk header) */
+			start = 0;
+		} else if (t->fixed) {
+			fixed = text_fit(t->s, t->fixed, cols, &lead);
+			start = fixed + text_skip_cols(t->s + fixed,
+						       t->len - fixed,
+						       t->hscroll, &pad);
+		} else {
+			start = text_skip_cols(t->s, t->len, t->hscroll,
+					       &pad);
+		}
+	}
+	if (pad > cols - lead)
+		pad = cols - lead;
+	room = cols - lead - pad;
+	end = start + text_fit(t->s + start, t->len - start, room, &used);
+	if (end < t->len && t->mark_overflow && room > 0) {
+		end = start + text_fit(t->s + start, t->len - start, room - 1,
+				       &used);
+		overflow = 1;
+	}
+	find_matches(t, fixed ? 0 : start, end, &mt);
+	if (fixed)
+		draw_range(w, t, 0, fixed, &mt);
+	if (pad) {
+		wattrset(w, slot_attr(t->base));
+		whline(w, ' ', pad);
+		wmove(w, y, x + lead + pad);
+	}
+	draw_range(w, t, start, end, &mt);
+	used += pad + lead;
 	if (overflow) {
-		wattrset(w, slot_attr(SLOT_OVERFLOW));
-		mvwaddstr(w, y, x + used, glyph(G_OVERFLOW));
+		change = change_past(t, end);
+		wattrset(w, slot_attr(change != NR_SLOTS ? change :
+				      SLOT_OVERFLOW));
+		mvwaddstr(w, y, x + used, glyph(change != NR_SLOTS ?
+						 G_CHANGE : G_OVERFLOW));
 		used++;
 	}
 	if (used < cols)
 		draw_fill(w, y, x + used, cols - used, t->fill);
 	wattrset(w, A_NORMAL);
 	return used;
+}
+
+size_t draw_wrap_rows(const struct draw_text *t, int cols, size_t **v,
+		      size_t *alloc)
+{
+	size_t n = 0, at = 0;
+	int room = cols < 2 ? 1 : cols;
+
+	for (;;) {
+		size_t k;
+
+		ALLOC_GROW(*v, n + 1, *alloc);
+		(*v)[n++] = at;
+		k = text_fit(t->s + at, t->len - at, room, NULL);
+		if (!k && at < t->len) {
+			/* a character wider than the row: alone on it */
+			uint32_t cp;
+
+			k = text_decode(t->s + at, t->len - at, &cp);
+		}
+		at += k;
+		if (at >= t->len)
+			break;
+		room = cols < 3 ? 1 : cols - 1;
+	}
+	return n;
 }
 
 int draw_str(WINDOW *w, int y, int x, int cols, const char *s, size_t len,

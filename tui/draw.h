@@ -33,7 +33,8 @@
 	_(DIFF_META) _(MD_HEADING) _(MD_STRONG) _(MD_EMPH) _(MD_CODE) \
 	_(MD_CODEBLOCK) _(MD_LINK) _(MD_QUOTE) _(MD_HTML) _(MD_RULE) \
 	_(MD_BULLET) _(META) _(LABEL) _(NOTICE) _(DIALOG) _(DIALOG_TITLE) \
-	_(OVERFLOW) _(CURSOR) _(DIM) _(NUMBER) _(DISAGREE) _(AGREED)
+	_(OVERFLOW) _(CURSOR) _(DIM) _(NUMBER) _(DISAGREE) _(AGREED) \
+	_(DIFF_ADD_WORD) _(DIFF_DEL_WORD) _(SEARCH_CUR)
 
 #define SLOT_ENUM(id) SLOT_##id,
 enum slot {
@@ -67,6 +68,8 @@ enum glyph {
 	G_DIFFER,	/* "≠" or "!=": coders disagree */
 	G_PENDING,	/* "…" or "..": waiting for a coder */
 	G_ARROW,	/* "→" or "->" */
+	G_WRAP,		/* "↪" or "\\": a wrapped line goes on */
+	G_CHANGE,	/* "»" or ">": a change lies past the edge */
 	NR_GLYPHS
 };
 const char *glyph(enum glyph g);
@@ -77,11 +80,20 @@ struct span {
 	unsigned char slot;
 };
 
+/* Is a span of this slot a change inside a line (intra-line diff)? */
+int slot_is_change(enum slot s);
+
 /* One line to draw: sanitized UTF-8 s[0..len), scrolled `hscroll`
  * columns to the left, in `base` with `spans` on top and every
- * (ASCII-case-insensitive) occurrence of `pat` highlighted; when
- * `mark_overflow` a line cut at the right shows G_OVERFLOW in its last
- * column.  The rest of the row is filled with `fill`. */
+ * (ASCII-case-insensitive) occurrence of `pat` highlighted (the one at
+ * byte `cur_match` - 1 more strongly); when `mark_overflow` a line cut at the
+ * right shows G_OVERFLOW in its last column, or G_CHANGE when a change
+ * span (slot_is_change) begins past the edge.  The first `fixed` bytes
+ * (a diff's sigil) stay in place while the rest scrolls; a line that is
+ * all `fixed` (a hunk header) does not scroll.  A row of a
+ * wrapped line (`cont`) starts with G_WRAP in the first column, then the
+ * text from byte `from`; hscroll and `fixed` do not apply to it.  The
+ * rest of the row is filled with `fill`. */
 struct draw_text {
 	const char *s;
 	size_t len;
@@ -93,11 +105,22 @@ struct draw_text {
 	const char *pat;
 	size_t plen;
 	int mark_overflow;
+	size_t fixed;		/* bytes kept in place (the sigil) */
+	size_t cur_match;	/* 1 + byte of the current match; 0: none */
+	int cont;		/* a continuation row of a wrapped line */
+	size_t from;		/* its first byte */
 };
 
 /* Draw t at (y, x) in `cols` columns.  Returns the columns drawn
  * (before the fill). */
 int draw_line(WINDOW *w, int y, int x, int cols, const struct draw_text *t);
+
+/* Where the rows of t wrapped at `cols` columns begin: the first row
+ * takes `cols` columns, each further one `cols` - 1 (its first column
+ * holds G_WRAP).  Stores the first byte of every row in (*v)[0..n) and
+ * returns n (at least 1); *v grows as ALLOC_GROW grows it. */
+size_t draw_wrap_rows(const struct draw_text *t, int cols, size_t **v,
+		      size_t *alloc);
 
 /* Draw sanitized s[0..len) at (y, x) in at most `cols` columns, cut with
  * an ellipsis when too long.  Returns the columns used. */

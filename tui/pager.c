@@ -1,9 +1,14 @@
 /*
  * pager: scrolling and search over a line source (see pager.h).
+ *
+ * With wrapping on, a position is a line and a row of it (`sub`); the
+ * rows of a line are counted from its text when needed, only for the
+ * lines near the position, so a long source costs what a short one does.
  */
 #define _XOPEN_SOURCE_EXTENDED 1
 #include "tui/pager.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/text.h"
@@ -22,6 +27,11 @@ void pager_release(struct pager *p)
 	if (!p)
 		return;
 	buf_release(&p->pat);
+	free(p->hits);
+	free(p->brk);
+	p->hits = NULL;
+	p->brk = NULL;
+	p->nr_hits = p->alloc_hits = p->alloc_brk = 0;
 }
 
 size_t pager_count(const struct pager *p)
@@ -29,13 +39,47 @@ size_t pager_count(const struct pager *p)
 	return p->src ? p->src->count(p->ctx) : 0;
 }
 
-/* The top that shows the last line at the bottom. */
-static size_t max_top(const struct pager *p)
+/* The rows line i takes: 1 unless it is a code line and wrapping is on. */
+static size_t line_rows(struct pager *p, size_t i)
+{
+	struct draw_text t;
+
+	if (!p->wrap)
+		return 1;
+	memset(&t, 0, sizeof(t));
+	if (!p->src->get(p->ctx, i, &t, WANT_WRAP))
+		return 1;
+	return draw_wrap_rows(&t, p->cols, &p->brk, &p->alloc_brk);
+}
+
+/* The position that shows the last line at the bottom. */
+static void max_pos(struct pager *p, size_t *top, int *sub)
 {
 	size_t n = pager_count(p);
 	size_t rows = p->rows > 0 ? (size_t)p->rows : 1;
+	size_t acc = 0, i = n;
 
-	return n > rows ? n - rows : 0;
+	*top = 0;
+	*sub = 0;
+	if (!p->wrap) {
+		*top = n > rows ? n - rows : 0;
+		return;
+	}
+	while (i > 0) {
+		size_t r = line_rows(p, --i);
+
+		if (acc + r >= rows) {
+			*top = i;
+			*sub = (int)(acc + r - rows);
+			return;
+		}
+		acc += r;
+	}
+}
+
+static int pos_before(size_t t1, int s1, size_t t2, int s2)
+{
+	return t1 < t2 || (t1 == t2 && s1 < s2);
 }
 
 /* A jump (search, hunk, file) may bring any line to the top, leaving
@@ -44,10 +88,20 @@ void pager_clamp(struct pager *p)
 {
 	size_t n = pager_count(p);
 
-	if (p->top >= n)
+	if (p->top >= n) {
 		p->top = n ? n - 1 : 0;
+		p->sub = 0;
+	}
 	if (p->hscroll < 0)
 		p->hscroll = 0;
+	if (!p->wrap || p->sub < 0) {
+		p->sub = 0;
+	} else if (p->sub && n) {
+		size_t r = line_rows(p, p->top);
+
+		if ((size_t)p->sub >= r)
+			p->sub = (int)r - 1;
+	}
 }
 
 void pager_set_size(struct pager *p, int rows, int cols)
@@ -60,28 +114,82 @@ void pager_set_size(struct pager *p, int rows, int cols)
 void pager_goto(struct pager *p, size_t line)
 {
 	p->top = line;
+	p->sub = 0;
 	pager_clamp(p);
+}
+
+void pager_set_wrap(struct pager *p, int on)
+{
+	p->wrap = !!on;
+	p->sub = 0;
+	p->hscroll = 0;
+	pager_clamp(p);
+}
+
+static int step_down(struct pager *p)
+{
+	size_t n = pager_count(p);
+
+	if ((size_t)p->sub + 1 < line_rows(p, p->top)) {
+		p->sub++;
+		return 1;
+	}
+	if (p->top + 1 >= n)
+		return 0;
+	p->top++;
+	p->sub = 0;
+	return 1;
+}
+
+static int step_up(struct pager *p)
+{
+	if (p->sub > 0) {
+		p->sub--;
+		return 1;
+	}
+	if (!p->top)
+		return 0;
+	p->top--;
+	p->sub = (int)line_rows(p, p->top) - 1;
+	return 1;
 }
 
 static int move_by(struct pager *p, long delta)
 {
-	size_t old = p->top;
+	size_t old = p->top, lt;
+	int old_sub = p->sub, ls;
 
-	if (delta < 0) {
-		size_t d = (size_t)-delta;
+	if (!p->wrap) {
+		if (delta < 0) {
+			size_t d = (size_t)-delta;
 
-		p->top = p->top > d ? p->top - d : 0;
-	} else {
-		size_t limit = max_top(p);
-
-		if (limit < p->top)
-			limit = p->top;
-		p->top += (size_t)delta;
-		if (p->top > limit)
-			p->top = limit;
+			p->top = p->top > d ? p->top - d : 0;
+		} else {
+			max_pos(p, &lt, &ls);
+			if (lt < p->top)
+				lt = p->top;
+			p->top += (size_t)delta;
+			if (p->top > lt)
+				p->top = lt;
+		}
+		pager_clamp(p);
+		return p->top != old;
 	}
-	pager_clamp(p);
-	return p->top != old;
+	if (delta < 0) {
+		while (delta++ < 0 && step_up(p))
+			;
+	} else {
+		max_pos(p, &lt, &ls);
+		/* a jump may have gone further: stay there */
+		if (pos_before(lt, ls, p->top, p->sub)) {
+			lt = p->top;
+			ls = p->sub;
+		}
+		while (delta-- > 0 && pos_before(p->top, p->sub, lt, ls) &&
+		       step_down(p))
+			;
+	}
+	return p->top != old || p->sub != old_sub;
 }
 
 int pager_action(struct pager *p, enum action a)
@@ -103,14 +211,18 @@ int pager_action(struct pager *p, enum action a)
 	case ACT_HALF_UP:
 		return move_by(p, -(long)((p->rows + 1) / 2));
 	case ACT_TOP:
-		old = p->top != 0;
+		old = p->top != 0 || p->sub != 0;
 		p->top = 0;
+		p->sub = 0;
 		return old;
 	case ACT_BOTTOM: {
-		size_t m = max_top(p);
+		size_t m;
+		int ms;
 
-		old = p->top != m;
+		max_pos(p, &m, &ms);
+		old = p->top != m || p->sub != ms;
 		p->top = m;
+		p->sub = ms;
 		return old;
 	}
 	case ACT_SCROLL_LEFT:
@@ -119,6 +231,8 @@ int pager_action(struct pager *p, enum action a)
 			     p->hscroll - HSCROLL_STEP : 0;
 		return old != p->hscroll;
 	case ACT_SCROLL_RIGHT:
+		if (p->wrap)
+			return 0;
 		p->hscroll += HSCROLL_STEP;
 		return 1;
 	case ACT_SCROLL_HOME:
@@ -130,20 +244,128 @@ int pager_action(struct pager *p, enum action a)
 	}
 }
 
-static int line_matches(struct pager *p, size_t i)
+/* ---- search ---------------------------------------------------------- */
+
+static size_t count_in(const char *s, size_t len, const char *pat,
+		       size_t plen)
+{
+	size_t n = 0, from = 0;
+	long f;
+
+	if (!plen)
+		return 0;
+	while (from < len &&
+	       (f = text_find(s + from, len - from, pat, plen)) >= 0) {
+		n++;
+		from += (size_t)f + plen;
+	}
+	return n;
+}
+
+static size_t line_matches(struct pager *p, size_t i)
 {
 	struct draw_text t;
 
-	if (p->src->match)
-		return p->src->match(p->ctx, i, p->pat.ptr, p->pat.len);
+	if (p->src->matches)
+		return p->src->matches(p->ctx, i, p->pat.ptr, p->pat.len);
 	memset(&t, 0, sizeof(t));
-	p->src->get(p->ctx, i, &t);
-	return text_find(t.s, t.len, p->pat.ptr, p->pat.len) >= 0;
+	p->src->get(p->ctx, i, &t, WANT_ALL);
+	return count_in(t.s, t.len, p->pat.ptr, p->pat.len);
+}
+
+/* Count every match of the pattern afresh. */
+static void collect(struct pager *p)
+{
+	size_t n = pager_count(p), i;
+
+	p->nr_hits = 0;
+	p->total = 0;
+	for (i = 0; i < n; i++) {
+		size_t k = line_matches(p, i);
+
+		if (!k)
+			continue;
+		ALLOC_GROW(p->hits, p->nr_hits + 1, p->alloc_hits);
+		p->hits[p->nr_hits].line = i;
+		p->hits[p->nr_hits].nr = k;
+		p->nr_hits++;
+		p->total += k;
+	}
+}
+
+/* Index of the first hit on a line >= `line` (nr_hits when none). */
+static size_t hit_at(const struct pager *p, size_t line)
+{
+	size_t lo = 0, hi = p->nr_hits;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p->hits[mid].line < line)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+void pager_show_col(struct pager *p, int col)
+{
+	int room = p->cols - 2;
+
+	if (room < 1)
+		room = 1;
+	if (col >= p->hscroll && col < p->hscroll + room)
+		return;
+	/* a little of what comes before the column stays in view */
+	p->hscroll = col > room / 4 ? col - room / 4 : 0;
+}
+
+/* Bring the current match into view: down the rows of a wrapped line,
+ * or sideways in a long one. */
+static void show_match(struct pager *p)
+{
+	struct draw_text t;
+	size_t from = 0, k;
+	long f = -1;
+	int verbatim;
+
+	p->match_off = 0;
+	memset(&t, 0, sizeof(t));
+	verbatim = p->src->get(p->ctx, p->match, &t, WANT_ALL);
+	for (k = 0; k <= p->match_nth; k++) {
+		f = text_find(t.s + from, t.len - from, p->pat.ptr,
+			      p->pat.len);
+		if (f < 0)
+			break;
+		if (k < p->match_nth)
+			from += (size_t)f + p->pat.len;
+	}
+	if (f < 0)
+		return;
+	from += (size_t)f;
+	p->match_off = from + 1;
+	if (!verbatim)
+		return;
+	if (p->wrap) {
+		size_t nb = draw_wrap_rows(&t, p->cols, &p->brk,
+					   &p->alloc_brk), r = 0;
+
+		while (r + 1 < nb && p->brk[r + 1] <= from)
+			r++;
+		if (r >= (size_t)p->rows)
+			p->sub = (int)r;
+		return;
+	}
+	if (t.fixed && t.fixed <= from)
+		pager_show_col(p, text_width(t.s + t.fixed, from - t.fixed));
+	else if (!t.fixed)
+		pager_show_col(p, text_width(t.s, from));
 }
 
 int pager_search(struct pager *p, const char *pat, int dir, int *wrapped)
 {
-	size_t n = pager_count(p), i, start, k;
+	size_t n = pager_count(p), k;
 
 	if (wrapped)
 		*wrapped = 0;
@@ -153,55 +375,138 @@ int pager_search(struct pager *p, const char *pat, int dir, int *wrapped)
 	}
 	if (!p->pat.len || !n)
 		return 0;
-	/* a new search starts at the top line itself */
-	if (p->match == NO_MATCH || p->match >= n)
-		start = dir > 0 ? p->top : (p->top ? p->top - 1 : n - 1);
-	else if (dir > 0)
-		start = p->match + 1 < n ? p->match + 1 : 0;
-	else
-		start = p->match ? p->match - 1 : n - 1;
-	i = start;
-	for (k = 0; k < n; k++) {
-		if (line_matches(p, i)) {
-			if (wrapped)
-				*wrapped = dir > 0 ? i < start : i > start;
-			p->match = i;
-			p->top = i;
-			pager_clamp(p);
-			return 1;
+	if (p->match == NO_MATCH || p->match >= n) {
+		/* a new search starts at the top line itself */
+		collect(p);
+		if (!p->total) {
+			p->match = NO_MATCH;
+			return 0;
 		}
-		if (dir > 0)
-			i = i + 1 < n ? i + 1 : 0;
-		else
-			i = i ? i - 1 : n - 1;
+		if (dir > 0) {
+			k = hit_at(p, p->top);
+			if (k == p->nr_hits) {
+				k = 0;
+				if (wrapped)
+					*wrapped = 1;
+			}
+			p->match_nth = 0;
+		} else {
+			k = hit_at(p, p->top);
+			if (k == 0) {
+				k = p->nr_hits - 1;
+				if (wrapped)
+					*wrapped = 1;
+			} else {
+				k--;
+			}
+			p->match_nth = p->hits[k].nr - 1;
+		}
+	} else {
+		k = hit_at(p, p->match);
+		if (k == p->nr_hits || p->hits[k].line != p->match)
+			k = k < p->nr_hits ? k : 0;
+		if (dir > 0) {
+			if (p->match_nth + 1 < p->hits[k].nr) {
+				p->match_nth++;
+			} else {
+				k++;
+				if (k == p->nr_hits) {
+					k = 0;
+					if (wrapped)
+						*wrapped = 1;
+				}
+				p->match_nth = 0;
+			}
+		} else {
+			if (p->match_nth > 0 && p->match_nth <
+			    p->hits[k].nr) {
+				p->match_nth--;
+			} else {
+				if (k == 0) {
+					k = p->nr_hits - 1;
+					if (wrapped)
+						*wrapped = 1;
+				} else {
+					k--;
+				}
+				p->match_nth = p->hits[k].nr - 1;
+			}
+		}
 	}
-	return 0;
+	p->match = p->hits[k].line;
+	p->top = p->match;
+	p->sub = 0;
+	pager_clamp(p);
+	show_match(p);
+	return 1;
 }
+
+int pager_match_pos(const struct pager *p, size_t *n, size_t *m)
+{
+	size_t k, at = 0;
+
+	*n = *m = 0;
+	if (p->match == NO_MATCH || !p->total)
+		return 0;
+	for (k = 0; k < p->nr_hits && p->hits[k].line < p->match; k++)
+		at += p->hits[k].nr;
+	*n = at + p->match_nth + 1;
+	*m = p->total;
+	return 1;
+}
+
+/* ---- drawing --------------------------------------------------------- */
 
 void pager_draw(struct pager *p, WINDOW *w, int y, int x, int highlight)
 {
-	size_t n = pager_count(p), i;
-	int r;
+	size_t n = pager_count(p), i = p->top;
+	int r = 0, first = p->sub;
 
-	for (r = 0; r < p->rows; r++) {
+	while (r < p->rows) {
 		struct draw_text t;
+		size_t nb, k, len;
+		int verbatim;
 
-		i = p->top + (size_t)r;
 		if (i >= n) {
 			draw_fill(w, y + r, x, p->cols, SLOT_NORMAL);
+			r++;
 			continue;
 		}
 		memset(&t, 0, sizeof(t));
 		t.fill = SLOT_NORMAL;
-		if (p->src->get(p->ctx, i, &t)) {
-			t.hscroll = p->hscroll;
-			t.mark_overflow = 1;
-		}
+		verbatim = p->src->get(p->ctx, i, &t, p->wrap ? WANT_WRAP :
+				       WANT_VISIBLE);
 		if (highlight && p->pat.len) {
 			t.pat = p->pat.ptr;
 			t.plen = p->pat.len;
+			if (i == p->match)
+				t.cur_match = p->match_off;
 		}
-		draw_line(w, y + r, x, p->cols, &t);
+		if (!verbatim) {
+			t.fixed = 0;
+			if (!first)
+				draw_line(w, y + r++, x, p->cols, &t);
+			first = 0;
+			i++;
+			continue;
+		}
+		if (!p->wrap) {
+			t.hscroll = p->hscroll;
+			t.mark_overflow = 1;
+			draw_line(w, y + r++, x, p->cols, &t);
+			i++;
+			continue;
+		}
+		nb = draw_wrap_rows(&t, p->cols, &p->brk, &p->alloc_brk);
+		len = t.len;
+		for (k = (size_t)first; k < nb && r < p->rows; k++) {
+			t.cont = k > 0;
+			t.from = p->brk[k];
+			t.len = k + 1 < nb ? p->brk[k + 1] : len;
+			draw_line(w, y + r++, x, p->cols, &t);
+		}
+		first = 0;
+		i++;
 	}
 }
 

@@ -17,24 +17,53 @@
 #include "tui/draw.h"
 #include "tui/keymap.h"
 
+/* How much of a line a source's get() gives: what fits the pane at its
+ * sideways scroll, up to PAGER_WRAP_MAX bytes (a wrapped line), or all
+ * of it (to find a match). */
+enum pager_want {
+	WANT_VISIBLE,
+	WANT_WRAP,
+	WANT_ALL,
+};
+
+#define PAGER_WRAP_MAX 65536
+
 struct pager_src {
 	size_t (*count)(void *ctx);
-	/* Fill the text fields of t for line i (s, len, base, spans);
-	 * return 1 when the line scrolls sideways (code), else 0.  The
-	 * text stays valid until the next call. */
-	int (*get)(void *ctx, size_t i, struct draw_text *t);
-	/* Does line i contain pat?  NULL: search the text get() gives. */
-	int (*match)(void *ctx, size_t i, const char *pat, size_t plen);
+	/* Fill the text fields of t for line i (s, len, base, spans,
+	 * fixed), as much of it as `want` says; return 1 when the line
+	 * scrolls sideways or wraps (code), else 0.  The text stays valid
+	 * until the next call. */
+	int (*get)(void *ctx, size_t i, struct draw_text *t,
+		   enum pager_want want);
+	/* How many times does line i contain pat?  NULL: count in the
+	 * text get() gives. */
+	size_t (*matches)(void *ctx, size_t i, const char *pat, size_t plen);
+};
+
+/* The lines that match the search, with their number of matches. */
+struct pager_hit {
+	size_t line;
+	size_t nr;
 };
 
 struct pager {
 	const struct pager_src *src;
 	void *ctx;
 	size_t top;		/* first visible line */
+	int sub;		/* its rows scrolled off (when wrapping) */
 	int hscroll;		/* columns scrolled to the left */
 	int rows, cols;		/* of the text area */
+	int wrap;		/* long code lines wrap, not scroll */
 	struct buf pat;		/* last search */
 	size_t match;		/* line of the current match or NO_MATCH */
+	size_t match_nth;	/* which match of that line */
+	size_t match_off;	/* 1 + its byte in the line's text, 0 unknown */
+	struct pager_hit *hits;	/* every matching line, in order */
+	size_t nr_hits, alloc_hits;
+	size_t total;		/* matches in all */
+	size_t *brk;		/* scratch: where a wrapped line's rows begin */
+	size_t alloc_brk;
 };
 
 #define NO_MATCH ((size_t)-1)
@@ -56,10 +85,22 @@ void pager_clamp(struct pager *p);
 int pager_action(struct pager *p, enum action a);
 
 /* Search for `pat` (NULL: the last pattern) from the current match or
- * the top, forward (dir > 0) or backward, wrapping around.  Returns 1 and
- * shows the match at the top, 0 when nothing matches; *wrapped (may be
- * NULL) tells whether the search went around the end. */
+ * the top, forward (dir > 0) or backward, wrapping around, match by
+ * match (a line may hold several).  Returns 1 and shows the match's line
+ * at the top, scrolled sideways (or down its wrapped rows) until the
+ * match is in view; 0 when nothing matches; *wrapped (may be NULL) tells
+ * whether the search went around the end.  The matches are counted
+ * afresh when the pattern or the source changed (match == NO_MATCH). */
 int pager_search(struct pager *p, const char *pat, int dir, int *wrapped);
+/* The current match is the n-th of m (1-based); 0 when there is none. */
+int pager_match_pos(const struct pager *p, size_t *n, size_t *m);
+
+/* Wrap long code lines (on != 0) or scroll them sideways; the top line
+ * stays the top line. */
+void pager_set_wrap(struct pager *p, int on);
+/* Scroll sideways so that column `col` of line `line`'s scrolling part
+ * is in view (left as it is when it is already). */
+void pager_show_col(struct pager *p, int col);
 
 /* Draw the visible lines into w at (y, x); `highlight` shows the
  * matches of the last search. */

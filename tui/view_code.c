@@ -852,10 +852,14 @@ static void search(struct screen *scr, const char *pat, int dir)
 		struct buf b = BUF_INIT;
 
 		sanitize_line(&b, pg->pat.ptr);
-		screen_msg(scr, MSG_ERR, "not found: %s", b.ptr);
+		screen_msg(scr, MSG_ERR, "no match: %s", b.ptr);
 		buf_release(&b);
-	} else if (wrapped) {
-		screen_msg(scr, MSG_INFO, "search wrapped around");
+	} else {
+		size_t n, m;
+
+		pager_match_pos(pg, &n, &m);
+		screen_msg(scr, MSG_INFO, "match %zu/%zu%s", n, m, wrapped ?
+			   " (search wrapped around)" : "");
 	}
 	v->dirty = 1;
 	scr->dirty |= screen_top(scr) ? DIRTY_OVERLAY : 0;

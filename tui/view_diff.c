@@ -7,8 +7,14 @@
  * into an index of line offsets (diff_parse_source), and a line is read
  * through a window (core/item.h's diff_source) and sanitized only when it
  * is drawn or searched, so a 200,000-line diff opens and scrolls as fast
- * as a short one and costs its index, not its text.  Diff lines never wrap; they scroll sideways.  Several
- * fixes are shown one at a time (`F` cycles).
+ * as a short one and costs its index, not its text.  Diff lines scroll
+ * sideways under a sigil column that stays, or wrap (`w`).  A removed
+ * line and the added line it pairs with (the k-th of a run of removed
+ * lines with the k-th of the run of added lines right after it, as
+ * diff-highlight pairs them) have their changed words marked
+ * (core/diff's diff_intraline); a change past the right edge shows a
+ * mark there, and `]`/`[` scroll sideways to a hunk's first change.
+ * Several fixes are shown one at a time (`F` cycles).
  */
 #define _XOPEN_SOURCE_EXTENDED 1
 #include <stdlib.h>
@@ -20,6 +26,18 @@
 #include "tui/markdown.h"
 #include "tui/screen.h"
 
+/* The marks of a changed line, kept for the lines last drawn. */
+struct intra {
+	size_t line1;		/* 1 + its diff line; 0: empty */
+	struct span *spans;
+	size_t nr, alloc;
+};
+
+#define INTRA_CACHE 128
+#define PAIR_SCAN 64		/* longest run of -/+ lines paired */
+#define INTRA_MAX 8192		/* longest line (bytes) marked */
+#define NO_LINE ((size_t)-1)
+
 struct diff_pane {
 	size_t fix;		/* shown fix, index into item.fixes */
 	struct diff d;		/* its parse */
@@ -30,6 +48,9 @@ struct diff_pane {
 	const struct item *it;
 	struct store *st;
 	struct diff_source src;	/* the shown fix's diff */
+	struct intra intra[INTRA_CACHE];
+	struct buf ia, ib;	/* scratch: a pair's sanitized lines */
+	struct diff_ranges ra, rb;
 };
 
 /* The raw bytes of diff line `l`, at most `max` of them; an empty line if
@@ -85,27 +106,130 @@ static size_t drawn_bytes(const struct diff_pane *dp)
 		(size_t)(dp->pg.cols > 0 ? dp->pg.cols : 0)) * 4 + 64;
 }
 
-static int dp_get(void *ctx, size_t i, struct draw_text *t)
+static int kind_at(const struct diff_pane *dp, size_t i)
+{
+	return i < dp->d.nr_lines ? diff_line_at(&dp->d, i).kind : DIFF_OTHER;
+}
+
+/* The line paired with removed or added line i, or NO_LINE. */
+static size_t partner(const struct diff_pane *dp, size_t i, int kind)
+{
+	size_t s = i, e = i, k, j;
+
+	if (kind != DIFF_DEL && kind != DIFF_ADD)
+		return NO_LINE;
+	while (s > 0 && i - s < PAIR_SCAN && kind_at(dp, s - 1) == kind)
+		s--;
+	if (s > 0 && kind_at(dp, s - 1) == kind)
+		return NO_LINE;		/* too long a run */
+	k = i - s;
+	if (kind == DIFF_DEL) {
+		while (e - i < PAIR_SCAN && kind_at(dp, e + 1) == DIFF_DEL)
+			e++;
+		for (j = e + 1; j <= e + 1 + k; j++)
+			if (kind_at(dp, j) != DIFF_ADD)
+				return NO_LINE;
+		return e + 1 + k;
+	}
+	/* an added line: the run of removed lines just before its run */
+	if (!s || kind_at(dp, s - 1) != DIFF_DEL)
+		return NO_LINE;
+	e = s - 1;
+	j = e;
+	while (j > 0 && e - j < PAIR_SCAN && kind_at(dp, j - 1) == DIFF_DEL)
+		j--;
+	if (j > 0 && kind_at(dp, j - 1) == DIFF_DEL)
+		return NO_LINE;
+	return j + k <= e ? j + k : NO_LINE;
+}
+
+/* Sanitize diff line i whole (it is at most INTRA_MAX bytes) into out. */
+static int whole_line(struct diff_pane *dp, size_t i, struct buf *out)
+{
+	struct diff_line l = diff_line_at(&dp->d, i);
+	const char *raw;
+	size_t n;
+
+	buf_reset(out);
+	if (l.len > INTRA_MAX)
+		return -1;
+	raw = line_text(dp, &l, l.len, &n);
+	text_sanitize(out, raw, n, 8, 0);
+	return 0;
+}
+
+/* The change marks of diff line i (of kind `kind`): spans into its
+ * sanitized text, none when it pairs with no line or is too long. */
+static const struct intra *intra_of(struct diff_pane *dp, size_t i, int kind)
+{
+	struct intra *c = &dp->intra[i % INTRA_CACHE];
+	const struct diff_ranges *mine;
+	size_t o, k;
+	enum slot slot;
+
+	if (c->line1 == i + 1)
+		return c;
+	c->line1 = i + 1;
+	c->nr = 0;
+	o = partner(dp, i, kind);
+	if (o == NO_LINE)
+		return c;
+	/* ia holds the removed line, ib the added one */
+	if (whole_line(dp, kind == DIFF_DEL ? i : o, &dp->ia) < 0 ||
+	    whole_line(dp, kind == DIFF_DEL ? o : i, &dp->ib) < 0 ||
+	    !dp->ia.len || !dp->ib.len)
+		return c;
+	if (!diff_intraline(dp->ia.ptr + 1, dp->ia.len - 1, dp->ib.ptr + 1,
+			    dp->ib.len - 1, &dp->ra, &dp->rb))
+		return c;
+	mine = kind == DIFF_DEL ? &dp->ra : &dp->rb;
+	slot = kind == DIFF_DEL ? SLOT_DIFF_DEL_WORD : SLOT_DIFF_ADD_WORD;
+	for (k = 0; k < mine->nr; k++) {
+		ALLOC_GROW(c->spans, c->nr + 1, c->alloc);
+		c->spans[c->nr].start = (unsigned)(mine->v[k].start + 1);
+		c->spans[c->nr].end = (unsigned)(mine->v[k].end + 1);
+		c->spans[c->nr].slot = (unsigned char)slot;
+		c->nr++;
+	}
+	return c;
+}
+
+static void intra_forget(struct diff_pane *dp)
+{
+	size_t k;
+
+	for (k = 0; k < INTRA_CACHE; k++)
+		dp->intra[k].line1 = 0;
+}
+
+static int dp_get(void *ctx, size_t i, struct draw_text *t,
+		  enum pager_want want)
 {
 	struct diff_pane *dp = ctx;
 	struct diff_line l;
+	const struct intra *in = NULL;
 	const char *raw;
-	size_t n;
+	size_t n, max;
 
 	if (i < dp->pre.nr) {
 		doc_get(&dp->pre, i, t);
 		return dp->pre.lines[i].verbatim;
 	}
-	l = diff_line_at(&dp->d, i - dp->pre.nr);
+	i -= dp->pre.nr;
+	l = diff_line_at(&dp->d, i);
+	if (l.kind == DIFF_DEL || l.kind == DIFF_ADD)
+		in = intra_of(dp, i, l.kind);
 	buf_reset(&dp->line);
 	/* only what can reach the screen is read and sanitized: every
 	 * character but a zero-width mark takes at least a third of a
 	 * column per byte, so a megabyte-long minified line costs what a
-	 * short one does (search reads the whole line, in dp_match); one
-	 * byte more tells where the last character ends */
-	raw = line_text(dp, &l, drawn_bytes(dp) + 1, &n);
-	if (n > drawn_bytes(dp)) {
-		n = drawn_bytes(dp);
+	 * short one does (search counts in the raw line, in dp_matches);
+	 * one byte more tells where the last character ends */
+	max = want == WANT_ALL ? l.len : want == WANT_WRAP ? PAGER_WRAP_MAX :
+	      drawn_bytes(dp);
+	raw = line_text(dp, &l, max + 1, &n);
+	if (n > max) {
+		n = max;
 		while (n && ((unsigned char)raw[n] & 0xc0) == 0x80)
 			n--;
 	}
@@ -113,29 +237,43 @@ static int dp_get(void *ctx, size_t i, struct draw_text *t)
 	t->s = dp->line.ptr;
 	t->len = dp->line.len;
 	t->base = kind_slot((unsigned)l.kind);
-	t->spans = NULL;
-	t->nr_spans = 0;
+	t->spans = in ? in->spans : NULL;
+	t->nr_spans = in ? in->nr : 0;
+	/* the sigil column stays when the rest scrolls; file and hunk
+	 * headers stay whole, so the place is named while reading a long
+	 * line's end */
+	if (l.kind == DIFF_ADD || l.kind == DIFF_DEL || l.kind == DIFF_CONTEXT)
+		t->fixed = t->len ? 1 : 0;
+	else if (l.kind == DIFF_HUNK || l.kind == DIFF_FILE ||
+		 l.kind == DIFF_META)
+		t->fixed = t->len;
 	return 1;
 }
 
-static int dp_match(void *ctx, size_t i, const char *pat, size_t plen)
+static size_t dp_matches(void *ctx, size_t i, const char *pat, size_t plen)
 {
 	struct diff_pane *dp = ctx;
 	struct diff_line l;
 	const char *raw;
-	size_t n;
+	size_t n, from = 0, k = 0;
+	long f;
 
 	if (i < dp->pre.nr)
 		return doc_match(&dp->pre, i, pat, plen);
 	l = diff_line_at(&dp->d, i - dp->pre.nr);
 	raw = line_text(dp, &l, l.len, &n);
-	return text_find(raw, n, pat, plen) >= 0;
+	while (plen && from < n &&
+	       (f = text_find(raw + from, n - from, pat, plen)) >= 0) {
+		k++;
+		from += (size_t)f + plen;
+	}
+	return k;
 }
 
 static const struct pager_src diff_src = {
 	.count = dp_count,
 	.get = dp_get,
-	.match = dp_match,
+	.matches = dp_matches,
 };
 
 static void fig(struct buf *b, int adds, int dels, int files)
@@ -256,8 +394,10 @@ static void show_fix(struct diff_pane *dp, size_t fix)
 		    dp->src.len)
 			diff_parse_source(&dp->d, &dp->src);
 	}
+	intra_forget(dp);
 	dp->width = 0;
 	dp->pg.top = 0;
+	dp->pg.sub = 0;
 	dp->pg.hscroll = 0;
 	dp->pg.match = NO_MATCH;
 }
@@ -270,6 +410,8 @@ static int diff_open(struct view *v)
 		dp = xcalloc(1, sizeof(*dp));
 		buf_init(&dp->pre.text, 0);
 		buf_init(&dp->line, 0);
+		buf_init(&dp->ia, 0);
+		buf_init(&dp->ib, 0);
 		pager_init(&dp->pg, &diff_src, dp);
 		v->priv = dp;
 	}
@@ -352,6 +494,40 @@ static void diff_draw(struct view *v)
 	buf_release(&pos);
 }
 
+#define FIRST_CHANGE_SCAN 200	/* lines of a hunk searched for it */
+
+/* Scroll sideways so that the first change of the hunk or file starting
+ * at diff line `from` is in view: the first marked word of a changed
+ * pair, else the start of the lines. */
+static void show_first_change(struct diff_pane *dp, size_t from)
+{
+	size_t i;
+
+	dp->pg.hscroll = 0;
+	if (dp->pg.wrap)
+		return;
+	for (i = from + 1; i < dp->d.nr_lines && i <= from +
+	     FIRST_CHANGE_SCAN; i++) {
+		int kind = kind_at(dp, i);
+		const struct intra *in;
+
+		if (kind == DIFF_HUNK && i > from + 1 &&
+		    kind_at(dp, from) == DIFF_HUNK)
+			return;
+		if (kind != DIFF_DEL && kind != DIFF_ADD)
+			continue;
+		in = intra_of(dp, i, kind);
+		if (!in->nr)
+			continue;
+		if (whole_line(dp, i, &dp->ia) < 0 ||
+		    in->spans[0].start > dp->ia.len)
+			return;
+		pager_show_col(&dp->pg, text_width(dp->ia.ptr + 1,
+						   in->spans[0].start - 1));
+		return;
+	}
+}
+
 /* Jump to a hunk or file line `target` of the diff (a diff line index)
  * unless it is where we are. */
 static int jump(struct diff_pane *dp, size_t target, size_t cur, int found)
@@ -359,6 +535,7 @@ static int jump(struct diff_pane *dp, size_t target, size_t cur, int found)
 	if (!found || target == cur)
 		return 0;
 	pager_goto(&dp->pg, dp->pre.nr + target);
+	show_first_change(dp, target);
 	return 1;
 }
 
@@ -423,6 +600,12 @@ static int diff_handle(struct view *v, enum action a, int key)
 		screen_msg(scr, MSG_INFO, "fix %zu of %zu", dp->fix + 1,
 			   dp->it->nr_fixes);
 		return H_REDRAW;
+	case ACT_WRAP:
+		pager_set_wrap(&dp->pg, !dp->pg.wrap);
+		screen_msg(scr, MSG_INFO, dp->pg.wrap ? "fix: long lines wrap "
+			   "(w scrolls them sideways again)" :
+			   "fix: long lines scroll sideways (w wraps them)");
+		return H_REDRAW;
 	default:
 		return pager_action(&dp->pg, a) ? H_REDRAW : H_UNHANDLED;
 	}
@@ -435,6 +618,7 @@ static int diff_handle(struct view *v, enum action a, int key)
 static void diff_close(struct view *v)
 {
 	struct diff_pane *dp = v->priv;
+	size_t i;
 
 	if (dp) {
 		diff_release(&dp->d);
@@ -442,6 +626,12 @@ static void diff_close(struct view *v)
 		doc_release(&dp->pre);
 		pager_release(&dp->pg);
 		buf_release(&dp->line);
+		buf_release(&dp->ia);
+		buf_release(&dp->ib);
+		diff_ranges_release(&dp->ra);
+		diff_ranges_release(&dp->rb);
+		for (i = 0; i < INTRA_CACHE; i++)
+			free(dp->intra[i].spans);
 		free(dp);
 	}
 	v->priv = NULL;

@@ -204,6 +204,7 @@ static int issue_open(struct view *v)
 	doc_clear(&ip->doc);
 	ip->width = 0;
 	ip->pg.top = 0;
+	ip->pg.sub = 0;
 	ip->pg.hscroll = 0;
 	ip->pg.match = NO_MATCH;
 	v->dirty = 1;
@@ -263,6 +264,14 @@ static int issue_handle(struct view *v, enum action a, int key)
 	struct issue_pane *ip = v->priv;
 
 	(void)key;
+	if (a == ACT_WRAP) {
+		pager_set_wrap(&ip->pg, !ip->pg.wrap);
+		screen_msg(v->scr, MSG_INFO, ip->pg.wrap ? "issue: long code "
+			   "lines wrap (w scrolls them sideways again)" :
+			   "issue: long code lines scroll sideways (w wraps "
+			   "them)");
+		return H_REDRAW;
+	}
 	return pager_action(&ip->pg, a) ? H_REDRAW : H_UNHANDLED;
 }
 

@@ -1,0 +1,413 @@
+/*
+ * t_reading: reading real bugs on the annotator's screen - long diff
+ * lines wrapped or scrolled under a fixed sigil column, the changed words
+ * of a changed line marked (and a mark at the edge when they lie past
+ * it), HTML inside Markdown, links, shortcodes and search.
+ *
+ * Like t_screen, every test builds a fresh study in tests/tmp with items
+ * written here, runs the real tui_code() on a virtual screen with a key
+ * script, and reads the dumped rows (and their attributes, in the .attr
+ * file beside each dump: one letter per cell - r reverse, b bold, u
+ * underline, upper case when combined - then, with colours, one letter
+ * per cell naming the theme slot).  Golden screens are in
+ * tests/expected/reading-*.txt (BUGCODER_UPDATE_EXPECTED=1 rewrites
+ * them).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/buf.h"
+#include "core/item.h"
+#include "core/member.h"
+#include "core/store.h"
+#include "core/study.h"
+#include "tui/tui.h"
+#include "tests/lib/screen_test.h"
+
+#define CODEBOOK "codebooks/llm-framework-bugs.json"
+
+struct fixture {
+	char dir[64];
+	struct buf path;
+	struct store st;
+	struct actor owner, alice;
+	struct err err;
+	const char *term;
+};
+
+/* A one-line fix as DeepSpeed's ZeRO partitioning had: the change is at
+ * column 130 of the line; and a change near column 300. */
+#define PAD40 "                                        "
+static const char long_diff[] =
+	"diff --git a/zero/partition.py b/zero/partition.py\n"
+	"--- a/zero/partition.py\n"
+	"+++ b/zero/partition.py\n"
+	"@@ -100,3 +100,3 @@ def partition(param):\n"
+	"             start = secondary_start_index(param)\n"
+	"-            sec_numel = param.ds_numel - secondary_start if "
+	"param.ds_numel > secondary_start_index_in_this_partition_group "
+	"else oldvalue\n"
+	"+            sec_numel = param.ds_numel - secondary_start if "
+	"param.ds_numel > secondary_start_index_in_this_partition_group "
+	"else max(0, newvalue)\n"
+	"             return sec_numel\n"
+	"@@ -300,14 +300,14 @@ def config():\n"
+	"-    settings = dict(" PAD40 PAD40 PAD40 PAD40 PAD40 PAD40
+	"alpha=1, beta=2, gamma=3)\n"
+	"+    settings = dict(" PAD40 PAD40 PAD40 PAD40 PAD40 PAD40
+	"alpha=1, beta=9, gamma=3)\n"
+	"     return settings\n"
+	"     # one\n     # two\n     # three\n     # four\n"
+	"     # five\n     # six\n     # seven\n     # eight\n"
+	"     # nine\n     # ten\n     # eleven\n     # twelve\n";
+
+static void set_fix(struct fix *x, long long number, const char *title,
+		    const char *diff)
+{
+	memset(x, 0, sizeof(*x));
+	x->number = number;
+	x->title = xstrdup(title);
+	x->merged_at = xstrdup("2024-01-05T12:00:00Z");
+	x->additions = x->deletions = x->changed_files = -1;
+	x->diff = xstrdup(diff);
+	x->diff_len = strlen(diff);
+}
+
+static void base_item(struct item *it, const char *repo, long long number,
+		      const char *title, const char *body)
+{
+	memset(it, 0, sizeof(*it));
+	it->repo = xstrdup(repo);
+	it->number = number;
+	it->title = xstrdup(title);
+	it->body = body ? xstrdup(body) : NULL;
+	it->state = xstrdup("closed");
+	it->author = xstrdup("reporter");
+	it->created_at = xstrdup("2024-01-02T03:04:05Z");
+	it->closed_at = xstrdup("2024-01-09T10:00:00Z");
+	it->days_open = -1;
+	it->comment_count = -1;
+}
+
+static void save(struct fixture *f, struct item *it)
+{
+	struct err e = ERR_INIT;
+
+	if (store_begin(&f->st, &e) < 0 || item_save(&f->st, it, &e) < 0 ||
+	    store_commit(&f->st, &e) < 0)
+		fail_msg("saving %s#%lld: %s", it->repo, it->number, e.msg);
+	item_release(it);
+}
+
+static void add_long(struct fixture *f, const char *body)
+{
+	struct item it;
+
+	base_item(&it, "acme/zero", 1, "Partition size wrong", body ? body :
+		  "See the fix.");
+	it.fixes = xcalloc(1, sizeof(*it.fixes));
+	set_fix(&it.fixes[0], 2, "Clamp the partition size", long_diff);
+	it.nr_fixes = 1;
+	save(f, &it);
+}
+
+static int setup(void **state)
+{
+	struct fixture *f = xcalloc(1, sizeof(*f));
+	struct err e = ERR_INIT;
+
+	setenv("LC_ALL", "C.UTF-8", 1);
+	setenv("TZ", "UTC", 1);
+	setenv("BUGCODER_NOW", "2024-06-01T00:00:00Z", 1);
+	unsetenv("NO_COLOR");
+	unsetenv("ESCDELAY");
+	mkdir("tests/tmp", 0777);
+	snprintf(f->dir, sizeof(f->dir), "tests/tmp/reading-XXXXXX");
+	if (!mkdtemp(f->dir))
+		fail_msg("mkdtemp: %s", strerror(errno));
+	buf_init(&f->path, 0);
+	buf_addf(&f->path, "%s/study.db", f->dir);
+	if (study_create(&f->st, f->path.ptr, "reading tests", CODEBOOK,
+			 &e) < 0)
+		fail_msg("%s", e.msg);
+	if (member_resolve(&f->st, NULL, &f->owner, &e) < 0 ||
+	    member_add(&f->st, &f->owner, "alice", ROLE_ANNOTATOR, &e) < 0 ||
+	    member_resolve(&f->st, "alice", &f->alice, &e) < 0)
+		fail_msg("%s", e.msg);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+	struct buf cmd = BUF_INIT;
+	const char *keep = getenv("BUGCODER_KEEP_TMP");
+
+	store_close(&f->st);
+	actor_release(&f->owner);
+	actor_release(&f->alice);
+	if (!keep || !*keep) {
+		buf_addf(&cmd, "rm -rf '%s'", f->dir);
+		if (system(cmd.ptr) != 0)
+			fprintf(stderr, "could not remove %s\n", f->dir);
+	}
+	buf_release(&cmd);
+	buf_release(&f->path);
+	free(f);
+	return 0;
+}
+
+static void run(struct fixture *f, int rows, int cols, const char *item,
+		const char *keys)
+{
+	st_env(f->dir, rows, cols, keys, f->term);
+	err_clear(&f->err);
+	if (tui_code(&f->st, &f->alice, item, &f->err) < 0)
+		fail_msg("tui_code: %s", f->err.msg);
+}
+
+static char *dump(struct fixture *f, const char *name)
+{
+	return st_dump(f->dir, name);
+}
+
+static char *row(struct fixture *f, const char *name, int r)
+{
+	return st_row(f->dir, name, r);
+}
+
+/* The first row of dump `name` that contains `needle`, or -1. */
+static int find_row(struct fixture *f, const char *name, const char *needle)
+{
+	int r;
+
+	for (r = 0; r < 60; r++) {
+		char *s = row(f, name, r);
+		int hit = strstr(s, needle) != NULL;
+
+		free(s);
+		if (hit)
+			return r;
+	}
+	return -1;
+}
+
+#define assert_row_has(f, name, r, want) do { \
+		char *got_ = row((f), (name), (r)); \
+		if (!strstr(got_, (want))) \
+			fail_msg("%s row %d\n  got:  \"%s\"\n  want it to " \
+				 "contain: \"%s\"", (name), (r), got_, (want)); \
+		free(got_); \
+	} while (0)
+
+/* The theme slot letter of the cell `k` columns into the first `needle`
+ * of row r of dump `name` (ASCII rows), from the colour part of its
+ * .attr file. */
+static char pair_at(struct fixture *f, const char *name, int r,
+		    const char *needle, int k)
+{
+	struct buf an = BUF_INIT;
+	char *text = row(f, name, r), *attr, *p, *rowp;
+	const char *at = strstr(text, needle);
+	size_t col;
+	int i;
+	char c;
+
+	if (!at)
+		fail_msg("%s row %d has no \"%s\": %s", name, r, needle, text);
+	col = (size_t)(at - text) + (size_t)k;
+	buf_addf(&an, "%s.attr", name);
+	attr = dump(f, an.ptr);
+	p = strstr(attr, "colour cells: ");
+	assert_non_null(p);
+	p = strchr(p, '\n') + 1;
+	for (i = 0, rowp = p; i < r && rowp; i++) {
+		rowp = strchr(rowp, '\n');
+		if (rowp)
+			rowp++;
+	}
+	assert_non_null(rowp);
+	c = '.';
+	for (i = 0; rowp[i] && rowp[i] != '\n'; i++)
+		if ((size_t)i == col)
+			c = rowp[i];
+	free(text);
+	free(attr);
+	buf_release(&an);
+	return c;
+}
+
+#define WRAP_MARK "\xe2\x86\xaa"
+#define CHANGE_MARK "\xc2\xbb"
+
+/* ---- long lines: sideways, wrapped, intra-line marks ------------------- */
+
+/* At 80 columns the change of the ZeRO line lies past the edge: the row
+ * ends with a change mark; ] scrolls sideways to it, keeping the sigils
+ * in their column. */
+static void test_change_past_edge(void **state)
+{
+	struct fixture *f = *state;
+	int r;
+
+	add_long(f, NULL);
+	run(f, 24, 80, NULL, "<Tab>\n:dump-screen top\n]\n:dump-screen h1\n"
+	    "]\n:dump-screen h2\n^\n:dump-screen home\n");
+	r = find_row(f, "top", "-            sec_numel");
+	assert_true(r > 0);
+	assert_row_has(f, "top", r, CHANGE_MARK);
+	assert_row_has(f, "top", r + 1, "+            sec_numel");
+	assert_row_has(f, "top", r + 1, CHANGE_MARK);
+	/* ] puts the hunk on top, the first change in view */
+	assert_row_has(f, "h1", 2, "@@ -100,3 +100,3 @@");
+	assert_row_has(f, "h1", 4, "oldvalue");
+	assert_row_has(f, "h1", 5, "max(0, newvalue)");
+	{
+		char *s = row(f, "h1", 4), *t = row(f, "h1", 5);
+
+		assert_int_equal(s[0], '-');
+		assert_int_equal(t[0], '+');
+		free(s);
+		free(t);
+	}
+	/* the change near column 300 */
+	assert_row_has(f, "h2", 2, "@@ -300,14 +300,14 @@");
+	assert_row_has(f, "h2", 3, "beta=2");
+	assert_row_has(f, "h2", 4, "beta=9");
+	/* ^ scrolls back: the mark at the edge again */
+	assert_row_has(f, "home", 3, "-    settings = dict(");
+	assert_row_has(f, "home", 3, CHANGE_MARK);
+}
+
+/* The changed words are reverse video in colour, on 8 colours and with
+ * NO_COLOR; only they are. */
+static void test_intraline_attrs(void **state)
+{
+	struct fixture *f = *state;
+	char *s, *a;
+
+	add_long(f, NULL);
+	f->term = "xterm";
+	run(f, 24, 80, NULL, "<Tab>]]\n:dump-screen c\n");
+	/* the slots of the changed digits: R removed, P added */
+	assert_int_equal(pair_at(f, "c", 3, "beta=2", 5), 'R');
+	assert_int_equal(pair_at(f, "c", 3, "beta=2", 4), '-');
+	assert_int_equal(pair_at(f, "c", 4, "beta=9", 5), 'P');
+	assert_int_equal(pair_at(f, "c", 4, "beta=9", 4), '+');
+	setenv("NO_COLOR", "1", 1);
+	run(f, 24, 80, NULL, "<Tab>]]\n:dump-screen m\n");
+	unsetenv("NO_COLOR");
+	s = dump(f, "m.attr");
+	assert_contains(s, "colour cells: 0\n");
+	free(s);
+	/* row 3 is "-... beta=2 ...", row 4 "+... beta=9 ...": the digit
+	 * alone is reversed */
+	s = row(f, "m", 3);
+	a = row(f, "m.attr", 3);
+	{
+		const char *d = strstr(s, "beta=2");
+		size_t at;
+
+		assert_non_null(d);
+		at = (size_t)(d - s) + 5;
+		assert_true(strlen(a) > at);
+		assert_int_equal(a[at], 'r');
+		assert_int_equal(a[at - 1], '.');
+		assert_true(a[at + 1] == '.' || a[at + 1] == '\0');
+	}
+	free(s);
+	free(a);
+	s = row(f, "m", 4);
+	a = row(f, "m.attr", 4);
+	{
+		const char *d = strstr(s, "beta=9");
+		size_t at;
+
+		assert_non_null(d);
+		at = (size_t)(d - s) + 5;
+		assert_true(strlen(a) > at);
+		assert_int_equal(a[at], 'R');	/* reverse and bold */
+		assert_int_equal(a[at - 1], '.');
+	}
+	free(s);
+	free(a);
+}
+
+/* w wraps the fix pane: continuation rows start with the mark in the
+ * sigil column, the change is on screen, the top line stays; w again
+ * scrolls sideways. */
+static void test_wrap(void **state)
+{
+	struct fixture *f = *state;
+	int r;
+
+	add_long(f, NULL);
+	run(f, 24, 80, NULL, "<Tab>]\nw\n:dump-screen on80\nw\n"
+	    ":dump-screen off80\n");
+	st_expect_screen(f->dir, "on80", "reading-wrap-on-80x24.txt");
+	st_expect_screen(f->dir, "off80", "reading-wrap-off-80x24.txt");
+	assert_row_has(f, "on80", 2, "@@ -100,3 +100,3 @@");
+	r = find_row(f, "on80", "-            sec_numel");
+	assert_true(r > 0);
+	assert_row_has(f, "on80", r + 1, WRAP_MARK);
+	assert_true(find_row(f, "on80", "oldvalue") > r);
+	assert_row_has(f, "off80", 2, "@@ -100,3 +100,3 @@");
+	run(f, 50, 200, NULL, "<Tab>w\n:dump-screen on200\nw\n"
+	    ":dump-screen off200\n");
+	st_expect_screen(f->dir, "on200", "reading-wrap-on-200x50.txt");
+	st_expect_screen(f->dir, "off200", "reading-wrap-off-200x50.txt");
+	r = find_row(f, "on200", "alpha=1, beta=2");
+	assert_true(r > 0);
+	assert_row_has(f, "on200", r, WRAP_MARK);
+}
+
+/* Scrolling a wrapped pane goes row by row; n finds a match on a
+ * continuation row; ] jumps from a wrapped line. */
+static void test_wrap_moves(void **state)
+{
+	struct fixture *f = *state;
+
+	add_long(f, NULL);
+	run(f, 24, 80, NULL, "<Tab>w/sec_numel = param\n<Enter>\n"
+	    ":dump-screen s0\nj\n:dump-screen j1\nj\n:dump-screen j2\nk\n"
+	    ":dump-screen k1\nk\n:dump-screen k2\n]\n:dump-screen h2\n"
+	    "g/gamma=3\n<Enter>\n:dump-screen s\n");
+	assert_row_has(f, "s0", 2, "-            sec_numel = param");
+	assert_row_has(f, "s0", 23, "match 1/2");
+	/* j goes down one row: the line's second row is on top */
+	assert_row_has(f, "j1", 2, WRAP_MARK);
+	assert_row_has(f, "j1", 2, "oldvalue");
+	assert_row_has(f, "j2", 2, "+            sec_numel = param");
+	assert_row_has(f, "k1", 2, WRAP_MARK);
+	assert_row_has(f, "k2", 2, "-            sec_numel = param");
+	assert_row_has(f, "h2", 2, "@@ -300,14 +300,14 @@");
+	assert_true(find_row(f, "s", "gamma=3") >= 2);
+	assert_row_has(f, "s", 23, "match 1/2");
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+		T(test_change_past_edge),
+		T(test_intraline_attrs),
+		T(test_wrap),
+		T(test_wrap_moves),
+#undef T
+	};
+
+	if (argc > 1)
+		cmocka_set_test_filter(argv[1]);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
