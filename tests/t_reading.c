@@ -396,6 +396,180 @@ static void test_wrap_moves(void **state)
 	assert_row_has(f, "s", 23, "match 1/2");
 }
 
+/* ---- HTML, links, shortcodes ----------------------------------------- */
+
+static const char html_body[] =
+	"### Describe the bug\n"
+	"\n"
+	"Training stops with a wrong partition size.\n"
+	"\n"
+	"<img width=\"825\" height=\"479\" alt=\"Image\" "
+	"src=\"https://github.com/user-attachments/assets/"
+	"0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b\" />\n"
+	"\n"
+	"<img width=\"600\" alt=\"loss curve\" "
+	"src=\"https://github.com/user-attachments/assets/"
+	"11112222-3333-4444-5555-666677778888\" />\n"
+	"See [the log](https://example.org/logs/run-42) for details.\n"
+	"\n"
+	"<details>\n"
+	"<summary>Environment</summary>\n"
+	"\n"
+	"torch 2.1, CUDA 12.1, 8 GPUs\n"
+	"\n"
+	"</details>\n"
+	"\n"
+	"Press <kbd>Ctrl</kbd>+<kbd>C</kbd>, then H<sub>2</sub>O and "
+	"x<sup>2</sup>, <b>bold</b>, <i>it</i>, <code>a &lt; b</code>,<br>"
+	"a <a href=\"https://example.org/a\">link</a> and "
+	"<span style=\"color:red\">plain</span> <unknown>text</unknown>.\n"
+	"\n"
+	"Fixed by [4330](https://github.com/microsoft/DeepSpeed/pull/4330) "
+	"and https://example.org/auto :warning: :tada: :nosuchcode:\n"
+	"\n"
+	"<details><summary>Logs</summary>\n"
+	"line one of the log\n"
+	"</details>\n"
+	"\n"
+	"The end.\n"
+	"\n"
+	"<img alt=\"evil&#27;[2J\" src=\"x&#x1b;]52;c;Zg==&#7;\">\n";
+
+static void add_html(struct fixture *f)
+{
+	struct item it;
+
+	base_item(&it, "acme/html", 1, "HTML in an issue", html_body);
+	save(f, &it);
+}
+
+/* <img> shows "[image: ALT] <URL>" wrapped, never cut, and no tag is
+ * shown as source; the other tags show with their meaning. */
+static void test_html(void **state)
+{
+	struct fixture *f = *state;
+	char *s;
+
+	add_html(f);
+	run(f, 50, 80, "acme/html#1", ":dump-screen h\n");
+	st_expect_screen(f->dir, "h", "reading-html-80x50.txt");
+	s = dump(f, "h");
+	/* wrapped where the URL is too long for a line, never cut */
+	assert_contains(s, "[image: Image]\n<https://github.com/user-"
+			"attachments/assets/0f1e2d3c-4b5a-6978-8a9b-"
+			"0c1d2e3f4a5b\n>");
+	assert_contains(s, "[image: loss curve]\n<https://github.com/user-"
+			"attachments/assets/11112222-3333-4444-5555-"
+			"666677778888\n>");
+	/* text right under an <img> line belongs to its HTML block, where
+	 * GitHub reads no Markdown: shown whole */
+	assert_contains(s, "See [the log](https://example.org/logs/run-42) "
+			"for details.");
+	assert_contains(s, "\xe2\x96\xbe Environment");
+	assert_contains(s, "torch 2.1, CUDA 12.1, 8 GPUs");
+	assert_contains(s, "Press [Ctrl]+[C], then H_(2)O and x^(2), bold, "
+			"it, `a < b`,");
+	assert_contains(s, "a link <https://example.org/a> and plain text.");
+	assert_contains(s, "\xe2\x96\xbe Logs");
+	assert_contains(s, "line one of the log");
+	/* no tag as source */
+	assert_not_contains(s, "<img");
+	assert_not_contains(s, "<details");
+	assert_not_contains(s, "<summary");
+	assert_not_contains(s, "<kbd");
+	assert_not_contains(s, "<span");
+	assert_not_contains(s, "unknown>");
+	/* escapes written as references reach the screen as marks only */
+	assert_contains(s, "[image: evil\xe2\x90\x9b[2J] <x\xe2\x90\x9b]52;c;"
+			"Zg==\xe2\x90\x87>");
+	assert_not_contains(s, "\x1b");
+	free(s);
+}
+
+/* A link whose URL ends with its text shows the URL; an autolink shows
+ * its URL once; shortcodes become emoji on UTF-8, text on ASCII. */
+static void test_links_and_shortcodes(void **state)
+{
+	struct fixture *f = *state;
+	char *s;
+
+	add_html(f);
+	run(f, 50, 80, "acme/html#1", ":dump-screen l\n");
+	s = dump(f, "l");
+	assert_contains(s, "Fixed by 4330 <https://github.com/microsoft/"
+			"DeepSpeed/pull/4330> and\nhttps://example.org/auto "
+			"\xe2\x9a\xa0 \xf0\x9f\x8e\x89 :nosuchcode:");
+	assert_not_contains(s, "<https://example.org/auto>");
+	free(s);
+	setenv("LC_ALL", "C", 1);
+	run(f, 50, 80, "acme/html#1", ":dump-screen a\n");
+	setenv("LC_ALL", "C.UTF-8", 1);
+	s = dump(f, "a");
+	assert_contains(s, ":warning: :tada: :nosuchcode:");
+	assert_contains(s, "v Environment");
+	free(s);
+}
+
+/* o closes the first section in view and opens it again; the place is
+ * kept. */
+static void test_details_toggle(void **state)
+{
+	struct fixture *f = *state;
+	char *s;
+
+	add_html(f);
+	run(f, 24, 80, "acme/html#1", "/Environment\n<Enter>\no\n"
+	    ":dump-screen closed\no\n:dump-screen open\n"
+	    "/Logs\n<Enter>\no\n:dump-screen logs\n");
+	s = dump(f, "closed");
+	assert_contains(s, "\xe2\x96\xb8 Environment");
+	assert_not_contains(s, "torch 2.1");
+	assert_contains(s, "section closed (o opens it)");
+	free(s);
+	assert_row_has(f, "closed", 2, "\xe2\x96\xb8 Environment");
+	s = dump(f, "open");
+	assert_contains(s, "\xe2\x96\xbe Environment");
+	assert_contains(s, "torch 2.1");
+	free(s);
+	s = dump(f, "logs");
+	assert_contains(s, "\xe2\x96\xb8 Logs");
+	assert_not_contains(s, "line one of the log");
+	assert_contains(s, "The end.");
+	free(s);
+}
+
+/* A match past the right edge of a code line is scrolled into view and
+ * highlighted more strongly than the others; the status line counts. */
+static void test_search_offscreen(void **state)
+{
+	struct fixture *f = *state;
+	char *s, *a;
+	const char *at;
+
+	add_long(f, "```\nx = 1" PAD40 PAD40 PAD40 " needle here\n```\n");
+	run(f, 24, 80, NULL, "/needle\n<Enter>\n:dump-screen s\nn\n"
+	    ":dump-screen s2\n/no-such-thing\n<Enter>\n:dump-screen none\n");
+	assert_row_has(f, "s", 2, "needle here");
+	assert_row_has(f, "s", 23, "match 1/1");
+	assert_row_has(f, "s2", 23, "match 1/1 (search wrapped around)");
+	assert_row_has(f, "none", 23, "no match: no-such-thing");
+	/* the current match: reverse and bold in mono */
+	s = row(f, "s", 2);
+	a = row(f, "s.attr", 2);
+	at = strstr(s, "needle");
+	assert_non_null(at);
+	assert_int_equal(a[at - s], 'R');
+	free(s);
+	free(a);
+	/* two matches on one diff line: n steps through both */
+	run(f, 24, 80, NULL, "<Tab>/secondary_start\n<Enter>\n"
+	    ":dump-screen d1\nn\n:dump-screen d2\nn\n:dump-screen d3\n");
+	assert_row_has(f, "d1", 23, "match 1/5");
+	assert_row_has(f, "d2", 23, "match 2/5");
+	assert_row_has(f, "d3", 23, "match 3/5");
+	assert_row_has(f, "d3", 2, "secondary_start");
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -404,6 +578,10 @@ int main(int argc, char **argv)
 		T(test_intraline_attrs),
 		T(test_wrap),
 		T(test_wrap_moves),
+		T(test_html),
+		T(test_links_and_shortcodes),
+		T(test_details_toggle),
+		T(test_search_offscreen),
 #undef T
 	};
 

@@ -114,6 +114,16 @@ void doc_line(struct doc *d, const char *s, enum slot slot,
 	doc_end(d);
 }
 
+void doc_truncate(struct doc *d, size_t n)
+{
+	doc_end(d);
+	if (n >= d->nr)
+		return;
+	buf_setlen(&d->text, d->lines[n].off);
+	d->nr_spans = d->lines[n].span0;
+	d->nr = n;
+}
+
 size_t doc_find_anchor(const struct doc *d, unsigned long long anchor)
 {
 	size_t lo = 0, hi = d->nr;

@@ -56,6 +56,9 @@ void doc_end(struct doc *d);
 void doc_line(struct doc *d, const char *s, enum slot slot,
 	      unsigned long long anchor);
 
+/* Drop lines n and after. */
+void doc_truncate(struct doc *d, size_t n);
+
 /* Index of the last line whose anchor is <= `anchor` (0 if none). */
 size_t doc_find_anchor(const struct doc *d, unsigned long long anchor);
 

@@ -91,14 +91,15 @@ static const char *const glyphs_utf8[NR_GLYPHS] = {
 	[G_CROSS] = "\xe2\x94\xbc", [G_AGREED] = "\xe2\x9c\x93",
 	[G_DIFFER] = "\xe2\x89\xa0", [G_PENDING] = "\xe2\x80\xa6",
 	[G_ARROW] = "\xe2\x86\x92", [G_WRAP] = "\xe2\x86\xaa",
-	[G_CHANGE] = "\xc2\xbb",
+	[G_CHANGE] = "\xc2\xbb", [G_OPEN] = "\xe2\x96\xbe",
+	[G_CLOSED] = "\xe2\x96\xb8",
 };
 static const char *const glyphs_ascii[NR_GLYPHS] = {
 	[G_ELLIPSIS] = "~", [G_BULLET] = "*", [G_QUOTE] = "|",
 	[G_RULE] = "-", [G_OVERFLOW] = ">", [G_DOT] = "-", [G_CHECK] = "x",
 	[G_CROSS] = "+", [G_AGREED] = "ok", [G_DIFFER] = "!=",
 	[G_PENDING] = "..", [G_ARROW] = "->", [G_WRAP] = "\\",
-	[G_CHANGE] = ">",
+	[G_CHANGE] = ">", [G_OPEN] = "v", [G_CLOSED] = ">",
 };
 
 static attr_t attrs[NR_SLOTS];

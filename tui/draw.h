@@ -70,6 +70,8 @@ enum glyph {
 	G_ARROW,	/* "→" or "->" */
 	G_WRAP,		/* "↪" or "\\": a wrapped line goes on */
 	G_CHANGE,	/* "»" or ">": a change lies past the edge */
+	G_OPEN,		/* "▾" or "v": an open section */
+	G_CLOSED,	/* "▸" or ">": a closed one */
 	NR_GLYPHS
 };
 const char *glyph(enum glyph g);

@@ -50,6 +50,8 @@
 	_(SCROLL_RIGHT, "scroll-right", \
 	  "Scroll code and diff lines to the right") \
 	_(SCROLL_HOME,  "scroll-home",    "Undo sideways scrolling") \
+	_(TOGGLE_SECTION, "toggle-section", \
+	  "Close or open the first <details> section in view") \
 	_(WRAP, "wrap", \
 	  "Wrap long code and diff lines in the focused pane, or not") \
 	_(SEARCH, "search", \

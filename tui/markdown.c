@@ -8,9 +8,18 @@
  * buffer with a style per byte, then wrapped with text_wrap() at the
  * width left after the prefixes.
  *
+ * HTML (inline tags, and HTML blocks) is read with tui/html.c's
+ * tokenizer and shown the way GitHub shows it: <img> as "[image: ALT]
+ * <URL>" like a Markdown image, <a href> as a link, <b> <i> <code> <kbd>
+ * <sub> <sup> <br> with their meaning in text, <details> as a section
+ * whose <summary> is a title line and whose body can be closed (struct
+ * md_sections); any other tag shows its text only.  Text and URLs from
+ * HTML are sanitized like the rest.  GitHub's emoji shortcodes in text
+ * become the emoji on a UTF-8 terminal.
+ *
  * Limitations: a span nested in another takes the inner style only;
- * footnote definitions are shown where they stand, not at the end; raw
- * HTML is shown as source text, not interpreted.
+ * footnote definitions are shown where they stand, not at the end; HTML
+ * tables are read as lines of text, not laid out.
  */
 #define _XOPEN_SOURCE_EXTENDED 1
 #include "tui/markdown.h"
@@ -22,8 +31,12 @@
 #include <string.h>
 
 #include "core/text.h"
+#include "tui/emoji.h"
+#include "tui/html.h"
 
 #define MAX_DEPTH 24
+#define MAX_HTML 16		/* inline HTML tags open at once */
+#define MAX_SECTIONS 16		/* <details> open at once */
 #define MAX_STYLE 64
 #define MIN_WIDTH 12
 
@@ -58,7 +71,28 @@ struct md {
 	struct text_lines wrap;
 	size_t *line_at;	/* source line n starts at line_at[n - 1] */
 	size_t nr_lines, alloc_lines;	/* (built on first use) */
+	/* inline HTML tags open: their style, and a link's target */
+	struct html_open {
+		char name[16];
+		enum slot slot;
+		size_t start;	/* para offset of a link's text */
+		char *href;	/* owned */
+	} hs[MAX_HTML];
+	int hsp;
+	int collapse;		/* in an HTML block: blanks collapse */
+	/* <details> open */
+	struct md_sections *sec;
+	struct section {
+		size_t k;	/* its number */
+		size_t body;	/* doc line where its body starts */
+		int closed, titled;
+	} secs[MAX_SECTIONS];
+	int nsec;		/* may exceed MAX_SECTIONS */
+	int in_summary;
+	size_t nr_sections;	/* numbering without a struct md_sections */
 };
+
+static void section_title(struct md *m, const char *title);
 
 static unsigned long long anchor(struct md *m, size_t off)
 {
@@ -147,6 +181,11 @@ static void blank(struct md *m)
 	struct container *c = top(m);
 	int i;
 
+	/* a section's body begins without a <summary>: GitHub titles it */
+	if (m->nsec > 0 && m->nsec <= MAX_SECTIONS &&
+	    !m->secs[m->nsec - 1].titled && !m->in_summary)
+		section_title(m, "Details");
+
 	if (c && (c->kind == CTR_ITEM || c->kind == CTR_LIST) && c->tight) {
 		m->need_blank = 0;
 		return;
@@ -198,9 +237,287 @@ static void para_add_untrusted(struct md *m, const char *s, enum slot slot)
 	para_add(m, m->tmp.ptr, m->tmp.len, slot);
 }
 
-static int ends_with(const char *s, size_t n, const char *suffix, size_t k)
+static int shortcode_byte(int c)
 {
-	return k <= n && !memcmp(s + n - k, suffix, k);
+	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' ||
+	       c == '+' || c == '-';
+}
+
+/* Add sanitized text, its emoji shortcodes (":tada:") turned into the
+ * emoji when the terminal shows UTF-8 (else kept as text). */
+static void para_add_text(struct md *m, const char *s, size_t len,
+			  enum slot slot)
+{
+	size_t i = 0, from = 0;
+
+	while (draw_utf8() && i < len) {
+		size_t j = i + 1;
+		uint32_t cp;
+		char u[4];
+
+		if (s[i] != ':') {
+			i++;
+			continue;
+		}
+		while (j < len && j - i <= 40 &&
+		       shortcode_byte((unsigned char)s[j]))
+			j++;
+		if (j >= len || s[j] != ':' || j == i + 1) {
+			i = j < len && s[j] == ':' ? j : i + 1;
+			continue;
+		}
+		cp = emoji_lookup(s + i + 1, j - i - 1);
+		if (!cp || text_char_width(cp) < 1) {
+			i = j;
+			continue;
+		}
+		para_add(m, s + from, i - from, slot);
+		para_add(m, u, text_encode(cp, u), slot);
+		i = from = j + 1;
+	}
+	para_add(m, s + from, len - from, slot);
+}
+
+/* Text from the source (a text node, HTML text): sanitized, shortcodes
+ * made emoji; in an HTML block runs of blanks and newlines are one
+ * space, and none starts a line. */
+static void para_add_source(struct md *m, const char *s, size_t len,
+			    enum slot slot)
+{
+	struct buf b = BUF_INIT;
+	size_t i;
+
+	text_sanitize(&b, s, len, 8, TEXT_KEEP_NL);
+	if (m->collapse) {
+		struct buf c = BUF_INIT;
+
+		for (i = 0; i < b.len; i++) {
+			char ch = b.ptr[i];
+
+			if (ch == ' ' || ch == '\n') {
+				char last = c.len ? c.ptr[c.len - 1] :
+					    m->para.len ?
+					    m->para.ptr[m->para.len - 1] : '\n';
+
+				if (last == ' ' || last == '\n')
+					continue;
+				ch = ' ';
+			}
+			buf_addch(&c, ch);
+		}
+		buf_release(&b);
+		b = c;
+	}
+	para_add_text(m, b.ptr, b.len, slot);
+	buf_release(&b);
+}
+
+/* Does a link's text say all its URL does?  Then the URL is not shown
+ * again: an autolink ("https://x", "www.x", "a@b") is its own text. */
+static int link_is_text(const char *text, size_t tlen, const char *url,
+			size_t ulen)
+{
+	static const char *const schemes[] = { "", "http://", "mailto:" };
+	size_t k;
+
+	for (k = 0; k < sizeof(schemes) / sizeof(schemes[0]); k++) {
+		size_t sl = strlen(schemes[k]);
+
+		if (ulen == sl + tlen && !memcmp(url, schemes[k], sl) &&
+		    !memcmp(url + sl, text, tlen))
+			return 1;
+	}
+	return 0;
+}
+
+/* Append " <url>" (sanitized) unless the link text from para offset
+ * `start` is the URL itself. */
+static void add_url(struct md *m, size_t start, const char *url)
+{
+	struct buf u = BUF_INIT, t = BUF_INIT;
+
+	if (!url || !*url)
+		return;
+	text_sanitize(&u, url, strlen(url), 8, 0);
+	if (u.len && !link_is_text(m->para.ptr + start, m->para.len - start,
+				   u.ptr, u.len)) {
+		buf_addf(&t, " <%s>", u.ptr);
+		para_add(m, t.ptr, t.len, SLOT_MD_LINK);
+	}
+	buf_release(&u);
+	buf_release(&t);
+}
+
+/* ---- HTML ------------------------------------------------------------ */
+
+static const struct {
+	const char *name;
+	enum slot slot;
+	const char *open, *close;	/* text in place of the tags */
+} html_inline[] = {
+	{ "a", SLOT_MD_LINK, "", "" },
+	{ "b", SLOT_MD_STRONG, "", "" },
+	{ "strong", SLOT_MD_STRONG, "", "" },
+	{ "i", SLOT_MD_EMPH, "", "" },
+	{ "em", SLOT_MD_EMPH, "", "" },
+	{ "u", SLOT_MD_EMPH, "", "" },
+	{ "ins", SLOT_MD_EMPH, "", "" },
+	{ "mark", SLOT_MD_STRONG, "", "" },
+	{ "code", SLOT_MD_CODE, "`", "`" },
+	{ "tt", SLOT_MD_CODE, "`", "`" },
+	{ "samp", SLOT_MD_CODE, "`", "`" },
+	{ "kbd", SLOT_MD_CODE, "[", "]" },
+	{ "sub", SLOT_NORMAL, "_(", ")" },
+	{ "sup", SLOT_NORMAL, "^(", ")" },
+	{ "s", SLOT_NORMAL, "~~", "~~" },
+	{ "del", SLOT_NORMAL, "~~", "~~" },
+	{ "strike", SLOT_NORMAL, "~~", "~~" },
+	{ "q", SLOT_NORMAL, "\"", "\"" },
+};
+
+static int inline_tag(const char *name)
+{
+	size_t k;
+
+	for (k = 0; k < sizeof(html_inline) / sizeof(html_inline[0]); k++)
+		if (!strcmp(html_inline[k].name, name))
+			return (int)k;
+	return -1;
+}
+
+/* The style of text under the open HTML tags (`cur` when none styles). */
+static enum slot html_slot(struct md *m, enum slot cur)
+{
+	int i;
+
+	for (i = m->hsp > MAX_HTML ? MAX_HTML : m->hsp; i-- > 0;)
+		if (m->hs[i].slot != SLOT_NORMAL)
+			return m->hs[i].slot;
+	return cur;
+}
+
+static void html_reset(struct md *m)
+{
+	int i;
+
+	for (i = 0; i < m->hsp && i < MAX_HTML; i++)
+		free(m->hs[i].href);
+	m->hsp = 0;
+}
+
+/* An <img>: "[image: ALT] <SRC>", as a Markdown image shows. */
+static void html_img(struct md *m, const struct html_tok_state *h)
+{
+	struct buf alt = BUF_INIT, src = BUF_INIT;
+	size_t start;
+
+	if (html_attr(h, "alt", &alt) && alt.len) {
+		para_add(m, "[image: ", 8, SLOT_MD_LINK);
+		start = m->para.len;
+		para_add_source(m, alt.ptr, alt.len, SLOT_MD_LINK);
+		(void)start;
+		para_add(m, "]", 1, SLOT_MD_LINK);
+	} else {
+		para_add(m, "[image]", 7, SLOT_MD_LINK);
+	}
+	if (html_attr(h, "src", &src) && src.len) {
+		start = m->para.len;
+		add_url(m, start, src.ptr);
+	}
+	buf_release(&alt);
+	buf_release(&src);
+}
+
+/* An inline tag (or one inside an HTML block that is not a block). */
+static void html_inline_tag(struct md *m, const struct html_tok_state *h,
+			    enum slot cur)
+{
+	int k = inline_tag(h->name), i;
+
+	if (h->kind == HTML_OPEN) {
+		struct html_open *o;
+
+		if (!strcmp(h->name, "img")) {
+			html_img(m, h);
+			return;
+		}
+		if (!strcmp(h->name, "br")) {
+			para_add(m, "\n", 1, cur);
+			return;
+		}
+		if (k < 0 || h->self_closing)
+			return;
+		if (html_inline[k].open[0])
+			para_add(m, html_inline[k].open,
+				 strlen(html_inline[k].open),
+				 html_inline[k].slot != SLOT_NORMAL ?
+				 html_inline[k].slot : html_slot(m, cur));
+		if (m->hsp++ >= MAX_HTML)
+			return;
+		o = &m->hs[m->hsp - 1];
+		snprintf(o->name, sizeof(o->name), "%s", h->name);
+		o->slot = html_inline[k].slot;
+		o->start = m->para.len;
+		o->href = NULL;
+		if (!strcmp(h->name, "a")) {
+			struct buf href = BUF_INIT;
+
+			if (html_attr(h, "href", &href))
+				o->href = buf_detach(&href, NULL);
+			buf_release(&href);
+		}
+		return;
+	}
+	if (h->kind != HTML_CLOSE || k < 0)
+		return;
+	/* close up to the matching open tag */
+	for (i = (m->hsp > MAX_HTML ? MAX_HTML : m->hsp); i-- > 0;)
+		if (!strcmp(m->hs[i].name, h->name))
+			break;
+	if (i < 0) {
+		if (m->hsp > MAX_HTML)
+			m->hsp--;
+		return;
+	}
+	while (m->hsp > i) {
+		struct html_open *o;
+		int j;
+
+		if (m->hsp > MAX_HTML) {
+			m->hsp--;
+			continue;
+		}
+		o = &m->hs[m->hsp - 1];
+		j = inline_tag(o->name);
+		if (!strcmp(o->name, "a"))
+			add_url(m, o->start, o->href);
+		if (j >= 0 && html_inline[j].close[0])
+			para_add(m, html_inline[j].close,
+				 strlen(html_inline[j].close),
+				 html_inline[j].slot != SLOT_NORMAL ?
+				 html_inline[j].slot : cur);
+		free(o->href);
+		o->href = NULL;
+		m->hsp--;
+	}
+}
+
+/* Inline HTML inside a paragraph: one tag (or a comment), usually. */
+static void html_inline_piece(struct md *m, const char *lit, enum slot cur)
+{
+	struct html_tok_state h;
+
+	if (!lit)
+		return;
+	html_init(&h, lit, strlen(lit));
+	while (html_next(&h) != HTML_END) {
+		if (h.kind == HTML_TEXT)
+			para_add_source(m, h.text.ptr, h.text.len,
+					html_slot(m, cur));
+		else
+			html_inline_tag(m, &h, cur);
+	}
+	html_release(&h);
 }
 
 /* Collect the inline content under `node` into m->para. */
@@ -213,6 +530,7 @@ static void collect_inlines(struct md *m, cmark_node *node, enum slot base)
 	cmark_event_type ev;
 
 	buf_reset(&m->para);
+	html_reset(m);
 	stack[0] = base;
 	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
 		cmark_node *n = cmark_iter_get_node(it);
@@ -224,9 +542,14 @@ static void collect_inlines(struct md *m, cmark_node *node, enum slot base)
 		if (n == node)
 			continue;
 		switch (type) {
-		case CMARK_NODE_TEXT:
-			para_add_untrusted(m, cmark_node_get_literal(n), cur);
+		case CMARK_NODE_TEXT: {
+			const char *lit = cmark_node_get_literal(n);
+
+			if (lit)
+				para_add_source(m, lit, strlen(lit), sp ? cur :
+						html_slot(m, cur));
 			break;
+		}
 		case CMARK_NODE_CODE:
 			para_add(m, "`", 1, SLOT_MD_CODE);
 			para_add_untrusted(m, cmark_node_get_literal(n),
@@ -242,8 +565,7 @@ static void collect_inlines(struct md *m, cmark_node *node, enum slot base)
 			para_add(m, "\n", 1, cur);
 			break;
 		case CMARK_NODE_HTML_INLINE:
-			para_add_untrusted(m, cmark_node_get_literal(n),
-					   SLOT_MD_HTML);
+			html_inline_piece(m, cmark_node_get_literal(n), cur);
 			break;
 		case CMARK_NODE_FOOTNOTE_REFERENCE:
 			para_add(m, "[^", 2, SLOT_MD_LINK);
@@ -284,21 +606,10 @@ static void collect_inlines(struct md *m, cmark_node *node, enum slot base)
 
 				if (type == CMARK_NODE_IMAGE)
 					para_add(m, "]", 1, SLOT_MD_LINK);
-				buf_reset(&m->tmp);
-				if (url)
-					text_sanitize(&m->tmp, url,
-						      strlen(url), 8, 0);
-				/* autolinks show their text once */
-				if (m->tmp.len && !ends_with(m->tmp.ptr,
-				    m->tmp.len, m->para.ptr + ls,
-				    m->para.len - ls)) {
-					struct buf u = BUF_INIT;
-
-					buf_addf(&u, " <%s>", m->tmp.ptr);
-					para_add(m, u.ptr, u.len,
-						 SLOT_MD_LINK);
-					buf_release(&u);
-				}
+				/* the URL unless the text is the URL (an
+				 * autolink) */
+				add_url(m, type == CMARK_NODE_IMAGE ?
+					m->para.len : ls, url);
 			}
 			if (sp > 0)
 				sp--;
@@ -310,6 +621,7 @@ static void collect_inlines(struct md *m, cmark_node *node, enum slot base)
 			break;
 		}
 	}
+	html_reset(m);
 	cmark_iter_free(it);
 }
 
@@ -556,6 +868,252 @@ static void table(struct md *m, cmark_node *tbl)
 	free(colw);
 }
 
+/* ---- HTML blocks and <details> sections ------------------------------ */
+
+static int is_heading(const char *n)
+{
+	return n[0] == 'h' && n[1] >= '1' && n[1] <= '6' && !n[2];
+}
+
+/* Tags that end the text before them and start a new block. */
+static int block_tag(const char *n)
+{
+	static const char *const names[] = {
+		"p", "div", "details", "summary", "hr", "ul", "ol", "li",
+		"table", "thead", "tbody", "tr", "td", "th", "blockquote",
+		"pre", "center", "section", "article", "dl", "dt", "dd",
+		"picture", "figure", "figcaption",
+	};
+	size_t k;
+
+	if (is_heading(n))
+		return 1;
+	for (k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+		if (!strcmp(names[k], n))
+			return 1;
+	return 0;
+}
+
+/* Emit the text collected from an HTML block as a paragraph. */
+static void html_flush(struct md *m, enum slot base)
+{
+	size_t i;
+
+	while (m->para.len && (m->para.ptr[m->para.len - 1] == ' ' ||
+			       m->para.ptr[m->para.len - 1] == '\n'))
+		buf_setlen(&m->para, m->para.len - 1);
+	for (i = 0; i < m->para.len; i++)
+		if (m->para.ptr[i] != ' ' && m->para.ptr[i] != '\n')
+			break;
+	if (i < m->para.len) {
+		blank(m);
+		emit_para(m, base);
+		m->need_blank = 1;
+	}
+	buf_reset(&m->para);
+}
+
+static struct section *open_section(struct md *m)
+{
+	return m->nsec > 0 && m->nsec <= MAX_SECTIONS ?
+	       &m->secs[m->nsec - 1] : NULL;
+}
+
+/* The title line of the section just opened: its <summary> text in
+ * m->para, or GitHub's "Details" when `title` says so. */
+static void section_title(struct md *m, const char *title)
+{
+	struct section *sc = open_section(m);
+	struct buf keep = BUF_INIT;
+	unsigned char *kslot = NULL;
+
+	if (!sc || sc->titled)
+		return;
+	sc->titled = 1;
+	if (title) {
+		/* the text being collected waits for the title */
+		buf_add(&keep, m->para.ptr, m->para.len);
+		if (m->para.len) {
+			kslot = xmalloc(m->para.len);
+			memcpy(kslot, m->pslot, m->para.len);
+		}
+		buf_reset(&m->para);
+		para_add(m, title, strlen(title), SLOT_MD_STRONG);
+	}
+	/* the mark in front */
+	{
+		const char *g = glyph(sc->closed ? G_CLOSED : G_OPEN);
+		size_t gl = strlen(g), at = m->para.len;
+
+		buf_grow(&m->para, gl + 1);
+		memmove(m->para.ptr + gl + 1, m->para.ptr, at);
+		memcpy(m->para.ptr, g, gl);
+		m->para.ptr[gl] = ' ';
+		buf_setlen(&m->para, at + gl + 1);
+		ALLOC_GROW(m->pslot, m->para.len + 1, m->pslot_alloc);
+		memmove(m->pslot + gl + 1, m->pslot, at);
+		memset(m->pslot, SLOT_MD_HEADING, gl + 1);
+	}
+	m->need_blank = m->emitted > 0;
+	if (m->need_blank) {
+		/* blank() would title again: write the blank line here */
+		m->in_summary = 1;
+		blank(m);
+		m->in_summary = 0;
+	}
+	if (m->sec) {
+		ALLOC_GROW(m->sec->title, sc->k + 1, m->sec->alloc_title);
+		m->sec->title[sc->k] = m->d->nr;
+	}
+	m->block++;
+	emit_para(m, SLOT_MD_STRONG);
+	buf_reset(&m->para);
+	sc->body = m->d->nr;
+	m->need_blank = 0;
+	if (title) {
+		buf_add(&m->para, keep.ptr, keep.len);
+		if (keep.len) {
+			ALLOC_GROW(m->pslot, m->para.len + 1, m->pslot_alloc);
+			memcpy(m->pslot, kslot, keep.len);
+		}
+	}
+	buf_release(&keep);
+	free(kslot);
+}
+
+static void details_open(struct md *m)
+{
+	struct section *sc;
+	size_t k = m->sec ? m->sec->nr++ : m->nr_sections++;
+
+	if (m->nsec++ >= MAX_SECTIONS)
+		return;
+	sc = &m->secs[m->nsec - 1];
+	memset(sc, 0, sizeof(*sc));
+	sc->k = k;
+	sc->closed = m->sec && k < m->sec->alloc_closed && m->sec->closed[k];
+	sc->body = m->d->nr;
+}
+
+static void details_close(struct md *m)
+{
+	struct section *sc = open_section(m);
+
+	if (m->nsec <= 0)
+		return;
+	if (sc) {
+		if (!sc->titled)
+			section_title(m, "Details");
+		/* a closed section keeps its title only */
+		if (sc->closed) {
+			doc_truncate(m->d, sc->body);
+			m->need_blank = 1;
+		}
+	}
+	m->nsec--;
+}
+
+/* An HTML block: its text wrapped like a paragraph, its tags read. */
+static void html_block(struct md *m, const char *lit)
+{
+	struct html_tok_state h;
+	enum slot base = SLOT_NORMAL;
+
+	if (!lit)
+		return;
+	html_init(&h, lit, strlen(lit));
+	buf_reset(&m->para);
+	html_reset(m);
+	m->collapse = 1;
+	while (html_next(&h) != HTML_END) {
+		const char *n = h.name;
+
+		if (h.kind == HTML_TEXT) {
+			para_add_source(m, h.text.ptr, h.text.len,
+					html_slot(m, m->in_summary ?
+						  SLOT_MD_STRONG : base));
+			continue;
+		}
+		if (!block_tag(n)) {
+			html_inline_tag(m, &h, base);
+			continue;
+		}
+		if (h.kind == HTML_OPEN && !strcmp(n, "summary")) {
+			struct section *sc = open_section(m);
+
+			if (sc && !sc->titled) {
+				html_flush(m, base);
+				m->in_summary = 1;
+			}
+			continue;
+		}
+		if (h.kind == HTML_CLOSE && !strcmp(n, "summary")) {
+			if (m->in_summary) {
+				m->in_summary = 0;
+				while (m->para.len && m->para.ptr[m->para.len
+								   - 1] == ' ')
+					buf_setlen(&m->para, m->para.len - 1);
+				/* the text collected is the title */
+				section_title(m, NULL);
+			}
+			continue;
+		}
+		if (m->in_summary)
+			continue;
+		html_flush(m, base);
+		if (h.kind == HTML_OPEN && !strcmp(n, "details")) {
+			details_open(m);
+		} else if (h.kind == HTML_CLOSE && !strcmp(n, "details")) {
+			details_close(m);
+		} else if (h.kind == HTML_OPEN && !strcmp(n, "hr")) {
+			int i, w = text_cols(m);
+
+			blank(m);
+			line_begin(m, SLOT_MD_RULE, 0, anchor(m, 0));
+			for (i = 0; i < w; i++)
+				doc_puts(m->d, glyph(G_RULE), SLOT_MD_RULE);
+			line_end(m);
+			m->need_blank = 1;
+		} else if (h.kind == HTML_OPEN && !strcmp(n, "li")) {
+			para_add(m, glyph(G_BULLET), strlen(glyph(G_BULLET)),
+				 SLOT_MD_BULLET);
+			para_add(m, " ", 1, SLOT_NORMAL);
+		} else if (is_heading(n)) {
+			base = h.kind == HTML_OPEN ? SLOT_MD_HEADING :
+			       SLOT_NORMAL;
+		}
+	}
+	if (m->in_summary) {
+		/* a summary goes on in the next block: title it now */
+		m->in_summary = 0;
+		section_title(m, NULL);
+	}
+	html_flush(m, base);
+	m->collapse = 0;
+	html_reset(m);
+	html_release(&h);
+}
+
+void md_sections_toggle(struct md_sections *sec, size_t k)
+{
+	if (k >= sec->alloc_closed) {
+		size_t old = sec->alloc_closed;
+
+		ALLOC_GROW(sec->closed, k + 1, sec->alloc_closed);
+		memset(sec->closed + old, 0, sec->alloc_closed - old);
+	}
+	sec->closed[k] = !sec->closed[k];
+}
+
+void md_sections_release(struct md_sections *sec)
+{
+	if (!sec)
+		return;
+	free(sec->closed);
+	free(sec->title);
+	memset(sec, 0, sizeof(*sec));
+}
+
 /* ---- blocks --------------------------------------------------------- */
 
 static void item_enter(struct md *m, cmark_node *n)
@@ -693,23 +1251,10 @@ static void render(struct md *m, cmark_node *root)
 			code_block(m, n);
 			m->need_blank = 1;
 			break;
-		case CMARK_NODE_HTML_BLOCK: {
-			const char *lit = cmark_node_get_literal(n);
-			size_t l = lit ? strlen(lit) : 0;
-			char *copy;
-
-			blank(m);
+		case CMARK_NODE_HTML_BLOCK:
 			m->block++;
-			/* drop the final newline of the block */
-			copy = xstrndup(lit ? lit : "", l);
-			while (l && (copy[l - 1] == '\n' ||
-				     copy[l - 1] == '\r'))
-				copy[--l] = '\0';
-			verbatim_text(m, copy, SLOT_MD_HTML, NULL);
-			free(copy);
-			m->need_blank = 1;
+			html_block(m, cmark_node_get_literal(n));
 			break;
-		}
 		case CMARK_NODE_THEMATIC_BREAK: {
 			int i, w = text_cols(m);
 
@@ -740,6 +1285,13 @@ static void render(struct md *m, cmark_node *root)
 void md_render(struct doc *d, const char *md, size_t len, int width,
 	       unsigned long long anchor_base)
 {
+	md_render_sections(d, md, len, width, anchor_base, NULL);
+}
+
+void md_render_sections(struct doc *d, const char *md, size_t len,
+			int width, unsigned long long anchor_base,
+			struct md_sections *sec)
+{
 	static const char *const exts[] = {
 		"table", "strikethrough", "autolink", "tasklist"
 	};
@@ -754,6 +1306,7 @@ void md_render(struct doc *d, const char *md, size_t len, int width,
 	m.src = md;
 	m.srclen = len;
 	m.base = anchor_base;
+	m.sec = sec;
 	buf_init(&m.para, 0);
 	buf_init(&m.tmp, 0);
 
@@ -772,6 +1325,9 @@ void md_render(struct doc *d, const char *md, size_t len, int width,
 		render(&m, root);
 		cmark_node_free(root);
 	}
+	/* sections never closed end with the document */
+	while (m.nsec > 0)
+		details_close(&m);
 	cmark_parser_free(p);
 	buf_release(&m.para);
 	buf_release(&m.tmp);

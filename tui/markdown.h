@@ -23,6 +23,32 @@
 void md_render(struct doc *d, const char *md, size_t len, int width,
 	       unsigned long long anchor_base);
 
+/*
+ * The <details> sections of a document, numbered in the order they come
+ * across every md_render_sections() call given the same struct (reset
+ * `nr` to 0 before rendering a document again).  A section shows its
+ * <summary> as a title line, then its body unless it is closed.
+ */
+struct md_sections {
+	size_t nr;		/* sections met so far */
+	unsigned char *closed;	/* closed[k]: section k shows its title
+				   only (k < alloc_closed; owned) */
+	size_t alloc_closed;
+	size_t *title;		/* doc line of section k's title (owned) */
+	size_t alloc_title;
+};
+
+#define MD_SECTIONS_INIT { 0, NULL, 0, NULL, 0 }
+
+/* md_render(), with the sections numbered, recorded and closed in
+ * `sec` (NULL: every section open). */
+void md_render_sections(struct doc *d, const char *md, size_t len,
+			int width, unsigned long long anchor_base,
+			struct md_sections *sec);
+/* Open section k if closed, close it if open. */
+void md_sections_toggle(struct md_sections *sec, size_t k);
+void md_sections_release(struct md_sections *sec);
+
 #define MD_ANCHOR_SPAN (1ULL << 40)
 
 #endif

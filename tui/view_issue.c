@@ -20,6 +20,7 @@ struct issue_pane {
 	struct doc doc;
 	int width;		/* rendered for; 0 = not yet */
 	struct pager pg;
+	struct md_sections sec;	/* the <details> of body and comments */
 };
 
 /* "2024-01-02T03:04:05Z" -> "2024-01-02 03:04" (untrusted: sanitized
@@ -90,6 +91,7 @@ static void rule(struct doc *d, int width, const char *label,
 static void render(struct issue_pane *ip, const struct item *it, int width)
 {
 	struct doc *d = &ip->doc;
+	struct md_sections *ms = &ip->sec;
 	unsigned long long sec = 0;
 	struct buf b = BUF_INIT;
 	char *name;
@@ -97,6 +99,7 @@ static void render(struct issue_pane *ip, const struct item *it, int width)
 
 	doc_clear(d);
 	ip->width = width;
+	ms->nr = 0;
 
 	/* title and facts */
 	wrapped(d, it->title, width, SLOT_MD_HEADING, 0);
@@ -154,7 +157,8 @@ static void render(struct issue_pane *ip, const struct item *it, int width)
 	/* the body */
 	sec = MD_ANCHOR_SPAN;
 	if (it->body && *it->body) {
-		md_render(d, it->body, strlen(it->body), width, sec);
+		md_render_sections(d, it->body, strlen(it->body), width, sec,
+				   ms);
 	} else {
 		doc_line(d, "(no description)", SLOT_DIM, sec);
 	}
@@ -183,7 +187,8 @@ static void render(struct issue_pane *ip, const struct item *it, int width)
 		doc_puts(d, ":", SLOT_META);
 		doc_end(d);
 		if (c->body && *c->body)
-			md_render(d, c->body, strlen(c->body), width, sec + 1);
+			md_render_sections(d, c->body, strlen(c->body), width,
+					   sec + 1, ms);
 		else
 			doc_line(d, "(empty)", SLOT_DIM, sec + 1);
 	}
@@ -200,8 +205,10 @@ static int issue_open(struct view *v)
 		pager_init(&ip->pg, &doc_pager_src, &ip->doc);
 		v->priv = ip;
 	}
-	/* a new item: render afresh at the next layout */
+	/* a new item: render afresh at the next layout, every section
+	 * open */
 	doc_clear(&ip->doc);
+	md_sections_release(&ip->sec);
 	ip->width = 0;
 	ip->pg.top = 0;
 	ip->pg.sub = 0;
@@ -259,11 +266,48 @@ static void issue_draw(struct view *v)
 	buf_release(&pos);
 }
 
+/* Close or open the first section whose title is in view, else the one
+ * the top line is in; render again, keeping the place. */
+static int toggle_section(struct view *v)
+{
+	struct issue_pane *ip = v->priv;
+	struct md_sections *ms = &ip->sec;
+	size_t k, pick = (size_t)-1, top = ip->pg.top;
+	size_t end = top + (size_t)(ip->pg.rows > 0 ? ip->pg.rows : 1);
+	unsigned long long a;
+
+	for (k = 0; k < ms->nr; k++) {
+		if (ms->title[k] >= top && ms->title[k] < end) {
+			pick = k;
+			break;
+		}
+		if (ms->title[k] < top)
+			pick = k;
+	}
+	if (pick == (size_t)-1) {
+		screen_msg(v->scr, MSG_INFO, "no <details> section here");
+		return H_HANDLED;
+	}
+	md_sections_toggle(ms, pick);
+	a = ip->doc.nr && top < ip->doc.nr ? ip->doc.lines[top].anchor : 0;
+	render(ip, &v->scr->item, ip->width);
+	ip->pg.match = NO_MATCH;
+	pager_goto(&ip->pg, doc_find_anchor(&ip->doc, a));
+	if (pick < ms->nr && ms->title[pick] < ip->pg.top)
+		pager_goto(&ip->pg, ms->title[pick]);
+	screen_msg(v->scr, MSG_INFO, "section %s (o %s it)",
+		   ms->closed[pick] ? "closed" : "opened",
+		   ms->closed[pick] ? "opens" : "closes");
+	return H_REDRAW;
+}
+
 static int issue_handle(struct view *v, enum action a, int key)
 {
 	struct issue_pane *ip = v->priv;
 
 	(void)key;
+	if (a == ACT_TOGGLE_SECTION)
+		return toggle_section(v);
 	if (a == ACT_WRAP) {
 		pager_set_wrap(&ip->pg, !ip->pg.wrap);
 		screen_msg(v->scr, MSG_INFO, ip->pg.wrap ? "issue: long code "
@@ -282,6 +326,7 @@ static void issue_close(struct view *v)
 	if (ip) {
 		doc_release(&ip->doc);
 		pager_release(&ip->pg);
+		md_sections_release(&ip->sec);
 		free(ip);
 	}
 	v->priv = NULL;
