@@ -26,6 +26,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <sqlite3.h>
+
 #include "core/buf.h"
 #include "core/item.h"
 #include "core/member.h"
@@ -570,6 +572,45 @@ static void test_search_offscreen(void **state)
 	assert_row_has(f, "d3", 2, "secondary_start");
 }
 
+/* ---- one key per decision -------------------------------------------- */
+
+/* The bench's key script codes and submits an item of the bundled
+ * codebook in six keys. */
+static void test_six_keys(void **state)
+{
+	struct fixture *f = *state;
+	char *keys = st_slurp("tests/bench/code-one-item.keys"), *p;
+	sqlite3_stmt *st;
+	int n = 0;
+
+	assert_non_null(keys);
+	for (p = keys; *p;) {
+		char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+
+		if (len && *p != '#' && *p != ':')
+			n += (int)len;
+		p += len + (nl ? 1 : 0);
+	}
+	assert_int_equal(n, 6);
+	add_long(f, NULL);
+	run(f, 24, 80, NULL, keys);
+	free(keys);
+	assert_int_equal(sqlite3_prepare_v2(f->st.db, "SELECT group_concat("
+		"dimension || '=' || code, '|') FROM (SELECT dimension, code "
+		"FROM labels ORDER BY dimension)", -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_string_equal((const char *)sqlite3_column_text(st, 0),
+			    "fix_pattern=synchronization|phase=training|"
+			    "root_cause=tensor_shape_misalignment|symptom=hang");
+	sqlite3_finalize(st);
+	assert_int_equal(sqlite3_prepare_v2(f->st.db, "SELECT count(*) FROM "
+		"submissions", -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_int_equal(sqlite3_column_int(st, 0), 1);
+	sqlite3_finalize(st);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -582,6 +623,7 @@ int main(int argc, char **argv)
 		T(test_links_and_shortcodes),
 		T(test_details_toggle),
 		T(test_search_offscreen),
+		T(test_six_keys),
 #undef T
 	};
 

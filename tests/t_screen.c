@@ -701,7 +701,7 @@ static void test_picker_definitions(void **state)
 			"implementation");
 	free(s);
 	s = dump(f, "end");
-	assert_contains(s, "( ) 06 other");
+	assert_contains(s, "( )  g other");
 	free(s);
 	s = dump(f, "closed");
 	assert_not_contains(s, "root_cause (one code");
@@ -714,13 +714,17 @@ static void test_pick_by_number(void **state)
 	struct fixture *f = *state;
 	char *s;
 
-	/* symptom has 10 codes: 1-9 and 0 pick at once */
-	RUN_OK(f, 24, 80, NULL, "14\n:dump-screen a\n1\n:dump-screen p\n"
-	       "0\n:dump-screen b\n11\n:dump-screen c\n");
+	/* symptom has 10 codes: 1-9 and a pick at once; a pick moves on
+	 * to the next dimension to code */
+	RUN_OK(f, 24, 80, NULL, "14\n:dump-screen a\n<Esc>1\n:dump-screen p\n"
+	       "a\n:dump-screen b\n<Esc>11\n:dump-screen c\n<Esc>\n");
 	assert_row_contains(f, "a", 23, "saved: symptom = hang");
 	assert_row_contains(f, "a", 21, "1 symptom: hang");
+	s = dump(f, "a");
+	assert_contains(s, "2/5 root_cause (one code, required)");
+	free(s);
 	s = dump(f, "p");
-	assert_contains(s, "1-9, 0 or Enter pick");
+	assert_contains(s, "1-9, a or Enter pick");
 	assert_contains(s, "(*)  4 hang");
 	free(s);
 	assert_row_contains(f, "b", 23, "saved: symptom = other");
@@ -728,23 +732,20 @@ static void test_pick_by_number(void **state)
 	assert_labels(f, "symptom=crash");
 }
 
-static void test_tens(void **state)
+static void test_letters(void **state)
 {
 	struct fixture *f = *state;
 	char *s;
 
-	/* root_cause has 16 codes: 1-9 at once, 0 then a digit for 10-16 */
-	RUN_OK(f, 30, 100, NULL, "2\n:dump-screen list\n0\n:dump-screen p\n"
-	       "3\n:dump-screen a\n21\n:dump-screen b\n29\n"
-	       ":dump-screen c\n200\n:dump-screen d\n207\n:dump-screen e\n"
-	       "<Esc>\n");
+	/* root_cause has 16 codes: 1-9, then a-g, each one key */
+	RUN_OK(f, 30, 100, NULL, "2\n:dump-screen list\nd\n:dump-screen a\n"
+	       "<Esc>21\n:dump-screen b\n<Esc>29\n:dump-screen c\n"
+	       "<Esc>2a\n:dump-screen d\n<Esc>2h\n:dump-screen e\n"
+	       "<Esc><Esc>\n");
 	s = dump(f, "list");
-	assert_contains(s, "1-9, 00-06 or Enter pick");
+	assert_contains(s, "1-9, a-g or Enter pick");
 	assert_contains(s, "( )  9 incorrect_assignment");
-	assert_contains(s, "( ) 00 numerical_issue");
-	free(s);
-	s = dump(f, "p");
-	assert_contains(s, "0_  (the next digit picks 00-06, codes 10-16)");
+	assert_contains(s, "( )  a numerical_issue");
 	free(s);
 	assert_row_contains(f, "a", 29,
 			    "saved: root_cause = distributed_communication");
@@ -752,8 +753,8 @@ static void test_tens(void **state)
 	assert_row_contains(f, "c", 29,
 			    "saved: root_cause = incorrect_assignment");
 	assert_row_contains(f, "d", 29, "saved: root_cause = numerical_issue");
-	assert_row_contains(f, "e", 29, "no code 07 in root_cause: 1-9, 00-06 "
-			    "pick");
+	assert_row_contains(f, "e", 29, "no code h in root_cause: 1-9, a-g "
+			    "pick, / filters");
 	assert_labels(f, "root_cause=numerical_issue");
 	/* four saves, four audit entries */
 	assert_int_equal(q(f, "SELECT count(*) FROM audit WHERE action = "
@@ -765,10 +766,12 @@ static void test_filter(void **state)
 	struct fixture *f = *state;
 	char *s;
 
-	RUN_OK(f, 30, 100, NULL, "2shape\n:dump-screen f\n<Enter>\n"
-	       ":dump-screen done\n2zzz\n:dump-screen none\n<Esc>\n");
+	RUN_OK(f, 30, 100, NULL, "2/shape\n:dump-screen f\n<Enter>\n"
+	       ":dump-screen done\n<Esc>2/zzz\n:dump-screen none\n<Esc>\n"
+	       ":dump-screen ended\n<Esc>\n:dump-screen closed\n");
 	s = dump(f, "f");
-	assert_contains(s, "filter: shape  (1 of 16)");
+	assert_contains(s, "/shape_  (1 of 16; Enter picks, Esc ends the "
+			"filter)");
 	assert_contains(s, "( )  6 tensor_shape_misalignment");
 	assert_not_contains(s, "api_misuse");
 	free(s);
@@ -776,6 +779,14 @@ static void test_filter(void **state)
 			    "saved: root_cause = tensor_shape_misalignment");
 	s = dump(f, "none");
 	assert_contains(s, "no code matches");
+	free(s);
+	/* Esc ends the filter, then closes */
+	s = dump(f, "ended");
+	assert_contains(s, "2/5 root_cause");
+	assert_contains(s, "api_misuse");
+	free(s);
+	s = dump(f, "closed");
+	assert_not_contains(s, "2/5 root_cause");
 	free(s);
 	assert_labels(f, "root_cause=tensor_shape_misalignment");
 }
@@ -785,28 +796,47 @@ static void test_multi_select(void **state)
 	struct fixture *f = *state;
 	char *s;
 
-	/* fix_pattern is `select: many`: digits toggle, Enter closes */
-	RUN_OK(f, 30, 100, NULL, "3\n1\n6\n:dump-screen two\n1\n"
-	       ":dump-screen one\n<Enter>\n:dump-screen closed\n"
-	       "3sync\n<Enter>\n<Enter>\n:dump-screen synced\n");
+	/* fix_pattern is `select: many`: a key that adds a code moves on
+	 * (to phase: stage is optional); back with S-Tab, a second code;
+	 * a key that removes one stays; Space toggles and stays; Enter is
+	 * done */
+	RUN_OK(f, 30, 100, NULL, "3\n1\n:dump-screen moved\n<S-Tab><S-Tab>"
+	       "6\n:dump-screen two\n<S-Tab><S-Tab>1\n:dump-screen one\n"
+	       "<Down><Space>\n:dump-screen space\n<Enter>\n"
+	       ":dump-screen done\n<Esc>\n:dump-screen closed\n"
+	       "3/sync\n<Enter>\n<Esc>\n:dump-screen synced\n");
+	s = dump(f, "moved");
+	assert_contains(s, "5/5 phase");
+	assert_contains(s, "saved: fix_pattern = conditional_logic");
+	free(s);
 	s = dump(f, "two");
-	/* Enter closes a many-code dimension: the hint must not promise a
-	 * toggle from it */
-	assert_contains(s, "1-9 or Space toggle, Enter done, type to filter");
-	assert_not_contains(s, "Enter toggle");
-	assert_contains(s, "[x]  1 conditional_logic");
-	assert_contains(s, "[x]  6 api_correction");
-	assert_contains(s, "[ ]  2 parameter_handling");
+	assert_contains(s, "5/5 phase");
 	assert_contains(s, "saved: fix_pattern = api_correction, "
 			"conditional_logic");
 	free(s);
 	s = dump(f, "one");
+	assert_contains(s, "3/5 fix_pattern");
+	/* Enter closes a many-code dimension: the hint must not promise a
+	 * toggle from it */
+	assert_contains(s, "1-9 or Space toggle, Enter done, / filter");
+	assert_not_contains(s, "Enter toggle");
 	assert_contains(s, "[ ]  1 conditional_logic");
+	assert_contains(s, "[x]  6 api_correction");
+	assert_contains(s, "[ ]  2 parameter_handling");
 	free(s);
-	assert_row_contains(f, "closed", 27, "fix_pattern: api_correction");
+	s = dump(f, "space");
+	assert_contains(s, "3/5 fix_pattern");
+	assert_contains(s, "[x]  2 parameter_handling");
+	free(s);
+	s = dump(f, "done");
+	assert_contains(s, "5/5 phase");
+	free(s);
+	assert_row_contains(f, "closed", 27, "fix_pattern: api_correction,"
+			    "pa");
 	assert_row_contains(f, "synced", 27,
-			    "fix_pattern: api_correction,sy");
+			    "fix_pattern: api_correction,pa");
 	assert_labels(f, "fix_pattern=api_correction|"
+		      "fix_pattern=parameter_handling|"
 		      "fix_pattern=synchronization");
 }
 
@@ -814,7 +844,7 @@ static void test_clear_and_repick(void **state)
 {
 	struct fixture *f = *state;
 
-	RUN_OK(f, 24, 80, NULL, "41\n4<Del>\n:dump-screen a\n<Esc>\n");
+	RUN_OK(f, 24, 80, NULL, "41<Esc>4<Del>\n:dump-screen a\n<Esc>\n");
 	assert_row_contains(f, "a", 23, "saved: stage cleared");
 	assert_labels(f, "");
 	assert_int_equal(q(f, "SELECT count(*) FROM audit WHERE action = "
@@ -840,14 +870,25 @@ static void test_tab_between_dimensions(void **state)
 static void test_pick_uncoded(void **state)
 {
 	struct fixture *f = *state;
+	char *s;
 
-	/* c opens the first dimension not coded yet */
-	RUN_OK(f, 24, 80, NULL, "c2\nc2\nc1<Enter>\nc4\nc1\n:dump-screen a\n"
-	       "c\n:dump-screen b\n");
+	/* c opens the first dimension not coded yet; each pick moves on
+	 * to the next required one, the last closes the picker */
+	RUN_OK(f, 24, 80, NULL, "c2\n2\n1\n1\n:dump-screen a\nc\n"
+	       ":dump-screen b\n4\n:dump-screen c\nc\n:dump-screen d\n");
+	s = dump(f, "a");
+	assert_not_contains(s, "/5 ");
+	free(s);
+	s = dump(f, "b");
+	assert_contains(s, "4/5 stage");
+	free(s);
+	s = dump(f, "c");
+	assert_not_contains(s, "/5 ");
+	free(s);
 	assert_labels(f, "fix_pattern=conditional_logic|phase=training|"
 		      "root_cause=incorrect_implementation|stage=memory|"
 		      "symptom=incorrect_functionality");
-	assert_row_contains(f, "b", 23, "every dimension is coded; s submits");
+	assert_row_contains(f, "d", 23, "every dimension is coded; s submits");
 }
 
 static void test_propose(void **state)
@@ -896,7 +937,7 @@ static void test_repick_keeps_proposal(void **state)
 			   "(SELECT id FROM proposals)"), 1);
 	/* another code, then other again: a choice the user made, saved
 	 * (without the proposal) */
-	RUN_OK(f, 30, 100, NULL, "2\n3\n2\n06\n:dump-screen moved\n");
+	RUN_OK(f, 30, 100, NULL, "23\n<Esc>2g\n:dump-screen moved\n<Esc>\n");
 	assert_row_contains(f, "moved", 29, "saved: root_cause = other");
 	assert_labels(f, "root_cause=other");
 	assert_int_equal(q(f, "SELECT count(*) FROM audit WHERE action = "
@@ -1050,7 +1091,7 @@ static void test_submit_missing(void **state)
 {
 	struct fixture *f = *state;
 
-	RUN_OK(f, 24, 80, NULL, "14\ns\n:dump-screen a\n");
+	RUN_OK(f, 24, 80, NULL, "14<Esc>s\n:dump-screen a\n");
 	assert_row_contains(f, "a", 23, "not submitted: required dimensions "
 			    "not coded: root_cause, fix_pattern, phase");
 	assert_row_contains(f, "a", 0, "acme/widgets#1");
@@ -1062,7 +1103,9 @@ static void test_submit_moves_on(void **state)
 {
 	struct fixture *f = *state;
 
-	RUN_OK(f, 24, 80, NULL, "11\n22\n31<Enter>\n51\ns\n"
+	/* five keys code the item (a pick moves on to the next required
+	 * dimension), one submits */
+	RUN_OK(f, 24, 80, NULL, "11\n2\n1\n1\ns\n"
 	       ":dump-screen a\n"
 	       "<\n:dump-screen back\n");
 	assert_row_contains(f, "a", 0, "evil/repo#66");
@@ -1620,7 +1663,7 @@ int main(int argc, char **argv)
 		T(test_two_fixes),
 		T(test_picker_definitions),
 		T(test_pick_by_number),
-		T(test_tens),
+		T(test_letters),
 		T(test_filter),
 		T(test_multi_select),
 		T(test_clear_and_repick),

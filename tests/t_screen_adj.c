@@ -420,7 +420,7 @@ static void test_pick_third_code(void **state)
 	ADJ_OK(f, NULL, 30, 120, NULL, "c\n:dump-screen p\n3\n"
 	       ":dump-screen d\nneither: a bad config\n<Enter>\n");
 	assert_dump_contains(f, "p", "root_cause (one code, required)");
-	assert_dump_contains(f, "p", "or Enter choose, type to filter, Del");
+	assert_dump_contains(f, "p", "or Enter choose, / filter, Del");
 	assert_dump_lacks(f, "p", "+ propose");
 	assert_dump_contains(f, "d", "Final code: configuration_error  "
 			     "(chosen in the picker)");
@@ -1056,7 +1056,7 @@ static void test_proposal_accept(void **state)
 	/* n (any key but y) answers no; then Enter, y accepts */
 	ADJ_OK(f, NULL, 24, 80, NULL, "P\n<Enter>\n:dump-screen q\nn\n"
 	       ":dump-screen n\n<Enter>\ny\n:dump-screen a\nq\n"
-	       ":dump-screen b\nc\nckpt\n:dump-screen c\n");
+	       ":dump-screen b\nc\n/ckpt\n:dump-screen c\n");
 	assert_row_contains(f, "q", 23, "accept ckpt_format into "
 			    "llm-framework-bugs 1.1? y/n");
 	assert_row_contains(f, "n", 23, "not accepted");
@@ -1095,7 +1095,7 @@ static void test_proposal_map(void **state)
 	       ":dump-screen t\n+\n:dump-screen s\n4\n:dump-screen a\nq\n"
 	       ":dump-screen b\n");
 	assert_dump_contains(f, "p", "symptom (one code, required)");
-	assert_dump_contains(f, "p", "or Enter map onto, type to filter");
+	assert_dump_contains(f, "p", "or Enter map onto, / filter");
 	assert_dump_lacks(f, "p", "root_cause (one code");
 	assert_dump_lacks(f, "p", "+ propose");
 	assert_row_contains(f, "p", 29, "map symptom:silent_divergence onto "

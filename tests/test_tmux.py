@@ -116,14 +116,15 @@ class TmuxScreen(unittest.TestCase):
         self.assertIn("0/30 done  alice", scr)
         self.assertIn("issue *", scr)           # split from 100 columns
         self.assertIn("fix #3490", scr)
-        # symptom: 2 keys; root cause: 2; fix pattern (many): 3; phase: 2
-        self.keys("1", "4")
+        # c opens the first dimension, then one key per dimension: the
+        # picker moves on by itself (stage is optional)
+        self.keys("c", "4")
         self.screen_has("saved: symptom = hang")
-        self.keys("2", "2")
+        self.keys("2")
         self.screen_has("saved: root_cause = incorrect_implementation")
-        self.keys("3", "1", "Enter")
+        self.keys("1")
         self.screen_has("fix_pattern: conditional_logic")
-        self.keys("5", "1")
+        self.keys("1")
         self.screen_has("saved: phase = training")
         self.keys("s")
         scr = self.screen_has("submitted " + FIRST)
@@ -146,7 +147,7 @@ class TmuxScreen(unittest.TestCase):
         self.start()
         self.keys("1", "4")
         self.screen_has("saved: symptom = hang")
-        self.keys("u")
+        self.keys("Escape", "u")
         self.screen_has("saved: uncertain on")
         self.keys("m", "half a thought")   # typed, not saved yet
         self.screen_has("half a thought")
@@ -165,7 +166,7 @@ class TmuxScreen(unittest.TestCase):
 
     def test_hangup_exits_and_keeps_work(self):
         self.start(after="sleep 600")
-        self.keys("2", "0", "3")
+        self.keys("2", "d")
         self.screen_has("saved: root_cause = distributed_communication")
         # the connection drops: tmux sends SIGHUP to the pane
         self.tmux("kill-session", "-t", "t")

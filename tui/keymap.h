@@ -89,7 +89,10 @@
 	_(NEXT_TODO, "next-todo", \
 	  "Go to the next item not submitted yet") \
 	_(PICK_NUMBER, "pick-number", \
-	  "Pick the code shown with these keys (1-9, 0, 00-09)") \
+	  "Pick the code shown with this key (1-9, then letters a-z A-Z), " \
+	  "then go on to the next dimension to code") \
+	_(FILTER, "filter", \
+	  "Filter the codes by what is typed next (Esc ends the filter)") \
 	_(PICK, "pick", \
 	  "Pick the highlighted code; in a many-code dimension, close") \
 	_(TOGGLE, "toggle", \

@@ -5,14 +5,20 @@
  * The picker lists the codes of one dimension with the keys that pick
  * them (fixed: the codebook's order, so a key means the same code whatever
  * the filter), chosen marks and groups, and shows the highlighted code's
- * definition, include and exclude guidance and examples.  Typing letters
- * filters (key, name or group, case-insensitive); digits pick, in the
- * fewest keys: codes 1-9 are their digit and a tenth code is 0, like the
- * keyboard's row; with 11 to 19 codes, 0 is a tens prefix (00 is code 10,
- * 06 code 16); with 20 or more, codes are typed as decimal numbers, a
- * digit that could start a longer number waiting for the next.  A
- * `select: one` dimension is saved and the picker closes; a `select:
- * many` one toggles and stays open.  Tab moves to the next dimension.
+ * definition, include and exclude guidance and examples.  Every code is
+ * one key: codes 1-9 are their digit, the tenth on are letters (a-z,
+ * then A-Z: 61 codes; a longer list picks the rest through the filter).
+ * `/` starts a filter (key, name or group, case-insensitive) that typing
+ * extends; Enter picks the highlighted code, Esc ends the filter.
+ *
+ * One key per decision: on the annotator's screen a pick saves, then the
+ * picker moves on to the next required dimension still to code, and
+ * closes when none is left (Esc leaves it any time).  In a `select: many`
+ * dimension a key that adds a code moves on too; one that removes a code
+ * stays, and Space toggles the highlighted code and stays, for a second
+ * code.  Tab moves to the next dimension.  Another screen's picks
+ * (pick_ops, the adjudicator's) close the picker of a `select: one`
+ * dimension and keep a `select: many` one open.
  *
  * Limitations: the definition pane shows what fits; the codebook view
  * (C) has every definition in full.
@@ -33,59 +39,61 @@ struct picker {
 	size_t nr_vis;
 	size_t sel;		/* index into vis */
 	size_t top;		/* first row of the list shown */
-	int pending;		/* a number being typed, 0 if none */
-	int tens;		/* 0 typed: the next digit picks 10-19 */
+	int filtering;		/* `/` typed: keys go to the filter */
 	struct doc detail;	/* of the highlighted code */
 	int list_y, list_x, list_rows, list_cols;
 	int det_y, det_x, det_rows, det_cols;
 };
 
-enum numbering {
-	NUM_SINGLE,	/* up to 10 codes: 1-9, then 0 */
-	NUM_TENS,	/* 11-19: 1-9, then 00-09 */
-	NUM_DECIMAL,	/* 20 or more: decimal numbers */
-};
+#define NR_KEYED (9 + 26 + 26)	/* codes with a key of their own */
 
-static enum numbering numbering(size_t n)
+/* The key that picks code index i, 0 when it has none. */
+static int code_key(size_t i)
 {
-	return n <= 10 ? NUM_SINGLE : n <= 19 ? NUM_TENS : NUM_DECIMAL;
+	if (i < 9)
+		return (int)('1' + i);
+	if (i < 9 + 26)
+		return (int)('a' + i - 9);
+	if (i < NR_KEYED)
+		return (int)('A' + i - 9 - 26);
+	return 0;
 }
 
-/* The keys that pick code index i of n, as the list shows them. */
+/* The code index key `k` picks, or -1. */
+static long key_code(int k)
+{
+	if (k >= '1' && k <= '9')
+		return k - '1';
+	if (k >= 'a' && k <= 'z')
+		return 9 + k - 'a';
+	if (k >= 'A' && k <= 'Z')
+		return 9 + 26 + k - 'A';
+	return -1;
+}
+
+/* The keys that pick code index i, as the list shows them. */
 static void code_keys(size_t n, size_t i, char out[24])
 {
-	switch (numbering(n)) {
-	case NUM_SINGLE:
-		snprintf(out, 24, "%2zu", (i + 1) % 10);
-		break;
-	case NUM_TENS:
-		if (i < 9)
-			snprintf(out, 24, "%2zu", i + 1);
-		else
-			snprintf(out, 24, "0%zu", i - 9);
-		break;
-	default:
-		snprintf(out, 24, "%2zu", i + 1);
-		break;
-	}
+	int k = code_key(i);
+
+	(void)n;
+	if (k)
+		snprintf(out, 24, " %c", k);
+	else
+		snprintf(out, 24, "  ");
 }
 
 static void keys_hint(size_t n, struct buf *b)
 {
-	switch (numbering(n)) {
-	case NUM_SINGLE:
-		if (n == 10)
-			buf_addstr(b, "1-9, 0");
-		else
-			buf_addf(b, "1-%zu", n);
-		break;
-	case NUM_TENS:
-		buf_addf(b, "1-9, 00-0%zu", n - 10);
-		break;
-	default:
+	if (n <= 9)
 		buf_addf(b, "1-%zu", n);
-		break;
-	}
+	else if (n == 10)
+		buf_addstr(b, "1-9, a");
+	else if (n <= 9 + 26)
+		buf_addf(b, "1-9, a-%c", code_key(n - 1));
+	else
+		buf_addf(b, "1-9, a-z, A-%c", code_key(n < NR_KEYED ? n - 1 :
+						       NR_KEYED - 1));
 }
 
 static const struct dimension *pdim(struct view *v)
@@ -130,8 +138,7 @@ static void set_dim(struct view *v, size_t dim)
 	struct picker *p = v->priv;
 
 	p->dim = dim;
-	p->pending = 0;
-	p->tens = 0;
+	p->filtering = 0;
 	buf_reset(&p->filter);
 	refilter(v);
 	v->scr->picking = (int)dim;
@@ -345,16 +352,11 @@ static void picker_draw(struct view *v)
 	draw_str(v->win, 1, 1, v->cols - 2, b.ptr, b.len, SLOT_MD_STRONG);
 
 	buf_reset(&b);
-	if (p->tens) {
-		buf_addf(&b, "0_  (the next digit picks 00-0%zu, codes 10-%zu)",
-			 d->nr_codes - 10, d->nr_codes);
-	} else if (p->pending) {
-		buf_addf(&b, "number: %d_  (Enter picks %d, or type the "
-			 "next digit)", p->pending, p->pending);
-	} else if (p->filter.len) {
-		buf_addstr(&b, "filter: ");
+	if (p->filtering) {
+		buf_addstr(&b, "/");
 		sanitize_line(&b, p->filter.ptr);
-		buf_addf(&b, "  (%zu of %zu)", p->nr_vis, d->nr_codes);
+		buf_addf(&b, "_  (%zu of %zu; Enter picks, Esc ends the filter)",
+			 p->nr_vis, d->nr_codes);
 	} else {
 		const struct pick_ops *po = v->scr->pick_ops;
 
@@ -365,12 +367,11 @@ static void picker_draw(struct view *v)
 		else
 			buf_addf(&b, " or Enter %s", po && po->pick_verb ?
 				 po->pick_verb : "pick");
-		buf_addf(&b, ", type to filter, %sDel clear, Tab next, Esc "
-			 "close", po && po->no_propose ? "" : "+ propose, ");
+		buf_addf(&b, ", / filter, %sDel clear, Tab next, Esc close",
+			 po && po->no_propose ? "" : "+ propose, ");
 	}
 	draw_str(v->win, 2, 1, v->cols - 2, b.ptr, b.len,
-		 p->pending || p->tens || p->filter.len ? SLOT_NORMAL :
-		 SLOT_DIM);
+		 p->filtering ? SLOT_NORMAL : SLOT_DIM);
 
 	for (i = 0; i < d->nr_codes; i++) {
 		int w = text_width(d->codes[i].key, strlen(d->codes[i].key));
@@ -432,82 +433,88 @@ static void picker_draw(struct view *v)
 }
 
 /* Pick code index `code`: save, and say whether the picker closes. */
-static int pick(struct view *v, size_t code)
+/* The next required dimension after `dim` (going round) that the
+ * actor has not coded, or -1. */
+static long next_to_code(struct screen *scr, size_t dim)
+{
+	size_t n = scr->cb.nr_dims, k;
+
+	for (k = 1; k <= n; k++) {
+		const struct dimension *d = &scr->cb.dims[(dim + k) % n];
+
+		if (d->required && !coding_dim(&scr->coding, d->key))
+			return (long)((dim + k) % n);
+	}
+	return -1;
+}
+
+/* After a decision on the annotator's screen: on to the next required
+ * dimension still to code, or close when none is left. */
+static int move_on(struct view *v)
+{
+	struct picker *p = v->priv;
+	long next = next_to_code(v->scr, p->dim);
+
+	if (next < 0)
+		return H_CLOSE;
+	set_dim(v, (size_t)next);
+	picker_layout(v);
+	return H_REDRAW;
+}
+
+/* Save a pick of code index `code`; `advance`: a decision made, on to
+ * the next dimension (Space toggles without one). */
+static int pick(struct view *v, size_t code, int advance)
 {
 	const struct dimension *d = pdim(v);
 	const char *key = d->codes[code].key;
+	int mine = !v->scr->pick_ops;
 
 	if (d->select_many) {
-		screen_save_toggle(v->scr, d, key);
+		if (screen_save_toggle(v->scr, d, key) < 0)
+			return H_REDRAW;
+		/* a code added is a decision; one removed waits for
+		 * the next */
+		if (mine && advance && screen_has_code(v->scr, d->key, key))
+			return move_on(v);
 		return H_REDRAW;
 	}
 	if (screen_save_codes(v->scr, d, &key, 1) < 0)
 		return H_REDRAW;
-	return H_CLOSE;
+	return mine ? move_on(v) : H_CLOSE;
 }
 
-static int no_such_code(struct view *v, const char *keys)
+static int no_such_code(struct view *v, int k)
 {
 	const struct dimension *d = pdim(v);
 	struct buf b = BUF_INIT;
+	char kn[32];
 
 	keys_hint(d->nr_codes, &b);
-	screen_msg(v->scr, MSG_ERR, "no code %s in %s: %s pick", keys, d->key,
-		   b.ptr);
+	screen_msg(v->scr, MSG_ERR, "no code %s in %s: %s pick, / filters",
+		   keyname_of(k, kn), d->key, b.ptr);
 	buf_release(&b);
 	return H_REDRAW;
 }
 
-static int pick_number(struct view *v, int digit)
+/* A code's own key (a digit or a letter). */
+static int pick_key(struct view *v, int k)
+{
+	const struct dimension *d = pdim(v);
+	long i = key_code(k);
+
+	if (i < 0 || (size_t)i >= d->nr_codes)
+		return no_such_code(v, k);
+	return pick(v, (size_t)i, 1);
+}
+
+static void filter_add(struct view *v, int key)
 {
 	struct picker *p = v->priv;
-	const struct dimension *d = pdim(v);
-	long n = (long)p->pending * 10 + digit;
-	char k[24];
+	char u[4];
 
-	switch (numbering(d->nr_codes)) {
-	case NUM_SINGLE:
-		n = digit ? digit : 10;
-		if (n > (long)d->nr_codes) {
-			snprintf(k, sizeof(k), "%d", digit);
-			return no_such_code(v, k);
-		}
-		return pick(v, (size_t)n - 1);
-	case NUM_TENS:
-		if (p->tens) {
-			p->tens = 0;
-			if (10 + digit > (long)d->nr_codes) {
-				snprintf(k, sizeof(k), "0%d", digit);
-				return no_such_code(v, k);
-			}
-			return pick(v, (size_t)(9 + digit));
-		}
-		if (!digit) {
-			p->tens = 1;
-			return H_REDRAW;
-		}
-		return pick(v, (size_t)digit - 1);
-	default:
-		break;
-	}
-
-	if (n == 0) {
-		screen_msg(v->scr, MSG_ERR, "codes are numbered from 1");
-		return H_REDRAW;
-	}
-	if (n > (long)d->nr_codes) {
-		p->pending = 0;
-		screen_msg(v->scr, MSG_ERR, "no code %ld: %s has %zu", n,
-			   d->key, d->nr_codes);
-		return H_REDRAW;
-	}
-	if (n * 10 <= (long)d->nr_codes) {
-		/* 1 of 16: could be 1 or 10..16 */
-		p->pending = (int)n;
-		return H_REDRAW;
-	}
-	p->pending = 0;
-	return pick(v, (size_t)n - 1);
+	buf_add(&p->filter, u, text_encode((uint32_t)key, u));
+	refilter(v);
 }
 
 static void filter_changed(struct view *v)
@@ -521,37 +528,37 @@ static int picker_handle(struct view *v, enum action a, int key)
 	const struct dimension *d = pdim(v);
 	size_t page = p->list_rows > 1 ? (size_t)p->list_rows - 1 : 1;
 
-	if (a != ACT_PICK_NUMBER && a != ACT_PICK &&
-	    a != ACT_ED_BACKSPACE && (p->pending || p->tens))
-		p->pending = p->tens = 0;
 	switch (a) {
 	case ACT_PICK_NUMBER:
-		return pick_number(v, key - '0');
-	case ACT_PICK:
-		if (p->tens)
+		if (p->filtering) {
+			filter_add(v, key);
 			return H_REDRAW;
-		if (p->pending) {
-			int n = p->pending;
-
-			p->pending = 0;
-			return pick(v, (size_t)n - 1);
 		}
+		return pick_key(v, key);
+	case ACT_FILTER:
+		if (p->filtering) {
+			filter_add(v, key);
+			return H_REDRAW;
+		}
+		p->filtering = 1;
+		return H_REDRAW;
+	case ACT_PICK:
 		if (d->select_many && !p->filter.len)
-			return H_CLOSE;
+			return v->scr->pick_ops ? H_CLOSE : move_on(v);
 		if (!p->nr_vis)
 			return H_REDRAW;
-		if (d->select_many) {
-			int r = pick(v, p->vis[p->sel]);
+		{
+			size_t code = p->vis[p->sel];
 
+			p->filtering = 0;
 			buf_reset(&p->filter);
-			filter_changed(v);
-			return r;
+			refilter(v);
+			return pick(v, code, 1);
 		}
-		return pick(v, p->vis[p->sel]);
 	case ACT_TOGGLE:
 		if (!p->nr_vis)
 			return H_REDRAW;
-		return pick(v, p->vis[p->sel]);
+		return pick(v, p->vis[p->sel], !d->select_many);
 	case ACT_LINE_DOWN:
 		if (p->sel + 1 < p->nr_vis)
 			p->sel++;
@@ -568,12 +575,8 @@ static int picker_handle(struct view *v, enum action a, int key)
 		p->sel = p->sel > page ? p->sel - page : 0;
 		return H_REDRAW;
 	case ACT_ED_BACKSPACE:
-		if (p->tens) {
-			p->tens = 0;
-			return H_REDRAW;
-		}
-		if (p->pending) {
-			p->pending /= 10;
+		if (p->filtering && !p->filter.len) {
+			p->filtering = 0;
 			return H_REDRAW;
 		}
 		if (p->filter.len) {
@@ -621,16 +624,26 @@ static int picker_handle(struct view *v, enum action a, int key)
 		picker_layout(v);
 		return H_REDRAW;
 	case ACT_CLOSE:
-		return H_CLOSE;
-	case ACT_NONE:
-		if (key_is_text(key)) {
-			char u[4];
-
-			buf_add(&p->filter, u, text_encode((uint32_t)key, u));
-			filter_changed(v);
+		if (p->filtering) {
+			/* Esc ends the filter first */
+			p->filtering = 0;
+			buf_reset(&p->filter);
+			refilter(v);
 			return H_REDRAW;
 		}
-		return H_HANDLED;
+		return H_CLOSE;
+	case ACT_NONE:
+		if (!key_is_text(key))
+			return H_HANDLED;
+		if (p->filtering) {
+			filter_add(v, key);
+			return H_REDRAW;
+		}
+		if (key_code(key) >= 0)
+			return pick_key(v, key);
+		screen_msg(v->scr, MSG_INFO, "%s picks nothing here: / filters "
+			   "the codes", keyname_of(key, (char[32]){ 0 }));
+		return H_REDRAW;
 	default:
 		return H_UNHANDLED;
 	}

@@ -397,6 +397,15 @@ def fresh_study(path, env):
     check(p, "bugcoder init")
 
 
+def db_rows(db, sql):
+    """Every row of `sql` on a study, read as db_scalar() reads."""
+    con = sqlite3.connect("file:%s?mode=ro" % db, uri=True)
+    try:
+        return con.execute(sql).fetchall()
+    finally:
+        con.close()
+
+
 def db_scalar(db, sql):
     """One value from a study, read with Python's own sqlite3 module (so
     that checks work without the sqlite3 shell)."""
@@ -1000,19 +1009,23 @@ class Bench:
             msg = p.stderr.decode("utf-8", "replace").strip().splitlines()
             return "not verified (`bugcoder code` exit %d%s)" % (
                 p.returncode, ": " + msg[-1] if msg else "")
-        dims = db_scalar(db, "SELECT count(DISTINCT dimension) FROM labels "
-                         "l JOIN members m ON m.id = l.member_id WHERE "
-                         "m.name = 'alice'")
+        coded = {r[0] for r in db_rows(db, "SELECT DISTINCT dimension FROM "
+                                       "labels l JOIN members m ON m.id = "
+                                       "l.member_id WHERE m.name = 'alice'")}
         subs = db_scalar(db, "SELECT count(*) FROM submissions s JOIN "
                          "members m ON m.id = s.member_id WHERE m.name = "
                          "'alice'")
         with open(CODEBOOK) as f:
-            ndims = len(json.load(f)["dimensions"])
-        if dims == ndims and subs == 1:
-            return "verified (%d of %d dimensions coded, submitted)" % (
-                dims, ndims)
-        return "NOT verified (%d of %d dimensions coded, %d submission)" % (
-            dims, ndims, subs)
+            dims = json.load(f)["dimensions"]
+        required = {d["key"] for d in dims if d.get("required")}
+        # coding an item is coding its required dimensions: submitting
+        # asks no more
+        if required <= coded and subs == 1:
+            return ("verified (the %d required dimensions of %d coded, "
+                    "%d in all, submitted)" % (len(required), len(dims),
+                                                len(coded)))
+        return "NOT verified (%d of %d required dimensions coded, %d " \
+            "submission)" % (len(required & coded), len(required), subs)
 
 
 def vm_hwm(pid):
