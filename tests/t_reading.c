@@ -611,6 +611,59 @@ static void test_six_keys(void **state)
 	sqlite3_finalize(st);
 }
 
+/* ---- keys of one's own ------------------------------------------------ */
+
+/* A keys file binds keys; its bad lines are named by file and line and
+ * left out; ? shows the keys in force. */
+static void test_keys_file(void **state)
+{
+	struct fixture *f = *state;
+	struct buf path = BUF_INIT, want = BUF_INIT;
+	char *s;
+
+	add_long(f, NULL);
+	buf_addf(&path, "%s/config", f->dir);
+	mkdir(path.ptr, 0777);
+	buf_addstr(&path, "/bugcoder");
+	mkdir(path.ptr, 0777);
+	buf_addstr(&path, "/keys");
+	st_spit(path.ptr,
+		"# my keys\n"
+		"bind main x submit\n"
+		"bind nosuch x submit\n"
+		"bind main s none\n"
+		"bind main y fly\n"
+		"\n"
+		"bind generic <Bogus> quit\n"
+		"frobnicate\n"
+		"bind picker \x1b[2J quit\n"
+		"bind generic <C-j> line-down\n");
+	run(f, 24, 80, NULL, ":dump-screen start\nx\n:dump-screen x\ns\n"
+	    ":dump-screen s\n?/Submit the\n<Enter>\n:dump-screen help\n");
+	buf_addf(&want, "%s:3: no keymap \"nosuch\" (line ignored); 4 more "
+		 "bad lines", path.ptr);
+	{
+		char *r = row(f, "start", 23), *full = dump(f, "start");
+
+		/* the path may be cut at 80 columns: the start of it */
+		if (strncmp(r, want.ptr, 40))
+			fail_msg("start row 23: %s\nwant: %s", r, want.ptr);
+		free(r);
+		free(full);
+	}
+	assert_row_has(f, "x", 23, "not submitted: required dimensions");
+	assert_row_has(f, "s", 23, "s: no such key here");
+	/* ? lists x for submit, and not s */
+	s = dump(f, "help");
+	assert_contains(s, "\xe2\x94\x82   x                           Submit "
+			"the item");
+	assert_not_contains(s, "\xe2\x94\x82   s  ");
+	assert_not_contains(s, "\x1b");
+	free(s);
+	buf_release(&path);
+	buf_release(&want);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -624,6 +677,7 @@ int main(int argc, char **argv)
 		T(test_details_toggle),
 		T(test_search_offscreen),
 		T(test_six_keys),
+		T(test_keys_file),
 #undef T
 	};
 

@@ -1154,5 +1154,42 @@ class TestImportGitHub(ImportCase):
         self.refused(path, f"{path}:1: created_at: not an ISO 8601 date")
 
 
+class KeysFile(unittest.TestCase):
+    """A keys file's bad lines are named, by file and line, on stderr when
+    the screen ends; its good lines are in force."""
+
+    def test_bad_lines_named_and_left_out(self):
+        from bchelp import Study
+
+        here = os.path.dirname(os.path.abspath(__file__))
+        st = Study(items=os.path.join(here, "fixtures", "reading.jsonl"),
+                   members=[("alice", "annotator")])
+        try:
+            cfg = os.path.join(st.dir, "cfg")
+            os.makedirs(os.path.join(cfg, "bugcoder"))
+            keys = os.path.join(cfg, "bugcoder", "keys")
+            with open(keys, "w") as f:
+                f.write("# mine\nbind main x submit\nbind main y fly\n"
+                        "bind nope x quit\n")
+            script = os.path.join(st.dir, "script")
+            with open(script, "w") as f:
+                f.write("x\nq\n")
+            p = st.run("code", as_="alice", env={
+                "BUGCODER_KEYS": script, "BUGCODER_NO_DISPLAY": "1",
+                "LINES": "24", "COLUMNS": "80", "XDG_CONFIG_HOME": cfg})
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertIn(f'{keys}:3: no action "fly" (line ignored)\n',
+                          p.stderr)
+            self.assertIn(f'{keys}:4: no keymap "nope" (line ignored)\n',
+                          p.stderr)
+            self.assertNotIn(":2:", p.stderr)
+            # x submitted nothing (nothing coded), and said so: nothing
+            # stored
+            self.assertEqual(st.query("SELECT count(*) FROM submissions"),
+                             [(0,)])
+        finally:
+            st.close()
+
+
 if __name__ == "__main__":
     unittest.main()

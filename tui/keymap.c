@@ -10,7 +10,9 @@
 #include "tui/keymap.h"
 
 #include <curses.h>
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <wctype.h>
 
@@ -187,6 +189,21 @@ enum {
 	ON_ALL = ON_CODE | ON_ADJ | ON_AGREE,
 };
 
+/* Bindings from a keys file, per keymap, searched first. */
+static struct user_keys {
+	struct binding *v;
+	size_t nr, alloc;
+} user[NR_KEYMAPS];
+
+static const char *const keymap_names[NR_KEYMAPS] = {
+	[KEYMAP_GENERIC] = "generic", [KEYMAP_MAIN] = "main",
+	[KEYMAP_PAGER] = "pager", [KEYMAP_PICKER] = "picker",
+	[KEYMAP_MEMO] = "memo", [KEYMAP_FORM] = "form",
+	[KEYMAP_PROMPT] = "prompt", [KEYMAP_ADJUDICATE] = "adjudicate",
+	[KEYMAP_RESOLVE] = "resolve", [KEYMAP_AGREE] = "agree",
+	[KEYMAP_PROPOSALS] = "proposals",
+};
+
 static const struct {
 	const char *title;
 	const struct binding *keys;
@@ -227,16 +244,172 @@ static enum action find(const struct binding *b, int key)
 	return ACT_NONE;
 }
 
+/* The binding of `key` in keymap km: a keys file's first, then the
+ * default. */
+static enum action find_in(enum keymap_id km, int key)
+{
+	size_t i;
+
+	for (i = 0; i < user[km].nr; i++)
+		if (user[km].v[i].key == key)
+			return user[km].v[i].action;
+	return find(keymaps[km].keys, key);
+}
+
 enum action keymap_lookup(enum keymap_id km, int key)
 {
 	enum action a;
 
 	if ((unsigned)km >= NR_KEYMAPS)
 		return ACT_NONE;
-	a = find(keymaps[km].keys, key);
+	a = find_in(km, key);
 	if (a == ACT_NONE && keymaps[km].fallback)
-		a = find(generic_keys, key);
+		a = find_in(KEYMAP_GENERIC, key);
 	return a;
+}
+
+void keymap_reset(void)
+{
+	int k;
+
+	for (k = 0; k < NR_KEYMAPS; k++) {
+		free(user[k].v);
+		user[k].v = NULL;
+		user[k].nr = user[k].alloc = 0;
+	}
+}
+
+int keymap_by_name(const char *name)
+{
+	int k;
+
+	for (k = 0; k < NR_KEYMAPS; k++)
+		if (!strcmp(keymap_names[k], name))
+			return k;
+	return -1;
+}
+
+int action_by_name(const char *name)
+{
+	int a;
+
+	for (a = 0; a < NR_ACTIONS; a++)
+		if (!strcmp(action_names[a], name))
+			return a;
+	return -1;
+}
+
+/* Split s at blanks into at most `max` words (NUL-terminated in place);
+ * returns how many there are (max + 1 when there are more). */
+static int split(char *s, char **w, int max)
+{
+	int n = 0;
+
+	for (;;) {
+		while (*s == ' ' || *s == '\t')
+			*s++ = '\0';
+		if (!*s)
+			return n;
+		if (n == max)
+			return max + 1;
+		w[n++] = s;
+		while (*s && *s != ' ' && *s != '\t')
+			s++;
+	}
+}
+
+/* One line of a keys file; NULL when it is good, else what is wrong
+ * (into `why`). */
+static const char *bind_line(char *line, char why[160])
+{
+	char *w[4];
+	int n = split(line, w, 4), km, a, key;
+	size_t used, i;
+	struct user_keys *u;
+
+	if (!n || w[0][0] == '#')
+		return NULL;
+	if (strcmp(w[0], "bind"))
+		return snprintf(why, 160, "unknown command \"%.40s\" (only "
+				"bind)", w[0]), why;
+	if (n != 4)
+		return snprintf(why, 160, "bind takes three words: KEYMAP KEY "
+				"ACTION"), why;
+	km = keymap_by_name(w[1]);
+	if (km < 0)
+		return snprintf(why, 160, "no keymap \"%.40s\"", w[1]), why;
+	used = key_parse(w[2], strlen(w[2]), &key);
+	if (!used || used != strlen(w[2]))
+		return snprintf(why, 160, "no key \"%.40s\"", w[2]), why;
+	a = action_by_name(w[3]);
+	if (a < 0)
+		return snprintf(why, 160, "no action \"%.40s\"", w[3]), why;
+	u = &user[km];
+	for (i = 0; i < u->nr; i++)
+		if (u->v[i].key == key)
+			break;
+	if (i == u->nr) {
+		ALLOC_GROW(u->v, u->nr + 1, u->alloc);
+		u->nr++;
+	}
+	u->v[i].key = key;
+	u->v[i].action = (enum action)a;
+	return NULL;
+}
+
+int keymap_load(const char *path, struct buf *warn)
+{
+	struct buf def = BUF_INIT, text = BUF_INIT;
+	const char *p;
+	int bad = 0, nr = 0;
+
+	keymap_reset();
+	if (!path) {
+		const char *x = getenv("XDG_CONFIG_HOME"), *h = getenv("HOME");
+
+		if (x && *x)
+			buf_addf(&def, "%s/bugcoder/keys", x);
+		else if (h && *h)
+			buf_addf(&def, "%s/.config/bugcoder/keys", h);
+		else
+			return 0;
+		path = def.ptr;
+	}
+	if (buf_read_file(&text, path) < 0) {
+		if (errno != ENOENT) {
+			buf_addf(warn, "%s: %s (keys file not read)\n", path,
+				 strerror(errno));
+			bad = -1;
+		}
+		goto out;
+	}
+	for (p = text.ptr; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char *line = xstrndup(p, len), why[160];
+		const char *err;
+
+		nr++;
+		if (len && line[len - 1] == '\r')
+			line[len - 1] = '\0';
+		err = bind_line(line, why);
+		if (err) {
+			struct buf safe = BUF_INIT;
+
+			/* the file's words go to a terminal: sanitized */
+			text_sanitize(&safe, err, strlen(err), 8, 0);
+			buf_addf(warn, "%s:%d: %s (line ignored)\n", path, nr,
+				 safe.ptr);
+			buf_release(&safe);
+			bad++;
+		}
+		free(line);
+		p += len + (nl ? 1 : 0);
+	}
+out:
+	buf_release(&def);
+	buf_release(&text);
+	return bad;
 }
 
 const char *action_name(enum action a)
@@ -401,13 +574,44 @@ int key_is_text(int key)
 	return text_char_width((uint32_t)key) >= 0;
 }
 
-/* One section: every action of the table once, with all its keys. */
-static void help_section(struct buf *out, const char *title,
-			 const struct binding *keys, int *listed)
+/* The bindings in force in keymap km: a keys file's, then the defaults
+ * whose key it did not bind again; "none" bindings left out.  Owned by
+ * the caller, ended by ACT_NONE. */
+static struct binding *in_force(enum keymap_id km)
 {
 	const struct binding *b;
+	struct binding *out = NULL;
+	size_t n = 0, alloc = 0, i;
 
-	buf_addf(out, "#%s\n", title);
+	for (i = 0; i < user[km].nr; i++) {
+		if (user[km].v[i].action == ACT_NONE)
+			continue;
+		ALLOC_GROW(out, n + 1, alloc);
+		out[n++] = user[km].v[i];
+	}
+	for (b = keymaps[km].keys; b->action != ACT_NONE; b++) {
+		for (i = 0; i < user[km].nr; i++)
+			if (user[km].v[i].key == b->key)
+				break;
+		if (i < user[km].nr)
+			continue;
+		ALLOC_GROW(out, n + 1, alloc);
+		out[n++] = *b;
+	}
+	ALLOC_GROW(out, n + 1, alloc);
+	out[n].key = 0;
+	out[n].action = ACT_NONE;
+	return out;
+}
+
+/* One section: every action of the keymap once, with all its keys in
+ * force. */
+static void help_section(struct buf *out, enum keymap_id km, int *listed)
+{
+	struct binding *keys = in_force(km);
+	const struct binding *b;
+
+	buf_addf(out, "#%s\n", keymaps[km].title);
 	for (b = keys; b->action != ACT_NONE; b++) {
 		const struct binding *o;
 		int first = 1;
@@ -427,6 +631,7 @@ static void help_section(struct buf *out, const char *title,
 		buf_addf(out, "\t%s\t%s\n", action_name(b->action),
 			 action_help(b->action));
 	}
+	free(keys);
 }
 
 static void help_screens(struct buf *out, enum keymap_id first, unsigned on)
@@ -437,15 +642,15 @@ static void help_screens(struct buf *out, enum keymap_id first, unsigned on)
 	/* the screen's own keys, then the generic ones they fall back to
 	 * (an action listed there is not repeated) */
 	memset(listed, 0, sizeof(listed));
-	help_section(out, keymaps[first].title, keymaps[first].keys, listed);
-	help_section(out, keymaps[KEYMAP_GENERIC].title, generic_keys, listed);
+	help_section(out, first, listed);
+	help_section(out, KEYMAP_GENERIC, listed);
 	for (i = 0; i < sizeof(help_order) / sizeof(help_order[0]); i++) {
 		enum keymap_id km = help_order[i];
 
 		if (km == first || !(keymaps[km].on & on))
 			continue;
 		memset(listed, 0, sizeof(listed));
-		help_section(out, keymaps[km].title, keymaps[km].keys, listed);
+		help_section(out, km, listed);
 	}
 }
 

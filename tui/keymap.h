@@ -209,4 +209,30 @@ void keymap_help_for(struct buf *out, enum keymap_id screen);
 /* Is `key` something a text field takes (a printable character)? */
 int key_is_text(int key);
 
+/*
+ * Keys of one's own: a file of lines
+ *
+ *	# a comment
+ *	bind KEYMAP KEY ACTION
+ *
+ * KEYMAP is a keymap's name (generic, main, pager, picker, memo, form,
+ * prompt, adjudicate, resolve, agree, proposals), KEY a key as key
+ * scripts write it ("x", "<C-x>", "<F5>", "<Space>"), ACTION an action's
+ * name as `?` lists it, or "none" to take the key away.  A binding comes
+ * before the keymap's defaults; a key bound again replaces the default.
+ */
+
+/* Forget every binding of a keys file. */
+void keymap_reset(void);
+/* Read the keys file `path` (NULL: $XDG_CONFIG_HOME/bugcoder/keys, or
+ * ~/.config/bugcoder/keys).  A missing file is no error.  Every bad line
+ * is ignored and described in `warn` ("FILE:LINE: what is wrong", one a
+ * line); returns the number of bad lines, or -1 when the file exists but
+ * cannot be read (said in `warn`). */
+int keymap_load(const char *path, struct buf *warn);
+/* The keymap named `name`, or -1. */
+int keymap_by_name(const char *name);
+/* The action named `name`, or -1. */
+int action_by_name(const char *name);
+
 #endif

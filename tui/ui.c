@@ -331,6 +331,8 @@ static struct {
 	int tstp_wrapped;
 } ui = { .saved_stderr = -1, .err_fd = -1, .paste = BUF_INIT };
 
+static struct buf keys_warn = BUF_INIT;	/* the keys file's bad lines */
+
 static volatile sig_atomic_t caught_signal;
 
 static void on_signal(int sig)
@@ -581,6 +583,12 @@ int ui_start(struct err *e)
 	capture_stderr();
 	catch_signals();
 
+	/* 10. the user's keys; every bad line is listed on stderr, which
+	 * shows when the screen ends, and the first on the status line */
+	buf_reset(&keys_warn);
+	if (keymap_load(NULL, &keys_warn))
+		fputs(keys_warn.ptr, stderr);
+
 	if (!ui.atexit_done) {
 		atexit(at_exit);
 		ui.atexit_done = 1;
@@ -589,6 +597,26 @@ int ui_start(struct err *e)
 fail:
 	ui_stop();
 	return -1;
+}
+
+const char *ui_keys_warning(struct buf *out)
+{
+	const char *nl;
+	size_t more = 0, i;
+
+	if (!keys_warn.len)
+		return NULL;
+	nl = strchr(keys_warn.ptr, '\n');
+	buf_add(out, keys_warn.ptr, nl ? (size_t)(nl - keys_warn.ptr) :
+		keys_warn.len);
+	for (i = nl ? (size_t)(nl - keys_warn.ptr) + 1 : keys_warn.len;
+	     i < keys_warn.len; i++)
+		if (keys_warn.ptr[i] == '\n')
+			more++;
+	if (more)
+		buf_addf(out, "; %zu more bad line%s, listed when the screen "
+			 "ends", more, more == 1 ? "" : "s");
+	return out->ptr;
 }
 
 void ui_stop(void)

@@ -47,6 +47,7 @@
 
 #include <stddef.h>
 
+#include "core/buf.h"
 #include "core/err.h"
 
 struct ui_client {
@@ -63,6 +64,10 @@ struct ui_client {
 int ui_start(struct err *e);
 /* Restore the terminal.  Safe to call twice, and when not started. */
 void ui_stop(void);
+/* After ui_start(): the first bad line of the user's keys file (see
+ * keymap.h), with how many more there are, appended to out; NULL when
+ * the file had none. */
+const char *ui_keys_warning(struct buf *out);
 /* Run the loop until the client is done (0), or a signal or a lost
  * terminal ends it (-1, ERR_INTERRUPTED or ERR_IO). */
 int ui_run(const struct ui_client *c, struct err *e);

@@ -1067,6 +1067,13 @@ int tui_agree(struct store *st, const struct actor *a, const char *round,
 	if (ui_start(e) < 0)
 		goto out;
 	started = 1;
+	{
+		struct buf w = BUF_INIT;
+
+		if (ui_keys_warning(&w))
+			screen_msg(&scr, MSG_ERR, "%s", w.ptr);
+		buf_release(&w);
+	}
 	ret = ui_run(&client, e);
 out:
 	screen_release_windows(&scr);

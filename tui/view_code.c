@@ -1254,6 +1254,13 @@ int tui_code(struct store *st, const struct actor *a, const char *name,
 	if (ui_start(e) < 0)
 		goto out;
 	started = 1;
+	{
+		struct buf w = BUF_INIT;
+
+		if (ui_keys_warning(&w))
+			screen_msg(&scr, MSG_ERR, "%s", w.ptr);
+		buf_release(&w);
+	}
 	ret = ui_run(&client, e);
 	if (ret < 0)
 		screen_hangup(&scr, e);

@@ -65,11 +65,14 @@ static void render_keys(struct textview *t, const struct screen *scr,
 	para(d, 0, NULL, scr->help_intro ? scr->help_intro :
 	     "Every pick, memo and flag is saved the moment it "
 	     "is made. Digits 1-9 open the picker of that dimension of the "
-	     "coding bar; in the picker the keys shown beside a code pick it "
-	     "(1-9, 0 for a tenth code, 00-09 for codes 10-19), letters "
-	     "filter, Enter picks the highlighted code. A dimension that "
-	     "takes several codes toggles them and stays open; Enter closes "
-	     "it.", width, SLOT_NORMAL);
+	     "coding bar (c the first not coded); in the picker the key "
+	     "shown beside a code picks it (1-9, then letters from the tenth "
+	     "code), and the picker moves on to the next required dimension "
+	     "still to code; / filters, Enter picks the highlighted code, Esc "
+	     "leaves. In a dimension that takes several codes, Space toggles "
+	     "a code and stays. These are the keys in force, with those of "
+	     "your keys file (~/.config/bugcoder/keys, see the manual).",
+	     width, SLOT_NORMAL);
 	/* the widest key list, capped */
 	for (p = help.ptr; (line = p) && *p; p++) {
 		char *tab = strchr(line, '\t'), *nl = strchr(line, '\n');

@@ -106,6 +106,10 @@ void st_env(const char *dir, int rows, int cols, const char *keys,
 	setenv("BUGCODER_KEYS", p.ptr, 1);
 	setenv("BUGCODER_NO_DISPLAY", "1", 1);
 	setenv("BUGCODER_DUMP_DIR", dir, 1);
+	/* the user's own keys file is never read: a test writes its own */
+	buf_reset(&p);
+	buf_addf(&p, "%s/config", dir);
+	setenv("XDG_CONFIG_HOME", p.ptr, 1);
 	setenv("TERM", term ? term : "dumb", 1);
 	snprintf(n, sizeof(n), "%d", rows);
 	setenv("LINES", n, 1);

@@ -24,7 +24,8 @@ void st_expect_screen(const char *dir, const char *name, const char *golden);
 
 /* Set up the environment of a screen run: the key script `keys` written
  * to dir/keys, the virtual display of rows x cols, dumps into `dir`,
- * TERM `term` (NULL: dumb). */
+ * TERM `term` (NULL: dumb), XDG_CONFIG_HOME dir/config (so a keys file
+ * of the user's is never read). */
 void st_env(const char *dir, int rows, int cols, const char *keys,
 	    const char *term);
 
