@@ -832,7 +832,8 @@ static void words_to_ranges(const char *s, const struct words *w,
 		for (;;) {
 			size_t n = end + 1;
 
-			while (n < w->nr && !changed[n] && all_blank(s, &w->v[n]))
+			while (n < w->nr && !changed[n] &&
+			       all_blank(s, &w->v[n]))
 				n++;
 			if (n < w->nr && changed[n]) {
 				end = n;

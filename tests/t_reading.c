@@ -208,8 +208,9 @@ static int find_row(struct fixture *f, const char *name, const char *needle)
 #define assert_row_has(f, name, r, want) do { \
 		char *got_ = row((f), (name), (r)); \
 		if (!strstr(got_, (want))) \
-			fail_msg("%s row %d\n  got:  \"%s\"\n  want it to " \
-				 "contain: \"%s\"", (name), (r), got_, (want)); \
+			fail_msg("%s row %d\n  got:  \"%s\"\n  want it " \
+				 "to contain: \"%s\"", (name), (r), got_, \
+				 (want)); \
 		free(got_); \
 	} while (0)
 
@@ -602,7 +603,8 @@ static void test_six_keys(void **state)
 	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
 	assert_string_equal((const char *)sqlite3_column_text(st, 0),
 			    "fix_pattern=synchronization|phase=training|"
-			    "root_cause=tensor_shape_misalignment|symptom=hang");
+			    "root_cause=tensor_shape_misalignment|"
+			    "symptom=hang");
 	sqlite3_finalize(st);
 	assert_int_equal(sqlite3_prepare_v2(f->st.db, "SELECT count(*) FROM "
 		"submissions", -1, &st, NULL), SQLITE_OK);

@@ -258,7 +258,8 @@ int html_attr(const struct html_tok_state *h, const char *name,
 					i++;
 			} else {
 				v0 = i;
-				while (i < len && !is_space((unsigned char)a[i]))
+				while (i < len &&
+				       !is_space((unsigned char)a[i]))
 					i++;
 				v1 = i;
 			}

@@ -34,7 +34,8 @@ struct md_sections {
 	unsigned char *closed;	/* closed[k]: section k shows its title
 				   only (k < alloc_closed; owned) */
 	size_t alloc_closed;
-	size_t *title;		/* doc line of section k's title (owned) */
+	size_t *title;		/* doc line of section k's title
+				   (owned) */
 	size_t alloc_title;
 };
 

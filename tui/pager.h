@@ -58,11 +58,13 @@ struct pager {
 	struct buf pat;		/* last search */
 	size_t match;		/* line of the current match or NO_MATCH */
 	size_t match_nth;	/* which match of that line */
-	size_t match_off;	/* 1 + its byte in the line's text, 0 unknown */
+	size_t match_off;	/* 1 + its byte in the line's text;
+				   0: unknown */
 	struct pager_hit *hits;	/* every matching line, in order */
 	size_t nr_hits, alloc_hits;
 	size_t total;		/* matches in all */
-	size_t *brk;		/* scratch: where a wrapped line's rows begin */
+	size_t *brk;		/* scratch: where a wrapped line's rows
+				   begin */
 	size_t alloc_brk;
 };
 

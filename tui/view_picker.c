@@ -355,8 +355,8 @@ static void picker_draw(struct view *v)
 	if (p->filtering) {
 		buf_addstr(&b, "/");
 		sanitize_line(&b, p->filter.ptr);
-		buf_addf(&b, "_  (%zu of %zu; Enter picks, Esc ends the filter)",
-			 p->nr_vis, d->nr_codes);
+		buf_addf(&b, "_  (%zu of %zu; Enter picks, Esc ends the "
+			 "filter)", p->nr_vis, d->nr_codes);
 	} else {
 		const struct pick_ops *po = v->scr->pick_ops;
 
