@@ -564,6 +564,18 @@ static void test_search_offscreen(void **state)
 	assert_int_equal(a[at - s], 'R');
 	free(s);
 	free(a);
+	/* w wraps the issue pane's code too: the match on the row that
+	 * goes on */
+	run(f, 24, 80, NULL, "w\n:dump-screen w\n");
+	{
+		int r = find_row(f, "w", "x = 1");
+
+		assert_true(r > 0);
+		assert_row_has(f, "w", r + 1, WRAP_MARK);
+		assert_true(find_row(f, "w", "needle here") == r + 1 ||
+			    find_row(f, "w", "needle here") == r + 2);
+		assert_row_has(f, "w", 23, "issue: long code lines wrap");
+	}
 	/* two matches on one diff line: n steps through both */
 	run(f, 24, 80, NULL, "<Tab>/secondary_start\n<Enter>\n"
 	    ":dump-screen d1\nn\n:dump-screen d2\nn\n:dump-screen d3\n");
