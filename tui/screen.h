@@ -26,6 +26,7 @@
 #include "core/label.h"
 #include "core/member.h"
 #include "core/store.h"
+#include "tui/doc.h"
 #include "tui/draw.h"
 #include "tui/edit.h"
 #include "tui/keymap.h"
@@ -44,6 +45,11 @@ enum handled {
 struct view_ops {
 	const char *name;
 	enum keymap_id keymap;
+	size_t priv_size;	/* the view's own state, allocated cleared
+				   by the framework before open() and
+				   freed after close(); 0: the view's
+				   business (v->priv as screen_push() gave
+				   it) */
 	int text_input;		/* unbound printable keys reach handle()
 				   as ACT_NONE with the key */
 	int paste;		/* so does TK_PASTE (a text field) */
@@ -67,6 +73,8 @@ struct view {
 	int y, x, rows, cols;	/* where layout put it */
 	int dirty;
 	void *priv;		/* the view's own state */
+	const void *arg;	/* what screen_push_with() was given (not
+				   owned) */
 };
 
 enum screen_dirty {
@@ -157,8 +165,25 @@ extern const struct view_ops diff_view_ops;
 extern const struct view_ops picker_view_ops;
 extern const struct view_ops form_view_ops;
 extern const struct view_ops memo_view_ops;
-extern const struct view_ops help_view_ops;
-extern const struct view_ops codebook_view_ops;
+/*
+ * The text view (view_help.c): a read-only overlay that scrolls and
+ * searches like a pane, its text rendered by `render` at every width.
+ * q, Esc and `close_action` (ACT_NONE: none more) close it.
+ */
+struct text_spec {
+	const char *title;
+	void (*render)(struct doc *d, struct screen *scr, int width);
+	int max_cols;		/* 0: the whole width */
+	enum action close_action;
+};
+
+/* Open the text view of `spec` (which must outlive it); NULL on
+ * failure. */
+struct view *screen_open_text(struct screen *scr,
+			      const struct text_spec *spec);
+/* The keys in force, and the codebook with every definition. */
+void screen_open_help(struct screen *scr);
+void screen_open_codebook(struct screen *scr);
 extern const struct view_ops agree_view_ops;	/* view_agree.c */
 extern const struct view_ops proposals_view_ops;	/* view_proposals.c */
 
@@ -166,7 +191,13 @@ extern const struct view_ops proposals_view_ops;	/* view_proposals.c */
  * (it owns it from then on).  Returns the view or NULL. */
 struct view *screen_push(struct screen *scr, const struct view_ops *ops,
 			 void *priv);
-/* Close the topmost overlay. */
+/* Open an overlay whose state the framework allocates (ops->priv_size),
+ * handing it `arg` (v->arg, not owned: it must outlive the view).
+ * Returns the view or NULL. */
+struct view *screen_push_with(struct screen *scr, const struct view_ops *ops,
+			      const void *arg);
+/* Close the topmost overlay: its close(), then its window and (with
+ * priv_size) its state are freed. */
 void screen_pop(struct screen *scr);
 /* The frame overlays use: the pane area with a margin. */
 void screen_overlay_box(struct screen *scr, struct view *v, int max_rows,
@@ -214,8 +245,8 @@ struct view *screen_open_proposals(struct screen *scr,
 int screen_action(struct screen *scr, enum action a, int key);
 
 /*
- * The frame every screen shares (view_code.c), for the screens built on
- * it (view_adjudicate.c, view_agree.c).
+ * The frame every screen shares (screen.c), for the screens built on it
+ * (view_code.c, view_adjudicate.c, view_agree.c).
  */
 
 /* The topmost overlay, or NULL. */

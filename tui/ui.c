@@ -25,259 +25,10 @@
 #include "core/buf.h"
 #include "core/text.h"
 #include "tui/draw.h"
+#include "tui/dump.h"
 #include "tui/keymap.h"
-
-/* ---- key scripts ---------------------------------------------------- */
-
-enum ev_type { EV_KEY, EV_DUMP, EV_RESIZE, EV_SIGNAL, EV_PASTE };
-
-struct event {
-	enum ev_type type;
-	int key;		/* EV_KEY; the signal for EV_SIGNAL */
-	int rows, cols;
-	char *name;		/* EV_DUMP, EV_PASTE (the text), owned */
-};
-
-struct script {
-	struct event *v;
-	size_t nr, alloc, pos;
-};
-
-static void script_release(struct script *s)
-{
-	size_t i;
-
-	for (i = 0; i < s->nr; i++)
-		free(s->v[i].name);
-	free(s->v);
-	memset(s, 0, sizeof(*s));
-}
-
-static struct event *script_add(struct script *s, enum ev_type type)
-{
-	struct event *ev;
-
-	ALLOC_GROW(s->v, s->nr + 1, s->alloc);
-	ev = &s->v[s->nr++];
-	memset(ev, 0, sizeof(*ev));
-	ev->type = type;
-	return ev;
-}
-
-static int valid_dump_name(const char *s)
-{
-	if (!*s || *s == '.')
-		return 0;
-	for (; *s; s++)
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		      (*s >= '0' && *s <= '9') || *s == '-' || *s == '_' ||
-		      *s == '.'))
-			return 0;
-	return 1;
-}
-
-static int script_command(struct script *s, const char *path, int lineno,
-			  char *line, struct err *e)
-{
-	char *cmd = line + 1, *arg;
-
-	arg = strchr(cmd, ' ');
-	if (arg) {
-		*arg++ = '\0';
-		while (*arg == ' ')
-			arg++;
-	} else {
-		arg = cmd + strlen(cmd);
-	}
-	if (!strcmp(cmd, "dump-screen")) {
-		if (!valid_dump_name(arg))
-			return err_set(e, ERR_INPUT, "%s:%d: dump name must "
-				       "be letters, digits, '.', '-', '_'",
-				       path, lineno);
-		script_add(s, EV_DUMP)->name = xstrdup(arg);
-		return 0;
-	}
-	if (!strcmp(cmd, "resize")) {
-		int r, c;
-		char extra;
-
-		if (sscanf(arg, "%d %d %c", &r, &c, &extra) != 2 || r < 1 ||
-		    c < 1 || r > 1000 || c > 1000)
-			return err_set(e, ERR_INPUT, "%s:%d: usage: :resize "
-				       "ROWS COLS", path, lineno);
-		{
-			struct event *ev = script_add(s, EV_RESIZE);
-
-			ev->rows = r;
-			ev->cols = c;
-		}
-		return 0;
-	}
-	if (!strcmp(cmd, "paste")) {
-		/* :paste TEXT, with \n, \t, \r, \e and \\ as escapes:
-		 * what a terminal sends between its bracketed-paste marks */
-		struct buf t = BUF_INIT;
-		const char *q;
-
-		for (q = arg; *q; q++) {
-			if (*q != '\\') {
-				buf_addch(&t, *q);
-				continue;
-			}
-			switch (*++q) {
-			case 'n': buf_addch(&t, '\n'); break;
-			case 't': buf_addch(&t, '\t'); break;
-			case 'r': buf_addch(&t, '\r'); break;
-			case 'e': buf_addch(&t, 27); break;
-			case '\\': buf_addch(&t, '\\'); break;
-			default:
-				buf_release(&t);
-				return err_set(e, ERR_INPUT, "%s:%d: :paste "
-					       "knows the escapes \\n \\t "
-					       "\\r \\e \\\\", path, lineno);
-			}
-		}
-		script_add(s, EV_PASTE)->name = buf_detach(&t, NULL);
-		return 0;
-	}
-	if (!strcmp(cmd, "signal")) {
-		static const struct {
-			const char *name;
-			int sig;
-		} sigs[] = {
-			{ "HUP", SIGHUP }, { "TERM", SIGTERM },
-			{ "INT", SIGINT },
-		};
-		size_t i;
-
-		for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-			if (!strcmp(arg, sigs[i].name)) {
-				script_add(s, EV_SIGNAL)->key = sigs[i].sig;
-				return 0;
-			}
-		return err_set(e, ERR_INPUT, "%s:%d: usage: :signal "
-			       "HUP|TERM|INT", path, lineno);
-	}
-	return err_set(e, ERR_INPUT, "%s:%d: unknown command :%s", path,
-		       lineno, cmd);
-}
-
-/* Script format: '#' comments, blank lines ignored, ":command args",
- * and lines of keys - characters, or names such as <Down> <C-x>. */
-static int script_load(struct script *s, const char *path, struct err *e)
-{
-	struct buf raw = BUF_INIT;
-	char *p, *end;
-	int lineno = 0, ret = -1;
-
-	if (buf_read_file(&raw, path) < 0) {
-		err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
-		goto out;
-	}
-	p = raw.ptr;
-	end = raw.ptr + raw.len;
-	while (p < end) {
-		char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		size_t i = 0;
-
-		lineno++;
-		if (len && p[len - 1] == '\r')
-			len--;
-		p[len] = '\0';
-		if (!len || p[0] == '#') {
-			/* nothing */
-		} else if (p[0] == ':') {
-			if (script_command(s, path, lineno, p, e) < 0)
-				goto out;
-		} else {
-			while (i < len) {
-				int key;
-				size_t n = key_parse(p + i, len - i, &key);
-
-				if (!n) {
-					err_set(e, ERR_INPUT, "%s:%d: bad key "
-						"name at \"%.20s\"", path,
-						lineno, p + i);
-					goto out;
-				}
-				script_add(s, EV_KEY)->key = key;
-				i += n;
-			}
-		}
-		if (!nl)
-			break;
-		p = nl + 1;
-	}
-	ret = 0;
-out:
-	buf_release(&raw);
-	if (ret < 0)
-		script_release(s);
-	return ret;
-}
-
-/* ---- key timing (BUGCODER_BENCH) ------------------------------------ */
-
-struct key_time {
-	int key;
-	double us;
-};
-
-static struct {
-	char *path;		/* NULL: not timing */
-	struct key_time *v;
-	size_t nr, alloc;
-	struct timespec t0;	/* when the key being timed was taken */
-	int key;
-	int running;
-} bench;
-
-static void bench_start(int key)
-{
-	if (!bench.path)
-		return;
-	bench.key = key;
-	bench.running = 1;
-	clock_gettime(CLOCK_MONOTONIC, &bench.t0);
-}
-
-/* The frame of the key being timed is on the terminal (or the loop
- * ended without one). */
-static void bench_stop(void)
-{
-	struct timespec t1;
-
-	if (!bench.running)
-		return;
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	bench.running = 0;
-	ALLOC_GROW(bench.v, bench.nr + 1, bench.alloc);
-	bench.v[bench.nr].key = bench.key;
-	bench.v[bench.nr].us = (double)(t1.tv_sec - bench.t0.tv_sec) * 1e6 +
-			       (double)(t1.tv_nsec - bench.t0.tv_nsec) / 1e3;
-	bench.nr++;
-}
-
-/* Write "KEY<TAB>MICROSECONDS" per key and forget them. */
-static void bench_write(void)
-{
-	FILE *f;
-	size_t i;
-
-	if (bench.path && (f = fopen(bench.path, "w"))) {
-		for (i = 0; i < bench.nr; i++) {
-			char kn[32];
-
-			fprintf(f, "%s\t%.1f\n", keyname_of(bench.v[i].key, kn),
-				bench.v[i].us);
-		}
-		fclose(f);
-	}
-	free(bench.path);
-	free(bench.v);
-	memset(&bench, 0, sizeof(bench));
-}
+#include "tui/keytime.h"
+#include "tui/script.h"
 
 /* ---- bracketed paste ------------------------------------------------ */
 
@@ -508,11 +259,8 @@ int ui_start(struct err *e)
 	if (ui.scripted && script_load(&ui.script, keys, e) < 0)
 		return -1;
 	ui.headless = env_set("BUGCODER_NO_DISPLAY");
-	if (env_set("BUGCODER_BENCH")) {
-		free(bench.path);
-		bench.path = xstrdup(getenv("BUGCODER_BENCH"));
-		bench.nr = 0;
-	}
+	if (env_set("BUGCODER_BENCH"))
+		keytime_begin(getenv("BUGCODER_BENCH"));
 
 	/* 1. locale, 2. codeset */
 	setlocale(LC_ALL, "");
@@ -634,7 +382,7 @@ void ui_stop(void)
 		ui.screen = NULL;
 		ui.started = 0;
 	}
-	bench_write();
+	keytime_write();
 	if (ui.out)
 		fclose(ui.out);
 	if (ui.in)
@@ -898,7 +646,7 @@ int ui_run(const struct ui_client *c, struct err *e)
 
 		c->draw(c->ctx);
 		doupdate();
-		bench_stop();
+		keytime_stop();
 		if (caught_signal)
 			break;
 		r = next_key(c, &key);
@@ -917,7 +665,7 @@ int ui_run(const struct ui_client *c, struct err *e)
 			continue;
 		}
 		idle_errors = 0;
-		bench_start(key);
+		keytime_start(key);
 		if (key == TK_FN(KEY_PASTE_START)) {
 			read_paste();	/* a lost terminal shows on the next
 					 * read */
@@ -942,7 +690,7 @@ int ui_run(const struct ui_client *c, struct err *e)
 		c->key(c->ctx, key);
 	}
 	/* the key that ended the loop has no frame: its handling is timed */
-	bench_stop();
+	keytime_stop();
 	if (caught_signal) {
 		int sig = caught_signal;
 
@@ -1029,147 +777,9 @@ int ui_edit_file(const char *path, struct err *e)
 	return ret;
 }
 
-/* ---- dumps ---------------------------------------------------------- */
-
-static void put_utf8(struct buf *b, wchar_t wc)
-{
-	unsigned long cp = (unsigned long)wc;
-
-	if (cp < 0x80) {
-		buf_addch(b, (int)cp);
-	} else if (cp < 0x800) {
-		buf_addch(b, (int)(0xc0 | (cp >> 6)));
-		buf_addch(b, (int)(0x80 | (cp & 0x3f)));
-	} else if (cp < 0x10000) {
-		buf_addch(b, (int)(0xe0 | (cp >> 12)));
-		buf_addch(b, (int)(0x80 | ((cp >> 6) & 0x3f)));
-		buf_addch(b, (int)(0x80 | (cp & 0x3f)));
-	} else {
-		buf_addch(b, (int)(0xf0 | (cp >> 18)));
-		buf_addch(b, (int)(0x80 | ((cp >> 12) & 0x3f)));
-		buf_addch(b, (int)(0x80 | ((cp >> 6) & 0x3f)));
-		buf_addch(b, (int)(0x80 | (cp & 0x3f)));
-	}
-}
-
-static void rstrip(struct buf *b, size_t from, char c)
-{
-	while (b->len > from && b->ptr[b->len - 1] == c)
-		buf_setlen(b, b->len - 1);
-}
-
-static wchar_t acs_unicode(wchar_t c)
-{
-	static const struct {
-		char vt;
-		wchar_t uc;
-	} map[] = {
-		{ 'x', 0x2502 }, { 'q', 0x2500 }, { 'l', 0x250c },
-		{ 'k', 0x2510 }, { 'm', 0x2514 }, { 'j', 0x2518 },
-		{ 't', 0x251c }, { 'u', 0x2524 }, { 'v', 0x2534 },
-		{ 'w', 0x252c }, { 'n', 0x253c }, { 'a', 0x2592 },
-		{ '~', 0x00b7 },
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
-		if (map[i].vt == c)
-			return map[i].uc;
-	return c;
-}
-
-/* One letter for a cell's attributes: the strongest of reverse, bold,
- * underline, dim; upper case when combined with another. */
-static char attr_letter(attr_t a)
-{
-	int n = !!(a & A_REVERSE) + !!(a & A_BOLD) + !!(a & A_UNDERLINE) +
-		!!(a & A_DIM);
-	char c = (a & A_REVERSE) ? 'r' : (a & A_BOLD) ? 'b' :
-		 (a & A_UNDERLINE) ? 'u' : (a & A_DIM) ? 'd' : '.';
-
-	return n > 1 ? (char)(c - 'a' + 'A') : c;
-}
-
 int ui_dump_screen(const char *path)
 {
-	struct buf text = BUF_INIT, attr = BUF_INIT, pairs = BUF_INIT;
-	struct buf apath = BUF_INIT;
-	wchar_t *row;
-	long colored = 0;
-	int y, x, ret = -1;
-	FILE *f;
-
 	if (!ui.started)
 		return -1;
-	row = xcalloc((size_t)COLS + 1, sizeof(*row));
-	for (y = 0; y < LINES; y++) {
-		size_t at = text.len, aat = attr.len, pat = pairs.len;
-		int i, n = mvwinnwstr(newscr, y, 0, row, COLS);
-
-		for (i = 0, x = 0; i < n && row[i]; i++) {
-			cchar_t cc;
-			attr_t a = 0;
-			short pair = 0;
-			wchar_t wch[CCHARW_MAX + 1];
-
-			/* line drawing is stored as VT100 letters with
-			 * A_ALTCHARSET: write what a terminal shows */
-			if (row[i] < 0x80 &&
-			    mvwin_wch(newscr, y, x, &cc) != ERR &&
-			    getcchar(&cc, wch, &a, &pair, NULL) != ERR &&
-			    (a & A_ALTCHARSET))
-				put_utf8(&text, acs_unicode(row[i]));
-			else
-				put_utf8(&text, row[i]);
-			x += row[i] < 0x80 ? 1 :
-			     text_char_width((uint32_t)row[i]) > 1 ? 2 : 1;
-		}
-		rstrip(&text, at, ' ');
-		buf_addch(&text, '\n');
-		for (x = 0; x < COLS; x++) {
-			cchar_t cc;
-			wchar_t wch[CCHARW_MAX + 1];
-			attr_t a = 0;
-			short pair = 0;
-
-			if (mvwin_wch(newscr, y, x, &cc) == ERR)
-				break;
-			getcchar(&cc, wch, &a, &pair, NULL);
-			buf_addch(&attr, attr_letter(a));
-			if (pair)
-				colored++;
-			/* pair i + 1 belongs to theme slot i */
-			buf_addch(&pairs, pair ? slot_char((enum slot)
-							   (pair - 1)) : '.');
-		}
-		rstrip(&attr, aat, '.');
-		buf_addch(&attr, '\n');
-		rstrip(&pairs, pat, '.');
-		buf_addch(&pairs, '\n');
-	}
-	buf_addf(&attr, "colour cells: %ld\n", colored);
-	if (colored)
-		buf_add(&attr, pairs.ptr, pairs.len);
-	buf_addf(&apath, "%s.attr", path);
-
-	f = fopen(path, "w");
-	if (!f)
-		goto out;
-	fwrite(text.ptr, 1, text.len, f);
-	if (fclose(f))
-		goto out;
-	f = fopen(apath.ptr, "w");
-	if (!f)
-		goto out;
-	fwrite(attr.ptr, 1, attr.len, f);
-	if (fclose(f))
-		goto out;
-	ret = 0;
-out:
-	free(row);
-	buf_release(&text);
-	buf_release(&attr);
-	buf_release(&pairs);
-	buf_release(&apath);
-	return ret;
+	return dump_screen(path);
 }

@@ -17,24 +17,15 @@
  * ends it too rather than spinning.
  *
  * Test mode: with BUGCODER_KEYS=FILE the keys come from a script of named
- * keys (see keymap.h's key_parse) and commands (":dump-screen NAME",
- * ":resize ROWS COLS", ":signal HUP|TERM|INT" - raised for real, so the
- * loop ends as a hangup would end it - and ":paste TEXT" - a bracketed
- * paste, with \n \t \r \e \\ escapes), never from terminfo decoding; the
- * loop ends when the script does.  With BUGCODER_NO_DISPLAY=1 the screen
- * is a newterm() on /dev/null (TERM, LINES and COLUMNS from the
+ * keys and commands (script.h), never from terminfo decoding; ":signal"
+ * raises the signal for real, so the loop ends as a hangup would end it;
+ * the loop ends when the script does.  With BUGCODER_NO_DISPLAY=1 the
+ * screen is a newterm() on /dev/null (TERM, LINES and COLUMNS from the
  * environment), so no tty is needed.  Dumps go to $BUGCODER_DUMP_DIR
- * (default ".") as NAME (the rows as text, trailing blanks cut) and
- * NAME.attr: a row per screen row, one character per cell for its
- * attributes ('.' none, 'r' reverse, 'b' bold, 'u' underline, 'd' dim -
- * the strongest, upper case when combined with another), then "colour
- * cells: N", then (when N > 0) the same rows naming each cell's colour
- * by the theme slot it belongs to (draw.c's dump characters, '.' for
- * none).
+ * (default ".") as NAME and NAME.attr (dump.h has their format).
  *
  * Timing: with BUGCODER_BENCH=FILE, every key the loop takes (from the
- * script or the keyboard) is timed from the moment it is taken to the end
- * of the doupdate() of its frame (CLOCK_MONOTONIC), and ui_stop() writes
+ * script or the keyboard) is timed (keytime.h), and ui_stop() writes
  * FILE: one line per key, in order, "KEY<TAB>MICROSECONDS" - the key as
  * key scripts name it (keymap.h's keyname_of: "j", "<PgDn>", "<Tab>"),
  * the time with one decimal ("G\t84.5").  A key that ends the loop (q)

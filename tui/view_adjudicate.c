@@ -27,6 +27,12 @@
  * decision there, proposals_decided() loads the codebook again (after an
  * accept), the item's state and the queue.
  *
+ * Files: this one holds the screen, its queue, loading, saving, the
+ * memos overlay and the keys; view_adjudicate_coders.c the coders and
+ * their order, view_adjudicate_panel.c the resolution panel,
+ * view_adjudicate_dialog.c the rationale dialog (view_adjudicate.h is
+ * what they share).
+ *
  * Data: the queue is adjudicate_queue() once, at start (and again after
  * a proposal is decided); afterwards only the item shown is worked out
  * again (adjudicate_state()), after each save, and the count of items
@@ -45,98 +51,9 @@
 #include "tui/screen.h"
 #include "tui/tui.h"
 #include "tui/ui.h"
+#include "tui/view_adjudicate.h"
 
-#define KEY_COL_MAX 14		/* dimension names in the panel */
 
-struct adj {
-	struct screen scr;	/* first: views get a struct screen * */
-	long long *queue;	/* adjudicate_queue(), oldest first */
-	unsigned char *done;	/* per entry: needs nothing more now */
-	size_t nr_queue, nr_left;
-	size_t pos;		/* of the item shown, or NOT_QUEUED */
-	struct item_state is;	/* of the item shown */
-	size_t *shown;		/* coder indexes in screen order */
-	int blind;
-	size_t sel;		/* selected dimension */
-	size_t top;		/* first dimension row of the panel */
-	/* the picker's choice, waiting for its rationale */
-	int pick_dim;		/* dimension index, or -1 */
-	char **pick;
-	size_t nr_pick;
-	int pick_ready;		/* picked (select one) or toggled (many) */
-	int picker_open;	/* the picker was opened by c */
-	int advance;		/* saved: move on if the item is done */
-	struct buf saved;	/* what the last save did, in short */
-	size_t nr_proposals;	/* open proposed codes, for the header */
-};
-
-#define ADJ(s) ((struct adj *)(s))
-
-static const char *const causes[] = {
-	NULL, "guideline_gap", "slip", "ambiguous", "code_missing"
-};
-#define NR_CAUSES (sizeof(causes) / sizeof(causes[0]))
-
-/* ---- coders ----------------------------------------------------------- */
-
-/* "Coder 2", or the member's name when blinding is off (sanitized). */
-static void coder_label(const struct adj *adj, size_t n, struct buf *out)
-{
-	if (adj->blind || n >= adj->is.nr_coders) {
-		buf_addf(out, "Coder %zu", n + 1);
-		return;
-	}
-	sanitize_line(out, adj->is.coders[adj->shown[n]].name);
-}
-
-static const struct coded_dim *coder_dim(const struct adj *adj, size_t n,
-					 const char *dim)
-{
-	if (n >= adj->is.nr_coders)
-		return NULL;
-	return coding_dim(&adj->is.coders[adj->shown[n]].coding, dim);
-}
-
-static void codes_of(const struct coded_dim *cd, struct buf *out)
-{
-	size_t i;
-
-	for (i = 0; cd && i < cd->nr_codes; i++) {
-		if (i)
-			buf_addch(out, ',');
-		sanitize_line(out, cd->codes[i]);
-	}
-}
-
-/* The screen's order: Coder 1 and 2 as drawn per item, then the rest. */
-static void set_order(struct adj *adj)
-{
-	const struct item_state *s = &adj->is;
-	size_t i, n = 0;
-
-	free(adj->shown);
-	adj->shown = xcalloc(s->nr_coders + 1, sizeof(*adj->shown));
-	if (s->nr_coders >= 1)
-		adj->shown[n++] = s->order[0];
-	if (s->nr_coders >= 2)
-		adj->shown[n++] = s->order[1];
-	for (i = 0; i < s->nr_coders; i++)
-		if (s->nr_coders >= 2 && i != s->order[0] && i != s->order[1])
-			adj->shown[n++] = i;
-}
-
-static size_t first_disagreement(const struct adj *adj, size_t after)
-{
-	size_t k, n = adj->is.nr_dims;
-
-	for (k = 1; k <= n; k++) {
-		size_t i = (after + k) % n;
-
-		if (adj->is.dims[i].status == DIM_DISAGREE)
-			return i;
-	}
-	return after < n ? after : 0;
-}
 
 /* ---- the picks -------------------------------------------------------- */
 
@@ -310,7 +227,7 @@ static int reload_state(struct adj *adj)
 	item_state_release(&adj->is);
 	adj->is = s;
 	adj->blind = adjudicate_blind(scr->st);
-	set_order(adj);
+	adj_set_order(adj);
 	if (adj->sel >= adj->is.nr_dims)
 		adj->sel = 0;
 	if (old != s.nr_coders && !scr->too_small)
@@ -343,7 +260,7 @@ static int load_item(struct adj *adj, long long id, struct err *e)
 	scr->item = it;
 	adj->is = s;
 	adj->blind = adjudicate_blind(scr->st);
-	set_order(adj);
+	adj_set_order(adj);
 	free(scr->item_name);
 	scr->item_name = item_name(it.repo, it.number);
 	adj->pos = NOT_QUEUED;
@@ -355,7 +272,7 @@ static int load_item(struct adj *adj, long long id, struct err *e)
 	adj->top = 0;
 	adj->sel = 0;
 	if (adj->is.nr_dims) {
-		size_t d = first_disagreement(adj, adj->is.nr_dims - 1);
+		size_t d = adj_first_disagreement(adj, adj->is.nr_dims - 1);
 
 		if (adj->is.dims[d].status == DIM_DISAGREE)
 			adj->sel = d;
@@ -402,7 +319,7 @@ static void after_save(struct adj *adj)
 	size_t next;
 
 	if (item_state_needs_adjudication(&adj->is)) {
-		adj->sel = first_disagreement(adj, adj->sel);
+		adj->sel = adj_first_disagreement(adj, adj->sel);
 		scr->dirty |= DIRTY_BAR;
 		return;
 	}
@@ -476,7 +393,7 @@ static void proposals_decided(struct screen *scr, int new_codebook)
 	}
 	adj->is = s;
 	adj->blind = adjudicate_blind(scr->st);
-	set_order(adj);
+	adj_set_order(adj);
 	if (adj->sel >= adj->is.nr_dims)
 		adj->sel = 0;
 	free(adj->queue);
@@ -501,9 +418,9 @@ fail:
 
 /* ---- saving ----------------------------------------------------------- */
 
-static int save_resolution(struct adj *adj, size_t d, char **codes,
-			   size_t n, const char *rationale, const char *cause,
-			   const char *source)
+int adj_save_resolution(struct adj *adj, size_t d, char **codes,
+			size_t n, const char *rationale, const char *cause,
+			const char *source)
 {
 	struct screen *scr = &adj->scr;
 	const struct dimension *dim = adj->is.dims[d].dim;
@@ -533,7 +450,7 @@ static int save_resolution(struct adj *adj, size_t d, char **codes,
 	return 0;
 }
 
-static int save_settle(struct adj *adj, const char *note)
+int adj_save_settle(struct adj *adj, const char *note)
 {
 	struct screen *scr = &adj->scr;
 	struct err e = ERR_INIT;
@@ -582,264 +499,23 @@ static void toggle_blind(struct adj *adj)
 	scr->dirty |= DIRTY_ALL;
 }
 
-/* ---- the rationale dialog --------------------------------------------- */
-
-struct dialog {
-	int settle;		/* a note to settle, else a rationale */
-	size_t dim;
-	char **codes;
-	size_t nr;
-	char *source;		/* "Coder 1's code" ... */
-	size_t cause;		/* index into causes[] */
-	struct edit ed;
-};
-
-static struct dialog *dialog_new(int settle, size_t dim)
-{
-	struct dialog *dl = xcalloc(1, sizeof(*dl));
-
-	dl->settle = settle;
-	dl->dim = dim;
-	edit_init(&dl->ed, 0);
-	return dl;
-}
-
-static int dialog_open(struct view *v)
-{
-	struct dialog *dl = v->priv;
-	struct adj *adj = ADJ(v->scr);
-	const struct dim_state *ds;
-	size_t i;
-
-	if (dl->settle || dl->dim >= adj->is.nr_dims)
-		return 0;
-	/* changing a resolution: start from what it says */
-	ds = &adj->is.dims[dl->dim];
-	if (ds->status == DIM_RESOLVED) {
-		edit_set(&dl->ed, ds->rationale);
-		for (i = 1; i < NR_CAUSES; i++)
-			if (ds->cause && !strcmp(ds->cause, causes[i]))
-				dl->cause = i;
-	}
-	return 0;
-}
-
-static void dialog_layout(struct view *v)
-{
-	screen_overlay_box(v->scr, v, 11, 78);
-}
-
-static void dialog_draw(struct view *v)
-{
-	struct dialog *dl = v->priv;
-	struct adj *adj = ADJ(v->scr);
-	struct buf b = BUF_INIT;
-	int y = 1, x, w = v->cols - 2;
-	size_t i;
-
-	werase(v->win);
-	if (dl->settle) {
-		buf_addstr(&b, "Settle the discussion of ");
-		sanitize_line(&b, v->scr->item_name);
-		draw_frame(v->win, b.ptr, SLOT_DIALOG_TITLE);
-		buf_reset(&b);
-		buf_addf(&b, "A coder flagged the item for discussion; %d "
-			 "dimension%s still disagree%s.", adj->is.nr_disagree,
-			 adj->is.nr_disagree == 1 ? "" : "s",
-			 adj->is.nr_disagree == 1 ? "s" : "");
-		draw_str(v->win, y++, 1, w, b.ptr, b.len, SLOT_NORMAL);
-		y++;
-		draw_str(v->win, y, 1, w, "Note (optional):", 16,
-			 SLOT_MD_STRONG);
-		edit_draw(&dl->ed, v->win, y + 1, 1, 2, w, 1);
-		y += 4;
-		buf_reset(&b);
-		buf_addstr(&b, "Enter settles   C-o $EDITOR   Esc cancels");
-		draw_str(v->win, v->rows - 2, 1, w, b.ptr, b.len, SLOT_DIM);
-		wnoutrefresh(v->win);
-		buf_release(&b);
-		return;
-	}
-	buf_addstr(&b, "Resolve ");
-	sanitize_line(&b, adj->is.dims[dl->dim].dim->key);
-	buf_addstr(&b, " of ");
-	sanitize_line(&b, v->scr->item_name);
-	draw_frame(v->win, b.ptr, SLOT_DIALOG_TITLE);
-
-	x = 1 + draw_str(v->win, y, 1, w, "Final code: ", 12, SLOT_MD_STRONG);
-	buf_reset(&b);
-	for (i = 0; i < dl->nr; i++) {
-		if (i)
-			buf_addch(&b, ',');
-		sanitize_line(&b, dl->codes[i]);
-	}
-	x += draw_str(v->win, y, x, w + 1 - x, b.ptr, b.len, SLOT_BAR_SET);
-	buf_reset(&b);
-	buf_addf(&b, "  (%s)", dl->source);
-	draw_str(v->win, y++, x, w + 1 - x, b.ptr, b.len, SLOT_DIM);
-
-	/* what the coders said */
-	buf_reset(&b);
-	for (i = 0; i < adj->is.nr_coders; i++) {
-		if (i)
-			buf_addstr(&b, "   ");
-		coder_label(adj, i, &b);
-		buf_addstr(&b, ": ");
-		codes_of(coder_dim(adj, i, adj->is.dims[dl->dim].dim->key),
-			 &b);
-	}
-	draw_str(v->win, y++, 1, w, b.ptr, b.len, SLOT_DIM);
-	y++;
-	draw_str(v->win, y, 1, w, "Rationale (required):", 21, SLOT_MD_STRONG);
-	edit_draw(&dl->ed, v->win, y + 1, 1, 2, w, 1);
-	y += 4;
-
-	x = 1 + draw_str(v->win, y, 1, w, "Cause (Tab):", 12, SLOT_MD_STRONG);
-	for (i = 0; i < NR_CAUSES; i++) {
-		const char *c = causes[i] ? causes[i] : "none";
-		int sel = i == dl->cause;
-
-		x += draw_str(v->win, y, x, w + 1 - x, " ", 1, SLOT_NORMAL);
-		if (sel)
-			x += draw_str(v->win, y, x, w + 1 - x, "[", 1,
-				      SLOT_SEL);
-		x += draw_str(v->win, y, x, w + 1 - x, c, strlen(c),
-			      sel ? SLOT_SEL : SLOT_NORMAL);
-		if (sel)
-			x += draw_str(v->win, y, x, w + 1 - x, "]", 1,
-				      SLOT_SEL);
-	}
-	buf_reset(&b);
-	buf_addstr(&b, "Enter saves   Tab cause   C-o $EDITOR   Esc cancels");
-	draw_str(v->win, v->rows - 2, 1, w, b.ptr, b.len, SLOT_DIM);
-	wnoutrefresh(v->win);
-	buf_release(&b);
-}
-
-static int dialog_save(struct view *v, const char *text)
-{
-	struct dialog *dl = v->priv;
-	struct adj *adj = ADJ(v->scr);
-
-	if (dl->settle)
-		return save_settle(adj, text);
-	if (!*text) {
-		screen_msg(v->scr, MSG_ERR, "a resolution needs a rationale: "
-			   "type it, or C-o for $EDITOR");
-		return -1;
-	}
-	return save_resolution(adj, dl->dim, dl->codes, dl->nr, text,
-			       causes[dl->cause], dl->source);
-}
-
-static int dialog_handle(struct view *v, enum action a, int key)
-{
-	struct dialog *dl = v->priv;
-	char *text;
-	int r;
-
-	switch (a) {
-	case ACT_ACCEPT:
-		return dialog_save(v, dl->ed.text.ptr) < 0 ? H_REDRAW :
-		       H_CLOSE;
-	case ACT_CANCEL:
-		screen_msg(v->scr, MSG_INFO, "not saved");
-		return H_CLOSE;
-	case ACT_NEXT_CAUSE:
-	case ACT_PREV_CAUSE:
-		if (!dl->settle)
-			dl->cause = (dl->cause + (a == ACT_NEXT_CAUSE ? 1 :
-						  NR_CAUSES - 1)) % NR_CAUSES;
-		return H_REDRAW;
-	case ACT_RATIONALE_EDITOR:
-		/* what comes back from the editor is saved at once, as
-		 * with the memo */
-		text = screen_run_editor(v->scr, dl->ed.text.ptr);
-		if (!text)
-			return H_REDRAW;
-		edit_set(&dl->ed, text);
-		r = dialog_save(v, text);
-		free(text);
-		return r < 0 ? H_REDRAW : H_CLOSE;
-	case ACT_NONE:
-		edit_insert_key(&dl->ed, key);
-		return H_REDRAW;
-	default:
-		return edit_action(&dl->ed, a) ? H_REDRAW : H_HANDLED;
-	}
-}
-
-static void dialog_close(struct view *v)
-{
-	struct dialog *dl = v->priv;
-	size_t i;
-
-	if (dl) {
-		for (i = 0; i < dl->nr; i++)
-			free(dl->codes[i]);
-		free(dl->codes);
-		free(dl->source);
-		edit_release(&dl->ed);
-		free(dl);
-	}
-	v->priv = NULL;
-	if (v->win)
-		delwin(v->win);
-	v->win = NULL;
-}
-
-static const struct view_ops dialog_view_ops = {
-	.name = "rationale",
-	.keymap = KEYMAP_RESOLVE,
-	.text_input = 1,
-	.paste = 1,
-	.open = dialog_open,
-	.layout = dialog_layout,
-	.draw = dialog_draw,
-	.handle = dialog_handle,
-	.close = dialog_close,
-};
-
-static void ask_rationale(struct adj *adj, size_t d, const char *const *codes,
-			  size_t n, const char *source)
-{
-	struct dialog *dl = dialog_new(0, d);
-	size_t i;
-
-	dl->codes = xcalloc(n + 1, sizeof(*dl->codes));
-	for (i = 0; i < n; i++)
-		dl->codes[i] = xstrdup(codes[i]);
-	dl->nr = n;
-	dl->source = xstrdup(source);
-	adj->sel = d;
-	adj->scr.dirty |= DIRTY_BAR;
-	screen_push(&adj->scr, &dialog_view_ops, dl);
-}
-
 /* ---- the memos -------------------------------------------------------- */
 
-struct memos {
-	struct doc doc;
-	int width;
-	struct pager pg;
-};
-
-static void memos_render(struct memos *m, struct adj *adj, int width)
+/* The coders' memos and flags in full, for the text view. */
+static void memos_render(struct doc *d, struct screen *scr, int width)
 {
-	struct doc *d = &m->doc;
+	struct adj *adj = ADJ(scr);
 	struct buf b = BUF_INIT;
 	struct text_lines tl = TEXT_LINES_INIT;
 	size_t n, i;
 
-	doc_clear(d);
-	m->width = width;
 	for (n = 0; n < adj->is.nr_coders; n++) {
 		const struct coding *c = &adj->is.coders[adj->shown[n]].coding;
 
 		if (n)
 			doc_line(d, "", SLOT_NORMAL, d->nr);
 		buf_reset(&b);
-		coder_label(adj, n, &b);
+		adj_coder_label(adj, n, &b);
 		if (c->uncertain)
 			buf_addstr(&b, "  [uncertain]");
 		if (c->discuss)
@@ -865,91 +541,11 @@ static void memos_render(struct memos *m, struct adj *adj, int width)
 	buf_release(&b);
 }
 
-static int memos_open(struct view *v)
-{
-	struct memos *m = xcalloc(1, sizeof(*m));
-
-	buf_init(&m->doc.text, 0);
-	pager_init(&m->pg, &doc_pager_src, &m->doc);
-	v->priv = m;
-	return 0;
-}
-
-static void memos_layout(struct view *v)
-{
-	struct memos *m = v->priv;
-
-	screen_overlay_box(v->scr, v, 0, 100);
-	pager_set_size(&m->pg, v->rows - 2, v->cols - 4);
-	if (m->width != v->cols - 4) {
-		memos_render(m, ADJ(v->scr), v->cols - 4);
-		pager_goto(&m->pg, 0);
-	}
-}
-
-static void memos_draw(struct view *v)
-{
-	struct memos *m = v->priv;
-
-	werase(v->win);
-	draw_frame(v->win, "The coders' memos and flags (q closes)",
-		   SLOT_DIALOG_TITLE);
-	pager_draw(&m->pg, v->win, 1, 2, 1);
-	wnoutrefresh(v->win);
-}
-
-static int memos_handle(struct view *v, enum action a, int key)
-{
-	struct memos *m = v->priv;
-
-	(void)key;
-	if (a == ACT_CLOSE || a == ACT_QUIT || a == ACT_SHOW_MEMOS)
-		return H_CLOSE;
-	if (pager_action(&m->pg, a))
-		return H_REDRAW;
-	switch (a) {
-	case ACT_HELP:
-	case ACT_SEARCH:
-	case ACT_SEARCH_NEXT:
-	case ACT_SEARCH_PREV:
-	case ACT_REDRAW:
-		return H_UNHANDLED;
-	default:
-		return H_HANDLED;
-	}
-}
-
-static void memos_close(struct view *v)
-{
-	struct memos *m = v->priv;
-
-	if (m) {
-		doc_release(&m->doc);
-		pager_release(&m->pg);
-		free(m);
-	}
-	v->priv = NULL;
-	if (v->win)
-		delwin(v->win);
-	v->win = NULL;
-}
-
-static struct pager *memos_pager(struct view *v)
-{
-	struct memos *m = v->priv;
-
-	return &m->pg;
-}
-
-static const struct view_ops memos_view_ops = {
-	.name = "memos",
-	.keymap = KEYMAP_PAGER,
-	.open = memos_open,
-	.layout = memos_layout,
-	.draw = memos_draw,
-	.handle = memos_handle,
-	.close = memos_close,
-	.pager = memos_pager,
+static const struct text_spec memos_text = {
+	.title = "The coders' memos and flags (q closes)",
+	.render = memos_render,
+	.max_cols = 100,
+	.close_action = ACT_SHOW_MEMOS,
 };
 
 /* ---- drawing ---------------------------------------------------------- */
@@ -972,225 +568,6 @@ static void draw_header(struct adj *adj)
 	buf_addch(&right, ' ');
 	screen_draw_header(&adj->scr, right.ptr);
 	buf_release(&right);
-}
-
-struct panel_geom {
-	int key_x, key_w;	/* dimension names */
-	int coder_x, coder_w;	/* the first coder's column, each width */
-	size_t nr_cols;		/* coder columns that fit before final */
-	int final_x, final_w;
-};
-
-static void geometry(const struct adj *adj, struct panel_geom *g)
-{
-	const struct screen *scr = &adj->scr;
-	size_t i, n = adj->is.nr_coders > 2 ? adj->is.nr_coders : 2;
-	int w = 9;
-
-	for (i = 0; i < scr->cb.nr_dims; i++) {
-		int k = text_width(scr->cb.dims[i].key,
-				   strlen(scr->cb.dims[i].key));
-
-		if (k > w)
-			w = k;
-	}
-	g->key_x = 4;
-	g->key_w = w > KEY_COL_MAX ? KEY_COL_MAX : w;
-	g->final_w = scr->cols >= 120 ? 30 : scr->cols >= 100 ? 24 : 18;
-	g->coder_x = g->key_x + g->key_w + 2;
-	g->final_x = scr->cols - g->final_w;
-	g->coder_w = (g->final_x - g->coder_x) / (int)n;
-	if (g->coder_w < 4)
-		g->coder_w = 4;
-	/* on a wide screen the final code stays near the coders' */
-	if (g->coder_w > 36) {
-		g->coder_w = 36;
-		g->final_x = g->coder_x + (int)n * g->coder_w;
-	}
-	/* with many coders the last ones get no column rather than one
-	 * drawn over the final code (the rationale dialog lists them all) */
-	g->nr_cols = n;
-	if (g->coder_x + (int)n * g->coder_w > g->final_x)
-		g->nr_cols = (size_t)((g->final_x - g->coder_x) / g->coder_w);
-}
-
-static void draw_dim_row(struct adj *adj, const struct panel_geom *g, int y,
-			 size_t d)
-{
-	struct screen *scr = &adj->scr;
-	WINDOW *w = scr->bar;
-	const struct dim_state *ds = &adj->is.dims[d];
-	int sel = d == adj->sel, x;
-	size_t n;
-	struct buf b = BUF_INIT;
-	enum slot mark, codes;
-
-	switch (ds->status) {
-	case DIM_AGREED:
-	case DIM_RESOLVED:
-		mark = SLOT_AGREED;
-		codes = ds->status == DIM_AGREED ? SLOT_NORMAL : SLOT_DIM;
-		break;
-	case DIM_DISAGREE:
-		mark = codes = SLOT_DISAGREE;
-		break;
-	default:
-		mark = codes = SLOT_DIM;
-		break;
-	}
-	if (sel)
-		draw_str(w, y, 0, 1, ">", 1, SLOT_SEL);
-	{
-		const char *gl = glyph(ds->status == DIM_DISAGREE ? G_DIFFER :
-				       ds->status == DIM_PENDING ? G_PENDING :
-				       G_AGREED);
-
-		draw_str(w, y, 1, 2, gl, strlen(gl), mark);
-	}
-	sanitize_line(&b, ds->dim->key);
-	x = draw_str(w, y, g->key_x, g->key_w, b.ptr, b.len,
-		     sel ? SLOT_SEL : ds->status == DIM_DISAGREE ?
-		     SLOT_DISAGREE : SLOT_NORMAL);
-	if (sel && x < g->key_w)
-		draw_fill(w, y, g->key_x + x, g->key_w - x, SLOT_SEL);
-	for (n = 0; n < adj->is.nr_coders && n < g->nr_cols; n++) {
-		const struct coded_dim *cd = coder_dim(adj, n, ds->dim->key);
-
-		buf_reset(&b);
-		codes_of(cd, &b);
-		if (!b.len)
-			draw_str(w, y, g->coder_x + (int)n * g->coder_w,
-				 g->coder_w - 1, "(none)", 6, SLOT_DIM);
-		else
-			draw_str(w, y, g->coder_x + (int)n * g->coder_w,
-				 g->coder_w - 1, b.ptr, b.len, codes);
-	}
-	buf_reset(&b);
-	switch (ds->status) {
-	case DIM_AGREED:
-		buf_addstr(&b, "agreed");
-		break;
-	case DIM_RESOLVED: {
-		const char *p;
-
-		buf_addf(&b, "%s ", glyph(G_ARROW));
-		for (p = ds->final; p && *p; p++)
-			buf_addch(&b, *p == ';' ? ',' : *p);
-		if (ds->cause) {
-			buf_addstr(&b, " (");
-			sanitize_line(&b, ds->cause);
-			buf_addch(&b, ')');
-		}
-		break;
-	}
-	case DIM_DISAGREE:
-		buf_addstr(&b, "to resolve");
-		break;
-	default:
-		buf_addstr(&b, "waiting");
-		break;
-	}
-	{
-		/* codes are codebook keys, checked when saved; sanitize
-		 * anyway */
-		struct buf s = BUF_INIT;
-
-		sanitize_line(&s, b.ptr);
-		draw_str(w, y, g->final_x, g->final_w, s.ptr, s.len,
-			 ds->status == DIM_RESOLVED ? SLOT_BAR_SET :
-			 ds->status == DIM_AGREED ? SLOT_AGREED :
-			 ds->status == DIM_DISAGREE ? SLOT_DISAGREE : SLOT_DIM);
-		buf_release(&s);
-	}
-	buf_release(&b);
-}
-
-static void draw_coder_row(struct adj *adj, int y, size_t n)
-{
-	struct screen *scr = &adj->scr;
-	WINDOW *w = scr->bar;
-	const struct coding *c = &adj->is.coders[adj->shown[n]].coding;
-	struct buf b = BUF_INIT;
-	int x = 1;
-
-	coder_label(adj, n, &b);
-	buf_addch(&b, ':');
-	x += draw_str(w, y, x, scr->cols - x, b.ptr, b.len, SLOT_MD_STRONG);
-	buf_reset(&b);
-	if (c->uncertain)
-		buf_addstr(&b, " [uncertain]");
-	if (c->discuss)
-		buf_addstr(&b, " [discuss]");
-	if (b.len)
-		x += draw_str(w, y, x, scr->cols - x, b.ptr, b.len,
-			      SLOT_LABEL);
-	buf_reset(&b);
-	if (c->memo && *c->memo) {
-		size_t len = strcspn(c->memo, "\n");
-
-		x += draw_str(w, y, x, scr->cols - x, " memo: ", 7, SLOT_DIM);
-		text_sanitize(&b, c->memo, len, 8, 0);
-		if (c->memo[len])
-			buf_addstr(&b, " (M: all of it)");
-		draw_str(w, y, x, scr->cols - x, b.ptr, b.len, SLOT_NORMAL);
-	} else {
-		draw_str(w, y, x, scr->cols - x, " no memo", 8, SLOT_DIM);
-	}
-	buf_release(&b);
-}
-
-static void draw_panel(struct adj *adj)
-{
-	struct screen *scr = &adj->scr;
-	WINDOW *w = scr->bar;
-	struct panel_geom g;
-	struct buf b = BUF_INIT;
-	size_t n, d, coders = adj->is.nr_coders;
-	int y, dim_rows, coder_rows;
-
-	werase(w);
-	geometry(adj, &g);
-	/* column titles */
-	draw_fill(w, 0, 0, scr->cols, SLOT_PANE_TITLE);
-	draw_str(w, 0, g.key_x, g.key_w, "dimension", 9, SLOT_PANE_TITLE);
-	for (n = 0; (n < coders || n < 2) && n < g.nr_cols; n++) {
-		buf_reset(&b);
-		if (n < coders) {
-			if (n < 9)
-				buf_addf(&b, "%zu ", n + 1);
-			coder_label(adj, n, &b);
-		} else {
-			buf_addf(&b, "Coder %zu: not submitted", n + 1);
-		}
-		draw_str(w, 0, g.coder_x + (int)n * g.coder_w, g.coder_w - 1,
-			 b.ptr, b.len, SLOT_PANE_TITLE);
-	}
-	draw_str(w, 0, g.final_x, g.final_w, "final", 5, SLOT_PANE_TITLE);
-
-	coder_rows = (int)(coders > 2 ? coders : 2);
-	dim_rows = scr->bar_rows - 1 - coder_rows;
-	if (dim_rows < 1) {
-		dim_rows = scr->bar_rows - 1;
-		coder_rows = 0;
-	}
-	if (adj->sel < adj->top)
-		adj->top = adj->sel;
-	if (adj->sel >= adj->top + (size_t)dim_rows)
-		adj->top = adj->sel - (size_t)dim_rows + 1;
-	for (y = 0; y < dim_rows; y++) {
-		d = adj->top + (size_t)y;
-		if (d >= adj->is.nr_dims)
-			break;
-		draw_dim_row(adj, &g, 1 + y, d);
-	}
-	y = scr->bar_rows - coder_rows;
-	if (!coders && coder_rows)
-		draw_str(w, y, 1, scr->cols - 1, "Nobody has submitted this "
-			 "item yet.", 35, SLOT_DIM);
-	for (n = 0; n < coders && (int)n < coder_rows; n++)
-		draw_coder_row(adj, y + (int)n, n);
-	wnoutrefresh(w);
-	buf_release(&b);
 }
 
 static void draw_status(struct adj *adj)
@@ -1235,7 +612,7 @@ static void draw_cb(void *ctx)
 		draw_header(adj);
 	under = screen_draw_panes(scr);
 	if (scr->dirty & DIRTY_BAR) {
-		draw_panel(adj);
+		adj_draw_panel(adj);
 		under = 1;
 	}
 	if (scr->dirty & DIRTY_STATUS)
@@ -1306,21 +683,21 @@ static void take_coder(struct adj *adj, size_t n)
 	if (!resolvable(adj))
 		return;
 	ds = &adj->is.dims[adj->sel];
-	coder_label(adj, n, &who);
+	adj_coder_label(adj, n, &who);
 	if (n >= adj->is.nr_coders) {
 		screen_msg(scr, MSG_ERR, "%zu coders coded %s: no Coder %zu",
 			   adj->is.nr_coders, scr->item_name, n + 1);
 		goto out;
 	}
-	cd = coder_dim(adj, n, ds->dim->key);
+	cd = adj_coder_dim(adj, n, ds->dim->key);
 	if (!cd || !cd->nr_codes) {
 		screen_msg(scr, MSG_ERR, "%s left %s empty: c chooses a code",
 			   who.ptr, ds->dim->key);
 		goto out;
 	}
 	buf_addf(&src, "%s's code%s", who.ptr, cd->nr_codes > 1 ? "s" : "");
-	ask_rationale(adj, adj->sel, (const char *const *)cd->codes,
-		      cd->nr_codes, src.ptr);
+	adj_ask_rationale(adj, adj->sel, (const char *const *)cd->codes,
+			  cd->nr_codes, src.ptr);
 out:
 	buf_release(&who);
 	buf_release(&src);
@@ -1392,10 +769,10 @@ static int adj_action(struct adj *adj, enum action a, int key)
 				   "discussion", scr->item_name);
 			return 1;
 		}
-		screen_push(scr, &dialog_view_ops, dialog_new(1, 0));
+		screen_push(scr, &adj_dialog_view_ops, adj_dialog_new(1, 0));
 		return 1;
 	case ACT_SHOW_MEMOS:
-		screen_push(scr, &memos_view_ops, NULL);
+		screen_open_text(scr, &memos_text);
 		return 1;
 	case ACT_TOGGLE_BLIND:
 		toggle_blind(adj);
@@ -1434,8 +811,8 @@ static void after_key(struct adj *adj)
 			size_t n = adj->nr_pick;
 
 			/* the dialog copies them */
-			ask_rationale(adj, d, (const char *const *)codes, n,
-				      "chosen in the picker");
+			adj_ask_rationale(adj, d, (const char *const *)codes,
+					  n, "chosen in the picker");
 		} else if (adj->pick_ready) {
 			screen_msg(scr, MSG_INFO, "no code chosen: nothing "
 				   "to save");

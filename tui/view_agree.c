@@ -927,9 +927,6 @@ static void agree_close(struct view *v)
 		free(av);
 	}
 	v->priv = NULL;
-	if (v->win)
-		delwin(v->win);
-	v->win = NULL;
 }
 
 static struct pager *agree_pager(struct view *v)

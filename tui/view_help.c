@@ -1,7 +1,10 @@
 /*
- * view_help: two read-only overlays that scroll and search like a pane -
- * the keys (generated from the keymap tables, so they cannot drift from
- * what the keys do) and the codebook with every definition.
+ * view_help: the text view - a read-only overlay that scrolls and
+ * searches like a pane, its text rendered again at every width by the
+ * function of a struct text_spec (screen.h) - and the two texts every
+ * screen has: the keys (generated from the keymap tables in force, so
+ * they cannot drift from what the keys do) and the codebook with every
+ * definition.  The adjudicator's memos are a text view too.
  */
 #define _XOPEN_SOURCE_EXTENDED 1
 #include <stdlib.h>
@@ -12,7 +15,7 @@
 #include "tui/screen.h"
 
 struct textview {
-	int codebook;		/* else the keys */
+	const struct text_spec *spec;
 	struct doc doc;
 	int width;
 	struct pager pg;
@@ -51,10 +54,8 @@ static void para(struct doc *d, int indent, const char *label,
 	buf_release(&b);
 }
 
-static void render_keys(struct textview *t, const struct screen *scr,
-			int width)
+static void render_keys(struct doc *d, struct screen *scr, int width)
 {
-	struct doc *d = &t->doc;
 	struct buf help = BUF_INIT;
 	char *p, *line;
 	int keyw = 0;
@@ -143,10 +144,9 @@ static void render_keys(struct textview *t, const struct screen *scr,
 	buf_release(&help);
 }
 
-static void render_codebook(struct textview *t, const struct codebook *cb,
-			    int width)
+static void render_codebook(struct doc *d, struct screen *scr, int width)
 {
-	struct doc *d = &t->doc;
+	const struct codebook *cb = &scr->cb;
 	struct buf b = BUF_INIT;
 	size_t i, j, k;
 
@@ -218,21 +218,22 @@ static void render_codebook(struct textview *t, const struct codebook *cb,
 
 static int tv_open(struct view *v)
 {
-	struct textview *t = xcalloc(1, sizeof(*t));
+	struct textview *t = v->priv;
 
-	t->codebook = v->ops == &codebook_view_ops;
+	/* the framework gave a cleared textview (text_view_ops.priv_size)
+	 * and the spec screen_open_text() was given */
+	t->spec = v->arg;
 	buf_init(&t->doc.text, 0);
 	pager_init(&t->pg, &doc_pager_src, &t->doc);
-	v->priv = t;
 	return 0;
 }
 
 static void tv_layout(struct view *v)
 {
 	struct textview *t = v->priv;
-	int width = v->scr->cols - 4;
+	int width;
 
-	screen_overlay_box(v->scr, v, 0, 0);
+	screen_overlay_box(v->scr, v, 0, t->spec->max_cols);
 	width = v->cols - 4;
 	pager_set_size(&t->pg, v->rows - 2, v->cols - 4);
 	if (width != t->width) {
@@ -241,10 +242,7 @@ static void tv_layout(struct view *v)
 
 		doc_clear(&t->doc);
 		t->width = width;
-		if (t->codebook)
-			render_codebook(t, &v->scr->cb, width);
-		else
-			render_keys(t, v->scr, width);
+		t->spec->render(&t->doc, v->scr, width);
 		pager_goto(&t->pg, doc_find_anchor(&t->doc, a));
 	}
 	pager_clamp(&t->pg);
@@ -256,8 +254,7 @@ static void tv_draw(struct view *v)
 	struct buf pos = BUF_INIT;
 
 	werase(v->win);
-	draw_frame(v->win, t->codebook ? "Codebook" : "Help",
-		   SLOT_DIALOG_TITLE);
+	draw_frame(v->win, t->spec->title, SLOT_DIALOG_TITLE);
 	pager_draw(&t->pg, v->win, 1, 2, 1);
 	pager_position(&t->pg, &pos);
 	if ((int)pos.len + 4 < v->cols)
@@ -272,11 +269,9 @@ static int tv_handle(struct view *v, enum action a, int key)
 	struct textview *t = v->priv;
 
 	(void)key;
-	if (a == ACT_CLOSE)
-		return H_CLOSE;
-	if (a == ACT_CODEBOOK && t->codebook)
-		return H_CLOSE;
-	if (a == ACT_QUIT)
+	if (a == ACT_CLOSE || a == ACT_QUIT ||
+	    (t->spec->close_action != ACT_NONE &&
+	     a == t->spec->close_action))
 		return H_CLOSE;
 	if (pager_action(&t->pg, a))
 		return H_REDRAW;
@@ -298,12 +293,7 @@ static void tv_close(struct view *v)
 	if (t) {
 		doc_release(&t->doc);
 		pager_release(&t->pg);
-		free(t);
 	}
-	v->priv = NULL;
-	if (v->win)
-		delwin(v->win);
-	v->win = NULL;
 }
 
 static struct pager *tv_pager(struct view *v)
@@ -313,9 +303,10 @@ static struct pager *tv_pager(struct view *v)
 	return &t->pg;
 }
 
-const struct view_ops help_view_ops = {
-	.name = "help",
+static const struct view_ops text_view_ops = {
+	.name = "text",
 	.keymap = KEYMAP_PAGER,
+	.priv_size = sizeof(struct textview),
 	.open = tv_open,
 	.layout = tv_layout,
 	.draw = tv_draw,
@@ -324,13 +315,27 @@ const struct view_ops help_view_ops = {
 	.pager = tv_pager,
 };
 
-const struct view_ops codebook_view_ops = {
-	.name = "codebook",
-	.keymap = KEYMAP_PAGER,
-	.open = tv_open,
-	.layout = tv_layout,
-	.draw = tv_draw,
-	.handle = tv_handle,
-	.close = tv_close,
-	.pager = tv_pager,
+struct view *screen_open_text(struct screen *scr,
+			      const struct text_spec *spec)
+{
+	return screen_push_with(scr, &text_view_ops, spec);
+}
+
+static const struct text_spec help_text = {
+	.title = "Help", .render = render_keys, .close_action = ACT_NONE,
 };
+
+static const struct text_spec codebook_text = {
+	.title = "Codebook", .render = render_codebook,
+	.close_action = ACT_CODEBOOK,
+};
+
+void screen_open_help(struct screen *scr)
+{
+	screen_open_text(scr, &help_text);
+}
+
+void screen_open_codebook(struct screen *scr)
+{
+	screen_open_text(scr, &codebook_text);
+}

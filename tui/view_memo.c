@@ -108,9 +108,6 @@ static void memo_close(struct view *v)
 		free(m);
 	}
 	v->priv = NULL;
-	if (v->win)
-		delwin(v->win);
-	v->win = NULL;
 }
 
 const struct view_ops memo_view_ops = {

@@ -662,9 +662,6 @@ static void picker_close(struct view *v)
 	v->priv = NULL;
 	v->scr->picking = -1;
 	v->scr->dirty |= DIRTY_BAR;
-	if (v->win)
-		delwin(v->win);
-	v->win = NULL;
 }
 
 const struct view_ops picker_view_ops = {
@@ -807,9 +804,6 @@ static void form_close(struct view *v)
 		free(f);
 	}
 	v->priv = NULL;
-	if (v->win)
-		delwin(v->win);
-	v->win = NULL;
 }
 
 const struct view_ops form_view_ops = {

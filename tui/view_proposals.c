@@ -762,9 +762,6 @@ static void proposals_close(struct view *v)
 		free(pv);
 	}
 	v->priv = NULL;
-	if (v->win)
-		delwin(v->win);
-	v->win = NULL;
 }
 
 static struct pager *proposals_pager(struct view *v)

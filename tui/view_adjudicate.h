@@ -1,0 +1,82 @@
+/*
+ * view_adjudicate: what the files of the adjudicator's screen share -
+ * its state, and the calls between them (view_adjudicate.c: the screen,
+ * its queue, saving, the memos; _coders.c: the coders and their codes;
+ * _panel.c: the resolution panel; _dialog.c: the rationale dialog).
+ * Nothing here is for other screens.
+ */
+#ifndef BUGCODER_TUI_VIEW_ADJUDICATE_H
+#define BUGCODER_TUI_VIEW_ADJUDICATE_H
+
+#include <stddef.h>
+
+#include "core/adjudicate.h"
+#include "core/buf.h"
+#include "tui/screen.h"
+
+struct adj {
+	struct screen scr;	/* first: views get a struct screen * */
+	long long *queue;	/* adjudicate_queue(), oldest first */
+	unsigned char *done;	/* per entry: needs nothing more now */
+	size_t nr_queue, nr_left;
+	size_t pos;		/* of the item shown, or NOT_QUEUED */
+	struct item_state is;	/* of the item shown */
+	size_t *shown;		/* coder indexes in screen order */
+	int blind;
+	size_t sel;		/* selected dimension */
+	size_t top;		/* first dimension row of the panel */
+	/* the picker's choice, waiting for its rationale */
+	int pick_dim;		/* dimension index, or -1 */
+	char **pick;
+	size_t nr_pick;
+	int pick_ready;		/* picked (select one) or toggled (many) */
+	int picker_open;	/* the picker was opened by c */
+	int advance;		/* saved: move on if the item is done */
+	struct buf saved;	/* what the last save did, in short */
+	size_t nr_proposals;	/* open proposed codes, for the header */
+};
+
+#define ADJ(s) ((struct adj *)(s))
+
+/* view_adjudicate_coders.c */
+
+/* "Coder N" for the n-th coder shown (or the name, blinding off). */
+void adj_coder_label(const struct adj *adj, size_t n, struct buf *out);
+/* The n-th coder's coding of dimension `dim` (NULL: none). */
+const struct coded_dim *adj_coder_dim(const struct adj *adj, size_t n,
+				      const char *dim);
+/* A coded dimension's codes, joined by ", ", appended to out. */
+void adj_codes_of(const struct coded_dim *cd, struct buf *out);
+/* Put the coders in the order the item shows them. */
+void adj_set_order(struct adj *adj);
+/* The first dimension after `after` (going round) where the coders
+ * disagree; `after` itself (or 0) when there is none. */
+size_t adj_first_disagreement(const struct adj *adj, size_t after);
+
+/* view_adjudicate.c */
+
+/* Save the resolution of dimension d (codes[0..n)) with its rationale,
+ * cause and where the code came from ("Coder 1's code" ...); 0, or -1
+ * after saying why on the status line. */
+int adj_save_resolution(struct adj *adj, size_t d, char **codes, size_t n,
+			const char *rationale, const char *cause,
+			const char *source);
+/* Settle the item's discussion with an optional note; 0 or -1. */
+int adj_save_settle(struct adj *adj, const char *note);
+
+/* view_adjudicate_dialog.c */
+
+extern const struct view_ops adj_dialog_view_ops;
+/* A dialog (owned by the view it is pushed with) to settle (`settle`) or
+ * to resolve dimension `dim`. */
+struct dialog *adj_dialog_new(int settle, size_t dim);
+/* Ask for the rationale of codes[0..n) for dimension d, taken from
+ * `source` ("Coder 1's code" ...). */
+void adj_ask_rationale(struct adj *adj, size_t d, const char *const *codes,
+		       size_t n, const char *source);
+
+/* view_adjudicate_panel.c */
+
+void adj_draw_panel(struct adj *adj);
+
+#endif

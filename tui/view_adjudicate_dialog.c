@@ -1,0 +1,249 @@
+/*
+ * view_adjudicate_dialog: the dialog that asks for a rationale (or a
+ * note to settle a discussion), tags a cause, and saves (see
+ * view_adjudicate.c).
+ */
+#define _XOPEN_SOURCE_EXTENDED 1
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/adjudicate.h"
+#include "core/text.h"
+#include "tui/screen.h"
+#include "tui/view_adjudicate.h"
+
+static const char *const causes[] = {
+	NULL, "guideline_gap", "slip", "ambiguous", "code_missing"
+};
+#define NR_CAUSES (sizeof(causes) / sizeof(causes[0]))
+
+struct dialog {
+	int settle;		/* a note to settle, else a rationale */
+	size_t dim;
+	char **codes;
+	size_t nr;
+	char *source;		/* "Coder 1's code" ... */
+	size_t cause;		/* index into causes[] */
+	struct edit ed;
+};
+
+struct dialog *adj_dialog_new(int settle, size_t dim)
+{
+	struct dialog *dl = xcalloc(1, sizeof(*dl));
+
+	dl->settle = settle;
+	dl->dim = dim;
+	edit_init(&dl->ed, 0);
+	return dl;
+}
+
+static int dialog_open(struct view *v)
+{
+	struct dialog *dl = v->priv;
+	struct adj *adj = ADJ(v->scr);
+	const struct dim_state *ds;
+	size_t i;
+
+	if (dl->settle || dl->dim >= adj->is.nr_dims)
+		return 0;
+	/* changing a resolution: start from what it says */
+	ds = &adj->is.dims[dl->dim];
+	if (ds->status == DIM_RESOLVED) {
+		edit_set(&dl->ed, ds->rationale);
+		for (i = 1; i < NR_CAUSES; i++)
+			if (ds->cause && !strcmp(ds->cause, causes[i]))
+				dl->cause = i;
+	}
+	return 0;
+}
+
+static void dialog_layout(struct view *v)
+{
+	screen_overlay_box(v->scr, v, 11, 78);
+}
+
+static void dialog_draw(struct view *v)
+{
+	struct dialog *dl = v->priv;
+	struct adj *adj = ADJ(v->scr);
+	struct buf b = BUF_INIT;
+	int y = 1, x, w = v->cols - 2;
+	size_t i;
+
+	werase(v->win);
+	if (dl->settle) {
+		buf_addstr(&b, "Settle the discussion of ");
+		sanitize_line(&b, v->scr->item_name);
+		draw_frame(v->win, b.ptr, SLOT_DIALOG_TITLE);
+		buf_reset(&b);
+		buf_addf(&b, "A coder flagged the item for discussion; %d "
+			 "dimension%s still disagree%s.", adj->is.nr_disagree,
+			 adj->is.nr_disagree == 1 ? "" : "s",
+			 adj->is.nr_disagree == 1 ? "s" : "");
+		draw_str(v->win, y++, 1, w, b.ptr, b.len, SLOT_NORMAL);
+		y++;
+		draw_str(v->win, y, 1, w, "Note (optional):", 16,
+			 SLOT_MD_STRONG);
+		edit_draw(&dl->ed, v->win, y + 1, 1, 2, w, 1);
+		y += 4;
+		buf_reset(&b);
+		buf_addstr(&b, "Enter settles   C-o $EDITOR   Esc cancels");
+		draw_str(v->win, v->rows - 2, 1, w, b.ptr, b.len, SLOT_DIM);
+		wnoutrefresh(v->win);
+		buf_release(&b);
+		return;
+	}
+	buf_addstr(&b, "Resolve ");
+	sanitize_line(&b, adj->is.dims[dl->dim].dim->key);
+	buf_addstr(&b, " of ");
+	sanitize_line(&b, v->scr->item_name);
+	draw_frame(v->win, b.ptr, SLOT_DIALOG_TITLE);
+
+	x = 1 + draw_str(v->win, y, 1, w, "Final code: ", 12, SLOT_MD_STRONG);
+	buf_reset(&b);
+	for (i = 0; i < dl->nr; i++) {
+		if (i)
+			buf_addch(&b, ',');
+		sanitize_line(&b, dl->codes[i]);
+	}
+	x += draw_str(v->win, y, x, w + 1 - x, b.ptr, b.len, SLOT_BAR_SET);
+	buf_reset(&b);
+	buf_addf(&b, "  (%s)", dl->source);
+	draw_str(v->win, y++, x, w + 1 - x, b.ptr, b.len, SLOT_DIM);
+
+	/* what the coders said */
+	buf_reset(&b);
+	for (i = 0; i < adj->is.nr_coders; i++) {
+		if (i)
+			buf_addstr(&b, "   ");
+		adj_coder_label(adj, i, &b);
+		buf_addstr(&b, ": ");
+		adj_codes_of(adj_coder_dim(adj, i,
+					   adj->is.dims[dl->dim].dim->key),
+			     &b);
+	}
+	draw_str(v->win, y++, 1, w, b.ptr, b.len, SLOT_DIM);
+	y++;
+	draw_str(v->win, y, 1, w, "Rationale (required):", 21, SLOT_MD_STRONG);
+	edit_draw(&dl->ed, v->win, y + 1, 1, 2, w, 1);
+	y += 4;
+
+	x = 1 + draw_str(v->win, y, 1, w, "Cause (Tab):", 12, SLOT_MD_STRONG);
+	for (i = 0; i < NR_CAUSES; i++) {
+		const char *c = causes[i] ? causes[i] : "none";
+		int sel = i == dl->cause;
+
+		x += draw_str(v->win, y, x, w + 1 - x, " ", 1, SLOT_NORMAL);
+		if (sel)
+			x += draw_str(v->win, y, x, w + 1 - x, "[", 1,
+				      SLOT_SEL);
+		x += draw_str(v->win, y, x, w + 1 - x, c, strlen(c),
+			      sel ? SLOT_SEL : SLOT_NORMAL);
+		if (sel)
+			x += draw_str(v->win, y, x, w + 1 - x, "]", 1,
+				      SLOT_SEL);
+	}
+	buf_reset(&b);
+	buf_addstr(&b, "Enter saves   Tab cause   C-o $EDITOR   Esc cancels");
+	draw_str(v->win, v->rows - 2, 1, w, b.ptr, b.len, SLOT_DIM);
+	wnoutrefresh(v->win);
+	buf_release(&b);
+}
+
+static int dialog_save(struct view *v, const char *text)
+{
+	struct dialog *dl = v->priv;
+	struct adj *adj = ADJ(v->scr);
+
+	if (dl->settle)
+		return adj_save_settle(adj, text);
+	if (!*text) {
+		screen_msg(v->scr, MSG_ERR, "a resolution needs a rationale: "
+			   "type it, or C-o for $EDITOR");
+		return -1;
+	}
+	return adj_save_resolution(adj, dl->dim, dl->codes, dl->nr, text,
+				   causes[dl->cause], dl->source);
+}
+
+static int dialog_handle(struct view *v, enum action a, int key)
+{
+	struct dialog *dl = v->priv;
+	char *text;
+	int r;
+
+	switch (a) {
+	case ACT_ACCEPT:
+		return dialog_save(v, dl->ed.text.ptr) < 0 ? H_REDRAW :
+		       H_CLOSE;
+	case ACT_CANCEL:
+		screen_msg(v->scr, MSG_INFO, "not saved");
+		return H_CLOSE;
+	case ACT_NEXT_CAUSE:
+	case ACT_PREV_CAUSE:
+		if (!dl->settle)
+			dl->cause = (dl->cause + (a == ACT_NEXT_CAUSE ? 1 :
+						  NR_CAUSES - 1)) % NR_CAUSES;
+		return H_REDRAW;
+	case ACT_RATIONALE_EDITOR:
+		/* what comes back from the editor is saved at once, as
+		 * with the memo */
+		text = screen_run_editor(v->scr, dl->ed.text.ptr);
+		if (!text)
+			return H_REDRAW;
+		edit_set(&dl->ed, text);
+		r = dialog_save(v, text);
+		free(text);
+		return r < 0 ? H_REDRAW : H_CLOSE;
+	case ACT_NONE:
+		edit_insert_key(&dl->ed, key);
+		return H_REDRAW;
+	default:
+		return edit_action(&dl->ed, a) ? H_REDRAW : H_HANDLED;
+	}
+}
+
+static void dialog_close(struct view *v)
+{
+	struct dialog *dl = v->priv;
+	size_t i;
+
+	if (dl) {
+		for (i = 0; i < dl->nr; i++)
+			free(dl->codes[i]);
+		free(dl->codes);
+		free(dl->source);
+		edit_release(&dl->ed);
+		free(dl);
+	}
+	v->priv = NULL;
+}
+
+const struct view_ops adj_dialog_view_ops = {
+	.name = "rationale",
+	.keymap = KEYMAP_RESOLVE,
+	.text_input = 1,
+	.paste = 1,
+	.open = dialog_open,
+	.layout = dialog_layout,
+	.draw = dialog_draw,
+	.handle = dialog_handle,
+	.close = dialog_close,
+};
+
+void adj_ask_rationale(struct adj *adj, size_t d, const char *const *codes,
+		       size_t n, const char *source)
+{
+	struct dialog *dl = adj_dialog_new(0, d);
+	size_t i;
+
+	dl->codes = xcalloc(n + 1, sizeof(*dl->codes));
+	for (i = 0; i < n; i++)
+		dl->codes[i] = xstrdup(codes[i]);
+	dl->nr = n;
+	dl->source = xstrdup(source);
+	adj->sel = d;
+	adj->scr.dirty |= DIRTY_BAR;
+	screen_push(&adj->scr, &adj_dialog_view_ops, dl);
+}
