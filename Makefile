@@ -128,6 +128,8 @@ test-build: check-layering bugcoder $(TEST_BIN)
 check-layering:
 	@if grep -lE '#include *[<"](n?curses|ncursesw/|panel|menu|form)[a-z]*\.h' core/*.[ch] exports/*.[ch] 2>/dev/null; then \
 		echo 'core/ and exports/ must not include curses' >&2; exit 1; fi
+	@if grep -nE 'sqlite3_|store_(prepare|exec)' cli/*.[ch] tui/*.[ch] 2>/dev/null; then \
+		echo 'cli/ and tui/ hold no SQL: read and write the study through core/' >&2; exit 1; fi
 
 demo: bugcoder
 	@sh tests/demo.sh

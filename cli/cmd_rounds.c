@@ -14,25 +14,6 @@
 #include "core/labels_csv.h"
 #include "core/round.h"
 
-/* How many items of round `id` member `member` submitted. */
-static long long own_done(struct cli *c, long long id, long long member)
-{
-	sqlite3_stmt *s = store_prepare(&c->st, "SELECT count(*) FROM "
-					"submissions s JOIN assignments a ON "
-					"a.item_id = s.item_id WHERE a.round_id "
-					"= ? AND s.member_id = ?", NULL);
-	long long n = 0;
-
-	if (!s)
-		return 0;
-	sqlite3_bind_int64(s, 1, id);
-	sqlite3_bind_int64(s, 2, member);
-	if (sqlite3_step(s) == SQLITE_ROW)
-		n = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	return n;
-}
-
 /* One line per round.  "done" counts the items every annotator of the
  * round submitted; an annotator is told that of an open round no more
  * than the others' labels (blinding: it would show, item by item, when
@@ -43,9 +24,8 @@ static void print_round(struct cli *c, const struct round_info *r)
 
 	printf("%-16s %-7s %4zu items, ", r->name,
 	       r->closed_at ? "closed" : "open", r->nr_items);
-	if (c->actor.role == ROLE_ANNOTATOR && !r->closed_at)
-		printf("%4lld done by you", own_done(c, r->id,
-						     c->actor.member_id));
+	if (r->own_only)
+		printf("%4zu done by you", r->nr_complete);
 	else
 		printf("%4zu done", r->nr_complete);
 	printf("  annotators ");
@@ -149,7 +129,7 @@ CMD(round)
 
 		if ((ret = cli_open(c, CLI_MEMBER)))
 			goto out;
-		if (round_list(&c->st, &v, &n, &c->err) < 0) {
+		if (round_list_for(&c->st, &c->actor, &v, &n, &c->err) < 0) {
 			ret = cli_fail(c);
 			goto out;
 		}

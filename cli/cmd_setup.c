@@ -54,20 +54,19 @@ CMD(init)
 	return 0;
 }
 
+static int print_member(const char *name, const char *role,
+			const char *added_at, void *data)
+{
+	cli_print_safe(stdout, name);
+	printf("%*s %-12s %s\n", (int)(strlen(name) < 20 ? 20 - strlen(name) :
+	       0), "", role, added_at);
+	return 0;
+}
+
 static int member_list(struct cli *c)
 {
-	sqlite3_stmt *s;
-
-	s = store_prepare(&c->st, "SELECT name, role, added_at FROM members "
-			  "WHERE active ORDER BY CASE role WHEN 'owner' THEN 0 "
-			  "WHEN 'adjudicator' THEN 1 ELSE 2 END, name",
-			  &c->err);
-	if (!s)
+	if (member_each(&c->st, print_member, NULL, &c->err) < 0)
 		return cli_fail(c);
-	while (sqlite3_step(s) == SQLITE_ROW)
-		printf("%-20s %-12s %s\n", sqlite3_column_text(s, 0),
-		       sqlite3_column_text(s, 1), sqlite3_column_text(s, 2));
-	sqlite3_finalize(s);
 	return 0;
 }
 

@@ -5,6 +5,7 @@
  * finds the subcommand and runs it.  Plain `bugcoder` opens the screen
  * that fits the member: the annotator's queue, or the adjudicator's.
  */
+#include <errno.h>
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,7 +100,32 @@ static int take_globals(struct cli *c, int *argc, char **argv)
 	return 0;
 }
 
-int main(int argc, char **argv)
+/*
+ * Did everything we printed reach its destination?  A full disk or a
+ * closed pipe shows only when the buffer is flushed, so check stdout and
+ * stderr as git does after every command: a command whose output was
+ * lost fails, even when its work succeeded.
+ */
+static int finish_output(int ret)
+{
+	int bad_out = fflush(stdout) != 0 || ferror(stdout);
+
+	if (fclose(stdout) != 0)
+		bad_out = 1;
+	/* a command that failed has said why already */
+	if (bad_out && !ret) {
+		fprintf(stderr, "bugcoder: writing standard output: %s\n",
+			strerror(errno ? errno : EIO));
+		ret = 1;
+	}
+	if (fflush(stderr) != 0 || ferror(stderr)) {
+		if (!ret)
+			ret = 1;
+	}
+	return ret;
+}
+
+static int run(int argc, char **argv)
 {
 	struct cli c;
 	const char *env;
@@ -159,4 +185,12 @@ out:
 	if (c.st_open)
 		store_close(&c.st);
 	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	int ret = run(argc, argv);
+
+	errno = 0;
+	return finish_output(ret);
 }

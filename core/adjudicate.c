@@ -122,9 +122,12 @@ static int load_coders(struct store *st, const struct actor *a,
 	if (!q)
 		return -1;
 	sqlite3_bind_int64(q, 1, s->item_id);
-	if (sqlite3_step(q) == SQLITE_ROW)
+	rc = store_step(st, q, "reading the round's annotators", e);
+	if (rc > 0)
 		s->nr_expected = (size_t)sqlite3_column_int64(q, 0);
 	sqlite3_finalize(q);
+	if (rc < 0)
+		return -1;
 
 	q = store_prepare(st, "SELECT s.member_id, m.name FROM submissions s "
 			  "JOIN members m ON m.id = s.member_id WHERE "
@@ -176,7 +179,7 @@ static int load_resolution(struct store *st, struct item_state *s,
 		const char *cause = (const char *)sqlite3_column_text(q, 2);
 
 		d->was_disagreement = d->status == DIM_DISAGREE;
-		d->status = DIM_RESOLVED;
+		d->status = agreed_decide(s->ready, 0, 1);
 		free(d->final);
 		d->final = xstrdup((const char *)sqlite3_column_text(q, 0));
 		d->rationale = xstrdup((const char *)
@@ -197,6 +200,7 @@ int adjudicate_state(struct store *st, const struct actor *a,
 {
 	sqlite3_stmt *q;
 	size_t i, j;
+	int rc;
 
 	memset(s, 0, sizeof(*s));
 	s->item_id = item_id;
@@ -205,8 +209,7 @@ int adjudicate_state(struct store *st, const struct actor *a,
 		return -1;
 	if (load_coders(st, a, s, e) < 0)
 		goto fail;
-	s->ready = s->nr_expected ? s->nr_coders >= s->nr_expected :
-		   s->nr_coders >= 2;
+	s->ready = agreed_ready(s->nr_coders, s->nr_expected);
 	for (i = 0; i < s->nr_coders; i++) {
 		s->discuss |= s->coders[i].coding.discuss;
 		s->uncertain |= s->coders[i].coding.uncertain;
@@ -229,8 +232,9 @@ int adjudicate_state(struct store *st, const struct actor *a,
 		struct dim_state *d = &s->dims[i];
 		char *first = NULL;
 
+		int same = 1;
+
 		d->dim = &cb->dims[i];
-		d->status = s->ready ? DIM_AGREED : DIM_PENDING;
 		for (j = 0; j < s->nr_coders; j++) {
 			char *codes = join_codes(coding_dim(
 				&s->coders[j].coding, d->dim->key));
@@ -239,10 +243,11 @@ int adjudicate_state(struct store *st, const struct actor *a,
 				first = codes;
 				continue;
 			}
-			if (strcmp(first, codes) && s->ready)
-				d->status = DIM_DISAGREE;
+			if (strcmp(first, codes))
+				same = 0;
 			free(codes);
 		}
+		d->status = agreed_decide(s->ready, same, 0);
 		if (d->status == DIM_AGREED)
 			d->final = first;
 		else
@@ -256,8 +261,11 @@ int adjudicate_state(struct store *st, const struct actor *a,
 	if (!q)
 		goto fail;
 	sqlite3_bind_int64(q, 1, item_id);
-	s->settled = sqlite3_step(q) == SQLITE_ROW;
+	rc = store_step(st, q, "reading the item's settlement", e);
+	s->settled = rc > 0;
 	sqlite3_finalize(q);
+	if (rc < 0)
+		goto fail;
 	return 0;
 fail:
 	item_state_release(s);

@@ -26,13 +26,7 @@
 #include "core/label.h"
 #include "core/member.h"
 #include "core/store.h"
-
-enum dim_status {
-	DIM_PENDING,	/* not every coder has submitted */
-	DIM_AGREED,
-	DIM_DISAGREE,
-	DIM_RESOLVED,
-};
+#include "core/agreed.h"
 
 struct coder {
 	long long member_id;

@@ -3,6 +3,8 @@
  */
 #include "core/agreement.h"
 
+#include "core/access.h"
+
 _Static_assert(CODEBOOK_MANY_MAX <= AGREE_MULTI_MAX,
 	       "a set of codes must fit agree_multi()");
 
@@ -43,9 +45,11 @@ static int load_annotators(struct store *st, struct agreement *ag,
 	s = store_prepare(st, round_id ?
 		"SELECT m.id, m.name FROM round_annotators ra JOIN members m "
 		"ON m.id = ra.member_id WHERE ra.round_id = ?1 ORDER BY m.name" :
+		/* the whole study's annotators are whoever submitted work,
+		 * whatever role they hold now: a later role change never
+		 * changes past agreement */
 		"SELECT DISTINCT m.id, m.name FROM submissions s JOIN members m "
-		"ON m.id = s.member_id WHERE m.role IN ('annotator', 'owner') "
-		"ORDER BY m.name", e);
+		"ON m.id = s.member_id ORDER BY m.name", e);
 	if (!s)
 		return -1;
 	if (round_id)
@@ -428,8 +432,9 @@ int agreement_compute(struct store *st, const struct actor *a,
 			return -1;
 		round_id = r.id;
 	}
-	if (a->role != ROLE_OWNER && a->role != ROLE_ADJUDICATOR &&
-	    !(round && r.closed_at)) {
+	/* agreement pools everyone's labels: the actor must be allowed to
+	 * see every annotator's work on the items it covers */
+	if (!access_rule(a, 0, round != NULL, r.closed_at != NULL)) {
 		round_info_release(&r);
 		return err_set(e, ERR_PERM, "agreement shows other annotators' "
 			       "labels: %s may see it for a closed round "

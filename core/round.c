@@ -3,6 +3,8 @@
  */
 #include "core/round.h"
 
+#include "core/access.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -351,7 +353,10 @@ int round_create(struct store *st, const struct actor *a,
 	if (!s)
 		goto out;
 	sqlite3_bind_text(s, 1, spec->name, -1, SQLITE_STATIC);
-	if (sqlite3_step(s) == SQLITE_ROW) {
+	switch (store_step(st, s, "reading rounds", e)) {
+	case -1:
+		goto out;
+	case 1:
 		err_set(e, ERR_INPUT, "round %s already exists", spec->name);
 		goto out;
 	}
@@ -506,6 +511,7 @@ static int fill(struct store *st, sqlite3_stmt *s, struct round_info *r,
 {
 	sqlite3_stmt *q;
 	size_t alloc = 0;
+	int rc;
 
 	memset(r, 0, sizeof(*r));
 	r->id = sqlite3_column_int64(s, 0);
@@ -524,11 +530,13 @@ static int fill(struct store *st, sqlite3_stmt *s, struct round_info *r,
 	if (!q)
 		return -1;
 	sqlite3_bind_int64(q, 1, r->id);
-	while (sqlite3_step(q) == SQLITE_ROW) {
+	while ((rc = store_step(st, q, "reading a round", e)) > 0) {
 		ALLOC_GROW(r->annotators, r->nr_annotators + 1, alloc);
 		r->annotators[r->nr_annotators++] = dup_col(q, 0);
 	}
 	sqlite3_finalize(q);
+	if (rc < 0)
+		return -1;
 	q = store_prepare(st, "SELECT count(*), sum((SELECT count(*) FROM "
 			  "submissions s JOIN round_annotators ra ON "
 			  "ra.member_id = s.member_id AND ra.round_id = "
@@ -538,12 +546,13 @@ static int fill(struct store *st, sqlite3_stmt *s, struct round_info *r,
 		return -1;
 	sqlite3_bind_int64(q, 1, r->id);
 	sqlite3_bind_int64(q, 2, (long long)r->nr_annotators);
-	if (sqlite3_step(q) == SQLITE_ROW) {
+	rc = store_step(st, q, "reading a round", e);
+	if (rc > 0) {
 		r->nr_items = (size_t)sqlite3_column_int64(q, 0);
 		r->nr_complete = (size_t)sqlite3_column_int64(q, 1);
 	}
 	sqlite3_finalize(q);
-	return 0;
+	return rc < 0 ? -1 : 0;
 }
 
 #define ROUND_COLS "SELECT id, name, spec, seed, stratify, created_at, " \
@@ -579,12 +588,13 @@ int round_list(struct store *st, struct round_info **v, size_t *nr,
 {
 	sqlite3_stmt *s = store_prepare(st, ROUND_COLS "ORDER BY id", e);
 	size_t alloc = 0;
+	int rc;
 
 	*v = NULL;
 	*nr = 0;
 	if (!s)
 		return -1;
-	while (sqlite3_step(s) == SQLITE_ROW) {
+	while ((rc = store_step(st, s, "reading rounds", e)) > 0) {
 		ALLOC_GROW(*v, *nr + 1, alloc);
 		if (fill(st, s, &(*v)[*nr], e) < 0) {
 			sqlite3_finalize(s);
@@ -596,7 +606,58 @@ int round_list(struct store *st, struct round_info **v, size_t *nr,
 		(*nr)++;
 	}
 	sqlite3_finalize(s);
+	if (rc < 0) {
+		round_list_free(*v, *nr);
+		*v = NULL;
+		*nr = 0;
+		return -1;
+	}
 	return 0;
+}
+
+int round_list_for(struct store *st, const struct actor *a,
+		   struct round_info **v, size_t *nr, struct err *e)
+{
+	sqlite3_stmt *s = NULL;
+	size_t i;
+	int rc = 0;
+
+	if (round_list(st, v, nr, e) < 0)
+		return -1;
+	for (i = 0; i < *nr; i++) {
+		struct round_info *r = &(*v)[i];
+
+		/* how far the others are would show, item by item, when
+		 * they submit: the same rule as their labels */
+		if (access_rule(a, 0, 1, r->closed_at != NULL))
+			continue;
+		r->own_only = 1;
+		r->nr_complete = 0;
+		if (!s)
+			s = store_prepare(st, "SELECT count(*) FROM "
+					  "submissions s JOIN assignments a ON "
+					  "a.item_id = s.item_id WHERE "
+					  "a.round_id = ? AND s.member_id = ?",
+					  e);
+		if (!s)
+			goto fail;
+		sqlite3_reset(s);
+		sqlite3_bind_int64(s, 1, r->id);
+		sqlite3_bind_int64(s, 2, a->member_id);
+		rc = store_step(st, s, "reading a round's progress", e);
+		if (rc < 0)
+			goto fail;
+		if (rc > 0)
+			r->nr_complete = (size_t)sqlite3_column_int64(s, 0);
+	}
+	sqlite3_finalize(s);
+	return 0;
+fail:
+	sqlite3_finalize(s);
+	round_list_free(*v, *nr);
+	*v = NULL;
+	*nr = 0;
+	return -1;
 }
 
 void round_info_release(struct round_info *r)

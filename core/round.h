@@ -44,7 +44,9 @@ struct round_info {
 	char **annotators;
 	size_t nr_annotators;
 	size_t nr_items;
-	size_t nr_complete;	/* items every annotator of it submitted */
+	size_t nr_complete;	/* items every annotator of it submitted;
+				   with own_only, those the actor submitted */
+	int own_only;		/* progress is the actor's own (blinding) */
 };
 
 /* Create a round.  Only the owner.  SPEC for --items is a comma-separated
@@ -64,6 +66,10 @@ int round_close(struct store *st, const struct actor *a, const char *name,
 /* All rounds in creation order. */
 int round_list(struct store *st, struct round_info **v, size_t *nr,
 	       struct err *e);
+/* All rounds as actor `a` may see them: an annotator of an open round
+ * learns only their own progress (own_only set, nr_complete theirs). */
+int round_list_for(struct store *st, const struct actor *a,
+		   struct round_info **v, size_t *nr, struct err *e);
 /* One round by name; ERR_NOTFOUND when absent. */
 int round_get(struct store *st, const char *name, struct round_info *out,
 	      struct err *e);

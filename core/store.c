@@ -34,6 +34,23 @@ int store_error(struct store *st, struct err *e, const char *what)
 	return err_set(e, code, "%s: %s", what, sqlite3_errmsg(st->db));
 }
 
+int store_step(struct store *st, sqlite3_stmt *s, const char *what,
+	       struct err *e)
+{
+	int rc = sqlite3_step(s);
+
+	if (rc == SQLITE_ROW)
+		return 1;
+	if (rc == SQLITE_DONE)
+		return 0;
+	return store_error(st, e, what);
+}
+
+void store_small_cache(struct store *st)
+{
+	store_exec(st, "PRAGMA cache_size = -512", NULL);
+}
+
 int store_exec(struct store *st, const char *sql, struct err *e)
 {
 	char *msg = NULL;
@@ -290,18 +307,30 @@ void store_rollback(struct store *st)
 	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 }
 
-char *store_meta_get(struct store *st, const char *key)
+int store_meta_read(struct store *st, const char *key, char **value,
+		    struct err *e)
 {
 	sqlite3_stmt *s;
-	char *v = NULL;
+	int rc;
 
-	s = store_prepare(st, "SELECT value FROM meta WHERE key = ?", NULL);
+	*value = NULL;
+	s = store_prepare(st, "SELECT value FROM meta WHERE key = ?", e);
 	if (!s)
-		return NULL;
+		return -1;
 	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
-	if (sqlite3_step(s) == SQLITE_ROW)
-		v = xstrdup((const char *)sqlite3_column_text(s, 0));
+	rc = store_step(st, s, "reading the study's settings", e);
+	if (rc > 0)
+		*value = xstrdup((const char *)sqlite3_column_text(s, 0));
 	sqlite3_finalize(s);
+	return rc < 0 ? -1 : 0;
+}
+
+char *store_meta_get(struct store *st, const char *key)
+{
+	char *v;
+
+	if (store_meta_read(st, key, &v, NULL) < 0)
+		return NULL;
 	return v;
 }
 

@@ -70,6 +70,18 @@ void store_rollback(struct store *st);
 /* Prepare `sql` (a constant) or fill `e`.  Caller finalizes. */
 sqlite3_stmt *store_prepare(struct store *st, const char *sql,
 			    struct err *e);
+/* Step `s` once: 1 for a row, 0 when it is done, or -1 with `e` filled
+ * (ERR_BUSY when the study is busy or locked, ERR_DB otherwise: "what:
+ * message") for any other result.  An error is never read as "no row":
+ * every caller that asks "is there a row?" goes through here, so an
+ * access check that cannot be answered refuses. */
+int store_step(struct store *st, sqlite3_stmt *s, const char *what,
+	       struct err *e);
+
+/* Keep this connection's page cache small (512 KiB), for a process that
+ * stays open all day reading one item at a time. */
+void store_small_cache(struct store *st);
+
 /* Run a statement that returns no rows, with no parameters. */
 int store_exec(struct store *st, const char *sql, struct err *e);
 /* Set `e` from the database's last error: "what: sqlite message". */
@@ -79,7 +91,12 @@ int store_error(struct store *st, struct err *e, const char *what);
 int store_bind_text(sqlite3_stmt *s, int i, const char *text);
 
 /* Key/value settings of the study (title, blind_adjudication, ...).
- * store_meta_get returns an owned string or NULL when unset. */
+ * store_meta_read sets *value to an owned string, or NULL when unset, and
+ * returns 0, or -1 with `e` filled when the study cannot be read.
+ * store_meta_get is for display only (the title): NULL when unset or
+ * unreadable. */
+int store_meta_read(struct store *st, const char *key, char **value,
+		    struct err *e);
 char *store_meta_get(struct store *st, const char *key);
 int store_meta_set(struct store *st, const char *key, const char *value,
 		   struct err *e);

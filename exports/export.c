@@ -14,7 +14,7 @@
 
 #include "core/buf.h"
 #include "core/round.h"
-#include "exports/agreed.h"
+#include "core/agreed.h"
 #include "exports/csv_out.h"
 #include "exports/json_out.h"
 

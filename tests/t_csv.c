@@ -30,7 +30,7 @@
 #include "core/csv.h"
 #include "core/label.h"
 #include "core/store.h"
-#include "exports/agreed.h"
+#include "core/agreed.h"
 #include "exports/atomic.h"
 #include "exports/csv_out.h"
 #include "exports/json_out.h"

@@ -1198,7 +1198,7 @@ int tui_code(struct store *st, const struct actor *a, const char *name,
 	memset(&scr, 0, sizeof(scr));
 	/* the screen reads one item at a time and diffs in windows: a small
 	 * page cache serves it, and a screen open all day stays small */
-	store_exec(st, "PRAGMA cache_size = -512", NULL);
+	store_small_cache(st);
 	scr.st = st;
 	scr.actor = a;
 	scr.qpos = NOT_QUEUED;
