@@ -25,11 +25,11 @@ int access_rule(const struct actor *a, long long worker_id, int in_round,
 
 int access_names_coders(const struct actor *a, int blind, int resolved)
 {
-	if (a->role == ROLE_OWNER)
-		return 1;
-	if (a->role != ROLE_ADJUDICATOR)
-		return 0;
-	return !blind || resolved;
+	/* whoever may see the work sees who did it, but for a blind
+	 * adjudicator before the item is decided */
+	if (a->role == ROLE_ADJUDICATOR)
+		return !blind || resolved;
+	return 1;
 }
 
 int access_item_round(struct store *st, long long item_id,

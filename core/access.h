@@ -38,9 +38,10 @@ int access_rule(const struct actor *a, long long worker_id, int in_round,
  * the rounds (the owner and adjudicators). */
 int access_sees_all(const struct actor *a);
 
-/* May actor `a` learn which member coded what on an item that is
- * (`resolved`: resolved or settled), in a study whose adjudication is
- * (`blind`)?  1 yes, 0 no (use "Coder N"). */
+/* May actor `a`, who may see the work (access_rule()), also learn which
+ * member coded what on an item that is (`resolved`: resolved or settled),
+ * in a study whose adjudication is (`blind`)?  1 yes, 0 no (use "Coder
+ * N"): only a blind adjudicator of an undecided item is told no. */
 int access_names_coders(const struct actor *a, int blind, int resolved);
 
 /* The round of `item_id`: *round_id 0 when the item is in none, *closed

@@ -108,6 +108,16 @@ static char *study_salt(struct store *st)
 	return buf_detach(&b, NULL);
 }
 
+char *adjudicate_salt(struct store *st)
+{
+	return study_salt(st);
+}
+
+int adjudicate_swap(const char *salt, long long item_id)
+{
+	return coin(salt, item_id);
+}
+
 static int load_coders(struct store *st, const struct actor *a,
 		       struct item_state *s, struct err *e)
 {

@@ -277,7 +277,8 @@ static int check_used(struct store *st, const struct codebook *nc,
 	s = store_prepare(st, "SELECT dimension, code FROM resolutions", e);
 	if (!s)
 		return -1;
-	while (ret == 0 && sqlite3_step(s) == SQLITE_ROW) {
+	while (ret == 0 && (rc = store_step(st, s, "reading resolutions",
+					    e)) > 0) {
 		const char *dim = (const char *)sqlite3_column_text(s, 0);
 		char *copy = xstrdup((const char *)sqlite3_column_text(s, 1));
 		char *tok, *save = NULL;
@@ -295,6 +296,8 @@ static int check_used(struct store *st, const struct codebook *nc,
 		free(copy);
 	}
 	sqlite3_finalize(s);
+	if (rc < 0)
+		ret = -1;
 	return ret;
 }
 
@@ -326,12 +329,17 @@ int codebook_update(struct store *st, const struct actor *a,
 		sqlite3_stmt *s = store_prepare(st, "SELECT json FROM "
 						"codebooks WHERE current", e);
 
+		int rc;
+
 		if (!s)
 			goto out;
-		if (sqlite3_step(s) == SQLITE_ROW)
+		rc = store_step(st, s, "reading the codebook", e);
+		if (rc > 0)
 			current = xstrdup((const char *)
 					  sqlite3_column_text(s, 0));
 		sqlite3_finalize(s);
+		if (rc < 0)
+			goto out;
 		if (current && !strcmp(current, json.ptr) && !nr_maps) {
 			stats->unchanged = 1;
 			ret = store_commit(st, e);
@@ -568,8 +576,13 @@ int proposal_accept(struct store *st, const struct actor *a, long long id,
 	s = store_prepare(st, "SELECT json FROM codebooks WHERE current", e);
 	if (!s)
 		goto out;
-	if (sqlite3_step(s) == SQLITE_ROW)
+	switch (store_step(st, s, "reading the codebook", e)) {
+	case -1:
+		sqlite3_finalize(s);
+		goto out;
+	case 1:
 		root = cJSON_Parse((const char *)sqlite3_column_text(s, 0));
+	}
 	sqlite3_finalize(s);
 	if (!root) {
 		err_set(e, ERR_INPUT, "the study has no codebook");

@@ -3,6 +3,8 @@
  */
 #include "exports/package.h"
 
+#include "core/access.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -447,7 +449,7 @@ int package_write(struct store *st, const struct actor *a,
 
 	memset(&p, 0, sizeof(p));
 	o->nr_files = 0;
-	if (a->role != ROLE_OWNER && a->role != ROLE_ADJUDICATOR)
+	if (!access_sees_all(a))
 		return err_set(e, ERR_PERM, "only the owner and adjudicators "
 			       "make a replication package");
 	if (!*dir)

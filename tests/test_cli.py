@@ -21,6 +21,7 @@ import shutil
 import sqlite3
 import stat
 import subprocess
+from bchelp import Study
 import tempfile
 import threading
 import time
@@ -116,6 +117,34 @@ def item_line(n, repo="o/r", **fields):
 
 def parse_date(s):
     return datetime.datetime.strptime(s, "%Y-%m-%dT%H:%M:%SZ")
+
+
+class OutputErrors(unittest.TestCase):
+    """A command whose output was lost fails (as git checks stdout)."""
+
+    def setUp(self):
+        self.s = Study()
+
+    def tearDown(self):
+        self.s.close()
+
+    def full(self, *args):
+        with open("/dev/full", "w") as out:
+            return subprocess.run([BIN, "--study", self.s.path] + list(args),
+                                  stdout=out, stderr=subprocess.PIPE,
+                                  text=True, timeout=60)
+
+    def test_dev_full(self):
+        for args in (["items"], ["status"], ["export"],
+                     ["export", "--raw"], ["member", "list"],
+                     ["codebook", "show"], ["agree"]):
+            p = self.full(*args)
+            self.assertEqual(p.returncode, 1, (args, p.stderr))
+            self.assertEqual(len(p.stderr.strip().splitlines()), 1,
+                             (args, p.stderr))
+            self.assertIn("bugcoder: ", p.stderr)
+        p = self.full("items")
+        self.assertIn("No space left on device", p.stderr)
 
 
 class StudyCase(unittest.TestCase):

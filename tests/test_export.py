@@ -757,10 +757,16 @@ class Blinding(unittest.TestCase):
         self.assertNotIn("bob", self.s.ok("export", "--raw",
                                           "--round", "r1", as_="alice"))
         self.assertIn("0 agreed items", self.s.ok("report", as_="alice"))
-        # the owner and the adjudicator see both
-        for who in (None, "carol"):
-            rows = read_csv(self.s.ok("export", "--raw", as_=who))
-            self.assertEqual({r[1] for r in rows[1:]}, {"alice", "bob"})
+        # the owner sees both by name; the adjudicator, blind by
+        # default, sees both as Coder 1 and Coder 2 while undecided
+        rows = read_csv(self.s.ok("export", "--raw"))
+        self.assertEqual({r[1] for r in rows[1:]}, {"alice", "bob"})
+        rows = read_csv(self.s.ok("export", "--raw", as_="carol"))
+        self.assertEqual({r[1] for r in rows[1:]}, {"Coder 1", "Coder 2"})
+        self.assertEqual(len(rows) - 1, 16)
+        for item in ("microsoft/DeepSpeed#4187", "microsoft/DeepSpeed#4422"):
+            self.assertEqual({r[1] for r in rows[1:] if r[0] == item},
+                             {"Coder 1", "Coder 2"})
         self.assertEqual(len(read_csv(self.s.ok("export", as_="carol"))), 2)
 
     def test_closed_round_shows_everything(self):

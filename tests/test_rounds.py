@@ -129,7 +129,7 @@ class Rounds(unittest.TestCase):
                   "--annotators", "alice,bob")
         before = self.s.dump()
         err = self.s.fail("member", "remove", "bob")
-        self.assertIn("bob annotates the open round r1; close it first", err)
+        self.assertIn("bob annotates the open round r1", err)
         self.assertEqual(before, self.s.dump())
         self.s.ok("member", "remove", "carol")   # in no round
         self.s.ok("round", "close", "r1")
@@ -137,6 +137,40 @@ class Rounds(unittest.TestCase):
         self.assertEqual(self.s.query(
             "SELECT name FROM members WHERE NOT active ORDER BY name"),
             [("bob",), ("carol",)])
+
+class RoleChanges(unittest.TestCase):
+    """A role change never strands a round nor rewrites past agreement."""
+
+    def setUp(self):
+        self.s = Study(members=MEMBERS)
+
+    def tearDown(self):
+        self.s.close()
+
+    def test_role_change_of_an_open_rounds_annotator_is_refused(self):
+        self.s.ok("round", "create", "r1", "--items", "DeepSpeed#4187",
+                  "--annotators", "alice,bob")
+        before = self.s.dump()
+        err = self.s.fail("member", "add", "alice", "--role",
+                          "adjudicator")
+        self.assertIn("alice annotates the open round r1", err)
+        self.assertIn("given another role", err)
+        self.assertEqual(before, self.s.dump())
+        # another annotator role is no change; carol is in no round
+        self.s.ok("member", "add", "alice", "--role", "annotator")
+        self.s.ok("member", "add", "carol", "--role", "adjudicator")
+        self.s.ok("round", "close", "r1")
+        self.s.ok("member", "add", "alice", "--role", "adjudicator")
+
+    def test_past_agreement_survives_a_role_change(self):
+        self.s.ok("labels", "import", SAMPLE_LABELS, "--submit")
+        before = self.s.agree_json()
+        self.assertGreater(before["dimensions"][0]["items"], 0)
+        self.s.ok("member", "add", "alice", "--role", "adjudicator")
+        after = self.s.agree_json()
+        self.assertEqual(before["annotators"], after["annotators"])
+        self.assertEqual(before["dimensions"], after["dimensions"])
+
 
 class Labelling(unittest.TestCase):
     def setUp(self):
