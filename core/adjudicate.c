@@ -3,6 +3,8 @@
  */
 #include "core/adjudicate.h"
 
+#include "core/access.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,11 +27,8 @@ int adjudicate_valid_cause(const char *cause)
 
 int adjudicate_blind(struct store *st)
 {
-	char *v = store_meta_get(st, "blind_adjudication");
-	int blind = !v || strcmp(v, "0");
-
-	free(v);
-	return blind;
+	/* unreadable: blind, the safe side */
+	return access_blind(st, NULL) != 0;
 }
 
 void item_state_release(struct item_state *s)
@@ -86,14 +85,19 @@ static int coin(const char *salt, long long item_id)
 	return (int)(h >> 63);
 }
 
-static char *study_salt(struct store *st)
+/* The study's salt for the blind coder order, owned; NULL with `e`
+ * filled when it cannot be read.  A salt that cannot be read is never
+ * made anew: that would reorder every item's coders. */
+static char *study_salt(struct store *st, struct err *e)
 {
-	char *salt = store_meta_get(st, "coder_salt");
+	char *salt;
 	FILE *f;
 	unsigned char raw[16];
 	struct buf b = BUF_INIT;
 	size_t i;
 
+	if (store_meta_read(st, "coder_salt", &salt, e) < 0)
+		return NULL;
 	if (salt)
 		return salt;
 	/* made on first use; a study made by an older build lacks it */
@@ -104,13 +108,16 @@ static char *study_salt(struct store *st)
 		fclose(f);
 	for (i = 0; i < sizeof(raw); i++)
 		buf_addf(&b, "%02x", raw[i]);
-	store_meta_set(st, "coder_salt", b.ptr, NULL);
+	if (store_meta_set(st, "coder_salt", b.ptr, e) < 0) {
+		buf_release(&b);
+		return NULL;
+	}
 	return buf_detach(&b, NULL);
 }
 
-char *adjudicate_salt(struct store *st)
+char *adjudicate_salt(struct store *st, struct err *e)
 {
-	return study_salt(st);
+	return study_salt(st, e);
 }
 
 int adjudicate_swap(const char *salt, long long item_id)
@@ -210,7 +217,7 @@ int adjudicate_state(struct store *st, const struct actor *a,
 {
 	sqlite3_stmt *q;
 	size_t i, j;
-	int rc;
+	int rc, shuffle = 0;
 
 	memset(s, 0, sizeof(*s));
 	s->item_id = item_id;
@@ -226,9 +233,19 @@ int adjudicate_state(struct store *st, const struct actor *a,
 	}
 	s->order[0] = 0;
 	s->order[1] = s->nr_coders > 1 ? 1 : 0;
-	if (s->nr_coders >= 2 && adjudicate_blind(st)) {
-		char *salt = study_salt(st);
+	if (s->nr_coders >= 2) {
+		int blind = access_blind(st, e);
 
+		if (blind < 0)
+			goto fail;
+		if (blind)
+			shuffle = 1;
+	}
+	if (shuffle) {
+		char *salt = study_salt(st, e);
+
+		if (!salt)
+			goto fail;
 		if (coin(salt, item_id)) {
 			s->order[0] = 1;
 			s->order[1] = 0;

@@ -97,11 +97,12 @@ int adjudicate_valid_cause(const char *cause);
 /* Is blind adjudication on for this study? */
 int adjudicate_blind(struct store *st);
 
-/* The blind coder order: the study's salt (owned; made on first use) and
+/* The blind coder order: the study's salt (owned; made on first use;
+ * NULL with `e` filled when it cannot be read or stored) and
  * whether item `item_id`'s first two coders, in member order, show
  * swapped (Coder 1 is the second).  Every reader that names coders
  * "Coder N" uses these, so an item's Coder 1 is the same everywhere. */
-char *adjudicate_salt(struct store *st);
+char *adjudicate_salt(struct store *st, struct err *e);
 int adjudicate_swap(const char *salt, long long item_id);
 
 #endif

@@ -278,6 +278,10 @@ int store_begin(struct store *st, struct err *e)
 		r->release(r);
 	if (store_exec(st, "BEGIN IMMEDIATE", e) < 0) {
 		st->depth = 0;
+		/* a BEGIN that failed late may have opened the transaction
+		 * all the same: never leave one behind */
+		if (!sqlite3_get_autocommit(st->db))
+			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 		if (e && e->code == ERR_BUSY)
 			err_set(e, ERR_BUSY, "%s: the study is busy (another "
 				"bugcoder is writing); try again", st->path);
@@ -304,7 +308,11 @@ void store_rollback(struct store *st)
 	if (st->depth <= 0)
 		return;
 	st->depth = 0;
-	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	/* a ROLLBACK that fails (a lock, an interrupt) leaves the
+	 * transaction open and every later write refused: try again */
+	if (sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL) != SQLITE_OK &&
+	    !sqlite3_get_autocommit(st->db))
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 }
 
 int store_meta_read(struct store *st, const char *key, char **value,

@@ -393,8 +393,8 @@ int export_raw(struct store *st, const struct actor *a,
 			/* Coder 1, Coder 2 in the adjudicator's order */
 			int k = nth;
 
-			if (!salt)
-				salt = adjudicate_salt(st);
+			if (!salt && !(salt = adjudicate_salt(st, e)))
+				goto out;
 			if (k < 2 && adjudicate_swap(salt, item_id))
 				k = !k;
 			buf_reset(&coder);
