@@ -94,6 +94,7 @@ void cli_dim_codes_release(struct dim_codes *dc);
 #define CMD(name) int cmd_##name(struct cli *c, int argc, char **argv)
 CMD(init);
 CMD(member);
+CMD(disagreements);
 CMD(codebook);
 CMD(import);
 CMD(items);

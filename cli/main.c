@@ -32,6 +32,7 @@ static const struct command {
 	{ "agree", cmd_agree, "agreement statistics" },
 	{ "adjudicate", cmd_adjudicate, "the adjudicator's screen" },
 	{ "resolve", cmd_resolve, "resolve a disagreement without the screen" },
+	{ "disagreements", cmd_disagreements, "list the open disagreements" },
 	{ "proposals", cmd_proposals, "list, accept or map proposed codes" },
 	{ "export", cmd_export, "export agreed labels, raw labels, resolutions" },
 	{ "report", cmd_report, "summary of the agreed data" },

@@ -125,6 +125,44 @@ int adjudicate_swap(const char *salt, long long item_id)
 	return coin(salt, item_id);
 }
 
+int adjudicate_coder_label(struct store *st, const char *salt,
+			   long long item_id, long long member_id,
+			   struct buf *out, struct err *e)
+{
+	sqlite3_stmt *q;
+	long long k = -1, n = 0;
+	int rc;
+
+	/* the coders as load_coders() reads them, in member order */
+	q = store_prepare(st, "SELECT s.member_id FROM submissions s WHERE "
+			  "s.item_id = ?1 AND (NOT EXISTS (SELECT 1 FROM "
+			  "assignments WHERE item_id = ?1) OR s.member_id IN "
+			  "(SELECT ra.member_id FROM assignments a JOIN "
+			  "round_annotators ra ON ra.round_id = a.round_id "
+			  "WHERE a.item_id = ?1)) ORDER BY s.member_id", e);
+	if (!q)
+		return -1;
+	sqlite3_bind_int64(q, 1, item_id);
+	while ((rc = store_step(st, q, "reading submissions", e)) > 0) {
+		if (sqlite3_column_int64(q, 0) == member_id)
+			k = n;
+		n++;
+	}
+	sqlite3_finalize(q);
+	if (rc < 0)
+		return -1;
+	buf_reset(out);
+	if (k < 0) {
+		/* not (yet) among the coders: no number to give away */
+		buf_addstr(out, "a coder");
+		return 0;
+	}
+	if (n >= 2 && k < 2 && coin(salt, item_id))
+		k = !k;
+	buf_addf(out, "Coder %lld", k + 1);
+	return 0;
+}
+
 static int load_coders(struct store *st, const struct actor *a,
 		       struct item_state *s, struct err *e)
 {
@@ -507,5 +545,132 @@ int adjudicate_settle(struct store *st, const struct actor *a,
 out:
 	if (ret < 0)
 		store_rollback(st);
+	return ret;
+}
+
+/* Emit the item's open disagreements, coders named as the actor may
+ * know them. */
+static int emit_item(struct store *st, const struct actor *a,
+		     const struct codebook *cb, const struct agreed_item *t,
+		     int blind, int (*fn)(const struct disagreement *d,
+					  void *data),
+		     void *data, struct err *e)
+{
+	struct item_state s;
+	struct buf name = BUF_INIT;
+	struct buf *labels;
+	const char **coders, **codes;
+	size_t i, k, n;
+	int stop = 0;
+
+	if (adjudicate_state(st, a, cb, t->id, &s, e) < 0)
+		return -1;
+	n = s.nr_coders;
+	labels = xcalloc(n + 1, sizeof(*labels));
+	coders = xcalloc(n + 1, sizeof(*coders));
+	codes = xcalloc(n + 1, sizeof(*codes));
+	buf_addf(&name, "%s#%lld", t->repo, t->number);
+	for (k = 0; k < n; k++) {
+		/* the k-th coder as shown: order[] puts the first two */
+		size_t c = k < 2 ? s.order[k] : k;
+
+		buf_init(&labels[k], 0);
+		if (access_names_coders(a, blind, 0))
+			buf_addstr(&labels[k], s.coders[c].name);
+		else
+			buf_addf(&labels[k], "Coder %zu", k + 1);
+		coders[k] = labels[k].ptr;
+	}
+	for (i = 0; !stop && i < s.nr_dims; i++) {
+		struct disagreement d;
+		char **joined;
+
+		if (s.dims[i].status != DIM_DISAGREE)
+			continue;
+		joined = xcalloc(n + 1, sizeof(*joined));
+		for (k = 0; k < n; k++) {
+			size_t c = k < 2 ? s.order[k] : k;
+
+			joined[k] = join_codes(coding_dim(&s.coders[c].coding,
+						       s.dims[i].dim->key));
+			codes[k] = joined[k];
+		}
+		d.item = name.ptr;
+		d.round = t->round;
+		d.dimension = s.dims[i].dim->key;
+		d.reason = "disagree";
+		d.nr_coders = n;
+		d.coders = coders;
+		d.codes = codes;
+		stop = fn(&d, data);
+		for (k = 0; k < n; k++)
+			free(joined[k]);
+		free(joined);
+	}
+	if (!stop && !s.nr_disagree && s.discuss && !s.settled) {
+		struct disagreement d;
+
+		for (k = 0; k < n; k++)
+			codes[k] = NULL;
+		d.item = name.ptr;
+		d.round = t->round;
+		d.dimension = NULL;
+		d.reason = "discuss";
+		d.nr_coders = n;
+		d.coders = coders;
+		d.codes = codes;
+		stop = fn(&d, data);
+	}
+	for (k = 0; k < n; k++)
+		buf_release(&labels[k]);
+	free(labels);
+	free(coders);
+	free(codes);
+	buf_release(&name);
+	item_state_release(&s);
+	return stop;
+}
+
+int adjudicate_disagreements(struct store *st, const struct actor *a,
+			     const struct codebook *cb, const char *round,
+			     int (*fn)(const struct disagreement *d,
+				       void *data),
+			     void *data, struct err *e)
+{
+	struct agreed_iter it;
+	int rc, blind, ret = -1;
+
+	if (actor_require(a, ROLES(ROLE_OWNER) | ROLES(ROLE_ADJUDICATOR),
+			  "the disagreement list", e) < 0)
+		return -1;
+	memset(&it, 0, sizeof(it));
+	if ((blind = access_blind(st, e)) < 0)
+		return -1;
+	/* one pass finds the items to look at; each is then read as the
+	 * adjudicator's screen reads it */
+	if (agreed_open(&it, st, a, cb, round, e) < 0)
+		goto out;
+	while ((rc = agreed_next(&it, e)) > 0) {
+		const struct agreed_item *t = &it.item;
+		size_t d;
+		int open = 0;
+
+		if (!t->ready)
+			continue;
+		for (d = 0; d < cb->nr_dims; d++)
+			open |= t->dims[d].status == DIM_DISAGREE;
+		if (!open && !(t->discuss && !t->settled))
+			continue;
+		rc = emit_item(st, a, cb, t, blind, fn, data, e);
+		if (rc) {
+			ret = rc;
+			goto out;
+		}
+	}
+	if (rc < 0)
+		goto out;
+	ret = 0;
+out:
+	agreed_close(&it);
 	return ret;
 }

@@ -3,6 +3,9 @@
  */
 #include "core/evolve.h"
 
+#include "core/access.h"
+#include "core/adjudicate.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -406,24 +409,31 @@ int proposal_list(struct store *st, const struct actor *a, int all,
 {
 	sqlite3_stmt *s;
 	size_t alloc = 0;
-	int rc;
+	char *salt = NULL;
+	int rc, blind;
 
 	*v = NULL;
 	*nr = 0;
 	if (actor_require(a, ROLES(ROLE_OWNER) | ROLES(ROLE_ADJUDICATOR),
 			  "proposals", e) < 0)
 		return -1;
+	if ((blind = access_blind(st, e)) < 0)
+		return -1;
 	s = store_prepare(st, "SELECT p.id, p.dimension, p.key, p.name, "
 			  "p.definition, i.repo || '#' || i.number, m.name, "
 			  "p.created_at, p.status, p.decided_code, (SELECT "
-			  "count(*) FROM labels l WHERE l.proposal_id = p.id) "
+			  "count(*) FROM labels l WHERE l.proposal_id = p.id), "
+			  "p.item_id, p.member_id, EXISTS (SELECT 1 FROM "
+			  "resolutions x WHERE x.item_id = p.item_id) OR "
+			  "EXISTS (SELECT 1 FROM settled x WHERE x.item_id = "
+			  "p.item_id) "
 			  "FROM proposals p JOIN members m ON m.id = "
 			  "p.member_id LEFT JOIN items i ON i.id = p.item_id "
 			  "WHERE ?1 OR p.status = 'open' ORDER BY p.id", e);
 	if (!s)
 		return -1;
 	sqlite3_bind_int(s, 1, all);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while ((rc = store_step(st, s, "listing proposals", e)) > 0) {
 		struct proposal *p;
 
 		ALLOC_GROW(*v, *nr + 1, alloc);
@@ -439,13 +449,30 @@ int proposal_list(struct store *st, const struct actor *a, int all,
 		p->status = dup_col(s, 8);
 		p->decided_code = dup_col(s, 9);
 		p->nr_labels = sqlite3_column_int(s, 10);
+		/* who proposed it would tell a blind adjudicator who the
+		 * item's Coder 1 is */
+		if (!access_names_coders(a, blind, sqlite3_column_int(s, 13))) {
+			struct buf who = BUF_INIT;
+
+			if (!salt && !(salt = adjudicate_salt(st, e)))
+				rc = -1;
+			else if (adjudicate_coder_label(st, salt,
+				   sqlite3_column_int64(s, 11),
+				   sqlite3_column_int64(s, 12), &who, e) < 0)
+				rc = -1;
+			free(p->member);
+			p->member = buf_detach(&who, NULL);
+			if (rc < 0)
+				break;
+		}
 	}
 	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE) {
+	free(salt);
+	if (rc < 0) {
 		proposal_list_free(*v, *nr);
 		*v = NULL;
 		*nr = 0;
-		return store_error(st, e, "listing proposals");
+		return -1;
 	}
 	return 0;
 }

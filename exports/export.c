@@ -330,7 +330,7 @@ int export_raw(struct store *st, const struct actor *a,
 	sqlite3_stmt *s = NULL;
 	char *salt = NULL;
 	long long cur_item = 0, cur_member = 0;
-	int rc, ret = -1, blind, nth = 0;
+	int rc, ret = -1, blind;
 
 	progress_init(&p, o, out);
 	csvw_init(&w, out, csv_flags(o));
@@ -380,25 +380,17 @@ int export_raw(struct store *st, const struct actor *a,
 		if (!access_rule(a, member_id, sqlite3_column_int(s, 10),
 				 sqlite3_column_int(s, 11)))
 			continue;
-		if (item_id != cur_item) {
-			cur_item = item_id;
-			cur_member = member_id;
-			nth = 0;
-		} else if (member_id != cur_member) {
-			cur_member = member_id;
-			nth++;
-		}
 		if (member_id != a->member_id &&
 		    !access_names_coders(a, blind, sqlite3_column_int(s, 12))) {
 			/* Coder 1, Coder 2 in the adjudicator's order */
-			int k = nth;
-
 			if (!salt && !(salt = adjudicate_salt(st, e)))
 				goto out;
-			if (k < 2 && adjudicate_swap(salt, item_id))
-				k = !k;
-			buf_reset(&coder);
-			buf_addf(&coder, "Coder %d", k + 1);
+			if ((item_id != cur_item || member_id != cur_member) &&
+			    adjudicate_coder_label(st, salt, item_id,
+						   member_id, &coder, e) < 0)
+				goto out;
+			cur_item = item_id;
+			cur_member = member_id;
 			user = coder.ptr;
 		}
 		item_name(&name, (const char *)sqlite3_column_text(s, 0),

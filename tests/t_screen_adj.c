@@ -1010,17 +1010,22 @@ static void test_proposals_80(void **state)
 	y = find_row(f, "p", "root_cause:ckpt_format");
 	assert_true(y > 0);
 	assert_row_contains(f, "p", y, ">");
-	assert_row_contains(f, "p", y, "alice");
+	/* blind adjudication: the proposer is the item's Coder N, as the
+	 * adjudicator's screen numbers them (alice is Coder 2 of its item
+	 * with this salt), never a name */
+	assert_row_contains(f, "p", y, "Coder 2");
 	assert_row_contains(f, "p", y, "open");
 	assert_row_contains(f, "p", find_row(f, "p", "symptom:silent_"),
-			    "bob");
+			    "Coder 1");
+	assert_dump_lacks(f, "p", "alice");
+	assert_dump_lacks(f, "p", "bob");
 	/* the selected one in full: the definition wrapped to its end */
-	assert_dump_contains(f, "p", "Proposal 1 by alice on " PROP_ITEM);
+	assert_dump_contains(f, "p", "Proposal 1 by Coder 2 on " PROP_ITEM);
 	assert_dump_contains(f, "p", "Enter accepts it into "
 			     "llm-framework-bugs 1.1");
 	assert_dump_contains(f, "p", "WRAPPED-IN-FULL.");
 	/* j selects the next */
-	assert_dump_contains(f, "j", "Proposal 2 by bob on " PROP_ITEM2);
+	assert_dump_contains(f, "j", "Proposal 2 by Coder 1 on " PROP_ITEM2);
 	assert_dump_lacks(f, "j", "WRAPPED-IN-FULL");
 	/* q closes: the adjudicator's screen again, nothing decided */
 	assert_dump_lacks(f, "b", "Proposed codes (");
@@ -1066,7 +1071,7 @@ static void test_proposal_accept(void **state)
 	assert_row_contains(f, "a", 2, "1 open proposal ");
 	assert_row_contains(f, "a", 2, "codebook llm-framework-bugs 1.1");
 	assert_dump_lacks(f, "a", "ckpt_format  ");
-	assert_dump_contains(f, "a", "Proposal 2 by bob");
+	assert_dump_contains(f, "a", "Proposal 2 by Coder 1");
 	assert_row_contains(f, "b", 0, "P: 1 proposal ");
 	/* the screen reloaded its codebook: the picker has the new code */
 	assert_dump_contains(f, "c", "ckpt_format");
@@ -1108,7 +1113,7 @@ static void test_proposal_map(void **state)
 			    "onto hang (1 label)");
 	assert_dump_lacks(f, "a", "(one code, required)");
 	assert_dump_contains(f, "a", "1 open proposal ");
-	assert_dump_contains(f, "a", "Proposal 1 by alice");
+	assert_dump_contains(f, "a", "Proposal 1 by Coder 2");
 	assert_row_contains(f, "b", 0, "P: 1 proposal ");
 	assert_sql(f, "SELECT status, decided_code FROM proposals ORDER BY "
 		   "id", "open,NULL|mapped,hang");
