@@ -650,6 +650,7 @@ int adjudicate_disagreements(struct store *st, const struct actor *a,
 	 * adjudicator's screen reads it */
 	if (agreed_open(&it, st, a, cb, round, e) < 0)
 		goto out;
+	agreed_skip_fixes(&it);
 	while ((rc = agreed_next(&it, e)) > 0) {
 		const struct agreed_item *t = &it.item;
 		size_t d;

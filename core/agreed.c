@@ -226,6 +226,13 @@ int agreed_open(struct agreed_iter *it, struct store *st,
 	return 0;
 }
 
+void agreed_skip_fixes(struct agreed_iter *it)
+{
+	sqlite3_finalize(it->fixes);
+	it->fixes = NULL;
+	it->has_fix = 0;
+}
+
 void agreed_close(struct agreed_iter *it)
 {
 	size_t i;
@@ -441,6 +448,8 @@ static int load_fixes(struct agreed_iter *it, long long id, struct err *e)
 	sqlite3_stmt *f = it->fixes;
 
 	buf_reset(&it->item.fixes);
+	if (!f)
+		return 0;
 	if (skip_to(it, f, &it->has_fix, id, e) < 0)
 		return -1;
 	while (at(f, it->has_fix, id)) {

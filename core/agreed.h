@@ -111,6 +111,9 @@ int agreed_open(struct agreed_iter *it, struct store *st,
 /* Move to the next item visible to the actor: 1 with it->item filled, 0
  * at the end, -1 with `e` filled on a database error. */
 int agreed_next(struct agreed_iter *it, struct err *e);
+/* Leave the pull request numbers out (item.fixes stays empty): for a
+ * reader that needs only the decisions.  Call right after agreed_open(). */
+void agreed_skip_fixes(struct agreed_iter *it);
 /* End the pass and free everything.  Accepts a failed or closed iter. */
 void agreed_close(struct agreed_iter *it);
 

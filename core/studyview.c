@@ -269,6 +269,7 @@ static int agreement_counts(struct store *st, const struct actor *a,
 		return -1;
 	if (agreed_open(&it, st, a, &cb, NULL, e) < 0)
 		goto out;
+	agreed_skip_fixes(&it);
 	while ((rc = agreed_next(&it, e)) > 0) {
 		const struct agreed_item *t = &it.item;
 		int any_resolved = 0, disagree = 0;
