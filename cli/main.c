@@ -48,7 +48,7 @@ static void usage(FILE *out)
 	fprintf(out, "usage: bugcoder [--study FILE] [--as USER] COMMAND "
 		"[ARGS]\n\n");
 	for (i = 0; i < NR_COMMANDS; i++)
-		fprintf(out, "  %-11s %s\n", commands[i].name,
+		fprintf(out, "  %-14s %s\n", commands[i].name,
 			commands[i].summary);
 	fprintf(out, "\nThe study is --study FILE, else $BUGCODER_STUDY, else "
 		"./bugcoder.db.\n`bugcoder COMMAND --help` describes each "

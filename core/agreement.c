@@ -419,7 +419,7 @@ int agreement_compute(struct store *st, const struct actor *a,
 	struct round_info r;
 	long long round_id = 0;
 	size_t d, i, c;
-	int ret = -1;
+	int ret = -1, blind;
 
 	memset(ag, 0, sizeof(*ag));
 	memset(&g, 0, sizeof(g));
@@ -444,6 +444,18 @@ int agreement_compute(struct store *st, const struct actor *a,
 	ag->round = round ? xstrdup(round) : NULL;
 	if (load_annotators(st, ag, round_id, e) < 0)
 		goto out;
+	/* the per-annotator counts and confusion grids would tell a blind
+	 * adjudicator who chose what: the annotators go unnamed for them */
+	if ((blind = access_blind(st, e)) < 0)
+		goto out;
+	if (!access_names_coders(a, blind, 0))
+		for (c = 0; c < ag->nr_annotators; c++) {
+			struct buf n = BUF_INIT;
+
+			buf_addf(&n, "annotator %zu", c + 1);
+			free(ag->annotators[c]);
+			ag->annotators[c] = buf_detach(&n, NULL);
+		}
 	ag->dims = xcalloc(cb->nr_dims + 1, sizeof(*ag->dims));
 	for (d = 0; d < cb->nr_dims; d++) {
 		if (dim && strcmp(dim, cb->dims[d].key))

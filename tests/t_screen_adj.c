@@ -794,7 +794,10 @@ static void test_agree_80(void **state)
 	assert_row_contains(f, "a", find_row(f, "a", ">symptom"),
 			    "0.81   0.62\xe2\x80\x93" "1.01    almost perfect");
 	/* the confusion grid: shaded counts, diagonal is agreement */
-	assert_dump_contains(f, "a", "Confusion: rows alice, columns bob");
+	/* carol adjudicates blind: the annotators go unnamed */
+	assert_dump_contains(f, "a", "Confusion: rows annotator 1, columns "
+			     "annotator 2");
+	assert_dump_lacks(f, "a", "alice");
 	assert_dump_contains(f, "a", " 1 crash                 \xe2\x96\x88 6");
 	assert_row_contains(f, "b", find_row(f, "b", ">root_cause"), "0.72");
 	assert_dump_contains(f, "b", "Cohen's kappa for root cause was 0.72");
@@ -806,7 +809,8 @@ static void test_agree_200(void **state)
 {
 	struct fixture *f = *state;
 
-	AGREE_OK(f, NULL, 50, 200, NULL, ":dump-screen a\nj\n"
+	/* the owner sees the annotators by name */
+	AGREE_OK(f, &f->owner, 50, 200, NULL, ":dump-screen a\nj\n"
 		 ":dump-screen b\n");
 	expect_screen(f, "a", "agree-200x50.txt");
 	expect_screen(f, "b", "agree-200x50-root-cause.txt");

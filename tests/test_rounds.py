@@ -310,10 +310,13 @@ class Blinding(unittest.TestCase):
         # resolve and adjudicate are not an annotator's
         self.s.fail("resolve", "DeepSpeed#4187", "symptom=hang",
                     "--rationale", "x", as_="alice")
-        # the owner and the adjudicator see everything
-        for who in (None, "dave"):
-            ag = self.s.agree_json("--round", "r1", as_=who)
-            self.assertEqual(ag["annotators"], ["alice", "bob"])
+        # the owner and the adjudicator see everything; the adjudicator,
+        # blind by default, without the annotators' names
+        ag = self.s.agree_json("--round", "r1")
+        self.assertEqual(ag["annotators"], ["alice", "bob"])
+        blind = self.s.agree_json("--round", "r1", as_="dave")
+        self.assertEqual(blind["annotators"], ["annotator 1", "annotator 2"])
+        self.assertEqual(blind["dimensions"], ag["dimensions"])
         # after closing, alice may see the round's agreement
         self.s.fail("round", "close", "r1", as_="alice")
         self.s.ok("round", "close", "r1", as_="dave")
