@@ -412,12 +412,16 @@ class Agreement(unittest.TestCase):
     def test_text_has_the_sentence(self):
         out = self.s.ok("agree", "--dimension", "root_cause")
         self.assertRegex(out, r"Cohen's kappa for root cause was 0\.\d\d "
-                         r"\(95% CI -?\d\.\d\d\u2013-?\d\.\d\d, n = \d+ bugs, "
-                         r"2 annotators\), [a-z ]+ agreement\.")
+                         r"\(95% CI -?\d\.\d\d\u2013-?\d\.\d\d, bootstrap "
+                         r"percentile, 2000 samples, seed \d+; n = \d+ bugs, "
+                         r"16 codes, 2 annotators; observed agreement "
+                         r"\d\.\d\d\), [a-z ]+ agreement(, [a-z ]+ to [a-z ]+ "
+                         r"within the interval)? \(Landis & Koch, 1977\)\.")
 
     def test_csv_format(self):
         out = self.s.ok("agree", "--format", "csv")
-        rows = list(csv.DictReader(io.StringIO(out)))
+        rows = [r for r in csv.DictReader(io.StringIO(out))
+                if r["level"] == "code"]
         self.assertEqual([r["dimension"] for r in rows],
                          ["symptom", "root_cause", "fix_pattern", "stage",
                           "phase"])
