@@ -1423,8 +1423,9 @@ int agree_pairwise(const struct agree_labels *l, struct agree_pairwise *out,
  *
  * pe is the mean over coder pairs of sum_c p_rc p_sc, so for R = 2 this is
  * Cohen's kappa; Fleiss' pe uses the pooled margins instead, and the two
- * differ as much as the coders' margins do.  Only labels on units with
- * two or more labels count in p_rc, as in irrCAC.
+ * differ as much as the coders' margins do.  As in irrCAC, p_rc counts
+ * every label of coder r, also on units no other coder labelled, while po
+ * needs two labels on a unit.
  */
 int agree_conger(const struct agree_labels *l, struct agree_stat *kappa,
 		 struct err *e)
@@ -1451,9 +1452,6 @@ int agree_conger(const struct agree_labels *l, struct agree_stat *kappa,
 	for (u = 0; u < nu; u++) {
 		double agree = 0;
 
-		if (m[u] < 2)
-			continue;
-		units++;
 		memset(ucnt, 0, kk * sizeof(*ucnt));
 		for (r = 0; r < R; r++) {
 			int x = l->v[(size_t)r * nu + u];
@@ -1464,6 +1462,9 @@ int agree_conger(const struct agree_labels *l, struct agree_stat *kappa,
 			cnt[(size_t)r * kk + (size_t)x]++;
 			rated[r]++;
 		}
+		if (m[u] < 2)
+			continue;
+		units++;
 		for (j = 0; j < kk; j++)
 			agree += ucnt[j] * (ucnt[j] - 1);
 		po += agree / (m[u] * (m[u] - 1));

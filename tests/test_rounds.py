@@ -6,7 +6,7 @@ import json
 import os
 import unittest
 
-from bchelp import Study, SAMPLE_LABELS
+from bchelp import CODEBOOK, Study, SAMPLE_LABELS
 
 MEMBERS = [("alice", "annotator"), ("bob", "annotator"),
            ("carol", "annotator"), ("dave", "adjudicator")]
@@ -455,8 +455,103 @@ class Agreement(unittest.TestCase):
             self.assertIsNotNone(d["fleiss_kappa"]["value"])
             ab = [p for p in d["pairs"] if p["annotators"] == ["alice", "bob"]]
             self.assertEqual(ab[0]["cohen_kappa"]["value"], 1.0)
+            # Conger's kappa from the labels, recomputed here
+            lab = {"alice": ["crash", "crash", "memory_issue"],
+                   "bob": ["crash", "crash", "memory_issue"],
+                   "carol": ["hang", "hang", "memory_issue"]}
+            codes = sorted({c for v in lab.values() for c in v})
+            po = sum(sum(n * (n - 1) for n in
+                         [sum(lab[r][u] == c for r in lab) for c in codes])
+                     / 6 for u in range(3)) / 3
+            pe = 0
+            for c in codes:
+                ps = [lab[r].count(c) / 3 for r in lab]
+                m = sum(ps) / 3
+                pe += m * m - sum((x - m) ** 2 for x in ps) / 2 / 3
+            self.assertAlmostEqual(d["conger_kappa"]["value"],
+                                   (po - pe) / (1 - pe), places=12)
+            self.assertEqual(set(d["per_code"][0]["counts"]),
+                             {"alice", "bob", "carol"})
+            self.assertIsNotNone(d["fleiss_kappa"]["se"])
+            self.assertIn("Conger's kappa", d["sentence"])
+            rows = list(csv.DictReader(io.StringIO(
+                s.ok("agree", "--format", "csv", "--dimension", "symptom"))))
+            pairs = [r for r in rows
+                     if r["annotator_a"] and r["level"] == "code"]
+            self.assertEqual(len(pairs), 3)
+            text = s.ok("agree", "--dimension", "symptom")
+            self.assertIn("Fleiss' kappa for symptom was", text)
+            self.assertNotIn("p 0.000", text)
         finally:
             s.close()
+
+    def test_intervals_stay_in_range(self):
+        """No interval outside [-1, 1] in any format; Wald keeps its raw
+        bounds beside the clipped ones; the bootstrap's seed is printed."""
+        for ci in ("bootstrap", "wald"):
+            js = self.s.agree_json("--ci", ci)
+            self.assertEqual(js["interval"]["method"],
+                             "Wald" if ci == "wald" else
+                             "bootstrap percentile")
+            for d in js["dimensions"]:
+                k = d["kappa"]
+                if k["ci95"] is not None:
+                    lo, hi = k["ci95"]
+                    self.assertTrue(-1 <= lo <= hi <= 1, (ci, d["key"], k))
+                if ci == "wald" and k["wald_ci95"] is not None:
+                    raw_lo, raw_hi = k["wald_ci95"]
+                    self.assertEqual(k["ci_clipped"],
+                                     raw_hi > 1 or raw_lo < -1)
+                    if k["ci95"] is not None:
+                        self.assertEqual(k["ci95"][1], min(raw_hi, 1))
+                if k["value"] is None:
+                    self.assertTrue(k["undefined_reason"])
+            rows = list(csv.DictReader(io.StringIO(
+                self.s.ok("agree", "--format", "csv", "--ci", ci))))
+            for r in rows:
+                for key in ("ci_low", "ci_high"):
+                    if r[key]:
+                        self.assertTrue(-1 <= float(r[key]) <= 1, r)
+            text = self.s.ok("agree", "--ci", ci)
+            self.assertNotIn("-0.00", text)
+            self.assertNotIn(" 1 codes", text)
+        # symptom's Wald interval passes 1 on the sample labels
+        d = self.s.agree_json("--ci", "wald", "--dimension",
+                              "symptom")["dimensions"][0]
+        self.assertGreater(d["cohen_kappa"]["wald_ci95"][1], 1)
+        self.assertEqual(d["cohen_kappa"]["ci95"][1], 1)
+        self.assertTrue(d["cohen_kappa"]["ci_clipped"])
+        out = self.s.ok("agree", "--seed", "77", "--boot", "500")
+        self.assertIn("500 samples, seed 77", out)
+        a = self.s.ok("agree", "--format", "json", "--seed", "77")
+        self.assertEqual(a, self.s.ok("agree", "--format", "json",
+                                      "--seed", "77"))
+        self.assertNotEqual(a, self.s.ok("agree", "--format", "json",
+                                         "--seed", "78"))
+        self.s.fail("agree", "--ci", "exact", code=2)
+        self.s.fail("agree", "--boot", "-3", code=2)
+        self.s.fail("agree", "--ci", "wald", "--seed", "1", code=2)
+
+    def test_levels(self):
+        js = self.s.agree_json("--dimension", "root_cause")["dimensions"][0]
+        self.assertEqual(js["level"], "code")
+        g = js["groups"]
+        self.assertEqual(g["level"], "group")
+        # the group table recomputed here from the code table and codebook
+        with open(CODEBOOK) as f:
+            cb = json.load(f)
+        dim = [x for x in cb["dimensions"] if x["key"] == "root_cause"][0]
+        grp = {c["key"]: c.get("group", c["key"]) for c in dim["codes"]}
+        pairs = self.expected_table("root_cause")
+        same = sum(grp[a] == grp[b] for a, b in pairs) / len(pairs)
+        self.assertAlmostEqual(g["observed_agreement"], same, places=12)
+        only = self.s.agree_json("--dimension", "root_cause", "--level",
+                                 "group")["dimensions"][0]
+        self.assertEqual(only["level"], "group")
+        self.assertAlmostEqual(only["kappa"]["value"], g["kappa"]["value"])
+        code = self.s.agree_json("--dimension", "root_cause", "--level",
+                                 "code")["dimensions"][0]
+        self.assertIsNone(code["groups"])
 
 
 if __name__ == "__main__":
