@@ -41,18 +41,21 @@ CMD(agree)
 		"[--format text|json|csv]\n"
 		"               [--ci bootstrap|wald] [--boot N] [--seed S] "
 		"[--level code|group|both]\n"
+		"       bugcoder agree --by-round [--dimension D] [--format F] "
+		"[--ci ...]\n"
 		"       bugcoder agree --screen [--round R]\n"
 		"\n"
 		"--ci chooses the 95% interval: a percentile bootstrap over\n"
 		"items (the default; --boot samples, 2000, from --seed, which\n"
 		"is printed) or Wald, clipped to [-1, 1].  --level reports\n"
 		"agreement on codes, on their groups, or both (the default\n"
-		"when codes have a \"group\").\n"
+		"when codes have a \"group\").  --by-round gives a row per\n"
+		"round and dimension, with the trend of kappa over the rounds.\n"
 		"--screen opens the agreement view: kappa, CI, band and n per\n"
 		"dimension and round, the confusion grid and the codes chosen.";
 	const char *round = NULL, *dim = NULL, *format = "text";
 	const char *ci = NULL, *boot = NULL, *seed = NULL, *level = NULL;
-	int screen = 0;
+	int screen = 0, by_round = 0;
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
 	const struct cli_opt opts[] = {
 		{ "--round", 1, &round, NULL, NULL, NULL },
@@ -63,6 +66,7 @@ CMD(agree)
 		{ "--seed", 1, &seed, NULL, NULL, NULL },
 		{ "--level", 1, &level, NULL, NULL, NULL },
 		{ "--screen", 0, NULL, &screen, NULL, NULL },
+		{ "--by-round", 0, NULL, &by_round, NULL, NULL },
 		{ NULL, 0, NULL, NULL, NULL, NULL },
 	};
 	struct agree_opts ao = AGREE_OPTS_INIT;
@@ -77,6 +81,10 @@ CMD(agree)
 		return rc > 0 ? 0 : 2;
 	if (npos)
 		return cli_usage_error(usage, "unexpected argument");
+	if (by_round && (round || level || screen))
+		return cli_usage_error(usage, "--by-round shows every round at "
+				       "the level of codes: no --round, "
+				       "--level or --screen");
 	if (screen) {
 		if (dim || strcmp(format, "text") || ci || boot || seed ||
 		    level)
@@ -125,8 +133,13 @@ CMD(agree)
 				       level);
 	if ((ret = cli_open(c, CLI_MEMBER)) || (ret = cli_codebook(c, &cb)))
 		goto out;
-	if (report_agreement(&c->st, &c->actor, &cb, round, dim, fmt, &ao,
-			     &out, &c->err) < 0) {
+	if (by_round)
+		rc = report_agreement_by_round(&c->st, &c->actor, &cb, dim,
+					       fmt, &ao, &out, &c->err);
+	else
+		rc = report_agreement(&c->st, &c->actor, &cb, round, dim, fmt,
+				      &ao, &out, &c->err);
+	if (rc < 0) {
 		ret = cli_fail(c);
 		goto out;
 	}

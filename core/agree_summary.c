@@ -599,6 +599,39 @@ void agree_summary_release(struct agree_summary *s)
 	s->nr_dims = 0;
 }
 
+/*
+ * slope = sum (x - xbar)(y - ybar) / sum (x - xbar)^2 over the rounds
+ * with a value, x the round's position among all rounds (a round without
+ * a value leaves a gap rather than closing it up).
+ */
+struct agree_stat agree_trend_slope(const double *y, const int *defined,
+				    size_t n)
+{
+	struct agree_stat s;
+	double sx = 0, sy = 0, sxy = 0, sxx = 0, m = 0, xbar, ybar;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (defined[i]) {
+			sx += (double)i;
+			sy += y[i];
+			m++;
+		}
+	if (m < 2) {
+		undef(&s, "needs two rounds with a value");
+		return s;
+	}
+	xbar = sx / m;
+	ybar = sy / m;
+	for (i = 0; i < n; i++)
+		if (defined[i]) {
+			sxy += ((double)i - xbar) * (y[i] - ybar);
+			sxx += ((double)i - xbar) * ((double)i - xbar);
+		}
+	set(&s, sxy / sxx);
+	return s;
+}
+
 /* ---- text ------------------------------------------------------------- */
 
 void agree_fmt(struct buf *out, double v, int decimals)

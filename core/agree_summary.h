@@ -149,6 +149,12 @@ void agree_sentence_build(const struct agreement *ag,
 			  const struct agree_level_summary *lv,
 			  struct buf *out);
 
+/* Least-squares slope of y over x = 0, 1, 2, ... for the points with
+ * defined[i] set: the change per round of a coefficient.  Undefined with
+ * fewer than two points. */
+struct agree_stat agree_trend_slope(const double *y, const int *defined,
+				    size_t n);
+
 /* Append `v` with `decimals` decimals, never "-0.00": a value that rounds
  * to zero is written without its sign. */
 void agree_fmt(struct buf *out, double v, int decimals);

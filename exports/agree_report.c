@@ -5,9 +5,12 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
+
+#include "core/round.h"
 
 static const char BAND_SOURCE[] =
 	"Landis & Koch 1977, Biometrics 33:159-174";
@@ -55,7 +58,7 @@ static void ci_json(cJSON *o, const struct agree_ci *ci)
 		cJSON_AddStringToObject(o, "ci_undefined_reason", ci->low.why);
 	if (ci->method == AGREE_CI_WALD) {
 		cJSON_AddBoolToObject(o, "ci_clipped", ci->clipped);
-	} else {
+	} else if (ci->boot) {
 		cJSON_AddNumberToObject(o, "bootstrap_samples", ci->boot);
 		cJSON_AddNumberToObject(o, "bootstrap_defined", ci->boot_used);
 		cJSON_AddNumberToObject(o, "bootstrap_seed", (double)ci->seed);
@@ -894,5 +897,300 @@ int report_agreement(struct store *st, const struct actor *a,
 out:
 	agree_summary_release(&sum);
 	agreement_release(&ag);
+	return ret;
+}
+
+/* ---- by round ------------------------------------------------------ */
+
+/* One round of the table: its agreement, or why it is not shown. */
+struct round_row {
+	struct round_info info;
+	int ok;
+	char *why;			/* when !ok */
+	struct agreement ag;
+	struct agree_summary sum;
+	struct buf versions;		/* codebook versions coded with */
+};
+
+static const struct agree_level_summary *row_level(const struct round_row *r,
+						   size_t d)
+{
+	if (!r->ok || d >= r->sum.nr_dims)
+		return NULL;
+	return &r->sum.dims[d].code;
+}
+
+static struct agree_stat row_slope(const struct round_row *rows, size_t nr,
+				   size_t d)
+{
+	double *y = xcalloc(nr + 1, sizeof(*y));
+	int *def = xcalloc(nr + 1, sizeof(*def));
+	struct agree_stat s;
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		const struct agree_level_summary *lv = row_level(&rows[i], d);
+
+		if (lv && lv->kappa.defined) {
+			y[i] = lv->kappa.value;
+			def[i] = 1;
+		}
+	}
+	s = agree_trend_slope(y, def, nr);
+	free(y);
+	free(def);
+	return s;
+}
+
+static void by_round_text(const struct codebook *cb, const char *only,
+			  const struct round_row *rows, size_t nr,
+			  const struct agree_opts *o, struct buf *out)
+{
+	size_t d, i, di = 0;
+
+	buf_addstr(out, "Agreement by round");
+	if (o->ci == AGREE_CI_BOOTSTRAP)
+		buf_addf(out, "; 95%% intervals: bootstrap percentile, %d "
+			 "samples, seed %llu\n", o->boot,
+			 (unsigned long long)o->seed);
+	else
+		buf_addstr(out, "; 95% intervals: Wald, clipped to [-1, 1]\n");
+	if (!nr) {
+		buf_addstr(out, "No rounds yet.\n");
+		return;
+	}
+	for (d = 0; d < cb->nr_dims; d++) {
+		const struct dimension *dim = &cb->dims[d];
+		struct agree_stat slope;
+		const char *coef = NULL;
+
+		if (only && strcmp(only, dim->key))
+			continue;
+		for (i = 0; i < nr && !coef; i++)
+			if (row_level(&rows[i], di))
+				coef = row_level(&rows[i], di)->coef;
+		buf_addf(out, "\n%s (%s)\n  %-16s %-6s %5s  %-7s %-15s %-16s "
+			 "%s\n", dim->key, dim->name, "round", "state", "n",
+			 "kappa", "95% CI", "band", "codebook");
+		for (i = 0; i < nr; i++) {
+			const struct round_row *r = &rows[i];
+			const struct agree_level_summary *lv = row_level(r, di);
+			struct buf t = BUF_INIT;
+
+			buf_addf(out, "  %-16.16s %-6s ", r->info.name,
+				 r->info.closed_at ? "closed" : "open");
+			if (!lv) {
+				buf_addf(out, "%5s  not shown: %s\n", "",
+					 r->why ? r->why : "not computed");
+				continue;
+			}
+			buf_addf(out, "%5zu  ", lv->n_items);
+			if (lv->kappa.defined)
+				agree_fmt(&t, lv->kappa.value, 2);
+			else
+				buf_addstr(&t, "undef");
+			buf_addf(out, "%-7s ", t.ptr);
+			buf_reset(&t);
+			if (lv->ci.low.defined)
+				agree_fmt_ci(&t, &lv->ci, 2);
+			else
+				buf_addstr(&t, "-");
+			/* pad by columns: the en dash is 3 bytes, 1 column */
+			buf_addf(out, "%-*s %-16s %s", 15 + (strstr(t.ptr,
+				 "\xe2\x80\x93") ? 2 : 0), t.ptr,
+				 lv->kappa.defined ?
+				 agree_band_name(lv->band) : "-",
+				 r->versions.len ? r->versions.ptr : "-");
+			if (!lv->kappa.defined)
+				buf_addf(out, "  (%s)", lv->kappa.why);
+			buf_addch(out, '\n');
+			buf_release(&t);
+		}
+		/* the trend over the rounds whose kappa is defined */
+		slope = row_slope(rows, nr, di++);
+		buf_addf(out, "  trend (%s): ", coef ? coef : "kappa");
+		if (slope.defined) {
+			agree_fmt(out, slope.value, 3);
+			buf_addstr(out, " per round (least squares over the "
+				   "rounds with a value)\n");
+		} else {
+			buf_addf(out, "undefined (%s)\n", slope.why);
+		}
+	}
+}
+
+static void by_round_json(const struct codebook *cb, const char *only,
+			  const struct round_row *rows, size_t nr,
+			  const struct agree_opts *o, struct buf *out)
+{
+	cJSON *root = cJSON_CreateObject(), *dims = cJSON_CreateArray();
+	size_t d, i, di = 0;
+	char *s;
+
+	cJSON_AddItemToObject(root, "interval", opts_json(o));
+	for (d = 0; d < cb->nr_dims; d++) {
+		const struct dimension *dim = &cb->dims[d];
+		cJSON *dj, *arr = cJSON_CreateArray(), *tr;
+		struct agree_stat slope;
+		const char *why = NULL;
+
+		if (only && strcmp(only, dim->key))
+			continue;
+		dj = cJSON_CreateObject();
+		cJSON_AddStringToObject(dj, "key", dim->key);
+		for (i = 0; i < nr; i++) {
+			const struct round_row *r = &rows[i];
+			const struct agree_level_summary *lv = row_level(r, di);
+			cJSON *rj = cJSON_CreateObject();
+
+			cJSON_AddStringToObject(rj, "round", r->info.name);
+			cJSON_AddBoolToObject(rj, "closed",
+					      r->info.closed_at != NULL);
+			if (r->versions.len)
+				cJSON_AddStringToObject(rj, "codebook_version",
+							r->versions.ptr);
+			else
+				cJSON_AddNullToObject(rj, "codebook_version");
+			if (!lv) {
+				cJSON_AddNullToObject(rj, "kappa");
+				cJSON_AddStringToObject(rj, "undefined_reason",
+					r->why ? r->why : "not computed");
+			} else {
+				cJSON_AddNumberToObject(rj, "items",
+							(double)lv->n_items);
+				cJSON_AddStringToObject(rj, "coefficient",
+							lv->coef);
+				cJSON_AddItemToObject(rj, "kappa",
+					value_ci_json(&lv->kappa, &lv->ci));
+				if (lv->band != AGREE_BAND_NONE)
+					cJSON_AddStringToObject(rj, "band",
+						agree_band_name(lv->band));
+				else
+					cJSON_AddNullToObject(rj, "band");
+			}
+			cJSON_AddItemToArray(arr, rj);
+		}
+		cJSON_AddItemToObject(dj, "rounds", arr);
+		slope = row_slope(rows, nr, di);
+		tr = cJSON_CreateObject();
+		add_stat(tr, "slope_per_round", &slope, &why);
+		finish_why(tr, why);
+		cJSON_AddItemToObject(dj, "trend", tr);
+		cJSON_AddItemToArray(dims, dj);
+		di++;
+	}
+	cJSON_AddItemToObject(root, "dimensions", dims);
+	s = cJSON_Print(root);
+	buf_addstr(out, s);
+	buf_addch(out, '\n');
+	cJSON_free(s);
+	cJSON_Delete(root);
+}
+
+static void by_round_csv(const struct codebook *cb, const char *only,
+			 const struct round_row *rows, size_t nr,
+			 struct buf *out)
+{
+	size_t d, i, di = 0;
+
+	buf_addstr(out, "dimension,round,closed,codebook_version,items,"
+		   "coefficient,kappa,ci_low,ci_high,ci_method,band,"
+		   "undefined_reason,trend_slope_per_round\n");
+	for (d = 0; d < cb->nr_dims; d++) {
+		const struct dimension *dim = &cb->dims[d];
+		struct agree_stat slope;
+
+		if (only && strcmp(only, dim->key))
+			continue;
+		slope = row_slope(rows, nr, di);
+		for (i = 0; i < nr; i++) {
+			const struct round_row *r = &rows[i];
+			const struct agree_level_summary *lv = row_level(r, di);
+
+			buf_addstr(out, dim->key);
+			cell_str(out, r->info.name);
+			cell_str(out, r->info.closed_at ? "yes" : "no");
+			cell_str(out, r->versions.ptr);
+			if (!lv) {
+				buf_addstr(out, ",,,,,,,");
+				cell_str(out, r->why ? r->why :
+					 "not computed");
+			} else {
+				buf_addf(out, ",%zu", lv->n_items);
+				cell_str(out, lv->coef);
+				cell(out, &lv->kappa);
+				cell(out, &lv->ci.low);
+				cell(out, &lv->ci.high);
+				cell_str(out, agree_ci_method_name(
+					lv->ci.method));
+				cell_str(out, lv->band != AGREE_BAND_NONE ?
+					 agree_band_name(lv->band) : NULL);
+				cell_str(out, !lv->kappa.defined ?
+					 lv->kappa.why : !lv->ci.low.defined ?
+					 lv->ci.low.why : NULL);
+			}
+			cell(out, &slope);
+			buf_addch(out, '\n');
+		}
+		di++;
+	}
+}
+
+int report_agreement_by_round(struct store *st, const struct actor *a,
+			      const struct codebook *cb, const char *dim,
+			      int format, const struct agree_opts *opts,
+			      struct buf *out, struct err *e)
+{
+	static const struct agree_opts def = AGREE_OPTS_INIT;
+	const struct agree_opts *o = opts ? opts : &def;
+	struct round_info *list = NULL;
+	struct round_row *rows = NULL;
+	size_t nr = 0, i;
+	int ret = -1;
+
+	if (dim && !codebook_dim(cb, dim))
+		return err_set(e, ERR_INPUT, "--dimension %s: not in codebook "
+			       "%s", dim, cb->name);
+	if (round_list(st, &list, &nr, e) < 0)
+		return -1;
+	rows = xcalloc(nr + 1, sizeof(*rows));
+	for (i = 0; i < nr; i++) {
+		struct round_row *r = &rows[i];
+		struct err re = ERR_INIT;
+
+		r->info = list[i];
+		buf_init(&r->versions, 0);
+		if (round_codebook_versions(st, r->info.id, &r->versions,
+					    e) < 0)
+			goto out;
+		if (agreement_compute(st, a, cb, r->info.name, dim, &r->ag,
+				      &re) < 0) {
+			if (re.code != ERR_PERM) {
+				*e = re;
+				goto out;
+			}
+			r->why = xstrdup("the round is open (blinding)");
+			continue;
+		}
+		if (agree_summarize(&r->ag, o, &r->sum, e) < 0)
+			goto out;
+		r->ok = 1;
+	}
+	if (format == REPORT_JSON)
+		by_round_json(cb, dim, rows, nr, o, out);
+	else if (format == REPORT_CSV)
+		by_round_csv(cb, dim, rows, nr, out);
+	else
+		by_round_text(cb, dim, rows, nr, o, out);
+	ret = 0;
+out:
+	for (i = 0; i < nr; i++) {
+		agree_summary_release(&rows[i].sum);
+		agreement_release(&rows[i].ag);
+		buf_release(&rows[i].versions);
+		free(rows[i].why);
+	}
+	free(rows);
+	round_list_free(list, nr);
 	return ret;
 }

@@ -50,4 +50,14 @@ int report_agreement(struct store *st, const struct actor *a,
 		     const char *dim, int format, const struct agree_opts *opts,
 		     struct buf *out, struct err *e);
 
+/* `agree --by-round`: per dimension (`dim`, NULL for all) a row per
+ * round in creation order (state, codebook version, n, kappa, interval,
+ * band) and the least-squares trend of kappa per round.  A round the
+ * actor may not see yet (open, blinding) is listed without figures.
+ * Returns 0, or -1 with `e` filled. */
+int report_agreement_by_round(struct store *st, const struct actor *a,
+			      const struct codebook *cb, const char *dim,
+			      int format, const struct agree_opts *opts,
+			      struct buf *out, struct err *e);
+
 #endif

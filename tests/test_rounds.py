@@ -4,9 +4,11 @@ import csv
 import io
 import json
 import os
+import shutil
+import tempfile
 import unittest
 
-from bchelp import CODEBOOK, Study, SAMPLE_LABELS
+from bchelp import CODEBOOK, SAMPLE, SAMPLE_LABELS, Study
 
 MEMBERS = [("alice", "annotator"), ("bob", "annotator"),
            ("carol", "annotator"), ("dave", "adjudicator")]
@@ -552,6 +554,169 @@ class Agreement(unittest.TestCase):
         code = self.s.agree_json("--dimension", "root_cause", "--level",
                                  "code")["dimensions"][0]
         self.assertIsNone(code["groups"])
+
+
+# Krippendorff (2011), "Computing Krippendorff's Alpha-Reliability",
+# section E: 4 coders, 12 units, values 1-5, None where a coder left the
+# unit; published alpha .743 nominal, .815 ordinal, .849 interval.
+KRIPP = [[1, 2, 3, 3, 2, 1, 4, 1, 2, None, None, None],
+         [1, 2, 3, 3, 2, 2, 4, 1, 2, 5, None, 3],
+         [None, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, None],
+         [1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, None]]
+
+
+def weighted_kappa(pairs, k, quadratic):
+    """Cohen's weighted kappa (Cohen 1968) of (a, b) value pairs 1..k."""
+    n = len(pairs)
+    w = [[1 - (abs(i - j) / (k - 1)) ** (2 if quadratic else 1)
+          for j in range(k)] for i in range(k)]
+    pa = [sum(a == i + 1 for a, _ in pairs) / n for i in range(k)]
+    pb = [sum(b == j + 1 for _, b in pairs) / n for j in range(k)]
+    po = sum(w[a - 1][b - 1] for a, b in pairs) / n
+    pe = sum(w[i][j] * pa[i] * pb[j] for i in range(k) for j in range(k))
+    return (po - pe) / (1 - pe)
+
+
+class Scales(unittest.TestCase):
+    """A codebook's "scale" through the whole path: codebook, labels
+    import, agree in JSON, CSV and text."""
+
+    def study(self, scale, coders="abcd"):
+        cb = {"name": "k", "version": "1", "dimensions": [{
+            "key": "rating", "name": "Rating", "scale": scale,
+            "codes": [dict({"key": f"v{i}", "name": f"V{i}",
+                            "definition": "d"},
+                           **({"value": i} if scale == "interval" else {}))
+                      for i in range(1, 6)]}]}
+        tmp = tempfile.mkdtemp(prefix="bugcoder-scale-")
+        self.addCleanup(shutil.rmtree, tmp, True)
+        path = os.path.join(tmp, "cb.json")
+        with open(path, "w") as f:
+            json.dump(cb, f)
+        with open(SAMPLE) as f:
+            items = [json.loads(line) for line in f][:12]
+        s = Study(codebook=path, members=[(c, "annotator")
+                                          for c in coders])
+        names = [f"{i['repo']}#{i['number']}" for i in items]
+        rows = ["item,annotator,dimension,code"]
+        for c, coder in zip("abcd", KRIPP):
+            if c not in coders:
+                continue
+            for item, v in zip(names, coder):
+                if v is not None:
+                    rows.append(f"{item},{c},rating,v{v}")
+        labels = os.path.join(s.dir, "labels.csv")
+        with open(labels, "w") as f:
+            f.write("\n".join(rows) + "\n")
+        s.ok("labels", "import", labels, "--submit")
+        return s
+
+    def test_published_alphas_and_weighted_kappas(self):
+        for scale, want in (("ordinal", 0.815), ("interval", 0.849)):
+            s = self.study(scale)
+            try:
+                d = s.agree_json()["dimensions"][0]
+                self.assertEqual(d["scale"], scale)
+                self.assertAlmostEqual(d["krippendorff_alpha"], 0.743,
+                                       delta=5e-4)
+                wt = d["weighted"]
+                self.assertAlmostEqual(wt["krippendorff_alpha"]["value"],
+                                       want, delta=5e-4)
+                for key, quad in (("linear_kappa", False),
+                                  ("quadratic_kappa", True)):
+                    ks = []
+                    for x in range(4):
+                        for y in range(x + 1, 4):
+                            ks.append(weighted_kappa(
+                                [(a, b) for a, b in zip(KRIPP[x], KRIPP[y])
+                                 if a is not None and b is not None],
+                                5, quad))
+                    self.assertAlmostEqual(wt[key]["value"],
+                                           sum(ks) / len(ks), places=12)
+                rows = list(csv.DictReader(io.StringIO(
+                    s.ok("agree", "--format", "csv"))))
+                self.assertAlmostEqual(float(rows[0]["scale_alpha"]), want,
+                                       delta=5e-4)
+                text = s.ok("agree")
+                self.assertIn(f"{scale} scale", text)
+                self.assertIn("quadratic weighted", text)
+            finally:
+                s.close()
+
+    def test_two_coders_weighted_kappa(self):
+        s = self.study("interval", coders="bd")
+        try:
+            d = s.agree_json()["dimensions"][0]
+            pairs = [(a, b) for a, b in zip(KRIPP[1], KRIPP[3])
+                     if a is not None and b is not None]
+            for key, quad in (("linear_kappa", False),
+                              ("quadratic_kappa", True)):
+                k = d["weighted"][key]
+                self.assertAlmostEqual(k["value"],
+                                       weighted_kappa(pairs, 5, quad),
+                                       places=12)
+                lo, hi = k["ci95"]
+                self.assertTrue(-1 <= lo <= k["value"] <= hi <= 1)
+        finally:
+            s.close()
+
+
+class ByRound(unittest.TestCase):
+    """agree --by-round: a row per round, the same figures as agree
+    --round, and the least-squares trend."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.s = Study(members=MEMBERS)
+        with open(SAMPLE_LABELS) as f:
+            items = sorted({r["item"] for r in csv.DictReader(f)})
+        cls.s.ok("round", "create", "pilot", "--items", ",".join(items[:8]),
+                 "--annotators", "alice,bob")
+        cls.s.ok("round", "create", "r1", "--items", ",".join(items[8:]),
+                 "--annotators", "alice,bob")
+        cls.s.ok("labels", "import", SAMPLE_LABELS, "--submit")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.s.close()
+
+    def test_rows_match_single_rounds_and_trend(self):
+        js = json.loads(self.s.ok("agree", "--by-round", "--format", "json"))
+        dims = {d["key"]: d for d in js["dimensions"]}
+        self.assertEqual(set(dims), {"symptom", "root_cause", "fix_pattern",
+                                     "stage", "phase"})
+        for key, d in dims.items():
+            self.assertEqual([r["round"] for r in d["rounds"]],
+                             ["pilot", "r1"])
+            ys = []
+            for r in d["rounds"]:
+                one = self.s.agree_json("--round", r["round"], "--dimension",
+                                        key)["dimensions"][0]
+                self.assertEqual(r["kappa"]["value"], one["kappa"]["value"])
+                self.assertEqual(r["kappa"]["ci95"], one["kappa"]["ci95"])
+                self.assertEqual(r["items"], one["items"])
+                self.assertEqual(r["codebook_version"], "1.0")
+                ys.append(r["kappa"]["value"])
+            if None in ys:
+                self.assertIsNone(d["trend"]["slope_per_round"])
+                self.assertTrue(d["trend"]["undefined_reason"])
+            else:
+                # two points: the slope is their difference
+                self.assertAlmostEqual(d["trend"]["slope_per_round"],
+                                       ys[1] - ys[0], places=12)
+        rows = list(csv.DictReader(io.StringIO(
+            self.s.ok("agree", "--by-round", "--format", "csv"))))
+        self.assertEqual(len(rows), 10)
+        text = self.s.ok("agree", "--by-round", "--dimension", "symptom")
+        self.assertRegex(text, r"pilot +(open|closed) +8 ")
+        self.assertIn("trend (Cohen's kappa):", text)
+        self.s.fail("agree", "--by-round", "--round", "pilot", code=2)
+
+    def test_annotator_sees_closed_rounds_only(self):
+        self.s.ok("round", "close", "pilot")
+        text = self.s.ok("agree", "--by-round", as_="alice")
+        self.assertRegex(text, r"r1 +open +not shown: the round is open")
+        self.assertRegex(text, r"pilot +closed +8 ")
 
 
 if __name__ == "__main__":
