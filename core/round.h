@@ -31,6 +31,12 @@ struct round_spec {
 	const char *stratify;	/* "repo" or NULL */
 	const char *const *annotators;
 	size_t nr_annotators;
+	/* the calibration gate, checked by the caller (core/gate): */
+	const char *gate_after;	/* the round it waited for, or NULL */
+	double gate_min_kappa;
+	int gate_on_lower;	/* the interval's lower bound was compared */
+	int gate_forced;	/* the gate did not pass: --force */
+	const char *gate_detail;	/* what the check found, for the audit */
 };
 
 struct round_info {

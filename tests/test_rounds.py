@@ -719,5 +719,89 @@ class ByRound(unittest.TestCase):
         self.assertRegex(text, r"pilot +closed +8 ")
 
 
+class Gate(unittest.TestCase):
+    """round create --after ROUND --min-kappa K: the calibration gate."""
+
+    def setUp(self):
+        self.s = Study(members=MEMBERS)
+        with open(SAMPLE_LABELS) as f:
+            items = sorted({r["item"] for r in csv.DictReader(f)})
+        # the later 12 items: every required dimension has a kappa
+        self.s.ok("round", "create", "pilot", "--items",
+                  ",".join(items[8:]), "--annotators", "alice,bob")
+        self.s.ok("labels", "import", SAMPLE_LABELS, "--submit")
+        self.required = {"symptom", "root_cause", "fix_pattern", "phase"}
+
+    def tearDown(self):
+        self.s.close()
+
+    def kappas(self):
+        js = self.s.agree_json("--round", "pilot")
+        return {d["key"]: d["kappa"] for d in js["dimensions"]
+                if d["key"] in self.required}
+
+    def test_refused_until_closed_and_high_enough(self):
+        k = self.kappas()
+        low = min(v["value"] for v in k.values())
+        self.assertIsNotNone(low)
+        before = self.s.dump()
+        err = self.s.fail("round", "create", "main", "--items", "all",
+                          "--annotators", "alice,bob", "--after", "pilot",
+                          "--min-kappa", "0")
+        self.assertIn("round pilot is still open", err)
+        self.assertEqual(self.s.dump(), before)   # nothing stored
+        self.s.ok("round", "close", "pilot")
+        # one dimension below the threshold: refused, and named
+        err = self.s.fail("round", "create", "main", "--items", "all",
+                          "--annotators", "alice,bob", "--after", "pilot",
+                          "--min-kappa", f"{low + 0.001:.4f}")
+        worst = min(k, key=lambda x: k[x]["value"])
+        self.assertRegex(err, worst + r" kappa [0-9.]+ <")
+        out = self.s.ok("round", "create", "main", "--items", "all",
+                        "--annotators", "alice,bob", "--after", "pilot",
+                        "--min-kappa", f"{low - 0.001:.4f}")
+        self.assertIn("gate passed", out)
+        self.assertEqual(self.s.query(
+            "SELECT r.name, a.name, g.forced FROM round_gates g JOIN "
+            "rounds r ON r.id = g.round_id JOIN rounds a ON a.id = "
+            "g.after_round_id"), [("main", "pilot", 0)])
+
+    def test_lower_bound_and_force(self):
+        self.s.ok("round", "close", "pilot")
+        k = self.kappas()
+        lows = [v["ci95"][0] if v["ci95"] else None for v in k.values()]
+        # just under the highest kappa: every lower bound is under it
+        # too, so a gate on the lower bound cannot pass
+        thr = max(v["value"] for v in k.values()) - 0.001
+        self.assertTrue(all(lo is None or lo < thr for lo in lows))
+        self.s.fail("round", "create", "main", "--items", "all",
+                    "--annotators", "alice,bob", "--after", "pilot",
+                    "--min-kappa", f"{thr:.4f}", "--gate", "lower")
+        out = self.s.ok("round", "create", "main", "--items", "all",
+                        "--annotators", "alice,bob", "--after", "pilot",
+                        "--min-kappa", f"{thr:.4f}", "--gate", "lower",
+                        "--force")
+        self.assertIn("gate forced", out)
+        audit = self.s.query("SELECT action, old FROM audit WHERE action "
+                             "LIKE 'round.gate%'")
+        self.assertEqual(audit, [("round.gate-forced", "pilot")])
+        self.assertEqual(self.s.query("SELECT on_lower, forced FROM "
+                                      "round_gates"), [(1, 1)])
+
+    def test_usage(self):
+        self.s.fail("round", "create", "main", "--items", "all",
+                    "--annotators", "alice,bob", "--after", "pilot",
+                    code=2)
+        self.s.fail("round", "create", "main", "--items", "all",
+                    "--annotators", "alice,bob", "--after", "pilot",
+                    "--min-kappa", "1.5", code=2)
+        self.s.fail("round", "create", "main", "--items", "all",
+                    "--annotators", "alice,bob", "--after", "nope",
+                    "--min-kappa", "0.5")
+        self.s.fail("round", "create", "main", "--items", "all",
+                    "--annotators", "alice,bob", "--after", "pilot",
+                    "--min-kappa", "0.5", as_="alice")
+
+
 if __name__ == "__main__":
     unittest.main()

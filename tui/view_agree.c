@@ -38,6 +38,7 @@
 
 #include "core/agree_summary.h"
 #include "core/agreement.h"
+#include "core/gate.h"
 #include "core/round.h"
 #include "core/study.h"
 #include "core/text.h"
@@ -73,6 +74,8 @@ struct agree_view {
 	struct pager pg;
 	int table_rows;		/* dimension rows shown */
 	int det_y, det_rows;	/* the detail's place in the window */
+	struct round_gate *gates;	/* the rounds' calibration gates */
+	size_t nr_gates;
 };
 
 /* ---- figures ---------------------------------------------------------- */
@@ -469,6 +472,59 @@ static void render_bars(struct doc *d, const struct agreement *ag,
 	buf_release(&b);
 }
 
+/* The calibration gates that concern scope `sc`: the gate the round was
+ * created behind, and the gates that wait for it, with where the
+ * selected dimension stands. */
+static void render_gates(struct doc *d, const struct agree_view *av,
+			 const struct scope *sc,
+			 const struct agree_level_summary *lv,
+			 const struct dimension *dim, int width)
+{
+	struct buf b = BUF_INIT;
+	size_t i;
+
+	if (!sc->round)
+		return;
+	for (i = 0; i < av->nr_gates; i++) {
+		const struct round_gate *g = &av->gates[i];
+
+		buf_reset(&b);
+		if (!strcmp(g->round, sc->round)) {
+			buf_addstr(&b, "Gate: this round was created after ");
+			sanitize_line(&b, g->after);
+			buf_addf(&b, " reached %s ", g->on_lower ?
+				 "a 95% lower bound of kappa" : "kappa");
+			agree_fmt(&b, g->min_kappa, 2);
+			buf_addstr(&b, " on every required dimension");
+			buf_addstr(&b, g->forced ? " - forced, the gate did "
+				   "not pass." : ".");
+		} else if (!strcmp(g->after, sc->round) && dim->required) {
+			const struct agree_stat *v = g->on_lower ?
+				&lv->ci.low : &lv->kappa;
+			int pass = v->defined && v->value >= g->min_kappa;
+
+			buf_addstr(&b, "Gate for round ");
+			sanitize_line(&b, g->round);
+			buf_addf(&b, ": needs %s >= ", g->on_lower ?
+				 "the lower bound" : "kappa");
+			agree_fmt(&b, g->min_kappa, 2);
+			buf_addstr(&b, "; this dimension has ");
+			if (v->defined)
+				agree_fmt(&b, v->value, 2);
+			else
+				buf_addstr(&b, "none");
+			buf_addf(&b, ": %s%s", pass ? "passes" : "does not "
+				 "pass", g->forced ? " (the gate was forced)" :
+				 "");
+			buf_addch(&b, '.');
+		} else {
+			continue;
+		}
+		para(d, b.ptr, width, SLOT_NOTICE);
+	}
+	buf_release(&b);
+}
+
 static void render(struct agree_view *av, const struct codebook *cb,
 		   int width)
 {
@@ -517,6 +573,7 @@ static void render(struct agree_view *av, const struct codebook *cb,
 		agree_sentence_build(ag, ds, &ds->grp, &b);
 		para(d, b.ptr, width, SLOT_NORMAL);
 	}
+	render_gates(d, av, sc, lv, dim, width);
 	buf_reset(&b);
 	if (dim->select_many) {
 		stat_text(&b, "identical sets", &lv->po);
@@ -683,6 +740,8 @@ static int agree_open(struct view *v)
 		}
 	}
 	round_list_free(rounds, nr);
+	if (round_gates(scr->st, &av->gates, &av->nr_gates, &e) < 0)
+		screen_msg(scr, MSG_ERR, "%s", e.msg);
 	/* the whole study if it may be seen, else the last round that may */
 	if (!found)
 		av->cur = av->sc[nr].ok ? nr : best;
@@ -951,6 +1010,7 @@ static void agree_close(struct view *v)
 		for (i = 0; i < av->nr_sc; i++)
 			scope_release(&av->sc[i]);
 		free(av->sc);
+		round_gates_free(av->gates, av->nr_gates);
 		doc_release(&av->doc);
 		pager_release(&av->pg);
 		free(av);
