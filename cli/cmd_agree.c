@@ -107,6 +107,8 @@ CMD(agree)
 	else
 		return cli_usage_error(usage, "--format %s: text, json or csv",
 				       format);
+	if (ci)
+		ao.ci_auto = 0;
 	if (ci && !strcmp(ci, "wald"))
 		ao.ci = AGREE_CI_WALD;
 	else if (ci && strcmp(ci, "bootstrap"))

@@ -47,6 +47,12 @@
 #define AGREE_BOOT_DEFAULT 2000
 #define AGREE_SEED_DEFAULT 20260101ULL
 
+/* Unless the method was chosen (--ci), a table of more items than this
+ * gets the Wald interval: the bootstrap costs samples x items, and with
+ * this many items the Wald interval is close to it (and rarely needs
+ * clipping). */
+#define AGREE_BOOT_AUTO_MAX 5000
+
 enum agree_level {
 	AGREE_LEVEL_BOTH = 0,	/* codes, and groups where codes have one */
 	AGREE_LEVEL_CODE,
@@ -58,10 +64,12 @@ struct agree_opts {
 	int boot;		/* bootstrap samples */
 	uint64_t seed;
 	enum agree_level level;
+	int ci_auto;		/* the default: Wald above AGREE_BOOT_AUTO_MAX
+				   items when ci is bootstrap */
 };
 
 #define AGREE_OPTS_INIT { AGREE_CI_BOOTSTRAP, AGREE_BOOT_DEFAULT, \
-			  AGREE_SEED_DEFAULT, AGREE_LEVEL_BOTH }
+			  AGREE_SEED_DEFAULT, AGREE_LEVEL_BOTH, 1 }
 
 /* Cohen's kappa of one pair of annotators (three or more). */
 struct agree_pair_summary {

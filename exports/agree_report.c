@@ -12,6 +12,10 @@
 
 #include "core/round.h"
 
+#define STR_(x) #x
+#define STR(x) STR_(x)
+#define AUTO_MAX_TEXT STR(AGREE_BOOT_AUTO_MAX)
+
 static const char BAND_SOURCE[] =
 	"Landis & Koch 1977, Biometrics 33:159-174";
 
@@ -355,6 +359,9 @@ static cJSON *opts_json(const struct agree_opts *o)
 	if (o->ci == AGREE_CI_BOOTSTRAP) {
 		cJSON_AddNumberToObject(j, "samples", o->boot);
 		cJSON_AddNumberToObject(j, "seed", (double)o->seed);
+		if (o->ci_auto)
+			cJSON_AddNumberToObject(j, "wald_above_items",
+						AGREE_BOOT_AUTO_MAX);
 	}
 	return j;
 }
@@ -431,6 +438,8 @@ static void kappa_line(struct buf *out, const char *label,
 	agree_fmt(out, k->value, 3);
 	buf_addstr(out, "  ");
 	ci_text(out, ci);
+	if (ci->low.defined && ci->method == AGREE_CI_WALD && !ci->clipped)
+		buf_addstr(out, " (Wald)");
 	if (band != AGREE_BAND_NONE)
 		buf_addf(out, "  (%s)", agree_band_name(band));
 	buf_addch(out, '\n');
@@ -661,8 +670,10 @@ static void render_text(const struct agreement *ag,
 	}
 	if (sum->opts.ci == AGREE_CI_BOOTSTRAP)
 		buf_addf(out, "Intervals: 95%%, bootstrap percentile over "
-			 "items, %d samples, seed %llu\n", sum->opts.boot,
-			 (unsigned long long)sum->opts.seed);
+			 "items, %d samples, seed %llu%s\n", sum->opts.boot,
+			 (unsigned long long)sum->opts.seed, sum->opts.ci_auto ?
+			 " (Wald, clipped to [-1, 1], above " AUTO_MAX_TEXT
+			 " items)" : "");
 	else
 		buf_addstr(out, "Intervals: 95%, Wald (kappa +- 1.96 SE), "
 			   "clipped to [-1, 1] where marked\n");

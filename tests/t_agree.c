@@ -2604,6 +2604,43 @@ static void test_summary_levels(void **state)
 	agree_table_release(&ad.table);
 }
 
+/* The default bootstrap gives way to Wald on a large table, unless the
+ * method was chosen. */
+static void test_interval_auto(void **state)
+{
+	struct code codes[2] = { { .key = "yes" }, { .key = "no" } };
+	struct dimension dim = { .key = "d", .name = "D", .codes = codes,
+				 .nr_codes = 2 };
+	char *names[2] = { "ann", "bob" };
+	struct agreement_dim ad;
+	struct agreement ag = AGREEMENT_INIT;
+	struct agree_summary s = AGREE_SUMMARY_INIT;
+	struct agree_opts o = AGREE_OPTS_INIT;
+	long v[4] = { 2600, 200, 300, 2400 };
+
+	(void)state;
+	memset(&ad, 0, sizeof(ad));
+	ad.dim = &dim;
+	ad.k = 2;
+	table_of(&ad.table, 2, v);
+	ag.annotators = names;
+	ag.nr_annotators = 2;
+	ag.dims = &ad;
+	ag.nr_dims = 1;
+	assert_true(agree_table_total(&ad.table) > AGREE_BOOT_AUTO_MAX);
+	assert_int_equal(agree_summarize(&ag, NULL, &s, NULL), 0);
+	assert_int_equal(s.dims[0].code.ci.method, AGREE_CI_WALD);
+	assert_true(s.dims[0].code.ci.low.defined);
+	agree_summary_release(&s);
+	o.ci_auto = 0;
+	o.boot = 200;
+	assert_int_equal(agree_summarize(&ag, &o, &s, NULL), 0);
+	assert_int_equal(s.dims[0].code.ci.method, AGREE_CI_BOOTSTRAP);
+	assert_int_equal(s.dims[0].code.ci.boot, 200);
+	agree_summary_release(&s);
+	agree_table_release(&ad.table);
+}
+
 /* ---- main --------------------------------------------------------------- */
 
 static const struct CMUnitTest static_tests[] = {
@@ -2628,6 +2665,7 @@ static const struct CMUnitTest static_tests[] = {
 	cmocka_unit_test(test_fleiss_se),
 	cmocka_unit_test(test_formatting),
 	cmocka_unit_test(test_summary_levels),
+	cmocka_unit_test(test_interval_auto),
 	cmocka_unit_test(test_reference_summary),
 };
 
