@@ -1,6 +1,8 @@
 /*
  * agree: agreement statistics per dimension.
  */
+#include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,26 +15,65 @@
 #include "exports/disagree_out.h"
 #include "tui/tui.h"
 
+/* A whole number in lo..hi from option `name`; -1 after a usage error. */
+static int parse_count(const char *name, const char *v, unsigned long long lo,
+		       unsigned long long hi, unsigned long long *out,
+		       const char *usage)
+{
+	char *end;
+
+	errno = 0;
+	if (!*v || *v == '-' || *v == '+')
+		goto bad;
+	*out = strtoull(v, &end, 10);
+	if (errno || *end || *out < lo || *out > hi)
+		goto bad;
+	return 0;
+bad:
+	cli_usage_error(usage, "%s %s: a whole number from %llu to %llu",
+			name, v, lo, hi);
+	return -1;
+}
+
 CMD(agree)
 {
 	static const char usage[] =
 		"bugcoder agree [--round R] [--dimension D] "
-		"[--format text|json|csv] | --screen [--round R]\n"
+		"[--format text|json|csv]\n"
+		"               [--ci bootstrap|wald] [--boot N] [--seed S] "
+		"[--level code|group|both]\n"
+		"       bugcoder agree --by-round [--dimension D] [--format F] "
+		"[--ci ...]\n"
+		"       bugcoder agree --screen [--round R]\n"
 		"\n"
+		"--ci chooses the 95% interval: a percentile bootstrap over\n"
+		"items (the default; --boot samples, 2000, from --seed, which\n"
+		"is printed) or Wald, clipped to [-1, 1].  --level reports\n"
+		"agreement on codes, on their groups, or both (the default\n"
+		"when codes have a \"group\").  --by-round gives a row per\n"
+		"round and dimension, with the trend of kappa over the rounds.\n"
 		"--screen opens the agreement view: kappa, CI, band and n per\n"
 		"dimension and round, the confusion grid and the codes chosen.";
 	const char *round = NULL, *dim = NULL, *format = "text";
-	int screen = 0;
+	const char *ci = NULL, *boot = NULL, *seed = NULL, *level = NULL;
+	int screen = 0, by_round = 0;
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
 	const struct cli_opt opts[] = {
 		{ "--round", 1, &round, NULL, NULL, NULL },
 		{ "--dimension", 1, &dim, NULL, NULL, NULL },
 		{ "--format", 1, &format, NULL, NULL, NULL },
+		{ "--ci", 1, &ci, NULL, NULL, NULL },
+		{ "--boot", 1, &boot, NULL, NULL, NULL },
+		{ "--seed", 1, &seed, NULL, NULL, NULL },
+		{ "--level", 1, &level, NULL, NULL, NULL },
 		{ "--screen", 0, NULL, &screen, NULL, NULL },
+		{ "--by-round", 0, NULL, &by_round, NULL, NULL },
 		{ NULL, 0, NULL, NULL, NULL, NULL },
 	};
+	struct agree_opts ao = AGREE_OPTS_INIT;
 	struct codebook cb = CODEBOOK_INIT;
 	struct buf out = BUF_INIT;
+	unsigned long long n;
 	int npos, rc, ret = 0, fmt;
 
 	rc = cli_parse(argc, argv, opts, pos, &npos, usage);
@@ -41,11 +82,17 @@ CMD(agree)
 		return rc > 0 ? 0 : 2;
 	if (npos)
 		return cli_usage_error(usage, "unexpected argument");
+	if (by_round && (round || level || screen))
+		return cli_usage_error(usage, "--by-round shows every round at "
+				       "the level of codes: no --round, "
+				       "--level or --screen");
 	if (screen) {
-		if (dim || strcmp(format, "text"))
+		if (dim || strcmp(format, "text") || ci || boot || seed ||
+		    level)
 			return cli_usage_error(usage, "--screen shows every "
-					       "dimension: no --dimension or "
-					       "--format");
+					       "dimension: no --dimension, "
+					       "--format, --ci, --boot, --seed "
+					       "or --level");
 		if ((ret = cli_open(c, CLI_MEMBER)))
 			return ret;
 		if (tui_agree(&c->st, &c->actor, round, &c->err) < 0)
@@ -61,10 +108,41 @@ CMD(agree)
 	else
 		return cli_usage_error(usage, "--format %s: text, json or csv",
 				       format);
+	if (ci)
+		ao.ci_auto = 0;
+	if (ci && !strcmp(ci, "wald"))
+		ao.ci = AGREE_CI_WALD;
+	else if (ci && strcmp(ci, "bootstrap"))
+		return cli_usage_error(usage, "--ci %s: bootstrap or wald", ci);
+	if ((boot || seed) && ao.ci == AGREE_CI_WALD)
+		return cli_usage_error(usage, "--boot and --seed are for "
+				       "--ci bootstrap");
+	if (boot) {
+		if (parse_count("--boot", boot, 100, 1000000, &n, usage) < 0)
+			return 2;
+		ao.boot = (int)n;
+	}
+	if (seed) {
+		if (parse_count("--seed", seed, 0, UINT64_MAX, &n, usage) < 0)
+			return 2;
+		ao.seed = n;
+	}
+	if (level && !strcmp(level, "code"))
+		ao.level = AGREE_LEVEL_CODE;
+	else if (level && !strcmp(level, "group"))
+		ao.level = AGREE_LEVEL_GROUP;
+	else if (level && strcmp(level, "both"))
+		return cli_usage_error(usage, "--level %s: code, group or both",
+				       level);
 	if ((ret = cli_open(c, CLI_MEMBER)) || (ret = cli_codebook(c, &cb)))
 		goto out;
-	if (report_agreement(&c->st, &c->actor, &cb, round, dim, fmt, &out,
-			     &c->err) < 0) {
+	if (by_round)
+		rc = report_agreement_by_round(&c->st, &c->actor, &cb, dim,
+					       fmt, &ao, &out, &c->err);
+	else
+		rc = report_agreement(&c->st, &c->actor, &cb, round, dim, fmt,
+				      &ao, &out, &c->err);
+	if (rc < 0) {
 		ret = cli_fail(c);
 		goto out;
 	}

@@ -12,7 +12,9 @@
 #include "core/item.h"
 #include "core/label.h"
 #include "core/labels_csv.h"
+#include "core/gate.h"
 #include "core/round.h"
+#include "core/study.h"
 
 /* One line per round.  "done" counts the items every annotator of the
  * round submitted; an annotator is told that of an open round no more
@@ -43,10 +45,19 @@ CMD(round)
 {
 	static const char usage[] =
 		"bugcoder round create NAME (--items SPEC | --sample N|P% "
-		"--seed S [--stratify repo]) --annotators A,B | list | "
-		"close NAME";
+		"--seed S [--stratify repo]) --annotators A,B\n"
+		"                      [--after ROUND --min-kappa K "
+		"[--gate value|lower] [--force]]\n"
+		"       bugcoder round list | close NAME\n"
+		"\n"
+		"--after ROUND --min-kappa K: a calibration gate; the round is\n"
+		"created only once ROUND is closed with kappa >= K on every\n"
+		"required dimension (with --gate lower, the 95% interval's\n"
+		"lower bound); --force creates it anyway, audited.";
 	const char *items = NULL, *sample = NULL, *seed = NULL;
 	const char *stratify = NULL, *annotators = NULL;
+	const char *after = NULL, *min_kappa = NULL, *gate = NULL;
+	int force = 0;
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
 	const struct cli_opt opts[] = {
 		{ "--items", 1, &items, NULL, NULL, NULL },
@@ -54,6 +65,10 @@ CMD(round)
 		{ "--seed", 1, &seed, NULL, NULL, NULL },
 		{ "--stratify", 1, &stratify, NULL, NULL, NULL },
 		{ "--annotators", 1, &annotators, NULL, NULL, NULL },
+		{ "--after", 1, &after, NULL, NULL, NULL },
+		{ "--min-kappa", 1, &min_kappa, NULL, NULL, NULL },
+		{ "--gate", 1, &gate, NULL, NULL, NULL },
+		{ "--force", 0, NULL, &force, NULL, NULL },
 		{ NULL, 0, NULL, NULL, NULL, NULL },
 	};
 	int npos, rc, ret = 0;
@@ -70,9 +85,38 @@ CMD(round)
 	if (!strcmp(pos[0], "create")) {
 		struct round_spec spec;
 		struct round_info r;
+		struct gate_check gc = GATE_CHECK_INIT;
+		struct buf detail = BUF_INIT;
+		struct codebook cb = CODEBOOK_INIT;
 		char *copy = NULL;
 
 		memset(&spec, 0, sizeof(spec));
+		if (!after != !min_kappa || ((gate || force) && !after)) {
+			ret = cli_usage_error(usage, "a gate needs both --after "
+					      "ROUND and --min-kappa K");
+			goto out;
+		}
+		if (gate && strcmp(gate, "lower") && strcmp(gate, "value")) {
+			ret = cli_usage_error(usage, "--gate %s: value or "
+					      "lower", gate);
+			goto out;
+		}
+		if (min_kappa) {
+			char *end;
+
+			errno = 0;
+			spec.gate_min_kappa = strtod(min_kappa, &end);
+			if (!*min_kappa || *end || errno ||
+			    !(spec.gate_min_kappa >= -1 &&
+			      spec.gate_min_kappa <= 1)) {
+				ret = cli_usage_error(usage, "--min-kappa %s: "
+						      "a number from -1 to 1",
+						      min_kappa);
+				goto out;
+			}
+			spec.gate_after = after;
+			spec.gate_on_lower = gate && !strcmp(gate, "lower");
+		}
 		if (npos != 2) {
 			ret = cli_usage_error(usage, "round create needs NAME");
 			goto out;
@@ -100,7 +144,6 @@ CMD(round)
 			}
 			spec.has_seed = 1;
 		}
-		spec.name = pos[1];
 		spec.items = items;
 		spec.sample = sample;
 		spec.stratify = stratify;
@@ -111,9 +154,42 @@ CMD(round)
 			free(copy);
 			goto out;
 		}
-		rc = round_create(&c->st, &c->actor, &spec, &r, &c->err);
+		rc = 0;
+		if (spec.gate_after) {
+			/* the owner only, as round create itself */
+			if (actor_require(&c->actor, ROLES(ROLE_OWNER),
+					  "round create", &c->err) < 0 ||
+			    study_codebook(&c->st, &cb, NULL, &c->err) < 0 ||
+			    gate_check(&c->st, &c->actor, &cb, after,
+				       spec.gate_min_kappa,
+				       spec.gate_on_lower, &gc, &c->err) < 0) {
+				rc = -1;
+			} else {
+				gate_describe(&gc, &detail);
+				spec.gate_detail = detail.ptr;
+				if (!gc.pass && !force) {
+					err_set(&c->err, ERR_INPUT, "round %s "
+						"waits for its gate: %s "
+						"(--force overrides)",
+						spec.name ? spec.name : pos[1],
+						detail.ptr);
+					rc = -1;
+				}
+				spec.gate_forced = !gc.pass;
+			}
+		}
+		spec.name = pos[1];
+		if (!rc)
+			rc = round_create(&c->st, &c->actor, &spec, &r,
+					  &c->err);
 		free((void *)spec.annotators);
 		free(copy);
+		gate_release(&gc);
+		codebook_release(&cb);
+		if (!rc && spec.gate_after)
+			printf("gate %s: %s\n", spec.gate_forced ?
+			       "forced" : "passed", detail.ptr);
+		buf_release(&detail);
 		if (rc < 0) {
 			ret = c->err.code == ERR_USAGE ?
 			      cli_usage_error(usage, "%s", c->err.msg) :

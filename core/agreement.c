@@ -29,6 +29,7 @@ void agreement_release(struct agreement *ag)
 		free(ag->dims[i].per_code);
 		free(ag->dims[i].pairs);
 		free(ag->dims[i].count);
+		free(ag->dims[i].labels);
 	}
 	free(ag->dims);
 	free(ag->round);
@@ -405,6 +406,9 @@ static int compute_many_coders(struct agreement *ag,
 		}
 	}
 	ret = 0;
+	ad->labels = v;
+	ad->n_units = n;
+	v = NULL;
 out:
 	agree_counts_release(&counts);
 	free(v);

@@ -52,6 +52,10 @@ struct agreement_dim {
 	struct agreement_pair *pairs;
 	size_t nr_pairs;
 	long *count;			/* k x n_annotators: times chosen */
+	/* more than two annotators, select one: the label matrix the
+	 * statistics came from, for what core/agree_summary derives */
+	int *labels;			/* n_annotators x n_units, or NULL */
+	size_t n_units;
 };
 
 struct agreement {

@@ -33,6 +33,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,6 +71,8 @@ enum field_type {
 	F_KEY,			/* string passing codebook_valid_key() */
 	F_BOOL,
 	F_SELECT,		/* "one" or "many" */
+	F_SCALE,		/* "nominal", "ordinal" or "interval" */
+	F_NUMBER,		/* a finite number */
 	F_STRINGS,		/* array of non-empty strings */
 	F_OBJECTS		/* non-empty array (elements checked later) */
 };
@@ -94,6 +97,7 @@ static const struct field dimension_fields[] = {
 	{ "question", F_STRING, 0 },
 	{ "select", F_SELECT, 0 },
 	{ "required", F_BOOL, 0 },
+	{ "scale", F_SCALE, 0 },
 	{ "codes", F_OBJECTS, 1 },
 };
 
@@ -106,6 +110,7 @@ static const struct field code_fields[] = {
 	{ "exclude", F_STRING, 0 },
 	{ "examples", F_STRINGS, 0 },
 	{ "distributed", F_BOOL, 0 },
+	{ "value", F_NUMBER, 0 },
 };
 
 /* ---- positions and messages ---------------------------------------------- */
@@ -547,6 +552,32 @@ static const struct field *find_field(const struct field *fields, size_t nr,
 	return NULL;
 }
 
+static const char *const scale_names[] = {
+	[SCALE_NOMINAL] = "nominal",
+	[SCALE_ORDINAL] = "ordinal",
+	[SCALE_INTERVAL] = "interval",
+};
+
+const char *dim_scale_name(enum dim_scale scale)
+{
+	return (size_t)scale < ARRAY_SIZE(scale_names) ? scale_names[scale] :
+							 "nominal";
+}
+
+/* Is `name` a scale?  Its value goes to *out when `out` is not NULL. */
+static int scale_of(const char *name, enum dim_scale *out)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(scale_names); i++)
+		if (!strcmp(scale_names[i], name)) {
+			if (out)
+				*out = (enum dim_scale)i;
+			return 1;
+		}
+	return 0;
+}
+
 /* Check the value `v` (node `at`) of member field `f`; l->path names it. */
 static int check_field(struct loader *l, const struct field *f,
 		       const cJSON *v, size_t at)
@@ -559,6 +590,7 @@ static int check_field(struct loader *l, const struct field *f,
 	case F_STRING:
 	case F_KEY:
 	case F_SELECT:
+	case F_SCALE:
 		if (!cJSON_IsString(v))
 			return fail(l, val_pos(l, at), "expected a string");
 		if (!*v->valuestring)
@@ -573,6 +605,15 @@ static int check_field(struct loader *l, const struct field *f,
 			return fail(l, val_pos(l, at),
 				    "expected \"one\" or \"many\", not %s",
 				    quote(l, v->valuestring));
+		if (f->type == F_SCALE && !scale_of(v->valuestring, NULL))
+			return fail(l, val_pos(l, at),
+				    "expected \"nominal\", \"ordinal\" or "
+				    "\"interval\", not %s",
+				    quote(l, v->valuestring));
+		return 0;
+	case F_NUMBER:
+		if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble))
+			return fail(l, val_pos(l, at), "expected a number");
 		return 0;
 	case F_BOOL:
 		if (!cJSON_IsBool(v))
@@ -705,6 +746,11 @@ static int load_code(struct loader *l, const cJSON *obj, size_t at,
 	c->include = dup_member(obj, "include");
 	c->exclude = dup_member(obj, "exclude");
 	c->distributed = bool_member(obj, "distributed", 0);
+	ex = cJSON_GetObjectItemCaseSensitive(obj, "value");
+	if (ex) {
+		c->value = ex->valuedouble;
+		c->has_value = 1;
+	}
 	ex = cJSON_GetObjectItemCaseSensitive(obj, "examples");
 	if (ex && ex->child) {
 		c->examples = xcalloc((size_t)cJSON_GetArraySize(ex),
@@ -720,7 +766,7 @@ static int load_dimension(struct loader *l, const cJSON *obj, size_t at,
 			  struct dimension *d)
 {
 	const cJSON *codes, *it, *select;
-	size_t n, node, i, j, old, top, kn;
+	size_t n, node, i, j, old, top, kn, sn;
 	int ret = 0;
 
 	if (check_object(l, obj, at, dimension_fields,
@@ -732,6 +778,18 @@ static int load_dimension(struct loader *l, const cJSON *obj, size_t at,
 	select = cJSON_GetObjectItemCaseSensitive(obj, "select");
 	d->select_many = select && !strcmp(select->valuestring, "many");
 	d->required = bool_member(obj, "required", 1);
+	select = member(l, obj, at, "scale", &sn);
+	if (select)
+		scale_of(select->valuestring, &d->scale);
+	if (select && d->scale != SCALE_NOMINAL && d->select_many) {
+		old = path_push(l, "scale");
+		ret = fail(l, val_pos(l, sn), "a \"select\": \"many\" "
+			   "dimension is nominal: \"scale\": %s needs "
+			   "\"select\": \"one\"", quote(l,
+			   select->valuestring));
+		path_pop(l, old);
+		return ret;
+	}
 
 	codes = member(l, obj, at, "codes", &node);
 	d->codes = xcalloc((size_t)cJSON_GetArraySize(codes),
@@ -753,6 +811,29 @@ static int load_dimension(struct loader *l, const cJSON *obj, size_t at,
 		path_pop(l, top);
 		if (ret < 0)
 			break;
+	}
+	/* an interval scale needs a number on every code, and two different
+	 * numbers at least: distances are differences of values */
+	for (it = codes->child, n = first_child(node), i = 0;
+	     !ret && d->scale == SCALE_INTERVAL && it;
+	     it = it->next, n = next_child(l, n), i++) {
+		if (d->codes[i].has_value)
+			continue;
+		top = path_push_index(l, i);
+		ret = fail(l, val_pos(l, n), "missing member \"value\": "
+			   "codes of an \"interval\" scale each need a "
+			   "number");
+		path_pop(l, top);
+	}
+	if (!ret && d->scale == SCALE_INTERVAL) {
+		for (i = 1; i < d->nr_codes; i++)
+			if (d->codes[i].value != d->codes[0].value)
+				break;
+		if (d->nr_codes > 1 && i == d->nr_codes)
+			ret = fail(l, val_pos(l, node), "every code of an "
+				   "\"interval\" scale has the value %g: "
+				   "they need two different values",
+				   d->codes[0].value);
 	}
 	if (!ret && d->select_many && d->nr_codes > CODEBOOK_MANY_MAX)
 		ret = fail(l, val_pos(l, node), "a \"select\": \"many\" "

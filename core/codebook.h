@@ -27,11 +27,22 @@ struct code {
 	size_t nr_examples;
 	int distributed;	/* "distributed": true - arises only in
 				   distributed systems */
+	double value;		/* "value": the code's number on an
+				   interval scale, 0 if none */
+	int has_value;
 };
 
 /* Codes a "select": "many" dimension may have: agreement keeps a coder's
  * set in 64 bits (AGREE_MULTI_MAX). */
 #define CODEBOOK_MANY_MAX 64
+
+/* What the codes of a dimension measure, "scale" in the codebook: how
+ * far apart two codes are for weighted kappa and alpha. */
+enum dim_scale {
+	SCALE_NOMINAL = 0,	/* unordered (the default) */
+	SCALE_ORDINAL,		/* ordered as listed in the codebook */
+	SCALE_INTERVAL,		/* each code's "value" is a number */
+};
 
 struct dimension {
 	char *key;		/* unique within the codebook */
@@ -39,6 +50,8 @@ struct dimension {
 	char *question;		/* optional, NULL if none */
 	int select_many;	/* "select": "many" (else "one") */
 	int required;		/* must be coded before submitting */
+	enum dim_scale scale;	/* "scale"; not nominal only for select
+				   one, interval only with every value */
 	struct code *codes;
 	size_t nr_codes;
 };
@@ -75,6 +88,9 @@ const struct code *dimension_code(const struct dimension *dim,
 				  const char *key);
 /* Index of a code in its dimension, or -1. */
 int dimension_code_index(const struct dimension *dim, const char *key);
+
+/* "nominal", "ordinal" or "interval". */
+const char *dim_scale_name(enum dim_scale scale);
 
 /* Is `key` a well-formed dimension or code key? */
 int codebook_valid_key(const char *key);

@@ -315,6 +315,39 @@ static int check_annotators(struct store *st, const struct round_spec *spec,
 	return 0;
 }
 
+/* The gate of a round being created, in its transaction; a forced gate
+ * is audited with what the check found. */
+static int save_gate(struct store *st, const struct actor *a,
+		     const struct round_spec *spec, long long rid,
+		     struct err *e)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	s = store_prepare(st, "INSERT INTO round_gates (round_id, "
+			  "after_round_id, min_kappa, on_lower, forced) "
+			  "SELECT ?1, id, ?3, ?4, ?5 FROM rounds WHERE name = "
+			  "?2", e);
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, rid);
+	sqlite3_bind_text(s, 2, spec->gate_after, -1, SQLITE_STATIC);
+	sqlite3_bind_double(s, 3, spec->gate_min_kappa);
+	sqlite3_bind_int(s, 4, spec->gate_on_lower);
+	sqlite3_bind_int(s, 5, spec->gate_forced);
+	rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return store_error(st, e, "saving the round's gate");
+	if (sqlite3_changes(st->db) != 1)
+		return err_set(e, ERR_NOTFOUND, "--after %s: no such round",
+			       spec->gate_after);
+	return store_audit(st, a->os_user, actor_for(a), spec->gate_forced ?
+			   "round.gate-forced" : "round.gate", 0, NULL,
+			   spec->gate_after, spec->gate_detail ?
+			   spec->gate_detail : spec->name, e);
+}
+
 int round_create(struct store *st, const struct actor *a,
 		 const struct round_spec *spec, struct round_info *out,
 		 struct err *e)
@@ -437,6 +470,8 @@ int round_create(struct store *st, const struct actor *a,
 	}
 	if (store_audit(st, a->os_user, actor_for(a), "round.create", 0, NULL,
 			NULL, spec->name, e) < 0)
+		goto out;
+	if (spec->gate_after && save_gate(st, a, spec, rid, e) < 0)
 		goto out;
 	if (store_commit(st, e) < 0)
 		goto out;
@@ -658,6 +693,30 @@ fail:
 	*v = NULL;
 	*nr = 0;
 	return -1;
+}
+
+int round_codebook_versions(struct store *st, long long round_id,
+			    struct buf *out, struct err *e)
+{
+	sqlite3_stmt *s;
+	int rc, n = 0;
+
+	s = store_prepare(st, "SELECT DISTINCT l.codebook_version FROM labels "
+			  "l JOIN assignments a ON a.item_id = l.item_id JOIN "
+			  "round_annotators ra ON ra.round_id = a.round_id AND "
+			  "ra.member_id = l.member_id WHERE a.round_id = ?1 "
+			  "ORDER BY 1", e);
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, round_id);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+		buf_addf(out, "%s%s", n++ ? ", " : "",
+			 (const char *)sqlite3_column_text(s, 0));
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return store_error(st, e, "reading the round's codebook "
+				   "versions");
+	return 0;
 }
 
 void round_info_release(struct round_info *r)

@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/buf.h"
 #include "core/err.h"
 #include "core/member.h"
 #include "core/store.h"
@@ -30,6 +31,12 @@ struct round_spec {
 	const char *stratify;	/* "repo" or NULL */
 	const char *const *annotators;
 	size_t nr_annotators;
+	/* the calibration gate, checked by the caller (core/gate): */
+	const char *gate_after;	/* the round it waited for, or NULL */
+	double gate_min_kappa;
+	int gate_on_lower;	/* the interval's lower bound was compared */
+	int gate_forced;	/* the gate did not pass: --force */
+	const char *gate_detail;	/* what the check found, for the audit */
 };
 
 struct round_info {
@@ -75,6 +82,12 @@ int round_get(struct store *st, const char *name, struct round_info *out,
 	      struct err *e);
 void round_info_release(struct round_info *r);
 void round_list_free(struct round_info *v, size_t nr);
+
+/* Append to `out` the codebook versions the round's annotators coded its
+ * items with, sorted and joined with ", " (nothing when the round has no
+ * labels yet).  Returns 0, or -1 with `e` filled. */
+int round_codebook_versions(struct store *st, long long round_id,
+			    struct buf *out, struct err *e);
 
 /* The SplitMix64 step, exposed for tests. */
 uint64_t round_splitmix64(uint64_t *state);

@@ -220,6 +220,17 @@ static const char *const migrations[] = {
 	"  has_fix INTEGER NOT NULL,"
 	"  fetched_at TEXT NOT NULL,"
 	"  PRIMARY KEY (repo, number));",
+
+	/* 1 -> 2: a round's calibration gate: created only once round
+	   `after_round_id` was closed with kappa >= min_kappa on every
+	   required dimension (its interval's lower bound when on_lower);
+	   `forced` when the owner overrode a gate that did not pass */
+	"CREATE TABLE round_gates ("
+	"  round_id INTEGER PRIMARY KEY REFERENCES rounds(id),"
+	"  after_round_id INTEGER NOT NULL REFERENCES rounds(id),"
+	"  min_kappa REAL NOT NULL,"
+	"  on_lower INTEGER NOT NULL DEFAULT 0,"
+	"  forced INTEGER NOT NULL DEFAULT 0);",
 };
 
 #endif

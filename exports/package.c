@@ -280,11 +280,13 @@ static int write_agreement(struct pkg *p, struct store *st,
 	struct buf b = BUF_INIT;
 	int ret = -1;
 
-	if (report_agreement(st, a, cb, round, NULL, REPORT_TEXT, &b, e) < 0 ||
+	if (report_agreement(st, a, cb, round, NULL, REPORT_TEXT, NULL, &b,
+			     e) < 0 ||
 	    write_text(p, "agreement.txt", b.ptr, b.len, e) < 0)
 		goto out;
 	buf_reset(&b);
-	if (report_agreement(st, a, cb, round, NULL, REPORT_JSON, &b, e) < 0 ||
+	if (report_agreement(st, a, cb, round, NULL, REPORT_JSON, NULL, &b,
+			     e) < 0 ||
 	    write_text(p, "agreement.json", b.ptr, b.len, e) < 0)
 		goto out;
 	ret = 0;

@@ -786,19 +786,21 @@ static void test_agree_80(void **state)
 {
 	struct fixture *f = *state;
 
-	AGREE_OK(f, NULL, 24, 80, NULL, ":dump-screen a\nj\n:dump-screen b\n"
+	AGREE_OK(f, NULL, 24, 80, NULL, ":dump-screen a\n<Space>\n"
+		 ":dump-screen a2\nj\n:dump-screen b\n"
 		 "<Tab>\n:dump-screen c\n");
 	expect_screen(f, "a", "agree-80x24.txt");
 	assert_row_contains(f, "a", 1, "Shown: whole study");
 	assert_dump_contains(f, "a", "trend");
+	/* the interval stays inside [-1, 1] (Wald gave 0.62-1.01) */
 	assert_row_contains(f, "a", find_row(f, "a", ">symptom"),
-			    "0.81   0.62\xe2\x80\x93" "1.01    almost perfect");
+			    "0.81   0.60\xe2\x80\x93" "1.00    almost perfect");
 	/* the confusion grid: shaded counts, diagonal is agreement */
 	/* carol adjudicates blind: the annotators go unnamed */
-	assert_dump_contains(f, "a", "Confusion: rows annotator 1, columns "
+	assert_dump_contains(f, "a2", "Confusion: rows annotator 1, columns "
 			     "annotator 2");
-	assert_dump_lacks(f, "a", "alice");
-	assert_dump_contains(f, "a", " 1 crash                 \xe2\x96\x88 6");
+	assert_dump_lacks(f, "a2", "alice");
+	assert_dump_contains(f, "a2", " 1 crash                 \xe2\x96\x88 6");
 	assert_row_contains(f, "b", find_row(f, "b", ">root_cause"), "0.72");
 	assert_dump_contains(f, "b", "Cohen's kappa for root cause was 0.72");
 	assert_row_contains(f, "c", 1, "Shown: round pilot");
@@ -827,10 +829,11 @@ static void test_agree_ascii(void **state)
 	struct fixture *f = *state;
 
 	setenv("LC_ALL", "C", 1);
-	AGREE_OK(f, NULL, 24, 80, NULL, ":dump-screen a\n");
+	AGREE_OK(f, NULL, 24, 80, NULL, ":dump-screen a\n<Space>\n"
+		 ":dump-screen a2\n");
 	setenv("LC_ALL", "C.UTF-8", 1);
-	assert_dump_contains(f, "a", " 1 crash                 # 6");
-	assert_dump_contains(f, "a", "0.62..1.01");
+	assert_dump_contains(f, "a2", " 1 crash                 # 6");
+	assert_dump_contains(f, "a", "0.60..1.00");
 	assert_dump_contains(f, "a", "@*      0.71");	/* the trend */
 	/* no block elements (the frame is line drawing, dumped as such) */
 	assert_dump_lacks(f, "a", "\xe2\x96");

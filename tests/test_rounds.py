@@ -4,9 +4,11 @@ import csv
 import io
 import json
 import os
+import shutil
+import tempfile
 import unittest
 
-from bchelp import Study, SAMPLE_LABELS
+from bchelp import CODEBOOK, SAMPLE, SAMPLE_LABELS, Study
 
 MEMBERS = [("alice", "annotator"), ("bob", "annotator"),
            ("carol", "annotator"), ("dave", "adjudicator")]
@@ -316,7 +318,11 @@ class Blinding(unittest.TestCase):
         self.assertEqual(ag["annotators"], ["alice", "bob"])
         blind = self.s.agree_json("--round", "r1", as_="dave")
         self.assertEqual(blind["annotators"], ["annotator 1", "annotator 2"])
-        self.assertEqual(blind["dimensions"], ag["dimensions"])
+        self.assertEqual([(d["key"], d["cohen_kappa"]) for d in
+                          blind["dimensions"]],
+                         [(d["key"], d["cohen_kappa"]) for d in
+                          ag["dimensions"]])
+        self.assertNotIn("alice", json.dumps(blind))
         # after closing, alice may see the round's agreement
         self.s.fail("round", "close", "r1", as_="alice")
         self.s.ok("round", "close", "r1", as_="dave")
@@ -449,12 +455,16 @@ class Agreement(unittest.TestCase):
     def test_text_has_the_sentence(self):
         out = self.s.ok("agree", "--dimension", "root_cause")
         self.assertRegex(out, r"Cohen's kappa for root cause was 0\.\d\d "
-                         r"\(95% CI -?\d\.\d\d\u2013-?\d\.\d\d, n = \d+ bugs, "
-                         r"2 annotators\), [a-z ]+ agreement\.")
+                         r"\(95% CI -?\d\.\d\d\u2013-?\d\.\d\d, bootstrap "
+                         r"percentile, 2000 samples, seed \d+; n = \d+ bugs, "
+                         r"16 codes, 2 annotators; observed agreement "
+                         r"\d\.\d\d\), [a-z ]+ agreement(, [a-z ]+ to [a-z ]+ "
+                         r"within the interval)? \(Landis & Koch, 1977\)\.")
 
     def test_csv_format(self):
         out = self.s.ok("agree", "--format", "csv")
-        rows = list(csv.DictReader(io.StringIO(out)))
+        rows = [r for r in csv.DictReader(io.StringIO(out))
+                if r["level"] == "code"]
         self.assertEqual([r["dimension"] for r in rows],
                          ["symptom", "root_cause", "fix_pattern", "stage",
                           "phase"])
@@ -488,8 +498,350 @@ class Agreement(unittest.TestCase):
             self.assertIsNotNone(d["fleiss_kappa"]["value"])
             ab = [p for p in d["pairs"] if p["annotators"] == ["alice", "bob"]]
             self.assertEqual(ab[0]["cohen_kappa"]["value"], 1.0)
+            # Conger's kappa from the labels, recomputed here
+            lab = {"alice": ["crash", "crash", "memory_issue"],
+                   "bob": ["crash", "crash", "memory_issue"],
+                   "carol": ["hang", "hang", "memory_issue"]}
+            codes = sorted({c for v in lab.values() for c in v})
+            po = sum(sum(n * (n - 1) for n in
+                         [sum(lab[r][u] == c for r in lab) for c in codes])
+                     / 6 for u in range(3)) / 3
+            pe = 0
+            for c in codes:
+                ps = [lab[r].count(c) / 3 for r in lab]
+                m = sum(ps) / 3
+                pe += m * m - sum((x - m) ** 2 for x in ps) / 2 / 3
+            self.assertAlmostEqual(d["conger_kappa"]["value"],
+                                   (po - pe) / (1 - pe), places=12)
+            self.assertEqual(set(d["per_code"][0]["counts"]),
+                             {"alice", "bob", "carol"})
+            self.assertIsNotNone(d["fleiss_kappa"]["se"])
+            self.assertIn("Conger's kappa", d["sentence"])
+            rows = list(csv.DictReader(io.StringIO(
+                s.ok("agree", "--format", "csv", "--dimension", "symptom"))))
+            pairs = [r for r in rows
+                     if r["annotator_a"] and r["level"] == "code"]
+            self.assertEqual(len(pairs), 3)
+            text = s.ok("agree", "--dimension", "symptom")
+            self.assertIn("Fleiss' kappa for symptom was", text)
+            self.assertNotIn("p 0.000", text)
         finally:
             s.close()
+
+    def test_intervals_stay_in_range(self):
+        """No interval outside [-1, 1] in any format; Wald keeps its raw
+        bounds beside the clipped ones; the bootstrap's seed is printed."""
+        for ci in ("bootstrap", "wald"):
+            js = self.s.agree_json("--ci", ci)
+            self.assertEqual(js["interval"]["method"],
+                             "Wald" if ci == "wald" else
+                             "bootstrap percentile")
+            for d in js["dimensions"]:
+                k = d["kappa"]
+                if k["ci95"] is not None:
+                    lo, hi = k["ci95"]
+                    self.assertTrue(-1 <= lo <= hi <= 1, (ci, d["key"], k))
+                if ci == "wald" and k["wald_ci95"] is not None:
+                    raw_lo, raw_hi = k["wald_ci95"]
+                    self.assertEqual(k["ci_clipped"],
+                                     raw_hi > 1 or raw_lo < -1)
+                    if k["ci95"] is not None:
+                        self.assertEqual(k["ci95"][1], min(raw_hi, 1))
+                if k["value"] is None:
+                    self.assertTrue(k["undefined_reason"])
+            rows = list(csv.DictReader(io.StringIO(
+                self.s.ok("agree", "--format", "csv", "--ci", ci))))
+            for r in rows:
+                for key in ("ci_low", "ci_high"):
+                    if r[key]:
+                        self.assertTrue(-1 <= float(r[key]) <= 1, r)
+            text = self.s.ok("agree", "--ci", ci)
+            self.assertNotIn("-0.00", text)
+            self.assertNotIn(" 1 codes", text)
+        # symptom's Wald interval passes 1 on the sample labels
+        d = self.s.agree_json("--ci", "wald", "--dimension",
+                              "symptom")["dimensions"][0]
+        self.assertGreater(d["cohen_kappa"]["wald_ci95"][1], 1)
+        self.assertEqual(d["cohen_kappa"]["ci95"][1], 1)
+        self.assertTrue(d["cohen_kappa"]["ci_clipped"])
+        out = self.s.ok("agree", "--seed", "77", "--boot", "500")
+        self.assertIn("500 samples, seed 77", out)
+        a = self.s.ok("agree", "--format", "json", "--seed", "77")
+        self.assertEqual(a, self.s.ok("agree", "--format", "json",
+                                      "--seed", "77"))
+        self.assertNotEqual(a, self.s.ok("agree", "--format", "json",
+                                         "--seed", "78"))
+        self.s.fail("agree", "--ci", "exact", code=2)
+        self.s.fail("agree", "--boot", "-3", code=2)
+        self.s.fail("agree", "--ci", "wald", "--seed", "1", code=2)
+
+    def test_levels(self):
+        js = self.s.agree_json("--dimension", "root_cause")["dimensions"][0]
+        self.assertEqual(js["level"], "code")
+        g = js["groups"]
+        self.assertEqual(g["level"], "group")
+        # the group table recomputed here from the code table and codebook
+        with open(CODEBOOK) as f:
+            cb = json.load(f)
+        dim = [x for x in cb["dimensions"] if x["key"] == "root_cause"][0]
+        grp = {c["key"]: c.get("group", c["key"]) for c in dim["codes"]}
+        pairs = self.expected_table("root_cause")
+        same = sum(grp[a] == grp[b] for a, b in pairs) / len(pairs)
+        self.assertAlmostEqual(g["observed_agreement"], same, places=12)
+        only = self.s.agree_json("--dimension", "root_cause", "--level",
+                                 "group")["dimensions"][0]
+        self.assertEqual(only["level"], "group")
+        self.assertAlmostEqual(only["kappa"]["value"], g["kappa"]["value"])
+        code = self.s.agree_json("--dimension", "root_cause", "--level",
+                                 "code")["dimensions"][0]
+        self.assertIsNone(code["groups"])
+
+
+# Krippendorff (2011), "Computing Krippendorff's Alpha-Reliability",
+# section E: 4 coders, 12 units, values 1-5, None where a coder left the
+# unit; published alpha .743 nominal, .815 ordinal, .849 interval.
+KRIPP = [[1, 2, 3, 3, 2, 1, 4, 1, 2, None, None, None],
+         [1, 2, 3, 3, 2, 2, 4, 1, 2, 5, None, 3],
+         [None, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, None],
+         [1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, None]]
+
+
+def weighted_kappa(pairs, k, quadratic):
+    """Cohen's weighted kappa (Cohen 1968) of (a, b) value pairs 1..k."""
+    n = len(pairs)
+    w = [[1 - (abs(i - j) / (k - 1)) ** (2 if quadratic else 1)
+          for j in range(k)] for i in range(k)]
+    pa = [sum(a == i + 1 for a, _ in pairs) / n for i in range(k)]
+    pb = [sum(b == j + 1 for _, b in pairs) / n for j in range(k)]
+    po = sum(w[a - 1][b - 1] for a, b in pairs) / n
+    pe = sum(w[i][j] * pa[i] * pb[j] for i in range(k) for j in range(k))
+    return (po - pe) / (1 - pe)
+
+
+class Scales(unittest.TestCase):
+    """A codebook's "scale" through the whole path: codebook, labels
+    import, agree in JSON, CSV and text."""
+
+    def study(self, scale, coders="abcd"):
+        cb = {"name": "k", "version": "1", "dimensions": [{
+            "key": "rating", "name": "Rating", "scale": scale,
+            "codes": [dict({"key": f"v{i}", "name": f"V{i}",
+                            "definition": "d"},
+                           **({"value": i} if scale == "interval" else {}))
+                      for i in range(1, 6)]}]}
+        tmp = tempfile.mkdtemp(prefix="bugcoder-scale-")
+        self.addCleanup(shutil.rmtree, tmp, True)
+        path = os.path.join(tmp, "cb.json")
+        with open(path, "w") as f:
+            json.dump(cb, f)
+        with open(SAMPLE) as f:
+            items = [json.loads(line) for line in f][:12]
+        s = Study(codebook=path, members=[(c, "annotator")
+                                          for c in coders])
+        names = [f"{i['repo']}#{i['number']}" for i in items]
+        rows = ["item,annotator,dimension,code"]
+        for c, coder in zip("abcd", KRIPP):
+            if c not in coders:
+                continue
+            for item, v in zip(names, coder):
+                if v is not None:
+                    rows.append(f"{item},{c},rating,v{v}")
+        labels = os.path.join(s.dir, "labels.csv")
+        with open(labels, "w") as f:
+            f.write("\n".join(rows) + "\n")
+        s.ok("labels", "import", labels, "--submit")
+        return s
+
+    def test_published_alphas_and_weighted_kappas(self):
+        for scale, want in (("ordinal", 0.815), ("interval", 0.849)):
+            s = self.study(scale)
+            try:
+                d = s.agree_json()["dimensions"][0]
+                self.assertEqual(d["scale"], scale)
+                self.assertAlmostEqual(d["krippendorff_alpha"], 0.743,
+                                       delta=5e-4)
+                wt = d["weighted"]
+                self.assertAlmostEqual(wt["krippendorff_alpha"]["value"],
+                                       want, delta=5e-4)
+                for key, quad in (("linear_kappa", False),
+                                  ("quadratic_kappa", True)):
+                    ks = []
+                    for x in range(4):
+                        for y in range(x + 1, 4):
+                            ks.append(weighted_kappa(
+                                [(a, b) for a, b in zip(KRIPP[x], KRIPP[y])
+                                 if a is not None and b is not None],
+                                5, quad))
+                    self.assertAlmostEqual(wt[key]["value"],
+                                           sum(ks) / len(ks), places=12)
+                rows = list(csv.DictReader(io.StringIO(
+                    s.ok("agree", "--format", "csv"))))
+                self.assertAlmostEqual(float(rows[0]["scale_alpha"]), want,
+                                       delta=5e-4)
+                text = s.ok("agree")
+                self.assertIn(f"{scale} scale", text)
+                self.assertIn("quadratic weighted", text)
+            finally:
+                s.close()
+
+    def test_two_coders_weighted_kappa(self):
+        s = self.study("interval", coders="bd")
+        try:
+            d = s.agree_json()["dimensions"][0]
+            pairs = [(a, b) for a, b in zip(KRIPP[1], KRIPP[3])
+                     if a is not None and b is not None]
+            for key, quad in (("linear_kappa", False),
+                              ("quadratic_kappa", True)):
+                k = d["weighted"][key]
+                self.assertAlmostEqual(k["value"],
+                                       weighted_kappa(pairs, 5, quad),
+                                       places=12)
+                lo, hi = k["ci95"]
+                self.assertTrue(-1 <= lo <= k["value"] <= hi <= 1)
+        finally:
+            s.close()
+
+
+class ByRound(unittest.TestCase):
+    """agree --by-round: a row per round, the same figures as agree
+    --round, and the least-squares trend."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.s = Study(members=MEMBERS)
+        with open(SAMPLE_LABELS) as f:
+            items = sorted({r["item"] for r in csv.DictReader(f)})
+        cls.s.ok("round", "create", "pilot", "--items", ",".join(items[:8]),
+                 "--annotators", "alice,bob")
+        cls.s.ok("round", "create", "r1", "--items", ",".join(items[8:]),
+                 "--annotators", "alice,bob")
+        cls.s.ok("labels", "import", SAMPLE_LABELS, "--submit")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.s.close()
+
+    def test_rows_match_single_rounds_and_trend(self):
+        js = json.loads(self.s.ok("agree", "--by-round", "--format", "json"))
+        dims = {d["key"]: d for d in js["dimensions"]}
+        self.assertEqual(set(dims), {"symptom", "root_cause", "fix_pattern",
+                                     "stage", "phase"})
+        for key, d in dims.items():
+            self.assertEqual([r["round"] for r in d["rounds"]],
+                             ["pilot", "r1"])
+            ys = []
+            for r in d["rounds"]:
+                one = self.s.agree_json("--round", r["round"], "--dimension",
+                                        key)["dimensions"][0]
+                self.assertEqual(r["kappa"]["value"], one["kappa"]["value"])
+                self.assertEqual(r["kappa"]["ci95"], one["kappa"]["ci95"])
+                self.assertEqual(r["items"], one["items"])
+                self.assertEqual(r["codebook_version"], "1.0")
+                ys.append(r["kappa"]["value"])
+            if None in ys:
+                self.assertIsNone(d["trend"]["slope_per_round"])
+                self.assertTrue(d["trend"]["undefined_reason"])
+            else:
+                # two points: the slope is their difference
+                self.assertAlmostEqual(d["trend"]["slope_per_round"],
+                                       ys[1] - ys[0], places=12)
+        rows = list(csv.DictReader(io.StringIO(
+            self.s.ok("agree", "--by-round", "--format", "csv"))))
+        self.assertEqual(len(rows), 10)
+        text = self.s.ok("agree", "--by-round", "--dimension", "symptom")
+        self.assertRegex(text, r"pilot +(open|closed) +8 ")
+        self.assertIn("trend (Cohen's kappa):", text)
+        self.s.fail("agree", "--by-round", "--round", "pilot", code=2)
+
+    def test_annotator_sees_closed_rounds_only(self):
+        self.s.ok("round", "close", "pilot")
+        text = self.s.ok("agree", "--by-round", as_="alice")
+        self.assertRegex(text, r"r1 +open +not shown: the round is open")
+        self.assertRegex(text, r"pilot +closed +8 ")
+
+
+class Gate(unittest.TestCase):
+    """round create --after ROUND --min-kappa K: the calibration gate."""
+
+    def setUp(self):
+        self.s = Study(members=MEMBERS)
+        with open(SAMPLE_LABELS) as f:
+            items = sorted({r["item"] for r in csv.DictReader(f)})
+        # the later 12 items: every required dimension has a kappa
+        self.s.ok("round", "create", "pilot", "--items",
+                  ",".join(items[8:]), "--annotators", "alice,bob")
+        self.s.ok("labels", "import", SAMPLE_LABELS, "--submit")
+        self.required = {"symptom", "root_cause", "fix_pattern", "phase"}
+
+    def tearDown(self):
+        self.s.close()
+
+    def kappas(self):
+        js = self.s.agree_json("--round", "pilot")
+        return {d["key"]: d["kappa"] for d in js["dimensions"]
+                if d["key"] in self.required}
+
+    def test_refused_until_closed_and_high_enough(self):
+        k = self.kappas()
+        low = min(v["value"] for v in k.values())
+        self.assertIsNotNone(low)
+        before = self.s.dump()
+        err = self.s.fail("round", "create", "main", "--items", "all",
+                          "--annotators", "alice,bob", "--after", "pilot",
+                          "--min-kappa", "0")
+        self.assertIn("round pilot is still open", err)
+        self.assertEqual(self.s.dump(), before)   # nothing stored
+        self.s.ok("round", "close", "pilot")
+        # one dimension below the threshold: refused, and named
+        err = self.s.fail("round", "create", "main", "--items", "all",
+                          "--annotators", "alice,bob", "--after", "pilot",
+                          "--min-kappa", f"{low + 0.001:.4f}")
+        worst = min(k, key=lambda x: k[x]["value"])
+        self.assertRegex(err, worst + r" kappa [0-9.]+ <")
+        out = self.s.ok("round", "create", "main", "--items", "all",
+                        "--annotators", "alice,bob", "--after", "pilot",
+                        "--min-kappa", f"{low - 0.001:.4f}")
+        self.assertIn("gate passed", out)
+        self.assertEqual(self.s.query(
+            "SELECT r.name, a.name, g.forced FROM round_gates g JOIN "
+            "rounds r ON r.id = g.round_id JOIN rounds a ON a.id = "
+            "g.after_round_id"), [("main", "pilot", 0)])
+
+    def test_lower_bound_and_force(self):
+        self.s.ok("round", "close", "pilot")
+        k = self.kappas()
+        lows = [v["ci95"][0] if v["ci95"] else None for v in k.values()]
+        # just under the highest kappa: every lower bound is under it
+        # too, so a gate on the lower bound cannot pass
+        thr = max(v["value"] for v in k.values()) - 0.001
+        self.assertTrue(all(lo is None or lo < thr for lo in lows))
+        self.s.fail("round", "create", "main", "--items", "all",
+                    "--annotators", "alice,bob", "--after", "pilot",
+                    "--min-kappa", f"{thr:.4f}", "--gate", "lower")
+        out = self.s.ok("round", "create", "main", "--items", "all",
+                        "--annotators", "alice,bob", "--after", "pilot",
+                        "--min-kappa", f"{thr:.4f}", "--gate", "lower",
+                        "--force")
+        self.assertIn("gate forced", out)
+        audit = self.s.query("SELECT action, old FROM audit WHERE action "
+                             "LIKE 'round.gate%'")
+        self.assertEqual(audit, [("round.gate-forced", "pilot")])
+        self.assertEqual(self.s.query("SELECT on_lower, forced FROM "
+                                      "round_gates"), [(1, 1)])
+
+    def test_usage(self):
+        self.s.fail("round", "create", "main", "--items", "all",
+                    "--annotators", "alice,bob", "--after", "pilot",
+                    code=2)
+        self.s.fail("round", "create", "main", "--items", "all",
+                    "--annotators", "alice,bob", "--after", "pilot",
+                    "--min-kappa", "1.5", code=2)
+        self.s.fail("round", "create", "main", "--items", "all",
+                    "--annotators", "alice,bob", "--after", "nope",
+                    "--min-kappa", "0.5")
+        self.s.fail("round", "create", "main", "--items", "all",
+                    "--annotators", "alice,bob", "--after", "pilot",
+                    "--min-kappa", "0.5", as_="alice")
 
 
 if __name__ == "__main__":
