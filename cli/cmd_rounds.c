@@ -64,16 +64,35 @@ CMD(round)
 	static const char usage[] =
 		"bugcoder round create NAME (--items SPEC | --sample N|P% "
 		"--seed S [--stratify repo]) --annotators A,B | list | "
-		"close NAME";
+		"close NAME [--force] | reopen NAME [--force]\n"
+		"\n"
+		"  --items SPEC      all (every item in no round yet), "
+		"repo:OWNER/REPO,\n"
+		"                    a list (microsoft/DeepSpeed#4187,"
+		"ColossalAI#2387),\n"
+		"                    @FILE (one item name a line), or "
+		"unfinished:ROUND\n"
+		"                    (the items a closed round left "
+		"unfinished: they move)\n"
+		"  --sample N|P%     draw N items or P% of the free ones "
+		"(needs --seed S)\n"
+		"  --stratify repo   draw from each repository in proportion\n"
+		"  --annotators A,B  who codes the round's items\n"
+		"  --force           close a round with items not yet "
+		"submitted by\n"
+		"                    every annotator; reopen a round with "
+		"adjudicated items";
 	const char *items = NULL, *sample = NULL, *seed = NULL;
 	const char *stratify = NULL, *annotators = NULL;
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
+	int force = 0;
 	const struct cli_opt opts[] = {
 		{ "--items", 1, &items, NULL, NULL, NULL },
 		{ "--sample", 1, &sample, NULL, NULL, NULL },
 		{ "--seed", 1, &seed, NULL, NULL, NULL },
 		{ "--stratify", 1, &stratify, NULL, NULL, NULL },
 		{ "--annotators", 1, &annotators, NULL, NULL, NULL },
+		{ "--force", 0, NULL, &force, NULL, NULL },
 		{ NULL, 0, NULL, NULL, NULL, NULL },
 	};
 	int npos, rc, ret = 0;
@@ -84,7 +103,13 @@ CMD(round)
 		return rc > 0 ? 0 : 2;
 	}
 	if (!npos) {
-		ret = cli_usage_error(usage, "round: create, list or close?");
+		ret = cli_usage_error(usage, "round: create, list, close or "
+				      "reopen?");
+		goto out;
+	}
+	if (force && strcmp(pos[0], "close") && strcmp(pos[0], "reopen")) {
+		ret = cli_usage_error(usage, "--force goes with round close "
+				      "or round reopen");
 		goto out;
 	}
 	if (!strcmp(pos[0], "create")) {
@@ -166,12 +191,28 @@ CMD(round)
 		}
 		if ((ret = cli_open(c, CLI_MEMBER)))
 			goto out;
-		if (round_close(&c->st, &c->actor, pos[1], &c->err) < 0) {
+		if (round_close(&c->st, &c->actor, pos[1],
+				force ? ROUND_FORCE : 0, &c->err) < 0) {
 			ret = cli_fail(c);
 			goto out;
 		}
 		printf("closed round %s: labels are frozen and visible to "
 		       "its annotators\n", pos[1]);
+	} else if (!strcmp(pos[0], "reopen")) {
+		if (npos != 2) {
+			ret = cli_usage_error(usage, "round reopen needs NAME");
+			goto out;
+		}
+		if ((ret = cli_open(c, CLI_MEMBER)))
+			goto out;
+		if (round_reopen(&c->st, &c->actor, pos[1],
+				 force ? ROUND_FORCE : 0, &c->err) < 0) {
+			ret = cli_fail(c);
+			goto out;
+		}
+		printf("reopened round %s: its annotators may label its items "
+		       "again (they may have seen each other's labels while "
+		       "it was closed)\n", pos[1]);
 	} else {
 		ret = cli_usage_error(usage, "round %s: unknown action",
 				      pos[0]);

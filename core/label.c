@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/item.h"
 
 static int cmp_str(const void *a, const void *b)
 {
@@ -158,6 +159,37 @@ fail_quiet:
 	return -1;
 }
 
+/* "owner/repo#N is in round R, which is closed", with the way out. */
+static int closed_round_error(struct store *st, long long item_id,
+			      struct err *e)
+{
+	sqlite3_stmt *s;
+	char *item = NULL, *round = NULL;
+	int rc;
+
+	s = store_prepare(st, "SELECT i.repo, i.number, r.name FROM items i "
+			  "JOIN assignments a ON a.item_id = i.id JOIN rounds "
+			  "r ON r.id = a.round_id WHERE i.id = ?", e);
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, item_id);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		item = item_name((const char *)sqlite3_column_text(s, 0),
+				 sqlite3_column_int64(s, 1));
+		round = xstrdup((const char *)sqlite3_column_text(s, 2));
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW)
+		return store_error(st, e, "reading an item's round");
+	err_set(e, ERR_PERM, "%s is in round %s, which is closed; labels can "
+		"no longer change (the owner may `round reopen %s`)", item,
+		round, round);
+	free(item);
+	free(round);
+	return -1;
+}
+
 int label_check_access(struct store *st, const struct actor *a,
 		       long long item_id, struct err *e)
 {
@@ -196,8 +228,7 @@ int label_check_access(struct store *st, const struct actor *a,
 	if (!round)
 		return 0;
 	if (closed)
-		return err_set(e, ERR_PERM, "the item's round is closed; "
-			       "labels can no longer change");
+		return closed_round_error(st, item_id, e);
 	s = store_prepare(st, "SELECT 1 FROM round_annotators WHERE "
 			  "round_id = ? AND member_id = ?", e);
 	if (!s)

@@ -307,7 +307,7 @@ static int setup(void **state)
 	make_round(f, "round-1", round1_items);
 	memset(&ls, 0, sizeof(ls));
 	if (labels_import(&f->st, &f->owner, &f->cb, LABELS, 1, &ls, &e) < 0 ||
-	    round_close(&f->st, &f->owner, "pilot", &e) < 0)
+	    round_close(&f->st, &f->owner, "pilot", 0, &e) < 0)
 		fail_msg("%s", e.msg);
 	*state = f;
 	return 0;

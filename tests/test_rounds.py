@@ -132,7 +132,7 @@ class Rounds(unittest.TestCase):
         self.assertIn("bob annotates the open round r1; close it first", err)
         self.assertEqual(before, self.s.dump())
         self.s.ok("member", "remove", "carol")   # in no round
-        self.s.ok("round", "close", "r1")
+        self.s.ok("round", "close", "r1", "--force")
         self.s.ok("member", "remove", "bob")
         self.assertEqual(self.s.query(
             "SELECT name FROM members WHERE NOT active ORDER BY name"),
@@ -239,6 +239,157 @@ class Labelling(unittest.TestCase):
         self.assertEqual(self.s.query("SELECT count(*) FROM labels"), [(0,)])
 
 
+class RoundLifeCycle(unittest.TestCase):
+    """A round closed too early stranded its items for good: closed with
+    0 of 30 done and no warning, no way to reopen it, no way to move its
+    items, and refusals that named neither the item nor the round."""
+
+    def setUp(self):
+        self.s = Study(members=MEMBERS)
+        self.s.ok("round", "create", "r1", "--items", "all",
+                  "--annotators", "alice,bob")
+
+    def tearDown(self):
+        self.s.close()
+
+    def audit(self, action):
+        return self.s.query("SELECT actor, item_id, old, new FROM audit "
+                            "WHERE action = ? ORDER BY id", action)
+
+    def test_close_refuses_unfinished_items_unless_forced(self):
+        before = self.s.dump()
+        err = self.s.fail("round", "close", "r1")
+        self.assertIn("round r1: 30 of 30 items are not submitted by "
+                      "every annotator", err)
+        self.assertIn("round close r1 --force", err)
+        self.assertRegex(err, r"\(\S+#\d+ is one\)")
+        self.assertEqual(before, self.s.dump())
+        # one item done by both: 29 left
+        for who in ("alice", "bob"):
+            self.s.ok("label", "DeepSpeed#4187", *LLM_FULL, "--submit",
+                      as_=who)
+        err = self.s.fail("round", "close", "r1", as_="dave")
+        self.assertIn("29 of 30 items", err)
+        self.s.ok("round", "close", "r1", "--force", as_="dave")
+        self.assertEqual(self.audit("round.close"),
+                         [("root", None, None,
+                           "r1 (forced: 29 of 30 items unfinished)")])
+        # a finished round closes without --force
+        self.s.ok("round", "create", "r2", "--items", "unfinished:r1",
+                  "--annotators", "alice,bob")
+        self.s.ok("round", "close", "r2", "--force")
+        self.assertEqual(len(self.audit("round.close")), 2)
+        # --force means nothing elsewhere
+        self.s.fail("round", "list", "--force", code=2)
+
+    def test_reopen(self):
+        self.s.ok("round", "close", "r1", "--force")
+        err = self.s.fail("label", "DeepSpeed#4187", "symptom=crash",
+                          as_="alice")
+        self.assertIn("microsoft/DeepSpeed#4187 is in round r1, which is "
+                      "closed", err)
+        self.assertIn("round reopen r1", err)
+        # owner only
+        self.s.fail("round", "reopen", "r1", as_="dave")
+        self.s.fail("round", "reopen", "r1", as_="alice")
+        out = self.s.ok("round", "reopen", "r1")
+        self.assertIn("reopened round r1", out)
+        self.assertEqual(self.s.query("SELECT closed_at FROM rounds"),
+                         [(None,)])
+        reopen = self.audit("round.reopen")
+        self.assertEqual(len(reopen), 1)
+        self.assertTrue(reopen[0][2].startswith("r1 (closed "))
+        self.s.ok("label", "DeepSpeed#4187", "symptom=crash", as_="alice")
+        err = self.s.fail("round", "reopen", "r1")
+        self.assertIn("round r1 is open already", err)
+        err = self.s.fail("round", "reopen", "nosuch")
+        self.assertIn("nosuch: no such round", err)
+
+    def test_reopen_refuses_adjudicated_rounds_unless_forced(self):
+        self.s.ok("label", "DeepSpeed#4187", *LLM_FULL, "--submit",
+                  as_="alice")
+        self.s.ok("label", "DeepSpeed#4187", "symptom=hang",
+                  "root_cause=concurrency", "fix_pattern=synchronization",
+                  "phase=training", "--submit", as_="bob")
+        self.s.ok("round", "close", "r1", "--force")
+        self.s.ok("resolve", "DeepSpeed#4187", "symptom=hang",
+                  "--rationale", "the log shows a hang", as_="dave")
+        before = self.s.dump()
+        err = self.s.fail("round", "reopen", "r1")
+        self.assertIn("round r1: 1 of its items has been adjudicated "
+                      "(microsoft/DeepSpeed#4187 is one)", err)
+        self.assertIn("round reopen r1 --force", err)
+        self.assertEqual(before, self.s.dump())
+        self.s.ok("round", "reopen", "r1", "--force")
+        self.assertIn("forced", self.audit("round.reopen")[0][3])
+        # the adjudicated item stays frozen; the others are open again
+        err = self.s.fail("label", "DeepSpeed#4187", "symptom=crash",
+                          as_="alice")
+        self.assertIn("adjudicated", err)
+        self.s.ok("label", "DeepSpeed#4422", "symptom=crash", as_="alice")
+
+    def test_unfinished_items_move_to_a_new_round(self):
+        for who in ("alice", "bob"):
+            self.s.ok("label", "DeepSpeed#4187", *LLM_FULL, "--submit",
+                      as_=who)
+        self.s.ok("label", "DeepSpeed#4422", *LLM_FULL, "--submit",
+                  as_="alice")
+        # before: "would have no items (all are in rounds already?)"
+        err = self.s.fail("round", "create", "r1b", "--items", "all",
+                          "--annotators", "alice,bob")
+        self.assertIn("round r1b would have no items", err)
+        # an open round's items do not move
+        err = self.s.fail("round", "create", "r1b", "--items",
+                          "unfinished:r1", "--annotators", "alice,bob")
+        self.assertIn("round r1 is still open", err)
+        # before: "an item named in --items is already in another round"
+        err = self.s.fail("round", "create", "r1b", "--items",
+                          "microsoft/DeepSpeed#4187", "--annotators",
+                          "alice,bob")
+        self.assertIn("microsoft/DeepSpeed#4187 is already in round r1",
+                      err)
+        self.s.ok("round", "close", "r1", "--force")
+        err = self.s.fail("round", "create", "r1b", "--items", "all",
+                          "--annotators", "alice,bob")
+        self.assertIn("--items unfinished:r1", err)
+        err = self.s.fail("round", "create", "r1b", "--items",
+                          "DeepSpeed#4422", "--annotators", "alice,bob")
+        self.assertIn("microsoft/DeepSpeed#4422 is already in round r1 "
+                      "(closed; --items unfinished:r1", err)
+        self.s.fail("round", "create", "r1b", "--items",
+                    "unfinished:nosuch", "--annotators", "alice,bob")
+        self.assertEqual(self.s.query("SELECT count(*) FROM rounds"),
+                         [(1,)])
+        out = self.s.ok("round", "create", "r1b", "--items",
+                        "unfinished:r1", "--annotators", "alice,bob")
+        self.assertIn("29 items", out)
+        by_round = dict(self.s.query(
+            "SELECT r.name, count(*) FROM assignments a JOIN rounds r ON "
+            "r.id = a.round_id GROUP BY r.name"))
+        self.assertEqual(by_round, {"r1": 1, "r1b": 29})
+        moves = self.audit("round.move")
+        self.assertEqual(len(moves), 29)
+        self.assertEqual({(o, n) for _, _, o, n in moves}, {("r1", "r1b")})
+        # alice's submission of 4422 carries over; bob codes it now
+        self.s.ok("label", "DeepSpeed#4422", *LLM_FULL, "--submit",
+                  as_="bob")
+        out = self.s.ok("round", "list")
+        self.assertRegex(out, r"r1b +open +29 items, +1 done")
+        err = self.s.fail("round", "create", "r1c", "--items",
+                          "unfinished:r1", "--annotators", "alice,bob")
+        self.assertIn("round r1 has none left that is unfinished", err)
+
+    def test_round_list_does_not_claim_all_items(self):
+        out = self.s.ok("round", "list")
+        self.assertIn("items: all in no round at creation", out)
+
+    def test_help_documents_items_spec_and_force(self):
+        out = self.s.ok("round", "--help")
+        for form in ("repo:OWNER/REPO", "@FILE", "unfinished:ROUND",
+                     "--force", "reopen NAME"):
+            self.assertIn(form, out)
+
+
 class Blinding(unittest.TestCase):
     """An annotator sees nobody else's work by any path until the round
     is closed; the owner and adjudicators see everything."""
@@ -282,7 +433,7 @@ class Blinding(unittest.TestCase):
             self.assertEqual(ag["annotators"], ["alice", "bob"])
         # after closing, alice may see the round's agreement
         self.s.fail("round", "close", "r1", as_="alice")
-        self.s.ok("round", "close", "r1", as_="dave")
+        self.s.ok("round", "close", "r1", "--force", as_="dave")
         ag = self.s.agree_json("--round", "r1", as_="alice")
         self.assertEqual(ag["dimensions"][0]["items"], 1)
         # and labels are frozen
@@ -324,7 +475,7 @@ class RoundListBlinding(unittest.TestCase):
         for who in (None, "dave"):
             self.assertRegex(self.line(who), r"\b1 done  annotators")
         # a closed round hides nothing
-        self.s.ok("round", "close", "r1")
+        self.s.ok("round", "close", "r1", "--force")
         self.assertRegex(self.line("alice"), r"\b1 done  annotators")
 
 
