@@ -250,16 +250,22 @@ CMD(label)
 		free(pos);
 		return rc;
 	}
-	if ((ret = cli_open(c, CLI_MEMBER)) || (ret = cli_codebook(c, &cb)))
+	if ((ret = cli_open(c, CLI_MEMBER)))
 		goto out;
 	id = item_find(&c->st, pos[0], &c->err);
 	if (id < 0) {
 		ret = cli_fail(c);
 		goto out;
 	}
-	/* all dimensions in one transaction: all or nothing */
+	/* all dimensions in one transaction: all or nothing; the codebook
+	 * is read inside it, so no update can come in between the check
+	 * of a code and its saving */
 	if (store_begin(&c->st, &c->err) < 0) {
 		ret = cli_fail(c);
+		goto out;
+	}
+	if ((ret = cli_codebook(c, &cb))) {
+		store_rollback(&c->st);
 		goto out;
 	}
 	for (i = 1; i < npos; i++) {
@@ -312,10 +318,20 @@ CMD(labels)
 		return cli_usage_error(usage, "expected: labels import "
 				       "FILE.csv");
 	}
-	if ((ret = cli_open(c, CLI_MEMBER)) || (ret = cli_codebook(c, &cb)))
+	if ((ret = cli_open(c, CLI_MEMBER)))
 		goto out;
+	/* the codebook is read inside the import's write transaction */
+	if (store_begin(&c->st, &c->err) < 0) {
+		ret = cli_fail(c);
+		goto out;
+	}
+	if ((ret = cli_codebook(c, &cb))) {
+		store_rollback(&c->st);
+		goto out;
+	}
 	if (labels_import(&c->st, &c->actor, &cb, pos[1], submit, &stats,
-			  &c->err) < 0) {
+			  &c->err) < 0 || store_commit(&c->st, &c->err) < 0) {
+		store_rollback(&c->st);
 		ret = cli_fail(c);
 		fprintf(stderr, "bugcoder: %s: nothing imported\n", pos[1]);
 		goto out;

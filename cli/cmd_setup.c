@@ -210,7 +210,20 @@ CMD(codebook)
 {
 	static const char usage[] =
 		"bugcoder codebook check FILE | show [FILE] | "
-		"update FILE [--map DIM.OLD=NEW ...]";
+		"update FILE [--map DIM:OLD=NEW ...]\n"
+		"\n"
+		"  --map DIM:OLD=NEW  move the labels and resolutions of code "
+		"OLD of\n"
+		"                     dimension DIM to code NEW of the new "
+		"codebook\n"
+		"                     (OLD=NEW when OLD names a code of one "
+		"dimension only);\n"
+		"                     e.g. --map root_cause:configuration_error"
+		"=misconfig.\n"
+		"                     With the current codebook's own file, "
+		"only the maps\n"
+		"                     are applied: that mends labels whose "
+		"code it lacks.";
 	const char **maps = NULL;
 	size_t nr_maps = 0;
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));

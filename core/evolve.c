@@ -298,6 +298,47 @@ static int check_used(struct store *st, const struct codebook *nc,
 	return ret;
 }
 
+/* The labels whose code `cb` lacks, into stats. */
+static int find_orphans(struct store *st, const struct codebook *cb,
+			struct update_stats *stats, struct err *e)
+{
+	struct buf b = BUF_INIT;
+	sqlite3_stmt *s;
+	int rc;
+
+	s = store_prepare(st, "SELECT dimension, code, count(*) FROM labels "
+			  "GROUP BY dimension, code ORDER BY dimension, code",
+			  e);
+	if (!s)
+		return -1;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *dim = (const char *)sqlite3_column_text(s, 0);
+		const char *code = (const char *)sqlite3_column_text(s, 1);
+		const struct dimension *d = codebook_dim(cb, dim);
+		int n = sqlite3_column_int(s, 2);
+
+		if (d && dimension_code(d, code))
+			continue;
+		if (!stats->nr_orphans++) {
+			struct buf f = BUF_INIT;
+
+			buf_addf(&f, "%s:%s", dim, code);
+			stats->first_orphan = buf_detach(&f, NULL);
+		}
+		buf_addf(&b, "%s%s=%s (%d label%s)", b.len ? "; " : "", dim,
+			 code, n, n == 1 ? "" : "s");
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE) {
+		buf_release(&b);
+		return store_error(st, e, "checking the labels' codes");
+	}
+	if (b.len)
+		stats->orphans = buf_detach(&b, NULL);
+	buf_release(&b);
+	return 0;
+}
+
 int codebook_update(struct store *st, const struct actor *a,
 		    const char *path, const struct code_map *maps,
 		    size_t nr_maps, struct update_stats *stats,
@@ -307,7 +348,7 @@ int codebook_update(struct store *st, const struct actor *a,
 	struct buf json = BUF_INIT;
 	struct err ignore = ERR_INIT;
 	char *current = NULL;
-	int have_old, ret = -1;
+	int have_old, same = 0, ret = -1;
 	size_t i;
 
 	memset(stats, 0, sizeof(*stats));
@@ -332,12 +373,15 @@ int codebook_update(struct store *st, const struct actor *a,
 			current = xstrdup((const char *)
 					  sqlite3_column_text(s, 0));
 		sqlite3_finalize(s);
-		if (current && !strcmp(current, json.ptr) && !nr_maps) {
+		same = current && !strcmp(current, json.ptr);
+		if (same && !nr_maps) {
 			stats->unchanged = 1;
+			if (find_orphans(st, &nc, stats, e) < 0)
+				goto out;
 			ret = store_commit(st, e);
 			goto out;
 		}
-		if (!strcmp(oc.name, nc.name) &&
+		if (!same && !strcmp(oc.name, nc.name) &&
 		    !strcmp(oc.version, nc.version)) {
 			err_set(e, ERR_INPUT, "%s: version %s is already "
 				"loaded with different content; give the new "
@@ -367,13 +411,19 @@ int codebook_update(struct store *st, const struct actor *a,
 			goto out;
 		}
 	}
-	if (check_used(st, &nc, maps, nr_maps, e) < 0)
+	/* the same version again only mends labels: those it leaves
+	 * are reported, not refused */
+	if (!same && check_used(st, &nc, maps, nr_maps, e) < 0)
 		goto out;
 	for (i = 0; i < nr_maps; i++)
 		if (apply_map(st, a, &maps[i], stats, e) < 0)
 			goto out;
-	if (study_store_codebook(st, &nc, json.ptr, path, a->os_user,
-				 actor_for(a), e) < 0)
+	if (same)
+		stats->unchanged = 1;
+	else if (study_store_codebook(st, &nc, json.ptr, path, a->os_user,
+				      actor_for(a), e) < 0)
+		goto out;
+	if (find_orphans(st, &nc, stats, e) < 0)
 		goto out;
 	ret = store_commit(st, e);
 out:

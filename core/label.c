@@ -8,6 +8,7 @@
 
 #include "core/buf.h"
 #include "core/item.h"
+#include "core/study.h"
 
 static int cmp_str(const void *a, const void *b)
 {
@@ -316,7 +317,10 @@ int label_set(struct store *st, const struct actor *a,
 
 	if (store_begin(st, e) < 0)
 		goto out;
-	if (label_check_access(st, a, item_id, e) < 0)
+	/* validated against `cb` above: that must still be the current
+	 * version now that no update can come in */
+	if (study_codebook_current(st, cb, e) < 0 ||
+	    label_check_access(st, a, item_id, e) < 0)
 		goto out;
 	old = codes_joined(st, item_id, a->member_id, dim);
 	/* a proposal rides on the `other` label: setting the dimension
@@ -392,8 +396,13 @@ int label_toggle(struct store *st, const struct actor *a,
 
 	if (!d)
 		return err_set(e, ERR_INPUT, "%s: no such dimension", dim);
-	if (coding_load(st, a, item_id, a->member_id, &c, e) < 0)
+	/* what is chosen now and the change, in one transaction */
+	if (store_begin(st, e) < 0)
 		return -1;
+	if (coding_load(st, a, item_id, a->member_id, &c, e) < 0) {
+		store_rollback(st);
+		return -1;
+	}
 	cur = coding_dim(&c, dim);
 	v = xcalloc((cur ? cur->nr_codes : 0) + 1, sizeof(*v));
 	for (i = 0; cur && i < cur->nr_codes; i++) {
@@ -405,6 +414,10 @@ int label_toggle(struct store *st, const struct actor *a,
 	if (!found)
 		v[n++] = code;
 	ret = label_set(st, a, cb, item_id, dim, v, n, 0, e);
+	if (ret == 0)
+		ret = store_commit(st, e);
+	else
+		store_rollback(st);
 	free(v);
 	coding_release(&c);
 	return ret;
@@ -422,7 +435,8 @@ int label_submit(struct store *st, const struct actor *a,
 
 	if (store_begin(st, e) < 0)
 		return -1;
-	if (label_check_access(st, a, item_id, e) < 0 ||
+	if (study_codebook_current(st, cb, e) < 0 ||
+	    label_check_access(st, a, item_id, e) < 0 ||
 	    coding_load(st, a, item_id, a->member_id, &c, e) < 0)
 		goto out;
 	for (i = 0; i < cb->nr_dims; i++)
@@ -581,7 +595,8 @@ int label_propose(struct store *st, const struct actor *a,
 			       "definition");
 	if (store_begin(st, e) < 0)
 		return -1;
-	if (label_check_access(st, a, item_id, e) < 0)
+	if (study_codebook_current(st, cb, e) < 0 ||
+	    label_check_access(st, a, item_id, e) < 0)
 		goto out;
 	store_now(now);
 	s = store_prepare(st, "INSERT INTO proposals (dimension, key, name, "

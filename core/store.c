@@ -251,12 +251,39 @@ void store_remove_reader(struct store *st, struct store_reader *r)
 		}
 }
 
+/*
+ * Tests make a race between two processes deterministic with
+ * BUGCODER_TEST_BEGIN_GATE=PATH: the outermost store_begin() creates
+ * PATH.waiting, then waits (at most a minute) until PATH exists before it
+ * takes the write lock.  Whatever the process read before that is then
+ * read before whatever the test does meanwhile.
+ */
+static void test_begin_gate(void)
+{
+	const char *gate = getenv("BUGCODER_TEST_BEGIN_GATE");
+	struct timespec ts = { 0, 10 * 1000 * 1000 };
+	struct buf waiting = BUF_INIT;
+	FILE *f;
+	int i;
+
+	if (!gate || !*gate)
+		return;
+	buf_addf(&waiting, "%s.waiting", gate);
+	f = fopen(waiting.ptr, "w");
+	if (f)
+		fclose(f);
+	buf_release(&waiting);
+	for (i = 0; i < 6000 && access(gate, F_OK); i++)
+		nanosleep(&ts, NULL);
+}
+
 int store_begin(struct store *st, struct err *e)
 {
 	struct store_reader *r;
 
 	if (st->depth++)
 		return 0;
+	test_begin_gate();
 	for (r = st->readers; r; r = r->next)
 		r->release(r);
 	if (store_exec(st, "BEGIN IMMEDIATE", e) < 0) {

@@ -837,6 +837,59 @@ static void test_tab_between_dimensions(void **state)
 	assert_labels(f, "phase=inference");
 }
 
+/* A screen left open across `codebook update --map` saved a code the
+ * new version no longer has.  Now the pick is refused in the write
+ * transaction, the codebook is read again, the picker that showed the
+ * old codes closes, and the status line says so; the next pick uses the
+ * new version. */
+static void test_stale_codebook(void **state)
+{
+	struct fixture *f = *state;
+	char *cb = slurp(CODEBOOK), *p, *s;
+	struct buf v2 = BUF_INIT, path = BUF_INIT, keys = BUF_INIT;
+
+	assert_non_null(cb);
+	p = strstr(cb, "\"version\": \"1.0\"");
+	assert_non_null(p);
+	buf_add(&v2, cb, (size_t)(p - cb));
+	buf_addstr(&v2, "\"version\": \"2.0\"");
+	p += strlen("\"version\": \"1.0\"");
+	s = strstr(p, "\"key\": \"configuration_error\"");
+	assert_non_null(s);
+	buf_add(&v2, p, (size_t)(s - p));
+	buf_addstr(&v2, "\"key\": \"misconfig\"");
+	buf_addstr(&v2, s + strlen("\"key\": \"configuration_error\""));
+	buf_addf(&path, "%s/v2.json", f->dir);
+	spit(path.ptr, v2.ptr);
+	/* 2 opens root_cause; the update comes in; 3 was
+	 * configuration_error */
+	buf_addf(&keys, "2\n:dump-screen open\n:run ./bugcoder --study %s "
+		 "codebook update %s --map root_cause:configuration_error="
+		 "misconfig >/dev/null 2>&1\n3\n:dump-screen a\n2\n"
+		 ":dump-screen b\n3\n:dump-screen c\n", f->path.ptr,
+		 path.ptr);
+	RUN_OK(f, 30, 100, NULL, keys.ptr);
+	s = dump(f, "open");
+	assert_contains(s, "( )  3 configuration_error");
+	free(s);
+	assert_row_contains(f, "a", 29, "not saved: the codebook is now "
+			    "llm-framework-bugs 2.0; reloaded, pick again");
+	s = dump(f, "a");
+	assert_not_contains(s, "root_cause (one code");
+	free(s);
+	s = dump(f, "b");
+	assert_contains(s, "( )  3 misconfig");
+	assert_not_contains(s, "configuration_error");
+	free(s);
+	assert_row_contains(f, "c", 29, "saved: root_cause = misconfig");
+	assert_labels(f, "root_cause=misconfig");
+	assert_sql_str(f, "SELECT codebook_version FROM labels", "2.0");
+	free(cb);
+	buf_release(&v2);
+	buf_release(&path);
+	buf_release(&keys);
+}
+
 static void test_pick_uncoded(void **state)
 {
 	struct fixture *f = *state;
@@ -1624,6 +1677,7 @@ int main(int argc, char **argv)
 		T(test_clear_and_repick),
 		T(test_tab_between_dimensions),
 		T(test_pick_uncoded),
+		T(test_stale_codebook),
 		T(test_propose),
 		T(test_repick_keeps_proposal),
 		T(test_propose_refused),

@@ -390,6 +390,117 @@ class RoundLifeCycle(unittest.TestCase):
             self.assertIn(form, out)
 
 
+class StaleCodes(unittest.TestCase):
+    """`label` and `labels import` read the codebook before they took the
+    write lock: racing a `codebook update --map` that renamed a code,
+    they stored the renamed-away code (10 of 10 runs), which then fell
+    out of agreement, and running the update again said there was
+    nothing to do.  The race is made deterministic by a gate the
+    process waits at just before it takes the write lock."""
+
+    def setUp(self):
+        from bchelp import CODEBOOK
+        self.s = Study(members=MEMBERS)
+        with open(CODEBOOK) as f:
+            cb = json.load(f)
+        cb["version"] = "2.0"
+        for d in cb["dimensions"]:
+            for c in d["codes"]:
+                if c["key"] == "configuration_error":
+                    c["key"] = "misconfig"
+        self.v2 = os.path.join(self.s.dir, "v2.json")
+        with open(self.v2, "w") as f:
+            json.dump(cb, f)
+
+    def tearDown(self):
+        self.s.close()
+
+    def race(self, *args):
+        """Run `args` as alice up to its write lock, update the codebook
+        meanwhile, then let it go on."""
+        import subprocess
+        import time
+        from bchelp import BIN
+        gate = os.path.join(self.s.dir, "gate")
+        env = dict(os.environ, BUGCODER_TEST_BEGIN_GATE=gate)
+        p = subprocess.Popen([BIN, "--study", self.s.path, "--as", "alice",
+                              *args], cwd=self.s.dir, env=env,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True)
+        for _ in range(3000):
+            if os.path.exists(gate + ".waiting") or p.poll() is not None:
+                break
+            time.sleep(0.01)
+        self.assertTrue(os.path.exists(gate + ".waiting"), p.stderr.read()
+                        if p.poll() is not None else "no gate reached")
+        self.s.ok("codebook", "update", self.v2, "--map",
+                  "root_cause:configuration_error=misconfig")
+        open(gate, "w").close()
+        out, err = p.communicate(timeout=60)
+        return p.returncode, out, err
+
+    def stored(self, code):
+        return self.s.query("SELECT count(*) FROM labels WHERE code = ?",
+                            code)[0][0]
+
+    def test_label_racing_codebook_update(self):
+        rc, out, err = self.race("label", "DeepSpeed#4187",
+                                 "root_cause=configuration_error")
+        self.assertEqual(rc, 1, out + err)
+        self.assertIn("configuration_error", err)
+        self.assertEqual(self.stored("configuration_error"), 0)
+        # the same label after the update is checked against 2.0
+        self.s.ok("label", "DeepSpeed#4187", "root_cause=misconfig",
+                  as_="alice")
+        self.assertEqual(self.s.query(
+            "SELECT codebook_version FROM labels WHERE code = 'misconfig'"),
+            [("2.0",)])
+
+    def test_labels_import_racing_codebook_update(self):
+        csv_path = os.path.join(self.s.dir, "alice.csv")
+        with open(csv_path, "w") as f:
+            f.write("item,annotator,dimension,code\n"
+                    "microsoft/DeepSpeed#4187,alice,symptom,crash\n"
+                    "microsoft/DeepSpeed#4187,alice,root_cause,"
+                    "configuration_error\n")
+        rc, out, err = self.race("labels", "import", csv_path)
+        self.assertEqual(rc, 1, out + err)
+        self.assertIn("configuration_error", err)
+        self.assertIn("nothing imported", err)
+        self.assertEqual(self.s.query("SELECT count(*) FROM labels"),
+                         [(0,)])
+
+    def test_update_reports_labels_whose_code_the_codebook_lacks(self):
+        self.s.ok("codebook", "update", self.v2)
+        # a label as a stale writer left it before the fix
+        with self.s.db() as db:
+            db.execute("INSERT INTO labels (item_id, member_id, dimension, "
+                       "code, codebook_version, labeled_at) SELECT i.id, "
+                       "m.id, 'root_cause', 'configuration_error', '1.0', "
+                       "'x' FROM items i, members m WHERE i.number = 4187 "
+                       "AND m.name = 'alice'")
+        # before: "the same as the current codebook; nothing to do", exit 0
+        p = self.s.run("codebook", "update", self.v2)
+        self.assertEqual(p.returncode, 1, p.stdout + p.stderr)
+        self.assertIn("root_cause=configuration_error (1 label)", p.stderr)
+        self.assertIn("--map root_cause:configuration_error=NEW", p.stderr)
+        # the same file with the map mends it, and loads no new version
+        out = self.s.ok("codebook", "update", self.v2, "--map",
+                        "root_cause:configuration_error=misconfig")
+        self.assertIn("1 label and 0 resolutions moved", out)
+        self.assertEqual(self.stored("configuration_error"), 0)
+        self.assertEqual(self.stored("misconfig"), 1)
+        self.assertEqual(self.s.query("SELECT count(*) FROM codebooks"),
+                         [(2,)])
+        self.assertIn("nothing to load",
+                      self.s.ok("codebook", "update", self.v2))
+
+    def test_help_gives_the_map_form_that_works(self):
+        out = self.s.ok("codebook", "--help")
+        self.assertIn("--map DIM:OLD=NEW", out)
+        self.assertNotIn("DIM.OLD", out)
+
+
 class Blinding(unittest.TestCase):
     """An annotator sees nobody else's work by any path until the round
     is closed; the owner and adjudicators see everything."""

@@ -141,6 +141,7 @@ struct screen {
 	struct edit prompt;
 	struct buf last_search;	/* for n/N in a pane not searched yet */
 	int picking;		/* dimension the picker shows, or -1 */
+	int cb_stale;		/* a save met a newer codebook version */
 	int quit;
 
 	/* what kind of screen this is (the annotator's unless set) */

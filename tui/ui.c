@@ -29,13 +29,14 @@
 
 /* ---- key scripts ---------------------------------------------------- */
 
-enum ev_type { EV_KEY, EV_DUMP, EV_RESIZE, EV_SIGNAL, EV_PASTE };
+enum ev_type { EV_KEY, EV_DUMP, EV_RESIZE, EV_SIGNAL, EV_PASTE, EV_RUN };
 
 struct event {
 	enum ev_type type;
 	int key;		/* EV_KEY; the signal for EV_SIGNAL */
 	int rows, cols;
-	char *name;		/* EV_DUMP, EV_PASTE (the text), owned */
+	char *name;		/* EV_DUMP, EV_PASTE (the text), EV_RUN (the
+				   command), owned */
 };
 
 struct script {
@@ -138,6 +139,13 @@ static int script_command(struct script *s, const char *path, int lineno,
 			}
 		}
 		script_add(s, EV_PASTE)->name = buf_detach(&t, NULL);
+		return 0;
+	}
+	if (!strcmp(cmd, "run")) {
+		if (!*arg)
+			return err_set(e, ERR_INPUT, "%s:%d: usage: :run "
+				       "COMMAND", path, lineno);
+		script_add(s, EV_RUN)->name = xstrdup(arg);
 		return 0;
 	}
 	if (!strcmp(cmd, "signal")) {
@@ -780,6 +788,16 @@ static int read_script(const struct ui_client *c, int *key)
 			paste_take(ev->name, strlen(ev->name));
 			*key = TK_PASTE;
 			return IN_KEY;
+		case EV_RUN: {
+			/* its output goes where stderr goes meanwhile */
+			int rc = system(ev->name);
+
+			if (rc != 0)
+				fprintf(stderr, "bugcoder: key script: :run %s: "
+					"exit %d\n", ev->name,
+					WIFEXITED(rc) ? WEXITSTATUS(rc) : -1);
+			break;
+		}
 		case EV_SIGNAL:
 			/* the real handler sees it; the loop then stops as
 			 * it would with the keyboard */
