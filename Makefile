@@ -1,7 +1,8 @@
 # bugcoder - a terminal workbench for empirical bug studies
 #
-# Plain, non-recursive make.  User variables are respected; project flags
-# are appended.  `make V=1` shows full commands, `make DEVELOPER=1` turns
+# Plain, non-recursive make.  User variables (CC, CPPFLAGS, CFLAGS,
+# LDFLAGS, PKG_CONFIG, PREFIX, DESTDIR) are respected; project flags are
+# appended.  `make V=1` shows full commands, `make DEVELOPER=1` turns
 # warnings into errors, `make SAN=1` builds with ASan and UBSan.
 
 VERSION     = 0.1.0
@@ -11,6 +12,7 @@ MANPREFIX  ?= $(PREFIX)/share/man
 PKG_CONFIG ?= pkg-config
 CC         ?= cc
 AR         ?= ar
+CPPFLAGS   ?=
 CFLAGS     ?= -O2 -g
 LDFLAGS    ?=
 PYTHON     ?= python3
@@ -66,11 +68,11 @@ all: bugcoder
 
 # Rebuild everything when the flags change (SAN=1 and back, say).
 BUILD-FLAGS: FORCE
-	@echo '$(CC) $(BC_CFLAGS) $(CFLAGS) $(BC_LDFLAGS) $(LDFLAGS)' > $@+; \
+	@echo '$(CC) $(BC_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(BC_LDFLAGS) $(LDFLAGS)' > $@+; \
 	if cmp -s $@ $@+; then rm -f $@+; else mv $@+ $@; fi
 
 %.o: %.c BUILD-FLAGS
-	$(QUIET_CC)$(CC) $(BC_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(QUIET_CC)$(CC) $(BC_CFLAGS) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 core/libbugcoder.a: $(CORE_OBJ)
 	$(QUIET_AR)rm -f $@ && $(AR) rcs $@ $^
@@ -93,27 +95,11 @@ tui/bugcoder.1: tui/bugcoder.1.in Makefile
 
 # ---- set-up ---------------------------------------------------------------
 
-DEB_PKGS = libncurses-dev libsqlite3-dev libcjson-dev libcurl4-openssl-dev \
-	libcmark-gfm-dev libcmark-gfm-extensions-dev libcmocka-dev tmux python3 \
-	pkg-config sqlite3 less python3-pandas r-base-core
-
+# Installs only what is missing (pkg-config modules, a header, the test
+# tools), and nothing when all is here; without apt-get it says what is
+# missing and fails only then.  See tests/deps.sh.
 deps:
-	@missing=''; \
-	if command -v dpkg-query >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then \
-		for p in $(DEB_PKGS); do \
-			dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
-		done; \
-		if [ -n "$$missing" ]; then \
-			echo "installing:$$missing"; \
-			if [ "$$(id -u)" = 0 ]; then sudo=; else sudo=sudo; fi; \
-			$$sudo apt-get update -qq && \
-			DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $$missing >/dev/null || exit 1; \
-		fi; \
-	else \
-		echo "bugcoder needs these packages (Debian names): $(DEB_PKGS)" >&2; \
-		echo "this system has no apt-get: install their equivalents by hand" >&2; \
-		exit 1; \
-	fi
+	@PKG_CONFIG='$(PKG_CONFIG)' CC='$(CC)' PYTHON='$(PYTHON)' sh tests/deps.sh
 
 # ---- tests ----------------------------------------------------------------
 
@@ -123,7 +109,15 @@ test: deps
 
 check: test
 
-test-build: check-layering bugcoder $(TEST_BIN)
+test-build: check-layering hdr-check bugcoder $(TEST_BIN)
+
+# Every header compiles on its own (includes what it uses).
+HDRS ?= $(sort $(wildcard core/*.h exports/*.h tui/*.h cli/*.h tests/lib/*.h))
+hdr-check:
+	@ok=1; for h in $(HDRS); do \
+		$(CC) $(BC_CFLAGS) $(CPPFLAGS) $(CFLAGS) -fsyntax-only -x c $$h || \
+			{ echo "hdr-check: $$h does not compile on its own" >&2; ok=0; }; \
+	done; [ $$ok = 1 ]
 
 check-layering:
 	@if grep -lE '#include *[<"](n?curses|ncursesw/|panel|menu|form)[a-z]*\.h' core/*.[ch] exports/*.[ch] 2>/dev/null; then \
@@ -143,7 +137,7 @@ FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -I. \
 	-g -O1 -fsanitize=fuzzer,address,undefined $(PKG_CFLAGS)
 fuzz: $(FUZZ_BIN)
 tests/fuzz/%: tests/fuzz/%.c $(CORE_SRC) $(wildcard core/*.h)
-	$(QUIET_LINK)clang $(FUZZ_CFLAGS) -o $@ $< $(CORE_SRC) $(PKG_LIBS)
+	$(QUIET_LINK)clang $(FUZZ_CFLAGS) $(CPPFLAGS) -o $@ $< $(CORE_SRC) $(PKG_LIBS)
 
 # ---- install --------------------------------------------------------------
 
@@ -160,7 +154,7 @@ clean:
 	rm -f */*.o */*.d */*/*.o */*/*.d */*.a
 	rm -rf tests/tmp
 
-.PHONY: all deps test check test-build check-layering demo bench fuzz install uninstall clean FORCE
+.PHONY: all deps test check test-build check-layering hdr-check demo bench fuzz install uninstall clean FORCE
 .SECONDARY:
 
 -include $(wildcard */*.d */*/*.d)
