@@ -64,7 +64,7 @@ TOOL_BIN    = tests/bench/gen
 
 LIBS_A = tui/libtui.a exports/libexports.a core/libbugcoder.a
 
-all: bugcoder
+all: bugcoder tui/bugcoder.1
 
 # Rebuild everything when the flags change (SAN=1 and back, say).
 BUILD-FLAGS: FORCE
@@ -123,7 +123,8 @@ check-layering:
 	@if grep -lE '#include *[<"](n?curses|ncursesw/|panel|menu|form)[a-z]*\.h' core/*.[ch] exports/*.[ch] 2>/dev/null; then \
 		echo 'core/ and exports/ must not include curses' >&2; exit 1; fi
 
-demo: bugcoder
+demo: deps
+	@$(MAKE) --no-print-directory bugcoder
 	@sh tests/demo.sh
 
 bench: deps
@@ -141,13 +142,28 @@ tests/fuzz/%: tests/fuzz/%.c $(CORE_SRC) $(wildcard core/*.h)
 
 # ---- install --------------------------------------------------------------
 
+# The bundled codebooks and the sample go to $(PREFIX)/share/bugcoder,
+# where bugcoder looks for them next to its own bin/ (so `--codebook
+# llm-framework-bugs` works wherever the install went, DESTDIR staging
+# included).
+SHAREDIR = $(PREFIX)/share/bugcoder
+CODEBOOKS = $(sort $(wildcard codebooks/*.json))
+SAMPLE_FILES = tests/sample/items.jsonl tests/sample/labels.csv
+
 install: bugcoder tui/bugcoder.1
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANPREFIX)/man1
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANPREFIX)/man1 \
+		$(DESTDIR)$(SHAREDIR)/codebooks $(DESTDIR)$(SHAREDIR)/sample
 	install -m 755 bugcoder $(DESTDIR)$(BINDIR)/bugcoder
 	install -m 644 tui/bugcoder.1 $(DESTDIR)$(MANPREFIX)/man1/bugcoder.1
+	install -m 644 $(CODEBOOKS) $(DESTDIR)$(SHAREDIR)/codebooks
+	install -m 644 $(SAMPLE_FILES) $(DESTDIR)$(SHAREDIR)/sample
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/bugcoder $(DESTDIR)$(MANPREFIX)/man1/bugcoder.1
+	rm -f $(addprefix $(DESTDIR)$(SHAREDIR)/codebooks/,$(notdir $(CODEBOOKS)))
+	rm -f $(addprefix $(DESTDIR)$(SHAREDIR)/sample/,$(notdir $(SAMPLE_FILES)))
+	-rmdir $(DESTDIR)$(SHAREDIR)/codebooks $(DESTDIR)$(SHAREDIR)/sample \
+		$(DESTDIR)$(SHAREDIR) 2>/dev/null
 
 clean:
 	rm -f bugcoder BUILD-FLAGS tui/bugcoder.1 $(TOOL_BIN) $(TEST_BIN) $(FUZZ_BIN)

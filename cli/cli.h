@@ -36,6 +36,14 @@ int cli_open(struct cli *c, unsigned flags);
  * exit code. */
 int cli_codebook(struct cli *c, struct codebook *cb);
 
+/* The codebook file for --codebook NAME (or a FILE argument): the path
+ * as given when it names a file, else the bundled codebook NAME, looked
+ * for where `make install` puts them (BIN/../share/bugcoder/codebooks,
+ * BIN being the directory of the running program), then in the source
+ * tree's codebooks/ when the program runs from its build tree.  Owned;
+ * NULL after printing why (c->err holds it). */
+char *cli_find_codebook(struct cli *c, const char *name);
+
 /* Print "bugcoder: <msg>" for c->err (or `e`) and return its exit
  * code. */
 int cli_fail(struct cli *c);

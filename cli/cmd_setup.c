@@ -14,8 +14,15 @@
 CMD(init)
 {
 	static const char usage[] =
-		"bugcoder [--study FILE] init [--codebook FILE] [--title TEXT]";
+		"bugcoder [--study FILE] init [--codebook FILE|NAME] "
+		"[--title TEXT]\n"
+		"\n"
+		"  --codebook FILE|NAME  the codebook: a JSON file, or the name "
+		"of a\n"
+		"                        bundled one (e.g. llm-framework-bugs)\n"
+		"  --title TEXT          the study's title";
 	const char *codebook = NULL, *title = NULL;
+	char *path = NULL;
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
 	const struct cli_opt opts[] = {
 		{ "--codebook", 1, &codebook, NULL, NULL, NULL },
@@ -31,7 +38,14 @@ CMD(init)
 	free(pos);
 	if (rc)
 		return rc > 0 ? 0 : 2;
-	if (study_create(&c->st, c->study_path, title, codebook, &c->err) < 0)
+	if (codebook) {
+		path = cli_find_codebook(c, codebook);
+		if (!path)
+			return err_exit_code(c->err.code);
+	}
+	rc = study_create(&c->st, c->study_path, title, path, &c->err);
+	free(path);
+	if (rc < 0)
 		return cli_fail(c);
 	c->st_open = 1;
 	{
@@ -212,6 +226,9 @@ CMD(codebook)
 		"bugcoder codebook check FILE | show [FILE] | "
 		"update FILE [--map DIM:OLD=NEW ...]\n"
 		"\n"
+		"  FILE               a codebook JSON file, or the name of a "
+		"bundled one\n"
+		"                     (llm-framework-bugs, dl-framework-bugs)\n"
 		"  --map DIM:OLD=NEW  move the labels and resolutions of code "
 		"OLD of\n"
 		"                     dimension DIM to code NEW of the new "
@@ -232,6 +249,7 @@ CMD(codebook)
 		{ NULL, 0, NULL, NULL, NULL, NULL },
 	};
 	struct codebook cb = CODEBOOK_INIT;
+	char *file = NULL;
 	int npos, rc, ret = 0;
 
 	rc = cli_parse(argc, argv, opts, pos, &npos, usage);
@@ -242,6 +260,17 @@ CMD(codebook)
 	if (!npos) {
 		ret = cli_usage_error(usage, "codebook: check, show or update?");
 		goto out;
+	}
+	/* FILE may name a bundled codebook */
+	if (npos == 2 && (!strcmp(pos[0], "check") ||
+			  !strcmp(pos[0], "show") ||
+			  !strcmp(pos[0], "update"))) {
+		file = cli_find_codebook(c, pos[1]);
+		if (!file) {
+			ret = err_exit_code(c->err.code);
+			goto out;
+		}
+		pos[1] = file;
 	}
 	if (!strcmp(pos[0], "check")) {
 		size_t i, n = 0;
@@ -294,6 +323,7 @@ CMD(codebook)
 	}
 out:
 	codebook_release(&cb);
+	free(file);
 	free(maps);
 	free(pos);
 	return ret;
