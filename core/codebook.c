@@ -1028,3 +1028,39 @@ char *codebook_find(const char *name, const char *const *dirs, size_t n,
 	buf_release(&names);
 	return NULL;
 }
+
+const char *codebook_suggest_dim(const struct codebook *cb,
+				 const char *typed)
+{
+	const char *r = NULL, *got;
+	struct suggest sg;
+	size_t i;
+
+	suggest_init(&sg, typed);
+	for (i = 0; i < cb->nr_dims; i++)
+		suggest_add(&sg, cb->dims[i].key);
+	got = suggest_result(&sg);
+	for (i = 0; got && i < cb->nr_dims; i++)
+		if (!strcmp(cb->dims[i].key, got))
+			r = cb->dims[i].key;
+	suggest_release(&sg);
+	return r;
+}
+
+const char *dimension_suggest_code(const struct dimension *dim,
+				   const char *typed)
+{
+	const char *r = NULL, *got;
+	struct suggest sg;
+	size_t i;
+
+	suggest_init(&sg, typed);
+	for (i = 0; i < dim->nr_codes; i++)
+		suggest_add(&sg, dim->codes[i].key);
+	got = suggest_result(&sg);
+	for (i = 0; got && i < dim->nr_codes; i++)
+		if (!strcmp(dim->codes[i].key, got))
+			r = dim->codes[i].key;
+	suggest_release(&sg);
+	return r;
+}

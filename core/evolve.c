@@ -13,6 +13,7 @@
 #include "core/buf.h"
 #include "core/item.h"
 #include "core/study.h"
+#include "core/suggest.h"
 
 int code_map_parse(const char *arg, const struct codebook *old,
 		   struct code_map *m, char **copy, struct err *e)
@@ -730,6 +731,8 @@ int proposal_map(struct store *st, const struct actor *a, long long id,
 	if (!d || !dimension_code(d, code)) {
 		err_set(e, ERR_INPUT, "%s=%s: no such code in the current "
 			"codebook", p.dimension, code);
+		if (d)
+			err_suggest(e, dimension_suggest_code(d, code));
 		goto out;
 	}
 	if (move_labels(st, p.dimension, "other", code, id, &moved, e) < 0 ||

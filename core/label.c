@@ -9,6 +9,7 @@
 #include "core/buf.h"
 #include "core/item.h"
 #include "core/study.h"
+#include "core/suggest.h"
 
 static int cmp_str(const void *a, const void *b)
 {
@@ -292,16 +293,21 @@ int label_set(struct store *st, const struct actor *a,
 	size_t i;
 	int ret = -1;
 
-	if (!d)
-		return err_set(e, ERR_INPUT, "%s: no such dimension in "
-			       "codebook %s", dim, cb->name);
+	if (!d) {
+		err_set(e, ERR_INPUT, "%s: no such dimension in codebook %s",
+			dim, cb->name);
+		return err_suggest(e, codebook_suggest_dim(cb, dim));
+	}
 	if (n > 1 && !d->select_many)
 		return err_set(e, ERR_INPUT, "%s takes one code, not %zu",
 			       dim, n);
 	for (i = 0; i < n; i++)
-		if (!dimension_code(d, codes[i]))
-			return err_set(e, ERR_INPUT, "%s=%s: no such code in "
-				       "dimension %s", dim, codes[i], dim);
+		if (!dimension_code(d, codes[i])) {
+			err_set(e, ERR_INPUT, "%s=%s: no such code in "
+				"dimension %s", dim, codes[i], dim);
+			return err_suggest(e, dimension_suggest_code(d,
+								    codes[i]));
+		}
 	sorted = xcalloc(n + 1, sizeof(*sorted));
 	if (n) {
 		memcpy(sorted, codes, n * sizeof(*sorted));
@@ -394,8 +400,10 @@ int label_toggle(struct store *st, const struct actor *a,
 	size_t n = 0, i;
 	int found = 0, ret;
 
-	if (!d)
-		return err_set(e, ERR_INPUT, "%s: no such dimension", dim);
+	if (!d) {
+		err_set(e, ERR_INPUT, "%s: no such dimension", dim);
+		return err_suggest(e, codebook_suggest_dim(cb, dim));
+	}
 	/* what is chosen now and the change, in one transaction */
 	if (store_begin(st, e) < 0)
 		return -1;
@@ -579,8 +587,10 @@ int label_propose(struct store *st, const struct actor *a,
 	long long pid;
 	int ret = -1;
 
-	if (!d)
-		return err_set(e, ERR_INPUT, "%s: no such dimension", dim);
+	if (!d) {
+		err_set(e, ERR_INPUT, "%s: no such dimension", dim);
+		return err_suggest(e, codebook_suggest_dim(cb, dim));
+	}
 	if (!codebook_valid_key(key))
 		return err_set(e, ERR_INPUT, "%s: a code key is 1-64 letters, "
 			       "digits, '_', '-' or '.'", key);

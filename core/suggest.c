@@ -3,6 +3,7 @@
  */
 #include "core/suggest.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -139,4 +140,16 @@ const char *suggest_closest(const char *typed, const char *const *cands,
 		}
 	suggest_release(&s);
 	return r;
+}
+
+int err_suggest(struct err *e, const char *suggestion)
+{
+	size_t len;
+
+	if (!e || !suggestion)
+		return -1;
+	len = strlen(e->msg);
+	snprintf(e->msg + len, sizeof(e->msg) - len, "; did you mean %s?",
+		 suggestion);
+	return -1;
 }

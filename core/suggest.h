@@ -15,6 +15,8 @@
 
 #include <stddef.h>
 
+#include "core/err.h"
+
 /* The edit distance between a and b (see above). */
 size_t suggest_distance(const char *a, const char *b);
 
@@ -40,5 +42,9 @@ void suggest_add(struct suggest *s, const char *cand);
 /* The suggestion (borrowed from `s`), or NULL. */
 const char *suggest_result(const struct suggest *s);
 void suggest_release(struct suggest *s);
+
+/* Append "; did you mean SUGGESTION?" to e's message when `suggestion`
+ * is not NULL.  Returns -1, for `return err_suggest(e, ...)`. */
+int err_suggest(struct err *e, const char *suggestion);
 
 #endif
