@@ -220,6 +220,19 @@ static const char *const migrations[] = {
 	"  has_fix INTEGER NOT NULL,"
 	"  fetched_at TEXT NOT NULL,"
 	"  PRIMARY KEY (repo, number));",
+
+	/* 1 -> 2: what a member was typing when the screen was stopped (a
+	   rationale, a proposed code), kept for them alone and offered
+	   when they open the same dialog again; one row per field */
+	"CREATE TABLE drafts ("
+	"  member_id INTEGER NOT NULL REFERENCES members(id),"
+	"  item_id INTEGER NOT NULL REFERENCES items(id),"
+	"  kind TEXT NOT NULL CHECK (kind IN ('rationale','proposal')),"
+	"  dimension TEXT NOT NULL,"
+	"  field TEXT NOT NULL,"
+	"  text TEXT NOT NULL,"
+	"  saved_at TEXT NOT NULL,"
+	"  PRIMARY KEY (member_id, item_id, kind, dimension, field));",
 };
 
 #endif

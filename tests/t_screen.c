@@ -930,6 +930,41 @@ static void test_propose(void **state)
 			   "proposal_id = (SELECT id FROM proposals)"), 1);
 }
 
+/* A proposal being typed was lost on Ctrl-C, a hang-up or SIGTERM.
+ * Now it is kept as a draft and offered when the form opens again for
+ * the same item and dimension; proposing removes the draft. */
+static void test_proposal_draft_kept(void **state)
+{
+	struct fixture *f = *state;
+	char *s;
+
+	assert_int_equal(run(f, 30, 100, NULL, "2+\nfp16_overflow\tFP16 "
+			     "over\n:signal HUP\nlost\n"), -1);
+	assert_int_equal(f->err.code, ERR_INTERRUPTED);
+	assert_non_null(strstr(f->err.msg, "the proposal being typed is "
+			       "kept as a draft"));
+	assert_int_equal(q(f, "SELECT count(*) FROM proposals"), 0);
+	assert_sql_str(f, "SELECT field || '=' || text FROM drafts ORDER BY "
+		       "field", "key=fp16_overflow|name=FP16 over");
+	/* another dimension's form starts empty; this one's has the draft */
+	RUN_OK(f, 30, 100, NULL, "1+\n:dump-screen other\n<Esc><Esc>2+\n"
+	       ":dump-screen back\n\t<End>flow\tA value exceeds the fp16 "
+	       "range\n<Enter>\n");
+	s = dump(f, "other");
+	assert_not_contains(s, "fp16_overflow");
+	free(s);
+	s = dump(f, "back");
+	assert_contains(s, "fp16_overflow");
+	assert_contains(s, "FP16 over");
+	assert_contains(s, "the proposal you were typing when the screen "
+			"stopped is back");
+	free(s);
+	assert_sql_str(f, "SELECT key || ':' || name || ':' || definition "
+		       "FROM proposals", "fp16_overflow:FP16 overflow:A value "
+		       "exceeds the fp16 range");
+	assert_int_equal(q(f, "SELECT count(*) FROM drafts"), 0);
+}
+
 /* Opening the picker again lands on the chosen code: Enter there must
  * not save it anew, which would detach the proposal it carries. */
 static void test_repick_keeps_proposal(void **state)
@@ -1679,6 +1714,7 @@ int main(int argc, char **argv)
 		T(test_pick_uncoded),
 		T(test_stale_codebook),
 		T(test_propose),
+		T(test_proposal_draft_kept),
 		T(test_repick_keeps_proposal),
 		T(test_propose_refused),
 		T(test_memo),

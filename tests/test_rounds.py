@@ -501,6 +501,27 @@ class StaleCodes(unittest.TestCase):
         self.assertNotIn("DIM.OLD", out)
 
 
+class DraftsMigration(unittest.TestCase):
+    """A study made before drafts were kept (schema version 1) gets the
+    table on first open, its data untouched."""
+
+    def test_version_1_study_is_migrated(self):
+        s = Study(members=MEMBERS)
+        try:
+            s.ok("label", "DeepSpeed#4187", "symptom=crash", as_="alice")
+            with s.db() as db:
+                db.execute("DROP TABLE drafts")
+                db.execute("PRAGMA user_version = 1")
+            before = s.dump()
+            s.ok("status")
+            after = s.dump()
+            self.assertEqual(after.pop("drafts"), [])
+            self.assertEqual(before, after)
+            self.assertEqual(s.query("PRAGMA user_version"), [(2,)])
+        finally:
+            s.close()
+
+
 class Blinding(unittest.TestCase):
     """An annotator sees nobody else's work by any path until the round
     is closed; the owner and adjudicators see everything."""

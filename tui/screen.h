@@ -58,6 +58,9 @@ struct view_ops {
 	 * save what was typed if closing the view would have saved it;
 	 * returns 1 when it saved something.  May be NULL. */
 	int (*hangup)(struct view *v);
+	/* what a hangup that saved says it did: "the memo being typed is
+	 * saved"; NULL for that default */
+	const char *kept;
 };
 
 struct view {

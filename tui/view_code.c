@@ -21,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/draft.h"
 #include "core/study.h"
 #include "core/text.h"
 #include "tui/screen.h"
@@ -261,6 +262,9 @@ int screen_save_proposal(struct screen *scr, const struct dimension *dim,
 		save_failed(scr, &e, "not proposed");
 		return -1;
 	}
+	/* a draft of it has served */
+	draft_remove(scr->st, scr->actor, scr->item.id, DRAFT_PROPOSAL,
+		     dim->key, &e);
 	reload_coding(scr);
 	screen_msg(scr, MSG_OK, "saved: proposal %s=%s (#%lld); %s = other "
 		   "until it is decided", dim->key, key, id, dim->key);
@@ -1070,18 +1074,21 @@ int screen_action(struct screen *scr, enum action a, int key)
 	}
 }
 
-/* Let the open overlays save what was typed; returns 1 if one did. */
-static int keep_typed(struct screen *scr)
+/* Let the open overlays save what was typed; returns what the topmost
+ * that did says it kept, or NULL when none saved anything. */
+static const char *keep_typed(struct screen *scr)
 {
-	int i, saved = 0;
+	const char *kept = NULL;
+	int i;
 
 	for (i = scr->nr_overlays - 1; i >= 0; i--) {
 		struct view *v = scr->overlays[i];
 
-		if (v->ops->hangup && v->ops->hangup(v))
-			saved = 1;
+		if (v->ops->hangup && v->ops->hangup(v) && !kept)
+			kept = v->ops->kept ? v->ops->kept :
+			       "the memo being typed is saved too";
 	}
-	return saved;
+	return kept;
 }
 
 /*
@@ -1227,14 +1234,16 @@ void screen_release_windows(struct screen *scr)
 
 void screen_hangup(struct screen *scr, struct err *e)
 {
+	const char *kept;
+
 	if (e->code != ERR_INTERRUPTED && e->code != ERR_IO)
 		return;
-	if (keep_typed(scr)) {
+	kept = keep_typed(scr);
+	if (kept) {
 		char msg[sizeof(e->msg)];
 
 		snprintf(msg, sizeof(msg), "%s", e->msg);
-		err_set(e, e->code, "%s; the memo being typed is saved too",
-			msg);
+		err_set(e, e->code, "%s; %s", msg, kept);
 	}
 }
 
