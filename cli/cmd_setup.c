@@ -224,7 +224,8 @@ CMD(codebook)
 {
 	static const char usage[] =
 		"bugcoder codebook check FILE | show [FILE] | "
-		"update FILE [--map DIM:OLD=NEW ...]\n"
+		"update FILE [--map DIM:OLD=NEW ...] | "
+		"revert VERSION [--map DIM:OLD=NEW ...]\n"
 		"\n"
 		"  FILE               a codebook JSON file, or the name of a "
 		"bundled one\n"
@@ -240,7 +241,13 @@ CMD(codebook)
 		"                     With the current codebook's own file, "
 		"only the maps\n"
 		"                     are applied: that mends labels whose "
-		"code it lacks.";
+		"code it lacks.\n"
+		"  revert VERSION     make an earlier version current again "
+		"(e.g. revert 1.0);\n"
+		"                     proposals accepted since are open again, "
+		"their labels\n"
+		"                     back on other; labels on other codes it "
+		"lacks need --map.";
 	const char **maps = NULL;
 	size_t nr_maps = 0;
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
@@ -258,7 +265,8 @@ CMD(codebook)
 		goto out;
 	}
 	if (!npos) {
-		ret = cli_usage_error(usage, "codebook: check, show or update?");
+		ret = cli_usage_error(usage, "codebook: check, show, update or "
+				      "revert?");
 		goto out;
 	}
 	/* FILE may name a bundled codebook */
@@ -317,6 +325,18 @@ CMD(codebook)
 		if ((ret = cli_open(c, CLI_MEMBER)))
 			goto out;
 		ret = cli_codebook_update(c, pos[1], maps, nr_maps);
+	} else if (!strcmp(pos[0], "revert")) {
+		extern int cli_codebook_revert(struct cli *, const char *,
+					       const char **, size_t);
+
+		if (npos != 2) {
+			ret = cli_usage_error(usage, "codebook revert needs "
+					      "VERSION");
+			goto out;
+		}
+		if ((ret = cli_open(c, CLI_MEMBER)))
+			goto out;
+		ret = cli_codebook_revert(c, pos[1], maps, nr_maps);
 	} else {
 		ret = cli_usage_error(usage, "codebook %s: unknown action",
 				      pos[0]);

@@ -759,3 +759,200 @@ out_nop:
 	codebook_release(&cb);
 	return ret;
 }
+
+/* Accepted proposals whose code `cb` lacks: open again, their labels
+ * back on `other`. */
+static int reopen_proposals(struct store *st, const struct actor *a,
+			    const struct codebook *cb,
+			    struct revert_stats *stats, struct err *e)
+{
+	sqlite3_stmt *s, *u = NULL;
+	long long *ids = NULL;
+	char **dims = NULL, **keys = NULL;
+	size_t n = 0, alloc = 0, i;
+	int rc, ret = -1;
+
+	s = store_prepare(st, "SELECT id, dimension, decided_code FROM "
+			  "proposals WHERE status = 'accepted' ORDER BY id", e);
+	if (!s)
+		return -1;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *dim = (const char *)sqlite3_column_text(s, 1);
+		const char *key = (const char *)sqlite3_column_text(s, 2);
+		const struct dimension *d = codebook_dim(cb, dim);
+
+		if (!key || (d && dimension_code(d, key)))
+			continue;
+		ALLOC_GROW(ids, n + 1, alloc);
+		dims = xrealloc(dims, alloc * sizeof(*dims));
+		keys = xrealloc(keys, alloc * sizeof(*keys));
+		ids[n] = sqlite3_column_int64(s, 0);
+		dims[n] = xstrdup(dim);
+		keys[n] = xstrdup(key);
+		n++;
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE) {
+		store_error(st, e, "listing proposals");
+		goto out;
+	}
+	u = store_prepare(st, "UPDATE proposals SET status = 'open', "
+			  "decided_code = NULL, decided_by = NULL, decided_at "
+			  "= NULL WHERE id = ?", e);
+	if (!u)
+		goto out;
+	for (i = 0; i < n; i++) {
+		const struct dimension *d = codebook_dim(cb, dims[i]);
+		struct buf note = BUF_INIT;
+		int moved = 0;
+
+		if (!d || !dimension_code(d, "other")) {
+			err_set(e, ERR_INPUT, "proposal %lld (%s:%s) cannot be "
+				"undone: version %s has no %s:other for its "
+				"labels", ids[i], dims[i], keys[i],
+				cb->version, dims[i]);
+			goto out;
+		}
+		if (move_labels(st, dims[i], keys[i], "other", ids[i], &moved,
+				e) < 0)
+			goto out;
+		sqlite3_reset(u);
+		sqlite3_bind_int64(u, 1, ids[i]);
+		if (sqlite3_step(u) != SQLITE_DONE) {
+			store_error(st, e, "reopening a proposal");
+			goto out;
+		}
+		buf_addf(&note, "open (%d label%s back to other)", moved,
+			 moved == 1 ? "" : "s");
+		rc = store_audit(st, a->os_user, actor_for(a),
+				 "proposal.reopen", 0, dims[i], keys[i],
+				 note.ptr, e);
+		buf_release(&note);
+		if (rc < 0)
+			goto out;
+		stats->reopened++;
+		stats->back_to_other += moved;
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(u);
+	for (i = 0; i < n; i++) {
+		free(dims[i]);
+		free(keys[i]);
+	}
+	free(dims);
+	free(keys);
+	free(ids);
+	return ret;
+}
+
+int codebook_revert(struct store *st, const struct actor *a,
+		    const char *version, const struct code_map *maps,
+		    size_t nr_maps, struct revert_stats *stats,
+		    struct err *e)
+{
+	struct codebook cur = CODEBOOK_INIT, target = CODEBOOK_INIT;
+	struct update_stats us;
+	struct buf note = BUF_INIT;
+	sqlite3_stmt *s;
+	char *json = NULL;
+	size_t i;
+	int rc, ret = -1;
+
+	memset(stats, 0, sizeof(*stats));
+	memset(&us, 0, sizeof(us));
+	if (actor_require(a, ROLES(ROLE_OWNER), "codebook revert", e) < 0)
+		return -1;
+	if (store_begin(st, e) < 0)
+		return -1;
+	if (study_codebook(st, &cur, NULL, e) < 0)
+		goto out;
+	if (!strcmp(cur.version, version)) {
+		err_set(e, ERR_INPUT, "codebook %s %s is the current version "
+			"already", cur.name, version);
+		goto out;
+	}
+	/* the latest row of that version, of this codebook first */
+	s = store_prepare(st, "SELECT json FROM codebooks WHERE version = ?1 "
+			  "ORDER BY name = ?2 DESC, id DESC LIMIT 1", e);
+	if (!s)
+		goto out;
+	sqlite3_bind_text(s, 1, version, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, cur.name, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		json = xstrdup((const char *)sqlite3_column_text(s, 0));
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		store_error(st, e, "reading the codebook history");
+		goto out;
+	}
+	if (!json) {
+		struct suggest sg;
+
+		err_set(e, ERR_NOTFOUND, "codebook version %s: the study never "
+			"had it", version);
+		s = store_prepare(st, "SELECT DISTINCT version FROM codebooks",
+				  NULL);
+		suggest_init(&sg, version);
+		while (s && sqlite3_step(s) == SQLITE_ROW)
+			suggest_add(&sg, (const char *)
+				    sqlite3_column_text(s, 0));
+		sqlite3_finalize(s);
+		err_suggest(e, suggest_result(&sg));
+		suggest_release(&sg);
+		goto out;
+	}
+	if (codebook_parse(&target, json, strlen(json), "the stored codebook",
+			   e) < 0)
+		goto out;
+	for (i = 0; i < nr_maps; i++) {
+		const struct dimension *d = codebook_dim(&target, maps[i].dim);
+
+		if (!d || !dimension_code(d, maps[i].to)) {
+			err_set(e, ERR_INPUT, "--map %s:%s=%s: %s is not a code "
+				"of %s in version %s", maps[i].dim,
+				maps[i].from, maps[i].to, maps[i].to,
+				maps[i].dim, version);
+			goto out;
+		}
+		if (apply_map(st, a, &maps[i], &us, e) < 0)
+			goto out;
+	}
+	stats->moved = us.moved;
+	stats->resolutions = us.resolutions;
+	if (reopen_proposals(st, a, &target, stats, e) < 0)
+		goto out;
+	if (find_orphans(st, &target, &us, e) < 0)
+		goto out;
+	if (us.orphans) {
+		err_set(e, ERR_INPUT, "version %s lacks codes labels use: %s; "
+			"map them with --map %s=NEW%s", version, us.orphans,
+			us.first_orphan, us.nr_orphans > 1 ?
+			" (one --map for each)" : "");
+		goto out;
+	}
+	/* resolutions */
+	if (check_used(st, &target, NULL, 0, e) < 0)
+		goto out;
+	buf_addf(&note, "revert to %s", version);
+	if (study_store_codebook(st, &target, json, note.ptr, a->os_user,
+				 actor_for(a), e) < 0)
+		goto out;
+	buf_reset(&note);
+	buf_addf(&note, "%s %s", target.name, version);
+	if (store_audit(st, a->os_user, actor_for(a), "codebook.revert", 0,
+			NULL, cur.version, note.ptr, e) < 0)
+		goto out;
+	ret = store_commit(st, e);
+out:
+	if (ret < 0)
+		store_rollback(st);
+	codebook_release(&cur);
+	codebook_release(&target);
+	buf_release(&note);
+	free(json);
+	free(us.orphans);
+	free(us.first_orphan);
+	return ret;
+}

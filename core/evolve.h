@@ -58,6 +58,25 @@ int codebook_update(struct store *st, const struct actor *a,
 		    size_t nr_maps, struct update_stats *stats,
 		    struct err *e);
 
+struct revert_stats {
+	int moved;		/* labels moved by maps */
+	int resolutions;	/* resolutions rewritten by maps */
+	int reopened;		/* accepted proposals open again */
+	int back_to_other;	/* their labels, `other` again */
+};
+
+/* Make the earlier version `version` of the codebook current again
+ * (owner only), as a new row of the codebook history, audited.  Labels
+ * move first by `maps` (DIM:OLD=NEW, NEW a code of that version); an
+ * accepted proposal whose code that version lacks is undone: open again,
+ * its labels back on `other`, the proposal still attached.  Refused,
+ * naming them, when labels or resolutions would still use a code that
+ * version lacks. */
+int codebook_revert(struct store *st, const struct actor *a,
+		    const char *version, const struct code_map *maps,
+		    size_t nr_maps, struct revert_stats *stats,
+		    struct err *e);
+
 struct proposal {
 	long long id;
 	char *dimension, *key, *name, *definition;

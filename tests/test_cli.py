@@ -247,7 +247,7 @@ class TestGlobal(StudyCase):
             (["member", "add", "x", "--role", "king"],
              "--role king: not a role"),
             (["member", "add", "x", "--role"], "--role needs a value"),
-            (["codebook"], "codebook: check, show or update?"),
+            (["codebook"], "codebook: check, show, update or revert?"),
             (["codebook", "check"], "codebook check needs FILE"),
             (["codebook", "frob"], "codebook frob: unknown action"),
             (["init", "--codebook"], "--codebook needs a value"),
