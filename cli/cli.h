@@ -36,6 +36,14 @@ int cli_open(struct cli *c, unsigned flags);
  * exit code. */
 int cli_codebook(struct cli *c, struct codebook *cb);
 
+/* The codebook file for --codebook NAME (or a FILE argument): the path
+ * as given when it names a file, else the bundled codebook NAME, looked
+ * for where `make install` puts them (BIN/../share/bugcoder/codebooks,
+ * BIN being the directory of the running program), then in the source
+ * tree's codebooks/ when the program runs from its build tree.  Owned;
+ * NULL after printing why (c->err holds it). */
+char *cli_find_codebook(struct cli *c, const char *name);
+
 /* Print "bugcoder: <msg>" for c->err (or `e`) and return its exit
  * code. */
 int cli_fail(struct cli *c);
@@ -90,6 +98,13 @@ int cli_check_dim_args(const char **pos, int from, int npos,
 		       const char *usage);
 void cli_dim_codes(const char *arg, struct dim_codes *dc);
 void cli_dim_codes_release(struct dim_codes *dc);
+
+/* codebook update FILE / codebook revert VERSION, with their --map
+ * arguments (cmd_evolve.c); exit codes. */
+int cli_codebook_update(struct cli *c, const char *path, const char **maps,
+			size_t nr_maps);
+int cli_codebook_revert(struct cli *c, const char *version,
+			const char **maps, size_t nr_maps);
 
 #define CMD(name) int cmd_##name(struct cli *c, int argc, char **argv)
 CMD(init);

@@ -48,12 +48,34 @@ CMD(round)
 		"--seed S [--stratify repo]) --annotators A,B\n"
 		"                      [--after ROUND --min-kappa K "
 		"[--gate value|lower] [--force]]\n"
-		"       bugcoder round list | close NAME\n"
+		"       bugcoder round list | close NAME [--force] | reopen NAME "
+		"[--force]\n"
 		"\n"
-		"--after ROUND --min-kappa K: a calibration gate; the round is\n"
-		"created only once ROUND is closed with kappa >= K on every\n"
-		"required dimension (with --gate lower, the 95% interval's\n"
-		"lower bound); --force creates it anyway, audited.";
+		"  --items SPEC      all (every item in no round yet), "
+		"repo:OWNER/REPO,\n"
+		"                    a list (microsoft/DeepSpeed#4187,"
+		"ColossalAI#2387),\n"
+		"                    @FILE (one item name a line), or "
+		"unfinished:ROUND\n"
+		"                    (the items a closed round left "
+		"unfinished: they move)\n"
+		"  --sample N|P%     draw N items or P% of the free ones "
+		"(needs --seed S)\n"
+		"  --stratify repo   draw from each repository in proportion\n"
+		"  --annotators A,B  who codes the round's items\n"
+		"  --after ROUND --min-kappa K\n"
+		"                    a calibration gate: the round is created "
+		"only once\n"
+		"                    ROUND is closed with kappa >= K on every "
+		"required\n"
+		"                    dimension (--gate lower: the 95% "
+		"interval's lower\n"
+		"                    bound); --force creates it anyway, "
+		"audited\n"
+		"  --force           also: close a round with items not yet "
+		"submitted by\n"
+		"                    every annotator; reopen a round with "
+		"adjudicated items";
 	const char *items = NULL, *sample = NULL, *seed = NULL;
 	const char *stratify = NULL, *annotators = NULL;
 	const char *after = NULL, *min_kappa = NULL, *gate = NULL;
@@ -79,7 +101,14 @@ CMD(round)
 		return rc > 0 ? 0 : 2;
 	}
 	if (!npos) {
-		ret = cli_usage_error(usage, "round: create, list or close?");
+		ret = cli_usage_error(usage, "round: create, list, close or "
+				      "reopen?");
+		goto out;
+	}
+	if (force && strcmp(pos[0], "close") && strcmp(pos[0], "reopen") &&
+	    !(!strcmp(pos[0], "create") && after)) {
+		ret = cli_usage_error(usage, "--force goes with round close, "
+				      "round reopen or a gate (--after)");
 		goto out;
 	}
 	if (!strcmp(pos[0], "create")) {
@@ -222,12 +251,28 @@ CMD(round)
 		}
 		if ((ret = cli_open(c, CLI_MEMBER)))
 			goto out;
-		if (round_close(&c->st, &c->actor, pos[1], &c->err) < 0) {
+		if (round_close(&c->st, &c->actor, pos[1],
+				force ? ROUND_FORCE : 0, &c->err) < 0) {
 			ret = cli_fail(c);
 			goto out;
 		}
 		printf("closed round %s: labels are frozen and visible to "
 		       "its annotators\n", pos[1]);
+	} else if (!strcmp(pos[0], "reopen")) {
+		if (npos != 2) {
+			ret = cli_usage_error(usage, "round reopen needs NAME");
+			goto out;
+		}
+		if ((ret = cli_open(c, CLI_MEMBER)))
+			goto out;
+		if (round_reopen(&c->st, &c->actor, pos[1],
+				 force ? ROUND_FORCE : 0, &c->err) < 0) {
+			ret = cli_fail(c);
+			goto out;
+		}
+		printf("reopened round %s: its annotators may label its items "
+		       "again (they may have seen each other's labels while "
+		       "it was closed)\n", pos[1]);
 	} else {
 		ret = cli_usage_error(usage, "round %s: unknown action",
 				      pos[0]);
@@ -265,16 +310,22 @@ CMD(label)
 		free(pos);
 		return rc;
 	}
-	if ((ret = cli_open(c, CLI_MEMBER)) || (ret = cli_codebook(c, &cb)))
+	if ((ret = cli_open(c, CLI_MEMBER)))
 		goto out;
 	id = item_find(&c->st, pos[0], &c->err);
 	if (id < 0) {
 		ret = cli_fail(c);
 		goto out;
 	}
-	/* all dimensions in one transaction: all or nothing */
+	/* all dimensions in one transaction: all or nothing; the codebook
+	 * is read inside it, so no update can come in between the check
+	 * of a code and its saving */
 	if (store_begin(&c->st, &c->err) < 0) {
 		ret = cli_fail(c);
+		goto out;
+	}
+	if ((ret = cli_codebook(c, &cb))) {
+		store_rollback(&c->st);
 		goto out;
 	}
 	for (i = 1; i < npos; i++) {
@@ -327,10 +378,20 @@ CMD(labels)
 		return cli_usage_error(usage, "expected: labels import "
 				       "FILE.csv");
 	}
-	if ((ret = cli_open(c, CLI_MEMBER)) || (ret = cli_codebook(c, &cb)))
+	if ((ret = cli_open(c, CLI_MEMBER)))
 		goto out;
+	/* the codebook is read inside the import's write transaction */
+	if (store_begin(&c->st, &c->err) < 0) {
+		ret = cli_fail(c);
+		goto out;
+	}
+	if ((ret = cli_codebook(c, &cb))) {
+		store_rollback(&c->st);
+		goto out;
+	}
 	if (labels_import(&c->st, &c->actor, &cb, pos[1], submit, &stats,
-			  &c->err) < 0) {
+			  &c->err) < 0 || store_commit(&c->st, &c->err) < 0) {
+		store_rollback(&c->st);
 		ret = cli_fail(c);
 		fprintf(stderr, "bugcoder: %s: nothing imported\n", pos[1]);
 		goto out;

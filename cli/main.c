@@ -13,6 +13,7 @@
 
 #include "cli/cli.h"
 #include "core/buf.h"
+#include "core/suggest.h"
 
 static const struct command {
 	const char *name;
@@ -176,7 +177,16 @@ static int run(int argc, char **argv)
 		if (!strcmp(argv[0], commands[i].name))
 			break;
 	if (i == NR_COMMANDS) {
-		fprintf(stderr, "bugcoder: %s: unknown command\n", argv[0]);
+		const char *names[NR_COMMANDS];
+		const char *near;
+
+		for (i = 0; i < NR_COMMANDS; i++)
+			names[i] = commands[i].name;
+		near = suggest_closest(argv[0], names, NR_COMMANDS);
+		fprintf(stderr, "bugcoder: %s: unknown command", argv[0]);
+		if (near)
+			fprintf(stderr, "; did you mean `bugcoder %s`?", near);
+		fprintf(stderr, "\n");
 		usage(stderr);
 		return 2;
 	}

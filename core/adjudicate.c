@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/suggest.h"
 
 static const char *const causes[] = {
 	"guideline_gap", "slip", "ambiguous", "code_missing", NULL
@@ -414,9 +415,11 @@ int adjudicate_resolve(struct store *st, const struct actor *a,
 	size_t i;
 	int ret = -1;
 
-	if (!d)
-		return err_set(e, ERR_INPUT, "%s: no such dimension in "
-			       "codebook %s", dim, cb->name);
+	if (!d) {
+		err_set(e, ERR_INPUT, "%s: no such dimension in codebook %s",
+			dim, cb->name);
+		return err_suggest(e, codebook_suggest_dim(cb, dim));
+	}
 	if (!n)
 		return err_set(e, ERR_INPUT, "%s: a resolution needs a code",
 			       dim);
@@ -424,9 +427,12 @@ int adjudicate_resolve(struct store *st, const struct actor *a,
 		return err_set(e, ERR_INPUT, "%s takes one code, not %zu",
 			       dim, n);
 	for (i = 0; i < n; i++)
-		if (!dimension_code(d, codes[i]))
-			return err_set(e, ERR_INPUT, "%s=%s: no such code in "
-				       "dimension %s", dim, codes[i], dim);
+		if (!dimension_code(d, codes[i])) {
+			err_set(e, ERR_INPUT, "%s=%s: no such code in "
+				"dimension %s", dim, codes[i], dim);
+			return err_suggest(e, dimension_suggest_code(d,
+								    codes[i]));
+		}
 	if (!rationale || !*rationale)
 		return err_set(e, ERR_INPUT, "a resolution needs a rationale "
 			       "(--rationale TEXT)");

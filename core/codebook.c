@@ -30,6 +30,7 @@
 #include "core/codebook.h"
 
 #include <cjson/cJSON.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -38,6 +39,8 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/suggest.h"
+#include <sys/stat.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define NO_POS SIZE_MAX
@@ -1025,4 +1028,120 @@ int codebook_valid_key(const char *key)
 			return 0;
 	}
 	return n > 0;
+}
+
+static int is_file(const char *path)
+{
+	struct stat sb;
+
+	return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
+/* NAME of every NAME.json in dir, appended to `names` (", "-joined) and
+ * offered to `sg`. */
+static void list_dir(const char *dir, struct buf *names, struct suggest *sg)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		size_t n = strlen(de->d_name);
+		char *name;
+
+		if (n <= 5 || de->d_name[0] == '.' ||
+		    strcmp(de->d_name + n - 5, ".json"))
+			continue;
+		name = xstrndup(de->d_name, n - 5);
+		if (!strstr(names->ptr, name)) {
+			buf_addf(names, "%s%s", names->len ? ", " : "", name);
+			suggest_add(sg, name);
+		}
+		free(name);
+	}
+	closedir(d);
+}
+
+char *codebook_find(const char *name, const char *const *dirs, size_t n,
+		    struct err *e)
+{
+	struct buf path = BUF_INIT, names = BUF_INIT;
+	struct suggest sg;
+	size_t i;
+
+	if (is_file(name))
+		return xstrdup(name);
+	if (strchr(name, '/') || !*name) {
+		err_set(e, errno == ENOENT ? ERR_NOTFOUND : ERR_IO, "%s: %s",
+			name, strerror(errno ? errno : ENOENT));
+		return NULL;
+	}
+	for (i = 0; i < n; i++) {
+		if (!dirs[i])
+			continue;
+		buf_reset(&path);
+		buf_addf(&path, "%s/%s.json", dirs[i], name);
+		if (is_file(path.ptr))
+			return buf_detach(&path, NULL);
+		buf_reset(&path);
+		buf_addf(&path, "%s/%s", dirs[i], name);
+		if (is_file(path.ptr))
+			return buf_detach(&path, NULL);
+	}
+	buf_release(&path);
+	suggest_init(&sg, name);
+	for (i = 0; i < n; i++)
+		if (dirs[i])
+			list_dir(dirs[i], &names, &sg);
+	if (suggest_result(&sg))
+		err_set(e, ERR_NOTFOUND, "%s: no such file, nor a bundled "
+			"codebook of that name; did you mean %s? (bundled: %s)",
+			name, suggest_result(&sg), names.ptr);
+	else if (names.len)
+		err_set(e, ERR_NOTFOUND, "%s: no such file, nor a bundled "
+			"codebook of that name (bundled: %s)", name,
+			names.ptr);
+	else
+		err_set(e, ERR_NOTFOUND, "%s: no such file (and no bundled "
+			"codebooks were found)", name);
+	suggest_release(&sg);
+	buf_release(&names);
+	return NULL;
+}
+
+const char *codebook_suggest_dim(const struct codebook *cb,
+				 const char *typed)
+{
+	const char *r = NULL, *got;
+	struct suggest sg;
+	size_t i;
+
+	suggest_init(&sg, typed);
+	for (i = 0; i < cb->nr_dims; i++)
+		suggest_add(&sg, cb->dims[i].key);
+	got = suggest_result(&sg);
+	for (i = 0; got && i < cb->nr_dims; i++)
+		if (!strcmp(cb->dims[i].key, got))
+			r = cb->dims[i].key;
+	suggest_release(&sg);
+	return r;
+}
+
+const char *dimension_suggest_code(const struct dimension *dim,
+				   const char *typed)
+{
+	const char *r = NULL, *got;
+	struct suggest sg;
+	size_t i;
+
+	suggest_init(&sg, typed);
+	for (i = 0; i < dim->nr_codes; i++)
+		suggest_add(&sg, dim->codes[i].key);
+	got = suggest_result(&sg);
+	for (i = 0; got && i < dim->nr_codes; i++)
+		if (!strcmp(dim->codes[i].key, got))
+			r = dim->codes[i].key;
+	suggest_release(&sg);
+	return r;
 }

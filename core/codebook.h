@@ -78,6 +78,22 @@ int codebook_parse(struct codebook *cb, const char *json, size_t len,
 /* Read `path` and codebook_parse() it.  ERR_IO when unreadable. */
 int codebook_load_file(struct codebook *cb, const char *path, struct err *e);
 
+/* The dimension key, or the code key of `dim`, closest to a misspelt
+ * one (see suggest.h), or NULL; borrowed from the codebook. */
+const char *codebook_suggest_dim(const struct codebook *cb,
+				 const char *typed);
+const char *dimension_suggest_code(const struct dimension *dim,
+				   const char *typed);
+
+/* Where the codebook `name` is: `name` itself when a file of that name
+ * exists (or it contains a '/'); else NAME.json (or NAME) in dirs[0..n)
+ * in turn - the bundled codebooks, by name.  Returns the path (owned;
+ * free() it), or NULL with ERR_NOTFOUND listing the codebooks the dirs
+ * hold and the closest name, or ERR_IO when a named path cannot be
+ * read. */
+char *codebook_find(const char *name, const char *const *dirs, size_t n,
+		    struct err *e);
+
 /* Free everything in `cb` and reset it to CODEBOOK_INIT.  Accepts NULL. */
 void codebook_release(struct codebook *cb);
 

@@ -16,6 +16,7 @@
 #include "core/buf.h"
 #include "core/item.h"
 #include "core/study.h"
+#include "core/suggest.h"
 
 int code_map_parse(const char *arg, const struct codebook *old,
 		   struct code_map *m, char **copy, struct err *e)
@@ -304,6 +305,47 @@ static int check_used(struct store *st, const struct codebook *nc,
 	return ret;
 }
 
+/* The labels whose code `cb` lacks, into stats. */
+static int find_orphans(struct store *st, const struct codebook *cb,
+			struct update_stats *stats, struct err *e)
+{
+	struct buf b = BUF_INIT;
+	sqlite3_stmt *s;
+	int rc;
+
+	s = store_prepare(st, "SELECT dimension, code, count(*) FROM labels "
+			  "GROUP BY dimension, code ORDER BY dimension, code",
+			  e);
+	if (!s)
+		return -1;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *dim = (const char *)sqlite3_column_text(s, 0);
+		const char *code = (const char *)sqlite3_column_text(s, 1);
+		const struct dimension *d = codebook_dim(cb, dim);
+		int n = sqlite3_column_int(s, 2);
+
+		if (d && dimension_code(d, code))
+			continue;
+		if (!stats->nr_orphans++) {
+			struct buf f = BUF_INIT;
+
+			buf_addf(&f, "%s:%s", dim, code);
+			stats->first_orphan = buf_detach(&f, NULL);
+		}
+		buf_addf(&b, "%s%s=%s (%d label%s)", b.len ? "; " : "", dim,
+			 code, n, n == 1 ? "" : "s");
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE) {
+		buf_release(&b);
+		return store_error(st, e, "checking the labels' codes");
+	}
+	if (b.len)
+		stats->orphans = buf_detach(&b, NULL);
+	buf_release(&b);
+	return 0;
+}
+
 int codebook_update(struct store *st, const struct actor *a,
 		    const char *path, const struct code_map *maps,
 		    size_t nr_maps, struct update_stats *stats,
@@ -313,7 +355,7 @@ int codebook_update(struct store *st, const struct actor *a,
 	struct buf json = BUF_INIT;
 	struct err ignore = ERR_INIT;
 	char *current = NULL;
-	int have_old, ret = -1;
+	int have_old, same = 0, ret = -1;
 	size_t i;
 
 	memset(stats, 0, sizeof(*stats));
@@ -343,12 +385,15 @@ int codebook_update(struct store *st, const struct actor *a,
 		sqlite3_finalize(s);
 		if (rc < 0)
 			goto out;
-		if (current && !strcmp(current, json.ptr) && !nr_maps) {
+		same = current && !strcmp(current, json.ptr);
+		if (same && !nr_maps) {
 			stats->unchanged = 1;
+			if (find_orphans(st, &nc, stats, e) < 0)
+				goto out;
 			ret = store_commit(st, e);
 			goto out;
 		}
-		if (!strcmp(oc.name, nc.name) &&
+		if (!same && !strcmp(oc.name, nc.name) &&
 		    !strcmp(oc.version, nc.version)) {
 			err_set(e, ERR_INPUT, "%s: version %s is already "
 				"loaded with different content; give the new "
@@ -378,13 +423,19 @@ int codebook_update(struct store *st, const struct actor *a,
 			goto out;
 		}
 	}
-	if (check_used(st, &nc, maps, nr_maps, e) < 0)
+	/* the same version again only mends labels: those it leaves
+	 * are reported, not refused */
+	if (!same && check_used(st, &nc, maps, nr_maps, e) < 0)
 		goto out;
 	for (i = 0; i < nr_maps; i++)
 		if (apply_map(st, a, &maps[i], stats, e) < 0)
 			goto out;
-	if (study_store_codebook(st, &nc, json.ptr, path, a->os_user,
-				 actor_for(a), e) < 0)
+	if (same)
+		stats->unchanged = 1;
+	else if (study_store_codebook(st, &nc, json.ptr, path, a->os_user,
+				      actor_for(a), e) < 0)
+		goto out;
+	if (find_orphans(st, &nc, stats, e) < 0)
 		goto out;
 	ret = store_commit(st, e);
 out:
@@ -720,6 +771,8 @@ int proposal_map(struct store *st, const struct actor *a, long long id,
 	if (!d || !dimension_code(d, code)) {
 		err_set(e, ERR_INPUT, "%s=%s: no such code in the current "
 			"codebook", p.dimension, code);
+		if (d)
+			err_suggest(e, dimension_suggest_code(d, code));
 		goto out;
 	}
 	if (move_labels(st, p.dimension, "other", code, id, &moved, e) < 0 ||
@@ -744,5 +797,202 @@ out_nop:
 	if (ret < 0)
 		store_rollback(st);
 	codebook_release(&cb);
+	return ret;
+}
+
+/* Accepted proposals whose code `cb` lacks: open again, their labels
+ * back on `other`. */
+static int reopen_proposals(struct store *st, const struct actor *a,
+			    const struct codebook *cb,
+			    struct revert_stats *stats, struct err *e)
+{
+	sqlite3_stmt *s, *u = NULL;
+	long long *ids = NULL;
+	char **dims = NULL, **keys = NULL;
+	size_t n = 0, alloc = 0, i;
+	int rc, ret = -1;
+
+	s = store_prepare(st, "SELECT id, dimension, decided_code FROM "
+			  "proposals WHERE status = 'accepted' ORDER BY id", e);
+	if (!s)
+		return -1;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *dim = (const char *)sqlite3_column_text(s, 1);
+		const char *key = (const char *)sqlite3_column_text(s, 2);
+		const struct dimension *d = codebook_dim(cb, dim);
+
+		if (!key || (d && dimension_code(d, key)))
+			continue;
+		ALLOC_GROW(ids, n + 1, alloc);
+		dims = xrealloc(dims, alloc * sizeof(*dims));
+		keys = xrealloc(keys, alloc * sizeof(*keys));
+		ids[n] = sqlite3_column_int64(s, 0);
+		dims[n] = xstrdup(dim);
+		keys[n] = xstrdup(key);
+		n++;
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE) {
+		store_error(st, e, "listing proposals");
+		goto out;
+	}
+	u = store_prepare(st, "UPDATE proposals SET status = 'open', "
+			  "decided_code = NULL, decided_by = NULL, decided_at "
+			  "= NULL WHERE id = ?", e);
+	if (!u)
+		goto out;
+	for (i = 0; i < n; i++) {
+		const struct dimension *d = codebook_dim(cb, dims[i]);
+		struct buf note = BUF_INIT;
+		int moved = 0;
+
+		if (!d || !dimension_code(d, "other")) {
+			err_set(e, ERR_INPUT, "proposal %lld (%s:%s) cannot be "
+				"undone: version %s has no %s:other for its "
+				"labels", ids[i], dims[i], keys[i],
+				cb->version, dims[i]);
+			goto out;
+		}
+		if (move_labels(st, dims[i], keys[i], "other", ids[i], &moved,
+				e) < 0)
+			goto out;
+		sqlite3_reset(u);
+		sqlite3_bind_int64(u, 1, ids[i]);
+		if (sqlite3_step(u) != SQLITE_DONE) {
+			store_error(st, e, "reopening a proposal");
+			goto out;
+		}
+		buf_addf(&note, "open (%d label%s back to other)", moved,
+			 moved == 1 ? "" : "s");
+		rc = store_audit(st, a->os_user, actor_for(a),
+				 "proposal.reopen", 0, dims[i], keys[i],
+				 note.ptr, e);
+		buf_release(&note);
+		if (rc < 0)
+			goto out;
+		stats->reopened++;
+		stats->back_to_other += moved;
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(u);
+	for (i = 0; i < n; i++) {
+		free(dims[i]);
+		free(keys[i]);
+	}
+	free(dims);
+	free(keys);
+	free(ids);
+	return ret;
+}
+
+int codebook_revert(struct store *st, const struct actor *a,
+		    const char *version, const struct code_map *maps,
+		    size_t nr_maps, struct revert_stats *stats,
+		    struct err *e)
+{
+	struct codebook cur = CODEBOOK_INIT, target = CODEBOOK_INIT;
+	struct update_stats us;
+	struct buf note = BUF_INIT;
+	sqlite3_stmt *s;
+	char *json = NULL;
+	size_t i;
+	int rc, ret = -1;
+
+	memset(stats, 0, sizeof(*stats));
+	memset(&us, 0, sizeof(us));
+	if (actor_require(a, ROLES(ROLE_OWNER), "codebook revert", e) < 0)
+		return -1;
+	if (store_begin(st, e) < 0)
+		return -1;
+	if (study_codebook(st, &cur, NULL, e) < 0)
+		goto out;
+	if (!strcmp(cur.version, version)) {
+		err_set(e, ERR_INPUT, "codebook %s %s is the current version "
+			"already", cur.name, version);
+		goto out;
+	}
+	/* the latest row of that version, of this codebook first */
+	s = store_prepare(st, "SELECT json FROM codebooks WHERE version = ?1 "
+			  "ORDER BY name = ?2 DESC, id DESC LIMIT 1", e);
+	if (!s)
+		goto out;
+	sqlite3_bind_text(s, 1, version, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, cur.name, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		json = xstrdup((const char *)sqlite3_column_text(s, 0));
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		store_error(st, e, "reading the codebook history");
+		goto out;
+	}
+	if (!json) {
+		struct suggest sg;
+
+		err_set(e, ERR_NOTFOUND, "codebook version %s: the study never "
+			"had it", version);
+		s = store_prepare(st, "SELECT DISTINCT version FROM codebooks",
+				  NULL);
+		suggest_init(&sg, version);
+		while (s && sqlite3_step(s) == SQLITE_ROW)
+			suggest_add(&sg, (const char *)
+				    sqlite3_column_text(s, 0));
+		sqlite3_finalize(s);
+		err_suggest(e, suggest_result(&sg));
+		suggest_release(&sg);
+		goto out;
+	}
+	if (codebook_parse(&target, json, strlen(json), "the stored codebook",
+			   e) < 0)
+		goto out;
+	for (i = 0; i < nr_maps; i++) {
+		const struct dimension *d = codebook_dim(&target, maps[i].dim);
+
+		if (!d || !dimension_code(d, maps[i].to)) {
+			err_set(e, ERR_INPUT, "--map %s:%s=%s: %s is not a code "
+				"of %s in version %s", maps[i].dim,
+				maps[i].from, maps[i].to, maps[i].to,
+				maps[i].dim, version);
+			goto out;
+		}
+		if (apply_map(st, a, &maps[i], &us, e) < 0)
+			goto out;
+	}
+	stats->moved = us.moved;
+	stats->resolutions = us.resolutions;
+	if (reopen_proposals(st, a, &target, stats, e) < 0)
+		goto out;
+	if (find_orphans(st, &target, &us, e) < 0)
+		goto out;
+	if (us.orphans) {
+		err_set(e, ERR_INPUT, "version %s lacks codes labels use: %s; "
+			"map them with --map %s=NEW%s", version, us.orphans,
+			us.first_orphan, us.nr_orphans > 1 ?
+			" (one --map for each)" : "");
+		goto out;
+	}
+	/* resolutions */
+	if (check_used(st, &target, NULL, 0, e) < 0)
+		goto out;
+	buf_addf(&note, "revert to %s", version);
+	if (study_store_codebook(st, &target, json, note.ptr, a->os_user,
+				 actor_for(a), e) < 0)
+		goto out;
+	buf_reset(&note);
+	buf_addf(&note, "%s %s", target.name, version);
+	if (store_audit(st, a->os_user, actor_for(a), "codebook.revert", 0,
+			NULL, cur.version, note.ptr, e) < 0)
+		goto out;
+	ret = store_commit(st, e);
+out:
+	if (ret < 0)
+		store_rollback(st);
+	codebook_release(&cur);
+	codebook_release(&target);
+	buf_release(&note);
+	free(json);
+	free(us.orphans);
+	free(us.first_orphan);
 	return ret;
 }

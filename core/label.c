@@ -8,6 +8,9 @@
 
 #include "core/access.h"
 #include "core/buf.h"
+#include "core/item.h"
+#include "core/study.h"
+#include "core/suggest.h"
 
 static int cmp_str(const void *a, const void *b)
 {
@@ -125,6 +128,37 @@ fail_quiet:
 	return -1;
 }
 
+/* "owner/repo#N is in round R, which is closed", with the way out. */
+static int closed_round_error(struct store *st, long long item_id,
+			      struct err *e)
+{
+	sqlite3_stmt *s;
+	char *item = NULL, *round = NULL;
+	int rc;
+
+	s = store_prepare(st, "SELECT i.repo, i.number, r.name FROM items i "
+			  "JOIN assignments a ON a.item_id = i.id JOIN rounds "
+			  "r ON r.id = a.round_id WHERE i.id = ?", e);
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, item_id);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		item = item_name((const char *)sqlite3_column_text(s, 0),
+				 sqlite3_column_int64(s, 1));
+		round = xstrdup((const char *)sqlite3_column_text(s, 2));
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW)
+		return store_error(st, e, "reading an item's round");
+	err_set(e, ERR_PERM, "%s is in round %s, which is closed; labels can "
+		"no longer change (the owner may `round reopen %s`)", item,
+		round, round);
+	free(item);
+	free(round);
+	return -1;
+}
+
 int label_check_access(struct store *st, const struct actor *a,
 		       long long item_id, struct err *e)
 {
@@ -170,8 +204,7 @@ int label_check_access(struct store *st, const struct actor *a,
 	if (!round)
 		return 0;
 	if (closed)
-		return err_set(e, ERR_PERM, "the item's round is closed; "
-			       "labels can no longer change");
+		return closed_round_error(st, item_id, e);
 	s = store_prepare(st, "SELECT 1 FROM round_annotators WHERE "
 			  "round_id = ? AND member_id = ?", e);
 	if (!s)
@@ -247,16 +280,21 @@ int label_set(struct store *st, const struct actor *a,
 	size_t i;
 	int ret = -1, rc;
 
-	if (!d)
-		return err_set(e, ERR_INPUT, "%s: no such dimension in "
-			       "codebook %s", dim, cb->name);
+	if (!d) {
+		err_set(e, ERR_INPUT, "%s: no such dimension in codebook %s",
+			dim, cb->name);
+		return err_suggest(e, codebook_suggest_dim(cb, dim));
+	}
 	if (n > 1 && !d->select_many)
 		return err_set(e, ERR_INPUT, "%s takes one code, not %zu",
 			       dim, n);
 	for (i = 0; i < n; i++)
-		if (!dimension_code(d, codes[i]))
-			return err_set(e, ERR_INPUT, "%s=%s: no such code in "
-				       "dimension %s", dim, codes[i], dim);
+		if (!dimension_code(d, codes[i])) {
+			err_set(e, ERR_INPUT, "%s=%s: no such code in "
+				"dimension %s", dim, codes[i], dim);
+			return err_suggest(e, dimension_suggest_code(d,
+								    codes[i]));
+		}
 	sorted = xcalloc(n + 1, sizeof(*sorted));
 	if (n) {
 		memcpy(sorted, codes, n * sizeof(*sorted));
@@ -272,7 +310,10 @@ int label_set(struct store *st, const struct actor *a,
 
 	if (store_begin(st, e) < 0)
 		goto out;
-	if (label_check_access(st, a, item_id, e) < 0)
+	/* validated against `cb` above: that must still be the current
+	 * version now that no update can come in */
+	if (study_codebook_current(st, cb, e) < 0 ||
+	    label_check_access(st, a, item_id, e) < 0)
 		goto out;
 	if (codes_joined(st, item_id, a->member_id, dim, &old, e) < 0)
 		goto out;
@@ -351,10 +392,17 @@ int label_toggle(struct store *st, const struct actor *a,
 	size_t n = 0, i;
 	int found = 0, ret;
 
-	if (!d)
-		return err_set(e, ERR_INPUT, "%s: no such dimension", dim);
-	if (coding_load(st, a, item_id, a->member_id, &c, e) < 0)
+	if (!d) {
+		err_set(e, ERR_INPUT, "%s: no such dimension", dim);
+		return err_suggest(e, codebook_suggest_dim(cb, dim));
+	}
+	/* what is chosen now and the change, in one transaction */
+	if (store_begin(st, e) < 0)
 		return -1;
+	if (coding_load(st, a, item_id, a->member_id, &c, e) < 0) {
+		store_rollback(st);
+		return -1;
+	}
 	cur = coding_dim(&c, dim);
 	v = xcalloc((cur ? cur->nr_codes : 0) + 1, sizeof(*v));
 	for (i = 0; cur && i < cur->nr_codes; i++) {
@@ -366,6 +414,10 @@ int label_toggle(struct store *st, const struct actor *a,
 	if (!found)
 		v[n++] = code;
 	ret = label_set(st, a, cb, item_id, dim, v, n, 0, e);
+	if (ret == 0)
+		ret = store_commit(st, e);
+	else
+		store_rollback(st);
 	free(v);
 	coding_release(&c);
 	return ret;
@@ -383,7 +435,8 @@ int label_submit(struct store *st, const struct actor *a,
 
 	if (store_begin(st, e) < 0)
 		return -1;
-	if (label_check_access(st, a, item_id, e) < 0 ||
+	if (study_codebook_current(st, cb, e) < 0 ||
+	    label_check_access(st, a, item_id, e) < 0 ||
 	    coding_load(st, a, item_id, a->member_id, &c, e) < 0)
 		goto out;
 	for (i = 0; i < cb->nr_dims; i++)
@@ -529,8 +582,10 @@ int label_propose(struct store *st, const struct actor *a,
 	long long pid;
 	int ret = -1;
 
-	if (!d)
-		return err_set(e, ERR_INPUT, "%s: no such dimension", dim);
+	if (!d) {
+		err_set(e, ERR_INPUT, "%s: no such dimension", dim);
+		return err_suggest(e, codebook_suggest_dim(cb, dim));
+	}
 	if (!codebook_valid_key(key))
 		return err_set(e, ERR_INPUT, "%s: a code key is 1-64 letters, "
 			       "digits, '_', '-' or '.'", key);
@@ -545,7 +600,8 @@ int label_propose(struct store *st, const struct actor *a,
 			       "definition");
 	if (store_begin(st, e) < 0)
 		return -1;
-	if (label_check_access(st, a, item_id, e) < 0)
+	if (study_codebook_current(st, cb, e) < 0 ||
+	    label_check_access(st, a, item_id, e) < 0)
 		goto out;
 	store_now(now);
 	s = store_prepare(st, "INSERT INTO proposals (dimension, key, name, "

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "core/buf.h"
+#include "core/suggest.h"
 
 char *member_os_user(void)
 {
@@ -84,8 +85,22 @@ int member_find(struct store *st, const char *name, long long *id,
 		return 0;
 	if (rc != SQLITE_DONE)
 		return store_error(st, e, "looking up a member");
-	return err_set(e, ERR_NOTFOUND, "%s: not a member of this study",
-		       name);
+	err_set(e, ERR_NOTFOUND, "%s: not a member of this study", name);
+	s = store_prepare(st, "SELECT name FROM members WHERE active ORDER BY "
+			  "id", NULL);
+	if (s) {
+		struct suggest sg;
+
+		suggest_init(&sg, name);
+		while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+			suggest_add(&sg, (const char *)
+				    sqlite3_column_text(s, 0));
+		sqlite3_finalize(s);
+		if (rc == SQLITE_DONE)
+			err_suggest(e, suggest_result(&sg));
+		suggest_release(&sg);
+	}
+	return -1;
 }
 
 static int resolve(struct store *st, const char *as, struct actor *a,

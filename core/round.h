@@ -56,19 +56,37 @@ struct round_info {
 	int own_only;		/* progress is the actor's own (blinding) */
 };
 
+enum round_flags {
+	ROUND_FORCE = 1 << 0,	/* close with unfinished items, reopen with
+				   adjudicated ones */
+};
+
 /* Create a round.  Only the owner.  SPEC for --items is a comma-separated
- * list of item names, "all" (every item in no round yet), "repo:OWNER/NAME"
- * or "@FILE" (one item name per line).  A sample takes N items or P% of
- * the candidates (rounded to nearest, at least 1).  Annotators must be
- * members with the annotator (or owner) role.  *out (may be NULL) gets
- * the round.  Audited. */
+ * list of item names, "all" (every item in no round yet), "repo:OWNER/NAME",
+ * "@FILE" (one item name per line) or "unfinished:ROUND" (the items of the
+ * closed round ROUND that not every one of its annotators submitted; they
+ * move out of ROUND into the new one, each move audited).  A sample takes
+ * N items or P% of the candidates (rounded to nearest, at least 1).
+ * Annotators must be members with the annotator (or owner) role.  A named
+ * item already in a round is refused, naming the item and the round.
+ * *out (may be NULL) gets the round.  Audited. */
 int round_create(struct store *st, const struct actor *a,
 		 const struct round_spec *spec, struct round_info *out,
 		 struct err *e);
 
-/* Close a round (owner or adjudicator): labels freeze, blinding lifts. */
+/* Close a round (owner or adjudicator): labels freeze, blinding lifts.
+ * Refused while an item is not submitted by every annotator of the
+ * round, saying how many and naming the first, unless `flags` has
+ * ROUND_FORCE; a forced close is audited with the count. */
 int round_close(struct store *st, const struct actor *a, const char *name,
-		struct err *e);
+		unsigned flags, struct err *e);
+
+/* Reopen a closed round (owner only): its annotators may label again.
+ * Refused, naming the first, when an item of the round has been resolved
+ * or settled, unless `flags` has ROUND_FORCE (adjudicated items stay
+ * frozen all the same).  Audited. */
+int round_reopen(struct store *st, const struct actor *a, const char *name,
+		 unsigned flags, struct err *e);
 
 /* All rounds in creation order. */
 int round_list(struct store *st, struct round_info **v, size_t *nr,

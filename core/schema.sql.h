@@ -231,6 +231,19 @@ static const char *const migrations[] = {
 	"  min_kappa REAL NOT NULL,"
 	"  on_lower INTEGER NOT NULL DEFAULT 0,"
 	"  forced INTEGER NOT NULL DEFAULT 0);",
+
+	/* 2 -> 3: what a member was typing when the screen was stopped (a
+	   rationale, a proposed code), kept for them alone and offered
+	   when they open the same dialog again; one row per field */
+	"CREATE TABLE drafts ("
+	"  member_id INTEGER NOT NULL REFERENCES members(id),"
+	"  item_id INTEGER NOT NULL REFERENCES items(id),"
+	"  kind TEXT NOT NULL CHECK (kind IN ('rationale','proposal')),"
+	"  dimension TEXT NOT NULL,"
+	"  field TEXT NOT NULL,"
+	"  text TEXT NOT NULL,"
+	"  saved_at TEXT NOT NULL,"
+	"  PRIMARY KEY (member_id, item_id, kind, dimension, field));",
 };
 
 #endif

@@ -9,6 +9,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,12 +24,129 @@
 #define NR_MIGRATIONS (sizeof(migrations) / sizeof(migrations[0]))
 #define BUSY_TIMEOUT_MS 8000
 
+/*
+ * Permission problems name the file, the operation and the permission
+ * that is missing, with the file's mode and owners and who is asking
+ * ("unable to open database file" says none of it).  Permissions are
+ * checked with the effective ids, as the kernel checks them (a setgid
+ * install opens studies through its group).
+ */
+static void describe_owner(const char *path, struct buf *out)
+{
+	struct stat sb;
+	struct passwd *pw;
+	struct group *gr;
+	char mode[10];
+	int i;
+
+	if (stat(path, &sb) < 0)
+		return;
+	for (i = 0; i < 9; i++)
+		mode[i] = (sb.st_mode & (0400 >> i)) ? "rwx"[i % 3] : '-';
+	mode[9] = '\0';
+	pw = getpwuid(sb.st_uid);
+	if (pw)
+		buf_addf(out, "%s %s", mode, pw->pw_name);
+	else
+		buf_addf(out, "%s %lu", mode, (unsigned long)sb.st_uid);
+	gr = getgrgid(sb.st_gid);
+	if (gr)
+		buf_addf(out, ":%s", gr->gr_name);
+	else
+		buf_addf(out, ":%lu", (unsigned long)sb.st_gid);
+	pw = getpwuid(geteuid());
+	if (pw)
+		buf_addf(out, "; you are %s", pw->pw_name);
+}
+
+static int perm_error(struct err *e, const char *path, const char *op,
+		      const char *perm)
+{
+	struct buf b = BUF_INIT;
+
+	describe_owner(path, &b);
+	err_set(e, ERR_PERM, "%s: cannot %s: no %s permission (%s)", path, op,
+		perm, b.ptr);
+	buf_release(&b);
+	return -1;
+}
+
+static int can(const char *path, int mode)
+{
+	return faccessat(AT_FDCWD, path, mode, AT_EACCESS) == 0;
+}
+
+/* The directory a study is in, owned. */
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return xstrdup(".");
+	if (slash == path)
+		return xstrdup("/");
+	return xstrndup(path, (size_t)(slash - path));
+}
+
+/* When opening or writing `path` failed: the permission that is
+ * missing, if one is; 0 when permissions do not explain it. */
+static int explain_access(const char *path, int write, struct err *e)
+{
+	struct buf side = BUF_INIT;
+	char *dir = dir_of(path);
+	int ret = 0;
+	const char *sfx[] = { "-wal", "-shm" };
+	size_t i;
+
+	if (!can(dir, X_OK)) {
+		buf_addf(&side, "reach %s in it", path);
+		ret = perm_error(e, dir, side.ptr, "search (x)");
+		goto out;
+	}
+	if (!can(path, R_OK)) {
+		ret = perm_error(e, path, "read the study", "read");
+		goto out;
+	}
+	if (write && !can(path, W_OK)) {
+		ret = perm_error(e, path, "write the study", "write");
+		goto out;
+	}
+	/* WAL mode keeps two files next to the study */
+	for (i = 0; i < 2; i++) {
+		buf_reset(&side);
+		buf_addf(&side, "%s%s", path, sfx[i]);
+		if (access(side.ptr, F_OK) == 0) {
+			if (!can(side.ptr, R_OK | W_OK)) {
+				ret = perm_error(e, side.ptr, "open the study's "
+						 "journal", "read and write");
+				goto out;
+			}
+		} else if (!can(dir, W_OK)) {
+			struct buf op = BUF_INIT;
+
+			buf_addf(&op, "create %s (the study's journal) in it",
+				 side.ptr);
+			ret = perm_error(e, dir, op.ptr, "write");
+			buf_release(&op);
+			goto out;
+		}
+	}
+out:
+	buf_release(&side);
+	free(dir);
+	return ret;
+}
+
 int store_error(struct store *st, struct err *e, const char *what)
 {
 	int rc = sqlite3_errcode(st->db);
 	int code = (rc == SQLITE_BUSY || rc == SQLITE_LOCKED) ? ERR_BUSY :
 		   ERR_DB;
 
+	if ((rc == SQLITE_READONLY || rc == SQLITE_CANTOPEN ||
+	     rc == SQLITE_PERM) && st->path &&
+	    explain_access(st->path, rc == SQLITE_READONLY, e) < 0)
+		return -1;	/* the message says what it could not do */
 	if (code == ERR_BUSY)
 		return err_set(e, code, "%s: the study is busy (another "
 			       "bugcoder is writing); try again", what);
@@ -58,6 +177,12 @@ int store_exec(struct store *st, const char *sql, struct err *e)
 	if (sqlite3_exec(st->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
 		int rc = sqlite3_errcode(st->db);
 
+		if ((rc == SQLITE_READONLY || rc == SQLITE_CANTOPEN ||
+		     rc == SQLITE_PERM) && st->path &&
+		    explain_access(st->path, rc == SQLITE_READONLY, e) < 0) {
+			sqlite3_free(msg);
+			return -1;
+		}
 		err_set(e, (rc == SQLITE_BUSY || rc == SQLITE_LOCKED) ?
 			ERR_BUSY : ERR_DB, "%s: %s", st->path ? st->path :
 			"study", msg ? msg : sqlite3_errmsg(st->db));
@@ -150,6 +275,61 @@ static int configure(struct store *st, int readonly, struct err *e)
 	return 0;
 }
 
+/* What is at `path`, for init, which will not create a study there. */
+static void what_is_there(const char *path, struct buf *out)
+{
+	unsigned char head[100];
+	struct stat sb;
+	ssize_t n;
+	int fd;
+
+	if (stat(path, &sb) < 0) {
+		buf_addf(out, "%s", strerror(errno));
+		return;
+	}
+	if (S_ISDIR(sb.st_mode)) {
+		buf_addf(out, "it is a directory (name a study file in it, "
+			 "e.g. --study %s/bugcoder.db)", path);
+		return;
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		buf_addstr(out, "something other than a file is there");
+		return;
+	}
+	if (!sb.st_size) {
+		buf_addstr(out, "an empty file is there (remove it first, if "
+			   "it is yours to remove)");
+		return;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	n = fd < 0 ? -1 : read(fd, head, sizeof(head));
+	if (fd >= 0)
+		close(fd);
+	if (n < 0) {
+		buf_addf(out, "a file you may not read is there (%s)",
+			 strerror(errno));
+		return;
+	}
+	if (n == (ssize_t)sizeof(head) &&
+	    !memcmp(head, "SQLite format 3", 16)) {
+		/* PRAGMA user_version: a big-endian word at offset 60 */
+		unsigned long v = (unsigned long)head[60] << 24 |
+				  (unsigned long)head[61] << 16 |
+				  (unsigned long)head[62] << 8 | head[63];
+
+		if (v)
+			buf_addstr(out, "a bugcoder study is there already "
+				   "(open it with --study, or choose another "
+				   "name)");
+		else
+			buf_addstr(out, "an SQLite database that is not a "
+				   "bugcoder study is there");
+		return;
+	}
+	buf_addf(out, "a file of %lld bytes that is not a study is there",
+		 (long long)sb.st_size);
+}
+
 int store_open(struct store *st, const char *path, unsigned flags,
 	       struct err *e)
 {
@@ -166,24 +346,60 @@ int store_open(struct store *st, const char *path, unsigned flags,
 		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0660);
 		umask(old);
 		if (fd < 0) {
-			err_set(e, ERR_IO, "%s: %s", path, errno == EEXIST ?
-				"a study already exists here" :
-				strerror(errno));
+			int err = errno;
+
+			if (err == EEXIST || err == EISDIR) {
+				struct buf what = BUF_INIT;
+
+				what_is_there(path, &what);
+				err_set(e, ERR_IO, "%s: cannot create a study "
+					"here: %s", path, what.ptr);
+				buf_release(&what);
+			} else if (err == EACCES) {
+				char *dir = dir_of(path);
+				struct buf op = BUF_INIT;
+
+				buf_addf(&op, "create %s in it", path);
+				perm_error(e, dir, op.ptr, "write");
+				buf_release(&op);
+				free(dir);
+			} else {
+				err_set(e, ERR_IO, "%s: %s", path,
+					strerror(err));
+			}
 			goto fail;
 		}
 		close(fd);
 	} else if (stat(path, &sb) < 0) {
+		if (errno == EACCES) {
+			char *dir = dir_of(path);
+			struct buf op = BUF_INIT;
+
+			buf_addf(&op, "reach %s in it", path);
+			perm_error(e, dir, op.ptr, "search (x)");
+			buf_release(&op);
+			free(dir);
+			goto fail;
+		}
 		err_set(e, errno == ENOENT ? ERR_NOTFOUND : ERR_IO,
 			"%s: %s", path, errno == ENOENT ?
 			"no study here (create one with `bugcoder init`, or "
 			"name it with --study FILE)" : strerror(errno));
 		goto fail;
+	} else if (S_ISDIR(sb.st_mode)) {
+		err_set(e, ERR_INPUT, "%s: a directory, not a study (name the "
+			"study file, e.g. --study %s/bugcoder.db)", path, path);
+		goto fail;
+	} else if (!can(path, R_OK)) {
+		perm_error(e, path, "read the study", "read");
+		goto fail;
 	}
 	if (flags & STORE_READONLY)
 		oflags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX;
 	if (sqlite3_open_v2(path, &st->db, oflags, NULL) != SQLITE_OK) {
-		err_set(e, ERR_IO, "%s: %s", path, st->db ?
-			sqlite3_errmsg(st->db) : "cannot open");
+		if (explain_access(path, 0, e) == 0)
+			err_set(e, ERR_IO, "%s: %s", path, st->db ?
+				sqlite3_errmsg(st->db) : "cannot open");
 		goto fail_created;
 	}
 	/* Only a study is opened: an empty file, or another program's
@@ -268,12 +484,39 @@ void store_remove_reader(struct store *st, struct store_reader *r)
 		}
 }
 
+/*
+ * Tests make a race between two processes deterministic with
+ * BUGCODER_TEST_BEGIN_GATE=PATH: the outermost store_begin() creates
+ * PATH.waiting, then waits (at most a minute) until PATH exists before it
+ * takes the write lock.  Whatever the process read before that is then
+ * read before whatever the test does meanwhile.
+ */
+static void test_begin_gate(void)
+{
+	const char *gate = getenv("BUGCODER_TEST_BEGIN_GATE");
+	struct timespec ts = { 0, 10 * 1000 * 1000 };
+	struct buf waiting = BUF_INIT;
+	FILE *f;
+	int i;
+
+	if (!gate || !*gate)
+		return;
+	buf_addf(&waiting, "%s.waiting", gate);
+	f = fopen(waiting.ptr, "w");
+	if (f)
+		fclose(f);
+	buf_release(&waiting);
+	for (i = 0; i < 6000 && access(gate, F_OK); i++)
+		nanosleep(&ts, NULL);
+}
+
 int store_begin(struct store *st, struct err *e)
 {
 	struct store_reader *r;
 
 	if (st->depth++)
 		return 0;
+	test_begin_gate();
 	for (r = st->readers; r; r = r->next)
 		r->release(r);
 	if (store_exec(st, "BEGIN IMMEDIATE", e) < 0) {

@@ -95,6 +95,32 @@ int study_codebook(struct store *st, struct codebook *cb, long long *id,
 	return ret;
 }
 
+int study_codebook_current(struct store *st, const struct codebook *cb,
+			   struct err *e)
+{
+	sqlite3_stmt *s;
+	int rc, ret = 0;
+
+	s = store_prepare(st, "SELECT name, version FROM codebooks WHERE "
+			  "current ORDER BY id DESC LIMIT 1", e);
+	if (!s)
+		return -1;
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(s, 0);
+		const char *version = (const char *)sqlite3_column_text(s, 1);
+
+		if (strcmp(name, cb->name) || strcmp(version, cb->version))
+			ret = err_set(e, ERR_STALE, "the codebook changed to %s "
+				      "%s after %s %s was read; nothing saved",
+				      name, version, cb->name, cb->version);
+	} else if (rc != SQLITE_DONE) {
+		ret = store_error(st, e, "reading the codebook version");
+	}
+	sqlite3_finalize(s);
+	return ret;
+}
+
 int study_create(struct store *st, const char *path, const char *title,
 		 const char *codebook_path, struct err *e)
 {

@@ -251,7 +251,8 @@ static void close_round(struct fixture *f)
 {
 	struct err e = ERR_INIT;
 
-	must(round_close(&f->st, &f->owner, "r1", &e), &e, "close");
+	must(round_close(&f->st, &f->owner, "r1", ROUND_FORCE, &e), &e,
+	     "close");
 }
 
 /* ---- access checks --------------------------------------------------- */

@@ -827,8 +827,9 @@ static void test_round_access(void **state)
 	assert_int_equal(set1(f, &f->alice, f->item1, "symptom", "crash", &e),
 			 -1);
 	assert_int_equal(e.code, ERR_PERM);
-	assert_string_equal(e.msg, "the item's round is closed; labels can no "
-			    "longer change");
+	assert_string_equal(e.msg, "o/r#1 is in round r1, which is closed; "
+			    "labels can no longer change (the owner may "
+			    "`round reopen r1`)");
 	assert_int_equal(label_toggle(&f->st, &f->alice, &f->cb, f->item1,
 				      "symptom", "crash", &e), -1);
 	assert_int_equal(e.code, ERR_PERM);

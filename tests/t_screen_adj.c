@@ -307,7 +307,7 @@ static int setup(void **state)
 	make_round(f, "round-1", round1_items);
 	memset(&ls, 0, sizeof(ls));
 	if (labels_import(&f->st, &f->owner, &f->cb, LABELS, 1, &ls, &e) < 0 ||
-	    round_close(&f->st, &f->owner, "pilot", &e) < 0)
+	    round_close(&f->st, &f->owner, "pilot", 0, &e) < 0)
 		fail_msg("%s", e.msg);
 	*state = f;
 	return 0;
@@ -410,6 +410,46 @@ static void test_take_coder_with_rationale(void **state)
 	assert_row_contains(f, "b", 0, "12 left");
 	assert_row_contains(f, "b", 0, "microsoft/DeepSpeed#4903");
 	assert_row_contains(f, "b", 23, "done: " FIRST " (root_cause = ");
+}
+
+/* A rationale being typed was lost on Ctrl-C, a hang-up or SIGTERM
+ * (the memo was kept).  Now it is kept as carol's draft and offered
+ * when she opens the same dialog again; saving it removes the draft. */
+static void test_rationale_draft_kept(void **state)
+{
+	struct fixture *f = *state;
+
+	assert_int_equal(run_adj(f, NULL, 24, 80, NULL, "2\nhalf a reason"
+				 "<Tab><Tab>\n:signal INT\nlost\n"), -1);
+	assert_int_equal(f->err.code, ERR_INTERRUPTED);
+	assert_non_null(strstr(f->err.msg, "the rationale being typed is "
+			       "kept as a draft"));
+	assert_int_equal(q(f, "SELECT count(*) FROM resolutions"), 0);
+	assert_sql(f, "SELECT field, text FROM drafts ORDER BY field",
+		   "cause,slip|rationale,half a reason");
+	/* SIGTERM with the draft back and more typed: kept again */
+	assert_int_equal(run_adj(f, NULL, 24, 80, NULL, "2\n:dump-screen d\n"
+				 "<End>, and more\n:signal TERM\n"), -1);
+	assert_dump_contains(f, "d", "half a reason");
+	assert_dump_contains(f, "d", "[slip]");
+	assert_row_contains(f, "d", 23, "the rationale you were typing when "
+			    "the screen stopped is back");
+	assert_sql(f, "SELECT text FROM drafts WHERE field = 'rationale'",
+		   "half a reason, and more");
+	/* a hang-up with nothing typed keeps nothing new */
+	assert_int_equal(run_adj(f, NULL, 24, 80, NULL, "1\n:signal HUP\n"),
+			 -1);
+	assert_null(strstr(f->err.msg, "draft"));
+	assert_int_equal(q(f, "SELECT count(DISTINCT dimension) FROM drafts"),
+			 1);
+	/* another adjudicator does not see carol's draft */
+	ADJ_OK(f, &f->owner, 24, 80, NULL, "2\n:dump-screen o\n<Esc>\n");
+	assert_dump_lacks(f, "o", "half a reason");
+	/* saved at last: the draft goes */
+	ADJ_OK(f, NULL, 24, 80, NULL, "2\n<Enter>\n");
+	assert_sql(f, "SELECT rationale, cause FROM resolutions",
+		   "half a reason, and more,slip");
+	assert_int_equal(q(f, "SELECT count(*) FROM drafts"), 0);
 }
 
 static void test_pick_third_code(void **state)
@@ -1253,6 +1293,7 @@ int main(int argc, char **argv)
 		T(test_queue_80),
 		T(test_queue_200),
 		T(test_take_coder_with_rationale),
+		T(test_rationale_draft_kept),
 		T(test_pick_third_code),
 		T(test_pick_many_codes),
 		T(test_cause_and_refusals),

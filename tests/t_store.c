@@ -90,7 +90,7 @@ static const char *const tables[] = {
 	"meta", "members", "codebooks", "items", "comments", "fixes",
 	"rounds", "round_annotators", "assignments", "proposals", "labels",
 	"submissions", "memos", "flags", "resolutions", "audit",
-	"http_cache", "fetch_state",
+	"http_cache", "fetch_state", "drafts",
 };
 
 static void assert_schema(struct store *st)
@@ -201,7 +201,7 @@ static void test_create_refuses_existing(void **state)
 	assert_int_equal(store_open(&st, path, STORE_CREATE, &e), -1);
 	assert_int_equal(e.code, ERR_IO);
 	assert_non_null(strstr(e.msg, path));
-	assert_non_null(strstr(e.msg, "a study already exists here"));
+	assert_non_null(strstr(e.msg, "a file of 14 bytes that is not a study is there"));
 	assert_null(st.db);
 	/* the file is left exactly as it was */
 	assert_int_equal(buf_read_file(&b, path), 0);

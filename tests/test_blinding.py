@@ -111,8 +111,10 @@ WRITERS = {
     "member remove": "changes membership",
     "codebook check": "checks a file given on the command line",
     "codebook update": "changes the codebook",
+    "codebook revert": "changes the codebook (owner only)",
     "round create": "creates a round; prints its own summary",
     "round close": "closes a round",
+    "round reopen": "reopens a round (owner only)",
     "proposals accept": "decides a proposal",
     "proposals map": "decides a proposal",
     "proposals add": "proposes a code as the actor",
@@ -793,7 +795,7 @@ def build_studies(top):
         blind = os.path.join(top, "%s-blind.db" % state)
         copy_db(db, blind)
         if state == "closed":
-            ok(blind, "round", "close", "r1")
+            ok(blind, "round", "close", "r1", "--force")
         unblind = os.path.join(top, "%s-unblind.db" % state)
         copy_db(blind, unblind)
         # only the owner turns blinding off, on the adjudicator's screen

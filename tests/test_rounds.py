@@ -134,7 +134,7 @@ class Rounds(unittest.TestCase):
         self.assertIn("bob annotates the open round r1", err)
         self.assertEqual(before, self.s.dump())
         self.s.ok("member", "remove", "carol")   # in no round
-        self.s.ok("round", "close", "r1")
+        self.s.ok("round", "close", "r1", "--force")
         self.s.ok("member", "remove", "bob")
         self.assertEqual(self.s.query(
             "SELECT name FROM members WHERE NOT active ORDER BY name"),
@@ -161,7 +161,7 @@ class RoleChanges(unittest.TestCase):
         # another annotator role is no change; carol is in no round
         self.s.ok("member", "add", "alice", "--role", "annotator")
         self.s.ok("member", "add", "carol", "--role", "adjudicator")
-        self.s.ok("round", "close", "r1")
+        self.s.ok("round", "close", "r1", "--force")
         self.s.ok("member", "add", "alice", "--role", "adjudicator")
 
     def test_past_agreement_survives_a_role_change(self):
@@ -275,6 +275,289 @@ class Labelling(unittest.TestCase):
         self.assertEqual(self.s.query("SELECT count(*) FROM labels"), [(0,)])
 
 
+class RoundLifeCycle(unittest.TestCase):
+    """A round closed too early stranded its items for good: closed with
+    0 of 30 done and no warning, no way to reopen it, no way to move its
+    items, and refusals that named neither the item nor the round."""
+
+    def setUp(self):
+        self.s = Study(members=MEMBERS)
+        self.s.ok("round", "create", "r1", "--items", "all",
+                  "--annotators", "alice,bob")
+
+    def tearDown(self):
+        self.s.close()
+
+    def audit(self, action):
+        return self.s.query("SELECT actor, item_id, old, new FROM audit "
+                            "WHERE action = ? ORDER BY id", action)
+
+    def test_close_refuses_unfinished_items_unless_forced(self):
+        before = self.s.dump()
+        err = self.s.fail("round", "close", "r1")
+        self.assertIn("round r1: 30 of 30 items are not submitted by "
+                      "every annotator", err)
+        self.assertIn("round close r1 --force", err)
+        self.assertRegex(err, r"\(\S+#\d+ is one\)")
+        self.assertEqual(before, self.s.dump())
+        # one item done by both: 29 left
+        for who in ("alice", "bob"):
+            self.s.ok("label", "DeepSpeed#4187", *LLM_FULL, "--submit",
+                      as_=who)
+        err = self.s.fail("round", "close", "r1", as_="dave")
+        self.assertIn("29 of 30 items", err)
+        self.s.ok("round", "close", "r1", "--force", as_="dave")
+        self.assertEqual(self.audit("round.close"),
+                         [("root", None, None,
+                           "r1 (forced: 29 of 30 items unfinished)")])
+        # a finished round closes without --force
+        self.s.ok("round", "create", "r2", "--items", "unfinished:r1",
+                  "--annotators", "alice,bob")
+        self.s.ok("round", "close", "r2", "--force")
+        self.assertEqual(len(self.audit("round.close")), 2)
+        # --force means nothing elsewhere
+        self.s.fail("round", "list", "--force", code=2)
+
+    def test_reopen(self):
+        self.s.ok("round", "close", "r1", "--force")
+        err = self.s.fail("label", "DeepSpeed#4187", "symptom=crash",
+                          as_="alice")
+        self.assertIn("microsoft/DeepSpeed#4187 is in round r1, which is "
+                      "closed", err)
+        self.assertIn("round reopen r1", err)
+        # owner only
+        self.s.fail("round", "reopen", "r1", as_="dave")
+        self.s.fail("round", "reopen", "r1", as_="alice")
+        out = self.s.ok("round", "reopen", "r1")
+        self.assertIn("reopened round r1", out)
+        self.assertEqual(self.s.query("SELECT closed_at FROM rounds"),
+                         [(None,)])
+        reopen = self.audit("round.reopen")
+        self.assertEqual(len(reopen), 1)
+        self.assertTrue(reopen[0][2].startswith("r1 (closed "))
+        self.s.ok("label", "DeepSpeed#4187", "symptom=crash", as_="alice")
+        err = self.s.fail("round", "reopen", "r1")
+        self.assertIn("round r1 is open already", err)
+        err = self.s.fail("round", "reopen", "nosuch")
+        self.assertIn("nosuch: no such round", err)
+
+    def test_reopen_refuses_adjudicated_rounds_unless_forced(self):
+        self.s.ok("label", "DeepSpeed#4187", *LLM_FULL, "--submit",
+                  as_="alice")
+        self.s.ok("label", "DeepSpeed#4187", "symptom=hang",
+                  "root_cause=concurrency", "fix_pattern=synchronization",
+                  "phase=training", "--submit", as_="bob")
+        self.s.ok("round", "close", "r1", "--force")
+        self.s.ok("resolve", "DeepSpeed#4187", "symptom=hang",
+                  "--rationale", "the log shows a hang", as_="dave")
+        before = self.s.dump()
+        err = self.s.fail("round", "reopen", "r1")
+        self.assertIn("round r1: 1 of its items has been adjudicated "
+                      "(microsoft/DeepSpeed#4187 is one)", err)
+        self.assertIn("round reopen r1 --force", err)
+        self.assertEqual(before, self.s.dump())
+        self.s.ok("round", "reopen", "r1", "--force")
+        self.assertIn("forced", self.audit("round.reopen")[0][3])
+        # the adjudicated item stays frozen; the others are open again
+        err = self.s.fail("label", "DeepSpeed#4187", "symptom=crash",
+                          as_="alice")
+        self.assertIn("adjudicated", err)
+        self.s.ok("label", "DeepSpeed#4422", "symptom=crash", as_="alice")
+
+    def test_unfinished_items_move_to_a_new_round(self):
+        for who in ("alice", "bob"):
+            self.s.ok("label", "DeepSpeed#4187", *LLM_FULL, "--submit",
+                      as_=who)
+        self.s.ok("label", "DeepSpeed#4422", *LLM_FULL, "--submit",
+                  as_="alice")
+        # before: "would have no items (all are in rounds already?)"
+        err = self.s.fail("round", "create", "r1b", "--items", "all",
+                          "--annotators", "alice,bob")
+        self.assertIn("round r1b would have no items", err)
+        # an open round's items do not move
+        err = self.s.fail("round", "create", "r1b", "--items",
+                          "unfinished:r1", "--annotators", "alice,bob")
+        self.assertIn("round r1 is still open", err)
+        # before: "an item named in --items is already in another round"
+        err = self.s.fail("round", "create", "r1b", "--items",
+                          "microsoft/DeepSpeed#4187", "--annotators",
+                          "alice,bob")
+        self.assertIn("microsoft/DeepSpeed#4187 is already in round r1",
+                      err)
+        self.s.ok("round", "close", "r1", "--force")
+        err = self.s.fail("round", "create", "r1b", "--items", "all",
+                          "--annotators", "alice,bob")
+        self.assertIn("--items unfinished:r1", err)
+        err = self.s.fail("round", "create", "r1b", "--items",
+                          "DeepSpeed#4422", "--annotators", "alice,bob")
+        self.assertIn("microsoft/DeepSpeed#4422 is already in round r1 "
+                      "(closed; --items unfinished:r1", err)
+        self.s.fail("round", "create", "r1b", "--items",
+                    "unfinished:nosuch", "--annotators", "alice,bob")
+        self.assertEqual(self.s.query("SELECT count(*) FROM rounds"),
+                         [(1,)])
+        out = self.s.ok("round", "create", "r1b", "--items",
+                        "unfinished:r1", "--annotators", "alice,bob")
+        self.assertIn("29 items", out)
+        by_round = dict(self.s.query(
+            "SELECT r.name, count(*) FROM assignments a JOIN rounds r ON "
+            "r.id = a.round_id GROUP BY r.name"))
+        self.assertEqual(by_round, {"r1": 1, "r1b": 29})
+        moves = self.audit("round.move")
+        self.assertEqual(len(moves), 29)
+        self.assertEqual({(o, n) for _, _, o, n in moves}, {("r1", "r1b")})
+        # alice's submission of 4422 carries over; bob codes it now
+        self.s.ok("label", "DeepSpeed#4422", *LLM_FULL, "--submit",
+                  as_="bob")
+        out = self.s.ok("round", "list")
+        self.assertRegex(out, r"r1b +open +29 items, +1 done")
+        err = self.s.fail("round", "create", "r1c", "--items",
+                          "unfinished:r1", "--annotators", "alice,bob")
+        self.assertIn("round r1 has none left that is unfinished", err)
+
+    def test_round_list_does_not_claim_all_items(self):
+        out = self.s.ok("round", "list")
+        self.assertIn("items: all in no round at creation", out)
+
+    def test_help_documents_items_spec_and_force(self):
+        out = self.s.ok("round", "--help")
+        for form in ("repo:OWNER/REPO", "@FILE", "unfinished:ROUND",
+                     "--force", "reopen NAME"):
+            self.assertIn(form, out)
+
+
+class StaleCodes(unittest.TestCase):
+    """`label` and `labels import` read the codebook before they took the
+    write lock: racing a `codebook update --map` that renamed a code,
+    they stored the renamed-away code (10 of 10 runs), which then fell
+    out of agreement, and running the update again said there was
+    nothing to do.  The race is made deterministic by a gate the
+    process waits at just before it takes the write lock."""
+
+    def setUp(self):
+        from bchelp import CODEBOOK
+        self.s = Study(members=MEMBERS)
+        with open(CODEBOOK) as f:
+            cb = json.load(f)
+        cb["version"] = "2.0"
+        for d in cb["dimensions"]:
+            for c in d["codes"]:
+                if c["key"] == "configuration_error":
+                    c["key"] = "misconfig"
+        self.v2 = os.path.join(self.s.dir, "v2.json")
+        with open(self.v2, "w") as f:
+            json.dump(cb, f)
+
+    def tearDown(self):
+        self.s.close()
+
+    def race(self, *args):
+        """Run `args` as alice up to its write lock, update the codebook
+        meanwhile, then let it go on."""
+        import subprocess
+        import time
+        from bchelp import BIN
+        gate = os.path.join(self.s.dir, "gate")
+        env = dict(os.environ, BUGCODER_TEST_BEGIN_GATE=gate)
+        p = subprocess.Popen([BIN, "--study", self.s.path, "--as", "alice",
+                              *args], cwd=self.s.dir, env=env,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True)
+        for _ in range(3000):
+            if os.path.exists(gate + ".waiting") or p.poll() is not None:
+                break
+            time.sleep(0.01)
+        self.assertTrue(os.path.exists(gate + ".waiting"), p.stderr.read()
+                        if p.poll() is not None else "no gate reached")
+        self.s.ok("codebook", "update", self.v2, "--map",
+                  "root_cause:configuration_error=misconfig")
+        open(gate, "w").close()
+        out, err = p.communicate(timeout=60)
+        return p.returncode, out, err
+
+    def stored(self, code):
+        return self.s.query("SELECT count(*) FROM labels WHERE code = ?",
+                            code)[0][0]
+
+    def test_label_racing_codebook_update(self):
+        rc, out, err = self.race("label", "DeepSpeed#4187",
+                                 "root_cause=configuration_error")
+        self.assertEqual(rc, 1, out + err)
+        self.assertIn("configuration_error", err)
+        self.assertEqual(self.stored("configuration_error"), 0)
+        # the same label after the update is checked against 2.0
+        self.s.ok("label", "DeepSpeed#4187", "root_cause=misconfig",
+                  as_="alice")
+        self.assertEqual(self.s.query(
+            "SELECT codebook_version FROM labels WHERE code = 'misconfig'"),
+            [("2.0",)])
+
+    def test_labels_import_racing_codebook_update(self):
+        csv_path = os.path.join(self.s.dir, "alice.csv")
+        with open(csv_path, "w") as f:
+            f.write("item,annotator,dimension,code\n"
+                    "microsoft/DeepSpeed#4187,alice,symptom,crash\n"
+                    "microsoft/DeepSpeed#4187,alice,root_cause,"
+                    "configuration_error\n")
+        rc, out, err = self.race("labels", "import", csv_path)
+        self.assertEqual(rc, 1, out + err)
+        self.assertIn("configuration_error", err)
+        self.assertIn("nothing imported", err)
+        self.assertEqual(self.s.query("SELECT count(*) FROM labels"),
+                         [(0,)])
+
+    def test_update_reports_labels_whose_code_the_codebook_lacks(self):
+        self.s.ok("codebook", "update", self.v2)
+        # a label as a stale writer left it before the fix
+        with self.s.db() as db:
+            db.execute("INSERT INTO labels (item_id, member_id, dimension, "
+                       "code, codebook_version, labeled_at) SELECT i.id, "
+                       "m.id, 'root_cause', 'configuration_error', '1.0', "
+                       "'x' FROM items i, members m WHERE i.number = 4187 "
+                       "AND m.name = 'alice'")
+        # before: "the same as the current codebook; nothing to do", exit 0
+        p = self.s.run("codebook", "update", self.v2)
+        self.assertEqual(p.returncode, 1, p.stdout + p.stderr)
+        self.assertIn("root_cause=configuration_error (1 label)", p.stderr)
+        self.assertIn("--map root_cause:configuration_error=NEW", p.stderr)
+        # the same file with the map mends it, and loads no new version
+        out = self.s.ok("codebook", "update", self.v2, "--map",
+                        "root_cause:configuration_error=misconfig")
+        self.assertIn("1 label and 0 resolutions moved", out)
+        self.assertEqual(self.stored("configuration_error"), 0)
+        self.assertEqual(self.stored("misconfig"), 1)
+        self.assertEqual(self.s.query("SELECT count(*) FROM codebooks"),
+                         [(2,)])
+        self.assertIn("nothing to load",
+                      self.s.ok("codebook", "update", self.v2))
+
+    def test_help_gives_the_map_form_that_works(self):
+        out = self.s.ok("codebook", "--help")
+        self.assertIn("--map DIM:OLD=NEW", out)
+        self.assertNotIn("DIM.OLD", out)
+
+
+class DraftsMigration(unittest.TestCase):
+    """A study made before drafts were kept (schema version 2) gets the
+    table on first open, its data untouched."""
+
+    def test_version_2_study_is_migrated(self):
+        s = Study(members=MEMBERS)
+        try:
+            s.ok("label", "DeepSpeed#4187", "symptom=crash", as_="alice")
+            with s.db() as db:
+                db.execute("DROP TABLE drafts")
+                db.execute("PRAGMA user_version = 2")
+            before = s.dump()
+            s.ok("status")
+            after = s.dump()
+            self.assertEqual(after.pop("drafts"), [])
+            self.assertEqual(before, after)
+            self.assertEqual(s.query("PRAGMA user_version"), [(3,)])
+        finally:
+            s.close()
+
+
 class Blinding(unittest.TestCase):
     """An annotator sees nobody else's work by any path until the round
     is closed; the owner and adjudicators see everything."""
@@ -325,7 +608,7 @@ class Blinding(unittest.TestCase):
         self.assertNotIn("alice", json.dumps(blind))
         # after closing, alice may see the round's agreement
         self.s.fail("round", "close", "r1", as_="alice")
-        self.s.ok("round", "close", "r1", as_="dave")
+        self.s.ok("round", "close", "r1", "--force", as_="dave")
         ag = self.s.agree_json("--round", "r1", as_="alice")
         self.assertEqual(ag["dimensions"][0]["items"], 1)
         # and labels are frozen
@@ -367,7 +650,7 @@ class RoundListBlinding(unittest.TestCase):
         for who in (None, "dave"):
             self.assertRegex(self.line(who), r"\b1 done  annotators")
         # a closed round hides nothing
-        self.s.ok("round", "close", "r1")
+        self.s.ok("round", "close", "r1", "--force")
         self.assertRegex(self.line("alice"), r"\b1 done  annotators")
 
 

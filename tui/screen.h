@@ -58,6 +58,9 @@ struct view_ops {
 	 * save what was typed if closing the view would have saved it;
 	 * returns 1 when it saved something.  May be NULL. */
 	int (*hangup)(struct view *v);
+	/* what a hangup that saved says it did: "the memo being typed is
+	 * saved"; NULL for that default */
+	const char *kept;
 };
 
 struct view {
@@ -141,6 +144,7 @@ struct screen {
 	struct edit prompt;
 	struct buf last_search;	/* for n/N in a pane not searched yet */
 	int picking;		/* dimension the picker shows, or -1 */
+	int cb_stale;		/* a save met a newer codebook version */
 	int quit;
 
 	/* what kind of screen this is (the annotator's unless set) */

@@ -9,6 +9,7 @@
 #include "tui/ui.h"
 
 #include <curses.h>
+#include <term.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <langinfo.h>
@@ -29,13 +30,14 @@
 
 /* ---- key scripts ---------------------------------------------------- */
 
-enum ev_type { EV_KEY, EV_DUMP, EV_RESIZE, EV_SIGNAL, EV_PASTE };
+enum ev_type { EV_KEY, EV_DUMP, EV_RESIZE, EV_SIGNAL, EV_PASTE, EV_RUN };
 
 struct event {
 	enum ev_type type;
 	int key;		/* EV_KEY; the signal for EV_SIGNAL */
 	int rows, cols;
-	char *name;		/* EV_DUMP, EV_PASTE (the text), owned */
+	char *name;		/* EV_DUMP, EV_PASTE (the text), EV_RUN (the
+				   command), owned */
 };
 
 struct script {
@@ -138,6 +140,13 @@ static int script_command(struct script *s, const char *path, int lineno,
 			}
 		}
 		script_add(s, EV_PASTE)->name = buf_detach(&t, NULL);
+		return 0;
+	}
+	if (!strcmp(cmd, "run")) {
+		if (!*arg)
+			return err_set(e, ERR_INPUT, "%s:%d: usage: :run "
+				       "COMMAND", path, lineno);
+		script_add(s, EV_RUN)->name = xstrdup(arg);
 		return 0;
 	}
 	if (!strcmp(cmd, "signal")) {
@@ -492,6 +501,51 @@ static void at_exit(void)
 	ui_stop();
 }
 
+/*
+ * Can $TERM draw the screen?  It must name a terminal this system has a
+ * terminfo entry for, with cursor addressing.  TERM=dumb (what some
+ * editors' shells and CI set) would show a blank screen; an entry
+ * missing (xterm-kitty on a server without kitty's terminfo) is refused
+ * by ncurses with no hint.  The message says what to set.
+ */
+static int check_terminal(struct err *e)
+{
+	const char *term = getenv("TERM");
+	const char *hint = "set TERM to your terminal's type (TERM=xterm-256color "
+			   "suits most terminals)";
+	char *cup;
+	int err = 0;
+
+	if (!term || !*term)
+		return err_set(e, ERR_INPUT, "TERM is not set, so the screen "
+			       "cannot be drawn: %s", hint);
+	if (!strcmp(term, "dumb"))
+		return err_set(e, ERR_INPUT, "TERM=dumb: this terminal cannot "
+			       "move the cursor, so the screen cannot be drawn: "
+			       "%s", hint);
+	if (setupterm((char *)term, STDOUT_FILENO, &err) != OK) {
+		if (err == -1)
+			return err_set(e, ERR_INPUT, "TERM=%s: no terminfo "
+				       "database was found; set TERMINFO to "
+				       "where it is, or %s", term, hint);
+		if (err == 1)
+			return err_set(e, ERR_INPUT, "TERM=%s: a hardcopy "
+				       "terminal cannot show the screen: %s",
+				       term, hint);
+		return err_set(e, ERR_INPUT, "TERM=%s: this system has no "
+			       "terminfo entry for it; install one (e.g. copy "
+			       "it with `infocmp -x %s | tic -x -` from a "
+			       "machine that has it) or %s", term, term, hint);
+	}
+	cup = tigetstr("cup");
+	del_curterm(cur_term);
+	if (!cup || cup == (char *)-1)
+		return err_set(e, ERR_INPUT, "TERM=%s: the terminal cannot "
+			       "move the cursor (no cup in its terminfo): %s",
+			       term, hint);
+	return 0;
+}
+
 int ui_start(struct err *e)
 {
 	const char *keys = getenv("BUGCODER_KEYS");
@@ -538,6 +592,16 @@ int ui_start(struct err *e)
 				"terminal (stdin and stdout)");
 			goto fail;
 		}
+		if (check_terminal(e) < 0)
+			goto fail;
+		/* one line, before the screen covers it, that stays when
+		 * the screen goes */
+		if (!utf8)
+			fprintf(stderr, "bugcoder: warning: the locale's "
+				"character set is %s, not UTF-8: text outside "
+				"ASCII shows as '?'; set LANG=C.UTF-8 (or "
+				"another UTF-8 locale) to see it\n",
+				codeset && *codeset ? codeset : "unknown");
 		ui.screen = newterm(NULL, stdout, stdin);
 	}
 	if (!ui.screen) {
@@ -780,6 +844,16 @@ static int read_script(const struct ui_client *c, int *key)
 			paste_take(ev->name, strlen(ev->name));
 			*key = TK_PASTE;
 			return IN_KEY;
+		case EV_RUN: {
+			/* its output goes where stderr goes meanwhile */
+			int rc = system(ev->name);
+
+			if (rc != 0)
+				fprintf(stderr, "bugcoder: key script: :run %s: "
+					"exit %d\n", ev->name,
+					WIFEXITED(rc) ? WEXITSTATUS(rc) : -1);
+			break;
+		}
 		case EV_SIGNAL:
 			/* the real handler sees it; the loop then stops as
 			 * it would with the keyboard */

@@ -19,8 +19,10 @@
  * Test mode: with BUGCODER_KEYS=FILE the keys come from a script of named
  * keys (see keymap.h's key_parse) and commands (":dump-screen NAME",
  * ":resize ROWS COLS", ":signal HUP|TERM|INT" - raised for real, so the
- * loop ends as a hangup would end it - and ":paste TEXT" - a bracketed
- * paste, with \n \t \r \e \\ escapes), never from terminfo decoding; the
+ * loop ends as a hangup would end it - ":paste TEXT" - a bracketed
+ * paste, with \n \t \r \e \\ escapes - and ":run COMMAND" - a shell
+ * command run to its end, as another process changing the study while
+ * the screen is open), never from terminfo decoding; the
  * loop ends when the script does.  With BUGCODER_NO_DISPLAY=1 the screen
  * is a newterm() on /dev/null (TERM, LINES and COLUMNS from the
  * environment), so no tty is needed.  Dumps go to $BUGCODER_DUMP_DIR

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/draft.h"
 #include "core/study.h"
 #include "core/text.h"
 #include "tui/screen.h"
@@ -142,6 +143,18 @@ static void reload_coding(struct screen *scr)
 	scr->dirty |= DIRTY_BAR | DIRTY_HEADER | DIRTY_STATUS;
 }
 
+/* Say why a save failed.  When the codebook changed since the screen
+ * read it, nothing was saved and the codebook is loaded again once the
+ * key is handled (the picker that made the pick holds codes of the old
+ * one until then). */
+static void save_failed(struct screen *scr, const struct err *e,
+			const char *what)
+{
+	if (e->code == ERR_STALE)
+		scr->cb_stale = 1;
+	screen_msg(scr, MSG_ERR, "%s: %s", what, e->msg);
+}
+
 static void codes_text(struct screen *scr, const char *dim, struct buf *out)
 {
 	const struct coded_dim *cd = coding_dim(&scr->coding, dim);
@@ -189,7 +202,7 @@ int screen_save_codes(struct screen *scr, const struct dimension *dim,
 	}
 	if (label_set(scr->st, scr->actor, &scr->cb, scr->item.id, dim->key,
 		      codes, n, 0, &e) < 0) {
-		screen_msg(scr, MSG_ERR, "not saved: %s", e.msg);
+		save_failed(scr, &e, "not saved");
 		return -1;
 	}
 	reload_coding(scr);
@@ -206,7 +219,7 @@ int screen_save_toggle(struct screen *scr, const struct dimension *dim,
 		return scr->pick_ops->toggle(scr, dim, code);
 	if (label_toggle(scr->st, scr->actor, &scr->cb, scr->item.id,
 			 dim->key, code, &e) < 0) {
-		screen_msg(scr, MSG_ERR, "not saved: %s", e.msg);
+		save_failed(scr, &e, "not saved");
 		return -1;
 	}
 	reload_coding(scr);
@@ -246,9 +259,12 @@ int screen_save_proposal(struct screen *scr, const struct dimension *dim,
 
 	if (label_propose(scr->st, scr->actor, &scr->cb, scr->item.id,
 			  dim->key, key, name, definition, &id, &e) < 0) {
-		screen_msg(scr, MSG_ERR, "not proposed: %s", e.msg);
+		save_failed(scr, &e, "not proposed");
 		return -1;
 	}
+	/* a draft of it has served */
+	draft_remove(scr->st, scr->actor, scr->item.id, DRAFT_PROPOSAL,
+		     dim->key, &e);
 	reload_coding(scr);
 	screen_msg(scr, MSG_OK, "saved: proposal %s=%s (#%lld); %s = other "
 		   "until it is decided", dim->key, key, id, dim->key);
@@ -431,7 +447,10 @@ static void submit(struct screen *scr)
 
 	if (label_submit(scr->st, scr->actor, &scr->cb, scr->item.id,
 			 &e) < 0) {
-		screen_msg(scr, MSG_ERR, "%s", e.msg);
+		if (e.code == ERR_STALE)
+			save_failed(scr, &e, "not submitted");
+		else
+			screen_msg(scr, MSG_ERR, "%s", e.msg);
 		return;
 	}
 	if (scr->qpos != NOT_QUEUED)
@@ -1055,21 +1074,68 @@ int screen_action(struct screen *scr, enum action a, int key)
 	}
 }
 
-/* Let the open overlays save what was typed; returns 1 if one did. */
-static int keep_typed(struct screen *scr)
+/* Let the open overlays save what was typed; returns what the topmost
+ * that did says it kept, or NULL when none saved anything. */
+static const char *keep_typed(struct screen *scr)
 {
-	int i, saved = 0;
+	const char *kept = NULL;
+	int i;
 
 	for (i = scr->nr_overlays - 1; i >= 0; i--) {
 		struct view *v = scr->overlays[i];
 
-		if (v->ops->hangup && v->ops->hangup(v))
-			saved = 1;
+		if (v->ops->hangup && v->ops->hangup(v) && !kept)
+			kept = v->ops->kept ? v->ops->kept :
+			       "the memo being typed is saved too";
 	}
-	return saved;
+	return kept;
+}
+
+/*
+ * A save met a newer codebook version: close the overlays that show
+ * codes of the old one (the picker, the proposal form, the codebook), so
+ * the keys typed next cannot mean a code that has gone, then load the
+ * new version, lay the coding bar out for it, and say so.
+ */
+static int route_key(struct screen *scr, int key);
+
+static void reload_codebook(struct screen *scr)
+{
+	struct codebook cb = CODEBOOK_INIT;
+	struct err e = ERR_INIT;
+	struct view *v;
+
+	scr->cb_stale = 0;
+	while ((v = screen_top(scr)) && (v->ops == &picker_view_ops ||
+					 v->ops == &form_view_ops ||
+					 v->ops == &codebook_view_ops))
+		screen_pop(scr);
+	if (study_codebook(scr->st, &cb, NULL, &e) < 0) {
+		screen_msg(scr, MSG_ERR, "the codebook changed and could not "
+			   "be read again: %s", e.msg);
+		return;
+	}
+	codebook_release(&scr->cb);
+	scr->cb = cb;
+	scr->picking = -1;
+	reload_coding(scr);
+	if (scr->rows && !scr->too_small)
+		layout(scr);
+	scr->dirty |= DIRTY_ALL;
+	screen_msg(scr, MSG_ERR, "not saved: the codebook is now %s %s; "
+		   "reloaded, pick again", scr->cb.name, scr->cb.version);
 }
 
 int screen_route_key(struct screen *scr, int key)
+{
+	int r = route_key(scr, key);
+
+	if (scr->cb_stale)
+		reload_codebook(scr);
+	return r;
+}
+
+static int route_key(struct screen *scr, int key)
 {
 	struct view *v;
 	enum action a;
@@ -1142,6 +1208,8 @@ static void key_cb(void *ctx, int key)
 		v->dirty = 1;
 	if (r == H_UNHANDLED)
 		screen_action(scr, a, key);
+	if (scr->cb_stale)
+		reload_codebook(scr);
 }
 
 void screen_release_windows(struct screen *scr)
@@ -1166,14 +1234,16 @@ void screen_release_windows(struct screen *scr)
 
 void screen_hangup(struct screen *scr, struct err *e)
 {
+	const char *kept;
+
 	if (e->code != ERR_INTERRUPTED && e->code != ERR_IO)
 		return;
-	if (keep_typed(scr)) {
+	kept = keep_typed(scr);
+	if (kept) {
 		char msg[sizeof(e->msg)];
 
 		snprintf(msg, sizeof(msg), "%s", e->msg);
-		err_set(e, e->code, "%s; the memo being typed is saved too",
-			msg);
+		err_set(e, e->code, "%s; %s", msg, kept);
 	}
 }
 
