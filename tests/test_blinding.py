@@ -29,7 +29,13 @@ A record is what a reader shows as one unit: a row of a CSV file, a line
 of a JSON Lines file, one screen, and for any other output (text
 reports, JSON documents) the whole output - an agreement table that
 names the annotators in its header and counts their codes in its rows
-ties names to codes as surely as a row does.
+ties names to codes as surely as a row does.  A record shows a code as
+someone's choice when it names the item too, or when it counts the code
+(a table line of the code and numbers, a JSON object with the code and a
+count, not all zero): the codebook's text and tables that list every
+code with zeros show nobody's choice.  The marks are chosen so that
+none of them occurs in the items' own text (checked when the study is
+built).
 
 The table is checked against the program: every command of `bugcoder
 --help`, every subcommand of each usage line, every --format value and
