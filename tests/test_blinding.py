@@ -29,7 +29,13 @@ A record is what a reader shows as one unit: a row of a CSV file, a line
 of a JSON Lines file, one screen, and for any other output (text
 reports, JSON documents) the whole output - an agreement table that
 names the annotators in its header and counts their codes in its rows
-ties names to codes as surely as a row does.
+ties names to codes as surely as a row does.  A record shows a code as
+someone's choice when it names the item too, or when it counts the code
+(a table line of the code and numbers, a JSON object with the code and a
+count, not all zero): the codebook's text and tables that list every
+code with zeros show nobody's choice.  The marks are chosen so that
+none of them occurs in the items' own text (checked when the study is
+built).
 
 The table is checked against the program: every command of `bugcoder
 --help`, every subcommand of each usage line, every --format value and
@@ -332,8 +338,9 @@ def file_records(path):
             text = fh.read()
         mode = ("csv" if f.endswith(".csv") else
                 "jsonl" if f.endswith(".jsonl") else "doc")
-        recs += [(os.path.relpath(f, path) if os.path.isdir(path) else
-                  os.path.basename(f), r) for r in records_of(text, mode)]
+        where = (os.path.relpath(f, path) if os.path.isdir(path) else
+                 "the file written")
+        recs += [(where, r) for r in records_of(text, mode)]
     return recs
 
 
@@ -452,16 +459,16 @@ def must_exit(row_id, role, kind):
     right (refusing is always safe for blinding)."""
     cmd = row_id.split()[0]
     if cmd == "disagreements":
-        # for the owner and adjudicators only
+        # for the owner and adjudicators (Coder 1 / Coder 2 when blind)
         return 0 if role in ("owner", "carol", "dave") else 1
-    if kind == "screen":
-        if role in ("owner", "carol", "dave") and (
-                row_id.startswith("screen: adjudicate") or
-                row_id.startswith("screen: agree")):
-            return 0
-        return None
-    if role in ("owner", "carol", "dave"):
+    if row_id == "screen: adjudicate" and role in ("owner", "carol", "dave"):
         return 0
+    if role in ("owner", "dave"):
+        # they see everything: every reader answers them
+        if kind == "screen":
+            return 0 if row_id.startswith("screen: agree") else None
+        return 0
+    # a blind adjudicator may be refused what cannot be shown blind
     return None
 
 
@@ -594,7 +601,8 @@ class BlindingTable(unittest.TestCase):
         found = {}
         for where, r in recs:
             for what, mark in leaks(role, state, r):
-                found.setdefault((where.split()[0], what), set()).add(mark)
+                where = "screen" if where.startswith("screen ") else where
+                found.setdefault((where, what), set()).add(mark)
         for (where, what), marks in found.items():
             probs.append("%s shows %s (%s)" % (where, what,
                                               ", ".join(sorted(marks))))
