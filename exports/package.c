@@ -17,7 +17,7 @@
 #include "exports/export.h"
 #include "exports/json_out.h"
 #include "exports/summary.h"
-#include "exports/sha256.h"
+#include "core/sha256.h"
 
 #ifndef BUGCODER_VERSION
 #define BUGCODER_VERSION "unknown"
