@@ -14,6 +14,11 @@ AR         ?= ar
 CFLAGS     ?= -O2 -g
 LDFLAGS    ?=
 PYTHON     ?= python3
+# server install (`make install-server`, as root): the group the binary is
+# setgid to, the directory of the studies, where the codebooks go
+GROUP      ?= bugcoder
+STUDYDIR   ?= /var/lib/bugcoder
+DATADIR    ?= $(PREFIX)/share/bugcoder
 
 PKGS = ncursesw sqlite3 libcjson libcurl libcmark-gfm
 
@@ -152,15 +157,46 @@ install: bugcoder tui/bugcoder.1
 	install -m 755 bugcoder $(DESTDIR)$(BINDIR)/bugcoder
 	install -m 644 tui/bugcoder.1 $(DESTDIR)$(MANPREFIX)/man1/bugcoder.1
 
+# A server install: only bugcoder can open a study.  The binary is setgid
+# to $(GROUP), which owns $(STUDYDIR) (mode 2770: members, who are not in
+# the group, cannot list or open it).  The binary finds STUDYDIR in
+# $(DATADIR)/server.conf, read as ../share/bugcoder/server.conf from the
+# binary's own directory, so BINDIR stays $(PREFIX)/bin here.  Studies
+# already in STUDYDIR are left alone.
+install-server: bugcoder tui/bugcoder.1
+	@if [ "$$(id -u)" != 0 ]; then \
+		echo 'install-server must run as root (it creates a group and a setgid binary)' >&2; \
+		exit 1; fi
+	@if [ "$(BINDIR)" != "$(PREFIX)/bin" ] || [ "$(DATADIR)" != "$(PREFIX)/share/bugcoder" ]; then \
+		echo 'install-server: BINDIR must be $$(PREFIX)/bin and DATADIR $$(PREFIX)/share/bugcoder' >&2; \
+		exit 1; fi
+	@case "$(STUDYDIR)" in /*) ;; *) echo 'install-server: STUDYDIR must be an absolute path' >&2; exit 1;; esac
+	getent group $(GROUP) >/dev/null || groupadd --system $(GROUP)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANPREFIX)/man1 \
+		$(DESTDIR)$(DATADIR)/codebooks
+	install -o root -g $(GROUP) -m 2755 bugcoder $(DESTDIR)$(BINDIR)/bugcoder
+	install -m 644 tui/bugcoder.1 $(DESTDIR)$(MANPREFIX)/man1/bugcoder.1
+	install -m 644 codebooks/*.json $(DESTDIR)$(DATADIR)/codebooks/
+	printf '# written by make install-server\nstudydir = %s\ngroup = %s\n' \
+		'$(STUDYDIR)' '$(GROUP)' > $(DESTDIR)$(DATADIR)/server.conf+
+	chown root:root $(DESTDIR)$(DATADIR)/server.conf+
+	chmod 644 $(DESTDIR)$(DATADIR)/server.conf+
+	mv -f $(DESTDIR)$(DATADIR)/server.conf+ $(DESTDIR)$(DATADIR)/server.conf
+	install -d -o root -g $(GROUP) -m 2770 $(DESTDIR)$(STUDYDIR)
+	chown root:$(GROUP) $(DESTDIR)$(STUDYDIR)
+	chmod 2770 $(DESTDIR)$(STUDYDIR)
+
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/bugcoder $(DESTDIR)$(MANPREFIX)/man1/bugcoder.1
+	rm -f $(DESTDIR)$(DATADIR)/server.conf
+	rm -rf $(DESTDIR)$(DATADIR)/codebooks
 
 clean:
 	rm -f bugcoder BUILD-FLAGS tui/bugcoder.1 $(TOOL_BIN) $(TEST_BIN) $(FUZZ_BIN)
 	rm -f */*.o */*.d */*/*.o */*/*.d */*.a
 	rm -rf tests/tmp
 
-.PHONY: all deps test check test-build check-layering demo bench fuzz install uninstall clean FORCE
+.PHONY: all deps test check test-build check-layering demo bench fuzz install install-server uninstall clean FORCE
 .SECONDARY:
 
 -include $(wildcard */*.d */*/*.d)

@@ -31,7 +31,9 @@ CMD(init)
 	free(pos);
 	if (rc)
 		return rc > 0 ? 0 : 2;
-	if (study_create(&c->st, c->study_path, title, codebook, &c->err) < 0)
+	if (study_create_in(&c->st, c->study_path, c->study_privileged ?
+			    STORE_PRIVILEGED : 0, title, codebook,
+			    &c->err) < 0)
 		return cli_fail(c);
 	c->st_open = 1;
 	{

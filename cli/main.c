@@ -12,6 +12,7 @@
 
 #include "cli/cli.h"
 #include "core/buf.h"
+#include "core/priv.h"
 
 static const struct command {
 	const char *name;
@@ -101,23 +102,34 @@ static int take_globals(struct cli *c, int *argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	struct cli c;
+	struct cli c = { 0 };
 	const char *env;
 	int ret = 2;
 	size_t i;
 
+	/* first of all: lower the group privilege of a server install */
+	if (priv_init(&c.err) < 0)
+		return cli_fail(&c);
 	setlocale(LC_ALL, "");
 	/* numbers are data: CSV, JSON and the reports write "0.85" in every
 	 * locale (a decimal comma splits a CSV cell and breaks JSON) */
 	setlocale(LC_NUMERIC, "C");
-	memset(&c, 0, sizeof(c));
 	argc--;
 	argv++;
 	if (take_globals(&c, &argc, argv) < 0)
 		return 2;
 	if (!c.study_path) {
 		env = getenv("BUGCODER_STUDY");
-		c.study_path = env && *env ? env : "bugcoder.db";
+		if (env && *env)
+			c.study_path = env;
+	}
+	if (c.study_path) {
+		if (priv_study_path(c.study_path, &c.study_owned,
+				    &c.study_privileged, &c.err) < 0)
+			return cli_fail(&c);
+		c.study_path = c.study_owned;
+	} else {
+		c.study_path = "bugcoder.db";
 	}
 	if (argc == 0) {
 		/* plain `bugcoder`: the screen that fits the member */
@@ -158,5 +170,6 @@ out:
 	actor_release(&c.actor);
 	if (c.st_open)
 		store_close(&c.st);
+	free(c.study_owned);
 	return ret;
 }

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "core/buf.h"
+#include "core/priv.h"
 #include "core/text.h"
 #include "tui/draw.h"
 #include "tui/keymap.h"
@@ -480,9 +481,10 @@ static void restore_signals(void)
 	sigaction(SIGHUP, &ui.old_hup, NULL);
 }
 
+/* Test and benchmark hooks: never honoured in a setgid program. */
 static int env_set(const char *name)
 {
-	const char *v = getenv(name);
+	const char *v = priv_hook_env(name);
 
 	return v && *v;
 }
@@ -494,7 +496,7 @@ static void at_exit(void)
 
 int ui_start(struct err *e)
 {
-	const char *keys = getenv("BUGCODER_KEYS");
+	const char *keys = priv_hook_env("BUGCODER_KEYS");
 	const char *codeset, *nocolor;
 	int utf8, color;
 
@@ -508,7 +510,7 @@ int ui_start(struct err *e)
 	ui.headless = env_set("BUGCODER_NO_DISPLAY");
 	if (env_set("BUGCODER_BENCH")) {
 		free(bench.path);
-		bench.path = xstrdup(getenv("BUGCODER_BENCH"));
+		bench.path = xstrdup(priv_hook_env("BUGCODER_BENCH"));
 		bench.nr = 0;
 	}
 
@@ -744,7 +746,7 @@ static int read_terminal(int *key, int nowait)
 
 static void dump_named(const char *name)
 {
-	const char *dir = getenv("BUGCODER_DUMP_DIR");
+	const char *dir = priv_hook_env("BUGCODER_DUMP_DIR");
 	struct buf path = BUF_INIT;
 
 	buf_addf(&path, "%s/%s", dir && *dir ? dir : ".", name);
@@ -955,6 +957,12 @@ int ui_edit_file(const char *path, struct err *e)
 	fflush(NULL);
 	pid = fork();
 	if (pid == 0) {
+		/* the editor is the user's own program: no group privilege,
+		 * ever, and none of our descriptors or hooks */
+		if (priv_drop_for_good() < 0)
+			_exit(126);
+		priv_clean_env();
+		priv_close_fds(3);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGQUIT, SIG_DFL);
 		signal(SIGPIPE, SIG_DFL);
