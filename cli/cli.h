@@ -114,5 +114,8 @@ CMD(resolve);
 CMD(export);
 CMD(report);
 CMD(proposals);
+CMD(audit);
+CMD(backup);
+CMD(doctor);
 
 #endif

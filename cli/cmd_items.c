@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "core/audit.h"
 #include "core/buf.h"
 #include "core/text.h"
 
@@ -202,6 +203,7 @@ CMD(status)
 	static const char usage[] = "bugcoder status";
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
 	const struct cli_opt opts[] = { { NULL, 0, NULL, NULL, NULL, NULL } };
+	struct audit_check chk;
 	sqlite3_stmt *s;
 	int npos, rc, ret;
 	char *title;
@@ -214,6 +216,10 @@ CMD(status)
 		return cli_usage_error(usage, "status takes no arguments");
 	if ((ret = cli_open(c, 0)))
 		return ret;
+	if (audit_verify(&c->st, &chk, &c->err) == 0 && chk.bad_id)
+		fprintf(stderr, "bugcoder: warning: the audit log has been "
+			"tampered with: row %lld does not fit the chain "
+			"(`bugcoder audit verify`)\n", chk.bad_id);
 
 	title = store_meta_get(&c->st, "title");
 	printf("study %s", c->study_path);

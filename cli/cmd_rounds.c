@@ -181,24 +181,175 @@ out:
 	return ret;
 }
 
+/* Label one item with pos[1..npos) DIM=CODE words (and submit), in the
+ * caller's transaction.  0, or -1 with c->err filled. */
+static int label_item(struct cli *c, const struct codebook *cb,
+		      const char **pos, int npos, int submit)
+{
+	long long id;
+	int i;
+
+	id = item_find(&c->st, pos[0], &c->err);
+	if (id < 0)
+		return -1;
+	for (i = 1; i < npos; i++) {
+		struct dim_codes dc;
+		int rc;
+
+		cli_dim_codes(pos[i], &dc);
+		rc = label_set(&c->st, &c->actor, cb, id, dc.dim, dc.codes,
+			       dc.nr, 0, &c->err);
+		cli_dim_codes_release(&dc);
+		if (rc < 0)
+			return -1;
+	}
+	if (submit && label_submit(&c->st, &c->actor, cb, id, &c->err) < 0)
+		return -1;
+	return 0;
+}
+
+/* One line of `label --from`: its words in `words` (pointing into
+ * `line`, which is changed).  Returns the number of words. */
+static int split_words(char *line, const char **words, int max)
+{
+	int n = 0;
+	char *p = line;
+
+	while (*p) {
+		while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+			*p++ = '\0';
+		if (!*p)
+			break;
+		if (n == max)
+			return max + 1;
+		words[n++] = p;
+		while (*p && *p != ' ' && *p != '\t' && *p != '\r' &&
+		       *p != '\n')
+			p++;
+	}
+	return n;
+}
+
+#define MAX_WORDS 256
+
+/* `label --from FILE`: one `ITEM DIM=CODE ... [--submit]` per line, all
+ * in one transaction, so codes never stand on a command line that `ps`
+ * shows.  A bad line stops everything and is named. */
+static int label_from(struct cli *c, const char *from)
+{
+	FILE *f = strcmp(from, "-") ? fopen(from, "re") : stdin;
+	const char *name = strcmp(from, "-") ? from : "stdin";
+	struct codebook cb = CODEBOOK_INIT;
+	const char *words[MAX_WORDS], *pos[MAX_WORDS];
+	char *line = NULL;
+	size_t cap = 0;
+	long lineno = 0, items = 0, submitted = 0;
+	int ret = 0, in_tx = 0;
+
+	if (!f) {
+		fprintf(stderr, "bugcoder: %s: %s\n", from, strerror(errno));
+		return 1;
+	}
+	if ((ret = cli_open(c, CLI_MEMBER)) || (ret = cli_codebook(c, &cb)))
+		goto out;
+	if (store_begin(&c->st, &c->err) < 0) {
+		ret = cli_fail(c);
+		goto out;
+	}
+	in_tx = 1;
+	while (getline(&line, &cap, f) >= 0) {
+		int n, i, npos = 0, submit = 0;
+
+		lineno++;
+		n = split_words(line, words, MAX_WORDS);
+		if (n == 0 || words[0][0] == '#')
+			continue;
+		if (n > MAX_WORDS) {
+			err_set(&c->err, ERR_INPUT, "%s:%ld: more than %d "
+				"words", name, lineno, MAX_WORDS);
+			goto fail;
+		}
+		for (i = 0; i < n; i++) {
+			if (!strcmp(words[i], "--submit")) {
+				submit = 1;
+			} else if (words[i][0] == '-' && words[i][1]) {
+				err_set(&c->err, ERR_INPUT, "%s:%ld: unknown "
+					"option %s (a line is ITEM DIM=CODE "
+					"... [--submit])", name, lineno,
+					words[i]);
+				goto fail;
+			} else {
+				pos[npos++] = words[i];
+			}
+		}
+		if (npos < 1 || (npos < 2 && !submit)) {
+			err_set(&c->err, ERR_INPUT, "%s:%ld: expected ITEM "
+				"DIM=CODE ... [--submit]", name, lineno);
+			goto fail;
+		}
+		for (i = 1; i < npos; i++)
+			if (!strchr(pos[i], '=') || pos[i][0] == '=') {
+				err_set(&c->err, ERR_INPUT, "%s:%ld: '%s' is "
+					"not DIM=CODE", name, lineno, pos[i]);
+				goto fail;
+			}
+		if (label_item(c, &cb, pos, npos, submit) < 0) {
+			err_prefix(&c->err, "%s:%ld", name, lineno);
+			goto fail;
+		}
+		items++;
+		submitted += submit;
+	}
+	if (ferror(f)) {
+		err_set(&c->err, ERR_IO, "%s: %s", name, strerror(errno));
+		goto fail;
+	}
+	if (store_commit(&c->st, &c->err) < 0)
+		goto fail;
+	printf("%s: %ld item%s labelled, %ld submitted\n", name, items,
+	       items == 1 ? "" : "s", submitted);
+	goto out;
+fail:
+	if (in_tx)
+		store_rollback(&c->st);
+	ret = cli_fail(c);
+	fprintf(stderr, "bugcoder: %s: nothing saved\n", name);
+out:
+	free(line);
+	codebook_release(&cb);
+	if (f != stdin)
+		fclose(f);
+	return ret;
+}
+
 CMD(label)
 {
 	static const char usage[] =
-		"bugcoder label ITEM DIM=CODE[,CODE] ... [--submit] [--as USER]";
+		"bugcoder label ITEM DIM=CODE[,CODE] ... [--submit] [--as USER]\n"
+		"       bugcoder label --from FILE|- [--as USER]";
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
+	const char *from = NULL;
 	int submit = 0;
 	const struct cli_opt opts[] = {
 		{ "--submit", 0, NULL, &submit, NULL, NULL },
+		{ "--from", 1, &from, NULL, NULL, NULL },
 		{ NULL, 0, NULL, NULL, NULL, NULL },
 	};
 	struct codebook cb = CODEBOOK_INIT;
-	long long id;
-	int npos, rc, ret = 0, i;
+	int npos, rc, ret = 0;
 
 	rc = cli_parse(argc, argv, opts, pos, &npos, usage);
 	if (rc) {
 		free(pos);
 		return rc > 0 ? 0 : 2;
+	}
+	if (from) {
+		free(pos);
+		if (npos || submit)
+			return cli_usage_error(usage, "--from takes its items, "
+					       "codes and --submit from the "
+					       "file, one item per line");
+		return label_from(c, from);
 	}
 	if (npos < 1 || (npos < 2 && !submit)) {
 		free(pos);
@@ -211,27 +362,12 @@ CMD(label)
 	}
 	if ((ret = cli_open(c, CLI_MEMBER)) || (ret = cli_codebook(c, &cb)))
 		goto out;
-	id = item_find(&c->st, pos[0], &c->err);
-	if (id < 0) {
-		ret = cli_fail(c);
-		goto out;
-	}
 	/* all dimensions in one transaction: all or nothing */
 	if (store_begin(&c->st, &c->err) < 0) {
 		ret = cli_fail(c);
 		goto out;
 	}
-	for (i = 1; i < npos; i++) {
-		struct dim_codes dc;
-
-		cli_dim_codes(pos[i], &dc);
-		rc = label_set(&c->st, &c->actor, &cb, id, dc.dim, dc.codes,
-			       dc.nr, 0, &c->err);
-		cli_dim_codes_release(&dc);
-		if (rc < 0)
-			goto fail;
-	}
-	if (submit && label_submit(&c->st, &c->actor, &cb, id, &c->err) < 0)
+	if (label_item(c, &cb, pos, npos, submit) < 0)
 		goto fail;
 	if (store_commit(&c->st, &c->err) < 0)
 		goto fail;

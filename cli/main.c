@@ -36,6 +36,9 @@ static const struct command {
 	{ "export", cmd_export, "export agreed labels, raw labels, resolutions" },
 	{ "report", cmd_report, "summary of the agreed data" },
 	{ "status", cmd_status, "counts: items, labels, submissions, disagreements" },
+	{ "audit", cmd_audit, "read or verify the audit log" },
+	{ "backup", cmd_backup, "write a consistent copy of the study" },
+	{ "doctor", cmd_doctor, "check the installation and the study" },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -50,8 +53,11 @@ static void usage(FILE *out)
 		fprintf(out, "  %-11s %s\n", commands[i].name,
 			commands[i].summary);
 	fprintf(out, "\nThe study is --study FILE, else $BUGCODER_STUDY, else "
-		"./bugcoder.db.\n`bugcoder COMMAND --help` describes each "
-		"command.\n");
+		"./bugcoder.db.\n");
+	if (priv_server_conf())
+		fprintf(out, "On this server a plain NAME is the study NAME in "
+			"%s.\n", priv_server_conf()->studydir);
+	fprintf(out, "`bugcoder COMMAND --help` describes each command.\n");
 }
 
 /* Take --study/--as out of argv wherever they stand (before a "--"). */

@@ -501,6 +501,57 @@ int store_check(struct store *st, int full, struct err *e)
 	return ret;
 }
 
+int store_backup(struct store *st, const char *path, struct err *e)
+{
+	sqlite3 *dst = NULL;
+	sqlite3_backup *b = NULL;
+	int fd, rc, ret = -1;
+
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
+		  0600);
+	if (fd < 0)
+		return err_set(e, ERR_IO, "%s: %s", path, errno == EEXIST ?
+			       "already exists; name a new file" :
+			       strerror(errno));
+	close(fd);
+	if (sqlite3_open_v2(path, &dst, SQLITE_OPEN_READWRITE |
+			    SQLITE_OPEN_NOMUTEX, VFS_PLAIN) != SQLITE_OK) {
+		err_set(e, ERR_IO, "%s: %s", path, dst ? sqlite3_errmsg(dst) :
+			"cannot open");
+		goto out;
+	}
+	b = sqlite3_backup_init(dst, "main", st->db, "main");
+	if (!b) {
+		err_set(e, ERR_DB, "%s: %s", path, sqlite3_errmsg(dst));
+		goto out;
+	}
+	/* in steps, so a writer waits at most one step */
+	while ((rc = sqlite3_backup_step(b, 256)) == SQLITE_OK ||
+	       rc == SQLITE_BUSY || rc == SQLITE_LOCKED)
+		if (rc != SQLITE_OK)
+			sqlite3_sleep(20);
+	sqlite3_backup_finish(b);
+	b = NULL;
+	if (rc != SQLITE_DONE) {
+		err_set(e, rc == SQLITE_FULL || rc == SQLITE_IOERR ? ERR_IO :
+			ERR_DB, "%s: backup failed: %s", path,
+			sqlite3_errstr(rc));
+		goto out;
+	}
+	if (sqlite3_exec(dst, "PRAGMA journal_mode = DELETE", NULL, NULL,
+			 NULL) != SQLITE_OK) {
+		err_set(e, ERR_IO, "%s: %s", path, sqlite3_errmsg(dst));
+		goto out;
+	}
+	ret = 0;
+out:
+	if (dst && sqlite3_close(dst) != SQLITE_OK && ret == 0)
+		ret = err_set(e, ERR_IO, "%s: closing the copy failed", path);
+	if (ret < 0)
+		unlink(path);
+	return ret;
+}
+
 void store_close(struct store *st)
 {
 	if (!st)

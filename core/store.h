@@ -81,6 +81,12 @@ void store_close(struct store *st);
  * after every commit and when the screen is idle.  Never fails. */
 void store_checkpoint(struct store *st);
 
+/* Write a consistent copy of the study to `path` through SQLite's online
+ * backup API (others may keep working meanwhile).  `path` must not exist;
+ * it is created 0600 as the user (never with the group privilege), and
+ * removed again on failure.  Returns 0, or -1 with `e` filled. */
+int store_backup(struct store *st, const char *path, struct err *e);
+
 /* SQLite's integrity check: PRAGMA quick_check (`full` 0) or
  * integrity_check.  Returns 0 when the study is sound, or -1 with `e`
  * naming the first problem (ERR_DB). */

@@ -9,6 +9,7 @@
 #include "tui/ui.h"
 
 #include <curses.h>
+#include <term.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <langinfo.h>
@@ -926,6 +927,20 @@ int ui_run(const struct ui_client *c, struct err *e)
 			       "SIGINT" : "a signal");
 	}
 	return 0;
+}
+
+int ui_term_known(const char *term)
+{
+	TERMINAL *saved = cur_term;
+	int err = 0, ok;
+
+	if (!term || !*term)
+		return 0;
+	ok = setupterm((char *)term, -1, &err) == OK && err == 1;
+	if (cur_term && cur_term != saved)
+		del_curterm(cur_term);
+	set_curterm(saved);
+	return ok;
 }
 
 /* ---- the editor ----------------------------------------------------- */

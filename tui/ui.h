@@ -82,6 +82,10 @@ int ui_scripted(void);
  * `path`.attr.  Returns 0 or -1 (errno set). */
 int ui_dump_screen(const char *path);
 
+/* Does the terminfo database know `term`?  (For `doctor`; touches no
+ * terminal.) */
+int ui_term_known(const char *term);
+
 /* Restore the terminal, print "bugcoder: <msg>" and exit(1). */
 void die(const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 1, 2)));
