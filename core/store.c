@@ -463,6 +463,13 @@ static void checkpoint(struct store *st, int truncate)
 
 void store_checkpoint(struct store *st)
 {
+	struct store_reader *r;
+
+	if (!st->db || st->depth)
+		return;
+	/* our own open blob reads would hold the checkpoint back */
+	for (r = st->readers; r; r = r->next)
+		r->release(r);
 	checkpoint(st, 1);
 }
 
@@ -607,11 +614,15 @@ int store_begin(struct store *st, struct err *e)
 	if (!st->checked && strcmp(st->path, ":memory:")) {
 		if (store_check(st, 0, e) < 0) {
 			st->depth = 0;
-			if (e && e->code != ERR_BUSY)
+			if (e && e->code != ERR_BUSY) {
+				char why[sizeof(e->msg)];
+
+				memcpy(why, e->msg, sizeof(why));
 				err_set(e, ERR_DB, "%.300s; nothing was "
 					"written: restore the study from a "
 					"backup (`bugcoder doctor` runs the "
-					"full check)", e->msg);
+					"full check)", why);
+			}
 			return -1;
 		}
 		st->checked = 1;

@@ -287,6 +287,16 @@ class ServerInstall(unittest.TestCase):
             time.sleep(0.2)
             with open(ids) as f:
                 text = f.read()
+            # the memo is saved; an idle screen then empties the -wal
+            # into the study, while it stays open
+            end = time.time() + 10
+            while time.time() < end:
+                if os.path.getsize(self.study + "-wal") == 0:
+                    break
+                time.sleep(0.2)
+            self.assertEqual(os.path.getsize(self.study + "-wal"), 0)
+            self.assertEqual(subprocess.run(
+                tmux + ["has-session"], capture_output=True).returncode, 0)
         finally:
             subprocess.run(tmux + ["kill-server"], capture_output=True)
         gid = grp.getgrnam(self.group).gr_gid

@@ -861,9 +861,30 @@ static int next_key(const struct ui_client *c, int *key)
 	return read_terminal(key, 0);
 }
 
+/* Wait up to `ms` for a key, kept in ui.pending.  Returns 1 when one
+ * came, 0 on a timeout (or a signal, or a lost terminal, which the next
+ * ordinary read reports). */
+#define IDLE_MS 3000
+
+static int wait_key(int ms)
+{
+	wint_t ch;
+	int r;
+
+	wtimeout(ui.input, ms);
+	errno = 0;
+	r = wget_wch(ui.input, &ch);
+	wtimeout(ui.input, -1);
+	if (r == KEY_CODE_YES)
+		ui.pending = TK_FN((int)ch);
+	else if (r == OK && ch)
+		ui.pending = (int)ch;
+	return ui.pending != 0;
+}
+
 int ui_run(const struct ui_client *c, struct err *e)
 {
-	int idle_errors = 0;
+	int idle_errors = 0, was_busy = 0;
 
 	if (!ui.started)
 		return err_set(e, ERR_INPUT, "the screen is not open");
@@ -876,6 +897,15 @@ int ui_run(const struct ui_client *c, struct err *e)
 		bench_stop();
 		if (caught_signal)
 			break;
+		/* a few seconds without a key after some: the client's idle
+		 * work (the study's checkpoint), then block as before */
+		if (c->idle && was_busy && !ui.scripted && !ui.pending) {
+			was_busy = 0;
+			if (!wait_key(IDLE_MS)) {
+				c->idle(c->ctx);
+				continue;
+			}
+		}
 		r = next_key(c, &key);
 		if (r == IN_END)
 			return 0;
@@ -892,6 +922,7 @@ int ui_run(const struct ui_client *c, struct err *e)
 			continue;
 		}
 		idle_errors = 0;
+		was_busy = 1;
 		bench_start(key);
 		if (key == TK_FN(KEY_PASTE_START)) {
 			read_paste();	/* a lost terminal shows on the next

@@ -56,6 +56,8 @@ struct ui_client {
 	void (*key)(void *ctx, int key);
 	int (*done)(void *ctx);		/* leave the loop? */
 	void (*repaint)(void *ctx);	/* everything is dirty */
+	void (*idle)(void *ctx);	/* optional: no key for a few
+					   seconds after the last one */
 };
 
 /* Set the terminal up.  Returns 0, or -1 with `e` filled (no terminal,
