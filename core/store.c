@@ -215,6 +215,37 @@ static int open_error(const char *path, unsigned flags, const char *why,
 	return -1;
 }
 
+/* Fill `e` for a study whose directory the user cannot enter: name the
+ * directory's owner, group and mode, and what to do. */
+static void unreachable_error(const char *path, struct err *e)
+{
+	struct buf dir = BUF_INIT, d = BUF_INIT;
+	const char *slash = strrchr(path, '/');
+	const struct server_conf *conf = priv_server_conf();
+	struct stat sb;
+
+	if (slash)
+		buf_add(&dir, path, slash == path ? 1 : (size_t)(slash - path));
+	else
+		buf_addstr(&dir, ".");
+	if (stat(dir.ptr, &sb) == 0)
+		vfs_describe(&d, &sb);
+	else
+		buf_addstr(&d, strerror(errno));
+	if (conf && !strcmp(dir.ptr, conf->studydir))
+		err_set(e, ERR_IO, "%s: %s (its directory: %s); a study in "
+			"the server's study directory is named without a "
+			"path: --study %.*s", path, strerror(EACCES), d.ptr,
+			(int)strcspn(slash + 1, "."), slash + 1);
+	else
+		err_set(e, ERR_IO, "%s: %s (its directory %s: %s); you need "
+			"to be in the study's group (log in again after "
+			"joining it) and the directory must give that group "
+			"rwx", path, strerror(EACCES), dir.ptr, d.ptr);
+	buf_release(&dir);
+	buf_release(&d);
+}
+
 /* Check a study named in STUDYDIR before it is opened with the group
  * privilege: a regular file (not a link someone planted) of that group. */
 static int check_privileged(const char *path, struct stat *sb,
@@ -345,6 +376,10 @@ int store_open(struct store *st, const char *path, unsigned flags,
 		rc = rc < 0 ? errno : 0;
 		if (privileged)
 			priv_lower();
+		if (rc == EACCES) {
+			unreachable_error(path, e);
+			goto fail;
+		}
 		if (rc) {
 			err_set(e, rc == ENOENT ? ERR_NOTFOUND : ERR_IO,
 				"%s: %s", path, rc == ENOENT ?
