@@ -224,7 +224,7 @@ static const char *const migrations[] = {
 	/* 1 -> 2: the audit log is hash-chained (see core/audit.h); the
 	   existing rows get their hashes in the same transaction, which
 	   the new trigger allows only for rows that have none */
-	"DROP TRIGGER audit_no_update;"
+	"DROP TRIGGER IF EXISTS audit_no_update;"
 	"ALTER TABLE audit ADD COLUMN hash TEXT;"
 	"CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit"
 	"  WHEN OLD.hash IS NOT NULL"
