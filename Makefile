@@ -39,7 +39,8 @@ ifdef DEVELOPER
 BC_CFLAGS += -Werror
 endif
 ifdef SAN
-BC_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+BC_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined \
+	-DBUGCODER_SAN
 BC_LDFLAGS += -fsanitize=address,undefined
 endif
 

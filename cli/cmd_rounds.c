@@ -3,9 +3,11 @@
  * script.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "core/buf.h"
@@ -232,77 +234,106 @@ static int split_words(char *line, const char **words, int max)
 
 #define MAX_WORDS 256
 
-/* `label --from FILE`: one `ITEM DIM=CODE ... [--submit]` per line, all
- * in one transaction, so codes never stand on a command line that `ps`
- * shows.  A bad line stops everything and is named. */
+/* One line of `label --from` into pos[] (ITEM and DIM=CODE words) and
+ * *submit.  Returns the number of positional words (0 for a blank or
+ * comment line), or -1 with c->err naming the line. */
+static int parse_from_line(struct cli *c, char *line, const char *name,
+			   long lineno, const char **pos, int *submit)
+{
+	const char *words[MAX_WORDS];
+	int n, i, npos = 0;
+
+	*submit = 0;
+	n = split_words(line, words, MAX_WORDS);
+	if (n == 0 || words[0][0] == '#')
+		return 0;
+	if (n > MAX_WORDS)
+		return err_set(&c->err, ERR_INPUT, "%s:%ld: more than %d "
+			       "words", name, lineno, MAX_WORDS);
+	for (i = 0; i < n; i++) {
+		if (!strcmp(words[i], "--submit"))
+			*submit = 1;
+		else if (words[i][0] == '-' && words[i][1])
+			return err_set(&c->err, ERR_INPUT, "%s:%ld: unknown "
+				       "option %s (a line is ITEM DIM=CODE "
+				       "... [--submit])", name, lineno,
+				       words[i]);
+		else
+			pos[npos++] = words[i];
+	}
+	if (npos < 1 || (npos < 2 && !*submit))
+		return err_set(&c->err, ERR_INPUT, "%s:%ld: expected ITEM "
+			       "DIM=CODE ... [--submit]", name, lineno);
+	for (i = 1; i < npos; i++)
+		if (!strchr(pos[i], '=') || pos[i][0] == '=')
+			return err_set(&c->err, ERR_INPUT, "%s:%ld: '%s' is "
+				       "not DIM=CODE", name, lineno, pos[i]);
+	return npos;
+}
+
+/* `label --from FILE`: one `ITEM DIM=CODE ... [--submit]` per line, so
+ * codes never stand on a command line that `ps` shows.  The whole input
+ * is read first (a slow producer never holds the study's write lock),
+ * then saved in one transaction: a bad line is named and nothing is
+ * saved. */
 static int label_from(struct cli *c, const char *from)
 {
-	FILE *f = strcmp(from, "-") ? fopen(from, "re") : stdin;
-	const char *name = strcmp(from, "-") ? from : "stdin";
+	int is_stdin = !strcmp(from, "-");
+	const char *name = is_stdin ? "stdin" : from;
 	struct codebook cb = CODEBOOK_INIT;
-	const char *words[MAX_WORDS], *pos[MAX_WORDS];
-	char *line = NULL;
-	size_t cap = 0;
-	long lineno = 0, items = 0, submitted = 0;
-	int ret = 0, in_tx = 0;
+	struct buf in = BUF_INIT;
+	const char *pos[MAX_WORDS];
+	long items = 0, submitted = 0;
+	int pass, ret = 0, in_tx = 0, fd;
 
-	if (!f) {
-		fprintf(stderr, "bugcoder: %s: %s\n", from, strerror(errno));
+	fd = is_stdin ? STDIN_FILENO : open(from, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || buf_read_fd(&in, fd) < 0) {
+		fprintf(stderr, "bugcoder: %s: %s\n", name, strerror(errno));
+		if (fd > STDIN_FILENO)
+			close(fd);
+		buf_release(&in);
 		return 1;
 	}
-	if ((ret = cli_open(c, CLI_MEMBER)) || (ret = cli_codebook(c, &cb)))
-		goto out;
-	if (store_begin(&c->st, &c->err) < 0) {
-		ret = cli_fail(c);
-		goto out;
-	}
-	in_tx = 1;
-	while (getline(&line, &cap, f) >= 0) {
-		int n, i, npos = 0, submit = 0;
+	if (!is_stdin)
+		close(fd);
+	/* pass 0 checks the words, pass 1 saves them */
+	for (pass = 0; pass < 2; pass++) {
+		const char *p = in.ptr, *end = in.ptr + in.len;
+		long lineno = 0;
 
-		lineno++;
-		n = split_words(line, words, MAX_WORDS);
-		if (n == 0 || words[0][0] == '#')
-			continue;
-		if (n > MAX_WORDS) {
-			err_set(&c->err, ERR_INPUT, "%s:%ld: more than %d "
-				"words", name, lineno, MAX_WORDS);
-			goto fail;
-		}
-		for (i = 0; i < n; i++) {
-			if (!strcmp(words[i], "--submit")) {
-				submit = 1;
-			} else if (words[i][0] == '-' && words[i][1]) {
-				err_set(&c->err, ERR_INPUT, "%s:%ld: unknown "
-					"option %s (a line is ITEM DIM=CODE "
-					"... [--submit])", name, lineno,
-					words[i]);
+		if (pass == 1) {
+			if ((ret = cli_open(c, CLI_MEMBER)) ||
+			    (ret = cli_codebook(c, &cb)))
+				goto out;
+			if (store_begin(&c->st, &c->err) < 0)
 				goto fail;
-			} else {
-				pos[npos++] = words[i];
+			in_tx = 1;
+		}
+		while (p < end) {
+			const char *nl = memchr(p, '\n', (size_t)(end - p));
+			size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+			char *line = xstrndup(p, len);
+			int npos, submit;
+
+			p += len + (nl != NULL);
+			lineno++;
+			npos = parse_from_line(c, line, name, lineno, pos,
+					       &submit);
+			if (npos > 0 && pass == 1) {
+				if (label_item(c, &cb, pos, npos,
+					       submit) < 0) {
+					err_prefix(&c->err, "%s:%ld", name,
+						   lineno);
+					npos = -1;
+				} else {
+					items++;
+					submitted += submit;
+				}
 			}
-		}
-		if (npos < 1 || (npos < 2 && !submit)) {
-			err_set(&c->err, ERR_INPUT, "%s:%ld: expected ITEM "
-				"DIM=CODE ... [--submit]", name, lineno);
-			goto fail;
-		}
-		for (i = 1; i < npos; i++)
-			if (!strchr(pos[i], '=') || pos[i][0] == '=') {
-				err_set(&c->err, ERR_INPUT, "%s:%ld: '%s' is "
-					"not DIM=CODE", name, lineno, pos[i]);
+			free(line);
+			if (npos < 0)
 				goto fail;
-			}
-		if (label_item(c, &cb, pos, npos, submit) < 0) {
-			err_prefix(&c->err, "%s:%ld", name, lineno);
-			goto fail;
 		}
-		items++;
-		submitted += submit;
-	}
-	if (ferror(f)) {
-		err_set(&c->err, ERR_IO, "%s: %s", name, strerror(errno));
-		goto fail;
 	}
 	if (store_commit(&c->st, &c->err) < 0)
 		goto fail;
@@ -315,10 +346,8 @@ fail:
 	ret = cli_fail(c);
 	fprintf(stderr, "bugcoder: %s: nothing saved\n", name);
 out:
-	free(line);
 	codebook_release(&cb);
-	if (f != stdin)
-		fclose(f);
+	buf_release(&in);
 	return ret;
 }
 

@@ -14,6 +14,18 @@
 #include "core/buf.h"
 #include "core/priv.h"
 
+#ifdef BUGCODER_SAN
+#include <unistd.h>
+/* A sanitizer build run setgid (the server tests): LeakSanitizer cannot
+ * trace a process the kernel made non-dumpable, and the environment's
+ * ASAN_OPTIONS are not read there, so leak checking is off for it. */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void)
+{
+	return getegid() != getgid() ? "detect_leaks=0" : "";
+}
+#endif
+
 static const struct command {
 	const char *name;
 	int (*fn)(struct cli *, int, char **);
@@ -156,12 +168,14 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[0], "--version") || !strcmp(argv[0], "version")) {
 		printf("bugcoder %s\n", BUGCODER_VERSION);
-		return 0;
+		ret = 0;
+		goto out;
 	}
 	if (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h") ||
 	    !strcmp(argv[0], "help")) {
 		usage(stdout);
-		return 0;
+		ret = 0;
+		goto out;
 	}
 	for (i = 0; i < NR_COMMANDS; i++)
 		if (!strcmp(argv[0], commands[i].name))
@@ -169,7 +183,8 @@ int main(int argc, char **argv)
 	if (i == NR_COMMANDS) {
 		fprintf(stderr, "bugcoder: %s: unknown command\n", argv[0]);
 		usage(stderr);
-		return 2;
+		ret = 2;
+		goto out;
 	}
 	ret = commands[i].fn(&c, argc, argv);
 out:

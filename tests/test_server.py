@@ -153,6 +153,30 @@ class ServerInstall(unittest.TestCase):
         out = self.must(who, "audit", "--format", "csv", *args).stdout
         return list(csv.DictReader(io.StringIO(out)))
 
+    def open_screen(self, user, binary=None, study="llm"):
+        """The coding screen of `user` in tmux, holding the study open.
+        Returns the tmux command prefix; the screen goes at cleanup."""
+        home = pwd.getpwnam(user).pw_dir
+        sock = os.path.join(home, "tmux-%s.sock" % secrets.token_hex(3))
+        tmux = ["runuser", "-u", user, "--", "tmux", "-S", sock]
+        subprocess.run(["runuser", "-u", user, "--", "env", "-i",
+                        "PATH=/usr/bin:/bin", "HOME=" + home,
+                        "LC_ALL=C.UTF-8", "TERM=xterm",
+                        "BUGCODER_STUDY=" + study, "tmux", "-S", sock,
+                        "new-session", "-d", "-x", "120", "-y", "40",
+                        "exec %s code" % (binary or self.bin)], check=True)
+        self.addCleanup(subprocess.run, tmux + ["kill-server"],
+                        capture_output=True)
+        end = time.time() + 15
+        screen = ""
+        while time.time() < end:
+            screen = subprocess.run(tmux + ["capture-pane", "-p"],
+                                    capture_output=True, text=True).stdout
+            if "m memo" in screen:
+                return tmux
+            time.sleep(0.1)
+        self.fail("the screen did not open:\n" + screen)
+
     def wait_for(self, path, timeout=10):
         end = time.time() + timeout
         while time.time() < end:
@@ -182,31 +206,26 @@ class ServerInstall(unittest.TestCase):
             self.assertNotIn(u, grp.getgrnam(self.group).gr_mem)
 
     def test_annotator_cannot_open_study_or_wal(self):
-        # bob holds a write transaction open, so the -wal exists
-        holder = self.run_as(self.bob, ["label", "--from", "-"], popen=True)
-        try:
-            holder.stdin.write("%s stage=initialization\n" % self.items[0])
-            holder.stdin.flush()
-            self.wait_for(self.study + "-wal")
-            p = self.sh_as(self.alice, "sqlite3 '%s' 'SELECT count(*) "
-                           "FROM labels'" % self.study)
+        # bob's screen holds the study open, so its -wal and -shm exist
+        self.open_screen(self.bob)
+        self.wait_for(self.study + "-wal")
+        self.wait_for(self.study + "-shm")
+        p = self.sh_as(self.alice, "sqlite3 '%s' 'SELECT count(*) "
+                       "FROM labels'" % self.study)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("unable to open", p.stdout + p.stderr)
+        for f in (self.study, self.study + "-wal", self.study + "-shm"):
+            p = self.sh_as(self.alice, "cat '%s' >/dev/null" % f)
             self.assertNotEqual(p.returncode, 0)
-            self.assertIn("unable to open", p.stdout + p.stderr)
-            for f in (self.study, self.study + "-wal", self.study + "-shm"):
-                p = self.sh_as(self.alice, "cat '%s' >/dev/null" % f)
-                self.assertNotEqual(p.returncode, 0)
-                self.assertIn("Permission denied", p.stderr)
-            p = self.sh_as(self.alice, "ls '%s'" % self.studydir)
             self.assertIn("Permission denied", p.stderr)
-            # and -wal, -shm were made right while bob's umask is 022
-            gid = grp.getgrnam(self.group).gr_gid
-            for f in (self.study + "-wal", self.study + "-shm"):
-                sb = os.stat(f)
-                self.assertEqual(sb.st_gid, gid, f)
-                self.assertEqual(stat.S_IMODE(sb.st_mode), 0o660, f)
-        finally:
-            out, err = holder.communicate(timeout=30)
-        self.assertEqual(holder.returncode, 0, err)
+        p = self.sh_as(self.alice, "ls '%s'" % self.studydir)
+        self.assertIn("Permission denied", p.stderr)
+        # and -wal, -shm were made right while bob's umask is 022
+        gid = grp.getgrnam(self.group).gr_gid
+        for f in (self.study + "-wal", self.study + "-shm"):
+            sb = os.stat(f)
+            self.assertEqual(sb.st_gid, gid, f)
+            self.assertEqual(stat.S_IMODE(sb.st_mode), 0o660, f)
 
     def test_codes_through_bugcoder_blind_to_the_other(self):
         item = self.items[1]
@@ -463,7 +482,8 @@ class ServerInstall(unittest.TestCase):
         os.chmod(binary, 0o755)
         team = os.path.join(self.tmp, "team")
         os.makedirs(team, exist_ok=True)
-        os.chown(team, 0, grp.getgrnam(self.team).gr_gid)
+        gid = grp.getgrnam(self.team).gr_gid
+        os.chown(team, 0, gid)
         os.chmod(team, 0o770)
         study = os.path.join(team, "p.db")
         kw = dict(binary=binary, study=study)
@@ -471,33 +491,33 @@ class ServerInstall(unittest.TestCase):
                   os.path.join(self.prefix, "share", "bugcoder",
                                "codebooks", "llm-framework-bugs.json"),
                   **kw)
-        os.chown(study, -1, grp.getgrnam(self.team).gr_gid)
+        os.chown(study, -1, gid)
+        self.must(self.alice, "import", os.path.join(self.tmp,
+                                                     "items.jsonl"), **kw)
         self.must(self.alice, "member", "add", self.bob, "--role",
                   "owner", **kw)
-        holder = self.run_as(self.alice, ["label", "--from", "-"],
-                             popen=True, **kw)
-        try:
-            self.wait_for(study + "-shm")
-            gid = grp.getgrnam(self.team).gr_gid
-            for f in (study + "-wal", study + "-shm"):
-                sb = os.stat(f)
-                self.assertEqual(sb.st_gid, gid, f)
-                self.assertEqual(stat.S_IMODE(sb.st_mode), 0o660, f)
-            p = self.run_as(self.bob, ["status"], **kw)
-            self.assertEqual(p.returncode, 0, p.stderr)
-            # kill -9 bugcoder (runuser's child), -wal and -shm left
-            with open("/proc/%d/task/%d/children" % (holder.pid,
-                                                     holder.pid)) as f:
-                child = int(f.read().split()[0])
-            os.kill(child, signal.SIGKILL)
-            holder.wait()
-            p = self.run_as(self.bob, ["member", "add", self.owner,
-                                       "--role", "annotator"], **kw)
-            self.assertEqual(p.returncode, 0, p.stderr)
-        finally:
-            if holder.poll() is None:
-                holder.kill()
-                holder.wait()
+        self.must(self.alice, "round", "create", "p1", "--sample", "2",
+                  "--seed", "1", "--annotators", self.alice + "," +
+                  self.bob, **kw)
+        # alice (umask 022, her own primary group) opens it first
+        tmux = self.open_screen(self.alice, binary=binary, study=study)
+        for f in (study + "-wal", study + "-shm"):
+            self.wait_for(f)
+            sb = os.stat(f)
+            self.assertEqual(sb.st_gid, gid, f)
+            self.assertEqual(stat.S_IMODE(sb.st_mode), 0o660, f)
+        p = self.run_as(self.bob, ["status"], **kw)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        # kill -9 the screen: -wal and -shm stay, nobody is locked out
+        pid = int(subprocess.run(tmux + ["list-panes", "-F",
+                                         "#{pane_pid}"],
+                                 capture_output=True, text=True,
+                                 check=True).stdout.split()[0])
+        os.kill(pid, signal.SIGKILL)
+        self.assertTrue(os.path.exists(study + "-shm"))
+        p = self.run_as(self.bob, ["member", "add", self.owner, "--role",
+                                   "annotator"], **kw)
+        self.assertEqual(p.returncode, 0, p.stderr)
         self.assertIn("you are", self.must(self.alice, "status",
                                            **kw).stdout)
 
