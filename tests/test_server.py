@@ -57,6 +57,7 @@ class ServerInstall(unittest.TestCase):
     def setUpClass(cls):
         reason = why_skip()
         if reason:
+            print("\ntest_server: skipped: " + reason, flush=True)
             raise unittest.SkipTest(reason)
         tag = secrets.token_hex(3)
         cls.group = "bcg" + tag
