@@ -17,6 +17,11 @@ CPPFLAGS   ?=
 CFLAGS     ?= -O2 -g
 LDFLAGS    ?=
 PYTHON     ?= python3
+# server install (`make install-server`, as root): the group the binary is
+# setgid to, the directory of the studies, where the codebooks go
+GROUP      ?= bugcoder
+STUDYDIR   ?= /var/lib/bugcoder
+DATADIR    ?= $(PREFIX)/share/bugcoder
 
 PKGS = ncursesw sqlite3 libcjson libcurl libcmark-gfm
 
@@ -43,7 +48,8 @@ ifdef DEVELOPER
 BC_CFLAGS += $(DEVELOPER_CFLAGS)
 endif
 ifdef SAN
-BC_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+BC_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined \
+	-DBUGCODER_SAN
 BC_LDFLAGS += -fsanitize=address,undefined
 endif
 
@@ -164,7 +170,7 @@ tests/fuzz/%: tests/fuzz/%.c $(CORE_SRC) $(wildcard core/*.h)
 # where bugcoder looks for them next to its own bin/ (so `--codebook
 # llm-framework-bugs` works wherever the install went, DESTDIR staging
 # included).
-SHAREDIR = $(PREFIX)/share/bugcoder
+SHAREDIR = $(DATADIR)
 CODEBOOKS = $(sort $(wildcard codebooks/*.json))
 SAMPLE_FILES = tests/sample/items.jsonl tests/sample/labels.csv
 
@@ -176,8 +182,38 @@ install: bugcoder tui/bugcoder.1
 	install -m 644 $(CODEBOOKS) $(DESTDIR)$(SHAREDIR)/codebooks
 	install -m 644 $(SAMPLE_FILES) $(DESTDIR)$(SHAREDIR)/sample
 
+# A server install: only bugcoder can open a study.  The binary is setgid
+# to $(GROUP), which owns $(STUDYDIR) (mode 2770: members, who are not in
+# the group, cannot list or open it).  The binary finds STUDYDIR in
+# $(DATADIR)/server.conf, read as ../share/bugcoder/server.conf from the
+# binary's own directory, so BINDIR stays $(PREFIX)/bin here.  Studies
+# already in STUDYDIR are left alone.
+install-server: bugcoder tui/bugcoder.1
+	@if [ "$$(id -u)" != 0 ]; then \
+		echo 'install-server must run as root (it creates a group and a setgid binary)' >&2; \
+		exit 1; fi
+	@if [ "$(BINDIR)" != "$(PREFIX)/bin" ] || [ "$(DATADIR)" != "$(PREFIX)/share/bugcoder" ]; then \
+		echo 'install-server: BINDIR must be $$(PREFIX)/bin and DATADIR $$(PREFIX)/share/bugcoder' >&2; \
+		exit 1; fi
+	@case "$(STUDYDIR)" in /*) ;; *) echo 'install-server: STUDYDIR must be an absolute path' >&2; exit 1;; esac
+	getent group $(GROUP) >/dev/null || groupadd --system $(GROUP)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANPREFIX)/man1 \
+		$(DESTDIR)$(DATADIR)/codebooks
+	install -o root -g $(GROUP) -m 2755 bugcoder $(DESTDIR)$(BINDIR)/bugcoder
+	install -m 644 tui/bugcoder.1 $(DESTDIR)$(MANPREFIX)/man1/bugcoder.1
+	install -m 644 codebooks/*.json $(DESTDIR)$(DATADIR)/codebooks/
+	printf '# written by make install-server\nstudydir = %s\ngroup = %s\n' \
+		'$(STUDYDIR)' '$(GROUP)' > $(DESTDIR)$(DATADIR)/server.conf+
+	chown root:root $(DESTDIR)$(DATADIR)/server.conf+
+	chmod 644 $(DESTDIR)$(DATADIR)/server.conf+
+	mv -f $(DESTDIR)$(DATADIR)/server.conf+ $(DESTDIR)$(DATADIR)/server.conf
+	install -d -o root -g $(GROUP) -m 2770 $(DESTDIR)$(STUDYDIR)
+	chown root:$(GROUP) $(DESTDIR)$(STUDYDIR)
+	chmod 2770 $(DESTDIR)$(STUDYDIR)
+
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/bugcoder $(DESTDIR)$(MANPREFIX)/man1/bugcoder.1
+	rm -f $(DESTDIR)$(DATADIR)/server.conf
 	rm -f $(addprefix $(DESTDIR)$(SHAREDIR)/codebooks/,$(notdir $(CODEBOOKS)))
 	rm -f $(addprefix $(DESTDIR)$(SHAREDIR)/sample/,$(notdir $(SAMPLE_FILES)))
 	-rmdir $(DESTDIR)$(SHAREDIR)/codebooks $(DESTDIR)$(SHAREDIR)/sample \
@@ -188,7 +224,7 @@ clean:
 	rm -f */*.o */*.d */*/*.o */*/*.d */*.a
 	rm -rf tests/tmp
 
-.PHONY: all deps test check test-build check-layering hdr-check syntax-check demo bench fuzz install uninstall clean FORCE
+.PHONY: all deps test check test-build check-layering hdr-check syntax-check demo bench fuzz install install-server uninstall clean FORCE
 .SECONDARY:
 
 -include $(wildcard */*.d */*/*.d)

@@ -49,8 +49,9 @@ int cli_help(const char *usage)
 
 int cli_open(struct cli *c, unsigned flags)
 {
-	if (store_open(&c->st, c->study_path, (flags & CLI_READONLY) ?
-		       STORE_READONLY : 0, &c->err) < 0)
+	if (store_open(&c->st, c->study_path, ((flags & CLI_READONLY) ?
+		       STORE_READONLY : 0) | (c->study_privileged ?
+		       STORE_PRIVILEGED : 0), &c->err) < 0)
 		return cli_fail(c);
 	c->st_open = 1;
 	if (((flags & CLI_MEMBER) ?

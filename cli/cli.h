@@ -16,7 +16,12 @@
 #include "core/store.h"
 
 struct cli {
-	const char *study_path;	/* --study, $BUGCODER_STUDY, ./bugcoder.db */
+	const char *study_path;	/* the study's file: --study or
+				   $BUGCODER_STUDY as a path or resolved
+				   in STUDYDIR (see priv.h), else
+				   ./bugcoder.db */
+	char *study_owned;	/* what study_path points to, if owned */
+	int study_privileged;	/* in the server install's STUDYDIR */
 	const char *as;		/* --as USER or NULL */
 	struct store st;
 	int st_open;
@@ -125,5 +130,8 @@ CMD(resolve);
 CMD(export);
 CMD(report);
 CMD(proposals);
+CMD(audit);
+CMD(backup);
+CMD(doctor);
 
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "core/audit.h"
 #include "core/buf.h"
 #include "core/studyview.h"
 #include "core/text.h"
@@ -126,6 +127,7 @@ CMD(status)
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
 	const struct cli_opt opts[] = { { NULL, 0, NULL, NULL, NULL, NULL } };
 	struct study_status ss = STUDY_STATUS_INIT;
+	struct audit_check chk;
 	int npos, rc, ret;
 	size_t i;
 
@@ -137,6 +139,10 @@ CMD(status)
 		return cli_usage_error(usage, "status takes no arguments");
 	if ((ret = cli_open(c, 0)))
 		return ret;
+	if (audit_verify(&c->st, &chk, &c->err) == 0 && chk.bad_id)
+		fprintf(stderr, "bugcoder: warning: the audit log has been "
+			"tampered with: row %lld does not fit the chain "
+			"(`bugcoder audit verify`)\n", chk.bad_id);
 
 	if (studyview_status(&c->st, &c->actor, &ss, &c->err) < 0)
 		return cli_fail(c);

@@ -3,9 +3,11 @@
  * script.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "core/buf.h"
@@ -282,24 +284,208 @@ out:
 	return ret;
 }
 
+/* Label one item with pos[1..npos) DIM=CODE words (and submit), in the
+ * caller's transaction.  0, or -1 with c->err filled. */
+static int label_item(struct cli *c, const struct codebook *cb,
+		      const char **pos, int npos, int submit)
+{
+	long long id;
+	int i;
+
+	id = item_find(&c->st, pos[0], &c->err);
+	if (id < 0)
+		return -1;
+	for (i = 1; i < npos; i++) {
+		struct dim_codes dc;
+		int rc;
+
+		cli_dim_codes(pos[i], &dc);
+		rc = label_set(&c->st, &c->actor, cb, id, dc.dim, dc.codes,
+			       dc.nr, 0, &c->err);
+		cli_dim_codes_release(&dc);
+		if (rc < 0)
+			return -1;
+	}
+	if (submit && label_submit(&c->st, &c->actor, cb, id, &c->err) < 0)
+		return -1;
+	return 0;
+}
+
+/* One line of `label --from`: its words in `words` (pointing into
+ * `line`, which is changed).  Returns the number of words. */
+static int split_words(char *line, const char **words, int max)
+{
+	int n = 0;
+	char *p = line;
+
+	while (*p) {
+		while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+			*p++ = '\0';
+		if (!*p)
+			break;
+		if (n == max)
+			return max + 1;
+		words[n++] = p;
+		while (*p && *p != ' ' && *p != '\t' && *p != '\r' &&
+		       *p != '\n')
+			p++;
+	}
+	return n;
+}
+
+#define MAX_WORDS 256
+
+/* One line of `label --from` into pos[] (ITEM and DIM=CODE words) and
+ * *submit.  Returns the number of positional words (0 for a blank or
+ * comment line), or -1 with c->err naming the line. */
+static int parse_from_line(struct cli *c, char *line, const char *name,
+			   long lineno, const char **pos, int *submit)
+{
+	const char *words[MAX_WORDS];
+	int n, i, npos = 0;
+
+	*submit = 0;
+	n = split_words(line, words, MAX_WORDS);
+	if (n == 0 || words[0][0] == '#')
+		return 0;
+	if (n > MAX_WORDS)
+		return err_set(&c->err, ERR_INPUT, "%s:%ld: more than %d "
+			       "words", name, lineno, MAX_WORDS);
+	for (i = 0; i < n; i++) {
+		if (!strcmp(words[i], "--submit"))
+			*submit = 1;
+		else if (words[i][0] == '-' && words[i][1])
+			return err_set(&c->err, ERR_INPUT, "%s:%ld: unknown "
+				       "option %s (a line is ITEM DIM=CODE "
+				       "... [--submit])", name, lineno,
+				       words[i]);
+		else
+			pos[npos++] = words[i];
+	}
+	if (npos < 1 || (npos < 2 && !*submit))
+		return err_set(&c->err, ERR_INPUT, "%s:%ld: expected ITEM "
+			       "DIM=CODE ... [--submit]", name, lineno);
+	for (i = 1; i < npos; i++)
+		if (!strchr(pos[i], '=') || pos[i][0] == '=')
+			return err_set(&c->err, ERR_INPUT, "%s:%ld: '%s' is "
+				       "not DIM=CODE", name, lineno, pos[i]);
+	return npos;
+}
+
+/* `label --from FILE`: one `ITEM DIM=CODE ... [--submit]` per line, so
+ * codes never stand on a command line that `ps` shows.  The whole input
+ * is read first (a slow producer never holds the study's write lock),
+ * then saved in one transaction: a bad line is named and nothing is
+ * saved. */
+static int label_from(struct cli *c, const char *from)
+{
+	int is_stdin = !strcmp(from, "-");
+	const char *name = is_stdin ? "stdin" : from;
+	struct codebook cb = CODEBOOK_INIT;
+	struct buf in = BUF_INIT;
+	const char *pos[MAX_WORDS];
+	long items = 0, submitted = 0;
+	int pass, ret = 0, in_tx = 0, fd;
+
+	fd = is_stdin ? STDIN_FILENO : open(from, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || buf_read_fd(&in, fd) < 0) {
+		fprintf(stderr, "bugcoder: %s: %s\n", name, strerror(errno));
+		if (fd > STDIN_FILENO)
+			close(fd);
+		buf_release(&in);
+		return 1;
+	}
+	if (!is_stdin)
+		close(fd);
+	/* pass 0 checks the words, pass 1 saves them */
+	for (pass = 0; pass < 2; pass++) {
+		const char *p = in.ptr, *end = in.ptr + in.len;
+		long lineno = 0;
+
+		if (pass == 1) {
+			/* the codebook is read inside the transaction, so
+			 * no update comes between a code's check and its
+			 * saving */
+			if ((ret = cli_open(c, CLI_MEMBER)))
+				goto out;
+			if (store_begin(&c->st, &c->err) < 0)
+				goto fail;
+			in_tx = 1;
+			if ((ret = cli_codebook(c, &cb))) {
+				store_rollback(&c->st);
+				goto out;
+			}
+		}
+		while (p < end) {
+			const char *nl = memchr(p, '\n', (size_t)(end - p));
+			size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+			char *line = xstrndup(p, len);
+			int npos, submit;
+
+			p += len + (nl != NULL);
+			lineno++;
+			npos = parse_from_line(c, line, name, lineno, pos,
+					       &submit);
+			if (npos > 0 && pass == 1) {
+				if (label_item(c, &cb, pos, npos,
+					       submit) < 0) {
+					err_prefix(&c->err, "%s:%ld", name,
+						   lineno);
+					npos = -1;
+				} else {
+					items++;
+					submitted += submit;
+				}
+			}
+			free(line);
+			if (npos < 0)
+				goto fail;
+		}
+	}
+	if (store_commit(&c->st, &c->err) < 0)
+		goto fail;
+	printf("%s: %ld item%s labelled, %ld submitted\n", name, items,
+	       items == 1 ? "" : "s", submitted);
+	goto out;
+fail:
+	if (in_tx)
+		store_rollback(&c->st);
+	ret = cli_fail(c);
+	fprintf(stderr, "bugcoder: %s: nothing saved\n", name);
+out:
+	codebook_release(&cb);
+	buf_release(&in);
+	return ret;
+}
+
 CMD(label)
 {
 	static const char usage[] =
-		"bugcoder label ITEM DIM=CODE[,CODE] ... [--submit] [--as USER]";
+		"bugcoder label ITEM DIM=CODE[,CODE] ... [--submit] [--as USER]\n"
+		"       bugcoder label --from FILE|- [--as USER]";
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
+	const char *from = NULL;
 	int submit = 0;
 	const struct cli_opt opts[] = {
 		{ "--submit", 0, NULL, &submit, NULL, NULL },
+		{ "--from", 1, &from, NULL, NULL, NULL },
 		{ NULL, 0, NULL, NULL, NULL, NULL },
 	};
 	struct codebook cb = CODEBOOK_INIT;
-	long long id;
-	int npos, rc, ret = 0, i;
+	int npos, rc, ret = 0;
 
 	rc = cli_parse(argc, argv, opts, pos, &npos, usage);
 	if (rc) {
 		free(pos);
 		return rc > 0 ? 0 : 2;
+	}
+	if (from) {
+		free(pos);
+		if (npos || submit)
+			return cli_usage_error(usage, "--from takes its items, "
+					       "codes and --submit from the "
+					       "file, one item per line");
+		return label_from(c, from);
 	}
 	if (npos < 1 || (npos < 2 && !submit)) {
 		free(pos);
@@ -312,11 +498,6 @@ CMD(label)
 	}
 	if ((ret = cli_open(c, CLI_MEMBER)))
 		goto out;
-	id = item_find(&c->st, pos[0], &c->err);
-	if (id < 0) {
-		ret = cli_fail(c);
-		goto out;
-	}
 	/* all dimensions in one transaction: all or nothing; the codebook
 	 * is read inside it, so no update can come in between the check
 	 * of a code and its saving */
@@ -328,17 +509,7 @@ CMD(label)
 		store_rollback(&c->st);
 		goto out;
 	}
-	for (i = 1; i < npos; i++) {
-		struct dim_codes dc;
-
-		cli_dim_codes(pos[i], &dc);
-		rc = label_set(&c->st, &c->actor, &cb, id, dc.dim, dc.codes,
-			       dc.nr, 0, &c->err);
-		cli_dim_codes_release(&dc);
-		if (rc < 0)
-			goto fail;
-	}
-	if (submit && label_submit(&c->st, &c->actor, &cb, id, &c->err) < 0)
+	if (label_item(c, &cb, pos, npos, submit) < 0)
 		goto fail;
 	if (store_commit(&c->st, &c->err) < 0)
 		goto fail;

@@ -43,7 +43,8 @@ CMD(init)
 		if (!path)
 			return err_exit_code(c->err.code);
 	}
-	rc = study_create(&c->st, c->study_path, title, path, &c->err);
+	rc = study_create_in(&c->st, c->study_path, c->study_privileged ?
+			     STORE_PRIVILEGED : 0, title, path, &c->err);
 	free(path);
 	if (rc < 0)
 		return cli_fail(c);

@@ -14,6 +14,19 @@
 #include "cli/cli.h"
 #include "core/buf.h"
 #include "core/suggest.h"
+#include "core/priv.h"
+
+#ifdef BUGCODER_SAN
+#include <unistd.h>
+/* A sanitizer build run setgid (the server tests): LeakSanitizer cannot
+ * trace a process the kernel made non-dumpable, and the environment's
+ * ASAN_OPTIONS are not read there, so leak checking is off for it. */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void)
+{
+	return getegid() != getgid() ? "detect_leaks=0" : "";
+}
+#endif
 
 static const struct command {
 	const char *name;
@@ -38,6 +51,9 @@ static const struct command {
 	{ "export", cmd_export, "export agreed labels, raw labels, resolutions" },
 	{ "report", cmd_report, "summary of the agreed data" },
 	{ "status", cmd_status, "counts: items, labels, submissions, disagreements" },
+	{ "audit", cmd_audit, "read or verify the audit log" },
+	{ "backup", cmd_backup, "write a consistent copy of the study" },
+	{ "doctor", cmd_doctor, "check the installation and the study" },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -52,8 +68,11 @@ static void usage(FILE *out)
 		fprintf(out, "  %-14s %s\n", commands[i].name,
 			commands[i].summary);
 	fprintf(out, "\nThe study is --study FILE, else $BUGCODER_STUDY, else "
-		"./bugcoder.db.\n`bugcoder COMMAND --help` describes each "
-		"command.\n");
+		"./bugcoder.db.\n");
+	if (priv_server_conf())
+		fprintf(out, "On this server a plain NAME is the study NAME in "
+			"%s.\n", priv_server_conf()->studydir);
+	fprintf(out, "`bugcoder COMMAND --help` describes each command.\n");
 }
 
 /* Take --study/--as out of argv wherever they stand (before a "--"). */
@@ -129,23 +148,34 @@ static int finish_output(int ret)
 
 static int run(int argc, char **argv)
 {
-	struct cli c;
+	struct cli c = { 0 };
 	const char *env;
 	int ret = 2;
 	size_t i;
 
+	/* first of all: lower the group privilege of a server install */
+	if (priv_init(&c.err) < 0)
+		return cli_fail(&c);
 	setlocale(LC_ALL, "");
 	/* numbers are data: CSV, JSON and the reports write "0.85" in every
 	 * locale (a decimal comma splits a CSV cell and breaks JSON) */
 	setlocale(LC_NUMERIC, "C");
-	memset(&c, 0, sizeof(c));
 	argc--;
 	argv++;
 	if (take_globals(&c, &argc, argv) < 0)
 		return 2;
 	if (!c.study_path) {
 		env = getenv("BUGCODER_STUDY");
-		c.study_path = env && *env ? env : "bugcoder.db";
+		if (env && *env)
+			c.study_path = env;
+	}
+	if (c.study_path) {
+		if (priv_study_path(c.study_path, &c.study_owned,
+				    &c.study_privileged, &c.err) < 0)
+			return cli_fail(&c);
+		c.study_path = c.study_owned;
+	} else {
+		c.study_path = "bugcoder.db";
 	}
 	if (argc == 0) {
 		/* plain `bugcoder`: the screen that fits the member */
@@ -166,12 +196,14 @@ static int run(int argc, char **argv)
 	}
 	if (!strcmp(argv[0], "--version") || !strcmp(argv[0], "version")) {
 		printf("bugcoder %s\n", BUGCODER_VERSION);
-		return 0;
+		ret = 0;
+		goto out;
 	}
 	if (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h") ||
 	    !strcmp(argv[0], "help")) {
 		usage(stdout);
-		return 0;
+		ret = 0;
+		goto out;
 	}
 	for (i = 0; i < NR_COMMANDS; i++)
 		if (!strcmp(argv[0], commands[i].name))
@@ -188,13 +220,15 @@ static int run(int argc, char **argv)
 			fprintf(stderr, "; did you mean `bugcoder %s`?", near);
 		fprintf(stderr, "\n");
 		usage(stderr);
-		return 2;
+		ret = 2;
+		goto out;
 	}
 	ret = commands[i].fn(&c, argc, argv);
 out:
 	actor_release(&c.actor);
 	if (c.st_open)
 		store_close(&c.st);
+	free(c.study_owned);
 	return ret;
 }
 

@@ -12,6 +12,7 @@
 
 #include "core/buf.h"
 #include "core/suggest.h"
+#include "core/priv.h"
 
 char *member_os_user(void)
 {
@@ -225,6 +226,12 @@ int member_add(struct store *st, const struct actor *a, const char *name,
 	if (role == ROLE_NONE)
 		return err_set(e, ERR_INPUT, "unknown role (owner, annotator "
 			       "or adjudicator)");
+	/* on a server install a member reaches the study only as an OS
+	 * account: a name that is none is a typo */
+	if (priv_server_conf() && !getpwnam(name))
+		return err_set(e, ERR_INPUT, "%s: no such account on this "
+			       "system (a member is an OS account: create it "
+			       "first)", name);
 	if (store_begin(st, e) < 0)
 		return -1;
 	s = store_prepare(st, "SELECT role || CASE WHEN active THEN '' "

@@ -244,6 +244,15 @@ static const char *const migrations[] = {
 	"  text TEXT NOT NULL,"
 	"  saved_at TEXT NOT NULL,"
 	"  PRIMARY KEY (member_id, item_id, kind, dimension, field));",
+
+	/* 3 -> 4: the audit log is hash-chained (see core/audit.h); the
+	   existing rows get their hashes in the same transaction, which
+	   the new trigger allows only for rows that have none */
+	"DROP TRIGGER IF EXISTS audit_no_update;"
+	"ALTER TABLE audit ADD COLUMN hash TEXT;"
+	"CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit"
+	"  WHEN OLD.hash IS NOT NULL"
+	"  BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;",
 };
 
 #endif

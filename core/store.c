@@ -18,8 +18,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/audit.h"
 #include "core/buf.h"
+#include "core/priv.h"
 #include "core/schema.sql.h"
+#include "core/vfs.h"
 
 #define NR_MIGRATIONS (sizeof(migrations) / sizeof(migrations[0]))
 #define BUSY_TIMEOUT_MS 8000
@@ -239,6 +242,11 @@ static int migrate(struct store *st, struct err *e)
 			       (int)NR_MIGRATIONS);
 	if (v == (int)NR_MIGRATIONS)
 		return 0;
+	if (st->readonly)
+		return err_set(e, ERR_INPUT, "%s: the study needs an upgrade "
+			       "(schema version %d to %d) that cannot be "
+			       "written here; run bugcoder where it can write "
+			       "the study", st->path, v, (int)NR_MIGRATIONS);
 	if (store_begin(st, e) < 0)
 		return -1;
 	/* re-read inside the write lock: another process may have won */
@@ -254,6 +262,10 @@ static int migrate(struct store *st, struct err *e)
 		if (store_exec(st, sql, e) < 0)
 			goto fail;
 	}
+	/* rows written before the audit log was chained (or by a program
+	 * that did not chain them) get their hashes now */
+	if (audit_chain_fill(st, e) < 0)
+		goto fail;
 	return store_commit(st, e);
 fail:
 	store_rollback(st);
@@ -266,6 +278,14 @@ static int configure(struct store *st, int readonly, struct err *e)
 	sqlite3_extended_result_codes(st->db, 0);
 	if (store_exec(st, "PRAGMA foreign_keys = ON", e) < 0)
 		return -1;
+	if (st->flags & STORE_PRIVILEGED) {
+		/* nothing of the study in temporary files the user could
+		 * reach, and no schema tricks from whoever else wrote it */
+		if (store_exec(st, "PRAGMA temp_store = MEMORY", e) < 0 ||
+		    store_exec(st, "PRAGMA trusted_schema = OFF", e) < 0)
+			return -1;
+		sqlite3_db_config(st->db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
+	}
 	if (!readonly && store_exec(st, "PRAGMA journal_mode = WAL", e) < 0)
 		return -1;
 	/* WAL with synchronous=NORMAL can lose the last transactions on
@@ -330,48 +350,247 @@ static void what_is_there(const char *path, struct buf *out)
 		 (long long)sb.st_size);
 }
 
+/* "owner U, group G, mode M" of `path` (with the privilege of `st`). */
+static void describe(struct buf *out, const char *path, unsigned flags)
+{
+	struct stat sb;
+	int rc;
+
+	if (flags & STORE_PRIVILEGED)
+		priv_raise();
+	rc = lstat(path, &sb);
+	if (flags & STORE_PRIVILEGED)
+		priv_lower();
+	if (rc == 0)
+		vfs_describe(out, &sb);
+	else
+		buf_addf(out, "%s", strerror(errno));
+}
+
+/* Fill `e` for a study SQLite could not open: the file, its owner, group
+ * and mode, its -wal and -shm when they differ, and what to do. */
+static int open_error(const char *path, unsigned flags, const char *why,
+		      struct err *e)
+{
+	struct buf b = BUF_INIT, side = BUF_INIT, d = BUF_INIT;
+	static const char *const suffix[] = { "-wal", "-shm" };
+	size_t i;
+
+	buf_addf(&b, "%s: %s (", path, why);
+	describe(&d, path, flags);
+	buf_addstr(&b, d.ptr);
+	buf_addstr(&b, ")");
+	for (i = 0; i < 2; i++) {
+		struct buf sd = BUF_INIT;
+
+		buf_setlen(&side, 0);
+		buf_addf(&side, "%s%s", path, suffix[i]);
+		if (access(side.ptr, F_OK) == 0 || (flags & STORE_PRIVILEGED)) {
+			describe(&sd, side.ptr, flags);
+			if (strcmp(sd.ptr, d.ptr) && strcmp(sd.ptr,
+			    strerror(ENOENT)))
+				buf_addf(&b, "; its %s: %s", suffix[i],
+					 sd.ptr);
+		}
+		buf_release(&sd);
+	}
+	if (flags & STORE_PRIVILEGED)
+		buf_addstr(&b, "; the server install's study directory or "
+			   "binary is not set up right: ask the administrator "
+			   "to run `bugcoder doctor`");
+	else
+		buf_addstr(&b, "; you need read and write access to the study, "
+			   "its -wal and -shm and their directory: be in the "
+			   "study's group (log in again after joining it), "
+			   "and give the files that group and mode 660 "
+			   "(`chgrp GROUP FILE*; chmod 660 FILE*`)");
+	err_set(e, ERR_IO, "%s", b.ptr);
+	buf_release(&b);
+	buf_release(&side);
+	buf_release(&d);
+	return -1;
+}
+
+/* Fill `e` for a study whose directory the user cannot enter: name the
+ * directory's owner, group and mode, and what to do. */
+static void unreachable_error(const char *path, struct err *e)
+{
+	struct buf dir = BUF_INIT, d = BUF_INIT;
+	const char *slash = strrchr(path, '/');
+	const struct server_conf *conf = priv_server_conf();
+	struct stat sb;
+
+	if (slash)
+		buf_add(&dir, path, slash == path ? 1 : (size_t)(slash - path));
+	else
+		buf_addstr(&dir, ".");
+	if (stat(dir.ptr, &sb) == 0)
+		vfs_describe(&d, &sb);
+	else
+		buf_addstr(&d, strerror(errno));
+	if (conf && !strcmp(dir.ptr, conf->studydir))
+		err_set(e, ERR_IO, "%s: %s (its directory: %s); a study in "
+			"the server's study directory is named without a "
+			"path: --study %.*s", path, strerror(EACCES), d.ptr,
+			(int)strcspn(slash + 1, "."), slash + 1);
+	else
+		err_set(e, ERR_IO, "%s: %s (its directory %s: %s); you need "
+			"to be in the study's group (log in again after "
+			"joining it) and the directory must give that group "
+			"rwx", path, strerror(EACCES), dir.ptr, d.ptr);
+	buf_release(&dir);
+	buf_release(&d);
+}
+
+/* Check a study named in STUDYDIR before it is opened with the group
+ * privilege: a regular file (not a link someone planted) of that group. */
+static int check_privileged(const char *path, struct stat *sb,
+			    struct err *e)
+{
+	struct buf d = BUF_INIT;
+	int ret = -1;
+
+	if (S_ISLNK(sb->st_mode)) {
+		err_set(e, ERR_INPUT, "%s: a symbolic link, not a study; "
+			"refused (studies in the study directory are plain "
+			"files: remove the link)", path);
+		goto out;
+	}
+	if (!S_ISREG(sb->st_mode)) {
+		err_set(e, ERR_INPUT, "%s: not a regular file; refused", path);
+		goto out;
+	}
+	if (sb->st_gid != priv_group()) {
+		struct group *gr = getgrgid(priv_group());
+
+		vfs_describe(&d, sb);
+		err_set(e, ERR_INPUT, "%s: belongs to another group than the "
+			"install's (%s), refused; the administrator can "
+			"`chgrp %s` it", path, d.ptr, gr ? gr->gr_name : "?");
+		goto out;
+	}
+	ret = 0;
+out:
+	buf_release(&d);
+	return ret;
+}
+
+/* A URI naming `path` for sqlite3_open_v2() with `query` appended. */
+static void path_uri(struct buf *out, const char *path, const char *query)
+{
+	const char *p;
+
+	buf_addstr(out, "file:");
+	for (p = path; *p; p++) {
+		if (*p == '%' || *p == '?' || *p == '#')
+			buf_addf(out, "%%%02X", (unsigned char)*p);
+		else
+			buf_addch(out, *p);
+	}
+	buf_addf(out, "?%s", query);
+}
+
+/* Could the study be read without its -shm, as an immutable file?  Only
+ * when no -wal holds anything that would then be missed. */
+static int can_read_immutable(const char *path, unsigned flags)
+{
+	struct buf wal = BUF_INIT;
+	struct stat sb;
+	int rc;
+
+	buf_addf(&wal, "%s-wal", path);
+	if (flags & STORE_PRIVILEGED)
+		priv_raise();
+	rc = stat(wal.ptr, &sb);
+	if (flags & STORE_PRIVILEGED)
+		priv_lower();
+	buf_release(&wal);
+	return rc < 0 ? errno == ENOENT : sb.st_size == 0;
+}
+
+static int sqlite_open(struct store *st, const char *path, unsigned flags,
+		       int immutable)
+{
+	int oflags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
+	const char *vfs = (flags & STORE_PRIVILEGED) ? VFS_PRIVILEGED :
+			  VFS_PLAIN;
+	struct buf uri = BUF_INIT;
+	int rc;
+
+	if ((flags & STORE_READONLY) || immutable)
+		oflags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX;
+	if (immutable) {
+		path_uri(&uri, path, "immutable=1");
+		rc = sqlite3_open_v2(uri.ptr, &st->db,
+				     oflags | SQLITE_OPEN_URI, vfs);
+	} else {
+		rc = sqlite3_open_v2(path, &st->db, oflags, vfs);
+	}
+	buf_release(&uri);
+	return rc;
+}
+
 int store_open(struct store *st, const char *path, unsigned flags,
 	       struct err *e)
 {
-	int oflags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
+	int privileged = (flags & STORE_PRIVILEGED) != 0;
 	struct stat sb;
+	int rc;
 
 	memset(st, 0, sizeof(*st));
 	st->path = xstrdup(path);
+	st->flags = flags;
+	if (vfs_register() != SQLITE_OK) {
+		err_set(e, ERR_DB, "cannot set up SQLite's file access");
+		goto fail;
+	}
+	if (privileged && priv_raise() < 0) {
+		err_set(e, ERR_IO, "%s: cannot take the group privilege: %s",
+			path, strerror(errno));
+		goto fail;
+	}
 	if (flags & STORE_CREATE) {
 		int fd;
 		mode_t old;
 
 		old = umask(0);
-		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0660);
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC |
+			  O_NOFOLLOW, 0660);
 		umask(old);
-		if (fd < 0) {
-			int err = errno;
+		rc = fd < 0 ? errno : 0;
+		if (fd >= 0)
+			close(fd);
+		if (privileged)
+			priv_lower();
+		if (rc == EEXIST || rc == EISDIR) {
+			struct buf what = BUF_INIT;
 
-			if (err == EEXIST || err == EISDIR) {
-				struct buf what = BUF_INIT;
-
-				what_is_there(path, &what);
-				err_set(e, ERR_IO, "%s: cannot create a study "
-					"here: %s", path, what.ptr);
-				buf_release(&what);
-			} else if (err == EACCES) {
-				char *dir = dir_of(path);
-				struct buf op = BUF_INIT;
-
-				buf_addf(&op, "create %s in it", path);
-				perm_error(e, dir, op.ptr, "write");
-				buf_release(&op);
-				free(dir);
-			} else {
-				err_set(e, ERR_IO, "%s: %s", path,
-					strerror(err));
-			}
+			what_is_there(path, &what);
+			err_set(e, ERR_IO, "%s: cannot create a study here: "
+				"%s", path, what.ptr);
+			buf_release(&what);
 			goto fail;
 		}
-		close(fd);
-	} else if (stat(path, &sb) < 0) {
-		if (errno == EACCES) {
+		if (rc == EACCES && !privileged) {
+			char *dir = dir_of(path);
+			struct buf op = BUF_INIT;
+
+			buf_addf(&op, "create %s in it", path);
+			perm_error(e, dir, op.ptr, "write");
+			buf_release(&op);
+			free(dir);
+			goto fail;
+		}
+		if (rc) {
+			err_set(e, ERR_IO, "%s: %s", path, strerror(rc));
+			goto fail;
+		}
+	} else {
+		rc = privileged ? lstat(path, &sb) : stat(path, &sb);
+		rc = rc < 0 ? errno : 0;
+		if (privileged)
+			priv_lower();
+		if (rc == EACCES && !privileged) {
 			char *dir = dir_of(path);
 			struct buf op = BUF_INIT;
 
@@ -381,25 +600,36 @@ int store_open(struct store *st, const char *path, unsigned flags,
 			free(dir);
 			goto fail;
 		}
-		err_set(e, errno == ENOENT ? ERR_NOTFOUND : ERR_IO,
-			"%s: %s", path, errno == ENOENT ?
-			"no study here (create one with `bugcoder init`, or "
-			"name it with --study FILE)" : strerror(errno));
-		goto fail;
-	} else if (S_ISDIR(sb.st_mode)) {
-		err_set(e, ERR_INPUT, "%s: a directory, not a study (name the "
-			"study file, e.g. --study %s/bugcoder.db)", path, path);
-		goto fail;
-	} else if (!can(path, R_OK)) {
-		perm_error(e, path, "read the study", "read");
-		goto fail;
+		if (rc == EACCES) {
+			unreachable_error(path, e);
+			goto fail;
+		}
+		if (rc) {
+			err_set(e, rc == ENOENT ? ERR_NOTFOUND : ERR_IO,
+				"%s: %s", path, rc == ENOENT ?
+				"no study here (create one with `bugcoder "
+				"init`, or name it with --study FILE)" :
+				strerror(rc));
+			goto fail;
+		}
+		if (privileged && check_privileged(path, &sb, e) < 0)
+			goto fail;
+		if (S_ISDIR(sb.st_mode)) {
+			err_set(e, ERR_INPUT, "%s: a directory, not a study "
+				"(name the study file, e.g. --study "
+				"%s/bugcoder.db)", path, path);
+			goto fail;
+		}
+		/* the user's own rights, for a study they open directly */
+		if (!privileged && !can(path, R_OK)) {
+			perm_error(e, path, "read the study", "read");
+			goto fail;
+		}
 	}
-	if (flags & STORE_READONLY)
-		oflags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX;
-	if (sqlite3_open_v2(path, &st->db, oflags, NULL) != SQLITE_OK) {
-		if (explain_access(path, 0, e) == 0)
-			err_set(e, ERR_IO, "%s: %s", path, st->db ?
-				sqlite3_errmsg(st->db) : "cannot open");
+	if (sqlite_open(st, path, flags, 0) != SQLITE_OK) {
+		if (privileged || explain_access(path, 0, e) == 0)
+			open_error(path, flags, st->db ?
+				   sqlite3_errmsg(st->db) : "cannot open", e);
 		goto fail_created;
 	}
 	/* Only a study is opened: an empty file, or another program's
@@ -410,8 +640,35 @@ int store_open(struct store *st, const char *path, unsigned flags,
 		int v;
 
 		sqlite3_busy_timeout(st->db, BUSY_TIMEOUT_MS);
-		if (user_version(st, &v, e) < 0)
-			goto fail_created;
+		if (user_version(st, &v, e) < 0) {
+			int code = sqlite3_errcode(st->db);
+
+			if ((code != SQLITE_CANTOPEN &&
+			     code != SQLITE_READONLY &&
+			     code != SQLITE_IOERR) ||
+			    !can_read_immutable(path, flags)) {
+				if (code == SQLITE_CANTOPEN ||
+				    code == SQLITE_READONLY ||
+				    code == SQLITE_PERM)
+					open_error(path, flags,
+						   sqlite3_errmsg(st->db), e);
+				goto fail_created;
+			}
+			/* a read-only directory or a full disk: read the
+			 * file as it is */
+			sqlite3_close_v2(st->db);
+			st->db = NULL;
+			if (sqlite_open(st, path, flags, 1) != SQLITE_OK) {
+				open_error(path, flags, st->db ?
+					   sqlite3_errmsg(st->db) :
+					   "cannot open", e);
+				goto fail_created;
+			}
+			st->readonly = 1;
+			sqlite3_busy_timeout(st->db, BUSY_TIMEOUT_MS);
+			if (user_version(st, &v, e) < 0)
+				goto fail_created;
+		}
 		if (v == 0) {
 			err_set(e, ERR_INPUT, "%s: not a bugcoder study (%s)",
 				path, sb.st_size ? "an SQLite database without "
@@ -419,14 +676,21 @@ int store_open(struct store *st, const char *path, unsigned flags,
 			goto fail_created;
 		}
 	}
-	if (configure(st, flags & STORE_READONLY, e) < 0)
+	if (flags & STORE_READONLY)
+		st->readonly = 1;
+	if (configure(st, st->readonly, e) < 0)
 		goto fail_created;
 	if (migrate(st, e) < 0)
 		goto fail_created;
 	return 0;
 fail_created:
-	if (flags & STORE_CREATE)
+	if (flags & STORE_CREATE) {
+		if (privileged)
+			priv_raise();
 		unlink(path);
+		if (privileged)
+			priv_lower();
+	}
 fail:
 	store_close(st);
 	return -1;
@@ -448,6 +712,124 @@ int store_open_memory(struct store *st, struct err *e)
 	return 0;
 }
 
+/* A checkpoint that never waits: PASSIVE, then with `truncate` an empty
+ * -wal when everything could be copied and nobody else reads. */
+static void checkpoint(struct store *st, int truncate)
+{
+	int log = 0, done = 0;
+
+	if (!st->db || st->readonly || st->depth ||
+	    !strcmp(st->path, ":memory:"))
+		return;
+	if (sqlite3_wal_checkpoint_v2(st->db, NULL, SQLITE_CHECKPOINT_PASSIVE,
+				      &log, &done) != SQLITE_OK)
+		return;
+	if (!truncate || log <= 0 || done != log)
+		return;
+	sqlite3_busy_timeout(st->db, 0);
+	sqlite3_wal_checkpoint_v2(st->db, NULL, SQLITE_CHECKPOINT_TRUNCATE,
+				  NULL, NULL);
+	sqlite3_busy_timeout(st->db, BUSY_TIMEOUT_MS);
+}
+
+void store_checkpoint(struct store *st)
+{
+	struct store_reader *r;
+
+	if (!st->db || st->depth)
+		return;
+	/* our own open blob reads would hold the checkpoint back */
+	for (r = st->readers; r; r = r->next)
+		r->release(r);
+	checkpoint(st, 1);
+}
+
+int store_check(struct store *st, int full, struct err *e)
+{
+	sqlite3_stmt *s;
+	struct buf msg = BUF_INIT;
+	int rc, n = 0, ret = 0;
+
+	s = store_prepare(st, full ? "PRAGMA integrity_check(20)" :
+			  "PRAGMA quick_check(20)", e);
+	if (!s) {
+		/* a file too damaged to prepare on is damaged */
+		if (e)
+			err_prefix(e, "%s: the study is damaged", st->path);
+		return -1;
+	}
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *t = (const char *)sqlite3_column_text(s, 0);
+
+		if (t && !strcmp(t, "ok"))
+			continue;
+		if (n++ < 1)
+			buf_addstr(&msg, t ? t : "?");
+	}
+	if (rc != SQLITE_DONE) {
+		ret = store_error(st, e, "checking the study");
+		if (sqlite3_errcode(st->db) != SQLITE_BUSY)
+			err_prefix(e, "%s: the study is damaged", st->path);
+	} else if (n) {
+		ret = err_set(e, ERR_DB, "%s: the study is damaged (%s%s)",
+			      st->path, msg.ptr, n > 1 ? ", and more" : "");
+	}
+	sqlite3_finalize(s);
+	buf_release(&msg);
+	return ret;
+}
+
+int store_backup(struct store *st, const char *path, struct err *e)
+{
+	sqlite3 *dst = NULL;
+	sqlite3_backup *b = NULL;
+	int fd, rc, ret = -1;
+
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
+		  0600);
+	if (fd < 0)
+		return err_set(e, ERR_IO, "%s: %s", path, errno == EEXIST ?
+			       "already exists; name a new file" :
+			       strerror(errno));
+	close(fd);
+	if (sqlite3_open_v2(path, &dst, SQLITE_OPEN_READWRITE |
+			    SQLITE_OPEN_NOMUTEX, VFS_PLAIN) != SQLITE_OK) {
+		err_set(e, ERR_IO, "%s: %s", path, dst ? sqlite3_errmsg(dst) :
+			"cannot open");
+		goto out;
+	}
+	b = sqlite3_backup_init(dst, "main", st->db, "main");
+	if (!b) {
+		err_set(e, ERR_DB, "%s: %s", path, sqlite3_errmsg(dst));
+		goto out;
+	}
+	/* in steps, so a writer waits at most one step */
+	while ((rc = sqlite3_backup_step(b, 256)) == SQLITE_OK ||
+	       rc == SQLITE_BUSY || rc == SQLITE_LOCKED)
+		if (rc != SQLITE_OK)
+			sqlite3_sleep(20);
+	sqlite3_backup_finish(b);
+	b = NULL;
+	if (rc != SQLITE_DONE) {
+		err_set(e, rc == SQLITE_FULL || rc == SQLITE_IOERR ? ERR_IO :
+			ERR_DB, "%s: backup failed: %s", path,
+			sqlite3_errstr(rc));
+		goto out;
+	}
+	if (sqlite3_exec(dst, "PRAGMA journal_mode = DELETE", NULL, NULL,
+			 NULL) != SQLITE_OK) {
+		err_set(e, ERR_IO, "%s: %s", path, sqlite3_errmsg(dst));
+		goto out;
+	}
+	ret = 0;
+out:
+	if (dst && sqlite3_close(dst) != SQLITE_OK && ret == 0)
+		ret = err_set(e, ERR_IO, "%s: closing the copy failed", path);
+	if (ret < 0)
+		unlink(path);
+	return ret;
+}
+
 void store_close(struct store *st)
 {
 	if (!st)
@@ -455,6 +837,8 @@ void store_close(struct store *st)
 	if (st->db) {
 		if (st->depth)
 			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+		else
+			checkpoint(st, 1);
 		sqlite3_close_v2(st->db);
 	}
 	free(st->path);
@@ -519,6 +903,32 @@ int store_begin(struct store *st, struct err *e)
 	test_begin_gate();
 	for (r = st->readers; r; r = r->next)
 		r->release(r);
+	if (st->readonly) {
+		st->depth = 0;
+		/* say which permission is missing, when one is */
+		if (!(st->flags & STORE_PRIVILEGED) &&
+		    explain_access(st->path, 1, e) < 0)
+			return -1;
+		return err_set(e, ERR_IO, "%s: the study can only be read here "
+			       "(its directory is read-only or the disk is "
+			       "full); nothing was written", st->path);
+	}
+	if (!st->checked && strcmp(st->path, ":memory:")) {
+		if (store_check(st, 0, e) < 0) {
+			st->depth = 0;
+			if (e && e->code != ERR_BUSY) {
+				char why[sizeof(e->msg)];
+
+				memcpy(why, e->msg, sizeof(why));
+				err_set(e, ERR_DB, "%.300s; nothing was "
+					"written: restore the study from a "
+					"backup (`bugcoder doctor` runs the "
+					"full check)", why);
+			}
+			return -1;
+		}
+		st->checked = 1;
+	}
 	if (store_exec(st, "BEGIN IMMEDIATE", e) < 0) {
 		st->depth = 0;
 		/* a BEGIN that failed late may have opened the transaction
@@ -543,6 +953,8 @@ int store_commit(struct store *st, struct err *e)
 		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 		return -1;
 	}
+	/* a `cp` of the study alone, or a session killed next, keeps it */
+	checkpoint(st, 0);
 	return 0;
 }
 
@@ -607,7 +1019,7 @@ int store_meta_set(struct store *st, const char *key, const char *value,
 
 void store_now(char out[32])
 {
-	const char *fixed = getenv("BUGCODER_NOW");
+	const char *fixed = priv_hook_env("BUGCODER_NOW");
 	time_t t;
 	struct tm tm;
 
@@ -624,30 +1036,53 @@ int store_audit(struct store *st, const char *actor, const char *for_member,
 		const char *action, long long item_id, const char *dimension,
 		const char *old_value, const char *new_value, struct err *e)
 {
-	sqlite3_stmt *s;
-	char now[32];
-	int rc;
+	struct audit_row r = {
+		.actor = actor, .for_member = for_member, .action = action,
+		.item_id = item_id, .dimension = dimension, .old = old_value,
+		.new_value = new_value,
+	};
+	char prev[SHA256_HEX_LEN + 1], now[32];
+	sqlite3_stmt *s = NULL;
+	int own = st->depth == 0, rc;
 
-	s = store_prepare(st, "INSERT INTO audit (at, actor, for_member, "
-			  "action, item_id, dimension, old, new) "
-			  "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", e);
-	if (!s)
+	/* the chain needs the last row and the new one in one write lock */
+	if (own && store_begin(st, e) < 0)
 		return -1;
+	if (audit_last(st, &r.id, prev, e) < 0)
+		goto fail;
+	r.id++;
 	store_now(now);
-	sqlite3_bind_text(s, 1, now, -1, SQLITE_TRANSIENT);
-	store_bind_text(s, 2, actor);
-	store_bind_text(s, 3, for_member);
-	store_bind_text(s, 4, action);
+	r.at = now;
+	audit_row_hash(prev, &r, r.hash);
+	s = store_prepare(st, "INSERT INTO audit (id, at, actor, for_member, "
+			  "action, item_id, dimension, old, new, hash) "
+			  "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", e);
+	if (!s)
+		goto fail;
+	sqlite3_bind_int64(s, 1, r.id);
+	sqlite3_bind_text(s, 2, now, -1, SQLITE_TRANSIENT);
+	store_bind_text(s, 3, actor);
+	store_bind_text(s, 4, for_member);
+	store_bind_text(s, 5, action);
 	if (item_id)
-		sqlite3_bind_int64(s, 5, item_id);
+		sqlite3_bind_int64(s, 6, item_id);
 	else
-		sqlite3_bind_null(s, 5);
-	store_bind_text(s, 6, dimension);
-	store_bind_text(s, 7, old_value);
-	store_bind_text(s, 8, new_value);
+		sqlite3_bind_null(s, 6);
+	store_bind_text(s, 7, dimension);
+	store_bind_text(s, 8, old_value);
+	store_bind_text(s, 9, new_value);
+	sqlite3_bind_text(s, 10, r.hash, -1, SQLITE_TRANSIENT);
 	rc = sqlite3_step(s);
 	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return store_error(st, e, "writing the audit log");
+	if (rc != SQLITE_DONE) {
+		store_error(st, e, "writing the audit log");
+		goto fail;
+	}
+	if (own)
+		return store_commit(st, e);
 	return 0;
+fail:
+	if (own)
+		store_rollback(st);
+	return -1;
 }

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "core/buf.h"
+#include "core/priv.h"
 #include "core/member.h"
 
 int study_store_codebook(struct store *st, const struct codebook *cb,
@@ -124,6 +125,13 @@ int study_codebook_current(struct store *st, const struct codebook *cb,
 int study_create(struct store *st, const char *path, const char *title,
 		 const char *codebook_path, struct err *e)
 {
+	return study_create_in(st, path, 0, title, codebook_path, e);
+}
+
+int study_create_in(struct store *st, const char *path, unsigned flags,
+		    const char *title, const char *codebook_path,
+		    struct err *e)
+{
 	struct codebook cb = CODEBOOK_INIT;
 	struct buf json = BUF_INIT;
 	char *user = member_os_user();
@@ -141,7 +149,7 @@ int study_create(struct store *st, const char *path, const char *title,
 				   e) < 0)
 			goto out;
 	}
-	if (store_open(st, path, STORE_CREATE, e) < 0)
+	if (store_open(st, path, STORE_CREATE | flags, e) < 0)
 		goto out;
 	created = 1;
 	if (store_begin(st, e) < 0)
@@ -195,6 +203,8 @@ out:
 	sqlite3_finalize(s);
 	if (ret < 0 && created) {
 		store_close(st);
+		if (flags & STORE_PRIVILEGED)
+			priv_raise();
 		unlink(path);
 		/* the WAL and shared-memory files, if any were made */
 		{
@@ -207,6 +217,8 @@ out:
 			unlink(p.ptr);
 			buf_release(&p);
 		}
+		if (flags & STORE_PRIVILEGED)
+			priv_lower();
 	}
 	codebook_release(&cb);
 	buf_release(&json);

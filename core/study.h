@@ -17,6 +17,11 @@
  * left behind.  The store is left open in `st`. */
 int study_create(struct store *st, const char *path, const char *title,
 		 const char *codebook_path, struct err *e);
+/* study_create() with store flags added to STORE_CREATE (for a study in
+ * the server install's STUDYDIR: STORE_PRIVILEGED). */
+int study_create_in(struct store *st, const char *path, unsigned flags,
+		    const char *title, const char *codebook_path,
+		    struct err *e);
 
 /* Load the current codebook into `cb` and its version row id into *id
  * (may be NULL).  ERR_NOTFOUND when the study has none yet. */

@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "core/buf.h"
+#include "core/priv.h"
 #include "core/round.h"
 #include "core/agreed.h"
 #include "exports/csv_out.h"
@@ -32,7 +33,7 @@ struct progress {
 
 static long long env_count(const char *name)
 {
-	const char *v = getenv(name);
+	const char *v = priv_hook_env(name);	/* a test hook */
 	char *end;
 	long long n;
 

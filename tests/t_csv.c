@@ -35,7 +35,7 @@
 #include "exports/atomic.h"
 #include "exports/csv_out.h"
 #include "exports/json_out.h"
-#include "exports/sha256.h"
+#include "core/sha256.h"
 
 /* ---- CSV cells ---------------------------------------------------------- */
 

@@ -390,9 +390,9 @@ class Package(unittest.TestCase):
         self.s.ok("export", "--package", d)
         listed = manifest_ok(self, d)
         for name in ("agreed-labels.csv", "raw-labels.csv",
-                     "resolutions.csv", "rounds.csv", "codebook.json",
-                     "agreement.txt", "agreement.json", "report.md",
-                     "README.txt", "manifest.json"):
+                     "resolutions.csv", "rounds.csv", "audit.csv",
+                     "codebook.json", "agreement.txt", "agreement.json",
+                     "report.md", "README.txt", "manifest.json"):
             self.assertIn(name, listed)
         self.assertTrue(any(p.startswith("codebooks/") for p in listed))
         with open(os.path.join(d, "manifest.json"), encoding="utf-8") as f:
@@ -411,6 +411,12 @@ class Package(unittest.TestCase):
                          stdout_csv(self.s, "export", "--raw"))
         self.assertEqual(read_csv(os.path.join(d, "resolutions.csv")),
                          stdout_csv(self.s, "export", "--resolutions"))
+        # the audit log, chained: the same rows `audit` gives the owner
+        audit = read_csv(os.path.join(d, "audit.csv"))
+        self.assertEqual(audit, stdout_csv(self.s, "audit", "--format",
+                                           "csv"))
+        self.assertGreater(len(audit), 5)
+        self.assertTrue(all(len(r[-1]) == 64 for r in audit[1:]))
         with open(os.path.join(d, "agreement.json"), encoding="utf-8") as f:
             self.assertEqual(json.load(f), self.s.agree_json())
         cb = self.s.query("SELECT json FROM codebooks WHERE current")[0][0]

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "core/buf.h"
+#include "core/priv.h"
 #include "core/text.h"
 #include "tui/draw.h"
 #include "tui/keymap.h"
@@ -489,9 +490,10 @@ static void restore_signals(void)
 	sigaction(SIGHUP, &ui.old_hup, NULL);
 }
 
+/* Test and benchmark hooks: never honoured in a setgid program. */
 static int env_set(const char *name)
 {
-	const char *v = getenv(name);
+	const char *v = priv_hook_env(name);
 
 	return v && *v;
 }
@@ -548,7 +550,7 @@ static int check_terminal(struct err *e)
 
 int ui_start(struct err *e)
 {
-	const char *keys = getenv("BUGCODER_KEYS");
+	const char *keys = priv_hook_env("BUGCODER_KEYS");
 	const char *codeset, *nocolor;
 	int utf8, color;
 
@@ -562,7 +564,7 @@ int ui_start(struct err *e)
 	ui.headless = env_set("BUGCODER_NO_DISPLAY");
 	if (env_set("BUGCODER_BENCH")) {
 		free(bench.path);
-		bench.path = xstrdup(getenv("BUGCODER_BENCH"));
+		bench.path = xstrdup(priv_hook_env("BUGCODER_BENCH"));
 		bench.nr = 0;
 	}
 
@@ -808,7 +810,7 @@ static int read_terminal(int *key, int nowait)
 
 static void dump_named(const char *name)
 {
-	const char *dir = getenv("BUGCODER_DUMP_DIR");
+	const char *dir = priv_hook_env("BUGCODER_DUMP_DIR");
 	struct buf path = BUF_INIT;
 
 	buf_addf(&path, "%s/%s", dir && *dir ? dir : ".", name);
@@ -932,9 +934,30 @@ static int next_key(const struct ui_client *c, int *key)
 	return read_terminal(key, 0);
 }
 
+/* Wait up to `ms` for a key, kept in ui.pending.  Returns 1 when one
+ * came, 0 on a timeout (or a signal, or a lost terminal, which the next
+ * ordinary read reports). */
+#define IDLE_MS 3000
+
+static int wait_key(int ms)
+{
+	wint_t ch;
+	int r;
+
+	wtimeout(ui.input, ms);
+	errno = 0;
+	r = wget_wch(ui.input, &ch);
+	wtimeout(ui.input, -1);
+	if (r == KEY_CODE_YES)
+		ui.pending = TK_FN((int)ch);
+	else if (r == OK && ch)
+		ui.pending = (int)ch;
+	return ui.pending != 0;
+}
+
 int ui_run(const struct ui_client *c, struct err *e)
 {
-	int idle_errors = 0;
+	int idle_errors = 0, was_busy = 0;
 
 	if (!ui.started)
 		return err_set(e, ERR_INPUT, "the screen is not open");
@@ -947,6 +970,15 @@ int ui_run(const struct ui_client *c, struct err *e)
 		bench_stop();
 		if (caught_signal)
 			break;
+		/* a few seconds without a key after some: the client's idle
+		 * work (the study's checkpoint), then block as before */
+		if (c->idle && was_busy && !ui.scripted && !ui.pending) {
+			was_busy = 0;
+			if (!wait_key(IDLE_MS)) {
+				c->idle(c->ctx);
+				continue;
+			}
+		}
 		r = next_key(c, &key);
 		if (r == IN_END)
 			return 0;
@@ -963,6 +995,7 @@ int ui_run(const struct ui_client *c, struct err *e)
 			continue;
 		}
 		idle_errors = 0;
+		was_busy = 1;
 		bench_start(key);
 		if (key == TK_FN(KEY_PASTE_START)) {
 			read_paste();	/* a lost terminal shows on the next
@@ -1000,6 +1033,20 @@ int ui_run(const struct ui_client *c, struct err *e)
 	return 0;
 }
 
+int ui_term_known(const char *term)
+{
+	TERMINAL *saved = cur_term;
+	int err = 0, ok;
+
+	if (!term || !*term)
+		return 0;
+	ok = setupterm((char *)term, -1, &err) == OK && err == 1;
+	if (cur_term && cur_term != saved)
+		del_curterm(cur_term);
+	set_curterm(saved);
+	return ok;
+}
+
 /* ---- the editor ----------------------------------------------------- */
 
 int ui_edit_file(const char *path, struct err *e)
@@ -1029,6 +1076,12 @@ int ui_edit_file(const char *path, struct err *e)
 	fflush(NULL);
 	pid = fork();
 	if (pid == 0) {
+		/* the editor is the user's own program: no group privilege,
+		 * ever, and none of our descriptors or hooks */
+		if (priv_drop_for_good() < 0)
+			_exit(126);
+		priv_clean_env();
+		priv_close_fds(3);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGQUIT, SIG_DFL);
 		signal(SIGPIPE, SIG_DFL);

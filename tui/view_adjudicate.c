@@ -1311,6 +1311,14 @@ static void layout_cb(void *ctx, int rows, int cols)
 	relayout(adj);
 }
 
+/* Idle: the study file alone holds everything saved so far. */
+static void idle_cb(void *ctx)
+{
+	struct adj *adj = ctx;
+
+	store_checkpoint(adj->scr.st);
+}
+
 static void repaint_cb(void *ctx)
 {
 	struct adj *adj = ctx;
@@ -1543,6 +1551,7 @@ int tui_adjudicate(struct store *st, const struct actor *a,
 		.key = key_cb,
 		.done = done_cb,
 		.repaint = repaint_cb,
+		.idle = idle_cb,
 	};
 	long long id = -1;
 	size_t i;

@@ -821,6 +821,14 @@ static void layout_cb(void *ctx, int rows, int cols)
 	layout(scr);
 }
 
+/* Idle: the study file alone holds everything saved so far. */
+static void idle_cb(void *ctx)
+{
+	struct screen *scr = ctx;
+
+	store_checkpoint(scr->st);
+}
+
 static void repaint_cb(void *ctx)
 {
 	struct screen *scr = ctx;
@@ -1260,6 +1268,7 @@ int tui_code(struct store *st, const struct actor *a, const char *name,
 		.key = key_cb,
 		.done = done_cb,
 		.repaint = repaint_cb,
+		.idle = idle_cb,
 	};
 	long long id = -1;
 	size_t i;
