@@ -56,6 +56,10 @@ struct agreement_dim {
 	 * statistics came from, for what core/agree_summary derives */
 	int *labels;			/* n_annotators x n_units, or NULL */
 	size_t n_units;
+	/* select many, two annotators or more: each coder's set (bit c for
+	 * code c) and whether they submitted the unit, for the same */
+	uint64_t *sets;			/* n_annotators x n_units, or NULL */
+	unsigned char *present;		/* n_annotators x n_units */
 };
 
 struct agreement {

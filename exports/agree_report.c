@@ -567,13 +567,19 @@ static void text_level(const struct agreement *ag,
 	size_t na = ag->nr_annotators, p;
 
 	if (dim->select_many) {
-		buf_addstr(out, "  select many: each code judged present or "
-			   "absent\n  identical sets      ");
+		int i, def = 0;
+
+		buf_addf(out, "  select many: each %s judged present or "
+			 "absent\n  identical sets      ", lv->group ? "group" :
+			 "code");
 		num_why(out, &lv->po, 3);
-		buf_addstr(out, "\n  mean kappa per code ");
+		for (i = 0; i < lv->k; i++)
+			def += lv->code_kappa[i].defined;
+		buf_addf(out, "\n  mean kappa per %s ", lv->group ? "group" :
+			 "code ");
 		num_why(out, &lv->kappa, 3);
-		buf_addf(out, "  (%d of %d codes defined)\n",
-			 ad->multi.n_defined, ad->k);
+		buf_addf(out, "  (%d of %d %s%s defined)\n", def, lv->k,
+			 lv->group ? "group" : "code", lv->k == 1 ? "" : "s");
 		code_table(ag, lv, out);
 	} else if (na == 2) {
 		const struct agree_cohen *c = &lv->cohen;

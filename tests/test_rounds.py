@@ -534,6 +534,47 @@ class Agreement(unittest.TestCase):
         self.s.fail("agree", "--boot", "-3", code=2)
         self.s.fail("agree", "--ci", "wald", "--seed", "1", code=2)
 
+    def test_select_many_groups(self):
+        """fix_pattern (select many) at the level of its code groups: the
+        exact-set agreement and one group's kappa recomputed here."""
+        d = self.s.agree_json("--dimension", "fix_pattern")["dimensions"][0]
+        g = d["groups"]
+        self.assertIsNotNone(g)
+        with open(CODEBOOK) as f:
+            cb = json.load(f)
+        dim = [x for x in cb["dimensions"] if x["key"] == "fix_pattern"][0]
+        grp = {c["key"]: c.get("group", c["key"]) for c in dim["codes"]}
+        sets = {}
+        with open(SAMPLE_LABELS) as f:
+            for r in csv.DictReader(f):
+                if r["dimension"] == "fix_pattern":
+                    sets.setdefault(r["item"], {}).setdefault(
+                        r["annotator"], set()).add(grp[r["code"]])
+        pairs = [(v.get("alice", set()), v.get("bob", set()))
+                 for v in sets.values()]
+        # items both submitted: every item of the sample has both
+        self.assertEqual(g["items"], d["items"])
+        n = g["items"]
+        pairs += [(set(), set())] * (n - len(pairs))
+        same = sum(a == b for a, b in pairs) / n
+        self.assertAlmostEqual(g["exact_agreement"], same, places=12)
+        per = {p["group"]: p for p in g["per_code"]}
+        # bob never chose a distributed fix: no kappa, and a reason
+        self.assertFalse(any("distributed" in q for _, q in pairs))
+        self.assertIsNone(per["distributed"]["kappa"])
+        self.assertIn("never chose", per["distributed"]["undefined_reason"])
+        x = "general"
+        a = sum(x in p and x in q for p, q in pairs)
+        b = sum(x in p and x not in q for p, q in pairs)
+        c = sum(x not in p and x in q for p, q in pairs)
+        dd = n - a - b - c
+        po = (a + dd) / n
+        pe = ((a + b) * (a + c) + (c + dd) * (b + dd)) / n / n
+        self.assertAlmostEqual(per[x]["kappa"], (po - pe) / (1 - pe),
+                               places=12)
+        self.assertEqual(per[x]["count_a"], a + b)
+        self.assertEqual(per[x]["count_b"], a + c)
+
     def test_levels(self):
         js = self.s.agree_json("--dimension", "root_cause")["dimensions"][0]
         self.assertEqual(js["level"], "code")
