@@ -760,7 +760,9 @@ void agree_summary_release(struct agree_summary *s)
 		level_release(&s->dims[d].grp);
 	}
 	free(s->dims);
+	free(s->later);
 	s->dims = NULL;
+	s->later = NULL;
 	s->nr_dims = 0;
 }
 

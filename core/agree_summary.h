@@ -135,9 +135,13 @@ struct agree_summary {
 	struct agree_opts opts;
 	size_t nr_dims;
 	struct agree_dim_summary *dims;	/* parallel to agreement.dims */
+	char *later;			/* a closed round: what later
+					   decisions changed, one line each
+					   (round_later_changes()), or NULL;
+					   owned, set by the caller */
 };
 
-#define AGREE_SUMMARY_INIT { AGREE_OPTS_INIT, 0, NULL }
+#define AGREE_SUMMARY_INIT { AGREE_OPTS_INIT, 0, NULL, NULL }
 
 /* Summarise every dimension of `ag` (which must outlive `out`) with
  * options `o` (NULL: AGREE_OPTS_INIT).  Returns 0, or -1 with `e` filled

@@ -77,6 +77,16 @@ int round_get(struct store *st, const char *name, struct round_info *out,
 void round_info_release(struct round_info *r);
 void round_list_free(struct round_info *v, size_t nr);
 
+/* Later decisions that changed what closed round `r` covers: for each
+ * dimension, the labels of its annotators on its items that proposals
+ * decided after the close moved ("root_cause: 2 labels moved by
+ * proposals decided after the round closed"), and codebook maps made
+ * after the close on a dimension those labels use.  One line each,
+ * '\n'-terminated, appended to `out`; nothing for an open round or when
+ * nothing changed.  Returns 0, or -1 with `e` filled. */
+int round_later_changes(struct store *st, const struct round_info *r,
+			struct buf *out, struct err *e);
+
 /* Append to `out` the codebook versions the round's annotators coded its
  * items with, sorted and joined with ", " (nothing when the round has no
  * labels yet).  Returns 0, or -1 with `e` filled. */

@@ -844,5 +844,43 @@ class Gate(unittest.TestCase):
                     "--min-kappa", "0.5", as_="alice")
 
 
+class ChangedAfterClose(unittest.TestCase):
+    """agree --round R on a closed round says when a later decision moved
+    labels it covered."""
+
+    def test_accepted_proposal_is_reported(self):
+        s = Study(members=MEMBERS)
+        try:
+            items = ("DeepSpeed#4187", "DeepSpeed#4422")
+            s.ok("round", "create", "pilot", "--items", ",".join(items),
+                 "--annotators", "alice,bob")
+            s.ok("proposals", "add", items[0], "root_cause",
+                 "checkpoint_format", "--name", "Checkpoint format",
+                 "--definition", "The saved layout does not match",
+                 as_="alice")
+            s.ok("label", items[0], "symptom=crash",
+                 "fix_pattern=conditional_logic", "phase=training",
+                 "--submit", as_="alice")
+            s.ok("label", items[1], *LLM_FULL, "--submit", as_="alice")
+            for item in items:
+                s.ok("label", item, *LLM_FULL, "--submit", as_="bob")
+            s.ok("round", "close", "pilot",
+                 env={"BUGCODER_NOW": "2024-06-01T00:00:00Z"})
+            js = s.agree_json("--round", "pilot")
+            self.assertEqual(js["changed_after_close"], [])
+            self.assertNotIn("Changed since", s.ok("agree", "--round",
+                                                   "pilot"))
+            s.ok("proposals", "accept", "1",
+                 env={"BUGCODER_NOW": "2024-06-02T00:00:00Z"})
+            js = s.agree_json("--round", "pilot")
+            self.assertEqual(js["changed_after_close"], [
+                "root_cause: 1 label moved by proposals decided after "
+                "the round closed"])
+            text = s.ok("agree", "--round", "pilot")
+            self.assertIn("Changed since the round closed", text)
+        finally:
+            s.close()
+
+
 if __name__ == "__main__":
     unittest.main()
