@@ -36,7 +36,7 @@ struct round_spec {
 	double gate_min_kappa;
 	int gate_on_lower;	/* the interval's lower bound was compared */
 	int gate_forced;	/* the gate did not pass: --force */
-	const char *gate_detail;	/* what the check found, for the audit */
+	const char *gate_detail;	/* what the check found (audit) */
 };
 
 struct round_info {

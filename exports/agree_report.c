@@ -535,7 +535,8 @@ static void confusion_text(const struct agreement *ag,
 	int i, j, k = lv->k, used = 0;
 
 	for (i = 0; i < k; i++)
-		used += lv->count[(size_t)i * 2] || lv->count[(size_t)i * 2 + 1];
+		used += lv->count[(size_t)i * 2] ||
+			lv->count[(size_t)i * 2 + 1];
 	if (!used)
 		return;
 	buf_addf(out, "\n  confusion (rows %s, columns %s; numbered as "
