@@ -2,7 +2,6 @@
  * agree: agreement statistics per dimension.
  */
 #include <errno.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -123,7 +122,9 @@ CMD(agree)
 		ao.boot = (int)n;
 	}
 	if (seed) {
-		if (parse_count("--seed", seed, 0, UINT64_MAX, &n, usage) < 0)
+		/* up to 2^53 - 1: the seed is a JSON number, exact */
+		if (parse_count("--seed", seed, 0, (1ULL << 53) - 1, &n,
+				usage) < 0)
 			return 2;
 		ao.seed = n;
 	}

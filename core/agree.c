@@ -1530,7 +1530,8 @@ static void ci_raw_wald(const struct agree_stat *value,
 		stat_undef(&out->wald_high, why);
 	} else {
 		stat_set(&out->wald_low, value->value - AGREE_Z975 * se->value);
-		stat_set(&out->wald_high, value->value + AGREE_Z975 * se->value);
+		stat_set(&out->wald_high,
+			 value->value + AGREE_Z975 * se->value);
 	}
 }
 

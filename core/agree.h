@@ -151,10 +151,10 @@ struct agree_cohen {
 	struct agree_stat ac1;		/* Gwet's AC1 */
 	struct agree_alpha alpha;	/* Krippendorff's alpha, nominal */
 	enum agree_band band;		/* Landis & Koch band of kappa */
-	const char *degenerate;		/* NULL, or why kappa, though it has
-					   a value, says nothing: one
-					   annotator used a single code, or
-					   the two have no code in common */
+	/* NULL, or why kappa, though it has a value, says nothing: one
+	 * annotator used a single code, or the two have no code in
+	 * common */
+	const char *degenerate;
 };
 
 /* All unweighted two-annotator statistics of table `t`.  Returns 0 (some
@@ -406,7 +406,7 @@ struct agree_ci {
 	struct agree_stat wald_low;	/* raw Wald bounds, never clipped */
 	struct agree_stat wald_high;
 	int boot;			/* bootstrap replicates asked for */
-	int boot_used;			/* replicates with a defined value */
+	int boot_used;			/* replicates with a value */
 	uint64_t seed;			/* the bootstrap's seed */
 };
 

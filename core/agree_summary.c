@@ -12,9 +12,9 @@
 
 static const char WHY_NOBODY[] = "no annotator chose a code on this dimension";
 static const char WHY_NO_CI_MEAN[] =
-	"no interval for a mean of per-code kappas";
+	"not computed for a mean of per-code kappas";
 static const char WHY_NO_CI_PAIRS[] =
-	"no interval for a mean of pairs' kappas";
+	"not computed for a mean of pairs' kappas";
 static const char WHY_PI_K[] =
 	"Byrt's prevalence index is for two codes: see the codes";
 static const char WHY_CODE_ONE_SIDE[] =
@@ -413,6 +413,30 @@ out:
 	return ret;
 }
 
+/* Two annotators, select many: a code one annotator never chose has a
+ * 2 x 2 kappa of 0 by construction; it is undefined here, and the mean
+ * per-code kappa is taken over the codes that say something. */
+static void mask_one_sided(struct agree_level_summary *lv,
+			   const struct agree_code *codes)
+{
+	double sum = 0;
+	int i, n = 0;
+
+	for (i = 0; i < lv->k; i++) {
+		if (lv->code_kappa[i].defined &&
+		    (!codes[i].n_a || !codes[i].n_b))
+			undef(&lv->code_kappa[i], WHY_CODE_ONE_SIDE);
+		if (lv->code_kappa[i].defined) {
+			sum += lv->code_kappa[i].value;
+			n++;
+		}
+	}
+	if (n)
+		set(&lv->kappa, sum / n);
+	else if (lv->kappa.defined)
+		undef(&lv->kappa, "no code was chosen by both annotators");
+}
+
 /* Select many, codes only: agreement.c's figures, with counts and an
  * exact agreement that is undefined when nobody chose anything. */
 static void level_multi(struct agree_level_summary *lv,
@@ -441,12 +465,150 @@ static void level_multi(struct agree_level_summary *lv,
 		else
 			undef(&lv->code_kappa[i], "not computed");
 	}
+	if (n_ann == 2 && ad->per_code)
+		mask_one_sided(lv, ad->per_code);
 	undef(&lv->conger, "for select one");
 	undef(&lv->alpha, "for select one");
 	undef(&lv->kappa_max, "for select one");
 	undef(&lv->prevalence, "for select one");
 	undef(&lv->bias, "for select one");
 	bands_of(lv);
+}
+
+/* Select many at the level of groups: each coder's set of codes becomes
+ * the set of their groups, and each group is judged present or absent
+ * as each code is (agree_multi() for two annotators, Fleiss' kappa per
+ * group for more). */
+static int level_multi_group(struct agree_level_summary *lv,
+			     const struct agreement_dim *ad,
+			     const int *gmap, size_t na,
+			     const struct agree_opts *o, struct err *e)
+{
+	size_t n = ad->n_units, k = (size_t)lv->k, u, r, i;
+	uint64_t *gs = xcalloc(na * n + 1, sizeof(*gs));
+	int ret = -1;
+
+	lv->coef = "mean per-group kappa";
+	lv->count = xcalloc(k * na + 1, sizeof(*lv->count));
+	lv->code_kappa = xcalloc(k + 1, sizeof(*lv->code_kappa));
+	for (i = 0; i < na * n; i++)
+		for (r = 0; r < (size_t)ad->k; r++)
+			if (ad->sets[i] >> r & 1)
+				gs[i] |= (uint64_t)1 << gmap[r];
+	if (na == 2) {
+		uint64_t *a = xcalloc(n + 1, sizeof(*a));
+		uint64_t *b = xcalloc(n + 1, sizeof(*b));
+		struct agree_code *codes = xcalloc(k + 1, sizeof(*codes));
+		struct agree_multi m;
+		size_t cnt = 0;
+
+		for (u = 0; u < n; u++) {
+			if (!ad->present[u] || !ad->present[n + u])
+				continue;
+			a[cnt] = gs[u];
+			b[cnt] = gs[n + u];
+			cnt++;
+		}
+		ret = agree_multi(lv->k, a, b, cnt, codes, &m, e);
+		if (!ret) {
+			lv->n_items = cnt;
+			lv->kappa = m.mean_kappa;
+			lv->po = m.exact;
+			for (i = 0; i < k; i++) {
+				lv->code_kappa[i] = codes[i].kappa;
+				lv->count[i * 2] = codes[i].n_a;
+				lv->count[i * 2 + 1] = codes[i].n_b;
+			}
+			if (cnt)
+				mask_one_sided(lv, codes);
+		}
+		free(a);
+		free(b);
+		free(codes);
+		if (ret < 0)
+			goto out;
+	} else {
+		size_t units = 0, same = 0;
+		double sum = 0;
+		int defined = 0, g;
+
+		for (u = 0; u < n; u++) {
+			uint64_t first = 0;
+			int seen = 0, all = 1;
+
+			for (r = 0; r < na; r++) {
+				if (!ad->present[r * n + u])
+					continue;
+				if (!seen++)
+					first = gs[r * n + u];
+				else if (first != gs[r * n + u])
+					all = 0;
+			}
+			if (seen < 2)
+				continue;
+			units++;
+			same += all;
+			for (r = 0; r < na; r++)
+				for (i = 0; ad->present[r * n + u] && i < k;
+				     i++)
+					lv->count[i * na + r] +=
+						gs[r * n + u] >> i & 1;
+		}
+		for (g = 0; g < lv->k; g++) {
+			struct agree_counts c = AGREE_COUNTS_INIT;
+			struct agree_fleiss f;
+
+			agree_counts_init(&c, n, 2);
+			for (u = 0; u < n; u++) {
+				int seen = 0;
+
+				for (r = 0; r < na; r++)
+					seen += ad->present[r * n + u];
+				for (r = 0; seen >= 2 && r < na; r++)
+					if (ad->present[r * n + u])
+						c.n[u * 2 + (gs[r * n + u] >>
+							     g & 1)] += 1;
+			}
+			ret = agree_fleiss(&c, &f, e);
+			agree_counts_release(&c);
+			if (ret < 0)
+				goto out;
+			lv->code_kappa[g] = f.kappa;
+			if (f.kappa.defined) {
+				sum += f.kappa.value;
+				defined++;
+			}
+		}
+		lv->n_items = units;
+		if (units)
+			set(&lv->po, (double)same / (double)units);
+		else
+			undef(&lv->po, "no items");
+		if (defined)
+			set(&lv->kappa, sum / defined);
+		else
+			undef(&lv->kappa, "no group's kappa is defined");
+	}
+	{
+		long total = 0;
+
+		for (i = 0; i < k * na; i++)
+			total += lv->count[i];
+		if (!total && lv->n_items)
+			undef(&lv->po, WHY_NOBODY);
+	}
+	ci_none(&lv->ci, o->ci, lv->kappa.defined ? WHY_NO_CI_MEAN :
+		lv->kappa.why);
+	undef(&lv->conger, "for select one");
+	undef(&lv->alpha, "for select one");
+	undef(&lv->kappa_max, "for select one");
+	undef(&lv->prevalence, "for select one");
+	undef(&lv->bias, "for select one");
+	bands_of(lv);
+	ret = 0;
+out:
+	free(gs);
+	return ret;
 }
 
 /* Map of codes to groups: group[c] for every code, names of the groups
@@ -485,9 +647,9 @@ static int summarize_dim(const struct agreement *ag,
 	for (i = 0; i < k; i++)
 		ds->has_groups |= dim->codes[i].group != NULL;
 	ds->show_code = o->level != AGREE_LEVEL_GROUP || !ds->has_groups ||
-			dim->select_many;
-	ds->show_group = ds->has_groups && !dim->select_many &&
-			 o->level != AGREE_LEVEL_CODE;
+			(dim->select_many && !ad->sets);
+	ds->show_group = ds->has_groups && o->level != AGREE_LEVEL_CODE &&
+			 (!dim->select_many || ad->sets);
 	lv->k = ad->k;
 	lv->n_annotators = na;
 	lv->names = xcalloc(k + 1, sizeof(*lv->names));
@@ -511,11 +673,9 @@ static int summarize_dim(const struct agreement *ag,
 		ds->show_code = 1;
 		return 0;
 	}
-	if (dim->select_many) {
+	if (dim->select_many)
 		level_multi(lv, ad, na, o);
-		return 0;
-	}
-	if (na == 2) {
+	else if (na == 2) {
 		agree_table_init(&lv->table, ad->k);
 		memcpy(lv->table.n, ad->table.n,
 		       k * k * sizeof(*lv->table.n));
@@ -535,7 +695,10 @@ static int summarize_dim(const struct agreement *ag,
 	lv->n_annotators = na;
 	lv->names = xcalloc(k + 1, sizeof(*lv->names));
 	lv->k = group_map(dim, gmap, lv->names);
-	if (na == 2) {
+	if (dim->select_many) {
+		if (level_multi_group(lv, ad, gmap, na, o, e) < 0)
+			goto out;
+	} else if (na == 2) {
 		size_t g = (size_t)lv->k;
 
 		agree_table_init(&lv->table, lv->k);
@@ -597,7 +760,9 @@ void agree_summary_release(struct agree_summary *s)
 		level_release(&s->dims[d].grp);
 	}
 	free(s->dims);
+	free(s->later);
 	s->dims = NULL;
+	s->later = NULL;
 	s->nr_dims = 0;
 }
 
@@ -744,7 +909,7 @@ void agree_sentence_build(const struct agreement *ag,
 		buf_addstr(out, ", ");
 		ci_method_text(out, &lv->ci);
 	} else {
-		buf_addf(out, "no interval: %s", lv->ci.low.why);
+		buf_addf(out, "no 95%% CI: %s", lv->ci.low.why);
 	}
 	buf_addf(out, "; n = %zu bugs, %d %s, %zu annotators; ", lv->n_items,
 		 lv->k, lv->group ? (lv->k == 1 ? "group" : "groups") :

@@ -54,7 +54,7 @@
 #define AGREE_BOOT_AUTO_MAX 5000
 
 enum agree_level {
-	AGREE_LEVEL_BOTH = 0,	/* codes, and groups where codes have one */
+	AGREE_LEVEL_BOTH = 0,	/* codes, and groups if codes have one */
 	AGREE_LEVEL_CODE,
 	AGREE_LEVEL_GROUP,
 };
@@ -64,8 +64,9 @@ struct agree_opts {
 	int boot;		/* bootstrap samples */
 	uint64_t seed;
 	enum agree_level level;
-	int ci_auto;		/* the default: Wald above AGREE_BOOT_AUTO_MAX
-				   items when ci is bootstrap */
+	int ci_auto;		/* the default: Wald above
+				   AGREE_BOOT_AUTO_MAX items when ci is
+				   bootstrap */
 };
 
 #define AGREE_OPTS_INIT { AGREE_CI_BOOTSTRAP, AGREE_BOOT_DEFAULT, \
@@ -84,7 +85,8 @@ struct agree_pair_summary {
 struct agree_level_summary {
 	int group;			/* 0: codes, 1: groups */
 	int k;				/* codes or groups */
-	const char **names;		/* k names, borrowed from the codebook */
+	const char **names;		/* k names, borrowed from the
+					   codebook */
 	const char *coef;		/* "Cohen's kappa", "Fleiss' kappa",
 					   "mean per-code kappa" */
 	size_t n_items;
@@ -127,7 +129,7 @@ struct agree_dim_summary {
 	const struct agreement_dim *ad;	/* borrowed */
 	struct agree_level_summary code;
 	int has_groups;			/* some code has a "group" */
-	struct agree_level_summary grp;	/* when has_groups and asked for */
+	struct agree_level_summary grp;	/* if has_groups, asked for */
 	int show_code, show_group;	/* what --level asked for */
 };
 
@@ -135,9 +137,13 @@ struct agree_summary {
 	struct agree_opts opts;
 	size_t nr_dims;
 	struct agree_dim_summary *dims;	/* parallel to agreement.dims */
+	char *later;			/* a closed round: what later
+					   decisions changed, one line each
+					   (round_later_changes()), or NULL;
+					   owned, set by the caller */
 };
 
-#define AGREE_SUMMARY_INIT { AGREE_OPTS_INIT, 0, NULL }
+#define AGREE_SUMMARY_INIT { AGREE_OPTS_INIT, 0, NULL, NULL }
 
 /* Summarise every dimension of `ag` (which must outlive `out`) with
  * options `o` (NULL: AGREE_OPTS_INIT).  Returns 0, or -1 with `e` filled

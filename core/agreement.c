@@ -30,6 +30,8 @@ void agreement_release(struct agreement *ag)
 		free(ag->dims[i].pairs);
 		free(ag->dims[i].count);
 		free(ag->dims[i].labels);
+		free(ag->dims[i].sets);
+		free(ag->dims[i].present);
 	}
 	free(ag->dims);
 	free(ag->round);
@@ -99,9 +101,11 @@ struct grid {
 
 static long unit_index(const struct grid *g, long long item)
 {
-	long long *p = bsearch(&item, g->units, g->n_units, sizeof(*p),
-			       cmp_ll);
+	long long *p;
 
+	if (!g->n_units)	/* bsearch() may not be given a NULL array */
+		return -1;
+	p = bsearch(&item, g->units, g->n_units, sizeof(*p), cmp_ll);
 	return p ? (long)(p - g->units) : -1;
 }
 
@@ -415,6 +419,22 @@ out:
 	return ret;
 }
 
+/* A copy of a select-many dimension's sets and who submitted, for
+ * core/agree_summary (code groups). */
+static void keep_sets(struct agreement_dim *ad, const struct grid *g,
+		      size_t d)
+{
+	size_t cells = g->n_units * g->n_coders;
+
+	ad->n_units = g->n_units;
+	ad->sets = xcalloc(cells + 1, sizeof(*ad->sets));
+	ad->present = xcalloc(cells + 1, 1);
+	if (cells) {
+		memcpy(ad->sets, g->many[d], cells * sizeof(*ad->sets));
+		memcpy(ad->present, g->submitted, cells);
+	}
+}
+
 int agreement_compute(struct store *st, const struct actor *a,
 		      const struct codebook *cb, const char *round,
 		      const char *dim, struct agreement *ag, struct err *e)
@@ -503,6 +523,8 @@ int agreement_compute(struct store *st, const struct actor *a,
 				goto out;
 			continue;
 		}
+		if (ad->dim->select_many)
+			keep_sets(ad, &g, d);
 		if (ag->nr_annotators == 2) {
 			if (compute_two(ad, &g, d, e) < 0)
 				goto out;

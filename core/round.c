@@ -1017,6 +1017,56 @@ fail:
 	return -1;
 }
 
+int round_later_changes(struct store *st, const struct round_info *r,
+			struct buf *out, struct err *e)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	if (!r->closed_at)
+		return 0;
+	s = store_prepare(st, "SELECT p.dimension, count(*) FROM labels l "
+			  "JOIN proposals p ON p.id = l.proposal_id JOIN "
+			  "assignments a ON a.item_id = l.item_id JOIN "
+			  "round_annotators ra ON ra.round_id = a.round_id AND "
+			  "ra.member_id = l.member_id WHERE a.round_id = ?1 AND "
+			  "p.status <> 'open' AND p.decided_at > ?2 GROUP BY "
+			  "p.dimension ORDER BY p.dimension", e);
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, r->id);
+	sqlite3_bind_text(s, 2, r->closed_at, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		int n = sqlite3_column_int(s, 1);
+
+		buf_addf(out, "%s: %d label%s moved by proposals decided "
+			 "after the round closed\n",
+			 (const char *)sqlite3_column_text(s, 0), n,
+			 n == 1 ? "" : "s");
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return store_error(st, e, "reading later decisions");
+	s = store_prepare(st, "SELECT DISTINCT au.dimension, au.old FROM audit "
+			  "au WHERE au.action = 'codebook.map' AND au.at > ?2 "
+			  "AND EXISTS (SELECT 1 FROM labels l JOIN assignments "
+			  "a ON a.item_id = l.item_id WHERE a.round_id = ?1 AND "
+			  "l.dimension = au.dimension) ORDER BY au.id", e);
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, r->id);
+	sqlite3_bind_text(s, 2, r->closed_at, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+		buf_addf(out, "%s: code %s was mapped onto another after the "
+			 "round closed\n",
+			 (const char *)sqlite3_column_text(s, 0),
+			 (const char *)sqlite3_column_text(s, 1));
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return store_error(st, e, "reading later decisions");
+	return 0;
+}
+
 int round_codebook_versions(struct store *st, long long round_id,
 			    struct buf *out, struct err *e)
 {

@@ -36,7 +36,7 @@ struct round_spec {
 	double gate_min_kappa;
 	int gate_on_lower;	/* the interval's lower bound was compared */
 	int gate_forced;	/* the gate did not pass: --force */
-	const char *gate_detail;	/* what the check found, for the audit */
+	const char *gate_detail;	/* what the check found (audit) */
 };
 
 struct round_info {
@@ -100,6 +100,16 @@ int round_get(struct store *st, const char *name, struct round_info *out,
 	      struct err *e);
 void round_info_release(struct round_info *r);
 void round_list_free(struct round_info *v, size_t nr);
+
+/* Later decisions that changed what closed round `r` covers: for each
+ * dimension, the labels of its annotators on its items that proposals
+ * decided after the close moved ("root_cause: 2 labels moved by
+ * proposals decided after the round closed"), and codebook maps made
+ * after the close on a dimension those labels use.  One line each,
+ * '\n'-terminated, appended to `out`; nothing for an open round or when
+ * nothing changed.  Returns 0, or -1 with `e` filled. */
+int round_later_changes(struct store *st, const struct round_info *r,
+			struct buf *out, struct err *e);
 
 /* Append to `out` the codebook versions the round's annotators coded its
  * items with, sorted and joined with ", " (nothing when the round has no

@@ -383,6 +383,20 @@ static void render_json(const struct agreement *ag,
 	cJSON_AddItemToObject(root, "annotators", arr);
 	cJSON_AddItemToObject(root, "interval", opts_json(&sum->opts));
 	arr = cJSON_CreateArray();
+	if (sum->later) {
+		const char *p = sum->later, *nl;
+		struct buf line = BUF_INIT;
+
+		for (; (nl = strchr(p, '\n')); p = nl + 1) {
+			buf_reset(&line);
+			buf_add(&line, p, (size_t)(nl - p));
+			cJSON_AddItemToArray(arr,
+					     cJSON_CreateString(line.ptr));
+		}
+		buf_release(&line);
+	}
+	cJSON_AddItemToObject(root, "changed_after_close", arr);
+	arr = cJSON_CreateArray();
 	for (i = 0; i < sum->nr_dims; i++)
 		cJSON_AddItemToArray(arr, dim_json(ag, &sum->dims[i]));
 	cJSON_AddItemToObject(root, "dimensions", arr);
@@ -521,7 +535,8 @@ static void confusion_text(const struct agreement *ag,
 	int i, j, k = lv->k, used = 0;
 
 	for (i = 0; i < k; i++)
-		used += lv->count[(size_t)i * 2] || lv->count[(size_t)i * 2 + 1];
+		used += lv->count[(size_t)i * 2] ||
+			lv->count[(size_t)i * 2 + 1];
 	if (!used)
 		return;
 	buf_addf(out, "\n  confusion (rows %s, columns %s; numbered as "
@@ -567,13 +582,19 @@ static void text_level(const struct agreement *ag,
 	size_t na = ag->nr_annotators, p;
 
 	if (dim->select_many) {
-		buf_addstr(out, "  select many: each code judged present or "
-			   "absent\n  identical sets      ");
+		int i, def = 0;
+
+		buf_addf(out, "  select many: each %s judged present or "
+			 "absent\n  identical sets      ", lv->group ? "group" :
+			 "code");
 		num_why(out, &lv->po, 3);
-		buf_addstr(out, "\n  mean kappa per code ");
+		for (i = 0; i < lv->k; i++)
+			def += lv->code_kappa[i].defined;
+		buf_addf(out, "\n  mean kappa per %s ", lv->group ? "group" :
+			 "code ");
 		num_why(out, &lv->kappa, 3);
-		buf_addf(out, "  (%d of %d codes defined)\n",
-			 ad->multi.n_defined, ad->k);
+		buf_addf(out, "  (%d of %d %s%s defined)\n", def, lv->k,
+			 lv->group ? "group" : "code", lv->k == 1 ? "" : "s");
 		code_table(ag, lv, out);
 	} else if (na == 2) {
 		const struct agree_cohen *c = &lv->cohen;
@@ -678,6 +699,14 @@ static void render_text(const struct agreement *ag,
 		buf_addstr(out, "Intervals: 95%, Wald (kappa +- 1.96 SE), "
 			   "clipped to [-1, 1] where marked\n");
 	buf_addstr(out, "Bands: Landis & Koch (1977)\n");
+	if (sum->later) {
+		const char *p = sum->later, *nl;
+
+		buf_addstr(out, "Changed since the round closed (the figures "
+			   "use the labels as they are now):\n");
+		for (; (nl = strchr(p, '\n')); p = nl + 1)
+			buf_addf(out, "  %.*s\n", (int)(nl - p), p);
+	}
 	for (i = 0; i < sum->nr_dims; i++) {
 		const struct agree_dim_summary *ds = &sum->dims[i];
 		const struct agreement_dim *d = ds->ad;
@@ -903,6 +932,24 @@ int report_agreement(struct store *st, const struct actor *a,
 		return -1;
 	if (agree_summarize(&ag, opts, &sum, e) < 0)
 		goto out;
+	if (round) {
+		struct round_info r;
+		struct buf later = BUF_INIT;
+
+		memset(&r, 0, sizeof(r));
+		if (round_get(st, round, &r, e) < 0)
+			goto out;
+		ret = round_later_changes(st, &r, &later, e);
+		round_info_release(&r);
+		if (ret < 0) {
+			buf_release(&later);
+			goto out;
+		}
+		ret = -1;
+		if (later.len)
+			sum.later = buf_detach(&later, NULL);
+		buf_release(&later);
+	}
 	agree_render(&ag, &sum, (enum report_format)format, out);
 	ret = 0;
 out:

@@ -2641,6 +2641,47 @@ static void test_interval_auto(void **state)
 	agree_table_release(&ad.table);
 }
 
+/* An optional select-many dimension nobody coded: identical (empty) sets
+ * everywhere are no agreement to report. */
+static void test_select_many_nobody(void **state)
+{
+	struct code codes[3] = { { .key = "a" }, { .key = "b" },
+				 { .key = "c" } };
+	struct dimension dim = { .key = "fix", .name = "Fix", .codes = codes,
+				 .nr_codes = 3, .select_many = 1 };
+	char *names[2] = { "ann", "bob" };
+	uint64_t none[4] = { 0, 0, 0, 0 };
+	struct agree_code per[3];
+	struct agreement_dim ad;
+	struct agreement ag = AGREEMENT_INIT;
+	struct agree_summary s = AGREE_SUMMARY_INIT;
+	long count[6] = { 0 };
+	struct buf b = BUF_INIT;
+
+	(void)state;
+	memset(&ad, 0, sizeof(ad));
+	ad.dim = &dim;
+	ad.k = 3;
+	ad.n_items = 4;
+	ad.count = count;
+	ad.per_code = per;
+	assert_int_equal(agree_multi(3, none, none, 4, per, &ad.multi, NULL),
+			 0);
+	assert_stat(ad.multi.exact, 1);	/* what was shown as 1.000 */
+	ag.annotators = names;
+	ag.nr_annotators = 2;
+	ag.dims = &ad;
+	ag.nr_dims = 1;
+	assert_int_equal(agree_summarize(&ag, NULL, &s, NULL), 0);
+	assert_undef(s.dims[0].code.po, "no annotator chose a code");
+	assert_false(s.dims[0].code.kappa.defined);
+	agree_sentence_build(&ag, &s.dims[0], &s.dims[0].code, &b);
+	assert_non_null(strstr(b.ptr, "is undefined"));
+	assert_null(strstr(b.ptr, "1.00"));
+	buf_release(&b);
+	agree_summary_release(&s);
+}
+
 /* ---- main --------------------------------------------------------------- */
 
 static const struct CMUnitTest static_tests[] = {
@@ -2666,6 +2707,7 @@ static const struct CMUnitTest static_tests[] = {
 	cmocka_unit_test(test_formatting),
 	cmocka_unit_test(test_summary_levels),
 	cmocka_unit_test(test_interval_auto),
+	cmocka_unit_test(test_select_many_nobody),
 	cmocka_unit_test(test_reference_summary),
 };
 

@@ -879,6 +879,35 @@ static void test_agree_ascii(void **state)
 	assert_dump_lacks(f, "a", "\xe2\x96");
 }
 
+/* A calibration gate: the gated round says what it waited for, the round
+ * it waited for says where the selected dimension stands. */
+static void test_agree_gate(void **state)
+{
+	static const char *const ann[] = { "alice", "bob" };
+	struct fixture *f = *state;
+	struct round_spec spec;
+	struct err e = ERR_INIT;
+
+	memset(&spec, 0, sizeof(spec));
+	spec.name = "round-2";
+	spec.items = "all";
+	spec.annotators = ann;
+	spec.nr_annotators = 2;
+	spec.gate_after = "pilot";
+	spec.gate_min_kappa = 0.6;
+	if (round_create(&f->st, &f->owner, &spec, NULL, &e) < 0)
+		fail_msg("%s", e.msg);
+	/* scopes: pilot, round-1, round-2, the whole study (shown first) */
+	AGREE_OK(f, NULL, 50, 200, NULL, "<Tab>\n:dump-screen p\n<Tab>\n"
+		 "<Tab>\n:dump-screen r\n");
+	assert_row_contains(f, "p", 1, "Shown: round pilot");
+	assert_dump_contains(f, "p", "Gate for round round-2: needs kappa >= "
+			     "0.60; this dimension has 0.88: passes.");
+	assert_row_contains(f, "r", 1, "Shown: round round-2");
+	assert_dump_contains(f, "r", "Gate: this round was created after pilot "
+			     "reached kappa 0.60 on every required dimension.");
+}
+
 static void test_agree_from_adjudicator(void **state)
 {
 	struct fixture *f = *state;
@@ -1309,6 +1338,7 @@ int main(int argc, char **argv)
 		T(test_agree_80),
 		T(test_agree_200),
 		T(test_agree_ascii),
+		T(test_agree_gate),
 		T(test_agree_from_adjudicator),
 		T(test_annotator_refused),
 		T(test_annotator_sees_closed_rounds_only),

@@ -868,6 +868,47 @@ class Agreement(unittest.TestCase):
         self.s.fail("agree", "--boot", "-3", code=2)
         self.s.fail("agree", "--ci", "wald", "--seed", "1", code=2)
 
+    def test_select_many_groups(self):
+        """fix_pattern (select many) at the level of its code groups: the
+        exact-set agreement and one group's kappa recomputed here."""
+        d = self.s.agree_json("--dimension", "fix_pattern")["dimensions"][0]
+        g = d["groups"]
+        self.assertIsNotNone(g)
+        with open(CODEBOOK) as f:
+            cb = json.load(f)
+        dim = [x for x in cb["dimensions"] if x["key"] == "fix_pattern"][0]
+        grp = {c["key"]: c.get("group", c["key"]) for c in dim["codes"]}
+        sets = {}
+        with open(SAMPLE_LABELS) as f:
+            for r in csv.DictReader(f):
+                if r["dimension"] == "fix_pattern":
+                    sets.setdefault(r["item"], {}).setdefault(
+                        r["annotator"], set()).add(grp[r["code"]])
+        pairs = [(v.get("alice", set()), v.get("bob", set()))
+                 for v in sets.values()]
+        # items both submitted: every item of the sample has both
+        self.assertEqual(g["items"], d["items"])
+        n = g["items"]
+        pairs += [(set(), set())] * (n - len(pairs))
+        same = sum(a == b for a, b in pairs) / n
+        self.assertAlmostEqual(g["exact_agreement"], same, places=12)
+        per = {p["group"]: p for p in g["per_code"]}
+        # bob never chose a distributed fix: no kappa, and a reason
+        self.assertFalse(any("distributed" in q for _, q in pairs))
+        self.assertIsNone(per["distributed"]["kappa"])
+        self.assertIn("never chose", per["distributed"]["undefined_reason"])
+        x = "general"
+        a = sum(x in p and x in q for p, q in pairs)
+        b = sum(x in p and x not in q for p, q in pairs)
+        c = sum(x not in p and x in q for p, q in pairs)
+        dd = n - a - b - c
+        po = (a + dd) / n
+        pe = ((a + b) * (a + c) + (c + dd) * (b + dd)) / n / n
+        self.assertAlmostEqual(per[x]["kappa"], (po - pe) / (1 - pe),
+                               places=12)
+        self.assertEqual(per[x]["count_a"], a + b)
+        self.assertEqual(per[x]["count_b"], a + c)
+
     def test_levels(self):
         js = self.s.agree_json("--dimension", "root_cause")["dimensions"][0]
         self.assertEqual(js["level"], "code")
@@ -1135,6 +1176,44 @@ class Gate(unittest.TestCase):
         self.s.fail("round", "create", "main", "--items", "all",
                     "--annotators", "alice,bob", "--after", "pilot",
                     "--min-kappa", "0.5", as_="alice")
+
+
+class ChangedAfterClose(unittest.TestCase):
+    """agree --round R on a closed round says when a later decision moved
+    labels it covered."""
+
+    def test_accepted_proposal_is_reported(self):
+        s = Study(members=MEMBERS)
+        try:
+            items = ("DeepSpeed#4187", "DeepSpeed#4422")
+            s.ok("round", "create", "pilot", "--items", ",".join(items),
+                 "--annotators", "alice,bob")
+            s.ok("proposals", "add", items[0], "root_cause",
+                 "checkpoint_format", "--name", "Checkpoint format",
+                 "--definition", "The saved layout does not match",
+                 as_="alice")
+            s.ok("label", items[0], "symptom=crash",
+                 "fix_pattern=conditional_logic", "phase=training",
+                 "--submit", as_="alice")
+            s.ok("label", items[1], *LLM_FULL, "--submit", as_="alice")
+            for item in items:
+                s.ok("label", item, *LLM_FULL, "--submit", as_="bob")
+            s.ok("round", "close", "pilot",
+                 env={"BUGCODER_NOW": "2024-06-01T00:00:00Z"})
+            js = s.agree_json("--round", "pilot")
+            self.assertEqual(js["changed_after_close"], [])
+            self.assertNotIn("Changed since", s.ok("agree", "--round",
+                                                   "pilot"))
+            s.ok("proposals", "accept", "1",
+                 env={"BUGCODER_NOW": "2024-06-02T00:00:00Z"})
+            js = s.agree_json("--round", "pilot")
+            self.assertEqual(js["changed_after_close"], [
+                "root_cause: 1 label moved by proposals decided after "
+                "the round closed"])
+            text = s.ok("agree", "--round", "pilot")
+            self.assertIn("Changed since the round closed", text)
+        finally:
+            s.close()
 
 
 if __name__ == "__main__":
