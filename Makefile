@@ -1,8 +1,10 @@
 # bugcoder - a terminal workbench for empirical bug studies
 #
-# Plain, non-recursive make.  User variables are respected; project flags
-# are appended.  `make V=1` shows full commands, `make DEVELOPER=1` turns
-# warnings into errors, `make SAN=1` builds with ASan and UBSan.
+# Plain, non-recursive make.  User variables (CC, CPPFLAGS, CFLAGS,
+# LDFLAGS, PKG_CONFIG, PREFIX, DESTDIR) are respected; project flags are
+# appended.  `make V=1` shows full commands, `make DEVELOPER=1` adds a
+# strict warning set and turns warnings into errors, `make SAN=1` builds
+# with ASan and UBSan.
 
 VERSION     = 0.1.0
 PREFIX     ?= /usr/local
@@ -11,9 +13,15 @@ MANPREFIX  ?= $(PREFIX)/share/man
 PKG_CONFIG ?= pkg-config
 CC         ?= cc
 AR         ?= ar
+CPPFLAGS   ?=
 CFLAGS     ?= -O2 -g
 LDFLAGS    ?=
 PYTHON     ?= python3
+# server install (`make install-server`, as root): the group the binary is
+# setgid to, the directory of the studies, where the codebooks go
+GROUP      ?= bugcoder
+STUDYDIR   ?= /var/lib/bugcoder
+DATADIR    ?= $(PREFIX)/share/bugcoder
 
 PKGS = ncursesw sqlite3 libcjson libcurl libcmark-gfm
 
@@ -30,11 +38,18 @@ BC_CFLAGS  = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
 	-DBUGCODER_VERSION='"$(VERSION)"' \
 	-Wall -Wextra -Wshadow -Wstrict-prototypes -Wno-unused-parameter \
 	-I. $(PKG_CFLAGS)
+# DEVELOPER=1: warnings are errors, and a stricter set, as git's
+# config.mak.dev has it (`make DEVELOPER=1 syntax-check` checks every
+# source under it without building).
+DEVELOPER_CFLAGS = -Werror -Wdeclaration-after-statement -Wformat-security \
+	-Wold-style-definition -Woverflow -Wpointer-arith -Wunused -Wvla \
+	-fno-common -Wmissing-prototypes -Wno-missing-field-initializers
 ifdef DEVELOPER
-BC_CFLAGS += -Werror
+BC_CFLAGS += $(DEVELOPER_CFLAGS)
 endif
 ifdef SAN
-BC_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+BC_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined \
+	-DBUGCODER_SAN
 BC_LDFLAGS += -fsanitize=address,undefined
 endif
 
@@ -62,15 +77,15 @@ TOOL_BIN    = tests/bench/gen
 
 LIBS_A = tui/libtui.a exports/libexports.a core/libbugcoder.a
 
-all: bugcoder
+all: bugcoder tui/bugcoder.1
 
 # Rebuild everything when the flags change (SAN=1 and back, say).
 BUILD-FLAGS: FORCE
-	@echo '$(CC) $(BC_CFLAGS) $(CFLAGS) $(BC_LDFLAGS) $(LDFLAGS)' > $@+; \
+	@echo '$(CC) $(BC_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(BC_LDFLAGS) $(LDFLAGS)' > $@+; \
 	if cmp -s $@ $@+; then rm -f $@+; else mv $@+ $@; fi
 
 %.o: %.c BUILD-FLAGS
-	$(QUIET_CC)$(CC) $(BC_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(QUIET_CC)$(CC) $(BC_CFLAGS) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 core/libbugcoder.a: $(CORE_OBJ)
 	$(QUIET_AR)rm -f $@ && $(AR) rcs $@ $^
@@ -93,27 +108,11 @@ tui/bugcoder.1: tui/bugcoder.1.in Makefile
 
 # ---- set-up ---------------------------------------------------------------
 
-DEB_PKGS = libncurses-dev libsqlite3-dev libcjson-dev libcurl4-openssl-dev \
-	libcmark-gfm-dev libcmark-gfm-extensions-dev libcmocka-dev tmux python3 \
-	pkg-config sqlite3 less python3-pandas r-base-core
-
+# Installs only what is missing (pkg-config modules, a header, the test
+# tools), and nothing when all is here; without apt-get it says what is
+# missing and fails only then.  See tests/deps.sh.
 deps:
-	@missing=''; \
-	if command -v dpkg-query >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then \
-		for p in $(DEB_PKGS); do \
-			dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
-		done; \
-		if [ -n "$$missing" ]; then \
-			echo "installing:$$missing"; \
-			if [ "$$(id -u)" = 0 ]; then sudo=; else sudo=sudo; fi; \
-			$$sudo apt-get update -qq && \
-			DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $$missing >/dev/null || exit 1; \
-		fi; \
-	else \
-		echo "bugcoder needs these packages (Debian names): $(DEB_PKGS)" >&2; \
-		echo "this system has no apt-get: install their equivalents by hand" >&2; \
-		exit 1; \
-	fi
+	@PKG_CONFIG='$(PKG_CONFIG)' CC='$(CC)' PYTHON='$(PYTHON)' sh tests/deps.sh
 
 # ---- tests ----------------------------------------------------------------
 
@@ -123,13 +122,33 @@ test: deps
 
 check: test
 
-test-build: check-layering bugcoder $(TEST_BIN)
+test-build: check-layering hdr-check bugcoder $(TEST_BIN)
+
+# Every header compiles on its own (includes what it uses).
+HDRS ?= $(sort $(wildcard core/*.h exports/*.h tui/*.h cli/*.h tests/lib/*.h))
+hdr-check:
+	@ok=1; for h in $(HDRS); do \
+		$(CC) $(BC_CFLAGS) $(CPPFLAGS) $(CFLAGS) -fsyntax-only -x c $$h || \
+			{ echo "hdr-check: $$h does not compile on its own" >&2; ok=0; }; \
+	done; [ $$ok = 1 ]
+
+# Every source compiles under the current flags (DEVELOPER=1 for the
+# strict set), without building anything.
+SYNTAX_SRC = $(CORE_SRC) $(EXPORTS_SRC) $(TUI_SRC) $(CLI_SRC) $(TEST_SRC) \
+	$(TESTLIB_SRC) tests/bench/gen.c
+syntax-check:
+	@ok=1; for f in $(SYNTAX_SRC); do \
+		$(CC) $(BC_CFLAGS) $(CPPFLAGS) $(CFLAGS) -fsyntax-only $$f || ok=0; \
+	done; [ $$ok = 1 ]
 
 check-layering:
 	@if grep -lE '#include *[<"](n?curses|ncursesw/|panel|menu|form)[a-z]*\.h' core/*.[ch] exports/*.[ch] 2>/dev/null; then \
 		echo 'core/ and exports/ must not include curses' >&2; exit 1; fi
+	@if grep -nE 'sqlite3_|store_(prepare|exec)' cli/*.[ch] tui/*.[ch] 2>/dev/null; then \
+		echo 'cli/ and tui/ hold no SQL: read and write the study through core/' >&2; exit 1; fi
 
-demo: bugcoder
+demo: deps
+	@$(MAKE) --no-print-directory bugcoder
 	@sh tests/demo.sh
 
 bench: deps
@@ -143,24 +162,69 @@ FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -I. \
 	-g -O1 -fsanitize=fuzzer,address,undefined $(PKG_CFLAGS)
 fuzz: $(FUZZ_BIN)
 tests/fuzz/%: tests/fuzz/%.c $(CORE_SRC) $(wildcard core/*.h)
-	$(QUIET_LINK)clang $(FUZZ_CFLAGS) -o $@ $< $(CORE_SRC) $(PKG_LIBS)
+	$(QUIET_LINK)clang $(FUZZ_CFLAGS) $(CPPFLAGS) -o $@ $< $(CORE_SRC) $(PKG_LIBS)
 
 # ---- install --------------------------------------------------------------
 
+# The bundled codebooks and the sample go to $(PREFIX)/share/bugcoder,
+# where bugcoder looks for them next to its own bin/ (so `--codebook
+# llm-framework-bugs` works wherever the install went, DESTDIR staging
+# included).
+SHAREDIR = $(DATADIR)
+CODEBOOKS = $(sort $(wildcard codebooks/*.json))
+SAMPLE_FILES = tests/sample/items.jsonl tests/sample/labels.csv
+
 install: bugcoder tui/bugcoder.1
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANPREFIX)/man1
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANPREFIX)/man1 \
+		$(DESTDIR)$(SHAREDIR)/codebooks $(DESTDIR)$(SHAREDIR)/sample
 	install -m 755 bugcoder $(DESTDIR)$(BINDIR)/bugcoder
 	install -m 644 tui/bugcoder.1 $(DESTDIR)$(MANPREFIX)/man1/bugcoder.1
+	install -m 644 $(CODEBOOKS) $(DESTDIR)$(SHAREDIR)/codebooks
+	install -m 644 $(SAMPLE_FILES) $(DESTDIR)$(SHAREDIR)/sample
+
+# A server install: only bugcoder can open a study.  The binary is setgid
+# to $(GROUP), which owns $(STUDYDIR) (mode 2770: members, who are not in
+# the group, cannot list or open it).  The binary finds STUDYDIR in
+# $(DATADIR)/server.conf, read as ../share/bugcoder/server.conf from the
+# binary's own directory, so BINDIR stays $(PREFIX)/bin here.  Studies
+# already in STUDYDIR are left alone.
+install-server: bugcoder tui/bugcoder.1
+	@if [ "$$(id -u)" != 0 ]; then \
+		echo 'install-server must run as root (it creates a group and a setgid binary)' >&2; \
+		exit 1; fi
+	@if [ "$(BINDIR)" != "$(PREFIX)/bin" ] || [ "$(DATADIR)" != "$(PREFIX)/share/bugcoder" ]; then \
+		echo 'install-server: BINDIR must be $$(PREFIX)/bin and DATADIR $$(PREFIX)/share/bugcoder' >&2; \
+		exit 1; fi
+	@case "$(STUDYDIR)" in /*) ;; *) echo 'install-server: STUDYDIR must be an absolute path' >&2; exit 1;; esac
+	getent group $(GROUP) >/dev/null || groupadd --system $(GROUP)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANPREFIX)/man1 \
+		$(DESTDIR)$(DATADIR)/codebooks
+	install -o root -g $(GROUP) -m 2755 bugcoder $(DESTDIR)$(BINDIR)/bugcoder
+	install -m 644 tui/bugcoder.1 $(DESTDIR)$(MANPREFIX)/man1/bugcoder.1
+	install -m 644 codebooks/*.json $(DESTDIR)$(DATADIR)/codebooks/
+	printf '# written by make install-server\nstudydir = %s\ngroup = %s\n' \
+		'$(STUDYDIR)' '$(GROUP)' > $(DESTDIR)$(DATADIR)/server.conf+
+	chown root:root $(DESTDIR)$(DATADIR)/server.conf+
+	chmod 644 $(DESTDIR)$(DATADIR)/server.conf+
+	mv -f $(DESTDIR)$(DATADIR)/server.conf+ $(DESTDIR)$(DATADIR)/server.conf
+	install -d -o root -g $(GROUP) -m 2770 $(DESTDIR)$(STUDYDIR)
+	chown root:$(GROUP) $(DESTDIR)$(STUDYDIR)
+	chmod 2770 $(DESTDIR)$(STUDYDIR)
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/bugcoder $(DESTDIR)$(MANPREFIX)/man1/bugcoder.1
+	rm -f $(DESTDIR)$(DATADIR)/server.conf
+	rm -f $(addprefix $(DESTDIR)$(SHAREDIR)/codebooks/,$(notdir $(CODEBOOKS)))
+	rm -f $(addprefix $(DESTDIR)$(SHAREDIR)/sample/,$(notdir $(SAMPLE_FILES)))
+	-rmdir $(DESTDIR)$(SHAREDIR)/codebooks $(DESTDIR)$(SHAREDIR)/sample \
+		$(DESTDIR)$(SHAREDIR) 2>/dev/null
 
 clean:
 	rm -f bugcoder BUILD-FLAGS tui/bugcoder.1 $(TOOL_BIN) $(TEST_BIN) $(FUZZ_BIN)
 	rm -f */*.o */*.d */*/*.o */*/*.d */*.a
 	rm -rf tests/tmp
 
-.PHONY: all deps test check test-build check-layering demo bench fuzz install uninstall clean FORCE
+.PHONY: all deps test check test-build check-layering hdr-check syntax-check demo bench fuzz install install-server uninstall clean FORCE
 .SECONDARY:
 
 -include $(wildcard */*.d */*/*.d)

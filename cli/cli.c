@@ -49,8 +49,9 @@ int cli_help(const char *usage)
 
 int cli_open(struct cli *c, unsigned flags)
 {
-	if (store_open(&c->st, c->study_path, (flags & CLI_READONLY) ?
-		       STORE_READONLY : 0, &c->err) < 0)
+	if (store_open(&c->st, c->study_path, ((flags & CLI_READONLY) ?
+		       STORE_READONLY : 0) | (c->study_privileged ?
+		       STORE_PRIVILEGED : 0), &c->err) < 0)
 		return cli_fail(c);
 	c->st_open = 1;
 	if (((flags & CLI_MEMBER) ?
@@ -65,6 +66,40 @@ int cli_codebook(struct cli *c, struct codebook *cb)
 	if (study_codebook(&c->st, cb, NULL, &c->err) < 0)
 		return cli_fail(c);
 	return 0;
+}
+
+char *cli_find_codebook(struct cli *c, const char *name)
+{
+	struct buf exe = BUF_INIT, installed = BUF_INIT, tree = BUF_INIT;
+	struct buf mk = BUF_INIT;
+	const char *dirs[2] = { NULL, NULL };
+	char *path, *slash;
+	ssize_t n;
+
+	buf_grow(&exe, 4096);
+	n = readlink("/proc/self/exe", exe.ptr, exe.alloc - 1);
+	if (n > 0) {
+		buf_setlen(&exe, (size_t)n);
+		slash = strrchr(exe.ptr, '/');
+		if (slash)
+			buf_setlen(&exe, (size_t)(slash - exe.ptr));
+		buf_addf(&installed, "%s/../share/bugcoder/codebooks",
+			 exe.ptr);
+		dirs[0] = installed.ptr;
+		/* the build tree: the program next to the Makefile */
+		buf_addf(&mk, "%s/Makefile", exe.ptr);
+		buf_addf(&tree, "%s/codebooks", exe.ptr);
+		if (access(mk.ptr, F_OK) == 0)
+			dirs[1] = tree.ptr;
+	}
+	path = codebook_find(name, dirs, 2, &c->err);
+	if (!path)
+		cli_fail(c);
+	buf_release(&exe);
+	buf_release(&installed);
+	buf_release(&tree);
+	buf_release(&mk);
+	return path;
 }
 
 static const struct cli_opt *find_opt(const struct cli_opt *opts,

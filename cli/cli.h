@@ -16,7 +16,12 @@
 #include "core/store.h"
 
 struct cli {
-	const char *study_path;	/* --study, $BUGCODER_STUDY, ./bugcoder.db */
+	const char *study_path;	/* the study's file: --study or
+				   $BUGCODER_STUDY as a path or resolved
+				   in STUDYDIR (see priv.h), else
+				   ./bugcoder.db */
+	char *study_owned;	/* what study_path points to, if owned */
+	int study_privileged;	/* in the server install's STUDYDIR */
 	const char *as;		/* --as USER or NULL */
 	struct store st;
 	int st_open;
@@ -35,6 +40,14 @@ int cli_open(struct cli *c, unsigned flags);
 /* Load the study's current codebook, or print why not.  Returns 0 or an
  * exit code. */
 int cli_codebook(struct cli *c, struct codebook *cb);
+
+/* The codebook file for --codebook NAME (or a FILE argument): the path
+ * as given when it names a file, else the bundled codebook NAME, looked
+ * for where `make install` puts them (BIN/../share/bugcoder/codebooks,
+ * BIN being the directory of the running program), then in the source
+ * tree's codebooks/ when the program runs from its build tree.  Owned;
+ * NULL after printing why (c->err holds it). */
+char *cli_find_codebook(struct cli *c, const char *name);
 
 /* Print "bugcoder: <msg>" for c->err (or `e`) and return its exit
  * code. */
@@ -91,9 +104,17 @@ int cli_check_dim_args(const char **pos, int from, int npos,
 void cli_dim_codes(const char *arg, struct dim_codes *dc);
 void cli_dim_codes_release(struct dim_codes *dc);
 
+/* codebook update FILE / codebook revert VERSION, with their --map
+ * arguments (cmd_evolve.c); exit codes. */
+int cli_codebook_update(struct cli *c, const char *path, const char **maps,
+			size_t nr_maps);
+int cli_codebook_revert(struct cli *c, const char *version,
+			const char **maps, size_t nr_maps);
+
 #define CMD(name) int cmd_##name(struct cli *c, int argc, char **argv)
 CMD(init);
 CMD(member);
+CMD(disagreements);
 CMD(codebook);
 CMD(import);
 CMD(items);
@@ -109,5 +130,8 @@ CMD(resolve);
 CMD(export);
 CMD(report);
 CMD(proposals);
+CMD(audit);
+CMD(backup);
+CMD(doctor);
 
 #endif

@@ -1,6 +1,7 @@
 /*
  * agree: agreement statistics per dimension.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,28 +11,68 @@
 #include "core/study.h"
 #include "core/round.h"
 #include "exports/agree_report.h"
+#include "exports/disagree_out.h"
 #include "tui/tui.h"
+
+/* A whole number in lo..hi from option `name`; -1 after a usage error. */
+static int parse_count(const char *name, const char *v, unsigned long long lo,
+		       unsigned long long hi, unsigned long long *out,
+		       const char *usage)
+{
+	char *end;
+
+	errno = 0;
+	if (!*v || *v == '-' || *v == '+')
+		goto bad;
+	*out = strtoull(v, &end, 10);
+	if (errno || *end || *out < lo || *out > hi)
+		goto bad;
+	return 0;
+bad:
+	cli_usage_error(usage, "%s %s: a whole number from %llu to %llu",
+			name, v, lo, hi);
+	return -1;
+}
 
 CMD(agree)
 {
 	static const char usage[] =
 		"bugcoder agree [--round R] [--dimension D] "
-		"[--format text|json|csv] | --screen [--round R]\n"
+		"[--format text|json|csv]\n"
+		"               [--ci bootstrap|wald] [--boot N] [--seed S] "
+		"[--level code|group|both]\n"
+		"       bugcoder agree --by-round [--dimension D] [--format F] "
+		"[--ci ...]\n"
+		"       bugcoder agree --screen [--round R]\n"
 		"\n"
+		"--ci chooses the 95% interval: a percentile bootstrap over\n"
+		"items (the default; --boot samples, 2000, from --seed, which\n"
+		"is printed) or Wald, clipped to [-1, 1].  --level reports\n"
+		"agreement on codes, on their groups, or both (the default\n"
+		"when codes have a \"group\").  --by-round gives a row per\n"
+		"round and dimension, with the trend of kappa over the rounds.\n"
 		"--screen opens the agreement view: kappa, CI, band and n per\n"
 		"dimension and round, the confusion grid and the codes chosen.";
 	const char *round = NULL, *dim = NULL, *format = "text";
-	int screen = 0;
+	const char *ci = NULL, *boot = NULL, *seed = NULL, *level = NULL;
+	int screen = 0, by_round = 0;
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
 	const struct cli_opt opts[] = {
 		{ "--round", 1, &round, NULL, NULL, NULL },
 		{ "--dimension", 1, &dim, NULL, NULL, NULL },
 		{ "--format", 1, &format, NULL, NULL, NULL },
+		{ "--ci", 1, &ci, NULL, NULL, NULL },
+		{ "--boot", 1, &boot, NULL, NULL, NULL },
+		{ "--seed", 1, &seed, NULL, NULL, NULL },
+		{ "--level", 1, &level, NULL, NULL, NULL },
 		{ "--screen", 0, NULL, &screen, NULL, NULL },
+		{ "--by-round", 0, NULL, &by_round, NULL, NULL },
 		{ NULL, 0, NULL, NULL, NULL, NULL },
 	};
+	struct agree_opts ao = AGREE_OPTS_INIT;
 	struct codebook cb = CODEBOOK_INIT;
 	struct buf out = BUF_INIT;
+	unsigned long long n;
 	int npos, rc, ret = 0, fmt;
 
 	rc = cli_parse(argc, argv, opts, pos, &npos, usage);
@@ -40,11 +81,17 @@ CMD(agree)
 		return rc > 0 ? 0 : 2;
 	if (npos)
 		return cli_usage_error(usage, "unexpected argument");
+	if (by_round && (round || level || screen))
+		return cli_usage_error(usage, "--by-round shows every round at "
+				       "the level of codes: no --round, "
+				       "--level or --screen");
 	if (screen) {
-		if (dim || strcmp(format, "text"))
+		if (dim || strcmp(format, "text") || ci || boot || seed ||
+		    level)
 			return cli_usage_error(usage, "--screen shows every "
-					       "dimension: no --dimension or "
-					       "--format");
+					       "dimension: no --dimension, "
+					       "--format, --ci, --boot, --seed "
+					       "or --level");
 		if ((ret = cli_open(c, CLI_MEMBER)))
 			return ret;
 		if (tui_agree(&c->st, &c->actor, round, &c->err) < 0)
@@ -60,10 +107,43 @@ CMD(agree)
 	else
 		return cli_usage_error(usage, "--format %s: text, json or csv",
 				       format);
+	if (ci)
+		ao.ci_auto = 0;
+	if (ci && !strcmp(ci, "wald"))
+		ao.ci = AGREE_CI_WALD;
+	else if (ci && strcmp(ci, "bootstrap"))
+		return cli_usage_error(usage, "--ci %s: bootstrap or wald", ci);
+	if ((boot || seed) && ao.ci == AGREE_CI_WALD)
+		return cli_usage_error(usage, "--boot and --seed are for "
+				       "--ci bootstrap");
+	if (boot) {
+		if (parse_count("--boot", boot, 100, 1000000, &n, usage) < 0)
+			return 2;
+		ao.boot = (int)n;
+	}
+	if (seed) {
+		/* up to 2^53 - 1: the seed is a JSON number, exact */
+		if (parse_count("--seed", seed, 0, (1ULL << 53) - 1, &n,
+				usage) < 0)
+			return 2;
+		ao.seed = n;
+	}
+	if (level && !strcmp(level, "code"))
+		ao.level = AGREE_LEVEL_CODE;
+	else if (level && !strcmp(level, "group"))
+		ao.level = AGREE_LEVEL_GROUP;
+	else if (level && strcmp(level, "both"))
+		return cli_usage_error(usage, "--level %s: code, group or both",
+				       level);
 	if ((ret = cli_open(c, CLI_MEMBER)) || (ret = cli_codebook(c, &cb)))
 		goto out;
-	if (report_agreement(&c->st, &c->actor, &cb, round, dim, fmt, &out,
-			     &c->err) < 0) {
+	if (by_round)
+		rc = report_agreement_by_round(&c->st, &c->actor, &cb, dim,
+					       fmt, &ao, &out, &c->err);
+	else
+		rc = report_agreement(&c->st, &c->actor, &cb, round, dim, fmt,
+				      &ao, &out, &c->err);
+	if (rc < 0) {
 		ret = cli_fail(c);
 		goto out;
 	}
@@ -76,49 +156,60 @@ out:
 	return ret;
 }
 
-/* The agreement lines of `bugcoder status`: how many items are ready
- * (every coder submitted), agreed, disagreeing or resolved.  Shown to the
- * owner and adjudicators only (blinding). */
-void cli_status_agreement(struct cli *c);
-void cli_status_agreement(struct cli *c)
+CMD(disagreements)
 {
+	static const char usage[] =
+		"bugcoder disagreements [--round R] [--format text|csv|json]\n"
+		"\n"
+		"The adjudication queue without the screen (owner and\n"
+		"adjudicators): every item and dimension whose coders differ,\n"
+		"and every item flagged for discussion whose labels agree, with\n"
+		"each coder's codes.  With blind adjudication (the default) an\n"
+		"adjudicator sees the coders as Coder 1, Coder 2 in the order\n"
+		"the screen shows them.\n"
+		"\n"
+		"  --round R       only round R's items, e.g. --round pilot\n"
+		"  --format F      text (default); csv, one record per coder:\n"
+		"                  item,round,dimension,reason,coder,codes; or\n"
+		"                  json, one document";
+	const char *round = NULL, *format = "text";
+	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
+	const struct cli_opt opts[] = {
+		{ "--round", 1, &round, NULL, NULL, NULL },
+		{ "--format", 1, &format, NULL, NULL, NULL },
+		{ NULL, 0, NULL, NULL, NULL, NULL },
+	};
 	struct codebook cb = CODEBOOK_INIT;
-	struct err e = ERR_INIT;
-	sqlite3_stmt *s;
-	int ready = 0, agreed = 0, disagree = 0, resolved = 0, discuss = 0;
+	struct buf out = BUF_INIT;
+	enum disagree_format fmt;
+	int npos, rc, ret = 0;
 
-	if (c->actor.role != ROLE_OWNER && c->actor.role != ROLE_ADJUDICATOR)
-		return;
-	if (study_codebook(&c->st, &cb, NULL, &e) < 0)
-		return;
-	s = store_prepare(&c->st, "SELECT item_id FROM submissions GROUP BY "
-			  "item_id HAVING count(*) >= 2", &e);
-	while (s && sqlite3_step(s) == SQLITE_ROW) {
-		struct item_state st;
-		size_t i;
-		int any_resolved = 0;
-
-		if (adjudicate_state(&c->st, &c->actor, &cb,
-				     sqlite3_column_int64(s, 0), &st, &e) < 0)
-			break;
-		if (st.ready) {
-			ready++;
-			for (i = 0; i < st.nr_dims; i++)
-				any_resolved |= st.dims[i].status ==
-						DIM_RESOLVED;
-			if (st.nr_disagree)
-				disagree++;
-			else if (any_resolved)
-				resolved++;
-			else
-				agreed++;
-			discuss += st.discuss && !st.settled;
-		}
-		item_state_release(&st);
+	rc = cli_parse(argc, argv, opts, pos, &npos, usage);
+	free(pos);
+	if (rc)
+		return rc > 0 ? 0 : 2;
+	if (npos)
+		return cli_usage_error(usage, "unexpected argument");
+	if (!strcmp(format, "text"))
+		fmt = DISAGREE_TEXT;
+	else if (!strcmp(format, "csv"))
+		fmt = DISAGREE_CSV;
+	else if (!strcmp(format, "json"))
+		fmt = DISAGREE_JSON;
+	else
+		return cli_usage_error(usage, "--format %s: text, csv or json",
+				       format);
+	if ((ret = cli_open(c, CLI_MEMBER)) || (ret = cli_codebook(c, &cb)))
+		goto out;
+	if (disagreements_write(&c->st, &c->actor, &cb, round, fmt, &out,
+				&c->err) < 0) {
+		ret = cli_fail(c);
+		goto out;
 	}
-	sqlite3_finalize(s);
-	printf("%d items coded by all their annotators: %d agreed, %d "
-	       "resolved, %d with disagreements left; %d flagged for "
-	       "discussion\n", ready, agreed, resolved, disagree, discuss);
+	/* item names and codes are study text: safe on a terminal */
+	cli_print_safe(stdout, out.ptr);
+out:
+	buf_release(&out);
 	codebook_release(&cb);
+	return ret;
 }

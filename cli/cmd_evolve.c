@@ -17,7 +17,7 @@ int cli_codebook_update(struct cli *c, const char *path, const char **maps,
 	struct codebook old = CODEBOOK_INIT, nc = CODEBOOK_INIT;
 	struct code_map *m = xcalloc(nr_maps + 1, sizeof(*m));
 	char **copies = xcalloc(nr_maps + 1, sizeof(*copies));
-	struct update_stats stats;
+	struct update_stats stats = { 0 };
 	struct err ignore = ERR_INIT;
 	size_t i;
 	int ret = 0;
@@ -40,10 +40,18 @@ int cli_codebook_update(struct cli *c, const char *path, const char **maps,
 		ret = cli_fail(c);
 		goto out;
 	}
+	if (stats.unchanged && !nr_maps) {
+		printf("%s: the same as the current codebook; nothing to "
+		       "load\n", path);
+		goto orphans;
+	}
 	if (stats.unchanged) {
-		printf("%s: the same as the current codebook; nothing to do\n",
-		       path);
-		goto out;
+		printf("%s: the same as the current codebook: %d label%s and "
+		       "%d resolution%s moved by %zu map%s\n", path,
+		       stats.moved, stats.moved == 1 ? "" : "s",
+		       stats.resolutions, stats.resolutions == 1 ? "" : "s",
+		       nr_maps, nr_maps == 1 ? "" : "s");
+		goto orphans;
 	}
 	if (study_codebook(&c->st, &nc, NULL, &c->err) < 0) {
 		ret = cli_fail(c);
@@ -58,13 +66,81 @@ int cli_codebook_update(struct cli *c, const char *path, const char **maps,
 		       stats.resolutions, stats.resolutions == 1 ? "" : "s",
 		       nr_maps, nr_maps == 1 ? "" : "s");
 	printf("\n");
+orphans:
+	if (stats.orphans) {
+		/* they would drop out of agreement as if nobody coded them */
+		fprintf(stderr, "bugcoder: labels use codes the current "
+			"codebook lacks: ");
+		cli_print_safe(stderr, stats.orphans);
+		fprintf(stderr, "\nbugcoder: move them with `bugcoder "
+			"codebook update ");
+		cli_print_safe(stderr, path);
+		fprintf(stderr, " --map ");
+		cli_print_safe(stderr, stats.first_orphan);
+		fprintf(stderr, "=NEW`%s\n", stats.nr_orphans > 1 ?
+			" (one --map for each)" : "");
+		ret = 1;
+	}
 out:
+	free(stats.orphans);
+	free(stats.first_orphan);
 	for (i = 0; i < nr_maps; i++)
 		free(copies[i]);
 	free(copies);
 	free(m);
 	codebook_release(&old);
 	codebook_release(&nc);
+	return ret;
+}
+
+int cli_codebook_revert(struct cli *c, const char *version,
+			const char **maps, size_t nr_maps)
+{
+	struct codebook old = CODEBOOK_INIT;
+	struct code_map *m = xcalloc(nr_maps + 1, sizeof(*m));
+	char **copies = xcalloc(nr_maps + 1, sizeof(*copies));
+	struct revert_stats stats;
+	size_t i;
+	int ret = 0;
+
+	if (study_codebook(&c->st, &old, NULL, &c->err) < 0) {
+		ret = cli_fail(c);
+		goto out;
+	}
+	for (i = 0; i < nr_maps; i++)
+		if (code_map_parse(maps[i], &old, &m[i], &copies[i],
+				   &c->err) < 0) {
+			ret = c->err.code == ERR_USAGE ? 2 : 1;
+			cli_fail(c);
+			goto out;
+		}
+	if (codebook_revert(&c->st, &c->actor, version, m, nr_maps, &stats,
+			    &c->err) < 0) {
+		ret = cli_fail(c);
+		goto out;
+	}
+	printf("codebook %s ", old.name);
+	cli_print_safe(stdout, version);
+	printf(" is current again (it was ");
+	cli_print_safe(stdout, old.version);
+	printf(")");
+	if (nr_maps)
+		printf("; %d label%s and %d resolution%s moved by %zu map%s",
+		       stats.moved, stats.moved == 1 ? "" : "s",
+		       stats.resolutions, stats.resolutions == 1 ? "" : "s",
+		       nr_maps, nr_maps == 1 ? "" : "s");
+	if (stats.reopened)
+		printf("; %d accepted proposal%s open again, %d label%s back "
+		       "on other", stats.reopened, stats.reopened == 1 ? " is" :
+		       "s are", stats.back_to_other,
+		       stats.back_to_other == 1 ? "" : "s");
+	printf("\n");
+out:
+	for (i = 0; i < nr_maps; i++)
+		free(copies[i]);
+	free(copies);
+	free(m);
+	codebook_release(&old);
 	return ret;
 }
 

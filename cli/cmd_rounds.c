@@ -3,35 +3,20 @@
  * script.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "core/buf.h"
 #include "core/item.h"
 #include "core/label.h"
 #include "core/labels_csv.h"
+#include "core/gate.h"
 #include "core/round.h"
-
-/* How many items of round `id` member `member` submitted. */
-static long long own_done(struct cli *c, long long id, long long member)
-{
-	sqlite3_stmt *s = store_prepare(&c->st, "SELECT count(*) FROM "
-					"submissions s JOIN assignments a ON "
-					"a.item_id = s.item_id WHERE a.round_id "
-					"= ? AND s.member_id = ?", NULL);
-	long long n = 0;
-
-	if (!s)
-		return 0;
-	sqlite3_bind_int64(s, 1, id);
-	sqlite3_bind_int64(s, 2, member);
-	if (sqlite3_step(s) == SQLITE_ROW)
-		n = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	return n;
-}
+#include "core/study.h"
 
 /* One line per round.  "done" counts the items every annotator of the
  * round submitted; an annotator is told that of an open round no more
@@ -43,9 +28,8 @@ static void print_round(struct cli *c, const struct round_info *r)
 
 	printf("%-16s %-7s %4zu items, ", r->name,
 	       r->closed_at ? "closed" : "open", r->nr_items);
-	if (c->actor.role == ROLE_ANNOTATOR && !r->closed_at)
-		printf("%4lld done by you", own_done(c, r->id,
-						     c->actor.member_id));
+	if (r->own_only)
+		printf("%4zu done by you", r->nr_complete);
 	else
 		printf("%4zu done", r->nr_complete);
 	printf("  annotators ");
@@ -63,10 +47,41 @@ CMD(round)
 {
 	static const char usage[] =
 		"bugcoder round create NAME (--items SPEC | --sample N|P% "
-		"--seed S [--stratify repo]) --annotators A,B | list | "
-		"close NAME";
+		"--seed S [--stratify repo]) --annotators A,B\n"
+		"                      [--after ROUND --min-kappa K "
+		"[--gate value|lower] [--force]]\n"
+		"       bugcoder round list | close NAME [--force] | reopen NAME "
+		"[--force]\n"
+		"\n"
+		"  --items SPEC      all (every item in no round yet), "
+		"repo:OWNER/REPO,\n"
+		"                    a list (microsoft/DeepSpeed#4187,"
+		"ColossalAI#2387),\n"
+		"                    @FILE (one item name a line), or "
+		"unfinished:ROUND\n"
+		"                    (the items a closed round left "
+		"unfinished: they move)\n"
+		"  --sample N|P%     draw N items or P% of the free ones "
+		"(needs --seed S)\n"
+		"  --stratify repo   draw from each repository in proportion\n"
+		"  --annotators A,B  who codes the round's items\n"
+		"  --after ROUND --min-kappa K\n"
+		"                    a calibration gate: the round is created "
+		"only once\n"
+		"                    ROUND is closed with kappa >= K on every "
+		"required\n"
+		"                    dimension (--gate lower: the 95% "
+		"interval's lower\n"
+		"                    bound); --force creates it anyway, "
+		"audited\n"
+		"  --force           also: close a round with items not yet "
+		"submitted by\n"
+		"                    every annotator; reopen a round with "
+		"adjudicated items";
 	const char *items = NULL, *sample = NULL, *seed = NULL;
 	const char *stratify = NULL, *annotators = NULL;
+	const char *after = NULL, *min_kappa = NULL, *gate = NULL;
+	int force = 0;
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
 	const struct cli_opt opts[] = {
 		{ "--items", 1, &items, NULL, NULL, NULL },
@@ -74,6 +89,10 @@ CMD(round)
 		{ "--seed", 1, &seed, NULL, NULL, NULL },
 		{ "--stratify", 1, &stratify, NULL, NULL, NULL },
 		{ "--annotators", 1, &annotators, NULL, NULL, NULL },
+		{ "--after", 1, &after, NULL, NULL, NULL },
+		{ "--min-kappa", 1, &min_kappa, NULL, NULL, NULL },
+		{ "--gate", 1, &gate, NULL, NULL, NULL },
+		{ "--force", 0, NULL, &force, NULL, NULL },
 		{ NULL, 0, NULL, NULL, NULL, NULL },
 	};
 	int npos, rc, ret = 0;
@@ -84,15 +103,51 @@ CMD(round)
 		return rc > 0 ? 0 : 2;
 	}
 	if (!npos) {
-		ret = cli_usage_error(usage, "round: create, list or close?");
+		ret = cli_usage_error(usage, "round: create, list, close or "
+				      "reopen?");
+		goto out;
+	}
+	if (force && strcmp(pos[0], "close") && strcmp(pos[0], "reopen") &&
+	    !(!strcmp(pos[0], "create") && after)) {
+		ret = cli_usage_error(usage, "--force goes with round close, "
+				      "round reopen or a gate (--after)");
 		goto out;
 	}
 	if (!strcmp(pos[0], "create")) {
 		struct round_spec spec;
 		struct round_info r;
+		struct gate_check gc = GATE_CHECK_INIT;
+		struct buf detail = BUF_INIT;
+		struct codebook cb = CODEBOOK_INIT;
 		char *copy = NULL;
 
 		memset(&spec, 0, sizeof(spec));
+		if (!after != !min_kappa || ((gate || force) && !after)) {
+			ret = cli_usage_error(usage, "a gate needs both --after "
+					      "ROUND and --min-kappa K");
+			goto out;
+		}
+		if (gate && strcmp(gate, "lower") && strcmp(gate, "value")) {
+			ret = cli_usage_error(usage, "--gate %s: value or "
+					      "lower", gate);
+			goto out;
+		}
+		if (min_kappa) {
+			char *end;
+
+			errno = 0;
+			spec.gate_min_kappa = strtod(min_kappa, &end);
+			if (!*min_kappa || *end || errno ||
+			    !(spec.gate_min_kappa >= -1 &&
+			      spec.gate_min_kappa <= 1)) {
+				ret = cli_usage_error(usage, "--min-kappa %s: "
+						      "a number from -1 to 1",
+						      min_kappa);
+				goto out;
+			}
+			spec.gate_after = after;
+			spec.gate_on_lower = gate && !strcmp(gate, "lower");
+		}
 		if (npos != 2) {
 			ret = cli_usage_error(usage, "round create needs NAME");
 			goto out;
@@ -120,7 +175,6 @@ CMD(round)
 			}
 			spec.has_seed = 1;
 		}
-		spec.name = pos[1];
 		spec.items = items;
 		spec.sample = sample;
 		spec.stratify = stratify;
@@ -131,9 +185,42 @@ CMD(round)
 			free(copy);
 			goto out;
 		}
-		rc = round_create(&c->st, &c->actor, &spec, &r, &c->err);
+		rc = 0;
+		if (spec.gate_after) {
+			/* the owner only, as round create itself */
+			if (actor_require(&c->actor, ROLES(ROLE_OWNER),
+					  "round create", &c->err) < 0 ||
+			    study_codebook(&c->st, &cb, NULL, &c->err) < 0 ||
+			    gate_check(&c->st, &c->actor, &cb, after,
+				       spec.gate_min_kappa,
+				       spec.gate_on_lower, &gc, &c->err) < 0) {
+				rc = -1;
+			} else {
+				gate_describe(&gc, &detail);
+				spec.gate_detail = detail.ptr;
+				if (!gc.pass && !force) {
+					err_set(&c->err, ERR_INPUT, "round %s "
+						"waits for its gate: %s "
+						"(--force overrides)",
+						spec.name ? spec.name : pos[1],
+						detail.ptr);
+					rc = -1;
+				}
+				spec.gate_forced = !gc.pass;
+			}
+		}
+		spec.name = pos[1];
+		if (!rc)
+			rc = round_create(&c->st, &c->actor, &spec, &r,
+					  &c->err);
 		free((void *)spec.annotators);
 		free(copy);
+		gate_release(&gc);
+		codebook_release(&cb);
+		if (!rc && spec.gate_after)
+			printf("gate %s: %s\n", spec.gate_forced ?
+			       "forced" : "passed", detail.ptr);
+		buf_release(&detail);
 		if (rc < 0) {
 			ret = c->err.code == ERR_USAGE ?
 			      cli_usage_error(usage, "%s", c->err.msg) :
@@ -149,7 +236,7 @@ CMD(round)
 
 		if ((ret = cli_open(c, CLI_MEMBER)))
 			goto out;
-		if (round_list(&c->st, &v, &n, &c->err) < 0) {
+		if (round_list_for(&c->st, &c->actor, &v, &n, &c->err) < 0) {
 			ret = cli_fail(c);
 			goto out;
 		}
@@ -166,12 +253,28 @@ CMD(round)
 		}
 		if ((ret = cli_open(c, CLI_MEMBER)))
 			goto out;
-		if (round_close(&c->st, &c->actor, pos[1], &c->err) < 0) {
+		if (round_close(&c->st, &c->actor, pos[1],
+				force ? ROUND_FORCE : 0, &c->err) < 0) {
 			ret = cli_fail(c);
 			goto out;
 		}
 		printf("closed round %s: labels are frozen and visible to "
 		       "its annotators\n", pos[1]);
+	} else if (!strcmp(pos[0], "reopen")) {
+		if (npos != 2) {
+			ret = cli_usage_error(usage, "round reopen needs NAME");
+			goto out;
+		}
+		if ((ret = cli_open(c, CLI_MEMBER)))
+			goto out;
+		if (round_reopen(&c->st, &c->actor, pos[1],
+				 force ? ROUND_FORCE : 0, &c->err) < 0) {
+			ret = cli_fail(c);
+			goto out;
+		}
+		printf("reopened round %s: its annotators may label its items "
+		       "again (they may have seen each other's labels while "
+		       "it was closed)\n", pos[1]);
 	} else {
 		ret = cli_usage_error(usage, "round %s: unknown action",
 				      pos[0]);
@@ -181,24 +284,208 @@ out:
 	return ret;
 }
 
+/* Label one item with pos[1..npos) DIM=CODE words (and submit), in the
+ * caller's transaction.  0, or -1 with c->err filled. */
+static int label_item(struct cli *c, const struct codebook *cb,
+		      const char **pos, int npos, int submit)
+{
+	long long id;
+	int i;
+
+	id = item_find(&c->st, pos[0], &c->err);
+	if (id < 0)
+		return -1;
+	for (i = 1; i < npos; i++) {
+		struct dim_codes dc;
+		int rc;
+
+		cli_dim_codes(pos[i], &dc);
+		rc = label_set(&c->st, &c->actor, cb, id, dc.dim, dc.codes,
+			       dc.nr, 0, &c->err);
+		cli_dim_codes_release(&dc);
+		if (rc < 0)
+			return -1;
+	}
+	if (submit && label_submit(&c->st, &c->actor, cb, id, &c->err) < 0)
+		return -1;
+	return 0;
+}
+
+/* One line of `label --from`: its words in `words` (pointing into
+ * `line`, which is changed).  Returns the number of words. */
+static int split_words(char *line, const char **words, int max)
+{
+	int n = 0;
+	char *p = line;
+
+	while (*p) {
+		while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+			*p++ = '\0';
+		if (!*p)
+			break;
+		if (n == max)
+			return max + 1;
+		words[n++] = p;
+		while (*p && *p != ' ' && *p != '\t' && *p != '\r' &&
+		       *p != '\n')
+			p++;
+	}
+	return n;
+}
+
+#define MAX_WORDS 256
+
+/* One line of `label --from` into pos[] (ITEM and DIM=CODE words) and
+ * *submit.  Returns the number of positional words (0 for a blank or
+ * comment line), or -1 with c->err naming the line. */
+static int parse_from_line(struct cli *c, char *line, const char *name,
+			   long lineno, const char **pos, int *submit)
+{
+	const char *words[MAX_WORDS];
+	int n, i, npos = 0;
+
+	*submit = 0;
+	n = split_words(line, words, MAX_WORDS);
+	if (n == 0 || words[0][0] == '#')
+		return 0;
+	if (n > MAX_WORDS)
+		return err_set(&c->err, ERR_INPUT, "%s:%ld: more than %d "
+			       "words", name, lineno, MAX_WORDS);
+	for (i = 0; i < n; i++) {
+		if (!strcmp(words[i], "--submit"))
+			*submit = 1;
+		else if (words[i][0] == '-' && words[i][1])
+			return err_set(&c->err, ERR_INPUT, "%s:%ld: unknown "
+				       "option %s (a line is ITEM DIM=CODE "
+				       "... [--submit])", name, lineno,
+				       words[i]);
+		else
+			pos[npos++] = words[i];
+	}
+	if (npos < 1 || (npos < 2 && !*submit))
+		return err_set(&c->err, ERR_INPUT, "%s:%ld: expected ITEM "
+			       "DIM=CODE ... [--submit]", name, lineno);
+	for (i = 1; i < npos; i++)
+		if (!strchr(pos[i], '=') || pos[i][0] == '=')
+			return err_set(&c->err, ERR_INPUT, "%s:%ld: '%s' is "
+				       "not DIM=CODE", name, lineno, pos[i]);
+	return npos;
+}
+
+/* `label --from FILE`: one `ITEM DIM=CODE ... [--submit]` per line, so
+ * codes never stand on a command line that `ps` shows.  The whole input
+ * is read first (a slow producer never holds the study's write lock),
+ * then saved in one transaction: a bad line is named and nothing is
+ * saved. */
+static int label_from(struct cli *c, const char *from)
+{
+	int is_stdin = !strcmp(from, "-");
+	const char *name = is_stdin ? "stdin" : from;
+	struct codebook cb = CODEBOOK_INIT;
+	struct buf in = BUF_INIT;
+	const char *pos[MAX_WORDS];
+	long items = 0, submitted = 0;
+	int pass, ret = 0, in_tx = 0, fd;
+
+	fd = is_stdin ? STDIN_FILENO : open(from, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || buf_read_fd(&in, fd) < 0) {
+		fprintf(stderr, "bugcoder: %s: %s\n", name, strerror(errno));
+		if (fd > STDIN_FILENO)
+			close(fd);
+		buf_release(&in);
+		return 1;
+	}
+	if (!is_stdin)
+		close(fd);
+	/* pass 0 checks the words, pass 1 saves them */
+	for (pass = 0; pass < 2; pass++) {
+		const char *p = in.ptr, *end = in.ptr + in.len;
+		long lineno = 0;
+
+		if (pass == 1) {
+			/* the codebook is read inside the transaction, so
+			 * no update comes between a code's check and its
+			 * saving */
+			if ((ret = cli_open(c, CLI_MEMBER)))
+				goto out;
+			if (store_begin(&c->st, &c->err) < 0)
+				goto fail;
+			in_tx = 1;
+			if ((ret = cli_codebook(c, &cb))) {
+				store_rollback(&c->st);
+				goto out;
+			}
+		}
+		while (p < end) {
+			const char *nl = memchr(p, '\n', (size_t)(end - p));
+			size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+			char *line = xstrndup(p, len);
+			int npos, submit;
+
+			p += len + (nl != NULL);
+			lineno++;
+			npos = parse_from_line(c, line, name, lineno, pos,
+					       &submit);
+			if (npos > 0 && pass == 1) {
+				if (label_item(c, &cb, pos, npos,
+					       submit) < 0) {
+					err_prefix(&c->err, "%s:%ld", name,
+						   lineno);
+					npos = -1;
+				} else {
+					items++;
+					submitted += submit;
+				}
+			}
+			free(line);
+			if (npos < 0)
+				goto fail;
+		}
+	}
+	if (store_commit(&c->st, &c->err) < 0)
+		goto fail;
+	printf("%s: %ld item%s labelled, %ld submitted\n", name, items,
+	       items == 1 ? "" : "s", submitted);
+	goto out;
+fail:
+	if (in_tx)
+		store_rollback(&c->st);
+	ret = cli_fail(c);
+	fprintf(stderr, "bugcoder: %s: nothing saved\n", name);
+out:
+	codebook_release(&cb);
+	buf_release(&in);
+	return ret;
+}
+
 CMD(label)
 {
 	static const char usage[] =
-		"bugcoder label ITEM DIM=CODE[,CODE] ... [--submit] [--as USER]";
+		"bugcoder label ITEM DIM=CODE[,CODE] ... [--submit] [--as USER]\n"
+		"       bugcoder label --from FILE|- [--as USER]";
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
+	const char *from = NULL;
 	int submit = 0;
 	const struct cli_opt opts[] = {
 		{ "--submit", 0, NULL, &submit, NULL, NULL },
+		{ "--from", 1, &from, NULL, NULL, NULL },
 		{ NULL, 0, NULL, NULL, NULL, NULL },
 	};
 	struct codebook cb = CODEBOOK_INIT;
-	long long id;
-	int npos, rc, ret = 0, i;
+	int npos, rc, ret = 0;
 
 	rc = cli_parse(argc, argv, opts, pos, &npos, usage);
 	if (rc) {
 		free(pos);
 		return rc > 0 ? 0 : 2;
+	}
+	if (from) {
+		free(pos);
+		if (npos || submit)
+			return cli_usage_error(usage, "--from takes its items, "
+					       "codes and --submit from the "
+					       "file, one item per line");
+		return label_from(c, from);
 	}
 	if (npos < 1 || (npos < 2 && !submit)) {
 		free(pos);
@@ -209,29 +496,20 @@ CMD(label)
 		free(pos);
 		return rc;
 	}
-	if ((ret = cli_open(c, CLI_MEMBER)) || (ret = cli_codebook(c, &cb)))
+	if ((ret = cli_open(c, CLI_MEMBER)))
 		goto out;
-	id = item_find(&c->st, pos[0], &c->err);
-	if (id < 0) {
-		ret = cli_fail(c);
-		goto out;
-	}
-	/* all dimensions in one transaction: all or nothing */
+	/* all dimensions in one transaction: all or nothing; the codebook
+	 * is read inside it, so no update can come in between the check
+	 * of a code and its saving */
 	if (store_begin(&c->st, &c->err) < 0) {
 		ret = cli_fail(c);
 		goto out;
 	}
-	for (i = 1; i < npos; i++) {
-		struct dim_codes dc;
-
-		cli_dim_codes(pos[i], &dc);
-		rc = label_set(&c->st, &c->actor, &cb, id, dc.dim, dc.codes,
-			       dc.nr, 0, &c->err);
-		cli_dim_codes_release(&dc);
-		if (rc < 0)
-			goto fail;
+	if ((ret = cli_codebook(c, &cb))) {
+		store_rollback(&c->st);
+		goto out;
 	}
-	if (submit && label_submit(&c->st, &c->actor, &cb, id, &c->err) < 0)
+	if (label_item(c, &cb, pos, npos, submit) < 0)
 		goto fail;
 	if (store_commit(&c->st, &c->err) < 0)
 		goto fail;
@@ -271,10 +549,20 @@ CMD(labels)
 		return cli_usage_error(usage, "expected: labels import "
 				       "FILE.csv");
 	}
-	if ((ret = cli_open(c, CLI_MEMBER)) || (ret = cli_codebook(c, &cb)))
+	if ((ret = cli_open(c, CLI_MEMBER)))
 		goto out;
+	/* the codebook is read inside the import's write transaction */
+	if (store_begin(&c->st, &c->err) < 0) {
+		ret = cli_fail(c);
+		goto out;
+	}
+	if ((ret = cli_codebook(c, &cb))) {
+		store_rollback(&c->st);
+		goto out;
+	}
 	if (labels_import(&c->st, &c->actor, &cb, pos[1], submit, &stats,
-			  &c->err) < 0) {
+			  &c->err) < 0 || store_commit(&c->st, &c->err) < 0) {
+		store_rollback(&c->st);
 		ret = cli_fail(c);
 		fprintf(stderr, "bugcoder: %s: nothing imported\n", pos[1]);
 		goto out;

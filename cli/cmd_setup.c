@@ -14,8 +14,15 @@
 CMD(init)
 {
 	static const char usage[] =
-		"bugcoder [--study FILE] init [--codebook FILE] [--title TEXT]";
+		"bugcoder [--study FILE] init [--codebook FILE|NAME] "
+		"[--title TEXT]\n"
+		"\n"
+		"  --codebook FILE|NAME  the codebook: a JSON file, or the name "
+		"of a\n"
+		"                        bundled one (e.g. llm-framework-bugs)\n"
+		"  --title TEXT          the study's title";
 	const char *codebook = NULL, *title = NULL;
+	char *path = NULL;
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
 	const struct cli_opt opts[] = {
 		{ "--codebook", 1, &codebook, NULL, NULL, NULL },
@@ -31,7 +38,15 @@ CMD(init)
 	free(pos);
 	if (rc)
 		return rc > 0 ? 0 : 2;
-	if (study_create(&c->st, c->study_path, title, codebook, &c->err) < 0)
+	if (codebook) {
+		path = cli_find_codebook(c, codebook);
+		if (!path)
+			return err_exit_code(c->err.code);
+	}
+	rc = study_create_in(&c->st, c->study_path, c->study_privileged ?
+			     STORE_PRIVILEGED : 0, title, path, &c->err);
+	free(path);
+	if (rc < 0)
 		return cli_fail(c);
 	c->st_open = 1;
 	{
@@ -54,20 +69,19 @@ CMD(init)
 	return 0;
 }
 
+static int print_member(const char *name, const char *role,
+			const char *added_at, void *data)
+{
+	cli_print_safe(stdout, name);
+	printf("%*s %-12s %s\n", (int)(strlen(name) < 20 ? 20 - strlen(name) :
+	       0), "", role, added_at);
+	return 0;
+}
+
 static int member_list(struct cli *c)
 {
-	sqlite3_stmt *s;
-
-	s = store_prepare(&c->st, "SELECT name, role, added_at FROM members "
-			  "WHERE active ORDER BY CASE role WHEN 'owner' THEN 0 "
-			  "WHEN 'adjudicator' THEN 1 ELSE 2 END, name",
-			  &c->err);
-	if (!s)
+	if (member_each(&c->st, print_member, NULL, &c->err) < 0)
 		return cli_fail(c);
-	while (sqlite3_step(s) == SQLITE_ROW)
-		printf("%-20s %-12s %s\n", sqlite3_column_text(s, 0),
-		       sqlite3_column_text(s, 1), sqlite3_column_text(s, 2));
-	sqlite3_finalize(s);
 	return 0;
 }
 
@@ -210,7 +224,30 @@ CMD(codebook)
 {
 	static const char usage[] =
 		"bugcoder codebook check FILE | show [FILE] | "
-		"update FILE [--map DIM.OLD=NEW ...]";
+		"update FILE [--map DIM:OLD=NEW ...] | "
+		"revert VERSION [--map DIM:OLD=NEW ...]\n"
+		"\n"
+		"  FILE               a codebook JSON file, or the name of a "
+		"bundled one\n"
+		"                     (llm-framework-bugs, dl-framework-bugs)\n"
+		"  --map DIM:OLD=NEW  move the labels and resolutions of code "
+		"OLD of\n"
+		"                     dimension DIM to code NEW of the new "
+		"codebook\n"
+		"                     (OLD=NEW when OLD names a code of one "
+		"dimension only);\n"
+		"                     e.g. --map root_cause:configuration_error"
+		"=misconfig.\n"
+		"                     With the current codebook's own file, "
+		"only the maps\n"
+		"                     are applied: that mends labels whose "
+		"code it lacks.\n"
+		"  revert VERSION     make an earlier version current again "
+		"(e.g. revert 1.0);\n"
+		"                     proposals accepted since are open again, "
+		"their labels\n"
+		"                     back on other; labels on other codes it "
+		"lacks need --map.";
 	const char **maps = NULL;
 	size_t nr_maps = 0;
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
@@ -219,6 +256,7 @@ CMD(codebook)
 		{ NULL, 0, NULL, NULL, NULL, NULL },
 	};
 	struct codebook cb = CODEBOOK_INIT;
+	char *file = NULL;
 	int npos, rc, ret = 0;
 
 	rc = cli_parse(argc, argv, opts, pos, &npos, usage);
@@ -227,8 +265,20 @@ CMD(codebook)
 		goto out;
 	}
 	if (!npos) {
-		ret = cli_usage_error(usage, "codebook: check, show or update?");
+		ret = cli_usage_error(usage, "codebook: check, show, update or "
+				      "revert?");
 		goto out;
+	}
+	/* FILE may name a bundled codebook */
+	if (npos == 2 && (!strcmp(pos[0], "check") ||
+			  !strcmp(pos[0], "show") ||
+			  !strcmp(pos[0], "update"))) {
+		file = cli_find_codebook(c, pos[1]);
+		if (!file) {
+			ret = err_exit_code(c->err.code);
+			goto out;
+		}
+		pos[1] = file;
 	}
 	if (!strcmp(pos[0], "check")) {
 		size_t i, n = 0;
@@ -264,9 +314,6 @@ CMD(codebook)
 		}
 		show_codebook(&cb);
 	} else if (!strcmp(pos[0], "update")) {
-		extern int cli_codebook_update(struct cli *, const char *,
-					       const char **, size_t);
-
 		if (npos != 2) {
 			ret = cli_usage_error(usage, "codebook update needs "
 					      "FILE");
@@ -275,12 +322,22 @@ CMD(codebook)
 		if ((ret = cli_open(c, CLI_MEMBER)))
 			goto out;
 		ret = cli_codebook_update(c, pos[1], maps, nr_maps);
+	} else if (!strcmp(pos[0], "revert")) {
+		if (npos != 2) {
+			ret = cli_usage_error(usage, "codebook revert needs "
+					      "VERSION");
+			goto out;
+		}
+		if ((ret = cli_open(c, CLI_MEMBER)))
+			goto out;
+		ret = cli_codebook_revert(c, pos[1], maps, nr_maps);
 	} else {
 		ret = cli_usage_error(usage, "codebook %s: unknown action",
 				      pos[0]);
 	}
 out:
 	codebook_release(&cb);
+	free(file);
 	free(maps);
 	free(pos);
 	return ret;

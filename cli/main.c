@@ -5,6 +5,7 @@
  * finds the subcommand and runs it.  Plain `bugcoder` opens the screen
  * that fits the member: the annotator's queue, or the adjudicator's.
  */
+#include <errno.h>
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,20 @@
 
 #include "cli/cli.h"
 #include "core/buf.h"
+#include "core/suggest.h"
+#include "core/priv.h"
+
+#ifdef BUGCODER_SAN
+#include <unistd.h>
+/* A sanitizer build run setgid (the server tests): LeakSanitizer cannot
+ * trace a process the kernel made non-dumpable, and the environment's
+ * ASAN_OPTIONS are not read there, so leak checking is off for it. */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void)
+{
+	return getegid() != getgid() ? "detect_leaks=0" : "";
+}
+#endif
 
 static const struct command {
 	const char *name;
@@ -31,10 +46,14 @@ static const struct command {
 	{ "agree", cmd_agree, "agreement statistics" },
 	{ "adjudicate", cmd_adjudicate, "the adjudicator's screen" },
 	{ "resolve", cmd_resolve, "resolve a disagreement without the screen" },
+	{ "disagreements", cmd_disagreements, "list the open disagreements" },
 	{ "proposals", cmd_proposals, "list, accept or map proposed codes" },
 	{ "export", cmd_export, "export agreed labels, raw labels, resolutions" },
 	{ "report", cmd_report, "summary of the agreed data" },
 	{ "status", cmd_status, "counts: items, labels, submissions, disagreements" },
+	{ "audit", cmd_audit, "read or verify the audit log" },
+	{ "backup", cmd_backup, "write a consistent copy of the study" },
+	{ "doctor", cmd_doctor, "check the installation and the study" },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -46,11 +65,14 @@ static void usage(FILE *out)
 	fprintf(out, "usage: bugcoder [--study FILE] [--as USER] COMMAND "
 		"[ARGS]\n\n");
 	for (i = 0; i < NR_COMMANDS; i++)
-		fprintf(out, "  %-11s %s\n", commands[i].name,
+		fprintf(out, "  %-14s %s\n", commands[i].name,
 			commands[i].summary);
 	fprintf(out, "\nThe study is --study FILE, else $BUGCODER_STUDY, else "
-		"./bugcoder.db.\n`bugcoder COMMAND --help` describes each "
-		"command.\n");
+		"./bugcoder.db.\n");
+	if (priv_server_conf())
+		fprintf(out, "On this server a plain NAME is the study NAME in "
+			"%s.\n", priv_server_conf()->studydir);
+	fprintf(out, "`bugcoder COMMAND --help` describes each command.\n");
 }
 
 /* Take --study/--as out of argv wherever they stand (before a "--"). */
@@ -99,25 +121,61 @@ static int take_globals(struct cli *c, int *argc, char **argv)
 	return 0;
 }
 
-int main(int argc, char **argv)
+/*
+ * Did everything we printed reach its destination?  A full disk or a
+ * closed pipe shows only when the buffer is flushed, so check stdout and
+ * stderr as git does after every command: a command whose output was
+ * lost fails, even when its work succeeded.
+ */
+static int finish_output(int ret)
 {
-	struct cli c;
+	int bad_out = fflush(stdout) != 0 || ferror(stdout);
+
+	if (fclose(stdout) != 0)
+		bad_out = 1;
+	/* a command that failed has said why already */
+	if (bad_out && !ret) {
+		fprintf(stderr, "bugcoder: writing standard output: %s\n",
+			strerror(errno ? errno : EIO));
+		ret = 1;
+	}
+	if (fflush(stderr) != 0 || ferror(stderr)) {
+		if (!ret)
+			ret = 1;
+	}
+	return ret;
+}
+
+static int run(int argc, char **argv)
+{
+	struct cli c = { 0 };
 	const char *env;
 	int ret = 2;
 	size_t i;
 
+	/* first of all: lower the group privilege of a server install */
+	if (priv_init(&c.err) < 0)
+		return cli_fail(&c);
 	setlocale(LC_ALL, "");
 	/* numbers are data: CSV, JSON and the reports write "0.85" in every
 	 * locale (a decimal comma splits a CSV cell and breaks JSON) */
 	setlocale(LC_NUMERIC, "C");
-	memset(&c, 0, sizeof(c));
 	argc--;
 	argv++;
 	if (take_globals(&c, &argc, argv) < 0)
 		return 2;
 	if (!c.study_path) {
 		env = getenv("BUGCODER_STUDY");
-		c.study_path = env && *env ? env : "bugcoder.db";
+		if (env && *env)
+			c.study_path = env;
+	}
+	if (c.study_path) {
+		if (priv_study_path(c.study_path, &c.study_owned,
+				    &c.study_privileged, &c.err) < 0)
+			return cli_fail(&c);
+		c.study_path = c.study_owned;
+	} else {
+		c.study_path = "bugcoder.db";
 	}
 	if (argc == 0) {
 		/* plain `bugcoder`: the screen that fits the member */
@@ -138,25 +196,46 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[0], "--version") || !strcmp(argv[0], "version")) {
 		printf("bugcoder %s\n", BUGCODER_VERSION);
-		return 0;
+		ret = 0;
+		goto out;
 	}
 	if (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h") ||
 	    !strcmp(argv[0], "help")) {
 		usage(stdout);
-		return 0;
+		ret = 0;
+		goto out;
 	}
 	for (i = 0; i < NR_COMMANDS; i++)
 		if (!strcmp(argv[0], commands[i].name))
 			break;
 	if (i == NR_COMMANDS) {
-		fprintf(stderr, "bugcoder: %s: unknown command\n", argv[0]);
+		const char *names[NR_COMMANDS];
+		const char *near;
+
+		for (i = 0; i < NR_COMMANDS; i++)
+			names[i] = commands[i].name;
+		near = suggest_closest(argv[0], names, NR_COMMANDS);
+		fprintf(stderr, "bugcoder: %s: unknown command", argv[0]);
+		if (near)
+			fprintf(stderr, "; did you mean `bugcoder %s`?", near);
+		fprintf(stderr, "\n");
 		usage(stderr);
-		return 2;
+		ret = 2;
+		goto out;
 	}
 	ret = commands[i].fn(&c, argc, argv);
 out:
 	actor_release(&c.actor);
 	if (c.st_open)
 		store_close(&c.st);
+	free(c.study_owned);
 	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	int ret = run(argc, argv);
+
+	errno = 0;
+	return finish_output(ret);
 }

@@ -3,11 +3,14 @@
  */
 #include "core/adjudicate.h"
 
+#include "core/access.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/suggest.h"
 
 static const char *const causes[] = {
 	"guideline_gap", "slip", "ambiguous", "code_missing", NULL
@@ -25,11 +28,8 @@ int adjudicate_valid_cause(const char *cause)
 
 int adjudicate_blind(struct store *st)
 {
-	char *v = store_meta_get(st, "blind_adjudication");
-	int blind = !v || strcmp(v, "0");
-
-	free(v);
-	return blind;
+	/* unreadable: blind, the safe side */
+	return access_blind(st, NULL) != 0;
 }
 
 void item_state_release(struct item_state *s)
@@ -86,14 +86,19 @@ static int coin(const char *salt, long long item_id)
 	return (int)(h >> 63);
 }
 
-static char *study_salt(struct store *st)
+/* The study's salt for the blind coder order, owned; NULL with `e`
+ * filled when it cannot be read.  A salt that cannot be read is never
+ * made anew: that would reorder every item's coders. */
+static char *study_salt(struct store *st, struct err *e)
 {
-	char *salt = store_meta_get(st, "coder_salt");
+	char *salt;
 	FILE *f;
 	unsigned char raw[16];
 	struct buf b = BUF_INIT;
 	size_t i;
 
+	if (store_meta_read(st, "coder_salt", &salt, e) < 0)
+		return NULL;
 	if (salt)
 		return salt;
 	/* made on first use; a study made by an older build lacks it */
@@ -104,8 +109,59 @@ static char *study_salt(struct store *st)
 		fclose(f);
 	for (i = 0; i < sizeof(raw); i++)
 		buf_addf(&b, "%02x", raw[i]);
-	store_meta_set(st, "coder_salt", b.ptr, NULL);
+	if (store_meta_set(st, "coder_salt", b.ptr, e) < 0) {
+		buf_release(&b);
+		return NULL;
+	}
 	return buf_detach(&b, NULL);
+}
+
+char *adjudicate_salt(struct store *st, struct err *e)
+{
+	return study_salt(st, e);
+}
+
+int adjudicate_swap(const char *salt, long long item_id)
+{
+	return coin(salt, item_id);
+}
+
+int adjudicate_coder_label(struct store *st, const char *salt,
+			   long long item_id, long long member_id,
+			   struct buf *out, struct err *e)
+{
+	sqlite3_stmt *q;
+	long long k = -1, n = 0;
+	int rc;
+
+	/* the coders as load_coders() reads them, in member order */
+	q = store_prepare(st, "SELECT s.member_id FROM submissions s WHERE "
+			  "s.item_id = ?1 AND (NOT EXISTS (SELECT 1 FROM "
+			  "assignments WHERE item_id = ?1) OR s.member_id IN "
+			  "(SELECT ra.member_id FROM assignments a JOIN "
+			  "round_annotators ra ON ra.round_id = a.round_id "
+			  "WHERE a.item_id = ?1)) ORDER BY s.member_id", e);
+	if (!q)
+		return -1;
+	sqlite3_bind_int64(q, 1, item_id);
+	while ((rc = store_step(st, q, "reading submissions", e)) > 0) {
+		if (sqlite3_column_int64(q, 0) == member_id)
+			k = n;
+		n++;
+	}
+	sqlite3_finalize(q);
+	if (rc < 0)
+		return -1;
+	buf_reset(out);
+	if (k < 0) {
+		/* not (yet) among the coders: no number to give away */
+		buf_addstr(out, "a coder");
+		return 0;
+	}
+	if (n >= 2 && k < 2 && coin(salt, item_id))
+		k = !k;
+	buf_addf(out, "Coder %lld", k + 1);
+	return 0;
 }
 
 static int load_coders(struct store *st, const struct actor *a,
@@ -122,9 +178,12 @@ static int load_coders(struct store *st, const struct actor *a,
 	if (!q)
 		return -1;
 	sqlite3_bind_int64(q, 1, s->item_id);
-	if (sqlite3_step(q) == SQLITE_ROW)
+	rc = store_step(st, q, "reading the round's annotators", e);
+	if (rc > 0)
 		s->nr_expected = (size_t)sqlite3_column_int64(q, 0);
 	sqlite3_finalize(q);
+	if (rc < 0)
+		return -1;
 
 	q = store_prepare(st, "SELECT s.member_id, m.name FROM submissions s "
 			  "JOIN members m ON m.id = s.member_id WHERE "
@@ -176,7 +235,7 @@ static int load_resolution(struct store *st, struct item_state *s,
 		const char *cause = (const char *)sqlite3_column_text(q, 2);
 
 		d->was_disagreement = d->status == DIM_DISAGREE;
-		d->status = DIM_RESOLVED;
+		d->status = agreed_decide(s->ready, 0, 1);
 		free(d->final);
 		d->final = xstrdup((const char *)sqlite3_column_text(q, 0));
 		d->rationale = xstrdup((const char *)
@@ -197,6 +256,7 @@ int adjudicate_state(struct store *st, const struct actor *a,
 {
 	sqlite3_stmt *q;
 	size_t i, j;
+	int rc, shuffle = 0;
 
 	memset(s, 0, sizeof(*s));
 	s->item_id = item_id;
@@ -205,17 +265,26 @@ int adjudicate_state(struct store *st, const struct actor *a,
 		return -1;
 	if (load_coders(st, a, s, e) < 0)
 		goto fail;
-	s->ready = s->nr_expected ? s->nr_coders >= s->nr_expected :
-		   s->nr_coders >= 2;
+	s->ready = agreed_ready(s->nr_coders, s->nr_expected);
 	for (i = 0; i < s->nr_coders; i++) {
 		s->discuss |= s->coders[i].coding.discuss;
 		s->uncertain |= s->coders[i].coding.uncertain;
 	}
 	s->order[0] = 0;
 	s->order[1] = s->nr_coders > 1 ? 1 : 0;
-	if (s->nr_coders >= 2 && adjudicate_blind(st)) {
-		char *salt = study_salt(st);
+	if (s->nr_coders >= 2) {
+		int blind = access_blind(st, e);
 
+		if (blind < 0)
+			goto fail;
+		if (blind)
+			shuffle = 1;
+	}
+	if (shuffle) {
+		char *salt = study_salt(st, e);
+
+		if (!salt)
+			goto fail;
 		if (coin(salt, item_id)) {
 			s->order[0] = 1;
 			s->order[1] = 0;
@@ -229,8 +298,9 @@ int adjudicate_state(struct store *st, const struct actor *a,
 		struct dim_state *d = &s->dims[i];
 		char *first = NULL;
 
+		int same = 1;
+
 		d->dim = &cb->dims[i];
-		d->status = s->ready ? DIM_AGREED : DIM_PENDING;
 		for (j = 0; j < s->nr_coders; j++) {
 			char *codes = join_codes(coding_dim(
 				&s->coders[j].coding, d->dim->key));
@@ -239,10 +309,11 @@ int adjudicate_state(struct store *st, const struct actor *a,
 				first = codes;
 				continue;
 			}
-			if (strcmp(first, codes) && s->ready)
-				d->status = DIM_DISAGREE;
+			if (strcmp(first, codes))
+				same = 0;
 			free(codes);
 		}
+		d->status = agreed_decide(s->ready, same, 0);
 		if (d->status == DIM_AGREED)
 			d->final = first;
 		else
@@ -256,8 +327,11 @@ int adjudicate_state(struct store *st, const struct actor *a,
 	if (!q)
 		goto fail;
 	sqlite3_bind_int64(q, 1, item_id);
-	s->settled = sqlite3_step(q) == SQLITE_ROW;
+	rc = store_step(st, q, "reading the item's settlement", e);
+	s->settled = rc > 0;
 	sqlite3_finalize(q);
+	if (rc < 0)
+		goto fail;
 	return 0;
 fail:
 	item_state_release(s);
@@ -341,9 +415,11 @@ int adjudicate_resolve(struct store *st, const struct actor *a,
 	size_t i;
 	int ret = -1;
 
-	if (!d)
-		return err_set(e, ERR_INPUT, "%s: no such dimension in "
-			       "codebook %s", dim, cb->name);
+	if (!d) {
+		err_set(e, ERR_INPUT, "%s: no such dimension in codebook %s",
+			dim, cb->name);
+		return err_suggest(e, codebook_suggest_dim(cb, dim));
+	}
 	if (!n)
 		return err_set(e, ERR_INPUT, "%s: a resolution needs a code",
 			       dim);
@@ -351,9 +427,12 @@ int adjudicate_resolve(struct store *st, const struct actor *a,
 		return err_set(e, ERR_INPUT, "%s takes one code, not %zu",
 			       dim, n);
 	for (i = 0; i < n; i++)
-		if (!dimension_code(d, codes[i]))
-			return err_set(e, ERR_INPUT, "%s=%s: no such code in "
-				       "dimension %s", dim, codes[i], dim);
+		if (!dimension_code(d, codes[i])) {
+			err_set(e, ERR_INPUT, "%s=%s: no such code in "
+				"dimension %s", dim, codes[i], dim);
+			return err_suggest(e, dimension_suggest_code(d,
+								    codes[i]));
+		}
 	if (!rationale || !*rationale)
 		return err_set(e, ERR_INPUT, "a resolution needs a rationale "
 			       "(--rationale TEXT)");
@@ -472,5 +551,133 @@ int adjudicate_settle(struct store *st, const struct actor *a,
 out:
 	if (ret < 0)
 		store_rollback(st);
+	return ret;
+}
+
+/* Emit the item's open disagreements, coders named as the actor may
+ * know them. */
+static int emit_item(struct store *st, const struct actor *a,
+		     const struct codebook *cb, const struct agreed_item *t,
+		     int blind, int (*fn)(const struct disagreement *d,
+					  void *data),
+		     void *data, struct err *e)
+{
+	struct item_state s;
+	struct buf name = BUF_INIT;
+	struct buf *labels;
+	const char **coders, **codes;
+	size_t i, k, n;
+	int stop = 0;
+
+	if (adjudicate_state(st, a, cb, t->id, &s, e) < 0)
+		return -1;
+	n = s.nr_coders;
+	labels = xcalloc(n + 1, sizeof(*labels));
+	coders = xcalloc(n + 1, sizeof(*coders));
+	codes = xcalloc(n + 1, sizeof(*codes));
+	buf_addf(&name, "%s#%lld", t->repo, t->number);
+	for (k = 0; k < n; k++) {
+		/* the k-th coder as shown: order[] puts the first two */
+		size_t c = k < 2 ? s.order[k] : k;
+
+		buf_init(&labels[k], 0);
+		if (access_names_coders(a, blind, 0))
+			buf_addstr(&labels[k], s.coders[c].name);
+		else
+			buf_addf(&labels[k], "Coder %zu", k + 1);
+		coders[k] = labels[k].ptr;
+	}
+	for (i = 0; !stop && i < s.nr_dims; i++) {
+		struct disagreement d;
+		char **joined;
+
+		if (s.dims[i].status != DIM_DISAGREE)
+			continue;
+		joined = xcalloc(n + 1, sizeof(*joined));
+		for (k = 0; k < n; k++) {
+			size_t c = k < 2 ? s.order[k] : k;
+
+			joined[k] = join_codes(coding_dim(&s.coders[c].coding,
+						       s.dims[i].dim->key));
+			codes[k] = joined[k];
+		}
+		d.item = name.ptr;
+		d.round = t->round;
+		d.dimension = s.dims[i].dim->key;
+		d.reason = "disagree";
+		d.nr_coders = n;
+		d.coders = coders;
+		d.codes = codes;
+		stop = fn(&d, data);
+		for (k = 0; k < n; k++)
+			free(joined[k]);
+		free(joined);
+	}
+	if (!stop && !s.nr_disagree && s.discuss && !s.settled) {
+		struct disagreement d;
+
+		for (k = 0; k < n; k++)
+			codes[k] = NULL;
+		d.item = name.ptr;
+		d.round = t->round;
+		d.dimension = NULL;
+		d.reason = "discuss";
+		d.nr_coders = n;
+		d.coders = coders;
+		d.codes = codes;
+		stop = fn(&d, data);
+	}
+	for (k = 0; k < n; k++)
+		buf_release(&labels[k]);
+	free(labels);
+	free(coders);
+	free(codes);
+	buf_release(&name);
+	item_state_release(&s);
+	return stop;
+}
+
+int adjudicate_disagreements(struct store *st, const struct actor *a,
+			     const struct codebook *cb, const char *round,
+			     int (*fn)(const struct disagreement *d,
+				       void *data),
+			     void *data, struct err *e)
+{
+	struct agreed_iter it;
+	int rc, blind, ret = -1;
+
+	if (actor_require(a, ROLES(ROLE_OWNER) | ROLES(ROLE_ADJUDICATOR),
+			  "the disagreement list", e) < 0)
+		return -1;
+	memset(&it, 0, sizeof(it));
+	if ((blind = access_blind(st, e)) < 0)
+		return -1;
+	/* one pass finds the items to look at; each is then read as the
+	 * adjudicator's screen reads it */
+	if (agreed_open(&it, st, a, cb, round, e) < 0)
+		goto out;
+	agreed_skip_fixes(&it);
+	while ((rc = agreed_next(&it, e)) > 0) {
+		const struct agreed_item *t = &it.item;
+		size_t d;
+		int open = 0;
+
+		if (!t->ready)
+			continue;
+		for (d = 0; d < cb->nr_dims; d++)
+			open |= t->dims[d].status == DIM_DISAGREE;
+		if (!open && !(t->discuss && !t->settled))
+			continue;
+		rc = emit_item(st, a, cb, t, blind, fn, data, e);
+		if (rc) {
+			ret = rc;
+			goto out;
+		}
+	}
+	if (rc < 0)
+		goto out;
+	ret = 0;
+out:
+	agreed_close(&it);
 	return ret;
 }

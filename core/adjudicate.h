@@ -26,13 +26,8 @@
 #include "core/label.h"
 #include "core/member.h"
 #include "core/store.h"
-
-enum dim_status {
-	DIM_PENDING,	/* not every coder has submitted */
-	DIM_AGREED,
-	DIM_DISAGREE,
-	DIM_RESOLVED,
-};
+#include "core/agreed.h"
+#include "core/buf.h"
 
 struct coder {
 	long long member_id;
@@ -102,5 +97,46 @@ int adjudicate_valid_cause(const char *cause);
 
 /* Is blind adjudication on for this study? */
 int adjudicate_blind(struct store *st);
+
+/* One entry of the disagreement list: an item and dimension where the
+ * coders differ (reason "disagree"), or an item flagged for discussion
+ * whose labels agree (reason "discuss", dimension NULL).  coders[i] is
+ * how the actor may know the i-th coder ("Coder 1" for a blind
+ * adjudicator, else the member's name); codes[i] their ';'-joined codes.
+ * Everything is borrowed for the callback's duration. */
+struct disagreement {
+	const char *item;	/* owner/repo#N */
+	const char *round;	/* NULL when in no round */
+	const char *dimension;
+	const char *reason;
+	size_t nr_coders;
+	const char *const *coders;
+	const char *const *codes;
+};
+
+/* Call fn(d, data) for every open disagreement the actor may see (owner
+ * and adjudicators: ERR_PERM for others), of round `round` (NULL: all),
+ * in item order.  Stops at fn's first non-zero return and returns it; 0
+ * at the end; -1 with `e` filled. */
+int adjudicate_disagreements(struct store *st, const struct actor *a,
+			     const struct codebook *cb, const char *round,
+			     int (*fn)(const struct disagreement *d,
+				       void *data),
+			     void *data, struct err *e);
+
+/* The blind coder order: the study's salt (owned; made on first use;
+ * NULL with `e` filled when it cannot be read or stored) and
+ * whether item `item_id`'s first two coders, in member order, show
+ * swapped (Coder 1 is the second).  Every reader that names coders
+ * "Coder N" uses these, so an item's Coder 1 is the same everywhere. */
+char *adjudicate_salt(struct store *st, struct err *e);
+int adjudicate_swap(const char *salt, long long item_id);
+
+/* "Coder N": how a blind adjudicator knows member `member_id` on item
+ * `item_id` (the screen's numbering), or "a coder" when they have not
+ * submitted it.  Replaces out's content.  0, or -1 with `e` filled. */
+int adjudicate_coder_label(struct store *st, const char *salt,
+			   long long item_id, long long member_id,
+			   struct buf *out, struct err *e);
 
 #endif

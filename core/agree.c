@@ -31,6 +31,9 @@
  * come from rounding, not from a table of fewer than 10^6 items. */
 #define NEAR_ZERO 1e-13
 
+/* A variance numerator below this is rounding noise, taken as 0. */
+#define VAR_NOISE 1e-12
+
 /* Slack at band boundaries (see agree_band()). */
 #define BAND_EPS 1e-9
 
@@ -63,6 +66,16 @@ static const char WHY_PAIR_UNDEF[] =
 static const char WHY_PAIR_EMPTY[] =
 	"some pair of annotators has no item in common";
 static const char WHY_NO_CODE_KAPPA[] = "no code has a defined kappa";
+static const char WHY_CONSTANT[] =
+	"one annotator used a single code on every item";
+static const char WHY_NO_COMMON[] =
+	"the two annotators used no code in common";
+static const char WHY_SE_IS0[] =
+	"the standard error is 0, an interval of no width";
+static const char WHY_BOOT_FEW[] =
+	"fewer than half of the bootstrap samples give a value";
+static const char WHY_BOOT_FLAT[] =
+	"every bootstrap sample gives the same value";
 static const char WHY_SE_BAD[] = "standard error is negative or not finite";
 static const char WHY_COEF_BAD[] = "coefficient is outside [-1, 1]";
 
@@ -389,9 +402,11 @@ static void two_raters(const struct agree_table *t, const double *w,
 
 				sum += t->n[i * k + j] / n * dev * dev;
 			}
-		var = (sum - (kappa - pe * (1 - kappa)) *
-			     (kappa - pe * (1 - kappa))) /
-		      (n * (1 - pe) * (1 - pe));
+		/* the numerator is a difference of O(1) terms: what is
+		 * left below VAR_NOISE is rounding (a table with the
+		 * exact variance 0 gave up to 1e-15 here, an SE of 3e-8) */
+		sum -= (kappa - pe * (1 - kappa)) * (kappa - pe * (1 - kappa));
+		var = sum > VAR_NOISE ? sum / (n * (1 - pe) * (1 - pe)) : 0;
 		stat_set(&out->se, var > 0 ? sqrt(var) : 0);
 		stat_set(&out->ci_low, kappa - AGREE_Z975 * out->se.value);
 		stat_set(&out->ci_high, kappa + AGREE_Z975 * out->se.value);
@@ -403,7 +418,8 @@ static void two_raters(const struct agree_table *t, const double *w,
 
 				sum += row[i] * col[j] * dev * dev;
 			}
-		var0 = (sum - pe * pe) / (n * (1 - pe) * (1 - pe));
+		sum -= pe * pe;
+		var0 = sum > VAR_NOISE ? sum / (n * (1 - pe) * (1 - pe)) : 0;
 		if (constant) {
 			stat_set(&out->se0, 0);
 			stat_undef(&out->z, WHY_SE0);
@@ -421,6 +437,8 @@ static void two_raters(const struct agree_table *t, const double *w,
 		}
 	}
 	out->band = agree_band(&out->kappa);
+	if (out->kappa.defined && constant)
+		out->degenerate = WHY_CONSTANT;
 
 	stat_set(&out->scott_pe, spe);
 	if (pe_one || 1 - spe <= NEAR_ZERO)
@@ -577,6 +595,7 @@ int agree_cohen(const struct agree_table *t, struct agree_cohen *out,
 	size_t kk, i, j;
 	double *w, pomax;
 	long mins = 0;
+	int common = 0;
 
 	if (check_table(t, e) < 0)
 		return -1;
@@ -608,6 +627,7 @@ int agree_cohen(const struct agree_table *t, struct agree_cohen *out,
 	out->ac1 = wt.ac2;
 	out->alpha = wt.alpha;
 	out->band = wt.band;
+	out->degenerate = wt.degenerate;
 
 	for (i = 0; i < kk; i++) {
 		long r = 0, c = 0;
@@ -618,8 +638,12 @@ int agree_cohen(const struct agree_table *t, struct agree_cohen *out,
 		}
 		if (r || c)
 			out->k_used++;
+		if (r && c)
+			common++;
 		mins += r < c ? r : c;
 	}
+	if (wt.kappa.defined && !out->degenerate && !common)
+		out->degenerate = WHY_NO_COMMON;
 	pomax = wt.n ? (double)mins / (double)wt.n : 0;
 	if (!wt.n) {
 		stat_undef(&out->po_max, WHY_NO_ITEMS);
@@ -1176,6 +1200,49 @@ int agree_alpha_code(const struct agree_counts *c, int code,
  * single code in every rating makes pe = 1 and kappa undefined (the
  * free-marginal kappa is then 1); q = 1 leaves S and AC1 undefined.
  */
+/*
+ * Non-null variance of Fleiss' kappa (Gwet 2014, sec. 5.3; irrCAC's
+ * fleiss.kappa.raw without finite-population correction), over the N
+ * units with m_u >= 2 ratings and the shares p_j above:
+ *
+ *   kappa_u  = (P_u - pe) / (1 - pe)
+ *   pe_u     = sum_j n_uj p_j / m_u
+ *   kappa*_u = kappa_u - 2 (1 - kappa) (pe_u - pe) / (1 - pe)
+ *   Var      = sum_u (kappa*_u - kappa)^2 / (N (N - 1))
+ *
+ * Undefined for a single unit; a numerator below VAR_NOISE is 0.
+ */
+static void fleiss_se(const struct agree_counts *c, const double *p,
+		      double pe, double kappa, size_t units,
+		      struct agree_stat *se)
+{
+	size_t kk = (size_t)c->k, u, j;
+	double sum = 0;
+
+	if (units < 2) {
+		stat_undef(se, "one unit gives no variance");
+		return;
+	}
+	for (u = 0; u < c->n_units; u++) {
+		const double *x = c->n + u * kk;
+		double m = unit_total(c, u), pu = 0, peu = 0, ku;
+
+		if (m < 2)
+			continue;
+		for (j = 0; j < kk; j++) {
+			pu += x[j] * (x[j] - 1);
+			peu += x[j] * p[j];
+		}
+		pu /= m * (m - 1);
+		peu /= m;
+		ku = (pu - pe) / (1 - pe) -
+		     2 * (1 - kappa) * (peu - pe) / (1 - pe);
+		sum += (ku - kappa) * (ku - kappa);
+	}
+	stat_set(se, sum > VAR_NOISE ? sqrt(sum / ((double)units *
+						    (double)(units - 1))) : 0);
+}
+
 int agree_fleiss(const struct agree_counts *c, struct agree_fleiss *out,
 		 struct err *e)
 {
@@ -1210,7 +1277,8 @@ int agree_fleiss(const struct agree_counts *c, struct agree_fleiss *out,
 	out->m = equal && units ? m0 : 0;
 	if (!units) {
 		struct agree_stat *all[] = {
-			&out->po, &out->pe, &out->kappa, &out->se0, &out->z,
+			&out->po, &out->pe, &out->kappa, &out->se, &out->se0,
+			&out->z,
 			&out->p_two, &out->p_one, &out->bennett_s,
 			&out->ac1_pe, &out->ac1,
 		};
@@ -1233,6 +1301,7 @@ int agree_fleiss(const struct agree_counts *c, struct agree_fleiss *out,
 	stat_set(&out->pe, pe);
 	if (used == 1 || 1 - pe <= NEAR_ZERO) {
 		stat_undef(&out->kappa, WHY_FLEISS_PE1);
+		stat_undef(&out->se, WHY_FLEISS_PE1);
 		stat_undef(&out->se0, WHY_FLEISS_PE1);
 		stat_undef(&out->z, WHY_FLEISS_PE1);
 		stat_undef(&out->p_two, WHY_FLEISS_PE1);
@@ -1240,6 +1309,7 @@ int agree_fleiss(const struct agree_counts *c, struct agree_fleiss *out,
 	} else {
 		kappa = (po - pe) / (1 - pe);
 		stat_set(&out->kappa, kappa);
+		fleiss_se(c, p, pe, kappa, units, &out->se);
 		if (!out->m) {
 			stat_undef(&out->se0, WHY_FLEISS_M);
 		} else {
@@ -1341,6 +1411,424 @@ int agree_pairwise(const struct agree_labels *l, struct agree_pairwise *out,
 	return 0;
 }
 
+/*
+ * Conger 1980; Gwet 2014, sec. 2.4 (irrCAC conger.kappa.raw), R coders,
+ * units u with m_u >= 2 labels:
+ *
+ *   po    = (1/N) sum_u sum_c n_uc (n_uc - 1) / (m_u (m_u - 1))  (Fleiss')
+ *   p_rc  = labels of coder r in code c / units coder r labelled
+ *   pe    = sum_c (pbar_c^2 - s_c^2 / R),  pbar_c = mean_r p_rc,
+ *           s_c^2 = sum_r (p_rc - pbar_c)^2 / (R - 1)
+ *   kappa = (po - pe) / (1 - pe)
+ *
+ * pe is the mean over coder pairs of sum_c p_rc p_sc, so for R = 2 this is
+ * Cohen's kappa; Fleiss' pe uses the pooled margins instead, and the two
+ * differ as much as the coders' margins do.  As in irrCAC, p_rc counts
+ * every label of coder r, also on units no other coder labelled, while po
+ * needs two labels on a unit.
+ */
+int agree_conger(const struct agree_labels *l, struct agree_stat *kappa,
+		 struct err *e)
+{
+	size_t nu, u, kk, j;
+	int r, R, ret = 0;
+	double *cnt = NULL, *rated = NULL, *ucnt = NULL, *m = NULL;
+	double po = 0, pe = 0, units = 0;
+
+	if (check_labels(l, e) < 0)
+		return -1;
+	nu = l->n_units;
+	kk = (size_t)l->k;
+	R = l->n_coders;
+	if (R < 2)
+		return err_set(e, ERR_INPUT, "Conger's kappa needs two coders");
+	cnt = xcalloc((size_t)R * kk, sizeof(*cnt));
+	rated = xcalloc((size_t)R, sizeof(*rated));
+	ucnt = xcalloc(kk, sizeof(*ucnt));
+	m = xcalloc(nu + 1, sizeof(*m));
+	for (u = 0; u < nu; u++)
+		for (r = 0; r < R; r++)
+			m[u] += l->v[(size_t)r * nu + u] != AGREE_MISSING;
+	for (u = 0; u < nu; u++) {
+		double agree = 0;
+
+		memset(ucnt, 0, kk * sizeof(*ucnt));
+		for (r = 0; r < R; r++) {
+			int x = l->v[(size_t)r * nu + u];
+
+			if (x == AGREE_MISSING)
+				continue;
+			ucnt[x]++;
+			cnt[(size_t)r * kk + (size_t)x]++;
+			rated[r]++;
+		}
+		if (m[u] < 2)
+			continue;
+		units++;
+		for (j = 0; j < kk; j++)
+			agree += ucnt[j] * (ucnt[j] - 1);
+		po += agree / (m[u] * (m[u] - 1));
+	}
+	if (!units) {
+		stat_undef(kappa, WHY_NO_RATED);
+		goto out;
+	}
+	po /= units;
+	for (j = 0; j < kk; j++) {
+		double mean = 0, var = 0;
+
+		for (r = 0; r < R; r++)
+			mean += rated[r] ? cnt[(size_t)r * kk + j] / rated[r] :
+				0;
+		mean /= R;
+		for (r = 0; r < R; r++) {
+			double d = (rated[r] ? cnt[(size_t)r * kk + j] /
+				    rated[r] : 0) - mean;
+
+			var += d * d;
+		}
+		var /= R - 1;
+		pe += mean * mean - var / R;
+	}
+	if (1 - pe <= NEAR_ZERO)
+		stat_undef(kappa, WHY_FLEISS_PE1);
+	else
+		stat_set(kappa, (po - pe) / (1 - pe));
+out:
+	free(cnt);
+	free(rated);
+	free(ucnt);
+	free(m);
+	return ret;
+}
+
+/* ---- intervals --------------------------------------------------------- */
+
+const char *agree_ci_method_name(enum agree_ci_method m)
+{
+	return m == AGREE_CI_WALD ? "Wald" : "bootstrap percentile";
+}
+
+static void ci_undef(struct agree_ci *out, const char *why)
+{
+	stat_undef(&out->low, why);
+	stat_undef(&out->high, why);
+}
+
+static void ci_raw_wald(const struct agree_stat *value,
+			const struct agree_stat *se, struct agree_ci *out)
+{
+	if (!value || !value->defined) {
+		const char *why = value ? value->why : WHY_NO_ITEMS;
+
+		stat_undef(&out->wald_low, why);
+		stat_undef(&out->wald_high, why);
+	} else if (!se || !se->defined) {
+		const char *why = se ? se->why : "no standard error";
+
+		stat_undef(&out->wald_low, why);
+		stat_undef(&out->wald_high, why);
+	} else {
+		stat_set(&out->wald_low, value->value - AGREE_Z975 * se->value);
+		stat_set(&out->wald_high,
+			 value->value + AGREE_Z975 * se->value);
+	}
+}
+
+void agree_ci_wald(const struct agree_stat *value, const struct agree_stat *se,
+		   struct agree_ci *out)
+{
+	double lo, hi;
+
+	memset(out, 0, sizeof(*out));
+	out->method = AGREE_CI_WALD;
+	ci_raw_wald(value, se, out);
+	if (!out->wald_low.defined) {
+		ci_undef(out, out->wald_low.why);
+		return;
+	}
+	if (!(se->value > 0)) {
+		ci_undef(out, WHY_SE_IS0);
+		return;
+	}
+	lo = out->wald_low.value;
+	hi = out->wald_high.value;
+	out->clipped = lo < -1 || hi > 1;
+	stat_set(&out->low, lo < -1 ? -1 : lo);
+	stat_set(&out->high, hi > 1 ? 1 : hi);
+}
+
+/* splitmix64 (Steele, Lea & Flood 2014): a 64-bit state advanced by a
+ * constant and mixed; every seed, 0 included, is a good one. */
+void agree_rng_seed(struct agree_rng *r, uint64_t seed)
+{
+	r->s = seed;
+}
+
+uint64_t agree_rng_next(struct agree_rng *r)
+{
+	uint64_t z = (r->s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+uint64_t agree_rng_below(struct agree_rng *r, uint64_t n)
+{
+	uint64_t lim, x;
+
+	if (n <= 1)
+		return 0;
+	/* reject the top partial block, so that every residue is equally
+	 * likely */
+	lim = UINT64_MAX - UINT64_MAX % n;
+	do
+		x = agree_rng_next(r);
+	while (x >= lim);
+	return x % n;
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return (a > b) - (a < b);
+}
+
+/* R's type 7 quantile of sorted v[0..n). */
+static double quantile7(const double *v, size_t n, double p)
+{
+	double h = (double)(n - 1) * p;
+	size_t lo = (size_t)floor(h);
+
+	if (lo + 1 >= n)
+		return v[n - 1];
+	return v[lo] + (h - (double)lo) * (v[lo + 1] - v[lo]);
+}
+
+/* Turn the defined replicates rep[0..used) of `boot` into the interval. */
+static void ci_from_replicates(double *rep, int used, int boot,
+			       const struct agree_stat *value,
+			       struct agree_ci *out)
+{
+	double lo, hi;
+
+	out->boot = boot;
+	out->boot_used = used;
+	if (!value || !value->defined) {
+		ci_undef(out, value ? value->why : WHY_NO_ITEMS);
+		return;
+	}
+	if (used < 2 || 2 * used < boot) {
+		ci_undef(out, WHY_BOOT_FEW);
+		return;
+	}
+	qsort(rep, (size_t)used, sizeof(*rep), cmp_double);
+	lo = quantile7(rep, (size_t)used, 0.025);
+	hi = quantile7(rep, (size_t)used, 0.975);
+	if (hi - lo <= NEAR_ZERO) {
+		ci_undef(out, WHY_BOOT_FLAT);
+		return;
+	}
+	/* a replicate is a kappa, in [-1, 1] but for rounding */
+	stat_set(&out->low, lo < -1 ? -1 : lo);
+	stat_set(&out->high, hi > 1 ? 1 : hi);
+}
+
+/* Weighted kappa of whole counts n[k*k], as two_raters() decides when it
+ * is defined; 0 when undefined. */
+static int table_kappa(const long *n, size_t k, const double *w,
+		       double *row, double *col, double *kappa)
+{
+	double total = 0, po = 0, pe = 0;
+	size_t i, j, rows_used = 0, cols_used = 0, rc = 0, cc = 0;
+
+	memset(row, 0, k * sizeof(*row));
+	memset(col, 0, k * sizeof(*col));
+	for (i = 0; i < k; i++)
+		for (j = 0; j < k; j++) {
+			double x = (double)n[i * k + j];
+
+			row[i] += x;
+			col[j] += x;
+			total += x;
+			po += (w ? w[i * k + j] : i == j) * x;
+		}
+	if (total <= 0)
+		return 0;
+	for (i = 0; i < k; i++) {
+		if (row[i] > 0) {
+			rows_used++;
+			rc = i;
+		}
+		if (col[i] > 0) {
+			cols_used++;
+			cc = i;
+		}
+	}
+	if (rows_used == 1 && cols_used == 1 && rc == cc)
+		return 0;
+	for (i = 0; i < k; i++)
+		for (j = 0; j < k; j++)
+			pe += (w ? w[i * k + j] : i == j) * row[i] * col[j];
+	po /= total;
+	pe /= total * total;
+	if (1 - pe <= NEAR_ZERO)
+		return 0;
+	*kappa = (po - pe) / (1 - pe);
+	return 1;
+}
+
+int agree_boot_table(const struct agree_table *t, const double *w, int boot,
+		     uint64_t seed, const struct agree_stat *value,
+		     const struct agree_stat *se, struct agree_ci *out,
+		     struct err *e)
+{
+	struct agree_rng rng;
+	size_t k, kk, i, c, n, pos = 0;
+	size_t *cells;
+	long *rs;
+	double *rep, *row, *col;
+	int b, used = 0;
+
+	if (check_table(t, e) < 0)
+		return -1;
+	if (boot < 1)
+		return err_set(e, ERR_INPUT, "bootstrap needs at least one "
+			       "sample, not %d", boot);
+	memset(out, 0, sizeof(*out));
+	out->method = AGREE_CI_BOOTSTRAP;
+	out->seed = seed;
+	ci_raw_wald(value, se, out);
+	k = (size_t)t->k;
+	kk = k * k;
+	n = (size_t)agree_table_total(t);
+	cells = xcalloc(n + 1, sizeof(*cells));
+	for (c = 0; c < kk; c++)
+		for (i = 0; i < (size_t)t->n[c]; i++)
+			cells[pos++] = c;
+	rs = xcalloc(kk, sizeof(*rs));
+	rep = xcalloc((size_t)boot, sizeof(*rep));
+	row = xcalloc(k, sizeof(*row));
+	col = xcalloc(k, sizeof(*col));
+	agree_rng_seed(&rng, seed);
+	for (b = 0; n && b < boot; b++) {
+		memset(rs, 0, kk * sizeof(*rs));
+		for (i = 0; i < n; i++)
+			rs[cells[agree_rng_below(&rng, n)]]++;
+		if (table_kappa(rs, k, w, row, col, &rep[used]))
+			used++;
+	}
+	ci_from_replicates(rep, used, boot, value, out);
+	free(cells);
+	free(rs);
+	free(rep);
+	free(row);
+	free(col);
+	return 0;
+}
+
+int agree_boot_fleiss(const struct agree_counts *c, int boot, uint64_t seed,
+		      const struct agree_stat *value, struct agree_ci *out,
+		      struct err *e)
+{
+	struct agree_counts rs = AGREE_COUNTS_INIT;
+	struct agree_rng rng;
+	size_t kk, u, i, nu = 0, *pool;
+	double *rep;
+	int b, used = 0;
+
+	if (check_counts(c, e) < 0)
+		return -1;
+	if (boot < 1)
+		return err_set(e, ERR_INPUT, "bootstrap needs at least one "
+			       "sample, not %d", boot);
+	memset(out, 0, sizeof(*out));
+	out->method = AGREE_CI_BOOTSTRAP;
+	out->seed = seed;
+	ci_raw_wald(value, NULL, out);
+	kk = (size_t)c->k;
+	pool = xcalloc(c->n_units + 1, sizeof(*pool));
+	for (u = 0; u < c->n_units; u++)
+		if (unit_total(c, u) >= 2)
+			pool[nu++] = u;
+	rep = xcalloc((size_t)boot, sizeof(*rep));
+	agree_counts_init(&rs, nu, c->k);
+	agree_rng_seed(&rng, seed);
+	for (b = 0; nu && b < boot; b++) {
+		struct agree_fleiss f;
+
+		for (i = 0; i < nu; i++)
+			memcpy(rs.n + i * kk,
+			       c->n + pool[agree_rng_below(&rng, nu)] * kk,
+			       kk * sizeof(*rs.n));
+		agree_fleiss(&rs, &f, NULL);
+		if (f.kappa.defined)
+			rep[used++] = f.kappa.value;
+	}
+	ci_from_replicates(rep, used, boot, value, out);
+	agree_counts_release(&rs);
+	free(pool);
+	free(rep);
+	return 0;
+}
+
+int agree_boot_conger(const struct agree_labels *l, int boot, uint64_t seed,
+		      const struct agree_stat *value, struct agree_ci *out,
+		      struct err *e)
+{
+	struct agree_labels rl;
+	struct agree_rng rng;
+	size_t nu, u, i, np = 0, *pool;
+	int *v, r, b, used = 0;
+	double *rep;
+
+	if (check_labels(l, e) < 0)
+		return -1;
+	if (boot < 1)
+		return err_set(e, ERR_INPUT, "bootstrap needs at least one "
+			       "sample, not %d", boot);
+	memset(out, 0, sizeof(*out));
+	out->method = AGREE_CI_BOOTSTRAP;
+	out->seed = seed;
+	ci_raw_wald(value, NULL, out);
+	nu = l->n_units;
+	pool = xcalloc(nu + 1, sizeof(*pool));
+	for (u = 0; u < nu; u++) {
+		int m = 0;
+
+		for (r = 0; r < l->n_coders; r++)
+			m += l->v[(size_t)r * nu + u] != AGREE_MISSING;
+		if (m >= 2)
+			pool[np++] = u;
+	}
+	v = xcalloc(np * (size_t)l->n_coders + 1, sizeof(*v));
+	rep = xcalloc((size_t)boot, sizeof(*rep));
+	rl = *l;
+	rl.n_units = np;
+	rl.v = v;
+	agree_rng_seed(&rng, seed);
+	for (b = 0; np && b < boot; b++) {
+		struct agree_stat k;
+
+		for (i = 0; i < np; i++) {
+			size_t src = pool[agree_rng_below(&rng, np)];
+
+			for (r = 0; r < l->n_coders; r++)
+				v[(size_t)r * np + i] =
+					l->v[(size_t)r * nu + src];
+		}
+		if (agree_conger(&rl, &k, NULL) == 0 && k.defined)
+			rep[used++] = k.value;
+	}
+	ci_from_replicates(rep, used, boot, value, out);
+	free(pool);
+	free(v);
+	free(rep);
+	return 0;
+}
+
 /* ---- interpretation ---------------------------------------------------- */
 
 static const struct {
@@ -1371,6 +1859,15 @@ enum agree_band agree_band(const struct agree_stat *s)
 		if (s->value <= bands[i].upper + BAND_EPS)
 			return bands[i].band;
 	return AGREE_BAND_ALMOST_PERFECT;
+}
+
+void agree_band_range(double low, double high, enum agree_band *from,
+		      enum agree_band *to)
+{
+	struct agree_stat lo = { low, 1, NULL }, hi = { high, 1, NULL };
+
+	*from = agree_band(&lo);
+	*to = agree_band(&hi);
 }
 
 const char *agree_band_name(enum agree_band band)

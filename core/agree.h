@@ -32,8 +32,8 @@
  * error.  Out of memory aborts, as everywhere in core/ (see buf.h).
  *
  * Limitations:
- *  - large-sample normal approximations only: no Student t, no bootstrap,
- *    no exact tests;
+ *  - large-sample normal approximations and a percentile bootstrap over
+ *    items (agree_boot_*); no Student t, no BCa, no exact tests;
  *  - standard errors are given for (weighted) Cohen's kappa and Fleiss'
  *    kappa under the null, not for pi, S, AC1 or alpha (Gwet's variances);
  *  - a "select many" dimension has at most AGREE_MULTI_MAX codes.
@@ -151,6 +151,10 @@ struct agree_cohen {
 	struct agree_stat ac1;		/* Gwet's AC1 */
 	struct agree_alpha alpha;	/* Krippendorff's alpha, nominal */
 	enum agree_band band;		/* Landis & Koch band of kappa */
+	/* NULL, or why kappa, though it has a value, says nothing: one
+	 * annotator used a single code, or the two have no code in
+	 * common */
+	const char *degenerate;
 };
 
 /* All unweighted two-annotator statistics of table `t`.  Returns 0 (some
@@ -219,6 +223,7 @@ struct agree_weighted {
 	struct agree_stat ac2;		/* Gwet's AC2 */
 	struct agree_alpha alpha;	/* Krippendorff, distance 1 - w */
 	enum agree_band band;		/* Landis & Koch band of kappa */
+	const char *degenerate;		/* as in struct agree_cohen */
 };
 
 /* Weighted statistics of `t` with agreement weights w[0..k*k) (w[i*k+j]
@@ -335,6 +340,8 @@ struct agree_fleiss {
 	struct agree_stat po;		/* agreeing rater pairs */
 	struct agree_stat pe;		/* sum p_j^2 */
 	struct agree_stat kappa;	/* Fleiss' kappa */
+	struct agree_stat se;		/* non-null SE (Gwet 2014, as
+					   irrCAC's fleiss.kappa.raw) */
 	struct agree_stat se0;		/* null SE (FNL 1979) */
 	struct agree_stat z;		/* kappa / se0 */
 	struct agree_stat p_two;	/* two-sided p of z */
@@ -373,6 +380,84 @@ struct agree_pairwise {
 int agree_pairwise(const struct agree_labels *l, struct agree_pairwise *out,
 		   struct err *e);
 
+/* Conger's (1980) kappa of `l`: Fleiss' observed agreement against a
+ * chance agreement built from each coder's own margins,
+ *   pe = sum_c (mean_r p_rc^2 - s_c^2 / R),
+ * s_c^2 the variance (divisor R - 1) over the R coders of the share p_rc
+ * of coder r's labels in code c (Gwet 2014, sec. 2.4; irrCAC's
+ * conger.kappa.raw).  With two coders it is Cohen's kappa.  Units with
+ * fewer than two labels are left out.  Returns 0, or -1 with `e` filled
+ * for malformed labels. */
+int agree_conger(const struct agree_labels *l, struct agree_stat *kappa,
+		 struct err *e);
+
+/* ---- intervals --------------------------------------------------------- */
+
+enum agree_ci_method {
+	AGREE_CI_BOOTSTRAP = 0,	/* percentile bootstrap over items */
+	AGREE_CI_WALD,		/* kappa -+ 1.959964 se, clipped */
+};
+
+/* A 95% interval as reported: always inside [-1, 1] when defined. */
+struct agree_ci {
+	enum agree_ci_method method;
+	struct agree_stat low, high;	/* the reported bounds */
+	int clipped;			/* Wald bounds cut at -1 or 1 */
+	struct agree_stat wald_low;	/* raw Wald bounds, never clipped */
+	struct agree_stat wald_high;
+	int boot;			/* bootstrap replicates asked for */
+	int boot_used;			/* replicates with a value */
+	uint64_t seed;			/* the bootstrap's seed */
+};
+
+/* Name of a method for reports: "bootstrap percentile" or "Wald". */
+const char *agree_ci_method_name(enum agree_ci_method m);
+
+/* The Wald interval of `value` with standard error `se`, clipped to
+ * [-1, 1] (`clipped` says whether it was), the raw bounds kept beside it.
+ * Undefined, with the reason, when the value or SE is, or when the SE is
+ * 0 (an interval of no width is not an interval). */
+void agree_ci_wald(const struct agree_stat *value, const struct agree_stat *se,
+		   struct agree_ci *out);
+
+/* A small deterministic generator (splitmix64): the same seed gives the
+ * same bootstrap on every platform. */
+struct agree_rng {
+	uint64_t s;
+};
+
+void agree_rng_seed(struct agree_rng *r, uint64_t seed);
+uint64_t agree_rng_next(struct agree_rng *r);
+/* Uniform in 0..n-1 (n >= 1), without modulo bias. */
+uint64_t agree_rng_below(struct agree_rng *r, uint64_t n);
+
+/*
+ * Percentile bootstrap 95% intervals (Efron & Tibshirani 1993, ch. 13):
+ * `boot` resamples of the items with replacement, the statistic on each,
+ * the 2.5% and 97.5% quantiles (type 7, as R's quantile()) of the defined
+ * replicates.  The bounds are values the statistic took, so they stay in
+ * [-1, 1].  The interval is undefined when the value itself is, when
+ * fewer than half of the replicates are defined, or when every replicate
+ * gave the same value (no spread to speak of).  The Wald fields are
+ * filled from `value` and `se` when given (se may be NULL).
+ *
+ * agree_boot_table: Cohen's kappa (w NULL) or weighted kappa with
+ *   agreement weights w of table `t`, resampling its items.
+ * agree_boot_fleiss: Fleiss' kappa of `c`, resampling its units.
+ * agree_boot_conger: Conger's kappa of `l`, resampling its units.
+ * Return 0, or -1 with `e` filled for malformed input or boot < 1.
+ */
+int agree_boot_table(const struct agree_table *t, const double *w, int boot,
+		     uint64_t seed, const struct agree_stat *value,
+		     const struct agree_stat *se, struct agree_ci *out,
+		     struct err *e);
+int agree_boot_fleiss(const struct agree_counts *c, int boot, uint64_t seed,
+		      const struct agree_stat *value, struct agree_ci *out,
+		      struct err *e);
+int agree_boot_conger(const struct agree_labels *l, int boot, uint64_t seed,
+		      const struct agree_stat *value, struct agree_ci *out,
+		      struct err *e);
+
 /* ---- interpretation ---------------------------------------------------- */
 
 /* Landis & Koch band of `s`: AGREE_BAND_NONE when undefined.  A band owns
@@ -381,6 +466,11 @@ int agree_pairwise(const struct agree_labels *l, struct agree_pairwise *out,
  * Values within 1e-9 of a boundary count as the boundary, so that a kappa
  * of .6 that rounding made .6000000000000001 stays moderate. */
 enum agree_band agree_band(const struct agree_stat *s);
+
+/* The Landis & Koch bands an interval [low, high] touches, lowest in
+ * *from and highest in *to (equal when it lies in one band). */
+void agree_band_range(double low, double high, enum agree_band *from,
+		      enum agree_band *to);
 
 /* Lower-case name of a band ("substantial"); "undefined" for NONE. */
 const char *agree_band_name(enum agree_band band);

@@ -3,6 +3,8 @@
  */
 #include "core/agreement.h"
 
+#include "core/access.h"
+
 _Static_assert(CODEBOOK_MANY_MAX <= AGREE_MULTI_MAX,
 	       "a set of codes must fit agree_multi()");
 
@@ -27,6 +29,9 @@ void agreement_release(struct agreement *ag)
 		free(ag->dims[i].per_code);
 		free(ag->dims[i].pairs);
 		free(ag->dims[i].count);
+		free(ag->dims[i].labels);
+		free(ag->dims[i].sets);
+		free(ag->dims[i].present);
 	}
 	free(ag->dims);
 	free(ag->round);
@@ -43,9 +48,11 @@ static int load_annotators(struct store *st, struct agreement *ag,
 	s = store_prepare(st, round_id ?
 		"SELECT m.id, m.name FROM round_annotators ra JOIN members m "
 		"ON m.id = ra.member_id WHERE ra.round_id = ?1 ORDER BY m.name" :
+		/* the whole study's annotators are whoever submitted work,
+		 * whatever role they hold now: a later role change never
+		 * changes past agreement */
 		"SELECT DISTINCT m.id, m.name FROM submissions s JOIN members m "
-		"ON m.id = s.member_id WHERE m.role IN ('annotator', 'owner') "
-		"ORDER BY m.name", e);
+		"ON m.id = s.member_id ORDER BY m.name", e);
 	if (!s)
 		return -1;
 	if (round_id)
@@ -94,9 +101,11 @@ struct grid {
 
 static long unit_index(const struct grid *g, long long item)
 {
-	long long *p = bsearch(&item, g->units, g->n_units, sizeof(*p),
-			       cmp_ll);
+	long long *p;
 
+	if (!g->n_units)	/* bsearch() may not be given a NULL array */
+		return -1;
+	p = bsearch(&item, g->units, g->n_units, sizeof(*p), cmp_ll);
 	return p ? (long)(p - g->units) : -1;
 }
 
@@ -401,10 +410,29 @@ static int compute_many_coders(struct agreement *ag,
 		}
 	}
 	ret = 0;
+	ad->labels = v;
+	ad->n_units = n;
+	v = NULL;
 out:
 	agree_counts_release(&counts);
 	free(v);
 	return ret;
+}
+
+/* A copy of a select-many dimension's sets and who submitted, for
+ * core/agree_summary (code groups). */
+static void keep_sets(struct agreement_dim *ad, const struct grid *g,
+		      size_t d)
+{
+	size_t cells = g->n_units * g->n_coders;
+
+	ad->n_units = g->n_units;
+	ad->sets = xcalloc(cells + 1, sizeof(*ad->sets));
+	ad->present = xcalloc(cells + 1, 1);
+	if (cells) {
+		memcpy(ad->sets, g->many[d], cells * sizeof(*ad->sets));
+		memcpy(ad->present, g->submitted, cells);
+	}
 }
 
 int agreement_compute(struct store *st, const struct actor *a,
@@ -415,7 +443,7 @@ int agreement_compute(struct store *st, const struct actor *a,
 	struct round_info r;
 	long long round_id = 0;
 	size_t d, i, c;
-	int ret = -1;
+	int ret = -1, blind;
 
 	memset(ag, 0, sizeof(*ag));
 	memset(&g, 0, sizeof(g));
@@ -428,8 +456,9 @@ int agreement_compute(struct store *st, const struct actor *a,
 			return -1;
 		round_id = r.id;
 	}
-	if (a->role != ROLE_OWNER && a->role != ROLE_ADJUDICATOR &&
-	    !(round && r.closed_at)) {
+	/* agreement pools everyone's labels: the actor must be allowed to
+	 * see every annotator's work on the items it covers */
+	if (!access_rule(a, 0, round != NULL, r.closed_at != NULL)) {
 		round_info_release(&r);
 		return err_set(e, ERR_PERM, "agreement shows other annotators' "
 			       "labels: %s may see it for a closed round "
@@ -439,6 +468,18 @@ int agreement_compute(struct store *st, const struct actor *a,
 	ag->round = round ? xstrdup(round) : NULL;
 	if (load_annotators(st, ag, round_id, e) < 0)
 		goto out;
+	/* the per-annotator counts and confusion grids would tell a blind
+	 * adjudicator who chose what: the annotators go unnamed for them */
+	if ((blind = access_blind(st, e)) < 0)
+		goto out;
+	if (!access_names_coders(a, blind, 0))
+		for (c = 0; c < ag->nr_annotators; c++) {
+			struct buf n = BUF_INIT;
+
+			buf_addf(&n, "annotator %zu", c + 1);
+			free(ag->annotators[c]);
+			ag->annotators[c] = buf_detach(&n, NULL);
+		}
 	ag->dims = xcalloc(cb->nr_dims + 1, sizeof(*ag->dims));
 	for (d = 0; d < cb->nr_dims; d++) {
 		if (dim && strcmp(dim, cb->dims[d].key))
@@ -482,6 +523,8 @@ int agreement_compute(struct store *st, const struct actor *a,
 				goto out;
 			continue;
 		}
+		if (ad->dim->select_many)
+			keep_sets(ad, &g, d);
 		if (ag->nr_annotators == 2) {
 			if (compute_two(ad, &g, d, e) < 0)
 				goto out;

@@ -52,6 +52,14 @@ struct agreement_dim {
 	struct agreement_pair *pairs;
 	size_t nr_pairs;
 	long *count;			/* k x n_annotators: times chosen */
+	/* more than two annotators, select one: the label matrix the
+	 * statistics came from, for what core/agree_summary derives */
+	int *labels;			/* n_annotators x n_units */
+	size_t n_units;
+	/* select many, two annotators or more: each coder's set (bit c for
+	 * code c) and whether they submitted the unit, for the same */
+	uint64_t *sets;			/* n_annotators x n_units */
+	unsigned char *present;		/* n_annotators x n_units */
 };
 
 struct agreement {

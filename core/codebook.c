@@ -30,13 +30,17 @@
 #include "core/codebook.h"
 
 #include <cjson/cJSON.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/suggest.h"
+#include <sys/stat.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define NO_POS SIZE_MAX
@@ -70,6 +74,8 @@ enum field_type {
 	F_KEY,			/* string passing codebook_valid_key() */
 	F_BOOL,
 	F_SELECT,		/* "one" or "many" */
+	F_SCALE,		/* "nominal", "ordinal" or "interval" */
+	F_NUMBER,		/* a finite number */
 	F_STRINGS,		/* array of non-empty strings */
 	F_OBJECTS		/* non-empty array (elements checked later) */
 };
@@ -94,6 +100,7 @@ static const struct field dimension_fields[] = {
 	{ "question", F_STRING, 0 },
 	{ "select", F_SELECT, 0 },
 	{ "required", F_BOOL, 0 },
+	{ "scale", F_SCALE, 0 },
 	{ "codes", F_OBJECTS, 1 },
 };
 
@@ -106,6 +113,7 @@ static const struct field code_fields[] = {
 	{ "exclude", F_STRING, 0 },
 	{ "examples", F_STRINGS, 0 },
 	{ "distributed", F_BOOL, 0 },
+	{ "value", F_NUMBER, 0 },
 };
 
 /* ---- positions and messages ---------------------------------------------- */
@@ -547,6 +555,32 @@ static const struct field *find_field(const struct field *fields, size_t nr,
 	return NULL;
 }
 
+static const char *const scale_names[] = {
+	[SCALE_NOMINAL] = "nominal",
+	[SCALE_ORDINAL] = "ordinal",
+	[SCALE_INTERVAL] = "interval",
+};
+
+const char *dim_scale_name(enum dim_scale scale)
+{
+	return (size_t)scale < ARRAY_SIZE(scale_names) ? scale_names[scale] :
+							 "nominal";
+}
+
+/* Is `name` a scale?  Its value goes to *out when `out` is not NULL. */
+static int scale_of(const char *name, enum dim_scale *out)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(scale_names); i++)
+		if (!strcmp(scale_names[i], name)) {
+			if (out)
+				*out = (enum dim_scale)i;
+			return 1;
+		}
+	return 0;
+}
+
 /* Check the value `v` (node `at`) of member field `f`; l->path names it. */
 static int check_field(struct loader *l, const struct field *f,
 		       const cJSON *v, size_t at)
@@ -559,6 +593,7 @@ static int check_field(struct loader *l, const struct field *f,
 	case F_STRING:
 	case F_KEY:
 	case F_SELECT:
+	case F_SCALE:
 		if (!cJSON_IsString(v))
 			return fail(l, val_pos(l, at), "expected a string");
 		if (!*v->valuestring)
@@ -573,6 +608,15 @@ static int check_field(struct loader *l, const struct field *f,
 			return fail(l, val_pos(l, at),
 				    "expected \"one\" or \"many\", not %s",
 				    quote(l, v->valuestring));
+		if (f->type == F_SCALE && !scale_of(v->valuestring, NULL))
+			return fail(l, val_pos(l, at),
+				    "expected \"nominal\", \"ordinal\" or "
+				    "\"interval\", not %s",
+				    quote(l, v->valuestring));
+		return 0;
+	case F_NUMBER:
+		if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble))
+			return fail(l, val_pos(l, at), "expected a number");
 		return 0;
 	case F_BOOL:
 		if (!cJSON_IsBool(v))
@@ -705,6 +749,11 @@ static int load_code(struct loader *l, const cJSON *obj, size_t at,
 	c->include = dup_member(obj, "include");
 	c->exclude = dup_member(obj, "exclude");
 	c->distributed = bool_member(obj, "distributed", 0);
+	ex = cJSON_GetObjectItemCaseSensitive(obj, "value");
+	if (ex) {
+		c->value = ex->valuedouble;
+		c->has_value = 1;
+	}
 	ex = cJSON_GetObjectItemCaseSensitive(obj, "examples");
 	if (ex && ex->child) {
 		c->examples = xcalloc((size_t)cJSON_GetArraySize(ex),
@@ -720,7 +769,7 @@ static int load_dimension(struct loader *l, const cJSON *obj, size_t at,
 			  struct dimension *d)
 {
 	const cJSON *codes, *it, *select;
-	size_t n, node, i, j, old, top, kn;
+	size_t n, node, i, j, old, top, kn, sn;
 	int ret = 0;
 
 	if (check_object(l, obj, at, dimension_fields,
@@ -732,6 +781,18 @@ static int load_dimension(struct loader *l, const cJSON *obj, size_t at,
 	select = cJSON_GetObjectItemCaseSensitive(obj, "select");
 	d->select_many = select && !strcmp(select->valuestring, "many");
 	d->required = bool_member(obj, "required", 1);
+	select = member(l, obj, at, "scale", &sn);
+	if (select)
+		scale_of(select->valuestring, &d->scale);
+	if (select && d->scale != SCALE_NOMINAL && d->select_many) {
+		old = path_push(l, "scale");
+		ret = fail(l, val_pos(l, sn), "a \"select\": \"many\" "
+			   "dimension is nominal: \"scale\": %s needs "
+			   "\"select\": \"one\"", quote(l,
+			   select->valuestring));
+		path_pop(l, old);
+		return ret;
+	}
 
 	codes = member(l, obj, at, "codes", &node);
 	d->codes = xcalloc((size_t)cJSON_GetArraySize(codes),
@@ -753,6 +814,29 @@ static int load_dimension(struct loader *l, const cJSON *obj, size_t at,
 		path_pop(l, top);
 		if (ret < 0)
 			break;
+	}
+	/* an interval scale needs a number on every code, and two different
+	 * numbers at least: distances are differences of values */
+	for (it = codes->child, n = first_child(node), i = 0;
+	     !ret && d->scale == SCALE_INTERVAL && it;
+	     it = it->next, n = next_child(l, n), i++) {
+		if (d->codes[i].has_value)
+			continue;
+		top = path_push_index(l, i);
+		ret = fail(l, val_pos(l, n), "missing member \"value\": "
+			   "codes of an \"interval\" scale each need a "
+			   "number");
+		path_pop(l, top);
+	}
+	if (!ret && d->scale == SCALE_INTERVAL) {
+		for (i = 1; i < d->nr_codes; i++)
+			if (d->codes[i].value != d->codes[0].value)
+				break;
+		if (d->nr_codes > 1 && i == d->nr_codes)
+			ret = fail(l, val_pos(l, node), "every code of an "
+				   "\"interval\" scale has the value %g: "
+				   "they need two different values",
+				   d->codes[0].value);
 	}
 	if (!ret && d->select_many && d->nr_codes > CODEBOOK_MANY_MAX)
 		ret = fail(l, val_pos(l, node), "a \"select\": \"many\" "
@@ -944,4 +1028,120 @@ int codebook_valid_key(const char *key)
 			return 0;
 	}
 	return n > 0;
+}
+
+static int is_file(const char *path)
+{
+	struct stat sb;
+
+	return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
+/* NAME of every NAME.json in dir, appended to `names` (", "-joined) and
+ * offered to `sg`. */
+static void list_dir(const char *dir, struct buf *names, struct suggest *sg)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		size_t n = strlen(de->d_name);
+		char *name;
+
+		if (n <= 5 || de->d_name[0] == '.' ||
+		    strcmp(de->d_name + n - 5, ".json"))
+			continue;
+		name = xstrndup(de->d_name, n - 5);
+		if (!strstr(names->ptr, name)) {
+			buf_addf(names, "%s%s", names->len ? ", " : "", name);
+			suggest_add(sg, name);
+		}
+		free(name);
+	}
+	closedir(d);
+}
+
+char *codebook_find(const char *name, const char *const *dirs, size_t n,
+		    struct err *e)
+{
+	struct buf path = BUF_INIT, names = BUF_INIT;
+	struct suggest sg;
+	size_t i;
+
+	if (is_file(name))
+		return xstrdup(name);
+	if (strchr(name, '/') || !*name) {
+		err_set(e, errno == ENOENT ? ERR_NOTFOUND : ERR_IO, "%s: %s",
+			name, strerror(errno ? errno : ENOENT));
+		return NULL;
+	}
+	for (i = 0; i < n; i++) {
+		if (!dirs[i])
+			continue;
+		buf_reset(&path);
+		buf_addf(&path, "%s/%s.json", dirs[i], name);
+		if (is_file(path.ptr))
+			return buf_detach(&path, NULL);
+		buf_reset(&path);
+		buf_addf(&path, "%s/%s", dirs[i], name);
+		if (is_file(path.ptr))
+			return buf_detach(&path, NULL);
+	}
+	buf_release(&path);
+	suggest_init(&sg, name);
+	for (i = 0; i < n; i++)
+		if (dirs[i])
+			list_dir(dirs[i], &names, &sg);
+	if (suggest_result(&sg))
+		err_set(e, ERR_NOTFOUND, "%s: no such file, nor a bundled "
+			"codebook of that name; did you mean %s? (bundled: %s)",
+			name, suggest_result(&sg), names.ptr);
+	else if (names.len)
+		err_set(e, ERR_NOTFOUND, "%s: no such file, nor a bundled "
+			"codebook of that name (bundled: %s)", name,
+			names.ptr);
+	else
+		err_set(e, ERR_NOTFOUND, "%s: no such file (and no bundled "
+			"codebooks were found)", name);
+	suggest_release(&sg);
+	buf_release(&names);
+	return NULL;
+}
+
+const char *codebook_suggest_dim(const struct codebook *cb,
+				 const char *typed)
+{
+	const char *r = NULL, *got;
+	struct suggest sg;
+	size_t i;
+
+	suggest_init(&sg, typed);
+	for (i = 0; i < cb->nr_dims; i++)
+		suggest_add(&sg, cb->dims[i].key);
+	got = suggest_result(&sg);
+	for (i = 0; got && i < cb->nr_dims; i++)
+		if (!strcmp(cb->dims[i].key, got))
+			r = cb->dims[i].key;
+	suggest_release(&sg);
+	return r;
+}
+
+const char *dimension_suggest_code(const struct dimension *dim,
+				   const char *typed)
+{
+	const char *r = NULL, *got;
+	struct suggest sg;
+	size_t i;
+
+	suggest_init(&sg, typed);
+	for (i = 0; i < dim->nr_codes; i++)
+		suggest_add(&sg, dim->codes[i].key);
+	got = suggest_result(&sg);
+	for (i = 0; got && i < dim->nr_codes; i++)
+		if (!strcmp(dim->codes[i].key, got))
+			r = dim->codes[i].key;
+	suggest_release(&sg);
+	return r;
 }

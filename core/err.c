@@ -70,6 +70,7 @@ int err_exit_code(int code)
 	case ERR_BUSY:
 	case ERR_NET:
 	case ERR_INTERRUPTED:
+	case ERR_STALE:
 		return 3;
 	default:
 		return 1;

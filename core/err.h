@@ -19,7 +19,10 @@ enum err_code {
 	ERR_USAGE,	/* wrong command line (exit 2) */
 	ERR_BUSY,	/* study locked by someone else; retry (exit 3) */
 	ERR_NET,	/* network, worth retrying (exit 3) */
-	ERR_INTERRUPTED	/* stopped by a signal; nothing partial kept (exit 3) */
+	ERR_INTERRUPTED,	/* stopped by a signal; nothing partial kept
+				   (exit 3) */
+	ERR_STALE	/* a newer codebook version came in meanwhile:
+			   reload and try again (exit 3) */
 };
 
 struct err {

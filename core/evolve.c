@@ -3,6 +3,9 @@
  */
 #include "core/evolve.h"
 
+#include "core/access.h"
+#include "core/adjudicate.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +16,7 @@
 #include "core/buf.h"
 #include "core/item.h"
 #include "core/study.h"
+#include "core/suggest.h"
 
 int code_map_parse(const char *arg, const struct codebook *old,
 		   struct code_map *m, char **copy, struct err *e)
@@ -277,7 +281,8 @@ static int check_used(struct store *st, const struct codebook *nc,
 	s = store_prepare(st, "SELECT dimension, code FROM resolutions", e);
 	if (!s)
 		return -1;
-	while (ret == 0 && sqlite3_step(s) == SQLITE_ROW) {
+	while (ret == 0 && (rc = store_step(st, s, "reading resolutions",
+					    e)) > 0) {
 		const char *dim = (const char *)sqlite3_column_text(s, 0);
 		char *copy = xstrdup((const char *)sqlite3_column_text(s, 1));
 		char *tok, *save = NULL;
@@ -295,7 +300,50 @@ static int check_used(struct store *st, const struct codebook *nc,
 		free(copy);
 	}
 	sqlite3_finalize(s);
+	if (rc < 0)
+		ret = -1;
 	return ret;
+}
+
+/* The labels whose code `cb` lacks, into stats. */
+static int find_orphans(struct store *st, const struct codebook *cb,
+			struct update_stats *stats, struct err *e)
+{
+	struct buf b = BUF_INIT;
+	sqlite3_stmt *s;
+	int rc;
+
+	s = store_prepare(st, "SELECT dimension, code, count(*) FROM labels "
+			  "GROUP BY dimension, code ORDER BY dimension, code",
+			  e);
+	if (!s)
+		return -1;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *dim = (const char *)sqlite3_column_text(s, 0);
+		const char *code = (const char *)sqlite3_column_text(s, 1);
+		const struct dimension *d = codebook_dim(cb, dim);
+		int n = sqlite3_column_int(s, 2);
+
+		if (d && dimension_code(d, code))
+			continue;
+		if (!stats->nr_orphans++) {
+			struct buf f = BUF_INIT;
+
+			buf_addf(&f, "%s:%s", dim, code);
+			stats->first_orphan = buf_detach(&f, NULL);
+		}
+		buf_addf(&b, "%s%s=%s (%d label%s)", b.len ? "; " : "", dim,
+			 code, n, n == 1 ? "" : "s");
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE) {
+		buf_release(&b);
+		return store_error(st, e, "checking the labels' codes");
+	}
+	if (b.len)
+		stats->orphans = buf_detach(&b, NULL);
+	buf_release(&b);
+	return 0;
 }
 
 int codebook_update(struct store *st, const struct actor *a,
@@ -307,7 +355,7 @@ int codebook_update(struct store *st, const struct actor *a,
 	struct buf json = BUF_INIT;
 	struct err ignore = ERR_INIT;
 	char *current = NULL;
-	int have_old, ret = -1;
+	int have_old, same = 0, ret = -1;
 	size_t i;
 
 	memset(stats, 0, sizeof(*stats));
@@ -326,18 +374,26 @@ int codebook_update(struct store *st, const struct actor *a,
 		sqlite3_stmt *s = store_prepare(st, "SELECT json FROM "
 						"codebooks WHERE current", e);
 
+		int rc;
+
 		if (!s)
 			goto out;
-		if (sqlite3_step(s) == SQLITE_ROW)
+		rc = store_step(st, s, "reading the codebook", e);
+		if (rc > 0)
 			current = xstrdup((const char *)
 					  sqlite3_column_text(s, 0));
 		sqlite3_finalize(s);
-		if (current && !strcmp(current, json.ptr) && !nr_maps) {
+		if (rc < 0)
+			goto out;
+		same = current && !strcmp(current, json.ptr);
+		if (same && !nr_maps) {
 			stats->unchanged = 1;
+			if (find_orphans(st, &nc, stats, e) < 0)
+				goto out;
 			ret = store_commit(st, e);
 			goto out;
 		}
-		if (!strcmp(oc.name, nc.name) &&
+		if (!same && !strcmp(oc.name, nc.name) &&
 		    !strcmp(oc.version, nc.version)) {
 			err_set(e, ERR_INPUT, "%s: version %s is already "
 				"loaded with different content; give the new "
@@ -367,13 +423,19 @@ int codebook_update(struct store *st, const struct actor *a,
 			goto out;
 		}
 	}
-	if (check_used(st, &nc, maps, nr_maps, e) < 0)
+	/* the same version again only mends labels: those it leaves
+	 * are reported, not refused */
+	if (!same && check_used(st, &nc, maps, nr_maps, e) < 0)
 		goto out;
 	for (i = 0; i < nr_maps; i++)
 		if (apply_map(st, a, &maps[i], stats, e) < 0)
 			goto out;
-	if (study_store_codebook(st, &nc, json.ptr, path, a->os_user,
-				 actor_for(a), e) < 0)
+	if (same)
+		stats->unchanged = 1;
+	else if (study_store_codebook(st, &nc, json.ptr, path, a->os_user,
+				      actor_for(a), e) < 0)
+		goto out;
+	if (find_orphans(st, &nc, stats, e) < 0)
 		goto out;
 	ret = store_commit(st, e);
 out:
@@ -398,24 +460,31 @@ int proposal_list(struct store *st, const struct actor *a, int all,
 {
 	sqlite3_stmt *s;
 	size_t alloc = 0;
-	int rc;
+	char *salt = NULL;
+	int rc, blind;
 
 	*v = NULL;
 	*nr = 0;
 	if (actor_require(a, ROLES(ROLE_OWNER) | ROLES(ROLE_ADJUDICATOR),
 			  "proposals", e) < 0)
 		return -1;
+	if ((blind = access_blind(st, e)) < 0)
+		return -1;
 	s = store_prepare(st, "SELECT p.id, p.dimension, p.key, p.name, "
 			  "p.definition, i.repo || '#' || i.number, m.name, "
 			  "p.created_at, p.status, p.decided_code, (SELECT "
-			  "count(*) FROM labels l WHERE l.proposal_id = p.id) "
+			  "count(*) FROM labels l WHERE l.proposal_id = p.id), "
+			  "p.item_id, p.member_id, EXISTS (SELECT 1 FROM "
+			  "resolutions x WHERE x.item_id = p.item_id) OR "
+			  "EXISTS (SELECT 1 FROM settled x WHERE x.item_id = "
+			  "p.item_id) "
 			  "FROM proposals p JOIN members m ON m.id = "
 			  "p.member_id LEFT JOIN items i ON i.id = p.item_id "
 			  "WHERE ?1 OR p.status = 'open' ORDER BY p.id", e);
 	if (!s)
 		return -1;
 	sqlite3_bind_int(s, 1, all);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while ((rc = store_step(st, s, "listing proposals", e)) > 0) {
 		struct proposal *p;
 
 		ALLOC_GROW(*v, *nr + 1, alloc);
@@ -431,13 +500,30 @@ int proposal_list(struct store *st, const struct actor *a, int all,
 		p->status = dup_col(s, 8);
 		p->decided_code = dup_col(s, 9);
 		p->nr_labels = sqlite3_column_int(s, 10);
+		/* who proposed it would tell a blind adjudicator who the
+		 * item's Coder 1 is */
+		if (!access_names_coders(a, blind, sqlite3_column_int(s, 13))) {
+			struct buf who = BUF_INIT;
+
+			if (!salt && !(salt = adjudicate_salt(st, e)))
+				rc = -1;
+			else if (adjudicate_coder_label(st, salt,
+				   sqlite3_column_int64(s, 11),
+				   sqlite3_column_int64(s, 12), &who, e) < 0)
+				rc = -1;
+			free(p->member);
+			p->member = buf_detach(&who, NULL);
+			if (rc < 0)
+				break;
+		}
 	}
 	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE) {
+	free(salt);
+	if (rc < 0) {
 		proposal_list_free(*v, *nr);
 		*v = NULL;
 		*nr = 0;
-		return store_error(st, e, "listing proposals");
+		return -1;
 	}
 	return 0;
 }
@@ -568,8 +654,13 @@ int proposal_accept(struct store *st, const struct actor *a, long long id,
 	s = store_prepare(st, "SELECT json FROM codebooks WHERE current", e);
 	if (!s)
 		goto out;
-	if (sqlite3_step(s) == SQLITE_ROW)
+	switch (store_step(st, s, "reading the codebook", e)) {
+	case -1:
+		sqlite3_finalize(s);
+		goto out;
+	case 1:
 		root = cJSON_Parse((const char *)sqlite3_column_text(s, 0));
+	}
 	sqlite3_finalize(s);
 	if (!root) {
 		err_set(e, ERR_INPUT, "the study has no codebook");
@@ -680,6 +771,8 @@ int proposal_map(struct store *st, const struct actor *a, long long id,
 	if (!d || !dimension_code(d, code)) {
 		err_set(e, ERR_INPUT, "%s=%s: no such code in the current "
 			"codebook", p.dimension, code);
+		if (d)
+			err_suggest(e, dimension_suggest_code(d, code));
 		goto out;
 	}
 	if (move_labels(st, p.dimension, "other", code, id, &moved, e) < 0 ||
@@ -704,5 +797,202 @@ out_nop:
 	if (ret < 0)
 		store_rollback(st);
 	codebook_release(&cb);
+	return ret;
+}
+
+/* Accepted proposals whose code `cb` lacks: open again, their labels
+ * back on `other`. */
+static int reopen_proposals(struct store *st, const struct actor *a,
+			    const struct codebook *cb,
+			    struct revert_stats *stats, struct err *e)
+{
+	sqlite3_stmt *s, *u = NULL;
+	long long *ids = NULL;
+	char **dims = NULL, **keys = NULL;
+	size_t n = 0, alloc = 0, i;
+	int rc, ret = -1;
+
+	s = store_prepare(st, "SELECT id, dimension, decided_code FROM "
+			  "proposals WHERE status = 'accepted' ORDER BY id", e);
+	if (!s)
+		return -1;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *dim = (const char *)sqlite3_column_text(s, 1);
+		const char *key = (const char *)sqlite3_column_text(s, 2);
+		const struct dimension *d = codebook_dim(cb, dim);
+
+		if (!key || (d && dimension_code(d, key)))
+			continue;
+		ALLOC_GROW(ids, n + 1, alloc);
+		dims = xrealloc(dims, alloc * sizeof(*dims));
+		keys = xrealloc(keys, alloc * sizeof(*keys));
+		ids[n] = sqlite3_column_int64(s, 0);
+		dims[n] = xstrdup(dim);
+		keys[n] = xstrdup(key);
+		n++;
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE) {
+		store_error(st, e, "listing proposals");
+		goto out;
+	}
+	u = store_prepare(st, "UPDATE proposals SET status = 'open', "
+			  "decided_code = NULL, decided_by = NULL, decided_at "
+			  "= NULL WHERE id = ?", e);
+	if (!u)
+		goto out;
+	for (i = 0; i < n; i++) {
+		const struct dimension *d = codebook_dim(cb, dims[i]);
+		struct buf note = BUF_INIT;
+		int moved = 0;
+
+		if (!d || !dimension_code(d, "other")) {
+			err_set(e, ERR_INPUT, "proposal %lld (%s:%s) cannot be "
+				"undone: version %s has no %s:other for its "
+				"labels", ids[i], dims[i], keys[i],
+				cb->version, dims[i]);
+			goto out;
+		}
+		if (move_labels(st, dims[i], keys[i], "other", ids[i], &moved,
+				e) < 0)
+			goto out;
+		sqlite3_reset(u);
+		sqlite3_bind_int64(u, 1, ids[i]);
+		if (sqlite3_step(u) != SQLITE_DONE) {
+			store_error(st, e, "reopening a proposal");
+			goto out;
+		}
+		buf_addf(&note, "open (%d label%s back to other)", moved,
+			 moved == 1 ? "" : "s");
+		rc = store_audit(st, a->os_user, actor_for(a),
+				 "proposal.reopen", 0, dims[i], keys[i],
+				 note.ptr, e);
+		buf_release(&note);
+		if (rc < 0)
+			goto out;
+		stats->reopened++;
+		stats->back_to_other += moved;
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(u);
+	for (i = 0; i < n; i++) {
+		free(dims[i]);
+		free(keys[i]);
+	}
+	free(dims);
+	free(keys);
+	free(ids);
+	return ret;
+}
+
+int codebook_revert(struct store *st, const struct actor *a,
+		    const char *version, const struct code_map *maps,
+		    size_t nr_maps, struct revert_stats *stats,
+		    struct err *e)
+{
+	struct codebook cur = CODEBOOK_INIT, target = CODEBOOK_INIT;
+	struct update_stats us;
+	struct buf note = BUF_INIT;
+	sqlite3_stmt *s;
+	char *json = NULL;
+	size_t i;
+	int rc, ret = -1;
+
+	memset(stats, 0, sizeof(*stats));
+	memset(&us, 0, sizeof(us));
+	if (actor_require(a, ROLES(ROLE_OWNER), "codebook revert", e) < 0)
+		return -1;
+	if (store_begin(st, e) < 0)
+		return -1;
+	if (study_codebook(st, &cur, NULL, e) < 0)
+		goto out;
+	if (!strcmp(cur.version, version)) {
+		err_set(e, ERR_INPUT, "codebook %s %s is the current version "
+			"already", cur.name, version);
+		goto out;
+	}
+	/* the latest row of that version, of this codebook first */
+	s = store_prepare(st, "SELECT json FROM codebooks WHERE version = ?1 "
+			  "ORDER BY name = ?2 DESC, id DESC LIMIT 1", e);
+	if (!s)
+		goto out;
+	sqlite3_bind_text(s, 1, version, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, cur.name, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		json = xstrdup((const char *)sqlite3_column_text(s, 0));
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		store_error(st, e, "reading the codebook history");
+		goto out;
+	}
+	if (!json) {
+		struct suggest sg;
+
+		err_set(e, ERR_NOTFOUND, "codebook version %s: the study never "
+			"had it", version);
+		s = store_prepare(st, "SELECT DISTINCT version FROM codebooks",
+				  NULL);
+		suggest_init(&sg, version);
+		while (s && sqlite3_step(s) == SQLITE_ROW)
+			suggest_add(&sg, (const char *)
+				    sqlite3_column_text(s, 0));
+		sqlite3_finalize(s);
+		err_suggest(e, suggest_result(&sg));
+		suggest_release(&sg);
+		goto out;
+	}
+	if (codebook_parse(&target, json, strlen(json), "the stored codebook",
+			   e) < 0)
+		goto out;
+	for (i = 0; i < nr_maps; i++) {
+		const struct dimension *d = codebook_dim(&target, maps[i].dim);
+
+		if (!d || !dimension_code(d, maps[i].to)) {
+			err_set(e, ERR_INPUT, "--map %s:%s=%s: %s is not a code "
+				"of %s in version %s", maps[i].dim,
+				maps[i].from, maps[i].to, maps[i].to,
+				maps[i].dim, version);
+			goto out;
+		}
+		if (apply_map(st, a, &maps[i], &us, e) < 0)
+			goto out;
+	}
+	stats->moved = us.moved;
+	stats->resolutions = us.resolutions;
+	if (reopen_proposals(st, a, &target, stats, e) < 0)
+		goto out;
+	if (find_orphans(st, &target, &us, e) < 0)
+		goto out;
+	if (us.orphans) {
+		err_set(e, ERR_INPUT, "version %s lacks codes labels use: %s; "
+			"map them with --map %s=NEW%s", version, us.orphans,
+			us.first_orphan, us.nr_orphans > 1 ?
+			" (one --map for each)" : "");
+		goto out;
+	}
+	/* resolutions */
+	if (check_used(st, &target, NULL, 0, e) < 0)
+		goto out;
+	buf_addf(&note, "revert to %s", version);
+	if (study_store_codebook(st, &target, json, note.ptr, a->os_user,
+				 actor_for(a), e) < 0)
+		goto out;
+	buf_reset(&note);
+	buf_addf(&note, "%s %s", target.name, version);
+	if (store_audit(st, a->os_user, actor_for(a), "codebook.revert", 0,
+			NULL, cur.version, note.ptr, e) < 0)
+		goto out;
+	ret = store_commit(st, e);
+out:
+	if (ret < 0)
+		store_rollback(st);
+	codebook_release(&cur);
+	codebook_release(&target);
+	buf_release(&note);
+	free(json);
+	free(us.orphans);
+	free(us.first_orphan);
 	return ret;
 }

@@ -39,12 +39,42 @@ struct update_stats {
 	int moved;		/* labels moved by maps */
 	int resolutions;	/* resolutions rewritten */
 	int unchanged;		/* the file equals the current version */
+	/* labels whose code the current version lacks, after the update:
+	 * "DIM=CODE (N labels)" joined by "; ", or NULL when none.  Owned:
+	 * free() it.  Such labels drop out of agreement; --map DIM:CODE=NEW
+	 * moves them (with the same file, no new version is loaded). */
+	char *orphans;
+	int nr_orphans;		/* distinct DIM=CODE among them */
+	char *first_orphan;	/* "DIM:CODE" of the first, owned, or NULL */
 };
 
-/* Make the codebook in `path` the current one (owner only). */
+/* Make the codebook in `path` the current one (owner only).  With the
+ * current version's own file and maps, only the maps are applied: that
+ * is how labels left with a code the codebook lacks are mended.  The
+ * caller frees stats->orphans and stats->first_orphan, also on
+ * failure. */
 int codebook_update(struct store *st, const struct actor *a,
 		    const char *path, const struct code_map *maps,
 		    size_t nr_maps, struct update_stats *stats,
+		    struct err *e);
+
+struct revert_stats {
+	int moved;		/* labels moved by maps */
+	int resolutions;	/* resolutions rewritten by maps */
+	int reopened;		/* accepted proposals open again */
+	int back_to_other;	/* their labels, `other` again */
+};
+
+/* Make the earlier version `version` of the codebook current again
+ * (owner only), as a new row of the codebook history, audited.  Labels
+ * move first by `maps` (DIM:OLD=NEW, NEW a code of that version); an
+ * accepted proposal whose code that version lacks is undone: open again,
+ * its labels back on `other`, the proposal still attached.  Refused,
+ * naming them, when labels or resolutions would still use a code that
+ * version lacks. */
+int codebook_revert(struct store *st, const struct actor *a,
+		    const char *version, const struct code_map *maps,
+		    size_t nr_maps, struct revert_stats *stats,
 		    struct err *e);
 
 struct proposal {

@@ -538,18 +538,21 @@ static int parse_all(const char *text, size_t len, const char *origin,
 	return 0;
 }
 
-static int item_exists(struct store *st, const struct item *it)
+/* 1 when the study holds the item already, 0 when not, -1 with `e`
+ * filled. */
+static int item_exists(struct store *st, const struct item *it,
+		       struct err *e)
 {
 	sqlite3_stmt *s;
 	int found;
 
 	s = store_prepare(st, "SELECT 1 FROM items WHERE repo = ? AND "
-			  "number = ?", NULL);
+			  "number = ?", e);
 	if (!s)
-		return 0;
+		return -1;
 	sqlite3_bind_text(s, 1, it->repo, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(s, 2, it->number);
-	found = sqlite3_step(s) == SQLITE_ROW;
+	found = store_step(st, s, "reading items", e);
 	sqlite3_finalize(s);
 	return found;
 }
@@ -574,10 +577,15 @@ int import_text(struct store *st, const struct actor *a, const char *text,
 		struct item *it = &l.v[i];
 
 		it->source = xstrdup(origin);
-		if (item_exists(st, it))
+		switch (item_exists(st, it, e)) {
+		case -1:
+			goto out;
+		case 1:
 			tmp.updated++;
-		else
+			break;
+		default:
 			tmp.added++;
+		}
 		tmp.comments += (int)it->nr_comments;
 		tmp.fixes += (int)it->nr_fixes;
 		if (item_save(st, it, e) < 0) {

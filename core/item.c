@@ -14,6 +14,7 @@
 #include <cjson/cJSON.h>
 
 #include "core/buf.h"
+#include "core/suggest.h"
 #include "core/diff.h"
 
 void item_release(struct item *it)
@@ -599,6 +600,39 @@ static long long find_one(struct store *st, const char *sql, const char *a,
 	return id;
 }
 
+/* After "no such item": the closest item name, in the form it was typed
+ * ("owner/repo#N" or "repo#N"; a bare number gets no suggestion). */
+static void suggest_item(struct store *st, const char *name, struct err *e)
+{
+	const char *hash = strrchr(name, '#');
+	int full = strchr(name, '/') != NULL;
+	struct suggest sg;
+	sqlite3_stmt *s;
+	int rc;
+
+	if (!hash || hash == name)
+		return;
+	s = store_prepare(st, "SELECT repo, number FROM items", NULL);
+	if (!s)
+		return;
+	suggest_init(&sg, name);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *repo = (const char *)sqlite3_column_text(s, 0);
+		const char *slash = strchr(repo, '/');
+		char *cand;
+
+		if (!full && slash)
+			repo = slash + 1;
+		cand = item_name(repo, sqlite3_column_int64(s, 1));
+		suggest_add(&sg, cand);
+		free(cand);
+	}
+	sqlite3_finalize(s);
+	if (rc == SQLITE_DONE)
+		err_suggest(e, suggest_result(&sg));
+	suggest_release(&sg);
+}
+
 long long item_find(struct store *st, const char *name, struct err *e)
 {
 	const char *hash = strrchr(name, '#');
@@ -622,6 +656,8 @@ long long item_find(struct store *st, const char *name, struct err *e)
 			      "instr(repo, '/') + 1) = ?1 AND number = ?2",
 			      repo, n, name, e);
 	free(repo);
+	if (id < 0 && e && e->code == ERR_NOTFOUND)
+		suggest_item(st, name, e);
 	return id;
 }
 

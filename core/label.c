@@ -6,7 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/access.h"
 #include "core/buf.h"
+#include "core/item.h"
+#include "core/study.h"
+#include "core/suggest.h"
 
 static int cmp_str(const void *a, const void *b)
 {
@@ -54,43 +58,6 @@ void coding_release(struct coding *c)
 	memset(c, 0, sizeof(*c));
 }
 
-/* The round an item belongs to: its id and whether it is closed; 0 when
- * the item is in no round. */
-static long long item_round(struct store *st, long long item_id,
-			    int *closed)
-{
-	sqlite3_stmt *s;
-	long long id = 0;
-
-	*closed = 0;
-	s = store_prepare(st, "SELECT r.id, r.closed_at IS NOT NULL FROM "
-			  "assignments a JOIN rounds r ON r.id = a.round_id "
-			  "WHERE a.item_id = ?", NULL);
-	if (!s)
-		return 0;
-	sqlite3_bind_int64(s, 1, item_id);
-	if (sqlite3_step(s) == SQLITE_ROW) {
-		id = sqlite3_column_int64(s, 0);
-		*closed = sqlite3_column_int(s, 1);
-	}
-	sqlite3_finalize(s);
-	return id;
-}
-
-int label_may_see(struct store *st, const struct actor *a, long long item_id,
-		  long long member_id)
-{
-	int closed;
-
-	if (member_id == a->member_id && a->member_id)
-		return 1;
-	if (a->role == ROLE_OWNER || a->role == ROLE_ADJUDICATOR)
-		return 1;
-	if (a->role != ROLE_ANNOTATOR)
-		return 0;
-	return item_round(st, item_id, &closed) && closed;
-}
-
 int coding_load(struct store *st, const struct actor *a, long long item_id,
 		long long member_id, struct coding *c, struct err *e)
 {
@@ -100,7 +67,10 @@ int coding_load(struct store *st, const struct actor *a, long long item_id,
 	memset(c, 0, sizeof(*c));
 	c->item_id = item_id;
 	c->member_id = member_id;
-	if (!label_may_see(st, a, item_id, member_id))
+	rc = access_may_see(st, a, item_id, member_id, e);
+	if (rc < 0)
+		return -1;
+	if (!rc)
 		return err_set(e, ERR_PERM, "another annotator's work is "
 			       "hidden until the round is closed");
 	s = store_prepare(st, "SELECT dimension, code, proposal_id FROM "
@@ -158,6 +128,37 @@ fail_quiet:
 	return -1;
 }
 
+/* "owner/repo#N is in round R, which is closed", with the way out. */
+static int closed_round_error(struct store *st, long long item_id,
+			      struct err *e)
+{
+	sqlite3_stmt *s;
+	char *item = NULL, *round = NULL;
+	int rc;
+
+	s = store_prepare(st, "SELECT i.repo, i.number, r.name FROM items i "
+			  "JOIN assignments a ON a.item_id = i.id JOIN rounds "
+			  "r ON r.id = a.round_id WHERE i.id = ?", e);
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, item_id);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		item = item_name((const char *)sqlite3_column_text(s, 0),
+				 sqlite3_column_int64(s, 1));
+		round = xstrdup((const char *)sqlite3_column_text(s, 2));
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW)
+		return store_error(st, e, "reading an item's round");
+	err_set(e, ERR_PERM, "%s is in round %s, which is closed; labels can "
+		"no longer change (the owner may `round reopen %s`)", item,
+		round, round);
+	free(item);
+	free(round);
+	return -1;
+}
+
 int label_check_access(struct store *st, const struct actor *a,
 		       long long item_id, struct err *e)
 {
@@ -174,8 +175,10 @@ int label_check_access(struct store *st, const struct actor *a,
 	if (!s)
 		return -1;
 	sqlite3_bind_int64(s, 1, item_id);
-	ok = sqlite3_step(s) == SQLITE_ROW;
+	ok = store_step(st, s, "checking the item", e);
 	sqlite3_finalize(s);
+	if (ok < 0)
+		return -1;
 	if (!ok)
 		return err_set(e, ERR_NOTFOUND, "no item with id %lld",
 			       item_id);
@@ -187,53 +190,70 @@ int label_check_access(struct store *st, const struct actor *a,
 	if (!s)
 		return -1;
 	sqlite3_bind_int64(s, 1, item_id);
-	ok = sqlite3_step(s) == SQLITE_ROW && sqlite3_column_int(s, 0);
+	ok = store_step(st, s, "checking the item", e);
+	if (ok > 0)
+		ok = sqlite3_column_int(s, 0);
 	sqlite3_finalize(s);
+	if (ok < 0)
+		return -1;
 	if (ok)
 		return err_set(e, ERR_PERM, "the item has been adjudicated; "
 			       "its labels can no longer change");
-	round = item_round(st, item_id, &closed);
+	if (access_item_round(st, item_id, &round, &closed, e) < 0)
+		return -1;
 	if (!round)
 		return 0;
 	if (closed)
-		return err_set(e, ERR_PERM, "the item's round is closed; "
-			       "labels can no longer change");
+		return closed_round_error(st, item_id, e);
 	s = store_prepare(st, "SELECT 1 FROM round_annotators WHERE "
 			  "round_id = ? AND member_id = ?", e);
 	if (!s)
 		return -1;
 	sqlite3_bind_int64(s, 1, round);
 	sqlite3_bind_int64(s, 2, a->member_id);
-	ok = sqlite3_step(s) == SQLITE_ROW;
+	ok = store_step(st, s, "checking the round's annotators", e);
 	sqlite3_finalize(s);
+	if (ok < 0)
+		return -1;
 	if (!ok)
 		return err_set(e, ERR_PERM, "the item is not assigned to %s",
 			       a->name);
 	return 0;
 }
 
-static char *codes_joined(struct store *st, long long item_id,
-			  long long member_id, const char *dim)
+/* The member's codes of `dim`, joined by ';': *out is owned, NULL when
+ * none.  0, or -1 with `e` filled (the audit never records a wrong old
+ * value for an unreadable one). */
+static int codes_joined(struct store *st, long long item_id,
+			long long member_id, const char *dim, char **out,
+			struct err *e)
 {
 	sqlite3_stmt *s;
 	struct buf b = BUF_INIT;
+	int rc;
 
+	*out = NULL;
 	s = store_prepare(st, "SELECT code FROM labels WHERE item_id = ? AND "
-			  "member_id = ? AND dimension = ? ORDER BY code", NULL);
+			  "member_id = ? AND dimension = ? ORDER BY code", e);
 	if (!s)
-		return NULL;
+		return -1;
 	sqlite3_bind_int64(s, 1, item_id);
 	sqlite3_bind_int64(s, 2, member_id);
 	sqlite3_bind_text(s, 3, dim, -1, SQLITE_STATIC);
-	while (sqlite3_step(s) == SQLITE_ROW) {
+	while ((rc = store_step(st, s, "reading labels", e)) > 0) {
 		if (b.len)
 			buf_addch(&b, ';');
 		buf_addstr(&b, (const char *)sqlite3_column_text(s, 0));
 	}
 	sqlite3_finalize(s);
-	if (!b.len)
-		return NULL;
-	return buf_detach(&b, NULL);
+	if (rc < 0) {
+		buf_release(&b);
+		return -1;
+	}
+	if (b.len)
+		*out = buf_detach(&b, NULL);
+	buf_release(&b);
+	return 0;
 }
 
 static int step_done(struct store *st, sqlite3_stmt *s, struct err *e,
@@ -258,18 +278,23 @@ int label_set(struct store *st, const struct actor *a,
 	sqlite3_stmt *s;
 	char now[32];
 	size_t i;
-	int ret = -1;
+	int ret = -1, rc;
 
-	if (!d)
-		return err_set(e, ERR_INPUT, "%s: no such dimension in "
-			       "codebook %s", dim, cb->name);
+	if (!d) {
+		err_set(e, ERR_INPUT, "%s: no such dimension in codebook %s",
+			dim, cb->name);
+		return err_suggest(e, codebook_suggest_dim(cb, dim));
+	}
 	if (n > 1 && !d->select_many)
 		return err_set(e, ERR_INPUT, "%s takes one code, not %zu",
 			       dim, n);
 	for (i = 0; i < n; i++)
-		if (!dimension_code(d, codes[i]))
-			return err_set(e, ERR_INPUT, "%s=%s: no such code in "
-				       "dimension %s", dim, codes[i], dim);
+		if (!dimension_code(d, codes[i])) {
+			err_set(e, ERR_INPUT, "%s=%s: no such code in "
+				"dimension %s", dim, codes[i], dim);
+			return err_suggest(e, dimension_suggest_code(d,
+								    codes[i]));
+		}
 	sorted = xcalloc(n + 1, sizeof(*sorted));
 	if (n) {
 		memcpy(sorted, codes, n * sizeof(*sorted));
@@ -285,9 +310,13 @@ int label_set(struct store *st, const struct actor *a,
 
 	if (store_begin(st, e) < 0)
 		goto out;
-	if (label_check_access(st, a, item_id, e) < 0)
+	/* validated against `cb` above: that must still be the current
+	 * version now that no update can come in */
+	if (study_codebook_current(st, cb, e) < 0 ||
+	    label_check_access(st, a, item_id, e) < 0)
 		goto out;
-	old = codes_joined(st, item_id, a->member_id, dim);
+	if (codes_joined(st, item_id, a->member_id, dim, &old, e) < 0)
+		goto out;
 	/* a proposal rides on the `other` label: setting the dimension
 	 * again, `other` still among the codes, keeps it attached */
 	if (!proposal_id) {
@@ -299,9 +328,12 @@ int label_set(struct store *st, const struct actor *a,
 		sqlite3_bind_int64(s, 1, item_id);
 		sqlite3_bind_int64(s, 2, a->member_id);
 		sqlite3_bind_text(s, 3, dim, -1, SQLITE_STATIC);
-		if (sqlite3_step(s) == SQLITE_ROW)
+		rc = store_step(st, s, "reading labels", e);
+		if (rc > 0)
 			proposal_id = sqlite3_column_int64(s, 0);
 		sqlite3_finalize(s);
+		if (rc < 0)
+			goto out;
 	}
 	s = store_prepare(st, "DELETE FROM labels WHERE item_id = ? AND "
 			  "member_id = ? AND dimension = ?", e);
@@ -333,7 +365,8 @@ int label_set(struct store *st, const struct actor *a,
 		if (step_done(st, s, e, "saving a label") < 0)
 			goto out;
 	}
-	new_ = codes_joined(st, item_id, a->member_id, dim);
+	if (codes_joined(st, item_id, a->member_id, dim, &new_, e) < 0)
+		goto out;
 	if ((old || new_) && !(old && new_ && !strcmp(old, new_)) &&
 	    store_audit(st, a->os_user, actor_for(a), "label", item_id, dim,
 			old, new_, e) < 0)
@@ -359,10 +392,17 @@ int label_toggle(struct store *st, const struct actor *a,
 	size_t n = 0, i;
 	int found = 0, ret;
 
-	if (!d)
-		return err_set(e, ERR_INPUT, "%s: no such dimension", dim);
-	if (coding_load(st, a, item_id, a->member_id, &c, e) < 0)
+	if (!d) {
+		err_set(e, ERR_INPUT, "%s: no such dimension", dim);
+		return err_suggest(e, codebook_suggest_dim(cb, dim));
+	}
+	/* what is chosen now and the change, in one transaction */
+	if (store_begin(st, e) < 0)
 		return -1;
+	if (coding_load(st, a, item_id, a->member_id, &c, e) < 0) {
+		store_rollback(st);
+		return -1;
+	}
 	cur = coding_dim(&c, dim);
 	v = xcalloc((cur ? cur->nr_codes : 0) + 1, sizeof(*v));
 	for (i = 0; cur && i < cur->nr_codes; i++) {
@@ -374,6 +414,10 @@ int label_toggle(struct store *st, const struct actor *a,
 	if (!found)
 		v[n++] = code;
 	ret = label_set(st, a, cb, item_id, dim, v, n, 0, e);
+	if (ret == 0)
+		ret = store_commit(st, e);
+	else
+		store_rollback(st);
 	free(v);
 	coding_release(&c);
 	return ret;
@@ -391,7 +435,8 @@ int label_submit(struct store *st, const struct actor *a,
 
 	if (store_begin(st, e) < 0)
 		return -1;
-	if (label_check_access(st, a, item_id, e) < 0 ||
+	if (study_codebook_current(st, cb, e) < 0 ||
+	    label_check_access(st, a, item_id, e) < 0 ||
 	    coding_load(st, a, item_id, a->member_id, &c, e) < 0)
 		goto out;
 	for (i = 0; i < cb->nr_dims; i++)
@@ -436,7 +481,7 @@ int label_memo(struct store *st, const struct actor *a, long long item_id,
 	sqlite3_stmt *s;
 	char now[32];
 	char *old = NULL;
-	int ret = -1;
+	int ret = -1, rc;
 
 	if (store_begin(st, e) < 0)
 		return -1;
@@ -448,9 +493,12 @@ int label_memo(struct store *st, const struct actor *a, long long item_id,
 		goto out;
 	sqlite3_bind_int64(s, 1, item_id);
 	sqlite3_bind_int64(s, 2, a->member_id);
-	if (sqlite3_step(s) == SQLITE_ROW)
+	rc = store_step(st, s, "reading the memo", e);
+	if (rc > 0)
 		old = xstrdup((const char *)sqlite3_column_text(s, 0));
 	sqlite3_finalize(s);
+	if (rc < 0)
+		goto out;
 	store_now(now);
 	if (text && *text) {
 		s = store_prepare(st, "INSERT INTO memos (item_id, member_id, "
@@ -534,8 +582,10 @@ int label_propose(struct store *st, const struct actor *a,
 	long long pid;
 	int ret = -1;
 
-	if (!d)
-		return err_set(e, ERR_INPUT, "%s: no such dimension", dim);
+	if (!d) {
+		err_set(e, ERR_INPUT, "%s: no such dimension", dim);
+		return err_suggest(e, codebook_suggest_dim(cb, dim));
+	}
 	if (!codebook_valid_key(key))
 		return err_set(e, ERR_INPUT, "%s: a code key is 1-64 letters, "
 			       "digits, '_', '-' or '.'", key);
@@ -550,7 +600,8 @@ int label_propose(struct store *st, const struct actor *a,
 			       "definition");
 	if (store_begin(st, e) < 0)
 		return -1;
-	if (label_check_access(st, a, item_id, e) < 0)
+	if (study_codebook_current(st, cb, e) < 0 ||
+	    label_check_access(st, a, item_id, e) < 0)
 		goto out;
 	store_now(now);
 	s = store_prepare(st, "INSERT INTO proposals (dimension, key, name, "

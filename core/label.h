@@ -10,8 +10,8 @@
  * item belongs to a round, only that round's annotators, and only while
  * the round is open.
  *
- * Blinding: label_may_see() is the one rule for reading another member's
- * work; every path (screen, CLI, export, agreement) goes through it.
+ * Blinding: who may read another member's work is decided in
+ * core/access (access_may_see()); coding_load() asks it.
  */
 #ifndef BUGCODER_LABEL_H
 #define BUGCODER_LABEL_H
@@ -50,12 +50,6 @@ int coding_load(struct store *st, const struct actor *a, long long item_id,
 void coding_release(struct coding *c);
 /* The codes chosen for dimension `dim`, or NULL when none. */
 const struct coded_dim *coding_dim(const struct coding *c, const char *dim);
-
-/* May actor `a` see member `member_id`'s work on `item_id`?  Their own,
- * always; the owner's and adjudicators', always; an annotator's, only
- * once the item's round is closed. */
-int label_may_see(struct store *st, const struct actor *a, long long item_id,
-		  long long member_id);
 
 /* Replace the actor's codes for one dimension of an item by codes[0..n)
  * (n == 0 clears the dimension).  A `select: one` dimension takes at most

@@ -11,6 +11,7 @@
 #include "core/csv.h"
 #include "core/item.h"
 #include "core/label.h"
+#include "core/suggest.h"
 
 struct row {
 	long long item_id, member_id;
@@ -137,12 +138,16 @@ static int check_rows(struct store *st, const struct actor *a,
 			err_set(e, ERR_INPUT, "%s:%d: dimension: %s is not in "
 				"codebook %s", path, r->line, r->fields[cd],
 				cb->name);
+			err_suggest(e, codebook_suggest_dim(cb,
+							    r->fields[cd]));
 			goto out;
 		}
 		if (!dimension_code(w->dim, r->fields[cc])) {
 			err_set(e, ERR_INPUT, "%s:%d: code: %s is not a code "
 				"of %s", path, r->line, r->fields[cc],
 				w->dim->key);
+			err_suggest(e, dimension_suggest_code(w->dim,
+							      r->fields[cc]));
 			goto out;
 		}
 		w->code = r->fields[cc];

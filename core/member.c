@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include "core/buf.h"
+#include "core/suggest.h"
+#include "core/priv.h"
 
 char *member_os_user(void)
 {
@@ -84,8 +86,22 @@ int member_find(struct store *st, const char *name, long long *id,
 		return 0;
 	if (rc != SQLITE_DONE)
 		return store_error(st, e, "looking up a member");
-	return err_set(e, ERR_NOTFOUND, "%s: not a member of this study",
-		       name);
+	err_set(e, ERR_NOTFOUND, "%s: not a member of this study", name);
+	s = store_prepare(st, "SELECT name FROM members WHERE active ORDER BY "
+			  "id", NULL);
+	if (s) {
+		struct suggest sg;
+
+		suggest_init(&sg, name);
+		while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+			suggest_add(&sg, (const char *)
+				    sqlite3_column_text(s, 0));
+		sqlite3_finalize(s);
+		if (rc == SQLITE_DONE)
+			err_suggest(e, suggest_result(&sg));
+		suggest_release(&sg);
+	}
+	return -1;
 }
 
 static int resolve(struct store *st, const char *as, struct actor *a,
@@ -165,13 +181,42 @@ int actor_require(const struct actor *a, unsigned roles, const char *what,
 		       role_name(a->role));
 }
 
+/* Refuse when `name` annotates an open round: without their labels its
+ * items would never be ready for agreement.  `doing` says what was
+ * asked ("removed", "given another role").  0 when free, else -1. */
+static int refuse_open_round(struct store *st, const char *name,
+			     const char *doing, struct err *e)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	s = store_prepare(st, "SELECT r.name FROM rounds r JOIN "
+			  "round_annotators ra ON ra.round_id = r.id JOIN "
+			  "members m ON m.id = ra.member_id WHERE m.name = ? "
+			  "AND r.closed_at IS NULL ORDER BY r.id LIMIT 1", e);
+	if (!s)
+		return -1;
+	sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
+	rc = store_step(st, s, "reading the rounds", e);
+	if (rc > 0) {
+		const char *r = (const char *)sqlite3_column_text(s, 0);
+
+		err_set(e, ERR_INPUT, "%s annotates the open round %s and "
+			"cannot be %s; close it first (bugcoder round close "
+			"%s)", name, r, doing, r);
+		rc = -1;
+	}
+	sqlite3_finalize(s);
+	return rc < 0 ? -1 : 0;
+}
+
 int member_add(struct store *st, const struct actor *a, const char *name,
 	       enum role role, struct err *e)
 {
 	sqlite3_stmt *s = NULL;
 	char now[32];
 	char *old = NULL;
-	int ret = -1;
+	int ret = -1, rc;
 
 	if (actor_require(a, ROLES(ROLE_OWNER), "member add", e) < 0)
 		return -1;
@@ -181,6 +226,12 @@ int member_add(struct store *st, const struct actor *a, const char *name,
 	if (role == ROLE_NONE)
 		return err_set(e, ERR_INPUT, "unknown role (owner, annotator "
 			       "or adjudicator)");
+	/* on a server install a member reaches the study only as an OS
+	 * account: a name that is none is a typo */
+	if (priv_server_conf() && !getpwnam(name))
+		return err_set(e, ERR_INPUT, "%s: no such account on this "
+			       "system (a member is an OS account: create it "
+			       "first)", name);
 	if (store_begin(st, e) < 0)
 		return -1;
 	s = store_prepare(st, "SELECT role || CASE WHEN active THEN '' "
@@ -189,10 +240,13 @@ int member_add(struct store *st, const struct actor *a, const char *name,
 	if (!s)
 		goto out;
 	sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
-	if (sqlite3_step(s) == SQLITE_ROW)
+	rc = store_step(st, s, "reading the members", e);
+	if (rc > 0)
 		old = xstrdup((const char *)sqlite3_column_text(s, 0));
 	sqlite3_finalize(s);
 	s = NULL;	/* finalized again at `out` otherwise */
+	if (rc < 0)
+		goto out;
 	if (old && !strcmp(old, "owner") && role != ROLE_OWNER) {
 		sqlite3_stmt *c = store_prepare(st, "SELECT count(*) FROM "
 			"members WHERE role = 'owner' AND active", e);
@@ -200,15 +254,23 @@ int member_add(struct store *st, const struct actor *a, const char *name,
 
 		if (!c)
 			goto out;
-		if (sqlite3_step(c) == SQLITE_ROW)
+		rc = store_step(st, c, "counting owners", e);
+		if (rc > 0)
 			owners = sqlite3_column_int(c, 0);
 		sqlite3_finalize(c);
+		if (rc < 0)
+			goto out;
 		if (owners <= 1) {
 			err_set(e, ERR_INPUT, "%s is the only owner; add "
 				"another owner first", name);
 			goto out;
 		}
 	}
+	/* a role change of an annotator of an open round would leave
+	 * that round unfinishable */
+	if (old && !strcmp(old, "annotator") && role != ROLE_ANNOTATOR &&
+	    refuse_open_round(st, name, "given another role", e) < 0)
+		goto out;
 	store_now(now);
 	s = store_prepare(st, "INSERT INTO members (name, role, active, "
 			  "added_at) VALUES (?1, ?2, 1, ?3) ON CONFLICT (name) "
@@ -224,7 +286,6 @@ int member_add(struct store *st, const struct actor *a, const char *name,
 	}
 	{
 		struct buf o = BUF_INIT, n = BUF_INIT;
-		int rc;
 
 		if (old)
 			buf_addf(&o, "%s=%s", name, old);
@@ -263,38 +324,21 @@ int member_remove(struct store *st, const struct actor *a, const char *name,
 				  "role = 'owner' AND active", e);
 		if (!s)
 			goto out;
-		if (sqlite3_step(s) == SQLITE_ROW)
+		rc = store_step(st, s, "counting owners", e);
+		if (rc > 0)
 			owners = sqlite3_column_int(s, 0);
 		sqlite3_finalize(s);
 		s = NULL;
+		if (rc < 0)
+			goto out;
 		if (owners <= 1) {
 			err_set(e, ERR_INPUT, "%s is the only owner and cannot "
 				"be removed", name);
 			goto out;
 		}
 	}
-	/* an annotator of an open round is needed there: without their
-	 * labels its items would never be ready for agreement */
-	s = store_prepare(st, "SELECT r.name FROM rounds r JOIN "
-			  "round_annotators ra ON ra.round_id = r.id JOIN "
-			  "members m ON m.id = ra.member_id WHERE m.name = ? "
-			  "AND r.closed_at IS NULL ORDER BY r.id LIMIT 1", e);
-	if (!s)
+	if (refuse_open_round(st, name, "removed", e) < 0)
 		goto out;
-	sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
-	rc = sqlite3_step(s);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-		store_error(st, e, "reading the rounds");
-		goto out;
-	}
-	if (rc == SQLITE_ROW) {
-		err_set(e, ERR_INPUT, "%s annotates the open round %s; close "
-			"it first (bugcoder round close %s)", name,
-			(const char *)sqlite3_column_text(s, 0),
-			(const char *)sqlite3_column_text(s, 0));
-		goto out;
-	}
-	sqlite3_finalize(s);
 	s = store_prepare(st, "UPDATE members SET active = 0 WHERE name = ?",
 			  e);
 	if (!s)
@@ -313,4 +357,27 @@ out:
 		store_rollback(st);
 	sqlite3_finalize(s);
 	return ret;
+}
+
+int member_each(struct store *st,
+		int (*fn)(const char *name, const char *role,
+			  const char *added_at, void *data),
+		void *data, struct err *e)
+{
+	sqlite3_stmt *s;
+	int rc, stop = 0;
+
+	s = store_prepare(st, "SELECT name, role, added_at FROM members "
+			  "WHERE active ORDER BY CASE role WHEN 'owner' THEN 0 "
+			  "WHEN 'adjudicator' THEN 1 ELSE 2 END, name", e);
+	if (!s)
+		return -1;
+	while (!stop && (rc = store_step(st, s, "reading members", e)) > 0)
+		stop = fn((const char *)sqlite3_column_text(s, 0),
+			  (const char *)sqlite3_column_text(s, 1),
+			  (const char *)sqlite3_column_text(s, 2), data);
+	sqlite3_finalize(s);
+	if (stop)
+		return stop;
+	return rc < 0 ? -1 : 0;
 }

@@ -46,6 +46,14 @@ int member_resolve_any(struct store *st, const char *as, struct actor *a,
 		       struct err *e);
 void actor_release(struct actor *a);
 
+/* Call fn(name, role, added_at, data) for every active member, owners
+ * first, then adjudicators, then the rest, by name.  Stops at the first
+ * non-zero return of fn and returns it; 0, or -1 with `e` filled. */
+int member_each(struct store *st,
+		int (*fn)(const char *name, const char *role,
+			  const char *added_at, void *data),
+		void *data, struct err *e);
+
 /* "owner", "annotator", "adjudicator" <-> enum role; ROLE_NONE if not. */
 const char *role_name(enum role r);
 enum role role_parse(const char *s);

@@ -3,6 +3,8 @@
  */
 #include "core/round.h"
 
+#include "core/access.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,6 +78,109 @@ static int free_items(struct store *st, const char *repo, struct cands *out,
 	return 0;
 }
 
+/* Item `id`'s name ("owner/repo#N") and the round it is in (NULL when in
+ * none, *closed telling whether that round is closed); both owned by the
+ * caller, NULL on failure. */
+static int item_whereabouts(struct store *st, long long id, char **item,
+			    char **round, int *closed, struct err *e)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	*item = *round = NULL;
+	*closed = 0;
+	s = store_prepare(st, "SELECT i.repo, i.number, r.name, r.closed_at "
+			  "IS NOT NULL FROM items i LEFT JOIN assignments a "
+			  "ON a.item_id = i.id LEFT JOIN rounds r ON r.id = "
+			  "a.round_id WHERE i.id = ?", e);
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, id);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		const char *r = (const char *)sqlite3_column_text(s, 2);
+
+		*item = item_name((const char *)sqlite3_column_text(s, 0),
+				  sqlite3_column_int64(s, 1));
+		*round = r ? xstrdup(r) : NULL;
+		*closed = sqlite3_column_int(s, 3);
+	}
+	sqlite3_finalize(s);
+	if (rc == SQLITE_DONE)
+		return err_set(e, ERR_NOTFOUND, "no item with id %lld", id);
+	if (rc != SQLITE_ROW)
+		return store_error(st, e, "reading an item");
+	return 0;
+}
+
+/* Refuse item `id` when it is in a round already, naming both. */
+static int check_free(struct store *st, long long id, struct err *e)
+{
+	char *item, *round;
+	int closed, ret = 0;
+
+	if (item_whereabouts(st, id, &item, &round, &closed, e) < 0)
+		return -1;
+	if (round && closed)
+		ret = err_set(e, ERR_INPUT, "%s is already in round %s (closed; "
+			      "--items unfinished:%s moves the items it left "
+			      "unfinished)", item, round, round);
+	else if (round)
+		ret = err_set(e, ERR_INPUT, "%s is already in round %s", item,
+			      round);
+	free(item);
+	free(round);
+	return ret;
+}
+
+/* The items of round `rid` that not every annotator of the round
+ * submitted, in round order: appended to `out` (may be NULL), counted in
+ * *nr, the first named in *first (may be NULL; owned, NULL when none). */
+static int unfinished_items(struct store *st, long long rid,
+			    struct cands *out, size_t *nr, char **first,
+			    struct err *e)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	*nr = 0;
+	if (first)
+		*first = NULL;
+	s = store_prepare(st, "SELECT a.item_id, i.repo, i.number FROM "
+			  "assignments a JOIN items i ON i.id = a.item_id "
+			  "WHERE a.round_id = ?1 AND (SELECT count(*) FROM "
+			  "submissions s JOIN round_annotators ra ON "
+			  "ra.member_id = s.member_id AND ra.round_id = ?1 "
+			  "WHERE s.item_id = a.item_id) < (SELECT count(*) "
+			  "FROM round_annotators WHERE round_id = ?1) "
+			  "ORDER BY a.position", e);
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, rid);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (first && !*first)
+			*first = item_name((const char *)
+					   sqlite3_column_text(s, 1),
+					   sqlite3_column_int64(s, 2));
+		if (out) {
+			ALLOC_GROW(out->v, out->nr + 1, out->alloc);
+			out->v[out->nr].id = sqlite3_column_int64(s, 0);
+			out->v[out->nr].repo = NULL;
+			out->nr++;
+		}
+		(*nr)++;
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE) {
+		if (first) {
+			free(*first);
+			*first = NULL;
+		}
+		return store_error(st, e, "listing a round's items");
+	}
+	return 0;
+}
+
 static int add_named(struct store *st, const char *name, struct cands *out,
 		     struct err *e)
 {
@@ -83,6 +188,8 @@ static int add_named(struct store *st, const char *name, struct cands *out,
 	size_t i;
 
 	if (id < 0)
+		return -1;
+	if (check_free(st, id, e) < 0)
 		return -1;
 	for (i = 0; i < out->nr; i++)
 		if (out->v[i].id == id)
@@ -94,11 +201,40 @@ static int add_named(struct store *st, const char *name, struct cands *out,
 	return 0;
 }
 
-static int parse_items(struct store *st, const char *spec, struct cands *out,
-		       struct err *e)
+/* --items unfinished:ROUND: the unfinished items of a closed round, whose
+ * id goes to *from. */
+static int unfinished_spec(struct store *st, const char *name,
+			   struct cands *out, long long *from, struct err *e)
 {
+	struct round_info r;
+	size_t nr;
+	int ret = -1;
+
+	if (round_get(st, name, &r, e) < 0)
+		return err_prefix(e, "--items unfinished:%s", name);
+	if (!r.closed_at) {
+		err_set(e, ERR_INPUT, "--items unfinished:%s: round %s is "
+			"still open; its items can move once it is closed "
+			"(round close %s --force)", name, name, name);
+		goto out;
+	}
+	if (unfinished_items(st, r.id, out, &nr, NULL, e) < 0)
+		goto out;
+	*from = r.id;
+	ret = 0;
+out:
+	round_info_release(&r);
+	return ret;
+}
+
+static int parse_items(struct store *st, const char *spec, struct cands *out,
+		       long long *from, struct err *e)
+{
+	*from = 0;
 	if (!strcmp(spec, "all"))
 		return free_items(st, NULL, out, e);
+	if (!strncmp(spec, "unfinished:", 11))
+		return unfinished_spec(st, spec + 11, out, from, e);
 	if (!strncmp(spec, "repo:", 5))
 		return free_items(st, spec + 5, out, e);
 	if (spec[0] == '@') {
@@ -313,12 +449,133 @@ static int check_annotators(struct store *st, const struct round_spec *spec,
 	return 0;
 }
 
+/* The gate of a round being created, in its transaction; a forced gate
+ * is audited with what the check found. */
+static int save_gate(struct store *st, const struct actor *a,
+		     const struct round_spec *spec, long long rid,
+		     struct err *e)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	s = store_prepare(st, "INSERT INTO round_gates (round_id, "
+			  "after_round_id, min_kappa, on_lower, forced) "
+			  "SELECT ?1, id, ?3, ?4, ?5 FROM rounds WHERE name = "
+			  "?2", e);
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, rid);
+	sqlite3_bind_text(s, 2, spec->gate_after, -1, SQLITE_STATIC);
+	sqlite3_bind_double(s, 3, spec->gate_min_kappa);
+	sqlite3_bind_int(s, 4, spec->gate_on_lower);
+	sqlite3_bind_int(s, 5, spec->gate_forced);
+	rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return store_error(st, e, "saving the round's gate");
+	if (sqlite3_changes(st->db) != 1)
+		return err_set(e, ERR_NOTFOUND, "--after %s: no such round",
+			       spec->gate_after);
+	return store_audit(st, a->os_user, actor_for(a), spec->gate_forced ?
+			   "round.gate-forced" : "round.gate", 0, NULL,
+			   spec->gate_after, spec->gate_detail ?
+			   spec->gate_detail : spec->name, e);
+}
+
+/* Why a round would have no items, with the way out when a closed round
+ * left items unfinished. */
+static int no_items(struct store *st, const struct round_spec *spec,
+		    long long from, struct err *e)
+{
+	sqlite3_stmt *s;
+	char *hint = NULL;
+	int rc;
+
+	if (from)
+		return err_set(e, ERR_INPUT, "round %s would have no items: "
+			       "round %s has none left that is unfinished",
+			       spec->name, spec->items + 11);
+	s = store_prepare(st, "SELECT r.name FROM rounds r WHERE "
+			  "r.closed_at IS NOT NULL AND EXISTS (SELECT 1 FROM "
+			  "assignments a WHERE a.round_id = r.id AND (SELECT "
+			  "count(*) FROM submissions s JOIN round_annotators "
+			  "ra ON ra.member_id = s.member_id AND ra.round_id = "
+			  "r.id WHERE s.item_id = a.item_id) < (SELECT "
+			  "count(*) FROM round_annotators WHERE round_id = "
+			  "r.id)) ORDER BY r.id LIMIT 1", e);
+	if (!s)
+		return -1;
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		hint = xstrdup((const char *)sqlite3_column_text(s, 0));
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return store_error(st, e, "listing rounds");
+	if (hint)
+		err_set(e, ERR_INPUT, "round %s would have no items: every "
+			"item%s is in a round already; round %s is closed with "
+			"items unfinished, which --items unfinished:%s moves",
+			spec->name, spec->items && !strncmp(spec->items,
+			"repo:", 5) ? " of that repository" : "", hint, hint);
+	else
+		err_set(e, ERR_INPUT, "round %s would have no items: every "
+			"item%s is in a round already", spec->name,
+			spec->items && !strncmp(spec->items, "repo:", 5) ?
+			" of that repository" : "");
+	free(hint);
+	return -1;
+}
+
+/* Take the items c[] out of round `from`, auditing each move to round
+ * `to`. */
+static int move_out(struct store *st, const struct actor *a, long long from,
+		    const char *to, const struct cands *c, struct err *e)
+{
+	struct round_info r;
+	sqlite3_stmt *s;
+	size_t i;
+	int ret = -1;
+
+	memset(&r, 0, sizeof(r));
+	s = store_prepare(st, "SELECT name FROM rounds WHERE id = ?", e);
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, from);
+	if (sqlite3_step(s) != SQLITE_ROW) {
+		store_error(st, e, "reading a round");
+		goto out;
+	}
+	r.name = xstrdup((const char *)sqlite3_column_text(s, 0));
+	sqlite3_finalize(s);
+	s = store_prepare(st, "DELETE FROM assignments WHERE round_id = ? AND "
+			  "item_id = ?", e);
+	if (!s)
+		goto out;
+	for (i = 0; i < c->nr; i++) {
+		sqlite3_reset(s);
+		sqlite3_bind_int64(s, 1, from);
+		sqlite3_bind_int64(s, 2, c->v[i].id);
+		if (sqlite3_step(s) != SQLITE_DONE) {
+			store_error(st, e, "moving an item");
+			goto out;
+		}
+		if (store_audit(st, a->os_user, actor_for(a), "round.move",
+				c->v[i].id, NULL, r.name, to, e) < 0)
+			goto out;
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(s);
+	round_info_release(&r);
+	return ret;
+}
+
 int round_create(struct store *st, const struct actor *a,
 		 const struct round_spec *spec, struct round_info *out,
 		 struct err *e)
 {
 	struct cands c = { 0 };
-	long long *ann = NULL, rid;
+	long long *ann = NULL, rid, from = 0;
 	struct buf desc = BUF_INIT;
 	sqlite3_stmt *s = NULL;
 	size_t want = 0, i;
@@ -351,7 +608,10 @@ int round_create(struct store *st, const struct actor *a,
 	if (!s)
 		goto out;
 	sqlite3_bind_text(s, 1, spec->name, -1, SQLITE_STATIC);
-	if (sqlite3_step(s) == SQLITE_ROW) {
+	switch (store_step(st, s, "reading rounds", e)) {
+	case -1:
+		goto out;
+	case 1:
 		err_set(e, ERR_INPUT, "round %s already exists", spec->name);
 		goto out;
 	}
@@ -360,10 +620,15 @@ int round_create(struct store *st, const struct actor *a,
 	if (check_annotators(st, spec, ann, e) < 0)
 		goto out;
 	if (spec->items) {
-		if (parse_items(st, spec->items, &c, e) < 0)
+		if (parse_items(st, spec->items, &c, &from, e) < 0)
 			goto out;
 		want = c.nr;
-		buf_addf(&desc, "items: %s", spec->items);
+		if (!strcmp(spec->items, "all") ||
+		    !strncmp(spec->items, "repo:", 5))
+			buf_addf(&desc, "items: %s in no round at creation",
+				 spec->items);
+		else
+			buf_addf(&desc, "items: %s", spec->items);
 	} else {
 		if (free_items(st, NULL, &c, e) < 0)
 			goto out;
@@ -373,8 +638,7 @@ int round_create(struct store *st, const struct actor *a,
 		buf_addf(&desc, "sample: %s of %zu", spec->sample, c.nr);
 	}
 	if (!want) {
-		err_set(e, ERR_INPUT, "round %s would have no items (all are "
-			"in rounds already?)", spec->name);
+		no_items(st, spec, from, e);
 		goto out;
 	}
 	store_now(now);
@@ -412,6 +676,9 @@ int round_create(struct store *st, const struct actor *a,
 		}
 	}
 	sqlite3_finalize(s);
+	s = NULL;
+	if (from && move_out(st, a, from, spec->name, &c, e) < 0)
+		goto out;
 	s = store_prepare(st, "INSERT INTO assignments (round_id, item_id, "
 			  "position) VALUES (?, ?, ?)", e);
 	if (!s)
@@ -423,8 +690,7 @@ int round_create(struct store *st, const struct actor *a,
 		sqlite3_bind_int64(s, 3, (long long)i);
 		if (sqlite3_step(s) != SQLITE_DONE) {
 			if (sqlite3_errcode(st->db) == SQLITE_CONSTRAINT)
-				err_set(e, ERR_INPUT, "an item named in "
-					"--items is already in another round");
+				check_free(st, c.v[i].id, e);
 			else
 				store_error(st, e, "creating the round");
 			goto out;
@@ -432,6 +698,8 @@ int round_create(struct store *st, const struct actor *a,
 	}
 	if (store_audit(st, a->os_user, actor_for(a), "round.create", 0, NULL,
 			NULL, spec->name, e) < 0)
+		goto out;
+	if (spec->gate_after && save_gate(st, a, spec, rid, e) < 0)
 		goto out;
 	if (store_commit(st, e) < 0)
 		goto out;
@@ -449,13 +717,17 @@ out:
 }
 
 int round_close(struct store *st, const struct actor *a, const char *name,
-		struct err *e)
+		unsigned flags, struct err *e)
 {
 	struct round_info r;
-	sqlite3_stmt *s;
+	sqlite3_stmt *s = NULL;
+	struct buf note = BUF_INIT;
+	char *first = NULL;
+	size_t left = 0;
 	char now[32];
 	int ret = -1;
 
+	memset(&r, 0, sizeof(r));
 	if (actor_require(a, ROLES(ROLE_OWNER) | ROLES(ROLE_ADJUDICATOR),
 			  "round close", e) < 0)
 		return -1;
@@ -466,31 +738,121 @@ int round_close(struct store *st, const struct actor *a, const char *name,
 	if (r.closed_at) {
 		err_set(e, ERR_INPUT, "round %s is already closed (%s)", name,
 			r.closed_at);
-		round_info_release(&r);
 		goto out;
 	}
-	round_info_release(&r);
+	if (unfinished_items(st, r.id, NULL, &left, &first, e) < 0)
+		goto out;
+	if (left && !(flags & ROUND_FORCE)) {
+		err_set(e, ERR_INPUT, "round %s: %zu of %zu items are not "
+			"submitted by every annotator (%s is one); closing "
+			"freezes them: `round close %s --force` closes it "
+			"anyway", name, left, r.nr_items, first, name);
+		goto out;
+	}
+	buf_addstr(&note, name);
+	if (left)
+		buf_addf(&note, " (forced: %zu of %zu items unfinished)", left,
+			 r.nr_items);
 	store_now(now);
 	s = store_prepare(st, "UPDATE rounds SET closed_at = ?, closed_by = ? "
-			  "WHERE name = ?", e);
+			  "WHERE id = ?", e);
 	if (!s)
 		goto out;
 	sqlite3_bind_text(s, 1, now, -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 2, a->name, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 3, name, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 3, r.id);
 	if (sqlite3_step(s) != SQLITE_DONE) {
-		sqlite3_finalize(s);
 		store_error(st, e, "closing the round");
 		goto out;
 	}
-	sqlite3_finalize(s);
 	if (store_audit(st, a->os_user, actor_for(a), "round.close", 0, NULL,
-			NULL, name, e) < 0)
+			NULL, note.ptr, e) < 0)
 		goto out;
 	ret = store_commit(st, e);
 out:
 	if (ret < 0)
 		store_rollback(st);
+	sqlite3_finalize(s);
+	round_info_release(&r);
+	buf_release(&note);
+	free(first);
+	return ret;
+}
+
+int round_reopen(struct store *st, const struct actor *a, const char *name,
+		 unsigned flags, struct err *e)
+{
+	struct round_info r;
+	sqlite3_stmt *s = NULL;
+	struct buf note = BUF_INIT;
+	char *first = NULL;
+	long long done = 0;
+	int rc, ret = -1;
+
+	memset(&r, 0, sizeof(r));
+	if (actor_require(a, ROLES(ROLE_OWNER), "round reopen", e) < 0)
+		return -1;
+	if (store_begin(st, e) < 0)
+		return -1;
+	if (round_get(st, name, &r, e) < 0)
+		goto out;
+	if (!r.closed_at) {
+		err_set(e, ERR_INPUT, "round %s is open already", name);
+		goto out;
+	}
+	s = store_prepare(st, "SELECT i.repo, i.number, count(*) OVER () "
+			  "FROM assignments a JOIN items i ON i.id = "
+			  "a.item_id WHERE a.round_id = ?1 AND (EXISTS "
+			  "(SELECT 1 FROM resolutions WHERE item_id = "
+			  "a.item_id) OR EXISTS (SELECT 1 FROM settled WHERE "
+			  "item_id = a.item_id)) ORDER BY a.position LIMIT 1",
+			  e);
+	if (!s)
+		goto out;
+	sqlite3_bind_int64(s, 1, r.id);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		first = item_name((const char *)sqlite3_column_text(s, 0),
+				  sqlite3_column_int64(s, 1));
+		done = sqlite3_column_int64(s, 2);
+	}
+	sqlite3_finalize(s);
+	s = NULL;
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		store_error(st, e, "reading a round");
+		goto out;
+	}
+	if (done && !(flags & ROUND_FORCE)) {
+		err_set(e, ERR_INPUT, "round %s: %lld of its items %s been "
+			"adjudicated (%s is one); `round reopen %s --force` "
+			"reopens it anyway, and what was adjudicated stays "
+			"frozen", name, done, done > 1 ? "have" : "has", first,
+			name);
+		goto out;
+	}
+	buf_addf(&note, "%s (closed %s by %s)", name, r.closed_at,
+		 r.closed_by ? r.closed_by : "?");
+	s = store_prepare(st, "UPDATE rounds SET closed_at = NULL, closed_by "
+			  "= NULL WHERE id = ?", e);
+	if (!s)
+		goto out;
+	sqlite3_bind_int64(s, 1, r.id);
+	if (sqlite3_step(s) != SQLITE_DONE) {
+		store_error(st, e, "reopening the round");
+		goto out;
+	}
+	if (store_audit(st, a->os_user, actor_for(a), "round.reopen", 0, NULL,
+			note.ptr, done ? "forced: adjudicated items stay "
+			"frozen" : name, e) < 0)
+		goto out;
+	ret = store_commit(st, e);
+out:
+	if (ret < 0)
+		store_rollback(st);
+	sqlite3_finalize(s);
+	round_info_release(&r);
+	buf_release(&note);
+	free(first);
 	return ret;
 }
 
@@ -506,6 +868,7 @@ static int fill(struct store *st, sqlite3_stmt *s, struct round_info *r,
 {
 	sqlite3_stmt *q;
 	size_t alloc = 0;
+	int rc;
 
 	memset(r, 0, sizeof(*r));
 	r->id = sqlite3_column_int64(s, 0);
@@ -524,11 +887,13 @@ static int fill(struct store *st, sqlite3_stmt *s, struct round_info *r,
 	if (!q)
 		return -1;
 	sqlite3_bind_int64(q, 1, r->id);
-	while (sqlite3_step(q) == SQLITE_ROW) {
+	while ((rc = store_step(st, q, "reading a round", e)) > 0) {
 		ALLOC_GROW(r->annotators, r->nr_annotators + 1, alloc);
 		r->annotators[r->nr_annotators++] = dup_col(q, 0);
 	}
 	sqlite3_finalize(q);
+	if (rc < 0)
+		return -1;
 	q = store_prepare(st, "SELECT count(*), sum((SELECT count(*) FROM "
 			  "submissions s JOIN round_annotators ra ON "
 			  "ra.member_id = s.member_id AND ra.round_id = "
@@ -538,12 +903,13 @@ static int fill(struct store *st, sqlite3_stmt *s, struct round_info *r,
 		return -1;
 	sqlite3_bind_int64(q, 1, r->id);
 	sqlite3_bind_int64(q, 2, (long long)r->nr_annotators);
-	if (sqlite3_step(q) == SQLITE_ROW) {
+	rc = store_step(st, q, "reading a round", e);
+	if (rc > 0) {
 		r->nr_items = (size_t)sqlite3_column_int64(q, 0);
 		r->nr_complete = (size_t)sqlite3_column_int64(q, 1);
 	}
 	sqlite3_finalize(q);
-	return 0;
+	return rc < 0 ? -1 : 0;
 }
 
 #define ROUND_COLS "SELECT id, name, spec, seed, stratify, created_at, " \
@@ -579,12 +945,13 @@ int round_list(struct store *st, struct round_info **v, size_t *nr,
 {
 	sqlite3_stmt *s = store_prepare(st, ROUND_COLS "ORDER BY id", e);
 	size_t alloc = 0;
+	int rc;
 
 	*v = NULL;
 	*nr = 0;
 	if (!s)
 		return -1;
-	while (sqlite3_step(s) == SQLITE_ROW) {
+	while ((rc = store_step(st, s, "reading rounds", e)) > 0) {
 		ALLOC_GROW(*v, *nr + 1, alloc);
 		if (fill(st, s, &(*v)[*nr], e) < 0) {
 			sqlite3_finalize(s);
@@ -596,6 +963,131 @@ int round_list(struct store *st, struct round_info **v, size_t *nr,
 		(*nr)++;
 	}
 	sqlite3_finalize(s);
+	if (rc < 0) {
+		round_list_free(*v, *nr);
+		*v = NULL;
+		*nr = 0;
+		return -1;
+	}
+	return 0;
+}
+
+int round_list_for(struct store *st, const struct actor *a,
+		   struct round_info **v, size_t *nr, struct err *e)
+{
+	sqlite3_stmt *s = NULL;
+	size_t i;
+	int rc = 0;
+
+	if (round_list(st, v, nr, e) < 0)
+		return -1;
+	for (i = 0; i < *nr; i++) {
+		struct round_info *r = &(*v)[i];
+
+		/* how far the others are would show, item by item, when
+		 * they submit: the same rule as their labels */
+		if (access_rule(a, 0, 1, r->closed_at != NULL))
+			continue;
+		r->own_only = 1;
+		r->nr_complete = 0;
+		if (!s)
+			s = store_prepare(st, "SELECT count(*) FROM "
+					  "submissions s JOIN assignments a ON "
+					  "a.item_id = s.item_id WHERE "
+					  "a.round_id = ? AND s.member_id = ?",
+					  e);
+		if (!s)
+			goto fail;
+		sqlite3_reset(s);
+		sqlite3_bind_int64(s, 1, r->id);
+		sqlite3_bind_int64(s, 2, a->member_id);
+		rc = store_step(st, s, "reading a round's progress", e);
+		if (rc < 0)
+			goto fail;
+		if (rc > 0)
+			r->nr_complete = (size_t)sqlite3_column_int64(s, 0);
+	}
+	sqlite3_finalize(s);
+	return 0;
+fail:
+	sqlite3_finalize(s);
+	round_list_free(*v, *nr);
+	*v = NULL;
+	*nr = 0;
+	return -1;
+}
+
+int round_later_changes(struct store *st, const struct round_info *r,
+			struct buf *out, struct err *e)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	if (!r->closed_at)
+		return 0;
+	s = store_prepare(st, "SELECT p.dimension, count(*) FROM labels l "
+			  "JOIN proposals p ON p.id = l.proposal_id JOIN "
+			  "assignments a ON a.item_id = l.item_id JOIN "
+			  "round_annotators ra ON ra.round_id = a.round_id AND "
+			  "ra.member_id = l.member_id WHERE a.round_id = ?1 AND "
+			  "p.status <> 'open' AND p.decided_at > ?2 GROUP BY "
+			  "p.dimension ORDER BY p.dimension", e);
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, r->id);
+	sqlite3_bind_text(s, 2, r->closed_at, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		int n = sqlite3_column_int(s, 1);
+
+		buf_addf(out, "%s: %d label%s moved by proposals decided "
+			 "after the round closed\n",
+			 (const char *)sqlite3_column_text(s, 0), n,
+			 n == 1 ? "" : "s");
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return store_error(st, e, "reading later decisions");
+	s = store_prepare(st, "SELECT DISTINCT au.dimension, au.old FROM audit "
+			  "au WHERE au.action = 'codebook.map' AND au.at > ?2 "
+			  "AND EXISTS (SELECT 1 FROM labels l JOIN assignments "
+			  "a ON a.item_id = l.item_id WHERE a.round_id = ?1 AND "
+			  "l.dimension = au.dimension) ORDER BY au.id", e);
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, r->id);
+	sqlite3_bind_text(s, 2, r->closed_at, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+		buf_addf(out, "%s: code %s was mapped onto another after the "
+			 "round closed\n",
+			 (const char *)sqlite3_column_text(s, 0),
+			 (const char *)sqlite3_column_text(s, 1));
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return store_error(st, e, "reading later decisions");
+	return 0;
+}
+
+int round_codebook_versions(struct store *st, long long round_id,
+			    struct buf *out, struct err *e)
+{
+	sqlite3_stmt *s;
+	int rc, n = 0;
+
+	s = store_prepare(st, "SELECT DISTINCT l.codebook_version FROM labels "
+			  "l JOIN assignments a ON a.item_id = l.item_id JOIN "
+			  "round_annotators ra ON ra.round_id = a.round_id AND "
+			  "ra.member_id = l.member_id WHERE a.round_id = ?1 "
+			  "ORDER BY 1", e);
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, round_id);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+		buf_addf(out, "%s%s", n++ ? ", " : "",
+			 (const char *)sqlite3_column_text(s, 0));
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return store_error(st, e, "reading the round's codebook "
+				   "versions");
 	return 0;
 }
 

@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/buf.h"
 #include "core/err.h"
 #include "core/member.h"
 #include "core/store.h"
@@ -30,6 +31,12 @@ struct round_spec {
 	const char *stratify;	/* "repo" or NULL */
 	const char *const *annotators;
 	size_t nr_annotators;
+	/* the calibration gate, checked by the caller (core/gate): */
+	const char *gate_after;	/* the round it waited for, or NULL */
+	double gate_min_kappa;
+	int gate_on_lower;	/* the interval's lower bound was compared */
+	int gate_forced;	/* the gate did not pass: --force */
+	const char *gate_detail;	/* what the check found (audit) */
 };
 
 struct round_info {
@@ -44,31 +51,71 @@ struct round_info {
 	char **annotators;
 	size_t nr_annotators;
 	size_t nr_items;
-	size_t nr_complete;	/* items every annotator of it submitted */
+	size_t nr_complete;	/* items every annotator of it submitted;
+				   with own_only, those the actor submitted */
+	int own_only;		/* progress is the actor's own (blinding) */
+};
+
+enum round_flags {
+	ROUND_FORCE = 1 << 0,	/* close with unfinished items, reopen with
+				   adjudicated ones */
 };
 
 /* Create a round.  Only the owner.  SPEC for --items is a comma-separated
- * list of item names, "all" (every item in no round yet), "repo:OWNER/NAME"
- * or "@FILE" (one item name per line).  A sample takes N items or P% of
- * the candidates (rounded to nearest, at least 1).  Annotators must be
- * members with the annotator (or owner) role.  *out (may be NULL) gets
- * the round.  Audited. */
+ * list of item names, "all" (every item in no round yet), "repo:OWNER/NAME",
+ * "@FILE" (one item name per line) or "unfinished:ROUND" (the items of the
+ * closed round ROUND that not every one of its annotators submitted; they
+ * move out of ROUND into the new one, each move audited).  A sample takes
+ * N items or P% of the candidates (rounded to nearest, at least 1).
+ * Annotators must be members with the annotator (or owner) role.  A named
+ * item already in a round is refused, naming the item and the round.
+ * *out (may be NULL) gets the round.  Audited. */
 int round_create(struct store *st, const struct actor *a,
 		 const struct round_spec *spec, struct round_info *out,
 		 struct err *e);
 
-/* Close a round (owner or adjudicator): labels freeze, blinding lifts. */
+/* Close a round (owner or adjudicator): labels freeze, blinding lifts.
+ * Refused while an item is not submitted by every annotator of the
+ * round, saying how many and naming the first, unless `flags` has
+ * ROUND_FORCE; a forced close is audited with the count. */
 int round_close(struct store *st, const struct actor *a, const char *name,
-		struct err *e);
+		unsigned flags, struct err *e);
+
+/* Reopen a closed round (owner only): its annotators may label again.
+ * Refused, naming the first, when an item of the round has been resolved
+ * or settled, unless `flags` has ROUND_FORCE (adjudicated items stay
+ * frozen all the same).  Audited. */
+int round_reopen(struct store *st, const struct actor *a, const char *name,
+		 unsigned flags, struct err *e);
 
 /* All rounds in creation order. */
 int round_list(struct store *st, struct round_info **v, size_t *nr,
 	       struct err *e);
+/* All rounds as actor `a` may see them: an annotator of an open round
+ * learns only their own progress (own_only set, nr_complete theirs). */
+int round_list_for(struct store *st, const struct actor *a,
+		   struct round_info **v, size_t *nr, struct err *e);
 /* One round by name; ERR_NOTFOUND when absent. */
 int round_get(struct store *st, const char *name, struct round_info *out,
 	      struct err *e);
 void round_info_release(struct round_info *r);
 void round_list_free(struct round_info *v, size_t nr);
+
+/* Later decisions that changed what closed round `r` covers: for each
+ * dimension, the labels of its annotators on its items that proposals
+ * decided after the close moved ("root_cause: 2 labels moved by
+ * proposals decided after the round closed"), and codebook maps made
+ * after the close on a dimension those labels use.  One line each,
+ * '\n'-terminated, appended to `out`; nothing for an open round or when
+ * nothing changed.  Returns 0, or -1 with `e` filled. */
+int round_later_changes(struct store *st, const struct round_info *r,
+			struct buf *out, struct err *e);
+
+/* Append to `out` the codebook versions the round's annotators coded its
+ * items with, sorted and joined with ", " (nothing when the round has no
+ * labels yet).  Returns 0, or -1 with `e` filled. */
+int round_codebook_versions(struct store *st, long long round_id,
+			    struct buf *out, struct err *e);
 
 /* The SplitMix64 step, exposed for tests. */
 uint64_t round_splitmix64(uint64_t *state);

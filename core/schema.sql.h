@@ -220,6 +220,39 @@ static const char *const migrations[] = {
 	"  has_fix INTEGER NOT NULL,"
 	"  fetched_at TEXT NOT NULL,"
 	"  PRIMARY KEY (repo, number));",
+
+	/* 1 -> 2: a round's calibration gate: created only once round
+	   `after_round_id` was closed with kappa >= min_kappa on every
+	   required dimension (its interval's lower bound when on_lower);
+	   `forced` when the owner overrode a gate that did not pass */
+	"CREATE TABLE round_gates ("
+	"  round_id INTEGER PRIMARY KEY REFERENCES rounds(id),"
+	"  after_round_id INTEGER NOT NULL REFERENCES rounds(id),"
+	"  min_kappa REAL NOT NULL,"
+	"  on_lower INTEGER NOT NULL DEFAULT 0,"
+	"  forced INTEGER NOT NULL DEFAULT 0);",
+
+	/* 2 -> 3: what a member was typing when the screen was stopped (a
+	   rationale, a proposed code), kept for them alone and offered
+	   when they open the same dialog again; one row per field */
+	"CREATE TABLE drafts ("
+	"  member_id INTEGER NOT NULL REFERENCES members(id),"
+	"  item_id INTEGER NOT NULL REFERENCES items(id),"
+	"  kind TEXT NOT NULL CHECK (kind IN ('rationale','proposal')),"
+	"  dimension TEXT NOT NULL,"
+	"  field TEXT NOT NULL,"
+	"  text TEXT NOT NULL,"
+	"  saved_at TEXT NOT NULL,"
+	"  PRIMARY KEY (member_id, item_id, kind, dimension, field));",
+
+	/* 3 -> 4: the audit log is hash-chained (see core/audit.h); the
+	   existing rows get their hashes in the same transaction, which
+	   the new trigger allows only for rows that have none */
+	"DROP TRIGGER IF EXISTS audit_no_update;"
+	"ALTER TABLE audit ADD COLUMN hash TEXT;"
+	"CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit"
+	"  WHEN OLD.hash IS NOT NULL"
+	"  BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;",
 };
 
 #endif

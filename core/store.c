@@ -9,6 +9,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,11 +18,127 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/audit.h"
 #include "core/buf.h"
+#include "core/priv.h"
 #include "core/schema.sql.h"
+#include "core/vfs.h"
 
 #define NR_MIGRATIONS (sizeof(migrations) / sizeof(migrations[0]))
 #define BUSY_TIMEOUT_MS 8000
+
+/*
+ * Permission problems name the file, the operation and the permission
+ * that is missing, with the file's mode and owners and who is asking
+ * ("unable to open database file" says none of it).  Permissions are
+ * checked with the effective ids, as the kernel checks them (a setgid
+ * install opens studies through its group).
+ */
+static void describe_owner(const char *path, struct buf *out)
+{
+	struct stat sb;
+	struct passwd *pw;
+	struct group *gr;
+	char mode[10];
+	int i;
+
+	if (stat(path, &sb) < 0)
+		return;
+	for (i = 0; i < 9; i++)
+		mode[i] = (sb.st_mode & (0400 >> i)) ? "rwx"[i % 3] : '-';
+	mode[9] = '\0';
+	pw = getpwuid(sb.st_uid);
+	if (pw)
+		buf_addf(out, "%s %s", mode, pw->pw_name);
+	else
+		buf_addf(out, "%s %lu", mode, (unsigned long)sb.st_uid);
+	gr = getgrgid(sb.st_gid);
+	if (gr)
+		buf_addf(out, ":%s", gr->gr_name);
+	else
+		buf_addf(out, ":%lu", (unsigned long)sb.st_gid);
+	pw = getpwuid(geteuid());
+	if (pw)
+		buf_addf(out, "; you are %s", pw->pw_name);
+}
+
+static int perm_error(struct err *e, const char *path, const char *op,
+		      const char *perm)
+{
+	struct buf b = BUF_INIT;
+
+	describe_owner(path, &b);
+	err_set(e, ERR_PERM, "%s: cannot %s: no %s permission (%s)", path, op,
+		perm, b.ptr);
+	buf_release(&b);
+	return -1;
+}
+
+static int can(const char *path, int mode)
+{
+	return faccessat(AT_FDCWD, path, mode, AT_EACCESS) == 0;
+}
+
+/* The directory a study is in, owned. */
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return xstrdup(".");
+	if (slash == path)
+		return xstrdup("/");
+	return xstrndup(path, (size_t)(slash - path));
+}
+
+/* When opening or writing `path` failed: the permission that is
+ * missing, if one is; 0 when permissions do not explain it. */
+static int explain_access(const char *path, int write, struct err *e)
+{
+	struct buf side = BUF_INIT;
+	char *dir = dir_of(path);
+	int ret = 0;
+	const char *sfx[] = { "-wal", "-shm" };
+	size_t i;
+
+	if (!can(dir, X_OK)) {
+		buf_addf(&side, "reach %s in it", path);
+		ret = perm_error(e, dir, side.ptr, "search (x)");
+		goto out;
+	}
+	if (!can(path, R_OK)) {
+		ret = perm_error(e, path, "read the study", "read");
+		goto out;
+	}
+	if (write && !can(path, W_OK)) {
+		ret = perm_error(e, path, "write the study", "write");
+		goto out;
+	}
+	/* WAL mode keeps two files next to the study */
+	for (i = 0; i < 2; i++) {
+		buf_reset(&side);
+		buf_addf(&side, "%s%s", path, sfx[i]);
+		if (access(side.ptr, F_OK) == 0) {
+			if (!can(side.ptr, R_OK | W_OK)) {
+				ret = perm_error(e, side.ptr, "open the study's "
+						 "journal", "read and write");
+				goto out;
+			}
+		} else if (!can(dir, W_OK)) {
+			struct buf op = BUF_INIT;
+
+			buf_addf(&op, "create %s (the study's journal) in it",
+				 side.ptr);
+			ret = perm_error(e, dir, op.ptr, "write");
+			buf_release(&op);
+			goto out;
+		}
+	}
+out:
+	buf_release(&side);
+	free(dir);
+	return ret;
+}
 
 int store_error(struct store *st, struct err *e, const char *what)
 {
@@ -28,10 +146,31 @@ int store_error(struct store *st, struct err *e, const char *what)
 	int code = (rc == SQLITE_BUSY || rc == SQLITE_LOCKED) ? ERR_BUSY :
 		   ERR_DB;
 
+	if ((rc == SQLITE_READONLY || rc == SQLITE_CANTOPEN ||
+	     rc == SQLITE_PERM) && st->path &&
+	    explain_access(st->path, rc == SQLITE_READONLY, e) < 0)
+		return -1;	/* the message says what it could not do */
 	if (code == ERR_BUSY)
 		return err_set(e, code, "%s: the study is busy (another "
 			       "bugcoder is writing); try again", what);
 	return err_set(e, code, "%s: %s", what, sqlite3_errmsg(st->db));
+}
+
+int store_step(struct store *st, sqlite3_stmt *s, const char *what,
+	       struct err *e)
+{
+	int rc = sqlite3_step(s);
+
+	if (rc == SQLITE_ROW)
+		return 1;
+	if (rc == SQLITE_DONE)
+		return 0;
+	return store_error(st, e, what);
+}
+
+void store_small_cache(struct store *st)
+{
+	store_exec(st, "PRAGMA cache_size = -512", NULL);
 }
 
 int store_exec(struct store *st, const char *sql, struct err *e)
@@ -41,6 +180,12 @@ int store_exec(struct store *st, const char *sql, struct err *e)
 	if (sqlite3_exec(st->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
 		int rc = sqlite3_errcode(st->db);
 
+		if ((rc == SQLITE_READONLY || rc == SQLITE_CANTOPEN ||
+		     rc == SQLITE_PERM) && st->path &&
+		    explain_access(st->path, rc == SQLITE_READONLY, e) < 0) {
+			sqlite3_free(msg);
+			return -1;
+		}
 		err_set(e, (rc == SQLITE_BUSY || rc == SQLITE_LOCKED) ?
 			ERR_BUSY : ERR_DB, "%s: %s", st->path ? st->path :
 			"study", msg ? msg : sqlite3_errmsg(st->db));
@@ -97,6 +242,11 @@ static int migrate(struct store *st, struct err *e)
 			       (int)NR_MIGRATIONS);
 	if (v == (int)NR_MIGRATIONS)
 		return 0;
+	if (st->readonly)
+		return err_set(e, ERR_INPUT, "%s: the study needs an upgrade "
+			       "(schema version %d to %d) that cannot be "
+			       "written here; run bugcoder where it can write "
+			       "the study", st->path, v, (int)NR_MIGRATIONS);
 	if (store_begin(st, e) < 0)
 		return -1;
 	/* re-read inside the write lock: another process may have won */
@@ -112,6 +262,10 @@ static int migrate(struct store *st, struct err *e)
 		if (store_exec(st, sql, e) < 0)
 			goto fail;
 	}
+	/* rows written before the audit log was chained (or by a program
+	 * that did not chain them) get their hashes now */
+	if (audit_chain_fill(st, e) < 0)
+		goto fail;
 	return store_commit(st, e);
 fail:
 	store_rollback(st);
@@ -124,6 +278,14 @@ static int configure(struct store *st, int readonly, struct err *e)
 	sqlite3_extended_result_codes(st->db, 0);
 	if (store_exec(st, "PRAGMA foreign_keys = ON", e) < 0)
 		return -1;
+	if (st->flags & STORE_PRIVILEGED) {
+		/* nothing of the study in temporary files the user could
+		 * reach, and no schema tricks from whoever else wrote it */
+		if (store_exec(st, "PRAGMA temp_store = MEMORY", e) < 0 ||
+		    store_exec(st, "PRAGMA trusted_schema = OFF", e) < 0)
+			return -1;
+		sqlite3_db_config(st->db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
+	}
 	if (!readonly && store_exec(st, "PRAGMA journal_mode = WAL", e) < 0)
 		return -1;
 	/* WAL with synchronous=NORMAL can lose the last transactions on
@@ -133,40 +295,341 @@ static int configure(struct store *st, int readonly, struct err *e)
 	return 0;
 }
 
+/* What is at `path`, for init, which will not create a study there. */
+static void what_is_there(const char *path, struct buf *out)
+{
+	unsigned char head[100];
+	struct stat sb;
+	ssize_t n;
+	int fd;
+
+	if (stat(path, &sb) < 0) {
+		buf_addf(out, "%s", strerror(errno));
+		return;
+	}
+	if (S_ISDIR(sb.st_mode)) {
+		buf_addf(out, "it is a directory (name a study file in it, "
+			 "e.g. --study %s/bugcoder.db)", path);
+		return;
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		buf_addstr(out, "something other than a file is there");
+		return;
+	}
+	if (!sb.st_size) {
+		buf_addstr(out, "an empty file is there (remove it first, if "
+			   "it is yours to remove)");
+		return;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	n = fd < 0 ? -1 : read(fd, head, sizeof(head));
+	if (fd >= 0)
+		close(fd);
+	if (n < 0) {
+		buf_addf(out, "a file you may not read is there (%s)",
+			 strerror(errno));
+		return;
+	}
+	if (n == (ssize_t)sizeof(head) &&
+	    !memcmp(head, "SQLite format 3", 16)) {
+		/* PRAGMA user_version: a big-endian word at offset 60 */
+		unsigned long v = (unsigned long)head[60] << 24 |
+				  (unsigned long)head[61] << 16 |
+				  (unsigned long)head[62] << 8 | head[63];
+
+		if (v)
+			buf_addstr(out, "a bugcoder study is there already "
+				   "(open it with --study, or choose another "
+				   "name)");
+		else
+			buf_addstr(out, "an SQLite database that is not a "
+				   "bugcoder study is there");
+		return;
+	}
+	buf_addf(out, "a file of %lld bytes that is not a study is there",
+		 (long long)sb.st_size);
+}
+
+/* "owner U, group G, mode M" of `path` (with the privilege of `st`). */
+static void describe(struct buf *out, const char *path, unsigned flags)
+{
+	struct stat sb;
+	int rc;
+
+	if (flags & STORE_PRIVILEGED)
+		priv_raise();
+	rc = lstat(path, &sb);
+	if (flags & STORE_PRIVILEGED)
+		priv_lower();
+	if (rc == 0)
+		vfs_describe(out, &sb);
+	else
+		buf_addf(out, "%s", strerror(errno));
+}
+
+/* Fill `e` for a study SQLite could not open: the file, its owner, group
+ * and mode, its -wal and -shm when they differ, and what to do. */
+static int open_error(const char *path, unsigned flags, const char *why,
+		      struct err *e)
+{
+	struct buf b = BUF_INIT, side = BUF_INIT, d = BUF_INIT;
+	static const char *const suffix[] = { "-wal", "-shm" };
+	size_t i;
+
+	buf_addf(&b, "%s: %s (", path, why);
+	describe(&d, path, flags);
+	buf_addstr(&b, d.ptr);
+	buf_addstr(&b, ")");
+	for (i = 0; i < 2; i++) {
+		struct buf sd = BUF_INIT;
+
+		buf_setlen(&side, 0);
+		buf_addf(&side, "%s%s", path, suffix[i]);
+		if (access(side.ptr, F_OK) == 0 || (flags & STORE_PRIVILEGED)) {
+			describe(&sd, side.ptr, flags);
+			if (strcmp(sd.ptr, d.ptr) && strcmp(sd.ptr,
+			    strerror(ENOENT)))
+				buf_addf(&b, "; its %s: %s", suffix[i],
+					 sd.ptr);
+		}
+		buf_release(&sd);
+	}
+	if (flags & STORE_PRIVILEGED)
+		buf_addstr(&b, "; the server install's study directory or "
+			   "binary is not set up right: ask the administrator "
+			   "to run `bugcoder doctor`");
+	else
+		buf_addstr(&b, "; you need read and write access to the study, "
+			   "its -wal and -shm and their directory: be in the "
+			   "study's group (log in again after joining it), "
+			   "and give the files that group and mode 660 "
+			   "(`chgrp GROUP FILE*; chmod 660 FILE*`)");
+	err_set(e, ERR_IO, "%s", b.ptr);
+	buf_release(&b);
+	buf_release(&side);
+	buf_release(&d);
+	return -1;
+}
+
+/* Fill `e` for a study whose directory the user cannot enter: name the
+ * directory's owner, group and mode, and what to do. */
+static void unreachable_error(const char *path, struct err *e)
+{
+	struct buf dir = BUF_INIT, d = BUF_INIT;
+	const char *slash = strrchr(path, '/');
+	const struct server_conf *conf = priv_server_conf();
+	struct stat sb;
+
+	if (slash)
+		buf_add(&dir, path, slash == path ? 1 : (size_t)(slash - path));
+	else
+		buf_addstr(&dir, ".");
+	if (stat(dir.ptr, &sb) == 0)
+		vfs_describe(&d, &sb);
+	else
+		buf_addstr(&d, strerror(errno));
+	if (conf && !strcmp(dir.ptr, conf->studydir))
+		err_set(e, ERR_IO, "%s: %s (its directory: %s); a study in "
+			"the server's study directory is named without a "
+			"path: --study %.*s", path, strerror(EACCES), d.ptr,
+			(int)strcspn(slash + 1, "."), slash + 1);
+	else
+		err_set(e, ERR_IO, "%s: %s (its directory %s: %s); you need "
+			"to be in the study's group (log in again after "
+			"joining it) and the directory must give that group "
+			"rwx", path, strerror(EACCES), dir.ptr, d.ptr);
+	buf_release(&dir);
+	buf_release(&d);
+}
+
+/* Check a study named in STUDYDIR before it is opened with the group
+ * privilege: a regular file (not a link someone planted) of that group. */
+static int check_privileged(const char *path, struct stat *sb,
+			    struct err *e)
+{
+	struct buf d = BUF_INIT;
+	int ret = -1;
+
+	if (S_ISLNK(sb->st_mode)) {
+		err_set(e, ERR_INPUT, "%s: a symbolic link, not a study; "
+			"refused (studies in the study directory are plain "
+			"files: remove the link)", path);
+		goto out;
+	}
+	if (!S_ISREG(sb->st_mode)) {
+		err_set(e, ERR_INPUT, "%s: not a regular file; refused", path);
+		goto out;
+	}
+	if (sb->st_gid != priv_group()) {
+		struct group *gr = getgrgid(priv_group());
+
+		vfs_describe(&d, sb);
+		err_set(e, ERR_INPUT, "%s: belongs to another group than the "
+			"install's (%s), refused; the administrator can "
+			"`chgrp %s` it", path, d.ptr, gr ? gr->gr_name : "?");
+		goto out;
+	}
+	ret = 0;
+out:
+	buf_release(&d);
+	return ret;
+}
+
+/* A URI naming `path` for sqlite3_open_v2() with `query` appended. */
+static void path_uri(struct buf *out, const char *path, const char *query)
+{
+	const char *p;
+
+	buf_addstr(out, "file:");
+	for (p = path; *p; p++) {
+		if (*p == '%' || *p == '?' || *p == '#')
+			buf_addf(out, "%%%02X", (unsigned char)*p);
+		else
+			buf_addch(out, *p);
+	}
+	buf_addf(out, "?%s", query);
+}
+
+/* Could the study be read without its -shm, as an immutable file?  Only
+ * when no -wal holds anything that would then be missed. */
+static int can_read_immutable(const char *path, unsigned flags)
+{
+	struct buf wal = BUF_INIT;
+	struct stat sb;
+	int rc;
+
+	buf_addf(&wal, "%s-wal", path);
+	if (flags & STORE_PRIVILEGED)
+		priv_raise();
+	rc = stat(wal.ptr, &sb);
+	if (flags & STORE_PRIVILEGED)
+		priv_lower();
+	buf_release(&wal);
+	return rc < 0 ? errno == ENOENT : sb.st_size == 0;
+}
+
+static int sqlite_open(struct store *st, const char *path, unsigned flags,
+		       int immutable)
+{
+	int oflags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
+	const char *vfs = (flags & STORE_PRIVILEGED) ? VFS_PRIVILEGED :
+			  VFS_PLAIN;
+	struct buf uri = BUF_INIT;
+	int rc;
+
+	if ((flags & STORE_READONLY) || immutable)
+		oflags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX;
+	if (immutable) {
+		path_uri(&uri, path, "immutable=1");
+		rc = sqlite3_open_v2(uri.ptr, &st->db,
+				     oflags | SQLITE_OPEN_URI, vfs);
+	} else {
+		rc = sqlite3_open_v2(path, &st->db, oflags, vfs);
+	}
+	buf_release(&uri);
+	return rc;
+}
+
 int store_open(struct store *st, const char *path, unsigned flags,
 	       struct err *e)
 {
-	int oflags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
+	int privileged = (flags & STORE_PRIVILEGED) != 0;
 	struct stat sb;
+	int rc;
 
 	memset(st, 0, sizeof(*st));
 	st->path = xstrdup(path);
+	st->flags = flags;
+	if (vfs_register() != SQLITE_OK) {
+		err_set(e, ERR_DB, "cannot set up SQLite's file access");
+		goto fail;
+	}
+	if (privileged && priv_raise() < 0) {
+		err_set(e, ERR_IO, "%s: cannot take the group privilege: %s",
+			path, strerror(errno));
+		goto fail;
+	}
 	if (flags & STORE_CREATE) {
 		int fd;
 		mode_t old;
 
 		old = umask(0);
-		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0660);
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC |
+			  O_NOFOLLOW, 0660);
 		umask(old);
-		if (fd < 0) {
-			err_set(e, ERR_IO, "%s: %s", path, errno == EEXIST ?
-				"a study already exists here" :
-				strerror(errno));
+		rc = fd < 0 ? errno : 0;
+		if (fd >= 0)
+			close(fd);
+		if (privileged)
+			priv_lower();
+		if (rc == EEXIST || rc == EISDIR) {
+			struct buf what = BUF_INIT;
+
+			what_is_there(path, &what);
+			err_set(e, ERR_IO, "%s: cannot create a study here: "
+				"%s", path, what.ptr);
+			buf_release(&what);
 			goto fail;
 		}
-		close(fd);
-	} else if (stat(path, &sb) < 0) {
-		err_set(e, errno == ENOENT ? ERR_NOTFOUND : ERR_IO,
-			"%s: %s", path, errno == ENOENT ?
-			"no study here (create one with `bugcoder init`, or "
-			"name it with --study FILE)" : strerror(errno));
-		goto fail;
+		if (rc == EACCES && !privileged) {
+			char *dir = dir_of(path);
+			struct buf op = BUF_INIT;
+
+			buf_addf(&op, "create %s in it", path);
+			perm_error(e, dir, op.ptr, "write");
+			buf_release(&op);
+			free(dir);
+			goto fail;
+		}
+		if (rc) {
+			err_set(e, ERR_IO, "%s: %s", path, strerror(rc));
+			goto fail;
+		}
+	} else {
+		rc = privileged ? lstat(path, &sb) : stat(path, &sb);
+		rc = rc < 0 ? errno : 0;
+		if (privileged)
+			priv_lower();
+		if (rc == EACCES && !privileged) {
+			char *dir = dir_of(path);
+			struct buf op = BUF_INIT;
+
+			buf_addf(&op, "reach %s in it", path);
+			perm_error(e, dir, op.ptr, "search (x)");
+			buf_release(&op);
+			free(dir);
+			goto fail;
+		}
+		if (rc == EACCES) {
+			unreachable_error(path, e);
+			goto fail;
+		}
+		if (rc) {
+			err_set(e, rc == ENOENT ? ERR_NOTFOUND : ERR_IO,
+				"%s: %s", path, rc == ENOENT ?
+				"no study here (create one with `bugcoder "
+				"init`, or name it with --study FILE)" :
+				strerror(rc));
+			goto fail;
+		}
+		if (privileged && check_privileged(path, &sb, e) < 0)
+			goto fail;
+		if (S_ISDIR(sb.st_mode)) {
+			err_set(e, ERR_INPUT, "%s: a directory, not a study "
+				"(name the study file, e.g. --study "
+				"%s/bugcoder.db)", path, path);
+			goto fail;
+		}
+		/* the user's own rights, for a study they open directly */
+		if (!privileged && !can(path, R_OK)) {
+			perm_error(e, path, "read the study", "read");
+			goto fail;
+		}
 	}
-	if (flags & STORE_READONLY)
-		oflags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX;
-	if (sqlite3_open_v2(path, &st->db, oflags, NULL) != SQLITE_OK) {
-		err_set(e, ERR_IO, "%s: %s", path, st->db ?
-			sqlite3_errmsg(st->db) : "cannot open");
+	if (sqlite_open(st, path, flags, 0) != SQLITE_OK) {
+		if (privileged || explain_access(path, 0, e) == 0)
+			open_error(path, flags, st->db ?
+				   sqlite3_errmsg(st->db) : "cannot open", e);
 		goto fail_created;
 	}
 	/* Only a study is opened: an empty file, or another program's
@@ -177,8 +640,35 @@ int store_open(struct store *st, const char *path, unsigned flags,
 		int v;
 
 		sqlite3_busy_timeout(st->db, BUSY_TIMEOUT_MS);
-		if (user_version(st, &v, e) < 0)
-			goto fail_created;
+		if (user_version(st, &v, e) < 0) {
+			int code = sqlite3_errcode(st->db);
+
+			if ((code != SQLITE_CANTOPEN &&
+			     code != SQLITE_READONLY &&
+			     code != SQLITE_IOERR) ||
+			    !can_read_immutable(path, flags)) {
+				if (code == SQLITE_CANTOPEN ||
+				    code == SQLITE_READONLY ||
+				    code == SQLITE_PERM)
+					open_error(path, flags,
+						   sqlite3_errmsg(st->db), e);
+				goto fail_created;
+			}
+			/* a read-only directory or a full disk: read the
+			 * file as it is */
+			sqlite3_close_v2(st->db);
+			st->db = NULL;
+			if (sqlite_open(st, path, flags, 1) != SQLITE_OK) {
+				open_error(path, flags, st->db ?
+					   sqlite3_errmsg(st->db) :
+					   "cannot open", e);
+				goto fail_created;
+			}
+			st->readonly = 1;
+			sqlite3_busy_timeout(st->db, BUSY_TIMEOUT_MS);
+			if (user_version(st, &v, e) < 0)
+				goto fail_created;
+		}
 		if (v == 0) {
 			err_set(e, ERR_INPUT, "%s: not a bugcoder study (%s)",
 				path, sb.st_size ? "an SQLite database without "
@@ -186,14 +676,21 @@ int store_open(struct store *st, const char *path, unsigned flags,
 			goto fail_created;
 		}
 	}
-	if (configure(st, flags & STORE_READONLY, e) < 0)
+	if (flags & STORE_READONLY)
+		st->readonly = 1;
+	if (configure(st, st->readonly, e) < 0)
 		goto fail_created;
 	if (migrate(st, e) < 0)
 		goto fail_created;
 	return 0;
 fail_created:
-	if (flags & STORE_CREATE)
+	if (flags & STORE_CREATE) {
+		if (privileged)
+			priv_raise();
 		unlink(path);
+		if (privileged)
+			priv_lower();
+	}
 fail:
 	store_close(st);
 	return -1;
@@ -215,6 +712,124 @@ int store_open_memory(struct store *st, struct err *e)
 	return 0;
 }
 
+/* A checkpoint that never waits: PASSIVE, then with `truncate` an empty
+ * -wal when everything could be copied and nobody else reads. */
+static void checkpoint(struct store *st, int truncate)
+{
+	int log = 0, done = 0;
+
+	if (!st->db || st->readonly || st->depth ||
+	    !strcmp(st->path, ":memory:"))
+		return;
+	if (sqlite3_wal_checkpoint_v2(st->db, NULL, SQLITE_CHECKPOINT_PASSIVE,
+				      &log, &done) != SQLITE_OK)
+		return;
+	if (!truncate || log <= 0 || done != log)
+		return;
+	sqlite3_busy_timeout(st->db, 0);
+	sqlite3_wal_checkpoint_v2(st->db, NULL, SQLITE_CHECKPOINT_TRUNCATE,
+				  NULL, NULL);
+	sqlite3_busy_timeout(st->db, BUSY_TIMEOUT_MS);
+}
+
+void store_checkpoint(struct store *st)
+{
+	struct store_reader *r;
+
+	if (!st->db || st->depth)
+		return;
+	/* our own open blob reads would hold the checkpoint back */
+	for (r = st->readers; r; r = r->next)
+		r->release(r);
+	checkpoint(st, 1);
+}
+
+int store_check(struct store *st, int full, struct err *e)
+{
+	sqlite3_stmt *s;
+	struct buf msg = BUF_INIT;
+	int rc, n = 0, ret = 0;
+
+	s = store_prepare(st, full ? "PRAGMA integrity_check(20)" :
+			  "PRAGMA quick_check(20)", e);
+	if (!s) {
+		/* a file too damaged to prepare on is damaged */
+		if (e)
+			err_prefix(e, "%s: the study is damaged", st->path);
+		return -1;
+	}
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *t = (const char *)sqlite3_column_text(s, 0);
+
+		if (t && !strcmp(t, "ok"))
+			continue;
+		if (n++ < 1)
+			buf_addstr(&msg, t ? t : "?");
+	}
+	if (rc != SQLITE_DONE) {
+		ret = store_error(st, e, "checking the study");
+		if (sqlite3_errcode(st->db) != SQLITE_BUSY)
+			err_prefix(e, "%s: the study is damaged", st->path);
+	} else if (n) {
+		ret = err_set(e, ERR_DB, "%s: the study is damaged (%s%s)",
+			      st->path, msg.ptr, n > 1 ? ", and more" : "");
+	}
+	sqlite3_finalize(s);
+	buf_release(&msg);
+	return ret;
+}
+
+int store_backup(struct store *st, const char *path, struct err *e)
+{
+	sqlite3 *dst = NULL;
+	sqlite3_backup *b = NULL;
+	int fd, rc, ret = -1;
+
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
+		  0600);
+	if (fd < 0)
+		return err_set(e, ERR_IO, "%s: %s", path, errno == EEXIST ?
+			       "already exists; name a new file" :
+			       strerror(errno));
+	close(fd);
+	if (sqlite3_open_v2(path, &dst, SQLITE_OPEN_READWRITE |
+			    SQLITE_OPEN_NOMUTEX, VFS_PLAIN) != SQLITE_OK) {
+		err_set(e, ERR_IO, "%s: %s", path, dst ? sqlite3_errmsg(dst) :
+			"cannot open");
+		goto out;
+	}
+	b = sqlite3_backup_init(dst, "main", st->db, "main");
+	if (!b) {
+		err_set(e, ERR_DB, "%s: %s", path, sqlite3_errmsg(dst));
+		goto out;
+	}
+	/* in steps, so a writer waits at most one step */
+	while ((rc = sqlite3_backup_step(b, 256)) == SQLITE_OK ||
+	       rc == SQLITE_BUSY || rc == SQLITE_LOCKED)
+		if (rc != SQLITE_OK)
+			sqlite3_sleep(20);
+	sqlite3_backup_finish(b);
+	b = NULL;
+	if (rc != SQLITE_DONE) {
+		err_set(e, rc == SQLITE_FULL || rc == SQLITE_IOERR ? ERR_IO :
+			ERR_DB, "%s: backup failed: %s", path,
+			sqlite3_errstr(rc));
+		goto out;
+	}
+	if (sqlite3_exec(dst, "PRAGMA journal_mode = DELETE", NULL, NULL,
+			 NULL) != SQLITE_OK) {
+		err_set(e, ERR_IO, "%s: %s", path, sqlite3_errmsg(dst));
+		goto out;
+	}
+	ret = 0;
+out:
+	if (dst && sqlite3_close(dst) != SQLITE_OK && ret == 0)
+		ret = err_set(e, ERR_IO, "%s: closing the copy failed", path);
+	if (ret < 0)
+		unlink(path);
+	return ret;
+}
+
 void store_close(struct store *st)
 {
 	if (!st)
@@ -222,6 +837,8 @@ void store_close(struct store *st)
 	if (st->db) {
 		if (st->depth)
 			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+		else
+			checkpoint(st, 1);
 		sqlite3_close_v2(st->db);
 	}
 	free(st->path);
@@ -251,16 +868,73 @@ void store_remove_reader(struct store *st, struct store_reader *r)
 		}
 }
 
+/*
+ * Tests make a race between two processes deterministic with
+ * BUGCODER_TEST_BEGIN_GATE=PATH: the outermost store_begin() creates
+ * PATH.waiting, then waits (at most a minute) until PATH exists before it
+ * takes the write lock.  Whatever the process read before that is then
+ * read before whatever the test does meanwhile.
+ */
+static void test_begin_gate(void)
+{
+	const char *gate = getenv("BUGCODER_TEST_BEGIN_GATE");
+	struct timespec ts = { 0, 10 * 1000 * 1000 };
+	struct buf waiting = BUF_INIT;
+	FILE *f;
+	int i;
+
+	if (!gate || !*gate)
+		return;
+	buf_addf(&waiting, "%s.waiting", gate);
+	f = fopen(waiting.ptr, "w");
+	if (f)
+		fclose(f);
+	buf_release(&waiting);
+	for (i = 0; i < 6000 && access(gate, F_OK); i++)
+		nanosleep(&ts, NULL);
+}
+
 int store_begin(struct store *st, struct err *e)
 {
 	struct store_reader *r;
 
 	if (st->depth++)
 		return 0;
+	test_begin_gate();
 	for (r = st->readers; r; r = r->next)
 		r->release(r);
+	if (st->readonly) {
+		st->depth = 0;
+		/* say which permission is missing, when one is */
+		if (!(st->flags & STORE_PRIVILEGED) &&
+		    explain_access(st->path, 1, e) < 0)
+			return -1;
+		return err_set(e, ERR_IO, "%s: the study can only be read here "
+			       "(its directory is read-only or the disk is "
+			       "full); nothing was written", st->path);
+	}
+	if (!st->checked && strcmp(st->path, ":memory:")) {
+		if (store_check(st, 0, e) < 0) {
+			st->depth = 0;
+			if (e && e->code != ERR_BUSY) {
+				char why[sizeof(e->msg)];
+
+				memcpy(why, e->msg, sizeof(why));
+				err_set(e, ERR_DB, "%.300s; nothing was "
+					"written: restore the study from a "
+					"backup (`bugcoder doctor` runs the "
+					"full check)", why);
+			}
+			return -1;
+		}
+		st->checked = 1;
+	}
 	if (store_exec(st, "BEGIN IMMEDIATE", e) < 0) {
 		st->depth = 0;
+		/* a BEGIN that failed late may have opened the transaction
+		 * all the same: never leave one behind */
+		if (!sqlite3_get_autocommit(st->db))
+			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 		if (e && e->code == ERR_BUSY)
 			err_set(e, ERR_BUSY, "%s: the study is busy (another "
 				"bugcoder is writing); try again", st->path);
@@ -279,6 +953,8 @@ int store_commit(struct store *st, struct err *e)
 		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 		return -1;
 	}
+	/* a `cp` of the study alone, or a session killed next, keeps it */
+	checkpoint(st, 0);
 	return 0;
 }
 
@@ -287,21 +963,37 @@ void store_rollback(struct store *st)
 	if (st->depth <= 0)
 		return;
 	st->depth = 0;
-	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	/* a ROLLBACK that fails (a lock, an interrupt) leaves the
+	 * transaction open and every later write refused: try again */
+	if (sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL) != SQLITE_OK &&
+	    !sqlite3_get_autocommit(st->db))
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+int store_meta_read(struct store *st, const char *key, char **value,
+		    struct err *e)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	*value = NULL;
+	s = store_prepare(st, "SELECT value FROM meta WHERE key = ?", e);
+	if (!s)
+		return -1;
+	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
+	rc = store_step(st, s, "reading the study's settings", e);
+	if (rc > 0)
+		*value = xstrdup((const char *)sqlite3_column_text(s, 0));
+	sqlite3_finalize(s);
+	return rc < 0 ? -1 : 0;
 }
 
 char *store_meta_get(struct store *st, const char *key)
 {
-	sqlite3_stmt *s;
-	char *v = NULL;
+	char *v;
 
-	s = store_prepare(st, "SELECT value FROM meta WHERE key = ?", NULL);
-	if (!s)
+	if (store_meta_read(st, key, &v, NULL) < 0)
 		return NULL;
-	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
-	if (sqlite3_step(s) == SQLITE_ROW)
-		v = xstrdup((const char *)sqlite3_column_text(s, 0));
-	sqlite3_finalize(s);
 	return v;
 }
 
@@ -327,7 +1019,7 @@ int store_meta_set(struct store *st, const char *key, const char *value,
 
 void store_now(char out[32])
 {
-	const char *fixed = getenv("BUGCODER_NOW");
+	const char *fixed = priv_hook_env("BUGCODER_NOW");
 	time_t t;
 	struct tm tm;
 
@@ -344,30 +1036,53 @@ int store_audit(struct store *st, const char *actor, const char *for_member,
 		const char *action, long long item_id, const char *dimension,
 		const char *old_value, const char *new_value, struct err *e)
 {
-	sqlite3_stmt *s;
-	char now[32];
-	int rc;
+	struct audit_row r = {
+		.actor = actor, .for_member = for_member, .action = action,
+		.item_id = item_id, .dimension = dimension, .old = old_value,
+		.new_value = new_value,
+	};
+	char prev[SHA256_HEX_LEN + 1], now[32];
+	sqlite3_stmt *s = NULL;
+	int own = st->depth == 0, rc;
 
-	s = store_prepare(st, "INSERT INTO audit (at, actor, for_member, "
-			  "action, item_id, dimension, old, new) "
-			  "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", e);
-	if (!s)
+	/* the chain needs the last row and the new one in one write lock */
+	if (own && store_begin(st, e) < 0)
 		return -1;
+	if (audit_last(st, &r.id, prev, e) < 0)
+		goto fail;
+	r.id++;
 	store_now(now);
-	sqlite3_bind_text(s, 1, now, -1, SQLITE_TRANSIENT);
-	store_bind_text(s, 2, actor);
-	store_bind_text(s, 3, for_member);
-	store_bind_text(s, 4, action);
+	r.at = now;
+	audit_row_hash(prev, &r, r.hash);
+	s = store_prepare(st, "INSERT INTO audit (id, at, actor, for_member, "
+			  "action, item_id, dimension, old, new, hash) "
+			  "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", e);
+	if (!s)
+		goto fail;
+	sqlite3_bind_int64(s, 1, r.id);
+	sqlite3_bind_text(s, 2, now, -1, SQLITE_TRANSIENT);
+	store_bind_text(s, 3, actor);
+	store_bind_text(s, 4, for_member);
+	store_bind_text(s, 5, action);
 	if (item_id)
-		sqlite3_bind_int64(s, 5, item_id);
+		sqlite3_bind_int64(s, 6, item_id);
 	else
-		sqlite3_bind_null(s, 5);
-	store_bind_text(s, 6, dimension);
-	store_bind_text(s, 7, old_value);
-	store_bind_text(s, 8, new_value);
+		sqlite3_bind_null(s, 6);
+	store_bind_text(s, 7, dimension);
+	store_bind_text(s, 8, old_value);
+	store_bind_text(s, 9, new_value);
+	sqlite3_bind_text(s, 10, r.hash, -1, SQLITE_TRANSIENT);
 	rc = sqlite3_step(s);
 	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return store_error(st, e, "writing the audit log");
+	if (rc != SQLITE_DONE) {
+		store_error(st, e, "writing the audit log");
+		goto fail;
+	}
+	if (own)
+		return store_commit(st, e);
 	return 0;
+fail:
+	if (own)
+		store_rollback(st);
+	return -1;
 }

@@ -21,11 +21,16 @@
 
 #include "core/err.h"
 
-#define STORE_SCHEMA_VERSION 1
+#define STORE_SCHEMA_VERSION 4
 
 enum store_flags {
 	STORE_CREATE = 1 << 0,	/* create the file; fail if it exists */
 	STORE_READONLY = 1 << 1,
+	STORE_PRIVILEGED = 1 << 2,	/* a study in the server install's
+					   STUDYDIR: opened with the group
+					   privilege (see priv.h), must be a
+					   regular file, not a symlink, and
+					   belong to that group */
 };
 
 /* Something that holds a read transaction open between calls (an open
@@ -42,6 +47,10 @@ struct store {
 	char *path;		/* owned */
 	int depth;		/* nesting of store_begin() */
 	struct store_reader *readers;	/* released by store_begin() */
+	unsigned flags;		/* enum store_flags it was opened with */
+	int readonly;		/* opened read-only (asked, or fallen back
+				   to: a read-only directory or full disk) */
+	int checked;		/* quick_check passed on this connection */
 };
 
 /* Register / unregister a reader (not owned; unregister before it goes
@@ -50,19 +59,44 @@ void store_add_reader(struct store *st, struct store_reader *r);
 void store_remove_reader(struct store *st, struct store_reader *r);
 
 /* Open the study at `path`.  With STORE_CREATE the file must not exist
- * and is created 0660 with the current schema; otherwise it must exist
- * and is migrated forward.  A study newer than this program is refused.
+ * and is created 0660 (whatever the umask) with the current schema;
+ * otherwise it must exist and is migrated forward.  A study newer than
+ * this program is refused.  Its -wal and -shm are created with the
+ * study's group and mode in one step (see vfs.h).  A study that cannot
+ * be opened is named with its owner, group and mode and what to do.
+ * Read-only: when the -shm cannot be made (a read-only directory, a full
+ * disk) and no -wal holds anything, the study is opened immutable.
  * Returns 0, or -1 with `e` filled (ERR_IO, ERR_DB, ERR_BUSY). */
 int store_open(struct store *st, const char *path, unsigned flags,
 	       struct err *e);
 /* Open an in-memory study with the schema (for tests). */
 int store_open_memory(struct store *st, struct err *e);
-/* Close and free.  Accepts NULL or a never-opened store. */
+/* Close and free, after a checkpoint that does not wait for others, so
+ * that the study file alone holds everything once the last user is gone.
+ * Accepts NULL or a never-opened store. */
 void store_close(struct store *st);
+
+/* Copy what the write-ahead log holds into the study file, without
+ * waiting for anyone (PASSIVE; TRUNCATE when nobody else reads).  Called
+ * after every commit and when the screen is idle.  Never fails. */
+void store_checkpoint(struct store *st);
+
+/* Write a consistent copy of the study to `path` through SQLite's online
+ * backup API (others may keep working meanwhile).  `path` must not exist;
+ * it is created 0600 as the user (never with the group privilege), and
+ * removed again on failure.  Returns 0, or -1 with `e` filled. */
+int store_backup(struct store *st, const char *path, struct err *e);
+
+/* SQLite's integrity check: PRAGMA quick_check (`full` 0) or
+ * integrity_check.  Returns 0 when the study is sound, or -1 with `e`
+ * naming the first problem (ERR_DB). */
+int store_check(struct store *st, int full, struct err *e);
 
 /* Transactions.  store_begin() starts an IMMEDIATE transaction (so a busy
  * writer is reported at once rather than at commit); nested calls only
- * count depth.  store_rollback() undoes everything of the outermost. */
+ * count depth.  store_rollback() undoes everything of the outermost.
+ * The first store_begin() of a connection runs store_check() and refuses
+ * to write to a damaged study. */
 int store_begin(struct store *st, struct err *e);
 int store_commit(struct store *st, struct err *e);
 void store_rollback(struct store *st);
@@ -70,6 +104,18 @@ void store_rollback(struct store *st);
 /* Prepare `sql` (a constant) or fill `e`.  Caller finalizes. */
 sqlite3_stmt *store_prepare(struct store *st, const char *sql,
 			    struct err *e);
+/* Step `s` once: 1 for a row, 0 when it is done, or -1 with `e` filled
+ * (ERR_BUSY when the study is busy or locked, ERR_DB otherwise: "what:
+ * message") for any other result.  An error is never read as "no row":
+ * every caller that asks "is there a row?" goes through here, so an
+ * access check that cannot be answered refuses. */
+int store_step(struct store *st, sqlite3_stmt *s, const char *what,
+	       struct err *e);
+
+/* Keep this connection's page cache small (512 KiB), for a process that
+ * stays open all day reading one item at a time. */
+void store_small_cache(struct store *st);
+
 /* Run a statement that returns no rows, with no parameters. */
 int store_exec(struct store *st, const char *sql, struct err *e);
 /* Set `e` from the database's last error: "what: sqlite message". */
@@ -79,20 +125,28 @@ int store_error(struct store *st, struct err *e, const char *what);
 int store_bind_text(sqlite3_stmt *s, int i, const char *text);
 
 /* Key/value settings of the study (title, blind_adjudication, ...).
- * store_meta_get returns an owned string or NULL when unset. */
+ * store_meta_read sets *value to an owned string, or NULL when unset, and
+ * returns 0, or -1 with `e` filled when the study cannot be read.
+ * store_meta_get is for display only (the title): NULL when unset or
+ * unreadable. */
+int store_meta_read(struct store *st, const char *key, char **value,
+		    struct err *e);
 char *store_meta_get(struct store *st, const char *key);
 int store_meta_set(struct store *st, const char *key, const char *value,
 		   struct err *e);
 
-/* Append one audit entry.  `actor` is the OS account that ran the
- * program, `for_member` the member acted for (NULL when the same),
- * `item_id` 0 when not about an item; other strings may be NULL. */
+/* Append one audit entry, chained to the one before it (see audit.h).
+ * `actor` is the OS account that ran the program, `for_member` the
+ * member acted for (NULL when the same), `item_id` 0 when not about an
+ * item; other strings may be NULL.  Runs in the caller's transaction, or
+ * in its own when there is none. */
 int store_audit(struct store *st, const char *actor, const char *for_member,
 		const char *action, long long item_id, const char *dimension,
 		const char *old_value, const char *new_value, struct err *e);
 
 /* The current time as ISO 8601 UTC ("2024-01-02T03:04:05Z").  Honors
- * BUGCODER_NOW for reproducible tests.  Writes into out[32]. */
+ * BUGCODER_NOW for reproducible tests, except in a setgid program (see
+ * priv_hook_env()).  Writes into out[32]. */
 void store_now(char out[32]);
 
 #endif

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "core/buf.h"
+#include "core/priv.h"
 #include "core/member.h"
 
 int study_store_codebook(struct store *st, const struct codebook *cb,
@@ -95,8 +96,41 @@ int study_codebook(struct store *st, struct codebook *cb, long long *id,
 	return ret;
 }
 
+int study_codebook_current(struct store *st, const struct codebook *cb,
+			   struct err *e)
+{
+	sqlite3_stmt *s;
+	int rc, ret = 0;
+
+	s = store_prepare(st, "SELECT name, version FROM codebooks WHERE "
+			  "current ORDER BY id DESC LIMIT 1", e);
+	if (!s)
+		return -1;
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(s, 0);
+		const char *version = (const char *)sqlite3_column_text(s, 1);
+
+		if (strcmp(name, cb->name) || strcmp(version, cb->version))
+			ret = err_set(e, ERR_STALE, "the codebook changed to %s "
+				      "%s after %s %s was read; nothing saved",
+				      name, version, cb->name, cb->version);
+	} else if (rc != SQLITE_DONE) {
+		ret = store_error(st, e, "reading the codebook version");
+	}
+	sqlite3_finalize(s);
+	return ret;
+}
+
 int study_create(struct store *st, const char *path, const char *title,
 		 const char *codebook_path, struct err *e)
+{
+	return study_create_in(st, path, 0, title, codebook_path, e);
+}
+
+int study_create_in(struct store *st, const char *path, unsigned flags,
+		    const char *title, const char *codebook_path,
+		    struct err *e)
 {
 	struct codebook cb = CODEBOOK_INIT;
 	struct buf json = BUF_INIT;
@@ -115,7 +149,7 @@ int study_create(struct store *st, const char *path, const char *title,
 				   e) < 0)
 			goto out;
 	}
-	if (store_open(st, path, STORE_CREATE, e) < 0)
+	if (store_open(st, path, STORE_CREATE | flags, e) < 0)
 		goto out;
 	created = 1;
 	if (store_begin(st, e) < 0)
@@ -169,6 +203,8 @@ out:
 	sqlite3_finalize(s);
 	if (ret < 0 && created) {
 		store_close(st);
+		if (flags & STORE_PRIVILEGED)
+			priv_raise();
 		unlink(path);
 		/* the WAL and shared-memory files, if any were made */
 		{
@@ -181,6 +217,8 @@ out:
 			unlink(p.ptr);
 			buf_release(&p);
 		}
+		if (flags & STORE_PRIVILEGED)
+			priv_lower();
 	}
 	codebook_release(&cb);
 	buf_release(&json);

@@ -17,11 +17,25 @@
  * left behind.  The store is left open in `st`. */
 int study_create(struct store *st, const char *path, const char *title,
 		 const char *codebook_path, struct err *e);
+/* study_create() with store flags added to STORE_CREATE (for a study in
+ * the server install's STUDYDIR: STORE_PRIVILEGED). */
+int study_create_in(struct store *st, const char *path, unsigned flags,
+		    const char *title, const char *codebook_path,
+		    struct err *e);
 
 /* Load the current codebook into `cb` and its version row id into *id
  * (may be NULL).  ERR_NOTFOUND when the study has none yet. */
 int study_codebook(struct store *st, struct codebook *cb, long long *id,
 		   struct err *e);
+
+/* Is `cb` the study's current codebook version?  Meant to be called
+ * inside the write transaction that uses `cb`, so that no update can
+ * come in between the check and the write.  Returns 0 when it is (or the
+ * study has no codebook yet), else -1 with ERR_STALE naming the current
+ * version.  Versions are told apart by name and version: a study never
+ * holds two different codebooks under the same name and version. */
+int study_codebook_current(struct store *st, const struct codebook *cb,
+			   struct err *e);
 
 /* Store `json` (already validated into `cb`) as the new current codebook
  * version, inside the caller's transaction.  `actor` for the audit log. */

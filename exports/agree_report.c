@@ -5,9 +5,19 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
+
+#include "core/round.h"
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
+#define AUTO_MAX_TEXT STR(AGREE_BOOT_AUTO_MAX)
+
+static const char BAND_SOURCE[] =
+	"Landis & Koch 1977, Biometrics 33:159-174";
 
 /* ---- JSON ---------------------------------------------------------- */
 
@@ -29,156 +39,335 @@ static void finish_why(cJSON *obj, const char *why)
 		cJSON_AddStringToObject(obj, "undefined_reason", why);
 }
 
-static cJSON *kappa_json(const struct agree_cohen *c)
+static cJSON *pair_array(const struct agree_stat *lo,
+			 const struct agree_stat *hi)
 {
-	cJSON *k = cJSON_CreateObject(), *ci;
-	const char *why = NULL;
+	cJSON *a;
 
-	add_stat(k, "value", &c->kappa, &why);
-	add_stat(k, "se", &c->se, &why);
-	add_stat(k, "se0", &c->se0, &why);
-	add_stat(k, "z", &c->z, &why);
-	add_stat(k, "p", &c->p_two, &why);
-	if (c->ci_low.defined && c->ci_high.defined) {
-		ci = cJSON_CreateArray();
-		cJSON_AddItemToArray(ci, cJSON_CreateNumber(c->ci_low.value));
-		cJSON_AddItemToArray(ci, cJSON_CreateNumber(c->ci_high.value));
-		cJSON_AddItemToObject(k, "ci95", ci);
-	} else {
-		cJSON_AddNullToObject(k, "ci95");
-		if (!why)
-			why = c->ci_low.why;
-	}
-	finish_why(k, why);
-	return k;
+	if (!lo->defined || !hi->defined)
+		return cJSON_CreateNull();
+	a = cJSON_CreateArray();
+	cJSON_AddItemToArray(a, cJSON_CreateNumber(lo->value));
+	cJSON_AddItemToArray(a, cJSON_CreateNumber(hi->value));
+	return a;
 }
 
-static cJSON *dim_json(const struct agreement *ag,
-		       const struct agreement_dim *d)
+/* The reported interval, its method and the raw Wald bounds. */
+static void ci_json(cJSON *o, const struct agree_ci *ci)
 {
-	cJSON *o = cJSON_CreateObject(), *arr, *conf, *codes, *counts;
-	const struct dimension *dim = d->dim;
+	cJSON_AddItemToObject(o, "ci95", pair_array(&ci->low, &ci->high));
+	cJSON_AddStringToObject(o, "ci_method",
+				agree_ci_method_name(ci->method));
+	if (!ci->low.defined)
+		cJSON_AddStringToObject(o, "ci_undefined_reason", ci->low.why);
+	if (ci->method == AGREE_CI_WALD) {
+		cJSON_AddBoolToObject(o, "ci_clipped", ci->clipped);
+	} else if (ci->boot) {
+		cJSON_AddNumberToObject(o, "bootstrap_samples", ci->boot);
+		cJSON_AddNumberToObject(o, "bootstrap_defined", ci->boot_used);
+		cJSON_AddNumberToObject(o, "bootstrap_seed", (double)ci->seed);
+	}
+	cJSON_AddItemToObject(o, "wald_ci95", pair_array(&ci->wald_low,
+							 &ci->wald_high));
+}
+
+/* A kappa as reported, with its interval. */
+static cJSON *value_ci_json(const struct agree_stat *k,
+			    const struct agree_ci *ci)
+{
+	cJSON *o = cJSON_CreateObject();
 	const char *why = NULL;
-	int two = ag->nr_annotators == 2, i, j;
 
-	cJSON_AddStringToObject(o, "key", dim->key);
-	cJSON_AddStringToObject(o, "select", dim->select_many ? "many" :
-				"one");
-	cJSON_AddNumberToObject(o, "items", (double)d->n_items);
-	cJSON_AddNumberToObject(o, "categories", d->k);
-	if (two && !dim->select_many) {
-		add_stat(o, "observed_agreement", &d->cohen.po, &why);
-		add_stat(o, "expected_agreement", &d->cohen.pe, &why);
-		cJSON_AddItemToObject(o, "cohen_kappa", kappa_json(&d->cohen));
-		add_stat(o, "scott_pi", &d->cohen.scott_pi, &why);
-		add_stat(o, "krippendorff_alpha", &d->cohen.alpha.alpha, &why);
-		add_stat(o, "gwet_ac1", &d->cohen.ac1, &why);
-		add_stat(o, "pabak", &d->cohen.pabak, &why);
-		cJSON_AddStringToObject(o, "band",
-					agree_band_name(d->cohen.band));
-	} else {
-		const char *reason = !two ? (ag->nr_annotators < 2 ?
-			"fewer than two annotators" :
-			"more than two annotators: see fleiss_kappa and pairs") :
-			"select-many dimension: see per_code and mean_kappa";
-
-		cJSON_AddNullToObject(o, "observed_agreement");
-		cJSON_AddNullToObject(o, "expected_agreement");
-		cJSON_AddNullToObject(o, "cohen_kappa");
-		cJSON_AddNullToObject(o, "scott_pi");
-		if (ag->nr_annotators > 2 && !dim->select_many)
-			add_stat(o, "krippendorff_alpha", &d->alpha.alpha,
-				 NULL);
-		else
-			cJSON_AddNullToObject(o, "krippendorff_alpha");
-		cJSON_AddNullToObject(o, "gwet_ac1");
-		cJSON_AddNullToObject(o, "pabak");
-		cJSON_AddNullToObject(o, "band");
-		why = reason;
-	}
-	if (dim->select_many) {
-		add_stat(o, "exact_agreement", &d->multi.exact, NULL);
-		add_stat(o, "mean_kappa", &d->multi.mean_kappa, NULL);
-	}
-	if (ag->nr_annotators > 2 && !dim->select_many) {
-		cJSON *f = cJSON_CreateObject(), *pairs = cJSON_CreateArray();
-		const char *fwhy = NULL;
-		size_t p;
-
-		add_stat(f, "value", &d->fleiss.kappa, &fwhy);
-		add_stat(f, "se0", &d->fleiss.se0, &fwhy);
-		add_stat(f, "z", &d->fleiss.z, &fwhy);
-		add_stat(f, "p", &d->fleiss.p_two, &fwhy);
-		finish_why(f, fwhy);
-		cJSON_AddItemToObject(o, "fleiss_kappa", f);
-		for (p = 0; p < d->nr_pairs; p++) {
-			cJSON *pr = cJSON_CreateObject(), *names;
-
-			names = cJSON_CreateArray();
-			cJSON_AddItemToArray(names, cJSON_CreateString(
-				ag->annotators[d->pairs[p].a]));
-			cJSON_AddItemToArray(names, cJSON_CreateString(
-				ag->annotators[d->pairs[p].b]));
-			cJSON_AddItemToObject(pr, "annotators", names);
-			cJSON_AddNumberToObject(pr, "items",
-						(double)d->pairs[p].cohen.n);
-			cJSON_AddItemToObject(pr, "cohen_kappa",
-					      kappa_json(&d->pairs[p].cohen));
-			cJSON_AddItemToArray(pairs, pr);
-		}
-		cJSON_AddItemToObject(o, "pairs", pairs);
-	}
-	arr = cJSON_CreateArray();
-	for (i = 0; i < d->k; i++) {
-		cJSON *c = cJSON_CreateObject();
-		const char *cwhy = NULL;
-
-		cJSON_AddStringToObject(c, "code", dim->codes[i].key);
-		if (ag->nr_annotators >= 1)
-			cJSON_AddNumberToObject(c, "count_a", (double)
-				d->count[(size_t)i * ag->nr_annotators]);
-		if (ag->nr_annotators >= 2)
-			cJSON_AddNumberToObject(c, "count_b", (double)
-				d->count[(size_t)i * ag->nr_annotators + 1]);
-		if (d->per_code) {
-			add_stat(c, "kappa", &d->per_code[i].kappa, &cwhy);
-			if (two)
-				add_stat(c, "positive_agreement",
-					 &d->per_code[i].pos, &cwhy);
-		} else {
-			cJSON_AddNullToObject(c, "kappa");
-			cJSON_AddNullToObject(c, "positive_agreement");
-			cwhy = "not computed for this set of annotators";
-		}
-		finish_why(c, cwhy);
-		cJSON_AddItemToArray(arr, c);
-	}
-	cJSON_AddItemToObject(o, "per_code", arr);
-	if (two && !dim->select_many && d->table.n) {
-		conf = cJSON_CreateObject();
-		codes = cJSON_CreateArray();
-		counts = cJSON_CreateArray();
-		for (i = 0; i < d->k; i++) {
-			cJSON *row = cJSON_CreateArray();
-
-			cJSON_AddItemToArray(codes, cJSON_CreateString(
-				dim->codes[i].key));
-			for (j = 0; j < d->k; j++)
-				cJSON_AddItemToArray(row, cJSON_CreateNumber(
-					(double)d->table.n[i * d->k + j]));
-			cJSON_AddItemToArray(counts, row);
-		}
-		cJSON_AddItemToObject(conf, "codes", codes);
-		cJSON_AddItemToObject(conf, "counts", counts);
-		cJSON_AddItemToObject(o, "confusion", conf);
-	} else {
-		cJSON_AddNullToObject(o, "confusion");
-	}
+	add_stat(o, "value", k, &why);
+	ci_json(o, ci);
 	finish_why(o, why);
 	return o;
 }
 
-static void render_json(const struct agreement *ag, struct buf *out)
+static cJSON *cohen_json(const struct agree_level_summary *lv)
+{
+	const struct agree_cohen *c = &lv->cohen;
+	cJSON *k = cJSON_CreateObject();
+	const char *why = NULL;
+
+	add_stat(k, "value", &lv->kappa, &why);
+	if (!lv->kappa.defined) {
+		struct agree_stat none = { 0, 0, lv->kappa.why };
+
+		add_stat(k, "se", &none, NULL);
+		add_stat(k, "se0", &none, NULL);
+		add_stat(k, "z", &none, NULL);
+		add_stat(k, "p", &none, NULL);
+	} else {
+		add_stat(k, "se", &c->se, &why);
+		add_stat(k, "se0", &c->se0, &why);
+		add_stat(k, "z", &c->z, &why);
+		add_stat(k, "p", &c->p_two, &why);
+	}
+	ci_json(k, &lv->ci);
+	finish_why(k, why);
+	return k;
+}
+
+static cJSON *band_range_json(const struct agree_level_summary *lv)
+{
+	cJSON *a;
+
+	if (lv->band == AGREE_BAND_NONE)
+		return cJSON_CreateNull();
+	a = cJSON_CreateArray();
+	cJSON_AddItemToArray(a, cJSON_CreateString(
+		agree_band_name(lv->band_low)));
+	cJSON_AddItemToArray(a, cJSON_CreateString(
+		agree_band_name(lv->band_high)));
+	return a;
+}
+
+static cJSON *weighted_json(const struct dimension *dim,
+			    const struct agree_level_summary *lv)
+{
+	cJSON *o = cJSON_CreateObject(), *a;
+	const char *why = NULL;
+
+	cJSON_AddStringToObject(o, "scale", dim_scale_name(dim->scale));
+	cJSON_AddItemToObject(o, "linear_kappa",
+			      value_ci_json(&lv->kappa_linear, &lv->ci_linear));
+	cJSON_AddItemToObject(o, "quadratic_kappa",
+			      value_ci_json(&lv->kappa_quadratic,
+					    &lv->ci_quadratic));
+	a = cJSON_CreateObject();
+	cJSON_AddStringToObject(a, "metric", dim_scale_name(dim->scale));
+	add_stat(a, "value", &lv->alpha_scale, &why);
+	finish_why(a, why);
+	cJSON_AddItemToObject(o, "krippendorff_alpha", a);
+	if (lv->n_annotators > 2)
+		cJSON_AddStringToObject(o, "kappa_note", "mean over the pairs "
+					"of annotators");
+	return o;
+}
+
+static cJSON *per_code_json(const struct agreement *ag,
+			    const struct agree_level_summary *lv,
+			    const struct agreement_dim *ad)
+{
+	cJSON *arr = cJSON_CreateArray();
+	size_t na = ag->nr_annotators, r;
+	int i;
+
+	for (i = 0; i < lv->k; i++) {
+		cJSON *c = cJSON_CreateObject(), *cnt = cJSON_CreateObject();
+		const char *cwhy = NULL;
+
+		cJSON_AddStringToObject(c, lv->group ? "group" : "code",
+					lv->names[i]);
+		for (r = 0; r < na; r++)
+			cJSON_AddNumberToObject(cnt, ag->annotators[r], (double)
+				lv->count[(size_t)i * na + r]);
+		cJSON_AddItemToObject(c, "counts", cnt);
+		if (na >= 1)
+			cJSON_AddNumberToObject(c, "count_a", (double)
+				lv->count[(size_t)i * na]);
+		if (na >= 2)
+			cJSON_AddNumberToObject(c, "count_b", (double)
+				lv->count[(size_t)i * na + 1]);
+		add_stat(c, "kappa", &lv->code_kappa[i], &cwhy);
+		if (na == 2 && !lv->group && ad->per_code)
+			add_stat(c, "positive_agreement", &ad->per_code[i].pos,
+				 &cwhy);
+		if (lv->code_prevalence) {
+			add_stat(c, "prevalence_index",
+				 &lv->code_prevalence[i], NULL);
+			add_stat(c, "bias_index", &lv->code_bias[i], NULL);
+		}
+		finish_why(c, cwhy);
+		cJSON_AddItemToArray(arr, c);
+	}
+	return arr;
+}
+
+static cJSON *pairs_json(const struct agreement *ag,
+			 const struct agree_level_summary *lv)
+{
+	cJSON *pairs = cJSON_CreateArray();
+	size_t p;
+
+	for (p = 0; p < lv->nr_pairs; p++) {
+		const struct agree_pair_summary *ps = &lv->pairs[p];
+		cJSON *pr = cJSON_CreateObject(), *names, *k;
+		const char *why = NULL;
+
+		names = cJSON_CreateArray();
+		cJSON_AddItemToArray(names,
+				     cJSON_CreateString(ag->annotators[ps->a]));
+		cJSON_AddItemToArray(names,
+				     cJSON_CreateString(ag->annotators[ps->b]));
+		cJSON_AddItemToObject(pr, "annotators", names);
+		cJSON_AddNumberToObject(pr, "items", (double)ps->n);
+		add_stat(pr, "observed_agreement", &ps->po, &why);
+		k = value_ci_json(&ps->kappa, &ps->ci);
+		cJSON_AddItemToObject(pr, "cohen_kappa", k);
+		cJSON_AddItemToArray(pairs, pr);
+	}
+	return pairs;
+}
+
+static cJSON *confusion_json(const struct agree_level_summary *lv)
+{
+	cJSON *conf = cJSON_CreateObject(), *codes = cJSON_CreateArray();
+	cJSON *counts = cJSON_CreateArray();
+	int i, j, k = lv->table.k;
+
+	for (i = 0; i < k; i++) {
+		cJSON *row = cJSON_CreateArray();
+
+		cJSON_AddItemToArray(codes, cJSON_CreateString(lv->names[i]));
+		for (j = 0; j < k; j++)
+			cJSON_AddItemToArray(row, cJSON_CreateNumber(
+				(double)lv->table.n[i * k + j]));
+		cJSON_AddItemToArray(counts, row);
+	}
+	cJSON_AddItemToObject(conf, "codes", codes);
+	cJSON_AddItemToObject(conf, "counts", counts);
+	return conf;
+}
+
+/* The fields of one level (codes or groups) into `o`. */
+static void level_json(cJSON *o, const struct agreement *ag,
+		       const struct agree_dim_summary *ds,
+		       const struct agree_level_summary *lv)
+{
+	const struct agreement_dim *ad = ds->ad;
+	const struct dimension *dim = ad->dim;
+	int two = ag->nr_annotators == 2 && !dim->select_many;
+	int many = ag->nr_annotators > 2 && !dim->select_many;
+	const char *why = NULL;
+	struct buf b = BUF_INIT;
+
+	cJSON_AddNumberToObject(o, "items", (double)lv->n_items);
+	cJSON_AddNumberToObject(o, "categories", lv->k);
+	cJSON_AddStringToObject(o, "coefficient", lv->coef);
+	cJSON_AddItemToObject(o, "kappa", value_ci_json(&lv->kappa, &lv->ci));
+	agree_sentence_build(ag, ds, lv, &b);
+	cJSON_AddStringToObject(o, "sentence", b.ptr);
+	buf_release(&b);
+	if (two) {
+		add_stat(o, "observed_agreement", &lv->cohen.po, &why);
+		add_stat(o, "expected_agreement", &lv->cohen.pe, &why);
+		cJSON_AddItemToObject(o, "cohen_kappa", cohen_json(lv));
+		add_stat(o, "scott_pi", &lv->cohen.scott_pi, &why);
+		add_stat(o, "krippendorff_alpha", &lv->cohen.alpha.alpha,
+			 &why);
+		add_stat(o, "gwet_ac1", &lv->cohen.ac1, &why);
+		add_stat(o, "pabak", &lv->cohen.pabak, &why);
+	} else {
+		add_stat(o, "observed_agreement", &lv->po, &why);
+		cJSON_AddNullToObject(o, "expected_agreement");
+		cJSON_AddNullToObject(o, "cohen_kappa");
+		cJSON_AddNullToObject(o, "scott_pi");
+		if (many)
+			add_stat(o, "krippendorff_alpha", &lv->alpha, NULL);
+		else
+			cJSON_AddNullToObject(o, "krippendorff_alpha");
+		if (many)
+			add_stat(o, "gwet_ac1", &lv->fleiss.ac1, NULL);
+		else
+			cJSON_AddNullToObject(o, "gwet_ac1");
+		cJSON_AddNullToObject(o, "pabak");
+		why = ag->nr_annotators < 2 ? "fewer than two annotators" :
+		      many ? "more than two annotators: see fleiss_kappa, "
+		      "conger_kappa and pairs" :
+		      "select-many dimension: see per_code and mean_kappa";
+	}
+	if (lv->band != AGREE_BAND_NONE)
+		cJSON_AddStringToObject(o, "band", agree_band_name(lv->band));
+	else
+		cJSON_AddNullToObject(o, "band");
+	cJSON_AddItemToObject(o, "band_range", band_range_json(lv));
+	cJSON_AddStringToObject(o, "band_source", BAND_SOURCE);
+	add_stat(o, "kappa_max", &lv->kappa_max, NULL);
+	add_stat(o, "prevalence_index", &lv->prevalence, NULL);
+	add_stat(o, "bias_index", &lv->bias, NULL);
+	if (lv->weighted)
+		cJSON_AddItemToObject(o, "weighted", weighted_json(dim, lv));
+	else
+		cJSON_AddNullToObject(o, "weighted");
+	if (dim->select_many) {
+		add_stat(o, "exact_agreement", &lv->po, NULL);
+		add_stat(o, "mean_kappa", &lv->kappa, NULL);
+	}
+	if (many) {
+		cJSON *f = cJSON_CreateObject(), *cg;
+		const char *fwhy = NULL, *cwhy = NULL;
+
+		add_stat(f, "value", &lv->fleiss.kappa, &fwhy);
+		add_stat(f, "se", &lv->fleiss.se, &fwhy);
+		add_stat(f, "se0", &lv->fleiss.se0, &fwhy);
+		add_stat(f, "z", &lv->fleiss.z, &fwhy);
+		add_stat(f, "p", &lv->fleiss.p_two, &fwhy);
+		ci_json(f, &lv->ci);
+		finish_why(f, fwhy);
+		cJSON_AddItemToObject(o, "fleiss_kappa", f);
+		cg = cJSON_CreateObject();
+		add_stat(cg, "value", &lv->conger, &cwhy);
+		finish_why(cg, cwhy);
+		cJSON_AddItemToObject(o, "conger_kappa", cg);
+		cJSON_AddItemToObject(o, "pairs", pairs_json(ag, lv));
+	}
+	cJSON_AddItemToObject(o, "per_code", per_code_json(ag, lv, ad));
+	if (two && lv->table.n)
+		cJSON_AddItemToObject(o, "confusion", confusion_json(lv));
+	else
+		cJSON_AddNullToObject(o, "confusion");
+	finish_why(o, why);
+}
+
+static cJSON *dim_json(const struct agreement *ag,
+		       const struct agree_dim_summary *ds)
+{
+	cJSON *o = cJSON_CreateObject();
+	const struct dimension *dim = ds->ad->dim;
+
+	cJSON_AddStringToObject(o, "key", dim->key);
+	cJSON_AddStringToObject(o, "name", dim->name);
+	cJSON_AddStringToObject(o, "select", dim->select_many ? "many" :
+				"one");
+	cJSON_AddStringToObject(o, "scale", dim_scale_name(dim->scale));
+	cJSON_AddStringToObject(o, "level", ds->show_code ? "code" : "group");
+	if (ds->show_code) {
+		level_json(o, ag, ds, &ds->code);
+		if (ds->show_group) {
+			cJSON *g = cJSON_CreateObject();
+
+			cJSON_AddStringToObject(g, "level", "group");
+			level_json(g, ag, ds, &ds->grp);
+			cJSON_AddItemToObject(o, "groups", g);
+		} else {
+			cJSON_AddNullToObject(o, "groups");
+		}
+	} else {
+		level_json(o, ag, ds, &ds->grp);
+	}
+	return o;
+}
+
+static cJSON *opts_json(const struct agree_opts *o)
+{
+	cJSON *j = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(j, "method", agree_ci_method_name(o->ci));
+	cJSON_AddNumberToObject(j, "level", 0.95);
+	if (o->ci == AGREE_CI_BOOTSTRAP) {
+		cJSON_AddNumberToObject(j, "samples", o->boot);
+		cJSON_AddNumberToObject(j, "seed", (double)o->seed);
+		if (o->ci_auto)
+			cJSON_AddNumberToObject(j, "wald_above_items",
+						AGREE_BOOT_AUTO_MAX);
+	}
+	return j;
+}
+
+static void render_json(const struct agreement *ag,
+			const struct agree_summary *sum, struct buf *out)
 {
 	cJSON *root = cJSON_CreateObject(), *arr;
 	char *s;
@@ -192,9 +381,24 @@ static void render_json(const struct agreement *ag, struct buf *out)
 	for (i = 0; i < ag->nr_annotators; i++)
 		cJSON_AddItemToArray(arr, cJSON_CreateString(ag->annotators[i]));
 	cJSON_AddItemToObject(root, "annotators", arr);
+	cJSON_AddItemToObject(root, "interval", opts_json(&sum->opts));
 	arr = cJSON_CreateArray();
-	for (i = 0; i < ag->nr_dims; i++)
-		cJSON_AddItemToArray(arr, dim_json(ag, &ag->dims[i]));
+	if (sum->later) {
+		const char *p = sum->later, *nl;
+		struct buf line = BUF_INIT;
+
+		for (; (nl = strchr(p, '\n')); p = nl + 1) {
+			buf_reset(&line);
+			buf_add(&line, p, (size_t)(nl - p));
+			cJSON_AddItemToArray(arr,
+					     cJSON_CreateString(line.ptr));
+		}
+		buf_release(&line);
+	}
+	cJSON_AddItemToObject(root, "changed_after_close", arr);
+	arr = cJSON_CreateArray();
+	for (i = 0; i < sum->nr_dims; i++)
+		cJSON_AddItemToArray(arr, dim_json(ag, &sum->dims[i]));
 	cJSON_AddItemToObject(root, "dimensions", arr);
 	s = cJSON_Print(root);
 	buf_addstr(out, s);
@@ -205,201 +409,271 @@ static void render_json(const struct agreement *ag, struct buf *out)
 
 /* ---- text ---------------------------------------------------------- */
 
-static void num(struct buf *out, const struct agree_stat *s, const char *fmt)
+static void num(struct buf *out, const struct agree_stat *s, int decimals)
 {
 	if (s->defined)
-		buf_addf(out, fmt, s->value);
+		agree_fmt(out, s->value, decimals);
 	else
 		buf_addstr(out, "undefined");
 }
 
-/* "root_cause" -> "root cause" for prose; the dimension's name is used
- * when it differs only by case and spacing. */
-static void prose_name(const struct dimension *dim, struct buf *out)
+/* "undefined (why)" or the number. */
+static void num_why(struct buf *out, const struct agree_stat *s,
+		    int decimals)
 {
-	const char *p;
-
-	/* ASCII only: tolower() in a single-byte locale (ISO-8859-1, say)
-	 * maps the bytes of a UTF-8 "Ü" to other bytes, invalid UTF-8 */
-	for (p = dim->name; *p; p++)
-		buf_addch(out, *p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
+	if (s->defined)
+		agree_fmt(out, s->value, decimals);
+	else
+		buf_addf(out, "undefined (%s)", s->why);
 }
 
-void agree_sentence(const struct agreement *ag, const struct agreement_dim *d,
-		    struct buf *out)
+static void ci_text(struct buf *out, const struct agree_ci *ci)
 {
-	const struct agree_cohen *c = &d->cohen;
-
-	buf_addstr(out, "Cohen's kappa for ");
-	prose_name(d->dim, out);
-	if (!c->kappa.defined) {
-		buf_addf(out, " is undefined (%s; n = %zu bugs, %zu "
-			 "annotators).", c->kappa.why, d->n_items,
-			 ag->nr_annotators);
-		return;
+	buf_addstr(out, "95% CI ");
+	agree_fmt_ci(out, ci, 3);
+	if (ci->low.defined && ci->method == AGREE_CI_WALD && ci->clipped) {
+		buf_addstr(out, " (Wald, clipped; raw ");
+		agree_fmt(out, ci->wald_low.value, 3);
+		buf_addstr(out, " to ");
+		agree_fmt(out, ci->wald_high.value, 3);
+		buf_addch(out, ')');
 	}
-	buf_addf(out, " was %.2f (", c->kappa.value);
-	if (c->ci_low.defined)
-		buf_addf(out, "95%% CI %.2f\xe2\x80\x93%.2f, ", c->ci_low.value,
-			 c->ci_high.value);
-	buf_addf(out, "n = %zu bugs, %zu annotators), %s agreement.",
-		 d->n_items, ag->nr_annotators, agree_band_name(c->band));
 }
 
-static void text_two_one(const struct agreement *ag,
-			 const struct agreement_dim *d, struct buf *out)
+static void kappa_line(struct buf *out, const char *label,
+		       const struct agree_stat *k, const struct agree_ci *ci,
+		       enum agree_band band)
 {
-	const struct agree_cohen *c = &d->cohen;
-	int i, j, used = 0;
-
-	buf_addstr(out, "  observed agreement  ");
-	num(out, &c->po, "%.3f");
-	buf_addstr(out, "    expected  ");
-	num(out, &c->pe, "%.3f");
-	buf_addstr(out, "\n  Cohen's kappa       ");
-	num(out, &c->kappa, "%.3f");
-	if (c->kappa.defined) {
-		buf_addstr(out, "  SE ");
-		num(out, &c->se, "%.3f");
-		buf_addstr(out, "  95% CI ");
-		if (c->ci_low.defined)
-			buf_addf(out, "%.3f to %.3f", c->ci_low.value,
-				 c->ci_high.value);
-		else
-			buf_addstr(out, "undefined");
-		buf_addstr(out, "  SE0 ");
-		num(out, &c->se0, "%.3f");
-		buf_addstr(out, "  z ");
-		num(out, &c->z, "%.2f");
-		buf_addstr(out, "  p ");
-		if (c->p_two.defined && c->p_two.value < 0.001)
-			buf_addstr(out, "< 0.001");
-		else
-			num(out, &c->p_two, "%.3f");
-		buf_addf(out, "  (%s)", agree_band_name(c->band));
-	} else {
-		buf_addf(out, " (%s)", c->kappa.why);
-	}
-	buf_addstr(out, "\n  Scott's pi ");
-	num(out, &c->scott_pi, "%.3f");
-	buf_addstr(out, "   Krippendorff's alpha ");
-	num(out, &c->alpha.alpha, "%.3f");
-	buf_addstr(out, "   Gwet's AC1 ");
-	num(out, &c->ac1, "%.3f");
-	buf_addstr(out, "   PABAK ");
-	num(out, &c->pabak, "%.3f");
-	if (d->n_dropped)
-		buf_addf(out, "\n  (%zu submitted items left out: a coder "
-			 "left this dimension empty)", d->n_dropped);
-	buf_addf(out, "\n\n  %-30s %6.6s %6.6s %7s %9s\n", "code",
-		 ag->annotators[0], ag->annotators[1], "kappa", "pos.agr.");
-	for (i = 0; i < d->k; i++) {
-		long ca = d->count[(size_t)i * 2], cb = d->count[(size_t)i * 2 +
-								 1];
-
-		if (!ca && !cb)
-			continue;
-		buf_addf(out, "  %-30.30s %6ld %6ld ", d->dim->codes[i].key, ca,
-			 cb);
-		if (d->per_code[i].kappa.defined)
-			buf_addf(out, "%7.3f ", d->per_code[i].kappa.value);
-		else
-			buf_addf(out, "%7s ", "undef");
-		if (d->per_code[i].pos.defined)
-			buf_addf(out, "%9.3f\n", d->per_code[i].pos.value);
-		else
-			buf_addf(out, "%9s\n", "undef");
-	}
-	/* the confusion matrix over the codes either annotator used */
-	for (i = 0; i < d->k; i++)
-		used += d->count[(size_t)i * 2] || d->count[(size_t)i * 2 + 1];
-	if (!used)
+	buf_addf(out, "  %-20s ", label);
+	if (!k->defined) {
+		buf_addf(out, "undefined (%s)\n", k->why);
 		return;
-	buf_addf(out, "\n  confusion (rows %s, columns %s; codes numbered as "
-		 "above)\n  %14s", ag->annotators[0], ag->annotators[1], "");
-	for (j = 0; j < d->k; j++)
-		if (d->count[(size_t)j * 2] || d->count[(size_t)j * 2 + 1])
-			buf_addf(out, " %4d", j + 1);
+	}
+	agree_fmt(out, k->value, 3);
+	buf_addstr(out, "  ");
+	ci_text(out, ci);
+	if (ci->low.defined && ci->method == AGREE_CI_WALD && !ci->clipped)
+		buf_addstr(out, " (Wald)");
+	if (band != AGREE_BAND_NONE)
+		buf_addf(out, "  (%s)", agree_band_name(band));
 	buf_addch(out, '\n');
-	for (i = 0; i < d->k; i++) {
-		if (!d->count[(size_t)i * 2] && !d->count[(size_t)i * 2 + 1])
+}
+
+static void test_line(struct buf *out, const struct agree_stat *se,
+		      const struct agree_stat *se0, const struct agree_stat *z,
+		      const struct agree_stat *p)
+{
+	buf_addstr(out, "  ");
+	if (se) {
+		buf_addstr(out, "SE ");
+		num(out, se, 3);
+		buf_addstr(out, "  ");
+	}
+	buf_addstr(out, "SE0 ");
+	num(out, se0, 3);
+	buf_addstr(out, "  z ");
+	if (z->defined) {
+		agree_fmt(out, z->value, 2);
+		buf_addstr(out, "  ");
+		agree_fmt_p(out, p);
+	} else {
+		buf_addf(out, "undefined (%s)", z->why);
+	}
+	buf_addch(out, '\n');
+}
+
+/* Counts per annotator and the code's kappa, codes someone chose. */
+static void code_table(const struct agreement *ag,
+		       const struct agree_level_summary *lv, struct buf *out)
+{
+	size_t na = ag->nr_annotators, r;
+	int i;
+
+	buf_addf(out, "\n  %-30s", lv->group ? "group" : "code");
+	for (r = 0; r < na; r++)
+		buf_addf(out, " %8.8s", ag->annotators[r]);
+	buf_addf(out, " %8s", na > 2 ? "Fleiss" : "kappa");
+	if (lv->code_prevalence)
+		buf_addf(out, " %7s %7s", "PI", "BI");
+	buf_addch(out, '\n');
+	for (i = 0; i < lv->k; i++) {
+		long total = 0;
+
+		for (r = 0; r < na; r++)
+			total += lv->count[(size_t)i * na + r];
+		if (!total)
 			continue;
-		buf_addf(out, "  %2d %-11.11s", i + 1, d->dim->codes[i].key);
-		for (j = 0; j < d->k; j++)
-			if (d->count[(size_t)j * 2] ||
-			    d->count[(size_t)j * 2 + 1])
-				buf_addf(out, " %4ld", d->table.n[i * d->k + j]);
+		buf_addf(out, "  %-30.30s", lv->names[i]);
+		for (r = 0; r < na; r++)
+			buf_addf(out, " %8ld", lv->count[(size_t)i * na + r]);
+		if (lv->code_kappa[i].defined) {
+			struct buf t = BUF_INIT;
+
+			agree_fmt(&t, lv->code_kappa[i].value, 3);
+			buf_addf(out, " %8s", t.ptr);
+			buf_release(&t);
+		} else {
+			buf_addf(out, " %8s", "undef");
+		}
+		if (lv->code_prevalence) {
+			struct buf t = BUF_INIT, u = BUF_INIT;
+
+			agree_fmt(&t, lv->code_prevalence[i].value, 3);
+			agree_fmt(&u, lv->code_bias[i].value, 3);
+			buf_addf(out, " %7s %7s", t.ptr, u.ptr);
+			buf_release(&t);
+			buf_release(&u);
+		}
 		buf_addch(out, '\n');
 	}
 }
 
-static void text_multi(const struct agreement *ag,
-		       const struct agreement_dim *d, struct buf *out)
+static void confusion_text(const struct agreement *ag,
+			   const struct agree_level_summary *lv,
+			   struct buf *out)
 {
-	int i;
+	int i, j, k = lv->k, used = 0;
 
-	buf_addstr(out, "  select many: each code judged present or absent\n"
-		   "  identical sets      ");
-	num(out, &d->multi.exact, "%.3f");
-	buf_addstr(out, "\n  mean kappa per code ");
-	num(out, &d->multi.mean_kappa, "%.3f");
-	buf_addf(out, "  (%d of %d codes defined)\n\n", d->multi.n_defined,
-		 d->k);
-	buf_addf(out, "  %-30s", "code");
-	if (ag->nr_annotators == 2)
-		buf_addf(out, " %6.6s %6.6s", ag->annotators[0],
-			 ag->annotators[1]);
-	buf_addstr(out, "   kappa\n");
-	for (i = 0; i < d->k; i++) {
-		size_t c;
-		long total = 0;
-
-		for (c = 0; c < ag->nr_annotators; c++)
-			total += d->count[(size_t)i * ag->nr_annotators + c];
-		if (!total)
+	for (i = 0; i < k; i++)
+		used += lv->count[(size_t)i * 2] ||
+			lv->count[(size_t)i * 2 + 1];
+	if (!used)
+		return;
+	buf_addf(out, "\n  confusion (rows %s, columns %s; numbered as "
+		 "above)\n  %14s", ag->annotators[0], ag->annotators[1], "");
+	for (j = 0; j < k; j++)
+		if (lv->count[(size_t)j * 2] || lv->count[(size_t)j * 2 + 1])
+			buf_addf(out, " %4d", j + 1);
+	buf_addch(out, '\n');
+	for (i = 0; i < k; i++) {
+		if (!lv->count[(size_t)i * 2] && !lv->count[(size_t)i * 2 + 1])
 			continue;
-		buf_addf(out, "  %-30.30s", d->dim->codes[i].key);
-		if (ag->nr_annotators == 2)
-			buf_addf(out, " %6ld %6ld", d->count[(size_t)i * 2],
-				 d->count[(size_t)i * 2 + 1]);
-		if (d->per_code[i].kappa.defined)
-			buf_addf(out, " %7.3f\n", d->per_code[i].kappa.value);
-		else
-			buf_addf(out, " %7s\n", "undef");
+		buf_addf(out, "  %2d %-11.11s", i + 1, lv->names[i]);
+		for (j = 0; j < k; j++)
+			if (lv->count[(size_t)j * 2] ||
+			    lv->count[(size_t)j * 2 + 1])
+				buf_addf(out, " %4ld", lv->table.n[i * k + j]);
+		buf_addch(out, '\n');
 	}
 }
 
-static void text_group(const struct agreement *ag,
-		       const struct agreement_dim *d, struct buf *out)
+static void weighted_text(const struct dimension *dim,
+			  const struct agree_level_summary *lv,
+			  struct buf *out)
 {
-	size_t p;
+	buf_addf(out, "  %s scale%s:\n", dim_scale_name(dim->scale),
+		 lv->n_annotators > 2 ? " (kappas: mean over the pairs)" :
+		 "");
+	kappa_line(out, "linear weighted kappa", &lv->kappa_linear,
+		   &lv->ci_linear, agree_band(&lv->kappa_linear));
+	kappa_line(out, "quadratic weighted", &lv->kappa_quadratic,
+		   &lv->ci_quadratic, agree_band(&lv->kappa_quadratic));
+	buf_addf(out, "  %-20s ", "Krippendorff's alpha");
+	num_why(out, &lv->alpha_scale, 3);
+	buf_addf(out, " (%s metric)\n", dim_scale_name(dim->scale));
+}
 
-	buf_addstr(out, "  Fleiss' kappa        ");
-	num(out, &d->fleiss.kappa, "%.3f");
-	if (d->fleiss.kappa.defined) {
-		buf_addstr(out, "  z ");
-		num(out, &d->fleiss.z, "%.2f");
-		buf_addstr(out, "  p ");
-		num(out, &d->fleiss.p_two, "%.3f");
-		buf_addf(out, "  (%s)", agree_band_name(d->fleiss.band));
+static void text_level(const struct agreement *ag,
+		       const struct agree_dim_summary *ds,
+		       const struct agree_level_summary *lv, struct buf *out)
+{
+	const struct agreement_dim *ad = ds->ad;
+	const struct dimension *dim = ad->dim;
+	size_t na = ag->nr_annotators, p;
+
+	if (dim->select_many) {
+		int i, def = 0;
+
+		buf_addf(out, "  select many: each %s judged present or "
+			 "absent\n  identical sets      ", lv->group ? "group" :
+			 "code");
+		num_why(out, &lv->po, 3);
+		for (i = 0; i < lv->k; i++)
+			def += lv->code_kappa[i].defined;
+		buf_addf(out, "\n  mean kappa per %s ", lv->group ? "group" :
+			 "code ");
+		num_why(out, &lv->kappa, 3);
+		buf_addf(out, "  (%d of %d %s%s defined)\n", def, lv->k,
+			 lv->group ? "group" : "code", lv->k == 1 ? "" : "s");
+		code_table(ag, lv, out);
+	} else if (na == 2) {
+		const struct agree_cohen *c = &lv->cohen;
+
+		buf_addstr(out, "  observed agreement  ");
+		num(out, &c->po, 3);
+		buf_addstr(out, "    expected  ");
+		num(out, &c->pe, 3);
+		buf_addch(out, '\n');
+		kappa_line(out, "Cohen's kappa", &lv->kappa, &lv->ci,
+			   lv->band);
+		if (lv->kappa.defined)
+			test_line(out, &c->se, &c->se0, &c->z, &c->p_two);
+		buf_addstr(out, "  kappa max ");
+		num(out, &lv->kappa_max, 3);
+		buf_addstr(out, "   prevalence index ");
+		num(out, &lv->prevalence, 3);
+		buf_addstr(out, "   bias index ");
+		num(out, &lv->bias, 3);
+		buf_addstr(out, "\n  Scott's pi ");
+		num(out, &c->scott_pi, 3);
+		buf_addstr(out, "   Krippendorff's alpha ");
+		num(out, &c->alpha.alpha, 3);
+		buf_addstr(out, "   Gwet's AC1 ");
+		num(out, &c->ac1, 3);
+		buf_addstr(out, "   PABAK ");
+		num(out, &c->pabak, 3);
+		buf_addch(out, '\n');
+		if (lv->weighted)
+			weighted_text(dim, lv, out);
+		if (ad->n_dropped && !lv->group)
+			buf_addf(out, "  (%zu submitted item%s left out: a "
+				 "coder left this dimension empty)\n",
+				 ad->n_dropped, ad->n_dropped == 1 ? "" : "s");
+		code_table(ag, lv, out);
+		confusion_text(ag, lv, out);
 	} else {
-		buf_addf(out, " (%s)", d->fleiss.kappa.why);
+		const struct agree_fleiss *f = &lv->fleiss;
+
+		buf_addstr(out, "  observed agreement  ");
+		num(out, &f->po, 3);
+		buf_addch(out, '\n');
+		kappa_line(out, "Fleiss' kappa", &lv->kappa, &lv->ci,
+			   lv->band);
+		if (lv->kappa.defined)
+			test_line(out, &f->se, &f->se0, &f->z, &f->p_two);
+		buf_addstr(out, "  Conger's kappa ");
+		num_why(out, &lv->conger, 3);
+		buf_addstr(out, "   Krippendorff's alpha ");
+		num_why(out, &lv->alpha, 3);
+		buf_addstr(out, "   Gwet's AC1 ");
+		num(out, &f->ac1, 3);
+		buf_addch(out, '\n');
+		if (lv->weighted)
+			weighted_text(dim, lv, out);
+		buf_addstr(out, "  Cohen's kappa per pair:\n");
+		for (p = 0; p < lv->nr_pairs; p++) {
+			const struct agree_pair_summary *ps = &lv->pairs[p];
+
+			buf_addf(out, "    %s / %s: ", ag->annotators[ps->a],
+				 ag->annotators[ps->b]);
+			num_why(out, &ps->kappa, 3);
+			if (ps->kappa.defined) {
+				buf_addstr(out, "  ");
+				ci_text(out, &ps->ci);
+			}
+			buf_addstr(out, "  observed ");
+			num(out, &ps->po, 3);
+			buf_addf(out, "  (n = %ld)\n", ps->n);
+		}
+		code_table(ag, lv, out);
 	}
-	buf_addstr(out, "\n  Krippendorff's alpha ");
-	num(out, &d->alpha.alpha, "%.3f");
-	buf_addstr(out, "\n  Cohen's kappa per pair:\n");
-	for (p = 0; p < d->nr_pairs; p++) {
-		buf_addf(out, "    %s / %s: ", ag->annotators[d->pairs[p].a],
-			 ag->annotators[d->pairs[p].b]);
-		num(out, &d->pairs[p].cohen.kappa, "%.3f");
-		buf_addf(out, "  (n = %ld)\n", d->pairs[p].cohen.n);
-	}
-	buf_addstr(out, "  mean pairwise kappa ");
-	num(out, &d->pairwise.mean_kappa, "%.3f");
+	buf_addstr(out, "\n  ");
+	agree_sentence_build(ag, ds, lv, out);
 	buf_addch(out, '\n');
 }
 
-static void render_text(const struct agreement *ag, struct buf *out)
+static void render_text(const struct agreement *ag,
+			const struct agree_summary *sum, struct buf *out)
 {
 	size_t i;
 
@@ -415,21 +689,42 @@ static void render_text(const struct agreement *ag, struct buf *out)
 			   "labels on the same items.\n");
 		return;
 	}
-	for (i = 0; i < ag->nr_dims; i++) {
-		const struct agreement_dim *d = &ag->dims[i];
+	if (sum->opts.ci == AGREE_CI_BOOTSTRAP)
+		buf_addf(out, "Intervals: 95%%, bootstrap percentile over "
+			 "items, %d samples, seed %llu%s\n", sum->opts.boot,
+			 (unsigned long long)sum->opts.seed, sum->opts.ci_auto ?
+			 " (Wald, clipped to [-1, 1], above " AUTO_MAX_TEXT
+			 " items)" : "");
+	else
+		buf_addstr(out, "Intervals: 95%, Wald (kappa +- 1.96 SE), "
+			   "clipped to [-1, 1] where marked\n");
+	buf_addstr(out, "Bands: Landis & Koch (1977)\n");
+	if (sum->later) {
+		const char *p = sum->later, *nl;
 
-		buf_addf(out, "\n%s (%s): n = %zu bugs, %d codes\n",
-			 d->dim->key, d->dim->name, d->n_items, d->k);
-		if (d->dim->select_many)
-			text_multi(ag, d, out);
-		else if (ag->nr_annotators == 2)
-			text_two_one(ag, d, out);
-		else
-			text_group(ag, d, out);
-		if (ag->nr_annotators == 2 && !d->dim->select_many) {
-			buf_addstr(out, "\n  ");
-			agree_sentence(ag, d, out);
-			buf_addch(out, '\n');
+		buf_addstr(out, "Changed since the round closed (the figures "
+			   "use the labels as they are now):\n");
+		for (; (nl = strchr(p, '\n')); p = nl + 1)
+			buf_addf(out, "  %.*s\n", (int)(nl - p), p);
+	}
+	for (i = 0; i < sum->nr_dims; i++) {
+		const struct agree_dim_summary *ds = &sum->dims[i];
+		const struct agreement_dim *d = ds->ad;
+
+		buf_addf(out, "\n%s (%s): n = %zu bugs, %d code%s", d->dim->key,
+			 d->dim->name, ds->code.n_items, d->k,
+			 d->k == 1 ? "" : "s");
+		if (d->dim->scale != SCALE_NOMINAL)
+			buf_addf(out, ", %s scale", dim_scale_name(
+				d->dim->scale));
+		buf_addch(out, '\n');
+		if (ds->show_code)
+			text_level(ag, ds, &ds->code, out);
+		if (ds->show_group) {
+			buf_addf(out, "\n %s by code group: %d group%s\n",
+				 d->dim->key, ds->grp.k,
+				 ds->grp.k == 1 ? "" : "s");
+			text_level(ag, ds, &ds->grp, out);
 		}
 	}
 }
@@ -440,76 +735,520 @@ static void cell(struct buf *out, const struct agree_stat *s)
 {
 	buf_addch(out, ',');
 	if (s->defined)
-		buf_addf(out, "%.6g", s->value);
+		buf_addf(out, "%.6g", fabs(s->value) < 5e-13 ? 0.0 : s->value);
 }
 
-static void render_csv(const struct agreement *ag, struct buf *out)
+static void cell_str(struct buf *out, const char *s)
 {
-	size_t i;
+	const char *p;
 
-	buf_addstr(out, "round,dimension,items,categories,observed_agreement,"
-		   "expected_agreement,cohen_kappa,se,se0,z,p,ci_low,ci_high,"
-		   "scott_pi,krippendorff_alpha,gwet_ac1,pabak,band,"
-		   "fleiss_kappa,exact_agreement,mean_kappa\n");
-	for (i = 0; i < ag->nr_dims; i++) {
-		const struct agreement_dim *d = &ag->dims[i];
-		const struct agree_cohen *c = &d->cohen;
-		struct agree_stat none = { 0, 0, NULL };
-		int two = ag->nr_annotators == 2 && !d->dim->select_many;
+	buf_addch(out, ',');
+	if (!s)
+		return;
+	if (!strpbrk(s, ",\"\n\r")) {
+		buf_addstr(out, s);
+		return;
+	}
+	buf_addch(out, '"');
+	for (p = s; *p; p++) {
+		if (*p == '"')
+			buf_addch(out, '"');
+		buf_addch(out, *p);
+	}
+	buf_addch(out, '"');
+}
 
-		buf_addf(out, "%s,%s,%zu,%d", ag->round ? ag->round : "",
-			 d->dim->key, d->n_items, d->k);
-		cell(out, two ? &c->po : &none);
-		cell(out, two ? &c->pe : &none);
-		cell(out, two ? &c->kappa : &none);
-		cell(out, two ? &c->se : &none);
-		cell(out, two ? &c->se0 : &none);
-		cell(out, two ? &c->z : &none);
-		cell(out, two ? &c->p_two : &none);
-		cell(out, two ? &c->ci_low : &none);
-		cell(out, two ? &c->ci_high : &none);
-		cell(out, two ? &c->scott_pi : &none);
-		cell(out, two ? &c->alpha.alpha :
-		     ag->nr_annotators > 2 && !d->dim->select_many ?
-		     &d->alpha.alpha : &none);
-		cell(out, two ? &c->ac1 : &none);
-		cell(out, two ? &c->pabak : &none);
-		buf_addf(out, ",%s", two && c->kappa.defined ?
-			 agree_band_name(c->band) : "");
-		cell(out, ag->nr_annotators > 2 && !d->dim->select_many ?
-		     &d->fleiss.kappa : &none);
-		cell(out, d->dim->select_many ? &d->multi.exact : &none);
-		cell(out, d->dim->select_many ? &d->multi.mean_kappa : &none);
+static const char CSV_HEADER[] =
+	"round,dimension,level,scale,items,categories,annotators,"
+	"coefficient,kappa,ci_low,ci_high,ci_method,ci_clipped,"
+	"wald_ci_low,wald_ci_high,bootstrap_samples,bootstrap_seed,"
+	"undefined_reason,observed_agreement,expected_agreement,"
+	"cohen_kappa,se,se0,z,p,scott_pi,krippendorff_alpha,gwet_ac1,pabak,"
+	"band,band_low,band_high,kappa_max,prevalence_index,bias_index,"
+	"fleiss_kappa,conger_kappa,exact_agreement,mean_kappa,"
+	"linear_weighted_kappa,linear_ci_low,linear_ci_high,"
+	"quadratic_weighted_kappa,quadratic_ci_low,quadratic_ci_high,"
+	"scale_alpha,annotator_a,annotator_b\n";
+
+static void csv_level(const struct agreement *ag,
+		      const struct agree_dim_summary *ds,
+		      const struct agree_level_summary *lv, struct buf *out)
+{
+	const struct dimension *dim = ds->ad->dim;
+	const struct agree_cohen *c = &lv->cohen;
+	struct agree_stat none = { 0, 0, NULL };
+	int two = ag->nr_annotators == 2 && !dim->select_many;
+	int many = ag->nr_annotators > 2 && !dim->select_many;
+	const char *why = !lv->kappa.defined ? lv->kappa.why :
+			  !lv->ci.low.defined ? lv->ci.low.why : NULL;
+
+	buf_addf(out, "%s,%s,%s,%s,%zu,%d,%zu", ag->round ? ag->round : "",
+		 dim->key, lv->group ? "group" : "code",
+		 dim_scale_name(dim->scale), lv->n_items, lv->k,
+		 ag->nr_annotators);
+	cell_str(out, lv->coef);
+	cell(out, &lv->kappa);
+	cell(out, &lv->ci.low);
+	cell(out, &lv->ci.high);
+	cell_str(out, agree_ci_method_name(lv->ci.method));
+	cell_str(out, lv->ci.method == AGREE_CI_WALD ?
+		 (lv->ci.clipped ? "yes" : "no") : "");
+	cell(out, &lv->ci.wald_low);
+	cell(out, &lv->ci.wald_high);
+	if (lv->ci.method == AGREE_CI_BOOTSTRAP && lv->ci.boot)
+		buf_addf(out, ",%d,%llu", lv->ci.boot,
+			 (unsigned long long)lv->ci.seed);
+	else
+		buf_addstr(out, ",,");
+	cell_str(out, why);
+	cell(out, two ? &c->po : &lv->po);
+	cell(out, two ? &c->pe : &none);
+	cell(out, two ? &lv->kappa : &none);
+	cell(out, two && lv->kappa.defined ? &c->se :
+	     many && lv->kappa.defined ? &lv->fleiss.se : &none);
+	cell(out, two && lv->kappa.defined ? &c->se0 :
+	     many && lv->kappa.defined ? &lv->fleiss.se0 : &none);
+	cell(out, two && lv->kappa.defined ? &c->z :
+	     many && lv->kappa.defined ? &lv->fleiss.z : &none);
+	cell(out, two && lv->kappa.defined ? &c->p_two :
+	     many && lv->kappa.defined ? &lv->fleiss.p_two : &none);
+	cell(out, two ? &c->scott_pi : &none);
+	cell(out, two ? &c->alpha.alpha : many ? &lv->alpha : &none);
+	cell(out, two ? &c->ac1 : many ? &lv->fleiss.ac1 : &none);
+	cell(out, two ? &c->pabak : &none);
+	cell_str(out, lv->band != AGREE_BAND_NONE ?
+		 agree_band_name(lv->band) : NULL);
+	cell_str(out, lv->band != AGREE_BAND_NONE ?
+		 agree_band_name(lv->band_low) : NULL);
+	cell_str(out, lv->band != AGREE_BAND_NONE ?
+		 agree_band_name(lv->band_high) : NULL);
+	cell(out, &lv->kappa_max);
+	cell(out, &lv->prevalence);
+	cell(out, &lv->bias);
+	cell(out, many ? &lv->fleiss.kappa : &none);
+	cell(out, many ? &lv->conger : &none);
+	cell(out, dim->select_many ? &lv->po : &none);
+	cell(out, dim->select_many ? &lv->kappa : &none);
+	cell(out, lv->weighted ? &lv->kappa_linear : &none);
+	cell(out, lv->weighted ? &lv->ci_linear.low : &none);
+	cell(out, lv->weighted ? &lv->ci_linear.high : &none);
+	cell(out, lv->weighted ? &lv->kappa_quadratic : &none);
+	cell(out, lv->weighted ? &lv->ci_quadratic.low : &none);
+	cell(out, lv->weighted ? &lv->ci_quadratic.high : &none);
+	cell(out, lv->weighted ? &lv->alpha_scale : &none);
+	buf_addstr(out, ",,\n");
+}
+
+/* One row per pair of annotators (three or more), in the same table:
+ * coefficient "Cohen's kappa (pair)" and the pair in the last columns. */
+static void csv_pairs(const struct agreement *ag,
+		      const struct agree_dim_summary *ds,
+		      const struct agree_level_summary *lv, struct buf *out)
+{
+	const struct dimension *dim = ds->ad->dim;
+	size_t p;
+	int i;
+
+	for (p = 0; p < lv->nr_pairs; p++) {
+		const struct agree_pair_summary *ps = &lv->pairs[p];
+
+		buf_addf(out, "%s,%s,%s,%s,%ld,%d,2,Cohen's kappa (pair)",
+			 ag->round ? ag->round : "", dim->key,
+			 lv->group ? "group" : "code",
+			 dim_scale_name(dim->scale), ps->n, lv->k);
+		cell(out, &ps->kappa);
+		cell(out, &ps->ci.low);
+		cell(out, &ps->ci.high);
+		cell_str(out, agree_ci_method_name(ps->ci.method));
+		cell_str(out, ps->ci.method == AGREE_CI_WALD ?
+			 (ps->ci.clipped ? "yes" : "no") : "");
+		cell(out, &ps->ci.wald_low);
+		cell(out, &ps->ci.wald_high);
+		if (ps->ci.method == AGREE_CI_BOOTSTRAP && ps->ci.boot)
+			buf_addf(out, ",%d,%llu", ps->ci.boot,
+				 (unsigned long long)ps->ci.seed);
+		else
+			buf_addstr(out, ",,");
+		cell_str(out, !ps->kappa.defined ? ps->kappa.why :
+			 !ps->ci.low.defined ? ps->ci.low.why : NULL);
+		cell(out, &ps->po);
+		buf_addch(out, ',');
+		cell(out, &ps->kappa);
+		/* se .. scale_alpha (columns 22-46): empty */
+		for (i = 0; i < 25; i++)
+			buf_addch(out, ',');
+		cell_str(out, ag->annotators[ps->a]);
+		cell_str(out, ag->annotators[ps->b]);
 		buf_addch(out, '\n');
 	}
 }
 
-void agree_render(const struct agreement *ag, enum report_format fmt,
-		  struct buf *out)
+static void render_csv(const struct agreement *ag,
+		       const struct agree_summary *sum, struct buf *out)
+{
+	size_t i;
+
+	buf_addstr(out, CSV_HEADER);
+	for (i = 0; i < sum->nr_dims; i++) {
+		const struct agree_dim_summary *ds = &sum->dims[i];
+
+		if (ds->show_code) {
+			csv_level(ag, ds, &ds->code, out);
+			csv_pairs(ag, ds, &ds->code, out);
+		}
+		if (ds->show_group) {
+			csv_level(ag, ds, &ds->grp, out);
+			csv_pairs(ag, ds, &ds->grp, out);
+		}
+	}
+}
+
+void agree_render(const struct agreement *ag, const struct agree_summary *sum,
+		  enum report_format fmt, struct buf *out)
 {
 	switch (fmt) {
 	case REPORT_JSON:
-		render_json(ag, out);
+		render_json(ag, sum, out);
 		break;
 	case REPORT_CSV:
-		render_csv(ag, out);
+		render_csv(ag, sum, out);
 		break;
 	default:
-		render_text(ag, out);
+		render_text(ag, sum, out);
 		break;
 	}
 }
 
 int report_agreement(struct store *st, const struct actor *a,
 		     const struct codebook *cb, const char *round,
-		     const char *dim, int format, struct buf *out,
-		     struct err *e)
+		     const char *dim, int format, const struct agree_opts *opts,
+		     struct buf *out, struct err *e)
 {
 	struct agreement ag = AGREEMENT_INIT;
+	struct agree_summary sum = AGREE_SUMMARY_INIT;
+	int ret = -1;
 
 	if (agreement_compute(st, a, cb, round, dim, &ag, e) < 0)
 		return -1;
-	agree_render(&ag, (enum report_format)format, out);
+	if (agree_summarize(&ag, opts, &sum, e) < 0)
+		goto out;
+	if (round) {
+		struct round_info r;
+		struct buf later = BUF_INIT;
+
+		memset(&r, 0, sizeof(r));
+		if (round_get(st, round, &r, e) < 0)
+			goto out;
+		ret = round_later_changes(st, &r, &later, e);
+		round_info_release(&r);
+		if (ret < 0) {
+			buf_release(&later);
+			goto out;
+		}
+		ret = -1;
+		if (later.len)
+			sum.later = buf_detach(&later, NULL);
+		buf_release(&later);
+	}
+	agree_render(&ag, &sum, (enum report_format)format, out);
+	ret = 0;
+out:
+	agree_summary_release(&sum);
 	agreement_release(&ag);
-	return 0;
+	return ret;
+}
+
+/* ---- by round ------------------------------------------------------ */
+
+/* One round of the table: its agreement, or why it is not shown. */
+struct round_row {
+	struct round_info info;
+	int ok;
+	char *why;			/* when !ok */
+	struct agreement ag;
+	struct agree_summary sum;
+	struct buf versions;		/* codebook versions coded with */
+};
+
+static const struct agree_level_summary *row_level(const struct round_row *r,
+						   size_t d)
+{
+	if (!r->ok || d >= r->sum.nr_dims)
+		return NULL;
+	return &r->sum.dims[d].code;
+}
+
+static struct agree_stat row_slope(const struct round_row *rows, size_t nr,
+				   size_t d)
+{
+	double *y = xcalloc(nr + 1, sizeof(*y));
+	int *def = xcalloc(nr + 1, sizeof(*def));
+	struct agree_stat s;
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		const struct agree_level_summary *lv = row_level(&rows[i], d);
+
+		if (lv && lv->kappa.defined) {
+			y[i] = lv->kappa.value;
+			def[i] = 1;
+		}
+	}
+	s = agree_trend_slope(y, def, nr);
+	free(y);
+	free(def);
+	return s;
+}
+
+static void by_round_text(const struct codebook *cb, const char *only,
+			  const struct round_row *rows, size_t nr,
+			  const struct agree_opts *o, struct buf *out)
+{
+	size_t d, i, di = 0;
+
+	buf_addstr(out, "Agreement by round");
+	if (o->ci == AGREE_CI_BOOTSTRAP)
+		buf_addf(out, "; 95%% intervals: bootstrap percentile, %d "
+			 "samples, seed %llu\n", o->boot,
+			 (unsigned long long)o->seed);
+	else
+		buf_addstr(out, "; 95% intervals: Wald, clipped to [-1, 1]\n");
+	if (!nr) {
+		buf_addstr(out, "No rounds yet.\n");
+		return;
+	}
+	for (d = 0; d < cb->nr_dims; d++) {
+		const struct dimension *dim = &cb->dims[d];
+		struct agree_stat slope;
+		const char *coef = NULL;
+
+		if (only && strcmp(only, dim->key))
+			continue;
+		for (i = 0; i < nr && !coef; i++)
+			if (row_level(&rows[i], di))
+				coef = row_level(&rows[i], di)->coef;
+		buf_addf(out, "\n%s (%s)\n  %-16s %-6s %5s  %-7s %-15s %-16s "
+			 "%s\n", dim->key, dim->name, "round", "state", "n",
+			 "kappa", "95% CI", "band", "codebook");
+		for (i = 0; i < nr; i++) {
+			const struct round_row *r = &rows[i];
+			const struct agree_level_summary *lv = row_level(r, di);
+			struct buf t = BUF_INIT;
+
+			buf_addf(out, "  %-16.16s %-6s ", r->info.name,
+				 r->info.closed_at ? "closed" : "open");
+			if (!lv) {
+				buf_addf(out, "%5s  not shown: %s\n", "",
+					 r->why ? r->why : "not computed");
+				continue;
+			}
+			buf_addf(out, "%5zu  ", lv->n_items);
+			if (lv->kappa.defined)
+				agree_fmt(&t, lv->kappa.value, 2);
+			else
+				buf_addstr(&t, "undef");
+			buf_addf(out, "%-7s ", t.ptr);
+			buf_reset(&t);
+			if (lv->ci.low.defined)
+				agree_fmt_ci(&t, &lv->ci, 2);
+			else
+				buf_addstr(&t, "-");
+			/* pad by columns: the en dash is 3 bytes, 1 column */
+			buf_addf(out, "%-*s %-16s %s", 15 + (strstr(t.ptr,
+				 "\xe2\x80\x93") ? 2 : 0), t.ptr,
+				 lv->kappa.defined ?
+				 agree_band_name(lv->band) : "-",
+				 r->versions.len ? r->versions.ptr : "-");
+			if (!lv->kappa.defined)
+				buf_addf(out, "  (%s)", lv->kappa.why);
+			buf_addch(out, '\n');
+			buf_release(&t);
+		}
+		/* the trend over the rounds whose kappa is defined */
+		slope = row_slope(rows, nr, di++);
+		buf_addf(out, "  trend (%s): ", coef ? coef : "kappa");
+		if (slope.defined) {
+			agree_fmt(out, slope.value, 3);
+			buf_addstr(out, " per round (least squares over the "
+				   "rounds with a value)\n");
+		} else {
+			buf_addf(out, "undefined (%s)\n", slope.why);
+		}
+	}
+}
+
+static void by_round_json(const struct codebook *cb, const char *only,
+			  const struct round_row *rows, size_t nr,
+			  const struct agree_opts *o, struct buf *out)
+{
+	cJSON *root = cJSON_CreateObject(), *dims = cJSON_CreateArray();
+	size_t d, i, di = 0;
+	char *s;
+
+	cJSON_AddItemToObject(root, "interval", opts_json(o));
+	for (d = 0; d < cb->nr_dims; d++) {
+		const struct dimension *dim = &cb->dims[d];
+		cJSON *dj, *arr = cJSON_CreateArray(), *tr;
+		struct agree_stat slope;
+		const char *why = NULL;
+
+		if (only && strcmp(only, dim->key))
+			continue;
+		dj = cJSON_CreateObject();
+		cJSON_AddStringToObject(dj, "key", dim->key);
+		for (i = 0; i < nr; i++) {
+			const struct round_row *r = &rows[i];
+			const struct agree_level_summary *lv = row_level(r, di);
+			cJSON *rj = cJSON_CreateObject();
+
+			cJSON_AddStringToObject(rj, "round", r->info.name);
+			cJSON_AddBoolToObject(rj, "closed",
+					      r->info.closed_at != NULL);
+			if (r->versions.len)
+				cJSON_AddStringToObject(rj, "codebook_version",
+							r->versions.ptr);
+			else
+				cJSON_AddNullToObject(rj, "codebook_version");
+			if (!lv) {
+				cJSON_AddNullToObject(rj, "kappa");
+				cJSON_AddStringToObject(rj, "undefined_reason",
+					r->why ? r->why : "not computed");
+			} else {
+				cJSON_AddNumberToObject(rj, "items",
+							(double)lv->n_items);
+				cJSON_AddStringToObject(rj, "coefficient",
+							lv->coef);
+				cJSON_AddItemToObject(rj, "kappa",
+					value_ci_json(&lv->kappa, &lv->ci));
+				if (lv->band != AGREE_BAND_NONE)
+					cJSON_AddStringToObject(rj, "band",
+						agree_band_name(lv->band));
+				else
+					cJSON_AddNullToObject(rj, "band");
+			}
+			cJSON_AddItemToArray(arr, rj);
+		}
+		cJSON_AddItemToObject(dj, "rounds", arr);
+		slope = row_slope(rows, nr, di);
+		tr = cJSON_CreateObject();
+		add_stat(tr, "slope_per_round", &slope, &why);
+		finish_why(tr, why);
+		cJSON_AddItemToObject(dj, "trend", tr);
+		cJSON_AddItemToArray(dims, dj);
+		di++;
+	}
+	cJSON_AddItemToObject(root, "dimensions", dims);
+	s = cJSON_Print(root);
+	buf_addstr(out, s);
+	buf_addch(out, '\n');
+	cJSON_free(s);
+	cJSON_Delete(root);
+}
+
+static void by_round_csv(const struct codebook *cb, const char *only,
+			 const struct round_row *rows, size_t nr,
+			 struct buf *out)
+{
+	size_t d, i, di = 0;
+
+	buf_addstr(out, "dimension,round,closed,codebook_version,items,"
+		   "coefficient,kappa,ci_low,ci_high,ci_method,band,"
+		   "undefined_reason,trend_slope_per_round\n");
+	for (d = 0; d < cb->nr_dims; d++) {
+		const struct dimension *dim = &cb->dims[d];
+		struct agree_stat slope;
+
+		if (only && strcmp(only, dim->key))
+			continue;
+		slope = row_slope(rows, nr, di);
+		for (i = 0; i < nr; i++) {
+			const struct round_row *r = &rows[i];
+			const struct agree_level_summary *lv = row_level(r, di);
+
+			buf_addstr(out, dim->key);
+			cell_str(out, r->info.name);
+			cell_str(out, r->info.closed_at ? "yes" : "no");
+			cell_str(out, r->versions.ptr);
+			if (!lv) {
+				buf_addstr(out, ",,,,,,,");
+				cell_str(out, r->why ? r->why :
+					 "not computed");
+			} else {
+				buf_addf(out, ",%zu", lv->n_items);
+				cell_str(out, lv->coef);
+				cell(out, &lv->kappa);
+				cell(out, &lv->ci.low);
+				cell(out, &lv->ci.high);
+				cell_str(out, agree_ci_method_name(
+					lv->ci.method));
+				cell_str(out, lv->band != AGREE_BAND_NONE ?
+					 agree_band_name(lv->band) : NULL);
+				cell_str(out, !lv->kappa.defined ?
+					 lv->kappa.why : !lv->ci.low.defined ?
+					 lv->ci.low.why : NULL);
+			}
+			cell(out, &slope);
+			buf_addch(out, '\n');
+		}
+		di++;
+	}
+}
+
+int report_agreement_by_round(struct store *st, const struct actor *a,
+			      const struct codebook *cb, const char *dim,
+			      int format, const struct agree_opts *opts,
+			      struct buf *out, struct err *e)
+{
+	static const struct agree_opts def = AGREE_OPTS_INIT;
+	const struct agree_opts *o = opts ? opts : &def;
+	struct round_info *list = NULL;
+	struct round_row *rows = NULL;
+	size_t nr = 0, i;
+	int ret = -1;
+
+	if (dim && !codebook_dim(cb, dim))
+		return err_set(e, ERR_INPUT, "--dimension %s: not in codebook "
+			       "%s", dim, cb->name);
+	if (round_list(st, &list, &nr, e) < 0)
+		return -1;
+	rows = xcalloc(nr + 1, sizeof(*rows));
+	for (i = 0; i < nr; i++) {
+		struct round_row *r = &rows[i];
+		struct err re = ERR_INIT;
+
+		r->info = list[i];
+		buf_init(&r->versions, 0);
+		if (round_codebook_versions(st, r->info.id, &r->versions,
+					    e) < 0)
+			goto out;
+		if (agreement_compute(st, a, cb, r->info.name, dim, &r->ag,
+				      &re) < 0) {
+			if (re.code != ERR_PERM) {
+				*e = re;
+				goto out;
+			}
+			r->why = xstrdup("the round is open (blinding)");
+			continue;
+		}
+		if (agree_summarize(&r->ag, o, &r->sum, e) < 0)
+			goto out;
+		r->ok = 1;
+	}
+	if (format == REPORT_JSON)
+		by_round_json(cb, dim, rows, nr, o, out);
+	else if (format == REPORT_CSV)
+		by_round_csv(cb, dim, rows, nr, out);
+	else
+		by_round_text(cb, dim, rows, nr, o, out);
+	ret = 0;
+out:
+	for (i = 0; i < nr; i++) {
+		agree_summary_release(&rows[i].sum);
+		agreement_release(&rows[i].ag);
+		buf_release(&rows[i].versions);
+		free(rows[i].why);
+	}
+	free(rows);
+	round_list_free(list, nr);
+	return ret;
 }

@@ -1,22 +1,30 @@
 /*
  * agree_report: the agreement of a study as text, JSON or CSV.
  *
+ * What is shown is decided by core/agree_summary (headline coefficient,
+ * intervals inside [-1, 1], degenerate values undefined, the sentence);
+ * this module lays it out.
+ *
  * JSON is one object:
- *   {"round": ..., "annotators": [...], "dimensions": [{"key", "items",
- *    "categories", "observed_agreement", "expected_agreement",
- *    "cohen_kappa": {"value", "se", "se0", "z", "p", "ci95": [lo, hi]},
+ *   {"round", "annotators": [...], "interval": {"method", "samples",
+ *    "seed"}, "dimensions": [{"key", "name", "select", "scale", "items",
+ *    "categories", "coefficient", "kappa": {"value", "ci95", "ci_method",
+ *    ...}, "sentence", "observed_agreement", "expected_agreement",
+ *    "cohen_kappa": {"value", "se", "se0", "z", "p", "ci95": [lo, hi],
+ *    "ci_method", "ci_clipped", "wald_ci95": [raw lo, raw hi], ...},
  *    "scott_pi", "krippendorff_alpha", "gwet_ac1", "pabak", "band",
- *    "per_code": [{"code", "count_a", "count_b", "kappa",
- *    "positive_agreement"}], "confusion": {"codes": [...],
- *    "counts": [[...]]}}]}
+ *    "band_range", "band_source", "kappa_max", "prevalence_index",
+ *    "bias_index", "weighted", "per_code": [{"code", "counts": {name: n},
+ *    "count_a", "count_b", "kappa", ...}], "confusion", "groups"}]}
  * with null and an "undefined_reason" (per object) where a value is
- * undefined.  `p` is two-sided.  Select-many dimensions add "select":
- * "many", "exact_agreement" and "mean_kappa"; three or more annotators add
- * "fleiss_kappa" and "pairs".
+ * undefined.  `p` is two-sided.  Select-many dimensions add
+ * "exact_agreement" and "mean_kappa"; three or more annotators add
+ * "fleiss_kappa", "conger_kappa" and "pairs".
  */
 #ifndef BUGCODER_AGREE_REPORT_H
 #define BUGCODER_AGREE_REPORT_H
 
+#include "core/agree_summary.h"
 #include "core/agreement.h"
 #include "core/buf.h"
 #include "core/codebook.h"
@@ -30,21 +38,26 @@ enum report_format {
 	REPORT_CSV = 2,
 };
 
-/* Render a computed agreement into `out` (appending). */
-void agree_render(const struct agreement *ag, enum report_format fmt,
-		  struct buf *out);
+/* Render a computed and summarised agreement into `out` (appending). */
+void agree_render(const struct agreement *ag, const struct agree_summary *sum,
+		  enum report_format fmt, struct buf *out);
 
-/* The copy-ready sentence for one dimension, e.g. "Cohen's kappa for root
- * cause was 0.82 (95% CI 0.76-0.88, n = 120 bugs, 2 annotators), almost
- * perfect agreement." (with an en dash). */
-void agree_sentence(const struct agreement *ag, const struct agreement_dim *d,
-		    struct buf *out);
-
-/* Compute and render in one call: what `bugcoder agree` and the
- * replication package write. */
+/* Compute, summarise with `opts` (NULL: the defaults) and render in one
+ * call: what `bugcoder agree` and the replication package write.
+ * Returns 0, or -1 with `e` filled. */
 int report_agreement(struct store *st, const struct actor *a,
 		     const struct codebook *cb, const char *round,
-		     const char *dim, int format, struct buf *out,
-		     struct err *e);
+		     const char *dim, int format, const struct agree_opts *opts,
+		     struct buf *out, struct err *e);
+
+/* `agree --by-round`: per dimension (`dim`, NULL for all) a row per
+ * round in creation order (state, codebook version, n, kappa, interval,
+ * band) and the least-squares trend of kappa per round.  A round the
+ * actor may not see yet (open, blinding) is listed without figures.
+ * Returns 0, or -1 with `e` filled. */
+int report_agreement_by_round(struct store *st, const struct actor *a,
+			      const struct codebook *cb, const char *dim,
+			      int format, const struct agree_opts *opts,
+			      struct buf *out, struct err *e);
 
 #endif

@@ -7,14 +7,18 @@
  */
 #include "exports/export.h"
 
+#include "core/access.h"
+#include "core/adjudicate.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "core/buf.h"
+#include "core/priv.h"
 #include "core/round.h"
-#include "exports/agreed.h"
+#include "core/agreed.h"
 #include "exports/csv_out.h"
 #include "exports/json_out.h"
 
@@ -29,7 +33,7 @@ struct progress {
 
 static long long env_count(const char *name)
 {
-	const char *v = getenv(name);
+	const char *v = priv_hook_env(name);	/* a test hook */
 	char *end;
 	long long n;
 
@@ -312,11 +316,6 @@ static int require_member(const struct actor *a, struct err *e)
 	return 0;
 }
 
-static int sees_all(const struct actor *a)
-{
-	return a->role == ROLE_OWNER || a->role == ROLE_ADJUDICATOR;
-}
-
 static const char *const raw_cols[] = {
 	"item", "annotator", "dimension", "code", "codebook_version",
 	"labeled_at", "submitted_at", NULL
@@ -328,33 +327,39 @@ int export_raw(struct store *st, const struct actor *a,
 	struct csv_out w;
 	struct buf line = BUF_INIT, name = BUF_INIT;
 	struct progress p;
+	struct buf coder = BUF_INIT;
 	sqlite3_stmt *s = NULL;
-	int rc, ret = -1;
+	char *salt = NULL;
+	long long cur_item = 0, cur_member = 0;
+	int rc, ret = -1, blind;
 
 	progress_init(&p, o, out);
 	csvw_init(&w, out, csv_flags(o));
 	if (require_member(a, e) < 0 ||
 	    (o->round && agreed_check_round(st, o->round, e) < 0))
 		goto out;
-	/* the owner and adjudicators see all; an annotator their own
-	 * labels, and the others' once the item's round is closed */
+	if ((blind = access_blind(st, e)) < 0)
+		goto out;
+	/* who sees whose labels, and under which name, is core/access's
+	 * decision, asked row by row */
 	s = store_prepare(st,
 		"SELECT i.repo, i.number, m.name, l.dimension, l.code, "
 		" l.codebook_version, l.labeled_at, (SELECT submitted_at FROM "
 		" submissions sb WHERE sb.item_id = l.item_id AND "
-		" sb.member_id = l.member_id) "
+		" sb.member_id = l.member_id), l.item_id, l.member_id, "
+		" a.round_id IS NOT NULL, r.closed_at IS NOT NULL, "
+		" EXISTS (SELECT 1 FROM resolutions x WHERE x.item_id = "
+		"  l.item_id) OR EXISTS (SELECT 1 FROM settled x WHERE "
+		"  x.item_id = l.item_id) "
 		"FROM labels l JOIN items i ON i.id = l.item_id "
 		"JOIN members m ON m.id = l.member_id "
 		"LEFT JOIN assignments a ON a.item_id = l.item_id "
 		"LEFT JOIN rounds r ON r.id = a.round_id "
-		"WHERE (?1 IS NULL OR r.name = ?1) AND (?2 OR "
-		" l.member_id = ?3 OR r.closed_at IS NOT NULL) "
+		"WHERE (?1 IS NULL OR r.name = ?1) "
 		"ORDER BY l.item_id, l.member_id, l.dimension, l.code", e);
 	if (!s)
 		goto out;
 	store_bind_text(s, 1, o->round);
-	sqlite3_bind_int(s, 2, sees_all(a));
-	sqlite3_bind_int64(s, 3, a->member_id);
 	if (o->format == EXPORT_CSV) {
 		csvw_header(&w, raw_cols);
 		if (csvw_end(&w) < 0) {
@@ -362,8 +367,10 @@ int export_raw(struct store *st, const struct actor *a,
 			goto out;
 		}
 	}
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while ((rc = store_step(st, s, "reading labels", e)) > 0) {
 		const char *user = (const char *)sqlite3_column_text(s, 2);
+		long long item_id = sqlite3_column_int64(s, 8);
+		long long member_id = sqlite3_column_int64(s, 9);
 		const char *dim = (const char *)sqlite3_column_text(s, 3);
 		const char *code = (const char *)sqlite3_column_text(s, 4);
 		const char *ver = (const char *)sqlite3_column_text(s, 5);
@@ -371,6 +378,22 @@ int export_raw(struct store *st, const struct actor *a,
 		const char *sub = (const char *)sqlite3_column_text(s, 7);
 		int bad;
 
+		if (!access_rule(a, member_id, sqlite3_column_int(s, 10),
+				 sqlite3_column_int(s, 11)))
+			continue;
+		if (member_id != a->member_id &&
+		    !access_names_coders(a, blind, sqlite3_column_int(s, 12))) {
+			/* Coder 1, Coder 2 in the adjudicator's order */
+			if (!salt && !(salt = adjudicate_salt(st, e)))
+				goto out;
+			if ((item_id != cur_item || member_id != cur_member) &&
+			    adjudicate_coder_label(st, salt, item_id,
+						   member_id, &coder, e) < 0)
+				goto out;
+			cur_item = item_id;
+			cur_member = member_id;
+			user = coder.ptr;
+		}
 		item_name(&name, (const char *)sqlite3_column_text(s, 0),
 			  sqlite3_column_int64(s, 1));
 		if (o->format == EXPORT_CSV) {
@@ -399,16 +422,16 @@ int export_raw(struct store *st, const struct actor *a,
 		if (progress_row(&p, bad, e) < 0)
 			goto out;
 	}
-	if (rc != SQLITE_DONE) {
-		store_error(st, e, "reading labels");
+	if (rc < 0)
 		goto out;
-	}
 	ret = finish(&p, e);
 out:
 	sqlite3_finalize(s);
 	csvw_release(&w);
 	buf_release(&line);
 	buf_release(&name);
+	buf_release(&coder);
+	free(salt);
 	return ret;
 }
 
@@ -445,18 +468,17 @@ int export_resolutions(struct store *st, const struct actor *a,
 	s = store_prepare(st,
 		"SELECT i.repo, i.number, s.dimension, s.coder1, "
 		" s.coder1_codes, s.coder2, s.coder2_codes, s.code, "
-		" s.rationale, s.cause, m.name, s.resolved_at "
+		" s.rationale, s.cause, m.name, s.resolved_at, "
+		" a.round_id IS NOT NULL, r.closed_at IS NOT NULL "
 		"FROM resolutions s JOIN items i ON i.id = s.item_id "
 		"LEFT JOIN members m ON m.id = s.adjudicator_id "
 		"LEFT JOIN assignments a ON a.item_id = s.item_id "
 		"LEFT JOIN rounds r ON r.id = a.round_id "
-		"WHERE (?1 IS NULL OR r.name = ?1) AND "
-		" (?2 OR r.closed_at IS NOT NULL) "
+		"WHERE (?1 IS NULL OR r.name = ?1) "
 		"ORDER BY s.item_id, s.dimension", e);
 	if (!s)
 		goto out;
 	store_bind_text(s, 1, o->round);
-	sqlite3_bind_int(s, 2, sees_all(a));
 	if (o->format == EXPORT_CSV) {
 		csvw_header(&w, res_cols);
 		if (csvw_end(&w) < 0) {
@@ -464,9 +486,14 @@ int export_resolutions(struct store *st, const struct actor *a,
 			goto out;
 		}
 	}
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while ((rc = store_step(st, s, "reading resolutions", e)) > 0) {
 		const char *v[12];
 		int i, bad;
+
+		/* a resolution shows what every coder chose */
+		if (!access_rule(a, 0, sqlite3_column_int(s, 12),
+				 sqlite3_column_int(s, 13)))
+			continue;
 
 		for (i = 0; i < 12; i++)
 			v[i] = (const char *)sqlite3_column_text(s, i);
@@ -505,10 +532,8 @@ int export_resolutions(struct store *st, const struct actor *a,
 		if (progress_row(&p, bad, e) < 0)
 			goto out;
 	}
-	if (rc != SQLITE_DONE) {
-		store_error(st, e, "reading resolutions");
+	if (rc < 0)
 		goto out;
-	}
 	ret = finish(&p, e);
 out:
 	sqlite3_finalize(s);

@@ -3,6 +3,8 @@
  */
 #include "exports/package.h"
 
+#include "core/access.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -14,10 +16,11 @@
 #include "core/buf.h"
 #include "exports/agree_report.h"
 #include "exports/atomic.h"
+#include "exports/audit_out.h"
 #include "exports/export.h"
 #include "exports/json_out.h"
 #include "exports/summary.h"
-#include "exports/sha256.h"
+#include "core/sha256.h"
 
 #ifndef BUGCODER_VERSION
 #define BUGCODER_VERSION "unknown"
@@ -217,6 +220,18 @@ static int write_table(struct pkg *p, const char *name, struct store *st,
 	return 0;
 }
 
+/* The audit log the actor may read, as a table_fn. */
+static int export_audit(struct store *st, const struct actor *a,
+			struct export_opts *o, FILE *f, struct err *e)
+{
+	long long n = audit_write(st, a, NULL, AUDIT_CSV, f, e);
+
+	if (n < 0)
+		return -1;
+	o->rows = (size_t)n;
+	return 0;
+}
+
 /* A version string made safe for a file name. */
 static void file_safe(struct buf *b, const char *s)
 {
@@ -278,11 +293,13 @@ static int write_agreement(struct pkg *p, struct store *st,
 	struct buf b = BUF_INIT;
 	int ret = -1;
 
-	if (report_agreement(st, a, cb, round, NULL, REPORT_TEXT, &b, e) < 0 ||
+	if (report_agreement(st, a, cb, round, NULL, REPORT_TEXT, NULL, &b,
+			     e) < 0 ||
 	    write_text(p, "agreement.txt", b.ptr, b.len, e) < 0)
 		goto out;
 	buf_reset(&b);
-	if (report_agreement(st, a, cb, round, NULL, REPORT_JSON, &b, e) < 0 ||
+	if (report_agreement(st, a, cb, round, NULL, REPORT_JSON, NULL, &b,
+			     e) < 0 ||
 	    write_text(p, "agreement.json", b.ptr, b.len, e) < 0)
 		goto out;
 	ret = 0;
@@ -322,6 +339,9 @@ static const char readme[] =
 	"resolutions.csv    every adjudicated disagreement: both coders'\n"
 	"                   codes, the final code(s), rationale, cause\n"
 	"rounds.csv         the coding rounds with their sample spec and seed\n"
+	"audit.csv          the audit log: who changed what, when, for whom;\n"
+	"                   each row's hash is chained on the row before\n"
+	"                   (the maker's rows only, for an adjudicator)\n"
 	"codebook.json      the codebook the labels are coded against\n"
 	"codebooks/         every codebook version the study has held\n"
 	"agreement.txt      agreement statistics (Cohen's kappa and others)\n"
@@ -447,7 +467,7 @@ int package_write(struct store *st, const struct actor *a,
 
 	memset(&p, 0, sizeof(p));
 	o->nr_files = 0;
-	if (a->role != ROLE_OWNER && a->role != ROLE_ADJUDICATOR)
+	if (!access_sees_all(a))
 		return err_set(e, ERR_PERM, "only the owner and adjudicators "
 			       "make a replication package");
 	if (!*dir)
@@ -467,6 +487,8 @@ int package_write(struct store *st, const struct actor *a,
 	    write_table(&p, "resolutions.csv", st, a, cb, export_resolutions,
 			o, e) < 0 ||
 	    write_table(&p, "rounds.csv", st, a, cb, export_rounds, o,
+			e) < 0 ||
+	    write_table(&p, "audit.csv", st, a, cb, export_audit, o,
 			e) < 0 ||
 	    write_codebooks(&p, st, e) < 0 ||
 	    write_agreement(&p, st, a, cb, o->round, e) < 0 ||

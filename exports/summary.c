@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "core/text.h"
-#include "exports/agreed.h"
+#include "core/agreed.h"
 
 #define BAR_WIDTH 30		/* columns of the longest bar */
 

@@ -37,6 +37,8 @@
 #include <strings.h>
 
 #include "core/agree.h"
+#include "core/agree_summary.h"
+#include "core/codebook.h"
 #include "core/buf.h"
 #include "core/err.h"
 
@@ -2232,6 +2234,454 @@ static void test_random_table(void **state)
 	free(w);
 }
 
+/* ---- part 3: what is reported (issue: agreement a reviewer accepts) ----- */
+
+/* A Wald interval past 1 is clipped, marked, and keeps its raw bounds:
+ * n = 12, kappa = .833 with SE .155 gave 0.53-1.14. */
+static void test_interval_past_one(void **state)
+{
+	static const long v[] = { 5, 0, 1, 6 };
+	struct agree_table t;
+	struct agree_cohen c;
+	struct agree_ci ci, b1, b2, b3;
+
+	(void)state;
+	table_of(&t, 2, v);
+	assert_int_equal(agree_cohen(&t, &c, NULL), 0);
+	/* po = 11/12, pe = (5*6 + 7*6)/144 = 1/2: kappa = 5/6 */
+	assert_stat(c.kappa, 5.0 / 6);
+	agree_ci_wald(&c.kappa, &c.se, &ci);
+	assert_int_equal(ci.method, AGREE_CI_WALD);
+	assert_true(ci.wald_high.defined);
+	assert_near(ci.wald_high.value, 5.0 / 6 + AGREE_Z975 * c.se.value);
+	assert_near(ci.wald_low.value, 5.0 / 6 - AGREE_Z975 * c.se.value);
+	assert_true(ci.wald_high.value > 1);
+	assert_true(ci.clipped);
+	assert_stat(ci.high, 1);
+	assert_near(ci.low.value, ci.wald_low.value);
+
+	/* the bootstrap stays in range, brackets kappa, and is seeded */
+	assert_int_equal(agree_boot_table(&t, NULL, 2000, 42, &c.kappa, &c.se,
+					  &b1, NULL), 0);
+	assert_int_equal(agree_boot_table(&t, NULL, 2000, 42, &c.kappa, &c.se,
+					  &b2, NULL), 0);
+	assert_int_equal(agree_boot_table(&t, NULL, 2000, 7, &c.kappa, &c.se,
+					  &b3, NULL), 0);
+	assert_true(b1.low.defined && b1.high.defined);
+	assert_true(b1.low.value >= -1 && b1.high.value <= 1);
+	assert_true(b1.low.value < 5.0 / 6 && b1.high.value >= 5.0 / 6);
+	assert_true(b1.low.value == b2.low.value &&
+		    b1.high.value == b2.high.value);
+	assert_int_equal(b1.seed, 42);
+	assert_int_equal(b1.boot, 2000);
+	assert_true(b1.boot_used > 1000 && b1.boot_used <= 2000);
+	/* the raw Wald bounds travel with the bootstrap interval */
+	assert_near(b1.wald_high.value, ci.wald_high.value);
+	assert_true(b3.low.value != b1.low.value ||
+		    b3.high.value != b1.high.value || b3.seed != b1.seed);
+	agree_table_release(&t);
+}
+
+/* n = 2, both agree: kappa 1 with an exact SE of 0 (was 1.00-1.00). */
+static void test_zero_se(void **state)
+{
+	static const long two[] = { 1, 0, 0, 1 };
+	static const long three[] = { 7, 0, 0, 0, 5, 0, 0, 0, 3 };
+	struct agree_table t;
+	struct agree_cohen c;
+	struct agree_ci ci;
+
+	(void)state;
+	table_of(&t, 2, two);
+	agree_cohen(&t, &c, NULL);
+	assert_stat(c.kappa, 1);
+	assert_true(c.se.defined);
+	assert_true(c.se.value == 0);
+	agree_ci_wald(&c.kappa, &c.se, &ci);
+	assert_undef(ci.low, "standard error is 0");
+	assert_undef(ci.high, "standard error is 0");
+	assert_int_equal(agree_boot_table(&t, NULL, 500, 1, &c.kappa, &c.se,
+					  &ci, NULL), 0);
+	assert_false(ci.low.defined);
+	assert_non_null(ci.low.why);
+	agree_table_release(&t);
+
+	/* total agreement on three codes: the variance is exactly 0, not
+	 * the rounding noise an SE of 3e-8 came from */
+	table_of(&t, 3, three);
+	agree_cohen(&t, &c, NULL);
+	assert_stat(c.kappa, 1);
+	assert_true(c.se.value == 0);
+	agree_table_release(&t);
+}
+
+/* One annotator constant, or no code in common: kappa has a value but is
+ * degenerate, and the summary must not show it as a number. */
+static void test_degenerate_kappa(void **state)
+{
+	static const long constant[] = { 3, 2, 0, 0 };
+	/* A chose none or minor, B major or critical */
+	static const long disjoint[] = {
+		0, 0, 2, 1,
+		0, 0, 0, 3,
+		0, 0, 0, 0,
+		0, 0, 0, 0,
+	};
+	static const long n2[] = { 1, 1, 0, 0 };
+	static const long fine[] = { 3, 1, 1, 3 };
+	struct agree_table t;
+	struct agree_cohen c;
+
+	(void)state;
+	table_of(&t, 2, constant);
+	agree_cohen(&t, &c, NULL);
+	assert_stat(c.kappa, 0);
+	assert_non_null(c.degenerate);
+	assert_non_null(strstr(c.degenerate, "single code"));
+	agree_table_release(&t);
+
+	table_of(&t, 4, disjoint);
+	agree_cohen(&t, &c, NULL);
+	assert_true(c.kappa.defined);
+	assert_non_null(c.degenerate);
+	assert_non_null(strstr(c.degenerate, "no code in common"));
+	agree_table_release(&t);
+
+	/* n = 2, B constant */
+	table_of(&t, 2, n2);
+	agree_cohen(&t, &c, NULL);
+	assert_non_null(c.degenerate);
+	agree_table_release(&t);
+
+	table_of(&t, 2, fine);
+	agree_cohen(&t, &c, NULL);
+	assert_null(c.degenerate);
+	agree_table_release(&t);
+}
+
+/* Krippendorff 2011's example, which irrCAC ships as cac.raw4raters
+ * (units as columns there): Conger's kappa .76282 with pe .2334252
+ * (irrCAC README, conger.kappa.raw); Krippendorff's alpha .743 nominal,
+ * .815 ordinal, .849 interval (Krippendorff 2011, sec. E). */
+#define M AGREE_MISSING
+static const int kripp_v[4 * 12] = {
+	0, 1, 2, 2, 1, 0, 3, 0, 1, M, M, M,
+	0, 1, 2, 2, 1, 1, 3, 0, 1, 4, M, M,
+	M, 2, 2, 2, 1, 2, 3, 1, 1, 4, 0, 2,
+	0, 1, 2, 2, 1, 3, 3, 0, 1, 4, 0, M,
+};
+#undef M
+
+static void test_conger_published(void **state)
+{
+	struct agree_labels l = { 4, 12, 5, kripp_v };
+	struct agree_counts cnt = AGREE_COUNTS_INIT;
+	struct agree_alpha a;
+	struct agree_stat k;
+	static const double vals[5] = { 1, 2, 3, 4, 5 };
+
+	(void)state;
+	assert_int_equal(agree_conger(&l, &k, NULL), 0);
+	assert_true(k.defined);
+	/* (po - pe)/(1 - pe) with po = 9/11 and irrCAC's pe */
+	assert_true(fabs(k.value - 0.76282) < 5e-6);
+	assert_true(fabs(k.value - (9.0 / 11 - 0.2334252) /
+			 (1 - 0.2334252)) < 1e-6);
+	assert_int_equal(agree_counts_from_labels(&cnt, &l, NULL), 0);
+	agree_alpha(&cnt, AGREE_NOMINAL, NULL, &a, NULL);
+	assert_true(fabs(a.alpha.value - 0.743) < 5e-4);
+	agree_alpha(&cnt, AGREE_ORDINAL, NULL, &a, NULL);
+	assert_true(fabs(a.alpha.value - 0.815) < 5e-4);
+	agree_alpha(&cnt, AGREE_INTERVAL, vals, &a, NULL);
+	assert_true(fabs(a.alpha.value - 0.849) < 5e-4);
+	agree_counts_release(&cnt);
+}
+
+/* Conger's kappa of two coders is Cohen's; its bootstrap stays in range. */
+static void test_conger_two_is_cohen(void **state)
+{
+	static const int v[2 * 10] = {
+		0, 0, 1, 1, 2, 2, 0, 1, 2, 0,
+		0, 1, 1, 1, 2, 0, 0, 1, 2, 2,
+	};
+	struct agree_labels l = { 2, 10, 3, v };
+	struct agree_table t = AGREE_TABLE_INIT;
+	struct agree_cohen c;
+	struct agree_stat k;
+	struct agree_ci ci;
+
+	(void)state;
+	agree_conger(&l, &k, NULL);
+	agree_table_from_labels(&t, 3, v, v + 10, 10, NULL, NULL);
+	agree_cohen(&t, &c, NULL);
+	assert_stat(k, c.kappa.value);
+	assert_int_equal(agree_boot_conger(&l, 1000, 3, &k, &ci, NULL), 0);
+	assert_true(ci.low.defined);
+	assert_true(ci.low.value >= -1 && ci.high.value <= 1);
+	agree_table_release(&t);
+}
+
+/* Fleiss' non-null SE: Gwet's linearisation, here recomputed by hand
+ * from its definition on Fleiss 1971-style data of 5 units x 3 raters. */
+static void test_fleiss_se(void **state)
+{
+	static const double n[5 * 3] = {
+		3, 0, 0,  2, 1, 0,  0, 3, 0,  1, 1, 1,  0, 0, 3,
+	};
+	struct agree_counts c = { 5, 3, (double *)n };
+	struct agree_fleiss f;
+	struct agree_ci ci;
+	double p[3] = { 0 }, pe = 0, po = 0, kap, sum = 0;
+	int u, j;
+
+	(void)state;
+	for (u = 0; u < 5; u++)
+		for (j = 0; j < 3; j++) {
+			p[j] += n[u * 3 + j] / 3 / 5;
+			po += n[u * 3 + j] * (n[u * 3 + j] - 1) / 6 / 5;
+		}
+	for (j = 0; j < 3; j++)
+		pe += p[j] * p[j];
+	kap = (po - pe) / (1 - pe);
+	for (u = 0; u < 5; u++) {
+		double pu = 0, peu = 0, ku;
+
+		for (j = 0; j < 3; j++) {
+			pu += n[u * 3 + j] * (n[u * 3 + j] - 1) / 6;
+			peu += n[u * 3 + j] * p[j] / 3;
+		}
+		ku = (pu - pe) / (1 - pe) - 2 * (1 - kap) * (peu - pe) /
+		     (1 - pe);
+		sum += (ku - kap) * (ku - kap);
+	}
+	assert_int_equal(agree_fleiss(&c, &f, NULL), 0);
+	assert_stat(f.kappa, kap);
+	assert_stat(f.se, sqrt(sum / (5 * 4)));
+	assert_int_equal(agree_boot_fleiss(&c, 1000, 9, &f.kappa, &ci, NULL),
+			 0);
+	assert_true(ci.low.defined && ci.low.value >= -1 &&
+		    ci.high.value <= 1);
+}
+
+/* Numbers as printed: no "-0.00"; p < .001; band ranges. */
+static void test_formatting(void **state)
+{
+	struct buf b = BUF_INIT;
+	struct agree_stat p = { 0.0004, 1, NULL }, p2 = { 0.0234, 1, NULL };
+	enum agree_band lo, hi;
+
+	(void)state;
+	agree_fmt(&b, -0.001, 2);
+	assert_string_equal(b.ptr, "0.00");
+	buf_reset(&b);
+	agree_fmt(&b, -0.0000001, 3);
+	assert_string_equal(b.ptr, "0.000");
+	buf_reset(&b);
+	agree_fmt(&b, -0.25, 2);
+	assert_string_equal(b.ptr, "-0.25");
+	buf_reset(&b);
+	agree_fmt_p(&b, &p);
+	assert_string_equal(b.ptr, "p < .001");
+	buf_reset(&b);
+	agree_fmt_p(&b, &p2);
+	assert_string_equal(b.ptr, "p = .023");
+	buf_release(&b);
+	agree_band_range(0.47, 0.95, &lo, &hi);
+	assert_int_equal(lo, AGREE_BAND_MODERATE);
+	assert_int_equal(hi, AGREE_BAND_ALMOST_PERFECT);
+	agree_band_range(0.65, 0.7, &lo, &hi);
+	assert_int_equal(lo, hi);
+}
+
+/* The summary of a hand-built agreement: two annotators on an ordinal
+ * dimension whose codes fall into two groups. */
+static void test_summary_levels(void **state)
+{
+	static const long v[] = {
+		4, 1, 0, 0,
+		1, 3, 1, 0,
+		0, 1, 2, 1,
+		0, 0, 1, 4,
+	};
+	struct code codes[4] = {
+		{ .key = "none", .group = "low" },
+		{ .key = "minor", .group = "low" },
+		{ .key = "major", .group = "high" },
+		{ .key = "critical", .group = "high" },
+	};
+	struct dimension dim = { .key = "severity", .name = "Severity",
+				 .scale = SCALE_ORDINAL, .codes = codes,
+				 .nr_codes = 4 };
+	char *names[2] = { "ann", "bob" };
+	struct agreement_dim ad;
+	struct agreement ag = AGREEMENT_INIT;
+	struct agree_summary s = AGREE_SUMMARY_INIT;
+	struct agree_opts o = AGREE_OPTS_INIT;
+	struct agree_table g;
+	struct agree_cohen gc;
+	struct agree_weighted wl, wq;
+	double w[16];
+	long gv[4];
+	struct buf b = BUF_INIT;
+	const struct agree_level_summary *lv;
+
+	(void)state;
+	memset(&ad, 0, sizeof(ad));
+	ad.dim = &dim;
+	ad.k = 4;
+	table_of(&ad.table, 4, v);
+	ad.n_items = 20;
+	ag.annotators = names;
+	ag.nr_annotators = 2;
+	ag.dims = &ad;
+	ag.nr_dims = 1;
+	o.ci = AGREE_CI_WALD;
+	assert_int_equal(agree_summarize(&ag, &o, &s, NULL), 0);
+	assert_true(s.dims[0].has_groups);
+	assert_true(s.dims[0].show_code && s.dims[0].show_group);
+	lv = &s.dims[0].code;
+	assert_true(lv->weighted);
+	/* weighted kappa: weights 1 - |i - j|/3 and 1 - (i - j)^2/9 */
+	agree_weights(w, 4, AGREE_LINEAR, NULL, NULL);
+	agree_weighted(&ad.table, w, &wl, NULL);
+	assert_stat(lv->kappa_linear, wl.kappa.value);
+	agree_weights(w, 4, AGREE_QUADRATIC, NULL, NULL);
+	agree_weighted(&ad.table, w, &wq, NULL);
+	assert_stat(lv->kappa_quadratic, wq.kappa.value);
+	assert_true(lv->alpha_scale.defined);
+	/* per-code counts are the margins */
+	assert_int_equal(lv->count[0], 5);
+	assert_int_equal(lv->count[1], 5);
+	assert_int_equal(lv->count[4], 4);
+	assert_int_equal(lv->count[7], 5);
+	/* groups: low = {none, minor}, high = {major, critical}; the
+	 * collapsed 2 x 2 table by hand is 9 1 / 1 8 */
+	lv = &s.dims[0].grp;
+	assert_int_equal(lv->k, 2);
+	gv[0] = 4 + 1 + 1 + 3;
+	gv[1] = 1;
+	gv[2] = 1;
+	gv[3] = 2 + 1 + 1 + 4;
+	table_of(&g, 2, gv);
+	agree_cohen(&g, &gc, NULL);
+	/* po = 17/19, margins 10 and 9 each: pe = 181/361, kappa 142/180 */
+	assert_near(gc.kappa.value, 142.0 / 180);
+	assert_stat(lv->kappa, gc.kappa.value);
+	assert_false(lv->weighted);
+	/* Byrt's indices on the 2 x 2 table: PI = (9 - 8)/19, BI = 0 */
+	assert_stat(lv->prevalence, (9.0 - 8.0) / 19);
+	assert_stat(lv->bias, 0);
+	agree_sentence_build(&ag, &s.dims[0], &s.dims[0].code, &b);
+	assert_non_null(strstr(b.ptr, "Cohen's kappa for severity was "));
+	assert_non_null(strstr(b.ptr, "4 codes, 2 annotators; observed "
+			       "agreement 0.68"));
+	assert_non_null(strstr(b.ptr, "(Landis & Koch, 1977)."));
+	assert_null(strstr(b.ptr, "-0.00"));
+	buf_reset(&b);
+	agree_sentence_build(&ag, &s.dims[0], &s.dims[0].grp, &b);
+	assert_non_null(strstr(b.ptr, "(code groups)"));
+	assert_non_null(strstr(b.ptr, "2 groups"));
+	buf_release(&b);
+	agree_summary_release(&s);
+	agree_table_release(&g);
+
+	/* a constant coder: the sentence says undefined, never 0.00 */
+	memset(ad.table.n, 0, 16 * sizeof(long));
+	ad.table.n[0] = 3;
+	ad.table.n[1] = 2;
+	o.level = AGREE_LEVEL_CODE;
+	assert_int_equal(agree_summarize(&ag, &o, &s, NULL), 0);
+	lv = &s.dims[0].code;
+	assert_false(s.dims[0].show_group);
+	assert_undef(lv->kappa, "single code");
+	assert_false(lv->ci.low.defined);
+	agree_sentence_build(&ag, &s.dims[0], lv, &b);
+	assert_non_null(strstr(b.ptr, "is undefined: one annotator used a "
+			       "single code"));
+	assert_null(strstr(b.ptr, "0.00 ("));
+	buf_release(&b);
+	agree_summary_release(&s);
+	agree_table_release(&ad.table);
+}
+
+/* The default bootstrap gives way to Wald on a large table, unless the
+ * method was chosen. */
+static void test_interval_auto(void **state)
+{
+	struct code codes[2] = { { .key = "yes" }, { .key = "no" } };
+	struct dimension dim = { .key = "d", .name = "D", .codes = codes,
+				 .nr_codes = 2 };
+	char *names[2] = { "ann", "bob" };
+	struct agreement_dim ad;
+	struct agreement ag = AGREEMENT_INIT;
+	struct agree_summary s = AGREE_SUMMARY_INIT;
+	struct agree_opts o = AGREE_OPTS_INIT;
+	long v[4] = { 2600, 200, 300, 2400 };
+
+	(void)state;
+	memset(&ad, 0, sizeof(ad));
+	ad.dim = &dim;
+	ad.k = 2;
+	table_of(&ad.table, 2, v);
+	ag.annotators = names;
+	ag.nr_annotators = 2;
+	ag.dims = &ad;
+	ag.nr_dims = 1;
+	assert_true(agree_table_total(&ad.table) > AGREE_BOOT_AUTO_MAX);
+	assert_int_equal(agree_summarize(&ag, NULL, &s, NULL), 0);
+	assert_int_equal(s.dims[0].code.ci.method, AGREE_CI_WALD);
+	assert_true(s.dims[0].code.ci.low.defined);
+	agree_summary_release(&s);
+	o.ci_auto = 0;
+	o.boot = 200;
+	assert_int_equal(agree_summarize(&ag, &o, &s, NULL), 0);
+	assert_int_equal(s.dims[0].code.ci.method, AGREE_CI_BOOTSTRAP);
+	assert_int_equal(s.dims[0].code.ci.boot, 200);
+	agree_summary_release(&s);
+	agree_table_release(&ad.table);
+}
+
+/* An optional select-many dimension nobody coded: identical (empty) sets
+ * everywhere are no agreement to report. */
+static void test_select_many_nobody(void **state)
+{
+	struct code codes[3] = { { .key = "a" }, { .key = "b" },
+				 { .key = "c" } };
+	struct dimension dim = { .key = "fix", .name = "Fix", .codes = codes,
+				 .nr_codes = 3, .select_many = 1 };
+	char *names[2] = { "ann", "bob" };
+	uint64_t none[4] = { 0, 0, 0, 0 };
+	struct agree_code per[3];
+	struct agreement_dim ad;
+	struct agreement ag = AGREEMENT_INIT;
+	struct agree_summary s = AGREE_SUMMARY_INIT;
+	long count[6] = { 0 };
+	struct buf b = BUF_INIT;
+
+	(void)state;
+	memset(&ad, 0, sizeof(ad));
+	ad.dim = &dim;
+	ad.k = 3;
+	ad.n_items = 4;
+	ad.count = count;
+	ad.per_code = per;
+	assert_int_equal(agree_multi(3, none, none, 4, per, &ad.multi, NULL),
+			 0);
+	assert_stat(ad.multi.exact, 1);	/* what was shown as 1.000 */
+	ag.annotators = names;
+	ag.nr_annotators = 2;
+	ag.dims = &ad;
+	ag.nr_dims = 1;
+	assert_int_equal(agree_summarize(&ag, NULL, &s, NULL), 0);
+	assert_undef(s.dims[0].code.po, "no annotator chose a code");
+	assert_false(s.dims[0].code.kappa.defined);
+	agree_sentence_build(&ag, &s.dims[0], &s.dims[0].code, &b);
+	assert_non_null(strstr(b.ptr, "is undefined"));
+	assert_null(strstr(b.ptr, "1.00"));
+	buf_release(&b);
+	agree_summary_release(&s);
+}
+
 /* ---- main --------------------------------------------------------------- */
 
 static const struct CMUnitTest static_tests[] = {
@@ -2248,6 +2698,16 @@ static const struct CMUnitTest static_tests[] = {
 	cmocka_unit_test(test_set_distances),
 	cmocka_unit_test(test_weights),
 	cmocka_unit_test(test_random_table),
+	cmocka_unit_test(test_interval_past_one),
+	cmocka_unit_test(test_zero_se),
+	cmocka_unit_test(test_degenerate_kappa),
+	cmocka_unit_test(test_conger_published),
+	cmocka_unit_test(test_conger_two_is_cohen),
+	cmocka_unit_test(test_fleiss_se),
+	cmocka_unit_test(test_formatting),
+	cmocka_unit_test(test_summary_levels),
+	cmocka_unit_test(test_interval_auto),
+	cmocka_unit_test(test_select_many_nobody),
 	cmocka_unit_test(test_reference_summary),
 };
 

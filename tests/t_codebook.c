@@ -428,6 +428,58 @@ static void expect_parse_error(const char *json, size_t len, const char *msg)
 
 #define EXPECT_ERROR(lit, msg) expect_parse_error((lit), sizeof(lit) - 1, (msg))
 
+/* "scale" and "value": defaults, the refusals with their place. */
+#define SCALE_CB(dim, c1, c2) \
+	"{\"name\": \"s\", \"version\": \"1\", \"dimensions\": [\n" \
+	"  {\"key\": \"sev\", \"name\": \"Severity\"" dim ", \"codes\": [\n" \
+	"    {\"key\": \"low\", \"name\": \"Low\", \"definition\": \"d\"" c1 "},\n" \
+	"    {\"key\": \"high\", \"name\": \"High\", \"definition\": \"d\"" c2 "}\n" \
+	"  ]}]}\n"
+
+static void test_scales(void **state)
+{
+	static const char ok[] = SCALE_CB(", \"scale\": \"interval\"",
+					  ", \"value\": 1", ", \"value\": 2.5");
+	static const char plain[] = SCALE_CB("", "", "");
+	struct codebook cb;
+	struct err e = ERR_INIT;
+
+	(void)state;
+	assert_int_equal(codebook_parse(&cb, plain, sizeof(plain) - 1, "in.json",
+					&e), 0);
+	assert_int_equal(cb.dims[0].scale, SCALE_NOMINAL);
+	assert_false(cb.dims[0].codes[0].has_value);
+	codebook_release(&cb);
+	assert_int_equal(codebook_parse(&cb, ok, sizeof(ok) - 1, "in.json",
+					&e), 0);
+	assert_int_equal(cb.dims[0].scale, SCALE_INTERVAL);
+	assert_true(cb.dims[0].codes[1].has_value);
+	assert_true(cb.dims[0].codes[1].value == 2.5);
+	assert_string_equal(dim_scale_name(cb.dims[0].scale), "interval");
+	codebook_release(&cb);
+
+	EXPECT_ERROR(SCALE_CB(", \"select\": \"many\", \"scale\": \"ordinal\"",
+			      "", ""),
+		     "in.json:2:65: dimensions[0].scale: a \"select\": "
+		     "\"many\" dimension is nominal: \"scale\": \"ordinal\" "
+		     "needs \"select\": \"one\"");
+	EXPECT_ERROR(SCALE_CB(", \"scale\": \"interval\"", ", \"value\": 1", ""),
+		     "in.json:4:5: dimensions[0].codes[1]: missing member "
+		     "\"value\": codes of an \"interval\" scale each need a "
+		     "number");
+	EXPECT_ERROR(SCALE_CB(", \"scale\": \"ratio\"", "", ""),
+		     "in.json:2:47: dimensions[0].scale: expected "
+		     "\"nominal\", \"ordinal\" or \"interval\", not \"ratio\"");
+	EXPECT_ERROR(SCALE_CB("", ", \"value\": \"1\"", ""),
+		     "in.json:3:63: dimensions[0].codes[0].value: expected a "
+		     "number");
+	EXPECT_ERROR(SCALE_CB(", \"scale\": \"interval\"", ", \"value\": 3",
+			      ", \"value\": 3"),
+		     "in.json:2:68: dimensions[0].codes: every code of an "
+		     "\"interval\" scale has the value 3: they need two "
+		     "different values");
+}
+
 static void test_inline_errors(void **state)
 {
 	EXPECT_ERROR("", "in.json:1:1: empty file, expected a JSON object");
@@ -525,6 +577,7 @@ int main(void)
 		cmocka_unit_test(test_release),
 		cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_inline_errors),
+		cmocka_unit_test(test_scales),
 
 		BAD("empty", "1:1: empty file, expected a JSON object"),
 		BAD("syntax", "4:3: JSON syntax error near '\"'"),

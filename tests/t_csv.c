@@ -28,13 +28,14 @@
 #include "core/buf.h"
 #include "core/codebook.h"
 #include "core/csv.h"
+#include "core/access.h"
 #include "core/label.h"
 #include "core/store.h"
-#include "exports/agreed.h"
+#include "core/agreed.h"
 #include "exports/atomic.h"
 #include "exports/csv_out.h"
 #include "exports/json_out.h"
-#include "exports/sha256.h"
+#include "core/sha256.h"
 
 /* ---- CSV cells ---------------------------------------------------------- */
 
@@ -650,7 +651,7 @@ static void test_agreed_matches_adjudicate(void **state)
 	 * label_may_see() lets them see */
 	assert_int_equal(agreed_open(&it, &st, &a1, &cb, NULL, &e), 0);
 	while ((rc = agreed_next(&it, &e)) > 0) {
-		assert_true(label_may_see(&st, &a1, it.item.id, 3));
+		assert_true(access_may_see(&st, &a1, it.item.id, 3, NULL));
 		visible++;
 	}
 	assert_int_equal(rc, 0);
@@ -659,7 +660,7 @@ static void test_agreed_matches_adjudicate(void **state)
 		int i, may = 0;
 
 		for (i = 1; i <= nitems; i++)
-			may += label_may_see(&st, &a1, i, 3);
+			may += access_may_see(&st, &a1, i, 3, NULL);
 		assert_int_equal(visible, may);
 		assert_true(may > 0 && may < nitems);
 	}
@@ -698,7 +699,7 @@ static void test_agreed_refuses_non_member(void **state)
 	assert_int_equal(agreed_open(&it, &st, &nobody, &cb, NULL, &e), -1);
 	assert_int_equal(e.code, ERR_PERM);
 	agreed_close(&it);
-	assert_false(agreed_may_see(&nobody, 1, 1));
+	assert_false(access_rule(&nobody, 3, 1, 1));
 	store_close(&st);
 	codebook_release(&cb);
 }

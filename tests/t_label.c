@@ -19,6 +19,7 @@
 
 #include "core/buf.h"
 #include "core/codebook.h"
+#include "core/access.h"
 #include "core/label.h"
 #include "core/member.h"
 #include "core/round.h"
@@ -715,8 +716,8 @@ static void assert_alice_blind(struct fixture *f)
 	struct coding c = CODING_INIT;
 	struct err e = ERR_INIT;
 
-	assert_false(label_may_see(&f->st, &f->alice, f->item1,
-				   f->bob.member_id));
+	assert_false(access_may_see(&f->st, &f->alice, f->item1,
+				   f->bob.member_id, NULL));
 	assert_int_equal(coding_load(&f->st, &f->alice, f->item1,
 				     f->bob.member_id, &c, &e), -1);
 	assert_int_equal(e.code, ERR_PERM);
@@ -734,7 +735,7 @@ static void assert_sees_bob(struct fixture *f, const struct actor *a)
 	struct err e = ERR_INIT;
 	const struct coded_dim *d;
 
-	assert_true(label_may_see(&f->st, a, f->item1, f->bob.member_id));
+	assert_true(access_may_see(&f->st, a, f->item1, f->bob.member_id, NULL));
 	assert_int_equal(coding_load(&f->st, a, f->item1, f->bob.member_id,
 				     &c, &e), 0);
 	d = coding_dim(&c, "symptom");
@@ -751,10 +752,10 @@ static void test_blind_without_rounds(void **state)
 
 	bob_codes_item1(f);
 	/* each sees their own */
-	assert_true(label_may_see(&f->st, &f->alice, f->item1,
-				  f->alice.member_id));
-	assert_true(label_may_see(&f->st, &f->bob, f->item1,
-				  f->bob.member_id));
+	assert_true(access_may_see(&f->st, &f->alice, f->item1,
+				  f->alice.member_id, NULL));
+	assert_true(access_may_see(&f->st, &f->bob, f->item1,
+				  f->bob.member_id, NULL));
 	/* an item in no round is never closed: alice stays blind */
 	assert_alice_blind(f);
 	/* the owner and the adjudicator see everything */
@@ -764,8 +765,8 @@ static void test_blind_without_rounds(void **state)
 	{
 		struct actor none = ACTOR_INIT;
 
-		assert_false(label_may_see(&f->st, &none, f->item1,
-					   f->bob.member_id));
+		assert_false(access_may_see(&f->st, &none, f->item1,
+					   f->bob.member_id, NULL));
 	}
 }
 
@@ -785,8 +786,8 @@ static void test_blind_until_round_closed(void **state)
 	/* once the round is closed, annotators may compare */
 	assert_sees_bob(f, &f->alice);
 	/* but only for items of a closed round */
-	assert_false(label_may_see(&f->st, &f->alice, f->item3,
-				   f->bob.member_id));
+	assert_false(access_may_see(&f->st, &f->alice, f->item3,
+				   f->bob.member_id, NULL));
 }
 
 /* ---- rounds and access -------------------------------------------------- */
@@ -826,8 +827,9 @@ static void test_round_access(void **state)
 	assert_int_equal(set1(f, &f->alice, f->item1, "symptom", "crash", &e),
 			 -1);
 	assert_int_equal(e.code, ERR_PERM);
-	assert_string_equal(e.msg, "the item's round is closed; labels can no "
-			    "longer change");
+	assert_string_equal(e.msg, "o/r#1 is in round r1, which is closed; "
+			    "labels can no longer change (the owner may "
+			    "`round reopen r1`)");
 	assert_int_equal(label_toggle(&f->st, &f->alice, &f->cb, f->item1,
 				      "symptom", "crash", &e), -1);
 	assert_int_equal(e.code, ERR_PERM);

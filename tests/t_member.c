@@ -539,7 +539,7 @@ static void test_study_create(void **state)
 	/* over an existing study: refused, the study kept */
 	assert_int_equal(study_create(&st, path, NULL, NULL, &e), -1);
 	assert_int_equal(e.code, ERR_IO);
-	assert_non_null(strstr(e.msg, "a study already exists here"));
+	assert_non_null(strstr(e.msg, "a bugcoder study is there already"));
 	assert_int_equal(store_open(&st, path, 0, &e), 0);
 	assert_int_equal(q(&st, "SELECT count(*) FROM codebooks"), 2);
 	store_close(&st);

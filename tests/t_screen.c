@@ -867,6 +867,59 @@ static void test_tab_between_dimensions(void **state)
 	assert_labels(f, "phase=inference");
 }
 
+/* A screen left open across `codebook update --map` saved a code the
+ * new version no longer has.  Now the pick is refused in the write
+ * transaction, the codebook is read again, the picker that showed the
+ * old codes closes, and the status line says so; the next pick uses the
+ * new version. */
+static void test_stale_codebook(void **state)
+{
+	struct fixture *f = *state;
+	char *cb = slurp(CODEBOOK), *p, *s;
+	struct buf v2 = BUF_INIT, path = BUF_INIT, keys = BUF_INIT;
+
+	assert_non_null(cb);
+	p = strstr(cb, "\"version\": \"1.0\"");
+	assert_non_null(p);
+	buf_add(&v2, cb, (size_t)(p - cb));
+	buf_addstr(&v2, "\"version\": \"2.0\"");
+	p += strlen("\"version\": \"1.0\"");
+	s = strstr(p, "\"key\": \"configuration_error\"");
+	assert_non_null(s);
+	buf_add(&v2, p, (size_t)(s - p));
+	buf_addstr(&v2, "\"key\": \"misconfig\"");
+	buf_addstr(&v2, s + strlen("\"key\": \"configuration_error\""));
+	buf_addf(&path, "%s/v2.json", f->dir);
+	spit(path.ptr, v2.ptr);
+	/* 2 opens root_cause; the update comes in; 3 was
+	 * configuration_error */
+	buf_addf(&keys, "2\n:dump-screen open\n:run ./bugcoder --study %s "
+		 "codebook update %s --map root_cause:configuration_error="
+		 "misconfig >/dev/null 2>&1\n3\n:dump-screen a\n2\n"
+		 ":dump-screen b\n3\n:dump-screen c\n", f->path.ptr,
+		 path.ptr);
+	RUN_OK(f, 30, 100, NULL, keys.ptr);
+	s = dump(f, "open");
+	assert_contains(s, "( )  3 configuration_error");
+	free(s);
+	assert_row_contains(f, "a", 29, "not saved: the codebook is now "
+			    "llm-framework-bugs 2.0; reloaded, pick again");
+	s = dump(f, "a");
+	assert_not_contains(s, "root_cause (one code");
+	free(s);
+	s = dump(f, "b");
+	assert_contains(s, "( )  3 misconfig");
+	assert_not_contains(s, "configuration_error");
+	free(s);
+	assert_row_contains(f, "c", 29, "saved: root_cause = misconfig");
+	assert_labels(f, "root_cause=misconfig");
+	assert_sql_str(f, "SELECT codebook_version FROM labels", "2.0");
+	free(cb);
+	buf_release(&v2);
+	buf_release(&path);
+	buf_release(&keys);
+}
+
 static void test_pick_uncoded(void **state)
 {
 	struct fixture *f = *state;
@@ -916,6 +969,41 @@ static void test_propose(void **state)
 		       "exceeds the fp16 range:open");
 	assert_int_equal(q(f, "SELECT count(*) FROM labels WHERE "
 			   "proposal_id = (SELECT id FROM proposals)"), 1);
+}
+
+/* A proposal being typed was lost on Ctrl-C, a hang-up or SIGTERM.
+ * Now it is kept as a draft and offered when the form opens again for
+ * the same item and dimension; proposing removes the draft. */
+static void test_proposal_draft_kept(void **state)
+{
+	struct fixture *f = *state;
+	char *s;
+
+	assert_int_equal(run(f, 30, 100, NULL, "2+\nfp16_overflow\tFP16 "
+			     "over\n:signal HUP\nlost\n"), -1);
+	assert_int_equal(f->err.code, ERR_INTERRUPTED);
+	assert_non_null(strstr(f->err.msg, "the proposal being typed is "
+			       "kept as a draft"));
+	assert_int_equal(q(f, "SELECT count(*) FROM proposals"), 0);
+	assert_sql_str(f, "SELECT field || '=' || text FROM drafts ORDER BY "
+		       "field", "key=fp16_overflow|name=FP16 over");
+	/* another dimension's form starts empty; this one's has the draft */
+	RUN_OK(f, 30, 100, NULL, "1+\n:dump-screen other\n<Esc><Esc>2+\n"
+	       ":dump-screen back\n\t<End>flow\tA value exceeds the fp16 "
+	       "range\n<Enter>\n");
+	s = dump(f, "other");
+	assert_not_contains(s, "fp16_overflow");
+	free(s);
+	s = dump(f, "back");
+	assert_contains(s, "fp16_overflow");
+	assert_contains(s, "FP16 over");
+	assert_contains(s, "the proposal you were typing when the screen "
+			"stopped is back");
+	free(s);
+	assert_sql_str(f, "SELECT key || ':' || name || ':' || definition "
+		       "FROM proposals", "fp16_overflow:FP16 overflow:A value "
+		       "exceeds the fp16 range");
+	assert_int_equal(q(f, "SELECT count(*) FROM drafts"), 0);
 }
 
 /* Opening the picker again lands on the chosen code: Enter there must
@@ -1669,7 +1757,9 @@ int main(int argc, char **argv)
 		T(test_clear_and_repick),
 		T(test_tab_between_dimensions),
 		T(test_pick_uncoded),
+		T(test_stale_codebook),
 		T(test_propose),
+		T(test_proposal_draft_kept),
 		T(test_repick_keeps_proposal),
 		T(test_propose_refused),
 		T(test_memo),

@@ -307,7 +307,7 @@ static int setup(void **state)
 	make_round(f, "round-1", round1_items);
 	memset(&ls, 0, sizeof(ls));
 	if (labels_import(&f->st, &f->owner, &f->cb, LABELS, 1, &ls, &e) < 0 ||
-	    round_close(&f->st, &f->owner, "pilot", &e) < 0)
+	    round_close(&f->st, &f->owner, "pilot", 0, &e) < 0)
 		fail_msg("%s", e.msg);
 	*state = f;
 	return 0;
@@ -410,6 +410,46 @@ static void test_take_coder_with_rationale(void **state)
 	assert_row_contains(f, "b", 0, "12 left");
 	assert_row_contains(f, "b", 0, "microsoft/DeepSpeed#4903");
 	assert_row_contains(f, "b", 23, "done: " FIRST " (root_cause = ");
+}
+
+/* A rationale being typed was lost on Ctrl-C, a hang-up or SIGTERM
+ * (the memo was kept).  Now it is kept as carol's draft and offered
+ * when she opens the same dialog again; saving it removes the draft. */
+static void test_rationale_draft_kept(void **state)
+{
+	struct fixture *f = *state;
+
+	assert_int_equal(run_adj(f, NULL, 24, 80, NULL, "2\nhalf a reason"
+				 "<Tab><Tab>\n:signal INT\nlost\n"), -1);
+	assert_int_equal(f->err.code, ERR_INTERRUPTED);
+	assert_non_null(strstr(f->err.msg, "the rationale being typed is "
+			       "kept as a draft"));
+	assert_int_equal(q(f, "SELECT count(*) FROM resolutions"), 0);
+	assert_sql(f, "SELECT field, text FROM drafts ORDER BY field",
+		   "cause,slip|rationale,half a reason");
+	/* SIGTERM with the draft back and more typed: kept again */
+	assert_int_equal(run_adj(f, NULL, 24, 80, NULL, "2\n:dump-screen d\n"
+				 "<End>, and more\n:signal TERM\n"), -1);
+	assert_dump_contains(f, "d", "half a reason");
+	assert_dump_contains(f, "d", "[slip]");
+	assert_row_contains(f, "d", 23, "the rationale you were typing when "
+			    "the screen stopped is back");
+	assert_sql(f, "SELECT text FROM drafts WHERE field = 'rationale'",
+		   "half a reason, and more");
+	/* a hang-up with nothing typed keeps nothing new */
+	assert_int_equal(run_adj(f, NULL, 24, 80, NULL, "1\n:signal HUP\n"),
+			 -1);
+	assert_null(strstr(f->err.msg, "draft"));
+	assert_int_equal(q(f, "SELECT count(DISTINCT dimension) FROM drafts"),
+			 1);
+	/* another adjudicator does not see carol's draft */
+	ADJ_OK(f, &f->owner, 24, 80, NULL, "2\n:dump-screen o\n<Esc>\n");
+	assert_dump_lacks(f, "o", "half a reason");
+	/* saved at last: the draft goes */
+	ADJ_OK(f, NULL, 24, 80, NULL, "2\n<Enter>\n");
+	assert_sql(f, "SELECT rationale, cause FROM resolutions",
+		   "half a reason, and more,slip");
+	assert_int_equal(q(f, "SELECT count(*) FROM drafts"), 0);
 }
 
 static void test_pick_third_code(void **state)
@@ -786,16 +826,21 @@ static void test_agree_80(void **state)
 {
 	struct fixture *f = *state;
 
-	AGREE_OK(f, NULL, 24, 80, NULL, ":dump-screen a\nj\n:dump-screen b\n"
+	AGREE_OK(f, NULL, 24, 80, NULL, ":dump-screen a\n<Space>\n"
+		 ":dump-screen a2\nj\n:dump-screen b\n"
 		 "<Tab>\n:dump-screen c\n");
 	expect_screen(f, "a", "agree-80x24.txt");
 	assert_row_contains(f, "a", 1, "Shown: whole study");
 	assert_dump_contains(f, "a", "trend");
+	/* the interval stays inside [-1, 1] (Wald gave 0.62-1.01) */
 	assert_row_contains(f, "a", find_row(f, "a", ">symptom"),
-			    "0.81   0.62\xe2\x80\x93" "1.01    almost perfect");
+			    "0.81   0.60\xe2\x80\x93" "1.00    almost perfect");
 	/* the confusion grid: shaded counts, diagonal is agreement */
-	assert_dump_contains(f, "a", "Confusion: rows alice, columns bob");
-	assert_dump_contains(f, "a", " 1 crash                 \xe2\x96\x88 6");
+	/* carol adjudicates blind: the annotators go unnamed */
+	assert_dump_contains(f, "a2", "Confusion: rows annotator 1, columns "
+			     "annotator 2");
+	assert_dump_lacks(f, "a2", "alice");
+	assert_dump_contains(f, "a2", " 1 crash                 \xe2\x96\x88 6");
 	assert_row_contains(f, "b", find_row(f, "b", ">root_cause"), "0.72");
 	assert_dump_contains(f, "b", "Cohen's kappa for root cause was 0.72");
 	assert_row_contains(f, "c", 1, "Shown: round pilot");
@@ -806,7 +851,8 @@ static void test_agree_200(void **state)
 {
 	struct fixture *f = *state;
 
-	AGREE_OK(f, NULL, 50, 200, NULL, ":dump-screen a\nj\n"
+	/* the owner sees the annotators by name */
+	AGREE_OK(f, &f->owner, 50, 200, NULL, ":dump-screen a\nj\n"
 		 ":dump-screen b\n");
 	expect_screen(f, "a", "agree-200x50.txt");
 	expect_screen(f, "b", "agree-200x50-root-cause.txt");
@@ -823,13 +869,43 @@ static void test_agree_ascii(void **state)
 	struct fixture *f = *state;
 
 	setenv("LC_ALL", "C", 1);
-	AGREE_OK(f, NULL, 24, 80, NULL, ":dump-screen a\n");
+	AGREE_OK(f, NULL, 24, 80, NULL, ":dump-screen a\n<Space>\n"
+		 ":dump-screen a2\n");
 	setenv("LC_ALL", "C.UTF-8", 1);
-	assert_dump_contains(f, "a", " 1 crash                 # 6");
-	assert_dump_contains(f, "a", "0.62..1.01");
+	assert_dump_contains(f, "a2", " 1 crash                 # 6");
+	assert_dump_contains(f, "a", "0.60..1.00");
 	assert_dump_contains(f, "a", "@*      0.71");	/* the trend */
 	/* no block elements (the frame is line drawing, dumped as such) */
 	assert_dump_lacks(f, "a", "\xe2\x96");
+}
+
+/* A calibration gate: the gated round says what it waited for, the round
+ * it waited for says where the selected dimension stands. */
+static void test_agree_gate(void **state)
+{
+	static const char *const ann[] = { "alice", "bob" };
+	struct fixture *f = *state;
+	struct round_spec spec;
+	struct err e = ERR_INIT;
+
+	memset(&spec, 0, sizeof(spec));
+	spec.name = "round-2";
+	spec.items = "all";
+	spec.annotators = ann;
+	spec.nr_annotators = 2;
+	spec.gate_after = "pilot";
+	spec.gate_min_kappa = 0.6;
+	if (round_create(&f->st, &f->owner, &spec, NULL, &e) < 0)
+		fail_msg("%s", e.msg);
+	/* scopes: pilot, round-1, round-2, the whole study (shown first) */
+	AGREE_OK(f, NULL, 50, 200, NULL, "<Tab>\n:dump-screen p\n<Tab>\n"
+		 "<Tab>\n:dump-screen r\n");
+	assert_row_contains(f, "p", 1, "Shown: round pilot");
+	assert_dump_contains(f, "p", "Gate for round round-2: needs kappa >= "
+			     "0.60; this dimension has 0.88: passes.");
+	assert_row_contains(f, "r", 1, "Shown: round round-2");
+	assert_dump_contains(f, "r", "Gate: this round was created after pilot "
+			     "reached kappa 0.60 on every required dimension.");
 }
 
 static void test_agree_from_adjudicator(void **state)
@@ -1010,17 +1086,22 @@ static void test_proposals_80(void **state)
 	y = find_row(f, "p", "root_cause:ckpt_format");
 	assert_true(y > 0);
 	assert_row_contains(f, "p", y, ">");
-	assert_row_contains(f, "p", y, "alice");
+	/* blind adjudication: the proposer is the item's Coder N, as the
+	 * adjudicator's screen numbers them (alice is Coder 2 of its item
+	 * with this salt), never a name */
+	assert_row_contains(f, "p", y, "Coder 2");
 	assert_row_contains(f, "p", y, "open");
 	assert_row_contains(f, "p", find_row(f, "p", "symptom:silent_"),
-			    "bob");
+			    "Coder 1");
+	assert_dump_lacks(f, "p", "alice");
+	assert_dump_lacks(f, "p", "bob");
 	/* the selected one in full: the definition wrapped to its end */
-	assert_dump_contains(f, "p", "Proposal 1 by alice on " PROP_ITEM);
+	assert_dump_contains(f, "p", "Proposal 1 by Coder 2 on " PROP_ITEM);
 	assert_dump_contains(f, "p", "Enter accepts it into "
 			     "llm-framework-bugs 1.1");
 	assert_dump_contains(f, "p", "WRAPPED-IN-FULL.");
 	/* j selects the next */
-	assert_dump_contains(f, "j", "Proposal 2 by bob on " PROP_ITEM2);
+	assert_dump_contains(f, "j", "Proposal 2 by Coder 1 on " PROP_ITEM2);
 	assert_dump_lacks(f, "j", "WRAPPED-IN-FULL");
 	/* q closes: the adjudicator's screen again, nothing decided */
 	assert_dump_lacks(f, "b", "Proposed codes (");
@@ -1066,7 +1147,7 @@ static void test_proposal_accept(void **state)
 	assert_row_contains(f, "a", 2, "1 open proposal ");
 	assert_row_contains(f, "a", 2, "codebook llm-framework-bugs 1.1");
 	assert_dump_lacks(f, "a", "ckpt_format  ");
-	assert_dump_contains(f, "a", "Proposal 2 by bob");
+	assert_dump_contains(f, "a", "Proposal 2 by Coder 1");
 	assert_row_contains(f, "b", 0, "P: 1 proposal ");
 	/* the screen reloaded its codebook: the picker has the new code */
 	assert_dump_contains(f, "c", "ckpt_format");
@@ -1108,7 +1189,7 @@ static void test_proposal_map(void **state)
 			    "onto hang (1 label)");
 	assert_dump_lacks(f, "a", "(one code, required)");
 	assert_dump_contains(f, "a", "1 open proposal ");
-	assert_dump_contains(f, "a", "Proposal 1 by alice");
+	assert_dump_contains(f, "a", "Proposal 1 by Coder 2");
 	assert_row_contains(f, "b", 0, "P: 1 proposal ");
 	assert_sql(f, "SELECT status, decided_code FROM proposals ORDER BY "
 		   "id", "open,NULL|mapped,hang");
@@ -1241,6 +1322,7 @@ int main(int argc, char **argv)
 		T(test_queue_80),
 		T(test_queue_200),
 		T(test_take_coder_with_rationale),
+		T(test_rationale_draft_kept),
 		T(test_pick_third_code),
 		T(test_pick_many_codes),
 		T(test_cause_and_refusals),
@@ -1256,6 +1338,7 @@ int main(int argc, char **argv)
 		T(test_agree_80),
 		T(test_agree_200),
 		T(test_agree_ascii),
+		T(test_agree_gate),
 		T(test_agree_from_adjudicator),
 		T(test_annotator_refused),
 		T(test_annotator_sees_closed_rounds_only),

@@ -1,5 +1,7 @@
 """Resolutions by script, codebook evolution and proposals, through the
 real binary."""
+import csv
+import io
 import json
 import os
 import unittest
@@ -229,6 +231,81 @@ class Evolution(unittest.TestCase):
         self.assertIn("1.0 is now current", out)
 
 
+class Disagreements(unittest.TestCase):
+    """`bugcoder disagreements`: the queue without the screen."""
+
+    def setUp(self):
+        self.s = Study(members=MEMBERS)
+        self.s.ok("round", "create", "r1", "--items",
+                  "DeepSpeed#4187,DeepSpeed#4422,ColossalAI#2387",
+                  "--annotators", "alice,bob")
+        code("crash", "hang", self.s)
+        code("crash", "crash", self.s, item="DeepSpeed#4422",
+             alice_root="api_misuse", bob_root="configuration_error")
+        code("crash", "crash", self.s, item="ColossalAI#2387")
+
+    def tearDown(self):
+        self.s.close()
+
+    def test_owner_sees_names_adjudicator_sees_coders(self):
+        out = self.s.ok("disagreements")
+        self.assertIn("microsoft/DeepSpeed#4187 (r1)  symptom:", out)
+        self.assertIn("alice crash", out)
+        self.assertIn("bob hang", out)
+        self.assertIn("root_cause:", out)
+        self.assertIn("2 open disagreements", out)
+        self.assertNotIn("ColossalAI#2387", out)
+        blind = self.s.ok("disagreements", as_="carol")
+        self.assertIn("Coder 1", blind)
+        self.assertIn("Coder 2", blind)
+        self.assertNotIn("alice", blind)
+        self.assertNotIn("bob", blind)
+        # Coder 1 is who the adjudicator's screen calls Coder 1: the
+        # coder stored as coder1 once the item is resolved
+        rows = list(csv.DictReader(io.StringIO(self.s.ok(
+            "disagreements", "--format", "csv", as_="carol"))))
+        self.assertEqual(len(rows), 4)
+        self.assertEqual({r["reason"] for r in rows}, {"disagree"})
+        c1 = [r["codes"] for r in rows if r["coder"] == "Coder 1" and
+              r["item"] == "microsoft/DeepSpeed#4187"][0]
+        self.s.ok("resolve", "DeepSpeed#4187", "symptom=hang",
+                  "--rationale", "r", as_="carol")
+        self.assertEqual(self.s.query(
+            "SELECT coder1_codes FROM resolutions"), [(c1,)])
+        doc = json.loads(self.s.ok("disagreements", "--format", "json",
+                                   "--round", "r1", as_="carol"))
+        self.assertEqual(doc["round"], "r1")
+        self.assertEqual([d["item"] for d in doc["disagreements"]],
+                         ["microsoft/DeepSpeed#4422"])
+        d = doc["disagreements"][0]
+        self.assertEqual(d["dimension"], "root_cause")
+        self.assertEqual(sorted(c["codes"][0] for c in d["coders"]),
+                         ["api_misuse", "configuration_error"])
+        self.assertEqual(sorted(c["coder"] for c in d["coders"]),
+                         ["Coder 1", "Coder 2"])
+
+    def test_not_for_annotators_and_bad_input(self):
+        err = self.s.fail("disagreements", as_="alice")
+        self.assertIn("not allowed for alice", err)
+        self.s.fail("disagreements", "--format", "xml", code=2)
+        err = self.s.fail("disagreements", "--round", "nope")
+        self.assertIn("nope", err)
+
+    def test_discussion_flags_are_in_the_queue(self):
+        # the flag is set on the screen (no command sets it): write the
+        # row the screen writes
+        with self.s.db() as db:
+            db.execute("INSERT INTO flags (item_id, member_id, flag, "
+                       "set_at) SELECT i.id, m.id, 'discuss', 'x' FROM "
+                       "items i, members m WHERE i.number = 2387 AND "
+                       "m.name = 'alice'")
+        rows = list(csv.DictReader(io.StringIO(self.s.ok(
+            "disagreements", "--format", "csv"))))
+        flagged = [r for r in rows if r["item"].endswith("#2387")]
+        self.assertEqual({r["reason"] for r in flagged}, {"discuss"})
+        self.assertEqual({r["dimension"] for r in flagged}, {""})
+
+
 class Proposals(unittest.TestCase):
     def setUp(self):
         self.s = Study(members=MEMBERS)
@@ -245,6 +322,10 @@ class Proposals(unittest.TestCase):
             "SELECT code, proposal_id FROM labels"), [("other", 1)])
         out = self.s.ok("proposals", as_="carol")
         self.assertIn("checkpoint_format", out)
+        # a blind adjudicator is not told who proposed it: alice has
+        # not submitted the item, so she is not even a numbered coder
+        self.assertNotIn("alice", out)
+        self.assertIn("alice", self.s.ok("proposals"))
         self.s.fail("proposals", as_="alice")
 
     def test_accept_makes_a_new_version(self):

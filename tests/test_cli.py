@@ -21,6 +21,7 @@ import shutil
 import sqlite3
 import stat
 import subprocess
+from bchelp import Study
 import tempfile
 import threading
 import time
@@ -116,6 +117,34 @@ def item_line(n, repo="o/r", **fields):
 
 def parse_date(s):
     return datetime.datetime.strptime(s, "%Y-%m-%dT%H:%M:%SZ")
+
+
+class OutputErrors(unittest.TestCase):
+    """A command whose output was lost fails (as git checks stdout)."""
+
+    def setUp(self):
+        self.s = Study()
+
+    def tearDown(self):
+        self.s.close()
+
+    def full(self, *args):
+        with open("/dev/full", "w") as out:
+            return subprocess.run([BIN, "--study", self.s.path] + list(args),
+                                  stdout=out, stderr=subprocess.PIPE,
+                                  text=True, timeout=60)
+
+    def test_dev_full(self):
+        for args in (["items"], ["status"], ["export"],
+                     ["export", "--raw"], ["member", "list"],
+                     ["codebook", "show"], ["agree"]):
+            p = self.full(*args)
+            self.assertEqual(p.returncode, 1, (args, p.stderr))
+            self.assertEqual(len(p.stderr.strip().splitlines()), 1,
+                             (args, p.stderr))
+            self.assertIn("bugcoder: ", p.stderr)
+        p = self.full("items")
+        self.assertIn("No space left on device", p.stderr)
 
 
 class StudyCase(unittest.TestCase):
@@ -247,7 +276,7 @@ class TestGlobal(StudyCase):
             (["member", "add", "x", "--role", "king"],
              "--role king: not a role"),
             (["member", "add", "x", "--role"], "--role needs a value"),
-            (["codebook"], "codebook: check, show or update?"),
+            (["codebook"], "codebook: check, show, update or revert?"),
             (["codebook", "check"], "codebook check needs FILE"),
             (["codebook", "frob"], "codebook frob: unknown action"),
             (["init", "--codebook"], "--codebook needs a value"),
@@ -392,16 +421,19 @@ class TestInit(StudyCase):
         self.add_member("alice", "annotator")
         before = dump(self.study)
         err = self.fails(1, "init", "--codebook", CODEBOOK_DL)
-        self.assertEqual(err, f"bugcoder: {self.study}: a study already "
-                         "exists here\n")
+        self.assertEqual(err, f"bugcoder: {self.study}: cannot create a "
+                         "study here: a bugcoder study is there already "
+                         "(open it with --study, or choose another "
+                         "name)\n")
         self.assertEqual(dump(self.study), before)
 
     def test_init_over_other_file(self):
         path = self.write("precious.txt", "do not touch\n")
         p = run(["--study", path, "init"], env=self.env)
         self.assertEqual(p.returncode, 1)
-        self.assertEqual(p.stderr, f"bugcoder: {path}: a study already "
-                         "exists here\n")
+        self.assertEqual(p.stderr, f"bugcoder: {path}: cannot create a "
+                         "study here: a file of 13 bytes that is not a "
+                         "study is there\n")
         with open(path) as f:
             self.assertEqual(f.read(), "do not touch\n")
 

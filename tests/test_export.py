@@ -390,9 +390,9 @@ class Package(unittest.TestCase):
         self.s.ok("export", "--package", d)
         listed = manifest_ok(self, d)
         for name in ("agreed-labels.csv", "raw-labels.csv",
-                     "resolutions.csv", "rounds.csv", "codebook.json",
-                     "agreement.txt", "agreement.json", "report.md",
-                     "README.txt", "manifest.json"):
+                     "resolutions.csv", "rounds.csv", "audit.csv",
+                     "codebook.json", "agreement.txt", "agreement.json",
+                     "report.md", "README.txt", "manifest.json"):
             self.assertIn(name, listed)
         self.assertTrue(any(p.startswith("codebooks/") for p in listed))
         with open(os.path.join(d, "manifest.json"), encoding="utf-8") as f:
@@ -411,6 +411,12 @@ class Package(unittest.TestCase):
                          stdout_csv(self.s, "export", "--raw"))
         self.assertEqual(read_csv(os.path.join(d, "resolutions.csv")),
                          stdout_csv(self.s, "export", "--resolutions"))
+        # the audit log, chained: the same rows `audit` gives the owner
+        audit = read_csv(os.path.join(d, "audit.csv"))
+        self.assertEqual(audit, stdout_csv(self.s, "audit", "--format",
+                                           "csv"))
+        self.assertGreater(len(audit), 5)
+        self.assertTrue(all(len(r[-1]) == 64 for r in audit[1:]))
         with open(os.path.join(d, "agreement.json"), encoding="utf-8") as f:
             self.assertEqual(json.load(f), self.s.agree_json())
         cb = self.s.query("SELECT json FROM codebooks WHERE current")[0][0]
@@ -757,10 +763,16 @@ class Blinding(unittest.TestCase):
         self.assertNotIn("bob", self.s.ok("export", "--raw",
                                           "--round", "r1", as_="alice"))
         self.assertIn("0 agreed items", self.s.ok("report", as_="alice"))
-        # the owner and the adjudicator see both
-        for who in (None, "carol"):
-            rows = read_csv(self.s.ok("export", "--raw", as_=who))
-            self.assertEqual({r[1] for r in rows[1:]}, {"alice", "bob"})
+        # the owner sees both by name; the adjudicator, blind by
+        # default, sees both as Coder 1 and Coder 2 while undecided
+        rows = read_csv(self.s.ok("export", "--raw"))
+        self.assertEqual({r[1] for r in rows[1:]}, {"alice", "bob"})
+        rows = read_csv(self.s.ok("export", "--raw", as_="carol"))
+        self.assertEqual({r[1] for r in rows[1:]}, {"Coder 1", "Coder 2"})
+        self.assertEqual(len(rows) - 1, 16)
+        for item in ("microsoft/DeepSpeed#4187", "microsoft/DeepSpeed#4422"):
+            self.assertEqual({r[1] for r in rows[1:] if r[0] == item},
+                             {"Coder 1", "Coder 2"})
         self.assertEqual(len(read_csv(self.s.ok("export", as_="carol"))), 2)
 
     def test_closed_round_shows_everything(self):

@@ -435,7 +435,10 @@ class TmuxAdjudicate(unittest.TestCase):
         self.tmux("new-session", "-d", "-s", "t", "-x", "100", "-y", "30",
                   "-e", "LC_ALL=C.UTF-8", "-e", "TZ=UTC", "sh", "-c", cmd)
         scr = self.screen_has("Cohen's kappa for symptom was 0.81")
-        self.assertIn("Confusion: rows alice, columns bob", scr)
+        # blind adjudication: the adjudicator's grid names nobody
+        self.assertIn("Confusion: rows annotator 1, columns annotator 2",
+                      scr)
+        self.assertNotIn("alice", scr)
         self.keys("j")
         self.screen_has("Cohen's kappa for root cause was 0.72")
         self.keys("q")

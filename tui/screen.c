@@ -477,18 +477,21 @@ int screen_action(struct screen *scr, enum action a, int key)
 	}
 }
 
-/* Let the open overlays save what was typed; returns 1 if one did. */
-static int keep_typed(struct screen *scr)
+/* Let the open overlays save what was typed; returns what the topmost
+ * that did says it kept, or NULL when none saved anything. */
+static const char *keep_typed(struct screen *scr)
 {
-	int i, saved = 0;
+	const char *kept = NULL;
+	int i;
 
 	for (i = scr->nr_overlays - 1; i >= 0; i--) {
 		struct view *v = scr->overlays[i];
 
-		if (v->ops->hangup && v->ops->hangup(v))
-			saved = 1;
+		if (v->ops->hangup && v->ops->hangup(v) && !kept)
+			kept = v->ops->kept ? v->ops->kept :
+			       "the memo being typed is saved too";
 	}
-	return saved;
+	return kept;
 }
 
 int screen_route_key(struct screen *scr, int key)
@@ -572,14 +575,16 @@ void screen_release_windows(struct screen *scr)
 
 void screen_hangup(struct screen *scr, struct err *e)
 {
+	const char *kept;
+
 	if (e->code != ERR_INTERRUPTED && e->code != ERR_IO)
 		return;
-	if (keep_typed(scr)) {
+	kept = keep_typed(scr);
+	if (kept) {
 		char msg[sizeof(e->msg)];
 
 		snprintf(msg, sizeof(msg), "%s", e->msg);
-		err_set(e, e->code, "%s; the memo being typed is saved too",
-			msg);
+		err_set(e, e->code, "%s; %s", msg, kept);
 	}
 }
 

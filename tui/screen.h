@@ -64,6 +64,9 @@ struct view_ops {
 	 * save what was typed if closing the view would have saved it;
 	 * returns 1 when it saved something.  May be NULL. */
 	int (*hangup)(struct view *v);
+	/* what a hangup that saved says it did: "the memo being typed is
+	 * saved"; NULL for that default */
+	const char *kept;
 };
 
 struct view {
@@ -149,6 +152,9 @@ struct screen {
 	struct edit prompt;
 	struct buf last_search;	/* for n/N in a pane not searched yet */
 	int picking;		/* dimension the picker shows, or -1 */
+	int cb_stale;		/* a save met a newer codebook version
+				   (view_code.c loads it again once the
+				   key is handled) */
 	int quit;
 
 	/* what kind of screen this is (the annotator's unless set) */
@@ -184,6 +190,8 @@ struct view *screen_open_text(struct screen *scr,
 /* The keys in force, and the codebook with every definition. */
 void screen_open_help(struct screen *scr);
 void screen_open_codebook(struct screen *scr);
+/* Is v the codebook's text view (which shows codes of scr->cb)? */
+int screen_is_codebook(const struct view *v);
 extern const struct view_ops agree_view_ops;	/* view_agree.c */
 extern const struct view_ops proposals_view_ops;	/* view_proposals.c */
 

@@ -110,6 +110,13 @@ static int script_command(struct script *s, const char *path, int lineno,
 		script_add(s, EV_PASTE)->name = buf_detach(&t, NULL);
 		return 0;
 	}
+	if (!strcmp(cmd, "run")) {
+		if (!*arg)
+			return err_set(e, ERR_INPUT, "%s:%d: usage: :run "
+				       "COMMAND", path, lineno);
+		script_add(s, EV_RUN)->name = xstrdup(arg);
+		return 0;
+	}
 	if (!strcmp(cmd, "signal")) {
 		static const struct {
 			const char *name;

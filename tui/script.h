@@ -6,8 +6,10 @@
  * keys is characters or names such as <Down> <C-x> (keymap.h's
  * key_parse()); a line starting with ':' is a command - ":dump-screen
  * NAME" (ui.h's screen dump), ":resize ROWS COLS", ":paste TEXT" (with
- * \n \t \r \e \\ escapes, as a terminal's bracketed paste sends it)
- * and ":signal HUP|TERM|INT".  The loop in ui.c plays the events.
+ * \n \t \r \e \\ escapes, as a terminal's bracketed paste sends it),
+ * ":signal HUP|TERM|INT" and ":run COMMAND" (a shell command run to its
+ * end, as another process changing the study while the screen is
+ * open).  The loop in ui.c plays the events.
  */
 #ifndef BUGCODER_TUI_SCRIPT_H
 #define BUGCODER_TUI_SCRIPT_H
@@ -16,13 +18,14 @@
 
 #include "core/err.h"
 
-enum ev_type { EV_KEY, EV_DUMP, EV_RESIZE, EV_SIGNAL, EV_PASTE };
+enum ev_type { EV_KEY, EV_DUMP, EV_RESIZE, EV_SIGNAL, EV_PASTE, EV_RUN };
 
 struct event {
 	enum ev_type type;
 	int key;		/* EV_KEY; the signal for EV_SIGNAL */
 	int rows, cols;
-	char *name;		/* EV_DUMP, EV_PASTE (the text), owned */
+	char *name;		/* EV_DUMP, EV_PASTE (the text), EV_RUN (the
+				   command), owned */
 };
 
 struct script {

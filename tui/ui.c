@@ -9,6 +9,7 @@
 #include "tui/ui.h"
 
 #include <curses.h>
+#include <term.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <langinfo.h>
@@ -23,6 +24,7 @@
 #include <unistd.h>
 
 #include "core/buf.h"
+#include "core/priv.h"
 #include "core/text.h"
 #include "tui/draw.h"
 #include "tui/dump.h"
@@ -233,9 +235,10 @@ static void restore_signals(void)
 	sigaction(SIGHUP, &ui.old_hup, NULL);
 }
 
+/* Test and benchmark hooks: never honoured in a setgid program. */
 static int env_set(const char *name)
 {
-	const char *v = getenv(name);
+	const char *v = priv_hook_env(name);
 
 	return v && *v;
 }
@@ -245,9 +248,54 @@ static void at_exit(void)
 	ui_stop();
 }
 
+/*
+ * Can $TERM draw the screen?  It must name a terminal this system has a
+ * terminfo entry for, with cursor addressing.  TERM=dumb (what some
+ * editors' shells and CI set) would show a blank screen; an entry
+ * missing (xterm-kitty on a server without kitty's terminfo) is refused
+ * by ncurses with no hint.  The message says what to set.
+ */
+static int check_terminal(struct err *e)
+{
+	const char *term = getenv("TERM");
+	const char *hint = "set TERM to your terminal's type (TERM=xterm-256color "
+			   "suits most terminals)";
+	char *cup;
+	int err = 0;
+
+	if (!term || !*term)
+		return err_set(e, ERR_INPUT, "TERM is not set, so the screen "
+			       "cannot be drawn: %s", hint);
+	if (!strcmp(term, "dumb"))
+		return err_set(e, ERR_INPUT, "TERM=dumb: this terminal cannot "
+			       "move the cursor, so the screen cannot be drawn: "
+			       "%s", hint);
+	if (setupterm((char *)term, STDOUT_FILENO, &err) != OK) {
+		if (err == -1)
+			return err_set(e, ERR_INPUT, "TERM=%s: no terminfo "
+				       "database was found; set TERMINFO to "
+				       "where it is, or %s", term, hint);
+		if (err == 1)
+			return err_set(e, ERR_INPUT, "TERM=%s: a hardcopy "
+				       "terminal cannot show the screen: %s",
+				       term, hint);
+		return err_set(e, ERR_INPUT, "TERM=%s: this system has no "
+			       "terminfo entry for it; install one (e.g. copy "
+			       "it with `infocmp -x %s | tic -x -` from a "
+			       "machine that has it) or %s", term, term, hint);
+	}
+	cup = tigetstr("cup");
+	del_curterm(cur_term);
+	if (!cup || cup == (char *)-1)
+		return err_set(e, ERR_INPUT, "TERM=%s: the terminal cannot "
+			       "move the cursor (no cup in its terminfo): %s",
+			       term, hint);
+	return 0;
+}
+
 int ui_start(struct err *e)
 {
-	const char *keys = getenv("BUGCODER_KEYS");
+	const char *keys = priv_hook_env("BUGCODER_KEYS");
 	const char *codeset, *nocolor;
 	int utf8, color;
 
@@ -260,7 +308,7 @@ int ui_start(struct err *e)
 		return -1;
 	ui.headless = env_set("BUGCODER_NO_DISPLAY");
 	if (env_set("BUGCODER_BENCH"))
-		keytime_begin(getenv("BUGCODER_BENCH"));
+		keytime_begin(priv_hook_env("BUGCODER_BENCH"));
 
 	/* 1. locale, 2. codeset */
 	setlocale(LC_ALL, "");
@@ -288,6 +336,16 @@ int ui_start(struct err *e)
 				"terminal (stdin and stdout)");
 			goto fail;
 		}
+		if (check_terminal(e) < 0)
+			goto fail;
+		/* one line, before the screen covers it, that stays when
+		 * the screen goes */
+		if (!utf8)
+			fprintf(stderr, "bugcoder: warning: the locale's "
+				"character set is %s, not UTF-8: text outside "
+				"ASCII shows as '?'; set LANG=C.UTF-8 (or "
+				"another UTF-8 locale) to see it\n",
+				codeset && *codeset ? codeset : "unknown");
 		ui.screen = newterm(NULL, stdout, stdin);
 	}
 	if (!ui.screen) {
@@ -520,7 +578,7 @@ static int read_terminal(int *key, int nowait)
 
 static void dump_named(const char *name)
 {
-	const char *dir = getenv("BUGCODER_DUMP_DIR");
+	const char *dir = priv_hook_env("BUGCODER_DUMP_DIR");
 	struct buf path = BUF_INIT;
 
 	buf_addf(&path, "%s/%s", dir && *dir ? dir : ".", name);
@@ -556,6 +614,16 @@ static int read_script(const struct ui_client *c, int *key)
 			paste_take(ev->name, strlen(ev->name));
 			*key = TK_PASTE;
 			return IN_KEY;
+		case EV_RUN: {
+			/* its output goes where stderr goes meanwhile */
+			int rc = system(ev->name);
+
+			if (rc != 0)
+				fprintf(stderr, "bugcoder: key script: :run %s: "
+					"exit %d\n", ev->name,
+					WIFEXITED(rc) ? WEXITSTATUS(rc) : -1);
+			break;
+		}
 		case EV_SIGNAL:
 			/* the real handler sees it; the loop then stops as
 			 * it would with the keyboard */
@@ -634,9 +702,30 @@ static int next_key(const struct ui_client *c, int *key)
 	return read_terminal(key, 0);
 }
 
+/* Wait up to `ms` for a key, kept in ui.pending.  Returns 1 when one
+ * came, 0 on a timeout (or a signal, or a lost terminal, which the next
+ * ordinary read reports). */
+#define IDLE_MS 3000
+
+static int wait_key(int ms)
+{
+	wint_t ch;
+	int r;
+
+	wtimeout(ui.input, ms);
+	errno = 0;
+	r = wget_wch(ui.input, &ch);
+	wtimeout(ui.input, -1);
+	if (r == KEY_CODE_YES)
+		ui.pending = TK_FN((int)ch);
+	else if (r == OK && ch)
+		ui.pending = (int)ch;
+	return ui.pending != 0;
+}
+
 int ui_run(const struct ui_client *c, struct err *e)
 {
-	int idle_errors = 0;
+	int idle_errors = 0, was_busy = 0;
 
 	if (!ui.started)
 		return err_set(e, ERR_INPUT, "the screen is not open");
@@ -649,6 +738,15 @@ int ui_run(const struct ui_client *c, struct err *e)
 		keytime_stop();
 		if (caught_signal)
 			break;
+		/* a few seconds without a key after some: the client's idle
+		 * work (the study's checkpoint), then block as before */
+		if (c->idle && was_busy && !ui.scripted && !ui.pending) {
+			was_busy = 0;
+			if (!wait_key(IDLE_MS)) {
+				c->idle(c->ctx);
+				continue;
+			}
+		}
 		r = next_key(c, &key);
 		if (r == IN_END)
 			return 0;
@@ -665,6 +763,7 @@ int ui_run(const struct ui_client *c, struct err *e)
 			continue;
 		}
 		idle_errors = 0;
+		was_busy = 1;
 		keytime_start(key);
 		if (key == TK_FN(KEY_PASTE_START)) {
 			read_paste();	/* a lost terminal shows on the next
@@ -702,6 +801,20 @@ int ui_run(const struct ui_client *c, struct err *e)
 	return 0;
 }
 
+int ui_term_known(const char *term)
+{
+	TERMINAL *saved = cur_term;
+	int err = 0, ok;
+
+	if (!term || !*term)
+		return 0;
+	ok = setupterm((char *)term, -1, &err) == OK && err == 1;
+	if (cur_term && cur_term != saved)
+		del_curterm(cur_term);
+	set_curterm(saved);
+	return ok;
+}
+
 /* ---- the editor ----------------------------------------------------- */
 
 int ui_edit_file(const char *path, struct err *e)
@@ -731,6 +844,12 @@ int ui_edit_file(const char *path, struct err *e)
 	fflush(NULL);
 	pid = fork();
 	if (pid == 0) {
+		/* the editor is the user's own program: no group privilege,
+		 * ever, and none of our descriptors or hooks */
+		if (priv_drop_for_good() < 0)
+			_exit(126);
+		priv_clean_env();
+		priv_close_fds(3);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGQUIT, SIG_DFL);
 		signal(SIGPIPE, SIG_DFL);

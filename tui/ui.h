@@ -48,6 +48,8 @@ struct ui_client {
 	void (*key)(void *ctx, int key);
 	int (*done)(void *ctx);		/* leave the loop? */
 	void (*repaint)(void *ctx);	/* everything is dirty */
+	void (*idle)(void *ctx);	/* optional: no key for a few
+					   seconds after the last one */
 };
 
 /* Set the terminal up.  Returns 0, or -1 with `e` filled (no terminal,
@@ -77,6 +79,10 @@ int ui_scripted(void);
 /* Write the screen as text rows to `path` and attributes to
  * `path`.attr.  Returns 0 or -1 (errno set). */
 int ui_dump_screen(const char *path);
+
+/* Does the terminfo database know `term`?  (For `doctor`; touches no
+ * terminal.) */
+int ui_term_known(const char *term);
 
 /* Restore the terminal, print "bugcoder: <msg>" and exit(1). */
 void die(const char *fmt, ...)

@@ -44,6 +44,7 @@
 #include <string.h>
 
 #include "core/adjudicate.h"
+#include "core/draft.h"
 #include "core/evolve.h"
 #include "core/study.h"
 #include "core/text.h"
@@ -434,6 +435,10 @@ int adj_save_resolution(struct adj *adj, size_t d, char **codes,
 		screen_msg(scr, MSG_ERR, "not saved: %s", e.msg);
 		return -1;
 	}
+	/* saved: a draft of it has served (a failure to remove it only
+	 * leaves a draft that is offered once more) */
+	draft_remove(scr->st, scr->actor, scr->item.id, DRAFT_RATIONALE,
+		     dim->key, &e);
 	for (i = 0; i < n; i++) {
 		if (i)
 			buf_addch(&b, ',');
@@ -628,6 +633,14 @@ static void layout_cb(void *ctx, int rows, int cols)
 	adj->scr.rows = rows;
 	adj->scr.cols = cols;
 	relayout(adj);
+}
+
+/* Idle: the study file alone holds everything saved so far. */
+static void idle_cb(void *ctx)
+{
+	struct adj *adj = ctx;
+
+	store_checkpoint(adj->scr.st);
 }
 
 static void repaint_cb(void *ctx)
@@ -862,6 +875,7 @@ int tui_adjudicate(struct store *st, const struct actor *a,
 		.key = key_cb,
 		.done = done_cb,
 		.repaint = repaint_cb,
+		.idle = idle_cb,
 	};
 	long long id = -1;
 	size_t i;

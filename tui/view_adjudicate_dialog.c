@@ -1,7 +1,9 @@
 /*
  * view_adjudicate_dialog: the dialog that asks for a rationale (or a
  * note to settle a discussion), tags a cause, and saves (see
- * view_adjudicate.c).
+ * view_adjudicate.c).  A rationale being typed when the screen is
+ * stopped (Ctrl-C, hang-up, SIGTERM) is kept as the adjudicator's draft
+ * and offered the next time the dialog opens on that dimension.
  */
 #define _XOPEN_SOURCE_EXTENDED 1
 #include <stdio.h>
@@ -9,6 +11,7 @@
 #include <string.h>
 
 #include "core/adjudicate.h"
+#include "core/draft.h"
 #include "core/text.h"
 #include "tui/screen.h"
 #include "tui/view_adjudicate.h"
@@ -38,6 +41,8 @@ struct dialog *adj_dialog_new(int settle, size_t dim)
 	return dl;
 }
 
+static void restore_draft(struct view *v, const char *dim);
+
 static int dialog_open(struct view *v)
 {
 	struct dialog *dl = v->priv;
@@ -55,7 +60,55 @@ static int dialog_open(struct view *v)
 			if (ds->cause && !strcmp(ds->cause, causes[i]))
 				dl->cause = i;
 	}
+	restore_draft(v, ds->dim->key);
 	return 0;
+}
+
+/* A rationale being typed when the screen was stopped comes back. */
+static void restore_draft(struct view *v, const char *dim)
+{
+	struct dialog *dl = v->priv;
+	struct screen *scr = v->scr;
+	struct err e = ERR_INIT;
+	char *text, *cause;
+	int found = 0, has_cause = 0;
+	size_t i;
+
+	text = draft_get(scr->st, scr->actor, scr->item.id, DRAFT_RATIONALE,
+			 dim, "rationale", &found, &e);
+	if (!found)
+		return;
+	cause = draft_get(scr->st, scr->actor, scr->item.id, DRAFT_RATIONALE,
+			  dim, "cause", &has_cause, &e);
+	edit_set(&dl->ed, text);
+	dl->cause = 0;
+	for (i = 1; has_cause && i < NR_CAUSES; i++)
+		if (!strcmp(cause, causes[i]))
+			dl->cause = i;
+	screen_msg(scr, MSG_INFO, "the rationale you were typing when the "
+		   "screen stopped is back: Enter saves it");
+	free(text);
+	free(cause);
+}
+
+/* The screen is stopped with the dialog open: keep what was typed. */
+static int dialog_hangup(struct view *v)
+{
+	struct dialog *dl = v->priv;
+	struct adj *adj = ADJ(v->scr);
+	struct err e = ERR_INIT;
+	struct draft_field f[2];
+
+	if (!dl || dl->settle || !dl->ed.changed || !dl->ed.text.len ||
+	    dl->dim >= adj->is.nr_dims)
+		return 0;
+	f[0].name = "rationale";
+	f[0].text = dl->ed.text.ptr;
+	f[1].name = "cause";
+	f[1].text = causes[dl->cause];
+	return draft_save(v->scr->st, v->scr->actor, v->scr->item.id,
+			  DRAFT_RATIONALE, adj->is.dims[dl->dim].dim->key, f,
+			  2, &e) == 0;
 }
 
 static void dialog_layout(struct view *v)
@@ -230,6 +283,9 @@ const struct view_ops adj_dialog_view_ops = {
 	.draw = dialog_draw,
 	.handle = dialog_handle,
 	.close = dialog_close,
+	.hangup = dialog_hangup,
+	.kept = "the rationale being typed is kept as a draft, offered "
+		"next time",
 };
 
 void adj_ask_rationale(struct adj *adj, size_t d, const char *const *codes,

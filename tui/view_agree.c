@@ -36,7 +36,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/agree_summary.h"
 #include "core/agreement.h"
+#include "core/gate.h"
 #include "core/round.h"
 #include "core/study.h"
 #include "core/text.h"
@@ -56,6 +58,7 @@ struct scope {
 	int denied;		/* not for this actor (blinding) */
 	char *why;
 	struct agreement ag;
+	struct agree_summary sum;	/* what is reported, per dimension */
 };
 
 struct agree_view {
@@ -71,6 +74,8 @@ struct agree_view {
 	struct pager pg;
 	int table_rows;		/* dimension rows shown */
 	int det_y, det_rows;	/* the detail's place in the window */
+	struct round_gate *gates;	/* the rounds' calibration gates */
+	size_t nr_gates;
 };
 
 /* ---- figures ---------------------------------------------------------- */
@@ -94,32 +99,36 @@ static const struct agreement_dim *scope_dim(const struct scope *sc,
 	return &sc->ag.dims[d];
 }
 
+/* The summary of dimension d in scope sc, at the level of codes. */
+static const struct agree_level_summary *scope_level(const struct scope *sc,
+						     size_t d)
+{
+	if (!sc->ok || d >= sc->sum.nr_dims)
+		return NULL;
+	return &sc->sum.dims[d].code;
+}
+
 static void cell_of(const struct scope *sc, size_t d, struct cell *c)
 {
 	const struct agreement_dim *ad = scope_dim(sc, d);
+	const struct agree_level_summary *lv = scope_level(sc, d);
 
 	memset(c, 0, sizeof(*c));
 	c->stat = ' ';
-	if (!ad)
+	if (!ad || !lv)
 		return;
 	c->shown = 1;
-	c->n = ad->n_items;
-	if (ad->dim->select_many) {
-		c->k = ad->multi.mean_kappa;
+	c->n = lv->n_items;
+	c->k = lv->kappa;
+	c->band = lv->band;
+	if (ad->dim->select_many)
 		c->stat = 'm';
-		c->band = agree_band(&c->k);
-	} else if (sc->ag.nr_annotators > 2) {
-		c->k = ad->fleiss.kappa;
+	else if (sc->ag.nr_annotators > 2)
 		c->stat = 'F';
-		c->band = ad->fleiss.band;
-	} else {
-		c->k = ad->cohen.kappa;
-		c->band = ad->cohen.band;
-		if (ad->cohen.ci_low.defined && ad->cohen.ci_high.defined) {
-			c->has_ci = 1;
-			c->lo = ad->cohen.ci_low.value;
-			c->hi = ad->cohen.ci_high.value;
-		}
+	if (lv->ci.low.defined && lv->ci.high.defined) {
+		c->has_ci = 1;
+		c->lo = lv->ci.low.value;
+		c->hi = lv->ci.high.value;
 	}
 }
 
@@ -230,10 +239,11 @@ static void para(struct doc *d, const char *s, int width, enum slot slot)
 static void stat_text(struct buf *b, const char *label,
 		      const struct agree_stat *s)
 {
+	buf_addf(b, "%s ", label);
 	if (s->defined)
-		buf_addf(b, "%s %.3f", label, s->value);
+		agree_fmt(b, s->value, 3);
 	else
-		buf_addf(b, "%s undefined", label);
+		buf_addstr(b, "undefined");
 }
 
 /* "12 crash" cut to `w` columns and padded to it. */
@@ -290,9 +300,10 @@ static void name_of(struct buf *out, const struct agreement *ag, size_t a,
 }
 
 static void render_grid(struct doc *d, const struct agreement *ag,
-			const struct agreement_dim *ad, int width)
+			const struct agreement_dim *ad,
+			const struct agree_level_summary *lv, int width)
 {
-	const struct agree_table *t = &ad->table;
+	const struct agree_table *t = &lv->table;
 	int k = t->k, i, j, nu = 0, w = 1, labw;
 	long i10;
 	int *used = xcalloc((size_t)k + 1, sizeof(int));
@@ -319,7 +330,7 @@ static void render_grid(struct doc *d, const struct agreement *ag,
 	}
 	for (i10 = max; i10 >= 10; i10 /= 10)
 		w++;
-	labw = label_width(ad->dim, ad->count, ag->nr_annotators, 24);
+	labw = label_width(ad->dim, lv->count, ag->nr_annotators, 24);
 
 	buf_addstr(&b, "Confusion: rows ");
 	sanitize_line(&b, ag->annotators[0]);
@@ -380,7 +391,8 @@ static void render_grid(struct doc *d, const struct agreement *ag,
 }
 
 static void render_bars(struct doc *d, const struct agreement *ag,
-			const struct agreement_dim *ad, int width)
+			const struct agreement_dim *ad,
+			const struct agree_level_summary *lv, int width)
 {
 	size_t na = ag->nr_annotators, a;
 	int k, labw, namew = 4, cw = 1, side, barw;
@@ -391,9 +403,9 @@ static void render_bars(struct doc *d, const struct agreement *ag,
 		return;
 	for (k = 0; k < ad->k; k++)
 		for (a = 0; a < na; a++)
-			if ((n = ad->count[(size_t)k * na + a]) > max)
+			if ((n = lv->count[(size_t)k * na + a]) > max)
 				max = n;
-	doc_line(d, "Codes chosen, per annotator (submitted items)",
+	doc_line(d, "Codes chosen, per annotator (items in the computation)",
 		 SLOT_MD_STRONG, d->nr);
 	if (!max) {
 		doc_line(d, "No code was chosen.", SLOT_DIM, d->nr);
@@ -410,7 +422,7 @@ static void render_bars(struct doc *d, const struct agreement *ag,
 	}
 	if (namew > 10)
 		namew = 10;
-	labw = label_width(ad->dim, ad->count, na, 28);
+	labw = label_width(ad->dim, lv->count, na, 28);
 	/* two annotators side by side when each bar still gets 8 columns */
 	side = na == 2 && (width - labw - 2 * (namew + cw + 4)) / 2 >= 8;
 	barw = side ? (width - labw - 2 * (namew + cw + 4)) / 2 :
@@ -423,11 +435,11 @@ static void render_bars(struct doc *d, const struct agreement *ag,
 		int any = 0;
 
 		for (a = 0; a < na; a++)
-			any |= ad->count[(size_t)k * na + a] != 0;
+			any |= lv->count[(size_t)k * na + a] != 0;
 		if (!any)
 			continue;
 		for (a = 0; a < na; a++) {
-			long c = ad->count[(size_t)k * na + a];
+			long c = lv->count[(size_t)k * na + a];
 			int used;
 
 			if (a == 0 || !side) {
@@ -460,6 +472,59 @@ static void render_bars(struct doc *d, const struct agreement *ag,
 	buf_release(&b);
 }
 
+/* The calibration gates that concern scope `sc`: the gate the round was
+ * created behind, and the gates that wait for it, with where the
+ * selected dimension stands. */
+static void render_gates(struct doc *d, const struct agree_view *av,
+			 const struct scope *sc,
+			 const struct agree_level_summary *lv,
+			 const struct dimension *dim, int width)
+{
+	struct buf b = BUF_INIT;
+	size_t i;
+
+	if (!sc->round)
+		return;
+	for (i = 0; i < av->nr_gates; i++) {
+		const struct round_gate *g = &av->gates[i];
+
+		buf_reset(&b);
+		if (!strcmp(g->round, sc->round)) {
+			buf_addstr(&b, "Gate: this round was created after ");
+			sanitize_line(&b, g->after);
+			buf_addf(&b, " reached %s ", g->on_lower ?
+				 "a 95% lower bound of kappa" : "kappa");
+			agree_fmt(&b, g->min_kappa, 2);
+			buf_addstr(&b, " on every required dimension");
+			buf_addstr(&b, g->forced ? " - forced, the gate did "
+				   "not pass." : ".");
+		} else if (!strcmp(g->after, sc->round) && dim->required) {
+			const struct agree_stat *v = g->on_lower ?
+				&lv->ci.low : &lv->kappa;
+			int pass = v->defined && v->value >= g->min_kappa;
+
+			buf_addstr(&b, "Gate for round ");
+			sanitize_line(&b, g->round);
+			buf_addf(&b, ": needs %s >= ", g->on_lower ?
+				 "the lower bound" : "kappa");
+			agree_fmt(&b, g->min_kappa, 2);
+			buf_addstr(&b, "; this dimension has ");
+			if (v->defined)
+				agree_fmt(&b, v->value, 2);
+			else
+				buf_addstr(&b, "none");
+			buf_addf(&b, ": %s%s", pass ? "passes" : "does not "
+				 "pass", g->forced ? " (the gate was forced)" :
+				 "");
+			buf_addch(&b, '.');
+		} else {
+			continue;
+		}
+		para(d, b.ptr, width, SLOT_NOTICE);
+	}
+	buf_release(&b);
+}
+
 static void render(struct agree_view *av, const struct codebook *cb,
 		   int width)
 {
@@ -468,6 +533,8 @@ static void render(struct agree_view *av, const struct codebook *cb,
 	const struct dimension *dim = &cb->dims[av->dim];
 	const struct agreement_dim *ad = scope_dim(sc, av->dim);
 	const struct agreement *ag = &sc->ag;
+	const struct agree_dim_summary *ds;
+	const struct agree_level_summary *lv;
 	struct buf b = BUF_INIT;
 	size_t i;
 
@@ -490,56 +557,46 @@ static void render(struct agree_view *av, const struct codebook *cb,
 		goto out;
 	}
 	buf_reset(&b);
+	ds = &sc->sum.dims[av->dim];
+	lv = &ds->code;
 	if (ag->nr_annotators < 2) {
 		buf_addf(&b, "Agreement needs two annotators; %zu submitted "
 			 "in this scope.", ag->nr_annotators);
 		para(d, b.ptr, width, SLOT_NORMAL);
-	} else if (dim->select_many) {
-		const struct agree_multi *m = &ad->multi;
-
-		buf_addstr(&b, "Mean of the per-code kappas for ");
-		sanitize_line(&b, dim->key);
-		if (m->mean_kappa.defined)
-			buf_addf(&b, ": %.2f (%d of %d codes defined), %s "
-				 "agreement; ", m->mean_kappa.value,
-				 m->n_defined, ad->k,
-				 agree_band_name(agree_band(&m->mean_kappa)));
-		else
-			buf_addf(&b, ": undefined (%s); ", m->mean_kappa.why);
-		if (m->exact.defined)
-			buf_addf(&b, "identical sets on %.0f%% of ",
-				 100 * m->exact.value);
-		buf_addf(&b, "n = %zu bugs, %zu annotators.", ad->n_items,
-			 ag->nr_annotators);
+		goto out;
+	}
+	/* the sentences, from the one builder agree and the package use */
+	agree_sentence_build(ag, ds, lv, &b);
+	para(d, b.ptr, width, SLOT_NORMAL);
+	if (ds->show_group) {
+		buf_reset(&b);
+		agree_sentence_build(ag, ds, &ds->grp, &b);
 		para(d, b.ptr, width, SLOT_NORMAL);
+	}
+	render_gates(d, av, sc, lv, dim, width);
+	buf_reset(&b);
+	if (dim->select_many) {
+		stat_text(&b, "identical sets", &lv->po);
 	} else if (ag->nr_annotators > 2) {
-		const struct agree_fleiss *f = &ad->fleiss;
-
-		buf_addstr(&b, "Fleiss' kappa for ");
-		sanitize_line(&b, dim->key);
-		if (f->kappa.defined)
-			buf_addf(&b, " was %.2f (n = %zu bugs, %zu "
-				 "annotators), %s agreement.", f->kappa.value,
-				 ad->n_items, ag->nr_annotators,
-				 agree_band_name(f->band));
-		else
-			buf_addf(&b, " is undefined (%s; n = %zu bugs).",
-				 f->kappa.why, ad->n_items);
-		para(d, b.ptr, width, SLOT_NORMAL);
-		buf_reset(&b);
-		stat_text(&b, "Krippendorff's alpha", &ad->alpha.alpha);
+		stat_text(&b, "observed", &lv->po);
 		buf_addstr(&b, "   ");
-		stat_text(&b, "Gwet's AC1", &f->ac1);
-		para(d, b.ptr, width, SLOT_DIM);
+		stat_text(&b, "Conger's kappa", &lv->conger);
+		buf_addstr(&b, "   ");
+		stat_text(&b, "Krippendorff's alpha", &lv->alpha);
+		buf_addstr(&b, "   ");
+		stat_text(&b, "Gwet's AC1", &lv->fleiss.ac1);
 	} else {
-		const struct agree_cohen *c = &ad->cohen;
+		const struct agree_cohen *c = &lv->cohen;
 
-		agree_sentence(ag, ad, &b);
-		para(d, b.ptr, width, SLOT_NORMAL);
-		buf_reset(&b);
 		stat_text(&b, "observed", &c->po);
 		buf_addstr(&b, "   ");
 		stat_text(&b, "expected", &c->pe);
+		buf_addstr(&b, "   ");
+		stat_text(&b, "kappa max", &lv->kappa_max);
+		buf_addstr(&b, "   ");
+		stat_text(&b, "prevalence index", &lv->prevalence);
+		buf_addstr(&b, "   ");
+		stat_text(&b, "bias index", &lv->bias);
 		buf_addstr(&b, "   ");
 		stat_text(&b, "Scott's pi", &c->scott_pi);
 		buf_addstr(&b, "   ");
@@ -549,38 +606,55 @@ static void render(struct agree_view *av, const struct codebook *cb,
 		buf_addstr(&b, "   ");
 		stat_text(&b, "PABAK", &c->pabak);
 		if (ad->n_dropped)
-			buf_addf(&b, "   (%zu submitted items left out: a "
+			buf_addf(&b, "   (%zu submitted item%s left out: a "
 				 "coder left the dimension empty)",
-				 ad->n_dropped);
+				 ad->n_dropped, ad->n_dropped == 1 ? "" : "s");
+	}
+	para(d, b.ptr, width, SLOT_DIM);
+	if (lv->weighted) {
+		buf_reset(&b);
+		buf_addf(&b, "%s scale: ", dim_scale_name(dim->scale));
+		stat_text(&b, "linear weighted kappa", &lv->kappa_linear);
+		buf_addstr(&b, "   ");
+		stat_text(&b, "quadratic", &lv->kappa_quadratic);
+		buf_addstr(&b, "   ");
+		stat_text(&b, "Krippendorff's alpha", &lv->alpha_scale);
 		para(d, b.ptr, width, SLOT_DIM);
 	}
 	doc_line(d, "", SLOT_NORMAL, d->nr);
 
 	if (ag->nr_annotators == 2 && !dim->select_many) {
-		render_grid(d, ag, ad, width);
+		render_grid(d, ag, ad, lv, width);
 		doc_line(d, "", SLOT_NORMAL, d->nr);
-	} else if (ag->nr_annotators == 2 && ad->per_code) {
-		int labw = label_width(dim, ad->count, 2, 28);
+	} else {
+		int labw = label_width(dim, lv->count, ag->nr_annotators, 28);
 
-		doc_line(d, "Per code (present or absent): kappa",
-			 SLOT_MD_STRONG, d->nr);
-		for (i = 0; i < (size_t)ad->k; i++) {
-			if (!ad->count[i * 2] && !ad->count[i * 2 + 1])
+		doc_line(d, dim->select_many ? "Per code (present or absent): "
+			 "kappa" : "Per code: Fleiss' kappa of the code "
+			 "against the others", SLOT_MD_STRONG, d->nr);
+		for (i = 0; i < (size_t)lv->k; i++) {
+			size_t r;
+			long total = 0;
+
+			for (r = 0; r < ag->nr_annotators; r++)
+				total += lv->count[i * ag->nr_annotators + r];
+			if (!total)
 				continue;
 			doc_begin(d, SLOT_NORMAL, 1, d->nr);
 			buf_reset(&b);
 			code_label(&b, dim, (int)i, labw);
 			buf_addch(&b, ' ');
-			stat_text(&b, "kappa", &ad->per_code[i].kappa);
+			stat_text(&b, "kappa", &lv->code_kappa[i]);
 			doc_put(d, b.ptr, b.len, SLOT_NORMAL);
 			doc_end(d);
 		}
 		doc_line(d, "", SLOT_NORMAL, d->nr);
-	} else if (ag->nr_annotators > 2 && ad->pairs) {
+	}
+	if (lv->nr_pairs) {
 		doc_line(d, "Cohen's kappa per pair of annotators",
 			 SLOT_MD_STRONG, d->nr);
-		for (i = 0; i < ad->nr_pairs; i++) {
-			const struct agreement_pair *p = &ad->pairs[i];
+		for (i = 0; i < lv->nr_pairs; i++) {
+			const struct agree_pair_summary *p = &lv->pairs[i];
 
 			doc_begin(d, SLOT_NORMAL, 1, d->nr);
 			buf_reset(&b);
@@ -589,15 +663,22 @@ static void render(struct agree_view *av, const struct codebook *cb,
 			buf_addf(&b, " %s ", draw_utf8() ? "\xc3\x97" : "x");
 			name_of(&b, ag, (size_t)p->b, 10);
 			buf_addch(&b, ' ');
-			stat_text(&b, "kappa", &p->cohen.kappa);
-			buf_addf(&b, "  n = %ld", p->cohen.n);
+			stat_text(&b, "kappa", &p->kappa);
+			if (p->ci.low.defined) {
+				buf_addstr(&b, "  95% CI ");
+				agree_fmt_ci(&b, &p->ci, 2);
+			}
+			buf_addstr(&b, "  ");
+			stat_text(&b, "observed", &p->po);
+			buf_addf(&b, "  n = %ld", p->n);
 			doc_put(d, b.ptr, b.len, SLOT_NORMAL);
 			doc_end(d);
 		}
 		doc_line(d, "", SLOT_NORMAL, d->nr);
 	}
-	render_bars(d, ag, ad, width);
+	render_bars(d, ag, ad, lv, width);
 out:
+
 	buf_release(&b);
 }
 
@@ -607,6 +688,7 @@ static void scope_release(struct scope *sc)
 {
 	free(sc->round);
 	free(sc->why);
+	agree_summary_release(&sc->sum);
 	agreement_release(&sc->ag);
 }
 
@@ -646,6 +728,10 @@ static int agree_open(struct view *v)
 				"closed rounds.") : e.msg);
 			continue;
 		}
+		if (agree_summarize(&sc->ag, NULL, &sc->sum, &e) < 0) {
+			sc->why = xstrdup(e.msg);
+			continue;
+		}
 		sc->ok = 1;
 		best = i;
 		if (want && sc->round && !strcmp(want, sc->round)) {
@@ -654,6 +740,8 @@ static int agree_open(struct view *v)
 		}
 	}
 	round_list_free(rounds, nr);
+	if (round_gates(scr->st, &av->gates, &av->nr_gates, &e) < 0)
+		screen_msg(scr, MSG_ERR, "%s", e.msg);
 	/* the whole study if it may be seen, else the last round that may */
 	if (!found)
 		av->cur = av->sc[nr].ok ? nr : best;
@@ -922,6 +1010,7 @@ static void agree_close(struct view *v)
 		for (i = 0; i < av->nr_sc; i++)
 			scope_release(&av->sc[i]);
 		free(av->sc);
+		round_gates_free(av->gates, av->nr_gates);
 		doc_release(&av->doc);
 		pager_release(&av->pg);
 		free(av);

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/draft.h"
 #include "core/study.h"
 #include "core/text.h"
 #include "tui/screen.h"
@@ -42,6 +43,18 @@ static void reload_coding(struct screen *scr)
 			scr->actor->member_id, &scr->coding, &e) < 0)
 		screen_msg(scr, MSG_ERR, "%s", e.msg);
 	scr->dirty |= DIRTY_BAR | DIRTY_HEADER | DIRTY_STATUS;
+}
+
+/* Say why a save failed.  When the codebook changed since the screen
+ * read it, nothing was saved and the codebook is loaded again once the
+ * key is handled (the picker that made the pick holds codes of the old
+ * one until then). */
+static void save_failed(struct screen *scr, const struct err *e,
+			const char *what)
+{
+	if (e->code == ERR_STALE)
+		scr->cb_stale = 1;
+	screen_msg(scr, MSG_ERR, "%s: %s", what, e->msg);
 }
 
 static void codes_text(struct screen *scr, const char *dim, struct buf *out)
@@ -91,7 +104,7 @@ int screen_save_codes(struct screen *scr, const struct dimension *dim,
 	}
 	if (label_set(scr->st, scr->actor, &scr->cb, scr->item.id, dim->key,
 		      codes, n, 0, &e) < 0) {
-		screen_msg(scr, MSG_ERR, "not saved: %s", e.msg);
+		save_failed(scr, &e, "not saved");
 		return -1;
 	}
 	reload_coding(scr);
@@ -108,7 +121,7 @@ int screen_save_toggle(struct screen *scr, const struct dimension *dim,
 		return scr->pick_ops->toggle(scr, dim, code);
 	if (label_toggle(scr->st, scr->actor, &scr->cb, scr->item.id,
 			 dim->key, code, &e) < 0) {
-		screen_msg(scr, MSG_ERR, "not saved: %s", e.msg);
+		save_failed(scr, &e, "not saved");
 		return -1;
 	}
 	reload_coding(scr);
@@ -148,9 +161,12 @@ int screen_save_proposal(struct screen *scr, const struct dimension *dim,
 
 	if (label_propose(scr->st, scr->actor, &scr->cb, scr->item.id,
 			  dim->key, key, name, definition, &id, &e) < 0) {
-		screen_msg(scr, MSG_ERR, "not proposed: %s", e.msg);
+		save_failed(scr, &e, "not proposed");
 		return -1;
 	}
+	/* a draft of it has served */
+	draft_remove(scr->st, scr->actor, scr->item.id, DRAFT_PROPOSAL,
+		     dim->key, &e);
 	reload_coding(scr);
 	screen_msg(scr, MSG_OK, "saved: proposal %s=%s (#%lld); %s = other "
 		   "until it is decided", dim->key, key, id, dim->key);
@@ -259,7 +275,10 @@ static void submit(struct screen *scr)
 
 	if (label_submit(scr->st, scr->actor, &scr->cb, scr->item.id,
 			 &e) < 0) {
-		screen_msg(scr, MSG_ERR, "%s", e.msg);
+		if (e.code == ERR_STALE)
+			save_failed(scr, &e, "not submitted");
+		else
+			screen_msg(scr, MSG_ERR, "%s", e.msg);
 		return;
 	}
 	if (scr->qpos != NOT_QUEUED)
@@ -468,6 +487,14 @@ static void layout_cb(void *ctx, int rows, int cols)
 	layout(scr);
 }
 
+/* Idle: the study file alone holds everything saved so far. */
+static void idle_cb(void *ctx)
+{
+	struct screen *scr = ctx;
+
+	store_checkpoint(scr->st);
+}
+
 static void repaint_cb(void *ctx)
 {
 	struct screen *scr = ctx;
@@ -572,6 +599,39 @@ static int code_action(struct screen *scr, enum action a, int key)
 	}
 }
 
+/*
+ * A save met a newer codebook version: close the overlays that show
+ * codes of the old one (the picker, the proposal form, the codebook), so
+ * the keys typed next cannot mean a code that has gone, then load the
+ * new version, lay the coding bar out for it, and say so.
+ */
+static void reload_codebook(struct screen *scr)
+{
+	struct codebook cb = CODEBOOK_INIT;
+	struct err e = ERR_INIT;
+	struct view *v;
+
+	scr->cb_stale = 0;
+	while ((v = screen_top(scr)) && (v->ops == &picker_view_ops ||
+					 v->ops == &form_view_ops ||
+					 screen_is_codebook(v)))
+		screen_pop(scr);
+	if (study_codebook(scr->st, &cb, NULL, &e) < 0) {
+		screen_msg(scr, MSG_ERR, "the codebook changed and could not "
+			   "be read again: %s", e.msg);
+		return;
+	}
+	codebook_release(&scr->cb);
+	scr->cb = cb;
+	scr->picking = -1;
+	reload_coding(scr);
+	if (scr->rows && !scr->too_small)
+		layout(scr);
+	scr->dirty |= DIRTY_ALL;
+	screen_msg(scr, MSG_ERR, "not saved: the codebook is now %s %s; "
+		   "reloaded, pick again", scr->cb.name, scr->cb.version);
+}
+
 static void key_cb(void *ctx, int key)
 {
 	struct screen *scr = ctx;
@@ -579,15 +639,19 @@ static void key_cb(void *ctx, int key)
 	enum action a;
 	int r;
 
-	if (screen_route_key(scr, key))
-		return;
-	a = keymap_lookup(KEYMAP_MAIN, key);
-	v = &scr->panes[scr->focus];
-	r = v->ops->handle(v, a, key);
-	if (r & H_REDRAW)
-		v->dirty = 1;
-	if (r == H_UNHANDLED && !code_action(scr, a, key))
-		screen_action(scr, a, key);
+	/* an overlay (the picker, the form) or the screen itself may save
+	 * and find the codebook changed: it is loaded again after the key */
+	if (!screen_route_key(scr, key)) {
+		a = keymap_lookup(KEYMAP_MAIN, key);
+		v = &scr->panes[scr->focus];
+		r = v->ops->handle(v, a, key);
+		if (r & H_REDRAW)
+			v->dirty = 1;
+		if (r == H_UNHANDLED && !code_action(scr, a, key))
+			screen_action(scr, a, key);
+	}
+	if (scr->cb_stale)
+		reload_codebook(scr);
 }
 
 /* ---- entry ---------------------------------------------------------- */
@@ -603,6 +667,7 @@ int tui_code(struct store *st, const struct actor *a, const char *name,
 		.key = key_cb,
 		.done = done_cb,
 		.repaint = repaint_cb,
+		.idle = idle_cb,
 	};
 	long long id = -1;
 	size_t i;
@@ -611,7 +676,7 @@ int tui_code(struct store *st, const struct actor *a, const char *name,
 	memset(&scr, 0, sizeof(scr));
 	/* the screen reads one item at a time and diffs in windows: a small
 	 * page cache serves it, and a screen open all day stays small */
-	store_exec(st, "PRAGMA cache_size = -512", NULL);
+	store_small_cache(st);
 	scr.st = st;
 	scr.actor = a;
 	scr.qpos = NOT_QUEUED;

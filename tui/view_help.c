@@ -339,3 +339,8 @@ void screen_open_codebook(struct screen *scr)
 {
 	screen_open_text(scr, &codebook_text);
 }
+
+int screen_is_codebook(const struct view *v)
+{
+	return v->ops == &text_view_ops && v->arg == &codebook_text;
+}

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/draft.h"
 #include "core/text.h"
 #include "tui/doc.h"
 #include "tui/screen.h"
@@ -683,11 +684,18 @@ static const char *const field_label[NR_FIELDS] = {
 	"Key", "Name", "Definition"
 };
 
+/* the fields' names in a draft */
+static const char *const field_draft[NR_FIELDS] = {
+	"key", "name", "definition"
+};
+
 struct form {
 	size_t dim;
 	struct edit f[NR_FIELDS];
 	int at;			/* field with the cursor */
 };
+
+static void restore_draft(struct view *v);
 
 static int form_open(struct view *v)
 {
@@ -700,7 +708,55 @@ static int form_open(struct view *v)
 	for (i = 0; i < NR_FIELDS; i++)
 		edit_init(&f->f[i], 0);
 	v->priv = f;
+	restore_draft(v);
 	return 0;
+}
+
+/* A proposal being typed when the screen was stopped comes back. */
+static void restore_draft(struct view *v)
+{
+	struct form *f = v->priv;
+	struct screen *scr = v->scr;
+	const char *dim = scr->cb.dims[f->dim].key;
+	struct err e = ERR_INIT;
+	int i, found, any = 0;
+
+	for (i = 0; i < NR_FIELDS; i++) {
+		char *t = draft_get(scr->st, scr->actor, scr->item.id,
+				    DRAFT_PROPOSAL, dim, field_draft[i],
+				    &found, &e);
+
+		if (found) {
+			edit_set(&f->f[i], t);
+			any = 1;
+		}
+		free(t);
+	}
+	if (any)
+		screen_msg(scr, MSG_INFO, "the proposal you were typing when "
+			   "the screen stopped is back");
+}
+
+/* The screen is stopped with the form open: keep what was typed. */
+static int form_hangup(struct view *v)
+{
+	struct form *f = v->priv;
+	struct draft_field d[NR_FIELDS];
+	struct err e = ERR_INIT;
+	int i, changed = 0;
+
+	if (!f)
+		return 0;
+	for (i = 0; i < NR_FIELDS; i++) {
+		d[i].name = field_draft[i];
+		d[i].text = f->f[i].text.ptr;
+		changed |= f->f[i].changed && f->f[i].text.len;
+	}
+	if (!changed)
+		return 0;
+	return draft_save(v->scr->st, v->scr->actor, v->scr->item.id,
+			  DRAFT_PROPOSAL, v->scr->cb.dims[f->dim].key, d,
+			  NR_FIELDS, &e) == 0;
 }
 
 static void form_layout(struct view *v)
@@ -816,4 +872,7 @@ const struct view_ops form_view_ops = {
 	.draw = form_draw,
 	.handle = form_handle,
 	.close = form_close,
+	.hangup = form_hangup,
+	.kept = "the proposal being typed is kept as a draft, offered next "
+		"time",
 };

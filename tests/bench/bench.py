@@ -840,6 +840,73 @@ class Bench:
         diff = set(mine.items()) ^ set(peer.items())
         return "DIFFERENT (%d cells differ)" % len(diff)
 
+    # -- the study views: status, items, round list -------------------------
+
+    def view_measure(self, name, bc_argv, sql, compare, db=None, fast=True):
+        """bugcoder printing a study view vs the sqlite3 shell running
+        equivalent SQL on the same file, both into a file."""
+        target = "<= 1.5x sqlite3"
+        if not have("sqlite3"):
+            return Row(name, target=target,
+                       note="n/a (sqlite3 not installed)")
+        db = db or self.db
+        tag = name.split(".")[0]
+        out_bc = os.path.join(WORK, "view%s-bugcoder.txt" % tag)
+        out_sql = os.path.join(WORK, "view%s-sqlite3.txt" % tag)
+
+        def bc():
+            with open(out_bc, "wb") as f:
+                t, p = timed([BC, "--study", db] + bc_argv, self.env,
+                             stdout=f)
+            check(p, "bugcoder " + " ".join(bc_argv))
+            return t
+
+        def peer():
+            with open(sql, "rb") as i, open(out_sql, "wb") as o:
+                t, p = timed(["sqlite3", db], self.env, stdin=i, stdout=o)
+            check(p, "sqlite3 (%s)" % os.path.basename(sql))
+            return t
+
+        try:
+            first = bc()
+        except Failed as e:
+            return Row(name, target=target, note="n/a: " + str(e))
+        # a view that takes long is timed fewer times; the first run
+        # warmed the cache
+        runs = self.runs(fast=fast and first < 5)
+        bc_t, peer_t = interleave([bc, peer], runs, warmup=0 if first >= 5
+                                  else 1)
+        with open(out_bc, encoding="utf-8", errors="replace") as f:
+            mine = f.read()
+        with open(out_sql, encoding="utf-8", errors="replace") as f:
+            theirs = f.read()
+        note = ("`bugcoder %s` vs `sqlite3` running tests/bench/%s on the "
+                "same file, both into a file; figures: %s" % (
+                    " ".join(bc_argv), os.path.basename(sql),
+                    compare(mine, theirs)))
+        return ratio_row(name, Figure(bc_t, "s"), Figure(peer_t, "s"), 1.5,
+                         target, note)
+
+    def m10_status(self):
+        return self.view_measure(
+            "10. status, %d items" % self.meta["items"], ["status"],
+            os.path.join(HERE, "peer_status.sql"), compare_status)
+
+    def m11_items(self):
+        return self.view_measure(
+            "11. items, %d items" % self.meta["items"], ["items"],
+            os.path.join(HERE, "peer_items.sql"), compare_items)
+
+    def m12_rounds(self):
+        name = "12. round list, %d items in 4 rounds" % self.meta["items"]
+        try:
+            db = ensure_rounds(self.db, self.env)
+        except Failed as e:
+            return Row(name, target="<= 1.5x sqlite3", note="n/a: " + str(e))
+        return self.view_measure(name, ["round", "list"],
+                                 os.path.join(HERE, "peer_rounds.sql"),
+                                 compare_rounds, db=db)
+
     def m7_memory(self):
         name = "7. peak RSS, huge diff open"
         target = "<= 1.5x less"
@@ -1084,6 +1151,94 @@ def pct(vals, p):
     return v[lo] + (v[hi] - v[lo]) * (k - lo)
 
 
+def ensure_rounds(db, env):
+    """A copy of the study with its items in four rounds of alice and bob
+    (the first closed), made with bugcoder itself; reused while the study
+    is unchanged."""
+    path = os.path.join(WORK, "rounds.db")
+    try:
+        if os.path.getmtime(path) >= os.path.getmtime(db) and \
+                db_scalar(path, "SELECT count(*) FROM rounds") == 4:
+            return path
+    except (OSError, sqlite3.Error):
+        pass
+    progress("putting the study's items into rounds (a copy) ...")
+    for suffix in ("", "-wal", "-shm"):
+        try:
+            os.unlink(path + suffix)
+        except FileNotFoundError:
+            pass
+    src = sqlite3.connect("file:%s?mode=ro" % db, uri=True)
+    dst = sqlite3.connect(path)
+    with dst:
+        src.backup(dst)
+    src.close()
+    dst.close()
+    n = db_scalar(path, "SELECT count(*) FROM items")
+    e = dict(env, BUGCODER_NOW="2024-07-01T12:00:00Z")
+    steps = [["round", "create", "r%d" % k, "--sample", str(n // 4),
+              "--seed", str(k), "--annotators", "alice,bob"]
+             for k in (1, 2, 3)]
+    steps += [["round", "create", "r4", "--items", "all", "--annotators",
+               "alice,bob"], ["round", "close", "r1"]]
+    for argv in steps:
+        p = subprocess.run([BC, "--study", path] + argv, env=e, cwd=ROOT,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        check(p, "bugcoder " + " ".join(argv))
+    return path
+
+
+def compare_status(mine, theirs):
+    """The counts of labels etc. and the agreement line of `status`
+    against the peer's two last rows."""
+    rows = [r.split("|") for r in theirs.strip().splitlines()]
+    if len(rows) < 2:
+        return "not compared (no output from sqlite3)"
+    counts, agree = rows[-2], rows[-1]
+    m1 = re.search(r"(\d+) labels, (\d+) submissions, (\d+) open "
+                   r"proposals, (\d+) resolutions", mine)
+    m2 = re.search(r"(\d+) items coded by all their annotators: (\d+) "
+                   r"agreed, (\d+) resolved, (\d+) with disagreements "
+                   r"left; (\d+) flagged", mine)
+    if not m1 or not m2:
+        return "not compared (status printed no counts)"
+    if list(m1.groups()) != counts[2:6] or list(m2.groups()) != agree:
+        return "DIFFERENT (bugcoder %s / %s, sqlite3 %s / %s)" % (
+            ",".join(m1.groups()), ",".join(m2.groups()),
+            ",".join(counts[2:6]), ",".join(agree))
+    return ("identical counts (%s labels; %s items coded by both: %s "
+            "agreed, %s resolved, %s left)" % (m1.group(1), agree[0],
+                                               agree[1], agree[2], agree[3]))
+
+
+def compare_items(mine, theirs):
+    """Item names and submission counts, line by line."""
+    a = [(ln.split()[0], ln.split()[-1]) for ln in mine.splitlines()[1:]
+         if "#" in ln.split()[0]] if mine.strip() else []
+    b = [(r.split("|")[0], r.split("|")[7]) for r in theirs.splitlines()
+         if r.count("|") >= 8]
+    if not a or not b:
+        return "not compared (empty output)"
+    if a != b:
+        bad = sum(x != y for x, y in zip(a, b)) + abs(len(a) - len(b))
+        return "DIFFERENT (%d of %d items differ)" % (bad, len(b))
+    return "identical items and submission counts (%d items)" % len(a)
+
+
+def compare_rounds(mine, theirs):
+    """Name, state, items and done per round."""
+    a = [tuple(re.match(r"(\S+)\s+(\S+)\s+(\d+) items,\s+(\d+) done",
+                        ln).groups()) for ln in mine.splitlines()
+         if re.match(r"\S+\s+\S+\s+\d+ items,", ln)]
+    b = [tuple(r.split("|")[:4]) for r in theirs.splitlines()
+         if r.count("|") >= 4]
+    if not a or not b:
+        return "not compared (empty output)"
+    if a != b:
+        return "DIFFERENT (bugcoder %s, sqlite3 %s)" % (a, b)
+    return "identical (%d rounds)" % len(a)
+
+
 def compare_csv(a, b):
     """Compare two CSV files cell by cell; describe the result."""
     def rows(path):
@@ -1158,10 +1313,11 @@ def main():
                 ("3", b.m3_latency),
                 ("4", b.m4_export), ("5", b.m5_import), ("6", b.m6_agree),
                 ("7", b.m7_memory), ("8", b.m8_fetch),
-                ("9", b.m9_keystrokes)]
+                ("9", b.m9_keystrokes), ("10", b.m10_status),
+                ("11", b.m11_items), ("12", b.m12_rounds)]
     rows = []
     for tag, fn in measures:
-        if only and int(tag[0]) not in only:
+        if only and int(re.match(r"\d+", tag).group()) not in only:
             continue
         progress("measure %s ..." % tag)
         try:

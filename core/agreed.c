@@ -10,9 +10,13 @@
  *                  key's order, so a coder's codes of a dimension come
  *                  sorted as coding_load() gives them
  *   resolutions    by (item_id, dimension)
+ *   flags          by (item_id, member_id): "discuss" flags
+ *   settled        by item_id
  * Each is read through its index; nothing is sorted in memory.
  */
-#include "exports/agreed.h"
+#include "core/agreed.h"
+
+#include "core/access.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -35,13 +39,18 @@ const char *agreed_status_name(enum dim_status s)
 	}
 }
 
-int agreed_may_see(const struct actor *a, int in_round, int closed)
+int agreed_ready(size_t nr_coders, size_t expected)
 {
-	if (a->role == ROLE_OWNER || a->role == ROLE_ADJUDICATOR)
-		return 1;
-	if (a->role != ROLE_ANNOTATOR)
-		return 0;
-	return in_round && closed;
+	return expected ? nr_coders >= expected : nr_coders >= 2;
+}
+
+enum dim_status agreed_decide(int ready, int all_same, int resolved)
+{
+	if (resolved)
+		return DIM_RESOLVED;
+	if (!ready)
+		return DIM_PENDING;
+	return all_same ? DIM_AGREED : DIM_DISAGREE;
 }
 
 static int step(struct agreed_iter *it, sqlite3_stmt *s, int *has,
@@ -160,6 +169,7 @@ int agreed_open(struct agreed_iter *it, struct store *st,
 	memset(it, 0, sizeof(*it));
 	it->st = st;
 	it->cb = cb;
+	it->actor = a;
 	buf_init(&it->item.fixes, 0);
 	if (a->role == ROLE_NONE)
 		return err_set(e, ERR_PERM, "%s is not a member of this study",
@@ -176,11 +186,10 @@ int agreed_open(struct agreed_iter *it, struct store *st,
 		"SELECT i.id, i.repo, i.number, i.url, i.title, i.created_at, "
 		" i.closed_at, i.days_open, i.comment_count, i.additions, "
 		" i.deletions, i.changed_files, i.lines_changed, i.small_fix, "
-		" a.round_id, r.name "
+		" a.round_id, r.name, r.closed_at IS NOT NULL "
 		"FROM items i LEFT JOIN assignments a ON a.item_id = i.id "
 		"LEFT JOIN rounds r ON r.id = a.round_id "
 		"WHERE (?1 IS NULL OR r.name = ?1) "
-		"AND (?2 OR r.closed_at IS NOT NULL) "
 		"ORDER BY i.id", e);
 	it->fixes = store_prepare(st, "SELECT item_id, number FROM fixes "
 				  "ORDER BY item_id, position", e);
@@ -191,12 +200,18 @@ int agreed_open(struct agreed_iter *it, struct store *st,
 				   "member_id, dimension, code", e);
 	it->res = store_prepare(st, "SELECT item_id, dimension, code FROM "
 				"resolutions ORDER BY item_id, dimension", e);
-	if (!it->items || !it->fixes || !it->subs || !it->labels || !it->res)
+	it->flags = store_prepare(st, "SELECT item_id, member_id FROM flags "
+				  "WHERE flag = 'discuss' ORDER BY item_id, "
+				  "member_id", e);
+	it->settled = store_prepare(st, "SELECT item_id FROM settled ORDER "
+				    "BY item_id", e);
+	if (!it->items || !it->fixes || !it->subs || !it->labels ||
+	    !it->res || !it->flags || !it->settled)
 		return -1;
 	store_bind_text(it->items, 1, round);
-	sqlite3_bind_int(it->items, 2, a->role == ROLE_OWNER ||
-			 a->role == ROLE_ADJUDICATOR);
-	if (step(it, it->fixes, &it->has_fix, e) < 0 ||
+	if (step(it, it->flags, &it->has_flag, e) < 0 ||
+	    step(it, it->settled, &it->has_settled, e) < 0 ||
+	    step(it, it->fixes, &it->has_fix, e) < 0 ||
 	    step(it, it->subs, &it->has_sub, e) < 0 ||
 	    step(it, it->labels, &it->has_label, e) < 0 ||
 	    step(it, it->res, &it->has_res, e) < 0)
@@ -211,6 +226,13 @@ int agreed_open(struct agreed_iter *it, struct store *st,
 	return 0;
 }
 
+void agreed_skip_fixes(struct agreed_iter *it)
+{
+	sqlite3_finalize(it->fixes);
+	it->fixes = NULL;
+	it->has_fix = 0;
+}
+
 void agreed_close(struct agreed_iter *it)
 {
 	size_t i;
@@ -222,6 +244,8 @@ void agreed_close(struct agreed_iter *it)
 	sqlite3_finalize(it->subs);
 	sqlite3_finalize(it->labels);
 	sqlite3_finalize(it->res);
+	sqlite3_finalize(it->flags);
+	sqlite3_finalize(it->settled);
 	if (it->in_savepoint)
 		store_exec(it->st, "RELEASE agreed_read", NULL);
 	for (i = 0; i < it->nr_rounds; i++)
@@ -382,7 +406,8 @@ static int load_resolutions(struct agreed_iter *it, long long id,
 		int i = dim_index(it->cb, col_text(r, 1), &hint);
 
 		if (i >= 0) {
-			it->item.dims[i].status = DIM_RESOLVED;
+			it->item.dims[i].status = agreed_decide(it->item.ready,
+				0, 1);
 			buf_set(&it->item.dims[i].final, col_text(r, 2));
 		}
 		if (step(it, r, &it->has_res, e) < 0)
@@ -391,11 +416,40 @@ static int load_resolutions(struct agreed_iter *it, long long id,
 	return 0;
 }
 
+/* Whether a coder flagged the item for discussion, and whether an
+ * adjudicator settled it. */
+static int load_discussion(struct agreed_iter *it, long long id,
+			   struct err *e)
+{
+	struct agreed_item *t = &it->item;
+	size_t k;
+
+	t->discuss = 0;
+	t->settled = 0;
+	if (skip_to(it, it->flags, &it->has_flag, id, e) < 0)
+		return -1;
+	while (at(it->flags, it->has_flag, id)) {
+		long long m = sqlite3_column_int64(it->flags, 1);
+
+		for (k = 0; k < it->nr_coders; k++)
+			if (it->coders[k] == m)
+				t->discuss = 1;
+		if (step(it, it->flags, &it->has_flag, e) < 0)
+			return -1;
+	}
+	if (skip_to(it, it->settled, &it->has_settled, id, e) < 0)
+		return -1;
+	t->settled = at(it->settled, it->has_settled, id);
+	return 0;
+}
+
 static int load_fixes(struct agreed_iter *it, long long id, struct err *e)
 {
 	sqlite3_stmt *f = it->fixes;
 
 	buf_reset(&it->item.fixes);
+	if (!f)
+		return 0;
 	if (skip_to(it, f, &it->has_fix, id, e) < 0)
 		return -1;
 	while (at(f, it->has_fix, id)) {
@@ -419,11 +473,18 @@ int agreed_next(struct agreed_iter *it, struct err *e)
 	long long id;
 	int rc;
 
-	rc = sqlite3_step(it->items);
-	if (rc == SQLITE_DONE)
-		return 0;
-	if (rc != SQLITE_ROW)
-		return store_error(it->st, e, "reading items");
+	for (;;) {
+		int in_round;
+
+		rc = store_step(it->st, it->items, "reading items", e);
+		if (rc <= 0)
+			return rc;
+		/* an agreed label reveals every coder's choice */
+		in_round = sqlite3_column_type(it->items, 14) != SQLITE_NULL;
+		if (access_rule(it->actor, 0, in_round,
+				sqlite3_column_int(it->items, 16)))
+			break;
+	}
 	fill_columns(t, it->items);
 	id = t->id;
 	if (sqlite3_column_type(it->items, 14) != SQLITE_NULL) {
@@ -434,18 +495,23 @@ int agreed_next(struct agreed_iter *it, struct err *e)
 			r = &none;
 	}
 	if (load_fixes(it, id, e) < 0 ||
-	    load_coders(it, id, r, &expected, e) < 0)
+	    load_coders(it, id, r, &expected, e) < 0 ||
+	    load_discussion(it, id, e) < 0)
 		return -1;
-	t->ready = expected ? it->nr_coders >= expected : it->nr_coders >= 2;
+	t->ready = agreed_ready(it->nr_coders, expected);
 	for (d = 0; d < it->cb->nr_dims; d++) {
-		t->dims[d].status = t->ready ? DIM_AGREED : DIM_PENDING;
+		/* compare_labels() turns this to "not the same" */
+		t->dims[d].status = DIM_AGREED;
 		buf_reset(&t->dims[d].final);
 	}
 	if (compare_labels(it, id, e) < 0)
 		return -1;
-	for (d = 0; d < it->cb->nr_dims; d++)
+	for (d = 0; d < it->cb->nr_dims; d++) {
+		t->dims[d].status = agreed_decide(t->ready,
+			t->dims[d].status == DIM_AGREED, 0);
 		if (t->dims[d].status != DIM_AGREED)
 			buf_reset(&t->dims[d].final);
+	}
 	if (load_resolutions(it, id, e) < 0)
 		return -1;
 	t->complete = 1;

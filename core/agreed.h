@@ -14,7 +14,10 @@
  * scans rather than half a million queries.  tests/t_csv.c checks both
  * agree on a random study.
  *
- * Who sees what: the blinding rule of label_may_see(), applied to whole
+ * The decision itself is agreed_ready() and agreed_decide() below, which
+ * adjudicate_state() uses too: one rule, two ways of reading the study.
+ *
+ * Who sees what: core/access's rule (access_rule()), applied to whole
  * items.  An agreed label reveals what every coder chose, so:
  *  - the owner and adjudicators see every item;
  *  - an annotator sees only the items whose round is closed (not the
@@ -30,12 +33,29 @@
 #include <stddef.h>
 #include <sqlite3.h>
 
-#include "core/adjudicate.h"
 #include "core/buf.h"
 #include "core/codebook.h"
 #include "core/err.h"
 #include "core/member.h"
 #include "core/store.h"
+
+enum dim_status {
+	DIM_PENDING,	/* not every coder has submitted */
+	DIM_AGREED,
+	DIM_DISAGREE,
+	DIM_RESOLVED,
+};
+
+/* Is an item ready: have its coders all submitted?  `expected` is the
+ * number of its round's annotators, 0 when it is in no round (then two
+ * submissions make it ready). */
+int agreed_ready(size_t nr_coders, size_t expected);
+
+/* The one decision for a dimension of an item: a resolution decides it
+ * (resolved); otherwise, once the item is ready, it is agreed when every
+ * coder chose the same set of codes (the empty set included) and
+ * disagreeing when not; before that, pending. */
+enum dim_status agreed_decide(int ready, int all_same, int resolved);
 
 struct agreed_dim {
 	enum dim_status status;	/* DIM_PENDING ... DIM_RESOLVED */
@@ -59,6 +79,8 @@ struct agreed_item {
 	const char *round;	/* the item's round, or NULL */
 	int ready;		/* every expected coder submitted */
 	int complete;		/* every dimension agreed or resolved */
+	int discuss;		/* a coder flagged it for discussion */
+	int settled;		/* an adjudicator settled it */
 	struct agreed_dim *dims;	/* one per codebook dimension */
 };
 
@@ -67,8 +89,9 @@ struct agreed_round;		/* a round's annotators (private) */
 struct agreed_iter {
 	struct store *st;	/* borrowed */
 	const struct codebook *cb;	/* borrowed; must outlive the iter */
-	sqlite3_stmt *items, *fixes, *subs, *labels, *res;
-	int has_fix, has_sub, has_label, has_res;	/* cursor on a row */
+	const struct actor *actor;	/* borrowed */
+	sqlite3_stmt *items, *fixes, *subs, *labels, *res, *flags, *settled;
+	int has_fix, has_sub, has_label, has_res, has_flag, has_settled;
 	struct agreed_round *rounds;
 	size_t nr_rounds;
 	long long *coders;	/* the current item's coders, sorted */
@@ -88,6 +111,9 @@ int agreed_open(struct agreed_iter *it, struct store *st,
 /* Move to the next item visible to the actor: 1 with it->item filled, 0
  * at the end, -1 with `e` filled on a database error. */
 int agreed_next(struct agreed_iter *it, struct err *e);
+/* Leave the pull request numbers out (item.fixes stays empty): for a
+ * reader that needs only the decisions.  Call right after agreed_open(). */
+void agreed_skip_fixes(struct agreed_iter *it);
 /* End the pass and free everything.  Accepts a failed or closed iter. */
 void agreed_close(struct agreed_iter *it);
 
@@ -98,9 +124,5 @@ int agreed_check_round(struct store *st, const char *round, struct err *e);
  * "adjudicated" (resolved) or "pending" (pending or disagreeing). */
 const char *agreed_status_name(enum dim_status s);
 
-/* May actor `a` read other members' work on items whose round is
- * `closed` (0/1), or in no round (`in_round` 0)?  The bulk form of
- * label_may_see() for someone else's labels. */
-int agreed_may_see(const struct actor *a, int in_round, int closed);
 
 #endif

@@ -1,10 +1,10 @@
 /*
  * sha256: the SHA-256 hash of FIPS 180-4, for the manifest of the
- * replication package.
+ * replication package and the chain of the audit log.
  *
  * Written from the standard (sections 4.1.2, 4.2.2, 5.1.1, 5.3.3 and
  * 6.2); checked against the NIST example vectors in tests/t_csv.c.  Not
- * constant-time and not meant for secrets: it hashes files we just wrote.
+ * constant-time and not meant for secrets: it hashes files we just wrote and audit rows.
  * Messages up to 2^64 - 1 bits, as the standard allows.
  */
 #ifndef BUGCODER_SHA256_H

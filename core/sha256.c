@@ -1,7 +1,7 @@
 /*
  * sha256: see sha256.h.  Section numbers refer to FIPS 180-4 (2015).
  */
-#include "exports/sha256.h"
+#include "core/sha256.h"
 
 #include <errno.h>
 #include <stdio.h>

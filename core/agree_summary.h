@@ -1,0 +1,184 @@
+/*
+ * agree_summary: what is reported about a computed agreement, and the
+ * sentence for a paper.
+ *
+ * core/agreement gathers the labels and core/agree does the arithmetic;
+ * this module decides what a reader is shown, the same way for `agree`
+ * (text, JSON, CSV), the agreement screen and the replication package:
+ *
+ *  - the headline coefficient of a dimension: Cohen's kappa for two
+ *    annotators, Fleiss' kappa for three or more (with Conger's kappa and
+ *    Krippendorff's alpha beside it), the mean per-code kappa for "select
+ *    many";
+ *  - a degenerate kappa (one annotator used a single code, or the two
+ *    have no code in common) is reported as undefined with that reason,
+ *    never as a number;
+ *  - a 95% interval that never leaves [-1, 1]: percentile bootstrap over
+ *    items (the default) or Wald clipped to [-1, 1] and marked so, the raw
+ *    Wald bounds kept beside it;
+ *  - the Landis & Koch (1977) band of the value and the bands the
+ *    interval spans;
+ *  - per-code counts over the items in the computation only (an item a
+ *    coder left empty, dropped listwise, counts for nobody);
+ *  - ordinal and interval dimensions: linearly and quadratically weighted
+ *    kappa and Krippendorff's alpha with the matching metric;
+ *  - kappa max, Byrt's prevalence and bias indices;
+ *  - dimensions whose codes carry "group": the same at the level of the
+ *    groups (a code without a group is a group of its own).
+ *
+ * Limitations: no interval for the mean per-code kappa of a "select many"
+ * dimension, and no group level for one; weighted kappa for three or more
+ * annotators is the mean of the pairs' weighted kappas, without interval.
+ */
+#ifndef BUGCODER_AGREE_SUMMARY_H
+#define BUGCODER_AGREE_SUMMARY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/agree.h"
+#include "core/agreement.h"
+#include "core/buf.h"
+#include "core/err.h"
+
+/* The default bootstrap: 2000 samples (Efron & Tibshirani 1993 ask for
+ * 1000-2000 for percentile intervals) from a fixed seed, so that the
+ * same study gives the same figures on every run. */
+#define AGREE_BOOT_DEFAULT 2000
+#define AGREE_SEED_DEFAULT 20260101ULL
+
+/* Unless the method was chosen (--ci), a table of more items than this
+ * gets the Wald interval: the bootstrap costs samples x items, and with
+ * this many items the Wald interval is close to it (and rarely needs
+ * clipping). */
+#define AGREE_BOOT_AUTO_MAX 5000
+
+enum agree_level {
+	AGREE_LEVEL_BOTH = 0,	/* codes, and groups if codes have one */
+	AGREE_LEVEL_CODE,
+	AGREE_LEVEL_GROUP,
+};
+
+struct agree_opts {
+	enum agree_ci_method ci;
+	int boot;		/* bootstrap samples */
+	uint64_t seed;
+	enum agree_level level;
+	int ci_auto;		/* the default: Wald above
+				   AGREE_BOOT_AUTO_MAX items when ci is
+				   bootstrap */
+};
+
+#define AGREE_OPTS_INIT { AGREE_CI_BOOTSTRAP, AGREE_BOOT_DEFAULT, \
+			  AGREE_SEED_DEFAULT, AGREE_LEVEL_BOTH, 1 }
+
+/* Cohen's kappa of one pair of annotators (three or more). */
+struct agree_pair_summary {
+	int a, b;			/* indexes into the annotators */
+	long n;				/* items both labelled */
+	struct agree_stat kappa;	/* undefined when degenerate */
+	struct agree_stat po;
+	struct agree_ci ci;
+};
+
+/* One dimension at one level (codes or groups). */
+struct agree_level_summary {
+	int group;			/* 0: codes, 1: groups */
+	int k;				/* codes or groups */
+	const char **names;		/* k names, borrowed from the
+					   codebook */
+	const char *coef;		/* "Cohen's kappa", "Fleiss' kappa",
+					   "mean per-code kappa" */
+	size_t n_items;
+	size_t n_annotators;
+	struct agree_stat kappa;	/* the headline value, as reported */
+	struct agree_ci ci;
+	struct agree_stat po;		/* observed agreement (exact sets
+					   for select many) */
+	enum agree_band band;		/* of kappa */
+	enum agree_band band_low;	/* bands the interval spans */
+	enum agree_band band_high;
+	struct agree_stat conger;	/* three or more annotators */
+	struct agree_stat alpha;	/* Krippendorff's alpha, nominal */
+	struct agree_table table;	/* two annotators, select one */
+	struct agree_cohen cohen;	/* its statistics, unmasked */
+	struct agree_fleiss fleiss;	/* three or more, select one */
+	struct agree_stat kappa_max;	/* two annotators */
+	struct agree_stat prevalence;	/* Byrt's PI, two codes only */
+	struct agree_stat bias;		/* Byrt's BI; for k > 2 half the
+					   summed margin differences */
+	long *count;			/* k x n_annotators, items in the
+					   computation only */
+	struct agree_stat *code_kappa;	/* k: Cohen (2x2) or Fleiss per
+					   category */
+	struct agree_stat *code_prevalence;	/* k, two annotators */
+	struct agree_stat *code_bias;		/* k, two annotators */
+	/* ordinal and interval dimensions */
+	int weighted;			/* the fields below are filled */
+	struct agree_stat kappa_linear;
+	struct agree_ci ci_linear;
+	struct agree_stat kappa_quadratic;
+	struct agree_ci ci_quadratic;
+	struct agree_stat alpha_scale;	/* ordinal or interval metric */
+	/* three or more annotators */
+	struct agree_pair_summary *pairs;
+	size_t nr_pairs;
+};
+
+struct agree_dim_summary {
+	const struct agreement_dim *ad;	/* borrowed */
+	struct agree_level_summary code;
+	int has_groups;			/* some code has a "group" */
+	struct agree_level_summary grp;	/* if has_groups, asked for */
+	int show_code, show_group;	/* what --level asked for */
+};
+
+struct agree_summary {
+	struct agree_opts opts;
+	size_t nr_dims;
+	struct agree_dim_summary *dims;	/* parallel to agreement.dims */
+	char *later;			/* a closed round: what later
+					   decisions changed, one line each
+					   (round_later_changes()), or NULL;
+					   owned, set by the caller */
+};
+
+#define AGREE_SUMMARY_INIT { AGREE_OPTS_INIT, 0, NULL, NULL }
+
+/* Summarise every dimension of `ag` (which must outlive `out`) with
+ * options `o` (NULL: AGREE_OPTS_INIT).  Returns 0, or -1 with `e` filled
+ * for bad options (boot < 1) or malformed data; `out` is then released.
+ * Release with agree_summary_release(). */
+int agree_summarize(const struct agreement *ag, const struct agree_opts *o,
+		    struct agree_summary *out, struct err *e);
+void agree_summary_release(struct agree_summary *s);
+
+/* Append the sentence for a paper about level `lv` of dimension `d`, e.g.
+ * "Cohen's kappa for root cause was 0.79 (95% CI 0.62-0.91, bootstrap
+ * percentile; n = 120 bugs, 9 codes, 2 annotators; observed agreement
+ * 0.86): substantial agreement, moderate to almost perfect within the
+ * interval (Landis & Koch, 1977)." (en dash in the range). */
+void agree_sentence_build(const struct agreement *ag,
+			  const struct agree_dim_summary *d,
+			  const struct agree_level_summary *lv,
+			  struct buf *out);
+
+/* Least-squares slope of y over x = 0, 1, 2, ... for the points with
+ * defined[i] set: the change per round of a coefficient.  Undefined with
+ * fewer than two points. */
+struct agree_stat agree_trend_slope(const double *y, const int *defined,
+				    size_t n);
+
+/* Append `v` with `decimals` decimals, never "-0.00": a value that rounds
+ * to zero is written without its sign. */
+void agree_fmt(struct buf *out, double v, int decimals);
+
+/* Append "the interval: low-high" or its absence, for text: "0.62-0.91"
+ * with `decimals` decimals and an en dash, or "undefined (why)". */
+void agree_fmt_ci(struct buf *out, const struct agree_ci *ci, int decimals);
+
+/* Append "p < .001" or "p = .023" style text for a two-sided p, or
+ * "p undefined (why)". */
+void agree_fmt_p(struct buf *out, const struct agree_stat *p);
+
+#endif

@@ -1,0 +1,240 @@
+/*
+ * audit: see audit.h.
+ */
+#include "core/audit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/buf.h"
+#include "core/item.h"
+
+/* the hash a chain starts from */
+static const char genesis[] = "bugcoder-audit-v1";
+
+static void put_text(struct sha256 *c, const char *s)
+{
+	char head[32];
+	int n;
+
+	if (!s) {
+		sha256_update(c, "N;", 2);
+		return;
+	}
+	n = snprintf(head, sizeof(head), "T%zu:", strlen(s));
+	sha256_update(c, head, (size_t)n);
+	sha256_update(c, s, strlen(s));
+	sha256_update(c, ";", 1);
+}
+
+static void put_int(struct sha256 *c, long long v, int null)
+{
+	char buf[32];
+	int n;
+
+	if (null) {
+		sha256_update(c, "N;", 2);
+		return;
+	}
+	n = snprintf(buf, sizeof(buf), "I%lld;", v);
+	sha256_update(c, buf, (size_t)n);
+}
+
+void audit_row_hash(const char *prev, const struct audit_row *r,
+		    char out[SHA256_HEX_LEN + 1])
+{
+	unsigned char d[SHA256_LEN];
+	struct sha256 c;
+
+	sha256_init(&c);
+	put_text(&c, genesis);
+	put_text(&c, prev ? prev : "");
+	put_int(&c, r->id, 0);
+	put_text(&c, r->at);
+	put_text(&c, r->actor);
+	put_text(&c, r->for_member);
+	put_text(&c, r->action);
+	put_int(&c, r->item_id, r->item_id == 0);
+	put_text(&c, r->dimension);
+	put_text(&c, r->old);
+	put_text(&c, r->new_value);
+	sha256_final(&c, d);
+	sha256_hex(d, out);
+}
+
+int audit_last(struct store *st, long long *id,
+	       char hash[SHA256_HEX_LEN + 1], struct err *e)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	*id = 0;
+	hash[0] = '\0';
+	s = store_prepare(st, "SELECT id, hash FROM audit "
+			  "ORDER BY id DESC LIMIT 1", e);
+	if (!s)
+		return -1;
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		const char *h = (const char *)sqlite3_column_text(s, 1);
+
+		*id = sqlite3_column_int64(s, 0);
+		snprintf(hash, SHA256_HEX_LEN + 1, "%s", h ? h : "");
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return store_error(st, e, "reading the audit log");
+	return 0;
+}
+
+#define ROW_COLUMNS "a.id, a.at, a.actor, a.for_member, a.action, " \
+	"a.item_id, a.dimension, a.old, a.new, a.hash"
+
+/* Point `r` at the columns of the current row of `s` (ROW_COLUMNS). */
+static void read_row(sqlite3_stmt *s, struct audit_row *r)
+{
+	const char *h;
+
+	r->id = sqlite3_column_int64(s, 0);
+	r->at = (const char *)sqlite3_column_text(s, 1);
+	r->actor = (const char *)sqlite3_column_text(s, 2);
+	r->for_member = (const char *)sqlite3_column_text(s, 3);
+	r->action = (const char *)sqlite3_column_text(s, 4);
+	r->item_id = sqlite3_column_type(s, 5) == SQLITE_NULL ? 0 :
+		     sqlite3_column_int64(s, 5);
+	r->dimension = (const char *)sqlite3_column_text(s, 6);
+	r->old = (const char *)sqlite3_column_text(s, 7);
+	r->new_value = (const char *)sqlite3_column_text(s, 8);
+	h = (const char *)sqlite3_column_text(s, 9);
+	snprintf(r->hash, sizeof(r->hash), "%s", h ? h : "");
+}
+
+int audit_chain_fill(struct store *st, struct err *e)
+{
+	sqlite3_stmt *s = NULL, *u = NULL;
+	char prev[SHA256_HEX_LEN + 1] = "";
+	int rc, ret = -1;
+
+	s = store_prepare(st, "SELECT " ROW_COLUMNS " FROM audit a "
+			  "ORDER BY a.id", e);
+	u = s ? store_prepare(st, "UPDATE audit SET hash = ? WHERE id = ?",
+			      e) : NULL;
+	if (!u)
+		goto out;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct audit_row r;
+
+		read_row(s, &r);
+		if (r.hash[0]) {
+			memcpy(prev, r.hash, sizeof(prev));
+			continue;
+		}
+		audit_row_hash(prev, &r, r.hash);
+		sqlite3_bind_text(u, 1, r.hash, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_int64(u, 2, r.id);
+		if (sqlite3_step(u) != SQLITE_DONE) {
+			store_error(st, e, "chaining the audit log");
+			goto out;
+		}
+		sqlite3_reset(u);
+		memcpy(prev, r.hash, sizeof(prev));
+	}
+	if (rc != SQLITE_DONE) {
+		store_error(st, e, "reading the audit log");
+		goto out;
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(s);
+	sqlite3_finalize(u);
+	return ret;
+}
+
+int audit_verify(struct store *st, struct audit_check *c, struct err *e)
+{
+	char prev[SHA256_HEX_LEN + 1] = "";
+	sqlite3_stmt *s;
+	long long last_id = 0;
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	s = store_prepare(st, "SELECT " ROW_COLUMNS " FROM audit a "
+			  "ORDER BY a.id", e);
+	if (!s)
+		return -1;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct audit_row r;
+		char want[SHA256_HEX_LEN + 1];
+
+		read_row(s, &r);
+		c->rows++;
+		audit_row_hash(prev, &r, want);
+		if (!r.hash[0] || strcmp(want, r.hash)) {
+			c->bad_id = r.id;
+			if (!r.hash[0])
+				snprintf(c->reason, sizeof(c->reason),
+					 "it has no hash");
+			else if (r.id != last_id + 1)
+				snprintf(c->reason, sizeof(c->reason),
+					 "it does not follow row %lld (rows "
+					 "removed or renumbered?)", last_id);
+			else
+				snprintf(c->reason, sizeof(c->reason),
+					 "its hash does not match its content "
+					 "or the row before it (changed after "
+					 "it was written)");
+			break;
+		}
+		memcpy(prev, r.hash, sizeof(prev));
+		last_id = r.id;
+	}
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		sqlite3_finalize(s);
+		return store_error(st, e, "reading the audit log");
+	}
+	sqlite3_finalize(s);
+	return 0;
+}
+
+int audit_list(struct store *st, const struct actor *a,
+	       const struct audit_filter *f, audit_row_fn fn, void *data,
+	       struct err *e)
+{
+	sqlite3_stmt *s;
+	int rc, ret = 0;
+
+	s = store_prepare(st, "SELECT " ROW_COLUMNS ", i.repo, i.number "
+			  "FROM audit a LEFT JOIN items i ON i.id = a.item_id "
+			  "WHERE (?1 OR (a.actor = ?2 AND a.for_member IS NULL) "
+			  "       OR a.for_member = ?2) "
+			  "  AND (?3 = 0 OR a.item_id = ?3) "
+			  "  AND (?4 IS NULL OR (a.actor = ?4 AND "
+			  "       a.for_member IS NULL) OR a.for_member = ?4) "
+			  "ORDER BY a.id", e);
+	if (!s)
+		return -1;
+	sqlite3_bind_int(s, 1, a->role == ROLE_OWNER);
+	store_bind_text(s, 2, a->name);
+	sqlite3_bind_int64(s, 3, f ? f->item_id : 0);
+	store_bind_text(s, 4, f ? f->member : NULL);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct audit_row r;
+		char *name = NULL;
+
+		read_row(s, &r);
+		if (sqlite3_column_type(s, 10) != SQLITE_NULL)
+			name = item_name((const char *)
+					 sqlite3_column_text(s, 10),
+					 sqlite3_column_int64(s, 11));
+		r.item = name;
+		ret = fn(&r, data);
+		free(name);
+		if (ret)
+			break;
+	}
+	if (!ret && rc != SQLITE_DONE)
+		ret = store_error(st, e, "reading the audit log");
+	sqlite3_finalize(s);
+	return ret;
+}

@@ -1,0 +1,37 @@
+/*
+ * vfs: how SQLite reaches a study's files.
+ *
+ * A thin SQLite VFS over the default one ("unix") that does two things
+ * the default cannot:
+ *
+ *  - It creates the study's -wal, -shm and rollback journal with the
+ *    study file's group and mode in one step: the file is made unnamed
+ *    (O_TMPFILE, or under a temporary name where that is not supported),
+ *    given the group and mode, and only then linked under its name.  So
+ *    whatever the opener's umask or primary group, no other member ever
+ *    meets a -wal in the wrong group or at 0640, and nobody is locked out
+ *    of the study by whoever opened it first.
+ *
+ *  - Under the name VFS_PRIVILEGED, it raises the group privilege (see
+ *    priv.h) around exactly the calls that open, create, test or remove
+ *    those files, and nothing else.  Temporary files are never opened with
+ *    it (and store.c keeps them in memory).
+ */
+#ifndef BUGCODER_VFS_H
+#define BUGCODER_VFS_H
+
+#include <sys/stat.h>
+
+#include "core/buf.h"
+
+#define VFS_PLAIN "bugcoder"
+#define VFS_PRIVILEGED "bugcoder-priv"
+
+/* Register both VFS with SQLite (idempotent).  Returns an SQLite result
+ * code. */
+int vfs_register(void);
+
+/* Append "owner U, group G, mode 0660" for `sb` to `out`. */
+void vfs_describe(struct buf *out, const struct stat *sb);
+
+#endif

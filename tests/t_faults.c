@@ -1,0 +1,587 @@
+/*
+ * t_faults: a database error is an error, never "no row".
+ *
+ * SQLite's fault-simulation idea at our scale: every reader and writer
+ * runs again and again with an interrupt injected at its Nth virtual
+ * machine step, N = 0, 1, 2, ... until it runs through untouched.  The
+ * interrupt makes the sqlite3_step() (or prepare) that meets it fail with
+ * SQLITE_INTERRUPT, as a disk or lock error would.  Whatever N is, each
+ * operation must either fail with an error or give exactly the answer it
+ * gives without faults: an access check never says "yes" where the true
+ * answer is "no", a list never comes back short, the audit never records
+ * a wrong old value, and a refused change leaves the study as it was.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/access.h"
+#include "core/adjudicate.h"
+#include "core/agreed.h"
+#include "core/agreement.h"
+#include "core/buf.h"
+#include "core/codebook.h"
+#include "core/label.h"
+#include "core/member.h"
+#include "core/round.h"
+#include "core/store.h"
+#include "core/study.h"
+#include "core/studyview.h"
+#include "exports/export.h"
+
+#define CODEBOOK "codebooks/llm-framework-bugs.json"
+#define MAX_STEPS 200000
+
+struct fixture {
+	struct store st;
+	struct codebook cb;
+	char *me;
+	struct actor owner, alice, bob, carol, dave;
+	long long item[4];	/* 1 and 2 in round r1, 3 in none */
+};
+
+/* ---- fault injection ------------------------------------------------- */
+
+struct fault {
+	long left;		/* VM steps before the interrupt */
+	int hit;		/* the interrupt happened */
+};
+
+/* One fault, at step `left`: a transient error such as a busy lock or a
+ * failed read, after which the cleanup (ROLLBACK, RELEASE) runs. */
+static int on_progress(void *p)
+{
+	struct fault *f = p;
+
+	if (f->left-- != 0)
+		return 0;
+	f->hit = 1;
+	return 1;
+}
+
+static void arm(struct store *st, struct fault *f, long n)
+{
+	f->left = n;
+	f->hit = 0;
+	sqlite3_progress_handler(st->db, 1, on_progress, f);
+}
+
+static void disarm(struct store *st)
+{
+	sqlite3_progress_handler(st->db, 0, NULL, NULL);
+}
+
+/*
+ * Run op(f, data, out) with faults injected after 0, 1, 2 ... steps.
+ * `op` returns -1 on an error (and must then have filled its err with a
+ * message) or 0 with its answer in `out` (a buf).  Every faulted answer
+ * must equal the unfaulted one.  Returns how many runs met a fault.
+ */
+typedef int (*op_fn)(struct fixture *f, struct buf *out, struct err *e);
+
+static long faultsim(struct fixture *f, const char *what, op_fn op)
+{
+	struct buf truth = BUF_INIT, got = BUF_INIT;
+	struct err e = ERR_INIT;
+	struct fault flt;
+	long n, faulted = 0;
+
+	if (op(f, &truth, &e) < 0)
+		fail_msg("%s: fails without faults: %s", what, e.msg);
+	for (n = 0; n < MAX_STEPS; n++) {
+		int rc;
+
+		buf_reset(&got);
+		memset(&e, 0, sizeof(e));
+		arm(&f->st, &flt, n);
+		rc = op(f, &got, &e);
+		disarm(&f->st);
+		if (!flt.hit) {
+			assert_int_equal(rc, 0);
+			assert_string_equal(got.ptr, truth.ptr);
+			break;
+		}
+		faulted++;
+		if (rc < 0) {
+			if (!e.msg[0])
+				fail_msg("%s: error without a message at "
+					 "step %ld", what, n);
+			continue;
+		}
+		if (strcmp(got.ptr, truth.ptr))
+			fail_msg("%s: a fault at step %ld answered\n%s\n"
+				 "instead of\n%s", what, n, got.ptr,
+				 truth.ptr);
+	}
+	if (n == MAX_STEPS)
+		fail_msg("%s: never ran through", what);
+	if (!faulted)
+		fail_msg("%s: no fault was ever met", what);
+	buf_release(&truth);
+	buf_release(&got);
+	return faulted;
+}
+
+/* ---- the study ------------------------------------------------------- */
+
+static long long add_item(struct store *st, int number)
+{
+	sqlite3_stmt *s = NULL;
+	long long id;
+
+	assert_int_equal(sqlite3_prepare_v2(st->db, "INSERT INTO items (repo, "
+			 "number, title, imported_at) VALUES ('o/r', ?, 't', "
+			 "'x') RETURNING id", -1, &s, NULL), SQLITE_OK);
+	sqlite3_bind_int(s, 1, number);
+	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+	id = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return id;
+}
+
+static void must(int rc, const struct err *e, const char *what)
+{
+	if (rc < 0)
+		fail_msg("%s: %s", what, e->msg);
+}
+
+static void code_item(struct fixture *f, const struct actor *a,
+		      long long item, const char *symptom, int submit)
+{
+	static const char *const fixes[] = { "conditional_logic" };
+	struct err e = ERR_INIT;
+	const char *v;
+
+	v = symptom;
+	must(label_set(&f->st, a, &f->cb, item, "symptom", &v, 1, 0, &e), &e,
+	     "symptom");
+	v = "api_misuse";
+	must(label_set(&f->st, a, &f->cb, item, "root_cause", &v, 1, 0, &e),
+	     &e, "root_cause");
+	must(label_set(&f->st, a, &f->cb, item, "fix_pattern", fixes, 1, 0,
+		       &e), &e, "fix_pattern");
+	v = "training";
+	must(label_set(&f->st, a, &f->cb, item, "phase", &v, 1, 0, &e), &e,
+	     "phase");
+	must(label_memo(&f->st, a, item, a->name, &e), &e, "memo");
+	if (submit)
+		must(label_submit(&f->st, a, &f->cb, item, &e), &e, "submit");
+}
+
+static int setup(void **state)
+{
+	struct fixture *f = xcalloc(1, sizeof(*f));
+	struct err e = ERR_INIT;
+	struct buf json = BUF_INIT;
+	const char *ann[] = { "alice", "bob" };
+	struct round_spec spec;
+	sqlite3_stmt *s;
+	int i;
+
+	setenv("BUGCODER_NOW", "2024-06-01T00:00:00Z", 1);
+	if (store_open_memory(&f->st, &e) < 0 ||
+	    codebook_load_file(&f->cb, CODEBOOK, &e) < 0 ||
+	    buf_read_file(&json, CODEBOOK) < 0) {
+		print_error("setup: %s\n", e.msg);
+		return -1;
+	}
+	must(study_store_codebook(&f->st, &f->cb, json.ptr, CODEBOOK, "t",
+				  NULL, &e), &e, "codebook");
+	buf_release(&json);
+	f->me = member_os_user();
+	s = store_prepare(&f->st, "INSERT INTO members (name, role, "
+			  "added_at) VALUES (?, 'owner', 'x')", &e);
+	sqlite3_bind_text(s, 1, f->me, -1, SQLITE_STATIC);
+	if (sqlite3_step(s) != SQLITE_DONE)
+		return -1;
+	sqlite3_finalize(s);
+	must(member_resolve(&f->st, NULL, &f->owner, &e), &e, "owner");
+	must(member_add(&f->st, &f->owner, "alice", ROLE_ANNOTATOR, &e), &e,
+	     "alice");
+	must(member_add(&f->st, &f->owner, "bob", ROLE_ANNOTATOR, &e), &e,
+	     "bob");
+	must(member_add(&f->st, &f->owner, "carol", ROLE_ADJUDICATOR, &e),
+	     &e, "carol");
+	must(member_add(&f->st, &f->owner, "dave", ROLE_ANNOTATOR, &e), &e,
+	     "dave");
+	must(member_resolve(&f->st, "alice", &f->alice, &e), &e, "alice");
+	must(member_resolve(&f->st, "bob", &f->bob, &e), &e, "bob");
+	must(member_resolve(&f->st, "carol", &f->carol, &e), &e, "carol");
+	must(member_resolve(&f->st, "dave", &f->dave, &e), &e, "dave");
+	for (i = 1; i <= 3; i++)
+		f->item[i] = add_item(&f->st, i);
+	memset(&spec, 0, sizeof(spec));
+	spec.name = "r1";
+	spec.items = "o/r#1,o/r#2";
+	spec.annotators = ann;
+	spec.nr_annotators = 2;
+	must(round_create(&f->st, &f->owner, &spec, NULL, &e), &e, "round");
+	/* item 1: both submitted, they disagree on the symptom; item 2:
+	 * alice only */
+	code_item(f, &f->alice, f->item[1], "crash", 1);
+	code_item(f, &f->bob, f->item[1], "hang", 1);
+	code_item(f, &f->alice, f->item[2], "crash", 0);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	actor_release(&f->owner);
+	actor_release(&f->alice);
+	actor_release(&f->bob);
+	actor_release(&f->carol);
+	actor_release(&f->dave);
+	codebook_release(&f->cb);
+	store_close(&f->st);
+	free(f->me);
+	free(f);
+	return 0;
+}
+
+static void close_round(struct fixture *f)
+{
+	struct err e = ERR_INIT;
+
+	must(round_close(&f->st, &f->owner, "r1", ROUND_FORCE, &e), &e,
+	     "close");
+}
+
+/* ---- access checks --------------------------------------------------- */
+
+static int may_see_bobs(struct fixture *f, struct buf *out, struct err *e)
+{
+	int rc = access_may_see(&f->st, &f->alice, f->item[1],
+				f->bob.member_id, e);
+
+	if (rc < 0)
+		return -1;
+	buf_addf(out, "%d", rc);
+	return 0;
+}
+
+static int load_bobs(struct fixture *f, struct buf *out, struct err *e)
+{
+	struct coding c;
+	int rc = coding_load(&f->st, &f->alice, f->item[1], f->bob.member_id,
+			     &c, e);
+
+	/* a refusal is the answer, an error is an error */
+	if (rc < 0 && e->code != ERR_PERM)
+		return -1;
+	if (rc < 0) {
+		buf_addstr(out, "refused");
+		return 0;
+	}
+	buf_addf(out, "memo %s", c.memo ? c.memo : "-");
+	coding_release(&c);
+	return 0;
+}
+
+static int dave_may_label(struct fixture *f, struct buf *out,
+			  struct err *e)
+{
+	int rc = label_check_access(&f->st, &f->dave, f->item[1], e);
+
+	if (rc < 0 && e->code != ERR_PERM)
+		return -1;
+	buf_addstr(out, rc < 0 ? "refused" : "allowed");
+	return 0;
+}
+
+static void test_access_open_round(void **state)
+{
+	struct fixture *f = *state;
+
+	faultsim(f, "access_may_see", may_see_bobs);
+	faultsim(f, "coding_load", load_bobs);
+	faultsim(f, "label_check_access", dave_may_label);
+}
+
+static void test_access_closed_round(void **state)
+{
+	struct fixture *f = *state;
+
+	close_round(f);
+	faultsim(f, "access_may_see", may_see_bobs);
+	faultsim(f, "coding_load", load_bobs);
+	faultsim(f, "label_check_access", dave_may_label);
+}
+
+/* ---- lists ----------------------------------------------------------- */
+
+static int add_row(const struct item_row *r, void *data)
+{
+	buf_addf(data, "%lld:%d:%s;", r->id, r->nr_submitted,
+		 r->round ? r->round : "-");
+	return 0;
+}
+
+static int items_owner(struct fixture *f, struct buf *out, struct err *e)
+{
+	struct item_filter flt = { PROGRESS_ANY, NULL, NULL };
+
+	return studyview_items(&f->st, &f->owner, &flt, add_row, out, e);
+}
+
+static int items_alice(struct fixture *f, struct buf *out, struct err *e)
+{
+	struct item_filter flt = { PROGRESS_SUBMITTED, "r1", NULL };
+
+	return studyview_items(&f->st, &f->alice, &flt, add_row, out, e);
+}
+
+static int status_of(struct fixture *f, const struct actor *a,
+		     struct buf *out, struct err *e)
+{
+	struct study_status s;
+	size_t i;
+
+	if (studyview_status(&f->st, a, &s, e) < 0)
+		return -1;
+	for (i = 0; i < s.nr_repos; i++)
+		buf_addf(out, "%s %ld %ld %ld %g;", s.repos[i].repo ?
+			 s.repos[i].repo : "all", s.repos[i].items,
+			 s.repos[i].fixes, s.repos[i].with_size,
+			 s.repos[i].median_comments);
+	buf_addf(out, "%ld %ld %d %ld %ld %ld %ld %ld", s.members, s.rounds,
+		 s.work_visible, s.labels, s.submissions, s.ready,
+		 s.disagreeing, s.agreed);
+	study_status_release(&s);
+	return 0;
+}
+
+static int status_owner(struct fixture *f, struct buf *out, struct err *e)
+{
+	return status_of(f, &f->owner, out, e);
+}
+
+static int status_alice(struct fixture *f, struct buf *out, struct err *e)
+{
+	return status_of(f, &f->alice, out, e);
+}
+
+static int rounds_alice(struct fixture *f, struct buf *out, struct err *e)
+{
+	struct round_info *v;
+	size_t n, i;
+
+	if (round_list_for(&f->st, &f->alice, &v, &n, e) < 0)
+		return -1;
+	for (i = 0; i < n; i++)
+		buf_addf(out, "%s %zu %zu %d %zu;", v[i].name, v[i].nr_items,
+			 v[i].nr_complete, v[i].own_only,
+			 v[i].nr_annotators);
+	round_list_free(v, n);
+	return 0;
+}
+
+static int add_member(const char *name, const char *role,
+		      const char *added_at, void *data)
+{
+	buf_addf(data, "%s=%s;", name, role);
+	return 0;
+}
+
+static int members(struct fixture *f, struct buf *out, struct err *e)
+{
+	return member_each(&f->st, add_member, out, e);
+}
+
+static int agreed_all(struct fixture *f, struct buf *out, struct err *e)
+{
+	struct agreed_iter it;
+	int rc, ret = -1;
+	size_t d;
+
+	if (agreed_open(&it, &f->st, &f->carol, &f->cb, NULL, e) < 0)
+		goto out;
+	while ((rc = agreed_next(&it, e)) > 0) {
+		buf_addf(out, "%lld r%d", it.item.id, it.item.ready);
+		for (d = 0; d < f->cb.nr_dims; d++)
+			buf_addf(out, " %d:%s", it.item.dims[d].status,
+				 it.item.dims[d].final.ptr);
+		buf_addch(out, ';');
+	}
+	ret = rc;
+out:
+	agreed_close(&it);
+	return ret;
+}
+
+static int agreement(struct fixture *f, struct buf *out, struct err *e)
+{
+	struct agreement ag;
+	size_t d;
+
+	if (agreement_compute(&f->st, &f->owner, &f->cb, "r1", NULL, &ag,
+			      e) < 0)
+		return -1;
+	buf_addf(out, "%zu annotators;", ag.nr_annotators);
+	for (d = 0; d < ag.nr_dims; d++)
+		buf_addf(out, "%s n=%zu;", ag.dims[d].dim->key,
+			 ag.dims[d].n_items);
+	agreement_release(&ag);
+	return 0;
+}
+
+static int adjudication(struct fixture *f, struct buf *out, struct err *e)
+{
+	struct item_state s;
+	size_t d;
+
+	if (adjudicate_state(&f->st, &f->carol, &f->cb, f->item[1], &s,
+			     e) < 0)
+		return -1;
+	buf_addf(out, "coders %zu of %zu ready %d settled %d:", s.nr_coders,
+		 s.nr_expected, s.ready, s.settled);
+	for (d = 0; d < s.nr_dims; d++)
+		buf_addf(out, " %d", s.dims[d].status);
+	item_state_release(&s);
+	return 0;
+}
+
+static int export_raw_carol(struct fixture *f, struct buf *out,
+			    struct err *e)
+{
+	struct export_opts o = EXPORT_OPTS_INIT;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	int rc;
+
+	rc = export_raw(&f->st, &f->carol, &o, mem, e);
+	fclose(mem);
+	if (rc == 0)
+		buf_add(out, text, len);
+	free(text);
+	return rc;
+}
+
+static void test_lists(void **state)
+{
+	struct fixture *f = *state;
+
+	faultsim(f, "items (owner)", items_owner);
+	faultsim(f, "items (alice)", items_alice);
+	faultsim(f, "status (owner)", status_owner);
+	faultsim(f, "status (alice)", status_alice);
+	faultsim(f, "round list (alice)", rounds_alice);
+	faultsim(f, "member list", members);
+	faultsim(f, "agreed labels", agreed_all);
+	faultsim(f, "agreement", agreement);
+	faultsim(f, "adjudicate_state", adjudication);
+	faultsim(f, "export --raw", export_raw_carol);
+}
+
+/* ---- writes and the audit -------------------------------------------- */
+
+/* The newest audit row, and the labels, as text. */
+static void audit_tail(struct fixture *f, struct buf *out)
+{
+	sqlite3_stmt *s = NULL;
+
+	assert_int_equal(sqlite3_prepare_v2(f->st.db, "SELECT action, "
+			 "ifnull(old, '-'), ifnull(new, '-'), (SELECT "
+			 "group_concat(code) FROM labels WHERE item_id = ?1 AND "
+			 "dimension = 'symptom') FROM audit ORDER BY id DESC "
+			 "LIMIT 1", -1, &s, NULL), SQLITE_OK);
+	sqlite3_bind_int64(s, 1, f->item[2]);
+	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+	buf_addf(out, "%s %s -> %s [%s]", sqlite3_column_text(s, 0),
+		 sqlite3_column_text(s, 1), sqlite3_column_text(s, 2),
+		 sqlite3_column_text(s, 3));
+	sqlite3_finalize(s);
+}
+
+static void test_label_write(void **state)
+{
+	struct fixture *f = *state;
+	struct buf before = BUF_INIT, after = BUF_INIT;
+	const char *v = "hang";
+	const char *saved = "label crash -> hang [hang]";
+	struct fault flt;
+	long n;
+
+	audit_tail(f, &before);
+	for (n = 0; n < MAX_STEPS; n++) {
+		struct err e = ERR_INIT;
+		int rc;
+
+		arm(&f->st, &flt, n);
+		rc = label_set(&f->st, &f->alice, &f->cb, f->item[2],
+			       "symptom", &v, 1, 0, &e);
+		disarm(&f->st);
+		buf_reset(&after);
+		audit_tail(f, &after);
+		if (rc < 0) {
+			/* refused: the reason said, and either nothing
+			 * changed or (a COMMIT interrupted after it took
+			 * effect) the whole change with its true audit row:
+			 * never a part of it */
+			if (!flt.hit)
+				fail_msg("refused without a fault: %s", e.msg);
+			assert_true(e.msg[0] != '\0');
+			if (strcmp(after.ptr, before.ptr))
+				assert_string_equal(after.ptr, saved);
+			continue;
+		}
+		/* saved: the audit has the true old value */
+		assert_string_equal(after.ptr, saved);
+		break;
+	}
+	assert_true(n > 0 && n < MAX_STEPS);
+	buf_release(&before);
+	buf_release(&after);
+}
+
+static void test_role_change_refusal(void **state)
+{
+	struct fixture *f = *state;
+	struct fault flt;
+	long n;
+
+	/* alice annotates the open round: the change is refused whether
+	 * or not the check meets a fault, never let through */
+	for (n = 0; n < MAX_STEPS; n++) {
+		struct err e = ERR_INIT;
+		int rc;
+
+		arm(&f->st, &flt, n);
+		rc = member_add(&f->st, &f->owner, "alice", ROLE_ADJUDICATOR,
+				&e);
+		disarm(&f->st);
+		assert_int_equal(rc, -1);
+		if (!flt.hit) {
+			if (!strstr(e.msg, "open round r1"))
+				fail_msg("%s", e.msg);
+			break;
+		}
+	}
+	assert_true(n > 0 && n < MAX_STEPS);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_access_open_round, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_access_closed_round,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_lists, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_label_write, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_role_change_refusal,
+						setup, teardown),
+	};
+
+	return cmocka_run_group_tests_name("faults", tests, NULL, NULL);
+}

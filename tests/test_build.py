@@ -1,0 +1,163 @@
+"""The build on systems other than ours: `make deps` installs only what
+is missing and nothing when all is here, works without apt-get, and
+CPPFLAGS reach the compiler; every header compiles on its own.
+
+Before: `deps` ran apt-get (with sudo) whenever dpkg did not list a
+package, failed outright on a system without apt-get even with
+everything installed (so `make test` did too), and CPPFLAGS were
+dropped."""
+import os
+import shutil
+import stat
+import subprocess
+import tempfile
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HIDDEN = ("apt-get", "apt", "sudo", "dpkg", "dpkg-query")
+
+
+def fake_path(bindir, hide=HIDDEN):
+    """A directory with every command of $PATH but `hide`, for PATH."""
+    for d in os.environ.get("PATH", "").split(os.pathsep):
+        if not os.path.isdir(d):
+            continue
+        for name in os.listdir(d):
+            src = os.path.join(d, name)
+            dst = os.path.join(bindir, name)
+            if name in hide or os.path.lexists(dst):
+                continue
+            if os.path.isfile(src) and os.access(src, os.X_OK):
+                os.symlink(src, dst)
+
+
+def make_env(**extra):
+    """The environment for a make run from a test: the variables the
+    outer make was given (SAN=1, say, so nothing is rebuilt differently)
+    are kept, its jobserver is not (its descriptors are not ours)."""
+    e = dict(os.environ)
+    e["MAKEFLAGS"] = " ".join(t for t in e.get("MAKEFLAGS", "").split()
+                              if not t.startswith(("--jobserver", "-j")))
+    e.pop("MFLAGS", None)
+    e.pop("MAKELEVEL", None)
+    e.update(extra)
+    return e
+
+
+def script(path, text):
+    with open(path, "w") as f:
+        f.write("#!/bin/sh\n" + text)
+    os.chmod(path, os.stat(path).st_mode | stat.S_IXUSR)
+
+
+class Deps(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="bugcoder-build-")
+        self.bin = os.path.join(self.dir, "bin")
+        os.mkdir(self.bin)
+        fake_path(self.bin)
+        self.log = os.path.join(self.dir, "apt.log")
+
+    def tearDown(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def make(self, *targets, env=None):
+        e = make_env(PATH=self.bin, **(env or {}))
+        return subprocess.run(["make", "--no-print-directory", *targets],
+                              cwd=ROOT, env=e, capture_output=True,
+                              text=True, timeout=600)
+
+    def fake_apt(self):
+        """apt-get (and sudo) that only write down what they are asked."""
+        script(os.path.join(self.bin, "apt-get"),
+               f'echo "$@" >> {self.log}\n')
+        script(os.path.join(self.bin, "sudo"), 'exec "$@"\n')
+
+    def lacking(self, module):
+        """A pkg-config that says `module` is not installed."""
+        real = shutil.which("pkg-config")
+        wrapper = os.path.join(self.dir, "pkg-config")
+        script(wrapper, f'for a in "$@"; do [ "$a" = {module} ] && '
+               f'exit 1; done\nexec {real} "$@"\n')
+        return {"PKG_CONFIG": wrapper}
+
+    def test_nothing_missing_and_no_apt_get(self):
+        self.assertIsNone(shutil.which("apt-get", path=self.bin))
+        p = self.make("deps")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.stdout + p.stderr, "")
+        # what `make test` needs before it runs the tests
+        p = self.make("test-build")
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+
+    def test_nothing_missing_calls_no_apt_get(self):
+        self.fake_apt()
+        p = self.make("deps")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertFalse(os.path.exists(self.log))
+
+    def test_missing_without_apt_get_says_what(self):
+        p = self.make("deps", env=self.lacking("cmocka"))
+        self.assertEqual(p.returncode, 2, p.stdout)	# make's "failed"
+        self.assertIn("pkg-config module cmocka (Debian: libcmocka-dev)",
+                      p.stderr)
+        self.assertIn("no apt-get", p.stderr)
+        self.assertNotIn("ncursesw", p.stderr)
+
+    def test_missing_with_apt_get_installs_only_that(self):
+        self.fake_apt()
+        p = self.make("deps", env=self.lacking("libcjson"))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(self.log) as f:
+            calls = f.read().splitlines()
+        self.assertEqual(calls[0], "update -qq")
+        self.assertEqual(calls[1], "install -y -qq libcjson-dev")
+        self.assertEqual(len(calls), 2)
+
+
+class Flags(unittest.TestCase):
+    def run_make(self, *args):
+        return subprocess.run(["make", "--no-print-directory", *args],
+                              cwd=ROOT, env=make_env(), capture_output=True,
+                              text=True, timeout=600)
+
+    def test_cppflags_reach_the_compiler(self):
+        p = self.run_make("-n", "-B", "V=1", "CPPFLAGS=-D_FORTIFY_SOURCE=2",
+                          "core/buf.o", "tests/t_buf.o")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        compiles = [ln for ln in p.stdout.splitlines() if " -c " in ln]
+        self.assertEqual(len(compiles), 2, p.stdout)
+        for ln in compiles:
+            self.assertIn("-D_FORTIFY_SOURCE=2", ln)
+
+    def test_developer_flags(self):
+        """DEVELOPER=1 was -Werror alone; now a strict set, as git's
+        config.mak.dev, under which every source compiles."""
+        p = self.run_make("-n", "-B", "V=1", "DEVELOPER=1", "core/buf.o")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        line = [ln for ln in p.stdout.splitlines() if " -c " in ln][0]
+        for flag in ("-Werror", "-Wdeclaration-after-statement",
+                     "-Wmissing-prototypes", "-Wold-style-definition",
+                     "-Wvla", "-Wpointer-arith", "-Wformat-security"):
+            self.assertIn(flag, line)
+        p = self.run_make("DEVELOPER=1", "syntax-check")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.stderr, "")
+
+    def test_hdr_check(self):
+        p = self.run_make("hdr-check")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        d = tempfile.mkdtemp(prefix="bugcoder-hdr-")
+        try:
+            bad = os.path.join(d, "bad.h")
+            with open(bad, "w") as f:
+                f.write("struct x { size_t n; };\n")  # no <stddef.h>
+            p = self.run_make("hdr-check", "HDRS=" + bad)
+            self.assertNotEqual(p.returncode, 0)
+            self.assertIn("bad.h does not compile on its own", p.stderr)
+        finally:
+            shutil.rmtree(d)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,120 @@
+"""The README's set-up and study run as written: `make install
+PREFIX=$HOME/.local` makes `bugcoder` callable and brings the bundled
+codebooks and the sample along, and every command of the study section
+runs, in a directory outside the source tree.
+
+Before: nothing put `bugcoder` on PATH, `--codebook llm-framework-bugs`
+(by name) was refused, the study's paths worked only inside the
+repository, and its examples named an item the sample does not have."""
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+from test_build import make_env
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def readme_block(after):
+    """The first ```sh block after the line containing `after`."""
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+        text = f.read()
+    at = text.index(after)
+    m = re.compile(r"```sh\n(.*?)```", re.S).search(text, at)
+    return m.group(1)
+
+
+class Readme(unittest.TestCase):
+    def setUp(self):
+        self.home = tempfile.mkdtemp(prefix="bugcoder-readme-")
+        self.work = os.path.join(self.home, "work")
+        os.mkdir(self.work)
+        self.env = make_env(HOME=self.home)
+        for k in list(self.env):
+            if k.startswith("BUGCODER_"):
+                del self.env[k]
+
+    def tearDown(self):
+        shutil.rmtree(self.home, ignore_errors=True)
+
+    def sh(self, script, cwd):
+        return subprocess.run(["sh", "-e", "-x", "-c", script], cwd=cwd,
+                              env=self.env, capture_output=True, text=True,
+                              timeout=600)
+
+    def test_setup_and_study_run_as_written(self):
+        setup = readme_block("To have `bugcoder` on your `PATH`")
+        self.assertIn("make install PREFIX=$HOME/.local", setup)
+        p = self.sh(setup, ROOT)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        local = os.path.join(self.home, ".local")
+        self.assertTrue(os.access(os.path.join(local, "bin", "bugcoder"),
+                                  os.X_OK))
+        for f in ("share/man/man1/bugcoder.1",
+                  "share/bugcoder/codebooks/llm-framework-bugs.json",
+                  "share/bugcoder/codebooks/dl-framework-bugs.json",
+                  "share/bugcoder/sample/items.jsonl",
+                  "share/bugcoder/sample/labels.csv"):
+            self.assertTrue(os.path.exists(os.path.join(local, f)), f)
+        # the study, outside the source tree, with the PATH the set-up
+        # gives (the export line is in the set-up block)
+        study = readme_block("## A study, start to finish")
+        p = self.sh(setup.split("\n", 1)[1] + study, self.work)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        self.assertIn("codebook llm-framework-bugs 1.0", p.stdout)
+        self.assertIn("created round round1", p.stdout)
+        with open(os.path.join(self.work, "agreed.csv")) as f:
+            rows = f.read().splitlines()
+        self.assertTrue(any(r.startswith("microsoft/DeepSpeed#3468,")
+                            for r in rows), rows[:3])
+        self.assertTrue(os.listdir(os.path.join(self.work, "replication")))
+        # the installed program found the installed codebook by name
+        p = subprocess.run([os.path.join(local, "bin", "bugcoder"),
+                            "codebook", "check", "dl-framework-bugs"],
+                           cwd=self.work, env=self.env, capture_output=True,
+                           text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn(os.path.join(local, "bin", "..", "share", "bugcoder",
+                                   "codebooks", "dl-framework-bugs.json"),
+                      p.stdout)
+        p = subprocess.run(["make", "--no-print-directory", "uninstall",
+                            "PREFIX=" + local], cwd=ROOT, env=self.env,
+                           capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertFalse(os.path.exists(os.path.join(local, "share",
+                                                     "bugcoder")))
+
+    def test_examples_name_items_of_the_sample(self):
+        with open(os.path.join(ROOT, "tests", "sample", "items.jsonl")) as f:
+            have = {f'{json_repo(l)}' for l in f}
+        with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+            text = f.read()
+        named = set(re.findall(r"\b(?:[\w.-]+/)?(DeepSpeed|ColossalAI|"
+                               r"Megatron-LM)#(\d+)", text))
+        self.assertTrue(named)
+        for repo, num in named:
+            self.assertIn(f"{repo}#{num}", have)
+
+    def test_make_builds_the_man_page_and_demo_installs_deps(self):
+        p = subprocess.run(["make", "--no-print-directory", "-n", "-W",
+                            "tui/bugcoder.1.in"], cwd=ROOT, env=self.env,
+                           capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("tui/bugcoder.1", p.stdout)
+        p = subprocess.run(["make", "--no-print-directory", "-n", "demo"],
+                           cwd=ROOT, env=self.env, capture_output=True,
+                           text=True)
+        self.assertIn("tests/deps.sh", p.stdout)
+
+
+def json_repo(line):
+    import json
+    d = json.loads(line)
+    return f"{d['repo'].split('/')[1]}#{d['number']}"
+
+
+if __name__ == "__main__":
+    unittest.main()
