@@ -533,6 +533,31 @@ void store_rollback(struct store *st)
 	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 }
 
+int store_changed(struct store *st, struct err *e)
+{
+	struct store_reader *r;
+	sqlite3_stmt *s;
+	long long v;
+	int rc, changed;
+
+	if (st->depth)
+		return 0;	/* inside our own transaction */
+	for (r = st->readers; r; r = r->next)
+		r->release(r);
+	s = store_prepare(st, "PRAGMA data_version", e);
+	if (!s)
+		return -1;
+	rc = sqlite3_step(s);
+	v = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW)
+		return store_error(st, e, "checking for changes");
+	changed = st->have_data_version && v != st->data_version;
+	st->data_version = v;
+	st->have_data_version = 1;
+	return changed;
+}
+
 char *store_meta_get(struct store *st, const char *key)
 {
 	sqlite3_stmt *s;

@@ -41,6 +41,8 @@ struct store {
 	sqlite3 *db;
 	char *path;		/* owned */
 	int depth;		/* nesting of store_begin() */
+	long long data_version;	/* PRAGMA data_version last seen, */
+	int have_data_version;	/* once store_changed() has taken note */
 	struct store_reader *readers;	/* released by store_begin() */
 };
 
@@ -66,6 +68,13 @@ void store_close(struct store *st);
 int store_begin(struct store *st, struct err *e);
 int store_commit(struct store *st, struct err *e);
 void store_rollback(struct store *st);
+
+/* Has another connection (another bugcoder) changed the study since the
+ * last call?  1 yes, 0 no (and on the first call, which only takes note),
+ * -1 with `e` on a database error.  Cheap (PRAGMA data_version); it
+ * releases the registered readers first, as an open read would keep the
+ * connection on its old snapshot. */
+int store_changed(struct store *st, struct err *e);
 
 /* Prepare `sql` (a constant) or fill `e`.  Caller finalizes. */
 sqlite3_stmt *store_prepare(struct store *st, const char *sql,

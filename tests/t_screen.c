@@ -861,9 +861,9 @@ static void test_stale_codebook(void **state)
 	buf_addstr(&v2, s + strlen("\"key\": \"configuration_error\""));
 	buf_addf(&path, "%s/v2.json", f->dir);
 	spit(path.ptr, v2.ptr);
-	/* 2 opens root_cause; the update comes in; 3 was
-	 * configuration_error */
-	buf_addf(&keys, "2\n:dump-screen open\n:run ./bugcoder --study %s "
+	/* 2 opens root_cause; the update comes in between two keys (no
+	 * idle moment to notice it); 3 was configuration_error */
+	buf_addf(&keys, "2\n:dump-screen open\n:exec ./bugcoder --study %s "
 		 "codebook update %s --map root_cause:configuration_error="
 		 "misconfig >/dev/null 2>&1\n3\n:dump-screen a\n2\n"
 		 ":dump-screen b\n3\n:dump-screen c\n", f->path.ptr,
@@ -888,6 +888,54 @@ static void test_stale_codebook(void **state)
 	buf_release(&v2);
 	buf_release(&path);
 	buf_release(&keys);
+}
+
+/* An open screen did not notice what other processes changed: labels
+ * the same annotator set from the command line, a new codebook version.
+ * Now, idle, it asks SQLite whether the study changed (PRAGMA
+ * data_version) and redraws what did; :run stands for the other
+ * process, and the pause after it for the user's. */
+static void test_fresh_screen(void **state)
+{
+	struct fixture *f = *state;
+	struct buf keys = BUF_INIT, path = BUF_INIT;
+	char *cb = slurp(CODEBOOK), *name, *s;
+
+	assert_non_null(cb);
+	name = qs(f, "SELECT repo || '#' || number FROM items ORDER BY id "
+		  "LIMIT 1");
+	/* version 2.0, the same codes */
+	s = strstr(cb, "\"version\": \"1.0\"");
+	assert_non_null(s);
+	s[12] = '2';
+	buf_addf(&path, "%s/v2.json", f->dir);
+	spit(path.ptr, cb);
+	buf_addf(&keys, ":dump-screen before\n:run ./bugcoder --study %s --as "
+		 "alice label %s symptom=hang root_cause=concurrency >/dev/null "
+		 "2>&1\n:dump-screen after\n1\n:dump-screen picker\n:run "
+		 "./bugcoder --study %s codebook update %s >/dev/null 2>&1\n"
+		 ":dump-screen reloaded\n", f->path.ptr, name, f->path.ptr,
+		 path.ptr);
+	RUN_OK(f, 24, 80, name, keys.ptr);
+	assert_row_contains(f, "before", 21, "1 symptom: [ ]");
+	assert_row_contains(f, "after", 21, "1 symptom: hang");
+	assert_row_contains(f, "after", 21, "2 root_cause: concurrency");
+	s = dump(f, "picker");
+	assert_contains(s, "symptom (one code");
+	free(s);
+	s = dump(f, "reloaded");
+	assert_not_contains(s, "symptom (one code");
+	free(s);
+	assert_row_contains(f, "reloaded", 23, "the codebook is now "
+			    "llm-framework-bugs 2.0, loaded elsewhere");
+	/* and the next pick is saved under 2.0 */
+	RUN_OK(f, 24, 80, name, "11\n");
+	assert_sql_str(f, "SELECT DISTINCT codebook_version FROM labels "
+		       "ORDER BY 1", "1.0|2.0");
+	free(name);
+	free(cb);
+	buf_release(&keys);
+	buf_release(&path);
 }
 
 static void test_pick_uncoded(void **state)
@@ -1713,6 +1761,7 @@ int main(int argc, char **argv)
 		T(test_tab_between_dimensions),
 		T(test_pick_uncoded),
 		T(test_stale_codebook),
+		T(test_fresh_screen),
 		T(test_propose),
 		T(test_proposal_draft_kept),
 		T(test_repick_keeps_proposal),

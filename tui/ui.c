@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <langinfo.h>
 #include <locale.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -34,7 +35,8 @@ enum ev_type { EV_KEY, EV_DUMP, EV_RESIZE, EV_SIGNAL, EV_PASTE, EV_RUN };
 
 struct event {
 	enum ev_type type;
-	int key;		/* EV_KEY; the signal for EV_SIGNAL */
+	int key;		/* EV_KEY; the signal for EV_SIGNAL; for
+				   EV_RUN, 1 when no pause follows */
 	int rows, cols;
 	char *name;		/* EV_DUMP, EV_PASTE (the text), EV_RUN (the
 				   command), owned */
@@ -142,11 +144,15 @@ static int script_command(struct script *s, const char *path, int lineno,
 		script_add(s, EV_PASTE)->name = buf_detach(&t, NULL);
 		return 0;
 	}
-	if (!strcmp(cmd, "run")) {
+	if (!strcmp(cmd, "run") || !strcmp(cmd, "exec")) {
+		struct event *ev;
+
 		if (!*arg)
-			return err_set(e, ERR_INPUT, "%s:%d: usage: :run "
-				       "COMMAND", path, lineno);
-		script_add(s, EV_RUN)->name = xstrdup(arg);
+			return err_set(e, ERR_INPUT, "%s:%d: usage: :%s "
+				       "COMMAND", path, lineno, cmd);
+		ev = script_add(s, EV_RUN);
+		ev->name = xstrdup(arg);
+		ev->key = cmd[0] == 'e';	/* no pause after it */
 		return 0;
 	}
 	if (!strcmp(cmd, "signal")) {
@@ -779,7 +785,7 @@ static int normalize(int key)
 	}
 }
 
-enum { IN_KEY, IN_NONE, IN_END, IN_LOST };
+enum { IN_KEY, IN_NONE, IN_END, IN_LOST, IN_IDLE };
 
 /* One key from the terminal: IN_KEY, IN_NONE (interrupted, or nothing
  * with `nowait`), IN_LOST (the terminal is gone). */
@@ -852,6 +858,10 @@ static int read_script(const struct ui_client *c, int *key)
 				fprintf(stderr, "bugcoder: key script: :run %s: "
 					"exit %d\n", ev->name,
 					WIFEXITED(rc) ? WEXITSTATUS(rc) : -1);
+			/* :run - the user paused while it ran; :exec - the
+			 * next key comes at once */
+			if (!ev->key)
+				return IN_IDLE;
 			break;
 		}
 		case EV_SIGNAL:
@@ -922,6 +932,9 @@ static void read_paste(void)
 
 static int next_key(const struct ui_client *c, int *key)
 {
+	struct pollfd pfd;
+	int r;
+
 	if (ui.pending) {
 		*key = ui.pending;
 		ui.pending = 0;
@@ -929,6 +942,21 @@ static int next_key(const struct ui_client *c, int *key)
 	}
 	if (ui.scripted)
 		return read_script(c, key);
+	if (!c->idle || c->idle_ms <= 0)
+		return read_terminal(key, 0);
+	/* what curses has read ahead first, then wait for the terminal at
+	 * most idle_ms */
+	r = read_terminal(key, 1);
+	if (r != IN_NONE || caught_signal)
+		return r;
+	pfd.fd = STDIN_FILENO;
+	pfd.events = POLLIN;
+	pfd.revents = 0;
+	r = poll(&pfd, 1, c->idle_ms);
+	if (r == 0)
+		return IN_IDLE;
+	if (r < 0)
+		return errno == EINTR ? IN_NONE : IN_LOST;
 	return read_terminal(key, 0);
 }
 
@@ -953,6 +981,11 @@ int ui_run(const struct ui_client *c, struct err *e)
 		if (r == IN_LOST)
 			return err_set(e, ERR_IO, "the terminal went away; "
 				       "every saved label is kept");
+		if (r == IN_IDLE) {
+			if (c->idle)
+				c->idle(c->ctx);
+			continue;
+		}
 		if (r == IN_NONE) {
 			/* a signal we do not handle, or ncurses giving up:
 			 * never spin on a dead terminal */

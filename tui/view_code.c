@@ -1099,17 +1099,22 @@ static const char *keep_typed(struct screen *scr)
  */
 static int route_key(struct screen *scr, int key);
 
-static void reload_codebook(struct screen *scr)
+static void reload_codebook(struct screen *scr, int saving)
 {
 	struct codebook cb = CODEBOOK_INIT;
 	struct err e = ERR_INIT;
 	struct view *v;
+	int kept = 0;
 
 	scr->cb_stale = 0;
 	while ((v = screen_top(scr)) && (v->ops == &picker_view_ops ||
 					 v->ops == &form_view_ops ||
-					 v->ops == &codebook_view_ops))
+					 v->ops == &codebook_view_ops)) {
+		/* a proposal being typed stays, as a draft */
+		if (v->ops->hangup && v->ops->hangup(v))
+			kept = 1;
 		screen_pop(scr);
+	}
 	if (study_codebook(scr->st, &cb, NULL, &e) < 0) {
 		screen_msg(scr, MSG_ERR, "the codebook changed and could not "
 			   "be read again: %s", e.msg);
@@ -1122,8 +1127,57 @@ static void reload_codebook(struct screen *scr)
 	if (scr->rows && !scr->too_small)
 		layout(scr);
 	scr->dirty |= DIRTY_ALL;
-	screen_msg(scr, MSG_ERR, "not saved: the codebook is now %s %s; "
-		   "reloaded, pick again", scr->cb.name, scr->cb.version);
+	if (saving)
+		screen_msg(scr, MSG_ERR, "not saved: the codebook is now %s %s; "
+			   "reloaded, pick again%s", scr->cb.name,
+			   scr->cb.version, kept ? " (the proposal is kept as "
+			   "a draft)" : "");
+	else
+		screen_msg(scr, MSG_INFO, "the codebook is now %s %s, loaded "
+			   "elsewhere; reloaded%s", scr->cb.name,
+			   scr->cb.version, kept ? " (the proposal is kept as "
+			   "a draft)" : "");
+}
+
+/* The queue again, the same item selected (submissions made elsewhere
+ * show in its "done" count). */
+static void reload_queue(struct screen *scr)
+{
+	struct queue q = QUEUE_INIT;
+	struct err e = ERR_INIT;
+	size_t i;
+
+	if (queue_load(scr->st, scr->actor->member_id, &q, &e) < 0)
+		return;
+	queue_release(&scr->q);
+	scr->q = q;
+	scr->qpos = NOT_QUEUED;
+	for (i = 0; i < scr->q.nr; i++)
+		if (queue_item(&scr->q, i) == scr->item.id) {
+			scr->qpos = i;
+			break;
+		}
+}
+
+/*
+ * Idle: has another process changed the study?  PRAGMA data_version
+ * says so cheaply; then what this screen shows of it is read again - the
+ * codebook (when a new version came in), the actor's own coding, the
+ * queue - and redrawn.  Items themselves are as they were imported.
+ */
+static void idle_cb(void *ctx)
+{
+	struct screen *scr = ctx;
+	struct err e = ERR_INIT;
+
+	if (store_changed(scr->st, &e) <= 0)
+		return;
+	if (study_codebook_current(scr->st, &scr->cb, &e) < 0 &&
+	    e.code == ERR_STALE)
+		reload_codebook(scr, 0);
+	reload_coding(scr);
+	reload_queue(scr);
+	scr->dirty |= DIRTY_HEADER | DIRTY_BAR | DIRTY_STATUS;
 }
 
 int screen_route_key(struct screen *scr, int key)
@@ -1131,7 +1185,7 @@ int screen_route_key(struct screen *scr, int key)
 	int r = route_key(scr, key);
 
 	if (scr->cb_stale)
-		reload_codebook(scr);
+		reload_codebook(scr, 1);
 	return r;
 }
 
@@ -1209,7 +1263,7 @@ static void key_cb(void *ctx, int key)
 	if (r == H_UNHANDLED)
 		screen_action(scr, a, key);
 	if (scr->cb_stale)
-		reload_codebook(scr);
+		reload_codebook(scr, 1);
 }
 
 void screen_release_windows(struct screen *scr)
@@ -1260,6 +1314,8 @@ int tui_code(struct store *st, const struct actor *a, const char *name,
 		.key = key_cb,
 		.done = done_cb,
 		.repaint = repaint_cb,
+		.idle = idle_cb,
+		.idle_ms = 2000,
 	};
 	long long id = -1;
 	size_t i;
@@ -1285,6 +1341,9 @@ int tui_code(struct store *st, const struct actor *a, const char *name,
 
 	if (actor_require(a, ROLES(ROLE_ANNOTATOR) | ROLES(ROLE_OWNER),
 			  "coding items", e) < 0)
+		goto out;
+	/* what is read from here on is what later changes are against */
+	if (store_changed(st, e) < 0)
 		goto out;
 	if (study_codebook(st, &scr.cb, NULL, e) < 0)
 		goto out;
