@@ -533,6 +533,12 @@ void store_rollback(struct store *st)
 	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 }
 
+void store_busy_timeout(struct store *st, int ms)
+{
+	if (st->db)
+		sqlite3_busy_timeout(st->db, ms < 0 ? BUSY_TIMEOUT_MS : ms);
+}
+
 int store_changed(struct store *st, struct err *e)
 {
 	struct store_reader *r;

@@ -69,6 +69,11 @@ int store_begin(struct store *st, struct err *e);
 int store_commit(struct store *st, struct err *e);
 void store_rollback(struct store *st);
 
+/* How long a write waits for another writer before ERR_BUSY: `ms`, or
+ * the default (several seconds) when ms < 0.  The screen waits briefly
+ * and retries while it stays responsive. */
+void store_busy_timeout(struct store *st, int ms);
+
 /* Has another connection (another bugcoder) changed the study since the
  * last call?  1 yes, 0 no (and on the first call, which only takes note),
  * -1 with `e` on a database error.  Cheap (PRAGMA data_version); it

@@ -938,6 +938,78 @@ static void test_fresh_screen(void **state)
 	buf_release(&path);
 }
 
+/* A pick behind another writer froze the screen for 8 s, then said "not
+ * saved ... busy" and left the picker open, where typing the same keys
+ * again could save a different code.  Now the save waits briefly, the
+ * pick shows as pending, the picker closes, and the pick is retried
+ * while the screen is idle until it is saved or Esc drops it. */
+static void test_busy_pick_pends(void **state)
+{
+	struct fixture *f = *state;
+	struct buf keys = BUF_INIT, hold = BUF_INIT;
+	char *s;
+
+	/* another process holds the write lock from `held` to `release` */
+	buf_addf(&hold, "%s/hold.py", f->dir);
+	spit(hold.ptr, "import os, sqlite3, sys, time\n"
+	     "db, d = sys.argv[1], sys.argv[2]\n"
+	     "c = sqlite3.connect(db, isolation_level=None)\n"
+	     "c.execute('BEGIN IMMEDIATE')\n"
+	     "open(d + '/held', 'w').close()\n"
+	     "while not os.path.exists(d + '/release'):\n"
+	     "    time.sleep(0.01)\n"
+	     "c.execute('COMMIT')\n"
+	     "os.remove(d + '/held')\n");
+	buf_addf(&keys,
+		 ":exec python3 %s %s %s &\n"
+		 ":exec while [ ! -e %s/held ]; do sleep 0.01; done\n"
+		 "14\n:dump-screen pending\n"
+		 /* a second pick waits for the first */
+		 "21\n:dump-screen second\n<Esc>\n"
+		 /* still busy: the retry keeps it */
+		 ":run true\n:dump-screen still\n"
+		 /* the other writer is done: the next idle moment saves */
+		 ":exec touch %s/release; while [ -e %s/held ]; do sleep 0.01; "
+		 "done\n:run true\n:dump-screen saved\n",
+		 hold.ptr, f->path.ptr, f->dir, f->dir, f->dir, f->dir);
+	RUN_OK(f, 24, 80, NULL, keys.ptr);
+	assert_row_contains(f, "pending", 23, "pending: ");
+	assert_row_contains(f, "pending", 23, "symptom = hang - the study is "
+			    "busy");
+	s = dump(f, "pending");
+	assert_not_contains(s, "symptom (one code");	/* picker closed */
+	free(s);
+	assert_row_contains(f, "second", 23, "not saved: ");
+	assert_row_contains(f, "second", 23, "is still pending");
+	assert_row_contains(f, "still", 23, "pending: ");
+	assert_row_contains(f, "saved", 23, "saved: symptom = hang");
+	assert_row_contains(f, "saved", 21, "1 symptom: hang");
+	assert_labels(f, "symptom=hang");
+
+	/* Esc drops a pending pick */
+	buf_reset(&keys);
+	buf_addf(&keys,
+		 ":exec python3 %s %s %s &\n"
+		 ":exec while [ ! -e %s/held ]; do sleep 0.01; done\n"
+		 "11\n:dump-screen p2\n<Esc>\n:dump-screen dropped\n"
+		 ":exec touch %s/release; while [ -e %s/held ]; do sleep 0.01; "
+		 "done\n:run true\n",
+		 hold.ptr, f->path.ptr, f->dir, f->dir, f->dir, f->dir);
+	{
+		struct buf rel = BUF_INIT;
+
+		buf_addf(&rel, "%s/release", f->dir);
+		unlink(rel.ptr);
+		buf_release(&rel);
+	}
+	RUN_OK(f, 24, 80, NULL, keys.ptr);
+	assert_row_contains(f, "p2", 23, "symptom = crash");
+	assert_row_contains(f, "dropped", 23, "dropped: ");
+	assert_labels(f, "symptom=hang");
+	buf_release(&keys);
+	buf_release(&hold);
+}
+
 static void test_pick_uncoded(void **state)
 {
 	struct fixture *f = *state;
@@ -1762,6 +1834,7 @@ int main(int argc, char **argv)
 		T(test_pick_uncoded),
 		T(test_stale_codebook),
 		T(test_fresh_screen),
+		T(test_busy_pick_pends),
 		T(test_propose),
 		T(test_proposal_draft_kept),
 		T(test_repick_keeps_proposal),

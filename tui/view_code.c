@@ -176,6 +176,146 @@ static void saved_msg(struct screen *scr, const char *dim)
 	buf_release(&b);
 }
 
+/*
+ * Busy, not frozen.  A save waits only PICK_BUSY_MS for another writer (a
+ * long import, say); then the pick is kept as pending - shown on the
+ * status line, the picker closed so no key typed next can mean something
+ * else - and retried every PENDING_RETRY_MS while no key comes, until it
+ * is saved, or dropped with Esc.  One pick is pending at a time.
+ */
+#define PICK_BUSY_MS 300
+#define PENDING_RETRY_MS 250
+#define IDLE_MS 2000
+
+struct pending_pick {
+	long long item_id;
+	char *item_name;
+	char *dim;
+	char **codes;
+	size_t nr;
+	int toggle;		/* a `select: many` toggle of codes[0] */
+	int tries;
+};
+
+static void pending_free(struct pending_pick *p)
+{
+	size_t i;
+
+	if (!p)
+		return;
+	for (i = 0; i < p->nr; i++)
+		free(p->codes[i]);
+	free(p->codes);
+	free(p->dim);
+	free(p->item_name);
+	free(p);
+}
+
+static void pending_text(const struct pending_pick *p, struct buf *b)
+{
+	size_t i;
+
+	buf_addf(b, "%s %s", p->item_name, p->dim);
+	buf_addstr(b, p->toggle ? " toggle " : " = ");
+	for (i = 0; i < p->nr; i++)
+		buf_addf(b, "%s%s", i ? "," : "", p->codes[i]);
+	if (!p->nr)
+		buf_addstr(b, "(cleared)");
+}
+
+static void set_idle(struct screen *scr)
+{
+	if (scr->client)
+		scr->client->idle_ms = scr->pending ? PENDING_RETRY_MS :
+				       IDLE_MS;
+}
+
+static void pending_drop(struct screen *scr)
+{
+	pending_free(scr->pending);
+	scr->pending = NULL;
+	set_idle(scr);
+}
+
+/* Keep the pick that met a busy study; returns 0: it is taken. */
+static int pend(struct screen *scr, const char *dim, const char *const *codes,
+		size_t n, int toggle)
+{
+	struct pending_pick *p = xcalloc(1, sizeof(*p));
+	struct buf b = BUF_INIT;
+	size_t i;
+
+	p->item_id = scr->item.id;
+	p->item_name = xstrdup(scr->item_name);
+	p->dim = xstrdup(dim);
+	p->codes = xcalloc(n + 1, sizeof(*p->codes));
+	for (i = 0; i < n; i++)
+		p->codes[i] = xstrdup(codes[i]);
+	p->nr = n;
+	p->toggle = toggle;
+	scr->pending = p;
+	set_idle(scr);
+	pending_text(p, &b);
+	screen_msg(scr, MSG_INFO, "pending: %s - the study is busy (another "
+		   "bugcoder is writing); retrying, Esc drops it", b.ptr);
+	buf_release(&b);
+	return 0;
+}
+
+/* Refuse a second pick while one is pending. */
+static int pending_refuse(struct screen *scr)
+{
+	struct buf b = BUF_INIT;
+
+	pending_text(scr->pending, &b);
+	screen_msg(scr, MSG_ERR, "not saved: %s is still pending (the study is "
+		   "busy); wait for it, or Esc drops it", b.ptr);
+	buf_release(&b);
+	return -1;
+}
+
+static void saved_msg(struct screen *scr, const char *dim);
+
+/* Try the pending pick again: 1 saved (or given up, said why), 0 still
+ * busy. */
+static int pending_retry(struct screen *scr)
+{
+	struct pending_pick *p = scr->pending;
+	struct err e = ERR_INIT;
+	struct buf b = BUF_INIT;
+	int rc;
+
+	if (!p)
+		return 1;
+	p->tries++;
+	rc = p->toggle ?
+	     label_toggle(scr->st, scr->actor, &scr->cb, p->item_id, p->dim,
+			  p->codes[0], &e) :
+	     label_set(scr->st, scr->actor, &scr->cb, p->item_id, p->dim,
+		       (const char *const *)p->codes, p->nr, 0, &e);
+	pending_text(p, &b);
+	if (rc < 0 && e.code == ERR_BUSY) {
+		screen_msg(scr, MSG_INFO, "pending: %s - the study is still "
+			   "busy (%d tries); retrying, Esc drops it", b.ptr,
+			   p->tries);
+		buf_release(&b);
+		return 0;
+	}
+	if (rc < 0) {
+		if (e.code == ERR_STALE)
+			scr->cb_stale = 1;
+		screen_msg(scr, MSG_ERR, "not saved: %s: %s", b.ptr, e.msg);
+	} else if (p->item_id == scr->item.id) {
+		reload_coding(scr);
+		saved_msg(scr, p->dim);
+	} else {
+		screen_msg(scr, MSG_OK, "saved: %s", b.ptr);
+	}
+	buf_release(&b);
+	pending_drop(scr);
+	return 1;
+}
+
 int screen_save_codes(struct screen *scr, const struct dimension *dim,
 		      const char *const *codes, size_t n)
 {
@@ -200,8 +340,12 @@ int screen_save_codes(struct screen *scr, const struct dimension *dim,
 			   "");
 		return 0;
 	}
+	if (scr->pending)
+		return pending_refuse(scr);
 	if (label_set(scr->st, scr->actor, &scr->cb, scr->item.id, dim->key,
 		      codes, n, 0, &e) < 0) {
+		if (e.code == ERR_BUSY)
+			return pend(scr, dim->key, codes, n, 0);
 		save_failed(scr, &e, "not saved");
 		return -1;
 	}
@@ -217,8 +361,12 @@ int screen_save_toggle(struct screen *scr, const struct dimension *dim,
 
 	if (scr->pick_ops)
 		return scr->pick_ops->toggle(scr, dim, code);
+	if (scr->pending)
+		return pending_refuse(scr);
 	if (label_toggle(scr->st, scr->actor, &scr->cb, scr->item.id,
 			 dim->key, code, &e) < 0) {
+		if (e.code == ERR_BUSY)
+			return pend(scr, dim->key, &code, 1, 1);
 		save_failed(scr, &e, "not saved");
 		return -1;
 	}
@@ -1170,6 +1318,8 @@ static void idle_cb(void *ctx)
 	struct screen *scr = ctx;
 	struct err e = ERR_INIT;
 
+	if (scr->pending && pending_retry(scr) && scr->cb_stale)
+		reload_codebook(scr, 1);
 	if (store_changed(scr->st, &e) <= 0)
 		return;
 	if (study_codebook_current(scr->st, &scr->cb, &e) < 0 &&
@@ -1253,6 +1403,28 @@ static void key_cb(void *ctx, int key)
 	enum action a;
 	int r;
 
+	if (scr->pending && !scr->nr_overlays && !scr->prompting &&
+	    !scr->too_small) {
+		struct buf b = BUF_INIT;
+
+		if (key == TK_ESC) {
+			pending_text(scr->pending, &b);
+			screen_msg(scr, MSG_INFO, "dropped: %s is not saved",
+				   b.ptr);
+			buf_release(&b);
+			pending_drop(scr);
+			return;
+		}
+		if (keymap_lookup(KEYMAP_MAIN, key) == ACT_QUIT &&
+		    !pending_retry(scr)) {
+			pending_text(scr->pending, &b);
+			screen_msg(scr, MSG_ERR, "%s is still pending (the "
+				   "study is busy): wait for it, or Esc drops "
+				   "it", b.ptr);
+			buf_release(&b);
+			return;
+		}
+	}
 	if (screen_route_key(scr, key))
 		return;
 	a = keymap_lookup(KEYMAP_MAIN, key);
@@ -1292,6 +1464,20 @@ void screen_hangup(struct screen *scr, struct err *e)
 
 	if (e->code != ERR_INTERRUPTED && e->code != ERR_IO)
 		return;
+	/* what is kept now may wait for another writer as long as the
+	 * command line would */
+	store_busy_timeout(scr->st, -1);
+	if (scr->pending && !pending_retry(scr)) {
+		char msg[sizeof(e->msg)];
+		struct buf b = BUF_INIT;
+
+		pending_text(scr->pending, &b);
+		snprintf(msg, sizeof(msg), "%s", e->msg);
+		err_set(e, e->code, "%s; the pending %s was not saved (the "
+			"study stayed busy)", msg, b.ptr);
+		buf_release(&b);
+		pending_drop(scr);
+	}
 	kept = keep_typed(scr);
 	if (kept) {
 		char msg[sizeof(e->msg)];
@@ -1315,7 +1501,7 @@ int tui_code(struct store *st, const struct actor *a, const char *name,
 		.done = done_cb,
 		.repaint = repaint_cb,
 		.idle = idle_cb,
-		.idle_ms = 2000,
+		.idle_ms = IDLE_MS,
 	};
 	long long id = -1;
 	size_t i;
@@ -1376,13 +1562,30 @@ int tui_code(struct store *st, const struct actor *a, const char *name,
 		screen_msg(&scr, MSG_INFO, "all %zu items of your queue are "
 			   "submitted", scr.q.nr);
 
+	scr.client = &client;
+	store_busy_timeout(st, PICK_BUSY_MS);
 	if (ui_start(e) < 0)
 		goto out;
 	started = 1;
 	ret = ui_run(&client, e);
 	if (ret < 0)
 		screen_hangup(&scr, e);
+	if (ret == 0 && scr.pending) {
+		/* the loop ended with a pick pending: one last try, as long
+		 * as the command line would wait */
+		store_busy_timeout(st, -1);
+		if (!pending_retry(&scr)) {
+			struct buf b = BUF_INIT;
+
+			pending_text(scr.pending, &b);
+			ret = err_set(e, ERR_BUSY, "%s was not saved: the study "
+				      "stayed busy", b.ptr);
+			buf_release(&b);
+		}
+	}
 out:
+	store_busy_timeout(st, -1);
+	pending_free(scr.pending);
 	screen_release_windows(&scr);
 	if (started)
 		ui_stop();
