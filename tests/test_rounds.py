@@ -121,7 +121,9 @@ class Rounds(unittest.TestCase):
         # carol is not in the round: she may not label its items
         err = self.s.fail("label", "DeepSpeed#4187", "symptom=hang",
                           as_="carol")
-        self.assertIn("not assigned", err)
+        # before: "the item is not assigned to carol", naming neither
+        self.assertIn("microsoft/DeepSpeed#4187 is in round r1, which "
+                      "carol does not annotate", err)
 
 
     def test_annotator_of_an_open_round_stays(self):
