@@ -354,6 +354,7 @@ CMD(import)
 	static const char usage[] = "bugcoder import FILE...";
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
 	const struct cli_opt opts[] = { { NULL, 0, NULL, NULL, NULL, NULL } };
+	struct import_stats *stats = NULL;
 	struct buf report = BUF_INIT;
 	int npos, rc, i, ret = 0;
 
@@ -370,43 +371,36 @@ CMD(import)
 		free(pos);
 		return ret;
 	}
-	/* all the files in one transaction: a bad file leaves the study as
-	 * it was, the files before it included */
-	if (store_begin(&c->st, &c->err) < 0) {
-		free(pos);
-		return cli_fail(c);
+	/* all the files go in together: a bad file leaves the study as it
+	 * was, the files before it included; they are read and checked
+	 * before the write lock is taken */
+	stats = xcalloc((size_t)npos + 1, sizeof(*stats));
+	if (import_files(&c->st, &c->actor, pos, (size_t)npos, stats,
+			 &c->err) < 0) {
+		ret = cli_fail(c);
+		if (npos == 1)
+			fprintf(stderr, "bugcoder: %s: nothing imported from "
+				"this file\n", pos[0]);
+		else
+			fprintf(stderr, "bugcoder: nothing imported: the %d "
+				"files go in together or not at all\n", npos);
+		goto out;
 	}
 	for (i = 0; i < npos; i++) {
-		struct import_stats s;
+		const struct import_stats *st = &stats[i];
 
-		memset(&s, 0, sizeof(s));
-		if (import_file(&c->st, &c->actor, pos[i], &s, &c->err) < 0) {
-			store_rollback(&c->st);
-			ret = cli_fail(c);
-			if (npos == 1)
-				fprintf(stderr, "bugcoder: %s: nothing imported "
-					"from this file\n", pos[i]);
-			else
-				fprintf(stderr, "bugcoder: nothing imported: "
-					"the %d files go in together or not "
-					"at all\n", npos);
-			goto out;
-		}
-		buf_addf(&report, "%s: %d added, %d updated", pos[i], s.added,
-			 s.updated);
-		if (s.skipped)
+		buf_addf(&report, "%s: %d added, %d updated", pos[i],
+			 st->added, st->updated);
+		if (st->skipped)
 			buf_addf(&report, ", %d pull requests skipped",
-				 s.skipped);
-		buf_addf(&report, " (%d comments, %d fixes)\n", s.comments,
-			 s.fixes);
-	}
-	if (store_commit(&c->st, &c->err) < 0) {
-		ret = cli_fail(c);
-		goto out;
+				 st->skipped);
+		buf_addf(&report, " (%d comments, %d fixes)\n", st->comments,
+			 st->fixes);
 	}
 	fputs(report.ptr, stdout);
 out:
 	buf_release(&report);
+	free(stats);
 	free(pos);
 	return ret;
 }
