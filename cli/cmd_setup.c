@@ -20,7 +20,10 @@ CMD(init)
 		"  --codebook FILE|NAME  the codebook: a JSON file, or the name "
 		"of a\n"
 		"                        bundled one (e.g. llm-framework-bugs)\n"
-		"  --title TEXT          the study's title";
+		"  --title TEXT          the study's title\n"
+		"\n"
+		"  e.g. bugcoder init --codebook llm-framework-bugs --title "
+		"\"LLM bugs\"";
 	const char *codebook = NULL, *title = NULL;
 	char *path = NULL;
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
@@ -89,7 +92,14 @@ CMD(member)
 {
 	static const char usage[] =
 		"bugcoder member add USER --role owner|annotator|adjudicator"
-		" | list | remove USER";
+		" | list | remove USER\n"
+		"\n"
+		"  USER         an OS account on this machine\n"
+		"  --role ROLE  owner, annotator (codes items) or adjudicator "
+		"(resolves\n"
+		"               disagreements, decides proposed codes)\n"
+		"\n"
+		"  e.g. bugcoder member add alice --role annotator";
 	const char *role = NULL;
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
 	const struct cli_opt opts[] = {
@@ -247,7 +257,10 @@ CMD(codebook)
 		"                     proposals accepted since are open again, "
 		"their labels\n"
 		"                     back on other; labels on other codes it "
-		"lacks need --map.";
+		"lacks need --map.\n"
+		"\n"
+		"  e.g. bugcoder codebook update v2.json --map "
+		"root_cause:configuration_error=misconfig";
 	const char **maps = NULL;
 	size_t nr_maps = 0;
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
@@ -351,7 +364,16 @@ out:
 
 CMD(import)
 {
-	static const char usage[] = "bugcoder import FILE...";
+	static const char usage[] =
+		"bugcoder import FILE...\n"
+		"\n"
+		"  FILE  JSON Lines in the item format (repo, number, title, "
+		"...), or what\n"
+		"        the GitHub API returns for issues; the files go in "
+		"together or\n"
+		"        not at all, and an item imported again is updated\n"
+		"\n"
+		"  e.g. bugcoder import tests/sample/items.jsonl";
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
 	const struct cli_opt opts[] = { { NULL, 0, NULL, NULL, NULL, NULL } };
 	struct import_stats *stats = NULL;

@@ -90,6 +90,17 @@ class HelpSync(unittest.TestCase):
                 bad.append(f"{cmd}: {o} is in the README, not in --help")
         self.assertEqual(bad, [])
 
+    def test_help_explains_options_with_an_example(self):
+        # the commands whose --help was one usage line
+        for cmd in ("init", "member", "codebook", "import", "round",
+                    "label", "labels"):
+            out = subprocess.run([BIN, cmd, "--help"], capture_output=True,
+                                 text=True, check=True).stdout
+            body = out.split("\n\n", 1)[1] if "\n\n" in out else ""
+            for o in help_usage(cmd) - {"--as"}:
+                self.assertIn(o, body, f"{cmd} --help does not explain {o}")
+            self.assertIn("e.g. bugcoder " + cmd, out, cmd)
+
     def test_map_is_documented_one_way(self):
         with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
             readme = f.read()
