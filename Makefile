@@ -2,8 +2,9 @@
 #
 # Plain, non-recursive make.  User variables (CC, CPPFLAGS, CFLAGS,
 # LDFLAGS, PKG_CONFIG, PREFIX, DESTDIR) are respected; project flags are
-# appended.  `make V=1` shows full commands, `make DEVELOPER=1` turns
-# warnings into errors, `make SAN=1` builds with ASan and UBSan.
+# appended.  `make V=1` shows full commands, `make DEVELOPER=1` adds a
+# strict warning set and turns warnings into errors, `make SAN=1` builds
+# with ASan and UBSan.
 
 VERSION     = 0.1.0
 PREFIX     ?= /usr/local
@@ -32,8 +33,14 @@ BC_CFLAGS  = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
 	-DBUGCODER_VERSION='"$(VERSION)"' \
 	-Wall -Wextra -Wshadow -Wstrict-prototypes -Wno-unused-parameter \
 	-I. $(PKG_CFLAGS)
+# DEVELOPER=1: warnings are errors, and a stricter set, as git's
+# config.mak.dev has it (`make DEVELOPER=1 syntax-check` checks every
+# source under it without building).
+DEVELOPER_CFLAGS = -Werror -Wdeclaration-after-statement -Wformat-security \
+	-Wold-style-definition -Woverflow -Wpointer-arith -Wunused -Wvla \
+	-fno-common -Wmissing-prototypes -Wno-missing-field-initializers
 ifdef DEVELOPER
-BC_CFLAGS += -Werror
+BC_CFLAGS += $(DEVELOPER_CFLAGS)
 endif
 ifdef SAN
 BC_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
@@ -119,6 +126,15 @@ hdr-check:
 			{ echo "hdr-check: $$h does not compile on its own" >&2; ok=0; }; \
 	done; [ $$ok = 1 ]
 
+# Every source compiles under the current flags (DEVELOPER=1 for the
+# strict set), without building anything.
+SYNTAX_SRC = $(CORE_SRC) $(EXPORTS_SRC) $(TUI_SRC) $(CLI_SRC) $(TEST_SRC) \
+	$(TESTLIB_SRC) tests/bench/gen.c
+syntax-check:
+	@ok=1; for f in $(SYNTAX_SRC); do \
+		$(CC) $(BC_CFLAGS) $(CPPFLAGS) $(CFLAGS) -fsyntax-only $$f || ok=0; \
+	done; [ $$ok = 1 ]
+
 check-layering:
 	@if grep -lE '#include *[<"](n?curses|ncursesw/|panel|menu|form)[a-z]*\.h' core/*.[ch] exports/*.[ch] 2>/dev/null; then \
 		echo 'core/ and exports/ must not include curses' >&2; exit 1; fi
@@ -170,7 +186,7 @@ clean:
 	rm -f */*.o */*.d */*/*.o */*/*.d */*.a
 	rm -rf tests/tmp
 
-.PHONY: all deps test check test-build check-layering hdr-check demo bench fuzz install uninstall clean FORCE
+.PHONY: all deps test check test-build check-layering hdr-check syntax-check demo bench fuzz install uninstall clean FORCE
 .SECONDARY:
 
 -include $(wildcard */*.d */*/*.d)

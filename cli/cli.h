@@ -99,6 +99,13 @@ int cli_check_dim_args(const char **pos, int from, int npos,
 void cli_dim_codes(const char *arg, struct dim_codes *dc);
 void cli_dim_codes_release(struct dim_codes *dc);
 
+/* codebook update FILE / codebook revert VERSION, with their --map
+ * arguments (cmd_evolve.c); exit codes. */
+int cli_codebook_update(struct cli *c, const char *path, const char **maps,
+			size_t nr_maps);
+int cli_codebook_revert(struct cli *c, const char *version,
+			const char **maps, size_t nr_maps);
+
 #define CMD(name) int cmd_##name(struct cli *c, int argc, char **argv)
 CMD(init);
 CMD(member);

@@ -327,9 +327,6 @@ CMD(codebook)
 		}
 		show_codebook(&cb);
 	} else if (!strcmp(pos[0], "update")) {
-		extern int cli_codebook_update(struct cli *, const char *,
-					       const char **, size_t);
-
 		if (npos != 2) {
 			ret = cli_usage_error(usage, "codebook update needs "
 					      "FILE");
@@ -339,9 +336,6 @@ CMD(codebook)
 			goto out;
 		ret = cli_codebook_update(c, pos[1], maps, nr_maps);
 	} else if (!strcmp(pos[0], "revert")) {
-		extern int cli_codebook_revert(struct cli *, const char *,
-					       const char **, size_t);
-
 		if (npos != 2) {
 			ret = cli_usage_error(usage, "codebook revert needs "
 					      "VERSION");

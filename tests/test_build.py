@@ -130,6 +130,20 @@ class Flags(unittest.TestCase):
         for ln in compiles:
             self.assertIn("-D_FORTIFY_SOURCE=2", ln)
 
+    def test_developer_flags(self):
+        """DEVELOPER=1 was -Werror alone; now a strict set, as git's
+        config.mak.dev, under which every source compiles."""
+        p = self.run_make("-n", "-B", "V=1", "DEVELOPER=1", "core/buf.o")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        line = [ln for ln in p.stdout.splitlines() if " -c " in ln][0]
+        for flag in ("-Werror", "-Wdeclaration-after-statement",
+                     "-Wmissing-prototypes", "-Wold-style-definition",
+                     "-Wvla", "-Wpointer-arith", "-Wformat-security"):
+            self.assertIn(flag, line)
+        p = self.run_make("DEVELOPER=1", "syntax-check")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.stderr, "")
+
     def test_hdr_check(self):
         p = self.run_make("hdr-check")
         self.assertEqual(p.returncode, 0, p.stderr)

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+int doupdate(void);
 static int (*real_doupdate)(void);
 static double *stamps;		/* wall, cpu, wall, cpu ... */
 static size_t nr, alloc;
