@@ -20,7 +20,10 @@ CMD(init)
 		"  --codebook FILE|NAME  the codebook: a JSON file, or the name "
 		"of a\n"
 		"                        bundled one (e.g. llm-framework-bugs)\n"
-		"  --title TEXT          the study's title";
+		"  --title TEXT          the study's title\n"
+		"\n"
+		"  e.g. bugcoder init --codebook llm-framework-bugs --title "
+		"\"LLM bugs\"";
 	const char *codebook = NULL, *title = NULL;
 	char *path = NULL;
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
@@ -89,7 +92,14 @@ CMD(member)
 {
 	static const char usage[] =
 		"bugcoder member add USER --role owner|annotator|adjudicator"
-		" | list | remove USER";
+		" | list | remove USER\n"
+		"\n"
+		"  USER         an OS account on this machine\n"
+		"  --role ROLE  owner, annotator (codes items) or adjudicator "
+		"(resolves\n"
+		"               disagreements, decides proposed codes)\n"
+		"\n"
+		"  e.g. bugcoder member add alice --role annotator";
 	const char *role = NULL;
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
 	const struct cli_opt opts[] = {
@@ -247,7 +257,10 @@ CMD(codebook)
 		"                     proposals accepted since are open again, "
 		"their labels\n"
 		"                     back on other; labels on other codes it "
-		"lacks need --map.";
+		"lacks need --map.\n"
+		"\n"
+		"  e.g. bugcoder codebook update v2.json --map "
+		"root_cause:configuration_error=misconfig";
 	const char **maps = NULL;
 	size_t nr_maps = 0;
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
@@ -345,9 +358,19 @@ out:
 
 CMD(import)
 {
-	static const char usage[] = "bugcoder import FILE...";
+	static const char usage[] =
+		"bugcoder import FILE...\n"
+		"\n"
+		"  FILE  JSON Lines in the item format (repo, number, title, "
+		"...), or what\n"
+		"        the GitHub API returns for issues; the files go in "
+		"together or\n"
+		"        not at all, and an item imported again is updated\n"
+		"\n"
+		"  e.g. bugcoder import tests/sample/items.jsonl";
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
 	const struct cli_opt opts[] = { { NULL, 0, NULL, NULL, NULL, NULL } };
+	struct import_stats *stats = NULL;
 	struct buf report = BUF_INIT;
 	int npos, rc, i, ret = 0;
 
@@ -364,43 +387,36 @@ CMD(import)
 		free(pos);
 		return ret;
 	}
-	/* all the files in one transaction: a bad file leaves the study as
-	 * it was, the files before it included */
-	if (store_begin(&c->st, &c->err) < 0) {
-		free(pos);
-		return cli_fail(c);
+	/* all the files go in together: a bad file leaves the study as it
+	 * was, the files before it included; they are read and checked
+	 * before the write lock is taken */
+	stats = xcalloc((size_t)npos + 1, sizeof(*stats));
+	if (import_files(&c->st, &c->actor, pos, (size_t)npos, stats,
+			 &c->err) < 0) {
+		ret = cli_fail(c);
+		if (npos == 1)
+			fprintf(stderr, "bugcoder: %s: nothing imported from "
+				"this file\n", pos[0]);
+		else
+			fprintf(stderr, "bugcoder: nothing imported: the %d "
+				"files go in together or not at all\n", npos);
+		goto out;
 	}
 	for (i = 0; i < npos; i++) {
-		struct import_stats s;
+		const struct import_stats *st = &stats[i];
 
-		memset(&s, 0, sizeof(s));
-		if (import_file(&c->st, &c->actor, pos[i], &s, &c->err) < 0) {
-			store_rollback(&c->st);
-			ret = cli_fail(c);
-			if (npos == 1)
-				fprintf(stderr, "bugcoder: %s: nothing imported "
-					"from this file\n", pos[i]);
-			else
-				fprintf(stderr, "bugcoder: nothing imported: "
-					"the %d files go in together or not "
-					"at all\n", npos);
-			goto out;
-		}
-		buf_addf(&report, "%s: %d added, %d updated", pos[i], s.added,
-			 s.updated);
-		if (s.skipped)
+		buf_addf(&report, "%s: %d added, %d updated", pos[i],
+			 st->added, st->updated);
+		if (st->skipped)
 			buf_addf(&report, ", %d pull requests skipped",
-				 s.skipped);
-		buf_addf(&report, " (%d comments, %d fixes)\n", s.comments,
-			 s.fixes);
-	}
-	if (store_commit(&c->st, &c->err) < 0) {
-		ret = cli_fail(c);
-		goto out;
+				 st->skipped);
+		buf_addf(&report, " (%d comments, %d fixes)\n", st->comments,
+			 st->fixes);
 	}
 	fputs(report.ptr, stdout);
 out:
 	buf_release(&report);
+	free(stats);
 	free(pos);
 	return ret;
 }

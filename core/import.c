@@ -557,13 +557,58 @@ static int item_exists(struct store *st, const struct item *it,
 	return found;
 }
 
+/* Save the parsed items of `origin`, in the caller's transaction. */
+static int save_parsed(struct store *st, const struct actor *a,
+		       struct items *l, const char *origin,
+		       struct import_stats *tmp, struct err *e)
+{
+	struct buf b = BUF_INIT;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < l->nr; i++) {
+		struct item *it = &l->v[i];
+
+		it->source = xstrdup(origin);
+		switch (item_exists(st, it, e)) {
+		case -1:
+			return -1;
+		case 1:
+			tmp->updated++;
+			break;
+		default:
+			tmp->added++;
+		}
+		tmp->comments += (int)it->nr_comments;
+		tmp->fixes += (int)it->nr_fixes;
+		if (item_save(st, it, e) < 0)
+			return err_prefix(e, "%s: %s#%lld", origin, it->repo,
+					  it->number);
+	}
+	buf_addf(&b, "%d added, %d updated", tmp->added, tmp->updated);
+	rc = store_audit(st, a->os_user, actor_for(a), "import", 0, NULL,
+			 origin, b.ptr, e);
+	buf_release(&b);
+	return rc;
+}
+
+static void add_stats(struct import_stats *to, const struct import_stats *t)
+{
+	if (!to)
+		return;
+	to->added += t->added;
+	to->updated += t->updated;
+	to->skipped += t->skipped;
+	to->comments += t->comments;
+	to->fixes += t->fixes;
+}
+
 int import_text(struct store *st, const struct actor *a, const char *text,
 		size_t len, const char *origin, struct import_stats *stats,
 		struct err *e)
 {
 	struct items l = { 0 };
 	struct import_stats tmp;
-	size_t i;
 	int ret = -1;
 
 	memset(&tmp, 0, sizeof(tmp));
@@ -573,47 +618,11 @@ int import_text(struct store *st, const struct actor *a, const char *text,
 		goto out;
 	if (store_begin(st, e) < 0)
 		goto out;
-	for (i = 0; i < l.nr; i++) {
-		struct item *it = &l.v[i];
-
-		it->source = xstrdup(origin);
-		switch (item_exists(st, it, e)) {
-		case -1:
-			goto out;
-		case 1:
-			tmp.updated++;
-			break;
-		default:
-			tmp.added++;
-		}
-		tmp.comments += (int)it->nr_comments;
-		tmp.fixes += (int)it->nr_fixes;
-		if (item_save(st, it, e) < 0) {
-			err_prefix(e, "%s: %s#%lld", origin, it->repo,
-				   it->number);
-			goto out;
-		}
-	}
-	{
-		struct buf b = BUF_INIT;
-		int rc;
-
-		buf_addf(&b, "%d added, %d updated", tmp.added, tmp.updated);
-		rc = store_audit(st, a->os_user, actor_for(a), "import", 0,
-				 NULL, origin, b.ptr, e);
-		buf_release(&b);
-		if (rc < 0)
-			goto out;
-	}
+	if (save_parsed(st, a, &l, origin, &tmp, e) < 0)
+		goto out;
 	if (store_commit(st, e) < 0)
 		goto out;
-	if (stats) {
-		stats->added += tmp.added;
-		stats->updated += tmp.updated;
-		stats->skipped += tmp.skipped;
-		stats->comments += tmp.comments;
-		stats->fixes += tmp.fixes;
-	}
+	add_stats(stats, &tmp);
 	ret = 0;
 out:
 	if (ret < 0)
@@ -635,5 +644,52 @@ int import_file(struct store *st, const struct actor *a, const char *path,
 	}
 	ret = import_text(st, a, b.ptr, b.len, path, stats, e);
 	buf_release(&b);
+	return ret;
+}
+
+int import_files(struct store *st, const struct actor *a,
+		 const char *const *paths, size_t n,
+		 struct import_stats *stats, struct err *e)
+{
+	struct items *l = xcalloc(n + 1, sizeof(*l));
+	struct import_stats *tmp = xcalloc(n + 1, sizeof(*tmp));
+	size_t i;
+	int ret = -1;
+
+	if (actor_require(a, ROLES(ROLE_OWNER), "import", e) < 0)
+		goto out;
+	/* every file read and checked before the write lock is taken */
+	for (i = 0; i < n; i++) {
+		struct buf b = BUF_INIT;
+		int rc;
+
+		if (buf_read_file(&b, paths[i]) < 0) {
+			err_set(e, ERR_IO, "%s: %s", paths[i],
+				strerror(errno));
+			buf_release(&b);
+			goto out;
+		}
+		rc = parse_all(b.ptr, b.len, paths[i], &l[i], &tmp[i], e);
+		buf_release(&b);
+		if (rc < 0)
+			goto out;
+	}
+	if (store_begin(st, e) < 0)
+		goto out;
+	for (i = 0; i < n; i++)
+		if (save_parsed(st, a, &l[i], paths[i], &tmp[i], e) < 0)
+			goto out;
+	if (store_commit(st, e) < 0)
+		goto out;
+	for (i = 0; stats && i < n; i++)
+		stats[i] = tmp[i];
+	ret = 0;
+out:
+	if (ret < 0)
+		store_rollback(st);
+	for (i = 0; i < n; i++)
+		items_release(&l[i]);
+	free(l);
+	free(tmp);
 	return ret;
 }

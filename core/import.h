@@ -41,6 +41,14 @@ struct import_stats {
 int import_file(struct store *st, const struct actor *a, const char *path,
 		struct import_stats *stats, struct err *e);
 
+/* Import several files together: all are read and checked before the
+ * study's write lock is taken, which is then held only while they are
+ * written; all go in, or none.  stats[0..n) (may be NULL) gets each
+ * file's figures. */
+int import_files(struct store *st, const struct actor *a,
+		 const char *const *paths, size_t n,
+		 struct import_stats *stats, struct err *e);
+
 /* The same from text in memory; `origin` names it in errors. */
 int import_text(struct store *st, const struct actor *a, const char *text,
 		size_t len, const char *origin, struct import_stats *stats,

@@ -113,6 +113,9 @@ struct pick_ops {
 	const char *pick_verb;	/* the picker's hint: "pick" */
 };
 
+struct pending_pick;
+struct ui_client;
+
 struct screen {
 	struct store *st;
 	const struct actor *actor;
@@ -145,6 +148,9 @@ struct screen {
 	struct buf last_search;	/* for n/N in a pane not searched yet */
 	int picking;		/* dimension the picker shows, or -1 */
 	int cb_stale;		/* a save met a newer codebook version */
+	struct pending_pick *pending;	/* a pick that met a busy study,
+					   retried while idle; owned */
+	struct ui_client *client;	/* the loop's, for its idle_ms */
 	int quit;
 
 	/* what kind of screen this is (the annotator's unless set) */

@@ -22,7 +22,9 @@
  * loop ends as a hangup would end it - ":paste TEXT" - a bracketed
  * paste, with \n \t \r \e \\ escapes - and ":run COMMAND" - a shell
  * command run to its end, as another process changing the study while
- * the screen is open), never from terminfo decoding; the
+ * the screen is open, after which the loop goes idle once, as if the
+ * user paused; ":exec COMMAND" is the same with no pause, the change
+ * coming between two keys), never from terminfo decoding; the
  * loop ends when the script does.  With BUGCODER_NO_DISPLAY=1 the screen
  * is a newterm() on /dev/null (TERM, LINES and COLUMNS from the
  * environment), so no tty is needed.  Dumps go to $BUGCODER_DUMP_DIR
@@ -58,8 +60,11 @@ struct ui_client {
 	void (*key)(void *ctx, int key);
 	int (*done)(void *ctx);		/* leave the loop? */
 	void (*repaint)(void *ctx);	/* everything is dirty */
-	void (*idle)(void *ctx);	/* optional: no key for a few
-					   seconds after the last one */
+	/* called after idle_ms without a key (0 or NULL: never), so the
+	 * client can notice what other processes changed; marks dirty what
+	 * it redraws */
+	void (*idle)(void *ctx);
+	int idle_ms;
 };
 
 /* Set the terminal up.  Returns 0, or -1 with `e` filled (no terminal,
