@@ -131,6 +131,8 @@ static void summary(const char *repo, const struct gh_stats *s)
 		printf(", %ld unchanged since the last fetch", s->unchanged);
 	if (s->vanished)
 		printf(", %ld gone since listed", s->vanished);
+	if (s->nr_failed)
+		printf(", %zu failed", s->nr_failed);
 	printf("\nrequests: %ld (%ld counted, %ld not modified, %ld "
 	       "retried)", s->requests, s->counted, s->not_modified,
 	       s->retries);
@@ -146,6 +148,70 @@ static void summary(const char *repo, const struct gh_stats *s)
 		printf(" (%ld GraphQL points)", s->graphql_cost);
 	putchar('\n');
 	fflush(stdout);
+}
+
+/* The command that fetches again what failed: this one, as given. */
+static void retry_command(struct buf *b, struct cli *c, int argc,
+			  char **argv)
+{
+	const char *env = getenv("BUGCODER_STUDY");
+	const char *glob[4];
+	int i, n = 0;
+
+	buf_addstr(b, "bugcoder");
+	if (c->study_path && (!env || strcmp(env, c->study_path))) {
+		glob[n++] = "--study";
+		glob[n++] = c->study_path;
+	}
+	if (c->as) {
+		glob[n++] = "--as";
+		glob[n++] = c->as;
+	}
+	for (i = 0; i < n + argc; i++) {
+		const char *a = i < n ? glob[i] : argv[i - n];
+
+		if (*a && !strpbrk(a, " \t\n'\"\\$`;&|<>(){}*?[]#~"))
+			buf_addf(b, " %s", a);
+		else {
+			buf_addstr(b, " '");
+			for (; *a; a++) {
+				if (*a == '\'')
+					buf_addstr(b, "'\\''");
+				else
+					buf_addch(b, *a);
+			}
+			buf_addch(b, '\'');
+		}
+	}
+}
+
+/* Name every failed issue on stderr and say how to retry them.  Returns
+ * the exit code: 3. */
+static int report_failed(struct cli *c, const struct gh_stats *s, int argc,
+			 char **argv)
+{
+	struct buf b = BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < s->nr_failed; i++) {
+		buf_reset(&b);
+		buf_addf(&b, "%s#%lld failed: %s", s->failed[i].repo,
+			 s->failed[i].number, s->failed[i].what);
+		fputs("bugcoder: ", stderr);
+		cli_print_safe(stderr, b.ptr);
+		fputc('\n', stderr);
+	}
+	buf_reset(&b);
+	retry_command(&b, c, argc, argv);
+	fprintf(stderr, "bugcoder: %zu issue%s failed and %s not stored; the "
+		"rest is; to fetch %s again (and anything new): ",
+		s->nr_failed, s->nr_failed == 1 ? "" : "s",
+		s->nr_failed == 1 ? "was" : "were",
+		s->nr_failed == 1 ? "it" : "them");
+	cli_print_safe(stderr, b.ptr);
+	fputc('\n', stderr);
+	buf_release(&b);
+	return 3;
 }
 
 CMD(fetch)
@@ -256,15 +322,20 @@ CMD(fetch)
 	}
 	if (line.drawn)
 		fputs("\r\033[K", stderr);
-	if (rc < 0 && c->err.code == ERR_USAGE)
+	if (rc < 0 && c->err.code == ERR_USAGE) {
+		gh_stats_release(&stats);
 		return cli_fail(c);
+	}
 	summary(o.repo, &stats);
 	if (rc < 0) {
 		if (c->err.code == ERR_INTERRUPTED)
 			err_set(&c->err, ERR_INTERRUPTED, "fetch of %s "
 				"interrupted; run the same command again to "
 				"continue", o.repo);
+		gh_stats_release(&stats);
 		return cli_fail(c);
 	}
-	return 0;
+	ret = stats.nr_failed ? report_failed(c, &stats, argc, argv) : 0;
+	gh_stats_release(&stats);
+	return ret;
 }

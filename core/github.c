@@ -31,7 +31,9 @@
  *     never called), and whose cross-referenced events carry the source
  *     pull request's title, body and merged_at.  When no merged pull
  *     request is found that way, a closed event with a commit costs one
- *     more request, GET /repos/O/R/commits/SHA/pulls (this is also how a
+ *     more request, GET {commit_url}/pulls, the event's commit_url naming
+ *     the repository that holds the commit; 404, 409 and 422 there mean
+ *     no pull request is known through that commit (this is also how a
  *     REST-only fetch sees `connected` links, whose events name no pull
  *     request: the linked pull request's merge closes the issue).
  *  3. The diff of every fixing pull request, GET /repos/O/R/pulls/N with
@@ -69,14 +71,20 @@
  * Faults and limits are the HTTP client's business (ghclient.c):
  * transient faults are retried with back-off, rate limits waited out,
  * redirects followed; the fetch sees a request either answered or failed
- * with the URL and the status.
+ * with the URL and the status.  A request about one issue that failed
+ * fails that issue alone: nothing of it is stored, it is listed in
+ * gh_stats.failed, and not being in fetch_issues it is asked for again by
+ * the next fetch, which skips every unchanged issue.  Only the study's
+ * own errors, an interruption, a failed list page or
+ * GH_MAX_FAILED_IN_A_ROW network failures in a row stop the fetch.
  *
  * Dates: --since and --until bound the issue's creation; --since is also
  * sent as the list's `since` (updated since), which only narrows it.
  *
  * Limitations: a fixing pull request must belong to the fetched
  * repository (cross-references from other repositories are mentions, not
- * fixes); a cross-reference from a merged pull request counts as a fix
+ * fixes), except for one merged through a commit of another repository
+ * that closed the issue; a cross-reference from a merged pull request counts as a fix
  * even when it only mentions the issue, as studies of this kind do.
  * Resuming at a remembered page assumes the pages before it did not
  * shrink meanwhile (an issue deleted or transferred away shifts later
@@ -265,6 +273,7 @@ static void comments_release(struct comments *l)
 /* A fixing pull request as found, before its diff is fetched. */
 struct prref {
 	long long number;
+	char *repo;		/* its repository when not the fetched one */
 	char *title, *body, *url, *merged_at;
 	int additions, deletions, changed_files;	/* -1 unknown */
 };
@@ -272,7 +281,8 @@ struct prref {
 struct prrefs {
 	struct prref *v;
 	size_t nr, alloc;
-	char **commits;		/* closing commits still to look up */
+	char **commits;		/* closing commits still to look up: the
+				   URL of their pull request list */
 	size_t nr_commits, alloc_commits;
 };
 
@@ -281,6 +291,7 @@ static void prrefs_release(struct prrefs *l)
 	size_t i;
 
 	for (i = 0; i < l->nr; i++) {
+		free(l->v[i].repo);
 		free(l->v[i].title);
 		free(l->v[i].body);
 		free(l->v[i].url);
@@ -299,8 +310,15 @@ static void fill(char **dst, const char *v)
 		*dst = xstrdup(v);
 }
 
-static void prrefs_add(struct prrefs *l, long long number, const char *title,
-		       const char *body, const char *url,
+static int same_repo(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && !strcasecmp(a, b));
+}
+
+/* Add pull request `number` of repository `repo` (NULL: the fetched
+ * one), or fill in what an earlier mention of it lacked. */
+static void prrefs_add(struct prrefs *l, const char *repo, long long number,
+		       const char *title, const char *body, const char *url,
 		       const char *merged_at, int add, int del, int files)
 {
 	struct prref *p = NULL;
@@ -309,13 +327,14 @@ static void prrefs_add(struct prrefs *l, long long number, const char *title,
 	if (number <= 0)
 		return;
 	for (i = 0; i < l->nr; i++)
-		if (l->v[i].number == number)
+		if (l->v[i].number == number && same_repo(l->v[i].repo, repo))
 			p = &l->v[i];
 	if (!p) {
 		ALLOC_GROW(l->v, l->nr + 1, l->alloc);
 		p = &l->v[l->nr++];
 		memset(p, 0, sizeof(*p));
 		p->number = number;
+		p->repo = xstrdup_or_null(repo);
 		p->additions = p->deletions = p->changed_files = -1;
 	}
 	fill(&p->title, title);
@@ -333,7 +352,13 @@ static void prrefs_add(struct prrefs *l, long long number, const char *title,
 static int cmp_prref(const void *a, const void *b)
 {
 	const struct prref *x = a, *y = b;
+	int c;
 
+	/* the fetched repository's own first */
+	if (!x->repo != !y->repo)
+		return x->repo ? 1 : -1;
+	if (x->repo && (c = strcasecmp(x->repo, y->repo)))
+		return c;
 	return x->number < y->number ? -1 : x->number > y->number;
 }
 
@@ -376,6 +401,7 @@ struct fetch {
 	int has_since, has_until;
 	int graphql;		/* still usable */
 	long stored;		/* items stored, for --limit */
+	int failed_in_a_row;	/* issues failed on the network, in a row */
 };
 
 static void progress(struct fetch *f)
@@ -412,7 +438,7 @@ static void add_graphql_pr(struct fetch *f, struct prrefs *l, const cJSON *pr)
 	if (!our_repo(f->repo, f->canon,
 		      jstr(jget(pr, "repository"), "nameWithOwner")))
 		return;
-	prrefs_add(l, jnum(pr, "number", -1), jstr(pr, "title"),
+	prrefs_add(l, NULL, jnum(pr, "number", -1), jstr(pr, "title"),
 		   jstr(pr, "body"), jstr(pr, "url"), jstr(pr, "mergedAt"),
 		   jint(pr, "additions"), jint(pr, "deletions"),
 		   jint(pr, "changedFiles"));
@@ -558,6 +584,39 @@ out:
 	return ret;
 }
 
+/*
+ * The URL listing the pull requests of the commit that a `closed` event
+ * names, owned by the caller, or NULL when the event names no usable
+ * commit.  The event's commit_url is used as given, since it names the
+ * repository that holds the commit (another one, or this one under its
+ * old name); only when it is absent or off the API is the URL built from
+ * the fetched repository and the commit_id.
+ */
+static char *commit_pulls_url(struct fetch *f, const cJSON *ev)
+{
+	const char *sha = jstr(ev, "commit_id");
+	const char *cu = jstr(ev, "commit_url");
+	const char *api = ghc_api(f->c);
+	size_t k = sha ? strspn(sha, "0123456789abcdef") : 0;
+	size_t n = strlen(api);
+	struct buf b = BUF_INIT;
+
+	if (k < 7 || sha[k])
+		return NULL;
+	if (cu && !strncmp(cu, api, n) && !strncmp(cu + n, "/repos/", 7) &&
+	    strstr(cu + n, "/commits/") && !strpbrk(cu, "?# \t\r\n")) {
+		const char *tail = strstr(cu + n, "/commits/") + 9;
+
+		if (!strcmp(tail, sha)) {
+			buf_addf(&b, "%s/pulls?per_page=%d", cu, PER_PAGE);
+			return buf_detach(&b, NULL);
+		}
+	}
+	buf_addf(&b, "%s/repos/%s/commits/%s/pulls?per_page=%d", api, f->repo,
+		 sha, PER_PAGE);
+	return buf_detach(&b, NULL);
+}
+
 /* The REST way: the issue's timeline, page by page, then a look-up of
  * closing commits when no merged pull request was named. */
 static int link_rest(struct fetch *f, long long number, struct gathered *g,
@@ -618,7 +677,7 @@ static int link_rest(struct fetch *f, long long number, struct gathered *g,
 					fn = full = repo_from_api_url(
 						jstr(src, "url"));
 				if (our_repo(f->repo, f->canon, fn))
-					prrefs_add(&g->prs,
+					prrefs_add(&g->prs, NULL,
 						   jnum(src, "number", -1),
 						   jstr(src, "title"),
 						   jstr(src, "body"),
@@ -628,15 +687,14 @@ static int link_rest(struct fetch *f, long long number, struct gathered *g,
 				free(full);
 			} else if (!strcmp(type, "closed") &&
 				   jstr(ev, "commit_id")) {
-				const char *sha = jstr(ev, "commit_id");
-				size_t k = strspn(sha, "0123456789abcdef");
+				char *lookup = commit_pulls_url(f, ev);
 
-				if (k >= 7 && !sha[k]) {
+				if (lookup) {
 					ALLOC_GROW(g->prs.commits,
 						   g->prs.nr_commits + 1,
 						   g->prs.alloc_commits);
 					g->prs.commits[g->prs.nr_commits++] =
-						xstrdup(sha);
+						lookup;
 				}
 			}
 		}
@@ -648,25 +706,41 @@ static int link_rest(struct fetch *f, long long number, struct gathered *g,
 	}
 	/* a closing commit explains the fix only when nothing else did */
 	for (i = 0; !g->prs.nr && i < g->prs.nr_commits; i++) {
+		const char *lookup = g->prs.commits[i];
+		char *commit_repo = repo_from_api_url(lookup);
 		const cJSON *pr;
 
-		buf_reset(&url);
-		buf_addf(&url, "%s/repos/%s/commits/%s/pulls?per_page=%d",
-			 ghc_api(f->c), f->repo, g->prs.commits[i], PER_PAGE);
 		ghc_resp_clear(&r);
 		cJSON_Delete(page);
 		page = NULL;
-		if (ghc_request(f->c, url.ptr, GHC_JSON, NULL, &r, &page,
-				e) < 0)
+		if (ghc_request(f->c, lookup, GHC_JSON, NULL, &r, &page,
+				e) < 0) {
+			free(commit_repo);
+			/* the commit is gone, unreachable or not on a branch
+			   GitHub indexes: no pull request found through it */
+			if (r.status == 404 || r.status == 409 ||
+			    r.status == 410 || r.status == 422) {
+				err_clear(e);
+				continue;
+			}
 			goto out;
+		}
 		cJSON_ArrayForEach(pr, page) {
 			char *full = NULL;
+			const char *other = NULL;
 
 			if (!jstr(pr, "merged_at"))
 				continue;
 			full = repo_from_api_url(jstr(pr, "url"));
-			if (our_repo(f->repo, f->canon, full))
-				prrefs_add(&g->prs, jnum(pr, "number", -1),
+			/* a commit of another repository that closed this
+			   issue: its pull requests there are the fix */
+			if (full && commit_repo &&
+			    !our_repo(f->repo, f->canon, commit_repo) &&
+			    !strcasecmp(full, commit_repo))
+				other = full;
+			if (other || our_repo(f->repo, f->canon, full))
+				prrefs_add(&g->prs, other,
+					   jnum(pr, "number", -1),
 					   jstr(pr, "title"), jstr(pr, "body"),
 					   jstr(pr, "html_url"),
 					   jstr(pr, "merged_at"),
@@ -675,6 +749,7 @@ static int link_rest(struct fetch *f, long long number, struct gathered *g,
 					   jint(pr, "changed_files"));
 			free(full);
 		}
+		free(commit_repo);
 	}
 	g->complete = 1;
 	ret = 0;
@@ -687,8 +762,8 @@ out:
 }
 
 /* Rebuild a diff from the paged file list of pull request `number`. */
-static int diff_from_files(struct fetch *f, long long number, struct fix *fx,
-			   struct err *e)
+static int diff_from_files(struct fetch *f, const char *repo,
+			   long long number, struct fix *fx, struct err *e)
 {
 	struct buf url = BUF_INIT, d = BUF_INIT;
 	cJSON *page = NULL;
@@ -699,7 +774,7 @@ static int diff_from_files(struct fetch *f, long long number, struct fix *fx,
 
 	ghc_resp_init(&r);
 	buf_addf(&url, "%s/repos/%s/pulls/%lld/files?per_page=%d",
-		 ghc_api(f->c), f->repo, number, PER_PAGE);
+		 ghc_api(f->c), repo, number, PER_PAGE);
 	while (url.len) {
 		const cJSON *x;
 
@@ -778,40 +853,46 @@ out:
 
 /* The diff of pull request `number` as a fix of this repository already
  * holds it (complete, not rebuilt), or NULL. */
-static char *stored_diff(struct fetch *f, long long number, size_t *len)
+static char *stored_diff(struct fetch *f, const char *repo, long long number,
+			 size_t *len)
 {
+	struct buf pat = BUF_INIT;
 	sqlite3_stmt *s;
 	char *d = NULL;
 
 	s = store_prepare(f->st, "SELECT fixes.diff FROM fixes JOIN items ON "
-			  "items.id = fixes.item_id WHERE items.repo = ? AND "
+			  "items.id = fixes.item_id WHERE lower(substr(fixes.url, "
+			  "-length(?1))) = lower(?1) AND "
 			  "fixes.number = ? AND fixes.diff_partial = 0 AND "
 			  "fixes.diff IS NOT NULL LIMIT 1", NULL);
 	if (!s)
 		return NULL;
-	sqlite3_bind_text(s, 1, f->repo, -1, SQLITE_STATIC);
+	buf_addf(&pat, "/%s/pull/%lld", repo, number);
+	sqlite3_bind_text(s, 1, pat.ptr, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(s, 2, number);
 	if (sqlite3_step(s) == SQLITE_ROW) {
 		*len = (size_t)sqlite3_column_bytes(s, 0);
 		d = xstrndup((const char *)sqlite3_column_text(s, 0), *len);
 	}
 	sqlite3_finalize(s);
+	buf_release(&pat);
 	return d;
 }
 
-static int fetch_diff(struct fetch *f, struct fix *fx, struct err *e)
+static int fetch_diff(struct fetch *f, const char *repo, struct fix *fx,
+		      struct err *e)
 {
 	struct buf url = BUF_INIT, key = BUF_INIT;
 	struct ghc_resp r;
 	int ret = -1;
 
-	buf_addf(&url, "%s/repos/%s/pulls/%lld", ghc_api(f->c), f->repo,
+	buf_addf(&url, "%s/repos/%s/pulls/%lld", ghc_api(f->c), repo,
 		 fx->number);
 	if (ghc_request(f->c, url.ptr, GHC_DIFF | GHC_ALLOW_406, NULL, &r,
 			NULL, e) < 0)
 		goto out;
 	if (r.status == 304) {
-		fx->diff = stored_diff(f, fx->number, &fx->diff_len);
+		fx->diff = stored_diff(f, repo, fx->number, &fx->diff_len);
 		if (fx->diff) {
 			ret = 0;
 			goto out;
@@ -825,7 +906,7 @@ static int fetch_diff(struct fetch *f, struct fix *fx, struct err *e)
 			goto out;
 	}
 	if (r.status == 406) {
-		ret = diff_from_files(f, fx->number, fx, e);
+		ret = diff_from_files(f, repo, fx->number, fx, e);
 		goto out;
 	}
 	fx->diff = buf_detach(&r.body, &fx->diff_len);
@@ -1006,7 +1087,7 @@ static int finish_issue(struct fetch *f, const cJSON *issue,
 		fx->additions = p->additions;
 		fx->deletions = p->deletions;
 		fx->changed_files = p->changed_files;
-		if (fetch_diff(f, fx, e) < 0)
+		if (fetch_diff(f, p->repo ? p->repo : f->repo, fx, e) < 0)
 			goto out;
 	}
 	/* complete now: store it even when a stop was asked meanwhile */
@@ -1036,6 +1117,52 @@ out:
 static int limit_reached(const struct fetch *f)
 {
 	return f->o->limit > 0 && f->stored >= f->o->limit;
+}
+
+void gh_stats_release(struct gh_stats *s)
+{
+	size_t i;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->nr_failed; i++) {
+		free(s->failed[i].repo);
+		free(s->failed[i].what);
+	}
+	free(s->failed);
+	s->failed = NULL;
+	s->nr_failed = s->alloc_failed = 0;
+}
+
+/* Errors that are the study's or the user's, not one issue's: the fetch
+ * stops on them. */
+static int fatal_error(int code)
+{
+	return code == ERR_INTERRUPTED || code == ERR_DB || code == ERR_BUSY ||
+	       code == ERR_IO || code == ERR_USAGE;
+}
+
+/* One issue failed with `e`: note it and clear `e`, or return -1 when the
+ * fetch should stop (see fatal_error and GH_MAX_FAILED_IN_A_ROW). */
+static int issue_failed(struct fetch *f, long long number, struct err *e)
+{
+	struct gh_failure *x;
+
+	if (fatal_error(e->code))
+		return -1;
+	if (e->code == ERR_NET &&
+	    ++f->failed_in_a_row >= GH_MAX_FAILED_IN_A_ROW)
+		return err_prefix(e, "%d issues in a row failed, the last "
+				  "one", f->failed_in_a_row);
+	ALLOC_GROW(f->stats->failed, f->stats->nr_failed + 1,
+		   f->stats->alloc_failed);
+	x = &f->stats->failed[f->stats->nr_failed++];
+	x->repo = xstrdup(f->repo);
+	x->number = number;
+	x->what = xstrdup(e->msg);
+	err_clear(e);
+	progress(f);
+	return 0;
 }
 
 /* Work through the candidates of one page.  Returns 0, or -1. */
@@ -1068,8 +1195,13 @@ static int do_page(struct fetch *f, const cJSON **todo, size_t n,
 			}
 			if (limit_reached(f))
 				break;
-			if (finish_issue(f, todo[j], &g[j], e) < 0)
-				goto out;
+			if (finish_issue(f, todo[j], &g[j], e) < 0) {
+				if (issue_failed(f, jnum(todo[j], "number", 0),
+						 e) < 0)
+					goto out;
+			} else {
+				f->failed_in_a_row = 0;
+			}
 			gathered_release(&g[j]);
 		}
 		i += batch;

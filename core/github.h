@@ -31,8 +31,21 @@ struct cJSON;
 
 #define GH_DEFAULT_API "https://api.github.com"
 #define GH_API_VERSION "2022-11-28"
+/* so many issues failing one after another mean GitHub (or the network)
+   is down, not that these issues are bad: the fetch stops */
+#define GH_MAX_FAILED_IN_A_ROW 10
 
-/* Running figures of one fetch.  All counts cover this call only. */
+/* An issue whose requests kept failing: nothing of it was stored, and
+ * the next fetch asks for it again. */
+struct gh_failure {
+	char *repo;		/* "owner/name" */
+	long long number;
+	char *what;		/* the request and the answer, one line */
+};
+
+/* Running figures of one fetch.  All counts cover this call only.
+ * gh_fetch() starts them afresh; gh_stats_release() frees the list of
+ * failed issues. */
 struct gh_stats {
 	long requests;		/* HTTP exchanges, redirects and failures too */
 	long counted;		/* answers that count against the rate limit
@@ -47,6 +60,8 @@ struct gh_stats {
 	long fixes;		/* fixing pull requests stored */
 	long partial_diffs;	/* diffs rebuilt from the file list */
 	long vanished;		/* listed, then gone (404/410): skipped */
+	struct gh_failure *failed;	/* issues that failed, in order */
+	size_t nr_failed, alloc_failed;
 	long rate_remaining;	/* last x-ratelimit-remaining; -1 unknown */
 	long rate_limit;	/* last x-ratelimit-limit; -1 unknown */
 	long waited;		/* seconds spent waiting on limits/back-off */
@@ -84,6 +99,9 @@ struct gh_fetch_opts {
 	struct gh_progress progress;
 };
 
+/* Free the list of failed issues in `s` (NULL is fine). */
+void gh_stats_release(struct gh_stats *s);
+
 /*
  * Fetch o->repo into the study `st` (which the caller opened for
  * writing; no transaction may be open).  Fills `stats` (may be NULL)
@@ -91,7 +109,9 @@ struct gh_fetch_opts {
  * reached; -1 with `e` filled otherwise: ERR_INTERRUPTED when o->stop
  * was raised, ERR_NET for network faults and limits that outlasted the
  * retries (the message names the URL and the status, never the token),
- * ERR_INPUT for bad options or answers.  Items stored before a failure
+ * ERR_INPUT for bad options or answers; ERR_NET also when
+ * GH_MAX_FAILED_IN_A_ROW issues in a row failed on the network.
+ * Items stored before a failure
  * stay stored; calling again with the same options continues.
  */
 int gh_fetch(struct store *st, const struct gh_fetch_opts *o,

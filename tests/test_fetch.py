@@ -609,14 +609,21 @@ class TestFetchFaults(FetchTestCase):
                                   "kind": "status", "arg": 502, "times": 100}])
         db = self.study()
         p = self.fetch(db, "acme/small", "--require-fix", token="t", rc=3)
-        self.assertRegex(p.stderr, r"^bugcoder: GET http://127\.0\.0\.1:\d+/repos/"
-                         r"acme/small/pulls/%d: HTTP 502 \(after 5 attempts\)\n$"
-                         % victim)
+        owner = want[2]["number"]
+        self.assertRegex(p.stderr, r"^bugcoder: acme/small#%d failed: GET "
+                         r"http://127\.0\.0\.1:\d+/repos/acme/small/pulls/%d: "
+                         r"HTTP 502 \(after 5 attempts\)\n" % (owner, victim))
+        self.assertIn("1 issue failed and was not stored", p.stderr)
+        self.assertIn("bugcoder --study %s fetch acme/small" % db, p.stderr)
+        self.assertIn("1 failed", p.stdout)
+        # every other issue is stored; the failed one not, not even in part
         got = dump(db)
         self.assertEqual(sorted(n for _, n in got),
-                         [w["number"] for w in want[:2]])
+                         [w["number"] for w in want if w["number"] != owner])
+        # the next run asks for the failed one alone
         self.mock.reset()
-        self.fetch(db, "acme/small", "--require-fix", token="t")
+        p = self.fetch(db, "acme/small", "--require-fix", token="t")
+        self.assertIn("1 stored", p.stdout)
         self.assert_study_matches(db, "acme/small", True)
 
     def test_token_file_and_bad_options(self):
@@ -694,6 +701,31 @@ class TestFetchFaults(FetchTestCase):
                          sorted(w["number"] for w in want if w["number"] != gone))
         self.fetch(db, "acme/small")
         self.assert_study_matches(db, "acme/small", False)
+
+    def test_commit_lookup_refusals_mean_no_pull_request(self):
+        # GitHub answers 422 "No commit found for SHA", 409 or 404 for a
+        # commit it cannot place: no pull request through it, the issue
+        # itself is fine
+        want = self.mock.expected("acme/small")
+        by_commit = [w["number"] for w in want
+                     if w["kind"] in ("commit", "connected", "direct")]
+        self.assertTrue(by_commit)
+        for status in (422, 409, 404):
+            self.mock.reset()
+            self.mock.config(faults=[{"path": r"/commits/[0-9a-f]+/pulls",
+                                      "kind": "status", "arg": status,
+                                      "times": 1000}])
+            db = self.study("commit_%d" % status)
+            p = self.fetch(db, "acme/small")
+            self.assertNotIn("gone", p.stdout)
+            self.assertNotIn("failed", p.stdout)
+            got = dump(db)
+            self.assertEqual(sorted(n for _, n in got),
+                             sorted(w["number"] for w in want))
+            for n in by_commit:
+                self.assertEqual(got[("acme/small", n)]["fixes"], [], n)
+            reqs = [r["path"] for r in self.mock.ctl("/_control/requests")]
+            self.assertTrue(any("/commits/" in r for r in reqs))
 
     def test_empty_repository(self):
         db = self.study()
