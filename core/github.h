@@ -104,15 +104,19 @@ void gh_stats_release(struct gh_stats *s);
 
 /*
  * Fetch o->repo into the study `st` (which the caller opened for
- * writing; no transaction may be open).  Fills `stats` (may be NULL)
- * as it goes.  Returns 0 when the listing was finished or the limit
- * reached; -1 with `e` filled otherwise: ERR_INTERRUPTED when o->stop
- * was raised, ERR_NET for network faults and limits that outlasted the
- * retries (the message names the URL and the status, never the token),
- * ERR_INPUT for bad options or answers; ERR_NET also when
- * GH_MAX_FAILED_IN_A_ROW issues in a row failed on the network.
- * Items stored before a failure
- * stay stored; calling again with the same options continues.
+ * writing; no transaction may be open).  Fills `stats` (may be NULL; the
+ * caller frees it with gh_stats_release()) as it goes.  A request about
+ * one issue (its timeline, a commit look-up, a diff, a file list) that
+ * still fails after the retries marks that issue failed in
+ * stats->failed, stores nothing of it, and the fetch goes on.  Returns 0
+ * when the listing was finished or the limit reached, failed issues or
+ * not; -1 with `e` filled otherwise: ERR_INTERRUPTED when o->stop was
+ * raised, ERR_NET for network faults and limits that outlasted the
+ * retries on a list page, or GH_MAX_FAILED_IN_A_ROW issues in a row
+ * failed on the network (the message names the URL and the status, never
+ * the token), ERR_INPUT for bad options or answers.  Items stored before
+ * a failure stay stored; calling again with the same options continues,
+ * and asks again for the failed issues.
  */
 int gh_fetch(struct store *st, const struct gh_fetch_opts *o,
 	     struct gh_stats *stats, struct err *e);
