@@ -95,7 +95,7 @@ tui/bugcoder.1: tui/bugcoder.1.in Makefile
 
 DEB_PKGS = libncurses-dev libsqlite3-dev libcjson-dev libcurl4-openssl-dev \
 	libcmark-gfm-dev libcmark-gfm-extensions-dev libcmocka-dev tmux python3 \
-	pkg-config sqlite3 less python3-pandas r-base-core
+	pkg-config sqlite3 less python3-pandas r-base-core node-graphql
 
 deps:
 	@missing=''; \

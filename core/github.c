@@ -429,16 +429,24 @@ static void gathered_release(struct gathered *g)
 	memset(g, 0, sizeof(*g));
 }
 
-static void add_graphql_pr(struct fetch *f, struct prrefs *l, const cJSON *pr)
+/* Add pull request `pr` (GraphQL's PullRequest) when it is merged and
+ * of the fetched repository, or of `other` (a repository whose commit
+ * closed the issue; NULL for none). */
+static void add_graphql_pr(struct fetch *f, struct prrefs *l, const cJSON *pr,
+			   const char *other)
 {
 	const cJSON *merged = jget(pr, "merged");
+	const char *full = jstr(jget(pr, "repository"), "nameWithOwner");
+	const char *theirs = NULL;
 
 	if (!cJSON_IsObject(pr) || !cJSON_IsTrue(merged))
 		return;
-	if (!our_repo(f->repo, f->canon,
-		      jstr(jget(pr, "repository"), "nameWithOwner")))
+	if (other && full && !strcasecmp(full, other) &&
+	    !our_repo(f->repo, f->canon, other))
+		theirs = other;
+	else if (!our_repo(f->repo, f->canon, full))
 		return;
-	prrefs_add(l, NULL, jnum(pr, "number", -1), jstr(pr, "title"),
+	prrefs_add(l, theirs, jnum(pr, "number", -1), jstr(pr, "title"),
 		   jstr(pr, "body"), jstr(pr, "url"), jstr(pr, "mergedAt"),
 		   jint(pr, "additions"), jint(pr, "deletions"),
 		   jint(pr, "changedFiles"));
@@ -465,9 +473,11 @@ static void from_graphql(struct fetch *f, const cJSON *is,
 	cJSON_ArrayForEach(x, jget(comments, "nodes"))
 		comments_add(&g->comments, jlogin(x, "author"),
 			     jstr(x, "createdAt"), jstr(x, "body"));
-	cJSON_ArrayForEach(x, jget(jget(is, "closedByPullRequestsReferences"),
-				   "nodes"))
-		add_graphql_pr(f, &g->prs, x);
+	x = jget(is, "closedByPullRequestsReferences");
+	if (cJSON_IsTrue(jget(jget(x, "pageInfo"), "hasNextPage")))
+		return;
+	cJSON_ArrayForEach(x, jget(x, "nodes"))
+		add_graphql_pr(f, &g->prs, x, NULL);
 	cJSON_ArrayForEach(x, jget(tl, "nodes")) {
 		const char *type = jstr(x, "__typename");
 		const cJSON *y, *pr;
@@ -475,15 +485,22 @@ static void from_graphql(struct fetch *f, const cJSON *is,
 		if (!type)
 			continue;
 		if (!strcmp(type, "CrossReferencedEvent")) {
-			add_graphql_pr(f, &g->prs, jget(x, "source"));
+			add_graphql_pr(f, &g->prs, jget(x, "source"), NULL);
 		} else if (!strcmp(type, "ConnectedEvent")) {
-			add_graphql_pr(f, &g->prs, jget(x, "subject"));
+			add_graphql_pr(f, &g->prs, jget(x, "subject"), NULL);
 		} else if (!strcmp(type, "ClosedEvent")) {
+			const cJSON *apr;
+
 			y = jget(x, "closer");
-			add_graphql_pr(f, &g->prs, y);
-			cJSON_ArrayForEach(pr, jget(jget(y,
-					   "associatedPullRequests"), "nodes"))
-				add_graphql_pr(f, &g->prs, pr);
+			add_graphql_pr(f, &g->prs, y, NULL);
+			apr = jget(y, "associatedPullRequests");
+			if (cJSON_IsTrue(jget(jget(apr, "pageInfo"),
+					      "hasNextPage")))
+				return;
+			cJSON_ArrayForEach(pr, jget(apr, "nodes"))
+				add_graphql_pr(f, &g->prs, pr,
+					       jstr(jget(y, "repository"),
+						    "nameWithOwner"));
 		}
 	}
 	g->complete = 1;
@@ -502,7 +519,7 @@ static const char gql_tail[] =
 	"comments(first: 100) { totalCount "
 	"nodes { author { login } createdAt body } } "
 	"closedByPullRequestsReferences(first: 10, includeClosedPrs: true) "
-	"{ nodes { ...P } } "
+	"{ pageInfo { hasNextPage } nodes { ...P } } "
 	"timelineItems(first: 25, itemTypes: [CROSS_REFERENCED_EVENT, "
 	"CONNECTED_EVENT, CLOSED_EVENT]) { pageInfo { hasNextPage } "
 	"nodes { __typename "
@@ -512,8 +529,9 @@ static const char gql_tail[] =
 	"... on PullRequest { ...P } } } "
 	"... on ClosedEvent { closer { __typename "
 	"... on PullRequest { ...P } "
-	"... on Commit { oid associatedPullRequests(first: 5) "
-	"{ nodes { ...P } } } } } } } }";
+	"... on Commit { oid repository { nameWithOwner } "
+	"associatedPullRequests(first: 5) "
+	"{ pageInfo { hasNextPage } nodes { ...P } } } } } } } }";
 
 /*
  * Link issues[0..n) through one GraphQL request, filling g[0..n).  A

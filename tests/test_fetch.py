@@ -18,6 +18,7 @@ import sys
 import tempfile
 import time
 import unittest
+import urllib.error
 import urllib.parse
 import urllib.request
 
@@ -103,6 +104,11 @@ def dump(db, repo=None):
         out[(d["repo"], d["number"])] = d
     con.close()
     return out
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args):
+        return None
 
 
 class FetchTestCase(unittest.TestCase):
@@ -216,6 +222,9 @@ class TestFetchBig(FetchTestCase):
         self.assertLessEqual(ratio, 2.0, st)
         self.assertIn("linked by GraphQL", p.stdout)
         self.assertIn("%.2f counted per stored issue" % ratio, p.stdout)
+        # every query validated against GitHub's schema
+        self.assertGreater(st["by_kind"].get("graphql", 0), 0)
+        self.assertEqual(st["invalid_queries"], [])
         # the transferred issue went through the REST timeline's 301
         self.assertGreaterEqual(st["by_kind"].get("redirect", 0), 1)
         self.assertTrue(any(w["transferred"] and w["fixes"] for w in want))
@@ -708,7 +717,8 @@ class TestFetchFaults(FetchTestCase):
         # itself is fine
         want = self.mock.expected("acme/small")
         by_commit = [w["number"] for w in want
-                     if w["kind"] in ("commit", "connected", "direct")]
+                     if w["kind"] in ("commit", "connected", "direct",
+                                      "foreign_commit")]
         self.assertTrue(by_commit)
         for status in (422, 409, 404):
             self.mock.reset()
@@ -726,6 +736,71 @@ class TestFetchFaults(FetchTestCase):
                 self.assertEqual(got[("acme/small", n)]["fixes"], [], n)
             reqs = [r["path"] for r in self.mock.ctl("/_control/requests")]
             self.assertTrue(any("/commits/" in r for r in reqs))
+
+    def gql(self, query, variables=None, token="t"):
+        req = urllib.request.Request(
+            self.mock.url + "/graphql", method="POST",
+            data=json.dumps({"query": query,
+                             "variables": variables or {}}).encode(),
+            headers={"Authorization": "Bearer " + token,
+                     "Content-Type": "application/json"})
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return r.status, json.loads(r.read())
+
+    def test_mock_answers_only_queries_that_validate(self):
+        n = [w for w in self.mock.expected("acme/small")
+             if not w["transferred"]][0]["number"]
+        good = ('query($owner: String!, $name: String!) { repository(owner: '
+                '$owner, name: $name) { i1: issue(number: %d) { number } } }'
+                % n)
+        st, body = self.gql(good, {"owner": "acme", "name": "small"})
+        self.assertEqual(st, 200)
+        self.assertEqual(body["data"]["repository"]["i1"]["number"], n)
+        # an unknown field, a misspelt argument, a syntax error: GitHub
+        # answers errors only, never data
+        for bad in (good.replace("{ number }", "{ number nonsense }"),
+                    good.replace("issue(number:", "issue(numbr:"),
+                    good.replace("{ number }", "{ number ")):
+            st, body = self.gql(bad, {"owner": "acme", "name": "small"})
+            self.assertEqual(st, 200)
+            self.assertNotIn("data", body)
+            self.assertTrue(body["errors"][0]["message"])
+            self.assertIn("locations", body["errors"][0])
+        self.assertEqual(len(self.mock.stats()["invalid_queries"]), 3)
+        # a missing variable
+        st, body = self.gql(good, {"owner": "acme"})
+        self.assertNotIn("data", body)
+        # a renamed repository answers under its old name too
+        st, body = self.gql(good.replace("number: %d" % n, "number: %d" % (
+            n2 := self.mock.expected("acme/renamed")[0]["number"])),
+            {"owner": "acme", "name": "oldname"})
+        self.assertEqual(body["data"]["repository"]["i1"]["number"], n2)
+
+    def test_mock_rate_limits_as_github_does(self):
+        # GraphQL: a 200 whose body is a RATE_LIMITED error
+        self.mock.config(ratelimit={"resource": "graphql", "remaining": 0,
+                                    "reset_in": 30})
+        st, body = self.gql("query { viewer { login } }")
+        self.assertEqual(st, 200)
+        self.assertEqual(body["errors"][0]["type"], "RATE_LIMITED")
+        self.assertNotIn("data", body)
+        # REST: a 403 with x-ratelimit-remaining 0
+        self.mock.config(ratelimit={"resource": "core", "remaining": 0,
+                                    "reset_in": 30})
+        with self.assertRaises(urllib.error.HTTPError) as cm:
+            urllib.request.urlopen(self.mock.url + "/repos/acme/small/issues")
+        self.assertEqual(cm.exception.code, 403)
+        self.assertEqual(cm.exception.headers["x-ratelimit-remaining"], "0")
+        # a renamed repository: 301 to the /repositories/ID form
+        self.mock.reset()
+        req = urllib.request.Request(self.mock.url +
+                                     "/repos/acme/oldname/issues?state=all")
+        opener = urllib.request.build_opener(NoRedirect)
+        with self.assertRaises(urllib.error.HTTPError) as cm:
+            opener.open(req)
+        self.assertEqual(cm.exception.code, 301)
+        self.assertTrue(cm.exception.headers["Location"].endswith(
+            "/repositories/1004/issues?state=all"))
 
     def test_empty_repository(self):
         db = self.study()
