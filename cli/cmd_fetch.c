@@ -146,6 +146,12 @@ static void summary(const char *repo, const struct gh_stats *s)
 	printf("; linked by %s", s->graphql ? "GraphQL" : "REST timelines");
 	if (s->graphql_cost)
 		printf(" (%ld GraphQL points)", s->graphql_cost);
+	if (s->graphql_halved)
+		printf("; %ld GraphQL batch%s halved after a failure",
+		       s->graphql_halved, s->graphql_halved == 1 ? "" : "es");
+	if (s->graphql_lost)
+		printf("; %ld issue%s GraphQL could not answer linked by REST",
+		       s->graphql_lost, s->graphql_lost == 1 ? "" : "s");
 	putchar('\n');
 	fflush(stdout);
 }

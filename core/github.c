@@ -108,6 +108,7 @@
 
 #define PER_PAGE 100
 #define GQL_BATCH 50
+#define GQL_MAX_LOST 3	/* single issues lost in a row: GraphQL is down */
 
 /* ---- paging ------------------------------------------------------------ */
 
@@ -400,9 +401,20 @@ struct fetch {
 	double since_t, until_t;
 	int has_since, has_until;
 	int graphql;		/* still usable */
+	size_t gql_batch;	/* issues per GraphQL request, now */
+	int gql_good;		/* answers since it was last made smaller */
+	int gql_lost;		/* single issues it could not answer, in a row */
 	long stored;		/* items stored, for --limit */
 	int failed_in_a_row;	/* issues failed on the network, in a row */
 };
+
+/* Errors that are the study's or the user's, not one issue's: the fetch
+ * stops on them. */
+static int fatal_error(int code)
+{
+	return code == ERR_INTERRUPTED || code == ERR_DB || code == ERR_BUSY ||
+	       code == ERR_IO || code == ERR_USAGE;
+}
 
 static void progress(struct fetch *f)
 {
@@ -533,13 +545,14 @@ static const char gql_tail[] =
 	"associatedPullRequests(first: 5) "
 	"{ pageInfo { hasNextPage } nodes { ...P } } } } } } } }";
 
-/*
- * Link issues[0..n) through one GraphQL request, filling g[0..n).  A
- * failure other than an interruption turns GraphQL off for the rest of
- * the fetch (the REST timeline answers instead) and is not an error.
- */
-static int link_graphql(struct fetch *f, const cJSON **issues, size_t n,
-			struct gathered *g, struct err *e)
+/* One GraphQL request for issues[0..n), filling g[0..n).  Returns 0 when
+ * it was answered (an issue left out of the answer stays incomplete and
+ * goes to REST), 1 when it failed on a 5xx, a timeout or a broken answer
+ * (worth asking a smaller question), 2 when GraphQL cannot be used at
+ * all (the query was refused, or no repository in the answer), -1 with
+ * `e` filled on an interruption or an error of the study. */
+static int graphql_once(struct fetch *f, const cJSON **issues, size_t n,
+			struct gathered *g, unsigned flags, struct err *e)
 {
 	struct buf q = BUF_INIT;
 	cJSON *req = NULL, *vars, *ans = NULL;
@@ -566,14 +579,13 @@ static int link_graphql(struct fetch *f, const cJSON **issues, size_t n,
 	cJSON_AddStringToObject(vars, "name", slash + 1);
 	post = cJSON_PrintUnformatted(req);
 
-	if (ghc_request(f->c, ghc_graphql_url(f->c), GHC_POST | GHC_JSON,
-			post, &r, &ans, &e2) < 0) {
-		if (e2.code == ERR_INTERRUPTED) {
+	if (ghc_request(f->c, ghc_graphql_url(f->c), GHC_POST | GHC_JSON |
+			flags, post, &r, &ans, &e2) < 0) {
+		if (fatal_error(e2.code)) {
 			*e = e2;
 			ret = -1;
 		} else {
-			f->graphql = 0;
-			f->stats->graphql = 0;
+			ret = e2.code == ERR_NET ? 1 : 2;
 		}
 		goto out;
 	}
@@ -581,8 +593,7 @@ static int link_graphql(struct fetch *f, const cJSON **issues, size_t n,
 						    "rateLimit"), "cost", 0);
 	repo = jget(jget(ans, "data"), "repository");
 	if (!cJSON_IsObject(repo)) {
-		f->graphql = 0;
-		f->stats->graphql = 0;
+		ret = 2;
 		goto out;
 	}
 	for (i = 0; i < n; i++) {
@@ -600,6 +611,60 @@ out:
 	free(owner);
 	buf_release(&q);
 	return ret;
+}
+
+/*
+ * Link issues[0..n) through GraphQL, filling g[0..n); an issue GraphQL
+ * does not answer is left incomplete, for the REST timeline.  A 5xx or a
+ * timeout usually means the question was too big for GitHub's time
+ * limit, so the batch is halved and each half asked again, down to a
+ * single issue, which gets the usual retries; only the issues that still
+ * fail are given up (and later batches stay smaller, growing back after
+ * answers).  GraphQL is turned off for the rest of the fetch when the
+ * query is refused outright, or when GQL_MAX_LOST single issues in a row
+ * could not be answered (an outage, not a hard question).  Returns 0, or
+ * -1 on an interruption or an error of the study.
+ */
+static int link_graphql(struct fetch *f, const cJSON **issues, size_t n,
+			struct gathered *g, struct err *e)
+{
+	int rc;
+
+	if (!f->graphql || !n)
+		return 0;
+	rc = graphql_once(f, issues, n, g, n > 1 ? GHC_NO_RETRY : 0, e);
+	if (rc < 0)
+		return -1;
+	if (rc == 0) {
+		f->gql_lost = 0;
+		if (f->gql_batch < GQL_BATCH && ++f->gql_good >= 2) {
+			f->gql_batch *= 2;
+			if (f->gql_batch > GQL_BATCH)
+				f->gql_batch = GQL_BATCH;
+			f->gql_good = 0;
+		}
+		return 0;
+	}
+	if (rc == 2) {
+		f->graphql = 0;
+		f->stats->graphql = 0;
+		return 0;
+	}
+	f->gql_good = 0;
+	if (n == 1) {
+		f->stats->graphql_lost++;
+		if (++f->gql_lost >= GQL_MAX_LOST) {
+			f->graphql = 0;
+			f->stats->graphql = 0;
+		}
+		return 0;
+	}
+	f->stats->graphql_halved++;
+	if (f->gql_batch > n / 2)
+		f->gql_batch = n / 2 ? n / 2 : 1;
+	if (link_graphql(f, issues, n / 2, g, e) < 0)
+		return -1;
+	return link_graphql(f, issues + n / 2, n - n / 2, g + n / 2, e);
 }
 
 /*
@@ -1152,14 +1217,6 @@ void gh_stats_release(struct gh_stats *s)
 	s->nr_failed = s->alloc_failed = 0;
 }
 
-/* Errors that are the study's or the user's, not one issue's: the fetch
- * stops on them. */
-static int fatal_error(int code)
-{
-	return code == ERR_INTERRUPTED || code == ERR_DB || code == ERR_BUSY ||
-	       code == ERR_IO || code == ERR_USAGE;
-}
-
 /* One issue failed with `e`: note it and clear `e`, or return -1 when the
  * fetch should stop (see fatal_error and GH_MAX_FAILED_IN_A_ROW). */
 static int issue_failed(struct fetch *f, long long number, struct err *e)
@@ -1196,15 +1253,16 @@ static int do_page(struct fetch *f, const cJSON **todo, size_t n,
 
 		if (limit_reached(f))
 			break;
-		if (batch > GQL_BATCH)
+		if (f->graphql && batch > f->gql_batch)
+			batch = f->gql_batch;
+		else if (batch > GQL_BATCH)
 			batch = GQL_BATCH;
 		/* without --require-fix each issue is kept: ask no more
 		   than the limit needs */
 		if (f->o->limit > 0 && !f->o->require_fix &&
 		    batch > (size_t)(f->o->limit - f->stored))
 			batch = (size_t)(f->o->limit - f->stored);
-		if (f->graphql &&
-		    link_graphql(f, todo + i, batch, g + i, e) < 0)
+		if (link_graphql(f, todo + i, batch, g + i, e) < 0)
 			goto out;
 		for (j = i; j < i + batch; j++) {
 			if (stopped(f)) {
@@ -1313,6 +1371,7 @@ int gh_fetch(struct store *st, const struct gh_fetch_opts *o,
 	if (!f.c)
 		goto out;
 	f.graphql = o->token && *o->token && !o->no_graphql;
+	f.gql_batch = GQL_BATCH;
 	stats->graphql = f.graphql;
 
 	/* what the list depends on, and what decides what is kept */

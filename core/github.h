@@ -69,6 +69,8 @@ struct gh_stats {
 	const char *wait_reason;	/* static text while waiting, or NULL */
 	int graphql;		/* GraphQL was used for linking */
 	long graphql_cost;	/* GraphQL points GitHub reported spending */
+	long graphql_halved;	/* batches split after a 5xx or timeout */
+	long graphql_lost;	/* issues GraphQL could not answer: REST */
 };
 
 /* Called after every exchange, every issue, and once a second while

@@ -55,7 +55,8 @@ Control (not counted, not recorded):
                              the items a correct fetch stores
 
 A fault is {"path": regex, "method": "GET", "kind": K, "times": 1,
-"skip": 0, "arg": ...}; kinds: status (arg = HTTP status), reset
+"skip": 0, "arg": ..., "body": regex}, where "body" (optional) must also
+match the request's body (a GraphQL query); kinds: status (arg = HTTP status), reset
 (connection reset mid-body), truncate (short body, then close), badjson,
 slow (arg = seconds before answering), secondary (403 with retry-after:
 arg), secondary_noretry (403, secondary message, no retry-after),
@@ -976,7 +977,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
                         "documentation_url": "https://docs.github.com/rest"},
                   kind=kind)
 
-    def take_fault(self, path):
+    def take_fault(self, path, body=b""):
         st = self.st
         with st.lock:
             for f in st.faults:
@@ -985,6 +986,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 if f.get("method") and f["method"] != self.command:
                     continue
                 if not re.search(f["path"], path):
+                    continue
+                if f.get("body") and not re.search(
+                        f["body"], body.decode("utf-8", "replace")):
                     continue
                 if f.get("skip", 0) > 0:
                     f["skip"] -= 1
@@ -1010,7 +1014,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         with self.st.lock:
             self.st.log.append({"method": self.command, "path": self.path,
                                 "headers": dict(self.headers.items())})
-        self.fault = self.take_fault(self.path)
+        self.fault = self.take_fault(self.path, body)
         f = self.fault
         resource = "graphql" if path == "/graphql" else "core"
         if f and f["kind"] == "slow":

@@ -674,6 +674,59 @@ class TestFetchFaults(FetchTestCase):
         self.assertIn("linked by REST timelines", p.stdout)
         self.assertGreater(self.mock.stats()["by_kind"].get("timeline", 0), 0)
 
+    def test_graphql_halves_the_batch_on_5xx_and_timeouts(self):
+        # a 502, then a timeout: the batch is asked again in halves, and
+        # every issue is still linked by GraphQL
+        self.mock.config(faults=[
+            {"path": r"^/graphql", "kind": "status", "arg": 502, "times": 1},
+            {"path": r"^/graphql", "kind": "slow", "arg": 4, "times": 1}])
+        db, p = self.ok(token="t", require_fix=True,
+                        env={"BUGCODER_FETCH_TIMEOUT": "1"})
+        self.assertIn("linked by GraphQL", p.stdout)
+        self.assertIn("2 GraphQL batches halved", p.stdout)
+        st = self.mock.stats()
+        # the transferred issue alone goes through its REST timeline
+        self.assertEqual(st["by_kind"].get("timeline", 0), 1, st)
+        self.assertEqual(st["invalid_queries"], [])
+
+    def test_graphql_gives_up_only_the_issue_it_cannot_answer(self):
+        want = self.mock.expected("acme/small", True)
+        hard = [w["number"] for w in want if not w["transferred"]][1]
+        self.mock.config(faults=[
+            {"path": r"^/graphql", "kind": "status", "arg": 502,
+             "times": 1000, "body": r"issue\(number: %d\)" % hard}])
+        db, p = self.ok(token="t", require_fix=True)
+        self.assertIn("linked by GraphQL", p.stdout)
+        self.assertIn("1 issue GraphQL could not answer", p.stdout)
+        reqs = [r["path"] for r in self.mock.ctl("/_control/requests")]
+        timelines = sorted(set(int(r.split("?")[0].split("/")[-2])
+                               for r in reqs if "/timeline" in r))
+        moved = [w["number"] for w in want if w["transferred"]]
+        self.assertEqual(timelines, sorted([hard] + moved))
+
+    def test_graphql_rate_limited_in_a_200_is_waited_out(self):
+        self.mock.config(faults=[{"path": r"^/graphql",
+                                  "kind": "gql_ratelimited", "arg": 1,
+                                  "times": 1}])
+        t = time.time()
+        db, p = self.ok(token="t", require_fix=True)
+        self.assertGreaterEqual(time.time() - t, 1.0)
+        self.assertIn("waited", p.stdout)
+        self.assertIn("linked by GraphQL", p.stdout)
+        self.assertEqual(self.mock.stats()["by_kind"].get("timeline", 0), 1)
+
+    def test_blank_retry_after_waits_a_minute_of_backoff(self):
+        # a blank Retry-After (403 or 429) is no answer: the wait is 60
+        # back-off units (a minute by default; 60 x 20 ms here)
+        for kind in ("secondary", "429"):
+            self.mock.reset()
+            self.mock.config(faults=[{"path": r"/issues\?", "kind": kind,
+                                      "arg": "", "times": 1}])
+            t = time.time()
+            db, p = self.ok(token="t")
+            self.assertGreaterEqual(time.time() - t, 1.2, kind)
+            self.assertIn("waited", p.stdout)
+
     def test_sigterm_while_waiting_on_the_limit(self):
         self.mock.config(ratelimit={"resource": "core", "remaining": 2,
                                     "reset_in": 30})
