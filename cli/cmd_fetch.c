@@ -122,8 +122,13 @@ static long env_long(const char *name)
 
 static void summary(const char *repo, const struct gh_stats *s)
 {
+	if (s->renamed_to)
+		printf("%s is now called %s: fetched and stored under that "
+		       "name, the old one kept as an alias\n", repo,
+		       s->renamed_to);
 	printf("%s: %ld issues seen, %ld stored (%ld with a fix, %ld "
-	       "without), %ld fixes", repo, s->seen, s->kept, s->kept_fixed,
+	       "without), %ld fixes", s->renamed_to ? s->renamed_to : repo,
+	       s->seen, s->kept, s->kept_fixed,
 	       s->kept - s->kept_fixed, s->fixes);
 	if (s->partial_diffs)
 		printf(", %ld partial diffs", s->partial_diffs);

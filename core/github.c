@@ -395,7 +395,7 @@ struct fetch {
 	struct gh_stats *stats;	/* the caller's figures (or gh_fetch's) */
 	struct store *st;
 	const struct gh_fetch_opts *o;
-	const char *repo;
+	char *repo;		/* the repository's current name */
 	char *canon;		/* repository's own name from the list */
 	char *params;		/* the options, as fetch_state keeps them */
 	double since_t, until_t;
@@ -1215,6 +1215,8 @@ void gh_stats_release(struct gh_stats *s)
 	free(s->failed);
 	s->failed = NULL;
 	s->nr_failed = s->alloc_failed = 0;
+	free(s->renamed_to);
+	s->renamed_to = NULL;
 }
 
 /* One issue failed with `e`: note it and clear `e`, or return -1 when the
@@ -1290,6 +1292,75 @@ out:
 	return ret;
 }
 
+/*
+ * The issue list names the repository as it is called now (after a
+ * redirect, for a renamed or transferred one).  When that is not the name
+ * asked for, the new name is used for the rest of the fetch, the old one
+ * becomes an alias (items stored under it move to the new name), and
+ * what the study remembers of fetching it moves along.
+ */
+static int follow_rename(struct fetch *f, struct err *e)
+{
+	static const char *const moves[] = {
+		"UPDATE OR IGNORE fetch_issues SET repo = ?2 WHERE repo = ?1",
+		"DELETE FROM fetch_issues WHERE repo = ?1",
+		"DELETE FROM fetch_state WHERE repo = ?1",
+		/* the answers cached under the old URLs are the new ones' */
+		"UPDATE OR IGNORE http_cache SET url = ?4 || substr(url, "
+		"length(?3) + 1) WHERE substr(url, 1, length(?3)) = ?3",
+	};
+	struct buf from = BUF_INIT, to = BUF_INIT;
+	size_t i;
+
+	if (!item_valid_repo(f->canon) || !strcasecmp(f->canon, f->repo))
+		return 0;
+	if (store_begin(f->st, e) < 0)
+		return -1;
+	if (item_note_alias(f->st, f->repo, f->canon, e) < 0)
+		goto fail;
+	for (i = 0; i < sizeof(moves) / sizeof(moves[0]); i++) {
+		sqlite3_stmt *s = store_prepare(f->st, moves[i], e);
+		int rc;
+
+		if (!s)
+			goto fail;
+		sqlite3_bind_text(s, 1, f->repo, -1, SQLITE_STATIC);
+		if (sqlite3_bind_parameter_count(s) > 1)
+			sqlite3_bind_text(s, 2, f->canon, -1, SQLITE_STATIC);
+		if (sqlite3_bind_parameter_count(s) > 2) {
+			buf_reset(&from);
+			buf_reset(&to);
+			buf_addf(&from, "%s/repos/%s/", ghc_api(f->c),
+				 f->repo);
+			buf_addf(&to, "%s/repos/%s/", ghc_api(f->c),
+				 f->canon);
+			sqlite3_bind_text(s, 3, from.ptr, -1, SQLITE_STATIC);
+			sqlite3_bind_text(s, 4, to.ptr, -1, SQLITE_STATIC);
+		}
+		rc = sqlite3_step(s);
+		sqlite3_finalize(s);
+		if (rc != SQLITE_DONE) {
+			store_error(f->st, e, "following a renamed "
+				    "repository");
+			goto fail;
+		}
+	}
+	buf_release(&from);
+	buf_release(&to);
+	if (store_commit(f->st, e) < 0)
+		return -1;
+	free(f->stats->renamed_to);
+	f->stats->renamed_to = xstrdup(f->canon);
+	free(f->repo);
+	f->repo = xstrdup(f->canon);
+	return 0;
+fail:
+	buf_release(&from);
+	buf_release(&to);
+	store_rollback(f->st);
+	return -1;
+}
+
 static int date_arg(const char *s, const char *what, int end_of_day,
 		    double *t, struct err *e)
 {
@@ -1350,7 +1421,6 @@ int gh_fetch(struct store *st, const struct gh_fetch_opts *o,
 	f.st = st;
 	f.o = o;
 	f.stats = stats;
-	f.repo = o->repo;
 	if (!o->repo || !item_valid_repo(o->repo))
 		return err_set(e, ERR_USAGE, "%s: not a repository (expected "
 			       "OWNER/REPO)", o->repo ? o->repo : "(none)");
@@ -1367,6 +1437,12 @@ int gh_fetch(struct store *st, const struct gh_fetch_opts *o,
 		return -1;
 	f.has_since = !!o->since;
 	f.has_until = !!o->until;
+	/* a repository known to be renamed is asked for by its new name */
+	f.repo = item_canonical_repo(st, o->repo, e);
+	if (!f.repo)
+		goto out;
+	if (strcmp(f.repo, o->repo))
+		stats->renamed_to = xstrdup(f.repo);
 	f.c = ghc_new(st, o, stats, e);
 	if (!f.c)
 		goto out;
@@ -1411,12 +1487,17 @@ int gh_fetch(struct store *st, const struct gh_fetch_opts *o,
 		free(next);
 		next = gh_link_next(r.link);
 		cJSON_ArrayForEach(is, page) {
+			if (f.canon)
+				break;
+			f.canon = repo_from_api_url(jstr(is,
+							 "repository_url"));
+			if (f.canon && follow_rename(&f, e) < 0)
+				goto out;
+		}
+		cJSON_ArrayForEach(is, page) {
 			double created;
 			const char *ca = jstr(is, "created_at");
 
-			if (!f.canon)
-				f.canon = repo_from_api_url(
-					jstr(is, "repository_url"));
 			if (jget(is, "pull_request"))
 				continue;
 			if (jnum(is, "number", -1) <= 0 || !jstr(is, "title"))
@@ -1464,6 +1545,7 @@ out:
 	free(start);
 	free(f.params);
 	free(f.canon);
+	free(f.repo);
 	ghc_free(f.c);
 	return ret;
 }

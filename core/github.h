@@ -60,6 +60,8 @@ struct gh_stats {
 	long fixes;		/* fixing pull requests stored */
 	long partial_diffs;	/* diffs rebuilt from the file list */
 	long vanished;		/* listed, then gone (404/410): skipped */
+	char *renamed_to;	/* the repository's new name, when it was
+				   renamed or transferred; owned */
 	struct gh_failure *failed;	/* issues that failed, in order */
 	size_t nr_failed, alloc_failed;
 	long rate_remaining;	/* last x-ratelimit-remaining; -1 unknown */

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include <cjson/cJSON.h>
@@ -339,8 +340,15 @@ int item_save(struct store *st, struct item *it, struct err *e)
 {
 	sqlite3_stmt *s;
 	char now[32];
-	char *labels;
+	char *labels, *canon;
 	int rc;
+
+	/* one identity whatever the repository was called */
+	canon = item_canonical_repo(st, it->repo, e);
+	if (!canon)
+		return -1;
+	free(it->repo);
+	it->repo = canon;
 
 	item_compute_effort(it);
 	labels = labels_json(it);
@@ -599,6 +607,179 @@ static long long find_one(struct store *st, const char *sql, const char *a,
 	return id;
 }
 
+/* Digits s[0..len) as a number in 1..ITEM_MAX_NUMBER, or -1: never a
+ * conversion that could overflow. */
+static long long parse_number(const char *s, size_t len)
+{
+	long long n = 0;
+	size_t i;
+
+	if (!len || len > 12)
+		return -1;
+	for (i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		n = n * 10 + (s[i] - '0');
+	}
+	return n >= 1 && n <= ITEM_MAX_NUMBER ? n : -1;
+}
+
+/* "owner/name" from s[0..len) into a new string when it is one. */
+static char *repo_part(const char *s, size_t len)
+{
+	char *r = xstrndup(s, len);
+
+	if (!item_valid_repo(r)) {
+		free(r);
+		return NULL;
+	}
+	return r;
+}
+
+int item_parse_ref(const char *s, char **repo, long long *number, int *kind)
+{
+	const char *p, *hash, *end;
+	size_t n;
+
+	*repo = NULL;
+	*number = -1;
+	if (kind)
+		*kind = ITEM_REF_ANY;
+	if (!s)
+		return -1;
+	if (!strncmp(s, "https://", 8) || !strncmp(s, "http://", 7)) {
+		const char *path = strstr(s, "://") + 3;
+		const char *slash1, *slash2, *what, *num;
+		int k = ITEM_REF_ANY;
+
+		path = strchr(path, '/');
+		if (!path)
+			return -1;
+		path++;
+		if (!strncmp(path, "repos/", 6))	/* the API's form */
+			path += 6;
+		slash1 = strchr(path, '/');
+		slash2 = slash1 ? strchr(slash1 + 1, '/') : NULL;
+		if (!slash2)
+			return -1;
+		what = slash2 + 1;
+		if (!strncmp(what, "issues/", 7)) {
+			num = what + 7;
+			k = ITEM_REF_ISSUE;
+		} else if (!strncmp(what, "pull/", 5)) {
+			num = what + 5;
+			k = ITEM_REF_PULL;
+		} else if (!strncmp(what, "pulls/", 6)) {
+			num = what + 6;
+			k = ITEM_REF_PULL;
+		} else {
+			return -1;
+		}
+		n = strspn(num, "0123456789");
+		/* after the number: nothing, or a sub-page, query or anchor */
+		if (num[n] && !strchr("/?#", num[n]))
+			return -1;
+		*number = parse_number(num, n);
+		if (*number < 0)
+			return -1;
+		*repo = repo_part(path, (size_t)(slash2 - path));
+		if (!*repo)
+			return -1;
+		if (kind)
+			*kind = k;
+		return 0;
+	}
+	hash = strrchr(s, '#');
+	if (!hash || !strchr(s, '/'))
+		return -1;
+	p = hash + 1;
+	end = p + strlen(p);
+	*number = parse_number(p, (size_t)(end - p));
+	if (*number < 0)
+		return -1;
+	*repo = repo_part(s, (size_t)(hash - s));
+	return *repo ? 0 : -1;
+}
+
+char *item_canonical_repo(struct store *st, const char *repo, struct err *e)
+{
+	sqlite3_stmt *s = store_prepare(st, "SELECT repo FROM repo_aliases "
+					"WHERE alias = ?", e);
+	char *out = NULL;
+	int rc;
+
+	if (!s)
+		return NULL;
+	sqlite3_bind_text(s, 1, repo, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		out = xstrdup((const char *)sqlite3_column_text(s, 0));
+	else if (rc == SQLITE_DONE)
+		out = xstrdup(repo);
+	else
+		store_error(st, e, "reading repository aliases");
+	sqlite3_finalize(s);
+	return out;
+}
+
+/* Run `sql` with ?1 = a and ?2 = b; 0 or -1. */
+static int exec2(struct store *st, const char *sql, const char *a,
+		 const char *b, const char *what, struct err *e)
+{
+	sqlite3_stmt *s = store_prepare(st, sql, e);
+	int rc;
+
+	if (!s)
+		return -1;
+	sqlite3_bind_text(s, 1, a, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, b, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		return store_error(st, e, what);
+	return 0;
+}
+
+int item_note_alias(struct store *st, const char *old, const char *repo,
+		    struct err *e)
+{
+	char now[32];
+	sqlite3_stmt *s;
+	int rc;
+
+	if (!strcasecmp(old, repo))
+		return 0;
+	store_now(now);
+	/* the new name is nobody's alias any more; names that led to the
+	   old one lead to the new one */
+	if (exec2(st, "DELETE FROM repo_aliases WHERE alias = ?1 AND "
+		  "?2 IS NOT NULL", repo, repo, "noting a repository alias",
+		  e) < 0 ||
+	    exec2(st, "UPDATE repo_aliases SET repo = ?2 WHERE repo = ?1 "
+		  "COLLATE NOCASE", old, repo, "noting a repository alias",
+		  e) < 0)
+		return -1;
+	s = store_prepare(st, "INSERT INTO repo_aliases (alias, repo, "
+			  "noted_at) VALUES (?, ?, ?) ON CONFLICT (alias) DO "
+			  "UPDATE SET repo = excluded.repo, noted_at = "
+			  "excluded.noted_at", e);
+	if (!s)
+		return -1;
+	sqlite3_bind_text(s, 1, old, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, repo, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 3, now, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return store_error(st, e, "noting a repository alias");
+	/* items stored under the old name take the new one, unless the new
+	   name already holds that number */
+	return exec2(st, "UPDATE items SET repo = ?2 WHERE repo = ?1 COLLATE "
+		     "NOCASE AND NOT EXISTS (SELECT 1 FROM items i2 WHERE "
+		     "i2.repo = ?2 AND i2.number = items.number)", old, repo,
+		     "renaming items", e);
+}
+
 long long item_find(struct store *st, const char *name, struct err *e)
 {
 	const char *hash = strrchr(name, '#');
@@ -606,6 +787,21 @@ long long item_find(struct store *st, const char *name, struct err *e)
 	char *end, *repo;
 	long long n, id;
 
+	if (item_parse_ref(name, &repo, &n, NULL) == 0) {
+		char *canon = item_canonical_repo(st, repo, e);
+
+		free(repo);
+		if (!canon)
+			return -1;
+		id = find_one(st, "SELECT id FROM items WHERE repo = ?1 "
+			      "COLLATE NOCASE AND number = ?2", canon, n,
+			      name, e);
+		free(canon);
+		return id;
+	}
+	if (strstr(name, "://"))
+		return err_set(e, ERR_INPUT, "%s: not a GitHub issue or pull "
+			       "request URL", name);
 	n = strtoll(num, &end, 10);
 	if (!*num || *end || n <= 0)
 		return err_set(e, ERR_INPUT, "%s: not an item name (expected "

@@ -736,6 +736,91 @@ static void test_find(void **state)
 	assert_find_fails(st, "#", ERR_INPUT, "not an item name");
 	/* a name that would break formatted SQL is just not found */
 	assert_find_fails(st, "x' OR '1'='1#1", ERR_NOTFOUND, "no such item");
+
+	/* URLs wherever an item is named */
+	assert_find(st, "https://github.com/microsoft/DeepSpeed/issues/7", ds7);
+	assert_find(st, "https://github.com/microsoft/DeepSpeed/pull/7/files",
+		    ds7);
+	assert_find(st, "https://github.com/NVIDIA/Megatron-LM/issues/12#"
+		    "issuecomment-1", mlm12);
+	assert_find(st, "https://api.github.com/repos/microsoft/DeepSpeed/"
+		    "issues/1", ds1);
+	assert_find_fails(st, "https://github.com/microsoft/DeepSpeed/wiki",
+			  ERR_INPUT, "not a GitHub issue or pull request URL");
+	assert_find_fails(st, "https://github.com/microsoft/DeepSpeed/issues/"
+			  "1e300", ERR_INPUT, "not a GitHub issue");
+
+	/* a renamed repository: the old name is an alias */
+	assert_int_equal(store_begin(st, NULL), 0);
+	assert_int_equal(item_note_alias(st, "microsoft/DeepSpeed",
+					 "deepspeedai/DeepSpeed", NULL), 0);
+	assert_int_equal(store_commit(st, NULL), 0);
+	assert_find(st, "deepspeedai/DeepSpeed#7", ds7);
+	assert_find(st, "microsoft/DeepSpeed#7", ds7);
+	assert_find(st, "https://github.com/microsoft/DeepSpeed/issues/1", ds1);
+	/* saving under the old name updates the same item */
+	assert_int_equal(save_simple(st, "microsoft/DeepSpeed", 7), ds7);
+	/* and a second rename carries the first alias along */
+	assert_int_equal(store_begin(st, NULL), 0);
+	assert_int_equal(item_note_alias(st, "deepspeedai/DeepSpeed",
+					 "deepspeedai/DS", NULL), 0);
+	assert_int_equal(store_commit(st, NULL), 0);
+	assert_find(st, "microsoft/DeepSpeed#7", ds7);
+	assert_find(st, "deepspeedai/DS#7", ds7);
+}
+
+static void test_parse_ref(void **state)
+{
+	static const struct {
+		const char *s;
+		const char *repo;	/* NULL: refused */
+		long long number;
+		int kind;
+	} cases[] = {
+		{ "a/b#1", "a/b", 1, ITEM_REF_ANY },
+		{ "https://github.com/a/b/issues/42", "a/b", 42,
+		  ITEM_REF_ISSUE },
+		{ "http://ghe.example/a/b.c/pull/9?x=1", "a/b.c", 9,
+		  ITEM_REF_PULL },
+		{ "https://api.github.com/repos/a/b/pulls/3", "a/b", 3,
+		  ITEM_REF_PULL },
+		{ "https://github.com/a/b/issues/2147483647", "a/b",
+		  2147483647LL, ITEM_REF_ISSUE },
+		{ "https://github.com/a/b/issues/2147483648", NULL, 0, 0 },
+		{ "a/b#99999999999999999999999999", NULL, 0, 0 },
+		{ "a/b#1e300", NULL, 0, 0 },
+		{ "a/b#0", NULL, 0, 0 },
+		{ "a/b#-1", NULL, 0, 0 },
+		{ "a/b# 1", NULL, 0, 0 },
+		{ "https://github.com/a/b/issues/", NULL, 0, 0 },
+		{ "https://github.com/a/b/commit/1", NULL, 0, 0 },
+		{ "https://github.com/a/issues/1", NULL, 0, 0 },
+		{ "https://github.com/a b/c/issues/1", NULL, 0, 0 },
+		{ "#5", NULL, 0, 0 },
+		{ "b#5", NULL, 0, 0 },
+		{ "", NULL, 0, 0 },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *repo = (char *)1;
+		long long n = 0;
+		int kind = -1;
+		int rc = item_parse_ref(cases[i].s, &repo, &n, &kind);
+
+		if (!cases[i].repo) {
+			if (rc != -1 || repo)
+				fail_msg("%s: taken", cases[i].s);
+			continue;
+		}
+		if (rc != 0 || !repo)
+			fail_msg("%s: refused", cases[i].s);
+		assert_string_equal(repo, cases[i].repo);
+		assert_int_equal(n, cases[i].number);
+		assert_int_equal(kind, cases[i].kind);
+		free(repo);
+	}
 }
 
 /*
@@ -846,6 +931,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_find, open_mem,
 						close_mem),
 		cmocka_unit_test(test_diff_source_lazy),
+		cmocka_unit_test(test_parse_ref),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

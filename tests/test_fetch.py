@@ -855,6 +855,45 @@ class TestFetchFaults(FetchTestCase):
         self.assertTrue(cm.exception.headers["Location"].endswith(
             "/repositories/1004/issues?state=all"))
 
+    def test_renamed_repository_one_identity(self):
+        want = self.mock.expected("acme/renamed")
+        first = want[0]["number"]
+        db = self.study()
+        # an item stored under the old name before the rename was known
+        src = os.path.join(self.tmp, "old.jsonl")
+        with open(src, "w") as f:
+            f.write(json.dumps({"repo": "acme/oldname", "number": first,
+                                "title": "as imported"}) + "\n")
+        p = subprocess.run([BIN, "--study", db, "import", src],
+                           capture_output=True, text=True, env=base_env())
+        self.assertEqual(p.returncode, 0, p.stderr)
+        p = self.fetch(db, "acme/oldname", token="t")
+        self.assertIn("acme/oldname is now called acme/renamed", p.stdout)
+        reqs = [r["path"] for r in self.mock.ctl("/_control/requests")]
+        # one 301, then the new name for the rest of the fetch
+        self.assertEqual(sum("/acme/oldname/" in r for r in reqs), 1, reqs)
+        self.assertEqual(self.mock.stats()["by_kind"].get("redirect"), 1)
+        self.assert_study_matches(db, "acme/renamed", False)
+        self.assertEqual([k for k in dump(db) if k[0] != "acme/renamed"], [])
+        # the old name still names the item, as a name or a URL
+        for name in ("acme/oldname#%d" % first,
+                     "https://github.com/acme/oldname/issues/%d" % first,
+                     "https://github.com/acme/renamed/issues/%d#top" % first):
+            p = subprocess.run([BIN, "--study", db, "items", "--format",
+                                "json"], capture_output=True, text=True,
+                               env=base_env())
+            p = subprocess.run([BIN, "--study", db, "label", name,
+                                "symptom=crash"], capture_output=True,
+                               text=True, env=base_env())
+            self.assertNotIn("no such item", p.stderr, name)
+        # fetching by the old name again: the new name, nothing counted
+        self.mock.reset()
+        p = self.fetch(db, "acme/oldname", token="t")
+        st = self.mock.stats()
+        self.assertEqual(st["counted"], 0, st)
+        self.assertEqual(st["by_kind"].get("redirect", 0), 0)
+        self.assertEqual(len(dump(db)), len(want))
+
     def test_empty_repository(self):
         db = self.study()
         p = self.fetch(db, "acme/empty", token="t")
