@@ -709,6 +709,8 @@ static int link_rest(struct fetch *f, long long number, struct gathered *g,
 	char *next = NULL;
 	cJSON *page = NULL;
 	struct ghc_resp r;
+	long long *unsure = NULL;	/* cross-referenced without merged_at */
+	size_t nr_unsure = 0, alloc_unsure = 0;
 	size_t i;
 	int ret = -1;
 
@@ -751,15 +753,25 @@ static int link_rest(struct fetch *f, long long number, struct gathered *g,
 
 				src = jget(jget(ev, "source"), "issue");
 				pr = jget(src, "pull_request");
-				if (!cJSON_IsObject(pr) ||
-				    !jstr(pr, "merged_at"))
+				if (!cJSON_IsObject(pr))
 					continue;
 				fn = jstr(jget(src, "repository"),
 					  "full_name");
 				if (!fn)
 					fn = full = repo_from_api_url(
 						jstr(src, "url"));
-				if (our_repo(f->repo, f->canon, fn))
+				/* no merged_at at all is not "unmerged"
+				   (null is): ask the pull request */
+				if (!jget(pr, "merged_at") &&
+				    our_repo(f->repo, f->canon, fn) &&
+				    jnum(src, "number", -1) > 0) {
+					ALLOC_GROW(unsure, nr_unsure + 1,
+						   alloc_unsure);
+					unsure[nr_unsure++] =
+						jnum(src, "number", -1);
+				}
+				if (jstr(pr, "merged_at") &&
+				    our_repo(f->repo, f->canon, fn))
 					prrefs_add(&g->prs, NULL,
 						   jnum(src, "number", -1),
 						   jstr(src, "title"),
@@ -786,6 +798,24 @@ static int link_rest(struct fetch *f, long long number, struct gathered *g,
 		buf_reset(&url);
 		if (next)
 			buf_addstr(&url, next);
+	}
+	for (i = 0; i < nr_unsure; i++) {
+		cJSON *pr = NULL;
+
+		buf_reset(&url);
+		buf_addf(&url, "%s/repos/%s/pulls/%lld", ghc_api(f->c),
+			 f->repo, unsure[i]);
+		ghc_resp_clear(&r);
+		if (ghc_request(f->c, url.ptr, GHC_JSON, NULL, &r, &pr,
+				e) < 0)
+			goto out;
+		if (jstr(pr, "merged_at"))
+			prrefs_add(&g->prs, NULL, unsure[i], jstr(pr, "title"),
+				   jstr(pr, "body"), jstr(pr, "html_url"),
+				   jstr(pr, "merged_at"), jint(pr, "additions"),
+				   jint(pr, "deletions"),
+				   jint(pr, "changed_files"));
+		cJSON_Delete(pr);
 	}
 	/* a closing commit explains the fix only when nothing else did */
 	for (i = 0; !g->prs.nr && i < g->prs.nr_commits; i++) {
@@ -837,6 +867,7 @@ static int link_rest(struct fetch *f, long long number, struct gathered *g,
 	g->complete = 1;
 	ret = 0;
 out:
+	free(unsure);
 	free(next);
 	cJSON_Delete(page);
 	ghc_resp_clear(&r);
@@ -890,9 +921,22 @@ static int diff_from_files(struct fetch *f, const char *repo,
 				buf_addstr(&d, "new file mode 100644\n");
 			else if (removed)
 				buf_addstr(&d, "deleted file mode 100644\n");
+			else if (status && !strcmp(status, "copied"))
+				buf_addf(&d, "copy from %s\ncopy to %s\n",
+					 prev, name);
 			else if (strcmp(prev, name))
 				buf_addf(&d, "rename from %s\nrename to %s\n",
 					 prev, name);
+			/* no patch and no line counted: a binary file (a
+			   long text patch left out still counts its lines) */
+			if (!patch && jint(x, "additions") <= 0 &&
+			    jint(x, "deletions") <= 0 &&
+			    (added || removed || !strcmp(prev, name)))
+				buf_addf(&d, "Binary files %s%s and %s%s "
+					 "differ\n", added ? "" : "a/",
+					 added ? "/dev/null" : prev,
+					 removed ? "" : "b/",
+					 removed ? "/dev/null" : name);
 			if (patch) {
 				buf_addf(&d, "--- %s%s\n+++ %s%s\n",
 					 added ? "" : "a/",

@@ -145,6 +145,64 @@ static int add_sat(int a, int b)
 	return s > INT_MAX ? INT_MAX : (int)s;
 }
 
+/*
+ * A fingerprint of what a diff changes: the files it touches and the
+ * lines it adds and removes, in order, but not where they sit (hunk
+ * headers, index lines, context), so the same change cherry-picked or
+ * backported to another branch has the same one.  FNV-1a, 64 bits.
+ * 0 for a diff that changes no line.
+ */
+static unsigned long long change_print(const char *d, size_t len)
+{
+	unsigned long long h = 0xcbf29ce484222325ULL;
+	size_t i = 0;
+	int any = 0;
+
+	while (i < len) {
+		const char *line = d + i;
+		const char *nl = memchr(line, '\n', len - i);
+		size_t n = nl ? (size_t)(nl - line) : len - i, k;
+
+		i += n + (nl ? 1 : 0);
+		if (n && line[n - 1] == '\r')
+			n--;
+		if (!n || (line[0] != '+' && line[0] != '-' &&
+			   (n < 11 || strncmp(line, "diff --git ", 11))))
+			continue;
+		if (line[0] != 'd' && strncmp(line, "+++ ", 4) &&
+		    strncmp(line, "--- ", 4))
+			any = 1;
+		for (k = 0; k < n; k++) {
+			h ^= (unsigned char)line[k];
+			h *= 0x100000001b3ULL;
+		}
+		h ^= '\n';
+		h *= 0x100000001b3ULL;
+	}
+	return any ? h : 0;
+}
+
+/* Mark each fix whose change repeats an earlier fix's (f->repeats). */
+static void mark_repeats(struct item *it)
+{
+	unsigned long long *print = xcalloc(it->nr_fixes + 1, sizeof(*print));
+	size_t i, j;
+
+	for (i = 0; i < it->nr_fixes; i++) {
+		struct fix *f = &it->fixes[i];
+
+		f->repeats = 0;
+		print[i] = f->diff ? change_print(f->diff, f->diff_len) : 0;
+		for (j = 0; print[i] && j < i; j++) {
+			if (print[j] == print[i] && !it->fixes[j].repeats) {
+				f->repeats = (int)j + 1;
+				break;
+			}
+		}
+	}
+	free(print);
+}
+
 void item_compute_effort(struct item *it)
 {
 	double a, b;
@@ -166,6 +224,7 @@ void item_compute_effort(struct item *it)
 	if (!it->nr_fixes)
 		return;
 	it->additions = it->deletions = it->changed_files = 0;
+	mark_repeats(it);
 	for (i = 0; i < it->nr_fixes; i++) {
 		struct fix *f = &it->fixes[i];
 
@@ -181,6 +240,12 @@ void item_compute_effort(struct item *it)
 			if (f->changed_files < 0)
 				f->changed_files = fi;
 		}
+		if (f->diff_partial)
+			it->diff_partial = 1;
+		/* the same change again (on another branch) is not more
+		 * work: its own figures stay on the fix */
+		if (f->repeats)
+			continue;
 		/* a figure neither given nor countable is unknown, not 0:
 		 * a fix of unknown size must not count as a small one */
 		if (f->additions < 0)
@@ -196,8 +261,6 @@ void item_compute_effort(struct item *it)
 		else
 			it->changed_files = add_sat(it->changed_files,
 						    f->changed_files);
-		if (f->diff_partial)
-			it->diff_partial = 1;
 	}
 	if (unknown_add)
 		it->additions = -1;
@@ -297,8 +360,8 @@ static int save_children(struct store *st, struct item *it, struct err *e)
 
 	s = store_prepare(st, "INSERT INTO fixes (item_id, position, number, "
 			  "title, body, url, merged_at, additions, deletions, "
-			  "changed_files, diff, diff_partial) "
-			  "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", e);
+			  "changed_files, diff, diff_partial, repeats) "
+			  "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", e);
 	if (!s)
 		goto out;
 	for (i = 0; i < it->nr_fixes; i++) {
@@ -324,6 +387,7 @@ static int save_children(struct store *st, struct item *it, struct err *e)
 		else
 			sqlite3_bind_null(s, 11);
 		sqlite3_bind_int(s, 12, f->diff_partial);
+		bind_int_or_null(s, 13, f->repeats - 1);
 		if (sqlite3_step(s) != SQLITE_DONE)
 			goto db;
 	}
@@ -541,7 +605,8 @@ int item_load_flags(struct store *st, long long id, struct item *it,
 	 * typeof() does not load the value. */
 	s = store_prepare(st, "SELECT number, title, body, url, merged_at, "
 			  "additions, deletions, changed_files, "
-			  "typeof(diff) = 'null', diff_partial, id FROM fixes "
+			  "typeof(diff) = 'null', diff_partial, id, repeats "
+			  "FROM fixes "
 			  "WHERE item_id = ? ORDER BY position", e);
 	if (!s)
 		goto fail;
@@ -562,6 +627,7 @@ int item_load_flags(struct store *st, long long id, struct item *it,
 		f->changed_files = col_int(s, 7);
 		f->diff_partial = sqlite3_column_int(s, 9);
 		f->row_id = sqlite3_column_int64(s, 10);
+		f->repeats = col_int(s, 11) + 1;
 		f->has_diff = !sqlite3_column_int(s, 8);
 		if (f->has_diff && !(flags & ITEM_LOAD_NO_DIFF) &&
 		    read_diff(st, f->row_id, f, e) < 0) {

@@ -31,6 +31,10 @@ struct fix {
 				   loaded: see ITEM_LOAD_NO_DIFF) */
 	size_t diff_len;
 	int diff_partial;	/* diff rebuilt from a partial file list */
+	int repeats;		/* 1 + the index of an earlier fix of the
+				   item whose change this one repeats (a
+				   cherry-pick, a backport), else 0; set by
+				   item_compute_effort() */
 	int has_diff;		/* a diff is stored (set by item_load) */
 	long long row_id;	/* its fixes row, 0 until saved */
 };
@@ -66,6 +70,10 @@ struct item {
 void item_release(struct item *it);
 
 /* Derive the effort figures from the dates, comments and fixes.  A fix
+ * whose diff changes the same lines of the same files as an earlier fix
+ * of the item (a cherry-pick or backport to another branch) is marked
+ * (fix->repeats) and left out of the sums: distinct changes count once,
+ * each fix keeps its own figures.  A fix
  * without additions/deletions/changed_files figures gets them counted
  * from its diff; a figure neither given nor countable (no diff) makes the
  * item's total unknown (-1), and then small_fix is 0 and stored NULL.

@@ -390,6 +390,32 @@ class Repo:
                              closing_commit=pr["merge_commit_sha"],
                              state_reason="completed")
                     break
+        # the first issue fixed by one cross-referenced pull request also
+        # gets its backport to a release branch: the same change again
+        for n in sorted(self.issues):
+            m = self.issues[n]
+            if m["kind"] == "xref" and len(m["fixes"]) == 1 and \
+                    "bug" in m["labels"] and not m["transferred"] and \
+                    not self.prs[m["fixes"][0]]["too_large"]:
+                orig = self.prs[m["fixes"][0]]
+                pr = self._pr(n, True, False,
+                              parse_iso(orig["merged_at"]) + 3600)
+                pr["title"] = "[backport] " + orig["title"]
+                pr["files"] = copy.deepcopy(orig["files"])
+                for f in pr["files"]:   # elsewhere in the file there
+                    f["patch"] = re.sub(r"^@@ -(\d+),(\d+) \+(\d+),",
+                                        lambda g: "@@ -%d,%s +%d," % (
+                                            int(g.group(1)) + 40, g.group(2),
+                                            int(g.group(3)) + 40),
+                                        f["patch"])
+                pr["additions"] = orig["additions"]
+                pr["deletions"] = orig["deletions"]
+                pr["changed_files"] = orig["changed_files"]
+                pr["backport_of"] = orig["number"]
+                m["xrefs"].append(pr["number"])
+                m["fixes"].append(pr["number"])
+                m["kind"] = "backport"
+                break
         for n, issue in self.issues.items():
             self._finish_times(issue)
 
@@ -520,6 +546,9 @@ class Repo:
                       "updated_at": pr["created_at"],
                       "source": {"type": "issue",
                                  "issue": self.pr_issue_obj(pr, base)}})
+            if pr.get("backport_of"):
+                # a cross-reference without the merged_at key at all
+                del e["source"]["issue"]["pull_request"]["merged_at"]
             ev.append(e)
         if m.get("foreign"):
             pr = m["foreign"]
@@ -684,6 +713,9 @@ class Repo:
             fixes = []
             for holder, p in refs:
                 pr = holder.prs[p]
+                rep = None
+                if pr.get("backport_of"):
+                    rep = [r[1] for r in refs].index(pr["backport_of"])
                 fixes.append({"number": p, "title": pr["title"],
                               "body": pr["body"],
                               "repo": holder.full,
@@ -696,6 +728,7 @@ class Repo:
                               "patches": [f["patch"] for f in pr["files"]
                                           if f["patch"] is not None],
                               "files": [dict(f) for f in pr["files"]],
+                              "repeats": rep,
                               "diff_partial": 1 if pr["too_large"] else 0})
             out.append({"number": n, "title": m["title"], "body": m["body"],
                         "author": m["user"], "labels": m["labels"],

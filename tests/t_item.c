@@ -304,6 +304,67 @@ static void test_effort_several_fixes(void **state)
 	item_release(&it);
 }
 
+/* a fix merged to main and its cherry-pick to a release branch: the same
+ * change at other lines, with other blob ids */
+static void test_effort_repeated_change_counted_once(void **state)
+{
+	static const char main_fix[] =
+		"diff --git a/src/a.py b/src/a.py\n"
+		"index 1111111..2222222 100644\n"
+		"--- a/src/a.py\n"
+		"+++ b/src/a.py\n"
+		"@@ -10,3 +10,3 @@ def f():\n"
+		" ctx\n"
+		"-old\n"
+		"+new\n"
+		" ctx2\n";
+	static const char backport[] =
+		"diff --git a/src/a.py b/src/a.py\n"
+		"index 3333333..4444444 100644\n"
+		"--- a/src/a.py\n"
+		"+++ b/src/a.py\n"
+		"@@ -80,3 +80,3 @@ def f():\r\n"
+		" other ctx\r\n"
+		"-old\r\n"
+		"+new\r\n"
+		" more ctx\r\n";
+	struct item it;
+	struct fix fx[3];
+
+	(void)state;
+	memset(&it, 0, sizeof(it));
+	memset(fx, 0, sizeof(fx));
+	fx[0].diff = (char *)main_fix;
+	fx[0].diff_len = strlen(main_fix);
+	fx[1].diff = (char *)backport;
+	fx[1].diff_len = strlen(backport);
+	fx[2].diff = (char *)DIFF_ONE;
+	fx[2].diff_len = strlen(DIFF_ONE);
+	for (int i = 0; i < 3; i++)
+		fx[i].additions = fx[i].deletions = fx[i].changed_files = -1;
+	it.fixes = fx;
+	it.nr_fixes = 3;
+	item_compute_effort(&it);
+	assert_int_equal(fx[0].repeats, 0);
+	assert_int_equal(fx[1].repeats, 1);	/* repeats fix 0 */
+	assert_int_equal(fx[2].repeats, 0);
+	/* each keeps its own figures; the item counts the change once */
+	assert_int_equal(fx[1].additions, 1);
+	assert_int_equal(fx[1].deletions, 1);
+	assert_int_equal(it.additions, 1 + 2);
+	assert_int_equal(it.deletions, 1 + 1);
+	assert_int_equal(it.changed_files, 2);
+	assert_int_equal(it.lines_changed, 5);
+
+	/* a different change to the same file is not a repeat */
+	fx[1].diff_len = strlen(backport) - strlen("+new\r\n more ctx\r\n");
+	fx[1].additions = fx[1].deletions = fx[1].changed_files = -1;
+	it.nr_fixes = 2;
+	item_compute_effort(&it);
+	assert_int_equal(fx[1].repeats, 0);
+	assert_int_equal(it.deletions, 2);
+}
+
 static void test_effort_small_fix_boundary(void **state)
 {
 	struct item it;
@@ -913,6 +974,7 @@ int main(void)
 		cmocka_unit_test(test_effort_from_pr_figures),
 		cmocka_unit_test(test_effort_counted_from_diff),
 		cmocka_unit_test(test_effort_several_fixes),
+		cmocka_unit_test(test_effort_repeated_change_counted_once),
 		cmocka_unit_test(test_effort_small_fix_boundary),
 		cmocka_unit_test(test_effort_unknown_size),
 		cmocka_unit_test(test_effort_huge_figures_do_not_wrap),

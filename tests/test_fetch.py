@@ -99,7 +99,7 @@ def dump(db, repo=None):
             "WHERE item_id = ? ORDER BY position", (iid,))]
         d["fixes"] = [dict(r) for r in con.execute(
             "SELECT position, number, title, body, url, merged_at, additions, "
-            "deletions, changed_files, diff, diff_partial FROM fixes "
+            "deletions, changed_files, diff, diff_partial, repeats FROM fixes "
             "WHERE item_id = ? ORDER BY position", (iid,))]
         out[(d["repo"], d["number"])] = d
     con.close()
@@ -175,7 +175,7 @@ class FetchTestCase(unittest.TestCase):
             for gf, wf in zip(g["fixes"], w["fixes"]):
                 for k in ("number", "title", "body", "url", "merged_at",
                           "additions", "deletions", "changed_files",
-                          "diff_partial"):
+                          "diff_partial", "repeats"):
                     self.assertEqual(gf[k], wf[k], "%s fix %s: %s" % (
                         name, wf["number"], k))
                 if wf["diff"] is not None:
@@ -191,12 +191,14 @@ class FetchTestCase(unittest.TestCase):
             else:
                 self.assertIsNone(g["days_open"])
             if w["fixes"]:
-                add = sum(f["additions"] for f in w["fixes"])
-                dele = sum(f["deletions"] for f in w["fixes"])
+                # a backport repeats its fix: counted once
+                counted = [f for f in w["fixes"] if f["repeats"] is None]
+                add = sum(f["additions"] for f in counted)
+                dele = sum(f["deletions"] for f in counted)
                 self.assertEqual(g["additions"], add, name)
                 self.assertEqual(g["deletions"], dele, name)
                 self.assertEqual(g["changed_files"],
-                                 sum(f["changed_files"] for f in w["fixes"]))
+                                 sum(f["changed_files"] for f in counted))
                 self.assertEqual(g["lines_changed"], add + dele, name)
                 self.assertEqual(g["small_fix"], 1 if add + dele <= 10 else 0)
                 self.assertEqual(g["diff_partial"],
@@ -608,6 +610,16 @@ class TestFetchFaults(FetchTestCase):
         row = con.execute("SELECT diff_partial, changed_files FROM items "
                           "WHERE diff_partial = 1").fetchall()
         self.assertEqual(row, [(1, 150)])
+        # renamed, copied and binary files keep git's headers
+        diff = con.execute("SELECT diff FROM fixes WHERE diff_partial = 1"
+                           ).fetchone()[0]
+        for want in ("rename from src/old003.py\nrename to src/mod003.py\n",
+                     "copy from src/mod000.py\ncopy to src/mod004.py\n",
+                     "Binary files /dev/null and b/docs/logo.png differ\n",
+                     "rename from src/moved006.py\nrename to src/mod006.py\n"
+                     "diff --git"):
+            self.assertIn(want, diff)
+        self.assertNotIn("rename from src/mod000.py", diff)
         con.close()
         self.assertIn("1 partial diffs", p.stdout)
 
