@@ -1442,6 +1442,331 @@ static char *first_url(struct fetch *f)
 	return buf_detach(&b, NULL);
 }
 
+/* ---- lists of known bugs ---------------------------------------------- */
+
+void gh_refs_free(struct gh_ref *refs, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		free(refs[i].repo);
+	free(refs);
+}
+
+/* Is s[0..n) a repository's page rather than an issue's? */
+static int repo_url(const char *s, size_t n)
+{
+	struct buf b = BUF_INIT;
+	const char *p;
+	int ret = 0;
+
+	buf_add(&b, s, n);
+	p = strstr(b.ptr, "://");
+	if (p && (p = strchr(p + 3, '/'))) {
+		size_t k = strlen(p + 1);
+
+		while (k && p[k] == '/')
+			k--;
+		b.ptr[(p + 1 - b.ptr) + k] = '\0';
+		ret = item_valid_repo(p + 1);
+	}
+	buf_release(&b);
+	return ret;
+}
+
+int gh_parse_refs(const char *text, size_t len, const char *origin,
+		  struct gh_ref **refs, size_t *nr, struct err *e)
+{
+	struct gh_ref *v = NULL;
+	size_t n = 0, alloc = 0, i = 0;
+	long line = 0;
+
+	*refs = NULL;
+	*nr = 0;
+	if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3))
+		i = 3;			/* a byte order mark */
+	while (i < len) {
+		const char *ls = text + i, *nl = memchr(ls, '\n', len - i);
+		size_t ll = nl ? (size_t)(nl - ls) : len - i, k = 0;
+
+		i += ll + (nl ? 1 : 0);
+		line++;
+		if (memchr(ls, '\0', ll)) {
+			gh_refs_free(v, n);
+			return err_set(e, ERR_INPUT, "%s:%ld: a NUL byte in "
+				       "the list", origin, line);
+		}
+		/* a comment: '#' and no owner/repo before it */
+		while (k < ll && (ls[k] == ' ' || ls[k] == '\t'))
+			k++;
+		if (k < ll && ls[k] == '#')
+			continue;
+		while (k < ll) {
+			size_t w;
+			char *word, *repo;
+			long long num;
+			int kind;
+
+			while (k < ll && strchr(" \t\r,;", ls[k]))
+				k++;
+			w = k;
+			while (w < ll && !strchr(" \t\r,;", ls[w]))
+				w++;
+			if (w == k)
+				break;
+			word = xstrndup(ls + k, w - k);
+			if (item_parse_ref(word, &repo, &num, &kind) < 0) {
+				err_set(e, ERR_INPUT, "%s:%ld: %s: %s", origin,
+					line, word, repo_url(word, strlen(word))
+					? "a repository, not an issue or pull "
+					  "request (fetch OWNER/REPO takes a "
+					  "whole repository)"
+					: "not a GitHub issue or pull request "
+					  "(expected its URL or owner/repo#N)");
+				free(word);
+				gh_refs_free(v, n);
+				return -1;
+			}
+			free(word);
+			ALLOC_GROW(v, n + 1, alloc);
+			v[n].repo = repo;
+			v[n].number = num;
+			v[n].kind = kind;
+			v[n].line = line;
+			n++;
+			k = w;
+		}
+	}
+	*refs = v;
+	*nr = n;
+	return 0;
+}
+
+int gh_refs_missing(struct store *st, struct gh_ref **refs, size_t *nr,
+		    struct err *e)
+{
+	sqlite3_stmt *s = store_prepare(st, "SELECT repo, number, kind = "
+					"'pull' FROM items WHERE missing "
+					"ORDER BY repo, number", e);
+	struct gh_ref *v = NULL;
+	size_t n = 0, alloc = 0;
+	int rc;
+
+	*refs = NULL;
+	*nr = 0;
+	if (!s)
+		return -1;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		ALLOC_GROW(v, n + 1, alloc);
+		v[n].repo = xstrdup((const char *)sqlite3_column_text(s, 0));
+		v[n].number = sqlite3_column_int64(s, 1);
+		v[n].kind = sqlite3_column_int(s, 2) ? ITEM_REF_PULL :
+			    ITEM_REF_ANY;
+		v[n].line = (long)n + 1;
+		n++;
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE) {
+		gh_refs_free(v, n);
+		return store_error(st, e, "listing items to fetch");
+	}
+	*refs = v;
+	*nr = n;
+	return 0;
+}
+
+/*
+ * A pull request given alone, answered by the issue endpoint: an item of
+ * its own, whose description stands for the issue's and which is its own
+ * fix (its figures from its diff; days open from its opening to its
+ * close).  Comments are not asked for (the count is kept).
+ */
+static int finish_pull(struct fetch *f, const cJSON *obj, struct err *e)
+{
+	struct item it;
+	struct fix *fx;
+	long long number = jnum(obj, "number", 0);
+	int ret = -1;
+
+	memset(&it, 0, sizeof(it));
+	if (gh_item_from_issue(&it, f->repo, obj, e) < 0)
+		return -1;
+	it.is_pull = 1;
+	it.fixes = xcalloc(2, sizeof(*it.fixes));
+	it.nr_fixes = 1;
+	fx = &it.fixes[0];
+	fx->number = number;
+	fx->title = xstrdup_or_null(jstr(obj, "title"));
+	fx->body = xstrdup_or_null(jstr(obj, "body"));
+	fx->url = xstrdup_or_null(jstr(obj, "html_url"));
+	fx->merged_at = xstrdup_or_null(jstr(jget(obj, "pull_request"),
+					     "merged_at"));
+	fx->additions = fx->deletions = fx->changed_files = -1;
+	if (fetch_diff(f, f->repo, fx, e) < 0)
+		goto out;
+	if (store_begin(f->st, e) < 0)
+		goto out;
+	if (item_save(f->st, &it, e) < 0 ||
+	    mark_done(f, number, jstr(obj, "updated_at"), 1, e) < 0) {
+		store_rollback(f->st);
+		goto out;
+	}
+	if (store_commit(f->st, e) < 0)
+		goto out;
+	f->stored++;
+	f->stats->kept++;
+	f->stats->kept_fixed++;
+	f->stats->fixes++;
+	f->stats->pulls_alone++;
+	progress(f);
+	ret = 0;
+out:
+	item_release(&it);
+	return ret;
+}
+
+static int cmp_ref(const void *a, const void *b)
+{
+	const struct gh_ref *x = a, *y = b;
+	int c = strcasecmp(x->repo, y->repo);
+
+	if (c)
+		return c;
+	return x->number < y->number ? -1 : x->number > y->number;
+}
+
+/* Fetch the entries refs[0..n) of one repository (f->repo). */
+static int fetch_group(struct fetch *f, const struct gh_ref *refs, size_t n,
+		       struct err *e)
+{
+	cJSON **objs = xcalloc(n + 1, sizeof(*objs));
+	const cJSON **todo = xcalloc(n + 1, sizeof(*todo));
+	struct buf url = BUF_INIT;
+	struct ghc_resp r;
+	size_t i, nt = 0;
+	int ret = -1;
+
+	ghc_resp_init(&r);
+	for (i = 0; i < n; i++) {
+		const cJSON *o;
+
+		if (stopped(f)) {
+			err_set(e, ERR_INTERRUPTED, "interrupted");
+			goto out;
+		}
+		if (i && refs[i].number == refs[i - 1].number)
+			continue;	/* named twice */
+		buf_reset(&url);
+		buf_addf(&url, "%s/repos/%s/issues/%lld", ghc_api(f->c),
+			 f->repo, refs[i].number);
+		ghc_resp_clear(&r);
+		if (ghc_request(f->c, url.ptr, GHC_JSON, NULL, &r, &objs[i],
+				e) < 0) {
+			if (issue_failed(f, refs[i].number, e) < 0)
+				goto out;
+			continue;
+		}
+		o = objs[i];
+		if (!cJSON_IsObject(o) || jnum(o, "number", -1) <= 0 ||
+		    !jstr(o, "title")) {
+			err_set(e, ERR_INPUT, "GET %s: not an issue", url.ptr);
+			if (issue_failed(f, refs[i].number, e) < 0)
+				goto out;
+			continue;
+		}
+		if (!f->canon) {
+			f->canon = repo_from_api_url(jstr(o,
+							  "repository_url"));
+			if (f->canon && follow_rename(f, e) < 0)
+				goto out;
+		}
+		f->stats->seen++;
+		if (already_done(f, jnum(o, "number", 0),
+				 jstr(o, "updated_at"))) {
+			f->stats->unchanged++;
+			continue;
+		}
+		if (!jget(o, "pull_request")) {
+			todo[nt++] = o;
+			continue;
+		}
+		if (finish_pull(f, o, e) < 0) {
+			if (issue_failed(f, refs[i].number, e) < 0)
+				goto out;
+		} else {
+			f->failed_in_a_row = 0;
+		}
+	}
+	progress(f);
+	if (do_page(f, todo, nt, e) < 0)
+		goto out;
+	ret = 0;
+out:
+	for (i = 0; i < n; i++)
+		cJSON_Delete(objs[i]);
+	free(objs);
+	free(todo);
+	ghc_resp_clear(&r);
+	buf_release(&url);
+	return ret;
+}
+
+int gh_fetch_list(struct store *st, const struct gh_fetch_opts *o,
+		  const struct gh_ref *refs, size_t nr, struct gh_stats *stats,
+		  struct err *e)
+{
+	struct gh_stats local;
+	struct fetch f;
+	struct gh_ref *v = NULL;
+	size_t i, j;
+	int ret = -1;
+
+	if (!stats)
+		stats = &local;
+	memset(stats, 0, sizeof(*stats));
+	stats->rate_remaining = stats->rate_limit = -1;
+	memset(&f, 0, sizeof(f));
+	f.st = st;
+	f.o = o;
+	f.stats = stats;
+	/* one group per repository, by its current name */
+	v = xcalloc(nr + 1, sizeof(*v));
+	for (i = 0; i < nr; i++) {
+		v[i] = refs[i];
+		v[i].repo = item_canonical_repo(st, refs[i].repo, e);
+		if (!v[i].repo) {
+			gh_refs_free(v, i);
+			return -1;
+		}
+	}
+	qsort(v, nr, sizeof(*v), cmp_ref);
+	f.c = ghc_new(st, o, stats, e);
+	if (!f.c)
+		goto out;
+	f.graphql = o->token && *o->token && !o->no_graphql;
+	f.gql_batch = GQL_BATCH;
+	stats->graphql = f.graphql;
+	for (i = 0; i < nr; i = j) {
+		for (j = i + 1; j < nr && !strcasecmp(v[j].repo, v[i].repo);
+		     j++)
+			;
+		free(f.repo);
+		free(f.canon);
+		f.canon = NULL;
+		f.repo = xstrdup(v[i].repo);
+		if (fetch_group(&f, v + i, j - i, e) < 0)
+			goto out;
+	}
+	ret = 0;
+out:
+	progress(&f);
+	free(f.repo);
+	free(f.canon);
+	ghc_free(f.c);
+	gh_refs_free(v, nr);
+	return ret;
+}
+
 int gh_fetch(struct store *st, const struct gh_fetch_opts *o,
 	     struct gh_stats *stats, struct err *e)
 {

@@ -60,6 +60,8 @@ struct gh_stats {
 	long fixes;		/* fixing pull requests stored */
 	long partial_diffs;	/* diffs rebuilt from the file list */
 	long vanished;		/* listed, then gone (404/410): skipped */
+	long pulls_alone;	/* pull requests stored as items of their
+				   own (gh_fetch_list) */
 	char *renamed_to;	/* the repository's new name, when it was
 				   renamed or transferred; owned */
 	struct gh_failure *failed;	/* issues that failed, in order */
@@ -124,6 +126,47 @@ void gh_stats_release(struct gh_stats *s);
  */
 int gh_fetch(struct store *st, const struct gh_fetch_opts *o,
 	     struct gh_stats *stats, struct err *e);
+
+/* One entry of a list of known bugs. */
+struct gh_ref {
+	char *repo;		/* "owner/name", owned */
+	long long number;	/* its issue or pull request number */
+	int kind;		/* enum item_ref_kind: what the entry said */
+	long line;		/* where it was read */
+};
+
+/* Free refs[0..nr) and the array (NULL is fine). */
+void gh_refs_free(struct gh_ref *refs, size_t nr);
+
+/*
+ * Read a list of known bugs from text[0..len): entries separated by line
+ * breaks, commas, semicolons or white space, each an issue URL, a pull
+ * request URL or owner/repo#N; lines starting with '#' are comments; a
+ * byte order mark is skipped.  On success *refs (owned, gh_refs_free())
+ * holds *nr entries in order.  Otherwise -1 with ERR_INPUT naming
+ * `origin`, the line and the entry, and nothing returned.
+ */
+int gh_parse_refs(const char *text, size_t len, const char *origin,
+		  struct gh_ref **refs, size_t *nr, struct err *e);
+
+/* The study's items whose content is still to be fetched (created from a
+ * list without it), as a list for gh_fetch_list(). */
+int gh_refs_missing(struct store *st, struct gh_ref **refs, size_t *nr,
+		    struct err *e);
+
+/*
+ * Fetch the listed issues and pull requests, of any repositories (renamed
+ * ones under their current names), into the study: each named once, asked
+ * for at GET /repos/O/R/issues/N (a 304 when unchanged, then skipped as
+ * gh_fetch() skips), an issue linked and stored as gh_fetch() does (kept
+ * with or without a fix), a pull request stored as an item of its own
+ * that is its own fix (item->is_pull).  o->repo, label, state, dates and
+ * require_fix are not used.  Failures are per entry as in gh_fetch().
+ * Returns 0, or -1 with `e` filled as gh_fetch() does.
+ */
+int gh_fetch_list(struct store *st, const struct gh_fetch_opts *o,
+		  const struct gh_ref *refs, size_t nr, struct gh_stats *stats,
+		  struct err *e);
 
 /*
  * Fill `it` (zeroed by the caller) from one issue object of the REST API

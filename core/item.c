@@ -422,15 +422,17 @@ int item_save(struct store *st, struct item *it, struct err *e)
 		"state_reason, author, created_at, closed_at, url, labels, "
 		"has_fix, diff_partial, days_open, comment_count, additions, "
 		"deletions, changed_files, lines_changed, small_fix, source, "
-		"imported_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, "
-		"?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22) "
+		"imported_at, kind, missing) VALUES (?1, ?2, ?3, ?4, ?5, ?6, "
+		"?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, "
+		"?20, ?21, ?22, ?23, ?24) "
 		"ON CONFLICT (repo, number) DO UPDATE SET title = ?3, "
 		"body = ?4, state = ?5, state_reason = ?6, author = ?7, "
 		"created_at = ?8, closed_at = ?9, url = ?10, labels = ?11, "
 		"has_fix = ?12, diff_partial = ?13, days_open = ?14, "
 		"comment_count = ?15, additions = ?16, deletions = ?17, "
 		"changed_files = ?18, lines_changed = ?19, small_fix = ?20, "
-		"source = ?21, imported_at = ?22 RETURNING id", e);
+		"source = ?21, imported_at = ?22, kind = ?23, missing = ?24 "
+		"RETURNING id", e);
 	if (!s) {
 		free(labels);
 		return -1;
@@ -463,6 +465,9 @@ int item_save(struct store *st, struct item *it, struct err *e)
 		sqlite3_bind_null(s, 20);
 	store_bind_text(s, 21, it->source);
 	sqlite3_bind_text(s, 22, now, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 23, it->is_pull ? "pull" : "issue", -1,
+			  SQLITE_STATIC);
+	sqlite3_bind_int(s, 24, !!it->missing);
 	rc = sqlite3_step(s);
 	if (rc == SQLITE_ROW)
 		it->id = sqlite3_column_int64(s, 0);
@@ -544,7 +549,8 @@ int item_load_flags(struct store *st, long long id, struct item *it,
 			  "state_reason, author, created_at, closed_at, url, "
 			  "labels, diff_partial, days_open, comment_count, "
 			  "additions, deletions, changed_files, lines_changed, "
-			  "small_fix, source FROM items WHERE id = ?", e);
+			  "small_fix, source, kind = 'pull', missing FROM items "
+			  "WHERE id = ?", e);
 	if (!s)
 		return -1;
 	sqlite3_bind_int64(s, 1, id);
@@ -557,6 +563,8 @@ int item_load_flags(struct store *st, long long id, struct item *it,
 		return store_error(st, e, "loading an item");
 	}
 	it->id = id;
+	it->is_pull = sqlite3_column_int(s, 20);
+	it->missing = sqlite3_column_int(s, 21);
 	it->repo = col_dup(s, 0);
 	it->number = sqlite3_column_int64(s, 1);
 	it->title = col_dup(s, 2);

@@ -52,6 +52,11 @@ struct item {
 	struct fix *fixes;
 	size_t nr_fixes;
 	char *source;		/* where it came from: file or API URL */
+	int is_pull;		/* a pull request given alone: its
+				   description stands for the issue, and it
+				   is its own fix */
+	int missing;		/* named by a list, its content still to be
+				   fetched (`fetch --missing`) */
 
 	/* effort figures, filled by item_compute_effort() */
 	int comment_count;	/* comments, even when bodies are absent */

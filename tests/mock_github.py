@@ -53,6 +53,8 @@ Control (not counted, not recorded):
   POST /_control/touch       {"repo", "number"}: add a comment to an issue
   GET  /_control/expected?repo=R&require_fix=0|1&state=S&label=L
                              the items a correct fetch stores
+  GET  /_control/pulls?repo=R every pull request, "linked" when an issue
+                             names it
 
 A fault is {"path": regex, "method": "GET", "kind": K, "times": 1,
 "skip": 0, "arg": ..., "body": regex}, where "body" (optional) must also
@@ -1366,6 +1368,22 @@ class Handler(http.server.BaseHTTPRequestHandler):
                                       "id": 9000000 + len(m["comments"])})
                 repo._finish_times(m)
             return self._ctl({"ok": True})
+        if path == "/_control/pulls":
+            # every pull request, and whether an issue links it
+            repo = st.repos[query["repo"][0].lower()]
+            linked = set()
+            for m in repo.issues.values():
+                linked.update(m["fixes"])
+                linked.update(m["xrefs"])
+            return self._ctl([{"number": n, "title": pr["title"],
+                               "body": pr["body"], "merged_at": pr["merged_at"],
+                               "created_at": pr["created_at"],
+                               "closed_at": pr["closed_at"],
+                               "linked": n in linked,
+                               "diff": None if pr["too_large"] else repo.diff(n),
+                               "additions": pr["additions"],
+                               "deletions": pr["deletions"]}
+                              for n, pr in sorted(repo.prs.items())])
         if path == "/_control/expected":
             repo = st.repos[query["repo"][0].lower()]
             req = (query.get("require_fix") or ["0"])[0] == "1"

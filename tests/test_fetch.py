@@ -503,6 +503,144 @@ class TestFetchBig(FetchTestCase):
         self.assertIn("\r", text)
 
 
+class TestFetchList(FetchTestCase):
+    """`fetch --issues`: a list of known bugs, as studies start."""
+
+    def pulls(self, repo):
+        return self.mock.ctl("/_control/pulls?repo=" + repo)
+
+    def fetch(self, db, *args, token=None, rc=0):
+        e = base_env()
+        if token:
+            e["GITHUB_TOKEN"] = token
+        p = subprocess.run([BIN, "--study", db, "fetch", "--api-url",
+                            self.mock.url] + list(args), capture_output=True,
+                           text=True, env=e, timeout=120)
+        self.assertEqual(p.returncode, rc, p.stdout + p.stderr)
+        return p
+
+    def test_mixed_list_stores_every_item_once(self):
+        bugs = self.mock.expected("acme/big")[:30]
+        alone = [p for p in self.pulls("acme/big") if not p["linked"]][:8]
+        ren = self.mock.expected("acme/renamed")[:6]
+        ren_alone = [p for p in self.pulls("acme/renamed")
+                     if not p["linked"]][:2]
+        self.assertEqual((len(alone), len(ren_alone)), (8, 2))
+        forms = ("https://github.com/acme/big/issues/%d", "acme/big#%d",
+                 "https://github.com/acme/big/issues/%d#issuecomment-1")
+        entries = [forms[k % 3] % w["number"] for k, w in enumerate(bugs)]
+        entries += ["https://github.com/acme/big/pull/%d/files" % p["number"]
+                    for p in alone]
+        entries += [("acme/oldname#%d" if k % 2 else
+                     "https://github.com/acme/renamed/issues/%d") % w["number"]
+                    for k, w in enumerate(ren)]
+        entries += ["https://github.com/acme/oldname/pull/%d" % p["number"]
+                    for p in ren_alone]
+        # the same bugs again, by other names
+        entries += ["acme/big#%d" % bugs[0]["number"],
+                    "https://github.com/acme/big/pull/%d" % alone[0]["number"],
+                    "acme/renamed#%d" % ren[1]["number"],
+                    "https://github.com/acme/oldname/issues/%d" % ren[0]["number"]]
+        self.assertEqual(len(entries), 50)
+        path = os.path.join(self.tmp, "bugs.txt")
+        with open(path, "w", newline="") as f:   # as a spreadsheet saves
+            f.write("\ufeff# bugs we know\r\n" + "\r\n".join(entries) + "\r\n")
+        db = self.study()
+        p = subprocess.run([BIN, "--study", db, "fetch", "--issues", path,
+                            "--api-url", self.mock.url], capture_output=True,
+                           text=True, env=base_env(GITHUB_TOKEN="t"))
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        self.assertIn("10 pull requests given alone", p.stdout)
+        got = dump(db)
+        want = {("acme/big", w["number"]): w for w in bugs}
+        want.update({("acme/renamed", w["number"]): w for w in ren})
+        prs = {("acme/big", x["number"]): x for x in alone}
+        prs.update({("acme/renamed", x["number"]): x for x in ren_alone})
+        self.assertEqual(sorted(got), sorted(list(want) + list(prs)))
+        for key, w in want.items():
+            g = got[key]
+            self.assertEqual(g["kind"], "issue", key)
+            self.assertEqual(g["title"], w["title"], key)
+            self.assertEqual([f["number"] for f in g["fixes"]],
+                             [f["number"] for f in w["fixes"]], key)
+            self.assertEqual(len(g["comments"]), len(w["comments"]), key)
+        for key, x in prs.items():
+            g = got[key]
+            self.assertEqual(g["kind"], "pull", key)
+            self.assertEqual(g["title"], x["title"], key)
+            self.assertEqual(g["body"], x["body"], key)
+            self.assertEqual(len(g["fixes"]), 1, key)
+            fx = g["fixes"][0]
+            self.assertEqual((fx["number"], fx["diff"], fx["merged_at"]),
+                             (x["number"], x["diff"], x["merged_at"]), key)
+            self.assertEqual((g["additions"], g["deletions"]),
+                             (x["additions"], x["deletions"]), key)
+        st = self.mock.stats()
+        MEASURED["fetch --issues, 50 entries, token"] = (st["counted"],
+                                                          len(got))
+        # one request per entry (the issue endpoint), one per fix (its
+        # diff), a GraphQL request per 50 issues; a transferred issue's
+        # REST timeline and a 301 for the renamed repository on top
+        self.assertLessEqual(st["counted"], 2.1 * len(got), st)
+        self.assertEqual(st["invalid_queries"], [])
+        # again: nothing counted
+        self.mock.reset()
+        p = subprocess.run([BIN, "--study", db, "fetch", "--issues", path,
+                            "--api-url", self.mock.url], capture_output=True,
+                           text=True, env=base_env(GITHUB_TOKEN="t"))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        st = self.mock.stats()
+        MEASURED["re-fetch --issues unchanged"] = (st["counted"],
+                                                   st["not_modified"])
+        self.assertEqual(st["counted"], 0, st)
+        self.assertEqual(dump(db), got)
+
+    def test_list_from_stdin_commas_and_a_url(self):
+        w = self.mock.expected("acme/big")[:3]
+        db = self.study()
+        p = subprocess.run([BIN, "--study", db, "fetch", "--issues", "-",
+                            "--api-url", self.mock.url],
+                           input="acme/big#%d\n" % w[0]["number"],
+                           capture_output=True, text=True, env=base_env())
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.fetch(db, "--issues", "acme/big#%d,acme/big#%d" % (
+            w[1]["number"], w[0]["number"]))
+        self.fetch(db, "https://github.com/acme/big/issues/%d"
+                   % w[2]["number"])
+        self.assertEqual(sorted(n for _, n in dump(db)),
+                         sorted(x["number"] for x in w))
+        # a repository's URL fetches the repository
+        p = self.fetch(db, "https://github.com/acme/empty/", token="t")
+        self.assertIn("acme/empty: 0 issues seen", p.stdout)
+
+    def test_bad_lists_store_nothing(self):
+        db = self.study()
+        path = os.path.join(self.tmp, "bad.txt")
+        for text, msg in (
+                ("acme/big#1\nhttps://github.com/acme/big\n",
+                 "bad.txt:2: https://github.com/acme/big: a repository, "
+                 "not an issue"),
+                ("acme/big#1\n\nacme/big#1e300\n",
+                 "bad.txt:3: acme/big#1e300: not a GitHub issue or pull "
+                 "request"),
+                ("acme/big#1, https://gitlab.com/a/b/-/issues/3\n",
+                 "bad.txt:1: https://gitlab.com/a/b/-/issues/3: not a "
+                 "GitHub issue"),
+                ("acme/big#1\nacme/big#2\x00\n", "bad.txt:2: a NUL byte")):
+            with open(path, "w") as f:
+                f.write(text)
+            p = self.fetch(db, "--issues", path, rc=1)
+            self.assertIn(msg, p.stderr)
+            self.assertEqual(self.mock.stats()["requests"], 0)
+        self.assertEqual(dump(db), {})
+        # entries of repositories GitHub does not know: each reported
+        p = self.fetch(db, "--issues", "nobody/nothing#1,nobody/else#2",
+                       rc=3)
+        self.assertIn("nobody/nothing#1 failed: GET", p.stderr)
+        self.assertIn("nobody/else#2 failed: GET", p.stderr)
+        self.assertIn("2 issues failed", p.stderr)
+
+
 class TestFetchFaults(FetchTestCase):
     """acme/small under injected faults."""
 
