@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "core/github.h"
 #include "core/buf.h"
 #include "core/text.h"
 
@@ -26,14 +27,40 @@ static const char *const item_statuses[] = {
 	"todo", "partial", "submitted", NULL
 };
 
+/* items --missing: the items named by an import whose content is still
+ * to be fetched, one name a line. */
+static int list_missing(struct cli *c)
+{
+	struct gh_ref *refs;
+	size_t n, i;
+
+	if (gh_refs_missing(&c->st, &refs, &n, &c->err) < 0)
+		return cli_fail(c);
+	for (i = 0; i < n; i++) {
+		char *name = item_name(refs[i].repo, refs[i].number);
+
+		cli_print_safe(stdout, name);
+		fputs(refs[i].kind == ITEM_REF_PULL ? "\tpull request\n" :
+		      "\n", stdout);
+		free(name);
+	}
+	if (n)
+		fprintf(stderr, "%zu item%s to fetch: bugcoder fetch "
+			"--missing\n", n, n == 1 ? "" : "s");
+	gh_refs_free(refs, n);
+	return 0;
+}
+
 CMD(items)
 {
 	static const char usage[] =
 		"bugcoder items [--status todo|partial|submitted] [--round R] "
-		"[--repo OWNER/REPO]";
+		"[--repo OWNER/REPO] | --missing";
 	const char *status = NULL, *round = NULL, *repo = NULL;
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
+	int missing = 0;
 	const struct cli_opt opts[] = {
+		{ "--missing", 0, NULL, &missing, NULL, NULL },
 		{ "--status", 1, &status, NULL, NULL, NULL },
 		{ "--round", 1, &round, NULL, NULL, NULL },
 		{ "--repo", 1, &repo, NULL, NULL, NULL },
@@ -59,8 +86,13 @@ CMD(items)
 					       "todo, partial, submitted",
 					       status);
 	}
+	if (missing && (status || round || repo))
+		return cli_usage_error(usage, "--missing lists every item "
+				       "still to fetch: no other option");
 	if ((ret = cli_open(c, CLI_MEMBER)))
 		return ret;
+	if (missing)
+		return list_missing(c);
 	if (round) {
 		sqlite3_stmt *r = store_prepare(&c->st, "SELECT 1 FROM rounds "
 						"WHERE name = ?", &c->err);

@@ -288,21 +288,37 @@ out:
 
 CMD(import)
 {
-	static const char usage[] = "bugcoder import FILE...";
+	static const char usage[] =
+		"bugcoder import FILE... [--column NAME=HEADER ...]\n"
+		"  FILE: JSON Lines or GitHub JSON items; a CSV of known bugs "
+		"(*.csv, *.tsv);\n"
+		"  or a list of issue and pull request URLs (then run "
+		"`bugcoder fetch --missing`)";
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
-	const struct cli_opt opts[] = { { NULL, 0, NULL, NULL, NULL, NULL } };
+	const char **columns = NULL;
+	size_t nr_columns = 0;
+	const struct cli_opt opts[] = {
+		{ "--column", 1, NULL, NULL, &columns, &nr_columns },
+		{ NULL, 0, NULL, NULL, NULL, NULL },
+	};
+	struct import_opts io;
+	int missing = 0;
 	struct buf report = BUF_INIT;
 	int npos, rc, i, ret = 0;
 
 	rc = cli_parse(argc, argv, opts, pos, &npos, usage);
 	if (rc) {
 		free(pos);
+		free(columns);
 		return rc > 0 ? 0 : 2;
 	}
 	if (!npos) {
 		free(pos);
+		free(columns);
 		return cli_usage_error(usage, "import needs at least one FILE");
 	}
+	io.columns = columns;
+	io.nr_columns = nr_columns;
 	if ((ret = cli_open(c, CLI_MEMBER))) {
 		free(pos);
 		return ret;
@@ -317,7 +333,8 @@ CMD(import)
 		struct import_stats s;
 
 		memset(&s, 0, sizeof(s));
-		if (import_file(&c->st, &c->actor, pos[i], &s, &c->err) < 0) {
+		if (import_file_opts(&c->st, &c->actor, pos[i], &io, &s,
+				     &c->err) < 0) {
 			store_rollback(&c->st);
 			ret = cli_fail(c);
 			if (npos == 1)
@@ -334,16 +351,30 @@ CMD(import)
 		if (s.skipped)
 			buf_addf(&report, ", %d pull requests skipped",
 				 s.skipped);
-		buf_addf(&report, " (%d comments, %d fixes)\n", s.comments,
-			 s.fixes);
+		if (s.missing || s.kept) {
+			buf_addf(&report, " (%d to fetch", s.missing);
+			if (s.kept)
+				buf_addf(&report, "; %d already in the study "
+					 "with their content, left as they "
+					 "are", s.kept);
+			buf_addstr(&report, ")\n");
+			missing += s.missing;
+		} else {
+			buf_addf(&report, " (%d comments, %d fixes)\n",
+				 s.comments, s.fixes);
+		}
 	}
 	if (store_commit(&c->st, &c->err) < 0) {
 		ret = cli_fail(c);
 		goto out;
 	}
 	fputs(report.ptr, stdout);
+	if (missing)
+		printf("%d item%s to fetch: bugcoder fetch --missing\n",
+		       missing, missing == 1 ? "" : "s");
 out:
 	buf_release(&report);
 	free(pos);
+	free(columns);
 	return ret;
 }

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/buf.h"
 
@@ -614,18 +615,53 @@ out:
 	return ret;
 }
 
-int import_file(struct store *st, const struct actor *a, const char *path,
-		struct import_stats *stats, struct err *e)
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n >= k && !strcasecmp(s + n - k, suffix);
+}
+
+/* Does the text start (after a BOM and white space) as JSON does? */
+static int looks_like_json(const char *t, size_t len)
+{
+	size_t i = 0;
+
+	if (len >= 3 && !memcmp(t, "\xEF\xBB\xBF", 3))
+		i = 3;
+	while (i < len && strchr(" \t\r\n", t[i]))
+		i++;
+	return i == len || t[i] == '{' || t[i] == '[';
+}
+
+int import_file_opts(struct store *st, const struct actor *a,
+		     const char *path, const struct import_opts *o,
+		     struct import_stats *stats, struct err *e)
 {
 	struct buf b = BUF_INIT;
+	int csv = ends_with(path, ".csv") || ends_with(path, ".tsv");
 	int ret;
 
+	if (o && o->nr_columns && !csv)
+		return err_set(e, ERR_USAGE, "%s: --column is for a CSV file "
+			       "(*.csv, *.tsv)", path);
 	if (buf_read_file(&b, path) < 0) {
 		err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
 		buf_release(&b);
 		return -1;
 	}
-	ret = import_text(st, a, b.ptr, b.len, path, stats, e);
+	if (csv)
+		ret = import_csv_text(st, a, b.ptr, b.len, path, o, stats, e);
+	else if (looks_like_json(b.ptr, b.len))
+		ret = import_text(st, a, b.ptr, b.len, path, stats, e);
+	else
+		ret = import_list_text(st, a, b.ptr, b.len, path, stats, e);
 	buf_release(&b);
 	return ret;
+}
+
+int import_file(struct store *st, const struct actor *a, const char *path,
+		struct import_stats *stats, struct err *e)
+{
+	return import_file_opts(st, a, path, NULL, stats, e);
 }

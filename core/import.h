@@ -34,12 +34,52 @@ struct import_stats {
 	int skipped;		/* pull requests in a GitHub issue list */
 	int comments;
 	int fixes;
+	int missing;		/* items whose content is still to be
+				   fetched (CSV and lists) */
+	int kept;		/* named by a CSV or list, already in the
+				   study with their content: left alone */
+};
+
+/* How to read a CSV of known bugs. */
+struct import_opts {
+	const char *const *columns;	/* "NAME=HEADER" (--column) */
+	size_t nr_columns;
 };
 
 /* Import one file.  Only the owner may import.  On failure nothing of
- * the file is stored and `e` names what is wrong. */
+ * the file is stored and `e` names what is wrong.  A file named *.csv
+ * or *.tsv is a CSV of known bugs (import_csv_text), a file that is not
+ * JSON a list of issue and pull request URLs (import_list_text), any
+ * other JSON or JSON Lines as above. */
 int import_file(struct store *st, const struct actor *a, const char *path,
 		struct import_stats *stats, struct err *e);
+
+/* import_file() with options for a CSV (`o` may be NULL); options given
+ * for a file that is not a CSV are refused (ERR_USAGE). */
+int import_file_opts(struct store *st, const struct actor *a,
+		     const char *path, const struct import_opts *o,
+		     struct import_stats *stats, struct err *e);
+
+/*
+ * Items from a CSV of known bugs (core/import_list.c has the columns it
+ * knows): each row names an issue (its URL or owner/repo#N, or repo and
+ * number) or a pull request alone, with optional title, labels, dates
+ * and fixing pull request.  The items are stored marked missing, for
+ * `fetch --missing` to fill; one the study holds with content is left
+ * alone.  All or nothing; errors name `origin`, the line and the column,
+ * and a header no column of which names the bugs is refused naming its
+ * headers and the --column to use.
+ */
+int import_csv_text(struct store *st, const struct actor *a, const char *text,
+		    size_t len, const char *origin,
+		    const struct import_opts *o, struct import_stats *stats,
+		    struct err *e);
+
+/* Items from a list of issue and pull request URLs or owner/repo#N (see
+ * gh_parse_refs()), stored as import_csv_text() does. */
+int import_list_text(struct store *st, const struct actor *a,
+		     const char *text, size_t len, const char *origin,
+		     struct import_stats *stats, struct err *e);
 
 /* The same from text in memory; `origin` names it in errors. */
 int import_text(struct store *st, const struct actor *a, const char *text,

@@ -641,6 +641,126 @@ class TestFetchList(FetchTestCase):
         self.assertIn("2 issues failed", p.stderr)
 
 
+class TestImportKnownBugs(FetchTestCase):
+    """import of a spreadsheet or a list of URLs, then fetch --missing."""
+
+    def run_bc(self, db, *args, rc=0, token=None):
+        e = base_env()
+        if token:
+            e["GITHUB_TOKEN"] = token
+        p = subprocess.run([BIN, "--study", db] + list(args),
+                           capture_output=True, text=True, env=e, timeout=120)
+        self.assertEqual(p.returncode, rc, p.stdout + p.stderr)
+        return p
+
+    def write(self, name, text, encoding="utf-8"):
+        path = os.path.join(self.tmp, name)
+        with open(path, "w", newline="", encoding=encoding) as f:
+            f.write(text)
+        return path
+
+    def test_spreadsheet_then_fetch_missing(self):
+        bugs = [w for w in self.mock.expected("acme/big")
+                if w["fixes"]][:6]
+        pulls = self.mock.ctl("/_control/pulls?repo=acme/big")
+        alone = [p for p in pulls if not p["linked"]][0]
+        # as a spreadsheet program in a ';' locale saves it
+        rows = [" Repo ; Number;Title;PR URL;Labels "]
+        for w in bugs:
+            rows.append('acme/big;%d;"Ours; %s";%s;"crash;p1"' % (
+                w["number"], w["title"], w["fixes"][0]["url"]))
+        # the same bug again with its fix, and a pull request alone
+        rows.append('acme/big;%d;;%s;' % (bugs[0]["number"],
+                                          bugs[0]["fixes"][0]["url"]))
+        rows.append(';;;https://github.com/acme/big/pull/%d;' % alone["number"])
+        path = self.write("bugs.csv", "\ufeff" + "\r\n".join(rows) + "\r\n")
+        db = self.study()
+        p = self.run_bc(db, "import", path)
+        self.assertIn("7 added", p.stdout)
+        self.assertIn("7 to fetch", p.stdout)
+        self.assertIn("bugcoder fetch --missing", p.stdout)
+        con = sqlite3.connect(db)
+        self.assertEqual(con.execute(
+            "SELECT title, labels FROM items WHERE number = ?",
+            (bugs[1]["number"],)).fetchone(),
+            ("Ours; " + bugs[1]["title"], '["crash","p1"]'))
+        con.close()
+        p = self.run_bc(db, "items", "--missing")
+        self.assertEqual(len(p.stdout.splitlines()), 7)
+        self.assertIn("acme/big#%d\tpull request" % alone["number"], p.stdout)
+        p = self.run_bc(db, "fetch", "--missing", "--api-url", self.mock.url,
+                        token="t")
+        self.assertIn("7 stored", p.stdout)
+        self.assertEqual(self.run_bc(db, "items", "--missing").stdout, "")
+        got = dump(db)
+        self.assertEqual(len(got), 7)
+        for w in bugs:
+            g = got[("acme/big", w["number"])]
+            self.assertEqual(g["title"], w["title"])
+            self.assertEqual([f["number"] for f in g["fixes"]],
+                             [f["number"] for f in w["fixes"]])
+            self.assertEqual(g["missing"], 0)
+        self.assertEqual(got[("acme/big", alone["number"])]["kind"], "pull")
+        # importing the sheet again leaves the fetched items alone
+        p = self.run_bc(db, "import", path)
+        self.assertIn("7 already in the study", p.stdout)
+        self.assertEqual(dump(db), got)
+
+    def test_tsv_and_url_list(self):
+        w = self.mock.expected("acme/big")[:3]
+        tsv = self.write("bugs.tsv", "URL\tNotes\n" + "".join(
+            "https://github.com/acme/big/issues/%d\tseen in prod\n"
+            % x["number"] for x in w))
+        urls = self.write("urls.txt", "# from the tracker\n" + "".join(
+            "https://github.com/acme/big/issues/%d\n" % x["number"]
+            for x in w[1:]) + "acme/renamed#%d\n" %
+            self.mock.expected("acme/renamed")[0]["number"])
+        db = self.study()
+        self.assertIn("3 added", self.run_bc(db, "import", tsv).stdout)
+        p = self.run_bc(db, "import", urls)
+        self.assertIn("1 added, 2 updated", p.stdout)
+        self.run_bc(db, "fetch", "--missing", "--api-url", self.mock.url)
+        self.assertEqual(len(dump(db)), 4)
+        self.assertEqual(self.run_bc(db, "items", "--missing").stdout, "")
+
+    def test_bad_spreadsheets_store_nothing(self):
+        db = self.study()
+        cases = [
+            ("Ticket,Where\n1,here\n",
+             'bad.csv:1: no column names the bugs: the header has '
+             '"Ticket", "Where"; expected url, issue or pr', []),
+            ("issue,title\n1,no repository for it\n",
+             'bad.csv:2: issue: "1": not a GitHub issue or pull request', []),
+            ("Link to it,Where\nacme/big#1,here\n",
+             'no column names the bugs', []),
+            ("repo,number\nacme/big,1e300\n",
+             'bad.csv:2: number: "1e300": not an issue number', []),
+            ("repo,number\nacme/big,99999999999999999999\n",
+             'bad.csv:2: number: "99999999999999999999": not an issue', []),
+            ("url,title\nhttps://github.com/acme/big/issues/1,ok\n"
+             "https://example.com/x,bad\n",
+             'bad.csv:3: url: "https://example.com/x": not a GitHub issue',
+             []),
+            ("url,title\nacme/big#1,a\x00b\n",
+             "bad.csv:2: field 2: a NUL byte", []),
+            ("url,created_at\nacme/big#1,yesterday\n",
+             'bad.csv:2: created_at: "yesterday": not a date', []),
+            ("Link to it,Where\nacme/big#1,here\n",
+             '--column url=Nope: no header "Nope"; the header has '
+             '"Link to it", "Where"', ["--column", "url=Nope"]),
+        ]
+        for text, msg, extra in cases:
+            path = self.write("bad.csv", text)
+            p = self.run_bc(db, "import", path, *extra, rc=1)
+            self.assertIn(msg, p.stderr)
+            self.assertEqual(dump(db), {})
+        # and named with --column it goes in
+        path = self.write("bad.csv", "Link to it,Where\nacme/big#1,here\n")
+        self.run_bc(db, "import", path, "--column", "url=link to it")
+        self.assertEqual(list(dump(db)), [("acme/big", 1)])
+        self.run_bc(db, "import", path, "--column", "nope=Where", rc=2)
+
+
 class TestFetchFaults(FetchTestCase):
     """acme/small under injected faults."""
 
