@@ -250,11 +250,14 @@ out:
 CMD(labels)
 {
 	static const char usage[] =
-		"bugcoder labels import FILE.csv [--submit] [--as USER]";
+		"bugcoder labels import FILE.csv [--submit] [--annotator NAME] "
+		"[--as USER]";
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
+	const char *annotator = NULL;
 	int submit = 0;
 	const struct cli_opt opts[] = {
 		{ "--submit", 0, NULL, &submit, NULL, NULL },
+		{ "--annotator", 1, &annotator, NULL, NULL, NULL },
 		{ NULL, 0, NULL, NULL, NULL, NULL },
 	};
 	struct codebook cb = CODEBOOK_INIT;
@@ -273,8 +276,8 @@ CMD(labels)
 	}
 	if ((ret = cli_open(c, CLI_MEMBER)) || (ret = cli_codebook(c, &cb)))
 		goto out;
-	if (labels_import(&c->st, &c->actor, &cb, pos[1], submit, &stats,
-			  &c->err) < 0) {
+	if (labels_import_opts(&c->st, &c->actor, &cb, pos[1], submit,
+			       annotator, &stats, &c->err) < 0) {
 		ret = cli_fail(c);
 		fprintf(stderr, "bugcoder: %s: nothing imported\n", pos[1]);
 		goto out;
