@@ -142,6 +142,9 @@ static void summary(const char *repo, const struct gh_stats *s)
 		       s->pulls_alone, s->pulls_alone == 1 ? "" : "s");
 	if (s->nr_failed)
 		printf(", %zu failed", s->nr_failed);
+	if (s->nul_replaced)
+		printf(", %ld NUL characters in GitHub's text stored as U+FFFD",
+		       s->nul_replaced);
 	printf("\nrequests: %ld (%ld counted, %ld not modified, %ld "
 	       "retried)", s->requests, s->counted, s->not_modified,
 	       s->retries);

@@ -53,6 +53,7 @@
 
 #include "core/buf.h"
 #include "core/github.h"
+#include "core/import.h"
 #include "core/store.h"
 #include "core/text.h"
 
@@ -684,6 +685,45 @@ static int graphql_limited(const cJSON *j)
 	return 0;
 }
 
+/*
+ * A NUL in GitHub's text would silently cut it (cJSON ends a string at a
+ * \u0000, C strings end at a NUL byte): in a JSON answer each \u0000
+ * escape becomes \ufffd (the same length), in a diff each NUL byte
+ * becomes U+FFFD, so the text stays whole and the spot shows.  Returns
+ * how many were replaced.
+ */
+static long no_nul(struct ghc_resp *r, unsigned flags)
+{
+	struct buf path = BUF_INIT;
+	size_t at, from = 0;
+	long n = 0;
+
+	if (flags & GHC_JSON) {
+		while (import_json_nul(r->body.ptr + from, r->body.len - from,
+				       &at, &path)) {
+			memcpy(r->body.ptr + from + at + 2, "fffd", 4);
+			from += at + 6;
+			n++;
+		}
+	} else if (memchr(r->body.ptr, '\0', r->body.len)) {
+		struct buf b = BUF_INIT;
+		size_t i;
+
+		for (i = 0; i < r->body.len; i++) {
+			if (r->body.ptr[i]) {
+				buf_addch(&b, r->body.ptr[i]);
+			} else {
+				buf_addstr(&b, "\xef\xbf\xbd");
+				n++;
+			}
+		}
+		buf_release(&r->body);
+		r->body = b;
+	}
+	buf_release(&path);
+	return n;
+}
+
 /* Counts of one request's attempts and waits. */
 struct tries {
 	int attempt;		/* exchanges made */
@@ -937,6 +977,7 @@ int ghc_request(struct ghc *c, const char *url, unsigned flags,
 			goto out;
 		}
 
+		c->stats->nul_replaced += no_nul(r, flags);
 		if (flags & GHC_JSON) {
 			*json = cJSON_ParseWithLength(r->body.ptr, r->body.len);
 			if (!*json) {

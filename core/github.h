@@ -60,6 +60,8 @@ struct gh_stats {
 	long fixes;		/* fixing pull requests stored */
 	long partial_diffs;	/* diffs rebuilt from the file list */
 	long vanished;		/* listed, then gone (404/410): skipped */
+	long nul_replaced;	/* NUL characters in GitHub's text, stored
+				   as U+FFFD rather than cutting it */
 	long pulls_alone;	/* pull requests stored as items of their
 				   own (gh_fetch_list) */
 	char *renamed_to;	/* the repository's new name, when it was

@@ -104,9 +104,10 @@ static int get_count(const cJSON *obj, const char *key, int required,
 				       "(required)", where, path, key);
 		return 0;
 	}
-	if (!cJSON_IsNumber(v) || v->valuedouble < 0 ||
-	    v->valuedouble != (double)(long long)v->valuedouble ||
-	    v->valuedouble > 1e15)
+	/* the range first: converting 1e300 to an integer is undefined */
+	if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0 &&
+				    v->valuedouble <= 1e15) ||
+	    v->valuedouble != (double)(long long)v->valuedouble)
 		return err_set(e, ERR_INPUT, "%s: %s%s: expected a whole "
 			       "number >= 0", where, path, key);
 	*out = (long long)v->valuedouble;
@@ -437,6 +438,94 @@ static int take_value(const cJSON *v, const char *where, struct items *out,
 	return 0;
 }
 
+/* Append to `path` the step into container level `lv` of the scan. */
+struct jlevel {
+	int array;		/* an array (else an object) */
+	long index;		/* array: the element's index */
+	size_t key, key_len;	/* object: the last key, in the text */
+};
+
+int import_json_nul(const char *text, size_t len, size_t *at,
+		    struct buf *path)
+{
+	struct jlevel lv[64];
+	int depth = 0, in_str = 0, is_key = 0, expect_key = 0;
+	size_t i, str = 0;
+
+	for (i = 0; i < len; i++) {
+		char c = text[i];
+
+		if (in_str) {
+			if (c == '"') {
+				in_str = 0;
+				if (is_key && depth > 0 && depth <= 64) {
+					lv[depth - 1].key = str;
+					lv[depth - 1].key_len = i - str;
+				}
+				continue;
+			}
+			if (c != '\\' || i + 1 >= len)
+				continue;
+			if (text[i + 1] == 'u' && i + 5 < len &&
+			    !memcmp(text + i + 2, "0000", 4) && !is_key) {
+				int k;
+
+				*at = i;
+				buf_reset(path);
+				for (k = 0; k < depth && k < 64; k++) {
+					if (lv[k].array)
+						buf_addf(path, "[%ld]",
+							 lv[k].index);
+					else if (lv[k].key_len || k)
+						buf_addf(path, "%s%.*s",
+							 k ? "." : "",
+							 (int)lv[k].key_len,
+							 text + lv[k].key);
+				}
+				return 1;
+			}
+			i++;		/* the escaped character */
+			continue;
+		}
+		switch (c) {
+		case '"':
+			in_str = 1;
+			str = i + 1;
+			is_key = expect_key;
+			expect_key = 0;
+			break;
+		case '{':
+		case '[':
+			if (depth < 64) {
+				lv[depth].array = c == '[';
+				lv[depth].index = 0;
+				lv[depth].key = lv[depth].key_len = 0;
+			}
+			depth++;
+			expect_key = c == '{';
+			break;
+		case '}':
+		case ']':
+			if (depth > 0)
+				depth--;
+			break;
+		case ',':
+			if (depth > 0 && depth <= 64 && lv[depth - 1].array)
+				lv[depth - 1].index++;
+			else if (depth > 0)
+				expect_key = 1;
+			break;
+		case '\n':
+			if (!depth)	/* the next line of JSON Lines */
+				expect_key = 0;
+			break;
+		default:
+			break;
+		}
+	}
+	return 0;
+}
+
 static int parse_error(const char *text, const char *at, const char *origin,
 		       int line_base, struct err *e)
 {
@@ -463,6 +552,23 @@ static int parse_all(const char *text, size_t len, const char *origin,
 	if (memchr(text, '\0', len))
 		return err_set(e, ERR_INPUT, "%s: a NUL byte in the file; not "
 			       "JSON text", origin);
+	{
+		struct buf path = BUF_INIT;
+		size_t at;
+
+		/* cJSON would cut the text at it, silently */
+		if (import_json_nul(text, len, &at, &path)) {
+			int l, col;
+
+			line_col(text, at, &l, &col);
+			err_set(e, ERR_INPUT, "%s:%d:%d: %s: a NUL character "
+				"(\\u0000) in the text", origin, l, col,
+				path.len ? path.ptr : "(a string)");
+			buf_release(&path);
+			return -1;
+		}
+		buf_release(&path);
+	}
 	/* a whole-file JSON value first (an array, or a pretty-printed
 	 * object); else JSON Lines */
 	root = cJSON_ParseWithLengthOpts(text, len, &end, 0);

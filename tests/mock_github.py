@@ -66,7 +66,8 @@ ratelimit403 (403 with x-ratelimit-remaining 0, reset arg seconds
 ahead), 429 (429 with retry-after: arg; arg "" sends it blank, as
 "secondary" does too), gql_ratelimited (GraphQL's 200 with a RATE_LIMITED
 error, reset arg seconds ahead), foreign_link (a Link rel="next" to
-another origin).  "ratelimit": {"resource": "core", "remaining": N, "reset_in": S}
+another origin), nul (a \u0000 opening the first "body" of a JSON answer,
+a NUL byte after the first line of a diff).  "ratelimit": {"resource": "core", "remaining": N, "reset_in": S}
 lets N more counted requests through, then refuses with 403 until the
 reset.  Faults can also be given on the command line as --fault JSON.
 """
@@ -973,6 +974,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if fault and fault["kind"] in ("reset", "truncate", "badjson"):
             self.broken(fault["kind"], body, ctype, h, kind, resource)
             return
+        if fault and fault["kind"] == "nul":
+            # a \u0000 at the start of the first "body" string (JSON), or
+            # a NUL byte after the first line (a diff)
+            if ctype.startswith("application/json"):
+                body = body.replace(b'"body": "', b'"body": "\\u0000', 1)
+            else:
+                body = body.replace(b"\n", b"\n\0", 1)
         self.send(200, body, ctype, h, kind, resource)
 
     def broken(self, how, body, ctype, h, kind, resource):

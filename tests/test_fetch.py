@@ -1164,6 +1164,25 @@ class TestFetchFaults(FetchTestCase):
         self.assertEqual(st["by_kind"].get("redirect", 0), 0)
         self.assertEqual(len(dump(db)), len(want))
 
+    def test_nul_in_githubs_text_kept_whole(self):
+        self.mock.config(faults=[
+            {"path": r"/issues\?", "kind": "nul", "times": 1},
+            {"path": r"/pulls/\d+$", "kind": "nul", "times": 1}])
+        db = self.study()
+        p = self.fetch(db, "acme/small")
+        self.assertIn("2 NUL characters in GitHub's text stored as U+FFFD",
+                      p.stdout)
+        con = sqlite3.connect(db)
+        bodies = [r[0] for r in con.execute(
+            "SELECT body FROM items WHERE body LIKE '\ufffd%'")]
+        diffs = [r[0] for r in con.execute(
+            "SELECT diff FROM fixes WHERE diff LIKE '%\ufffd%'")]
+        con.close()
+        self.assertEqual(len(bodies), 1)
+        self.assertTrue(bodies[0].startswith("\ufffd## Describe the bug\n"))
+        self.assertEqual(len(diffs), 1)
+        self.assertIn("\n\ufffd", diffs[0])
+
     def test_empty_repository(self):
         db = self.study()
         p = self.fetch(db, "acme/empty", token="t")
