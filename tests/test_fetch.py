@@ -111,19 +111,28 @@ class NoRedirect(urllib.request.HTTPRedirectHandler):
         return None
 
 
-class FetchTestCase(unittest.TestCase):
-    mock_args = ()
+# one mock for the module: it loads GitHub's GraphQL schema once (a few
+# seconds), and every test resets it
+SHARED = None
 
+
+def shared_mock():
+    global SHARED
+    if SHARED is None:
+        SHARED = Mock()
+    return SHARED
+
+
+class FetchTestCase(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         if not os.access(BIN, os.X_OK):
             raise unittest.SkipTest("./bugcoder is not built")
-        cls.mock = Mock(*cls.mock_args)
+        cls.mock = shared_mock()
         cls.tmp = tempfile.mkdtemp(prefix="bugcoder-fetch-")
 
     @classmethod
     def tearDownClass(cls):
-        cls.mock.stop()
         shutil.rmtree(cls.tmp, ignore_errors=True)
 
     def setUp(self):
@@ -449,7 +458,7 @@ class TestFetchBig(FetchTestCase):
             f.write(token + "\n")
         os.chmod(tf, 0o600)
         self.mock.config(faults=[{"path": r"/pulls/\d+$", "kind": "status",
-                                  "arg": 502, "times": 100}])
+                                  "arg": 502, "times": 5}])
         p = self.fetch(db, "acme/big", "--token-file", tf, rc=3)
         self.assertNotIn(token, p.stdout + p.stderr)
         self.assertRegex(p.stderr, r"GET http://127\.0\.0\.1:\d+/repos/acme/big/"
@@ -1191,6 +1200,8 @@ class TestFetchFaults(FetchTestCase):
 
 
 def tearDownModule():
+    if SHARED is not None:
+        SHARED.stop()
     if MEASURED:
         print("\nfetch request budget (counted requests / stored issues):")
         for k, (a, b) in sorted(MEASURED.items()):
