@@ -744,6 +744,7 @@ class Repo:
                                       "created_at": c["created_at"],
                                       "body": c["body"]} for c in m["comments"]],
                         "fixes": fixes, "kind": m["kind"],
+                        "closing_commit": m["closing_commit"],
                         "transferred": m["transferred"]})
         return out
 

@@ -5,6 +5,7 @@ Each test class starts its own mock on 127.0.0.1 and runs the real
 and compares it with what the mock says a correct fetch stores.
 """
 import calendar
+import copy
 import json
 import os
 import pty
@@ -259,6 +260,70 @@ class TestFetchBig(FetchTestCase):
         self.assertGreater(st["not_modified"], 0)
         self.assertIn("unchanged since the last fetch", p.stdout)
         self.assert_study_matches(db, "acme/big", True)
+
+    def test_every_fault_at_once(self):
+        """Several hundred issues through the mock's faults (GraphQL's
+        timeouts are in test_graphql_halves_the_batch_on_5xx_and_timeouts,
+        a renamed repository in test_renamed_repository_one_identity): the
+        fetch completes, one issue failing for good is named and fetched
+        by the next run, and the study is then what GitHub holds."""
+        want = self.mock.expected("acme/big")
+        direct = [w for w in want if w["kind"] == "direct"][:3]
+        self.assertEqual(len(direct), 3)
+        victim = [w for w in want if w["fixes"] and not w["transferred"]
+                  and w["kind"] == "xref"][7]
+        vpr = victim["fixes"][0]["number"]
+        faults = [
+            {"path": r"^/graphql", "kind": "status", "arg": 502, "times": 2},
+            {"path": r"^/graphql", "kind": "gql_ratelimited", "arg": 1,
+             "times": 1, "skip": 2},
+            {"path": r"/issues\?", "kind": "secondary", "arg": "",
+             "times": 1},
+            {"path": r"/pulls/\d+$", "kind": "429", "arg": "", "times": 1,
+             "skip": 3},
+            {"path": r"/pulls/\d+$", "kind": "reset", "times": 1, "skip": 9},
+            {"path": r"/timeline", "kind": "truncate", "times": 1},
+            {"path": r"/pulls/\d+/files", "kind": "badjson", "times": 1},
+            {"path": r"/pulls/%d$" % vpr, "kind": "status", "arg": 502,
+             "times": 1000},
+        ]
+        # without a token the closing commits are looked up: GitHub's
+        # refusals of three of them
+        for w, status in zip(direct, (422, 409, 404)):
+            faults.append({"path": "/commits/%s/pulls" % w["closing_commit"],
+                           "kind": "status", "arg": status, "times": 1000})
+        waits = ("secondary", "429", "gql_ratelimited", "slow")
+        for token in ("t", None):
+            self.mock.reset()
+            # the waits once (with GraphQL), the rest in both runs
+            self.mock.config(faults=[copy.deepcopy(f) for f in faults
+                                     if token or f["kind"] not in waits])
+            db = self.study("every_fault_%s" % bool(token))
+            t = time.time()
+            p = self.fetch(db, "acme/big", token=token, rc=3,
+                           env={"BUGCODER_FETCH_TIMEOUT": "1"})
+            took = time.time() - t
+            self.assertIn("acme/big#%d failed: GET " % victim["number"],
+                          p.stderr)
+            self.assertIn("1 issue failed", p.stderr)
+            self.assertIn("1 failed", p.stdout)
+            got = dump(db)
+            self.assertEqual(sorted(n for _, n in got),
+                             sorted(w["number"] for w in want
+                                    if w is not victim))
+            st = self.mock.stats()
+            self.assertEqual(st["invalid_queries"], [])
+            MEASURED["every fault, %s (took %.0fs)" % (
+                "token" if token else "no token", took)] = (
+                st["counted"], len(got))
+            if token:
+                self.assertLessEqual(st["counted"], 2 * len(got), st)
+                self.assertIn("linked by GraphQL", p.stdout)
+            # the next run: the failed issue alone
+            self.mock.reset()
+            p = self.fetch(db, "acme/big", token=token)
+            self.assertIn("1 stored", p.stdout)
+            self.assert_study_matches(db, "acme/big", False)
 
     def test_graphql_all_closed_bugs_budget(self):
         db = self.study()
