@@ -2,6 +2,12 @@
  * github: closed bug issues and their fixing pull requests, from GitHub.
  * See github.h for the contract.
  *
+ * The work is split along its seams: ghclient.c makes each request
+ * (retries, limits, cache), gh_map.c reads what GitHub answers (issues,
+ * GraphQL answers, timelines, file lists: pure functions, unit-tested
+ * without a server), and this file drives the fetch: which requests, in
+ * which order, and what is stored when.
+ *
  * Where the requests go.  The hourly limit is 5,000 requests and a study
  * wants thousands of issues, so every request is weighed; the target is
  * at most two counted requests per stored issue on a first fetch.
@@ -104,289 +110,12 @@
 #include <cjson/cJSON.h>
 
 #include "core/buf.h"
+#include "core/gh_map.h"
 #include "core/ghclient.h"
 
-#define PER_PAGE 100
+#define PER_PAGE GH_PER_PAGE
 #define GQL_BATCH 50
 #define GQL_MAX_LOST 3	/* single issues lost in a row: GraphQL is down */
-
-/* ---- paging ------------------------------------------------------------ */
-
-char *gh_link_next(const char *link)
-{
-	const char *p = link;
-
-	while (p && *p) {
-		const char *lt = strchr(p, '<'), *gt, *end;
-
-		if (!lt)
-			break;
-		gt = strchr(lt, '>');
-		if (!gt)
-			break;
-		end = strchr(gt, ',');
-		if (!end)
-			end = gt + strlen(gt);
-		/* the parameters between '>' and the next ',' */
-		{
-			const char *q = gt + 1;
-
-			while (q < end) {
-				const char *rel = strstr(q, "rel=");
-
-				if (!rel || rel >= end)
-					break;
-				rel += 4;
-				if (*rel == '"')
-					rel++;
-				while (rel < end && *rel != '"' &&
-				       *rel != ';') {
-					size_t n = strcspn(rel, " \";,");
-
-					if (n == 4 && !strncmp(rel, "next", 4))
-						return xstrndup(lt + 1,
-							(size_t)(gt - lt - 1));
-					rel += n;
-					while (*rel == ' ')
-						rel++;
-				}
-				q = rel;
-			}
-		}
-		p = *end ? end + 1 : end;
-	}
-	return NULL;
-}
-
-/* ---- JSON helpers ------------------------------------------------------- */
-
-static const cJSON *jget(const cJSON *o, const char *key)
-{
-	return cJSON_GetObjectItemCaseSensitive(o, key);
-}
-
-static const char *jstr(const cJSON *o, const char *key)
-{
-	const cJSON *v = jget(o, key);
-
-	return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
-/* A number as a long long; `def` when absent, not a number, or outside
- * what a long long holds (converting that would be undefined). */
-static long long jnum(const cJSON *o, const char *key, long long def)
-{
-	const cJSON *v = jget(o, key);
-
-	if (!cJSON_IsNumber(v) || !(v->valuedouble > -9.2e18 &&
-				    v->valuedouble < 9.2e18))
-		return def;
-	return (long long)v->valuedouble;
-}
-
-static int jint(const cJSON *o, const char *key)
-{
-	long long v = jnum(o, key, -1);
-
-	return v < 0 || v > 0x7fffffff ? -1 : (int)v;
-}
-
-/* user.login, or NULL for a deleted ("ghost") account */
-static const char *jlogin(const cJSON *o, const char *key)
-{
-	return jstr(jget(o, key), "login");
-}
-
-/* ---- issues, comments, pull requests ----------------------------------- */
-
-int gh_item_from_issue(struct item *it, const char *repo,
-		       const cJSON *issue, struct err *e)
-{
-	const cJSON *labels, *l;
-	long long number = jnum(issue, "number", -1);
-	const char *title = jstr(issue, "title");
-	size_t n = 0;
-
-	if (!cJSON_IsObject(issue) || number <= 0 || !title)
-		return err_set(e, ERR_INPUT, "%s: an issue without a number "
-			       "or title", repo);
-	memset(it, 0, sizeof(*it));
-	it->repo = xstrdup(repo);
-	it->number = number;
-	it->title = xstrdup(title);
-	it->body = xstrdup_or_null(jstr(issue, "body"));
-	it->state = xstrdup_or_null(jstr(issue, "state"));
-	it->state_reason = xstrdup_or_null(jstr(issue, "state_reason"));
-	it->author = xstrdup_or_null(jlogin(issue, "user"));
-	it->created_at = xstrdup_or_null(jstr(issue, "created_at"));
-	it->closed_at = xstrdup_or_null(jstr(issue, "closed_at"));
-	it->url = xstrdup_or_null(jstr(issue, "html_url"));
-	it->source = xstrdup_or_null(jstr(issue, "url"));
-	it->comment_count = jint(issue, "comments");
-	if (it->comment_count < 0)
-		it->comment_count = 0;	/* unknown: the comments fetched count */
-	labels = jget(issue, "labels");
-	if (cJSON_IsArray(labels)) {
-		it->labels = xcalloc((size_t)cJSON_GetArraySize(labels) + 1,
-				     sizeof(char *));
-		cJSON_ArrayForEach(l, labels) {
-			const char *name = cJSON_IsString(l) ? l->valuestring :
-					   jstr(l, "name");
-
-			if (name)
-				it->labels[n++] = xstrdup(name);
-		}
-		it->nr_labels = n;
-	}
-	return 0;
-}
-
-struct comments {
-	struct comment *v;
-	size_t nr, alloc;
-};
-
-static void comments_add(struct comments *l, const char *author,
-			 const char *created_at, const char *body)
-{
-	struct comment *c;
-
-	ALLOC_GROW(l->v, l->nr + 1, l->alloc);
-	c = &l->v[l->nr++];
-	c->author = xstrdup_or_null(author);
-	c->created_at = xstrdup_or_null(created_at);
-	c->body = xstrdup_or_null(body);
-}
-
-static void comments_release(struct comments *l)
-{
-	size_t i;
-
-	for (i = 0; i < l->nr; i++) {
-		free(l->v[i].author);
-		free(l->v[i].created_at);
-		free(l->v[i].body);
-	}
-	free(l->v);
-	memset(l, 0, sizeof(*l));
-}
-
-/* A fixing pull request as found, before its diff is fetched. */
-struct prref {
-	long long number;
-	char *repo;		/* its repository when not the fetched one */
-	char *title, *body, *url, *merged_at;
-	int additions, deletions, changed_files;	/* -1 unknown */
-};
-
-struct prrefs {
-	struct prref *v;
-	size_t nr, alloc;
-	char **commits;		/* closing commits still to look up: the
-				   URL of their pull request list */
-	size_t nr_commits, alloc_commits;
-};
-
-static void prrefs_release(struct prrefs *l)
-{
-	size_t i;
-
-	for (i = 0; i < l->nr; i++) {
-		free(l->v[i].repo);
-		free(l->v[i].title);
-		free(l->v[i].body);
-		free(l->v[i].url);
-		free(l->v[i].merged_at);
-	}
-	free(l->v);
-	for (i = 0; i < l->nr_commits; i++)
-		free(l->commits[i]);
-	free(l->commits);
-	memset(l, 0, sizeof(*l));
-}
-
-static void fill(char **dst, const char *v)
-{
-	if (!*dst && v)
-		*dst = xstrdup(v);
-}
-
-static int same_repo(const char *a, const char *b)
-{
-	return (!a && !b) || (a && b && !strcasecmp(a, b));
-}
-
-/* Add pull request `number` of repository `repo` (NULL: the fetched
- * one), or fill in what an earlier mention of it lacked. */
-static void prrefs_add(struct prrefs *l, const char *repo, long long number,
-		       const char *title, const char *body, const char *url,
-		       const char *merged_at, int add, int del, int files)
-{
-	struct prref *p = NULL;
-	size_t i;
-
-	if (number <= 0)
-		return;
-	for (i = 0; i < l->nr; i++)
-		if (l->v[i].number == number && same_repo(l->v[i].repo, repo))
-			p = &l->v[i];
-	if (!p) {
-		ALLOC_GROW(l->v, l->nr + 1, l->alloc);
-		p = &l->v[l->nr++];
-		memset(p, 0, sizeof(*p));
-		p->number = number;
-		p->repo = xstrdup_or_null(repo);
-		p->additions = p->deletions = p->changed_files = -1;
-	}
-	fill(&p->title, title);
-	fill(&p->body, body);
-	fill(&p->url, url);
-	fill(&p->merged_at, merged_at);
-	if (p->additions < 0)
-		p->additions = add;
-	if (p->deletions < 0)
-		p->deletions = del;
-	if (p->changed_files < 0)
-		p->changed_files = files;
-}
-
-static int cmp_prref(const void *a, const void *b)
-{
-	const struct prref *x = a, *y = b;
-	int c;
-
-	/* the fetched repository's own first */
-	if (!x->repo != !y->repo)
-		return x->repo ? 1 : -1;
-	if (x->repo && (c = strcasecmp(x->repo, y->repo)))
-		return c;
-	return x->number < y->number ? -1 : x->number > y->number;
-}
-
-/* Is "owner/name" the repository being fetched?  Unknown counts as yes. */
-static int our_repo(const char *want, const char *canon, const char *full)
-{
-	if (!full)
-		return 1;
-	return !strcasecmp(full, want) || (canon && !strcasecmp(full, canon));
-}
-
-/* "owner/name" from ".../repos/owner/name", into a new string or NULL. */
-static char *repo_from_api_url(const char *url)
-{
-	const char *p = url ? strstr(url, "/repos/") : NULL;
-	const char *slash;
-	size_t n;
-
-	if (!p)
-		return NULL;
-	p += 7;
-	slash = strchr(p, '/');
-	if (!slash)
-		return NULL;
-	n = strcspn(slash + 1, "/?#");
-	return xstrndup(p, (size_t)(slash + 1 - p) + n);
-}
 
 /* ---- the fetch --------------------------------------------------------- */
 
@@ -427,95 +156,12 @@ static int stopped(const struct fetch *f)
 	return f->o->stop && *f->o->stop;
 }
 
-/* Everything gathered for one issue. */
-struct gathered {
-	struct comments comments;
-	struct prrefs prs;
-	int complete;		/* answered; else ask the REST timeline */
-};
-
-static void gathered_release(struct gathered *g)
+/* What the JSON mappings need to know of the fetch. */
+static struct gh_scope scope(const struct fetch *f)
 {
-	comments_release(&g->comments);
-	prrefs_release(&g->prs);
-	memset(g, 0, sizeof(*g));
-}
+	struct gh_scope sc = { f->repo, f->canon, ghc_api(f->c) };
 
-/* Add pull request `pr` (GraphQL's PullRequest) when it is merged and
- * of the fetched repository, or of `other` (a repository whose commit
- * closed the issue; NULL for none). */
-static void add_graphql_pr(struct fetch *f, struct prrefs *l, const cJSON *pr,
-			   const char *other)
-{
-	const cJSON *merged = jget(pr, "merged");
-	const char *full = jstr(jget(pr, "repository"), "nameWithOwner");
-	const char *theirs = NULL;
-
-	if (!cJSON_IsObject(pr) || !cJSON_IsTrue(merged))
-		return;
-	if (other && full && !strcasecmp(full, other) &&
-	    !our_repo(f->repo, f->canon, other))
-		theirs = other;
-	else if (!our_repo(f->repo, f->canon, full))
-		return;
-	prrefs_add(l, theirs, jnum(pr, "number", -1), jstr(pr, "title"),
-		   jstr(pr, "body"), jstr(pr, "url"), jstr(pr, "mergedAt"),
-		   jint(pr, "additions"), jint(pr, "deletions"),
-		   jint(pr, "changedFiles"));
-}
-
-/* Read one issue's GraphQL answer into g; g->complete says whether it
- * sufficed. */
-static void from_graphql(struct fetch *f, const cJSON *is,
-			 struct gathered *g)
-{
-	const cJSON *comments = jget(is, "comments");
-	const cJSON *tl = jget(is, "timelineItems");
-	const cJSON *x;
-
-	g->complete = 0;
-	if (!cJSON_IsObject(is) || !cJSON_IsObject(comments) ||
-	    !cJSON_IsObject(tl))
-		return;
-	if (cJSON_IsTrue(jget(jget(tl, "pageInfo"), "hasNextPage")))
-		return;
-	if (jnum(comments, "totalCount", 0) >
-	    cJSON_GetArraySize(jget(comments, "nodes")))
-		return;
-	cJSON_ArrayForEach(x, jget(comments, "nodes"))
-		comments_add(&g->comments, jlogin(x, "author"),
-			     jstr(x, "createdAt"), jstr(x, "body"));
-	x = jget(is, "closedByPullRequestsReferences");
-	if (cJSON_IsTrue(jget(jget(x, "pageInfo"), "hasNextPage")))
-		return;
-	cJSON_ArrayForEach(x, jget(x, "nodes"))
-		add_graphql_pr(f, &g->prs, x, NULL);
-	cJSON_ArrayForEach(x, jget(tl, "nodes")) {
-		const char *type = jstr(x, "__typename");
-		const cJSON *y, *pr;
-
-		if (!type)
-			continue;
-		if (!strcmp(type, "CrossReferencedEvent")) {
-			add_graphql_pr(f, &g->prs, jget(x, "source"), NULL);
-		} else if (!strcmp(type, "ConnectedEvent")) {
-			add_graphql_pr(f, &g->prs, jget(x, "subject"), NULL);
-		} else if (!strcmp(type, "ClosedEvent")) {
-			const cJSON *apr;
-
-			y = jget(x, "closer");
-			add_graphql_pr(f, &g->prs, y, NULL);
-			apr = jget(y, "associatedPullRequests");
-			if (cJSON_IsTrue(jget(jget(apr, "pageInfo"),
-					      "hasNextPage")))
-				return;
-			cJSON_ArrayForEach(pr, jget(apr, "nodes"))
-				add_graphql_pr(f, &g->prs, pr,
-					       jstr(jget(y, "repository"),
-						    "nameWithOwner"));
-		}
-	}
-	g->complete = 1;
+	return sc;
 }
 
 static const char gql_head[] =
@@ -552,7 +198,7 @@ static const char gql_tail[] =
  * all (the query was refused, or no repository in the answer), -1 with
  * `e` filled on an interruption or an error of the study. */
 static int graphql_once(struct fetch *f, const cJSON **issues, size_t n,
-			struct gathered *g, unsigned flags, struct err *e)
+			struct gh_gathered *g, unsigned flags, struct err *e)
 {
 	struct buf q = BUF_INIT;
 	cJSON *req = NULL, *vars, *ans = NULL;
@@ -561,6 +207,7 @@ static int graphql_once(struct fetch *f, const cJSON **issues, size_t n,
 	const char *slash = strchr(f->repo, '/');
 	struct ghc_resp r;
 	struct err e2 = ERR_INIT;
+	struct gh_scope sc;
 	size_t i;
 	int ret = 0;
 
@@ -589,6 +236,7 @@ static int graphql_once(struct fetch *f, const cJSON **issues, size_t n,
 		}
 		goto out;
 	}
+	sc = scope(f);
 	f->stats->graphql_cost += (long)jnum(jget(jget(ans, "data"),
 						    "rateLimit"), "cost", 0);
 	repo = jget(jget(ans, "data"), "repository");
@@ -601,7 +249,7 @@ static int graphql_once(struct fetch *f, const cJSON **issues, size_t n,
 
 		snprintf(alias, sizeof(alias), "i%lld",
 			 jnum(issues[i], "number", 0));
-		from_graphql(f, jget(repo, alias), &g[i]);
+		gh_map_graphql_issue(&sc, jget(repo, alias), &g[i]);
 	}
 out:
 	ghc_resp_clear(&r);
@@ -626,7 +274,7 @@ out:
  * -1 on an interruption or an error of the study.
  */
 static int link_graphql(struct fetch *f, const cJSON **issues, size_t n,
-			struct gathered *g, struct err *e)
+			struct gh_gathered *g, struct err *e)
 {
 	int rc;
 
@@ -667,61 +315,25 @@ static int link_graphql(struct fetch *f, const cJSON **issues, size_t n,
 	return link_graphql(f, issues + n / 2, n - n / 2, g + n / 2, e);
 }
 
-/*
- * The URL listing the pull requests of the commit that a `closed` event
- * names, owned by the caller, or NULL when the event names no usable
- * commit.  The event's commit_url is used as given, since it names the
- * repository that holds the commit (another one, or this one under its
- * old name); only when it is absent or off the API is the URL built from
- * the fetched repository and the commit_id.
- */
-static char *commit_pulls_url(struct fetch *f, const cJSON *ev)
+/* The REST way: the issue's timeline, page by page, then the pull
+ * requests it left unsure, then a look-up of closing commits when no
+ * merged pull request was named. */
+static int link_rest(struct fetch *f, long long number,
+		     struct gh_gathered *g, struct err *e)
 {
-	const char *sha = jstr(ev, "commit_id");
-	const char *cu = jstr(ev, "commit_url");
-	const char *api = ghc_api(f->c);
-	size_t k = sha ? strspn(sha, "0123456789abcdef") : 0;
-	size_t n = strlen(api);
-	struct buf b = BUF_INIT;
-
-	if (k < 7 || sha[k])
-		return NULL;
-	if (cu && !strncmp(cu, api, n) && !strncmp(cu + n, "/repos/", 7) &&
-	    strstr(cu + n, "/commits/") && !strpbrk(cu, "?# \t\r\n")) {
-		const char *tail = strstr(cu + n, "/commits/") + 9;
-
-		if (!strcmp(tail, sha)) {
-			buf_addf(&b, "%s/pulls?per_page=%d", cu, PER_PAGE);
-			return buf_detach(&b, NULL);
-		}
-	}
-	buf_addf(&b, "%s/repos/%s/commits/%s/pulls?per_page=%d", api, f->repo,
-		 sha, PER_PAGE);
-	return buf_detach(&b, NULL);
-}
-
-/* The REST way: the issue's timeline, page by page, then a look-up of
- * closing commits when no merged pull request was named. */
-static int link_rest(struct fetch *f, long long number, struct gathered *g,
-		     struct err *e)
-{
+	struct gh_scope sc = scope(f);
 	struct buf url = BUF_INIT;
 	char *next = NULL;
 	cJSON *page = NULL;
 	struct ghc_resp r;
-	long long *unsure = NULL;	/* cross-referenced without merged_at */
-	size_t nr_unsure = 0, alloc_unsure = 0;
 	size_t i;
 	int ret = -1;
 
-	comments_release(&g->comments);
-	prrefs_release(&g->prs);
+	gh_gathered_release(g);
 	ghc_resp_init(&r);
 	buf_addf(&url, "%s/repos/%s/issues/%lld/timeline?per_page=%d",
 		 ghc_api(f->c), f->repo, number, PER_PAGE);
 	while (url.len) {
-		const cJSON *ev;
-
 		ghc_resp_clear(&r);
 		cJSON_Delete(page);
 		page = NULL;
@@ -733,102 +345,33 @@ static int link_rest(struct fetch *f, long long number, struct gathered *g,
 				url.ptr);
 			goto out;
 		}
-		cJSON_ArrayForEach(ev, page) {
-			const char *type = jstr(ev, "event");
-			const cJSON *src, *pr;
-
-			if (!type)
-				continue;
-			if (!strcmp(type, "commented")) {
-				const char *who = jget(ev, "user") ?
-						  jlogin(ev, "user") :
-						  jlogin(ev, "actor");
-
-				comments_add(&g->comments, who,
-					     jstr(ev, "created_at"),
-					     jstr(ev, "body"));
-			} else if (!strcmp(type, "cross-referenced")) {
-				char *full = NULL;
-				const char *fn;
-
-				src = jget(jget(ev, "source"), "issue");
-				pr = jget(src, "pull_request");
-				if (!cJSON_IsObject(pr))
-					continue;
-				fn = jstr(jget(src, "repository"),
-					  "full_name");
-				if (!fn)
-					fn = full = repo_from_api_url(
-						jstr(src, "url"));
-				/* no merged_at at all is not "unmerged"
-				   (null is): ask the pull request */
-				if (!jget(pr, "merged_at") &&
-				    our_repo(f->repo, f->canon, fn) &&
-				    jnum(src, "number", -1) > 0) {
-					ALLOC_GROW(unsure, nr_unsure + 1,
-						   alloc_unsure);
-					unsure[nr_unsure++] =
-						jnum(src, "number", -1);
-				}
-				if (jstr(pr, "merged_at") &&
-				    our_repo(f->repo, f->canon, fn))
-					prrefs_add(&g->prs, NULL,
-						   jnum(src, "number", -1),
-						   jstr(src, "title"),
-						   jstr(src, "body"),
-						   jstr(src, "html_url"),
-						   jstr(pr, "merged_at"),
-						   -1, -1, -1);
-				free(full);
-			} else if (!strcmp(type, "closed") &&
-				   jstr(ev, "commit_id")) {
-				char *lookup = commit_pulls_url(f, ev);
-
-				if (lookup) {
-					ALLOC_GROW(g->prs.commits,
-						   g->prs.nr_commits + 1,
-						   g->prs.alloc_commits);
-					g->prs.commits[g->prs.nr_commits++] =
-						lookup;
-				}
-			}
-		}
+		gh_map_timeline_page(&sc, page, g);
 		free(next);
 		next = gh_link_next(r.link);
 		buf_reset(&url);
 		if (next)
 			buf_addstr(&url, next);
 	}
-	for (i = 0; i < nr_unsure; i++) {
+	for (i = 0; i < g->prs.nr_unsure; i++) {
 		cJSON *pr = NULL;
 
 		buf_reset(&url);
 		buf_addf(&url, "%s/repos/%s/pulls/%lld", ghc_api(f->c),
-			 f->repo, unsure[i]);
+			 f->repo, g->prs.unsure[i]);
 		ghc_resp_clear(&r);
 		if (ghc_request(f->c, url.ptr, GHC_JSON, NULL, &r, &pr,
 				e) < 0)
 			goto out;
-		if (jstr(pr, "merged_at"))
-			prrefs_add(&g->prs, NULL, unsure[i], jstr(pr, "title"),
-				   jstr(pr, "body"), jstr(pr, "html_url"),
-				   jstr(pr, "merged_at"), jint(pr, "additions"),
-				   jint(pr, "deletions"),
-				   jint(pr, "changed_files"));
+		gh_map_pull(g, g->prs.unsure[i], pr);
 		cJSON_Delete(pr);
 	}
 	/* a closing commit explains the fix only when nothing else did */
 	for (i = 0; !g->prs.nr && i < g->prs.nr_commits; i++) {
-		const char *lookup = g->prs.commits[i];
-		char *commit_repo = repo_from_api_url(lookup);
-		const cJSON *pr;
-
 		ghc_resp_clear(&r);
 		cJSON_Delete(page);
 		page = NULL;
-		if (ghc_request(f->c, lookup, GHC_JSON, NULL, &r, &page,
-				e) < 0) {
-			free(commit_repo);
+		if (ghc_request(f->c, g->prs.commits[i], GHC_JSON, NULL, &r,
+				&page, e) < 0) {
 			/* the commit is gone, unreachable or not on a branch
 			   GitHub indexes: no pull request found through it */
 			if (r.status == 404 || r.status == 409 ||
@@ -838,36 +381,11 @@ static int link_rest(struct fetch *f, long long number, struct gathered *g,
 			}
 			goto out;
 		}
-		cJSON_ArrayForEach(pr, page) {
-			char *full = NULL;
-			const char *other = NULL;
-
-			if (!jstr(pr, "merged_at"))
-				continue;
-			full = repo_from_api_url(jstr(pr, "url"));
-			/* a commit of another repository that closed this
-			   issue: its pull requests there are the fix */
-			if (full && commit_repo &&
-			    !our_repo(f->repo, f->canon, commit_repo) &&
-			    !strcasecmp(full, commit_repo))
-				other = full;
-			if (other || our_repo(f->repo, f->canon, full))
-				prrefs_add(&g->prs, other,
-					   jnum(pr, "number", -1),
-					   jstr(pr, "title"), jstr(pr, "body"),
-					   jstr(pr, "html_url"),
-					   jstr(pr, "merged_at"),
-					   jint(pr, "additions"),
-					   jint(pr, "deletions"),
-					   jint(pr, "changed_files"));
-			free(full);
-		}
-		free(commit_repo);
+		gh_map_commit_pulls(&sc, g->prs.commits[i], page, g);
 	}
 	g->complete = 1;
 	ret = 0;
 out:
-	free(unsure);
 	free(next);
 	cJSON_Delete(page);
 	ghc_resp_clear(&r);
@@ -879,19 +397,19 @@ out:
 static int diff_from_files(struct fetch *f, const char *repo,
 			   long long number, struct fix *fx, struct err *e)
 {
-	struct buf url = BUF_INIT, d = BUF_INIT;
+	struct gh_files fs;
+	struct buf url = BUF_INIT;
 	cJSON *page = NULL;
 	char *next = NULL;
 	struct ghc_resp r;
-	long long add = 0, del = 0;	/* summed over files: no int wraps */
-	int files = 0, ret = -1;
+	int ret = -1;
 
+	memset(&fs, 0, sizeof(fs));
+	buf_init(&fs.diff, 0);
 	ghc_resp_init(&r);
 	buf_addf(&url, "%s/repos/%s/pulls/%lld/files?per_page=%d",
 		 ghc_api(f->c), repo, number, PER_PAGE);
 	while (url.len) {
-		const cJSON *x;
-
 		ghc_resp_clear(&r);
 		cJSON_Delete(page);
 		page = NULL;
@@ -903,56 +421,7 @@ static int diff_from_files(struct fetch *f, const char *repo,
 				url.ptr);
 			goto out;
 		}
-		cJSON_ArrayForEach(x, page) {
-			const char *name = jstr(x, "filename");
-			const char *prev = jstr(x, "previous_filename");
-			const char *status = jstr(x, "status");
-			const char *patch = jstr(x, "patch");
-			int added, removed;
-
-			if (!name)
-				continue;
-			if (!prev)
-				prev = name;
-			added = status && !strcmp(status, "added");
-			removed = status && !strcmp(status, "removed");
-			buf_addf(&d, "diff --git a/%s b/%s\n", prev, name);
-			if (added)
-				buf_addstr(&d, "new file mode 100644\n");
-			else if (removed)
-				buf_addstr(&d, "deleted file mode 100644\n");
-			else if (status && !strcmp(status, "copied"))
-				buf_addf(&d, "copy from %s\ncopy to %s\n",
-					 prev, name);
-			else if (strcmp(prev, name))
-				buf_addf(&d, "rename from %s\nrename to %s\n",
-					 prev, name);
-			/* no patch and no line counted: a binary file (a
-			   long text patch left out still counts its lines) */
-			if (!patch && jint(x, "additions") <= 0 &&
-			    jint(x, "deletions") <= 0 &&
-			    (added || removed || !strcmp(prev, name)))
-				buf_addf(&d, "Binary files %s%s and %s%s "
-					 "differ\n", added ? "" : "a/",
-					 added ? "/dev/null" : prev,
-					 removed ? "" : "b/",
-					 removed ? "/dev/null" : name);
-			if (patch) {
-				buf_addf(&d, "--- %s%s\n+++ %s%s\n",
-					 added ? "" : "a/",
-					 added ? "/dev/null" : prev,
-					 removed ? "" : "b/",
-					 removed ? "/dev/null" : name);
-				buf_addstr(&d, patch);
-				if (d.len && d.ptr[d.len - 1] != '\n')
-					buf_addch(&d, '\n');
-			}
-			add += jint(x, "additions") > 0 ?
-			       jint(x, "additions") : 0;
-			del += jint(x, "deletions") > 0 ?
-			       jint(x, "deletions") : 0;
-			files++;
-		}
+		gh_map_files_page(page, &fs);
 		free(next);
 		next = gh_link_next(r.link);
 		buf_reset(&url);
@@ -960,12 +429,14 @@ static int diff_from_files(struct fetch *f, const char *repo,
 			buf_addstr(&url, next);
 	}
 	if (fx->additions < 0)
-		fx->additions = add > INT_MAX ? INT_MAX : (int)add;
+		fx->additions = fs.additions > INT_MAX ? INT_MAX :
+				(int)fs.additions;
 	if (fx->deletions < 0)
-		fx->deletions = del > INT_MAX ? INT_MAX : (int)del;
+		fx->deletions = fs.deletions > INT_MAX ? INT_MAX :
+				(int)fs.deletions;
 	if (fx->changed_files < 0)
-		fx->changed_files = files;
-	fx->diff = buf_detach(&d, &fx->diff_len);
+		fx->changed_files = fs.files;
+	fx->diff = buf_detach(&fs.diff, &fx->diff_len);
 	fx->diff_partial = 1;
 	f->stats->partial_diffs++;
 	ret = 0;
@@ -974,7 +445,7 @@ out:
 	cJSON_Delete(page);
 	ghc_resp_clear(&r);
 	buf_release(&url);
-	buf_release(&d);
+	buf_release(&fs.diff);
 	return ret;
 }
 
@@ -1167,7 +638,7 @@ static int mark_done(struct fetch *f, long long number,
 /* ---- one issue ---------------------------------------------------------- */
 
 static int finish_issue(struct fetch *f, const cJSON *issue,
-			struct gathered *g, struct err *e)
+			struct gh_gathered *g, struct err *e)
 {
 	struct item it;
 	long long number = jnum(issue, "number", 0);
@@ -1199,10 +670,10 @@ static int finish_issue(struct fetch *f, const cJSON *issue,
 	memset(&g->comments, 0, sizeof(g->comments));
 
 	if (g->prs.nr > 1)
-		qsort(g->prs.v, g->prs.nr, sizeof(*g->prs.v), cmp_prref);
+		qsort(g->prs.v, g->prs.nr, sizeof(*g->prs.v), gh_prref_cmp);
 	it.fixes = xcalloc(g->prs.nr + 1, sizeof(*it.fixes));
 	for (i = 0; i < g->prs.nr; i++) {
-		struct prref *p = &g->prs.v[i];
+		struct gh_prref *p = &g->prs.v[i];
 		struct fix *fx = &it.fixes[it.nr_fixes++];
 
 		fx->number = p->number;
@@ -1290,7 +761,7 @@ static int issue_failed(struct fetch *f, long long number, struct err *e)
 static int do_page(struct fetch *f, const cJSON **todo, size_t n,
 		   struct err *e)
 {
-	struct gathered *g = xcalloc(n + 1, sizeof(*g));
+	struct gh_gathered *g = xcalloc(n + 1, sizeof(*g));
 	size_t i = 0, j;
 	int ret = -1;
 
@@ -1324,14 +795,14 @@ static int do_page(struct fetch *f, const cJSON **todo, size_t n,
 			} else {
 				f->failed_in_a_row = 0;
 			}
-			gathered_release(&g[j]);
+			gh_gathered_release(&g[j]);
 		}
 		i += batch;
 	}
 	ret = 0;
 out:
 	for (j = 0; j < n; j++)
-		gathered_release(&g[j]);
+		gh_gathered_release(&g[j]);
 	free(g);
 	return ret;
 }
@@ -1675,7 +1146,7 @@ static int fetch_group(struct fetch *f, const struct gh_ref *refs, size_t n,
 			continue;
 		}
 		if (!f->canon) {
-			f->canon = repo_from_api_url(jstr(o,
+			f->canon = gh_repo_from_api_url(jstr(o,
 							  "repository_url"));
 			if (f->canon && follow_rename(f, e) < 0)
 				goto out;
@@ -1858,7 +1329,7 @@ int gh_fetch(struct store *st, const struct gh_fetch_opts *o,
 		cJSON_ArrayForEach(is, page) {
 			if (f.canon)
 				break;
-			f.canon = repo_from_api_url(jstr(is,
+			f.canon = gh_repo_from_api_url(jstr(is,
 							 "repository_url"));
 			if (f.canon && follow_rename(&f, e) < 0)
 				goto out;
