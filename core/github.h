@@ -3,8 +3,10 @@
  * fixed them from GitHub's REST API (and GraphQL, when a token allows),
  * into the study.
  *
- * One fetch is one repository.  Requests go one at a time over one reused
- * libcurl handle; rate limits are waited out, transient faults retried
+ * One fetch is one repository (gh_fetch), or the issues and pull
+ * requests a list names (gh_fetch_list).  Requests go one at a time over
+ * one reused libcurl handle; rate limits are waited out, transient faults
+ * retried
  * with back-off, responses cached by ETag in the study (http_cache) so an
  * unchanged repository costs no counted requests.  Progress is recorded
  * as it goes (fetch_state, fetch_issues) and every item is stored in one

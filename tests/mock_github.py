@@ -65,7 +65,8 @@ arg), secondary_noretry (403, secondary message, no retry-after),
 ratelimit403 (403 with x-ratelimit-remaining 0, reset arg seconds
 ahead), 429 (429 with retry-after: arg; arg "" sends it blank, as
 "secondary" does too), gql_ratelimited (GraphQL's 200 with a RATE_LIMITED
-error, reset arg seconds ahead), foreign_link (a Link rel="next" to
+error, reset arg seconds ahead), gql_secondary (a GraphQL 200 whose
+error is a secondary limit, no retry-after), foreign_link (a Link rel="next" to
 another origin), nul (a \u0000 opening the first "body" of a JSON answer,
 a NUL byte after the first line of a diff).  "ratelimit": {"resource": "core", "remaining": N, "reset_in": S}
 lets N more counted requests through, then refuses with 403 until the
@@ -1074,6 +1075,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
                              SHAPES.secondary_body, kind="fault",
                              headers={"Retry-After": str(f.get("arg", 1))},
                              resource=resource)
+        elif f and f["kind"] == "gql_secondary":
+            # a secondary limit told in a GraphQL 200
+            return self.send(200, {"errors": [{
+                "type": "RATE_LIMITED", "message": "You have exceeded a "
+                "secondary rate limit. Please wait a few minutes before "
+                "you try again."}]}, kind="fault", resource=resource)
         elif f and f["kind"] == "gql_ratelimited":
             # GraphQL's primary limit: a 200 whose body is the error
             reset = int(time.time()) + int(f.get("arg", 2))

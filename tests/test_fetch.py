@@ -1049,14 +1049,19 @@ class TestFetchFaults(FetchTestCase):
         self.assertEqual(timelines, sorted([hard] + moved))
 
     def test_graphql_rate_limited_in_a_200_is_waited_out(self):
+        # the primary limit until its reset; a secondary one a minute of
+        # back-off (60 x 20 ms here)
         self.mock.config(faults=[{"path": r"^/graphql",
                                   "kind": "gql_ratelimited", "arg": 1,
-                                  "times": 1}])
+                                  "times": 1},
+                                 {"path": r"^/graphql",
+                                  "kind": "gql_secondary", "times": 1}])
         t = time.time()
         db, p = self.ok(token="t", require_fix=True)
-        self.assertGreaterEqual(time.time() - t, 1.0)
+        self.assertGreaterEqual(time.time() - t, 2.2)
         self.assertIn("waited", p.stdout)
         self.assertIn("linked by GraphQL", p.stdout)
+        self.assertEqual(self.mock.stats()["by_kind"].get("fault"), 2)
         self.assertEqual(self.mock.stats()["by_kind"].get("timeline", 0), 1)
 
     def test_blank_retry_after_waits_a_minute_of_backoff(self):
