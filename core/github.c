@@ -135,6 +135,7 @@ struct fetch {
 	int gql_lost;		/* single issues it could not answer, in a row */
 	long stored;		/* items stored, for --limit */
 	int failed_in_a_row;	/* issues failed on the network, in a row */
+	int listed;		/* gh_fetch_list: fixes a list named count */
 };
 
 /* Errors that are the study's or the user's, not one issue's: the fetch
@@ -637,6 +638,92 @@ static int mark_done(struct fetch *f, long long number,
 
 /* ---- one issue ---------------------------------------------------------- */
 
+/*
+ * The fixes a list named for issue `number` (an imported spreadsheet's
+ * pull request column), which GitHub's links may not show: each one not
+ * found by linking is asked for (GET .../pulls/N) and kept as a fix,
+ * merged or not, since the team named it.
+ */
+static int named_fixes(struct fetch *f, long long number,
+		       struct gh_gathered *g, struct err *e)
+{
+	sqlite3_stmt *s;
+	struct named { long long number; char *repo; } *v = NULL;
+	size_t n = 0, alloc = 0, i, j;
+	struct buf url = BUF_INIT;
+	struct ghc_resp r;
+	int rc, ret = -1;
+
+	s = store_prepare(f->st, "SELECT fixes.number, fixes.url FROM fixes "
+			  "JOIN items "
+			  "ON items.id = fixes.item_id WHERE items.repo = ? "
+			  "COLLATE NOCASE AND items.number = ? AND "
+			  "items.missing AND fixes.number IS NOT NULL", e);
+	if (!s)
+		return -1;
+	sqlite3_bind_text(s, 1, f->repo, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 2, number);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *u = (const char *)sqlite3_column_text(s, 1);
+		char *repo = NULL;
+		long long num;
+
+		ALLOC_GROW(v, n + 1, alloc);
+		v[n].number = sqlite3_column_int64(s, 0);
+		v[n].repo = NULL;
+		/* its URL may name another repository */
+		if (u && !item_parse_ref(u, &repo, &num, NULL) &&
+		    num == v[n].number && strcasecmp(repo, f->repo) &&
+		    (!f->canon || strcasecmp(repo, f->canon)))
+			v[n].repo = repo;
+		else
+			free(repo);
+		n++;
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE) {
+		for (i = 0; i < n; i++)
+			free(v[i].repo);
+		free(v);
+		return store_error(f->st, e, "reading the fixes a list named");
+	}
+	ghc_resp_init(&r);
+	for (i = 0; i < n; i++) {
+		cJSON *pr = NULL;
+
+		for (j = 0; j < g->prs.nr; j++)
+			if (g->prs.v[j].number == v[i].number &&
+			    !g->prs.v[j].repo == !v[i].repo &&
+			    (!v[i].repo ||
+			     !strcasecmp(g->prs.v[j].repo, v[i].repo)))
+				break;
+		if (j < g->prs.nr)
+			continue;	/* linked anyway */
+		buf_reset(&url);
+		buf_addf(&url, "%s/repos/%s/pulls/%lld", ghc_api(f->c),
+			 v[i].repo ? v[i].repo : f->repo, v[i].number);
+		ghc_resp_clear(&r);
+		if (ghc_request(f->c, url.ptr, GHC_JSON, NULL, &r, &pr,
+				e) < 0)
+			goto out;
+		gh_prrefs_add(&g->prs, v[i].repo, v[i].number,
+			      jstr(pr, "title"),
+			      jstr(pr, "body"), jstr(pr, "html_url"),
+			      jstr(pr, "merged_at"), jint(pr, "additions"),
+			      jint(pr, "deletions"),
+			      jint(pr, "changed_files"));
+		cJSON_Delete(pr);
+	}
+	ret = 0;
+out:
+	ghc_resp_clear(&r);
+	buf_release(&url);
+	for (i = 0; i < n; i++)
+		free(v[i].repo);
+	free(v);
+	return ret;
+}
+
 static int finish_issue(struct fetch *f, const cJSON *issue,
 			struct gh_gathered *g, struct err *e)
 {
@@ -657,6 +744,8 @@ static int finish_issue(struct fetch *f, const cJSON *issue,
 		progress(f);
 		return 0;
 	}
+	if (f->listed && named_fixes(f, number, g, e) < 0)
+		return -1;
 	if (!g->prs.nr && f->o->require_fix) {
 		if (mark_done(f, number, updated_at, 0, e) < 0)
 			return -1;
@@ -1200,6 +1289,7 @@ int gh_fetch_list(struct store *st, const struct gh_fetch_opts *o,
 	f.st = st;
 	f.o = o;
 	f.stats = stats;
+	f.listed = 1;
 	/* one group per repository, by its current name */
 	v = xcalloc(nr + 1, sizeof(*v));
 	for (i = 0; i < nr; i++) {

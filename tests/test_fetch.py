@@ -737,7 +737,10 @@ class TestImportKnownBugs(FetchTestCase):
         bugs = [w for w in self.mock.expected("acme/big")
                 if w["fixes"]][:6]
         pulls = self.mock.ctl("/_control/pulls?repo=acme/big")
-        alone = [p for p in pulls if not p["linked"]][0]
+        alone, named = [p for p in pulls if not p["linked"]][:2]
+        # a bug GitHub links to no fix, whose fix the team knows
+        unlinked = [w for w in self.mock.expected("acme/big")
+                    if not w["fixes"]][0]
         # as a spreadsheet program in a ';' locale saves it
         rows = [" Repo ; Number;Title;PR URL;Labels "]
         for w in bugs:
@@ -747,11 +750,12 @@ class TestImportKnownBugs(FetchTestCase):
         rows.append('acme/big;%d;;%s;' % (bugs[0]["number"],
                                           bugs[0]["fixes"][0]["url"]))
         rows.append(';;;https://github.com/acme/big/pull/%d;' % alone["number"])
+        rows.append('acme/big;%d;;#%d;' % (unlinked["number"], named["number"]))
         path = self.write("bugs.csv", "\ufeff" + "\r\n".join(rows) + "\r\n")
         db = self.study()
         p = self.run_bc(db, "import", path)
-        self.assertIn("7 added", p.stdout)
-        self.assertIn("7 to fetch", p.stdout)
+        self.assertIn("8 added", p.stdout)
+        self.assertIn("8 to fetch", p.stdout)
         self.assertIn("bugcoder fetch --missing", p.stdout)
         con = sqlite3.connect(db)
         self.assertEqual(con.execute(
@@ -760,14 +764,18 @@ class TestImportKnownBugs(FetchTestCase):
             ("Ours; " + bugs[1]["title"], '["crash","p1"]'))
         con.close()
         p = self.run_bc(db, "items", "--missing")
-        self.assertEqual(len(p.stdout.splitlines()), 7)
+        self.assertEqual(len(p.stdout.splitlines()), 8)
         self.assertIn("acme/big#%d\tpull request" % alone["number"], p.stdout)
         p = self.run_bc(db, "fetch", "--missing", "--api-url", self.mock.url,
                         token="t")
-        self.assertIn("7 stored", p.stdout)
+        self.assertIn("8 stored", p.stdout)
         self.assertEqual(self.run_bc(db, "items", "--missing").stdout, "")
         got = dump(db)
-        self.assertEqual(len(got), 7)
+        self.assertEqual(len(got), 8)
+        # the fix the sheet named is kept, with its diff
+        fx = got[("acme/big", unlinked["number"])]["fixes"]
+        self.assertEqual([(f["number"], f["diff"]) for f in fx],
+                         [(named["number"], named["diff"])])
         for w in bugs:
             g = got[("acme/big", w["number"])]
             self.assertEqual(g["title"], w["title"])
@@ -777,7 +785,7 @@ class TestImportKnownBugs(FetchTestCase):
         self.assertEqual(got[("acme/big", alone["number"])]["kind"], "pull")
         # importing the sheet again leaves the fetched items alone
         p = self.run_bc(db, "import", path)
-        self.assertIn("7 already in the study", p.stdout)
+        self.assertIn("8 already in the study", p.stdout)
         self.assertEqual(dump(db), got)
 
     def test_tsv_and_url_list(self):
