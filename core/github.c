@@ -90,8 +90,9 @@
  * Limitations: a fixing pull request must belong to the fetched
  * repository (cross-references from other repositories are mentions, not
  * fixes), except for one merged through a commit of another repository
- * that closed the issue; a cross-reference from a merged pull request counts as a fix
- * even when it only mentions the issue, as studies of this kind do.
+ * that closed the issue, or one a list named; a cross-reference from a
+ * merged pull request counts as a fix even when it only mentions the
+ * issue, as studies of this kind do.
  * Resuming at a remembered page assumes the pages before it did not
  * shrink meanwhile (an issue deleted or transferred away shifts later
  * issues back a page); a later complete fetch, which starts at page one,
@@ -460,8 +461,9 @@ static char *stored_diff(struct fetch *f, const char *repo, long long number,
 	char *d = NULL;
 
 	s = store_prepare(f->st, "SELECT fixes.diff FROM fixes JOIN items ON "
-			  "items.id = fixes.item_id WHERE lower(substr(fixes.url, "
-			  "-length(?1))) = lower(?1) AND "
+			  "items.id = fixes.item_id WHERE "
+			  "lower(substr(fixes.url, -length(?1))) = lower(?1) "
+			  "AND "
 			  "fixes.number = ? AND fixes.diff_partial = 0 AND "
 			  "fixes.diff IS NOT NULL LIMIT 1", NULL);
 	if (!s)
