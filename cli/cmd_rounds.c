@@ -551,20 +551,29 @@ out:
 CMD(labels)
 {
 	static const char usage[] =
-		"bugcoder labels import FILE.csv [--submit] [--as USER]\n"
+		"bugcoder labels import FILE.csv [--submit] [--annotator NAME] "
+		"[--as USER]\n"
 		"\n"
 		"  FILE.csv   item,annotator,dimension,code - one row per code "
 		"(what\n"
-		"             `export --raw` writes); all rows go in, or none\n"
+		"             `export --raw` writes); or a wide coding sheet, one "
+		"row per bug\n"
+		"             and one column per dimension; all rows go in, or "
+		"none\n"
 		"  --submit   submit every item the file codes\n"
+		"  --annotator NAME\n"
+		"             whose labels a wide sheet without an annotator "
+		"column holds\n"
 		"  --as USER  an annotator imports only their own rows; the "
 		"owner any\n"
 		"\n"
 		"  e.g. bugcoder labels import alice.csv --submit";
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
+	const char *annotator = NULL;
 	int submit = 0;
 	const struct cli_opt opts[] = {
 		{ "--submit", 0, NULL, &submit, NULL, NULL },
+		{ "--annotator", 1, &annotator, NULL, NULL, NULL },
 		{ NULL, 0, NULL, NULL, NULL, NULL },
 	};
 	struct codebook cb = CODEBOOK_INIT;
@@ -592,8 +601,9 @@ CMD(labels)
 		store_rollback(&c->st);
 		goto out;
 	}
-	if (labels_import(&c->st, &c->actor, &cb, pos[1], submit, &stats,
-			  &c->err) < 0 || store_commit(&c->st, &c->err) < 0) {
+	if (labels_import_opts(&c->st, &c->actor, &cb, pos[1], submit,
+			       annotator, &stats, &c->err) < 0 ||
+	    store_commit(&c->st, &c->err) < 0) {
 		store_rollback(&c->st);
 		ret = cli_fail(c);
 		fprintf(stderr, "bugcoder: %s: nothing imported\n", pos[1]);

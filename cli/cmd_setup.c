@@ -359,39 +359,61 @@ out:
 CMD(import)
 {
 	static const char usage[] =
-		"bugcoder import FILE...\n"
+		"bugcoder import FILE... [--column NAME=HEADER ...]\n"
 		"\n"
 		"  FILE  JSON Lines in the item format (repo, number, title, "
 		"...), or what\n"
-		"        the GitHub API returns for issues; the files go in "
-		"together or\n"
-		"        not at all, and an item imported again is updated\n"
+		"        the GitHub API returns for issues; a CSV of known bugs "
+		"(*.csv,\n"
+		"        *.tsv: url, issue, pr, repo, number, title ... "
+		"columns); or a list\n"
+		"        of issue and pull request URLs (then run `bugcoder "
+		"fetch --missing`).\n"
+		"        The files go in together or not at all, and an item "
+		"imported again\n"
+		"        is updated\n"
+		"  --column NAME=HEADER\n"
+		"        read column NAME (url, issue, pr, repo, number, title, "
+		"...) from\n"
+		"        a CSV header HEADER\n"
 		"\n"
 		"  e.g. bugcoder import tests/sample/items.jsonl";
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
-	const struct cli_opt opts[] = { { NULL, 0, NULL, NULL, NULL, NULL } };
+	const char **columns = NULL;
+	size_t nr_columns = 0;
+	const struct cli_opt opts[] = {
+		{ "--column", 1, NULL, NULL, &columns, &nr_columns },
+		{ NULL, 0, NULL, NULL, NULL, NULL },
+	};
+	struct import_opts io;
 	struct import_stats *stats = NULL;
+	int missing = 0;
 	struct buf report = BUF_INIT;
 	int npos, rc, i, ret = 0;
 
 	rc = cli_parse(argc, argv, opts, pos, &npos, usage);
 	if (rc) {
 		free(pos);
+		free(columns);
 		return rc > 0 ? 0 : 2;
 	}
 	if (!npos) {
 		free(pos);
+		free(columns);
 		return cli_usage_error(usage, "import needs at least one FILE");
 	}
+	io.columns = columns;
+	io.nr_columns = nr_columns;
 	if ((ret = cli_open(c, CLI_MEMBER))) {
 		free(pos);
+		free(columns);
 		return ret;
 	}
 	/* all the files go in together: a bad file leaves the study as it
 	 * was, the files before it included; they are read and checked
 	 * before the write lock is taken */
 	stats = xcalloc((size_t)npos + 1, sizeof(*stats));
-	if (import_files(&c->st, &c->actor, pos, (size_t)npos, stats,
+	if (import_files(&c->st, &c->actor, pos, (size_t)npos, &io, stats,
 			 &c->err) < 0) {
 		ret = cli_fail(c);
 		if (npos == 1)
@@ -410,13 +432,27 @@ CMD(import)
 		if (st->skipped)
 			buf_addf(&report, ", %d pull requests skipped",
 				 st->skipped);
-		buf_addf(&report, " (%d comments, %d fixes)\n", st->comments,
-			 st->fixes);
+		if (st->missing || st->kept) {
+			buf_addf(&report, " (%d to fetch", st->missing);
+			if (st->kept)
+				buf_addf(&report, "; %d already in the study "
+					 "with their content, left as they "
+					 "are", st->kept);
+			buf_addstr(&report, ")\n");
+			missing += st->missing;
+		} else {
+			buf_addf(&report, " (%d comments, %d fixes)\n",
+				 st->comments, st->fixes);
+		}
 	}
 	fputs(report.ptr, stdout);
+	if (missing)
+		printf("%d item%s to fetch: bugcoder fetch --missing\n",
+		       missing, missing == 1 ? "" : "s");
 out:
 	buf_release(&report);
 	free(stats);
 	free(pos);
+	free(columns);
 	return ret;
 }
