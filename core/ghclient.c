@@ -556,6 +556,7 @@ static int cache_get(struct ghc *c, const char *key, char **etag,
 		     char **lm, int *found)
 {
 	sqlite3_stmt *s;
+	int rc;
 
 	*found = 0;
 	s = store_prepare(c->st, "SELECT etag, last_modified FROM "
@@ -563,7 +564,12 @@ static int cache_get(struct ghc *c, const char *key, char **etag,
 	if (!s)
 		return -1;
 	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
-	if (sqlite3_step(s) == SQLITE_ROW) {
+	rc = store_step(c->st, s, "reading the request cache", NULL);
+	if (rc < 0) {
+		sqlite3_finalize(s);
+		return -1;
+	}
+	if (rc > 0) {
 		const char *t = (const char *)sqlite3_column_text(s, 0);
 		const char *l = (const char *)sqlite3_column_text(s, 1);
 
