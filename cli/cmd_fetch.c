@@ -123,8 +123,13 @@ static long env_long(const char *name)
 
 static void summary(const char *repo, const struct gh_stats *s)
 {
+	if (s->renamed_to)
+		printf("%s is now called %s: fetched and stored under that "
+		       "name, the old one kept as an alias\n", repo,
+		       s->renamed_to);
 	printf("%s: %ld issues seen, %ld stored (%ld with a fix, %ld "
-	       "without), %ld fixes", repo, s->seen, s->kept, s->kept_fixed,
+	       "without), %ld fixes", s->renamed_to ? s->renamed_to : repo,
+	       s->seen, s->kept, s->kept_fixed,
 	       s->kept - s->kept_fixed, s->fixes);
 	if (s->partial_diffs)
 		printf(", %ld partial diffs", s->partial_diffs);
@@ -132,6 +137,15 @@ static void summary(const char *repo, const struct gh_stats *s)
 		printf(", %ld unchanged since the last fetch", s->unchanged);
 	if (s->vanished)
 		printf(", %ld gone since listed", s->vanished);
+	if (s->pulls_alone)
+		printf(", %ld pull request%s given alone (each its own fix; "
+		       "days open from its opening to its close)",
+		       s->pulls_alone, s->pulls_alone == 1 ? "" : "s");
+	if (s->nr_failed)
+		printf(", %zu failed", s->nr_failed);
+	if (s->nul_replaced)
+		printf(", %ld NUL characters in GitHub's text stored as U+FFFD",
+		       s->nul_replaced);
 	printf("\nrequests: %ld (%ld counted, %ld not modified, %ld "
 	       "retried)", s->requests, s->counted, s->not_modified,
 	       s->retries);
@@ -145,8 +159,141 @@ static void summary(const char *repo, const struct gh_stats *s)
 	printf("; linked by %s", s->graphql ? "GraphQL" : "REST timelines");
 	if (s->graphql_cost)
 		printf(" (%ld GraphQL points)", s->graphql_cost);
+	if (s->graphql_halved)
+		printf("; %ld GraphQL batch%s halved after a failure",
+		       s->graphql_halved, s->graphql_halved == 1 ? "" : "es");
+	if (s->graphql_lost)
+		printf("; %ld issue%s GraphQL could not answer linked by REST",
+		       s->graphql_lost, s->graphql_lost == 1 ? "" : "s");
 	putchar('\n');
 	fflush(stdout);
+}
+
+/* "owner/name" of a repository's URL (https://github.com/owner/name,
+ * with or without a trailing slash or .git), owned by the caller; the
+ * text as given when it is no such URL, for the usage error. */
+static char *repo_of_url(const char *url)
+{
+	const char *p = strstr(url, "://");
+	struct buf b = BUF_INIT;
+
+	p = p ? strchr(p + 3, '/') : NULL;
+	if (!p)
+		return xstrdup(url);
+	buf_addstr(&b, p + 1);
+	while (b.len && b.ptr[b.len - 1] == '/')
+		b.ptr[--b.len] = '\0';
+	if (b.len > 4 && !strcmp(b.ptr + b.len - 4, ".git"))
+		b.ptr[b.len -= 4] = '\0';
+	if (!item_valid_repo(b.ptr)) {
+		buf_release(&b);
+		return xstrdup(url);
+	}
+	return buf_detach(&b, NULL);
+}
+
+/* --issues: "-" reads standard input, an existing file is read, anything
+ * else is the list itself (commas between entries). */
+static int read_list(const char *arg, struct gh_ref **refs, size_t *nr,
+		     struct err *e)
+{
+	struct buf b = BUF_INIT;
+	const char *origin = arg;
+	int ret;
+
+	if (!strcmp(arg, "-")) {
+		origin = "(standard input)";
+		if (buf_read_fd(&b, STDIN_FILENO) < 0) {
+			buf_release(&b);
+			return err_set(e, ERR_IO, "--issues -: %s",
+				       strerror(errno));
+		}
+	} else if (access(arg, F_OK) == 0) {
+		if (buf_read_file(&b, arg) < 0) {
+			buf_release(&b);
+			return err_set(e, ERR_IO, "--issues %s: %s", arg,
+				       strerror(errno));
+		}
+	} else {
+		origin = "--issues";
+		buf_addstr(&b, arg);
+		if (!strchr(arg, '#') && !strstr(arg, "://")) {
+			buf_release(&b);
+			return err_set(e, ERR_IO, "--issues %s: no such file "
+				       "(nor a list of owner/repo#N or URLs)",
+				       arg);
+		}
+	}
+	ret = gh_parse_refs(b.ptr, b.len, origin, refs, nr, e);
+	buf_release(&b);
+	if (!ret && !*nr)
+		return err_set(e, ERR_INPUT, "%s: no issue or pull request "
+			       "in it", origin);
+	return ret;
+}
+
+/* The command that fetches again what failed: this one, as given. */
+static void retry_command(struct buf *b, struct cli *c, int argc,
+			  char **argv)
+{
+	const char *env = getenv("BUGCODER_STUDY");
+	const char *glob[4];
+	int i, n = 0;
+
+	buf_addstr(b, "bugcoder");
+	if (c->study_path && (!env || strcmp(env, c->study_path))) {
+		glob[n++] = "--study";
+		glob[n++] = c->study_path;
+	}
+	if (c->as) {
+		glob[n++] = "--as";
+		glob[n++] = c->as;
+	}
+	for (i = 0; i < n + argc; i++) {
+		const char *a = i < n ? glob[i] : argv[i - n];
+
+		if (*a && !strpbrk(a, " \t\n'\"\\$`;&|<>(){}*?[]#~"))
+			buf_addf(b, " %s", a);
+		else {
+			buf_addstr(b, " '");
+			for (; *a; a++) {
+				if (*a == '\'')
+					buf_addstr(b, "'\\''");
+				else
+					buf_addch(b, *a);
+			}
+			buf_addch(b, '\'');
+		}
+	}
+}
+
+/* Name every failed issue on stderr and say how to retry them.  Returns
+ * the exit code: 3. */
+static int report_failed(struct cli *c, const struct gh_stats *s, int argc,
+			 char **argv)
+{
+	struct buf b = BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < s->nr_failed; i++) {
+		buf_reset(&b);
+		buf_addf(&b, "%s#%lld failed: %s", s->failed[i].repo,
+			 s->failed[i].number, s->failed[i].what);
+		fputs("bugcoder: ", stderr);
+		cli_print_safe(stderr, b.ptr);
+		fputc('\n', stderr);
+	}
+	buf_reset(&b);
+	retry_command(&b, c, argc, argv);
+	fprintf(stderr, "bugcoder: %zu issue%s failed and %s not stored; the "
+		"rest is; to fetch %s again (and anything new): ",
+		s->nr_failed, s->nr_failed == 1 ? "" : "s",
+		s->nr_failed == 1 ? "was" : "were",
+		s->nr_failed == 1 ? "it" : "them");
+	cli_print_safe(stderr, b.ptr);
+	fputc('\n', stderr);
+	buf_release(&b);
+	return 3;
 }
 
 CMD(fetch)
@@ -154,12 +301,21 @@ CMD(fetch)
 	static const char usage[] =
 		"bugcoder fetch OWNER/REPO [--label L] [--state S] "
 		"[--since DATE] [--until DATE] [--limit N] [--require-fix] "
-		"[--api-url URL] [--token-file F] [--no-graphql]";
+		"[--api-url URL] [--token-file F] [--no-graphql]\n"
+		"       bugcoder fetch --issues FILE|LIST|- [--api-url URL] "
+		"[--token-file F] [--no-graphql]\n"
+		"       bugcoder fetch --missing [--api-url URL] "
+		"[--token-file F] [--no-graphql]";
 	const char *label = "bug", *state = "closed", *since = NULL;
 	const char *until = NULL, *limit = NULL, *api_url = NULL;
-	const char *token_file = NULL;
-	int require_fix = 0, no_graphql = 0;
+	const char *token_file = NULL, *issues = NULL;
+	int require_fix = 0, no_graphql = 0, missing = 0;
+	struct gh_ref *refs = NULL;
+	size_t nr_refs = 0;
+	char *repo_arg = NULL;
 	const struct cli_opt opts[] = {
+		{ "--issues", 1, &issues, NULL, NULL, NULL },
+		{ "--missing", 0, NULL, &missing, NULL, NULL },
 		{ "--label", 1, &label, NULL, NULL, NULL },
 		{ "--state", 1, &state, NULL, NULL, NULL },
 		{ "--since", 1, &since, NULL, NULL, NULL },
@@ -185,17 +341,50 @@ CMD(fetch)
 		free(pos);
 		return rc > 0 ? 0 : 2;
 	}
-	if (npos != 1) {
+	memset(&o, 0, sizeof(o));
+	/* an issue or pull request URL names a list of one */
+	if (npos == 1 && !issues && !missing && strstr(pos[0], "://")) {
+		char *r;
+		long long n;
+
+		if (!item_parse_ref(pos[0], &r, &n, NULL)) {
+			free(r);
+			issues = pos[0];
+			npos = 0;
+		} else {
+			repo_arg = repo_of_url(pos[0]);
+		}
+	}
+	if ((issues || missing) && npos) {
 		free(pos);
+		return cli_usage_error(usage, "--issues and --missing take no "
+				       "repository: the list names them");
+	}
+	if (issues && missing) {
+		free(pos);
+		return cli_usage_error(usage, "--issues or --missing, not "
+				       "both");
+	}
+	if (!issues && !missing && npos != 1) {
+		free(pos);
+		free(repo_arg);
 		return cli_usage_error(usage, npos ? "one repository at a "
 				       "time" : "which repository?");
 	}
-	memset(&o, 0, sizeof(o));
-	o.repo = pos[0];
+	o.repo = repo_arg ? repo_arg : npos ? pos[0] : NULL;
 	free(pos);
-	if (!item_valid_repo(o.repo))
-		return cli_usage_error(usage, "%s: expected OWNER/REPO",
-				       o.repo);
+	if (o.repo && !item_valid_repo(o.repo)) {
+		ret = cli_usage_error(usage, "%s: expected OWNER/REPO or its "
+				      "URL", o.repo);
+		free(repo_arg);
+		return ret;
+	}
+	if ((issues || missing) && (limit || require_fix || since || until)) {
+		free(repo_arg);
+		return cli_usage_error(usage, "--issues and --missing fetch "
+				       "what they name: no --limit, "
+				       "--require-fix, --since or --until");
+	}
 	if (limit) {
 		char *end;
 
@@ -220,15 +409,30 @@ CMD(fetch)
 	o.backoff_ms = env_long("BUGCODER_FETCH_BACKOFF_MS");
 	o.stop = &stop_requested;
 
-	if ((ret = cli_open(c, CLI_MEMBER)))
-		return ret;
-	if (actor_require(&c->actor, ROLES(ROLE_OWNER), "fetch issues",
-			  &c->err) < 0)
+	if (issues && read_list(issues, &refs, &nr_refs, &c->err) < 0) {
+		free(repo_arg);
 		return cli_fail(c);
+	}
+	if ((ret = cli_open(c, CLI_MEMBER))) {
+		gh_refs_free(refs, nr_refs);
+		free(repo_arg);
+		return ret;
+	}
+	if (actor_require(&c->actor, ROLES(ROLE_OWNER), "fetch issues",
+			  &c->err) < 0 ||
+	    (missing && gh_refs_missing(&c->st, &refs, &nr_refs,
+					&c->err) < 0)) {
+		gh_refs_free(refs, nr_refs);
+		free(repo_arg);
+		return cli_fail(c);
+	}
 	if (token_file) {
 		token = read_token(token_file, &c->err);
-		if (!token)
+		if (!token) {
+			gh_refs_free(refs, nr_refs);
+			free(repo_arg);
 			return cli_fail(c);
+		}
 	} else if ((env = getenv("GITHUB_TOKEN")) && *env) {
 		token = xstrdup(env);
 	}
@@ -236,7 +440,7 @@ CMD(fetch)
 
 	memset(&line, 0, sizeof(line));
 	line.tty = isatty(STDERR_FILENO);
-	line.repo = o.repo;
+	line.repo = o.repo ? o.repo : "list";
 	line.last_wait = -1;
 	o.progress.update = draw;
 	o.progress.ctx = &line;
@@ -247,7 +451,12 @@ CMD(fetch)
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
 
-	rc = gh_fetch(&c->st, &o, &stats, &c->err);
+	if (o.repo)
+		rc = gh_fetch(&c->st, &o, &stats, &c->err);
+	else
+		rc = gh_fetch_list(&c->st, &o, refs, nr_refs, &stats,
+				   &c->err);
+	gh_refs_free(refs, nr_refs);
 
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
@@ -257,15 +466,24 @@ CMD(fetch)
 	}
 	if (line.drawn)
 		fputs("\r\033[K", stderr);
-	if (rc < 0 && c->err.code == ERR_USAGE)
+	if (rc < 0 && c->err.code == ERR_USAGE) {
+		gh_stats_release(&stats);
+		free(repo_arg);
 		return cli_fail(c);
-	summary(o.repo, &stats);
+	}
+	summary(o.repo ? o.repo : missing ? "missing items" : "the list",
+		&stats);
 	if (rc < 0) {
 		if (c->err.code == ERR_INTERRUPTED)
 			err_set(&c->err, ERR_INTERRUPTED, "fetch of %s "
 				"interrupted; run the same command again to "
-				"continue", o.repo);
+				"continue", o.repo ? o.repo : "the list");
+		gh_stats_release(&stats);
+		free(repo_arg);
 		return cli_fail(c);
 	}
-	return 0;
+	ret = stats.nr_failed ? report_failed(c, &stats, argc, argv) : 0;
+	gh_stats_release(&stats);
+	free(repo_arg);
+	return ret;
 }

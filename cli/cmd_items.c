@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "core/audit.h"
+#include "core/github.h"
 #include "core/buf.h"
 #include "core/studyview.h"
 #include "core/text.h"
@@ -66,14 +67,40 @@ static const char *const item_statuses[] = {
 	"todo", "partial", "submitted", NULL
 };
 
+/* items --missing: the items named by an import whose content is still
+ * to be fetched, one name a line. */
+static int list_missing(struct cli *c)
+{
+	struct gh_ref *refs;
+	size_t n, i;
+
+	if (gh_refs_missing(&c->st, &refs, &n, &c->err) < 0)
+		return cli_fail(c);
+	for (i = 0; i < n; i++) {
+		char *name = item_name(refs[i].repo, refs[i].number);
+
+		cli_print_safe(stdout, name);
+		fputs(refs[i].kind == ITEM_REF_PULL ? "\tpull request\n" :
+		      "\n", stdout);
+		free(name);
+	}
+	if (n)
+		fprintf(stderr, "%zu item%s to fetch: bugcoder fetch "
+			"--missing\n", n, n == 1 ? "" : "s");
+	gh_refs_free(refs, n);
+	return 0;
+}
+
 CMD(items)
 {
 	static const char usage[] =
 		"bugcoder items [--status todo|partial|submitted] [--round R] "
-		"[--repo OWNER/REPO]";
+		"[--repo OWNER/REPO] | --missing";
 	const char *status = NULL, *round = NULL, *repo = NULL;
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
+	int missing = 0;
 	const struct cli_opt opts[] = {
+		{ "--missing", 0, NULL, &missing, NULL, NULL },
 		{ "--status", 1, &status, NULL, NULL, NULL },
 		{ "--round", 1, &round, NULL, NULL, NULL },
 		{ "--repo", 1, &repo, NULL, NULL, NULL },
@@ -100,8 +127,13 @@ CMD(items)
 					       status);
 		filter.status = (enum item_progress)(i + 1);
 	}
+	if (missing && (status || round || repo))
+		return cli_usage_error(usage, "--missing lists every item "
+				       "still to fetch: no other option");
 	if ((ret = cli_open(c, CLI_MEMBER)))
 		return ret;
+	if (missing)
+		return list_missing(c);
 	filter.round = round;
 	filter.repo = repo;
 	printf("%-32s %-44s %5s %6s %5s %7s %4s %s\n", "ITEM", "TITLE",

@@ -77,7 +77,13 @@ CMD(round)
 		"  --force           also: close a round with items not yet "
 		"submitted by\n"
 		"                    every annotator; reopen a round with "
-		"adjudicated items";
+		"adjudicated items\n"
+		"\n"
+		"  e.g. bugcoder round create pilot --sample 40% --seed 7 "
+		"--stratify repo \\\n"
+		"           --annotators alice,bob\n"
+		"       bugcoder round create r2 --items unfinished:pilot "
+		"--annotators alice,bob";
 	const char *items = NULL, *sample = NULL, *seed = NULL;
 	const char *stratify = NULL, *annotators = NULL;
 	const char *after = NULL, *min_kappa = NULL, *gate = NULL;
@@ -462,7 +468,24 @@ CMD(label)
 {
 	static const char usage[] =
 		"bugcoder label ITEM DIM=CODE[,CODE] ... [--submit] [--as USER]\n"
-		"       bugcoder label --from FILE|- [--as USER]";
+		"       bugcoder label --from FILE|- [--as USER]\n"
+		"\n"
+		"  ITEM           owner/repo#N, repo#N or #N when that is "
+		"unique\n"
+		"  DIM=CODE[,..]  the codes of one dimension (several for a "
+		"`select: many`\n"
+		"                 one); DIM= clears it\n"
+		"  --submit       mark the item done (every required dimension "
+		"coded)\n"
+		"  --from FILE    the same words, one item per line (- reads "
+		"standard\n"
+		"                 input), saved in one transaction: codes stay "
+		"off the\n"
+		"                 command line, which `ps` shows every user\n"
+		"  --as USER      the owner labels for member USER\n"
+		"\n"
+		"  e.g. bugcoder label microsoft/DeepSpeed#4187 symptom=hang "
+		"root_cause=concurrency --submit";
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
 	const char *from = NULL;
 	int submit = 0;
@@ -528,11 +551,29 @@ out:
 CMD(labels)
 {
 	static const char usage[] =
-		"bugcoder labels import FILE.csv [--submit] [--as USER]";
+		"bugcoder labels import FILE.csv [--submit] [--annotator NAME] "
+		"[--as USER]\n"
+		"\n"
+		"  FILE.csv   item,annotator,dimension,code - one row per code "
+		"(what\n"
+		"             `export --raw` writes); or a wide coding sheet, one "
+		"row per bug\n"
+		"             and one column per dimension; all rows go in, or "
+		"none\n"
+		"  --submit   submit every item the file codes\n"
+		"  --annotator NAME\n"
+		"             whose labels a wide sheet without an annotator "
+		"column holds\n"
+		"  --as USER  an annotator imports only their own rows; the "
+		"owner any\n"
+		"\n"
+		"  e.g. bugcoder labels import alice.csv --submit";
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
+	const char *annotator = NULL;
 	int submit = 0;
 	const struct cli_opt opts[] = {
 		{ "--submit", 0, NULL, &submit, NULL, NULL },
+		{ "--annotator", 1, &annotator, NULL, NULL, NULL },
 		{ NULL, 0, NULL, NULL, NULL, NULL },
 	};
 	struct codebook cb = CODEBOOK_INIT;
@@ -560,8 +601,9 @@ CMD(labels)
 		store_rollback(&c->st);
 		goto out;
 	}
-	if (labels_import(&c->st, &c->actor, &cb, pos[1], submit, &stats,
-			  &c->err) < 0 || store_commit(&c->st, &c->err) < 0) {
+	if (labels_import_opts(&c->st, &c->actor, &cb, pos[1], submit,
+			       annotator, &stats, &c->err) < 0 ||
+	    store_commit(&c->st, &c->err) < 0) {
 		store_rollback(&c->st);
 		ret = cli_fail(c);
 		fprintf(stderr, "bugcoder: %s: nothing imported\n", pos[1]);

@@ -20,7 +20,10 @@ CMD(init)
 		"  --codebook FILE|NAME  the codebook: a JSON file, or the name "
 		"of a\n"
 		"                        bundled one (e.g. llm-framework-bugs)\n"
-		"  --title TEXT          the study's title";
+		"  --title TEXT          the study's title\n"
+		"\n"
+		"  e.g. bugcoder init --codebook llm-framework-bugs --title "
+		"\"LLM bugs\"";
 	const char *codebook = NULL, *title = NULL;
 	char *path = NULL;
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
@@ -89,7 +92,14 @@ CMD(member)
 {
 	static const char usage[] =
 		"bugcoder member add USER --role owner|annotator|adjudicator"
-		" | list | remove USER";
+		" | list | remove USER\n"
+		"\n"
+		"  USER         an OS account on this machine\n"
+		"  --role ROLE  owner, annotator (codes items) or adjudicator "
+		"(resolves\n"
+		"               disagreements, decides proposed codes)\n"
+		"\n"
+		"  e.g. bugcoder member add alice --role annotator";
 	const char *role = NULL;
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
 	const struct cli_opt opts[] = {
@@ -247,7 +257,10 @@ CMD(codebook)
 		"                     proposals accepted since are open again, "
 		"their labels\n"
 		"                     back on other; labels on other codes it "
-		"lacks need --map.";
+		"lacks need --map.\n"
+		"\n"
+		"  e.g. bugcoder codebook update v2.json --map "
+		"root_cause:configuration_error=misconfig";
 	const char **maps = NULL;
 	size_t nr_maps = 0;
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
@@ -345,62 +358,101 @@ out:
 
 CMD(import)
 {
-	static const char usage[] = "bugcoder import FILE...";
+	static const char usage[] =
+		"bugcoder import FILE... [--column NAME=HEADER ...]\n"
+		"\n"
+		"  FILE  JSON Lines in the item format (repo, number, title, "
+		"...), or what\n"
+		"        the GitHub API returns for issues; a CSV of known bugs "
+		"(*.csv,\n"
+		"        *.tsv: url, issue, pr, repo, number, title ... "
+		"columns); or a list\n"
+		"        of issue and pull request URLs (then run `bugcoder "
+		"fetch --missing`).\n"
+		"        The files go in together or not at all, and an item "
+		"imported again\n"
+		"        is updated\n"
+		"  --column NAME=HEADER\n"
+		"        read column NAME (url, issue, pr, repo, number, title, "
+		"...) from\n"
+		"        a CSV header HEADER\n"
+		"\n"
+		"  e.g. bugcoder import tests/sample/items.jsonl";
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
-	const struct cli_opt opts[] = { { NULL, 0, NULL, NULL, NULL, NULL } };
+	const char **columns = NULL;
+	size_t nr_columns = 0;
+	const struct cli_opt opts[] = {
+		{ "--column", 1, NULL, NULL, &columns, &nr_columns },
+		{ NULL, 0, NULL, NULL, NULL, NULL },
+	};
+	struct import_opts io;
+	struct import_stats *stats = NULL;
+	int missing = 0;
 	struct buf report = BUF_INIT;
 	int npos, rc, i, ret = 0;
 
 	rc = cli_parse(argc, argv, opts, pos, &npos, usage);
 	if (rc) {
 		free(pos);
+		free(columns);
 		return rc > 0 ? 0 : 2;
 	}
 	if (!npos) {
 		free(pos);
+		free(columns);
 		return cli_usage_error(usage, "import needs at least one FILE");
 	}
+	io.columns = columns;
+	io.nr_columns = nr_columns;
 	if ((ret = cli_open(c, CLI_MEMBER))) {
 		free(pos);
+		free(columns);
 		return ret;
 	}
-	/* all the files in one transaction: a bad file leaves the study as
-	 * it was, the files before it included */
-	if (store_begin(&c->st, &c->err) < 0) {
-		free(pos);
-		return cli_fail(c);
-	}
-	for (i = 0; i < npos; i++) {
-		struct import_stats s;
-
-		memset(&s, 0, sizeof(s));
-		if (import_file(&c->st, &c->actor, pos[i], &s, &c->err) < 0) {
-			store_rollback(&c->st);
-			ret = cli_fail(c);
-			if (npos == 1)
-				fprintf(stderr, "bugcoder: %s: nothing imported "
-					"from this file\n", pos[i]);
-			else
-				fprintf(stderr, "bugcoder: nothing imported: "
-					"the %d files go in together or not "
-					"at all\n", npos);
-			goto out;
-		}
-		buf_addf(&report, "%s: %d added, %d updated", pos[i], s.added,
-			 s.updated);
-		if (s.skipped)
-			buf_addf(&report, ", %d pull requests skipped",
-				 s.skipped);
-		buf_addf(&report, " (%d comments, %d fixes)\n", s.comments,
-			 s.fixes);
-	}
-	if (store_commit(&c->st, &c->err) < 0) {
+	/* all the files go in together: a bad file leaves the study as it
+	 * was, the files before it included; they are read and checked
+	 * before the write lock is taken */
+	stats = xcalloc((size_t)npos + 1, sizeof(*stats));
+	if (import_files(&c->st, &c->actor, pos, (size_t)npos, &io, stats,
+			 &c->err) < 0) {
 		ret = cli_fail(c);
+		if (npos == 1)
+			fprintf(stderr, "bugcoder: %s: nothing imported from "
+				"this file\n", pos[0]);
+		else
+			fprintf(stderr, "bugcoder: nothing imported: the %d "
+				"files go in together or not at all\n", npos);
 		goto out;
 	}
+	for (i = 0; i < npos; i++) {
+		const struct import_stats *st = &stats[i];
+
+		buf_addf(&report, "%s: %d added, %d updated", pos[i],
+			 st->added, st->updated);
+		if (st->skipped)
+			buf_addf(&report, ", %d pull requests skipped",
+				 st->skipped);
+		if (st->missing || st->kept) {
+			buf_addf(&report, " (%d to fetch", st->missing);
+			if (st->kept)
+				buf_addf(&report, "; %d already in the study "
+					 "with their content, left as they "
+					 "are", st->kept);
+			buf_addstr(&report, ")\n");
+			missing += st->missing;
+		} else {
+			buf_addf(&report, " (%d comments, %d fixes)\n",
+				 st->comments, st->fixes);
+		}
+	}
 	fputs(report.ptr, stdout);
+	if (missing)
+		printf("%d item%s to fetch: bugcoder fetch --missing\n",
+		       missing, missing == 1 ? "" : "s");
 out:
 	buf_release(&report);
+	free(stats);
 	free(pos);
+	free(columns);
 	return ret;
 }

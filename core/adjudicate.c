@@ -116,6 +116,15 @@ static char *study_salt(struct store *st, struct err *e)
 	return buf_detach(&b, NULL);
 }
 
+/* The coders of item ?1 (member id, name), in member order: its
+ * submitters, kept to its round's annotators when it is in a round. */
+#define CODERS_SQL \
+	"SELECT s.member_id, m.name FROM submissions s JOIN members m ON " \
+	"m.id = s.member_id WHERE s.item_id = ?1 AND (NOT EXISTS (SELECT 1 " \
+	"FROM assignments WHERE item_id = ?1) OR s.member_id IN (SELECT " \
+	"ra.member_id FROM assignments a JOIN round_annotators ra ON " \
+	"ra.round_id = a.round_id WHERE a.item_id = ?1)) ORDER BY s.member_id"
+
 char *adjudicate_salt(struct store *st, struct err *e)
 {
 	return study_salt(st, e);
@@ -135,12 +144,7 @@ int adjudicate_coder_label(struct store *st, const char *salt,
 	int rc;
 
 	/* the coders as load_coders() reads them, in member order */
-	q = store_prepare(st, "SELECT s.member_id FROM submissions s WHERE "
-			  "s.item_id = ?1 AND (NOT EXISTS (SELECT 1 FROM "
-			  "assignments WHERE item_id = ?1) OR s.member_id IN "
-			  "(SELECT ra.member_id FROM assignments a JOIN "
-			  "round_annotators ra ON ra.round_id = a.round_id "
-			  "WHERE a.item_id = ?1)) ORDER BY s.member_id", e);
+	q = store_prepare(st, CODERS_SQL, e);
 	if (!q)
 		return -1;
 	sqlite3_bind_int64(q, 1, item_id);
@@ -185,13 +189,7 @@ static int load_coders(struct store *st, const struct actor *a,
 	if (rc < 0)
 		return -1;
 
-	q = store_prepare(st, "SELECT s.member_id, m.name FROM submissions s "
-			  "JOIN members m ON m.id = s.member_id WHERE "
-			  "s.item_id = ?1 AND (NOT EXISTS (SELECT 1 FROM "
-			  "assignments WHERE item_id = ?1) OR s.member_id IN "
-			  "(SELECT ra.member_id FROM assignments a JOIN "
-			  "round_annotators ra ON ra.round_id = a.round_id "
-			  "WHERE a.item_id = ?1)) ORDER BY s.member_id", e);
+	q = store_prepare(st, CODERS_SQL, e);
 	if (!q)
 		return -1;
 	sqlite3_bind_int64(q, 1, s->item_id);

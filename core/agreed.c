@@ -171,6 +171,8 @@ int agreed_open(struct agreed_iter *it, struct store *st,
 	it->cb = cb;
 	it->actor = a;
 	buf_init(&it->item.fixes, 0);
+	buf_init(&it->item.fix_lines, 0);
+	buf_init(&it->item.fix_repeats, 0);
 	if (a->role == ROLE_NONE)
 		return err_set(e, ERR_PERM, "%s is not a member of this study",
 			       a->name ? a->name : "you");
@@ -191,8 +193,9 @@ int agreed_open(struct agreed_iter *it, struct store *st,
 		"LEFT JOIN rounds r ON r.id = a.round_id "
 		"WHERE (?1 IS NULL OR r.name = ?1) "
 		"ORDER BY i.id", e);
-	it->fixes = store_prepare(st, "SELECT item_id, number FROM fixes "
-				  "ORDER BY item_id, position", e);
+	it->fixes = store_prepare(st, "SELECT item_id, number, additions + "
+				  "deletions, repeats FROM fixes ORDER BY "
+				  "item_id, position", e);
 	it->subs = store_prepare(st, "SELECT item_id, member_id FROM "
 				 "submissions ORDER BY item_id, member_id", e);
 	it->labels = store_prepare(st, "SELECT item_id, member_id, dimension, "
@@ -261,6 +264,8 @@ void agreed_close(struct agreed_iter *it)
 	free(it->cur);
 	free(it->item.dims);
 	buf_release(&it->item.fixes);
+	buf_release(&it->item.fix_lines);
+	buf_release(&it->item.fix_repeats);
 	memset(it, 0, sizeof(*it));
 }
 
@@ -448,16 +453,34 @@ static int load_fixes(struct agreed_iter *it, long long id, struct err *e)
 	sqlite3_stmt *f = it->fixes;
 
 	buf_reset(&it->item.fixes);
+	buf_reset(&it->item.fix_lines);
+	buf_reset(&it->item.fix_repeats);
 	if (!f)
 		return 0;
 	if (skip_to(it, f, &it->has_fix, id, e) < 0)
 		return -1;
 	while (at(f, it->has_fix, id)) {
 		if (sqlite3_column_type(f, 1) != SQLITE_NULL) {
-			if (it->item.fixes.len)
-				buf_addch(&it->item.fixes, ';');
-			buf_addf(&it->item.fixes, "%lld",
+			struct agreed_item *t = &it->item;
+			int first = !t->fixes.len;
+
+			if (!first) {
+				buf_addch(&t->fixes, ';');
+				buf_addch(&t->fix_lines, ';');
+				buf_addch(&t->fix_repeats, ';');
+			}
+			buf_addf(&t->fixes, "%lld",
 				 (long long)sqlite3_column_int64(f, 1));
+			/* each fix's own size (empty when unknown), and the
+			 * pull request it repeats (0: a change of its own) */
+			if (sqlite3_column_type(f, 2) != SQLITE_NULL)
+				buf_addf(&t->fix_lines, "%lld", (long long)
+					 sqlite3_column_int64(f, 2));
+			else
+				buf_addch(&t->fix_lines, '?');
+			buf_addf(&t->fix_repeats, "%d",
+				 sqlite3_column_type(f, 3) == SQLITE_NULL ? 0 :
+				 sqlite3_column_int(f, 3) + 1);
 		}
 		if (step(it, f, &it->has_fix, e) < 0)
 			return -1;

@@ -76,6 +76,11 @@ struct agreed_item {
 	long long changed_files, lines_changed;	/* -1 when unknown */
 	int small_fix;		/* 1, 0, or -1 when unknown */
 	struct buf fixes;	/* ';'-joined pull request numbers */
+	struct buf fix_lines;	/* each fix's own lines changed, ';'-joined
+				   in the same order ("?" when unknown) */
+	struct buf fix_repeats;	/* per fix: 0, or the position (from 1) of
+				   the earlier fix whose change it repeats
+				   (a backport), left out of the sums */
 	const char *round;	/* the item's round, or NULL */
 	int ready;		/* every expected coder submitted */
 	int complete;		/* every dimension agreed or resolved */

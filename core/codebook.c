@@ -1068,11 +1068,19 @@ char *codebook_find(const char *name, const char *const *dirs, size_t n,
 {
 	struct buf path = BUF_INIT, names = BUF_INIT;
 	struct suggest sg;
+	struct stat sb;
 	size_t i;
 
 	if (is_file(name))
 		return xstrdup(name);
+	if (stat(name, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		err_set(e, ERR_INPUT, "%s: a directory, not a codebook file",
+			name);
+		return NULL;
+	}
+	errno = 0;
 	if (strchr(name, '/') || !*name) {
+		is_file(name);	/* for errno */
 		err_set(e, errno == ENOENT ? ERR_NOTFOUND : ERR_IO, "%s: %s",
 			name, strerror(errno ? errno : ENOENT));
 		return NULL;

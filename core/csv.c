@@ -17,6 +17,33 @@ static void add_field(struct csv_record *r, struct buf *f, size_t *alloc)
 int csv_parse(struct csv *out, const char *text, size_t len,
 	      const char *origin, struct err *e)
 {
+	return csv_parse_sep(out, text, len, ',', origin, e);
+}
+
+int csv_sniff(const char *text, size_t len)
+{
+	static const char seps[] = ",;\t";
+	size_t count[3] = { 0, 0, 0 }, i = 0, k;
+	int quoted = 0, best = 0;
+
+	if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3))
+		i = 3;
+	for (; i < len && (quoted || text[i] != '\n'); i++) {
+		if (text[i] == '"')
+			quoted = !quoted;
+		else if (!quoted && (text[i] == ',' || text[i] == ';' ||
+				     text[i] == '\t'))
+			count[strchr(seps, text[i]) - seps]++;
+	}
+	for (k = 1; k < 3; k++)
+		if (count[k] > count[best])
+			best = (int)k;
+	return seps[best];
+}
+
+int csv_parse_sep(struct csv *out, const char *text, size_t len, int sep,
+		  const char *origin, struct err *e)
+{
 	struct csv_record rec = { NULL, 0, 1 };
 	struct buf field = BUF_INIT;
 	size_t i = 0, falloc = 0;
@@ -28,6 +55,11 @@ int csv_parse(struct csv *out, const char *text, size_t len,
 	for (; i <= len; i++) {
 		int c = i < len ? (unsigned char)text[i] : -1;
 
+		if (c == 0) {
+			err_set(e, ERR_INPUT, "%s:%d: field %zu: a NUL byte",
+				origin, line, rec.nr + 1);
+			goto fail;
+		}
 		if (quoted) {
 			if (c < 0) {
 				err_set(e, ERR_INPUT, "%s:%d: unterminated "
@@ -49,7 +81,7 @@ int csv_parse(struct csv *out, const char *text, size_t len,
 			}
 			continue;
 		}
-		if (c == ',') {
+		if (c == sep) {
 			add_field(&rec, &field, &falloc);
 			after_quote = 0;
 			any = 1;
@@ -117,6 +149,42 @@ int csv_column(const struct csv_record *header, const char *name)
 
 	for (i = 0; i < header->nr; i++)
 		if (!strcmp(header->fields[i], name))
+			return (int)i;
+	return -1;
+}
+
+int csv_same_name(const char *header, const char *name)
+{
+	const char *h = header, *end;
+
+	while (*h == ' ' || *h == '\t')
+		h++;
+	end = h + strlen(h);
+	while (end > h && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	for (; h < end && *name; h++, name++) {
+		int a = (unsigned char)*h, b = (unsigned char)*name;
+
+		if (a == ' ' || a == '-')
+			a = '_';
+		if (b == ' ' || b == '-')
+			b = '_';
+		if (a >= 'A' && a <= 'Z')
+			a += 'a' - 'A';
+		if (b >= 'A' && b <= 'Z')
+			b += 'a' - 'A';
+		if (a != b)
+			return 0;
+	}
+	return h == end && !*name;
+}
+
+int csv_column_ci(const struct csv_record *header, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < header->nr; i++)
+		if (csv_same_name(header->fields[i], name))
 			return (int)i;
 	return -1;
 }

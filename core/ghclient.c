@@ -20,9 +20,15 @@
  * back-off; then the request fails naming the URL and the status.  Primary
  * rate limits (x-ratelimit-remaining 0) are waited out until
  * x-ratelimit-reset; secondary ones (403/429 with retry-after, or
- * "secondary rate limit" in the message) wait as asked, else back off
- * from a minute.  Redirects (301 for transferred issues or renamed
- * repositories) are followed, and the token goes only to the API's host.
+ * "secondary rate limit" in the message, in a 403, a 429 or a GraphQL
+ * 200) wait as asked, else (no retry-after, or a blank or unreadable one)
+ * back off from a minute; GraphQL's RATE_LIMITED in a 200 waits for the
+ * reset like a primary limit.  With GHC_NO_RETRY a 5xx or a timeout fails
+ * at once, for a caller that then asks a smaller question.  No more than
+ * PACE_N requests start in a minute, under GitHub's documented secondary
+ * limits for serial use.  Redirects (301 for transferred issues or
+ * renamed repositories) are followed, and the token goes only to the
+ * API's host.
  *
  * Token hygiene.  The token lives only in the client's Authorization
  * header line, which is wiped when the client is freed; the header list
@@ -47,6 +53,7 @@
 
 #include "core/buf.h"
 #include "core/github.h"
+#include "core/import.h"
 #include "core/store.h"
 #include "core/text.h"
 
@@ -57,6 +64,12 @@
 #define MAX_RATE_WAITS 6	/* primary-limit waits for one request */
 #define MAX_SECONDARY 8		/* secondary-limit waits for one request */
 #define MAX_WAIT_S 3900		/* cap on one wait (reset is hourly) */
+/* GitHub's documented secondary limit for REST is 900 points a minute, a
+   GET costing one; GraphQL's is 2,000 points a minute, a query costing
+   one.  Serial requests stay under both when no more than PACE_N start
+   in any PACE_S seconds. */
+#define PACE_N 900
+#define PACE_S 60.0
 
 struct rate {
 	char resource[16];	/* "core", "graphql", ... */
@@ -79,6 +92,8 @@ struct ghc {
 	struct ghc_resp *cur;	/* the exchange in flight */
 	long timeout_s, backoff_ms;
 	int max_attempts;
+	double *starts;		/* ring of the last PACE_N start times */
+	size_t nr_starts, next_start;
 };
 
 void ghc_resp_clear(struct ghc_resp *r)
@@ -153,6 +168,28 @@ static int pause_for(struct ghc *c, double secs, const char *why,
 	c->stats->waiting = 0;
 	c->stats->wait_reason = NULL;
 	progress(c);
+	return 0;
+}
+
+/* Wait, if need be, so that no more than PACE_N exchanges start within
+ * PACE_S seconds, then note this start. */
+static int pace(struct ghc *c, struct err *e)
+{
+	double now = now_mono();
+
+	if (!c->starts)
+		c->starts = xcalloc(PACE_N, sizeof(*c->starts));
+	if (c->nr_starts == PACE_N &&
+	    now - c->starts[c->next_start] < PACE_S) {
+		if (pause_for(c, PACE_S - (now - c->starts[c->next_start]),
+			      "pacing requests", e) < 0)
+			return -1;
+		now = now_mono();
+	}
+	c->starts[c->next_start] = now;
+	c->next_start = (c->next_start + 1) % PACE_N;
+	if (c->nr_starts < PACE_N)
+		c->nr_starts++;
 	return 0;
 }
 
@@ -363,6 +400,7 @@ static void client_release(struct ghc *c)
 	free(c->api);
 	free(c->origin);
 	free(c->graphql_url);
+	free(c->starts);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -518,6 +556,7 @@ static int cache_get(struct ghc *c, const char *key, char **etag,
 		     char **lm, int *found)
 {
 	sqlite3_stmt *s;
+	int rc;
 
 	*found = 0;
 	s = store_prepare(c->st, "SELECT etag, last_modified FROM "
@@ -525,7 +564,12 @@ static int cache_get(struct ghc *c, const char *key, char **etag,
 	if (!s)
 		return -1;
 	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
-	if (sqlite3_step(s) == SQLITE_ROW) {
+	rc = store_step(c->st, s, "reading the request cache", NULL);
+	if (rc < 0) {
+		sqlite3_finalize(s);
+		return -1;
+	}
+	if (rc > 0) {
 		const char *t = (const char *)sqlite3_column_text(s, 0);
 		const char *l = (const char *)sqlite3_column_text(s, 1);
 
@@ -624,7 +668,9 @@ static void wipe_slist(struct curl_slist *l)
 	curl_lazy.slist_free_all(l);
 }
 
-/* GraphQL's own way of saying "rate limited": 200 with an error. */
+/* GraphQL's own way of saying "rate limited": 200 with an error.
+ * Returns 1 for the primary limit (type RATE_LIMITED), 2 for a secondary
+ * one (its message says so), 0 otherwise. */
 static int graphql_limited(const cJSON *j)
 {
 	const cJSON *errs = cJSON_GetObjectItemCaseSensitive(j, "errors");
@@ -632,7 +678,12 @@ static int graphql_limited(const cJSON *j)
 
 	cJSON_ArrayForEach(x, errs) {
 		const cJSON *t = cJSON_GetObjectItemCaseSensitive(x, "type");
+		const cJSON *m = cJSON_GetObjectItemCaseSensitive(x, "message");
+		const char *msg = cJSON_IsString(m) ? m->valuestring : "";
 
+		if (text_find(msg, strlen(msg), "secondary rate limit",
+			      20) >= 0)
+			return 2;
 		if (cJSON_IsString(t) && !strcmp(t->valuestring,
 						 "RATE_LIMITED"))
 			return 1;
@@ -640,11 +691,51 @@ static int graphql_limited(const cJSON *j)
 	return 0;
 }
 
+/*
+ * A NUL in GitHub's text would silently cut it (cJSON ends a string at a
+ * \u0000, C strings end at a NUL byte): in a JSON answer each \u0000
+ * escape becomes \ufffd (the same length), in a diff each NUL byte
+ * becomes U+FFFD, so the text stays whole and the spot shows.  Returns
+ * how many were replaced.
+ */
+static long no_nul(struct ghc_resp *r, unsigned flags)
+{
+	struct buf path = BUF_INIT;
+	size_t at, from = 0;
+	long n = 0;
+
+	if (flags & GHC_JSON) {
+		while (import_json_nul(r->body.ptr + from, r->body.len - from,
+				       &at, &path)) {
+			memcpy(r->body.ptr + from + at + 2, "fffd", 4);
+			from += at + 6;
+			n++;
+		}
+	} else if (memchr(r->body.ptr, '\0', r->body.len)) {
+		struct buf b = BUF_INIT;
+		size_t i;
+
+		for (i = 0; i < r->body.len; i++) {
+			if (r->body.ptr[i]) {
+				buf_addch(&b, r->body.ptr[i]);
+			} else {
+				buf_addstr(&b, "\xef\xbf\xbd");
+				n++;
+			}
+		}
+		buf_release(&r->body);
+		r->body = b;
+	}
+	buf_release(&path);
+	return n;
+}
+
 /* Counts of one request's attempts and waits. */
 struct tries {
 	int attempt;		/* exchanges made */
 	int rate_waits;		/* primary-limit waits */
 	int secondary;		/* secondary-limit waits */
+	int no_retry;		/* GHC_NO_RETRY: transient faults fail */
 };
 
 /*
@@ -719,6 +810,8 @@ static int retry_later(struct ghc *c, struct tries *t, const char *method,
 {
 	double ms;
 
+	if (t->no_retry)
+		return err_set(e, ERR_NET, "%s %s: %s", method, url, what);
 	if (t->attempt >= c->max_attempts)
 		return err_set(e, ERR_NET, "%s %s: %s (after %d attempts)",
 			       method, url, what, t->attempt);
@@ -757,7 +850,10 @@ static int wait_secondary(struct ghc *c, struct tries *t,
 		return err_set(e, ERR_NET, "%s %s: HTTP %ld, still limited "
 			       "after %d waits", method, url, r->status,
 			       t->secondary - 1);
-	if (r->retry_after && end && *end == '\0' && ra >= 0)
+	/* a blank or unreadable retry-after is no answer: GitHub's guidance
+	   is then to wait at least a minute */
+	if (r->retry_after && end && end != r->retry_after && *end == '\0' &&
+	    ra >= 0)
 		secs = (double)ra + (t->secondary > 1 ?
 			step * (double)(1 << (t->secondary - 2)) : 0);
 	else
@@ -781,7 +877,7 @@ int ghc_request(struct ghc *c, const char *url, unsigned flags,
 {
 	const char *method = (flags & GHC_POST) ? "POST" : "GET";
 	struct rate *rt = rate_for(c, resource_of(c, url));
-	struct tries t = { 0, 0, 0 };
+	struct tries t = { 0, 0, 0, !!(flags & GHC_NO_RETRY) };
 	struct buf key = BUF_INIT;
 	char *etag = NULL, *lm = NULL;
 	char what[CURL_ERROR_SIZE + 64];
@@ -801,7 +897,7 @@ int ghc_request(struct ghc *c, const char *url, unsigned flags,
 
 	for (;;) {
 		CURLcode rc;
-		int found = 0;
+		int found = 0, lim;
 
 		if (stopped(c)) {
 			err_set(e, ERR_INTERRUPTED, "interrupted");
@@ -821,6 +917,8 @@ int ghc_request(struct ghc *c, const char *url, unsigned flags,
 		if (!(flags & GHC_POST) &&
 		    cache_get(c, key.ptr, &etag, &lm, &found) < 0)
 			found = 0;
+		if (pace(c, e) < 0)
+			goto out;
 		rc = exchange(c, url, flags, post, found ? etag : NULL,
 			      found ? lm : NULL, r);
 		t.attempt++;
@@ -885,6 +983,7 @@ int ghc_request(struct ghc *c, const char *url, unsigned flags,
 			goto out;
 		}
 
+		c->stats->nul_replaced += no_nul(r, flags);
 		if (flags & GHC_JSON) {
 			*json = cJSON_ParseWithLength(r->body.ptr, r->body.len);
 			if (!*json) {
@@ -897,10 +996,14 @@ int ghc_request(struct ghc *c, const char *url, unsigned flags,
 					goto out;
 				continue;
 			}
-			if ((flags & GHC_POST) && graphql_limited(*json)) {
+			if ((flags & GHC_POST) && (lim = graphql_limited(
+						*json))) {
 				cJSON_Delete(*json);
 				*json = NULL;
-				if (wait_primary(c, &t, method, url, r, e) < 0)
+				if ((lim == 1 ? wait_primary(c, &t, method, url,
+							     r, e) :
+				     wait_secondary(c, &t, method, url, r,
+						    e)) < 0)
 					goto out;
 				continue;
 			}

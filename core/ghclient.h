@@ -35,6 +35,9 @@ enum ghc_req_flags {
 	GHC_DIFF = 1 << 1,	/* Accept the diff media type */
 	GHC_POST = 1 << 2,	/* POST `post` (GraphQL); never cached */
 	GHC_ALLOW_406 = 1 << 3,	/* hand a 406 back instead of failing */
+	GHC_NO_RETRY = 1 << 4,	/* a 5xx or a timeout fails at once
+				   (ERR_NET), for a caller that asks a
+				   smaller question instead */
 };
 
 /* One answer.  Every string is owned by the struct and freed by

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/buf.h"
 
@@ -103,9 +104,10 @@ static int get_count(const cJSON *obj, const char *key, int required,
 				       "(required)", where, path, key);
 		return 0;
 	}
-	if (!cJSON_IsNumber(v) || v->valuedouble < 0 ||
-	    v->valuedouble != (double)(long long)v->valuedouble ||
-	    v->valuedouble > 1e15)
+	/* the range first: converting 1e300 to an integer is undefined */
+	if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0 &&
+				    v->valuedouble <= 1e15) ||
+	    v->valuedouble != (double)(long long)v->valuedouble)
 		return err_set(e, ERR_INPUT, "%s: %s%s: expected a whole "
 			       "number >= 0", where, path, key);
 	*out = (long long)v->valuedouble;
@@ -436,6 +438,94 @@ static int take_value(const cJSON *v, const char *where, struct items *out,
 	return 0;
 }
 
+/* Append to `path` the step into container level `lv` of the scan. */
+struct jlevel {
+	int array;		/* an array (else an object) */
+	long index;		/* array: the element's index */
+	size_t key, key_len;	/* object: the last key, in the text */
+};
+
+int import_json_nul(const char *text, size_t len, size_t *at,
+		    struct buf *path)
+{
+	struct jlevel lv[64];
+	int depth = 0, in_str = 0, is_key = 0, expect_key = 0;
+	size_t i, str = 0;
+
+	for (i = 0; i < len; i++) {
+		char c = text[i];
+
+		if (in_str) {
+			if (c == '"') {
+				in_str = 0;
+				if (is_key && depth > 0 && depth <= 64) {
+					lv[depth - 1].key = str;
+					lv[depth - 1].key_len = i - str;
+				}
+				continue;
+			}
+			if (c != '\\' || i + 1 >= len)
+				continue;
+			if (text[i + 1] == 'u' && i + 5 < len &&
+			    !memcmp(text + i + 2, "0000", 4) && !is_key) {
+				int k;
+
+				*at = i;
+				buf_reset(path);
+				for (k = 0; k < depth && k < 64; k++) {
+					if (lv[k].array)
+						buf_addf(path, "[%ld]",
+							 lv[k].index);
+					else if (lv[k].key_len || k)
+						buf_addf(path, "%s%.*s",
+							 k ? "." : "",
+							 (int)lv[k].key_len,
+							 text + lv[k].key);
+				}
+				return 1;
+			}
+			i++;		/* the escaped character */
+			continue;
+		}
+		switch (c) {
+		case '"':
+			in_str = 1;
+			str = i + 1;
+			is_key = expect_key;
+			expect_key = 0;
+			break;
+		case '{':
+		case '[':
+			if (depth < 64) {
+				lv[depth].array = c == '[';
+				lv[depth].index = 0;
+				lv[depth].key = lv[depth].key_len = 0;
+			}
+			depth++;
+			expect_key = c == '{';
+			break;
+		case '}':
+		case ']':
+			if (depth > 0)
+				depth--;
+			break;
+		case ',':
+			if (depth > 0 && depth <= 64 && lv[depth - 1].array)
+				lv[depth - 1].index++;
+			else if (depth > 0)
+				expect_key = 1;
+			break;
+		case '\n':
+			if (!depth)	/* the next line of JSON Lines */
+				expect_key = 0;
+			break;
+		default:
+			break;
+		}
+	}
+	return 0;
+}
+
 static int parse_error(const char *text, const char *at, const char *origin,
 		       int line_base, struct err *e)
 {
@@ -462,6 +552,23 @@ static int parse_all(const char *text, size_t len, const char *origin,
 	if (memchr(text, '\0', len))
 		return err_set(e, ERR_INPUT, "%s: a NUL byte in the file; not "
 			       "JSON text", origin);
+	{
+		struct buf path = BUF_INIT;
+		size_t at;
+
+		/* cJSON would cut the text at it, silently */
+		if (import_json_nul(text, len, &at, &path)) {
+			int l, col;
+
+			line_col(text, at, &l, &col);
+			err_set(e, ERR_INPUT, "%s:%d:%d: %s: a NUL character "
+				"(\\u0000) in the text", origin, l, col,
+				path.len ? path.ptr : "(a string)");
+			buf_release(&path);
+			return -1;
+		}
+		buf_release(&path);
+	}
 	/* a whole-file JSON value first (an array, or a pretty-printed
 	 * object); else JSON Lines */
 	root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
@@ -557,13 +664,58 @@ static int item_exists(struct store *st, const struct item *it,
 	return found;
 }
 
+/* Save the parsed items of `origin`, in the caller's transaction. */
+static int save_parsed(struct store *st, const struct actor *a,
+		       struct items *l, const char *origin,
+		       struct import_stats *tmp, struct err *e)
+{
+	struct buf b = BUF_INIT;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < l->nr; i++) {
+		struct item *it = &l->v[i];
+
+		it->source = xstrdup(origin);
+		switch (item_exists(st, it, e)) {
+		case -1:
+			return -1;
+		case 1:
+			tmp->updated++;
+			break;
+		default:
+			tmp->added++;
+		}
+		tmp->comments += (int)it->nr_comments;
+		tmp->fixes += (int)it->nr_fixes;
+		if (item_save(st, it, e) < 0)
+			return err_prefix(e, "%s: %s#%lld", origin, it->repo,
+					  it->number);
+	}
+	buf_addf(&b, "%d added, %d updated", tmp->added, tmp->updated);
+	rc = store_audit(st, a->os_user, actor_for(a), "import", 0, NULL,
+			 origin, b.ptr, e);
+	buf_release(&b);
+	return rc;
+}
+
+static void add_stats(struct import_stats *to, const struct import_stats *t)
+{
+	if (!to)
+		return;
+	to->added += t->added;
+	to->updated += t->updated;
+	to->skipped += t->skipped;
+	to->comments += t->comments;
+	to->fixes += t->fixes;
+}
+
 int import_text(struct store *st, const struct actor *a, const char *text,
 		size_t len, const char *origin, struct import_stats *stats,
 		struct err *e)
 {
 	struct items l = { 0 };
 	struct import_stats tmp;
-	size_t i;
 	int ret = -1;
 
 	memset(&tmp, 0, sizeof(tmp));
@@ -573,47 +725,11 @@ int import_text(struct store *st, const struct actor *a, const char *text,
 		goto out;
 	if (store_begin(st, e) < 0)
 		goto out;
-	for (i = 0; i < l.nr; i++) {
-		struct item *it = &l.v[i];
-
-		it->source = xstrdup(origin);
-		switch (item_exists(st, it, e)) {
-		case -1:
-			goto out;
-		case 1:
-			tmp.updated++;
-			break;
-		default:
-			tmp.added++;
-		}
-		tmp.comments += (int)it->nr_comments;
-		tmp.fixes += (int)it->nr_fixes;
-		if (item_save(st, it, e) < 0) {
-			err_prefix(e, "%s: %s#%lld", origin, it->repo,
-				   it->number);
-			goto out;
-		}
-	}
-	{
-		struct buf b = BUF_INIT;
-		int rc;
-
-		buf_addf(&b, "%d added, %d updated", tmp.added, tmp.updated);
-		rc = store_audit(st, a->os_user, actor_for(a), "import", 0,
-				 NULL, origin, b.ptr, e);
-		buf_release(&b);
-		if (rc < 0)
-			goto out;
-	}
+	if (save_parsed(st, a, &l, origin, &tmp, e) < 0)
+		goto out;
 	if (store_commit(st, e) < 0)
 		goto out;
-	if (stats) {
-		stats->added += tmp.added;
-		stats->updated += tmp.updated;
-		stats->skipped += tmp.skipped;
-		stats->comments += tmp.comments;
-		stats->fixes += tmp.fixes;
-	}
+	add_stats(stats, &tmp);
 	ret = 0;
 out:
 	if (ret < 0)
@@ -622,18 +738,137 @@ out:
 	return ret;
 }
 
-int import_file(struct store *st, const struct actor *a, const char *path,
-		struct import_stats *stats, struct err *e)
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n >= k && !strcasecmp(s + n - k, suffix);
+}
+
+/* Does the text start (after a BOM and white space) as JSON does? */
+static int looks_like_json(const char *t, size_t len)
+{
+	size_t i = 0;
+
+	if (len >= 3 && !memcmp(t, "\xEF\xBB\xBF", 3))
+		i = 3;
+	while (i < len && strchr(" \t\r\n", t[i]))
+		i++;
+	return i == len || t[i] == '{' || t[i] == '[';
+}
+
+int import_file_opts(struct store *st, const struct actor *a,
+		     const char *path, const struct import_opts *o,
+		     struct import_stats *stats, struct err *e)
 {
 	struct buf b = BUF_INIT;
+	int csv = ends_with(path, ".csv") || ends_with(path, ".tsv");
 	int ret;
 
+	if (o && o->nr_columns && !csv)
+		return err_set(e, ERR_USAGE, "%s: --column is for a CSV file "
+			       "(*.csv, *.tsv)", path);
 	if (buf_read_file(&b, path) < 0) {
 		err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
 		buf_release(&b);
 		return -1;
 	}
-	ret = import_text(st, a, b.ptr, b.len, path, stats, e);
+	if (csv)
+		ret = import_csv_text(st, a, b.ptr, b.len, path, o, stats, e);
+	else if (looks_like_json(b.ptr, b.len))
+		ret = import_text(st, a, b.ptr, b.len, path, stats, e);
+	else
+		ret = import_list_text(st, a, b.ptr, b.len, path, stats, e);
 	buf_release(&b);
 	return ret;
+}
+
+int import_files(struct store *st, const struct actor *a,
+		 const char *const *paths, size_t n,
+		 const struct import_opts *o, struct import_stats *stats,
+		 struct err *e)
+{
+	struct items *l = xcalloc(n + 1, sizeof(*l));
+	struct import_stats *tmp = xcalloc(n + 1, sizeof(*tmp));
+	struct buf *text = xcalloc(n + 1, sizeof(*text));
+	enum { AS_JSON, AS_CSV, AS_LIST } *kind;
+	size_t i;
+	int ret = -1;
+
+	kind = xcalloc(n + 1, sizeof(*kind));
+	if (actor_require(a, ROLES(ROLE_OWNER), "import", e) < 0)
+		goto out;
+	/* every file read and checked before the write lock is taken (a
+	 * CSV or a list of names is checked as it is stored) */
+	for (i = 0; i < n; i++) {
+		int csv = ends_with(paths[i], ".csv") ||
+			  ends_with(paths[i], ".tsv");
+
+		buf_init(&text[i], 0);
+		if (o && o->nr_columns && !csv) {
+			err_set(e, ERR_USAGE, "%s: --column is for a CSV file "
+				"(*.csv, *.tsv)", paths[i]);
+			goto out;
+		}
+		if (buf_read_file(&text[i], paths[i]) < 0) {
+			err_set(e, ERR_IO, "%s: %s", paths[i],
+				strerror(errno));
+			goto out;
+		}
+		if (csv) {
+			kind[i] = AS_CSV;
+		} else if (looks_like_json(text[i].ptr, text[i].len)) {
+			kind[i] = AS_JSON;
+			if (parse_all(text[i].ptr, text[i].len, paths[i],
+				      &l[i], &tmp[i], e) < 0)
+				goto out;
+			buf_release(&text[i]);
+		} else {
+			kind[i] = AS_LIST;
+		}
+	}
+	if (store_begin(st, e) < 0)
+		goto out;
+	for (i = 0; i < n; i++) {
+		int rc;
+
+		switch (kind[i]) {
+		case AS_CSV:
+			rc = import_csv_text(st, a, text[i].ptr, text[i].len,
+					     paths[i], o, &tmp[i], e);
+			break;
+		case AS_LIST:
+			rc = import_list_text(st, a, text[i].ptr,
+					      text[i].len, paths[i], &tmp[i],
+					      e);
+			break;
+		default:
+			rc = save_parsed(st, a, &l[i], paths[i], &tmp[i], e);
+		}
+		if (rc < 0)
+			goto out;
+	}
+	if (store_commit(st, e) < 0)
+		goto out;
+	for (i = 0; stats && i < n; i++)
+		stats[i] = tmp[i];
+	ret = 0;
+out:
+	if (ret < 0)
+		store_rollback(st);
+	for (i = 0; i < n; i++) {
+		items_release(&l[i]);
+		buf_release(&text[i]);
+	}
+	free(l);
+	free(tmp);
+	free(text);
+	free(kind);
+	return ret;
+}
+
+int import_file(struct store *st, const struct actor *a, const char *path,
+		struct import_stats *stats, struct err *e)
+{
+	return import_file_opts(st, a, path, NULL, stats, e);
 }

@@ -34,17 +34,79 @@ struct import_stats {
 	int skipped;		/* pull requests in a GitHub issue list */
 	int comments;
 	int fixes;
+	int missing;		/* items whose content is still to be
+				   fetched (CSV and lists) */
+	int kept;		/* named by a CSV or list, already in the
+				   study with their content: left alone */
+};
+
+/* How to read a CSV of known bugs. */
+struct import_opts {
+	const char *const *columns;	/* "NAME=HEADER" (--column) */
+	size_t nr_columns;
 };
 
 /* Import one file.  Only the owner may import.  On failure nothing of
- * the file is stored and `e` names what is wrong. */
+ * the file is stored and `e` names what is wrong.  A file named *.csv
+ * or *.tsv is a CSV of known bugs (import_csv_text), a file that is not
+ * JSON a list of issue and pull request URLs (import_list_text), any
+ * other JSON or JSON Lines as above. */
 int import_file(struct store *st, const struct actor *a, const char *path,
 		struct import_stats *stats, struct err *e);
+
+/* Import several files together: JSON items are read and checked before
+ * the study's write lock is taken, which is then held only while they
+ * are written (a CSV of known bugs or a list of names, see below, is
+ * checked as it is stored, under the lock); all go in, or none.  `o`
+ * (may be NULL) is for the CSVs.  stats[0..n) (may be NULL) gets each
+ * file's figures. */
+int import_files(struct store *st, const struct actor *a,
+		 const char *const *paths, size_t n,
+		 const struct import_opts *o, struct import_stats *stats,
+		 struct err *e);
+
+/* import_file() with options for a CSV (`o` may be NULL); options given
+ * for a file that is not a CSV are refused (ERR_USAGE). */
+int import_file_opts(struct store *st, const struct actor *a,
+		     const char *path, const struct import_opts *o,
+		     struct import_stats *stats, struct err *e);
+
+/*
+ * Items from a CSV of known bugs (core/import_list.c has the columns it
+ * knows): each row names an issue (its URL or owner/repo#N, or repo and
+ * number) or a pull request alone, with optional title, labels, dates
+ * and fixing pull request.  The items are stored marked missing, for
+ * `fetch --missing` to fill; one the study holds with content is left
+ * alone.  All or nothing; errors name `origin`, the line and the column,
+ * and a header no column of which names the bugs is refused naming its
+ * headers and the --column to use.
+ */
+int import_csv_text(struct store *st, const struct actor *a, const char *text,
+		    size_t len, const char *origin,
+		    const struct import_opts *o, struct import_stats *stats,
+		    struct err *e);
+
+/* Items from a list of issue and pull request URLs or owner/repo#N (see
+ * gh_parse_refs()), stored as import_csv_text() does. */
+int import_list_text(struct store *st, const struct actor *a,
+		     const char *text, size_t len, const char *origin,
+		     struct import_stats *stats, struct err *e);
 
 /* The same from text in memory; `origin` names it in errors. */
 int import_text(struct store *st, const struct actor *a, const char *text,
 		size_t len, const char *origin, struct import_stats *stats,
 		struct err *e);
+
+struct buf;
+
+/*
+ * Find the first \u0000 escape in a JSON string value of text[0..len)
+ * (JSON, or JSON Lines): cJSON would end the string there, silently
+ * cutting the text.  Returns 1 with *at its offset and `path` the field
+ * holding it ("comments[2].body"), or 0 when there is none.
+ */
+int import_json_nul(const char *text, size_t len, size_t *at,
+		    struct buf *path);
 
 /* Convert one item object in our format into `it`.  `where` prefixes
  * errors ("items.jsonl:7").  Returns 0 or -1 (ERR_INPUT). */

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include <cjson/cJSON.h>
@@ -145,6 +146,64 @@ static int add_sat(int a, int b)
 	return s > INT_MAX ? INT_MAX : (int)s;
 }
 
+/*
+ * A fingerprint of what a diff changes: the files it touches and the
+ * lines it adds and removes, in order, but not where they sit (hunk
+ * headers, index lines, context), so the same change cherry-picked or
+ * backported to another branch has the same one.  FNV-1a, 64 bits.
+ * 0 for a diff that changes no line.
+ */
+static unsigned long long change_print(const char *d, size_t len)
+{
+	unsigned long long h = 0xcbf29ce484222325ULL;
+	size_t i = 0;
+	int any = 0;
+
+	while (i < len) {
+		const char *line = d + i;
+		const char *nl = memchr(line, '\n', len - i);
+		size_t n = nl ? (size_t)(nl - line) : len - i, k;
+
+		i += n + (nl ? 1 : 0);
+		if (n && line[n - 1] == '\r')
+			n--;
+		if (!n || (line[0] != '+' && line[0] != '-' &&
+			   (n < 11 || strncmp(line, "diff --git ", 11))))
+			continue;
+		if (line[0] != 'd' && strncmp(line, "+++ ", 4) &&
+		    strncmp(line, "--- ", 4))
+			any = 1;
+		for (k = 0; k < n; k++) {
+			h ^= (unsigned char)line[k];
+			h *= 0x100000001b3ULL;
+		}
+		h ^= '\n';
+		h *= 0x100000001b3ULL;
+	}
+	return any ? h : 0;
+}
+
+/* Mark each fix whose change repeats an earlier fix's (f->repeats). */
+static void mark_repeats(struct item *it)
+{
+	unsigned long long *print = xcalloc(it->nr_fixes + 1, sizeof(*print));
+	size_t i, j;
+
+	for (i = 0; i < it->nr_fixes; i++) {
+		struct fix *f = &it->fixes[i];
+
+		f->repeats = 0;
+		print[i] = f->diff ? change_print(f->diff, f->diff_len) : 0;
+		for (j = 0; print[i] && j < i; j++) {
+			if (print[j] == print[i] && !it->fixes[j].repeats) {
+				f->repeats = (int)j + 1;
+				break;
+			}
+		}
+	}
+	free(print);
+}
+
 void item_compute_effort(struct item *it)
 {
 	double a, b;
@@ -166,6 +225,7 @@ void item_compute_effort(struct item *it)
 	if (!it->nr_fixes)
 		return;
 	it->additions = it->deletions = it->changed_files = 0;
+	mark_repeats(it);
 	for (i = 0; i < it->nr_fixes; i++) {
 		struct fix *f = &it->fixes[i];
 
@@ -181,6 +241,12 @@ void item_compute_effort(struct item *it)
 			if (f->changed_files < 0)
 				f->changed_files = fi;
 		}
+		if (f->diff_partial)
+			it->diff_partial = 1;
+		/* the same change again (on another branch) is not more
+		 * work: its own figures stay on the fix */
+		if (f->repeats)
+			continue;
 		/* a figure neither given nor countable is unknown, not 0:
 		 * a fix of unknown size must not count as a small one */
 		if (f->additions < 0)
@@ -196,8 +262,6 @@ void item_compute_effort(struct item *it)
 		else
 			it->changed_files = add_sat(it->changed_files,
 						    f->changed_files);
-		if (f->diff_partial)
-			it->diff_partial = 1;
 	}
 	if (unknown_add)
 		it->additions = -1;
@@ -297,8 +361,8 @@ static int save_children(struct store *st, struct item *it, struct err *e)
 
 	s = store_prepare(st, "INSERT INTO fixes (item_id, position, number, "
 			  "title, body, url, merged_at, additions, deletions, "
-			  "changed_files, diff, diff_partial) "
-			  "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", e);
+			  "changed_files, diff, diff_partial, repeats) "
+			  "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", e);
 	if (!s)
 		goto out;
 	for (i = 0; i < it->nr_fixes; i++) {
@@ -324,6 +388,7 @@ static int save_children(struct store *st, struct item *it, struct err *e)
 		else
 			sqlite3_bind_null(s, 11);
 		sqlite3_bind_int(s, 12, f->diff_partial);
+		bind_int_or_null(s, 13, f->repeats - 1);
 		if (sqlite3_step(s) != SQLITE_DONE)
 			goto db;
 	}
@@ -340,8 +405,15 @@ int item_save(struct store *st, struct item *it, struct err *e)
 {
 	sqlite3_stmt *s;
 	char now[32];
-	char *labels;
+	char *labels, *canon;
 	int rc;
+
+	/* one identity whatever the repository was called */
+	canon = item_canonical_repo(st, it->repo, e);
+	if (!canon)
+		return -1;
+	free(it->repo);
+	it->repo = canon;
 
 	item_compute_effort(it);
 	labels = labels_json(it);
@@ -351,15 +423,17 @@ int item_save(struct store *st, struct item *it, struct err *e)
 		"state_reason, author, created_at, closed_at, url, labels, "
 		"has_fix, diff_partial, days_open, comment_count, additions, "
 		"deletions, changed_files, lines_changed, small_fix, source, "
-		"imported_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, "
-		"?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22) "
+		"imported_at, kind, missing) VALUES (?1, ?2, ?3, ?4, ?5, ?6, "
+		"?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, "
+		"?20, ?21, ?22, ?23, ?24) "
 		"ON CONFLICT (repo, number) DO UPDATE SET title = ?3, "
 		"body = ?4, state = ?5, state_reason = ?6, author = ?7, "
 		"created_at = ?8, closed_at = ?9, url = ?10, labels = ?11, "
 		"has_fix = ?12, diff_partial = ?13, days_open = ?14, "
 		"comment_count = ?15, additions = ?16, deletions = ?17, "
 		"changed_files = ?18, lines_changed = ?19, small_fix = ?20, "
-		"source = ?21, imported_at = ?22 RETURNING id", e);
+		"source = ?21, imported_at = ?22, kind = ?23, missing = ?24 "
+		"RETURNING id", e);
 	if (!s) {
 		free(labels);
 		return -1;
@@ -392,6 +466,9 @@ int item_save(struct store *st, struct item *it, struct err *e)
 		sqlite3_bind_null(s, 20);
 	store_bind_text(s, 21, it->source);
 	sqlite3_bind_text(s, 22, now, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 23, it->is_pull ? "pull" : "issue", -1,
+			  SQLITE_STATIC);
+	sqlite3_bind_int(s, 24, !!it->missing);
 	rc = sqlite3_step(s);
 	if (rc == SQLITE_ROW)
 		it->id = sqlite3_column_int64(s, 0);
@@ -473,7 +550,8 @@ int item_load_flags(struct store *st, long long id, struct item *it,
 			  "state_reason, author, created_at, closed_at, url, "
 			  "labels, diff_partial, days_open, comment_count, "
 			  "additions, deletions, changed_files, lines_changed, "
-			  "small_fix, source FROM items WHERE id = ?", e);
+			  "small_fix, source, kind = 'pull', missing FROM items "
+			  "WHERE id = ?", e);
 	if (!s)
 		return -1;
 	sqlite3_bind_int64(s, 1, id);
@@ -486,6 +564,8 @@ int item_load_flags(struct store *st, long long id, struct item *it,
 		return store_error(st, e, "loading an item");
 	}
 	it->id = id;
+	it->is_pull = sqlite3_column_int(s, 20);
+	it->missing = sqlite3_column_int(s, 21);
 	it->repo = col_dup(s, 0);
 	it->number = sqlite3_column_int64(s, 1);
 	it->title = col_dup(s, 2);
@@ -534,7 +614,8 @@ int item_load_flags(struct store *st, long long id, struct item *it,
 	 * typeof() does not load the value. */
 	s = store_prepare(st, "SELECT number, title, body, url, merged_at, "
 			  "additions, deletions, changed_files, "
-			  "typeof(diff) = 'null', diff_partial, id FROM fixes "
+			  "typeof(diff) = 'null', diff_partial, id, repeats "
+			  "FROM fixes "
 			  "WHERE item_id = ? ORDER BY position", e);
 	if (!s)
 		goto fail;
@@ -555,6 +636,7 @@ int item_load_flags(struct store *st, long long id, struct item *it,
 		f->changed_files = col_int(s, 7);
 		f->diff_partial = sqlite3_column_int(s, 9);
 		f->row_id = sqlite3_column_int64(s, 10);
+		f->repeats = col_int(s, 11) + 1;
 		f->has_diff = !sqlite3_column_int(s, 8);
 		if (f->has_diff && !(flags & ITEM_LOAD_NO_DIFF) &&
 		    read_diff(st, f->row_id, f, e) < 0) {
@@ -633,6 +715,179 @@ static void suggest_item(struct store *st, const char *name, struct err *e)
 	suggest_release(&sg);
 }
 
+/* Digits s[0..len) as a number in 1..ITEM_MAX_NUMBER, or -1: never a
+ * conversion that could overflow. */
+static long long parse_number(const char *s, size_t len)
+{
+	long long n = 0;
+	size_t i;
+
+	if (!len || len > 12)
+		return -1;
+	for (i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		n = n * 10 + (s[i] - '0');
+	}
+	return n >= 1 && n <= ITEM_MAX_NUMBER ? n : -1;
+}
+
+/* "owner/name" from s[0..len) into a new string when it is one. */
+static char *repo_part(const char *s, size_t len)
+{
+	char *r = xstrndup(s, len);
+
+	if (!item_valid_repo(r)) {
+		free(r);
+		return NULL;
+	}
+	return r;
+}
+
+int item_parse_ref(const char *s, char **repo, long long *number, int *kind)
+{
+	const char *p, *hash, *end;
+	size_t n;
+
+	*repo = NULL;
+	*number = -1;
+	if (kind)
+		*kind = ITEM_REF_ANY;
+	if (!s)
+		return -1;
+	if (!strncmp(s, "https://", 8) || !strncmp(s, "http://", 7)) {
+		const char *path = strstr(s, "://") + 3;
+		const char *slash1, *slash2, *what, *num;
+		int k = ITEM_REF_ANY;
+
+		path = strchr(path, '/');
+		if (!path)
+			return -1;
+		path++;
+		if (!strncmp(path, "repos/", 6))	/* the API's form */
+			path += 6;
+		slash1 = strchr(path, '/');
+		slash2 = slash1 ? strchr(slash1 + 1, '/') : NULL;
+		if (!slash2)
+			return -1;
+		what = slash2 + 1;
+		if (!strncmp(what, "issues/", 7)) {
+			num = what + 7;
+			k = ITEM_REF_ISSUE;
+		} else if (!strncmp(what, "pull/", 5)) {
+			num = what + 5;
+			k = ITEM_REF_PULL;
+		} else if (!strncmp(what, "pulls/", 6)) {
+			num = what + 6;
+			k = ITEM_REF_PULL;
+		} else {
+			return -1;
+		}
+		n = strspn(num, "0123456789");
+		/* after the number: nothing, or a sub-page, query or anchor */
+		if (num[n] && !strchr("/?#", num[n]))
+			return -1;
+		*number = parse_number(num, n);
+		if (*number < 0)
+			return -1;
+		*repo = repo_part(path, (size_t)(slash2 - path));
+		if (!*repo)
+			return -1;
+		if (kind)
+			*kind = k;
+		return 0;
+	}
+	hash = strrchr(s, '#');
+	if (!hash || !strchr(s, '/'))
+		return -1;
+	p = hash + 1;
+	end = p + strlen(p);
+	*number = parse_number(p, (size_t)(end - p));
+	if (*number < 0)
+		return -1;
+	*repo = repo_part(s, (size_t)(hash - s));
+	return *repo ? 0 : -1;
+}
+
+char *item_canonical_repo(struct store *st, const char *repo, struct err *e)
+{
+	sqlite3_stmt *s = store_prepare(st, "SELECT repo FROM repo_aliases "
+					"WHERE alias = ?", e);
+	char *out = NULL;
+	int rc;
+
+	if (!s)
+		return NULL;
+	sqlite3_bind_text(s, 1, repo, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		out = xstrdup((const char *)sqlite3_column_text(s, 0));
+	else if (rc == SQLITE_DONE)
+		out = xstrdup(repo);
+	else
+		store_error(st, e, "reading repository aliases");
+	sqlite3_finalize(s);
+	return out;
+}
+
+/* Run `sql` with ?1 = a and ?2 = b; 0 or -1. */
+static int exec2(struct store *st, const char *sql, const char *a,
+		 const char *b, const char *what, struct err *e)
+{
+	sqlite3_stmt *s = store_prepare(st, sql, e);
+	int rc;
+
+	if (!s)
+		return -1;
+	sqlite3_bind_text(s, 1, a, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, b, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		return store_error(st, e, what);
+	return 0;
+}
+
+int item_note_alias(struct store *st, const char *old, const char *repo,
+		    struct err *e)
+{
+	char now[32];
+	sqlite3_stmt *s;
+	int rc;
+
+	if (!strcasecmp(old, repo))
+		return 0;
+	store_now(now);
+	/* the new name is nobody's alias any more; names that led to the
+	   old one lead to the new one */
+	if (exec2(st, "DELETE FROM repo_aliases WHERE alias = ?1 AND "
+		  "?2 IS NOT NULL", repo, repo, "noting a repository alias",
+		  e) < 0 ||
+	    exec2(st, "UPDATE repo_aliases SET repo = ?2 WHERE repo = ?1 "
+		  "COLLATE NOCASE", old, repo, "noting a repository alias",
+		  e) < 0)
+		return -1;
+	s = store_prepare(st, "INSERT INTO repo_aliases (alias, repo, "
+			  "noted_at) VALUES (?, ?, ?) ON CONFLICT (alias) DO "
+			  "UPDATE SET repo = excluded.repo, noted_at = "
+			  "excluded.noted_at", e);
+	if (!s)
+		return -1;
+	sqlite3_bind_text(s, 1, old, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, repo, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 3, now, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return store_error(st, e, "noting a repository alias");
+	/* items stored under the old name take the new one, unless the new
+	   name already holds that number */
+	return exec2(st, "UPDATE items SET repo = ?2 WHERE repo = ?1 COLLATE "
+		     "NOCASE AND NOT EXISTS (SELECT 1 FROM items i2 WHERE "
+		     "i2.repo = ?2 AND i2.number = items.number)", old, repo,
+		     "renaming items", e);
+}
+
 long long item_find(struct store *st, const char *name, struct err *e)
 {
 	const char *hash = strrchr(name, '#');
@@ -640,6 +895,23 @@ long long item_find(struct store *st, const char *name, struct err *e)
 	char *end, *repo;
 	long long n, id;
 
+	if (item_parse_ref(name, &repo, &n, NULL) == 0) {
+		char *canon = item_canonical_repo(st, repo, e);
+
+		free(repo);
+		if (!canon)
+			return -1;
+		id = find_one(st, "SELECT id FROM items WHERE repo = ?1 "
+			      "COLLATE NOCASE AND number = ?2", canon, n,
+			      name, e);
+		free(canon);
+		if (id < 0 && e && e->code == ERR_NOTFOUND)
+			suggest_item(st, name, e);
+		return id;
+	}
+	if (strstr(name, "://"))
+		return err_set(e, ERR_INPUT, "%s: not a GitHub issue or pull "
+			       "request URL", name);
 	n = strtoll(num, &end, 10);
 	if (!*num || *end || n <= 0)
 		return err_set(e, ERR_INPUT, "%s: not an item name (expected "

@@ -31,6 +31,10 @@ struct fix {
 				   loaded: see ITEM_LOAD_NO_DIFF) */
 	size_t diff_len;
 	int diff_partial;	/* diff rebuilt from a partial file list */
+	int repeats;		/* 1 + the index of an earlier fix of the
+				   item whose change this one repeats (a
+				   cherry-pick, a backport), else 0; set by
+				   item_compute_effort() */
 	int has_diff;		/* a diff is stored (set by item_load) */
 	long long row_id;	/* its fixes row, 0 until saved */
 };
@@ -48,6 +52,11 @@ struct item {
 	struct fix *fixes;
 	size_t nr_fixes;
 	char *source;		/* where it came from: file or API URL */
+	int is_pull;		/* a pull request given alone: its
+				   description stands for the issue, and it
+				   is its own fix */
+	int missing;		/* named by a list, its content still to be
+				   fetched (`fetch --missing`) */
 
 	/* effort figures, filled by item_compute_effort() */
 	int comment_count;	/* comments, even when bodies are absent */
@@ -66,6 +75,10 @@ struct item {
 void item_release(struct item *it);
 
 /* Derive the effort figures from the dates, comments and fixes.  A fix
+ * whose diff changes the same lines of the same files as an earlier fix
+ * of the item (a cherry-pick or backport to another branch) is marked
+ * (fix->repeats) and left out of the sums: distinct changes count once,
+ * each fix keeps its own figures.  A fix
  * without additions/deletions/changed_files figures gets them counted
  * from its diff; a figure neither given nor countable (no diff) makes the
  * item's total unknown (-1), and then small_fix is 0 and stored NULL.
@@ -79,7 +92,9 @@ void item_compute_effort(struct item *it);
 int item_parse_date(const char *s, double *out);
 
 /* Insert or update the item (keyed on repo and number) with its comments
- * and fixes, inside the caller's transaction.  Sets it->id. */
+ * and fixes, inside the caller's transaction.  A repository named by an
+ * old name is stored under its current one (it->repo is replaced).  Sets
+ * it->id. */
 int item_save(struct store *st, struct item *it, struct err *e);
 
 /* Load item `id` with everything it holds. */
@@ -122,10 +137,48 @@ void diff_source_close(struct diff_source *src);
 /* diff_parse() over a source, streaming. */
 void diff_parse_source(struct diff *d, struct diff_source *src);
 
-/* Find an item by name: "owner/repo#N", "repo#N" (when only one repository
- * has that name) or "#N"/"N" (when only one item has that number).
+/* Find an item by name: "owner/repo#N" or an issue or pull request URL
+ * (an old name of a renamed repository too), "repo#N" (when only one
+ * repository has that name) or "#N"/"N" (when only one item has that
+ * number).
  * Returns its id, or -1 with ERR_NOTFOUND / ERR_INPUT. */
 long long item_find(struct store *st, const char *name, struct err *e);
+
+/* The largest issue number taken (GitHub's are 32-bit). */
+#define ITEM_MAX_NUMBER 2147483647LL
+
+enum item_ref_kind {
+	ITEM_REF_ANY = 0,	/* "owner/repo#N": an issue or a pull request */
+	ITEM_REF_ISSUE,		/* an issue URL */
+	ITEM_REF_PULL,		/* a pull request URL */
+};
+
+/*
+ * Read an item reference: "owner/repo#N", an issue or pull request URL
+ * (https://github.com/owner/repo/issues/N or .../pull/N, with anything
+ * after the number: /files, ?query, #anchor; any host, for GitHub
+ * Enterprise), or the API's form (.../repos/owner/repo/issues/N).  On
+ * success returns 0 with *repo owned by the caller, *number in
+ * 1..ITEM_MAX_NUMBER and *kind (may be NULL) an enum item_ref_kind;
+ * otherwise -1 with *repo NULL.  Numbers are read digit by digit, so no
+ * text can overflow them.
+ */
+int item_parse_ref(const char *s, char **repo, long long *number, int *kind);
+
+/* The current name of repository `repo`: the one it is an alias of, or a
+ * copy of itself.  Owned by the caller; NULL with `e` filled on a
+ * database error. */
+char *item_canonical_repo(struct store *st, const char *repo, struct err *e);
+
+/*
+ * Note that repository `old` is now called `repo` (renamed or
+ * transferred), inside the caller's transaction: `old` becomes an alias,
+ * names that led to `old` lead to `repo`, and items stored under `old`
+ * move to `repo` unless `repo` already holds that number.  Case-only
+ * differences are not renames.  Returns 0, or -1 with `e` filled.
+ */
+int item_note_alias(struct store *st, const char *old, const char *repo,
+		    struct err *e);
 
 /* "owner/repo#N" for an item, owned by the caller. */
 char *item_name(const char *repo, long long number);

@@ -128,9 +128,10 @@ fail_quiet:
 	return -1;
 }
 
-/* "owner/repo#N is in round R, which is closed", with the way out. */
-static int closed_round_error(struct store *st, long long item_id,
-			      struct err *e)
+/* "owner/repo#N is in round R, which is closed", with the way out; or,
+ * with `who`, "... which WHO does not annotate". */
+static int round_error(struct store *st, long long item_id, const char *who,
+		       struct err *e)
 {
 	sqlite3_stmt *s;
 	char *item = NULL, *round = NULL;
@@ -151,9 +152,13 @@ static int closed_round_error(struct store *st, long long item_id,
 	sqlite3_finalize(s);
 	if (rc != SQLITE_ROW)
 		return store_error(st, e, "reading an item's round");
-	err_set(e, ERR_PERM, "%s is in round %s, which is closed; labels can "
-		"no longer change (the owner may `round reopen %s`)", item,
-		round, round);
+	if (who)
+		err_set(e, ERR_PERM, "%s is in round %s, which %s does not "
+			"annotate", item, round, who);
+	else
+		err_set(e, ERR_PERM, "%s is in round %s, which is closed; "
+			"labels can no longer change (the owner may `round "
+			"reopen %s`)", item, round, round);
 	free(item);
 	free(round);
 	return -1;
@@ -204,7 +209,7 @@ int label_check_access(struct store *st, const struct actor *a,
 	if (!round)
 		return 0;
 	if (closed)
-		return closed_round_error(st, item_id, e);
+		return round_error(st, item_id, NULL, e);
 	s = store_prepare(st, "SELECT 1 FROM round_annotators WHERE "
 			  "round_id = ? AND member_id = ?", e);
 	if (!s)
@@ -216,8 +221,7 @@ int label_check_access(struct store *st, const struct actor *a,
 	if (ok < 0)
 		return -1;
 	if (!ok)
-		return err_set(e, ERR_PERM, "the item is not assigned to %s",
-			       a->name);
+		return round_error(st, item_id, a->name, e);
 	return 0;
 }
 

@@ -180,12 +180,187 @@ static void actor_for_row(struct actor *as, const struct actor *a,
 	as->acting_for = strcmp(r->member, a->os_user) != 0;
 }
 
+/* The dimension header cell `h` names: its key or its name, as people
+ * write headers; NULL for none. */
+static const struct dimension *dim_of_header(const struct codebook *cb,
+					     const char *h)
+{
+	size_t i;
+
+	for (i = 0; i < cb->nr_dims; i++)
+		if (csv_same_name(h, cb->dims[i].key) ||
+		    csv_same_name(h, cb->dims[i].name))
+			return &cb->dims[i];
+	return NULL;
+}
+
+/* The key of the code of `d` that cell text s[0..n) names (its key or
+ * its name, any case, spaces around), or the text itself, trimmed, for
+ * the check to refuse. */
+static char *code_of_cell(const struct dimension *d, const char *s, size_t n)
+{
+	char *t;
+	size_t i;
+
+	while (n && (*s == ' ' || *s == '\t')) {
+		s++;
+		n--;
+	}
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	t = xstrndup(s, n);
+	for (i = 0; i < d->nr_codes; i++) {
+		if (csv_same_name(t, d->codes[i].key) ||
+		    csv_same_name(t, d->codes[i].name)) {
+			free(t);
+			return xstrdup(d->codes[i].key);
+		}
+	}
+	return t;
+}
+
+static void add_record(struct csv *out, int line, const char *const *f)
+{
+	struct csv_record *r;
+	size_t i;
+
+	ALLOC_GROW(out->v, out->nr + 1, out->alloc);
+	r = &out->v[out->nr++];
+	r->nr = 5;
+	r->line = line;
+	r->fields = xcalloc(6, sizeof(char *));
+	for (i = 0; i < 5; i++)
+		r->fields[i] = xstrdup(f[i] ? f[i] : "");
+}
+
+/*
+ * The shape of the file, made the long one: a long file's header names
+ * are made canonical; a wide file (one row per item and annotator, one
+ * column per dimension) becomes one long row per code, each keeping its
+ * line.  The annotator is the row's `annotator` (or `coder`) cell, else
+ * `annotator` (--annotator).
+ */
+static int to_long(const struct codebook *cb, struct csv *in,
+		   const char *path, const char *annotator, struct csv *out,
+		   struct err *e)
+{
+	static const char *const want[] = { "item", "annotator", "dimension",
+					    "code", "submitted_at" };
+	struct csv_record *h = &in->v[0];
+	const struct dimension **dims;
+	int ci = -1, ca = -1, cs = -1, ndims = 0;
+	size_t i, j;
+	int k;
+
+	for (k = 0; k < 5; k++) {
+		int c = csv_column_ci(h, want[k]);
+
+		if (c >= 0) {
+			free(h->fields[c]);
+			h->fields[c] = xstrdup(want[k]);
+		}
+	}
+	if (csv_column(h, "dimension") >= 0 && csv_column(h, "code") >= 0) {
+		*out = *in;		/* the long shape: as it is */
+		memset(in, 0, sizeof(*in));
+		return 0;
+	}
+	/* the wide shape */
+	ci = csv_column(h, "item");
+	for (k = 0; ci < 0 && k < 3; k++)
+		ci = csv_column_ci(h, (const char *[]){ "url", "issue",
+							"issue_url" }[k]);
+	ca = csv_column(h, "annotator");
+	if (ca < 0)
+		ca = csv_column_ci(h, "coder");
+	cs = csv_column(h, "submitted_at");
+	dims = xcalloc(h->nr + 1, sizeof(*dims));
+	for (i = 0; i < h->nr; i++) {
+		if ((int)i == ci || (int)i == ca || (int)i == cs)
+			continue;
+		dims[i] = dim_of_header(cb, h->fields[i]);
+		ndims += !!dims[i];
+	}
+	if (ci < 0 || !ndims || (ca < 0 && !annotator)) {
+		struct buf b = BUF_INIT;
+
+		for (i = 0; i < h->nr; i++)
+			buf_addf(&b, "%s\"%s\"", i ? ", " : "", h->fields[i]);
+		err_set(e, ERR_INPUT, "%s:%d: the header has %s; expected "
+			"item,annotator,dimension,code (one row per code) or "
+			"an item column and one column per dimension (%s)%s",
+			path, h->line, b.ptr, ci < 0 ? "no item column" :
+			!ndims ? "no column names a dimension of the "
+			"codebook" : "no annotator column",
+			ci >= 0 && ndims && ca < 0 ? "; add an annotator "
+			"column or give --annotator NAME" : "");
+		buf_release(&b);
+		free(dims);
+		return -1;
+	}
+	memset(out, 0, sizeof(*out));
+	add_record(out, h->line, want);
+	for (j = 1; j < in->nr; j++) {
+		const struct csv_record *r = &in->v[j];
+		const char *who;
+
+		if (r->nr != h->nr) {
+			err_set(e, ERR_INPUT, "%s:%d: %zu fields, the header "
+				"has %zu", path, r->line, r->nr, h->nr);
+			free(dims);
+			csv_release(out);
+			return -1;
+		}
+		who = ca >= 0 && *r->fields[ca] ? r->fields[ca] : annotator;
+		if (!who) {
+			err_set(e, ERR_INPUT, "%s:%d: annotator: empty (give "
+				"--annotator NAME for such rows)", path,
+				r->line);
+			free(dims);
+			csv_release(out);
+			return -1;
+		}
+		for (i = 0; i < h->nr; i++) {
+			const char *x = r->fields[i];
+
+			if (!dims[i])
+				continue;
+			while (*x) {
+				size_t n = strcspn(x, ";|,");
+				char *code = code_of_cell(dims[i], x, n);
+
+				if (*code) {
+					const char *f[5] = {
+						r->fields[ci], who,
+						dims[i]->key, code,
+						cs >= 0 ? r->fields[cs] : "" };
+
+					add_record(out, r->line, f);
+				}
+				free(code);
+				x += n + (x[n] ? 1 : 0);
+			}
+		}
+	}
+	free(dims);
+	csv_release(in);
+	return 0;
+}
+
 int labels_import(struct store *st, const struct actor *a,
 		  const struct codebook *cb, const char *path, int submit,
 		  struct labels_import_stats *stats, struct err *e)
 {
+	return labels_import_opts(st, a, cb, path, submit, NULL, stats, e);
+}
+
+int labels_import_opts(struct store *st, const struct actor *a,
+		       const struct codebook *cb, const char *path, int submit,
+		       const char *annotator,
+		       struct labels_import_stats *stats, struct err *e)
+{
 	struct buf text = BUF_INIT;
-	struct csv csv = CSV_INIT;
+	struct csv raw = CSV_INIT, csv = CSV_INIT;
 	struct row *rows = NULL;
 	const char **codes = NULL;
 	size_t n, i, j;
@@ -199,12 +374,16 @@ int labels_import(struct store *st, const struct actor *a,
 		err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
 		goto out;
 	}
-	if (csv_parse(&csv, text.ptr, text.len, path, e) < 0)
+	if (csv_parse_sep(&raw, text.ptr, text.len, csv_sniff(text.ptr,
+							       text.len),
+			  path, e) < 0)
 		goto out;
-	if (!csv.nr) {
+	if (!raw.nr) {
 		err_set(e, ERR_INPUT, "%s: empty file, no header", path);
 		goto out;
 	}
+	if (to_long(cb, &raw, path, annotator, &csv, e) < 0)
+		goto out;
 	n = csv.nr - 1;
 	rows = xcalloc(n + 1, sizeof(*rows));
 	if (check_rows(st, a, cb, &csv, path, rows, e) < 0)
@@ -272,6 +451,7 @@ out:
 	free(codes);
 	free(rows);
 	csv_release(&csv);
+	csv_release(&raw);
 	buf_release(&text);
 	return ret;
 }

@@ -31,4 +31,21 @@ int labels_import(struct store *st, const struct actor *a,
 		  const struct codebook *cb, const char *path, int submit,
 		  struct labels_import_stats *stats, struct err *e);
 
+/*
+ * labels_import() that also reads the wide shape of coding spreadsheets:
+ * one row per item (and annotator), an item column (item, url or issue:
+ * any name bugcoder takes for an item, an issue URL among them), one
+ * column per dimension (headed by its key or its name), each cell the
+ * code or codes (';', '|' or ',' between them; a code by its key or its
+ * name), and an annotator column, or `annotator` (--annotator; may be
+ * NULL) for the rows without one.  Other columns are ignored.  Both
+ * shapes are read as spreadsheet programs write them (BOM, CRLF, ',' ';'
+ * or TAB, quotes, headers in any case with spaces around); errors name
+ * the file's own line.
+ */
+int labels_import_opts(struct store *st, const struct actor *a,
+		       const struct codebook *cb, const char *path, int submit,
+		       const char *annotator,
+		       struct labels_import_stats *stats, struct err *e);
+
 #endif

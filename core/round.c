@@ -689,9 +689,12 @@ int round_create(struct store *st, const struct actor *a,
 		sqlite3_bind_int64(s, 2, c.v[i].id);
 		sqlite3_bind_int64(s, 3, (long long)i);
 		if (sqlite3_step(s) != SQLITE_DONE) {
-			if (sqlite3_errcode(st->db) == SQLITE_CONSTRAINT)
-				check_free(st, c.v[i].id, e);
-			else
+			if (sqlite3_errcode(st->db) == SQLITE_CONSTRAINT) {
+				if (check_free(st, c.v[i].id, e) == 0)
+					err_set(e, ERR_INPUT, "an item is named "
+						"twice for round %s",
+						spec->name);
+			} else
 				store_error(st, e, "creating the round");
 			goto out;
 		}

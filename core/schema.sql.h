@@ -253,6 +253,23 @@ static const char *const migrations[] = {
 	"CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit"
 	"  WHEN OLD.hash IS NOT NULL"
 	"  BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;",
+
+	/* 4 -> 5: one identity per item whatever its repository was called
+	   (old names of renamed or transferred repositories are aliases of
+	   the current one); a fix that repeats an earlier fix of the same
+	   item (a cherry-pick, a backport) is marked and left out of the
+	   item's sums; an item may be a pull request given alone (its
+	   description stands in for the issue), or a name from a list whose
+	   content is still to be fetched */
+	"CREATE TABLE repo_aliases ("
+	"  alias TEXT PRIMARY KEY COLLATE NOCASE,"
+	"  repo TEXT NOT NULL,"
+	"  noted_at TEXT NOT NULL);"
+	"ALTER TABLE fixes ADD COLUMN repeats INTEGER;"	/* position of the
+							   fix it repeats */
+	"ALTER TABLE items ADD COLUMN kind TEXT NOT NULL DEFAULT 'issue'"
+	"  CHECK (kind IN ('issue', 'pull'));"
+	"ALTER TABLE items ADD COLUMN missing INTEGER NOT NULL DEFAULT 0;",
 };
 
 #endif

@@ -988,6 +988,37 @@ int store_meta_read(struct store *st, const char *key, char **value,
 	return rc < 0 ? -1 : 0;
 }
 
+void store_busy_timeout(struct store *st, int ms)
+{
+	if (st->db)
+		sqlite3_busy_timeout(st->db, ms < 0 ? BUSY_TIMEOUT_MS : ms);
+}
+
+int store_changed(struct store *st, struct err *e)
+{
+	struct store_reader *r;
+	sqlite3_stmt *s;
+	long long v;
+	int rc, changed;
+
+	if (st->depth)
+		return 0;	/* inside our own transaction */
+	for (r = st->readers; r; r = r->next)
+		r->release(r);
+	s = store_prepare(st, "PRAGMA data_version", e);
+	if (!s)
+		return -1;
+	rc = sqlite3_step(s);
+	v = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW)
+		return store_error(st, e, "checking for changes");
+	changed = st->have_data_version && v != st->data_version;
+	st->data_version = v;
+	st->have_data_version = 1;
+	return changed;
+}
+
 char *store_meta_get(struct store *st, const char *key)
 {
 	char *v;

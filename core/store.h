@@ -21,7 +21,7 @@
 
 #include "core/err.h"
 
-#define STORE_SCHEMA_VERSION 4
+#define STORE_SCHEMA_VERSION 5
 
 enum store_flags {
 	STORE_CREATE = 1 << 0,	/* create the file; fail if it exists */
@@ -46,6 +46,8 @@ struct store {
 	sqlite3 *db;
 	char *path;		/* owned */
 	int depth;		/* nesting of store_begin() */
+	long long data_version;	/* PRAGMA data_version last seen, */
+	int have_data_version;	/* once store_changed() has taken note */
 	struct store_reader *readers;	/* released by store_begin() */
 	unsigned flags;		/* enum store_flags it was opened with */
 	int readonly;		/* opened read-only (asked, or fallen back
@@ -100,6 +102,18 @@ int store_check(struct store *st, int full, struct err *e);
 int store_begin(struct store *st, struct err *e);
 int store_commit(struct store *st, struct err *e);
 void store_rollback(struct store *st);
+
+/* How long a write waits for another writer before ERR_BUSY: `ms`, or
+ * the default (several seconds) when ms < 0.  The screen waits briefly
+ * and retries while it stays responsive. */
+void store_busy_timeout(struct store *st, int ms);
+
+/* Has another connection (another bugcoder) changed the study since the
+ * last call?  1 yes, 0 no (and on the first call, which only takes note),
+ * -1 with `e` on a database error.  Cheap (PRAGMA data_version); it
+ * releases the registered readers first, as an open read would keep the
+ * connection on its old snapshot. */
+int store_changed(struct store *st, struct err *e);
 
 /* Prepare `sql` (a constant) or fill `e`.  Caller finalizes. */
 sqlite3_stmt *store_prepare(struct store *st, const char *sql,

@@ -121,7 +121,14 @@ static void item_name(struct buf *b, const char *repo, long long number)
  *                   rounded up)
  *   comments        the issue's comments
  *   fix_numbers     the fixing pull requests, ';'-joined
- *   additions, deletions, changed_files, lines_changed   over all fixes
+ *   additions, deletions, changed_files, lines_changed   over the fixes
+ *                   that count: a fix repeating another (a backport or
+ *                   cherry-pick of the same change) is left out
+ *   fix_lines_changed   each fix's own lines changed, ';'-joined in the
+ *                   order of fix_numbers ("?" when unknown; null in
+ *                   JSON)
+ *   fix_repeats     per fix, 0 or the place (from 1) in fix_numbers of
+ *                   the fix whose change it repeats
  *   small_fix       true when lines_changed <= 10
  *   <dim>           the agreed code(s), ';'-joined; empty while pending
  *   <dim>_status    agreed (the coders chose the same), adjudicated (a
@@ -134,7 +141,8 @@ static void item_name(struct buf *b, const char *repo, long long number)
 static const char *const agreed_cols[] = {
 	"item", "repo", "number", "url", "title", "created_at", "closed_at",
 	"days_open", "comments", "fix_numbers", "additions", "deletions",
-	"changed_files", "lines_changed", "small_fix", NULL
+	"changed_files", "lines_changed", "fix_lines_changed", "fix_repeats",
+	"small_fix", NULL
 };
 
 /*
@@ -183,6 +191,8 @@ static void agreed_csv_row(struct csv_out *w, const struct codebook *cb,
 	csv_count(w, t->deletions);
 	csv_count(w, t->changed_files);
 	csv_count(w, t->lines_changed);
+	csvw_key(w, t->fix_lines.ptr);
+	csvw_key(w, t->fix_repeats.ptr);
 	if (t->small_fix < 0)
 		csvw_null(w);
 	else
@@ -227,6 +237,8 @@ static void agreed_json_row(struct buf *b, const struct codebook *cb,
 	json_count(&j, "deletions", t->deletions);
 	json_count(&j, "changed_files", t->changed_files);
 	json_count(&j, "lines_changed", t->lines_changed);
+	jsonw_list(&j, "fix_lines_changed", t->fix_lines.ptr, ';', 1);
+	jsonw_list(&j, "fix_repeats", t->fix_repeats.ptr, ';', 1);
 	if (t->small_fix < 0)
 		jsonw_null(&j, "small_fix");
 	else

@@ -156,7 +156,9 @@ void jsonw_list(struct json_out *j, const char *k, const char *joined,
 			q = p + strlen(p);
 		if (p != joined)
 			buf_addch(j->b, ',');
-		if (numbers)
+		if (numbers && q - p == 1 && *p == '?')
+			buf_add(j->b, "null", 4);	/* unknown */
+		else if (numbers)
 			buf_add(j->b, p, (size_t)(q - p));
 		else
 			json_quote(j->b, p, (size_t)(q - p));

@@ -39,7 +39,8 @@ void jsonw_bool(struct json_out *j, const char *key, int v);
 void jsonw_null(struct json_out *j, const char *key);
 /* An array of the strings in a `sep`-joined list ("a;b" -> ["a","b"];
  * "" -> []); NULL is null.  With `numbers`, the items are written as
- * bare numbers (they must be digits). */
+ * bare numbers (they must be digits, or "?" for an unknown one, written
+ * null). */
 void jsonw_list(struct json_out *j, const char *key, const char *joined,
 		char sep, int numbers);
 

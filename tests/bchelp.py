@@ -67,6 +67,30 @@ class Study:
             return {t: c.execute(f"SELECT * FROM {t} ORDER BY 1").fetchall()
                     for t in tables}
 
+    # How to take a study back from schema version v to v - 1, newest
+    # first: tests of a migration make an older study out of a new one.
+    UNDO = {
+        5: "DROP TABLE repo_aliases;"
+           "ALTER TABLE fixes DROP COLUMN repeats;"
+           "ALTER TABLE items DROP COLUMN kind;"
+           "ALTER TABLE items DROP COLUMN missing;",
+        4: "DROP TRIGGER audit_no_update;"
+           "ALTER TABLE audit DROP COLUMN hash;"
+           "CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit"
+           "  BEGIN SELECT RAISE(ABORT, 'the audit log is append-only');"
+           "  END;",
+        3: "DROP TABLE drafts;",
+        2: "DROP TABLE round_gates;",
+    }
+
+    def downgrade(self, version):
+        """Make the study look as a build of schema `version` left it."""
+        with self.db() as c:
+            (v,) = c.execute("PRAGMA user_version").fetchone()
+            for step in range(v, version, -1):
+                c.executescript(self.UNDO[step])
+            c.execute("PRAGMA user_version = %d" % version)
+
     def agree_json(self, *args, as_=None):
         return json.loads(self.ok("agree", "--format", "json", *args, as_=as_))
 

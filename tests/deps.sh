@@ -63,6 +63,13 @@ have tmux || need tmux tmux
 have sqlite3 || need "sqlite3 (the command)" sqlite3
 have less || need less less
 have Rscript || need Rscript r-base-core
+# the mock GitHub validates GraphQL queries against GitHub's schema with
+# graphql-core 3 or, failing that, Debian's graphql-js under node
+if ! { have "$PYTHON" && "$PYTHON" -c 'import graphql, sys
+sys.exit(graphql.version_info[0] < 3)' 2>/dev/null; } &&
+   ! { have node && [ -d /usr/share/nodejs/graphql ]; }; then
+	need "graphql-js (the mock GitHub's query check)" node-graphql
+fi
 # tests/test_export.py reads exports with pandas, from this interpreter
 # or Debian's
 if ! { have "$PYTHON" && "$PYTHON" -c 'import pandas' 2>/dev/null; } &&

@@ -18,13 +18,29 @@ is absent):
                130 comments, a transferred issue (301), a diff too large
                (406, 150 files);
   acme/small   a dozen issues of the same kinds, for fault tests;
-  acme/empty   no issues.
+  acme/empty   no issues;
+  acme/renamed a few dozen issues, also reached under its old name
+               acme/oldname: every REST URL there answers 301 to the
+               /repositories/ID form, GraphQL resolves the old name;
+  other/lib    pull requests only: the first closed bug without a fix of
+               each acme repository is closed by a commit of other/lib,
+               whose pull request there is the fix.
+The big diff's file list holds renamed, copied and binary files (a
+renamed or binary file has no patch).
 
 Endpoints: GET /repos/O/R/issues (and the /repositories/ID/issues form its
 Link headers use), /repos/O/R/issues/N, .../issues/N/timeline,
 .../issues/N/comments, /repos/O/R/pulls/N (JSON, or the diff with Accept:
 application/vnd.github.diff), .../pulls/N/files, .../commits/SHA/pulls,
 POST /graphql (the subset bugcoder asks: aliased `issue(number:)` fields).
+A GraphQL query is answered only when it validates against GitHub's
+published schema (../shared/github-api/graphql/schema.graphql), checked
+with graphql-core 3 when Python has it, else with graphql-js under node
+(Debian's node-graphql); otherwise the answer is GitHub's: a 200 whose
+body is only {"errors": [...]}, and the query is kept in
+/_control/stats "invalid_queries".  Rate limits are answered per API as
+GitHub does: REST with 403 and x-ratelimit-remaining 0, GraphQL with a
+200 whose body is a RATE_LIMITED error.
 Every answer carries an ETag; If-None-Match on an unchanged answer gives
 304, which does not count.  x-ratelimit-* headers are kept per resource.
 
@@ -37,14 +53,22 @@ Control (not counted, not recorded):
   POST /_control/touch       {"repo", "number"}: add a comment to an issue
   GET  /_control/expected?repo=R&require_fix=0|1&state=S&label=L
                              the items a correct fetch stores
+  GET  /_control/pulls?repo=R every pull request, "linked" when an issue
+                             names it
 
 A fault is {"path": regex, "method": "GET", "kind": K, "times": 1,
-"skip": 0, "arg": ...}; kinds: status (arg = HTTP status), reset
+"skip": 0, "arg": ..., "body": regex}, where "body" (optional) must also
+match the request's body (a GraphQL query); kinds: status (arg = HTTP status), reset
 (connection reset mid-body), truncate (short body, then close), badjson,
 slow (arg = seconds before answering), secondary (403 with retry-after:
 arg), secondary_noretry (403, secondary message, no retry-after),
 ratelimit403 (403 with x-ratelimit-remaining 0, reset arg seconds
-ahead), foreign_link (a Link rel="next" to another origin).  "ratelimit": {"resource": "core", "remaining": N, "reset_in": S}
+ahead), 429 (429 with retry-after: arg; arg "" sends it blank, as
+"secondary" does too), gql_ratelimited (GraphQL's 200 with a RATE_LIMITED
+error, reset arg seconds ahead), gql_secondary (a GraphQL 200 whose
+error is a secondary limit, no retry-after), foreign_link (a Link rel="next" to
+another origin), nul (a \u0000 opening the first "body" of a JSON answer,
+a NUL byte after the first line of a diff).  "ratelimit": {"resource": "core", "remaining": N, "reset_in": S}
 lets N more counted requests through, then refuses with 403 until the
 reset.  Faults can also be given on the command line as --fault JSON.
 """
@@ -181,8 +205,9 @@ def sha_of(*parts):
 
 
 class Repo:
-    def __init__(self, full, rid, nissues, seed, special=()):
+    def __init__(self, full, rid, nissues, seed, special=(), other=None):
         self.full = full
+        self.other = other   # the Repo that holds foreign closing commits
         self.owner, self.name = full.split("/")
         self.id = rid
         self.issues = {}     # number -> model dict
@@ -311,6 +336,20 @@ class Repo:
                               nfiles=150 if spec == "big_diff" else None)
                 if spec == "big_diff":
                     pr["too_large"] = True
+                    # what the file list says of renames, copies and
+                    # binary files
+                    fs = pr["files"]
+                    fs[3].update(status="renamed",
+                                 previous_filename="src/old003.py")
+                    fs[4].update(status="copied",
+                                 previous_filename="src/mod000.py")
+                    fs[5].update(status="added", filename="docs/logo.png",
+                                 additions=0, deletions=0, patch=None)
+                    fs[6].update(status="renamed", additions=0, deletions=0,
+                                 previous_filename="src/moved006.py",
+                                 patch=None)
+                    pr["additions"] = sum(f["additions"] for f in fs)
+                    pr["deletions"] = sum(f["deletions"] for f in fs)
                 issue["xrefs"].append(pr["number"])
                 issue["fixes"].append(pr["number"])
                 issue["closing_commit"] = pr["merge_commit_sha"]
@@ -341,6 +380,46 @@ class Repo:
                 pr = self._pr(n, True, False, fix_at, foreign=True)
                 issue["foreign"] = pr
             t = max(t, (closed_at or created))
+        if self.other:
+            # the first closed bug without a fix is closed by a commit of
+            # another repository instead, whose pull request there is
+            # the fix (done after the rest, so the rest stays as it was)
+            for n in sorted(self.issues):
+                m = self.issues[n]
+                if m["kind"] == "none" and m["state"] == "closed" and \
+                        "bug" in m["labels"]:
+                    fix_at = parse_iso(m["closed_at"]) - 120
+                    pr = self.other._pr(0, True, False, fix_at)
+                    m.update(kind="foreign_commit", foreign_fix=pr["number"],
+                             closing_commit=pr["merge_commit_sha"],
+                             state_reason="completed")
+                    break
+        # the first issue fixed by one cross-referenced pull request also
+        # gets its backport to a release branch: the same change again
+        for n in sorted(self.issues):
+            m = self.issues[n]
+            if m["kind"] == "xref" and len(m["fixes"]) == 1 and \
+                    "bug" in m["labels"] and not m["transferred"] and \
+                    not self.prs[m["fixes"][0]]["too_large"]:
+                orig = self.prs[m["fixes"][0]]
+                pr = self._pr(n, True, False,
+                              parse_iso(orig["merged_at"]) + 3600)
+                pr["title"] = "[backport] " + orig["title"]
+                pr["files"] = copy.deepcopy(orig["files"])
+                for f in pr["files"]:   # elsewhere in the file there
+                    f["patch"] = re.sub(r"^@@ -(\d+),(\d+) \+(\d+),",
+                                        lambda g: "@@ -%d,%s +%d," % (
+                                            int(g.group(1)) + 40, g.group(2),
+                                            int(g.group(3)) + 40),
+                                        f["patch"])
+                pr["additions"] = orig["additions"]
+                pr["deletions"] = orig["deletions"]
+                pr["changed_files"] = orig["changed_files"]
+                pr["backport_of"] = orig["number"]
+                m["xrefs"].append(pr["number"])
+                m["fixes"].append(pr["number"])
+                m["kind"] = "backport"
+                break
         for n, issue in self.issues.items():
             self._finish_times(issue)
 
@@ -471,6 +550,9 @@ class Repo:
                       "updated_at": pr["created_at"],
                       "source": {"type": "issue",
                                  "issue": self.pr_issue_obj(pr, base)}})
+            if pr.get("backport_of"):
+                # a cross-reference without the merged_at key at all
+                del e["source"]["issue"]["pull_request"]["merged_at"]
             ev.append(e)
         if m.get("foreign"):
             pr = m["foreign"]
@@ -492,9 +574,10 @@ class Repo:
         if m["closed_at"]:
             e = copy.deepcopy(SHAPES.closed)
             sha = m["closing_commit"]
+            holder = self.other if m.get("foreign_fix") else self
             e.update({"id": 5000000 + n, "event": "closed",
                       "commit_id": sha,
-                      "commit_url": (self.api(base) + "/commits/" + sha)
+                      "commit_url": (holder.api(base) + "/commits/" + sha)
                       if sha else None,
                       "created_at": m["closed_at"],
                       "state_reason": m["state_reason"],
@@ -553,6 +636,10 @@ class Repo:
                       "contents_url": "%s/contents/%s" % (self.api(base),
                                                           f["filename"])})
             o.pop("previous_filename", None)
+            if f.get("previous_filename"):
+                o["previous_filename"] = f["previous_filename"]
+            if f["patch"] is None:
+                o.pop("patch", None)   # binary, or a change without lines
             out.append(o)
         return out
 
@@ -594,17 +681,22 @@ class Repo:
                 closer = dict(self.gql_pr(self.prs[m["closed_by_pr"]]),
                               __typename="PullRequest")
             elif m["closing_commit"]:
-                prs = self.commits.get(m["closing_commit"], [])
+                holder = self.other if m.get("foreign_fix") else self
+                prs = holder.commits.get(m["closing_commit"], [])
                 closer = {"__typename": "Commit", "oid": m["closing_commit"],
+                          "repository": {"nameWithOwner": holder.full},
                           "associatedPullRequests": {
-                              "nodes": [self.gql_pr(self.prs[p]) for p in prs]}}
+                              "pageInfo": {"hasNextPage": False},
+                              "nodes": [holder.gql_pr(holder.prs[p])
+                                        for p in prs]}}
             nodes.append({"__typename": "ClosedEvent", "closer": closer})
         comments = [{"author": {"login": c["user"]} if c["user"] else None,
                      "createdAt": c["created_at"], "body": c["body"]}
                     for c in m["comments"]]
         return {"number": n,
                 "comments": {"totalCount": len(comments), "nodes": comments[:100]},
-                "closedByPullRequestsReferences": {"nodes": closed_by},
+                "closedByPullRequestsReferences": {
+                    "pageInfo": {"hasNextPage": False}, "nodes": closed_by},
                 "timelineItems": {"pageInfo": {"hasNextPage": False},
                                   "nodes": nodes}}
 
@@ -617,20 +709,30 @@ class Repo:
                 continue
             if label and label not in m["labels"]:
                 continue
-            if require_fix and not m["fixes"]:
+            refs = [(self, p) for p in sorted(m["fixes"])]
+            if m.get("foreign_fix"):
+                refs.append((self.other, m["foreign_fix"]))
+            if require_fix and not refs:
                 continue
             fixes = []
-            for p in sorted(m["fixes"]):
-                pr = self.prs[p]
+            for holder, p in refs:
+                pr = holder.prs[p]
+                rep = None
+                if pr.get("backport_of"):
+                    rep = [r[1] for r in refs].index(pr["backport_of"])
                 fixes.append({"number": p, "title": pr["title"],
                               "body": pr["body"],
-                              "url": "https://github.com/%s/pull/%d" % (self.full, p),
+                              "repo": holder.full,
+                              "url": "https://github.com/%s/pull/%d" % (holder.full, p),
                               "merged_at": pr["merged_at"],
                               "additions": pr["additions"],
                               "deletions": pr["deletions"],
                               "changed_files": pr["changed_files"],
-                              "diff": None if pr["too_large"] else self.diff(p),
-                              "patches": [f["patch"] for f in pr["files"]],
+                              "diff": None if pr["too_large"] else holder.diff(p),
+                              "patches": [f["patch"] for f in pr["files"]
+                                          if f["patch"] is not None],
+                              "files": [dict(f) for f in pr["files"]],
+                              "repeats": rep,
                               "diff_partial": 1 if pr["too_large"] else 0})
             out.append({"number": n, "title": m["title"], "body": m["body"],
                         "author": m["user"], "labels": m["labels"],
@@ -643,20 +745,126 @@ class Repo:
                                       "created_at": c["created_at"],
                                       "body": c["body"]} for c in m["comments"]],
                         "fixes": fixes, "kind": m["kind"],
+                        "closing_commit": m["closing_commit"],
                         "transferred": m["transferred"]})
         return out
 
 
 def build_repos(seed):
     repos = {}
+    other = Repo("other/lib", 2001, 0, seed)
     big = Repo("acme/big", 1001, 420, seed,
-               special=["many_comments", "transferred", "big_diff"])
+               special=["many_comments", "transferred", "big_diff"],
+               other=other)
     small = Repo("acme/small", 1002, 14, seed + 1,
-                 special=["transferred", "big_diff"])
+                 special=["transferred", "big_diff"], other=other)
     empty = Repo("acme/empty", 1003, 0, seed)
-    for r in (big, small, empty):
+    renamed = Repo("acme/renamed", 1004, 30, seed + 2, other=other)
+    for r in (big, small, empty, renamed, other):
         repos[r.full.lower()] = r
     return repos
+
+
+# old names of renamed repositories: every URL under them answers 301 to
+# the /repositories/ID form, as GitHub does
+RENAMED = {"acme/oldname": "acme/renamed"}
+
+GQL_RATE_LIMITED = {"errors": [{
+    "type": "RATE_LIMITED", "code": "graphql_rate_limit",
+    "message": "API rate limit already exceeded for user ID 1."}]}
+
+
+# ---- GraphQL validation -------------------------------------------------------
+
+SCHEMA = os.path.join(os.path.dirname(EXAMPLES), "graphql", "schema.graphql")
+
+NODE_VALIDATOR = r'''
+const path = require("path");
+let g;
+for (const p of ["graphql", "/usr/share/nodejs/graphql",
+                 "/usr/lib/nodejs/graphql", "/usr/local/lib/node_modules/graphql"]) {
+  try { g = require(p); break; } catch (e) {}
+}
+if (!g) { process.stdout.write("NO-GRAPHQL\n"); process.exit(1); }
+const schema = g.buildSchema(require("fs").readFileSync(process.argv[1], "utf8"),
+                             {assumeValidSDL: true});
+process.stdout.write("READY\n");
+require("readline").createInterface({input: process.stdin}).on("line", (l) => {
+  let errs;
+  try {
+    errs = g.validate(schema, g.parse(JSON.parse(l)));
+  } catch (e) { errs = [e]; }
+  process.stdout.write(JSON.stringify(errs.map((e) => ({
+    message: e.message, locations: e.locations || []}))) + "\n");
+});
+'''
+
+
+class Validator:
+    """Checks a GraphQL document against GitHub's published schema, with
+    graphql-core 3 when Python has it, else graphql-js under node (Debian's
+    node-graphql).  The schema takes a second or two to load, so loading
+    starts at once, in the background."""
+
+    def __init__(self, path):
+        self.path = path
+        self.ready = threading.Event()
+        self.lock = threading.Lock()
+        self.schema = self.node = None
+        self.failure = None
+        threading.Thread(target=self._load, daemon=True).start()
+
+    def _load(self):
+        try:
+            try:
+                import graphql
+                if not hasattr(graphql, "build_schema"):
+                    raise ImportError("graphql-core 3 or later is needed")
+                with open(self.path, encoding="utf-8") as f:
+                    self.schema = graphql.build_schema(f.read(),
+                                                       assume_valid_sdl=True)
+                self.gql = graphql
+            except ImportError:
+                import subprocess
+                self.node = subprocess.Popen(
+                    ["node", "-e", NODE_VALIDATOR, self.path],
+                    stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                    stderr=subprocess.DEVNULL, text=True)
+                line = self.node.stdout.readline().strip()
+                if line != "READY":
+                    raise RuntimeError("node has no graphql module")
+        except Exception as e:   # reported on every query
+            self.failure = "no GraphQL validator: %s" % e
+        self.ready.set()
+
+    def errors(self, query):
+        """GitHub's error objects for `query`; [] when it is valid."""
+        self.ready.wait(60)
+        if self.failure:
+            raise RuntimeError(self.failure)
+        if self.schema is not None:
+            try:
+                doc = self.gql.parse(query)
+            except self.gql.GraphQLError as e:
+                return [self._err(e.message, e.locations)]
+            return [self._err(e.message, e.locations)
+                    for e in self.gql.validate(self.schema, doc)]
+        with self.lock:
+            self.node.stdin.write(json.dumps(query) + "\n")
+            self.node.stdin.flush()
+            out = json.loads(self.node.stdout.readline())
+        return [self._err(e["message"], e["locations"]) for e in out]
+
+    @staticmethod
+    def _err(message, locations):
+        locs = []
+        for l in locations or []:
+            if isinstance(l, dict):
+                locs.append({"line": l["line"], "column": l["column"]})
+            else:
+                locs.append({"line": l.line, "column": l.column})
+        return {"message": message, "locations": locs,
+                "extensions": {"code": "graphqlValidation"}}
 
 
 # ---- the server -------------------------------------------------------------
@@ -674,6 +882,7 @@ class State:
         self.by_kind = {}
         self.log = []
         self.faults = []
+        self.invalid_queries = []
         self.page_size = None
         now = int(time.time())
         self.rates = {r: {"limit": 5000, "remaining": 5000, "reset": now + 3600}
@@ -767,6 +976,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if fault and fault["kind"] in ("reset", "truncate", "badjson"):
             self.broken(fault["kind"], body, ctype, h, kind, resource)
             return
+        if fault and fault["kind"] == "nul":
+            # a \u0000 at the start of the first "body" string (JSON), or
+            # a NUL byte after the first line (a diff)
+            if ctype.startswith("application/json"):
+                body = body.replace(b'"body": "', b'"body": "\\u0000', 1)
+            else:
+                body = body.replace(b"\n", b"\n\0", 1)
         self.send(200, body, ctype, h, kind, resource)
 
     def broken(self, how, body, ctype, h, kind, resource):
@@ -806,7 +1022,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
                         "documentation_url": "https://docs.github.com/rest"},
                   kind=kind)
 
-    def take_fault(self, path):
+    def take_fault(self, path, body=b""):
         st = self.st
         with st.lock:
             for f in st.faults:
@@ -815,6 +1031,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 if f.get("method") and f["method"] != self.command:
                     continue
                 if not re.search(f["path"], path):
+                    continue
+                if f.get("body") and not re.search(
+                        f["body"], body.decode("utf-8", "replace")):
                     continue
                 if f.get("skip", 0) > 0:
                     f["skip"] -= 1
@@ -840,7 +1059,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         with self.st.lock:
             self.st.log.append({"method": self.command, "path": self.path,
                                 "headers": dict(self.headers.items())})
-        self.fault = self.take_fault(self.path)
+        self.fault = self.take_fault(self.path, body)
         f = self.fault
         resource = "graphql" if path == "/graphql" else "core"
         if f and f["kind"] == "slow":
@@ -850,9 +1069,25 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.send(int(f.get("arg", 500)),
                              {"message": "Server Error"}, kind="fault",
                              resource=resource)
-        elif f and f["kind"] == "secondary":
-            return self.send(403, SHAPES.secondary_body, kind="fault",
+        elif f and f["kind"] in ("secondary", "429"):
+            # arg "" sends a blank Retry-After, as some proxies do
+            return self.send(403 if f["kind"] == "secondary" else 429,
+                             SHAPES.secondary_body, kind="fault",
                              headers={"Retry-After": str(f.get("arg", 1))},
+                             resource=resource)
+        elif f and f["kind"] == "gql_secondary":
+            # a secondary limit told in a GraphQL 200
+            return self.send(200, {"errors": [{
+                "type": "RATE_LIMITED", "message": "You have exceeded a "
+                "secondary rate limit. Please wait a few minutes before "
+                "you try again."}]}, kind="fault", resource=resource)
+        elif f and f["kind"] == "gql_ratelimited":
+            # GraphQL's primary limit: a 200 whose body is the error
+            reset = int(time.time()) + int(f.get("arg", 2))
+            with self.st.lock:
+                self.st.rates[resource]["remaining"] = 0
+                self.st.rates[resource]["reset"] = reset
+            return self.send(200, GQL_RATE_LIMITED, kind="fault",
                              resource=resource)
         elif f and f["kind"] == "secondary_noretry":
             return self.send(403, {"message": "You have exceeded a secondary "
@@ -869,6 +1104,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         with self.st.lock:
             rate = self.st.rates[resource]
             limited = rate["remaining"] <= 0 and time.time() < rate["reset"]
+        if limited and resource == "graphql":
+            return self.send(200, GQL_RATE_LIMITED, kind="limited",
+                             resource=resource)
         if limited:
             return self.send(403, SHAPES.rate_body, kind="limited",
                              resource=resource)
@@ -890,6 +1128,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
         m = re.match(self.REPO + r"(?P<rest>/.*)?$", path)
         if not m:
             return self.not_found()
+        old = (m.group("full") or "").lower()
+        if old in RENAMED:
+            repo = self.st.repos[RENAMED[old]]
+            loc = "%s/repositories/%d%s" % (base, repo.id, self.path[m.end("full"):])
+            return self.send(301, {"message": "Moved Permanently", "url": loc,
+                                   "documentation_url": "https://docs.github.com/"
+                                   "rest/guides/best-practices-for-using-the-rest-api"
+                                   "#follow-redirects"},
+                             headers={"Location": loc}, kind="redirect")
         repo = self.repo_for(m)
         rest = m.group("rest") or ""
         if not repo:
@@ -1042,7 +1289,26 @@ class Handler(http.server.BaseHTTPRequestHandler):
         except (ValueError, KeyError, TypeError):
             return self.send(400, {"message": "Problems parsing JSON"},
                              kind="graphql", resource="graphql")
-        repo = self.st.repos.get(("%s/%s" % (var.get("owner"), var.get("name"))).lower())
+        try:
+            errs = self.server.validator.errors(q)
+        except RuntimeError as e:
+            return self.send(500, {"message": str(e)}, kind="graphql",
+                             resource="graphql")
+        # what GitHub does with a query that does not validate: errors
+        # only, no data
+        declared = re.findall(r"\$(\w+)\s*:\s*[\w\[\]]+!", q.split("{")[0])
+        for v in declared:
+            if var.get(v) is None:
+                errs.append({"message": "Variable $%s of type String! was "
+                             "provided invalid value" % v, "locations": [],
+                             "extensions": {"code": "variableMismatch"}})
+        if errs:
+            with self.st.lock:
+                self.st.invalid_queries.append({"query": q, "errors": errs})
+            return self.send(200, {"errors": errs}, kind="graphql",
+                             resource="graphql")
+        full = ("%s/%s" % (var.get("owner"), var.get("name"))).lower()
+        repo = self.st.repos.get(RENAMED.get(full, full))
         if not repo:
             return self.send(200, {"data": {"repository": None}, "errors": [{
                 "type": "NOT_FOUND", "path": ["repository"],
@@ -1083,6 +1349,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             with st.lock:
                 out = {"counted": st.counted, "not_modified": st.not_modified,
                        "by_kind": dict(st.by_kind), "requests": len(st.log),
+                       "invalid_queries": list(st.invalid_queries),
                        "rates": st.rates}
             return self._ctl(out)
         if path == "/_control/requests":
@@ -1117,6 +1384,22 @@ class Handler(http.server.BaseHTTPRequestHandler):
                                       "id": 9000000 + len(m["comments"])})
                 repo._finish_times(m)
             return self._ctl({"ok": True})
+        if path == "/_control/pulls":
+            # every pull request, and whether an issue links it
+            repo = st.repos[query["repo"][0].lower()]
+            linked = set()
+            for m in repo.issues.values():
+                linked.update(m["fixes"])
+                linked.update(m["xrefs"])
+            return self._ctl([{"number": n, "title": pr["title"],
+                               "body": pr["body"], "merged_at": pr["merged_at"],
+                               "created_at": pr["created_at"],
+                               "closed_at": pr["closed_at"],
+                               "linked": n in linked,
+                               "diff": None if pr["too_large"] else repo.diff(n),
+                               "additions": pr["additions"],
+                               "deletions": pr["deletions"]}
+                              for n, pr in sorted(repo.prs.items())])
         if path == "/_control/expected":
             repo = st.repos[query["repo"][0].lower()]
             req = (query.get("require_fix") or ["0"])[0] == "1"
@@ -1146,8 +1429,11 @@ def main():
     ap.add_argument("--fault", action="append", default=[],
                     help="a fault as JSON (see the module's docstring)")
     ap.add_argument("--page-size", type=int, default=None)
+    ap.add_argument("--schema", default=SCHEMA,
+                    help="the GraphQL schema queries must validate against")
     args = ap.parse_args()
     srv = Server(("127.0.0.1", args.port), Handler)
+    srv.validator = Validator(args.schema)
     srv.state = State(args.seed)
     srv.state.faults = [json.loads(f) for f in args.fault]
     srv.state.page_size = args.page_size

@@ -704,9 +704,49 @@ static void test_agreed_refuses_non_member(void **state)
 	codebook_release(&cb);
 }
 
+/* what spreadsheet programs write: a BOM, CRLF, ';' or TAB, quotes */
+static void test_reader_spreadsheet_shapes(void **state)
+{
+	static const char semi[] = "\xEF\xBB\xBF Repo ;Title\r\n"
+				   "a/b;\"x; y\"\r\n";
+	static const char tab[] = "url\tnote\na/b#1\t\"q, r\"\n";
+	struct csv c = CSV_INIT;
+	struct err e = ERR_INIT;
+
+	(void)state;
+	assert_int_equal(csv_sniff(semi, sizeof(semi) - 1), ';');
+	assert_int_equal(csv_sniff(tab, sizeof(tab) - 1), '\t');
+	assert_int_equal(csv_sniff("a,b\n", 4), ',');
+	assert_int_equal(csv_sniff("\"a;b\",c\n", 8), ',');	/* quoted */
+	assert_int_equal(csv_sniff("one\n", 4), ',');
+	assert_int_equal(csv_parse_sep(&c, semi, sizeof(semi) - 1, ';', "s",
+				       &e), 0);
+	assert_int_equal(c.nr, 2);
+	assert_int_equal(csv_column_ci(&c.v[0], "repo"), 0);
+	assert_int_equal(csv_column_ci(&c.v[0], "title"), 1);
+	assert_string_equal(c.v[1].fields[1], "x; y");
+	csv_release(&c);
+	assert_int_equal(csv_parse_sep(&c, tab, sizeof(tab) - 1, '\t', "t",
+				       &e), 0);
+	assert_string_equal(c.v[1].fields[1], "q, r");
+	csv_release(&c);
+	assert_true(csv_same_name(" PR URL ", "pr_url"));
+	assert_true(csv_same_name("Created-At", "created_at"));
+	assert_true(csv_same_name("link to it", "Link To It"));
+	assert_false(csv_same_name("PR URLs", "pr_url"));
+	assert_false(csv_same_name("", "pr"));
+	/* a NUL byte is refused with its line and field */
+	assert_int_equal(csv_parse(&c, "a,b\nx,y\0z\n", 10, "n.csv", &e),
+			 -1);
+	assert_int_equal(e.code, ERR_INPUT);
+	assert_string_equal(e.msg, "n.csv:2: field 2: a NUL byte");
+	assert_int_equal(c.nr, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_reader_spreadsheet_shapes),
 		cmocka_unit_test(test_cell_quoting),
 		cmocka_unit_test(test_formula_guard),
 		cmocka_unit_test(test_writer_rows),

@@ -372,6 +372,46 @@ static void test_missing_and_wrong_types(void **state)
 		       "items.jsonl:1: [1]: number: missing (required)");
 }
 
+/* A \u0000 would cut the text where cJSON ends the string: refused, with
+ * the line, column and field; a number past any integer is refused, not
+ * converted (that would be undefined). */
+static void test_nul_escape_and_huge_numbers(void **state)
+{
+	struct fixture *f = *state;
+
+	assert_refused(f, "{\"repo\": \"o/r\", \"number\": 1, \"title\": "
+		       "\"a\\u0000b\"}",
+		       "items.jsonl:1:41: title: a NUL character (\\u0000) in "
+		       "the text");
+	assert_refused(f, L(1, "a") "{\"repo\": \"o/r\", \"number\": 2, "
+		       "\"title\": \"t\", \"comments\": [{\"body\": \"x\"}, "
+		       "{\"author\": \"z\", \"body\": \"ok\\u0000 no\"}]}\n",
+		       "items.jsonl:2:99: comments[1].body: a NUL character "
+		       "(\\u0000) in the text");
+	assert_refused(f, "[{\"repo\": \"o/r\", \"number\": 2, \"title\": "
+		       "\"t\", \"fixes\": [{\"diff\": \"+\\u0000\"}]}]",
+		       "items.jsonl:1:66: [0].fixes[0].diff: a NUL character "
+		       "(\\u0000) in the text");
+	/* an escaped backslash before u0000 is text, not a NUL */
+	{
+		struct err e = ERR_INIT;
+
+		assert_int_equal(imp(f, &f->owner, "{\"repo\": \"o/r\", "
+				     "\"number\": 3, \"title\": "
+				     "\"C:\\\\u0000\"}", NULL, &e), 0);
+	}
+	assert_refused(f, "{\"repo\": \"o/r\", \"number\": 1e300, "
+		       "\"title\": \"t\"}",
+		       "items.jsonl:1: number: expected a whole number >= 0");
+	assert_refused(f, "{\"repo\": \"o/r\", \"number\": -1e300, "
+		       "\"title\": \"t\"}",
+		       "items.jsonl:1: number: expected a whole number >= 0");
+	assert_refused(f, "{\"repo\": \"o/r\", \"number\": 1, \"title\": "
+		       "\"t\", \"fixes\": [{\"additions\": 1e300}]}",
+		       "items.jsonl:1: fixes[0].additions: expected a whole "
+		       "number >= 0");
+}
+
 static void test_bad_dates(void **state)
 {
 	struct fixture *f = *state;
@@ -711,6 +751,7 @@ int main(void)
 		T(test_malformed_json),
 		T(test_missing_and_wrong_types),
 		T(test_bad_dates),
+		T(test_nul_escape_and_huge_numbers),
 		T(test_empty_and_nul),
 		T(test_non_owner_refused),
 		T(test_duplicate_in_one_file),

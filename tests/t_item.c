@@ -304,6 +304,67 @@ static void test_effort_several_fixes(void **state)
 	item_release(&it);
 }
 
+/* a fix merged to main and its cherry-pick to a release branch: the same
+ * change at other lines, with other blob ids */
+static void test_effort_repeated_change_counted_once(void **state)
+{
+	static const char main_fix[] =
+		"diff --git a/src/a.py b/src/a.py\n"
+		"index 1111111..2222222 100644\n"
+		"--- a/src/a.py\n"
+		"+++ b/src/a.py\n"
+		"@@ -10,3 +10,3 @@ def f():\n"
+		" ctx\n"
+		"-old\n"
+		"+new\n"
+		" ctx2\n";
+	static const char backport[] =
+		"diff --git a/src/a.py b/src/a.py\n"
+		"index 3333333..4444444 100644\n"
+		"--- a/src/a.py\n"
+		"+++ b/src/a.py\n"
+		"@@ -80,3 +80,3 @@ def f():\r\n"
+		" other ctx\r\n"
+		"-old\r\n"
+		"+new\r\n"
+		" more ctx\r\n";
+	struct item it;
+	struct fix fx[3];
+
+	(void)state;
+	memset(&it, 0, sizeof(it));
+	memset(fx, 0, sizeof(fx));
+	fx[0].diff = (char *)main_fix;
+	fx[0].diff_len = strlen(main_fix);
+	fx[1].diff = (char *)backport;
+	fx[1].diff_len = strlen(backport);
+	fx[2].diff = (char *)DIFF_ONE;
+	fx[2].diff_len = strlen(DIFF_ONE);
+	for (int i = 0; i < 3; i++)
+		fx[i].additions = fx[i].deletions = fx[i].changed_files = -1;
+	it.fixes = fx;
+	it.nr_fixes = 3;
+	item_compute_effort(&it);
+	assert_int_equal(fx[0].repeats, 0);
+	assert_int_equal(fx[1].repeats, 1);	/* repeats fix 0 */
+	assert_int_equal(fx[2].repeats, 0);
+	/* each keeps its own figures; the item counts the change once */
+	assert_int_equal(fx[1].additions, 1);
+	assert_int_equal(fx[1].deletions, 1);
+	assert_int_equal(it.additions, 1 + 2);
+	assert_int_equal(it.deletions, 1 + 1);
+	assert_int_equal(it.changed_files, 2);
+	assert_int_equal(it.lines_changed, 5);
+
+	/* a different change to the same file is not a repeat */
+	fx[1].diff_len = strlen(backport) - strlen("+new\r\n more ctx\r\n");
+	fx[1].additions = fx[1].deletions = fx[1].changed_files = -1;
+	it.nr_fixes = 2;
+	item_compute_effort(&it);
+	assert_int_equal(fx[1].repeats, 0);
+	assert_int_equal(it.deletions, 2);
+}
+
 static void test_effort_small_fix_boundary(void **state)
 {
 	struct item it;
@@ -736,6 +797,91 @@ static void test_find(void **state)
 	assert_find_fails(st, "#", ERR_INPUT, "not an item name");
 	/* a name that would break formatted SQL is just not found */
 	assert_find_fails(st, "x' OR '1'='1#1", ERR_NOTFOUND, "no such item");
+
+	/* URLs wherever an item is named */
+	assert_find(st, "https://github.com/microsoft/DeepSpeed/issues/7", ds7);
+	assert_find(st, "https://github.com/microsoft/DeepSpeed/pull/7/files",
+		    ds7);
+	assert_find(st, "https://github.com/NVIDIA/Megatron-LM/issues/12#"
+		    "issuecomment-1", mlm12);
+	assert_find(st, "https://api.github.com/repos/microsoft/DeepSpeed/"
+		    "issues/1", ds1);
+	assert_find_fails(st, "https://github.com/microsoft/DeepSpeed/wiki",
+			  ERR_INPUT, "not a GitHub issue or pull request URL");
+	assert_find_fails(st, "https://github.com/microsoft/DeepSpeed/issues/"
+			  "1e300", ERR_INPUT, "not a GitHub issue");
+
+	/* a renamed repository: the old name is an alias */
+	assert_int_equal(store_begin(st, NULL), 0);
+	assert_int_equal(item_note_alias(st, "microsoft/DeepSpeed",
+					 "deepspeedai/DeepSpeed", NULL), 0);
+	assert_int_equal(store_commit(st, NULL), 0);
+	assert_find(st, "deepspeedai/DeepSpeed#7", ds7);
+	assert_find(st, "microsoft/DeepSpeed#7", ds7);
+	assert_find(st, "https://github.com/microsoft/DeepSpeed/issues/1", ds1);
+	/* saving under the old name updates the same item */
+	assert_int_equal(save_simple(st, "microsoft/DeepSpeed", 7), ds7);
+	/* and a second rename carries the first alias along */
+	assert_int_equal(store_begin(st, NULL), 0);
+	assert_int_equal(item_note_alias(st, "deepspeedai/DeepSpeed",
+					 "deepspeedai/DS", NULL), 0);
+	assert_int_equal(store_commit(st, NULL), 0);
+	assert_find(st, "microsoft/DeepSpeed#7", ds7);
+	assert_find(st, "deepspeedai/DS#7", ds7);
+}
+
+static void test_parse_ref(void **state)
+{
+	static const struct {
+		const char *s;
+		const char *repo;	/* NULL: refused */
+		long long number;
+		int kind;
+	} cases[] = {
+		{ "a/b#1", "a/b", 1, ITEM_REF_ANY },
+		{ "https://github.com/a/b/issues/42", "a/b", 42,
+		  ITEM_REF_ISSUE },
+		{ "http://ghe.example/a/b.c/pull/9?x=1", "a/b.c", 9,
+		  ITEM_REF_PULL },
+		{ "https://api.github.com/repos/a/b/pulls/3", "a/b", 3,
+		  ITEM_REF_PULL },
+		{ "https://github.com/a/b/issues/2147483647", "a/b",
+		  2147483647LL, ITEM_REF_ISSUE },
+		{ "https://github.com/a/b/issues/2147483648", NULL, 0, 0 },
+		{ "a/b#99999999999999999999999999", NULL, 0, 0 },
+		{ "a/b#1e300", NULL, 0, 0 },
+		{ "a/b#0", NULL, 0, 0 },
+		{ "a/b#-1", NULL, 0, 0 },
+		{ "a/b# 1", NULL, 0, 0 },
+		{ "https://github.com/a/b/issues/", NULL, 0, 0 },
+		{ "https://github.com/a/b/commit/1", NULL, 0, 0 },
+		{ "https://github.com/a/issues/1", NULL, 0, 0 },
+		{ "https://github.com/a b/c/issues/1", NULL, 0, 0 },
+		{ "#5", NULL, 0, 0 },
+		{ "b#5", NULL, 0, 0 },
+		{ "", NULL, 0, 0 },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *repo = (char *)1;
+		long long n = 0;
+		int kind = -1;
+		int rc = item_parse_ref(cases[i].s, &repo, &n, &kind);
+
+		if (!cases[i].repo) {
+			if (rc != -1 || repo)
+				fail_msg("%s: taken", cases[i].s);
+			continue;
+		}
+		if (rc != 0 || !repo)
+			fail_msg("%s: refused", cases[i].s);
+		assert_string_equal(repo, cases[i].repo);
+		assert_int_equal(n, cases[i].number);
+		assert_int_equal(kind, cases[i].kind);
+		free(repo);
+	}
 }
 
 /*
@@ -828,6 +974,7 @@ int main(void)
 		cmocka_unit_test(test_effort_from_pr_figures),
 		cmocka_unit_test(test_effort_counted_from_diff),
 		cmocka_unit_test(test_effort_several_fixes),
+		cmocka_unit_test(test_effort_repeated_change_counted_once),
 		cmocka_unit_test(test_effort_small_fix_boundary),
 		cmocka_unit_test(test_effort_unknown_size),
 		cmocka_unit_test(test_effort_huge_figures_do_not_wrap),
@@ -846,6 +993,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_find, open_mem,
 						close_mem),
 		cmocka_unit_test(test_diff_source_lazy),
+		cmocka_unit_test(test_parse_ref),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

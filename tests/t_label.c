@@ -809,13 +809,15 @@ static void test_round_access(void **state)
 	assert_int_equal(set1(f, &f->bob, f->item1, "symptom", "hang", &e),
 			 -1);
 	assert_int_equal(e.code, ERR_PERM);
-	assert_string_equal(e.msg, "the item is not assigned to bob");
+	assert_string_equal(e.msg, "o/r#1 is in round r1, which bob does not "
+			    "annotate");
 	assert_int_equal(label_memo(&f->st, &f->bob, f->item1, "x", &e), -1);
 	assert_int_equal(label_flag(&f->st, &f->bob, f->item1, "discuss", 1,
 				    &e), -1);
 	assert_int_equal(label_submit(&f->st, &f->bob, &f->cb, f->item1, &e),
 			 -1);
-	assert_string_equal(e.msg, "the item is not assigned to bob");
+	assert_string_equal(e.msg, "o/r#1 is in round r1, which bob does not "
+			    "annotate");
 	/* nor the owner, who is not one of its annotators */
 	assert_int_equal(set1(f, &f->owner, f->item1, "symptom", "hang", &e),
 			 -1);

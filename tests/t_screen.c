@@ -891,9 +891,9 @@ static void test_stale_codebook(void **state)
 	buf_addstr(&v2, s + strlen("\"key\": \"configuration_error\""));
 	buf_addf(&path, "%s/v2.json", f->dir);
 	spit(path.ptr, v2.ptr);
-	/* 2 opens root_cause; the update comes in; 3 was
-	 * configuration_error */
-	buf_addf(&keys, "2\n:dump-screen open\n:run ./bugcoder --study %s "
+	/* 2 opens root_cause; the update comes in between two keys (no
+	 * idle moment to notice it); 3 was configuration_error */
+	buf_addf(&keys, "2\n:dump-screen open\n:exec ./bugcoder --study %s "
 		 "codebook update %s --map root_cause:configuration_error="
 		 "misconfig >/dev/null 2>&1\n3\n:dump-screen a\n2\n"
 		 ":dump-screen b\n3\n:dump-screen c\n", f->path.ptr,
@@ -918,6 +918,127 @@ static void test_stale_codebook(void **state)
 	buf_release(&v2);
 	buf_release(&path);
 	buf_release(&keys);
+}
+
+/* An open screen did not notice what other processes changed: labels
+ * the same annotator set from the command line, a new codebook version.
+ * Now, idle, it asks SQLite whether the study changed (PRAGMA
+ * data_version) and redraws what did; :run stands for the other
+ * process, and the pause after it for the user's. */
+static void test_fresh_screen(void **state)
+{
+	struct fixture *f = *state;
+	struct buf keys = BUF_INIT, path = BUF_INIT;
+	char *cb = slurp(CODEBOOK), *name, *s;
+
+	assert_non_null(cb);
+	name = qs(f, "SELECT repo || '#' || number FROM items ORDER BY id "
+		  "LIMIT 1");
+	/* version 2.0, the same codes */
+	s = strstr(cb, "\"version\": \"1.0\"");
+	assert_non_null(s);
+	s[12] = '2';
+	buf_addf(&path, "%s/v2.json", f->dir);
+	spit(path.ptr, cb);
+	buf_addf(&keys, ":dump-screen before\n:run ./bugcoder --study %s --as "
+		 "alice label %s symptom=hang root_cause=concurrency >/dev/null "
+		 "2>&1\n:dump-screen after\n1\n:dump-screen picker\n:run "
+		 "./bugcoder --study %s codebook update %s >/dev/null 2>&1\n"
+		 ":dump-screen reloaded\n", f->path.ptr, name, f->path.ptr,
+		 path.ptr);
+	RUN_OK(f, 24, 80, name, keys.ptr);
+	assert_row_contains(f, "before", 21, "1 symptom: [ ]");
+	assert_row_contains(f, "after", 21, "1 symptom: hang");
+	assert_row_contains(f, "after", 21, "2 root_cause: concurrency");
+	s = dump(f, "picker");
+	assert_contains(s, "symptom (one code");
+	free(s);
+	s = dump(f, "reloaded");
+	assert_not_contains(s, "symptom (one code");
+	free(s);
+	assert_row_contains(f, "reloaded", 23, "the codebook is now "
+			    "llm-framework-bugs 2.0, loaded elsewhere");
+	/* and the next pick is saved under 2.0 */
+	RUN_OK(f, 24, 80, name, "11\n");
+	assert_sql_str(f, "SELECT DISTINCT codebook_version FROM labels "
+		       "ORDER BY 1", "1.0|2.0");
+	free(name);
+	free(cb);
+	buf_release(&keys);
+	buf_release(&path);
+}
+
+/* A pick behind another writer froze the screen for 8 s, then said "not
+ * saved ... busy" and left the picker open, where typing the same keys
+ * again could save a different code.  Now the save waits briefly, the
+ * pick shows as pending, the picker closes, and the pick is retried
+ * while the screen is idle until it is saved or Esc drops it. */
+static void test_busy_pick_pends(void **state)
+{
+	struct fixture *f = *state;
+	struct buf keys = BUF_INIT, hold = BUF_INIT;
+	char *s;
+
+	/* another process holds the write lock from `held` to `release` */
+	buf_addf(&hold, "%s/hold.py", f->dir);
+	spit(hold.ptr, "import os, sqlite3, sys, time\n"
+	     "db, d = sys.argv[1], sys.argv[2]\n"
+	     "c = sqlite3.connect(db, isolation_level=None)\n"
+	     "c.execute('BEGIN IMMEDIATE')\n"
+	     "open(d + '/held', 'w').close()\n"
+	     "while not os.path.exists(d + '/release'):\n"
+	     "    time.sleep(0.01)\n"
+	     "c.execute('COMMIT')\n"
+	     "os.remove(d + '/held')\n");
+	buf_addf(&keys,
+		 ":exec python3 %s %s %s &\n"
+		 ":exec while [ ! -e %s/held ]; do sleep 0.01; done\n"
+		 "14\n:dump-screen pending\n"
+		 /* a second pick waits for the first */
+		 "21\n:dump-screen second\n<Esc>\n"
+		 /* still busy: the retry keeps it */
+		 ":run true\n:dump-screen still\n"
+		 /* the other writer is done: the next idle moment saves */
+		 ":exec touch %s/release; while [ -e %s/held ]; do sleep 0.01; "
+		 "done\n:run true\n:dump-screen saved\n",
+		 hold.ptr, f->path.ptr, f->dir, f->dir, f->dir, f->dir);
+	RUN_OK(f, 24, 80, NULL, keys.ptr);
+	assert_row_contains(f, "pending", 23, "pending: ");
+	assert_row_contains(f, "pending", 23, "symptom = hang - the study is "
+			    "busy");
+	s = dump(f, "pending");
+	assert_not_contains(s, "symptom (one code");	/* picker closed */
+	assert_not_contains(s, "Esc close");	/* not moved on either */
+	free(s);
+	assert_row_contains(f, "second", 23, "not saved: ");
+	assert_row_contains(f, "second", 23, "is still pending");
+	assert_row_contains(f, "still", 23, "pending: ");
+	assert_row_contains(f, "saved", 23, "saved: symptom = hang");
+	assert_row_contains(f, "saved", 21, "1 symptom: hang");
+	assert_labels(f, "symptom=hang");
+
+	/* Esc drops a pending pick */
+	buf_reset(&keys);
+	buf_addf(&keys,
+		 ":exec python3 %s %s %s &\n"
+		 ":exec while [ ! -e %s/held ]; do sleep 0.01; done\n"
+		 "11\n:dump-screen p2\n<Esc>\n:dump-screen dropped\n"
+		 ":exec touch %s/release; while [ -e %s/held ]; do sleep 0.01; "
+		 "done\n:run true\n",
+		 hold.ptr, f->path.ptr, f->dir, f->dir, f->dir, f->dir);
+	{
+		struct buf rel = BUF_INIT;
+
+		buf_addf(&rel, "%s/release", f->dir);
+		unlink(rel.ptr);
+		buf_release(&rel);
+	}
+	RUN_OK(f, 24, 80, NULL, keys.ptr);
+	assert_row_contains(f, "p2", 23, "symptom = crash");
+	assert_row_contains(f, "dropped", 23, "dropped: ");
+	assert_labels(f, "symptom=hang");
+	buf_release(&keys);
+	buf_release(&hold);
 }
 
 static void test_pick_uncoded(void **state)
@@ -1758,6 +1879,8 @@ int main(int argc, char **argv)
 		T(test_tab_between_dimensions),
 		T(test_pick_uncoded),
 		T(test_stale_codebook),
+		T(test_fresh_screen),
+		T(test_busy_pick_pends),
 		T(test_propose),
 		T(test_proposal_draft_kept),
 		T(test_repick_keeps_proposal),

@@ -90,7 +90,7 @@ static const char *const tables[] = {
 	"meta", "members", "codebooks", "items", "comments", "fixes",
 	"rounds", "round_annotators", "assignments", "proposals", "labels",
 	"submissions", "memos", "flags", "resolutions", "audit",
-	"http_cache", "fetch_state", "drafts",
+	"http_cache", "fetch_state", "drafts", "repo_aliases",
 };
 
 static void assert_schema(struct store *st)

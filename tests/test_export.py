@@ -27,7 +27,7 @@ DIMS = ["symptom", "root_cause", "fix_pattern", "stage", "phase"]
 ITEM_COLS = ["item", "repo", "number", "url", "title", "created_at",
              "closed_at", "days_open", "comments", "fix_numbers",
              "additions", "deletions", "changed_files", "lines_changed",
-             "small_fix"]
+             "fix_lines_changed", "fix_repeats", "small_fix"]
 HEADER = ITEM_COLS + [c for d in DIMS for c in (d, d + "_status")]
 RAW_HEADER = ["item", "annotator", "dimension", "code", "codebook_version",
               "labeled_at", "submitted_at"]
@@ -104,11 +104,16 @@ class AgreedCSV(unittest.TestCase):
             c.row_factory = sqlite3.Row
             cls.items = {r["number"]: dict(r) for r in c.execute(
                 "SELECT * FROM items")}
-            cls.fixes = {}
-            for n, num in c.execute(
-                    "SELECT i.number, f.number FROM fixes f JOIN items i "
+            cls.fixes, cls.fix_lines, cls.fix_repeats = {}, {}, {}
+            for n, num, size, rep in c.execute(
+                    "SELECT i.number, f.number, f.additions + f.deletions, "
+                    "f.repeats FROM fixes f JOIN items i "
                     "ON i.id = f.item_id ORDER BY f.item_id, f.position"):
                 cls.fixes.setdefault(n, []).append(str(num))
+                cls.fix_lines.setdefault(n, []).append(
+                    "?" if size is None else str(size))
+                cls.fix_repeats.setdefault(n, []).append(
+                    "0" if rep is None else str(rep + 1))
         with open(FIXTURE, encoding="utf-8") as f:
             cls.source = {o["number"]: o for o in map(json.loads, f)}
 
@@ -140,7 +145,9 @@ class AgreedCSV(unittest.TestCase):
             g(it["title"]), it["created_at"] or "", it["closed_at"] or "",
             days, str(it["comment_count"]), ";".join(self.fixes.get(n, [])),
             num(it["additions"]), num(it["deletions"]),
-            num(it["changed_files"]), num(it["lines_changed"]), small]
+            num(it["changed_files"]), num(it["lines_changed"]),
+            ";".join(self.fix_lines.get(n, [])),
+            ";".join(self.fix_repeats.get(n, [])), small]
 
     def test_titles_survive_cell_by_cell(self):
         raw, rows = self.export()
@@ -960,3 +967,39 @@ class ReadBack(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class RepeatedFixes(unittest.TestCase):
+    """A backport repeating a fix is counted once in the item's figures,
+    and the export carries each fix's own figures beside them."""
+
+    DIFF = ("diff --git a/x.py b/x.py\n--- a/x.py\n+++ b/x.py\n"
+            "@@ -1,5 +1,5 @@\n-a = 1\n+a = 2\n b\n-c = 3\n+c = 4\n d\n"
+            "-e = 5\n+e = 6\n")
+
+    def test_backport_counted_once(self):
+        s = Study(items=None)
+        try:
+            path = os.path.join(s.dir, "items.jsonl")
+            item = {"repo": "o/r", "number": 7, "title": "t",
+                    "fixes": [{"number": 8, "diff": self.DIFF},
+                              {"number": 9, "diff": self.DIFF},
+                              {"number": 10, "additions": 40,
+                               "deletions": 2}]}
+            with open(path, "w") as f:
+                f.write(json.dumps(item) + "\n")
+            s.ok("import", path)
+            rows = read_csv(s.ok("export", "--include-pending"))
+            row = dict(zip(rows[0], rows[1]))
+            self.assertEqual(row["fix_numbers"], "8;9;10")
+            self.assertEqual(row["fix_lines_changed"], "6;6;42")
+            self.assertEqual(row["fix_repeats"], "0;1;0")
+            # 6 + 42: the backport's 6 lines are not counted twice
+            self.assertEqual(row["lines_changed"], "48")
+            doc = json.loads(s.ok("export", "--include-pending",
+                                  "--format", "jsonl"))
+            self.assertEqual(doc["fix_lines_changed"], [6, 6, 42])
+            self.assertEqual(doc["fix_repeats"], [0, 1, 0])
+        finally:
+            s.close()
+

@@ -579,6 +579,9 @@ void screen_hangup(struct screen *scr, struct err *e)
 
 	if (e->code != ERR_INTERRUPTED && e->code != ERR_IO)
 		return;
+	/* what is kept now may wait for another writer as long as the
+	 * command line would */
+	store_busy_timeout(scr->st, -1);
 	kept = keep_typed(scr);
 	if (kept) {
 		char msg[sizeof(e->msg)];

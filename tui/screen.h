@@ -121,6 +121,9 @@ struct pick_ops {
 	const char *pick_verb;	/* the picker's hint: "pick" */
 };
 
+struct pending_pick;
+struct ui_client;
+
 struct screen {
 	struct store *st;
 	const struct actor *actor;
@@ -155,6 +158,9 @@ struct screen {
 	int cb_stale;		/* a save met a newer codebook version
 				   (view_code.c loads it again once the
 				   key is handled) */
+	struct pending_pick *pending;	/* a pick that met a busy study,
+					   retried while idle; owned */
+	struct ui_client *client;	/* the loop's, for its idle_ms */
 	int quit;
 
 	/* what kind of screen this is (the annotator's unless set) */

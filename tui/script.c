@@ -110,11 +110,15 @@ static int script_command(struct script *s, const char *path, int lineno,
 		script_add(s, EV_PASTE)->name = buf_detach(&t, NULL);
 		return 0;
 	}
-	if (!strcmp(cmd, "run")) {
+	if (!strcmp(cmd, "run") || !strcmp(cmd, "exec")) {
+		struct event *ev;
+
 		if (!*arg)
-			return err_set(e, ERR_INPUT, "%s:%d: usage: :run "
-				       "COMMAND", path, lineno);
-		script_add(s, EV_RUN)->name = xstrdup(arg);
+			return err_set(e, ERR_INPUT, "%s:%d: usage: :%s "
+				       "COMMAND", path, lineno, cmd);
+		ev = script_add(s, EV_RUN);
+		ev->name = xstrdup(arg);
+		ev->key = cmd[0] == 'e';	/* no pause after it */
 		return 0;
 	}
 	if (!strcmp(cmd, "signal")) {

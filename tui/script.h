@@ -7,9 +7,11 @@
  * key_parse()); a line starting with ':' is a command - ":dump-screen
  * NAME" (ui.h's screen dump), ":resize ROWS COLS", ":paste TEXT" (with
  * \n \t \r \e \\ escapes, as a terminal's bracketed paste sends it),
- * ":signal HUP|TERM|INT" and ":run COMMAND" (a shell command run to its
- * end, as another process changing the study while the screen is
- * open).  The loop in ui.c plays the events.
+ * ":signal HUP|TERM|INT", ":run COMMAND" (a shell command run to its
+ * end, as another process changing the study while the screen is open,
+ * after which the loop goes idle once, as if the user paused) and
+ * ":exec COMMAND" (the same with no pause, the change coming between
+ * two keys).  The loop in ui.c plays the events.
  */
 #ifndef BUGCODER_TUI_SCRIPT_H
 #define BUGCODER_TUI_SCRIPT_H
@@ -22,7 +24,8 @@ enum ev_type { EV_KEY, EV_DUMP, EV_RESIZE, EV_SIGNAL, EV_PASTE, EV_RUN };
 
 struct event {
 	enum ev_type type;
-	int key;		/* EV_KEY; the signal for EV_SIGNAL */
+	int key;		/* EV_KEY; the signal for EV_SIGNAL; for
+				   EV_RUN, 1 when no pause follows */
 	int rows, cols;
 	char *name;		/* EV_DUMP, EV_PASTE (the text), EV_RUN (the
 				   command), owned */

@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <langinfo.h>
 #include <locale.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -549,7 +550,7 @@ static int normalize(int key)
 	}
 }
 
-enum { IN_KEY, IN_NONE, IN_END, IN_LOST };
+enum { IN_KEY, IN_NONE, IN_END, IN_LOST, IN_IDLE };
 
 /* One key from the terminal: IN_KEY, IN_NONE (interrupted, or nothing
  * with `nowait`), IN_LOST (the terminal is gone). */
@@ -622,6 +623,10 @@ static int read_script(const struct ui_client *c, int *key)
 				fprintf(stderr, "bugcoder: key script: :run %s: "
 					"exit %d\n", ev->name,
 					WIFEXITED(rc) ? WEXITSTATUS(rc) : -1);
+			/* :run - the user paused while it ran; :exec - the
+			 * next key comes at once */
+			if (!ev->key)
+				return IN_IDLE;
 			break;
 		}
 		case EV_SIGNAL:
@@ -692,6 +697,9 @@ static void read_paste(void)
 
 static int next_key(const struct ui_client *c, int *key)
 {
+	struct pollfd pfd;
+	int r;
+
 	if (ui.pending) {
 		*key = ui.pending;
 		ui.pending = 0;
@@ -699,33 +707,27 @@ static int next_key(const struct ui_client *c, int *key)
 	}
 	if (ui.scripted)
 		return read_script(c, key);
+	if (!c->idle || c->idle_ms <= 0)
+		return read_terminal(key, 0);
+	/* what curses has read ahead first, then wait for the terminal at
+	 * most idle_ms */
+	r = read_terminal(key, 1);
+	if (r != IN_NONE || caught_signal)
+		return r;
+	pfd.fd = STDIN_FILENO;
+	pfd.events = POLLIN;
+	pfd.revents = 0;
+	r = poll(&pfd, 1, c->idle_ms);
+	if (r == 0)
+		return IN_IDLE;
+	if (r < 0)
+		return errno == EINTR ? IN_NONE : IN_LOST;
 	return read_terminal(key, 0);
-}
-
-/* Wait up to `ms` for a key, kept in ui.pending.  Returns 1 when one
- * came, 0 on a timeout (or a signal, or a lost terminal, which the next
- * ordinary read reports). */
-#define IDLE_MS 3000
-
-static int wait_key(int ms)
-{
-	wint_t ch;
-	int r;
-
-	wtimeout(ui.input, ms);
-	errno = 0;
-	r = wget_wch(ui.input, &ch);
-	wtimeout(ui.input, -1);
-	if (r == KEY_CODE_YES)
-		ui.pending = TK_FN((int)ch);
-	else if (r == OK && ch)
-		ui.pending = (int)ch;
-	return ui.pending != 0;
 }
 
 int ui_run(const struct ui_client *c, struct err *e)
 {
-	int idle_errors = 0, was_busy = 0;
+	int idle_errors = 0;
 
 	if (!ui.started)
 		return err_set(e, ERR_INPUT, "the screen is not open");
@@ -738,21 +740,17 @@ int ui_run(const struct ui_client *c, struct err *e)
 		keytime_stop();
 		if (caught_signal)
 			break;
-		/* a few seconds without a key after some: the client's idle
-		 * work (the study's checkpoint), then block as before */
-		if (c->idle && was_busy && !ui.scripted && !ui.pending) {
-			was_busy = 0;
-			if (!wait_key(IDLE_MS)) {
-				c->idle(c->ctx);
-				continue;
-			}
-		}
 		r = next_key(c, &key);
 		if (r == IN_END)
 			return 0;
 		if (r == IN_LOST)
 			return err_set(e, ERR_IO, "the terminal went away; "
 				       "every saved label is kept");
+		if (r == IN_IDLE) {
+			if (c->idle)
+				c->idle(c->ctx);
+			continue;
+		}
 		if (r == IN_NONE) {
 			/* a signal we do not handle, or ncurses giving up:
 			 * never spin on a dead terminal */
@@ -763,7 +761,6 @@ int ui_run(const struct ui_client *c, struct err *e)
 			continue;
 		}
 		idle_errors = 0;
-		was_busy = 1;
 		keytime_start(key);
 		if (key == TK_FN(KEY_PASTE_START)) {
 			read_paste();	/* a lost terminal shows on the next

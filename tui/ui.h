@@ -48,8 +48,11 @@ struct ui_client {
 	void (*key)(void *ctx, int key);
 	int (*done)(void *ctx);		/* leave the loop? */
 	void (*repaint)(void *ctx);	/* everything is dirty */
-	void (*idle)(void *ctx);	/* optional: no key for a few
-					   seconds after the last one */
+	/* called after idle_ms without a key (0 or NULL: never), so the
+	 * client can notice what other processes changed; marks dirty what
+	 * it redraws */
+	void (*idle)(void *ctx);
+	int idle_ms;
 };
 
 /* Set the terminal up.  Returns 0, or -1 with `e` filled (no terminal,

@@ -876,6 +876,7 @@ int tui_adjudicate(struct store *st, const struct actor *a,
 		.done = done_cb,
 		.repaint = repaint_cb,
 		.idle = idle_cb,
+		.idle_ms = 3000,
 	};
 	long long id = -1;
 	size_t i;

@@ -78,6 +78,146 @@ static void saved_msg(struct screen *scr, const char *dim)
 	buf_release(&b);
 }
 
+/*
+ * Busy, not frozen.  A save waits only PICK_BUSY_MS for another writer (a
+ * long import, say); then the pick is kept as pending - shown on the
+ * status line, the picker closed so no key typed next can mean something
+ * else - and retried every PENDING_RETRY_MS while no key comes, until it
+ * is saved, or dropped with Esc.  One pick is pending at a time.
+ */
+#define PICK_BUSY_MS 300
+#define PENDING_RETRY_MS 250
+#define IDLE_MS 2000
+
+struct pending_pick {
+	long long item_id;
+	char *item_name;
+	char *dim;
+	char **codes;
+	size_t nr;
+	int toggle;		/* a `select: many` toggle of codes[0] */
+	int tries;
+};
+
+static void pending_free(struct pending_pick *p)
+{
+	size_t i;
+
+	if (!p)
+		return;
+	for (i = 0; i < p->nr; i++)
+		free(p->codes[i]);
+	free(p->codes);
+	free(p->dim);
+	free(p->item_name);
+	free(p);
+}
+
+static void pending_text(const struct pending_pick *p, struct buf *b)
+{
+	size_t i;
+
+	buf_addf(b, "%s %s", p->item_name, p->dim);
+	buf_addstr(b, p->toggle ? " toggle " : " = ");
+	for (i = 0; i < p->nr; i++)
+		buf_addf(b, "%s%s", i ? "," : "", p->codes[i]);
+	if (!p->nr)
+		buf_addstr(b, "(cleared)");
+}
+
+static void set_idle(struct screen *scr)
+{
+	if (scr->client)
+		scr->client->idle_ms = scr->pending ? PENDING_RETRY_MS :
+				       IDLE_MS;
+}
+
+static void pending_drop(struct screen *scr)
+{
+	pending_free(scr->pending);
+	scr->pending = NULL;
+	set_idle(scr);
+}
+
+/* Keep the pick that met a busy study; returns 0: it is taken. */
+static int pend(struct screen *scr, const char *dim, const char *const *codes,
+		size_t n, int toggle)
+{
+	struct pending_pick *p = xcalloc(1, sizeof(*p));
+	struct buf b = BUF_INIT;
+	size_t i;
+
+	p->item_id = scr->item.id;
+	p->item_name = xstrdup(scr->item_name);
+	p->dim = xstrdup(dim);
+	p->codes = xcalloc(n + 1, sizeof(*p->codes));
+	for (i = 0; i < n; i++)
+		p->codes[i] = xstrdup(codes[i]);
+	p->nr = n;
+	p->toggle = toggle;
+	scr->pending = p;
+	set_idle(scr);
+	pending_text(p, &b);
+	screen_msg(scr, MSG_INFO, "pending: %s - the study is busy (another "
+		   "bugcoder is writing); retrying, Esc drops it", b.ptr);
+	buf_release(&b);
+	return 0;
+}
+
+/* Refuse a second pick while one is pending. */
+static int pending_refuse(struct screen *scr)
+{
+	struct buf b = BUF_INIT;
+
+	pending_text(scr->pending, &b);
+	screen_msg(scr, MSG_ERR, "not saved: %s is still pending (the study is "
+		   "busy); wait for it, or Esc drops it", b.ptr);
+	buf_release(&b);
+	return -1;
+}
+
+static void saved_msg(struct screen *scr, const char *dim);
+
+/* Try the pending pick again: 1 saved (or given up, said why), 0 still
+ * busy. */
+static int pending_retry(struct screen *scr)
+{
+	struct pending_pick *p = scr->pending;
+	struct err e = ERR_INIT;
+	struct buf b = BUF_INIT;
+	int rc;
+
+	if (!p)
+		return 1;
+	p->tries++;
+	rc = p->toggle ?
+	     label_toggle(scr->st, scr->actor, &scr->cb, p->item_id, p->dim,
+			  p->codes[0], &e) :
+	     label_set(scr->st, scr->actor, &scr->cb, p->item_id, p->dim,
+		       (const char *const *)p->codes, p->nr, 0, &e);
+	pending_text(p, &b);
+	if (rc < 0 && e.code == ERR_BUSY) {
+		screen_msg(scr, MSG_INFO, "pending: %s - the study is still "
+			   "busy (%d tries); retrying, Esc drops it", b.ptr,
+			   p->tries);
+		buf_release(&b);
+		return 0;
+	}
+	if (rc < 0) {
+		if (e.code == ERR_STALE)
+			scr->cb_stale = 1;
+		screen_msg(scr, MSG_ERR, "not saved: %s: %s", b.ptr, e.msg);
+	} else if (p->item_id == scr->item.id) {
+		reload_coding(scr);
+		saved_msg(scr, p->dim);
+	} else {
+		screen_msg(scr, MSG_OK, "saved: %s", b.ptr);
+	}
+	buf_release(&b);
+	pending_drop(scr);
+	return 1;
+}
+
 int screen_save_codes(struct screen *scr, const struct dimension *dim,
 		      const char *const *codes, size_t n)
 {
@@ -102,8 +242,12 @@ int screen_save_codes(struct screen *scr, const struct dimension *dim,
 			   "");
 		return 0;
 	}
+	if (scr->pending)
+		return pending_refuse(scr);
 	if (label_set(scr->st, scr->actor, &scr->cb, scr->item.id, dim->key,
 		      codes, n, 0, &e) < 0) {
+		if (e.code == ERR_BUSY)
+			return pend(scr, dim->key, codes, n, 0);
 		save_failed(scr, &e, "not saved");
 		return -1;
 	}
@@ -119,8 +263,12 @@ int screen_save_toggle(struct screen *scr, const struct dimension *dim,
 
 	if (scr->pick_ops)
 		return scr->pick_ops->toggle(scr, dim, code);
+	if (scr->pending)
+		return pending_refuse(scr);
 	if (label_toggle(scr->st, scr->actor, &scr->cb, scr->item.id,
 			 dim->key, code, &e) < 0) {
+		if (e.code == ERR_BUSY)
+			return pend(scr, dim->key, &code, 1, 1);
 		save_failed(scr, &e, "not saved");
 		return -1;
 	}
@@ -487,14 +635,6 @@ static void layout_cb(void *ctx, int rows, int cols)
 	layout(scr);
 }
 
-/* Idle: the study file alone holds everything saved so far. */
-static void idle_cb(void *ctx)
-{
-	struct screen *scr = ctx;
-
-	store_checkpoint(scr->st);
-}
-
 static void repaint_cb(void *ctx)
 {
 	struct screen *scr = ctx;
@@ -605,17 +745,22 @@ static int code_action(struct screen *scr, enum action a, int key)
  * the keys typed next cannot mean a code that has gone, then load the
  * new version, lay the coding bar out for it, and say so.
  */
-static void reload_codebook(struct screen *scr)
+static void reload_codebook(struct screen *scr, int saving)
 {
 	struct codebook cb = CODEBOOK_INIT;
 	struct err e = ERR_INIT;
 	struct view *v;
+	int kept = 0;
 
 	scr->cb_stale = 0;
 	while ((v = screen_top(scr)) && (v->ops == &picker_view_ops ||
 					 v->ops == &form_view_ops ||
-					 screen_is_codebook(v)))
+					 screen_is_codebook(v))) {
+		/* a proposal being typed stays, as a draft */
+		if (v->ops->hangup && v->ops->hangup(v))
+			kept = 1;
 		screen_pop(scr);
+	}
 	if (study_codebook(scr->st, &cb, NULL, &e) < 0) {
 		screen_msg(scr, MSG_ERR, "the codebook changed and could not "
 			   "be read again: %s", e.msg);
@@ -628,8 +773,61 @@ static void reload_codebook(struct screen *scr)
 	if (scr->rows && !scr->too_small)
 		layout(scr);
 	scr->dirty |= DIRTY_ALL;
-	screen_msg(scr, MSG_ERR, "not saved: the codebook is now %s %s; "
-		   "reloaded, pick again", scr->cb.name, scr->cb.version);
+	if (saving)
+		screen_msg(scr, MSG_ERR, "not saved: the codebook is now %s %s; "
+			   "reloaded, pick again%s", scr->cb.name,
+			   scr->cb.version, kept ? " (the proposal is kept as "
+			   "a draft)" : "");
+	else
+		screen_msg(scr, MSG_INFO, "the codebook is now %s %s, loaded "
+			   "elsewhere; reloaded%s", scr->cb.name,
+			   scr->cb.version, kept ? " (the proposal is kept as "
+			   "a draft)" : "");
+}
+
+/* The queue again, the same item selected (submissions made elsewhere
+ * show in its "done" count). */
+static void reload_queue(struct screen *scr)
+{
+	struct queue q = QUEUE_INIT;
+	struct err e = ERR_INIT;
+	size_t i;
+
+	if (queue_load(scr->st, scr->actor->member_id, &q, &e) < 0)
+		return;
+	queue_release(&scr->q);
+	scr->q = q;
+	scr->qpos = NOT_QUEUED;
+	for (i = 0; i < scr->q.nr; i++)
+		if (queue_item(&scr->q, i) == scr->item.id) {
+			scr->qpos = i;
+			break;
+		}
+}
+
+/*
+ * Idle: has another process changed the study?  PRAGMA data_version
+ * says so cheaply; then what this screen shows of it is read again - the
+ * codebook (when a new version came in), the actor's own coding, the
+ * queue - and redrawn.  Items themselves are as they were imported.
+ */
+static void idle_cb(void *ctx)
+{
+	struct screen *scr = ctx;
+	struct err e = ERR_INIT;
+
+	if (scr->pending && pending_retry(scr) && scr->cb_stale)
+		reload_codebook(scr, 1);
+	/* the study file alone holds everything saved so far */
+	store_checkpoint(scr->st);
+	if (store_changed(scr->st, &e) <= 0)
+		return;
+	if (study_codebook_current(scr->st, &scr->cb, &e) < 0 &&
+	    e.code == ERR_STALE)
+		reload_codebook(scr, 0);
+	reload_coding(scr);
+	reload_queue(scr);
+	scr->dirty |= DIRTY_HEADER | DIRTY_BAR | DIRTY_STATUS;
 }
 
 static void key_cb(void *ctx, int key)
@@ -639,6 +837,28 @@ static void key_cb(void *ctx, int key)
 	enum action a;
 	int r;
 
+	if (scr->pending && !scr->nr_overlays && !scr->prompting &&
+	    !scr->too_small) {
+		struct buf b = BUF_INIT;
+
+		if (key == TK_ESC) {
+			pending_text(scr->pending, &b);
+			screen_msg(scr, MSG_INFO, "dropped: %s is not saved",
+				   b.ptr);
+			buf_release(&b);
+			pending_drop(scr);
+			return;
+		}
+		if (keymap_lookup(KEYMAP_MAIN, key) == ACT_QUIT &&
+		    !pending_retry(scr)) {
+			pending_text(scr->pending, &b);
+			screen_msg(scr, MSG_ERR, "%s is still pending (the "
+				   "study is busy): wait for it, or Esc drops "
+				   "it", b.ptr);
+			buf_release(&b);
+			return;
+		}
+	}
 	/* an overlay (the picker, the form) or the screen itself may save
 	 * and find the codebook changed: it is loaded again after the key */
 	if (!screen_route_key(scr, key)) {
@@ -651,7 +871,31 @@ static void key_cb(void *ctx, int key)
 			screen_action(scr, a, key);
 	}
 	if (scr->cb_stale)
-		reload_codebook(scr);
+		reload_codebook(scr, 1);
+}
+
+/* The screen was stopped (a signal, a lost terminal): a pick still
+ * pending gets one last try, then the frame lets the overlays keep what
+ * was typed. */
+static void code_hangup(struct screen *scr, struct err *e)
+{
+	if (e->code == ERR_INTERRUPTED || e->code == ERR_IO) {
+		/* what is kept now may wait for another writer as long as
+		 * the command line would */
+		store_busy_timeout(scr->st, -1);
+		if (scr->pending && !pending_retry(scr)) {
+			char msg[sizeof(e->msg)];
+			struct buf b = BUF_INIT;
+
+			pending_text(scr->pending, &b);
+			snprintf(msg, sizeof(msg), "%s", e->msg);
+			err_set(e, e->code, "%s; the pending %s was not saved "
+				"(the study stayed busy)", msg, b.ptr);
+			buf_release(&b);
+			pending_drop(scr);
+		}
+	}
+	screen_hangup(scr, e);
 }
 
 /* ---- entry ---------------------------------------------------------- */
@@ -668,6 +912,7 @@ int tui_code(struct store *st, const struct actor *a, const char *name,
 		.done = done_cb,
 		.repaint = repaint_cb,
 		.idle = idle_cb,
+		.idle_ms = IDLE_MS,
 	};
 	long long id = -1;
 	size_t i;
@@ -693,6 +938,9 @@ int tui_code(struct store *st, const struct actor *a, const char *name,
 
 	if (actor_require(a, ROLES(ROLE_ANNOTATOR) | ROLES(ROLE_OWNER),
 			  "coding items", e) < 0)
+		goto out;
+	/* what is read from here on is what later changes are against */
+	if (store_changed(st, e) < 0)
 		goto out;
 	if (study_codebook(st, &scr.cb, NULL, e) < 0)
 		goto out;
@@ -725,6 +973,8 @@ int tui_code(struct store *st, const struct actor *a, const char *name,
 		screen_msg(&scr, MSG_INFO, "all %zu items of your queue are "
 			   "submitted", scr.q.nr);
 
+	scr.client = &client;
+	store_busy_timeout(st, PICK_BUSY_MS);
 	if (ui_start(e) < 0)
 		goto out;
 	started = 1;
@@ -737,8 +987,23 @@ int tui_code(struct store *st, const struct actor *a, const char *name,
 	}
 	ret = ui_run(&client, e);
 	if (ret < 0)
-		screen_hangup(&scr, e);
+		code_hangup(&scr, e);
+	if (ret == 0 && scr.pending) {
+		/* the loop ended with a pick pending: one last try, as long
+		 * as the command line would wait */
+		store_busy_timeout(st, -1);
+		if (!pending_retry(&scr)) {
+			struct buf b = BUF_INIT;
+
+			pending_text(scr.pending, &b);
+			ret = err_set(e, ERR_BUSY, "%s was not saved: the study "
+				      "stayed busy", b.ptr);
+			buf_release(&b);
+		}
+	}
 out:
+	store_busy_timeout(st, -1);
+	pending_free(scr.pending);
 	screen_release_windows(&scr);
 	if (started)
 		ui_stop();

@@ -13,7 +13,8 @@
  *
  * One key per decision: on the annotator's screen a pick saves, then the
  * picker moves on to the next required dimension still to code, and
- * closes when none is left (Esc leaves it any time).  In a `select: many`
+ * closes when none is left (Esc leaves it any time); a pick kept pending
+ * because the study is busy closes it too.  In a `select: many`
  * dimension a key that adds a code moves on too; one that removes a code
  * stays, and Space toggles the highlighted code and stays, for a second
  * code.  Tab moves to the next dimension.  Another screen's picks
@@ -482,6 +483,10 @@ static int pick(struct view *v, size_t code, int advance)
 	}
 	if (screen_save_codes(v->scr, d, &key, 1) < 0)
 		return H_REDRAW;
+	/* kept pending (the study is busy): the picker closes, so the keys
+	 * typed next cannot pick in another dimension meanwhile */
+	if (v->scr->pending)
+		return H_CLOSE;
 	return mine ? move_on(v) : H_CLOSE;
 }
 

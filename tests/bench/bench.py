@@ -1035,6 +1035,60 @@ class Bench:
                                     per_again / per_plain),
                    "(report)", "-", note)
 
+    # -- the write lock during an import ---------------------------------------
+
+    def m13_import_lock(self):
+        """How long a 10,000-item import keeps others from writing: a probe
+        connection tries BEGIN IMMEDIATE (no busy wait) every 2 ms while
+        `bugcoder import` runs; the longest run of refusals is the time the
+        import held the write lock."""
+        import threading
+        name = "13. write lock held by a %d-item import" % IMPORT_ITEMS
+        db = os.path.join(WORK, "import-lock.db")
+
+        def once():
+            fresh_study(db, self.env)
+            stop = threading.Event()
+            spans = []
+
+            def probe():
+                con = sqlite3.connect(db, timeout=0, isolation_level=None)
+                start = None
+                while not stop.is_set():
+                    try:
+                        con.execute("BEGIN IMMEDIATE")
+                        con.execute("ROLLBACK")
+                        if start is not None:
+                            spans.append(time.time() - start)
+                            start = None
+                    except sqlite3.OperationalError:
+                        if start is None:
+                            start = time.time()
+                    time.sleep(0.002)
+                if start is not None:
+                    spans.append(time.time() - start)
+                con.close()
+
+            th = threading.Thread(target=probe)
+            th.start()
+            try:
+                t, p = timed([BC, "--study", db, "import", self.jsonl],
+                             self.env)
+            finally:
+                stop.set()
+                th.join()
+            check(p, "bugcoder import")
+            return (max(spans) if spans else 0.0), t
+
+        runs = [once() for _ in range(self.runs(fast=False))]
+        held = Figure([r[0] for r in runs], "s")
+        total = Figure([r[1] for r in runs], "s")
+        return Row(name, "%s of %s" % (held.text(), total.text()), "-", None,
+                   "(report)", "-",
+                   "the longest time another connection could not begin a "
+                   "write (probed every 2 ms), of the import's whole run; "
+                   "the files are read and checked before the lock is taken")
+
     # -- keystrokes -----------------------------------------------------------
 
     def m9_keystrokes(self):
@@ -1314,7 +1368,8 @@ def main():
                 ("4", b.m4_export), ("5", b.m5_import), ("6", b.m6_agree),
                 ("7", b.m7_memory), ("8", b.m8_fetch),
                 ("9", b.m9_keystrokes), ("10", b.m10_status),
-                ("11", b.m11_items), ("12", b.m12_rounds)]
+                ("11", b.m11_items), ("12", b.m12_rounds),
+                ("13", b.m13_import_lock)]
     rows = []
     for tag, fn in measures:
         if only and int(re.match(r"\d+", tag).group()) not in only:

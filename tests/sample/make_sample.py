@@ -2504,7 +2504,7 @@ code(CAI, 5412,
 
 # The hostile item: a plausible report that pastes raw terminal output.  Its
 # title, body, a commenter's name, a comment and its diff carry terminal
-# control sequences, C1 controls, a bidi override, NUL, BS, lone CR, TAB and
+# control sequences, C0 and C1 controls, a bidi override, BS, lone CR, TAB and
 # CRLF line endings.  bugcoder must import it and render it inert.
 ESC, BEL = "\u001b", "\u0007"
 HOSTILE_BODY = ("### 🐛 Describe the bug\r\n\r\n"
@@ -2520,7 +2520,7 @@ HOSTILE_BODY = ("### 🐛 Describe the bug\r\n\r\n"
     "Loading checkpoint shards: 60%\b\b\b100%\r\n"
     "progress 10%\rprogress 100%\r\n"
     "\u009b31mERROR\u009b0m rank 3: loss is NaN, skipping step\r\n"
-    "rank0\u0000\u0000\u0000 step 100\tloss 2.314\tlr 3.0e-4\tgrad_norm 0.87\r\n"
+    "rank0\u0001\u0002\u0003 step 100\tloss 2.314\tlr 3.0e-4\tgrad_norm 0.87\r\n"
     "saved checkpoint to /data/ckpt/step100_\u202egnp.exe\r\n"
     "```\r\n"
     "\r\n"
