@@ -270,6 +270,43 @@ static const char *const migrations[] = {
 	"ALTER TABLE items ADD COLUMN kind TEXT NOT NULL DEFAULT 'issue'"
 	"  CHECK (kind IN ('issue', 'pull'));"
 	"ALTER TABLE items ADD COLUMN missing INTEGER NOT NULL DEFAULT 0;",
+
+	/* 5 -> 6: a closed round is a record: the submissions and labels of
+	   its annotators as they stood at its close, and the codebook
+	   version then current, which its agreement is computed from
+	   whatever later decisions re-map (rounds closed before this step
+	   are frozen as they stand now) */
+	"CREATE TABLE round_frozen ("
+	"  round_id INTEGER PRIMARY KEY REFERENCES rounds(id),"
+	"  codebook_id INTEGER REFERENCES codebooks(id),"
+	"  frozen_at TEXT NOT NULL);"
+	"CREATE TABLE round_submissions ("
+	"  round_id INTEGER NOT NULL REFERENCES rounds(id),"
+	"  item_id INTEGER NOT NULL,"
+	"  member_id INTEGER NOT NULL,"
+	"  PRIMARY KEY (round_id, item_id, member_id));"
+	"CREATE TABLE round_labels ("
+	"  round_id INTEGER NOT NULL REFERENCES rounds(id),"
+	"  item_id INTEGER NOT NULL,"
+	"  member_id INTEGER NOT NULL,"
+	"  dimension TEXT NOT NULL,"
+	"  code TEXT NOT NULL,"
+	"  codebook_version TEXT NOT NULL,"
+	"  PRIMARY KEY (round_id, item_id, member_id, dimension, code));"
+	"INSERT INTO round_frozen (round_id, codebook_id, frozen_at)"
+	"  SELECT r.id, (SELECT id FROM codebooks WHERE current), r.closed_at"
+	"  FROM rounds r WHERE r.closed_at IS NOT NULL;"
+	"INSERT INTO round_submissions (round_id, item_id, member_id)"
+	"  SELECT a.round_id, s.item_id, s.member_id FROM submissions s"
+	"  JOIN assignments a ON a.item_id = s.item_id"
+	"  JOIN round_annotators ra ON ra.round_id = a.round_id"
+	"   AND ra.member_id = s.member_id"
+	"  JOIN round_frozen f ON f.round_id = a.round_id;"
+	"INSERT INTO round_labels (round_id, item_id, member_id, dimension,"
+	"  code, codebook_version)"
+	"  SELECT rs.round_id, l.item_id, l.member_id, l.dimension, l.code,"
+	"  l.codebook_version FROM labels l JOIN round_submissions rs"
+	"  ON rs.item_id = l.item_id AND rs.member_id = l.member_id;",
 };
 
 #endif
