@@ -12,6 +12,8 @@
 #include "core/round.h"
 #include "exports/agree_report.h"
 #include "exports/disagree_out.h"
+#include "exports/drift_out.h"
+#include "core/drift.h"
 #include "tui/tui.h"
 
 /* A whole number in lo..hi from option `name`; -1 after a usage error. */
@@ -44,6 +46,7 @@ CMD(agree)
 		"       bugcoder agree --by-round [--dimension D] [--format F] "
 		"[--ci ...]\n"
 		"       bugcoder agree --screen [--round R]\n"
+		"       bugcoder agree --drift [--format F]\n"
 		"\n"
 		"--ci chooses the 95% interval: a percentile bootstrap over\n"
 		"items (the default; --boot samples, 2000, from --seed, which\n"
@@ -52,10 +55,14 @@ CMD(agree)
 		"when codes have a \"group\").  --by-round gives a row per\n"
 		"round and dimension, with the trend of kappa over the rounds.\n"
 		"--screen opens the agreement view: kappa, CI, band and n per\n"
-		"dimension and round, the confusion grid and the codes chosen.";
+		"dimension and round, the confusion grid and the codes chosen.\n"
+		"--drift (owner only): per annotator and round the median time\n"
+		"an item took on the screen, and per dimension how the codes\n"
+		"each annotator chose moved between rounds, with a chi-square\n"
+		"test of homogeneity; e.g. bugcoder agree --drift --format csv";
 	const char *round = NULL, *dim = NULL, *format = "text";
 	const char *ci = NULL, *boot = NULL, *seed = NULL, *level = NULL;
-	int screen = 0, by_round = 0;
+	int screen = 0, by_round = 0, drift = 0;
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
 	const struct cli_opt opts[] = {
 		{ "--round", 1, &round, NULL, NULL, NULL },
@@ -67,6 +74,7 @@ CMD(agree)
 		{ "--level", 1, &level, NULL, NULL, NULL },
 		{ "--screen", 0, NULL, &screen, NULL, NULL },
 		{ "--by-round", 0, NULL, &by_round, NULL, NULL },
+		{ "--drift", 0, NULL, &drift, NULL, NULL },
 		{ NULL, 0, NULL, NULL, NULL, NULL },
 	};
 	struct agree_opts ao = AGREE_OPTS_INIT;
@@ -81,6 +89,36 @@ CMD(agree)
 		return rc > 0 ? 0 : 2;
 	if (npos)
 		return cli_usage_error(usage, "unexpected argument");
+	if (drift) {
+		struct drift d = DRIFT_INIT;
+		enum drift_format df;
+
+		if (round || dim || level || screen || by_round || ci ||
+		    boot || seed)
+			return cli_usage_error(usage, "--drift covers every "
+					       "round and dimension: only "
+					       "--format goes with it");
+		if (!strcmp(format, "text"))
+			df = DRIFT_TEXT;
+		else if (!strcmp(format, "json"))
+			df = DRIFT_JSON;
+		else if (!strcmp(format, "csv"))
+			df = DRIFT_CSV;
+		else
+			return cli_usage_error(usage, "--format %s: text, json "
+					       "or csv", format);
+		if ((ret = cli_open(c, CLI_MEMBER)) ||
+		    (ret = cli_codebook(c, &cb)))
+			goto out;
+		if (drift_compute(&c->st, &c->actor, &cb, &d, &c->err) < 0) {
+			ret = cli_fail(c);
+			goto out;
+		}
+		drift_write(&d, df, &out);
+		drift_release(&d);
+		cli_print_safe(stdout, out.ptr);
+		goto out;
+	}
 	if (by_round && (round || level || screen))
 		return cli_usage_error(usage, "--by-round shows every round at "
 				       "the level of codes: no --round, "

@@ -307,6 +307,15 @@ static const char *const migrations[] = {
 	"  SELECT rs.round_id, l.item_id, l.member_id, l.dimension, l.code,"
 	"  l.codebook_version FROM labels l JOIN round_submissions rs"
 	"  ON rs.item_id = l.item_id AND rs.member_id = l.member_id;",
+
+	/* 6 -> 7: the time each member spent coding an item on the screen,
+	   idle gaps left out (core/drift.h); the owner's alone to see */
+	"CREATE TABLE coding_times ("
+	"  item_id INTEGER NOT NULL REFERENCES items(id),"
+	"  member_id INTEGER NOT NULL REFERENCES members(id),"
+	"  seconds REAL NOT NULL,"
+	"  updated_at TEXT NOT NULL,"
+	"  PRIMARY KEY (item_id, member_id));",
 };
 
 #endif
