@@ -316,6 +316,23 @@ static const char *const migrations[] = {
 	"  seconds REAL NOT NULL,"
 	"  updated_at TEXT NOT NULL,"
 	"  PRIMARY KEY (item_id, member_id));",
+
+	/* 7 -> 8: the lines of the diff or the issue an annotator cites for
+	   a label (core/evidence.h), blinded like it */
+	"CREATE TABLE evidence ("
+	"  id INTEGER PRIMARY KEY,"
+	"  item_id INTEGER NOT NULL REFERENCES items(id),"
+	"  member_id INTEGER NOT NULL REFERENCES members(id),"
+	"  dimension TEXT NOT NULL,"
+	"  pane TEXT NOT NULL CHECK (pane IN ('diff','issue')),"
+	"  path TEXT,"
+	"  old_side INTEGER NOT NULL DEFAULT 0,"
+	"  comment INTEGER NOT NULL DEFAULT 0,"
+	"  line_from INTEGER NOT NULL,"
+	"  line_to INTEGER NOT NULL,"
+	"  quote TEXT NOT NULL,"
+	"  created_at TEXT NOT NULL);"
+	"CREATE INDEX evidence_item ON evidence(item_id, member_id);",
 };
 
 #endif
