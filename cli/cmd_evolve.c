@@ -156,7 +156,42 @@ CMD(proposals)
 {
 	static const char usage[] =
 		"bugcoder proposals [list [--all]] | accept ID [--version V] "
-		"| map ID CODE | add ITEM DIM KEY --name NAME --definition TEXT";
+		"| map ID CODE | add ITEM DIM KEY --name NAME --definition TEXT\n"
+		"\n"
+		"Codes proposed while coding: an annotator proposes one (add, "
+		"or on\n"
+		"the screen); the owner and adjudicators list and decide them.\n"
+		"\n"
+		"  list [--all]       the open proposals with their ID, "
+		"dimension:key,\n"
+		"                     name, who proposed them on which item and "
+		"how many\n"
+		"                     labels carry them; --all also the decided "
+		"ones\n"
+		"  accept ID          a new codebook version gains the code "
+		"(before the\n"
+		"                     dimension's `other`); labels that carried "
+		"it take it\n"
+		"  --version V        the new version's name (default: the "
+		"current one with\n"
+		"                     its last number bumped, 1.0 -> 1.1)\n"
+		"  map ID CODE        decide it is the existing code CODE of its "
+		"dimension;\n"
+		"                     its labels take CODE\n"
+		"  add ITEM DIM KEY   propose code KEY for dimension DIM while "
+		"coding ITEM\n"
+		"                     (which is labelled DIM=other until it is "
+		"decided)\n"
+		"  --name NAME        the proposed code's name\n"
+		"  --definition TEXT  what the proposed code means\n"
+		"\n"
+		"  e.g. bugcoder proposals list --all\n"
+		"       bugcoder proposals add DeepSpeed#4187 root_cause "
+		"ckpt_format \\\n"
+		"           --name \"Checkpoint format\" --definition \"a "
+		"checkpoint's layout\"\n"
+		"       bugcoder proposals accept 1 --version 1.1\n"
+		"       bugcoder proposals map 1 configuration_error";
 	const char *version = NULL, *name = NULL, *definition = NULL;
 	int all = 0;
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
