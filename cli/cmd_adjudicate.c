@@ -14,11 +14,20 @@ static const char usage[] =
 	"Open the adjudicator's screen (the owner and adjudicators) at ITEM\n"
 	"(owner/repo#N, repo#N or N), or at the oldest item whose coders\n"
 	"disagree or flagged it for discussion.  Each dimension shows every\n"
-	"coder's codes as Coder 1, Coder 2 ... (blind by default); J/K select\n"
+	"coder's codes as Coder 1, Coder 2 ... (blind by default); J/K "
+	"select\n"
 	"a dimension, 1 or 2 take that coder's code, c chooses another, then\n"
 	"a rationale (Tab tags a cause) and Enter save it; S settles a\n"
 	"discussion, A shows agreement, ? lists every key.  Every resolution\n"
-	"is saved the moment it is made, and the queue moves on.";
+	"is saved the moment it is made, and the queue moves on.\n"
+	"\n"
+	"  ITEM  the item to open: owner/repo#N or its URL; repo#N or N when "
+	"only\n"
+	"        one item has that name\n"
+	"\n"
+	"  e.g. bugcoder adjudicate\n"
+	"       bugcoder adjudicate microsoft/DeepSpeed#4187\n"
+	"       bugcoder adjudicate ColossalAI#2387";
 
 CMD(adjudicate)
 {

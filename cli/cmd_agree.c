@@ -12,7 +12,12 @@
 #include "core/round.h"
 #include "exports/agree_report.h"
 #include "exports/disagree_out.h"
+#include "exports/drift_out.h"
+#include "core/drift.h"
 #include "tui/tui.h"
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 /* A whole number in lo..hi from option `name`; -1 after a usage error. */
 static int parse_count(const char *name, const char *v, unsigned long long lo,
@@ -44,18 +49,56 @@ CMD(agree)
 		"       bugcoder agree --by-round [--dimension D] [--format F] "
 		"[--ci ...]\n"
 		"       bugcoder agree --screen [--round R]\n"
+		"       bugcoder agree --drift [--format F]\n"
 		"\n"
-		"--ci chooses the 95% interval: a percentile bootstrap over\n"
-		"items (the default; --boot samples, 2000, from --seed, which\n"
-		"is printed) or Wald, clipped to [-1, 1].  --level reports\n"
-		"agreement on codes, on their groups, or both (the default\n"
-		"when codes have a \"group\").  --by-round gives a row per\n"
-		"round and dimension, with the trend of kappa over the rounds.\n"
-		"--screen opens the agreement view: kappa, CI, band and n per\n"
-		"dimension and round, the confusion grid and the codes chosen.";
+		"  --round R        only round R's items (default: every "
+		"round's)\n"
+		"  --dimension D    only dimension D (a key of the codebook, "
+		"e.g.\n"
+		"                   root_cause)\n"
+		"  --format F       text (default), json (one document) or "
+		"csv\n"
+		"  --ci bootstrap|wald\n"
+		"                   the 95% interval: a percentile bootstrap "
+		"over items\n"
+		"                   (the default up to "
+		STR(AGREE_BOOT_AUTO_MAX) " items) or Wald, clipped\n"
+		"                   to [-1, 1]\n"
+		"  --boot N         bootstrap samples, 100 to 1000000 "
+		"(default " STR(AGREE_BOOT_DEFAULT) ")\n"
+		"  --seed S         the bootstrap's seed, 0 to 2^53-1 (a "
+		"fixed default;\n"
+		"                   printed with the intervals)\n"
+		"  --level code|group|both\n"
+		"                   agreement on codes, on their groups, or "
+		"both (the\n"
+		"                   default when codes have a \"group\")\n"
+		"  --by-round       a row per round and dimension, with the "
+		"trend of\n"
+		"                   kappa over the rounds\n"
+		"  --screen         the agreement view: kappa, CI, band and n "
+		"per\n"
+		"                   dimension and round, the confusion grid "
+		"and the\n"
+		"                   codes chosen\n"
+		"  --drift          (owner only) per annotator and round the "
+		"median time\n"
+		"                   an item took on the screen, and per "
+		"dimension how the\n"
+		"                   codes each annotator chose moved between "
+		"rounds, with\n"
+		"                   a chi-square test of homogeneity\n"
+		"\n"
+		"  e.g. bugcoder agree --round pilot --dimension root_cause "
+		"--format json\n"
+		"       bugcoder agree --ci bootstrap --boot 5000 --seed 7 "
+		"--level both\n"
+		"       bugcoder agree --by-round --format csv\n"
+		"       bugcoder agree --screen --round pilot\n"
+		"       bugcoder agree --drift --format csv";
 	const char *round = NULL, *dim = NULL, *format = "text";
 	const char *ci = NULL, *boot = NULL, *seed = NULL, *level = NULL;
-	int screen = 0, by_round = 0;
+	int screen = 0, by_round = 0, drift = 0;
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
 	const struct cli_opt opts[] = {
 		{ "--round", 1, &round, NULL, NULL, NULL },
@@ -67,6 +110,7 @@ CMD(agree)
 		{ "--level", 1, &level, NULL, NULL, NULL },
 		{ "--screen", 0, NULL, &screen, NULL, NULL },
 		{ "--by-round", 0, NULL, &by_round, NULL, NULL },
+		{ "--drift", 0, NULL, &drift, NULL, NULL },
 		{ NULL, 0, NULL, NULL, NULL, NULL },
 	};
 	struct agree_opts ao = AGREE_OPTS_INIT;
@@ -81,6 +125,36 @@ CMD(agree)
 		return rc > 0 ? 0 : 2;
 	if (npos)
 		return cli_usage_error(usage, "unexpected argument");
+	if (drift) {
+		struct drift d = DRIFT_INIT;
+		enum drift_format df;
+
+		if (round || dim || level || screen || by_round || ci ||
+		    boot || seed)
+			return cli_usage_error(usage, "--drift covers every "
+					       "round and dimension: only "
+					       "--format goes with it");
+		if (!strcmp(format, "text"))
+			df = DRIFT_TEXT;
+		else if (!strcmp(format, "json"))
+			df = DRIFT_JSON;
+		else if (!strcmp(format, "csv"))
+			df = DRIFT_CSV;
+		else
+			return cli_usage_error(usage, "--format %s: text, json "
+					       "or csv", format);
+		if ((ret = cli_open(c, CLI_MEMBER)) ||
+		    (ret = cli_codebook(c, &cb)))
+			goto out;
+		if (drift_compute(&c->st, &c->actor, &cb, &d, &c->err) < 0) {
+			ret = cli_fail(c);
+			goto out;
+		}
+		drift_write(&d, df, &out);
+		drift_release(&d);
+		cli_print_safe(stdout, out.ptr);
+		goto out;
+	}
 	if (by_round && (round || level || screen))
 		return cli_usage_error(usage, "--by-round shows every round at "
 				       "the level of codes: no --round, "
@@ -168,10 +242,13 @@ CMD(disagreements)
 		"adjudicator sees the coders as Coder 1, Coder 2 in the order\n"
 		"the screen shows them.\n"
 		"\n"
-		"  --round R       only round R's items, e.g. --round pilot\n"
+		"  --round R       only round R's items\n"
 		"  --format F      text (default); csv, one record per coder:\n"
 		"                  item,round,dimension,reason,coder,codes; or\n"
-		"                  json, one document";
+		"                  json, one document\n"
+		"\n"
+		"  e.g. bugcoder disagreements\n"
+		"       bugcoder disagreements --round pilot --format csv";
 	const char *round = NULL, *format = "text";
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
 	const struct cli_opt opts[] = {

@@ -14,7 +14,15 @@ static const char usage[] =
 	"Open the annotator's screen at ITEM (owner/repo#N, repo#N or N), or\n"
 	"at the first item of your queue not submitted yet.  The issue is on\n"
 	"the left, its fix on the right; 1-9 code a dimension, s submits,\n"
-	"? lists every key.  Every choice is saved the moment it is made.";
+	"? lists every key.  Every choice is saved the moment it is made.\n"
+	"\n"
+	"  ITEM  the item to open: owner/repo#N or its URL; repo#N or N when "
+	"only\n"
+	"        one item has that name\n"
+	"\n"
+	"  e.g. bugcoder code\n"
+	"       bugcoder code microsoft/DeepSpeed#4187\n"
+	"       bugcoder code ColossalAI#2387";
 
 CMD(code)
 {

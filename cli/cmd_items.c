@@ -95,7 +95,31 @@ CMD(items)
 {
 	static const char usage[] =
 		"bugcoder items [--status todo|partial|submitted] [--round R] "
-		"[--repo OWNER/REPO] | --missing";
+		"[--repo OWNER/REPO] | --missing\n"
+		"\n"
+		"Every item you may see, with its fixes, lines and files "
+		"changed, days\n"
+		"open, comments and how many members submitted it (for an "
+		"annotator:\n"
+		"whether they did).\n"
+		"\n"
+		"  --status S       todo: nobody submitted it; partial: one "
+		"member did;\n"
+		"                   submitted: two or more did (an annotator: "
+		"todo or\n"
+		"                   submitted, by them)\n"
+		"  --round R        only the items of round R\n"
+		"  --repo OWNER/REPO\n"
+		"                   only the items of one repository\n"
+		"  --missing        instead, the items an import named whose "
+		"content is\n"
+		"                   still to fetch (`bugcoder fetch "
+		"--missing`)\n"
+		"\n"
+		"  e.g. bugcoder items --status todo --repo "
+		"microsoft/DeepSpeed\n"
+		"       bugcoder items --round pilot\n"
+		"       bugcoder items --missing";
 	const char *status = NULL, *round = NULL, *repo = NULL;
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
 	int missing = 0;
@@ -155,7 +179,22 @@ static void print_num(double v, const char *fmt)
 
 CMD(status)
 {
-	static const char usage[] = "bugcoder status";
+	static const char usage[] =
+		"bugcoder status\n"
+		"\n"
+		"The study's title, codebook version and your role; per "
+		"repository the\n"
+		"items, those fixed, their fixes, the share of fixes of at "
+		"most 10\n"
+		"lines and the median days open, comments and lines changed; "
+		"then\n"
+		"members, rounds, labels, submissions, proposals, resolutions "
+		"and how\n"
+		"many coded items agree (an annotator in a blind round sees "
+		"only their\n"
+		"own work).  No options.\n"
+		"\n"
+		"  e.g. bugcoder status";
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
 	const struct cli_opt opts[] = { { NULL, 0, NULL, NULL, NULL, NULL } };
 	struct study_status ss = STUDY_STATUS_INIT;

@@ -13,7 +13,38 @@ CMD(resolve)
 {
 	static const char usage[] =
 		"bugcoder resolve ITEM DIM=CODE[,CODE] ... --rationale TEXT "
-		"[--cause guideline_gap|slip|ambiguous|code_missing]";
+		"[--cause guideline_gap|slip|ambiguous|code_missing]\n"
+		"\n"
+		"Settle an item's disagreement without the screen (the owner "
+		"and\n"
+		"adjudicators), once all its annotators submitted it; all "
+		"the\n"
+		"dimensions given are saved together, or none.\n"
+		"\n"
+		"  ITEM              owner/repo#N or its URL; repo#N or N "
+		"when only one\n"
+		"                    item has that name\n"
+		"  DIM=CODE[,CODE]   the final code(s) of dimension DIM; "
+		"several, comma-\n"
+		"                    separated, for a `select: many` "
+		"dimension\n"
+		"  --rationale TEXT  why (required; kept with the resolution "
+		"and exported)\n"
+		"  --cause C         why the coders differed: guideline_gap "
+		"(the codebook's\n"
+		"                    definitions did not decide it), slip (a "
+		"coder's\n"
+		"                    mistake), ambiguous (the report allows "
+		"both), or\n"
+		"                    code_missing (no code fits)\n"
+		"\n"
+		"  e.g. bugcoder resolve DeepSpeed#4187 "
+		"root_cause=concurrency \\\n"
+		"           --rationale \"stream sync\"\n"
+		"       bugcoder resolve microsoft/DeepSpeed#3468 "
+		"symptom=crash stage=memory \\\n"
+		"           --rationale \"the OOM is the symptom\" --cause "
+		"slip";
 	const char *rationale = NULL, *cause = NULL;
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
 	const struct cli_opt opts[] = {

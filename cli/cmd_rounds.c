@@ -11,6 +11,7 @@
 
 #include "cli/cli.h"
 #include "core/buf.h"
+#include "core/evidence.h"
 #include "core/item.h"
 #include "core/label.h"
 #include "core/labels_csv.h"
@@ -464,10 +465,41 @@ out:
 	return ret;
 }
 
+/* One --evidence [DIM=]SPEC of `label`: the dimension is the one given
+ * before the '=' or, without it, the only DIM=CODE of the command. */
+static int cite(struct cli *c, const struct codebook *cb, const char **pos,
+		int npos, const char *arg)
+{
+	struct evidence_cite ev;
+	const char *eq = strchr(arg, '='), *colon = strchr(arg, ':');
+	char *dim = NULL;
+	long long id;
+	int ret = -1;
+
+	if (eq && (!colon || eq < colon)) {
+		dim = xstrndup(arg, (size_t)(eq - arg));
+		arg = eq + 1;
+	} else if (npos == 2 && strchr(pos[1], '=')) {
+		dim = xstrndup(pos[1], (size_t)(strchr(pos[1], '=') - pos[1]));
+	} else {
+		return err_set(&c->err, ERR_USAGE, "--evidence %s: which "
+			       "dimension? give it as DIM=%s", arg, arg);
+	}
+	id = item_find(&c->st, pos[0], &c->err);
+	if (id >= 0 && evidence_parse(arg, &ev, &c->err) == 0) {
+		ret = evidence_add(&c->st, &c->actor, cb, id, dim, &ev, NULL,
+				   &c->err);
+		evidence_cite_release(&ev);
+	}
+	free(dim);
+	return ret;
+}
+
 CMD(label)
 {
 	static const char usage[] =
-		"bugcoder label ITEM DIM=CODE[,CODE] ... [--submit] [--as USER]\n"
+		"bugcoder label ITEM DIM=CODE[,CODE] ... [--submit] "
+		"[--evidence [DIM=]SPEC ...] [--as USER]\n"
 		"       bugcoder label --from FILE|- [--as USER]\n"
 		"\n"
 		"  ITEM           owner/repo#N, repo#N or #N when that is "
@@ -477,6 +509,13 @@ CMD(label)
 		"                 one); DIM= clears it\n"
 		"  --submit       mark the item done (every required dimension "
 		"coded)\n"
+		"  --evidence [DIM=]SPEC\n"
+		"                 cite lines for the label of DIM (the only "
+		"DIM=CODE when\n"
+		"                 DIM= is left out): diff:PATH:L1-L2 (after "
+		"the fix),\n"
+		"                 diff:PATH:old:L1-L2, issue:body:L1-L2 or\n"
+		"                 issue:comment:N:L1-L2; may be repeated\n"
 		"  --from FILE    the same words, one item per line (- reads "
 		"standard\n"
 		"                 input), saved in one transaction: codes stay "
@@ -488,10 +527,13 @@ CMD(label)
 		"root_cause=concurrency --submit";
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
 	const char *from = NULL;
+	const char **cites = NULL;
+	size_t nr_cites = 0, i;
 	int submit = 0;
 	const struct cli_opt opts[] = {
 		{ "--submit", 0, NULL, &submit, NULL, NULL },
 		{ "--from", 1, &from, NULL, NULL, NULL },
+		{ "--evidence", 1, NULL, NULL, &cites, &nr_cites },
 		{ NULL, 0, NULL, NULL, NULL, NULL },
 	};
 	struct codebook cb = CODEBOOK_INIT;
@@ -504,6 +546,11 @@ CMD(label)
 	}
 	if (from) {
 		free(pos);
+		if (nr_cites) {
+			free(cites);
+			return cli_usage_error(usage, "--evidence goes with "
+					       "ITEM DIM=CODE, not --from");
+		}
 		if (npos || submit)
 			return cli_usage_error(usage, "--from takes its items, "
 					       "codes and --submit from the "
@@ -534,10 +581,16 @@ CMD(label)
 	}
 	if (label_item(c, &cb, pos, npos, submit) < 0)
 		goto fail;
+	for (i = 0; i < nr_cites; i++)
+		if (cite(c, &cb, pos, npos, cites[i]) < 0)
+			goto fail;
 	if (store_commit(&c->st, &c->err) < 0)
 		goto fail;
-	printf("%s: %d dimension%s saved%s\n", pos[0], npos - 1,
+	printf("%s: %d dimension%s saved%s", pos[0], npos - 1,
 	       npos == 2 ? "" : "s", submit ? ", submitted" : "");
+	if (nr_cites)
+		printf(", %zu citation%s", nr_cites, nr_cites == 1 ? "" : "s");
+	printf("\n");
 	goto out;
 fail:
 	store_rollback(&c->st);
@@ -545,6 +598,7 @@ fail:
 out:
 	codebook_release(&cb);
 	free(pos);
+	free(cites);
 	return ret;
 }
 

@@ -81,8 +81,31 @@ static int audit_verify_cmd(struct cli *c)
 CMD(audit)
 {
 	static const char usage[] =
-		"bugcoder audit [--item ITEM] [--member M] "
-		"[--format text|csv|jsonl] [-o FILE]\n"
+		"bugcoder audit [--item ITEM] [--member M] [--format "
+		"text|csv|jsonl] [-o FILE]\n"
+		"       bugcoder audit verify\n"
+		"\n"
+		"The audit log, oldest first: the owner reads every row, "
+		"anyone else\n"
+		"their own actions (by them, or by the owner for them).\n"
+		"\n"
+		"  --item ITEM      only the rows about ITEM (owner/repo#N or "
+		"its URL;\n"
+		"                   repo#N or N when only one item has that "
+		"name)\n"
+		"  --member M       only the rows by member M or done for M\n"
+		"  --format F       text (default), csv or jsonl (one JSON "
+		"object a line)\n"
+		"  -o FILE          write to FILE (replaced whole, or not at "
+		"all) instead\n"
+		"                   of standard output\n"
+		"  verify           check the log's hash chain; names the "
+		"first row that\n"
+		"                   does not fit (exit 1)\n"
+		"\n"
+		"  e.g. bugcoder audit --member alice --format csv -o "
+		"alice-audit.csv\n"
+		"       bugcoder audit --item microsoft/DeepSpeed#4187\n"
 		"       bugcoder audit verify";
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
 	const char *item = NULL, *member = NULL, *format = "text";
@@ -155,7 +178,19 @@ CMD(audit)
 
 CMD(backup)
 {
-	static const char usage[] = "bugcoder backup FILE";
+	static const char usage[] =
+		"bugcoder backup FILE\n"
+		"\n"
+		"The owner's consistent copy of the study, made while others "
+		"keep\n"
+		"working (SQLite's online backup).\n"
+		"\n"
+		"  FILE  where the copy goes: a new file (an existing one is "
+		"refused),\n"
+		"        created readable and writable by you only (mode "
+		"0600)\n"
+		"\n"
+		"  e.g. bugcoder backup llm-2024-05-01.db";
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
 	const struct cli_opt opts[] = {
 		{ NULL, 0, NULL, NULL, NULL, NULL },
@@ -394,7 +429,20 @@ static void doctor_env(struct doctor *d)
 
 CMD(doctor)
 {
-	static const char usage[] = "bugcoder doctor";
+	static const char usage[] =
+		"bugcoder doctor\n"
+		"\n"
+		"Check the installation and the study, one line each (ok, "
+		"warn, FAIL or\n"
+		"note): the server install's binary and study directory, the "
+		"study\n"
+		"file's owner, group and mode, whether you could open it "
+		"without\n"
+		"bugcoder, its integrity, the audit log's chain, umask, "
+		"locale and TERM.\n"
+		"Exit 1 if any line is FAIL.  No options.\n"
+		"\n"
+		"  e.g. bugcoder doctor";
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
 	const struct cli_opt opts[] = {
 		{ NULL, 0, NULL, NULL, NULL, NULL },

@@ -35,7 +35,41 @@ void agreement_release(struct agreement *ag)
 	}
 	free(ag->dims);
 	free(ag->round);
+	if (ag->frozen_cb) {
+		codebook_release(ag->frozen_cb);
+		free(ag->frozen_cb);
+	}
 	memset(ag, 0, sizeof(*ag));
+}
+
+/* A closed round's record: whether there is one and the codebook version
+ * it was closed with (loaded into ag->frozen_cb when known). */
+static int load_record(struct store *st, struct agreement *ag,
+		       long long round_id, struct err *e)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	s = store_prepare(st, "SELECT c.json FROM round_frozen f LEFT JOIN "
+			  "codebooks c ON c.id = f.codebook_id WHERE "
+			  "f.round_id = ?", e);
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, round_id);
+	rc = store_step(st, s, "reading the round's record", e);
+	if (rc > 0) {
+		ag->frozen = 1;
+		if (sqlite3_column_type(s, 0) != SQLITE_NULL) {
+			ag->frozen_cb = xcalloc(1, sizeof(*ag->frozen_cb));
+			if (codebook_parse(ag->frozen_cb, (const char *)
+					   sqlite3_column_text(s, 0),
+					   (size_t)sqlite3_column_bytes(s, 0),
+					   "the round's codebook", e) < 0)
+				rc = -1;
+		}
+	}
+	sqlite3_finalize(s);
+	return rc < 0 ? -1 : 0;
 }
 
 static int load_annotators(struct store *st, struct agreement *ag,
@@ -118,9 +152,14 @@ static int load_units(struct store *st, struct agreement *ag,
 	int rc;
 
 	/* items at least two of the annotators submitted */
-	buf_addstr(&sql, "SELECT item_id FROM submissions WHERE member_id IN "
-		   "(SELECT value FROM json_each(?1))");
-	if (round_id)
+	if (ag->frozen)
+		buf_addstr(&sql, "SELECT item_id FROM round_submissions WHERE "
+			   "round_id = ?2 AND member_id IN (SELECT value FROM "
+			   "json_each(?1))");
+	else
+		buf_addstr(&sql, "SELECT item_id FROM submissions WHERE "
+			   "member_id IN (SELECT value FROM json_each(?1))");
+	if (round_id && !ag->frozen)
 		buf_addstr(&sql, " AND item_id IN (SELECT item_id FROM "
 			   "assignments WHERE round_id = ?2)");
 	buf_addstr(&sql, " GROUP BY item_id HAVING count(*) >= ?3 ORDER BY "
@@ -149,7 +188,8 @@ static int load_units(struct store *st, struct agreement *ag,
 }
 
 static int load_grid(struct store *st, struct agreement *ag,
-		     const struct codebook *cb, struct grid *g, struct err *e)
+		     const struct codebook *cb, long long round_id,
+		     struct grid *g, struct err *e)
 {
 	sqlite3_stmt *s;
 	size_t cells = g->n_units * g->n_coders, d, i;
@@ -164,9 +204,13 @@ static int load_grid(struct store *st, struct agreement *ag,
 			g->one[d][i] = AGREE_MISSING;
 		g->many[d] = xcalloc(cells + 1, sizeof(uint64_t));
 	}
-	s = store_prepare(st, "SELECT item_id, member_id FROM submissions", e);
+	s = store_prepare(st, ag->frozen ? "SELECT item_id, member_id FROM "
+			  "round_submissions WHERE round_id = ?1" :
+			  "SELECT item_id, member_id FROM submissions", e);
 	if (!s)
 		return -1;
+	if (ag->frozen)
+		sqlite3_bind_int64(s, 1, round_id);
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		long u = unit_index(g, sqlite3_column_int64(s, 0));
 		int c = coder_index(ag, sqlite3_column_int64(s, 1));
@@ -178,10 +222,14 @@ static int load_grid(struct store *st, struct agreement *ag,
 	if (rc != SQLITE_DONE)
 		return store_error(st, e, "loading submissions");
 
-	s = store_prepare(st, "SELECT item_id, member_id, dimension, code "
+	s = store_prepare(st, ag->frozen ? "SELECT item_id, member_id, "
+			  "dimension, code FROM round_labels WHERE round_id = "
+			  "?1" : "SELECT item_id, member_id, dimension, code "
 			  "FROM labels", e);
 	if (!s)
 		return -1;
+	if (ag->frozen)
+		sqlite3_bind_int64(s, 1, round_id);
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		long u = unit_index(g, sqlite3_column_int64(s, 0));
 		int c = coder_index(ag, sqlite3_column_int64(s, 1));
@@ -480,18 +528,25 @@ int agreement_compute(struct store *st, const struct actor *a,
 			free(ag->annotators[c]);
 			ag->annotators[c] = buf_detach(&n, NULL);
 		}
+	if (round_id && load_record(st, ag, round_id, e) < 0)
+		goto out;
 	ag->dims = xcalloc(cb->nr_dims + 1, sizeof(*ag->dims));
 	for (d = 0; d < cb->nr_dims; d++) {
-		if (dim && strcmp(dim, cb->dims[d].key))
+		const struct dimension *dd = &cb->dims[d];
+
+		if (dim && strcmp(dim, dd->key))
 			continue;
-		ag->dims[ag->nr_dims].dim = &cb->dims[d];
-		ag->dims[ag->nr_dims].k = (int)cb->dims[d].nr_codes;
+		/* a closed round counts codes as its codebook had them */
+		if (ag->frozen_cb && codebook_dim(ag->frozen_cb, dd->key))
+			dd = codebook_dim(ag->frozen_cb, dd->key);
+		ag->dims[ag->nr_dims].dim = dd;
+		ag->dims[ag->nr_dims].k = (int)dd->nr_codes;
 		ag->nr_dims++;
 	}
 	g.n_coders = ag->nr_annotators;
 	if (ag->nr_annotators >= 2) {
 		if (load_units(st, ag, round_id, &g, e) < 0 ||
-		    load_grid(st, ag, cb, &g, e) < 0)
+		    load_grid(st, ag, cb, round_id, &g, e) < 0)
 			goto out;
 	}
 	for (d = 0; d < ag->nr_dims; d++) {

@@ -64,6 +64,9 @@ struct agreement_dim {
 
 struct agreement {
 	char *round;			/* NULL for the whole study */
+	int frozen;			/* a closed round, from its record */
+	struct codebook *frozen_cb;	/* owned: the version it was closed
+					   with; dims[].dim point into it */
 	char **annotators;		/* sorted by name */
 	long long *annotator_ids;
 	size_t nr_annotators;
@@ -74,7 +77,10 @@ struct agreement {
 #define AGREEMENT_INIT { 0 }
 
 /* Compute agreement for `round` (NULL: the whole study) and one dimension
- * `dim` (NULL: all).  `cb` must outlive `out`. */
+ * `dim` (NULL: all).  `cb` must outlive `out`.  A closed round is a
+ * record: its figures come from the submissions and labels as they stood
+ * at its close, against the codebook version then current (its
+ * dimensions taken in `cb`'s order), whatever later decisions re-map. */
 int agreement_compute(struct store *st, const struct actor *a,
 		      const struct codebook *cb, const char *round,
 		      const char *dim, struct agreement *out, struct err *e);

@@ -54,7 +54,9 @@ int gate_check(struct store *st, const struct actor *a,
 		if (!ag.dims[d].dim->required)
 			continue;
 		g = &out->dims[out->nr_dims++];
-		g->key = ag.dims[d].dim->key;
+		/* borrowed from `cb`, which outlives the agreement (a closed
+		 * round's own codebook goes with it) */
+		g->key = codebook_dim(cb, ag.dims[d].dim->key)->key;
 		g->value = on_lower ? lv->ci.low : lv->kappa;
 		if (on_lower && !lv->kappa.defined)
 			g->value = lv->kappa;

@@ -719,6 +719,56 @@ out:
 	return ret;
 }
 
+/* Keep round `rid` as it stands: its annotators' submissions and their
+ * labels, and the codebook version now current (`freeze`); or forget
+ * that record when the round opens again (`freeze` 0). */
+static int round_freeze(struct store *st, long long rid, int freeze,
+			struct err *e)
+{
+	static const char *const keep[] = {
+		"INSERT INTO round_frozen (round_id, codebook_id, frozen_at) "
+		"SELECT ?1, (SELECT id FROM codebooks WHERE current), ?2",
+		"INSERT INTO round_submissions (round_id, item_id, member_id) "
+		"SELECT a.round_id, s.item_id, s.member_id FROM submissions s "
+		"JOIN assignments a ON a.item_id = s.item_id JOIN "
+		"round_annotators ra ON ra.round_id = a.round_id AND "
+		"ra.member_id = s.member_id WHERE a.round_id = ?1",
+		"INSERT INTO round_labels (round_id, item_id, member_id, "
+		"dimension, code, codebook_version) SELECT rs.round_id, "
+		"l.item_id, l.member_id, l.dimension, l.code, "
+		"l.codebook_version FROM labels l JOIN round_submissions rs ON "
+		"rs.item_id = l.item_id AND rs.member_id = l.member_id WHERE "
+		"rs.round_id = ?1",
+		NULL
+	};
+	static const char *const forget[] = {
+		"DELETE FROM round_labels WHERE round_id = ?1",
+		"DELETE FROM round_submissions WHERE round_id = ?1",
+		"DELETE FROM round_frozen WHERE round_id = ?1",
+		NULL
+	};
+	const char *const *sql = freeze ? keep : forget;
+	char now[32];
+	size_t i;
+
+	store_now(now);
+	for (i = 0; sql[i]; i++) {
+		sqlite3_stmt *s = store_prepare(st, sql[i], e);
+		int rc;
+
+		if (!s)
+			return -1;
+		sqlite3_bind_int64(s, 1, rid);
+		if (sqlite3_bind_parameter_count(s) >= 2)
+			sqlite3_bind_text(s, 2, now, -1, SQLITE_STATIC);
+		rc = store_step(st, s, "keeping the round's record", e);
+		sqlite3_finalize(s);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
 int round_close(struct store *st, const struct actor *a, const char *name,
 		unsigned flags, struct err *e)
 {
@@ -768,6 +818,8 @@ int round_close(struct store *st, const struct actor *a, const char *name,
 		store_error(st, e, "closing the round");
 		goto out;
 	}
+	if (round_freeze(st, r.id, 1, e) < 0)
+		goto out;
 	if (store_audit(st, a->os_user, actor_for(a), "round.close", 0, NULL,
 			NULL, note.ptr, e) < 0)
 		goto out;
@@ -844,6 +896,8 @@ int round_reopen(struct store *st, const struct actor *a, const char *name,
 		store_error(st, e, "reopening the round");
 		goto out;
 	}
+	if (round_freeze(st, r.id, 0, e) < 0)
+		goto out;
 	if (store_audit(st, a->os_user, actor_for(a), "round.reopen", 0, NULL,
 			note.ptr, done ? "forced: adjudicated items stay "
 			"frozen" : name, e) < 0)

@@ -270,6 +270,69 @@ static const char *const migrations[] = {
 	"ALTER TABLE items ADD COLUMN kind TEXT NOT NULL DEFAULT 'issue'"
 	"  CHECK (kind IN ('issue', 'pull'));"
 	"ALTER TABLE items ADD COLUMN missing INTEGER NOT NULL DEFAULT 0;",
+
+	/* 5 -> 6: a closed round is a record: the submissions and labels of
+	   its annotators as they stood at its close, and the codebook
+	   version then current, which its agreement is computed from
+	   whatever later decisions re-map (rounds closed before this step
+	   are frozen as they stand now) */
+	"CREATE TABLE round_frozen ("
+	"  round_id INTEGER PRIMARY KEY REFERENCES rounds(id),"
+	"  codebook_id INTEGER REFERENCES codebooks(id),"
+	"  frozen_at TEXT NOT NULL);"
+	"CREATE TABLE round_submissions ("
+	"  round_id INTEGER NOT NULL REFERENCES rounds(id),"
+	"  item_id INTEGER NOT NULL,"
+	"  member_id INTEGER NOT NULL,"
+	"  PRIMARY KEY (round_id, item_id, member_id));"
+	"CREATE TABLE round_labels ("
+	"  round_id INTEGER NOT NULL REFERENCES rounds(id),"
+	"  item_id INTEGER NOT NULL,"
+	"  member_id INTEGER NOT NULL,"
+	"  dimension TEXT NOT NULL,"
+	"  code TEXT NOT NULL,"
+	"  codebook_version TEXT NOT NULL,"
+	"  PRIMARY KEY (round_id, item_id, member_id, dimension, code));"
+	"INSERT INTO round_frozen (round_id, codebook_id, frozen_at)"
+	"  SELECT r.id, (SELECT id FROM codebooks WHERE current), r.closed_at"
+	"  FROM rounds r WHERE r.closed_at IS NOT NULL;"
+	"INSERT INTO round_submissions (round_id, item_id, member_id)"
+	"  SELECT a.round_id, s.item_id, s.member_id FROM submissions s"
+	"  JOIN assignments a ON a.item_id = s.item_id"
+	"  JOIN round_annotators ra ON ra.round_id = a.round_id"
+	"   AND ra.member_id = s.member_id"
+	"  JOIN round_frozen f ON f.round_id = a.round_id;"
+	"INSERT INTO round_labels (round_id, item_id, member_id, dimension,"
+	"  code, codebook_version)"
+	"  SELECT rs.round_id, l.item_id, l.member_id, l.dimension, l.code,"
+	"  l.codebook_version FROM labels l JOIN round_submissions rs"
+	"  ON rs.item_id = l.item_id AND rs.member_id = l.member_id;",
+
+	/* 6 -> 7: the time each member spent coding an item on the screen,
+	   idle gaps left out (core/drift.h); the owner's alone to see */
+	"CREATE TABLE coding_times ("
+	"  item_id INTEGER NOT NULL REFERENCES items(id),"
+	"  member_id INTEGER NOT NULL REFERENCES members(id),"
+	"  seconds REAL NOT NULL,"
+	"  updated_at TEXT NOT NULL,"
+	"  PRIMARY KEY (item_id, member_id));",
+
+	/* 7 -> 8: the lines of the diff or the issue an annotator cites for
+	   a label (core/evidence.h), blinded like it */
+	"CREATE TABLE evidence ("
+	"  id INTEGER PRIMARY KEY,"
+	"  item_id INTEGER NOT NULL REFERENCES items(id),"
+	"  member_id INTEGER NOT NULL REFERENCES members(id),"
+	"  dimension TEXT NOT NULL,"
+	"  pane TEXT NOT NULL CHECK (pane IN ('diff','issue')),"
+	"  path TEXT,"
+	"  old_side INTEGER NOT NULL DEFAULT 0,"
+	"  comment INTEGER NOT NULL DEFAULT 0,"
+	"  line_from INTEGER NOT NULL,"
+	"  line_to INTEGER NOT NULL,"
+	"  quote TEXT NOT NULL,"
+	"  created_at TEXT NOT NULL);"
+	"CREATE INDEX evidence_item ON evidence(item_id, member_id);",
 };
 
 #endif

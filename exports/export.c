@@ -9,6 +9,7 @@
 
 #include "core/access.h"
 #include "core/adjudicate.h"
+#include "core/evidence.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -330,8 +331,52 @@ static int require_member(const struct actor *a, struct err *e)
 
 static const char *const raw_cols[] = {
 	"item", "annotator", "dimension", "code", "codebook_version",
-	"labeled_at", "submitted_at", NULL
+	"labeled_at", "submitted_at", "evidence", NULL
 };
+
+struct cites {
+	const char *dim;	/* the dimension wanted */
+	struct buf compact;	/* its citations, '|'-joined */
+	struct buf json;	/* [{"cite": .., "quote": ..}, ...] */
+};
+
+static int add_cite(const struct evidence_row *r, void *data)
+{
+	struct cites *c = data;
+	struct buf one = BUF_INIT;
+
+	if (strcmp(r->dimension, c->dim))
+		return 0;
+	evidence_format(&r->cite, &one);
+	if (c->compact.len)
+		buf_addch(&c->compact, '|');
+	buf_addstr(&c->compact, one.ptr);
+	buf_addstr(&c->json, c->json.len > 1 ? ",{\"cite\":" :
+		   "{\"cite\":");
+	json_quote(&c->json, one.ptr, one.len);
+	buf_addstr(&c->json, ",\"quote\":");
+	json_quote(&c->json, r->quote, strlen(r->quote));
+	buf_addch(&c->json, '}');
+	buf_release(&one);
+	return 0;
+}
+
+/* What member `member_id` cited for `dim` of `item_id`, as the actor may
+ * see it (core/evidence asks core/access). */
+static int load_cites(struct store *st, const struct actor *a,
+		      long long item_id, long long member_id, const char *dim,
+		      struct cites *c, struct err *e)
+{
+	int rc;
+
+	c->dim = dim;
+	buf_reset(&c->compact);
+	buf_reset(&c->json);
+	buf_addch(&c->json, '[');
+	rc = evidence_each(st, a, item_id, member_id, add_cite, c, e);
+	buf_addch(&c->json, ']');
+	return rc;
+}
 
 int export_raw(struct store *st, const struct actor *a,
 	       struct export_opts *o, FILE *out, struct err *e)
@@ -340,6 +385,7 @@ int export_raw(struct store *st, const struct actor *a,
 	struct buf line = BUF_INIT, name = BUF_INIT;
 	struct progress p;
 	struct buf coder = BUF_INIT;
+	struct cites cites = { NULL, BUF_INIT, BUF_INIT };
 	sqlite3_stmt *s = NULL;
 	char *salt = NULL;
 	long long cur_item = 0, cur_member = 0;
@@ -408,6 +454,8 @@ int export_raw(struct store *st, const struct actor *a,
 		}
 		item_name(&name, (const char *)sqlite3_column_text(s, 0),
 			  sqlite3_column_int64(s, 1));
+		if (load_cites(st, a, item_id, member_id, dim, &cites, e) < 0)
+			goto out;
 		if (o->format == EXPORT_CSV) {
 			csvw_key(&w, name.ptr);
 			csvw_key(&w, user);
@@ -416,6 +464,7 @@ int export_raw(struct store *st, const struct actor *a,
 			csvw_text(&w, ver);
 			csvw_text(&w, at);
 			csvw_text(&w, sub);
+			csvw_text(&w, cites.compact.ptr);
 			bad = csvw_end(&w);
 		} else {
 			struct json_out j;
@@ -429,6 +478,11 @@ int export_raw(struct store *st, const struct actor *a,
 			jsonw_str(&j, "labeled_at", at);
 			jsonw_str(&j, "submitted_at", sub);
 			jsonw_end(&j);
+			/* the citations, with their quoted lines */
+			line.len -= 2;
+			buf_addstr(&line, ",\"evidence\":");
+			buf_add(&line, cites.json.ptr, cites.json.len);
+			buf_addstr(&line, "}\n");
 			bad = write_line(out, &line);
 		}
 		if (progress_row(&p, bad, e) < 0)
@@ -443,6 +497,8 @@ out:
 	buf_release(&line);
 	buf_release(&name);
 	buf_release(&coder);
+	buf_release(&cites.compact);
+	buf_release(&cites.json);
 	free(salt);
 	return ret;
 }

@@ -70,6 +70,11 @@ class Study:
     # How to take a study back from schema version v to v - 1, newest
     # first: tests of a migration make an older study out of a new one.
     UNDO = {
+        8: "DROP TABLE evidence;",
+        7: "DROP TABLE coding_times;",
+        6: "DROP TABLE round_labels;"
+           "DROP TABLE round_submissions;"
+           "DROP TABLE round_frozen;",
         5: "DROP TABLE repo_aliases;"
            "ALTER TABLE fixes DROP COLUMN repeats;"
            "ALTER TABLE items DROP COLUMN kind;"

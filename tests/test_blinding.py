@@ -154,6 +154,11 @@ ROWS = [
     ("agree --format text", ["agree", "--format", "text"], "doc"),
     ("agree --format json", ["agree", "--format", "json"], "doc"),
     ("agree --format csv", ["agree", "--format", "csv"], "csv"),
+    ("agree --drift", ["agree", "--drift"], "doc"),
+    ("agree --drift --format json", ["agree", "--drift", "--format",
+                                     "json"], "doc"),
+    ("agree --drift --format csv", ["agree", "--drift", "--format", "csv"],
+     "csv"),
     ("agree --round", ["agree", "--round", "r1"], "doc"),
     ("agree --round --format json",
      ["agree", "--round", "r1", "--format", "json"], "doc"),
@@ -465,6 +470,9 @@ def must_exit(row_id, role, kind):
     """The exit status the rules require, or None when either way is
     right (refusing is always safe for blinding)."""
     cmd = row_id.split()[0]
+    if row_id.startswith("agree --drift"):
+        # times and each annotator's codes: the owner's alone
+        return 0 if role == "owner" else 1
     if cmd == "disagreements":
         # for the owner and adjudicators (Coder 1 / Coder 2 when blind)
         return 0 if role in ("owner", "carol", "dave") else 1

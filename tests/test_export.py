@@ -30,7 +30,7 @@ ITEM_COLS = ["item", "repo", "number", "url", "title", "created_at",
              "fix_lines_changed", "fix_repeats", "small_fix"]
 HEADER = ITEM_COLS + [c for d in DIMS for c in (d, d + "_status")]
 RAW_HEADER = ["item", "annotator", "dimension", "code", "codebook_version",
-              "labeled_at", "submitted_at"]
+              "labeled_at", "submitted_at", "evidence"]
 RES_HEADER = ["item", "dimension", "coder1", "coder1_codes", "coder2",
               "coder2_codes", "final", "rationale", "cause", "adjudicator",
               "resolved_at"]
@@ -312,12 +312,15 @@ class AgreedCSV(unittest.TestCase):
         self.assertEqual(len(rows) - 1, n)
         self.assertIn(["acme/widgets#2", "bob", "fix_pattern",
                        "parameter_handling", "1.0", NOW["BUGCODER_NOW"],
-                       NOW["BUGCODER_NOW"]], rows)
+                       NOW["BUGCODER_NOW"], ""], rows)
         objs = [json.loads(l) for l in self.s.ok(
             "export", "--raw", "--format", "jsonl").splitlines()]
         self.assertEqual(len(objs), n)
-        self.assertEqual([[o[k] for k in RAW_HEADER] for o in objs],
-                         rows[1:])
+        # JSON Lines carries the citations with their quotes; CSV their
+        # compact form (none here)
+        self.assertEqual({json.dumps(o["evidence"]) for o in objs}, {"[]"})
+        self.assertEqual([[o[k] for k in RAW_HEADER[:-1]] + [""]
+                          for o in objs], rows[1:])
 
     def test_rounds(self):
         rows = read_csv(self.s.ok("export", "--rounds"))

@@ -1256,5 +1256,57 @@ class ChangedAfterClose(unittest.TestCase):
             s.close()
 
 
+class FrozenRound(unittest.TestCase):
+    """A closed round is a record: later decisions re-map the labels it
+    covered (and the agreed labels follow them), but its agreement stays
+    what it was at the close, against the codebook it was coded with."""
+
+    def test_figures_do_not_move(self):
+        s = Study(members=MEMBERS)
+        try:
+            with open(SAMPLE_LABELS) as f:
+                items = sorted({r.split(",")[0]
+                                for r in f.read().splitlines()[1:]})
+            with open(os.path.join(s.dir, "pilot.txt"), "w") as f:
+                f.write("\n".join(items) + "\n")
+            s.ok("round", "create", "pilot", "--items",
+                 "@" + os.path.join(s.dir, "pilot.txt"), "--annotators",
+                 "alice,bob")
+            s.ok("labels", "import", SAMPLE_LABELS, "--submit")
+            s.ok("proposals", "add", "DeepSpeed#4187", "root_cause",
+                 "checkpoint_format", "--name", "Checkpoint format",
+                 "--definition", "The saved layout does not match",
+                 as_="alice")
+            s.ok("round", "close", "pilot")
+
+            def figures(*args):
+                js = s.agree_json(*args)
+                return {d["key"]: (d["items"], d["categories"],
+                                   d["cohen_kappa"], d["gwet_ac1"],
+                                   d["pabak"]) for d in js["dimensions"]}
+
+            pilot = figures("--round", "pilot")
+            study = figures()
+            self.assertEqual(pilot, study)
+            s.ok("proposals", "accept", "1")
+            # the label moved: the agreed labels and the study follow
+            self.assertEqual(s.query(
+                "SELECT count(*) FROM labels WHERE code = "
+                "'checkpoint_format'"), [(1,)])
+            moved = figures()
+            self.assertEqual(moved["root_cause"][1],
+                             pilot["root_cause"][1] + 1)
+            self.assertNotEqual(moved["root_cause"], pilot["root_cause"])
+            # the round's record does not move
+            self.assertEqual(figures("--round", "pilot"), pilot)
+            # reopened, the round is live again; closed, a new record
+            s.ok("round", "reopen", "pilot")
+            s.ok("round", "close", "pilot", "--force")
+            self.assertEqual(figures("--round", "pilot")["root_cause"],
+                             moved["root_cause"])
+        finally:
+            s.close()
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -1,0 +1,75 @@
+/*
+ * evidence: the lines of the fix's diff or of the issue an annotator
+ * cites for a label.  Evidence is part of the annotator's work: saved at
+ * once like a pick, audited, and blinded like the label (core/access).
+ *
+ * A citation, as scripts give it (`label ... --evidence SPEC`) and as the
+ * exports write it in compact form:
+ *   diff:PATH:L1-L2        lines L1..L2 of PATH after the fix (its new side)
+ *   diff:PATH:old:L1-L2    ... before the fix (the old side)
+ *   issue:body:L1-L2       lines of the issue's text
+ *   issue:comment:N:L1-L2  lines of its N-th comment (from 1)
+ * "L1" alone is the one line.  The quoted text is taken from the item as
+ * stored: for the diff, the hunk lines of that side in that range, with
+ * their +/-/space sigils.
+ */
+#ifndef BUGCODER_EVIDENCE_H
+#define BUGCODER_EVIDENCE_H
+
+#include <stddef.h>
+
+#include "core/buf.h"
+#include "core/codebook.h"
+#include "core/err.h"
+#include "core/member.h"
+#include "core/store.h"
+
+enum evidence_pane { EVIDENCE_DIFF, EVIDENCE_ISSUE };
+
+struct evidence_cite {
+	enum evidence_pane pane;
+	char *path;		/* diff: the file; issue: NULL */
+	int old_side;		/* diff: the lines before the fix */
+	int comment;		/* issue: 0 the body, else the N-th comment */
+	long from, to;		/* lines, from 1, from <= to */
+};
+
+/* Parse SPEC (above) into *c (release with evidence_cite_release()).
+ * 0, or -1 with ERR_INPUT naming the part at fault. */
+int evidence_parse(const char *spec, struct evidence_cite *c,
+		   struct err *e);
+void evidence_cite_release(struct evidence_cite *c);
+/* The compact form of `c`, appended to `out`. */
+void evidence_format(const struct evidence_cite *c, struct buf *out);
+
+/* Cite `c` for the actor's label of dimension `dim` on `item_id`: the
+ * same access as labelling (core/label's label_check_access()), the
+ * dimension must be in `cb`, and the lines must be in the item (else
+ * ERR_INPUT saying what the item has).  One transaction, audited.
+ * *id (may be NULL) gets the evidence's id. */
+int evidence_add(struct store *st, const struct actor *a,
+		 const struct codebook *cb, long long item_id,
+		 const char *dim, const struct evidence_cite *c,
+		 long long *id, struct err *e);
+/* Remove the actor's evidence `id`.  Audited. */
+int evidence_remove(struct store *st, const struct actor *a, long long id,
+		    struct err *e);
+
+struct evidence_row {
+	long long id;
+	long long member_id;
+	const char *dimension;
+	struct evidence_cite cite;
+	const char *quote;
+};
+
+/* Call fn(row, data) for the evidence of member `member_id` (0: every
+ * member) on `item_id` that the actor may see (core/access), by member,
+ * dimension and id.  Stops at fn's first non-zero return and returns
+ * it; 0 at the end; -1 with `e` filled. */
+int evidence_each(struct store *st, const struct actor *a,
+		  long long item_id, long long member_id,
+		  int (*fn)(const struct evidence_row *row, void *data),
+		  void *data, struct err *e);
+
+#endif

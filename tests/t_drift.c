@@ -1,0 +1,168 @@
+/*
+ * t_drift: coder drift - the chi-square tail against published values,
+ * the test of homogeneity against a hand computation, the times spent
+ * per annotator and round, and that only the owner sees any of it.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/buf.h"
+#include "core/codebook.h"
+#include "core/drift.h"
+#include "core/member.h"
+#include "core/store.h"
+#include "exports/drift_out.h"
+
+#define CODEBOOK "codebooks/llm-framework-bugs.json"
+
+/* chi-square upper tails: the 5% critical values of every statistics
+ * table; and the closed forms, Q(1, x) = erfc(sqrt(x / 2)) (erfc(1) =
+ * 0.15729920705028513, erfc(sqrt(50)) = 1.5239706048320995e-23) and
+ * Q(3, x) = erfc(sqrt(x / 2)) + sqrt(2x / pi) exp(-x / 2) (x = 2:
+ * 0.5724067044708798) */
+static void test_chi2_tail(void **state)
+{
+	(void)state;
+	assert_true(fabs(drift_chi2_upper(3.841458820694124, 1) - 0.05) <
+		    1e-12);
+	assert_true(fabs(drift_chi2_upper(5.991464547107979, 2) - 0.05) <
+		    1e-12);
+	assert_true(fabs(drift_chi2_upper(9.487729036781154, 4) - 0.05) <
+		    1e-12);
+	assert_true(fabs(drift_chi2_upper(2, 3) - 0.5724067044708798) <
+		    1e-12);
+	assert_true(fabs(drift_chi2_upper(2, 1) - 0.15729920705028513) <
+		    1e-12);
+	assert_true(fabs(drift_chi2_upper(100, 1) / 1.5239706048320e-23 -
+			 1) < 1e-6);
+	assert_true(drift_chi2_upper(0, 3) == 1);
+	assert_true(isnan(drift_chi2_upper(1, 0)));
+	assert_true(isnan(drift_chi2_upper(-1, 2)));
+}
+
+static void exec(struct store *st, const char *sql)
+{
+	struct err e = ERR_INIT;
+
+	if (store_exec(st, sql, &e) < 0)
+		fail_msg("%s: %s", sql, e.msg);
+}
+
+/* alice codes symptom crash, crash, crash, hang in round r1 and crash,
+ * hang, hang, hang in r2: [[3, 1], [1, 3]], every expected count 2,
+ * X^2 = 4 x 1/2 = 2, df = 1, p = 0.1573.  bob codes crash throughout:
+ * one code, no test. */
+static void test_homogeneity_and_times(void **state)
+{
+	struct store st;
+	struct codebook cb = CODEBOOK_INIT;
+	struct actor owner = ACTOR_INIT, alice = ACTOR_INIT;
+	struct drift d = DRIFT_INIT;
+	struct err e = ERR_INIT;
+	struct buf sql = BUF_INIT, out = BUF_INIT;
+	char *me = member_os_user();
+	size_t i, found = 0;
+	int n;
+
+	(void)state;
+	setenv("BUGCODER_NOW", "2024-06-01T00:00:00Z", 1);
+	assert_int_equal(store_open_memory(&st, &e), 0);
+	assert_int_equal(codebook_load_file(&cb, CODEBOOK, &e), 0);
+	buf_addf(&sql, "INSERT INTO members (id, name, role, added_at) VALUES "
+		 "(1, '%s', 'owner', 'x'), (2, 'alice', 'annotator', 'x'), "
+		 "(3, 'bob', 'annotator', 'x');", me);
+	exec(&st, sql.ptr);
+	exec(&st, "INSERT INTO rounds (id, name, created_at, created_by) "
+	     "VALUES (1, 'r1', 'x', 'o'), (2, 'r2', 'x', 'o');"
+	     "INSERT INTO round_annotators VALUES (1, 2), (1, 3), (2, 2), "
+	     "(2, 3);");
+	for (n = 1; n <= 8; n++) {
+		buf_reset(&sql);
+		buf_addf(&sql, "INSERT INTO items (id, repo, number, title, "
+			 "imported_at) VALUES (%d, 'o/r', %d, 't', 'x');"
+			 "INSERT INTO assignments VALUES (%d, %d, %d);"
+			 "INSERT INTO labels (item_id, member_id, dimension, "
+			 "code, codebook_version, labeled_at) VALUES "
+			 "(%d, 2, 'symptom', '%s', '1.0', 'x'), "
+			 "(%d, 3, 'symptom', 'crash', '1.0', 'x');"
+			 "INSERT INTO submissions VALUES (%d, 2, 'x'), "
+			 "(%d, 3, 'x');", n, n, n <= 4 ? 1 : 2, n, n, n,
+			 n == 4 || n >= 6 ? "hang" : "crash", n, n, n);
+		exec(&st, sql.ptr);
+	}
+	assert_int_equal(member_resolve(&st, NULL, &owner, &e), 0);
+	assert_int_equal(member_resolve(&st, "alice", &alice, &e), 0);
+	/* times: 30, 60, 90 s in r1; 20 s twice (added up) on item 5 */
+	assert_int_equal(drift_add_time(&st, &alice, 1, 30, &e), 0);
+	assert_int_equal(drift_add_time(&st, &alice, 2, 60, &e), 0);
+	assert_int_equal(drift_add_time(&st, &alice, 3, 90, &e), 0);
+	assert_int_equal(drift_add_time(&st, &alice, 5, 20, &e), 0);
+	assert_int_equal(drift_add_time(&st, &alice, 5, 20, &e), 0);
+
+	/* only the owner */
+	assert_int_equal(drift_compute(&st, &alice, &cb, &d, &e), -1);
+	assert_int_equal(e.code, ERR_PERM);
+	assert_int_equal(drift_compute(&st, &owner, &cb, &d, &e), 0);
+
+	assert_int_equal(d.nr_times, 2);
+	assert_string_equal(d.times[0].round, "r1");
+	assert_int_equal(d.times[0].items, 3);
+	assert_true(d.times[0].median == 60);
+	assert_string_equal(d.times[1].round, "r2");
+	assert_int_equal(d.times[1].items, 1);
+	assert_true(d.times[1].median == 40);
+
+	for (i = 0; i < d.nr_codes; i++) {
+		const struct drift_codes *c = &d.codes[i];
+
+		if (strcmp(c->dim->key, "symptom"))
+			continue;
+		found++;
+		assert_int_equal(c->nr_rounds, 2);
+		if (!strcmp(c->annotator, "alice")) {
+			assert_true(c->chi2.defined);
+			assert_true(fabs(c->chi2.value - 2) < 1e-12);
+			assert_true(c->df == 1);
+			assert_true(fabs(c->p.value - 0.15729920705028513) <
+				    1e-12);
+		} else {
+			assert_string_equal(c->annotator, "bob");
+			assert_false(c->chi2.defined);
+			assert_non_null(strstr(c->chi2.why, "one code"));
+		}
+	}
+	assert_int_equal(found, 2);
+	drift_write(&d, DRIFT_TEXT, &out);
+	assert_non_null(strstr(out.ptr, "alice, symptom: chi2 = 2.00, df = 1, "
+			       "p = 0.157"));
+	buf_reset(&out);
+	drift_write(&d, DRIFT_CSV, &out);
+	assert_non_null(strstr(out.ptr, "p,alice,,symptom,1,0.157299\r\n"));
+	assert_non_null(strstr(out.ptr, "time,alice,r1,,3,60.0\r\n"));
+
+	drift_release(&d);
+	buf_release(&out);
+	buf_release(&sql);
+	actor_release(&owner);
+	actor_release(&alice);
+	codebook_release(&cb);
+	store_close(&st);
+	free(me);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_chi2_tail),
+		cmocka_unit_test(test_homogeneity_and_times),
+	};
+
+	return cmocka_run_group_tests_name("drift", tests, NULL, NULL);
+}
