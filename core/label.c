@@ -171,7 +171,8 @@ int label_check_access(struct store *st, const struct actor *a,
 	long long round;
 	int closed, ok = 0;
 
-	if (a->role != ROLE_ANNOTATOR && a->role != ROLE_OWNER)
+	if (a->role != ROLE_ANNOTATOR && a->role != ROLE_OWNER &&
+	    a->role != ROLE_MACHINE)
 		return err_set(e, ERR_PERM, "%s is %s %s and does not label "
 			       "items", a->name, a->role == ROLE_NONE ?
 			       "not" : "an", a->role == ROLE_NONE ?

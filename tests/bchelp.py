@@ -70,6 +70,8 @@ class Study:
     # How to take a study back from schema version v to v - 1, newest
     # first: tests of a migration make an older study out of a new one.
     UNDO = {
+        6: "DROP TABLE machine_answers;"
+           "ALTER TABLE members DROP COLUMN machine;",
         5: "DROP TABLE repo_aliases;"
            "ALTER TABLE fixes DROP COLUMN repeats;"
            "ALTER TABLE items DROP COLUMN kind;"

@@ -1,0 +1,120 @@
+/*
+ * machine: a program that codes items (a machine coder).
+ *
+ * A machine coder is a member with role `machine`.  `machine-code` runs
+ * its command once per item: one JSON document on the command's stdin
+ * (machine_input()), one JSON document read from its stdout
+ * (machine_parse()), the answer stored as the machine's labels and
+ * submission with its provenance (machine_store()).  The command runs
+ * through /bin/sh -c with the study's privilege dropped for good, in a
+ * temporary directory of its own, in a process group of its own that is
+ * killed whole on a timeout (machine_run()).
+ *
+ * The input document:
+ *   {"bugcoder_machine": 1,
+ *    "item": {"id", "name", "repo", "number", "kind", "url", "title",
+ *             "body", "state", "labels": [...], "created_at",
+ *             "closed_at", "comments": [{"author", "created_at",
+ *             "body"}], "fixes": [{"number", "title", "body", "url",
+ *             "merged_at", "additions", "deletions", "changed_files",
+ *             "diff"}], "figures": {"comments", "days_open",
+ *             "additions", "deletions", "changed_files",
+ *             "lines_changed"}},
+ *    "codebook": {"name", "version", "title", "description",
+ *                 "dimensions": [{"key", "name", "question", "select",
+ *                 "required", "codes": [{"key", "name", "group",
+ *                 "definition", "include", "exclude",
+ *                 "examples": [...]}]}]},
+ *    "dimensions": ["DIM", ...]}
+ * The answer:
+ *   {"labels": {"DIM": "CODE" | ["CODE", ...]}, "rationale": "...",
+ *    "evidence": [...], "model": "..."}
+ */
+#ifndef BUGCODER_MACHINE_H
+#define BUGCODER_MACHINE_H
+
+#include <signal.h>
+#include <stddef.h>
+
+#include "core/buf.h"
+#include "core/codebook.h"
+#include "core/err.h"
+#include "core/member.h"
+#include "core/sha256.h"
+#include "core/store.h"
+
+/* The most an answer may hold (stdout); a larger one is refused. */
+#define MACHINE_ANSWER_MAX (1024 * 1024)
+
+/* Append item `item_id`'s input document to `out`.  0, or -1. */
+int machine_input(struct store *st, const struct codebook *cb,
+		  long long item_id, struct buf *out, struct err *e);
+
+struct machine_answer {
+	struct {
+		char *dim;
+		char **codes;
+		size_t nr;
+	} *dims;
+	size_t nr_dims;
+	char *rationale;	/* NULL when none */
+	char *model;		/* NULL when none */
+};
+
+#define MACHINE_ANSWER_INIT { NULL, 0, NULL, NULL }
+
+/* Read and check an answer against the codebook: JSON, an object with a
+ * `labels` object, every dimension and code known, one code for a
+ * `select: one` dimension, every required dimension coded.  0, or -1
+ * with ERR_INPUT and the reason. */
+int machine_parse(const struct codebook *cb, const char *text, size_t len,
+		  struct machine_answer *ans, struct err *e);
+void machine_answer_release(struct machine_answer *ans);
+
+/* The outcome of one run of the command. */
+struct machine_result {
+	struct buf out;		/* its stdout */
+	struct buf errout;	/* the start of its stderr */
+	long long ms;		/* how long it ran */
+};
+
+#define MACHINE_RESULT_INIT { BUF_INIT, BUF_INIT, 0 }
+
+/* Run `cmd` through /bin/sh -c, `in` on its stdin, in a fresh temporary
+ * directory (removed after), with the privilege dropped for good.  Fails
+ * (-1, ERR_INPUT with the reason) on a non-zero exit or a signal, when
+ * it runs past `timeout_ms` (its process group is killed), when stdout
+ * passes MACHINE_ANSWER_MAX; fails with ERR_INTERRUPTED when *stop
+ * becomes set (the group killed too).  *stop may be NULL. */
+int machine_run(const char *cmd, const char *in, size_t len, int timeout_ms,
+		volatile sig_atomic_t *stop, struct machine_result *r,
+		struct err *e);
+void machine_result_release(struct machine_result *r);
+
+/* What an answer is stored with. */
+struct machine_prov {
+	const char *command;
+	const char *model;	/* --model, else the answer's, else NULL */
+	const char *note;
+	char input_sha[SHA256_HEX_LEN + 1];
+	char answer_sha[SHA256_HEX_LEN + 1];
+	long long ms;
+};
+
+/* Store the answer as machine `m`'s labels and submission on the item
+ * with its provenance and the raw answer, one transaction, audited.
+ * `a` is the owner running machine-code. */
+int machine_store(struct store *st, const struct actor *a,
+		  const struct actor *m, const struct codebook *cb,
+		  long long item_id, const struct machine_answer *ans,
+		  const char *raw, size_t raw_len,
+		  const struct machine_prov *p, struct err *e);
+
+/* The items machine `member_id` is to code: those named (ids[0..nr)) or,
+ * when nr is 0, its queue (limited to round `round_id` unless 0), less
+ * those it submitted.  *out is owned (free()).  0, or -1. */
+int machine_todo(struct store *st, long long member_id, long long round_id,
+		 const long long *ids, size_t nr, long long **out,
+		 size_t *nr_out, struct err *e);
+
+#endif
