@@ -92,8 +92,7 @@ CMD(member)
 {
 	static const char usage[] =
 		"bugcoder member add USER --role owner|annotator|adjudicator|"
-		"machine\n"
-		"       | list | remove USER\n"
+		"machine | list | remove USER\n"
 		"\n"
 		"  USER         an OS account on this machine\n"
 		"  --role ROLE  owner, annotator (codes items) or adjudicator "

@@ -655,7 +655,7 @@ int machine_todo(struct store *st, long long member_id, long long round_id,
 {
 	sqlite3_stmt *s;
 	size_t alloc = 0, i;
-	int rc, rounds;
+	int rc;
 
 	*out = NULL;
 	*nr_out = 0;
@@ -684,44 +684,22 @@ int machine_todo(struct store *st, long long member_id, long long round_id,
 		sqlite3_finalize(s);
 		return 0;
 	}
-	if (round_id) {
-		s = store_prepare(st, "SELECT 1 FROM round_annotators WHERE "
-				  "round_id = ? AND member_id = ?", e);
-		if (!s)
-			return -1;
-		sqlite3_bind_int64(s, 1, round_id);
-		sqlite3_bind_int64(s, 2, member_id);
-		rc = store_step(st, s, "reading the round", e);
-		sqlite3_finalize(s);
-		if (rc < 0)
-			return -1;
-		if (!rc)
-			return err_set(e, ERR_INPUT, "the machine is not one "
-				       "of the round's annotators (declare it "
-				       "with round create --annotators)");
-	}
-	s = store_prepare(st, "SELECT EXISTS (SELECT 1 FROM rounds)", e);
-	if (!s)
-		return -1;
-	rc = store_step(st, s, "reading the rounds", e);
-	rounds = rc > 0 ? sqlite3_column_int(s, 0) : 0;
-	sqlite3_finalize(s);
-	if (rc < 0)
-		return -1;
-	s = store_prepare(st, rounds ?
+	/* a round named: its items, the machine declared or not; else the
+	 * open rounds that declare it */
+	s = store_prepare(st, round_id ?
+		"SELECT a.item_id FROM assignments a JOIN rounds r ON r.id = "
+		"a.round_id WHERE a.round_id = ?2 AND r.closed_at IS NULL AND "
+		"NOT EXISTS (SELECT 1 FROM submissions su WHERE su.item_id = "
+		"a.item_id AND su.member_id = ?1) ORDER BY a.position" :
 		"SELECT a.item_id FROM assignments a JOIN round_annotators ra "
 		"ON ra.round_id = a.round_id AND ra.member_id = ?1 JOIN rounds r "
-		"ON r.id = a.round_id WHERE r.closed_at IS NULL AND (?2 = 0 OR "
-		"a.round_id = ?2) AND NOT EXISTS (SELECT 1 FROM submissions su "
-		"WHERE su.item_id = a.item_id AND su.member_id = ?1) ORDER BY "
-		"a.round_id, a.position" :
-		"SELECT i.id FROM items i WHERE NOT i.missing AND NOT EXISTS "
-		"(SELECT 1 FROM submissions su WHERE su.item_id = i.id AND "
-		"su.member_id = ?1) ORDER BY i.id", e);
+		"ON r.id = a.round_id WHERE r.closed_at IS NULL AND NOT EXISTS "
+		"(SELECT 1 FROM submissions su WHERE su.item_id = a.item_id AND "
+		"su.member_id = ?1) ORDER BY a.round_id, a.position", e);
 	if (!s)
 		return -1;
 	sqlite3_bind_int64(s, 1, member_id);
-	if (rounds)
+	if (round_id)
 		sqlite3_bind_int64(s, 2, round_id);
 	while ((rc = store_step(st, s, "reading the machine's items", e)) > 0) {
 		ALLOC_GROW(*out, *nr_out + 1, alloc);

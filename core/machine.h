@@ -110,9 +110,11 @@ int machine_store(struct store *st, const struct actor *a,
 		  const char *raw, size_t raw_len,
 		  const struct machine_prov *p, struct err *e);
 
-/* The items machine `member_id` is to code: those named (ids[0..nr)) or,
- * when nr is 0, its queue (limited to round `round_id` unless 0), less
- * those it submitted.  *out is owned (free()).  0, or -1. */
+/* The items machine `member_id` is to code: those named (ids[0..nr)),
+ * else the items of open round `round_id` (declared in it or not), else
+ * those of the open rounds that declare it as an annotator; less those
+ * it submitted.  A machine codes the items of rounds only (see
+ * label_check_access()).  *out is owned (free()).  0, or -1. */
 int machine_todo(struct store *st, long long member_id, long long round_id,
 		 const long long *ids, size_t nr, long long **out,
 		 size_t *nr_out, struct err *e);

@@ -122,6 +122,8 @@ WRITERS = {
     "round close": "closes a round",
     "round reopen": "reopens a round (owner only)",
     "backup": "copies the whole study to a file (owner only)",
+    "machine-code": "codes as a machine member (owner only); prints its "
+                    "own run",
     "proposals accept": "decides a proposal",
     "proposals map": "decides a proposal",
     "proposals add": "proposes a code as the actor",

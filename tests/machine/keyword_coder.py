@@ -39,11 +39,16 @@ elif mode == "unknown-dim":
     labels["mood"] = "grumpy"
     json.dump(answer, sys.stdout)
 elif mode == "exit":
-    sys.stderr.write("model service unavailable\n")
+    sys.stderr.write("model \x1b[31mservice unavailable\n")
     sys.exit(3)
 elif mode == "sleep":
-    sys.stdout.flush()
+    # a child of the shell that outlives it unless the group is killed
+    with open(sys.argv[2], "w") as f:
+        f.write(str(__import__("os").getpid()))
     time.sleep(30)
+elif mode == "slow":
+    time.sleep(0.4)
+    json.dump(answer, sys.stdout)
 elif mode == "huge":
     sys.stdout.write("{\"labels\": {}, \"rationale\": \"" + "x" * (3 * 1024 * 1024) + "\"}")
 elif mode == "escapes":
@@ -59,9 +64,12 @@ elif mode == "flaky":
         open(mark, "w").close()
         sys.exit(1)
     json.dump(answer, sys.stdout)
-elif mode == "env":
-    answer["rationale"] = "cwd=%s gid=%d egid=%d" % (os.getcwd() if False else __import__("os").getcwd(),
-                                                     __import__("os").getgid(), __import__("os").getegid())
+elif mode == "save":
+    # keep the document read and report where the command ran
+    import os
+    with open(os.path.join(sys.argv[2], "%d.json" % item["id"]), "w") as f:
+        json.dump(doc, f)
+    answer["rationale"] = "cwd=%s var=%s" % (os.getcwd(), os.environ.get("MC_TEST_VAR"))
     json.dump(answer, sys.stdout)
 else:
     json.dump(answer, sys.stdout)

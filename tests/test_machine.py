@@ -1,0 +1,284 @@
+"""Machine coders (issue 17): `member add --role machine`, `machine-code`
+running a command per item with a JSON document in and a JSON answer out,
+refusals of bad answers, provenance, retries, Ctrl-C, blinding."""
+import hashlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+from bchelp import BIN, Study
+
+CODER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "machine",
+                     "keyword_coder.py")
+REPO = "microsoft/DeepSpeed"
+ITEMS = [3468, 4187, 4422, 4650]
+
+
+def cmd(mode="good", *extra):
+    return " ".join([sys.executable, CODER, mode] + list(extra))
+
+
+def ref(n):
+    return "%s#%d" % (REPO, n)
+
+
+class MachineTest(unittest.TestCase):
+    def setUp(self):
+        self.s = Study(members=[("alice", "annotator"), ("bob", "annotator"),
+                                ("carol", "adjudicator"),
+                                ("gpt", "machine")])
+        self.s.ok("round", "create", "r1", "--items",
+                  ",".join(ref(n) for n in ITEMS),
+                  "--annotators", "alice,bob")
+        self.tmp = tempfile.mkdtemp(prefix="bugcoder-mc-")
+
+    def tearDown(self):
+        self.s.close()
+        subprocess.run(["rm", "-rf", self.tmp])
+
+    def machine_rows(self):
+        return self.s.query(
+            "SELECT i.number, ma.command, ma.model, ma.note, "
+            "ma.input_sha256, ma.answer_sha256, ma.answer, ma.duration_ms "
+            "FROM machine_answers ma JOIN items i ON i.id = ma.item_id "
+            "JOIN members m ON m.id = ma.member_id WHERE m.name = 'gpt' "
+            "ORDER BY i.number")
+
+    def gpt_labels(self):
+        return self.s.query(
+            "SELECT i.number, l.dimension, l.code FROM labels l JOIN items i "
+            "ON i.id = l.item_id JOIN members m ON m.id = l.member_id WHERE "
+            "m.name = 'gpt' ORDER BY 1, 2, 3")
+
+    def gpt_submissions(self):
+        return [r[0] for r in self.s.query(
+            "SELECT i.number FROM submissions s JOIN items i ON i.id = "
+            "s.item_id JOIN members m ON m.id = s.member_id WHERE m.name = "
+            "'gpt' ORDER BY 1")]
+
+    def test_member(self):
+        out = self.s.ok("member", "list")
+        self.assertRegex(out, r"gpt\s+machine")
+        err = self.s.fail("status", as_="gpt")
+        self.assertIn("machine coder", err)
+        err = self.s.fail("label", ref(3468), "symptom=crash", as_="gpt")
+        self.assertIn("machine coder", err)
+        # not an OS account: no account check even where one applies
+        self.s.ok("member", "add", "no-such-account-x9", "--role", "machine")
+        # only the owner runs machines
+        err = self.s.fail("machine-code", "gpt", "--command", cmd(),
+                          as_="alice")
+        self.assertIn("machine-code", err)
+        # a human is no machine
+        err = self.s.fail("machine-code", "alice", "--command", cmd())
+        self.assertIn("not a machine coder", err)
+
+    def test_codes_round_with_provenance(self):
+        # not declared in r1: nothing assigned to it
+        out = self.s.ok("machine-code", "gpt", "--command", cmd())
+        self.assertIn("nothing to code", out)
+        env = {"MC_TEST_VAR": "from-the-caller"}
+        out = self.s.ok("machine-code", "gpt", "--round", "r1", "--command",
+                        cmd("save", self.tmp), "--note", "prompt v2",
+                        env=env)
+        self.assertIn("gpt: 4 coded, 0 failed", out)
+        self.assertEqual(self.gpt_submissions(), ITEMS)
+        rows = self.machine_rows()
+        self.assertEqual([r[0] for r in rows], ITEMS)
+        ids = dict(self.s.query("SELECT number, id FROM items"))
+        for num, command, model, note, in_sha, ans_sha, answer, ms in rows:
+            self.assertEqual(command, cmd("save", self.tmp))
+            self.assertEqual(model, "keyword-coder 1.0")  # the answer's
+            self.assertEqual(note, "prompt v2")
+            self.assertEqual(ans_sha,
+                             hashlib.sha256(answer.encode()).hexdigest())
+            with open(os.path.join(self.tmp, "%d.json" % ids[num]),
+                      "rb") as f:
+                raw = f.read()
+            doc = json.loads(raw)
+            self.assertEqual(doc["item"]["number"], num)
+            self.assertGreaterEqual(ms, 0)
+            a = json.loads(answer)
+            # ran in a directory of its own, with the caller's environment
+            cwd = a["rationale"].split()[0][4:]
+            self.assertNotEqual(cwd, self.s.dir)
+            self.assertFalse(os.path.exists(cwd))   # removed after
+            self.assertIn("var=from-the-caller", a["rationale"])
+            stored = {d: c for n, d, c in self.gpt_labels() if n == num
+                      and d != "fix_pattern"}
+            self.assertEqual(stored, {d: c for d, c in a["labels"].items()
+                                      if d != "fix_pattern"})
+        # the document: the item with its comments and fixes, the whole
+        # codebook with definitions, the dimensions to code
+        doc = json.load(open(os.path.join(self.tmp, "%d.json" %
+                                          ids[4187])))
+        self.assertIn("hangs", doc["item"]["title"])
+        self.assertTrue(doc["item"]["fixes"][0]["diff"])
+        self.assertIn("additions", doc["item"]["fixes"][0])
+        self.assertIn("comments", doc["item"])
+        dims = {d["key"]: d for d in doc["codebook"]["dimensions"]}
+        self.assertIn("definition", dims["symptom"]["codes"][0])
+        self.assertEqual(doc["dimensions"],
+                         ["symptom", "root_cause", "fix_pattern", "stage",
+                          "phase"])
+        # the keyword coder's codes, worked out by hand from the titles
+        self.assertIn((4187, "symptom", "hang"), self.gpt_labels())
+        self.assertIn((4650, "symptom", "memory_issue"), self.gpt_labels())
+        # the input hash is the SHA-256 of the document given
+        sha = hashlib.sha256()
+        p = subprocess.run([BIN, "--study", self.s.path, "machine-code",
+                            "gpt", "--round", "r1", "--command", cmd()],
+                           capture_output=True, text=True)
+        self.assertIn("nothing to code", p.stdout)
+        # --model overrides the answer's; audit names the owner for gpt
+        audit = self.s.query("SELECT for_member, action FROM audit WHERE "
+                             "action = 'machine.answer'")
+        self.assertEqual(len(audit), 4)
+        self.assertTrue(all(r[0] == "gpt" for r in audit))
+        self.s.ok("audit", "verify")
+
+    def test_declared_and_limit_and_model(self):
+        self.s.ok("round", "create", "r2", "--items", ref(5240) + "," +
+                  ref(5388) + "," + ref(5561), "--annotators", "alice,gpt")
+        out = self.s.ok("machine-code", "gpt", "--command", cmd(),
+                        "--limit", "2", "--model", "kw-2024-01")
+        self.assertIn("gpt: 2 coded", out)
+        self.assertEqual(self.gpt_submissions(), [5240, 5388])
+        self.assertEqual({r[2] for r in self.machine_rows()}, {"kw-2024-01"})
+        out = self.s.ok("machine-code", "gpt", "--command", cmd(),
+                        "--items", ref(5561))
+        self.assertIn("gpt: 1 coded", out)
+        # an item in no round is refused, reported, nothing stored
+        p = self.s.run("machine-code", "gpt", "--command", cmd(), "--items",
+                       ref(5733))
+        self.assertEqual(p.returncode, 1)
+        self.assertIn(ref(5733), p.stderr)
+        self.assertIn("in no round", p.stderr)
+        self.assertNotIn(5733, self.gpt_submissions())
+
+    def test_refusals_and_retry(self):
+        cases = [
+            ("badjson", "not JSON"),
+            ("unknown-code", "unknown code `explodes`"),
+            ("unknown-dim", "unknown dimension `mood`"),
+            ("exit", "exited with status 3"),
+            ("huge", "larger than"),
+        ]
+        for mode, why in cases:
+            before = self.s.dump()
+            p = self.s.run("machine-code", "gpt", "--round", "r1",
+                           "--command", cmd(mode), "--limit", "2")
+            self.assertEqual(p.returncode, 1, mode)
+            self.assertIn("gpt: 0 coded, 2 failed", p.stdout, mode)
+            lines = p.stderr.strip().splitlines()
+            self.assertEqual(len(lines), 2, p.stderr)
+            self.assertIn(ref(ITEMS[0]), lines[0])
+            self.assertIn(ref(ITEMS[1]), lines[1])
+            for line in lines:
+                self.assertIn(why, line, mode)
+                self.assertNotIn("\x1b", line)
+            after = self.s.dump()
+            self.assertEqual(before, after, mode)   # nothing stored
+        # the shell's status is the command's; the stderr line is made safe
+        p = self.s.run("machine-code", "gpt", "--round", "r1", "--command",
+                       cmd("exit"), "--limit", "1")
+        self.assertIn("model \u241b[31mservice unavailable", p.stderr)
+        # a flaky command: items it fails on are tried again next run
+        p = self.s.run("machine-code", "gpt", "--round", "r1", "--command",
+                       cmd("flaky", self.tmp))
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("gpt: 2 coded, 2 failed", p.stdout)
+        self.assertEqual(self.gpt_submissions(), [4187, 4422])
+        out = self.s.ok("machine-code", "gpt", "--round", "r1",
+                        "--command", cmd("flaky", self.tmp))
+        self.assertIn("gpt: 2 coded, 0 failed", out)
+        self.assertEqual(self.gpt_submissions(), ITEMS)
+
+    def test_escapes_are_stored_not_shown(self):
+        p = self.s.run("machine-code", "gpt", "--round", "r1", "--command",
+                       cmd("escapes"), "--limit", "1")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertNotIn("\x1b", p.stdout + p.stderr)
+        (answer,) = self.s.query("SELECT answer FROM machine_answers")[0]
+        self.assertIn("\\u001b]0;owned", answer)  # kept as given
+
+    def test_timeout_kills_the_group(self):
+        pidfile = os.path.join(self.tmp, "pid")
+        t0 = time.monotonic()
+        p = self.s.run("machine-code", "gpt", "--round", "r1", "--command",
+                       cmd("sleep", pidfile), "--limit", "1", "--timeout",
+                       "1")
+        self.assertLess(time.monotonic() - t0, 8)
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("no answer within 1 s", p.stderr)
+        pid = int(open(pidfile).read())
+        # python is a child of sh: killed with its process group
+        for _ in range(50):
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.05)
+        else:
+            self.fail("the command's child %d still runs" % pid)
+        self.assertEqual(self.gpt_submissions(), [])
+
+    def test_ctrl_c_keeps_what_was_stored(self):
+        proc = subprocess.Popen(
+            [BIN, "--study", self.s.path, "machine-code", "gpt", "--round",
+             "r1", "--command", cmd("slow")], stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 20
+        while not self.gpt_submissions() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=20)
+        self.assertEqual(proc.returncode, 1)
+        self.assertIn("stopped", err)
+        subs = self.gpt_submissions()
+        self.assertGreaterEqual(len(subs), 1)
+        self.assertLess(len(subs), 4)
+        self.assertEqual(len(self.machine_rows()), len(subs))
+        self.s.ok("audit", "verify")
+        out = self.s.ok("machine-code", "gpt", "--round", "r1",
+                        "--command", cmd())
+        self.assertIn("%d coded, 0 failed" % (4 - len(subs)), out)
+
+    def test_blinding(self):
+        self.s.ok("machine-code", "gpt", "--round", "r1", "--command",
+                  cmd())
+        # alice, an annotator of the open round, sees none of gpt's work
+        raw = self.s.ok("export", "--raw", as_="alice")
+        self.assertNotIn("gpt", raw)
+        out = self.s.ok("items", as_="alice")
+        self.assertNotIn("gpt", out)
+        self.s.fail("agree", "--round", "r1", as_="alice")
+        # the owner sees it
+        self.assertIn("gpt", self.s.ok("export", "--raw"))
+        # undeclared: not one of r1's coders, nor in human agreement
+        for n in ITEMS:
+            for c in ("alice", "bob"):
+                self.s.ok("label", ref(n), "symptom=crash",
+                          "root_cause=api_misuse",
+                          "fix_pattern=api_correction", "phase=training",
+                          "--submit", as_=c)
+        ag = self.s.agree_json()
+        self.assertNotIn("gpt", json.dumps(ag["annotators"]))
+        self.assertEqual(self.s.ok("disagreements"), self.s.ok(
+            "disagreements"))
+        self.s.ok("round", "close", "r1")
+        raw = self.s.ok("export", "--raw", as_="alice")
+        self.assertIn("gpt", raw)
+        # agreed labels stay human: every item agreed by alice and bob
+        agreed = self.s.ok("export", "--format", "jsonl")
+        for line in agreed.splitlines():
+            self.assertIn('"crash"', line)
+
+
+if __name__ == "__main__":
+    unittest.main()
