@@ -36,6 +36,7 @@
 #include <signal.h>
 #include <stddef.h>
 
+#include "core/agree.h"
 #include "core/buf.h"
 #include "core/codebook.h"
 #include "core/err.h"
@@ -118,5 +119,54 @@ int machine_store(struct store *st, const struct actor *a,
 int machine_todo(struct store *st, long long member_id, long long round_id,
 		 const long long *ids, size_t nr, long long **out,
 		 size_t *nr_out, struct err *e);
+
+/*
+ * Machine agreement: how each machine coder that coded items in scope (a
+ * round, or the whole study) agrees with each human annotator in scope,
+ * with the agreed labels, and with every other machine; per `select: one`
+ * dimension, over the items both submitted (for the agreed labels: the
+ * items agreed or resolved).  Cohen's kappa with its Wald interval, and
+ * the share of matching codes (accuracy, against the agreed labels).  The
+ * human agreement, agreed labels and adjudication queue are untouched: a
+ * machine counts there only when a round declared it as an annotator.
+ * Who may see it: as agreement_compute() (the caller computes that first).
+ */
+struct machine_info {
+	char *name;
+	long answers;		/* answers stored in scope */
+	long long ms;		/* their total duration */
+	char *models;		/* distinct models, "; "-joined, or NULL */
+	char *notes;		/* distinct notes, or NULL */
+	char *commands;		/* distinct command lines */
+	int declared;		/* an annotator of the round */
+};
+
+struct machine_pair {
+	size_t machine;		/* index into machines */
+	const char *other;	/* a human's name, another machine's, or
+				   NULL for the agreed labels (borrowed from
+				   the struct) */
+	const struct dimension *dim;
+	long n;			/* items compared */
+	long matches;
+	struct agree_cohen cohen;
+};
+
+struct machine_agreement {
+	struct machine_info *machines;
+	size_t nr_machines;
+	char **humans;
+	size_t nr_humans;
+	struct machine_pair *pairs;
+	size_t nr_pairs;
+};
+
+#define MACHINE_AGREEMENT_INIT { NULL, 0, NULL, 0, NULL, 0 }
+
+int machine_agreement(struct store *st, const struct actor *a,
+		      const struct codebook *cb, const char *round,
+		      const char *dim, struct machine_agreement *out,
+		      struct err *e);
+void machine_agreement_release(struct machine_agreement *ma);
 
 #endif
