@@ -169,4 +169,22 @@ int machine_agreement(struct store *st, const struct actor *a,
 		      struct err *e);
 void machine_agreement_release(struct machine_agreement *ma);
 
+/* One stored answer with its provenance (strings borrowed for the call). */
+struct machine_answer_row {
+	const char *item;	/* "owner/repo#N" */
+	const char *machine;
+	const char *command, *model, *note, *codebook_version;
+	const char *input_sha256, *answer_sha256, *answer, *answered_at;
+	long long duration_ms;
+};
+
+/* Call fn for every stored answer the actor may see (the rule of labels:
+ * access_may_see()), of round `round` (NULL: all), by item and machine.
+ * Stops at fn's first non-zero return and returns it; 0, or -1. */
+int machine_answers_each(struct store *st, const struct actor *a,
+			 const char *round,
+			 int (*fn)(const struct machine_answer_row *r,
+				   void *data),
+			 void *data, struct err *e);
+
 #endif

@@ -9,6 +9,7 @@
 
 #include "core/access.h"
 #include "core/agreed.h"
+#include "core/item.h"
 #include "core/round.h"
 
 void machine_agreement_release(struct machine_agreement *ma)
@@ -352,4 +353,63 @@ out:
 	if (ret < 0)
 		machine_agreement_release(out);
 	return ret;
+}
+
+int machine_answers_each(struct store *st, const struct actor *a,
+			 const char *round,
+			 int (*fn)(const struct machine_answer_row *r,
+				   void *data),
+			 void *data, struct err *e)
+{
+	sqlite3_stmt *s;
+	int rc, stop = 0;
+
+	if (a->role == ROLE_NONE)
+		return err_set(e, ERR_PERM, "%s is not a member of this study",
+			       a->name);
+	s = store_prepare(st,
+		"SELECT i.repo, i.number, m.name, ma.command, ma.model, "
+		"ma.note, ma.codebook_version, ma.input_sha256, "
+		"ma.answer_sha256, ma.answer, ma.answered_at, ma.duration_ms, "
+		"ma.item_id, ma.member_id FROM machine_answers ma JOIN items i "
+		"ON i.id = ma.item_id JOIN members m ON m.id = ma.member_id "
+		"WHERE ?1 IS NULL OR ma.item_id IN (SELECT a.item_id FROM "
+		"assignments a JOIN rounds r ON r.id = a.round_id WHERE r.name "
+		"= ?1) ORDER BY ma.item_id, m.name, ma.id", e);
+	if (!s)
+		return -1;
+	store_bind_text(s, 1, round);
+	while (!stop && (rc = store_step(st, s, "reading machine answers",
+					 e)) > 0) {
+		struct machine_answer_row r;
+		char *name;
+		int may = access_may_see(st, a, sqlite3_column_int64(s, 12),
+					 sqlite3_column_int64(s, 13), e);
+
+		if (may < 0) {
+			rc = -1;
+			break;
+		}
+		if (!may)
+			continue;
+		name = item_name((const char *)sqlite3_column_text(s, 0),
+				 sqlite3_column_int64(s, 1));
+		r.item = name;
+		r.machine = (const char *)sqlite3_column_text(s, 2);
+		r.command = (const char *)sqlite3_column_text(s, 3);
+		r.model = (const char *)sqlite3_column_text(s, 4);
+		r.note = (const char *)sqlite3_column_text(s, 5);
+		r.codebook_version = (const char *)sqlite3_column_text(s, 6);
+		r.input_sha256 = (const char *)sqlite3_column_text(s, 7);
+		r.answer_sha256 = (const char *)sqlite3_column_text(s, 8);
+		r.answer = (const char *)sqlite3_column_text(s, 9);
+		r.answered_at = (const char *)sqlite3_column_text(s, 10);
+		r.duration_ms = sqlite3_column_int64(s, 11);
+		stop = fn(&r, data);
+		free(name);
+	}
+	sqlite3_finalize(s);
+	if (stop)
+		return stop;
+	return rc < 0 ? -1 : 0;
 }
