@@ -214,7 +214,9 @@ static void test_migration_chains_old_rows(void **state)
 	buf_addf(&path, "%s/old.db", tmpdir);
 	assert_int_equal(store_open(&st, path.ptr, STORE_CREATE, &e), 0);
 	five_rows(&st);
-	exec_ok(&st, "DROP TABLE repo_aliases;"	/* 4 -> 5 undone */
+	exec_ok(&st, "DROP TABLE machine_answers;"	/* 5 -> 6 undone */
+		"ALTER TABLE members DROP COLUMN machine;"
+		"DROP TABLE repo_aliases;"	/* 4 -> 5 undone */
 		"ALTER TABLE fixes DROP COLUMN repeats;"
 		"ALTER TABLE items DROP COLUMN kind;"
 		"ALTER TABLE items DROP COLUMN missing;"
