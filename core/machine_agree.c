@@ -63,6 +63,14 @@ static int load_members(struct store *st, const char *sql, long long rid,
 	return rc < 0 ? -1 : 0;
 }
 
+static char *xstrdup_printf_n(const char *what, size_t n)
+{
+	struct buf b = BUF_INIT;
+
+	buf_addf(&b, "%s %zu", what, n);
+	return buf_detach(&b, NULL);
+}
+
 static int load_info(struct store *st, long long rid, long long id,
 		     struct machine_info *mi, struct err *e)
 {
@@ -266,7 +274,7 @@ int machine_agreement(struct store *st, const struct actor *a,
 	long long rid = 0, *mids = NULL, *hids = NULL;
 	char **mnames = NULL;
 	size_t nr_m = 0, i, j, h, d, alloc = 0;
-	int ret = -1, bad = 0;
+	int ret = -1, bad = 0, blind;
 
 	memset(out, 0, sizeof(*out));
 	memset(&ri, 0, sizeof(ri));
@@ -309,6 +317,22 @@ int machine_agreement(struct store *st, const struct actor *a,
 		out->nr_machines++;
 		if (load_info(st, rid, mids[i], &out->machines[i], e) < 0)
 			goto out;
+	}
+	/* as agreement_compute() does: a blind adjudicator learns no names,
+	 * the humans' nor the machines' (a declared machine is one of the
+	 * annotators there) */
+	if ((blind = access_blind(st, e)) < 0)
+		goto out;
+	if (!access_names_coders(a, blind, 0)) {
+		for (h = 0; h < out->nr_humans; h++) {
+			free(out->humans[h]);
+			out->humans[h] = xstrdup_printf_n("annotator", h + 1);
+		}
+		for (i = 0; i < nr_m; i++) {
+			free(out->machines[i].name);
+			out->machines[i].name = xstrdup_printf_n("machine",
+								 i + 1);
+		}
 	}
 	for (d = 0; d < cb->nr_dims; d++) {
 		const struct dimension *dm = &cb->dims[d];
