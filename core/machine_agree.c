@@ -71,6 +71,33 @@ static char *xstrdup_printf_n(const char *what, size_t n)
 	return buf_detach(&b, NULL);
 }
 
+/* How many machines that agreement_compute() counts as annotators sort
+ * before `name`: the round's declared ones, or (rid 0) those declared in
+ * any round that submitted something. */
+static int declared_before(struct store *st, long long rid, const char *name,
+			   long long *n, struct err *e)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	s = store_prepare(st, "SELECT count(*) FROM members m WHERE m.machine "
+			  "AND m.name < ?2 AND CASE WHEN ?1 THEN EXISTS (SELECT "
+			  "1 FROM round_annotators ra WHERE ra.round_id = ?1 AND "
+			  "ra.member_id = m.id) ELSE EXISTS (SELECT 1 FROM "
+			  "round_annotators ra WHERE ra.member_id = m.id) AND "
+			  "EXISTS (SELECT 1 FROM submissions s WHERE s.member_id "
+			  "= m.id) END", e);
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, rid);
+	sqlite3_bind_text(s, 2, name, -1, SQLITE_STATIC);
+	rc = store_step(st, s, "reading the coders", e);
+	if (rc > 0)
+		*n = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return rc < 0 ? -1 : 0;
+}
+
 static int load_info(struct store *st, long long rid, long long id,
 		     struct machine_info *mi, struct err *e)
 {
@@ -325,8 +352,16 @@ int machine_agreement(struct store *st, const struct actor *a,
 		goto out;
 	if (!access_names_coders(a, blind, 0)) {
 		for (h = 0; h < out->nr_humans; h++) {
+			long long before = 0;
+
+			/* numbered as in agreement_compute()'s list, which
+			 * holds the declared machines too */
+			if (declared_before(st, rid, out->humans[h], &before,
+					    e) < 0)
+				goto out;
 			free(out->humans[h]);
-			out->humans[h] = xstrdup_printf_n("annotator", h + 1);
+			out->humans[h] = xstrdup_printf_n("annotator", h + 1 +
+							  (size_t)before);
 		}
 		for (i = 0; i < nr_m; i++) {
 			free(out->machines[i].name);

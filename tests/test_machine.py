@@ -163,6 +163,34 @@ class MachineTest(unittest.TestCase):
         self.assertIn("in no round", p.stderr)
         self.assertNotIn(5733, self.gpt_submissions())
 
+    def test_declared_machine_is_an_annotator(self):
+        self.s.ok("round", "create", "r2", "--items", ref(5240) + "," +
+                  ref(5388), "--annotators", "alice,gpt")
+        self.s.ok("machine-code", "gpt", "--command", cmd())
+        for n in (5240, 5388):
+            # the keyword coder never says `unreported`
+            self.s.ok("label", ref(n), "symptom=unreported",
+                      "root_cause=version_incompatibility",
+                      "fix_pattern=api_correction", "phase=training",
+                      "--submit", as_="alice")
+        doc = self.s.agree_json("--round", "r2")
+        self.assertEqual(doc["annotators"], ["alice", "gpt"])
+        (gpt,) = doc["machines"]["coders"]
+        self.assertTrue(gpt["declared"])
+        self.assertIn("declared an annotator of the round",
+                      self.s.ok("agree", "--round", "r2"))
+        # its disagreements go to the adjudicator like anyone's
+        self.assertIn(ref(5240), self.s.ok("disagreements", "--round",
+                                           "r2"))
+        # a blind adjudicator: no names, numbered as the main table
+        doc = self.s.agree_json("--round", "r2", as_="carol")
+        self.assertEqual(doc["annotators"], ["annotator 1", "annotator 2"])
+        self.assertEqual(doc["machines"]["coders"][0]["name"], "machine 1")
+        others = {p["other"] for p in doc["machines"]["pairs"]}
+        self.assertEqual(others, {"annotator 1", None})
+        self.assertNotIn("alice", json.dumps(doc))
+        self.assertNotIn("gpt", json.dumps(doc))
+
     def test_refusals_and_retry(self):
         cases = [
             ("badjson", "not JSON"),
