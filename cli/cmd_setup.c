@@ -91,8 +91,8 @@ static int member_list(struct cli *c)
 CMD(member)
 {
 	static const char usage[] =
-		"bugcoder member add USER --role owner|annotator|adjudicator"
-		" | list | remove USER\n"
+		"bugcoder member add USER --role owner|annotator|adjudicator|"
+		"machine | list | remove USER\n"
 		"\n"
 		"  USER         an OS account on this machine\n"
 		"  --role ROLE  owner, annotator (codes items) or adjudicator "
@@ -137,7 +137,8 @@ CMD(member)
 		r = role_parse(role);
 		if (r == ROLE_NONE) {
 			ret = cli_usage_error(usage, "--role %s: not a role "
-					      "(owner, annotator, adjudicator)",
+					      "(owner, annotator, adjudicator, "
+					      "machine)",
 					      role);
 			goto out;
 		}
@@ -147,7 +148,7 @@ CMD(member)
 			ret = cli_fail(c);
 			goto out;
 		}
-		printf("%s is now %s %s\n", pos[1], r == ROLE_OWNER ? "an" :
+		printf("%s is now %s %s\n", pos[1], r == ROLE_MACHINE ? "a" :
 		       "an", role_name(r));
 	} else if (!strcmp(pos[0], "remove")) {
 		if (npos != 2) {

@@ -86,7 +86,9 @@ static int load_annotators(struct store *st, struct agreement *ag,
 		 * whatever role they hold now: a later role change never
 		 * changes past agreement */
 		"SELECT DISTINCT m.id, m.name FROM submissions s JOIN members m "
-		"ON m.id = s.member_id ORDER BY m.name", e);
+		"ON m.id = s.member_id WHERE NOT m.machine OR EXISTS (SELECT 1 "
+		"FROM round_annotators ra WHERE ra.member_id = m.id) ORDER BY "
+		"m.name", e);
 	if (!s)
 		return -1;
 	if (round_id)

@@ -171,7 +171,8 @@ int label_check_access(struct store *st, const struct actor *a,
 	long long round;
 	int closed, ok = 0;
 
-	if (a->role != ROLE_ANNOTATOR && a->role != ROLE_OWNER)
+	if (a->role != ROLE_ANNOTATOR && a->role != ROLE_OWNER &&
+	    a->role != ROLE_MACHINE)
 		return err_set(e, ERR_PERM, "%s is %s %s and does not label "
 			       "items", a->name, a->role == ROLE_NONE ?
 			       "not" : "an", a->role == ROLE_NONE ?
@@ -206,10 +207,19 @@ int label_check_access(struct store *st, const struct actor *a,
 			       "its labels can no longer change");
 	if (access_item_round(st, item_id, &round, &closed, e) < 0)
 		return -1;
+	/* a machine codes the items of rounds only, so that the agreed
+	 * labels of an item in no round (every submitter's) stay human;
+	 * in a round that does not declare it, its labels stand beside the
+	 * annotators' and count for nothing but machine agreement */
+	if (!round && a->role == ROLE_MACHINE)
+		return err_set(e, ERR_PERM, "the item is in no round; a "
+			       "machine codes only the items of rounds");
 	if (!round)
 		return 0;
 	if (closed)
 		return round_error(st, item_id, NULL, e);
+	if (a->role == ROLE_MACHINE)
+		return 0;
 	s = store_prepare(st, "SELECT 1 FROM round_annotators WHERE "
 			  "round_id = ? AND member_id = ?", e);
 	if (!s)

@@ -34,6 +34,8 @@ const char *role_name(enum role r)
 		return "annotator";
 	case ROLE_ADJUDICATOR:
 		return "adjudicator";
+	case ROLE_MACHINE:
+		return "machine";
 	default:
 		return "none";
 	}
@@ -47,6 +49,8 @@ enum role role_parse(const char *s)
 		return ROLE_ANNOTATOR;
 	if (!strcmp(s, "adjudicator"))
 		return ROLE_ADJUDICATOR;
+	if (!strcmp(s, "machine"))
+		return ROLE_MACHINE;
 	return ROLE_NONE;
 }
 
@@ -68,8 +72,9 @@ int member_find(struct store *st, const char *name, long long *id,
 	sqlite3_stmt *s;
 	int rc;
 
-	s = store_prepare(st, "SELECT id, role FROM members WHERE name = ? "
-			  "AND active", e);
+	s = store_prepare(st, "SELECT id, CASE WHEN machine THEN 'machine' "
+			  "ELSE role END FROM members WHERE name = ? AND "
+			  "active", e);
 	if (!s)
 		return -1;
 	sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
@@ -126,6 +131,12 @@ static int resolve(struct store *st, const char *as, struct actor *a,
 		}
 		if (member_find(st, as, &a->member_id, &a->role, e) < 0)
 			goto fail;
+		if (a->role == ROLE_MACHINE) {
+			err_set(e, ERR_PERM, "--as %s: %s is a machine coder; "
+				"it codes only through `bugcoder machine-code`",
+				as, as);
+			goto fail;
+		}
 		a->name = xstrdup(as);
 		a->acting_for = 1;
 		return 0;
@@ -224,18 +235,19 @@ int member_add(struct store *st, const struct actor *a, const char *name,
 		return err_set(e, ERR_INPUT, "%s: not a valid member name "
 			       "(an OS account name)", name);
 	if (role == ROLE_NONE)
-		return err_set(e, ERR_INPUT, "unknown role (owner, annotator "
-			       "or adjudicator)");
+		return err_set(e, ERR_INPUT, "unknown role (owner, annotator, "
+			       "adjudicator or machine)");
 	/* on a server install a member reaches the study only as an OS
 	 * account: a name that is none is a typo */
-	if (priv_server_conf() && !getpwnam(name))
+	if (role != ROLE_MACHINE && priv_server_conf() && !getpwnam(name))
 		return err_set(e, ERR_INPUT, "%s: no such account on this "
 			       "system (a member is an OS account: create it "
 			       "first)", name);
 	if (store_begin(st, e) < 0)
 		return -1;
-	s = store_prepare(st, "SELECT role || CASE WHEN active THEN '' "
-			  "ELSE ' (removed)' END FROM members WHERE name = ?",
+	s = store_prepare(st, "SELECT CASE WHEN machine THEN 'machine' ELSE "
+			  "role END || CASE WHEN active THEN '' ELSE "
+			  "' (removed)' END FROM members WHERE name = ?",
 			  e);
 	if (!s)
 		goto out;
@@ -268,18 +280,24 @@ int member_add(struct store *st, const struct actor *a, const char *name,
 	}
 	/* a role change of an annotator of an open round would leave
 	 * that round unfinishable */
-	if (old && !strcmp(old, "annotator") && role != ROLE_ANNOTATOR &&
+	if (old && (!strcmp(old, "annotator") || !strcmp(old, "machine")) &&
+	    role_parse(old) != role &&
 	    refuse_open_round(st, name, "given another role", e) < 0)
 		goto out;
 	store_now(now);
+	/* a machine is an annotator in the table, marked */
 	s = store_prepare(st, "INSERT INTO members (name, role, active, "
-			  "added_at) VALUES (?1, ?2, 1, ?3) ON CONFLICT (name) "
-			  "DO UPDATE SET role = ?2, active = 1", e);
+			  "added_at, machine) VALUES (?1, ?2, 1, ?3, ?4) ON "
+			  "CONFLICT (name) DO UPDATE SET role = ?2, active = 1, "
+			  "machine = ?4", e);
 	if (!s)
 		goto out;
 	sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 2, role_name(role), -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, role_name(role == ROLE_MACHINE ?
+					  ROLE_ANNOTATOR : role), -1,
+			  SQLITE_STATIC);
 	sqlite3_bind_text(s, 3, now, -1, SQLITE_STATIC);
+	sqlite3_bind_int(s, 4, role == ROLE_MACHINE);
 	if (sqlite3_step(s) != SQLITE_DONE) {
 		store_error(st, e, "adding a member");
 		goto out;
@@ -367,8 +385,9 @@ int member_each(struct store *st,
 	sqlite3_stmt *s;
 	int rc, stop = 0;
 
-	s = store_prepare(st, "SELECT name, role, added_at FROM members "
-			  "WHERE active ORDER BY CASE role WHEN 'owner' THEN 0 "
+	s = store_prepare(st, "SELECT name, CASE WHEN machine THEN 'machine' "
+			  "ELSE role END, added_at FROM members WHERE active "
+			  "ORDER BY CASE role WHEN 'owner' THEN 0 "
 			  "WHEN 'adjudicator' THEN 1 ELSE 2 END, name", e);
 	if (!s)
 		return -1;

@@ -6,7 +6,9 @@
  * then records both names.  Roles: owner (set up, import, export, add
  * members; sees everything), annotator (codes items, blind to the others),
  * adjudicator (resolves disagreements, decides proposals; sees
- * everything).
+ * everything), machine (a program run by `machine-code`: not an OS
+ * account, never logs in, not even through --as; its labels are labels
+ * like any other).
  */
 #ifndef BUGCODER_MEMBER_H
 #define BUGCODER_MEMBER_H
@@ -19,6 +21,8 @@ enum role {
 	ROLE_OWNER,
 	ROLE_ANNOTATOR,
 	ROLE_ADJUDICATOR,
+	ROLE_MACHINE,		/* a program that codes (machine-code); never
+				   an actor */
 };
 
 struct actor {
@@ -54,7 +58,8 @@ int member_each(struct store *st,
 			  const char *added_at, void *data),
 		void *data, struct err *e);
 
-/* "owner", "annotator", "adjudicator" <-> enum role; ROLE_NONE if not. */
+/* "owner", "annotator", "adjudicator", "machine" <-> enum role; ROLE_NONE
+ * if not. */
 const char *role_name(enum role r);
 enum role role_parse(const char *s);
 

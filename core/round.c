@@ -441,7 +441,8 @@ static int check_annotators(struct store *st, const struct round_spec *spec,
 					       spec->annotators[i]);
 		if (member_find(st, spec->annotators[i], &ids[i], &r, e) < 0)
 			return err_prefix(e, "--annotators");
-		if (r != ROLE_ANNOTATOR && r != ROLE_OWNER)
+		if (r != ROLE_ANNOTATOR && r != ROLE_OWNER &&
+		    r != ROLE_MACHINE)
 			return err_set(e, ERR_INPUT, "--annotators: %s is %s, "
 				       "not an annotator", spec->annotators[i],
 				       role_name(r));

@@ -333,6 +333,30 @@ static const char *const migrations[] = {
 	"  quote TEXT NOT NULL,"
 	"  created_at TEXT NOT NULL);"
 	"CREATE INDEX evidence_item ON evidence(item_id, member_id);",
+
+	/* 8 -> 9: a machine coder is a member (role 'annotator' in the
+	   table, `machine` set) that never logs in and codes only through
+	   `machine-code`; each answer it gave is kept with its provenance:
+	   the command line, the model and note given, the SHA-256 of the
+	   document it read and of the raw answer, the answer itself, how
+	   long it took */
+	"ALTER TABLE members ADD COLUMN machine INTEGER NOT NULL DEFAULT 0;"
+	"CREATE TABLE machine_answers ("
+	"  id INTEGER PRIMARY KEY,"
+	"  member_id INTEGER NOT NULL REFERENCES members(id),"
+	"  item_id INTEGER NOT NULL REFERENCES items(id),"
+	"  command TEXT NOT NULL,"
+	"  model TEXT,"
+	"  note TEXT,"
+	"  codebook_version TEXT NOT NULL,"
+	"  input_sha256 TEXT NOT NULL,"
+	"  answer_sha256 TEXT NOT NULL,"
+	"  answer TEXT NOT NULL,"
+	"  rationale TEXT,"
+	"  duration_ms INTEGER NOT NULL,"
+	"  answered_at TEXT NOT NULL);"
+	"CREATE INDEX machine_answers_member ON machine_answers"
+	"  (member_id, item_id);",
 };
 
 #endif

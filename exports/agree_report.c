@@ -10,6 +10,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "core/machine.h"
 #include "core/round.h"
 
 #define STR_(x) #x
@@ -919,11 +920,218 @@ void agree_render(const struct agreement *ag, const struct agree_summary *sum,
 	}
 }
 
+/* ---- machine coders ------------------------------------------------ */
+
+static const char *pair_other(const struct machine_pair *p)
+{
+	return p->other ? p->other : "agreed labels";
+}
+
+static void text_stat(struct buf *out, const struct agree_stat *s)
+{
+	if (s->defined)
+		buf_addf(out, "%.3f", fabs(s->value) < 5e-13 ? 0.0 : s->value);
+	else
+		buf_addstr(out, "-");
+}
+
+static double clip1(double v)
+{
+	return v < -1 ? -1 : v > 1 ? 1 : v;
+}
+
+static void machines_text(const struct machine_agreement *ma,
+			  struct buf *out)
+{
+	const struct dimension *last = NULL;
+	size_t i;
+
+	buf_addstr(out, "\nMachine coders (beside the annotators; in the "
+		   "agreement above only when the round declared them):\n");
+	for (i = 0; i < ma->nr_machines; i++) {
+		const struct machine_info *m = &ma->machines[i];
+
+		buf_addf(out, "  %s: %ld answers, %.1f s in all%s\n", m->name,
+			 m->answers, m->ms / 1000.0, m->declared ?
+			 ", declared an annotator of the round" : "");
+		buf_addf(out, "    model: %s\n", m->models ? m->models :
+			 "(not given)");
+		if (m->notes)
+			buf_addf(out, "    note: %s\n", m->notes);
+		if (m->commands)
+			buf_addf(out, "    command: %s\n", m->commands);
+	}
+	for (i = 0; i < ma->nr_pairs; i++) {
+		const struct machine_pair *p = &ma->pairs[i];
+		const struct agree_cohen *c = &p->cohen;
+
+		if (p->dim != last) {
+			buf_addf(out, "%s (Cohen's kappa, 95%% Wald interval "
+				 "clipped to [-1, 1]):\n", p->dim->key);
+			last = p->dim;
+		}
+		buf_addf(out, "  %-12s vs %-14s n %-4ld kappa ",
+			 ma->machines[p->machine].name, pair_other(p), p->n);
+		text_stat(out, &c->kappa);
+		if (c->ci_low.defined && c->ci_high.defined)
+			buf_addf(out, " [%.3f, %.3f]", clip1(c->ci_low.value),
+				 clip1(c->ci_high.value));
+		if (p->n)
+			buf_addf(out, "  %s %.1f%%", p->other ? "agreement" :
+				 "accuracy", 100.0 * p->matches / p->n);
+		buf_addch(out, '\n');
+	}
+}
+
+static cJSON *stat_json(const struct agree_stat *s)
+{
+	return s->defined ? cJSON_CreateNumber(s->value) : cJSON_CreateNull();
+}
+
+static cJSON *machines_json(const struct machine_agreement *ma)
+{
+	cJSON *o = cJSON_CreateObject(), *arr;
+	size_t i;
+
+	arr = cJSON_AddArrayToObject(o, "coders");
+	for (i = 0; i < ma->nr_machines; i++) {
+		const struct machine_info *m = &ma->machines[i];
+		cJSON *mo = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(mo, "name", m->name);
+		cJSON_AddNumberToObject(mo, "answers", (double)m->answers);
+		cJSON_AddNumberToObject(mo, "duration_ms", (double)m->ms);
+		cJSON_AddItemToObject(mo, "models", m->models ?
+				      cJSON_CreateString(m->models) :
+				      cJSON_CreateNull());
+		cJSON_AddItemToObject(mo, "notes", m->notes ?
+				      cJSON_CreateString(m->notes) :
+				      cJSON_CreateNull());
+		cJSON_AddItemToObject(mo, "commands", m->commands ?
+				      cJSON_CreateString(m->commands) :
+				      cJSON_CreateNull());
+		cJSON_AddBoolToObject(mo, "declared", m->declared);
+		cJSON_AddItemToArray(arr, mo);
+	}
+	arr = cJSON_AddArrayToObject(o, "pairs");
+	for (i = 0; i < ma->nr_pairs; i++) {
+		const struct machine_pair *p = &ma->pairs[i];
+		cJSON *po = cJSON_CreateObject(), *ci = cJSON_CreateArray();
+
+		cJSON_AddStringToObject(po, "dimension", p->dim->key);
+		cJSON_AddStringToObject(po, "machine",
+					ma->machines[p->machine].name);
+		cJSON_AddStringToObject(po, "against", p->other ? "coder" :
+					"agreed");
+		cJSON_AddItemToObject(po, "other", p->other ?
+				      cJSON_CreateString(p->other) :
+				      cJSON_CreateNull());
+		cJSON_AddNumberToObject(po, "items", (double)p->n);
+		cJSON_AddNumberToObject(po, "matches", (double)p->matches);
+		cJSON_AddItemToObject(po, "cohen_kappa",
+				      stat_json(&p->cohen.kappa));
+		if (p->cohen.ci_low.defined && p->cohen.ci_high.defined) {
+			cJSON_AddItemToArray(ci, cJSON_CreateNumber(
+				clip1(p->cohen.ci_low.value)));
+			cJSON_AddItemToArray(ci, cJSON_CreateNumber(
+				clip1(p->cohen.ci_high.value)));
+		}
+		cJSON_AddItemToObject(po, "ci95", ci);
+		cJSON_AddItemToObject(po, p->other ? "observed_agreement" :
+				      "accuracy", p->n ? cJSON_CreateNumber(
+				      (double)p->matches / p->n) :
+				      cJSON_CreateNull());
+		cJSON_AddItemToArray(arr, po);
+	}
+	return o;
+}
+
+/* One row per comparison in the agreement table: coefficient "Cohen's
+ * kappa (machine)", observed_agreement the share of matching codes (the
+ * accuracy, against the agreed labels), annotator_a "NAME (MODELS)" and
+ * annotator_b the other coder, or "agreed". */
+static void machines_csv(const struct machine_agreement *ma,
+			 const char *round, struct buf *out)
+{
+	size_t i;
+	int k;
+
+	for (i = 0; i < ma->nr_pairs; i++) {
+		const struct machine_pair *p = &ma->pairs[i];
+		const struct machine_info *m = &ma->machines[p->machine];
+		const struct agree_cohen *c = &p->cohen;
+		struct agree_stat lo = c->ci_low, hi = c->ci_high, acc;
+		struct buf who = BUF_INIT;
+
+		if (lo.defined)
+			lo.value = clip1(lo.value);
+		if (hi.defined)
+			hi.value = clip1(hi.value);
+		acc.defined = p->n > 0;
+		acc.value = p->n ? (double)p->matches / p->n : 0;
+		acc.why = NULL;
+		buf_addf(out, "%s,%s,code,%s,%ld,%d,2,Cohen's kappa (machine)",
+			 round ? round : "", p->dim->key,
+			 dim_scale_name(p->dim->scale), p->n, c->k);
+		cell(out, &c->kappa);
+		cell(out, &lo);
+		cell(out, &hi);
+		cell_str(out, "wald");
+		cell_str(out, (lo.defined && lo.value != c->ci_low.value) ||
+			 (hi.defined && hi.value != c->ci_high.value) ?
+			 "yes" : "no");
+		cell(out, &c->ci_low);
+		cell(out, &c->ci_high);
+		buf_addstr(out, ",,");
+		cell_str(out, !c->kappa.defined ? c->kappa.why : NULL);
+		cell(out, &acc);
+		cell(out, &c->pe);
+		cell(out, &c->kappa);
+		for (k = 0; k < 25; k++)
+			buf_addch(out, ',');
+		buf_addf(&who, "%s (%s)", m->name, m->models ? m->models :
+			 "model not given");
+		cell_str(out, who.ptr);
+		cell_str(out, p->other ? p->other : "agreed");
+		buf_addch(out, '\n');
+		buf_release(&who);
+	}
+}
+
+static void render_machines(const struct machine_agreement *ma,
+			    const char *round, int format, struct buf *out)
+{
+	if (format == REPORT_TEXT) {
+		machines_text(ma, out);
+	} else if (format == REPORT_CSV) {
+		machines_csv(ma, round, out);
+	} else {
+		cJSON *o = machines_json(ma);
+		char *s = cJSON_PrintUnformatted(o);
+		size_t end = out->len;
+
+		/* into the report's object: `"machines": {...}` before its
+		 * closing brace */
+		while (end && (out->ptr[end - 1] == '\n' ||
+			       out->ptr[end - 1] == ' '))
+			end--;
+		if (s && end && out->ptr[end - 1] == '}') {
+			buf_setlen(out, end - 1);
+			buf_addstr(out, ",\"machines\":");
+			buf_addstr(out, s);
+			buf_addstr(out, "}\n");
+		}
+		cJSON_free(s);
+		cJSON_Delete(o);
+	}
+}
+
 int report_agreement(struct store *st, const struct actor *a,
 		     const struct codebook *cb, const char *round,
 		     const char *dim, int format, const struct agree_opts *opts,
 		     struct buf *out, struct err *e)
 {
+	struct machine_agreement ma = MACHINE_AGREEMENT_INIT;
 	struct agreement ag = AGREEMENT_INIT;
 	struct agree_summary sum = AGREE_SUMMARY_INIT;
 	int ret = -1;
@@ -950,9 +1158,14 @@ int report_agreement(struct store *st, const struct actor *a,
 			sum.later = buf_detach(&later, NULL);
 		buf_release(&later);
 	}
+	if (machine_agreement(st, a, cb, round, dim, &ma, e) < 0)
+		goto out;
 	agree_render(&ag, &sum, (enum report_format)format, out);
+	if (ma.nr_machines)
+		render_machines(&ma, round, format, out);
 	ret = 0;
 out:
+	machine_agreement_release(&ma);
 	agree_summary_release(&sum);
 	agreement_release(&ag);
 	return ret;

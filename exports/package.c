@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "core/buf.h"
+#include "core/machine.h"
 #include "exports/agree_report.h"
 #include "exports/atomic.h"
 #include "exports/audit_out.h"
@@ -220,6 +221,52 @@ static int write_table(struct pkg *p, const char *name, struct store *st,
 	return 0;
 }
 
+struct answers_out {
+	FILE *f;
+	struct export_opts *o;
+	struct buf line;
+};
+
+static int answer_line(const struct machine_answer_row *r, void *data)
+{
+	struct answers_out *ao = data;
+	struct json_out j;
+
+	buf_reset(&ao->line);
+	jsonw_begin(&j, &ao->line);
+	jsonw_str(&j, "item", r->item);
+	jsonw_str(&j, "machine", r->machine);
+	jsonw_str(&j, "command", r->command);
+	jsonw_str(&j, "model", r->model);
+	jsonw_str(&j, "note", r->note);
+	jsonw_str(&j, "codebook_version", r->codebook_version);
+	jsonw_str(&j, "input_sha256", r->input_sha256);
+	jsonw_str(&j, "answer_sha256", r->answer_sha256);
+	jsonw_int(&j, "duration_ms", r->duration_ms);
+	jsonw_str(&j, "answered_at", r->answered_at);
+	jsonw_str(&j, "answer", r->answer);
+	jsonw_end(&j);
+	if (fwrite(ao->line.ptr, 1, ao->line.len, ao->f) != ao->line.len)
+		return -1;
+	ao->o->rows++;
+	return 0;
+}
+
+/* The machine coders' answers with their provenance, as a table_fn. */
+static int export_machine_answers(struct store *st, const struct actor *a,
+				  struct export_opts *o, FILE *f,
+				  struct err *e)
+{
+	struct answers_out ao = { f, o, BUF_INIT };
+	int rc = machine_answers_each(st, a, o->round, answer_line, &ao, e);
+
+	buf_release(&ao.line);
+	if (rc > 0 || (rc == 0 && ferror(f)))
+		return err_set(e, ERR_IO, "writing machine-answers.jsonl "
+			       "failed");
+	return rc;
+}
+
 /* The audit log the actor may read, as a table_fn. */
 static int export_audit(struct store *st, const struct actor *a,
 			struct export_opts *o, FILE *f, struct err *e)
@@ -342,6 +389,11 @@ static const char readme[] =
 	"audit.csv          the audit log: who changed what, when, for whom;\n"
 	"                   each row's hash is chained on the row before\n"
 	"                   (the maker's rows only, for an adjudicator)\n"
+	"machine-answers.jsonl  every answer of a machine coder: item,\n"
+	"                   machine, command, model, note, codebook_version,\n"
+	"                   SHA-256 of its input and of the answer, duration,\n"
+	"                   time, the raw answer (agreement.* compares the\n"
+	"                   machines with the annotators)\n"
 	"codebook.json      the codebook the labels are coded against\n"
 	"codebooks/         every codebook version the study has held\n"
 	"agreement.txt      agreement statistics (Cohen's kappa and others)\n"
@@ -490,6 +542,8 @@ int package_write(struct store *st, const struct actor *a,
 			e) < 0 ||
 	    write_table(&p, "audit.csv", st, a, cb, export_audit, o,
 			e) < 0 ||
+	    write_table(&p, "machine-answers.jsonl", st, a, cb,
+			export_machine_answers, o, e) < 0 ||
 	    write_codebooks(&p, st, e) < 0 ||
 	    write_agreement(&p, st, a, cb, o->round, e) < 0 ||
 	    write_report(&p, st, a, cb, o->round, e) < 0 ||

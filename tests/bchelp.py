@@ -70,6 +70,8 @@ class Study:
     # How to take a study back from schema version v to v - 1, newest
     # first: tests of a migration make an older study out of a new one.
     UNDO = {
+        9: "DROP TABLE machine_answers;"
+           "ALTER TABLE members DROP COLUMN machine;",
         8: "DROP TABLE evidence;",
         7: "DROP TABLE coding_times;",
         6: "DROP TABLE round_labels;"

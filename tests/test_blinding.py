@@ -93,7 +93,19 @@ WORK = {
         "submitted": {I1, I2, I3, I5},
         "started": set(),
     },
+    # a machine coder (issue 17) that the round does not declare: its
+    # answer on the untouched item, rationale included, is work like
+    # any other
+    "gpt": {
+        "text": {I6: ["RAT-M-8k2w"]},
+        "codes": {I6: ["unreported", "exception_handling",
+                       "synchronization", "scheduling"]},
+        "flags": {},
+        "submitted": {I6},
+        "started": set(),
+    },
 }
+MACHINES = ("gpt",)
 RATIONALE = "RATIONALE-C-5e1d"
 ANNOTATORS = ("alice", "bob")
 ROLES = ("owner", "alice", "bob", "carol", "dave", "eve")
@@ -122,6 +134,8 @@ WRITERS = {
     "round close": "closes a round",
     "round reopen": "reopens a round (owner only)",
     "backup": "copies the whole study to a file (owner only)",
+    "machine-code": "codes as a machine member (owner only); prints its "
+                    "own run",
     "proposals accept": "decides a proposal",
     "proposals map": "decides a proposal",
     "proposals add": "proposes a code as the actor",
@@ -439,8 +453,10 @@ def leaks(role, state, record):
 
     if role in ANNOTATORS and state == "open":
         others_work("bob" if role == "alice" else "alice")
+        for who in MACHINES:
+            others_work(who)
     elif role == "eve":
-        for who in ANNOTATORS:
+        for who in ANNOTATORS + MACHINES:
             others_work(who)
         if RATIONALE in record:
             found.append(("carol's rationale", RATIONALE))
@@ -811,6 +827,13 @@ def build_studies(top):
         screen_keys(db, who, ["code", ref(n)], keys, work)
     ok(db, "resolve", ref(I2), "symptom=hang", "--rationale", RATIONALE,
        as_="carol")
+    ok(db, "member", "add", "gpt", "--role", "machine")
+    answer = json.dumps({"labels": {
+        "symptom": "unreported", "root_cause": "exception_handling",
+        "fix_pattern": ["synchronization"], "stage": "scheduling",
+        "phase": "both"}, "rationale": "RAT-M-8k2w", "model": "fixed"})
+    ok(db, "machine-code", "gpt", "--round", "r1", "--items", ref(I6),
+       "--command", "cat >/dev/null; printf '%%s' '%s'" % answer)
     check_work(db)
 
     dbs = {}
@@ -863,6 +886,12 @@ def check_work(db):
                 "i.id = t.item_id JOIN members m ON m.id = t.member_id "
                 "WHERE m.name = ?", (who,))}
             want = {(item, ms[0]) for item, ms in w["text"].items()}
+            if who in MACHINES:     # a machine's text is its rationale
+                want = set()
+                assert {r for r in c.execute(
+                    "SELECT i.number, a.rationale FROM machine_answers a "
+                    "JOIN items i ON i.id = a.item_id")} == \
+                    {(item, ms[0]) for item, ms in w["text"].items()}
             assert memos == want, (who, memos)
             flags = {r for r in c.execute(
                 "SELECT i.number, f.flag FROM flags f JOIN items i ON "
