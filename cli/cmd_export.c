@@ -6,6 +6,7 @@
  * the old file, or none, and no temporary behind.  Without -o, or with
  * "-o -", the data goes to stdout.
  */
+#include <errno.h>
 #include <langinfo.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -264,15 +265,23 @@ static int utf8_terminal(void)
 CMD(report)
 {
 	static const char usage[] =
-		"bugcoder report [--format text|markdown] [--round R] "
-		"[--cross DIM1,DIM2] [-o FILE]";
+		"bugcoder report [--format text|markdown|latex|json] "
+		"[--round R] [--include-pending] [--cross DIM1,DIM2] [--by DIM3] "
+		"[--small N] [--hard DAYS,COMMENTS] [--effort-by DIM] [-o FILE]";
 	const char *format = NULL, *round = NULL, *cross = NULL;
-	const char *output = NULL;
+	const char *output = NULL, *by = NULL, *effort_by = NULL;
+	const char *small = NULL, *hard = NULL;
+	int pending = 0;
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
 	const struct cli_opt opts[] = {
 		{ "--format", 1, &format, NULL, NULL, NULL },
 		{ "--round", 1, &round, NULL, NULL, NULL },
 		{ "--cross", 1, &cross, NULL, NULL, NULL },
+		{ "--by", 1, &by, NULL, NULL, NULL },
+		{ "--small", 1, &small, NULL, NULL, NULL },
+		{ "--hard", 1, &hard, NULL, NULL, NULL },
+		{ "--effort-by", 1, &effort_by, NULL, NULL, NULL },
+		{ "--include-pending", 0, NULL, &pending, NULL, NULL },
 		{ "-o", 1, &output, NULL, NULL, NULL },
 		{ "--output", 1, &output, NULL, NULL, NULL },
 		{ NULL, 0, NULL, NULL, NULL, NULL },
@@ -281,7 +290,7 @@ CMD(report)
 	struct atomic_file af = ATOMIC_FILE_INIT;
 	struct codebook cb = CODEBOOK_INIT;
 	struct buf text = BUF_INIT;
-	char *cross_copy = NULL;
+	char *cross_copy = NULL, *end;
 	int npos, rc, ret = 0;
 
 	rc = cli_parse(argc, argv, opts, pos, &npos, usage);
@@ -290,13 +299,41 @@ CMD(report)
 		return rc > 0 ? 0 : 2;
 	if (npos)
 		return cli_usage_error(usage, "unexpected argument");
-	if (format && strcmp(format, "text") && strcmp(format, "markdown") &&
-	    strcmp(format, "md"))
-		return cli_usage_error(usage, "--format %s: text or markdown",
-				       format);
-	o.format = format && strcmp(format, "text") ? SUMMARY_MARKDOWN :
-		   SUMMARY_TEXT;
+	if (!format || !strcmp(format, "text"))
+		o.format = SUMMARY_TEXT;
+	else if (!strcmp(format, "markdown") || !strcmp(format, "md"))
+		o.format = SUMMARY_MARKDOWN;
+	else if (!strcmp(format, "latex") || !strcmp(format, "tex"))
+		o.format = SUMMARY_LATEX;
+	else if (!strcmp(format, "json"))
+		o.format = SUMMARY_JSON;
+	else
+		return cli_usage_error(usage, "--format %s: text, markdown, "
+				       "latex or json", format);
 	o.round = round;
+	o.by = by;
+	o.effort_by = effort_by;
+	o.include_pending = pending > 0;
+	if (small) {
+		errno = 0;
+		o.small = strtol(small, &end, 10);
+		if (errno || end == small || *end || o.small < 0)
+			return cli_usage_error(usage, "--small %s: a number of "
+					       "lines, 0 or more", small);
+	}
+	if (hard) {
+		errno = 0;
+		o.hard_days = strtod(hard, &end);
+		if (errno || end == hard || *end != ',' || o.hard_days < 0 ||
+		    o.hard_days != o.hard_days)
+			return cli_usage_error(usage, "--hard %s: DAYS,COMMENTS, "
+					       "for example 30,10", hard);
+		small = end + 1;
+		o.hard_comments = strtol(small, &end, 10);
+		if (errno || end == small || *end || o.hard_comments < 0)
+			return cli_usage_error(usage, "--hard %s: DAYS,COMMENTS, "
+					       "for example 30,10", hard);
+	}
 	if (cross) {
 		char *comma;
 

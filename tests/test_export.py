@@ -819,7 +819,8 @@ class Report(unittest.TestCase):
         self.assertIn("9  100.0%  " + "#" * 30, line)
         # small fixes: items 1,4,6,7,8 (<= 10 lines) of 8 sized (3 has no
         # fix), among the 9 agreed
-        self.assertRegex(out, r"all\s+9\s+5 of 8\s+62\.5%")
+        # columns: items, fixes <= 10 lines, fixes of known size, share
+        self.assertRegex(out, r"all\s+9\s+5\s+8\s+62\.5%")
 
     def test_markdown(self):
         out = self.s.ok("report", "--format", "markdown")
