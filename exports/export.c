@@ -145,7 +145,7 @@ static const char *const agreed_cols[] = {
  * second makes in days * 100, so only true halves are moved.  (This is
  * what SQLite's printf('%.2f') gives, and spreadsheets' ROUND.)
  */
-static double days2(double days)
+double export_days2(double days)
 {
 	double x = days * 100;
 
@@ -176,7 +176,7 @@ static void agreed_csv_row(struct csv_out *w, const struct codebook *cb,
 	if (t->days_open < 0)
 		csvw_null(w);
 	else
-		csvw_double(w, days2(t->days_open), 2);
+		csvw_double(w, export_days2(t->days_open), 2);
 	csvw_int(w, t->comments);
 	csvw_key(w, t->fixes.ptr);
 	csv_count(w, t->additions);
@@ -220,7 +220,7 @@ static void agreed_json_row(struct buf *b, const struct codebook *cb,
 	if (t->days_open < 0)
 		jsonw_null(&j, "days_open");
 	else
-		jsonw_double(&j, "days_open", days2(t->days_open), 2);
+		jsonw_double(&j, "days_open", export_days2(t->days_open), 2);
 	jsonw_int(&j, "comments", t->comments);
 	jsonw_list(&j, "fix_numbers", t->fixes.ptr, ';', 1);
 	json_count(&j, "additions", t->additions);

@@ -95,4 +95,7 @@ int export_resolutions(struct store *st, const struct actor *a,
 int export_rounds(struct store *st, const struct actor *a,
 		  struct export_opts *o, FILE *out, struct err *e);
 
+/* days open as exported: two decimals, halves rounded up (export.c). */
+double export_days2(double days);
+
 #endif

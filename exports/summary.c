@@ -18,6 +18,7 @@
 #include "core/csv.h"
 #include "core/text.h"
 #include "exports/agree_report.h"
+#include "exports/export.h"
 #include "exports/json_out.h"
 
 #define BAR_WIDTH 30		/* columns of the longest bar */
@@ -153,10 +154,14 @@ static void tally_item(struct tally *x, const struct agreed_item *it,
 		       const struct summary_opts *o)
 {
 	x->items++;
+	/* days open as the export writes them, so that the report can be
+	 * recomputed from the CSV */
 	if (it->days_open >= 0) {
-		nums_add(&x->days, it->days_open);
+		double days = export_days2(it->days_open);
+
+		nums_add(&x->days, days);
 		x->dated++;
-		x->hard += it->days_open > o->hard_days &&
+		x->hard += days > o->hard_days &&
 			   it->comments >= o->hard_comments;
 	}
 	nums_add(&x->comments, (double)it->comments);

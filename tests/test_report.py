@@ -1,0 +1,235 @@
+"""`bugcoder report`: every table of `--format json` recomputed from the
+exports (tests/reportcheck.py) and compared cell by cell; the text,
+Markdown and LaTeX forms carry the same tables."""
+import csv
+import json
+import os
+import random
+import re
+import shutil
+import tempfile
+import unittest
+
+from bchelp import CODEBOOK, SAMPLE_LABELS, Study
+import reportcheck as rc
+
+MEMBERS = [("alice", "annotator"), ("bob", "annotator"),
+           ("carol", "adjudicator")]
+
+
+def sample_rounds():
+    items = []
+    with open(SAMPLE_LABELS, newline="") as f:
+        for r in csv.DictReader(f):
+            if r["item"] not in items:
+                items.append(r["item"])
+    return {"pilot": items[:8], "r1": items[8:]}
+
+
+def make_sample_study():
+    """The sample with a pilot and a first round, both closed, and three
+    adjudicated disagreements."""
+    s = Study(members=MEMBERS)
+    rounds = sample_rounds()
+    for name, items in rounds.items():
+        s.ok("round", "create", name, "--items", ",".join(items),
+             "--annotators", "alice,bob")
+    s.ok("labels", "import", SAMPLE_LABELS, "--submit")
+    for name in rounds:
+        s.ok("round", "close", name)
+    for item, arg in (("microsoft/DeepSpeed#3468",
+                       "root_cause=distributed_communication"),
+                      ("microsoft/DeepSpeed#5240", "phase=inference"),
+                      ("microsoft/DeepSpeed#4903",
+                       "fix_pattern=algorithm_rewrite")):
+        s.ok("resolve", item, arg, "--rationale", "settled", as_="carol")
+    return s, rounds
+
+
+class Check:
+    def compare(self, s, args, pending=False, small=10, hard=(30, 10),
+                effort_by=None, cross=None, by=None, rounds=None):
+        with open(CODEBOOK) as f:
+            cb = json.load(f)
+        got = json.loads(s.ok("report", "--format", "json", *args))
+        rows = rc.read_csv(s.ok("export", "--include-pending"))
+        want = rc.expected_tables(cb, rows, small=small, hard=hard,
+                                  effort_by=effort_by, cross=cross, by=by,
+                                  pending=pending)
+        tables = {t["id"]: t for t in got["tables"]}
+        self.assertEqual(got["counting"], "all" if pending else "agreed")
+        for tid, (cols, body) in want.items():
+            self.assertIn(tid, tables)
+            t = tables[tid]
+            self.assertEqual(t["columns"], cols, tid)
+            self.assertEqual(len(t["rows"]), len(body), tid)
+            for r, (g, w) in enumerate(zip(t["rows"], body)):
+                self.assertEqual(len(g), len(w), (tid, r))
+                for c, (x, y) in enumerate(zip(g, w)):
+                    self.assertTrue(rc.same(x, y), (tid, r, c, x, y))
+        extra = set(tables) - set(want) - {"agreement"}
+        self.assertEqual(extra, set())
+        if rounds:
+            raw = rc.read_csv(s.ok("export", "--raw"))
+            kap = rc.round_kappas(cb, raw, rounds)
+            seen = 0
+            for row in tables["agreement"]["rows"]:
+                d = dict(zip(tables["agreement"]["columns"], row))
+                if (d["dimension"], d["round"]) not in kap:
+                    continue
+                self.assertEqual(d["codebook"], cb["version"])
+                k = kap[d["dimension"], d["round"]]
+                if k is None:
+                    self.assertIsNone(d["kappa"])
+                else:
+                    self.assertTrue(rc.same(d["kappa"], k, 1e-5),
+                                    (d, k))
+                    seen += 1
+            self.assertGreater(seen, 4)
+        return got
+
+
+class SampleReport(Check, unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.s, cls.rounds = make_sample_study()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.s.close()
+
+    def test_json_cell_by_cell(self):
+        got = self.compare(self.s, ["--effort-by", "phase", "--by", "stage",
+                                    "--hard", "5,3", "--small", "8"],
+                           small=8, hard=(5, 3), effort_by="phase",
+                           by="stage", rounds=self.rounds)
+        self.assertEqual(got["items"], 10)
+        ids = [t["id"] for t in got["tables"]]
+        self.assertIn("cross.communication.counts", ids)
+        # every table has content on the sample
+        for t in got["tables"]:
+            self.assertTrue(t["rows"], t["id"])
+
+    def test_defaults_and_pending(self):
+        self.compare(self.s, [], rounds=self.rounds)
+        got = self.compare(self.s, ["--include-pending", "--cross",
+                                    "root_cause,fix_pattern"],
+                           pending=True,
+                           cross=("root_cause", "fix_pattern"))
+        self.assertEqual(got["items"], 30)
+        self.assertIn("(pending)", json.dumps(got["tables"][0]))
+
+    def test_statement_in_every_form(self):
+        for fmt in ("text", "markdown", "latex", "json"):
+            out = self.s.ok("report", "--format", fmt)
+            self.assertIn("Counting agreed items only", out[:600], fmt)
+            out = self.s.ok("report", "--format", fmt, "--include-pending")
+            self.assertIn("Counting every item (--include-pending)",
+                          out[:600], fmt)
+
+    def test_markdown_tables(self):
+        out = self.s.ok("report", "--format", "markdown", "--by", "stage")
+        got = json.loads(self.s.ok("report", "--format", "json", "--by",
+                                   "stage"))
+        blocks = re.findall(r"(?m)((?:^\|.*\|\n)+)", out)
+        nonempty = [t for t in got["tables"] if t["rows"]]
+        self.assertEqual(len(blocks), len(nonempty))
+        for block, t in zip(blocks, nonempty):
+            lines = block.splitlines()
+            self.assertRegex(lines[1], r"^\|(-{3}:?\|)+$")
+            for line in lines:
+                cells = re.split(r"(?<!\\)\|", line)[1:-1]
+                self.assertEqual(len(cells), len(t["columns"]), line)
+            self.assertEqual(len(lines), len(t["rows"]) + 2)
+            # the same numbers: the first data row's cells
+            first = [c.strip() for c in re.split(r"(?<!\\)\|",
+                                                  lines[2])[1:-1]]
+            self.assertEqual(first[0], t["rows"][0][0])
+
+    def test_latex_structure(self):
+        out = self.s.ok("report", "--format", "latex", "--effort-by",
+                        "phase")
+        got = json.loads(self.s.ok("report", "--format", "json",
+                                   "--effort-by", "phase"))
+        self.assertEqual(out.count("\\begin{tabular}"),
+                         out.count("\\end{tabular}"))
+        self.assertEqual(out.count("\\begin{tabular}"),
+                         len([t for t in got["tables"] if t["rows"]]))
+        for m in re.finditer(r"\\begin\{tabular\}\{([lr]+)\}\n(.*?)"
+                             r"\\end\{tabular\}", out, re.S):
+            ncol = len(m.group(1))
+            for line in m.group(2).splitlines():
+                if line == "\\hline":
+                    continue
+                self.assertTrue(line.endswith(" \\\\"), line)
+                self.assertEqual(len(re.split(r"(?<!\\)&", line)), ncol,
+                                 line)
+        # nothing unescaped: no bare _ % # outside commands
+        body = re.sub(r"\\[a-z]+\*?(\{[^}]*\})?|\\[_%#&${}]", "", out)
+        for ch in "_#$":
+            self.assertNotIn(ch, body.split("\n", 1)[1])
+
+    def test_bad_options(self):
+        self.s.fail("report", "--format", "pdf", code=2)
+        self.s.fail("report", "--small", "x", code=2)
+        self.s.fail("report", "--hard", "30", code=2)
+        self.assertIn("mood", self.s.fail("report", "--by", "mood"))
+        self.assertIn("mood", self.s.fail("report", "--effort-by", "mood"))
+
+
+class GeneratedReport(Check, unittest.TestCase):
+    """A generated study: random labels on 40 items of four repositories,
+    some codes unknown to the codebook (an older version's)."""
+
+    def test_generated(self):
+        rnd = random.Random(15)
+        with open(CODEBOOK) as f:
+            cb = json.load(f)
+        d = tempfile.mkdtemp(prefix="bugcoder-gen-")
+        items = os.path.join(d, "items.jsonl")
+        names = []
+        with open(items, "w") as f:
+            for i in range(40):
+                repo = "o%d/r%d" % (i % 4, i % 4)
+                lines = rnd.choice([None, 1, 5, 10, 11, 40, 300])
+                rec = {"repo": repo, "number": i + 1, "title": "t%d" % i,
+                       "created_at": "2024-01-01T00:00:00Z",
+                       "closed_at": "2024-%02d-%02dT%02d:00:00Z" % (
+                           rnd.randint(1, 6), rnd.randint(2, 28),
+                           rnd.randint(0, 23)),
+                       "comments": [{"author": "u", "body": "c",
+                                     "created_at": "2024-01-02T00:00:00Z"}
+                                    for _ in range(rnd.randint(0, 14))]}
+                if lines is not None:
+                    rec["fixes"] = [{"number": 1000 + i, "additions": lines,
+                                     "deletions": 0, "changed_files": 1}]
+                f.write(json.dumps(rec) + "\n")
+                names.append("%s#%d" % (repo, i + 1))
+        labels = os.path.join(d, "labels.csv")
+        with open(labels, "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(["item", "annotator", "dimension", "code"])
+            for it in names:
+                for dim in cb["dimensions"]:
+                    codes = [c["key"] for c in dim["codes"]]
+                    base = rnd.sample(codes, 2 if dim.get("select") ==
+                                      "many" and rnd.random() < .3 else 1)
+                    for who in ("alice", "bob"):
+                        pick = base if rnd.random() < .8 else \
+                            [rnd.choice(codes)]
+                        for c in pick:
+                            w.writerow([it, who, dim["key"], c])
+        s = Study(items=items, members=MEMBERS)
+        try:
+            s.ok("labels", "import", labels, "--submit")
+            self.compare(s, ["--effort-by", "stage", "--by", "phase"],
+                         effort_by="stage", by="phase")
+            self.compare(s, ["--include-pending", "--hard", "60,5"],
+                         pending=True, hard=(60, 5))
+        finally:
+            s.close()
+            shutil.rmtree(d, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    unittest.main()
