@@ -165,6 +165,13 @@ ROWS = [
     ("report --round", ["report", "--round", "r1"], "doc"),
     ("report --cross", ["report", "--cross", "symptom,root_cause"], "doc"),
     ("report -o", ["report", "-o", "{out}"], "doc"),
+    ("report --format json", ["report", "--format", "json"], "doc"),
+    ("report --format latex", ["report", "--format", "latex"], "doc"),
+    ("report --include-pending --format json",
+     ["report", "--include-pending", "--format", "json"], "doc"),
+    ("report --by --effort-by",
+     ["report", "--by", "phase", "--effort-by", "symptom", "--include-pending"],
+     "doc"),
     ("export", ["export"], "csv"),
     ("export --format csv", ["export", "--format", "csv"], "csv"),
     ("export --format jsonl", ["export", "--format", "jsonl"], "jsonl"),
@@ -361,11 +368,15 @@ def has_word(record, w):
 
 
 def objects(x):
+    """Every object, and every list of plain values (a table's row, as
+    `report --format json` writes them), as a dict."""
     if isinstance(x, dict):
         yield x
         for v in x.values():
             yield from objects(v)
     elif isinstance(x, list):
+        if x and not any(isinstance(v, (dict, list)) for v in x):
+            yield dict(enumerate(x))
         for v in x:
             yield from objects(v)
 
