@@ -267,7 +267,25 @@ CMD(report)
 	static const char usage[] =
 		"bugcoder report [--format text|markdown|latex|json] "
 		"[--round R] [--include-pending] [--cross DIM1,DIM2] [--by DIM3] "
-		"[--small N] [--hard DAYS,COMMENTS] [--effort-by DIM] [-o FILE]";
+		"[--small N] [--hard DAYS,COMMENTS] [--effort-by DIM] [-o FILE]\n"
+		"\n"
+		"  --format F          text (default), markdown, latex (a fragment\n"
+		"                      for \\input) or json: the same numbers\n"
+		"  --round R           only the items of round R\n"
+		"  --include-pending   count items not agreed yet too (undecided\n"
+		"                      dimensions under (pending)); by default only\n"
+		"                      agreed or adjudicated items count\n"
+		"  --cross D1,D2       the cross table's dimensions (default: the\n"
+		"                      codebook's first two), with row and column\n"
+		"                      shares\n"
+		"  --by D3             one cross table per code of D3\n"
+		"  --small N           small fixes change at most N lines (10)\n"
+		"  --hard DAYS,COMMENTS  hard bugs: open more than DAYS days with\n"
+		"                      at least COMMENTS comments (30,10)\n"
+		"  --effort-by D       effort figures per code of D too\n"
+		"\n"
+		"  e.g. bugcoder report --cross symptom,root_cause --by stage "
+		"--format markdown";
 	const char *format = NULL, *round = NULL, *cross = NULL;
 	const char *output = NULL, *by = NULL, *effort_by = NULL;
 	const char *small = NULL, *hard = NULL;
