@@ -7,6 +7,9 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <sys/file.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +39,7 @@ struct file {
 
 struct pkg {
 	char *tmp;		/* the temporary directory, owned */
+	int lock_fd;		/* tmp opened and flock()ed while we build */
 	struct file *files;
 	size_t nr, alloc;
 	int has_subdir;		/* made tmp/codebooks */
@@ -78,26 +82,95 @@ static int check_target(const char *dir, struct err *e)
 	return 0;
 }
 
-static int make_tmpdir(struct pkg *p, const char *dir, struct err *e)
+/*
+ * Leftovers.  The package is built in "PARENT/.bugcoder-pkg.XXXXXX",
+ * which the builder holds an exclusive flock() on (on the directory
+ * itself) until it is renamed into place.  A builder killed outright
+ * (kill -9, a power cut) leaves the directory behind but not the lock:
+ * the kernel drops it with the process.  So every run first sweeps
+ * PARENT: a ".bugcoder-pkg." directory of ours that nobody holds locked
+ * is a dead build, and is removed; one still locked is another run at
+ * work, and is left alone.
+ */
+#define TMP_PREFIX ".bugcoder-pkg."
+
+static int rm_entry(const char *path, const struct stat *sb, int flag,
+		    struct FTW *ftw)
 {
-	struct buf b = BUF_INIT;
-	const char *slash = NULL;
-	size_t len = strlen(dir), i;
-	mode_t mask;
+	(void)sb;
+	(void)ftw;
+	if (flag == FTW_DP)
+		rmdir(path);
+	else
+		unlink(path);
+	return 0;
+}
+
+/* The directory part of `dir` (".", when it has none), owned. */
+static char *parent_of(const char *dir)
+{
+	size_t len = strlen(dir), i, cut = 0;
+	int slash = 0;
 
 	while (len > 1 && dir[len - 1] == '/')
 		len--;
 	for (i = 0; i < len; i++)
-		if (dir[i] == '/')
-			slash = dir + i;
-	if (slash)
-		buf_addf(&b, "%.*s/.%.*s.XXXXXX", (int)(slash - dir), dir,
-			 (int)(len - (size_t)(slash - dir) - 1), slash + 1);
-	else
-		buf_addf(&b, ".%.*s.XXXXXX", (int)len, dir);
-	p->tmp = buf_detach(&b, NULL);
+		if (dir[i] == '/') {
+			cut = i;
+			slash = 1;
+		}
+	if (!slash)
+		return xstrdup(".");
+	return cut ? xstrndup(dir, cut) : xstrdup("/");
+}
+
+static void sweep_leftovers(const char *parent)
+{
+	struct dirent *d;
+	DIR *dh = opendir(parent);
+
+	if (!dh)
+		return;
+	while ((d = readdir(dh))) {
+		struct stat sb;
+		char *path;
+		int fd;
+
+		if (strncmp(d->d_name, TMP_PREFIX, strlen(TMP_PREFIX)) ||
+		    strlen(d->d_name) != strlen(TMP_PREFIX) + 6)
+			continue;
+		path = join(parent, d->d_name);
+		fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+			  O_CLOEXEC);
+		if (fd >= 0 && fstat(fd, &sb) == 0 && S_ISDIR(sb.st_mode) &&
+		    sb.st_uid == geteuid() &&
+		    flock(fd, LOCK_EX | LOCK_NB) == 0)
+			nftw(path, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+		if (fd >= 0)
+			close(fd);
+		free(path);
+	}
+	closedir(dh);
+}
+
+static int make_tmpdir(struct pkg *p, const char *dir, struct err *e)
+{
+	char *parent = parent_of(dir);
+	mode_t mask;
+
+	sweep_leftovers(parent);
+	p->tmp = join(parent, TMP_PREFIX "XXXXXX");
+	free(parent);
 	if (!mkdtemp(p->tmp)) {
 		err_set(e, ERR_IO, "%s: %s", dir, strerror(errno));
+		free(p->tmp);
+		p->tmp = NULL;
+		return -1;
+	}
+	p->lock_fd = open(p->tmp, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (p->lock_fd < 0 || flock(p->lock_fd, LOCK_EX) < 0) {
+		err_set(e, ERR_IO, "%s: %s", p->tmp, strerror(errno));
+		rmdir(p->tmp);
 		free(p->tmp);
 		p->tmp = NULL;
 		return -1;
@@ -138,6 +211,8 @@ static void pkg_release(struct pkg *p)
 		free(p->files[i].path);
 	free(p->files);
 	free(p->tmp);
+	if (p->lock_fd >= 0)
+		close(p->lock_fd);
 }
 
 /* Open tmp/name for writing and register it (so it is cleaned up). */
@@ -466,6 +541,7 @@ int package_write(struct store *st, const struct actor *a,
 	int ret = -1, in_savepoint = 0;
 
 	memset(&p, 0, sizeof(p));
+	p.lock_fd = -1;
 	o->nr_files = 0;
 	if (!access_sees_all(a))
 		return err_set(e, ERR_PERM, "only the owner and adjudicators "

@@ -7,10 +7,12 @@ import os
 import random
 import re
 import shutil
+import subprocess
+import time
 import tempfile
 import unittest
 
-from bchelp import CODEBOOK, SAMPLE_LABELS, Study
+from bchelp import BIN, CODEBOOK, SAMPLE_LABELS, Study
 import reportcheck as rc
 
 MEMBERS = [("alice", "annotator"), ("bob", "annotator"),
@@ -233,3 +235,61 @@ class GeneratedReport(Check, unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class PackageLeftovers(unittest.TestCase):
+    """A package killed with kill -9 leaves its hidden build directory;
+    the next `export --package` beside it removes it, but never the
+    directory of a build still running."""
+
+    def setUp(self):
+        self.s = Study(members=MEMBERS)
+        self.s.ok("labels", "import", SAMPLE_LABELS, "--submit")
+
+    def tearDown(self):
+        self.s.close()
+
+    def temps(self):
+        return sorted(n for n in os.listdir(self.s.dir)
+                      if n.startswith(".bugcoder-pkg."))
+
+    def stalled_build(self, name, old=()):
+        env = dict(os.environ, BUGCODER_STALL_EXPORT_AFTER="3")
+        p = subprocess.Popen([BIN, "--study", self.s.path, "export",
+                              "--package", os.path.join(self.s.dir, name)],
+                             env=env, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
+        deadline = time.time() + 20
+        while time.time() < deadline:
+            t = [x for x in self.temps() if x not in old]
+            if t and any(os.listdir(os.path.join(self.s.dir, x))
+                         for x in t):
+                break
+            time.sleep(0.02)
+        return p
+
+    def test_kill_9_then_a_later_run_cleans_up(self):
+        before = set(self.temps())
+        p = self.stalled_build("a")
+        p.kill()
+        p.wait()
+        left = set(self.temps()) - before
+        self.assertEqual(len(left), 1, "the killed build left its tree")
+        self.assertFalse(os.path.exists(os.path.join(self.s.dir, "a")))
+        # a build still running is left alone ...
+        live = self.stalled_build("b", left)
+        try:
+            running = set(self.temps()) - left
+            self.assertEqual(len(running), 1)
+            # starting it swept the dead build already
+            self.assertEqual(set(self.temps()), running)
+            self.s.ok("export", "--package", os.path.join(self.s.dir, "c"))
+            # ... the dead one is gone, the live one stays
+            self.assertEqual(set(self.temps()), running)
+        finally:
+            live.kill()
+            live.wait()
+        self.s.ok("export", "--package", os.path.join(self.s.dir, "d"))
+        self.assertEqual(self.temps(), [])
+        self.assertTrue(os.path.isfile(os.path.join(self.s.dir, "d",
+                                                    "MANIFEST")))
