@@ -47,6 +47,8 @@ enum what {
 	WHAT_RAW,
 	WHAT_RESOLUTIONS,
 	WHAT_ROUNDS,
+	WHAT_MEMOS,
+	WHAT_AUDIT,
 };
 
 static int run_export(struct cli *c, enum what what,
@@ -60,6 +62,10 @@ static int run_export(struct cli *c, enum what what,
 		return export_resolutions(&c->st, &c->actor, o, out, &c->err);
 	case WHAT_ROUNDS:
 		return export_rounds(&c->st, &c->actor, o, out, &c->err);
+	case WHAT_MEMOS:
+		return export_memos(&c->st, &c->actor, o, out, &c->err);
+	case WHAT_AUDIT:
+		return export_audit_log(&c->st, &c->actor, o, out, &c->err);
 	default:
 		return export_agreed(&c->st, &c->actor, cb, o, out, &c->err);
 	}
@@ -124,17 +130,35 @@ CMD(export)
 {
 	static const char usage[] =
 		"bugcoder export [--format csv|jsonl] [--raw | --resolutions | "
-		"--rounds | --package DIR] [--include-pending] "
-		"[--no-formula-guard] [--round R] [-o FILE]";
+		"--rounds | --memos | --audit | --package DIR] "
+		"[--include-pending] [--no-formula-guard] [--round R] "
+		"[-o FILE]\n"
+		"\n"
+		"  (default)          the agreed labels with the effort figures\n"
+		"  --raw              every annotator's labels\n"
+		"  --resolutions      resolutions and settle notes (kind)\n"
+		"  --rounds           the rounds\n"
+		"  --memos            memos and flags: item, annotator, memo,\n"
+		"                     flags, updated_at (blinded as raw labels)\n"
+		"  --audit            the audit log (the owner's: every row;\n"
+		"                     anyone else's: their own actions)\n"
+		"  --package DIR      a replication package with analysis.R\n"
+		"  Booleans are written TRUE/FALSE (R and pandas read them as\n"
+		"  logical).\n"
+		"\n"
+		"  e.g. bugcoder export --memos -o memos.csv";
 	const char *format = NULL, *package = NULL, *round = NULL;
 	const char *output = NULL;
 	int raw = 0, resolutions = 0, rounds = 0, pending = 0, noguard = 0;
+	int memos = 0, audit = 0;
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
 	const struct cli_opt opts[] = {
 		{ "--format", 1, &format, NULL, NULL, NULL },
 		{ "--raw", 0, NULL, &raw, NULL, NULL },
 		{ "--resolutions", 0, NULL, &resolutions, NULL, NULL },
 		{ "--rounds", 0, NULL, &rounds, NULL, NULL },
+		{ "--memos", 0, NULL, &memos, NULL, NULL },
+		{ "--audit", 0, NULL, &audit, NULL, NULL },
 		{ "--package", 1, &package, NULL, NULL, NULL },
 		{ "--include-pending", 0, NULL, &pending, NULL, NULL },
 		{ "--no-formula-guard", 0, NULL, &noguard, NULL, NULL },
@@ -158,16 +182,18 @@ CMD(export)
 		return rc > 0 ? 0 : 2;
 	if (npos)
 		return cli_usage_error(usage, "unexpected argument");
-	if (!!raw + !!resolutions + !!rounds + !!package > 1)
-		return cli_usage_error(usage, "--raw, --resolutions, --rounds "
-				       "and --package exclude each other");
+	if (!!raw + !!resolutions + !!rounds + !!memos + !!audit +
+	    !!package > 1)
+		return cli_usage_error(usage, "--raw, --resolutions, --rounds, "
+				       "--memos, --audit and --package exclude "
+				       "each other");
 	if (format && strcmp(format, "csv") && strcmp(format, "jsonl"))
 		return cli_usage_error(usage, "--format %s: csv or jsonl",
 				       format);
 	if (package && (output || (format && strcmp(format, "csv"))))
 		return cli_usage_error(usage, "--package writes CSV files into "
 				       "DIR; -o and --format do not apply");
-	if (pending && (raw || resolutions || rounds))
+	if (pending && (raw || resolutions || rounds || memos || audit))
 		return cli_usage_error(usage, "--include-pending is for the "
 				       "agreed labels");
 	if (raw)
@@ -176,6 +202,10 @@ CMD(export)
 		what = WHAT_RESOLUTIONS;
 	else if (rounds)
 		what = WHAT_ROUNDS;
+	else if (memos)
+		what = WHAT_MEMOS;
+	else if (audit)
+		what = WHAT_AUDIT;
 	o.format = format && !strcmp(format, "jsonl") ? EXPORT_JSONL :
 		   EXPORT_CSV;
 	o.flags = (pending ? EXPORT_PENDING : 0) |

@@ -19,6 +19,8 @@
 #include "core/buf.h"
 #include "exports/agree_report.h"
 #include "exports/atomic.h"
+#include "exports/csv_out.h"
+#include "core/agreed.h"
 #include "exports/audit_out.h"
 #include "exports/export.h"
 #include "exports/json_out.h"
@@ -377,25 +379,216 @@ static int write_agreement(struct pkg *p, struct store *st,
 			     e) < 0 ||
 	    write_text(p, "agreement.json", b.ptr, b.len, e) < 0)
 		goto out;
+	if (!round) {
+		buf_reset(&b);
+		if (report_agreement_by_round(st, a, cb, NULL, REPORT_TEXT,
+					      NULL, &b, e) < 0 ||
+		    write_text(p, "agreement-by-round.txt", b.ptr, b.len,
+			       e) < 0)
+			goto out;
+		buf_reset(&b);
+		if (report_agreement_by_round(st, a, cb, NULL, REPORT_JSON,
+					      NULL, &b, e) < 0 ||
+		    write_text(p, "agreement-by-round.json", b.ptr, b.len,
+			       e) < 0)
+			goto out;
+	}
 	ret = 0;
 out:
 	buf_release(&b);
 	return ret;
 }
 
+/* The codes of the current codebook, one row each, for analysis.R
+ * (base R reads no JSON). */
+static int write_codes(struct pkg *p, const struct codebook *cb,
+		       unsigned flags, struct err *e)
+{
+	static const char *const head[] = {
+		"dimension", "select", "code", "name", "group", "distributed",
+		NULL,
+	};
+	struct csv_out w;
+	FILE *f = open_file(p, "codes.csv", e);
+	size_t d, i, rows = 0;
+	int rc;
+
+	if (!f)
+		return -1;
+	csvw_init(&w, f, (flags & EXPORT_NO_GUARD) ? 0 : CSV_GUARD);
+	csvw_header(&w, head);
+	rc = csvw_end(&w);
+	for (d = 0; d < cb->nr_dims && !rc; d++)
+		for (i = 0; i < cb->dims[d].nr_codes && !rc; i++) {
+			const struct code *c = &cb->dims[d].codes[i];
+
+			csvw_key(&w, cb->dims[d].key);
+			csvw_key(&w, cb->dims[d].select_many ? "many" : "one");
+			csvw_key(&w, c->key);
+			csvw_text(&w, c->name ? c->name : "");
+			if (c->group)
+				csvw_text(&w, c->group);
+			else
+				csvw_null(&w);
+			csvw_bool(&w, c->distributed);
+			rc = csvw_end(&w);
+			rows++;
+		}
+	csvw_release(&w);
+	if (close_file(p, f, rc == 0, e) < 0)
+		return -1;
+	p->files[p->nr - 1].rows = (long long)rows;
+	return 0;
+}
+
+/* Which round each item is in: round,item. */
+static int write_round_items(struct pkg *p, struct store *st,
+			     const struct actor *a, const struct codebook *cb,
+			     const char *round, struct err *e)
+{
+	static const char *const head[] = { "round", "item", NULL };
+	struct agreed_iter it;
+	struct csv_out w;
+	struct buf name = BUF_INIT;
+	FILE *f = open_file(p, "round-items.csv", e);
+	size_t rows = 0;
+	int rc, bad = 0;
+
+	if (!f)
+		return -1;
+	csvw_init(&w, f, 0);
+	csvw_header(&w, head);
+	bad = csvw_end(&w) != 0;
+	if (agreed_open(&it, st, a, cb, round, e) < 0) {
+		agreed_close(&it);
+		csvw_release(&w);
+		close_file(p, f, 0, e);
+		return -1;
+	}
+	agreed_skip_fixes(&it);
+	while ((rc = agreed_next(&it, e)) > 0) {
+		if (!it.item.round)
+			continue;
+		buf_reset(&name);
+		buf_addf(&name, "%s#%lld", it.item.repo ? it.item.repo : "",
+			 it.item.number);
+		csvw_key(&w, it.item.round);
+		csvw_key(&w, name.ptr);
+		bad |= csvw_end(&w) != 0;
+		rows++;
+	}
+	agreed_close(&it);
+	csvw_release(&w);
+	buf_release(&name);
+	if (close_file(p, f, rc == 0 && !bad, e) < 0 || rc < 0)
+		return -1;
+	p->files[p->nr - 1].rows = (long long)rows;
+	return 0;
+}
+
+/* The options of the package's report: the codebook's first two
+ * dimensions crossed, per stage, effort per phase (when there are
+ * such dimensions). */
+static void package_summary_opts(struct summary_opts *o,
+				 const struct codebook *cb,
+				 const struct package_opts *po)
+{
+	o->round = po->round;
+	o->include_pending = (po->flags & EXPORT_PENDING) != 0;
+	if (cb->nr_dims >= 2 && codebook_dim(cb, "stage") &&
+	    strcmp(cb->dims[0].key, "stage") && strcmp(cb->dims[1].key,
+						       "stage"))
+		o->by = "stage";
+	if (codebook_dim(cb, "phase"))
+		o->effort_by = "phase";
+}
+
+static void r_string(struct buf *b, const char *s)
+{
+	if (!s) {
+		buf_addstr(b, "NA");
+		return;
+	}
+	buf_addch(b, '"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			buf_addch(b, '\\');
+		buf_addch(b, *s);
+	}
+	buf_addch(b, '"');
+}
+
+extern const char analysis_r[];
+
+/* analysis.R with the report's options filled in. */
+static int write_analysis(struct pkg *p, const struct codebook *cb,
+			  const struct summary_opts *o, struct err *e)
+{
+	struct buf b = BUF_INIT, v = BUF_INIT;
+	const char *s = analysis_r, *at;
+	int ret;
+
+	while ((at = strchr(s, '@'))) {
+		const char *end = strchr(at + 1, '@');
+		size_t len;
+
+		if (!end)
+			break;
+		buf_add(&b, s, (size_t)(at - s));
+		len = (size_t)(end - at - 1);
+		buf_reset(&v);
+		if (len == 5 && !strncmp(at + 1, "SMALL", 5))
+			buf_addf(&v, "%ld", o->small);
+		else if (len == 9 && !strncmp(at + 1, "HARD_DAYS", 9))
+			buf_addf(&v, "%.17g", o->hard_days);
+		else if (len == 13 && !strncmp(at + 1, "HARD_COMMENTS", 13))
+			buf_addf(&v, "%ld", o->hard_comments);
+		else if (len == 5 && !strncmp(at + 1, "CROSS", 5)) {
+			r_string(&v, cb->nr_dims >= 2 ? cb->dims[0].key : NULL);
+			buf_addstr(&v, ", ");
+			r_string(&v, cb->nr_dims >= 2 ? cb->dims[1].key : NULL);
+		} else if (len == 2 && !strncmp(at + 1, "BY", 2))
+			r_string(&v, o->by);
+		else if (len == 9 && !strncmp(at + 1, "EFFORT_BY", 9))
+			r_string(&v, o->effort_by);
+		else if (len == 7 && !strncmp(at + 1, "PENDING", 7))
+			buf_addstr(&v, o->include_pending ? "TRUE" : "FALSE");
+		else {
+			buf_addch(&b, '@');
+			s = at + 1;
+			continue;
+		}
+		buf_add(&b, v.ptr, v.len);
+		s = end + 1;
+	}
+	buf_addstr(&b, s);
+	ret = write_text(p, "analysis.R", b.ptr, b.len, e);
+	buf_release(&b);
+	buf_release(&v);
+	return ret;
+}
+
 static int write_report(struct pkg *p, struct store *st,
 			const struct actor *a, const struct codebook *cb,
-			const char *round, struct err *e)
+			const struct package_opts *po, struct err *e)
 {
 	struct summary_opts o = SUMMARY_OPTS_INIT;
 	struct buf b = BUF_INIT;
-	int ret;
+	int ret = -1;
 
+	package_summary_opts(&o, cb, po);
 	o.format = SUMMARY_MARKDOWN;
-	o.round = round;
-	ret = summary_write(st, a, cb, &o, &b, e);
-	if (!ret)
-		ret = write_text(p, "report.md", b.ptr, b.len, e);
+	if (summary_write(st, a, cb, &o, &b, e) < 0 ||
+	    write_text(p, "report.md", b.ptr, b.len, e) < 0)
+		goto out;
+	buf_reset(&b);
+	o.format = SUMMARY_JSON;
+	if (summary_write(st, a, cb, &o, &b, e) < 0 ||
+	    write_text(p, "report.json", b.ptr, b.len, e) < 0 ||
+	    write_analysis(p, cb, &o, e) < 0)
+		goto out;
+	ret = 0;
+out:
 	buf_release(&b);
 	return ret;
 }
@@ -566,9 +759,13 @@ int package_write(struct store *st, const struct actor *a,
 			e) < 0 ||
 	    write_table(&p, "audit.csv", st, a, cb, export_audit, o,
 			e) < 0 ||
+	    write_table(&p, "memos.csv", st, a, cb, export_memos, o,
+			e) < 0 ||
 	    write_codebooks(&p, st, e) < 0 ||
 	    write_agreement(&p, st, a, cb, o->round, e) < 0 ||
-	    write_report(&p, st, a, cb, o->round, e) < 0 ||
+	    write_report(&p, st, a, cb, o, e) < 0 ||
+	    write_codes(&p, cb, o->flags, e) < 0 ||
+	    write_round_items(&p, st, a, cb, o->round, e) < 0 ||
 	    write_readme(&p, now, o->flags, e) < 0 ||
 	    write_manifest_json(&p, st, a, cb, now, o, e) < 0 ||
 	    write_manifest(&p, e) < 0 ||

@@ -134,7 +134,7 @@ class AgreedCSV(unittest.TestCase):
         days = "" if it["days_open"] is None else str(
             decimal.Decimal(repr(it["days_open"])).quantize(
                 decimal.Decimal("0.01"), decimal.ROUND_HALF_UP))
-        small = {None: "", 0: "false", 1: "true"}[it["small_fix"]]
+        small = {None: "", 0: "FALSE", 1: "TRUE"}[it["small_fix"]]
         return [
             "acme/widgets#%d" % n, "acme/widgets", str(n), it["url"],
             g(it["title"]), it["created_at"] or "", it["closed_at"] or "",
@@ -174,11 +174,11 @@ class AgreedCSV(unittest.TestCase):
         one = dict(zip(HEADER, by_item["acme/widgets#1"]))
         self.assertEqual((one["days_open"], one["comments"],
                           one["fix_numbers"], one["lines_changed"],
-                          one["small_fix"]), ("2.50", "2", "101", "5", "true"))
+                          one["small_fix"]), ("2.50", "2", "101", "5", "TRUE"))
         two = dict(zip(HEADER, by_item["acme/widgets#2"]))
         self.assertEqual((two["fix_numbers"], two["additions"],
                           two["lines_changed"], two["small_fix"]),
-                         ("102;103", "15", "16", "false"))
+                         ("102;103", "15", "16", "FALSE"))
         three = dict(zip(HEADER, by_item["acme/widgets#3"]))
         self.assertEqual((three["fix_numbers"], three["additions"],
                           three["small_fix"], three["days_open"]),

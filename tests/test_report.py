@@ -2,6 +2,7 @@
 exports (tests/reportcheck.py) and compared cell by cell; the text,
 Markdown and LaTeX forms carry the same tables."""
 import csv
+import io
 import json
 import os
 import random
@@ -293,3 +294,90 @@ class PackageLeftovers(unittest.TestCase):
         self.assertEqual(self.temps(), [])
         self.assertTrue(os.path.isfile(os.path.join(self.s.dir, "d",
                                                     "MANIFEST")))
+
+
+class PackageAnalysisR(unittest.TestCase):
+    """`Rscript analysis.R --csv` in a fresh package gives report.json's
+    numbers, cell by cell; the manifest lists every file."""
+
+    def test_rscript_reproduces_report_json(self):
+        if not shutil.which("Rscript"):
+            self.fail("Rscript is not installed")
+        s, _ = make_sample_study()
+        try:
+            d = os.path.join(s.dir, "pkg")
+            s.ok("export", "--package", d)
+            with open(os.path.join(d, "report.json"), encoding="utf-8") as f:
+                rep = json.load(f)
+            p = subprocess.run(["Rscript", "analysis.R", "--csv"], cwd=d,
+                               capture_output=True, text=True, timeout=120)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertNotIn("Warning", p.stderr)
+            cells = {}
+            for r in csv.DictReader(io.StringIO(p.stdout)):
+                cells[r["table"], int(r["row"]), int(r["column"])] = r["value"]
+            rtables = {t for t, _, _ in cells}
+            checked = 0
+            for t in rep["tables"]:
+                if t["id"] == "agreement":
+                    continue
+                self.assertIn(t["id"], rtables)
+                for i, row in enumerate(t["rows"]):
+                    for j, v in enumerate(row):
+                        got = cells[t["id"], i, j]
+                        if v is None:
+                            self.assertEqual(got, "NA", (t["id"], i, j))
+                        elif isinstance(v, str):
+                            self.assertEqual(got, v, (t["id"], i, j))
+                        else:
+                            self.assertTrue(rc.same(float(got), v, 1e-9),
+                                            (t["id"], i, j, got, v))
+                        checked += 1
+                    self.assertNotIn((t["id"], i, len(row)), cells)
+                self.assertNotIn((t["id"], len(t["rows"]), 0), cells)
+            self.assertEqual(rtables - {t["id"] for t in rep["tables"]},
+                             set())
+            # agreement: kappa per dimension and round
+            ag = next(t for t in rep["tables"] if t["id"] == "agreement")
+            rrows = {}
+            i = 0
+            while ("agreement", i, 0) in cells:
+                rrows[cells["agreement", i, 0], cells["agreement", i, 1]] = (
+                    cells["agreement", i, 2], cells["agreement", i, 3])
+                i += 1
+            cols = ag["columns"]
+            for row in ag["rows"]:
+                x = dict(zip(cols, row))
+                n, k = rrows[x["dimension"], x["round"]]
+                self.assertEqual(int(n), x["items"], x)
+                if x["kappa"] is None:
+                    self.assertEqual(k, "NA", x)
+                else:
+                    self.assertTrue(rc.same(float(k), x["kappa"], 1e-5),
+                                    (x, k))
+                checked += 1
+            self.assertEqual(len(rrows), len(ag["rows"]))
+            self.assertGreater(checked, 500)
+            # the text form prints the same tables
+            p = subprocess.run(["Rscript", "analysis.R"], cwd=d,
+                               capture_output=True, text=True, timeout=120)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertIn("symptom x root_cause where stage = communication",
+                          p.stdout)
+            # the manifest covers every file
+            files = set()
+            for dd, _, names in os.walk(d):
+                files |= {os.path.relpath(os.path.join(dd, n), d)
+                          for n in names}
+            with open(os.path.join(d, "MANIFEST")) as f:
+                listed = {line.split("  ", 1)[1].strip() for line in f}
+            self.assertEqual(files - {"MANIFEST"}, listed)
+            for need in ("analysis.R", "report.json", "report.md",
+                         "codes.csv", "round-items.csv",
+                         "agreement-by-round.txt",
+                         "agreement-by-round.json"):
+                self.assertIn(need, files)
+            with open(os.path.join(d, "agreement-by-round.json")) as f:
+                json.load(f)
+        finally:
+            s.close()
