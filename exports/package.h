@@ -8,8 +8,15 @@
  *   rounds.csv            the rounds: spec, seed, stratify, annotators
  *   codebook.json         the current codebook, as it was loaded
  *   codebooks/N-VER.json  every codebook version the study has held
+ *   round-items.csv       which round each item is in
+ *   memos.csv             memos and flags (export_memos())
+ *   codes.csv             the current codebook's codes, for base R
  *   agreement.txt/.json   the agreement report (agree_report.h)
- *   report.md             the summary of report.h, as Markdown
+ *   agreement-by-round.txt/.json  kappa per dimension and round
+ *   report.md/.json       the report's tables (summary.h), crossed per
+ *                         stage and with effort per phase when the
+ *                         codebook has such dimensions
+ *   analysis.R            base R: recomputes report.json from the CSV
  *   README.txt            what each file is and how to check them
  *   manifest.json         study, codebook, date, and per file its size,
  *                         rows and SHA-256

@@ -33,7 +33,7 @@ RAW_HEADER = ["item", "annotator", "dimension", "code", "codebook_version",
               "labeled_at", "submitted_at"]
 RES_HEADER = ["item", "dimension", "coder1", "coder1_codes", "coder2",
               "coder2_codes", "final", "rationale", "cause", "adjudicator",
-              "resolved_at"]
+              "resolved_at", "kind"]
 NOW = {"BUGCODER_NOW": "2024-07-01T12:00:00Z"}
 
 

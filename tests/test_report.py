@@ -381,3 +381,99 @@ class PackageAnalysisR(unittest.TestCase):
                 json.load(f)
         finally:
             s.close()
+
+
+class MemosFlagsSettleAudit(unittest.TestCase):
+    """Memos, flags, settle notes and the audit log leave the study:
+    what is stored comes back out of the exports and the package."""
+
+    def test_round_trip(self):
+        s, _ = make_sample_study()
+        try:
+            ids = dict(s.query("SELECT name, id FROM members"))
+            item = dict(s.query("SELECT repo || '#' || number, id FROM "
+                                "items"))
+            it1, it2 = "microsoft/DeepSpeed#4187", "NVIDIA/Megatron-LM#412"
+            memo = 'ZeRO-3 hang: "see" the trace,\nline two; =SUM(A1)'
+            with s.db() as c:
+                c.execute("INSERT INTO memos VALUES (?, ?, ?, ?)",
+                          (item[it1], ids["alice"], memo,
+                           "2026-01-02T03:04:05Z"))
+                c.execute("INSERT INTO flags VALUES (?, ?, 'discuss', ?)",
+                          (item[it1], ids["alice"], "2026-01-03T00:00:00Z"))
+                c.execute("INSERT INTO flags VALUES (?, ?, 'uncertain', ?)",
+                          (item[it1], ids["alice"], "2026-01-01T00:00:00Z"))
+                c.execute("INSERT INTO flags VALUES (?, ?, 'uncertain', ?)",
+                          (item[it2], ids["bob"], "2026-02-01T00:00:00Z"))
+                c.execute("INSERT INTO settled VALUES (?, ?, ?, ?)",
+                          (item[it2], ids["carol"], "agree; nothing to do",
+                           "2026-02-02T00:00:00Z"))
+            rows = rc.read_csv(s.ok("export", "--memos",
+                                    "--no-formula-guard"))
+            got = {(r["item"], r["annotator"]): r for r in rows}
+            self.assertEqual(len(rows), 2)
+            a = got[it1, "alice"]
+            self.assertEqual((a["memo"], a["flags"], a["updated_at"]),
+                             (memo, "discuss;uncertain",
+                              "2026-01-03T00:00:00Z"))
+            b = got[it2, "bob"]
+            self.assertEqual((b["memo"], b["flags"]), ("", "uncertain"))
+            # JSON Lines as stored
+            objs = [json.loads(l) for l in s.ok(
+                "export", "--memos", "--format", "jsonl").splitlines()]
+            self.assertEqual({o["memo"] for o in objs}, {memo, ""})
+            self.assertIn(["discuss", "uncertain"], [o["flags"] for o in objs])
+            # settle notes
+            res = rc.read_csv(s.ok("export", "--resolutions"))
+            settled = [r for r in res if r["kind"] == "settled"]
+            self.assertEqual(len(settled), 1)
+            self.assertEqual((settled[0]["item"], settled[0]["rationale"],
+                              settled[0]["adjudicator"],
+                              settled[0]["resolved_at"]),
+                             (it2, "agree; nothing to do", "carol",
+                              "2026-02-02T00:00:00Z"))
+            self.assertEqual(len(res) - 1, 3)
+            # the audit log: the owner's export is `audit`'s
+            self.assertEqual(s.ok("export", "--audit"),
+                             s.ok("audit", "--format", "csv"))
+            self.assertEqual(s.ok("export", "--audit", as_="carol"),
+                             s.ok("audit", "--format", "csv", as_="carol"))
+            self.assertGreater(len(rc.read_csv(s.ok("export", "--audit"))),
+                               5)
+            # ... and all of it in the package
+            d = os.path.join(s.dir, "pkg")
+            s.ok("export", "--package", d)
+            with open(os.path.join(d, "memos.csv"), newline="",
+                      encoding="utf-8") as f:
+                prow = {(r["item"], r["annotator"]): r
+                        for r in csv.DictReader(f)}
+            self.assertEqual(prow[it1, "alice"]["flags"], "discuss;uncertain")
+            self.assertEqual(prow[it1, "alice"]["memo"], "'" + memo
+                             if memo[0] in "=+-@" else memo)
+            with open(os.path.join(d, "resolutions.csv"), newline="",
+                      encoding="utf-8") as f:
+                self.assertIn("agree; nothing to do", f.read())
+            with open(os.path.join(d, "README.txt")) as f:
+                readme = f.read()
+            for name in ("agreed-labels", "raw-labels", "resolutions",
+                         "rounds", "round-items", "memos", "audit", "codes"):
+                with open(os.path.join(d, name + ".csv"), newline="",
+                          encoding="utf-8") as f:
+                    header = next(csv.reader(f))
+                for col in header:
+                    if name == "agreed-labels" and col in (
+                            "symptom", "root_cause", "fix_pattern", "stage",
+                            "phase") or col.endswith("_status"):
+                        continue
+                    self.assertRegex(readme, r"\b%s\b" % re.escape(col),
+                                     (name, col))
+            self.assertIn("TRUE/FALSE", readme)
+            # R reads the booleans as logical
+            p = subprocess.run(
+                ["Rscript", "-e", 'x <- read.csv("agreed-labels.csv"); '
+                 'cat(class(x$small_fix)); '
+                 'y <- read.csv("codes.csv"); cat("", class(y$distributed))'],
+                cwd=d, capture_output=True, text=True, timeout=60)
+            self.assertEqual(p.stdout, "logical logical", p.stderr)
+        finally:
+            s.close()
