@@ -477,3 +477,72 @@ class MemosFlagsSettleAudit(unittest.TestCase):
             self.assertEqual(p.stdout, "logical logical", p.stderr)
         finally:
             s.close()
+
+
+class CodebookShow(unittest.TestCase):
+    def test_formats_and_versions(self):
+        s = Study(members=MEMBERS)
+        try:
+            with open(CODEBOOK) as f:
+                cb = json.load(f)
+            got = json.loads(s.ok("codebook", "show", "--format", "json"))
+            self.assertEqual((got["name"], got["version"]),
+                             (cb["name"], cb["version"]))
+            for gd, d in zip(got["dimensions"], cb["dimensions"]):
+                self.assertEqual(gd["key"], d["key"])
+                self.assertEqual(gd["select"], d.get("select", "one"))
+                for gc, c in zip(gd["codes"], d["codes"]):
+                    for k in ("key", "name", "definition"):
+                        self.assertEqual(gc[k], c[k])
+                    for k in ("group", "include", "exclude"):
+                        self.assertEqual(gc[k], c.get(k))
+                    self.assertEqual(gc["examples"], c.get("examples", []))
+                    self.assertEqual(gc["distributed"],
+                                     c.get("distributed", False))
+                self.assertEqual(len(gd["codes"]), len(d["codes"]))
+            # Markdown: one table per dimension, eight cells a row
+            md = s.ok("codebook", "show", "--format", "markdown")
+            blocks = re.findall(r"(?m)((?:^\|.*\|\n)+)", md)
+            self.assertEqual(len(blocks), len(cb["dimensions"]))
+            for block, d in zip(blocks, cb["dimensions"]):
+                lines = block.splitlines()
+                self.assertEqual(len(lines), len(d["codes"]) + 2)
+                for line in lines:
+                    self.assertEqual(
+                        len(re.split(r"(?<!\\)\|", line)[1:-1]), 8, line)
+            # LaTeX: balanced environments, an item per code
+            tex = s.ok("codebook", "show", "--format", "latex")
+            self.assertEqual(tex.count("\\begin{description}"),
+                             len(cb["dimensions"]))
+            self.assertEqual(tex.count("\\end{description}"),
+                             len(cb["dimensions"]))
+            self.assertEqual(tex.count("\\item["),
+                             sum(len(d["codes"]) for d in cb["dimensions"]))
+            self.assertEqual(tex.count("{"), tex.count("}"))
+            body = re.sub(r"\\[A-Za-z]+\*?|\\[_%#&${}]", "", tex)
+            for ch in "_#$%&":
+                self.assertNotIn(ch, body.split("\n", 1)[1], ch)
+            # an older version
+            new = dict(cb, version="1.1")
+            new["dimensions"] = [dict(d) for d in cb["dimensions"]]
+            new["dimensions"][0] = dict(new["dimensions"][0],
+                                        name="Symptom seen")
+            path = os.path.join(s.dir, "v11.json")
+            with open(path, "w") as f:
+                json.dump(new, f)
+            s.ok("codebook", "update", path)
+            cur = json.loads(s.ok("codebook", "show", "--format", "json"))
+            old = json.loads(s.ok("codebook", "show", "--format", "json",
+                                  "--version", "1.0"))
+            self.assertEqual((cur["version"], cur["dimensions"][0]["name"]),
+                             ("1.1", "Symptom seen"))
+            self.assertEqual((old["version"], old["dimensions"][0]["name"]),
+                             ("1.0", cb["dimensions"][0]["name"]))
+            self.assertIn("9.9", s.fail("codebook", "show", "--version",
+                                        "9.9"))
+            s.fail("codebook", "show", "--format", "pdf", code=2)
+            # the text form is unchanged without --format
+            self.assertEqual(s.ok("codebook", "show"),
+                             s.ok("codebook", "show", "--format", "text"))
+        finally:
+            s.close()
