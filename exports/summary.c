@@ -958,6 +958,9 @@ static void cross_tables(struct report *r, const struct tallies *ts,
 				add_text(t, "%s", slot_name(dy, j));
 		add_text(t, "total");
 		if (!nused) {
+			/* no pairs: the table stays, empty ("(none)") */
+			for (j = 0; j < t->nr; j++)
+				free(t->cell[j].s);
 			t->nr = 0;
 			free(t->cell);
 			t->cell = NULL;
