@@ -87,6 +87,12 @@ BUILD-FLAGS: FORCE
 %.o: %.c BUILD-FLAGS
 	$(QUIET_CC)$(CC) $(BC_CFLAGS) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
+# analysis.R goes into the package as a C string
+exports/analysis_r.inc: exports/analysis.R
+	$(QUIET_GEN)sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< >$@+ && mv $@+ $@
+
+exports/analysis_r.o: exports/analysis_r.inc
+
 core/libbugcoder.a: $(CORE_OBJ)
 	$(QUIET_AR)rm -f $@ && $(AR) rcs $@ $^
 exports/libexports.a: $(EXPORTS_OBJ)
@@ -220,7 +226,7 @@ uninstall:
 		$(DESTDIR)$(SHAREDIR) 2>/dev/null
 
 clean:
-	rm -f bugcoder BUILD-FLAGS tui/bugcoder.1 $(TOOL_BIN) $(TEST_BIN) $(FUZZ_BIN)
+	rm -f bugcoder BUILD-FLAGS tui/bugcoder.1 exports/analysis_r.inc $(TOOL_BIN) $(TEST_BIN) $(FUZZ_BIN)
 	rm -f */*.o */*.d */*/*.o */*/*.d */*.a
 	rm -rf tests/tmp
 

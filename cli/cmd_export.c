@@ -6,6 +6,7 @@
  * the old file, or none, and no temporary behind.  Without -o, or with
  * "-o -", the data goes to stdout.
  */
+#include <errno.h>
 #include <langinfo.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -46,6 +47,8 @@ enum what {
 	WHAT_RAW,
 	WHAT_RESOLUTIONS,
 	WHAT_ROUNDS,
+	WHAT_MEMOS,
+	WHAT_AUDIT,
 };
 
 static int run_export(struct cli *c, enum what what,
@@ -59,6 +62,10 @@ static int run_export(struct cli *c, enum what what,
 		return export_resolutions(&c->st, &c->actor, o, out, &c->err);
 	case WHAT_ROUNDS:
 		return export_rounds(&c->st, &c->actor, o, out, &c->err);
+	case WHAT_MEMOS:
+		return export_memos(&c->st, &c->actor, o, out, &c->err);
+	case WHAT_AUDIT:
+		return export_audit_log(&c->st, &c->actor, o, out, &c->err);
 	default:
 		return export_agreed(&c->st, &c->actor, cb, o, out, &c->err);
 	}
@@ -123,17 +130,35 @@ CMD(export)
 {
 	static const char usage[] =
 		"bugcoder export [--format csv|jsonl] [--raw | --resolutions | "
-		"--rounds | --package DIR] [--include-pending] "
-		"[--no-formula-guard] [--round R] [-o FILE]";
+		"--rounds | --memos | --audit | --package DIR] "
+		"[--include-pending] [--no-formula-guard] [--round R] "
+		"[-o FILE]\n"
+		"\n"
+		"  (default)          the agreed labels with the effort figures\n"
+		"  --raw              every annotator's labels\n"
+		"  --resolutions      resolutions and settle notes (kind)\n"
+		"  --rounds           the rounds\n"
+		"  --memos            memos and flags: item, annotator, memo,\n"
+		"                     flags, updated_at (blinded as raw labels)\n"
+		"  --audit            the audit log (the owner's: every row;\n"
+		"                     anyone else's: their own actions)\n"
+		"  --package DIR      a replication package with analysis.R\n"
+		"  Booleans are written TRUE/FALSE (R and pandas read them as\n"
+		"  logical).\n"
+		"\n"
+		"  e.g. bugcoder export --memos -o memos.csv";
 	const char *format = NULL, *package = NULL, *round = NULL;
 	const char *output = NULL;
 	int raw = 0, resolutions = 0, rounds = 0, pending = 0, noguard = 0;
+	int memos = 0, audit = 0;
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
 	const struct cli_opt opts[] = {
 		{ "--format", 1, &format, NULL, NULL, NULL },
 		{ "--raw", 0, NULL, &raw, NULL, NULL },
 		{ "--resolutions", 0, NULL, &resolutions, NULL, NULL },
 		{ "--rounds", 0, NULL, &rounds, NULL, NULL },
+		{ "--memos", 0, NULL, &memos, NULL, NULL },
+		{ "--audit", 0, NULL, &audit, NULL, NULL },
 		{ "--package", 1, &package, NULL, NULL, NULL },
 		{ "--include-pending", 0, NULL, &pending, NULL, NULL },
 		{ "--no-formula-guard", 0, NULL, &noguard, NULL, NULL },
@@ -157,16 +182,18 @@ CMD(export)
 		return rc > 0 ? 0 : 2;
 	if (npos)
 		return cli_usage_error(usage, "unexpected argument");
-	if (!!raw + !!resolutions + !!rounds + !!package > 1)
-		return cli_usage_error(usage, "--raw, --resolutions, --rounds "
-				       "and --package exclude each other");
+	if (!!raw + !!resolutions + !!rounds + !!memos + !!audit +
+	    !!package > 1)
+		return cli_usage_error(usage, "--raw, --resolutions, --rounds, "
+				       "--memos, --audit and --package exclude "
+				       "each other");
 	if (format && strcmp(format, "csv") && strcmp(format, "jsonl"))
 		return cli_usage_error(usage, "--format %s: csv or jsonl",
 				       format);
 	if (package && (output || (format && strcmp(format, "csv"))))
 		return cli_usage_error(usage, "--package writes CSV files into "
 				       "DIR; -o and --format do not apply");
-	if (pending && (raw || resolutions || rounds))
+	if (pending && (raw || resolutions || rounds || memos || audit))
 		return cli_usage_error(usage, "--include-pending is for the "
 				       "agreed labels");
 	if (raw)
@@ -175,6 +202,10 @@ CMD(export)
 		what = WHAT_RESOLUTIONS;
 	else if (rounds)
 		what = WHAT_ROUNDS;
+	else if (memos)
+		what = WHAT_MEMOS;
+	else if (audit)
+		what = WHAT_AUDIT;
 	o.format = format && !strcmp(format, "jsonl") ? EXPORT_JSONL :
 		   EXPORT_CSV;
 	o.flags = (pending ? EXPORT_PENDING : 0) |
@@ -264,15 +295,41 @@ static int utf8_terminal(void)
 CMD(report)
 {
 	static const char usage[] =
-		"bugcoder report [--format text|markdown] [--round R] "
-		"[--cross DIM1,DIM2] [-o FILE]";
+		"bugcoder report [--format text|markdown|latex|json] "
+		"[--round R] [--include-pending] [--cross DIM1,DIM2] [--by DIM3] "
+		"[--small N] [--hard DAYS,COMMENTS] [--effort-by DIM] [-o FILE]\n"
+		"\n"
+		"  --format F          text (default), markdown, latex (a fragment\n"
+		"                      for \\input) or json: the same numbers\n"
+		"  --round R           only the items of round R\n"
+		"  --include-pending   count items not agreed yet too (undecided\n"
+		"                      dimensions under (pending)); by default only\n"
+		"                      agreed or adjudicated items count\n"
+		"  --cross D1,D2       the cross table's dimensions (default: the\n"
+		"                      codebook's first two), with row and column\n"
+		"                      shares\n"
+		"  --by D3             one cross table per code of D3\n"
+		"  --small N           small fixes change at most N lines (10)\n"
+		"  --hard DAYS,COMMENTS  hard bugs: open more than DAYS days with\n"
+		"                      at least COMMENTS comments (30,10)\n"
+		"  --effort-by D       effort figures per code of D too\n"
+		"\n"
+		"  e.g. bugcoder report --cross symptom,root_cause --by stage "
+		"--format markdown";
 	const char *format = NULL, *round = NULL, *cross = NULL;
-	const char *output = NULL;
+	const char *output = NULL, *by = NULL, *effort_by = NULL;
+	const char *small = NULL, *hard = NULL;
+	int pending = 0;
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
 	const struct cli_opt opts[] = {
 		{ "--format", 1, &format, NULL, NULL, NULL },
 		{ "--round", 1, &round, NULL, NULL, NULL },
 		{ "--cross", 1, &cross, NULL, NULL, NULL },
+		{ "--by", 1, &by, NULL, NULL, NULL },
+		{ "--small", 1, &small, NULL, NULL, NULL },
+		{ "--hard", 1, &hard, NULL, NULL, NULL },
+		{ "--effort-by", 1, &effort_by, NULL, NULL, NULL },
+		{ "--include-pending", 0, NULL, &pending, NULL, NULL },
 		{ "-o", 1, &output, NULL, NULL, NULL },
 		{ "--output", 1, &output, NULL, NULL, NULL },
 		{ NULL, 0, NULL, NULL, NULL, NULL },
@@ -281,7 +338,7 @@ CMD(report)
 	struct atomic_file af = ATOMIC_FILE_INIT;
 	struct codebook cb = CODEBOOK_INIT;
 	struct buf text = BUF_INIT;
-	char *cross_copy = NULL;
+	char *cross_copy = NULL, *end;
 	int npos, rc, ret = 0;
 
 	rc = cli_parse(argc, argv, opts, pos, &npos, usage);
@@ -290,13 +347,41 @@ CMD(report)
 		return rc > 0 ? 0 : 2;
 	if (npos)
 		return cli_usage_error(usage, "unexpected argument");
-	if (format && strcmp(format, "text") && strcmp(format, "markdown") &&
-	    strcmp(format, "md"))
-		return cli_usage_error(usage, "--format %s: text or markdown",
-				       format);
-	o.format = format && strcmp(format, "text") ? SUMMARY_MARKDOWN :
-		   SUMMARY_TEXT;
+	if (!format || !strcmp(format, "text"))
+		o.format = SUMMARY_TEXT;
+	else if (!strcmp(format, "markdown") || !strcmp(format, "md"))
+		o.format = SUMMARY_MARKDOWN;
+	else if (!strcmp(format, "latex") || !strcmp(format, "tex"))
+		o.format = SUMMARY_LATEX;
+	else if (!strcmp(format, "json"))
+		o.format = SUMMARY_JSON;
+	else
+		return cli_usage_error(usage, "--format %s: text, markdown, "
+				       "latex or json", format);
 	o.round = round;
+	o.by = by;
+	o.effort_by = effort_by;
+	o.include_pending = pending > 0;
+	if (small) {
+		errno = 0;
+		o.small = strtol(small, &end, 10);
+		if (errno || end == small || *end || o.small < 0)
+			return cli_usage_error(usage, "--small %s: a number of "
+					       "lines, 0 or more", small);
+	}
+	if (hard) {
+		errno = 0;
+		o.hard_days = strtod(hard, &end);
+		if (errno || end == hard || *end != ',' || o.hard_days < 0 ||
+		    o.hard_days != o.hard_days)
+			return cli_usage_error(usage, "--hard %s: DAYS,COMMENTS, "
+					       "for example 30,10", hard);
+		small = end + 1;
+		o.hard_comments = strtol(small, &end, 10);
+		if (errno || end == small || *end || o.hard_comments < 0)
+			return cli_usage_error(usage, "--hard %s: DAYS,COMMENTS, "
+					       "for example 30,10", hard);
+	}
 	if (cross) {
 		char *comma;
 

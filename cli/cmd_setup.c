@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "exports/codebook_out.h"
 #include "core/buf.h"
 #include "core/import.h"
 #include "core/study.h"
@@ -234,10 +235,18 @@ static void show_codebook(const struct codebook *cb)
 CMD(codebook)
 {
 	static const char usage[] =
-		"bugcoder codebook check FILE | show [FILE] | "
+		"bugcoder codebook check FILE | "
+		"show [FILE] [--format text|markdown|latex|json] [--version V] | "
 		"update FILE [--map DIM:OLD=NEW ...] | "
 		"revert VERSION [--map DIM:OLD=NEW ...]\n"
 		"\n"
+		"  --format F         show: text (default), markdown, latex (a "
+		"fragment\n"
+		"                     for \\input) or json, for a paper's "
+		"appendix\n"
+		"  --version V        show: the study's codebook version V "
+		"rather than\n"
+		"                     the current one\n"
 		"  FILE               a codebook JSON file, or the name of a "
 		"bundled one\n"
 		"                     (llm-framework-bugs, dl-framework-bugs)\n"
@@ -265,8 +274,11 @@ CMD(codebook)
 	const char **maps = NULL;
 	size_t nr_maps = 0;
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
+	const char *format = NULL, *version = NULL;
 	const struct cli_opt opts[] = {
 		{ "--map", 1, NULL, NULL, &maps, &nr_maps },
+		{ "--format", 1, &format, NULL, NULL, NULL },
+		{ "--version", 1, &version, NULL, NULL, NULL },
 		{ NULL, 0, NULL, NULL, NULL, NULL },
 	};
 	struct codebook cb = CODEBOOK_INIT;
@@ -312,7 +324,28 @@ CMD(codebook)
 		cli_print_safe(stdout, cb.version);
 		printf(", %zu dimensions, %zu codes\n", cb.nr_dims, n);
 	} else if (!strcmp(pos[0], "show")) {
-		if (npos == 2) {
+		if (format && strcmp(format, "text") &&
+		    strcmp(format, "markdown") && strcmp(format, "md") &&
+		    strcmp(format, "latex") && strcmp(format, "json")) {
+			ret = cli_usage_error(usage, "--format %s: text, "
+					      "markdown, latex or json",
+					      format);
+			goto out;
+		}
+		if (version && npos != 1) {
+			ret = cli_usage_error(usage, "--version reads the "
+					      "study's codebooks, not FILE");
+			goto out;
+		}
+		if (version) {
+			if ((ret = cli_open(c, 0)))
+				goto out;
+			if (study_codebook_version(&c->st, version, &cb,
+						   &c->err) < 0) {
+				ret = cli_fail(c);
+				goto out;
+			}
+		} else if (npos == 2) {
 			if (codebook_load_file(&cb, pos[1], &c->err) < 0) {
 				ret = cli_fail(c);
 				goto out;
@@ -326,7 +359,17 @@ CMD(codebook)
 					      "most one FILE");
 			goto out;
 		}
-		show_codebook(&cb);
+		if (!format || !strcmp(format, "text")) {
+			show_codebook(&cb);
+		} else {
+			struct buf b = BUF_INIT;
+
+			codebook_write(&cb, !strcmp(format, "json") ?
+				       CODEBOOK_JSON : !strcmp(format, "latex") ?
+				       CODEBOOK_LATEX : CODEBOOK_MARKDOWN, &b);
+			fwrite(b.ptr, 1, b.len, stdout);
+			buf_release(&b);
+		}
 	} else if (!strcmp(pos[0], "update")) {
 		if (npos != 2) {
 			ret = cli_usage_error(usage, "codebook update needs "

@@ -96,6 +96,33 @@ int study_codebook(struct store *st, struct codebook *cb, long long *id,
 	return ret;
 }
 
+int study_codebook_version(struct store *st, const char *version,
+			   struct codebook *cb, struct err *e)
+{
+	sqlite3_stmt *s;
+	int rc, ret;
+
+	s = store_prepare(st, "SELECT json FROM codebooks WHERE version = ?1 "
+			  "ORDER BY id DESC LIMIT 1", e);
+	if (!s)
+		return -1;
+	store_bind_text(s, 1, version);
+	rc = sqlite3_step(s);
+	if (rc != SQLITE_ROW) {
+		sqlite3_finalize(s);
+		if (rc == SQLITE_DONE)
+			return err_set(e, ERR_NOTFOUND, "--version %s: the study "
+				       "has held no codebook version %s", version,
+				       version);
+		return store_error(st, e, "loading the codebook");
+	}
+	ret = codebook_parse(cb, (const char *)sqlite3_column_text(s, 0),
+			     (size_t)sqlite3_column_bytes(s, 0),
+			     "stored codebook", e);
+	sqlite3_finalize(s);
+	return ret;
+}
+
 int study_codebook_current(struct store *st, const struct codebook *cb,
 			   struct err *e)
 {

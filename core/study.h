@@ -28,6 +28,11 @@ int study_create_in(struct store *st, const char *path, unsigned flags,
 int study_codebook(struct store *st, struct codebook *cb, long long *id,
 		   struct err *e);
 
+/* Load codebook version `version` the study has held (the latest
+ * stored under that version).  ERR_NOTFOUND when it never held it. */
+int study_codebook_version(struct store *st, const char *version,
+			   struct codebook *cb, struct err *e);
+
 /* Is `cb` the study's current codebook version?  Meant to be called
  * inside the write transaction that uses `cb`, so that no update can
  * come in between the check and the write.  Returns 0 when it is (or the

@@ -154,7 +154,7 @@ void csvw_double(struct csv_out *w, double v, int decimals)
 void csvw_bool(struct csv_out *w, int v)
 {
 	sep(w);
-	buf_addstr(&w->row, v ? "true" : "false");
+	buf_addstr(&w->row, v ? "TRUE" : "FALSE");
 }
 
 void csvw_null(struct csv_out *w)

@@ -59,7 +59,8 @@ void csvw_release(struct csv_out *w);
 /* Append one cell to the current record.  csvw_text/csvw_textn take
  * free text (guarded); csvw_key an identifier (quoted if needed, never
  * guarded); csvw_int, csvw_uint and csvw_double numbers; csvw_bool
- * writes true or false; csvw_null an empty cell.  A NULL string is an
+ * writes TRUE or FALSE (what R's read.csv and pandas read as logical);
+ * csvw_null an empty cell.  A NULL string is an
  * empty cell. */
 void csvw_text(struct csv_out *w, const char *s);
 void csvw_textn(struct csv_out *w, const char *s, size_t len);

@@ -7,6 +7,8 @@
  */
 #include "exports/export.h"
 
+#include "exports/audit_out.h"
+
 #include "core/access.h"
 #include "core/adjudicate.h"
 #include "core/evidence.h"
@@ -154,7 +156,7 @@ static const char *const agreed_cols[] = {
  * second makes in days * 100, so only true halves are moved.  (This is
  * what SQLite's printf('%.2f') gives, and spreadsheets' ROUND.)
  */
-static double days2(double days)
+double export_days2(double days)
 {
 	double x = days * 100;
 
@@ -185,7 +187,7 @@ static void agreed_csv_row(struct csv_out *w, const struct codebook *cb,
 	if (t->days_open < 0)
 		csvw_null(w);
 	else
-		csvw_double(w, days2(t->days_open), 2);
+		csvw_double(w, export_days2(t->days_open), 2);
 	csvw_int(w, t->comments);
 	csvw_key(w, t->fixes.ptr);
 	csv_count(w, t->additions);
@@ -231,7 +233,7 @@ static void agreed_json_row(struct buf *b, const struct codebook *cb,
 	if (t->days_open < 0)
 		jsonw_null(&j, "days_open");
 	else
-		jsonw_double(&j, "days_open", days2(t->days_open), 2);
+		jsonw_double(&j, "days_open", export_days2(t->days_open), 2);
 	jsonw_int(&j, "comments", t->comments);
 	jsonw_list(&j, "fix_numbers", t->fixes.ptr, ';', 1);
 	json_count(&j, "additions", t->additions);
@@ -510,12 +512,16 @@ out:
  * coder2_codes (the two coders as the adjudicator saw them, codes
  * ';'-joined); final (the resolved code(s)); rationale; cause
  * (guideline_gap, slip, ambiguous, code_missing or empty); adjudicator;
- * resolved_at.  In JSON the three code lists are arrays.
+ * resolved_at; kind: "resolution", or "settled" for an item an
+ * adjudicator settled (a "discuss" flag on agreeing labels): then the
+ * dimension, coders and codes are empty, rationale is the settle note and
+ * resolved_at when it was settled.  In JSON the three code lists are
+ * arrays.
  */
 static const char *const res_cols[] = {
 	"item", "dimension", "coder1", "coder1_codes", "coder2",
 	"coder2_codes", "final", "rationale", "cause", "adjudicator",
-	"resolved_at", NULL
+	"resolved_at", "kind", NULL
 };
 
 int export_resolutions(struct store *st, const struct actor *a,
@@ -537,13 +543,24 @@ int export_resolutions(struct store *st, const struct actor *a,
 		"SELECT i.repo, i.number, s.dimension, s.coder1, "
 		" s.coder1_codes, s.coder2, s.coder2_codes, s.code, "
 		" s.rationale, s.cause, m.name, s.resolved_at, "
-		" a.round_id IS NOT NULL, r.closed_at IS NOT NULL "
+		" a.round_id IS NOT NULL, r.closed_at IS NOT NULL, "
+		" 'resolution', s.item_id "
 		"FROM resolutions s JOIN items i ON i.id = s.item_id "
 		"LEFT JOIN members m ON m.id = s.adjudicator_id "
 		"LEFT JOIN assignments a ON a.item_id = s.item_id "
 		"LEFT JOIN rounds r ON r.id = a.round_id "
 		"WHERE (?1 IS NULL OR r.name = ?1) "
-		"ORDER BY s.item_id, s.dimension", e);
+		"UNION ALL "
+		"SELECT i.repo, i.number, '', NULL, NULL, NULL, NULL, '', "
+		" t.note, NULL, m.name, t.settled_at, "
+		" a.round_id IS NOT NULL, r.closed_at IS NOT NULL, "
+		" 'settled', t.item_id "
+		"FROM settled t JOIN items i ON i.id = t.item_id "
+		"LEFT JOIN members m ON m.id = t.adjudicator_id "
+		"LEFT JOIN assignments a ON a.item_id = t.item_id "
+		"LEFT JOIN rounds r ON r.id = a.round_id "
+		"WHERE (?1 IS NULL OR r.name = ?1) "
+		"ORDER BY 16, 15, 3", e);
 	if (!s)
 		goto out;
 	store_bind_text(s, 1, o->round);
@@ -555,7 +572,7 @@ int export_resolutions(struct store *st, const struct actor *a,
 		}
 	}
 	while ((rc = store_step(st, s, "reading resolutions", e)) > 0) {
-		const char *v[12];
+		const char *v[15];
 		int i, bad;
 
 		/* a resolution shows what every coder chose */
@@ -563,7 +580,7 @@ int export_resolutions(struct store *st, const struct actor *a,
 				 sqlite3_column_int(s, 13)))
 			continue;
 
-		for (i = 0; i < 12; i++)
+		for (i = 0; i < 15; i++)
 			v[i] = (const char *)sqlite3_column_text(s, i);
 		item_name(&name, v[0], sqlite3_column_int64(s, 1));
 		if (o->format == EXPORT_CSV) {
@@ -578,6 +595,7 @@ int export_resolutions(struct store *st, const struct actor *a,
 			csvw_key(&w, v[9]);
 			csvw_key(&w, v[10]);
 			csvw_text(&w, v[11]);
+			csvw_key(&w, v[14]);
 			bad = csvw_end(&w);
 		} else {
 			struct json_out j;
@@ -594,6 +612,7 @@ int export_resolutions(struct store *st, const struct actor *a,
 			jsonw_str(&j, "cause", v[9]);
 			jsonw_str(&j, "adjudicator", v[10]);
 			jsonw_str(&j, "resolved_at", v[11]);
+			jsonw_str(&j, "kind", v[14]);
 			jsonw_end(&j);
 			bad = write_line(out, &line);
 		}
@@ -609,6 +628,150 @@ out:
 	buf_release(&line);
 	buf_release(&name);
 	return ret;
+}
+
+/* ---- memos and flags ------------------------------------------------- */
+
+/*
+ * Columns: item, annotator (or "Coder N", as export_raw() names them),
+ * memo (the text, empty when none), flags ("discuss", "uncertain" or both
+ * ';'-joined, empty when none), updated_at (the latest change of the
+ * memo or a flag).  One row per item and member with a memo or a flag;
+ * who sees whose is core/access's rule, as for raw labels.
+ */
+static const char *const memo_cols[] = {
+	"item", "annotator", "memo", "flags", "updated_at", NULL
+};
+
+int export_memos(struct store *st, const struct actor *a,
+		 struct export_opts *o, FILE *out, struct err *e)
+{
+	struct csv_out w;
+	struct buf line = BUF_INIT, name = BUF_INIT, coder = BUF_INIT;
+	struct buf flags = BUF_INIT;
+	struct progress p;
+	sqlite3_stmt *s = NULL;
+	char *salt = NULL;
+	int rc, ret = -1, blind;
+
+	progress_init(&p, o, out);
+	csvw_init(&w, out, csv_flags(o));
+	if (require_member(a, e) < 0 ||
+	    (o->round && agreed_check_round(st, o->round, e) < 0))
+		goto out;
+	if ((blind = access_blind(st, e)) < 0)
+		goto out;
+	s = store_prepare(st,
+		"WITH k AS (SELECT item_id, member_id, max(at) AS at FROM "
+		" (SELECT item_id, member_id, updated_at AS at FROM memos "
+		"  UNION ALL SELECT item_id, member_id, set_at FROM flags) "
+		" GROUP BY item_id, member_id) "
+		"SELECT i.repo, i.number, m.name, (SELECT text FROM memos x "
+		"  WHERE x.item_id = k.item_id AND x.member_id = k.member_id), "
+		" EXISTS (SELECT 1 FROM flags f WHERE f.item_id = k.item_id "
+		"  AND f.member_id = k.member_id AND f.flag = 'discuss'), "
+		" EXISTS (SELECT 1 FROM flags f WHERE f.item_id = k.item_id "
+		"  AND f.member_id = k.member_id AND f.flag = 'uncertain'), "
+		" k.at, k.item_id, k.member_id, "
+		" a.round_id IS NOT NULL, r.closed_at IS NOT NULL, "
+		" EXISTS (SELECT 1 FROM resolutions x WHERE x.item_id = "
+		"  k.item_id) OR EXISTS (SELECT 1 FROM settled x WHERE "
+		"  x.item_id = k.item_id) "
+		"FROM k JOIN items i ON i.id = k.item_id "
+		"JOIN members m ON m.id = k.member_id "
+		"LEFT JOIN assignments a ON a.item_id = k.item_id "
+		"LEFT JOIN rounds r ON r.id = a.round_id "
+		"WHERE (?1 IS NULL OR r.name = ?1) "
+		"ORDER BY k.item_id, k.member_id", e);
+	if (!s)
+		goto out;
+	store_bind_text(s, 1, o->round);
+	if (o->format == EXPORT_CSV) {
+		csvw_header(&w, memo_cols);
+		if (csvw_end(&w) < 0) {
+			err_set(e, ERR_IO, "writing the export failed");
+			goto out;
+		}
+	}
+	while ((rc = store_step(st, s, "reading memos and flags", e)) > 0) {
+		const char *user = (const char *)sqlite3_column_text(s, 2);
+		const char *memo = (const char *)sqlite3_column_text(s, 3);
+		const char *at = (const char *)sqlite3_column_text(s, 6);
+		long long item_id = sqlite3_column_int64(s, 7);
+		long long member_id = sqlite3_column_int64(s, 8);
+		int bad;
+
+		if (!access_rule(a, member_id, sqlite3_column_int(s, 9),
+				 sqlite3_column_int(s, 10)))
+			continue;
+		if (member_id != a->member_id &&
+		    !access_names_coders(a, blind, sqlite3_column_int(s, 11))) {
+			if (!salt && !(salt = adjudicate_salt(st, e)))
+				goto out;
+			if (adjudicate_coder_label(st, salt, item_id, member_id,
+						   &coder, e) < 0)
+				goto out;
+			user = coder.ptr;
+		}
+		buf_reset(&flags);
+		if (sqlite3_column_int(s, 4))
+			buf_addstr(&flags, "discuss");
+		if (sqlite3_column_int(s, 5))
+			buf_addstr(&flags, flags.len ? ";uncertain" :
+				   "uncertain");
+		item_name(&name, (const char *)sqlite3_column_text(s, 0),
+			  sqlite3_column_int64(s, 1));
+		if (o->format == EXPORT_CSV) {
+			csvw_key(&w, name.ptr);
+			csvw_key(&w, user);
+			csvw_text(&w, memo);
+			csvw_key(&w, flags.ptr);
+			csvw_text(&w, at);
+			bad = csvw_end(&w);
+		} else {
+			struct json_out j;
+
+			jsonw_begin(&j, &line);
+			jsonw_str(&j, "item", name.ptr);
+			jsonw_str(&j, "annotator", user);
+			jsonw_str(&j, "memo", memo ? memo : "");
+			jsonw_list(&j, "flags", flags.ptr, ';', 0);
+			jsonw_str(&j, "updated_at", at);
+			jsonw_end(&j);
+			bad = write_line(out, &line);
+		}
+		if (progress_row(&p, bad, e) < 0)
+			goto out;
+	}
+	if (rc < 0)
+		goto out;
+	ret = finish(&p, e);
+out:
+	sqlite3_finalize(s);
+	csvw_release(&w);
+	buf_release(&line);
+	buf_release(&name);
+	buf_release(&coder);
+	buf_release(&flags);
+	free(salt);
+	return ret;
+}
+
+/* ---- audit log ---------------------------------------------------------- */
+
+int export_audit_log(struct store *st, const struct actor *a,
+		     struct export_opts *o, FILE *out, struct err *e)
+{
+	long long n;
+
+	/* audit_write() applies core/audit's rule: the owner reads every
+	 * row, anyone else their own */
+	n = audit_write(st, a, NULL, o->format == EXPORT_JSONL ? AUDIT_JSONL :
+			AUDIT_CSV, out, e);
+	if (n < 0)
+		return -1;
+	o->rows = (size_t)n;
+	return 0;
 }
 
 /* ---- rounds ---------------------------------------------------------- */

@@ -95,4 +95,17 @@ int export_resolutions(struct store *st, const struct actor *a,
 int export_rounds(struct store *st, const struct actor *a,
 		  struct export_opts *o, FILE *out, struct err *e);
 
+/* Memos and flags the actor may see (access.h), one row per item and
+ * member: item, annotator, memo, flags, updated_at. */
+int export_memos(struct store *st, const struct actor *a,
+		 struct export_opts *o, FILE *out, struct err *e);
+
+/* The audit log (audit_out.h's columns): every row for the owner, their
+ * own actions for anyone else, as `bugcoder audit`. */
+int export_audit_log(struct store *st, const struct actor *a,
+		     struct export_opts *o, FILE *out, struct err *e);
+
+/* days open as exported: two decimals, halves rounded up (export.c). */
+double export_days2(double days);
+
 #endif

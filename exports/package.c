@@ -7,6 +7,9 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <sys/file.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +20,8 @@
 #include "core/machine.h"
 #include "exports/agree_report.h"
 #include "exports/atomic.h"
+#include "exports/csv_out.h"
+#include "core/agreed.h"
 #include "exports/audit_out.h"
 #include "exports/export.h"
 #include "exports/json_out.h"
@@ -37,6 +42,7 @@ struct file {
 
 struct pkg {
 	char *tmp;		/* the temporary directory, owned */
+	int lock_fd;		/* tmp opened and flock()ed while we build */
 	struct file *files;
 	size_t nr, alloc;
 	int has_subdir;		/* made tmp/codebooks */
@@ -79,26 +85,95 @@ static int check_target(const char *dir, struct err *e)
 	return 0;
 }
 
-static int make_tmpdir(struct pkg *p, const char *dir, struct err *e)
+/*
+ * Leftovers.  The package is built in "PARENT/.bugcoder-pkg.XXXXXX",
+ * which the builder holds an exclusive flock() on (on the directory
+ * itself) until it is renamed into place.  A builder killed outright
+ * (kill -9, a power cut) leaves the directory behind but not the lock:
+ * the kernel drops it with the process.  So every run first sweeps
+ * PARENT: a ".bugcoder-pkg." directory of ours that nobody holds locked
+ * is a dead build, and is removed; one still locked is another run at
+ * work, and is left alone.
+ */
+#define TMP_PREFIX ".bugcoder-pkg."
+
+static int rm_entry(const char *path, const struct stat *sb, int flag,
+		    struct FTW *ftw)
 {
-	struct buf b = BUF_INIT;
-	const char *slash = NULL;
-	size_t len = strlen(dir), i;
-	mode_t mask;
+	(void)sb;
+	(void)ftw;
+	if (flag == FTW_DP)
+		rmdir(path);
+	else
+		unlink(path);
+	return 0;
+}
+
+/* The directory part of `dir` (".", when it has none), owned. */
+static char *parent_of(const char *dir)
+{
+	size_t len = strlen(dir), i, cut = 0;
+	int slash = 0;
 
 	while (len > 1 && dir[len - 1] == '/')
 		len--;
 	for (i = 0; i < len; i++)
-		if (dir[i] == '/')
-			slash = dir + i;
-	if (slash)
-		buf_addf(&b, "%.*s/.%.*s.XXXXXX", (int)(slash - dir), dir,
-			 (int)(len - (size_t)(slash - dir) - 1), slash + 1);
-	else
-		buf_addf(&b, ".%.*s.XXXXXX", (int)len, dir);
-	p->tmp = buf_detach(&b, NULL);
+		if (dir[i] == '/') {
+			cut = i;
+			slash = 1;
+		}
+	if (!slash)
+		return xstrdup(".");
+	return cut ? xstrndup(dir, cut) : xstrdup("/");
+}
+
+static void sweep_leftovers(const char *parent)
+{
+	struct dirent *d;
+	DIR *dh = opendir(parent);
+
+	if (!dh)
+		return;
+	while ((d = readdir(dh))) {
+		struct stat sb;
+		char *path;
+		int fd;
+
+		if (strncmp(d->d_name, TMP_PREFIX, strlen(TMP_PREFIX)) ||
+		    strlen(d->d_name) != strlen(TMP_PREFIX) + 6)
+			continue;
+		path = join(parent, d->d_name);
+		fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+			  O_CLOEXEC);
+		if (fd >= 0 && fstat(fd, &sb) == 0 && S_ISDIR(sb.st_mode) &&
+		    sb.st_uid == geteuid() &&
+		    flock(fd, LOCK_EX | LOCK_NB) == 0)
+			nftw(path, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+		if (fd >= 0)
+			close(fd);
+		free(path);
+	}
+	closedir(dh);
+}
+
+static int make_tmpdir(struct pkg *p, const char *dir, struct err *e)
+{
+	char *parent = parent_of(dir);
+	mode_t mask;
+
+	sweep_leftovers(parent);
+	p->tmp = join(parent, TMP_PREFIX "XXXXXX");
+	free(parent);
 	if (!mkdtemp(p->tmp)) {
 		err_set(e, ERR_IO, "%s: %s", dir, strerror(errno));
+		free(p->tmp);
+		p->tmp = NULL;
+		return -1;
+	}
+	p->lock_fd = open(p->tmp, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (p->lock_fd < 0 || flock(p->lock_fd, LOCK_EX) < 0) {
+		err_set(e, ERR_IO, "%s: %s", p->tmp, strerror(errno));
+		rmdir(p->tmp);
 		free(p->tmp);
 		p->tmp = NULL;
 		return -1;
@@ -139,6 +214,8 @@ static void pkg_release(struct pkg *p)
 		free(p->files[i].path);
 	free(p->files);
 	free(p->tmp);
+	if (p->lock_fd >= 0)
+		close(p->lock_fd);
 }
 
 /* Open tmp/name for writing and register it (so it is cleaned up). */
@@ -349,25 +426,216 @@ static int write_agreement(struct pkg *p, struct store *st,
 			     e) < 0 ||
 	    write_text(p, "agreement.json", b.ptr, b.len, e) < 0)
 		goto out;
+	if (!round) {
+		buf_reset(&b);
+		if (report_agreement_by_round(st, a, cb, NULL, REPORT_TEXT,
+					      NULL, &b, e) < 0 ||
+		    write_text(p, "agreement-by-round.txt", b.ptr, b.len,
+			       e) < 0)
+			goto out;
+		buf_reset(&b);
+		if (report_agreement_by_round(st, a, cb, NULL, REPORT_JSON,
+					      NULL, &b, e) < 0 ||
+		    write_text(p, "agreement-by-round.json", b.ptr, b.len,
+			       e) < 0)
+			goto out;
+	}
 	ret = 0;
 out:
 	buf_release(&b);
 	return ret;
 }
 
+/* The codes of the current codebook, one row each, for analysis.R
+ * (base R reads no JSON). */
+static int write_codes(struct pkg *p, const struct codebook *cb,
+		       unsigned flags, struct err *e)
+{
+	static const char *const head[] = {
+		"dimension", "select", "code", "name", "group", "distributed",
+		NULL,
+	};
+	struct csv_out w;
+	FILE *f = open_file(p, "codes.csv", e);
+	size_t d, i, rows = 0;
+	int rc;
+
+	if (!f)
+		return -1;
+	csvw_init(&w, f, (flags & EXPORT_NO_GUARD) ? 0 : CSV_GUARD);
+	csvw_header(&w, head);
+	rc = csvw_end(&w);
+	for (d = 0; d < cb->nr_dims && !rc; d++)
+		for (i = 0; i < cb->dims[d].nr_codes && !rc; i++) {
+			const struct code *c = &cb->dims[d].codes[i];
+
+			csvw_key(&w, cb->dims[d].key);
+			csvw_key(&w, cb->dims[d].select_many ? "many" : "one");
+			csvw_key(&w, c->key);
+			csvw_text(&w, c->name ? c->name : "");
+			if (c->group)
+				csvw_text(&w, c->group);
+			else
+				csvw_null(&w);
+			csvw_bool(&w, c->distributed);
+			rc = csvw_end(&w);
+			rows++;
+		}
+	csvw_release(&w);
+	if (close_file(p, f, rc == 0, e) < 0)
+		return -1;
+	p->files[p->nr - 1].rows = (long long)rows;
+	return 0;
+}
+
+/* Which round each item is in: round,item. */
+static int write_round_items(struct pkg *p, struct store *st,
+			     const struct actor *a, const struct codebook *cb,
+			     const char *round, struct err *e)
+{
+	static const char *const head[] = { "round", "item", NULL };
+	struct agreed_iter it;
+	struct csv_out w;
+	struct buf name = BUF_INIT;
+	FILE *f = open_file(p, "round-items.csv", e);
+	size_t rows = 0;
+	int rc, bad = 0;
+
+	if (!f)
+		return -1;
+	csvw_init(&w, f, 0);
+	csvw_header(&w, head);
+	bad = csvw_end(&w) != 0;
+	if (agreed_open(&it, st, a, cb, round, e) < 0) {
+		agreed_close(&it);
+		csvw_release(&w);
+		close_file(p, f, 0, e);
+		return -1;
+	}
+	agreed_skip_fixes(&it);
+	while ((rc = agreed_next(&it, e)) > 0) {
+		if (!it.item.round)
+			continue;
+		buf_reset(&name);
+		buf_addf(&name, "%s#%lld", it.item.repo ? it.item.repo : "",
+			 it.item.number);
+		csvw_key(&w, it.item.round);
+		csvw_key(&w, name.ptr);
+		bad |= csvw_end(&w) != 0;
+		rows++;
+	}
+	agreed_close(&it);
+	csvw_release(&w);
+	buf_release(&name);
+	if (close_file(p, f, rc == 0 && !bad, e) < 0 || rc < 0)
+		return -1;
+	p->files[p->nr - 1].rows = (long long)rows;
+	return 0;
+}
+
+/* The options of the package's report: the codebook's first two
+ * dimensions crossed, per stage, effort per phase (when there are
+ * such dimensions). */
+static void package_summary_opts(struct summary_opts *o,
+				 const struct codebook *cb,
+				 const struct package_opts *po)
+{
+	o->round = po->round;
+	o->include_pending = (po->flags & EXPORT_PENDING) != 0;
+	if (cb->nr_dims >= 2 && codebook_dim(cb, "stage") &&
+	    strcmp(cb->dims[0].key, "stage") && strcmp(cb->dims[1].key,
+						       "stage"))
+		o->by = "stage";
+	if (codebook_dim(cb, "phase"))
+		o->effort_by = "phase";
+}
+
+static void r_string(struct buf *b, const char *s)
+{
+	if (!s) {
+		buf_addstr(b, "NA");
+		return;
+	}
+	buf_addch(b, '"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			buf_addch(b, '\\');
+		buf_addch(b, *s);
+	}
+	buf_addch(b, '"');
+}
+
+extern const char analysis_r[];
+
+/* analysis.R with the report's options filled in. */
+static int write_analysis(struct pkg *p, const struct codebook *cb,
+			  const struct summary_opts *o, struct err *e)
+{
+	struct buf b = BUF_INIT, v = BUF_INIT;
+	const char *s = analysis_r, *at;
+	int ret;
+
+	while ((at = strchr(s, '@'))) {
+		const char *end = strchr(at + 1, '@');
+		size_t len;
+
+		if (!end)
+			break;
+		buf_add(&b, s, (size_t)(at - s));
+		len = (size_t)(end - at - 1);
+		buf_reset(&v);
+		if (len == 5 && !strncmp(at + 1, "SMALL", 5))
+			buf_addf(&v, "%ld", o->small);
+		else if (len == 9 && !strncmp(at + 1, "HARD_DAYS", 9))
+			buf_addf(&v, "%.17g", o->hard_days);
+		else if (len == 13 && !strncmp(at + 1, "HARD_COMMENTS", 13))
+			buf_addf(&v, "%ld", o->hard_comments);
+		else if (len == 5 && !strncmp(at + 1, "CROSS", 5)) {
+			r_string(&v, cb->nr_dims >= 2 ? cb->dims[0].key : NULL);
+			buf_addstr(&v, ", ");
+			r_string(&v, cb->nr_dims >= 2 ? cb->dims[1].key : NULL);
+		} else if (len == 2 && !strncmp(at + 1, "BY", 2))
+			r_string(&v, o->by);
+		else if (len == 9 && !strncmp(at + 1, "EFFORT_BY", 9))
+			r_string(&v, o->effort_by);
+		else if (len == 7 && !strncmp(at + 1, "PENDING", 7))
+			buf_addstr(&v, o->include_pending ? "TRUE" : "FALSE");
+		else {
+			buf_addch(&b, '@');
+			s = at + 1;
+			continue;
+		}
+		buf_add(&b, v.ptr, v.len);
+		s = end + 1;
+	}
+	buf_addstr(&b, s);
+	ret = write_text(p, "analysis.R", b.ptr, b.len, e);
+	buf_release(&b);
+	buf_release(&v);
+	return ret;
+}
+
 static int write_report(struct pkg *p, struct store *st,
 			const struct actor *a, const struct codebook *cb,
-			const char *round, struct err *e)
+			const struct package_opts *po, struct err *e)
 {
 	struct summary_opts o = SUMMARY_OPTS_INIT;
 	struct buf b = BUF_INIT;
-	int ret;
+	int ret = -1;
 
+	package_summary_opts(&o, cb, po);
 	o.format = SUMMARY_MARKDOWN;
-	o.round = round;
-	ret = summary_write(st, a, cb, &o, &b, e);
-	if (!ret)
-		ret = write_text(p, "report.md", b.ptr, b.len, e);
+	if (summary_write(st, a, cb, &o, &b, e) < 0 ||
+	    write_text(p, "report.md", b.ptr, b.len, e) < 0)
+		goto out;
+	buf_reset(&b);
+	o.format = SUMMARY_JSON;
+	if (summary_write(st, a, cb, &o, &b, e) < 0 ||
+	    write_text(p, "report.json", b.ptr, b.len, e) < 0 ||
+	    write_analysis(p, cb, &o, e) < 0)
+		goto out;
+	ret = 0;
+out:
 	buf_release(&b);
 	return ret;
 }
@@ -375,20 +643,19 @@ static int write_report(struct pkg *p, struct store *st,
 static const char readme[] =
 	"Replication package written by bugcoder %s on %s.\n"
 	"\n"
+	"FILES\n"
 	"agreed-labels.csv  one row per item whose every dimension is agreed\n"
-	"                   (or, with pending, every item): the item, its\n"
-	"                   effort figures, and per dimension the agreed\n"
-	"                   code(s) and whether the coders agreed or an\n"
-	"                   adjudicator decided\n"
-	"raw-labels.csv     every annotator's labels, one row per code:\n"
-	"                   item,annotator,dimension,code,codebook_version,\n"
-	"                   labeled_at (bugcoder labels import reads it)\n"
-	"resolutions.csv    every adjudicated disagreement: both coders'\n"
-	"                   codes, the final code(s), rationale, cause\n"
+	"                   (or, with pending, every item)\n"
+	"raw-labels.csv     every annotator's labels, one row per code\n"
+	"                   (bugcoder labels import reads it)\n"
+	"resolutions.csv    every adjudicated disagreement and settle note\n"
 	"rounds.csv         the coding rounds with their sample spec and seed\n"
+	"round-items.csv    which round each item is in\n"
+	"memos.csv          the annotators' memos and flags\n"
 	"audit.csv          the audit log: who changed what, when, for whom;\n"
 	"                   each row's hash is chained on the row before\n"
 	"                   (the maker's rows only, for an adjudicator)\n"
+	"codes.csv          the codes of the current codebook\n"
 	"machine-answers.jsonl  every answer of a machine coder: item,\n"
 	"                   machine, command, model, note, codebook_version,\n"
 	"                   SHA-256 of its input and of the answer, duration,\n"
@@ -396,18 +663,63 @@ static const char readme[] =
 	"                   machines with the annotators)\n"
 	"codebook.json      the codebook the labels are coded against\n"
 	"codebooks/         every codebook version the study has held\n"
-	"agreement.txt      agreement statistics (Cohen's kappa and others)\n"
-	"agreement.json     the same, as JSON\n"
-	"report.md          counts and shares per code, the cross table,\n"
-	"                   effort figures, per repository\n"
+	"agreement.txt      agreement statistics (Cohen's kappa and others),\n"
+	"agreement.json     over every round pooled; the same as JSON\n"
+	"agreement-by-round.txt, agreement-by-round.json\n"
+	"                   kappa per dimension and round with its interval\n"
+	"                   and the codebook version(s) the round was coded\n"
+	"                   under\n"
+	"report.md          the report's tables (bugcoder report), Markdown\n"
+	"report.json        the same tables as JSON: {\"tables\": [{\"id\",\n"
+	"                   \"title\", \"columns\", \"rows\"}]}\n"
+	"analysis.R         base R only: recomputes report.json's tables from\n"
+	"                   the CSV files (Rscript analysis.R; --csv prints\n"
+	"                   every cell as table,row,column,value)\n"
 	"manifest.json      sizes, rows and SHA-256 of the files\n"
 	"MANIFEST           SHA-256 of every file: sha256sum -c MANIFEST\n"
+	"\n"
+	"COLUMNS\n"
+	"agreed-labels.csv: item (owner/repo#number), repo, number, url,\n"
+	"  title, created_at, closed_at, days_open (closed_at - created_at\n"
+	"  in days, two decimals), comments (number of comments), fix_numbers\n"
+	"  (the fixing pull requests, ';'-joined), additions, deletions,\n"
+	"  changed_files, lines_changed (additions + deletions over the\n"
+	"  fixes that count: a backport repeating another fix is left\n"
+	"  out), fix_lines_changed (each fix's own lines, ';'-joined in the\n"
+	"  order of fix_numbers; ?: unknown), fix_repeats (per fix, 0 or\n"
+	"  the place in fix_numbers of the fix it repeats), small_fix\n"
+	"  (TRUE when lines_changed <= 10), then per\n"
+	"  dimension DIM (the agreed code(s), ';'-joined; empty: none) and\n"
+	"  DIM_status (agreed, adjudicated or pending)\n"
+	"raw-labels.csv: item, annotator (a name, or Coder N while blind),\n"
+	"  dimension, code, codebook_version (the version coded under),\n"
+	"  labeled_at, submitted_at (empty: not submitted), evidence (the\n"
+	"  lines cited for the label, '|'-joined: diff:PATH[:old]:L1-L2,\n"
+	"  issue:body:L1-L2 or issue:comment:N:L1-L2)\n"
+	"resolutions.csv: item, dimension, coder1, coder1_codes, coder2,\n"
+	"  coder2_codes (as the adjudicator saw them), final (the decided\n"
+	"  code(s)), rationale, cause (guideline_gap, slip, ambiguous,\n"
+	"  code_missing or empty), adjudicator, resolved_at, kind (resolution;\n"
+	"  or settled: an item settled without a resolution, its note in\n"
+	"  rationale, its dimension and codes empty)\n"
+	"rounds.csv: name, spec (how the items were chosen), seed, stratify,\n"
+	"  annotators (';'-joined), items, created_at, created_by, closed_at,\n"
+	"  closed_by (empty: still open)\n"
+	"round-items.csv: round, item\n"
+	"memos.csv: item, annotator, memo (empty: none), flags (discuss,\n"
+	"  uncertain, ';'-joined; empty: none), updated_at (the latest change)\n"
+	"audit.csv: id, at, actor (who acted), for_member (for whom the owner\n"
+	"  acted; empty: themselves), action, item, dimension, old, new,\n"
+	"  hash (SHA-256 chained on the previous row)\n"
+	"codes.csv: dimension, select (one or many), code, name, group,\n"
+	"  distributed (TRUE: arises only in distributed systems)\n"
 	"\n"
 	"CSV: RFC 4180, UTF-8 without BOM, comma separated, CRLF line ends,\n"
 	"a header row; quoted where needed, line breaks inside cells kept.\n"
 	"%s"
-	"Empty cell = no value.  Booleans are true/false; dates ISO 8601;\n"
-	"days_open has two decimals; several codes are joined by ';'.\n"
+	"Empty cell = no value.  Booleans are TRUE/FALSE, which R's read.csv\n"
+	"and pandas' read_csv read as logical; dates ISO 8601; several codes\n"
+	"are joined by ';'.\n"
 	"In R: read.csv(f, encoding = \"UTF-8\"); in pandas: read_csv(f).\n";
 
 static int write_readme(struct pkg *p, const char *now, unsigned flags,
@@ -518,6 +830,7 @@ int package_write(struct store *st, const struct actor *a,
 	int ret = -1, in_savepoint = 0;
 
 	memset(&p, 0, sizeof(p));
+	p.lock_fd = -1;
 	o->nr_files = 0;
 	if (!access_sees_all(a))
 		return err_set(e, ERR_PERM, "only the owner and adjudicators "
@@ -542,11 +855,15 @@ int package_write(struct store *st, const struct actor *a,
 			e) < 0 ||
 	    write_table(&p, "audit.csv", st, a, cb, export_audit, o,
 			e) < 0 ||
+	    write_table(&p, "memos.csv", st, a, cb, export_memos, o,
+			e) < 0 ||
 	    write_table(&p, "machine-answers.jsonl", st, a, cb,
 			export_machine_answers, o, e) < 0 ||
 	    write_codebooks(&p, st, e) < 0 ||
 	    write_agreement(&p, st, a, cb, o->round, e) < 0 ||
-	    write_report(&p, st, a, cb, o->round, e) < 0 ||
+	    write_report(&p, st, a, cb, o, e) < 0 ||
+	    write_codes(&p, cb, o->flags, e) < 0 ||
+	    write_round_items(&p, st, a, cb, o->round, e) < 0 ||
 	    write_readme(&p, now, o->flags, e) < 0 ||
 	    write_manifest_json(&p, st, a, cb, now, o, e) < 0 ||
 	    write_manifest(&p, e) < 0 ||

@@ -8,19 +8,29 @@
  *   rounds.csv            the rounds: spec, seed, stratify, annotators
  *   codebook.json         the current codebook, as it was loaded
  *   codebooks/N-VER.json  every codebook version the study has held
+ *   round-items.csv       which round each item is in
+ *   memos.csv             memos and flags (export_memos())
+ *   codes.csv             the current codebook's codes, for base R
  *   agreement.txt/.json   the agreement report (agree_report.h)
- *   report.md             the summary of report.h, as Markdown
+ *   agreement-by-round.txt/.json  kappa per dimension and round
+ *   report.md/.json       the report's tables (summary.h), crossed per
+ *                         stage and with effort per phase when the
+ *                         codebook has such dimensions
+ *   analysis.R            base R: recomputes report.json from the CSV
  *   README.txt            what each file is and how to check them
  *   manifest.json         study, codebook, date, and per file its size,
  *                         rows and SHA-256
  *   MANIFEST              "SHA256  PATH" lines for every other file,
  *                         so `sha256sum -c MANIFEST` checks the package
  *
- * The package is built in a hidden temporary directory beside DIR and
- * renamed into place when complete, so DIR never holds half a package;
- * on an error the temporary is removed.  (A process killed outright can
- * leave the hidden ".DIR.XXXXXX" directory, never a partial DIR.)  DIR
- * must not exist, or be an empty directory.
+ * The package is built in a hidden temporary directory beside DIR,
+ * ".bugcoder-pkg.XXXXXX", and renamed into place when complete, so DIR
+ * never holds half a package; on an error the temporary is removed.  The
+ * builder holds a flock() on it; a process killed outright leaves the
+ * directory but not the lock, and the next package written in the same
+ * parent directory removes every such unlocked directory of its user
+ * before it starts (a locked one is a build at work and is left alone).
+ * DIR must not exist, or be an empty directory.
  *
  * Every file is written from one snapshot of the study (one read
  * transaction), so the tables agree with each other even while

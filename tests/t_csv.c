@@ -127,7 +127,7 @@ static void test_writer_rows(void **state)
 	assert_int_equal(csvw_end(&w), 0);
 	assert_string_equal(w.row.ptr,
 		"item,n\r\n"
-		"\"'=evil()\",-42,-1.00,7.12,18446744073709551615,true,false,,,"
+		"\"'=evil()\",-42,-1.00,7.12,18446744073709551615,TRUE,FALSE,,,"
 		"-neg_key,@bob,a;b,\"'=x(1)\"\r\n"
 		"0,-9223372036854775808\r\n");
 	csvw_release(&w);

@@ -164,6 +164,14 @@ ROWS = [
     ("audit verify", ["audit", "verify"], "doc"),
     ("doctor", ["doctor"], "doc"),
     ("codebook show", ["codebook", "show"], "doc"),
+    ("codebook show --format text", ["codebook", "show", "--format", "text"],
+     "doc"),
+    ("codebook show --format markdown",
+     ["codebook", "show", "--format", "markdown"], "doc"),
+    ("codebook show --format latex",
+     ["codebook", "show", "--format", "latex"], "doc"),
+    ("codebook show --format json",
+     ["codebook", "show", "--format", "json"], "doc"),
     ("agree", ["agree"], "doc"),
     ("agree --format text", ["agree", "--format", "text"], "doc"),
     ("agree --format json", ["agree", "--format", "json"], "doc"),
@@ -184,6 +192,13 @@ ROWS = [
     ("report --round", ["report", "--round", "r1"], "doc"),
     ("report --cross", ["report", "--cross", "symptom,root_cause"], "doc"),
     ("report -o", ["report", "-o", "{out}"], "doc"),
+    ("report --format json", ["report", "--format", "json"], "doc"),
+    ("report --format latex", ["report", "--format", "latex"], "doc"),
+    ("report --include-pending --format json",
+     ["report", "--include-pending", "--format", "json"], "doc"),
+    ("report --by --effort-by",
+     ["report", "--by", "phase", "--effort-by", "symptom", "--include-pending"],
+     "doc"),
     ("export", ["export"], "csv"),
     ("export --format csv", ["export", "--format", "csv"], "csv"),
     ("export --format jsonl", ["export", "--format", "jsonl"], "jsonl"),
@@ -211,6 +226,17 @@ ROWS = [
                                       "csv"], "csv"),
     ("export --rounds --format jsonl",
      ["export", "--rounds", "--format", "jsonl"], "jsonl"),
+    ("export --memos", ["export", "--memos"], "csv"),
+    ("export --memos --format csv", ["export", "--memos", "--format", "csv"],
+     "csv"),
+    ("export --memos --format jsonl",
+     ["export", "--memos", "--format", "jsonl"], "jsonl"),
+    ("export --memos --round", ["export", "--memos", "--round", "r1"], "csv"),
+    ("export --audit", ["export", "--audit"], "csv"),
+    ("export --audit --format csv", ["export", "--audit", "--format", "csv"],
+     "csv"),
+    ("export --audit --format jsonl",
+     ["export", "--audit", "--format", "jsonl"], "jsonl"),
     ("export --package", ["export", "--package", "{out}"], "doc"),
     ("proposals", ["proposals"], "doc"),
     ("proposals list", ["proposals", "list"], "doc"),
@@ -380,11 +406,15 @@ def has_word(record, w):
 
 
 def objects(x):
+    """Every object, and every list of plain values (a table's row, as
+    `report --format json` writes them), as a dict."""
     if isinstance(x, dict):
         yield x
         for v in x.values():
             yield from objects(v)
     elif isinstance(x, list):
+        if x and not any(isinstance(v, (dict, list)) for v in x):
+            yield dict(enumerate(x))
         for v in x:
             yield from objects(v)
 

@@ -33,7 +33,7 @@ RAW_HEADER = ["item", "annotator", "dimension", "code", "codebook_version",
               "labeled_at", "submitted_at", "evidence"]
 RES_HEADER = ["item", "dimension", "coder1", "coder1_codes", "coder2",
               "coder2_codes", "final", "rationale", "cause", "adjudicator",
-              "resolved_at"]
+              "resolved_at", "kind"]
 NOW = {"BUGCODER_NOW": "2024-07-01T12:00:00Z"}
 
 
@@ -139,7 +139,7 @@ class AgreedCSV(unittest.TestCase):
         days = "" if it["days_open"] is None else str(
             decimal.Decimal(repr(it["days_open"])).quantize(
                 decimal.Decimal("0.01"), decimal.ROUND_HALF_UP))
-        small = {None: "", 0: "false", 1: "true"}[it["small_fix"]]
+        small = {None: "", 0: "FALSE", 1: "TRUE"}[it["small_fix"]]
         return [
             "acme/widgets#%d" % n, "acme/widgets", str(n), it["url"],
             g(it["title"]), it["created_at"] or "", it["closed_at"] or "",
@@ -181,11 +181,11 @@ class AgreedCSV(unittest.TestCase):
         one = dict(zip(HEADER, by_item["acme/widgets#1"]))
         self.assertEqual((one["days_open"], one["comments"],
                           one["fix_numbers"], one["lines_changed"],
-                          one["small_fix"]), ("2.50", "2", "101", "5", "true"))
+                          one["small_fix"]), ("2.50", "2", "101", "5", "TRUE"))
         two = dict(zip(HEADER, by_item["acme/widgets#2"]))
         self.assertEqual((two["fix_numbers"], two["additions"],
                           two["lines_changed"], two["small_fix"]),
-                         ("102;103", "15", "16", "false"))
+                         ("102;103", "15", "16", "FALSE"))
         three = dict(zip(HEADER, by_item["acme/widgets#3"]))
         self.assertEqual((three["fix_numbers"], three["additions"],
                           three["small_fix"], three["days_open"]),
@@ -829,7 +829,8 @@ class Report(unittest.TestCase):
         self.assertIn("9  100.0%  " + "#" * 30, line)
         # small fixes: items 1,4,6,7,8 (<= 10 lines) of 8 sized (3 has no
         # fix), among the 9 agreed
-        self.assertRegex(out, r"all\s+9\s+5 of 8\s+62\.5%")
+        # columns: items, fixes <= 10 lines, fixes of known size, share
+        self.assertRegex(out, r"all\s+9\s+5\s+8\s+62\.5%")
 
     def test_markdown(self):
         out = self.s.ok("report", "--format", "markdown")
