@@ -1329,6 +1329,33 @@ static void test_submit_moves_on(void **state)
 		      "root_cause=incorrect_implementation|symptom=crash");
 }
 
+/* The time an item is open: the gaps between keys (a test clock gives
+ * them), without the one over DRIFT_IDLE_CUTOFF, saved on leaving the
+ * item, on submitting it and on quitting. */
+static void test_drift_time(void **state)
+{
+	struct fixture *f = *state;
+
+	setenv("BUGCODER_KEY_GAPS", "10,500,20,30,7,5", 1);
+	RUN_OK(f, 24, 80, NULL, "jj>jj<q\n");
+	unsetenv("BUGCODER_KEY_GAPS");
+	/* widget: 10 (+500 idle, left out) + 20 for `>`; then 30 + 7 + 5
+	 * on evil/repo#66 (the `<` counts there); `q` (5 more) on widget */
+	assert_sql_str(f, "SELECT i.repo || '#' || i.number || '=' || "
+		       "CAST(t.seconds AS INTEGER) FROM coding_times t "
+		       "JOIN items i ON i.id = t.item_id ORDER BY i.id",
+		       "acme/widgets#1=35|evil/repo#66=42");
+
+	/* submitting saves the time at once */
+	setenv("BUGCODER_KEY_GAPS", "3", 1);
+	RUN_OK(f, 24, 80, "acme/widgets#4", "11\n2\n1\n1\ns\n"
+	       ":dump-screen a\nq\n");
+	unsetenv("BUGCODER_KEY_GAPS");
+	assert_sql_str(f, "SELECT CAST(t.seconds AS INTEGER) FROM "
+		       "coding_times t JOIN items i ON i.id = t.item_id "
+		       "WHERE i.number = 4", "18");
+}
+
 static void test_navigation(void **state)
 {
 	struct fixture *f = *state;
@@ -1891,6 +1918,7 @@ int main(int argc, char **argv)
 		T(test_paste),
 		T(test_flags),
 		T(test_submit_missing),
+		T(test_drift_time),
 		T(test_submit_moves_on),
 		T(test_navigation),
 		T(test_search),

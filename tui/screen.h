@@ -133,6 +133,10 @@ struct screen {
 	struct item item;
 	char *item_name;	/* owned, "owner/repo#N" */
 	struct coding coding;	/* the actor's own work on the item */
+	double item_secs;	/* work on the item not yet saved (drift) */
+	double last_key;	/* the clock at the last key; < 0: none */
+	const char *key_gaps;	/* test clock (BUGCODER_KEY_GAPS); NULL: real */
+	double fake_now;	/* that clock's time */
 
 	struct view panes[2];	/* PANE_ISSUE, PANE_DIFF */
 	struct view *overlays[MAX_OVERLAYS];

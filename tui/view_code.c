@@ -21,9 +21,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/draft.h"
+#include "core/drift.h"
+#include "core/priv.h"
 #include "core/study.h"
 #include "core/text.h"
 #include "tui/screen.h"
@@ -347,6 +350,68 @@ static void toggle_flag(struct screen *scr, const char *flag, int on)
 	screen_msg(scr, MSG_OK, "saved: %s %s", flag, on ? "on" : "off");
 }
 
+/* ---- time on the item (drift) --------------------------------------- */
+
+/*
+ * The clock the time on an item is measured with: the monotonic clock,
+ * or, for tests, BUGCODER_KEY_GAPS - a comma-separated list of seconds,
+ * the k-th the gap before the k-th key (the last one repeats), so that a
+ * key script can stand for hours of work in no time.
+ */
+static double clock_now(struct screen *scr)
+{
+	struct timespec ts;
+
+	if (scr->key_gaps)
+		return scr->fake_now;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Advance the test clock by the next gap of the list. */
+static void clock_tick(struct screen *scr)
+{
+	const char *p = scr->key_gaps, *comma;
+	char *end;
+	double gap;
+
+	if (!p || !*p)
+		return;
+	gap = strtod(p, &end);
+	if (end != p && gap > 0)
+		scr->fake_now += gap;
+	comma = strchr(p, ',');
+	if (comma && comma[1])
+		scr->key_gaps = comma + 1;
+}
+
+/* A key came: the gap since the last one counts for the item open,
+ * unless it is longer than DRIFT_IDLE_CUTOFF. */
+static void time_key(struct screen *scr)
+{
+	double now;
+
+	clock_tick(scr);
+	now = clock_now(scr);
+	if (scr->last_key >= 0 && now - scr->last_key <= DRIFT_IDLE_CUTOFF &&
+	    now > scr->last_key)
+		scr->item_secs += now - scr->last_key;
+	scr->last_key = now;
+}
+
+/* Save the time on the item so far (leaving it, submitting it, quitting).
+ * 0, or -1 with `e`; the time is kept for the next try then. */
+static int time_save(struct screen *scr, struct err *e)
+{
+	if (!(scr->item_secs > 0) || scr->item.id <= 0)
+		return 0;
+	if (drift_add_time(scr->st, scr->actor, scr->item.id, scr->item_secs,
+			   e) < 0)
+		return -1;
+	scr->item_secs = 0;
+	return 0;
+}
+
 /* ---- items ---------------------------------------------------------- */
 
 static int load_item(struct screen *scr, long long id, struct err *e)
@@ -357,6 +422,10 @@ static int load_item(struct screen *scr, long long id, struct err *e)
 
 	if (item_load_flags(scr->st, id, &it, ITEM_LOAD_NO_DIFF, e) < 0)
 		return -1;
+	if (id != scr->item.id && time_save(scr, e) < 0) {
+		item_release(&it);
+		return -1;
+	}
 	if (coding_load(scr->st, scr->actor, id, scr->actor->member_id, &c,
 			e) < 0) {
 		item_release(&it);
@@ -431,6 +500,9 @@ static void submit(struct screen *scr)
 	}
 	if (scr->qpos != NOT_QUEUED)
 		queue_mark_submitted(&scr->q, scr->qpos);
+	if (time_save(scr, &e) < 0)
+		screen_msg(scr, MSG_ERR, "time on the item not saved: %s",
+			   e.msg);
 	reload_coding(scr);
 	name = xstrdup(scr->item_name);
 	next = next_todo(scr, scr->qpos);
@@ -837,6 +909,7 @@ static void key_cb(void *ctx, int key)
 	enum action a;
 	int r;
 
+	time_key(scr);
 	if (scr->pending && !scr->nr_overlays && !scr->prompting &&
 	    !scr->too_small) {
 		struct buf b = BUF_INIT;
@@ -880,9 +953,12 @@ static void key_cb(void *ctx, int key)
 static void code_hangup(struct screen *scr, struct err *e)
 {
 	if (e->code == ERR_INTERRUPTED || e->code == ERR_IO) {
+		struct err te = ERR_INIT;
+
 		/* what is kept now may wait for another writer as long as
 		 * the command line would */
 		store_busy_timeout(scr->st, -1);
+		time_save(scr, &te);
 		if (scr->pending && !pending_retry(scr)) {
 			char msg[sizeof(e->msg)];
 			struct buf b = BUF_INIT;
@@ -927,6 +1003,8 @@ int tui_code(struct store *st, const struct actor *a, const char *name,
 	scr.qpos = NOT_QUEUED;
 	scr.picking = -1;
 	scr.keymap = KEYMAP_MAIN;
+	scr.last_key = -1;
+	scr.key_gaps = priv_hook_env("BUGCODER_KEY_GAPS");
 	buf_init(&scr.msg, 0);
 	buf_init(&scr.last_search, 0);
 	edit_init(&scr.prompt, 0);
@@ -978,6 +1056,7 @@ int tui_code(struct store *st, const struct actor *a, const char *name,
 	if (ui_start(e) < 0)
 		goto out;
 	started = 1;
+	scr.last_key = clock_now(&scr);	/* the item is open from now */
 	{
 		struct buf w = BUF_INIT;
 
@@ -1001,6 +1080,8 @@ int tui_code(struct store *st, const struct actor *a, const char *name,
 			buf_release(&b);
 		}
 	}
+	if (ret == 0 && time_save(&scr, e) < 0)
+		ret = -1;
 out:
 	store_busy_timeout(st, -1);
 	pending_free(scr.pending);
