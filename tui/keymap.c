@@ -65,6 +65,7 @@ static const struct binding main_keys[] = {
 	{ ']', ACT_NEXT_HUNK }, { '[', ACT_PREV_HUNK },
 	{ '}', ACT_NEXT_FILE }, { '{', ACT_PREV_FILE },
 	{ 'F', ACT_NEXT_FIX },
+	{ '.', ACT_LINE_CURSOR }, { 'v', ACT_MARK_RANGE }, { 'e', ACT_CITE },
 	{ '>', ACT_NEXT_ITEM }, { '<', ACT_PREV_ITEM }, { 't', ACT_NEXT_TODO },
 	{ 'C', ACT_CODEBOOK }, { 'A', ACT_AGREEMENT },
 	{ 0, ACT_NONE }

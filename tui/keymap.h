@@ -70,6 +70,13 @@
 	  "Go to the previous file of the fix") \
 	_(NEXT_FIX, "next-fix", \
 	  "Show the next fix (pull request) of the item") \
+	_(LINE_CURSOR, "line-cursor", \
+	  "Show or hide the line cursor in the focused pane (j/k move it)") \
+	_(MARK_RANGE, "mark-range", \
+	  "Start a range of lines at the line cursor (again to drop it)") \
+	_(CITE, "cite", \
+	  "Cite the range (or the cursor line) as evidence for dimension N " \
+	  "(the key after it, 1-9)") \
 	_(PICK_DIM, "pick-dimension", \
 	  "Choose a code for dimension N of the coding bar") \
 	_(PICK_UNCODED, "pick-uncoded", \

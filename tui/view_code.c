@@ -12,8 +12,14 @@
  *
  * Data: the item, the codebook and the actor's queue are loaded when an
  * item opens; after that a keypress touches the database only to save
- * (label_set/toggle/memo/flag/propose/submit, one transaction each) and
- * to reload the actor's own coding after a save.
+ * (label_set/toggle/memo/flag/propose/submit, evidence_add, one
+ * transaction each), to reload the actor's own coding (and which
+ * dimensions have the actor's evidence) after a save, and to add the time
+ * spent on an item (drift_add_time) when it is left.
+ *
+ * Evidence: `.` shows a line cursor in the focused pane (its pager's),
+ * `v` starts a range, `e` asks for a dimension's key and cites the lines
+ * as the pane maps them (view_ops.cite).
  */
 #define _XOPEN_SOURCE_EXTENDED 1
 #include <errno.h>
@@ -26,6 +32,7 @@
 
 #include "core/draft.h"
 #include "core/drift.h"
+#include "core/evidence.h"
 #include "core/priv.h"
 #include "core/study.h"
 #include "core/text.h"
@@ -37,13 +44,36 @@
 
 /* ---- the coding ----------------------------------------------------- */
 
+static int ev_mark(const struct evidence_row *row, void *data)
+{
+	struct screen *scr = data;
+	size_t i;
+
+	for (i = 0; i < scr->cb.nr_dims && i < 64; i++)
+		if (!strcmp(scr->cb.dims[i].key, row->dimension))
+			scr->ev_dims |= 1ULL << i;
+	return 0;
+}
+
+/* Which dimensions the actor cited evidence for (the bar's mark). */
+static int reload_evidence(struct screen *scr, struct err *e)
+{
+	scr->ev_dims = 0;
+	if (!scr->actor->member_id)
+		return 0;
+	return evidence_each(scr->st, scr->actor, scr->item.id,
+			     scr->actor->member_id, ev_mark, scr, e) < 0 ?
+	       -1 : 0;
+}
+
 static void reload_coding(struct screen *scr)
 {
 	struct err e = ERR_INIT;
 
 	coding_release(&scr->coding);
 	if (coding_load(scr->st, scr->actor, scr->item.id,
-			scr->actor->member_id, &scr->coding, &e) < 0)
+			scr->actor->member_id, &scr->coding, &e) < 0 ||
+	    reload_evidence(scr, &e) < 0)
 		screen_msg(scr, MSG_ERR, "%s", e.msg);
 	scr->dirty |= DIRTY_BAR | DIRTY_HEADER | DIRTY_STATUS;
 }
@@ -412,6 +442,94 @@ static int time_save(struct screen *scr, struct err *e)
 	return 0;
 }
 
+/* ---- evidence ------------------------------------------------------- */
+
+static void cite_drop(struct screen *scr)
+{
+	if (scr->citing) {
+		evidence_cite_release(scr->citing);
+		free(scr->citing);
+		scr->citing = NULL;
+	}
+}
+
+static struct pager *focus_pager(struct screen *scr)
+{
+	struct view *v = &scr->panes[scr->focus];
+
+	return v->ops->pager ? v->ops->pager(v) : NULL;
+}
+
+static void panes_dirty(struct screen *scr)
+{
+	scr->panes[0].dirty = scr->panes[1].dirty = 1;
+	scr->dirty |= DIRTY_PANES;
+}
+
+/* `e`: the lines under the cursor become the citation waiting for its
+ * dimension's key. */
+static void cite_begin(struct screen *scr)
+{
+	struct view *v = &scr->panes[scr->focus];
+	struct pager *pg = focus_pager(scr);
+	struct evidence_cite c;
+	struct err e = ERR_INIT;
+	struct buf b = BUF_INIT;
+	size_t from, to;
+
+	cite_drop(scr);
+	if (!pg || !v->ops->cite || !pager_cursor_range(pg, &from, &to)) {
+		screen_msg(scr, MSG_ERR, "no line cursor: . shows it in the "
+			   "focused pane, v marks a range, e cites it");
+		return;
+	}
+	if (v->ops->cite(v, from, to, &c, &e) < 0) {
+		screen_msg(scr, MSG_ERR, "not cited: %s", e.msg);
+		return;
+	}
+	scr->citing = xmalloc(sizeof(*scr->citing));
+	*scr->citing = c;
+	evidence_format(&c, &b);
+	screen_msg(scr, MSG_INFO, "cite %s for which dimension? 1-%zu (Esc "
+		   "cancels)", b.ptr, scr->cb.nr_dims < 9 ? scr->cb.nr_dims :
+		   (size_t)9);
+	buf_release(&b);
+}
+
+/* The key after `e`: the dimension to cite the lines for. */
+static void cite_key(struct screen *scr, int key)
+{
+	struct err e = ERR_INIT;
+	struct buf b = BUF_INIT;
+	struct pager *pg;
+	size_t i = (size_t)(key - '1');
+	const char *dim;
+
+	if (key < '1' || key > '9' || i >= scr->cb.nr_dims) {
+		screen_msg(scr, MSG_INFO, "not cited");
+		cite_drop(scr);
+		return;
+	}
+	dim = scr->cb.dims[i].key;
+	evidence_format(scr->citing, &b);
+	if (evidence_add(scr->st, scr->actor, &scr->cb, scr->item.id, dim,
+			 scr->citing, NULL, &e) < 0) {
+		if (e.code == ERR_STALE)
+			save_failed(scr, &e, "not cited");
+		else
+			screen_msg(scr, MSG_ERR, "not cited: %s", e.msg);
+	} else {
+		reload_coding(scr);
+		screen_msg(scr, MSG_OK, "cited %s for %s", b.ptr, dim);
+		pg = focus_pager(scr);
+		if (pg)
+			pg->mark = NO_MATCH;
+		panes_dirty(scr);
+	}
+	buf_release(&b);
+	cite_drop(scr);
+}
+
 /* ---- items ---------------------------------------------------------- */
 
 static int load_item(struct screen *scr, long long id, struct err *e)
@@ -437,6 +555,9 @@ static int load_item(struct screen *scr, long long id, struct err *e)
 	coding_release(&scr->coding);
 	scr->item = it;
 	scr->coding = c;
+	cite_drop(scr);
+	if (reload_evidence(scr, e) < 0)
+		return -1;
 	free(scr->item_name);
 	scr->item_name = item_name(it.repo, it.number);
 	scr->qpos = NOT_QUEUED;
@@ -612,11 +733,15 @@ static void draw_bar(struct screen *scr)
 			break;
 		buf_reset(&b);
 		if (i < 9) {
+			/* `"` after the number: the actor cited evidence */
+			int ev = i < 64 && (scr->ev_dims >> i & 1);
+
 			buf_addf(&b, "%zu", i + 1);
 			x += draw_str(w, cy[i], x, 1, b.ptr, b.len,
 				      active ? SLOT_SEL : SLOT_BAR_KEY);
-			x += draw_str(w, cy[i], x, 1, " ", 1,
-				      active ? SLOT_SEL : SLOT_BAR);
+			x += draw_str(w, cy[i], x, 1, ev ? "\"" : " ", 1,
+				      active ? SLOT_SEL : ev ? SLOT_BAR_KEY :
+				      SLOT_BAR);
 		}
 		buf_reset(&b);
 		sanitize_line(&b, d->key);
@@ -750,6 +875,33 @@ static int code_action(struct screen *scr, enum action a, int key)
 			return 1;
 		}
 		screen_open_picker(scr, i);
+		return 1;
+	case ACT_LINE_CURSOR: {
+		struct pager *pg = focus_pager(scr);
+
+		if (!pg)
+			return 0;
+		pager_cursor(pg, !pg->cursor_on);
+		screen_msg(scr, MSG_INFO, pg->cursor_on ? "line cursor: j/k "
+			   "move it, v marks a range, e cites it, . hides it" :
+			   "line cursor hidden");
+		panes_dirty(scr);
+		return 1;
+	}
+	case ACT_MARK_RANGE: {
+		struct pager *pg = focus_pager(scr);
+
+		if (!pg)
+			return 0;
+		pager_mark(pg);
+		screen_msg(scr, MSG_INFO, pg->mark != NO_MATCH ? "range from "
+			   "the cursor line: j/k extend it, e cites it" :
+			   "range dropped");
+		panes_dirty(scr);
+		return 1;
+	}
+	case ACT_CITE:
+		cite_begin(scr);
 		return 1;
 	case ACT_MEMO:
 		screen_open_memo(scr);
@@ -910,6 +1062,10 @@ static void key_cb(void *ctx, int key)
 	int r;
 
 	time_key(scr);
+	if (scr->citing) {
+		cite_key(scr, key);
+		return;
+	}
 	if (scr->pending && !scr->nr_overlays && !scr->prompting &&
 	    !scr->too_small) {
 		struct buf b = BUF_INIT;
@@ -1085,6 +1241,7 @@ int tui_code(struct store *st, const struct actor *a, const char *name,
 out:
 	store_busy_timeout(st, -1);
 	pending_free(scr.pending);
+	cite_drop(&scr);
 	screen_release_windows(&scr);
 	if (started)
 		ui_stop();
