@@ -80,6 +80,7 @@ static const struct binding adjudicate_keys[] = {
 	{ 'c', ACT_CHOOSE_CODE },
 	{ 'J', ACT_NEXT_DIM }, { 'K', ACT_PREV_DIM },
 	{ 'S', ACT_SETTLE }, { 'M', ACT_SHOW_MEMOS },
+	{ 'E', ACT_SHOW_EVIDENCE }, { 'e', ACT_NEXT_EVIDENCE },
 	{ 'B', ACT_TOGGLE_BLIND }, { 'A', ACT_AGREEMENT },
 	{ 'P', ACT_PROPOSALS },
 	{ TK_TAB, ACT_SWITCH_PANE }, { TK_FN(KEY_BTAB), ACT_SWITCH_PANE },

@@ -139,6 +139,10 @@
 	_(SETTLE, "settle", \
 	  "Settle an item flagged for discussion (a note is optional)") \
 	_(SHOW_MEMOS,   "show-memos",     "Show the coders' memos in full") \
+	_(SHOW_EVIDENCE, "show-evidence", \
+	  "Show the coders' evidence with the lines they quote") \
+	_(NEXT_EVIDENCE, "next-evidence", \
+	  "Show the next citation of the coders' evidence in its pane") \
 	_(TOGGLE_BLIND, "toggle-blind", \
 	  "Turn blind adjudication off or on (the owner only)") \
 	_(AGREEMENT, "agreement", \

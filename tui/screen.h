@@ -74,6 +74,10 @@ struct view_ops {
 	 * cited.  NULL: nothing here can be cited. */
 	int (*cite)(struct view *v, size_t from, size_t to,
 		    struct evidence_cite *c, struct err *e);
+	/* The other way: the pager lines *from..*to showing citation c;
+	 * 0 when this pane does not show them.  May be NULL. */
+	int (*find)(struct view *v, const struct evidence_cite *c,
+		    size_t *from, size_t *to);
 };
 
 struct view {

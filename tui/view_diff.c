@@ -756,6 +756,57 @@ static int diff_cite(struct view *v, size_t from, size_t to,
 	return 0;
 }
 
+static int diff_find(struct view *v, const struct evidence_cite *c,
+		     size_t *from, size_t *to)
+{
+	struct diff_pane *dp = v->priv;
+	const struct diff_file *df = NULL;
+	long old = 0, new = 0, n;
+	size_t j, k;
+	int numbered = 0, found = 0;
+
+	if (c->pane != EVIDENCE_DIFF || !c->path)
+		return 0;
+	for (k = 0; k < dp->d.nr_files && !df; k++) {
+		const char *p = plain_path(c->old_side ?
+					   dp->d.files[k].old_path :
+					   dp->d.files[k].new_path);
+
+		if (p && !strcmp(p, c->path))
+			df = &dp->d.files[k];
+	}
+	if (!df)
+		return 0;
+	for (j = df->first_line; j < df->first_line + df->nr_lines; j++) {
+		struct diff_line l = diff_line_at(&dp->d, j);
+		const char *t;
+		size_t len;
+		int mine;
+
+		if (l.kind == DIFF_HUNK) {
+			t = line_text(dp, &l, 63, &len);
+			numbered = hunk_start(t, len, &old, &new);
+			continue;
+		}
+		if (l.kind != DIFF_CONTEXT && l.kind != DIFF_ADD &&
+		    l.kind != DIFF_DEL)
+			continue;
+		mine = c->old_side ? l.kind != DIFF_ADD : l.kind != DIFF_DEL;
+		n = c->old_side ? old : new;
+		if (l.kind != DIFF_DEL)
+			new++;
+		if (l.kind != DIFF_ADD)
+			old++;
+		if (!numbered || !mine || n < c->from || n > c->to)
+			continue;
+		if (!found)
+			*from = dp->pre.nr + j;
+		*to = dp->pre.nr + j;
+		found = 1;
+	}
+	return found;
+}
+
 static struct pager *diff_pager(struct view *v)
 {
 	struct diff_pane *dp = v->priv;
@@ -773,4 +824,5 @@ const struct view_ops diff_view_ops = {
 	.close = diff_close,
 	.pager = diff_pager,
 	.cite = diff_cite,
+	.find = diff_find,
 };

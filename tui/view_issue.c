@@ -381,6 +381,32 @@ static int issue_cite(struct view *v, size_t from, size_t to,
 	return 0;
 }
 
+static int issue_find(struct view *v, const struct evidence_cite *c,
+		      size_t *from, size_t *to)
+{
+	struct issue_pane *ip = v->priv;
+	const struct doc *d = &ip->doc;
+	size_t i;
+	int found = 0;
+
+	if (c->pane != EVIDENCE_ISSUE)
+		return 0;
+	for (i = 0; i < d->nr; i++) {
+		const struct doc_line *l = &d->lines[i];
+
+		if (!l->src_first || !l->len ||
+		    l->anchor / MD_ANCHOR_SPAN != (unsigned long long)
+		    c->comment + 1 || l->src_last < c->from ||
+		    l->src_first > c->to)
+			continue;
+		if (!found)
+			*from = i;
+		*to = i;
+		found = 1;
+	}
+	return found;
+}
+
 static struct pager *issue_pager(struct view *v)
 {
 	struct issue_pane *ip = v->priv;
@@ -398,4 +424,5 @@ const struct view_ops issue_view_ops = {
 	.close = issue_close,
 	.pager = issue_pager,
 	.cite = issue_cite,
+	.find = issue_find,
 };
