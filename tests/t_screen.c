@@ -625,6 +625,65 @@ static void test_hunks_and_files(void **state)
 	assert_row_contains(f, "top", 2, "#2 Check that the engine is ready");
 }
 
+/* ---- evidence ------------------------------------------------------- */
+
+/* A range of the fix cited for symptom (new-side numbers from the hunk
+ * header, the removed line inside left out), a removed line alone for
+ * root_cause (old side); the bar marks both; bob sees neither. */
+static void test_cite_diff(void **state)
+{
+	struct fixture *f = *state;
+
+	RUN_OK(f, 24, 80, NULL, "].jjvjj\n:dump-screen r\ne\n"
+	       ":dump-screen ask\n1\n:dump-screen a\nkke2\n:dump-screen b\n"
+	       "]e\n:dump-screen hdr\n");
+	assert_row_contains(f, "ask", 23, "cite diff:widgets/core.py:11-12 "
+			    "for which dimension? 1-5");
+	assert_row_contains(f, "a", 23, "cited diff:widgets/core.py:11-12 "
+			    "for symptom");
+	assert_row_contains(f, "a", 21, "1\"symptom:");
+	assert_row_contains(f, "a", 21, "2 root_cause:");
+	assert_row_contains(f, "b", 23, "cited diff:widgets/core.py:old:11 "
+			    "for root_cause");
+	assert_row_contains(f, "b", 21, "2\"root_cause:");
+	/* a hunk header alone is no line of the file */
+	assert_row_contains(f, "hdr", 23, "not cited: no lines of a hunk");
+	assert_sql_str(f, "SELECT e.dimension || ' ' || e.pane || ' ' || "
+		       "e.path || ' ' || e.old_side || ' ' || e.line_from || "
+		       "'-' || e.line_to FROM evidence e JOIN members m ON "
+		       "m.id = e.member_id WHERE m.name = 'alice' ORDER BY "
+		       "e.id", "symptom diff widgets/core.py 0 11-12|"
+		       "root_cause diff widgets/core.py 1 11-11");
+	assert_sql_str(f, "SELECT quote FROM evidence ORDER BY id LIMIT 1",
+		       "+    if engine.ready:\n+        engine.run()\n");
+
+	/* blind: bob's screen marks nothing of alice's */
+	st_env(f->dir, 24, 80, ":dump-screen bob\n", f->term);
+	if (tui_code(&f->st, &f->bob, "acme/widgets#1", &f->err) < 0)
+		fail_msg("tui_code: %s", f->err.msg);
+	assert_row_contains(f, "bob", 21, "1 symptom:");
+	assert_row_contains(f, "bob", 21, "2 root_cause:");
+}
+
+/* Lines of the issue: a traceback line is its own source line; a
+ * wrapped paragraph's row stands for the paragraph's lines. */
+static void test_cite_issue(void **state)
+{
+	struct fixture *f = *state;
+
+	RUN_OK(f, 24, 80, NULL, "./start(cfg)\n<Enter>\ne3\n:dump-screen a\n"
+	       "/Starting a\n<Enter>\ne1\n:dump-screen b\n.e\n:dump-screen c\n");
+	assert_row_contains(f, "a", 23, "cited issue:body:23 for fix_pattern");
+	assert_row_contains(f, "b", 23, "cited issue:body:3-4 for symptom");
+	assert_row_contains(f, "c", 23, "no line cursor");
+	assert_sql_str(f, "SELECT e.dimension || ' ' || e.comment || ' ' || "
+		       "e.line_from || '-' || e.line_to || ' ' || e.quote "
+		       "FROM evidence e ORDER BY e.id",
+		       "fix_pattern 0 23-23     start(cfg)\n|symptom 0 3-4 Starting "
+		       "a widget **crashes** with *some* `ValueError`. See\n"
+		       "[the docs](https://example.org/docs).\n");
+}
+
 static void test_fix_header_and_scroll(void **state)
 {
 	struct fixture *f = *state;
@@ -1329,6 +1388,33 @@ static void test_submit_moves_on(void **state)
 		      "root_cause=incorrect_implementation|symptom=crash");
 }
 
+/* The time an item is open: the gaps between keys (a test clock gives
+ * them), without the one over DRIFT_IDLE_CUTOFF, saved on leaving the
+ * item, on submitting it and on quitting. */
+static void test_drift_time(void **state)
+{
+	struct fixture *f = *state;
+
+	setenv("BUGCODER_KEY_GAPS", "10,500,20,30,7,5", 1);
+	RUN_OK(f, 24, 80, NULL, "jj>jj<q\n");
+	unsetenv("BUGCODER_KEY_GAPS");
+	/* widget: 10 (+500 idle, left out) + 20 for `>`; then 30 + 7 + 5
+	 * on evil/repo#66 (the `<` counts there); `q` (5 more) on widget */
+	assert_sql_str(f, "SELECT i.repo || '#' || i.number || '=' || "
+		       "CAST(t.seconds AS INTEGER) FROM coding_times t "
+		       "JOIN items i ON i.id = t.item_id ORDER BY i.id",
+		       "acme/widgets#1=35|evil/repo#66=42");
+
+	/* submitting saves the time at once */
+	setenv("BUGCODER_KEY_GAPS", "3", 1);
+	RUN_OK(f, 24, 80, "acme/widgets#4", "11\n2\n1\n1\ns\n"
+	       ":dump-screen a\nq\n");
+	unsetenv("BUGCODER_KEY_GAPS");
+	assert_sql_str(f, "SELECT CAST(t.seconds AS INTEGER) FROM "
+		       "coding_times t JOIN items i ON i.id = t.item_id "
+		       "WHERE i.number = 4", "18");
+}
+
 static void test_navigation(void **state)
 {
 	struct fixture *f = *state;
@@ -1867,6 +1953,8 @@ int main(int argc, char **argv)
 		T(test_markdown),
 		T(test_code_scrolls_sideways),
 		T(test_hunks_and_files),
+		T(test_cite_diff),
+		T(test_cite_issue),
 		T(test_fix_header_and_scroll),
 		T(test_no_fix),
 		T(test_two_fixes),
@@ -1891,6 +1979,7 @@ int main(int argc, char **argv)
 		T(test_paste),
 		T(test_flags),
 		T(test_submit_missing),
+		T(test_drift_time),
 		T(test_submit_moves_on),
 		T(test_navigation),
 		T(test_search),

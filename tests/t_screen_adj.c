@@ -33,6 +33,7 @@
 
 #include "core/adjudicate.h"
 #include "core/buf.h"
+#include "core/evidence.h"
 #include "core/import.h"
 #include "core/item.h"
 #include "core/label.h"
@@ -632,6 +633,66 @@ static void test_settle_discussion(void **state)
 	assert_row_contains(f, "b", 0, "hpcaitech/ColossalAI#5412");
 	assert_row_contains(f, "b", 23, "done: hpcaitech/ColossalAI#4799 "
 			    "(settled, with a note)");
+}
+
+/* ---- evidence --------------------------------------------------------- */
+
+static void cite(struct fixture *f, const struct actor *a, long long id,
+		 const char *dim, const char *spec)
+{
+	struct evidence_cite c;
+	struct err e = ERR_INIT;
+
+	if (evidence_parse(spec, &c, &e) < 0 ||
+	    evidence_add(&f->st, a, &f->cb, id, dim, &c, NULL, &e) < 0)
+		fail_msg("%s: %s", spec, e.msg);
+	evidence_cite_release(&c);
+}
+
+/* E lists each coder's evidence, blind, with its quote; e shows each
+ * citation in turn in its pane, under the line cursor. */
+static void test_evidence_list_and_jump(void **state)
+{
+	struct fixture *f = *state;
+	struct err e = ERR_INIT;
+	long long id;
+	char *s;
+
+	id = item_find(&f->st, "hpcaitech/ColossalAI#4799", &e);
+	assert_true(id > 0);
+	cite(f, &f->alice, id, "root_cause", "diff:colossalai/checkpoint_io/"
+	     "hybrid_parallel_checkpoint_io.py:14");
+	cite(f, &f->bob, id, "symptom", "issue:body:7");
+	ADJ_OK(f, NULL, 30, 120, "hpcaitech/ColossalAI#4799",
+	       "E\n:dump-screen list\nq\ne\n:dump-screen j1\ne\n"
+	       ":dump-screen j2\ne\n:dump-screen j3\n");
+	s = dump(f, "list");
+	assert_contains(s, "Coder 1");
+	assert_contains(s, "Coder 2");
+	assert_contains(s, "root_cause: diff:colossalai/checkpoint_io/"
+			"hybrid_parallel_checkpoint_io.py:14");
+	assert_contains(s, "+from colossalai.shardformer.layer.parallel_module "
+			"import PaddingParallelModule");
+	assert_contains(s, "symptom: issue:body:7");
+	assert_contains(s, "I saved a Llama-7B checkpoint");
+	assert_not_contains(s, "alice");
+	assert_not_contains(s, "bob");
+	free(s);
+	/* one citation each, Coder 1's first, then round again (the fixed
+	 * coder salt makes bob Coder 1); the pane with the lines gets the
+	 * focus (its `*`) and shows them at its top */
+	assert_row_contains(f, "j1", 29, "Coder 1's evidence for symptom "
+			    "(1 of 2): issue:body:7");
+	assert_row_contains(f, "j1", 1, "issue *");
+	assert_row_contains(f, "j1", 2, "I saved a Llama-7B checkpoint");
+	assert_row_contains(f, "j2", 29, "Coder 2's evidence for root_cause "
+			    "(2 of 2): diff:colossalai/checkpoint_io/"
+			    "hybrid_parallel_checkpoint_io.py:14");
+	assert_row_contains(f, "j2", 1, "4 files) *");
+	assert_row_contains(f, "j2", 2, "+from colossalai.shardformer.layer."
+			    "parallel_module import");
+	assert_row_contains(f, "j3", 29, "Coder 1's evidence for symptom "
+			    "(1 of 2)");
 }
 
 /* ---- blinding --------------------------------------------------------- */
@@ -1330,6 +1391,7 @@ int main(int argc, char **argv)
 		T(test_moves_on_to_the_end),
 		T(test_several_disagreements),
 		T(test_settle_discussion),
+		T(test_evidence_list_and_jump),
 		T(test_blind_coders),
 		T(test_blind_order_both_ways),
 		T(test_owner_turns_blinding_off),

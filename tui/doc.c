@@ -16,6 +16,13 @@ void doc_clear(struct doc *d)
 	d->nr = 0;
 	d->nr_spans = 0;
 	d->open = 0;
+	d->src_first = d->src_last = 0;
+}
+
+void doc_source(struct doc *d, int first, int last)
+{
+	d->src_first = first;
+	d->src_last = last;
 }
 
 void doc_release(struct doc *d)
@@ -45,6 +52,8 @@ void doc_begin(struct doc *d, enum slot slot, int verbatim,
 	l->slot = (unsigned char)slot;
 	l->verbatim = (unsigned char)!!verbatim;
 	l->anchor = anchor;
+	l->src_first = d->src_first;
+	l->src_last = d->src_last;
 	d->open = 1;
 }
 

@@ -24,6 +24,8 @@ struct doc_line {
 	unsigned char slot;	/* enum slot of the line */
 	unsigned char verbatim;	/* code: not wrapped, scrolls sideways */
 	unsigned long long anchor;
+	int src_first, src_last;	/* the source lines (from 1) it was
+					   rendered from; 0: none */
 };
 
 struct doc {
@@ -33,9 +35,15 @@ struct doc {
 	struct span *spans;	/* offsets relative to their line */
 	size_t nr_spans, alloc_spans;
 	int open;		/* a line is being built */
+	int src_first, src_last;	/* what lines begun now come from
+					   (doc_source()) */
 };
 
-#define DOC_INIT { BUF_INIT, NULL, 0, 0, NULL, 0, 0, 0 }
+#define DOC_INIT { BUF_INIT, NULL, 0, 0, NULL, 0, 0, 0, 0, 0 }
+
+/* The source lines first..last (from 1; 0, 0: none) the lines begun from
+ * now on are rendered from (Markdown: see tui/markdown.h). */
+void doc_source(struct doc *d, int first, int last);
 
 /* Forget every line, keeping the memory.  doc_release() frees it. */
 void doc_clear(struct doc *d);

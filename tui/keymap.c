@@ -65,6 +65,7 @@ static const struct binding main_keys[] = {
 	{ ']', ACT_NEXT_HUNK }, { '[', ACT_PREV_HUNK },
 	{ '}', ACT_NEXT_FILE }, { '{', ACT_PREV_FILE },
 	{ 'F', ACT_NEXT_FIX },
+	{ '.', ACT_LINE_CURSOR }, { 'v', ACT_MARK_RANGE }, { 'e', ACT_CITE },
 	{ '>', ACT_NEXT_ITEM }, { '<', ACT_PREV_ITEM }, { 't', ACT_NEXT_TODO },
 	{ 'C', ACT_CODEBOOK }, { 'A', ACT_AGREEMENT },
 	{ 0, ACT_NONE }
@@ -79,6 +80,7 @@ static const struct binding adjudicate_keys[] = {
 	{ 'c', ACT_CHOOSE_CODE },
 	{ 'J', ACT_NEXT_DIM }, { 'K', ACT_PREV_DIM },
 	{ 'S', ACT_SETTLE }, { 'M', ACT_SHOW_MEMOS },
+	{ 'E', ACT_SHOW_EVIDENCE }, { 'e', ACT_NEXT_EVIDENCE },
 	{ 'B', ACT_TOGGLE_BLIND }, { 'A', ACT_AGREEMENT },
 	{ 'P', ACT_PROPOSALS },
 	{ TK_TAB, ACT_SWITCH_PANE }, { TK_FN(KEY_BTAB), ACT_SWITCH_PANE },

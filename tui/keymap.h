@@ -70,6 +70,13 @@
 	  "Go to the previous file of the fix") \
 	_(NEXT_FIX, "next-fix", \
 	  "Show the next fix (pull request) of the item") \
+	_(LINE_CURSOR, "line-cursor", \
+	  "Show or hide the line cursor in the focused pane (j/k move it)") \
+	_(MARK_RANGE, "mark-range", \
+	  "Start a range of lines at the line cursor (again to drop it)") \
+	_(CITE, "cite", \
+	  "Cite the range (or the cursor line) as evidence for dimension N " \
+	  "(the key after it, 1-9)") \
 	_(PICK_DIM, "pick-dimension", \
 	  "Choose a code for dimension N of the coding bar") \
 	_(PICK_UNCODED, "pick-uncoded", \
@@ -132,6 +139,10 @@
 	_(SETTLE, "settle", \
 	  "Settle an item flagged for discussion (a note is optional)") \
 	_(SHOW_MEMOS,   "show-memos",     "Show the coders' memos in full") \
+	_(SHOW_EVIDENCE, "show-evidence", \
+	  "Show the coders' evidence with the lines they quote") \
+	_(NEXT_EVIDENCE, "next-evidence", \
+	  "Show the next citation of the coders' evidence in its pane") \
 	_(TOGGLE_BLIND, "toggle-blind", \
 	  "Turn blind adjudication off or on (the owner only)") \
 	_(AGREEMENT, "agreement", \

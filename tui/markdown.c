@@ -54,6 +54,7 @@ struct container {
 
 struct md {
 	struct doc *d;
+	int vbase;		/* source line of verbatim line 0; 0: none */
 	int width;
 	const char *src;
 	size_t srclen;
@@ -100,6 +101,13 @@ static unsigned long long anchor(struct md *m, size_t off)
 		off = 0xfffff;
 	return m->base + ((unsigned long long)(m->block & 0xfffff) << 20) +
 	       off;
+}
+
+/* The lines rendered from here on come from block n's source lines. */
+static void src_block(struct md *m, cmark_node *n)
+{
+	doc_source(m->d, cmark_node_get_start_line(n),
+		   cmark_node_get_end_line(n));
 }
 
 static struct container *top(struct md *m)
@@ -657,6 +665,8 @@ static void verbatim_line(struct md *m, const char *s, size_t len,
 {
 	buf_reset(&m->tmp);
 	text_sanitize(&m->tmp, s, len, 8, 0);
+	if (m->vbase > 0)
+		doc_source(m->d, m->vbase + (int)nr, m->vbase + (int)nr);
 	line_begin(m, slot, 1, anchor(m, nr));
 	if (indent)
 		doc_puts(m->d, indent, slot);
@@ -683,7 +693,7 @@ static void verbatim_text(struct md *m, const char *lit, enum slot slot,
 
 static void code_block(struct md *m, cmark_node *n)
 {
-	int flen = 0, foff = 0;
+	int flen = 0, foff = 0, first;
 	char fch = 0;
 
 	if (cmark_node_get_fenced(n, &flen, &foff, &fch)) {
@@ -695,19 +705,27 @@ static void code_block(struct md *m, cmark_node *n)
 		for (i = 0; i < flen; i++)
 			fence[i] = fch == '~' ? '~' : '`';
 		fence[flen] = '\0';
+		first = cmark_node_get_start_line(n);
+		doc_source(m->d, first, first);
 		line_begin(m, SLOT_MD_CODEBLOCK, 1, anchor(m, 0));
 		doc_puts(m->d, fence, SLOT_MD_CODEBLOCK);
 		doc_put_untrusted(m->d, cmark_node_get_fence_info(n),
 				  SLOT_MD_CODEBLOCK);
 		line_end(m);
+		m->vbase = first + 1;
 		verbatim_text(m, cmark_node_get_literal(n), SLOT_MD_CODEBLOCK,
 			      NULL);
+		m->vbase = 0;
+		doc_source(m->d, cmark_node_get_end_line(n),
+			   cmark_node_get_end_line(n));
 		line_begin(m, SLOT_MD_CODEBLOCK, 1, anchor(m, 0xffffe));
 		doc_puts(m->d, fence, SLOT_MD_CODEBLOCK);
 		line_end(m);
 	} else {
+		m->vbase = cmark_node_get_start_line(n);
 		verbatim_text(m, cmark_node_get_literal(n), SLOT_MD_CODEBLOCK,
 			      "    ");
+		m->vbase = 0;
 	}
 }
 
@@ -750,6 +768,7 @@ static void source_lines(struct md *m, int first, int last, int col)
 	size_t nr = 0, len;
 	int line;
 
+	m->vbase = first < 1 ? 1 : first;
 	for (line = first < 1 ? 1 : first; line <= last; line++) {
 		int k = 0;
 
@@ -763,6 +782,7 @@ static void source_lines(struct md *m, int first, int last, int col)
 		verbatim_line(m, p + k, len - (size_t)k, SLOT_MD_CODEBLOCK,
 			      NULL, nr++);
 	}
+	m->vbase = 0;
 }
 
 static int is_traceback(struct md *m, cmark_node *n)
@@ -1212,6 +1232,7 @@ static void render(struct md *m, cmark_node *root)
 		case CMARK_NODE_PARAGRAPH:
 			blank(m);
 			m->block++;
+			src_block(m, n);
 			if (is_traceback(m, n))
 				source_lines(m, cmark_node_get_start_line(n),
 					     cmark_node_get_end_line(n),
@@ -1229,6 +1250,7 @@ static void render(struct md *m, cmark_node *root)
 
 			blank(m);
 			m->block++;
+			src_block(m, n);
 			collect_inlines(m, n, SLOT_MD_HEADING);
 			/* put the marks in front */
 			at = m->para.len;
@@ -1248,11 +1270,13 @@ static void render(struct md *m, cmark_node *root)
 		case CMARK_NODE_CODE_BLOCK:
 			blank(m);
 			m->block++;
+			src_block(m, n);
 			code_block(m, n);
 			m->need_blank = 1;
 			break;
 		case CMARK_NODE_HTML_BLOCK:
 			m->block++;
+			src_block(m, n);
 			html_block(m, cmark_node_get_literal(n));
 			break;
 		case CMARK_NODE_THEMATIC_BREAK: {
@@ -1260,6 +1284,7 @@ static void render(struct md *m, cmark_node *root)
 
 			blank(m);
 			m->block++;
+			src_block(m, n);
 			line_begin(m, SLOT_MD_RULE, 0, anchor(m, 0));
 			for (i = 0; i < w; i++)
 				doc_puts(m->d, glyph(G_RULE), SLOT_MD_RULE);
@@ -1272,6 +1297,7 @@ static void render(struct md *m, cmark_node *root)
 			if (enter && ts && !strcmp(ts, "table")) {
 				blank(m);
 				m->block++;
+				src_block(m, n);
 				table(m, n);
 				cmark_iter_reset(it, n, CMARK_EVENT_EXIT);
 				m->need_blank = 1;
@@ -1328,6 +1354,7 @@ void md_render_sections(struct doc *d, const char *md, size_t len,
 	/* sections never closed end with the document */
 	while (m.nsec > 0)
 		details_close(&m);
+	doc_source(d, 0, 0);
 	cmark_parser_free(p);
 	buf_release(&m.para);
 	buf_release(&m.tmp);

@@ -19,7 +19,13 @@
 
 /* Append the rendering of Markdown md[0..len) at `width` columns to `d`.
  * Anchors of the new lines start at `anchor_base` and stay below
- * anchor_base + MD_ANCHOR_SPAN. */
+ * anchor_base + MD_ANCHOR_SPAN.  Each line records the source lines it
+ * comes from (doc_line's src_first..src_last): a line of a code block or
+ * a traceback its own source line, a fence its fence; a line of any other
+ * block (a paragraph or list item's text, a heading, a table, a quote's
+ * paragraph) every source line of that block, as wrapping and inline
+ * markup leave no finer link; a blank line between blocks the block
+ * before it. */
 void md_render(struct doc *d, const char *md, size_t len, int width,
 	       unsigned long long anchor_base);
 

@@ -19,6 +19,7 @@ void pager_init(struct pager *p, const struct pager_src *src, void *ctx)
 	p->src = src;
 	p->ctx = ctx;
 	p->match = NO_MATCH;
+	p->mark = NO_MATCH;
 	buf_init(&p->pat, 0);
 }
 
@@ -94,6 +95,10 @@ void pager_clamp(struct pager *p)
 	}
 	if (p->hscroll < 0)
 		p->hscroll = 0;
+	if (p->cursor >= n)
+		p->cursor = n ? n - 1 : 0;
+	if (p->mark != NO_MATCH && p->mark >= n)
+		p->mark = n ? n - 1 : NO_MATCH;
 	if (!p->wrap || p->sub < 0) {
 		p->sub = 0;
 	} else if (p->sub && n) {
@@ -115,6 +120,8 @@ void pager_goto(struct pager *p, size_t line)
 {
 	p->top = line;
 	p->sub = 0;
+	if (p->cursor_on)
+		p->cursor = line;
 	pager_clamp(p);
 }
 
@@ -192,7 +199,105 @@ static int move_by(struct pager *p, long delta)
 	return p->top != old || p->sub != old_sub;
 }
 
+/* The last line with a row in view. */
+static size_t last_visible(struct pager *p)
+{
+	size_t n = pager_count(p), i = p->top;
+	long used = -(long)p->sub;
+
+	while (i < n) {
+		used += p->wrap ? (long)line_rows(p, i) : 1;
+		if (used > p->rows)
+			break;
+		i++;
+	}
+	return i > p->top ? i - 1 : p->top;
+}
+
+/* Bring the view to the cursor (line moves) or the cursor into the view
+ * (the view moved). */
+static int cursor_follow(struct pager *p, int scroll)
+{
+	size_t last;
+	int moved = 0;
+
+	if (!scroll) {
+		last = last_visible(p);
+		if (p->cursor < p->top)
+			p->cursor = p->top;
+		else if (p->cursor > last)
+			p->cursor = last;
+		return 0;
+	}
+	if (p->cursor < p->top) {
+		p->top = p->cursor;
+		p->sub = 0;
+		return 1;
+	}
+	while (p->cursor > last_visible(p) && move_by(p, 1))
+		moved = 1;
+	return moved;
+}
+
+void pager_cursor(struct pager *p, int on)
+{
+	p->cursor_on = on && pager_count(p) > 0;
+	p->mark = NO_MATCH;
+	if (p->cursor_on) {
+		p->cursor = p->top;
+		pager_clamp(p);
+	}
+}
+
+void pager_mark(struct pager *p)
+{
+	if (!p->cursor_on) {
+		pager_cursor(p, 1);
+		if (!p->cursor_on)
+			return;
+	} else if (p->mark != NO_MATCH) {
+		p->mark = NO_MATCH;
+		return;
+	}
+	p->mark = p->cursor;
+}
+
+int pager_cursor_range(const struct pager *p, size_t *from, size_t *to)
+{
+	if (!p->cursor_on)
+		return 0;
+	*from = *to = p->cursor;
+	if (p->mark != NO_MATCH) {
+		if (p->mark < p->cursor)
+			*from = p->mark;
+		else
+			*to = p->mark;
+	}
+	return 1;
+}
+
+static int pager_move(struct pager *p, enum action a);
+
 int pager_action(struct pager *p, enum action a)
+{
+	size_t n = pager_count(p), old = p->cursor;
+	int r;
+
+	if (!p->cursor_on)
+		return pager_move(p, a);
+	if (a == ACT_LINE_DOWN || a == ACT_LINE_UP) {
+		if (a == ACT_LINE_DOWN && p->cursor + 1 < n)
+			p->cursor++;
+		else if (a == ACT_LINE_UP && p->cursor > 0)
+			p->cursor--;
+		return cursor_follow(p, 1) || p->cursor != old;
+	}
+	r = pager_move(p, a);
+	cursor_follow(p, 0);
+	return r || p->cursor != old;
+}
+
+static int pager_move(struct pager *p, enum action a)
 {
 	long page = p->rows > 1 ? p->rows - 1 : 1;
 	int old;
@@ -436,6 +541,8 @@ int pager_search(struct pager *p, const char *pat, int dir, int *wrapped)
 	p->match = p->hits[k].line;
 	p->top = p->match;
 	p->sub = 0;
+	if (p->cursor_on)
+		p->cursor = p->match;	/* the cursor goes to the match */
 	pager_clamp(p);
 	show_match(p);
 	return 1;
@@ -457,6 +564,20 @@ int pager_match_pos(const struct pager *p, size_t *n, size_t *m)
 
 /* ---- drawing --------------------------------------------------------- */
 
+/* Show the rows of line i from row r0 to before r1 as under the cursor
+ * when it is in the cursor's range. */
+static void cursor_rows(struct pager *p, WINDOW *w, int y, int x,
+			size_t i, int r0, int r1)
+{
+	size_t from, to;
+	int r;
+
+	if (!pager_cursor_range(p, &from, &to) || i < from || i > to)
+		return;
+	for (r = r0; r < r1; r++)
+		mvwchgat(w, y + r, x, p->cols, A_REVERSE, 0, NULL);
+}
+
 void pager_draw(struct pager *p, WINDOW *w, int y, int x, int highlight)
 {
 	size_t n = pager_count(p), i = p->top;
@@ -465,7 +586,7 @@ void pager_draw(struct pager *p, WINDOW *w, int y, int x, int highlight)
 	while (r < p->rows) {
 		struct draw_text t;
 		size_t nb, k, len;
-		int verbatim;
+		int verbatim, r0;
 
 		if (i >= n) {
 			draw_fill(w, y + r, x, p->cols, SLOT_NORMAL);
@@ -484,8 +605,11 @@ void pager_draw(struct pager *p, WINDOW *w, int y, int x, int highlight)
 		}
 		if (!verbatim) {
 			t.fixed = 0;
-			if (!first)
-				draw_line(w, y + r++, x, p->cols, &t);
+			if (!first) {
+				draw_line(w, y + r, x, p->cols, &t);
+				cursor_rows(p, w, y, x, i, r, r + 1);
+				r++;
+			}
 			first = 0;
 			i++;
 			continue;
@@ -493,18 +617,22 @@ void pager_draw(struct pager *p, WINDOW *w, int y, int x, int highlight)
 		if (!p->wrap) {
 			t.hscroll = p->hscroll;
 			t.mark_overflow = 1;
-			draw_line(w, y + r++, x, p->cols, &t);
+			draw_line(w, y + r, x, p->cols, &t);
+			cursor_rows(p, w, y, x, i, r, r + 1);
+			r++;
 			i++;
 			continue;
 		}
 		nb = draw_wrap_rows(&t, p->cols, &p->brk, &p->alloc_brk);
 		len = t.len;
+		r0 = r;
 		for (k = (size_t)first; k < nb && r < p->rows; k++) {
 			t.cont = k > 0;
 			t.from = p->brk[k];
 			t.len = k + 1 < nb ? p->brk[k + 1] : len;
 			draw_line(w, y + r++, x, p->cols, &t);
 		}
+		cursor_rows(p, w, y, x, i, r0, r);
 		first = 0;
 		i++;
 	}

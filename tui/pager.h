@@ -66,6 +66,9 @@ struct pager {
 	size_t *brk;		/* scratch: where a wrapped line's rows
 				   begin */
 	size_t alloc_brk;
+	int cursor_on;		/* a line cursor is shown */
+	size_t cursor;		/* its line (kept in view) */
+	size_t mark;		/* the other end of a range, or NO_MATCH */
 };
 
 #define NO_MATCH ((size_t)-1)
@@ -83,7 +86,9 @@ void pager_goto(struct pager *p, size_t line);
 void pager_clamp(struct pager *p);
 
 /* Apply a movement action.  Returns 1 when the view changed, 0 when the
- * action is not a movement or changed nothing. */
+ * action is not a movement or changed nothing.  With the line cursor
+ * shown, a line up or down moves the cursor (scrolling to keep it in
+ * view), and other movements bring it along into view. */
 int pager_action(struct pager *p, enum action a);
 
 /* Search for `pat` (NULL: the last pattern) from the current match or
@@ -107,6 +112,15 @@ void pager_show_col(struct pager *p, int col);
 /* Draw the visible lines into w at (y, x); `highlight` shows the
  * matches of the last search. */
 void pager_draw(struct pager *p, WINDOW *w, int y, int x, int highlight);
+
+/* Show the line cursor (on the top line in view) or hide it; either way
+ * no range is marked. */
+void pager_cursor(struct pager *p, int on);
+/* Start a range at the cursor (showing it first), or drop the range. */
+void pager_mark(struct pager *p);
+/* The lines the cursor covers: the range, else the cursor line.  0 when
+ * no cursor is shown. */
+int pager_cursor_range(const struct pager *p, size_t *from, size_t *to);
 
 /* "lines 12-40 of 300" style position, appended to out. */
 void pager_position(const struct pager *p, struct buf *out);

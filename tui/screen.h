@@ -42,6 +42,8 @@ enum handled {
 	H_CLOSE = 1 << 2,	/* close this overlay */
 };
 
+struct evidence_cite;
+
 struct view_ops {
 	const char *name;
 	enum keymap_id keymap;
@@ -67,6 +69,15 @@ struct view_ops {
 	/* what a hangup that saved says it did: "the memo being typed is
 	 * saved"; NULL for that default */
 	const char *kept;
+	/* The citation (core/evidence.h) of the pane's lines from..to (the
+	 * pager's): 0, or -1 with `e` saying why those lines cannot be
+	 * cited.  NULL: nothing here can be cited. */
+	int (*cite)(struct view *v, size_t from, size_t to,
+		    struct evidence_cite *c, struct err *e);
+	/* The other way: the pager lines *from..*to showing citation c;
+	 * 0 when this pane does not show them.  May be NULL. */
+	int (*find)(struct view *v, const struct evidence_cite *c,
+		    size_t *from, size_t *to);
 };
 
 struct view {
@@ -133,6 +144,14 @@ struct screen {
 	struct item item;
 	char *item_name;	/* owned, "owner/repo#N" */
 	struct coding coding;	/* the actor's own work on the item */
+	double item_secs;	/* work on the item not yet saved (drift) */
+	double last_key;	/* the clock at the last key; < 0: none */
+	const char *key_gaps;	/* test clock (BUGCODER_KEY_GAPS); NULL: real */
+	double fake_now;	/* that clock's time */
+	unsigned long long ev_dims;	/* bit i: dimension i (of the first
+					   64) has the actor's evidence */
+	struct evidence_cite *citing;	/* lines waiting for `e`'s dimension
+					   key (owned); NULL: none */
 
 	struct view panes[2];	/* PANE_ISSUE, PANE_DIFF */
 	struct view *overlays[MAX_OVERLAYS];

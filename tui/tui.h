@@ -17,7 +17,9 @@
  * virtual screen (newterm on /dev/null, TERM/LINES/COLUMNS from the
  * environment) so no terminal is needed; BUGCODER_DUMP_DIR is where
  * `:dump-screen NAME` writes; BUGCODER_BENCH=FILE times every key (see
- * tui/ui.h).
+ * tui/ui.h); BUGCODER_KEY_GAPS=S,S,... gives the annotator's screen the
+ * seconds between keys for the time an item took (drift) instead of the
+ * monotonic clock.
  */
 #ifndef BUGCODER_TUI_H
 #define BUGCODER_TUI_H

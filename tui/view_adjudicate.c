@@ -272,6 +272,7 @@ static int load_item(struct adj *adj, long long id, struct err *e)
 		}
 	adj->top = 0;
 	adj->sel = 0;
+	adj->ev_next = 0;
 	if (adj->is.nr_dims) {
 		size_t d = adj_first_disagreement(adj, adj->is.nr_dims - 1);
 
@@ -553,6 +554,13 @@ static const struct text_spec memos_text = {
 	.close_action = ACT_SHOW_MEMOS,
 };
 
+static const struct text_spec evidence_text = {
+	.title = "The coders' evidence (q closes; e shows each in its pane)",
+	.render = adj_evidence_render,
+	.max_cols = 100,
+	.close_action = ACT_SHOW_EVIDENCE,
+};
+
 /* ---- drawing ---------------------------------------------------------- */
 
 static void draw_header(struct adj *adj)
@@ -786,6 +794,14 @@ static int adj_action(struct adj *adj, enum action a, int key)
 		return 1;
 	case ACT_SHOW_MEMOS:
 		screen_open_text(scr, &memos_text);
+		return 1;
+	case ACT_SHOW_EVIDENCE:
+		screen_open_text(scr, &evidence_text);
+		return 1;
+	case ACT_NEXT_EVIDENCE:
+		while (scr->nr_overlays)
+			screen_pop(scr);
+		adj_next_evidence(adj);
 		return 1;
 	case ACT_TOGGLE_BLIND:
 		toggle_blind(adj);

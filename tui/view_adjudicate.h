@@ -34,6 +34,7 @@ struct adj {
 	int advance;		/* saved: move on if the item is done */
 	struct buf saved;	/* what the last save did, in short */
 	size_t nr_proposals;	/* open proposed codes, for the header */
+	size_t ev_next;		/* the evidence `e` shows next */
 };
 
 #define ADJ(s) ((struct adj *)(s))
@@ -74,6 +75,14 @@ struct dialog *adj_dialog_new(int settle, size_t dim);
  * `source` ("Coder 1's code" ...). */
 void adj_ask_rationale(struct adj *adj, size_t d, const char *const *codes,
 		       size_t n, const char *source);
+
+/* view_adjudicate_evidence.c */
+
+/* The coders' evidence with its quotes, for the text view. */
+void adj_evidence_render(struct doc *d, struct screen *scr, int width);
+/* Show the next citation (going round) in its pane, under the line
+ * cursor, and say whose it is. */
+void adj_next_evidence(struct adj *adj);
 
 /* view_adjudicate_panel.c */
 

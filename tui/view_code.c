@@ -12,8 +12,14 @@
  *
  * Data: the item, the codebook and the actor's queue are loaded when an
  * item opens; after that a keypress touches the database only to save
- * (label_set/toggle/memo/flag/propose/submit, one transaction each) and
- * to reload the actor's own coding after a save.
+ * (label_set/toggle/memo/flag/propose/submit, evidence_add, one
+ * transaction each), to reload the actor's own coding (and which
+ * dimensions have the actor's evidence) after a save, and to add the time
+ * spent on an item (drift_add_time) when it is left.
+ *
+ * Evidence: `.` shows a line cursor in the focused pane (its pager's),
+ * `v` starts a range, `e` asks for a dimension's key and cites the lines
+ * as the pane maps them (view_ops.cite).
  */
 #define _XOPEN_SOURCE_EXTENDED 1
 #include <errno.h>
@@ -21,9 +27,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/draft.h"
+#include "core/drift.h"
+#include "core/evidence.h"
+#include "core/priv.h"
 #include "core/study.h"
 #include "core/text.h"
 #include "tui/screen.h"
@@ -34,13 +44,36 @@
 
 /* ---- the coding ----------------------------------------------------- */
 
+static int ev_mark(const struct evidence_row *row, void *data)
+{
+	struct screen *scr = data;
+	size_t i;
+
+	for (i = 0; i < scr->cb.nr_dims && i < 64; i++)
+		if (!strcmp(scr->cb.dims[i].key, row->dimension))
+			scr->ev_dims |= 1ULL << i;
+	return 0;
+}
+
+/* Which dimensions the actor cited evidence for (the bar's mark). */
+static int reload_evidence(struct screen *scr, struct err *e)
+{
+	scr->ev_dims = 0;
+	if (!scr->actor->member_id)
+		return 0;
+	return evidence_each(scr->st, scr->actor, scr->item.id,
+			     scr->actor->member_id, ev_mark, scr, e) < 0 ?
+	       -1 : 0;
+}
+
 static void reload_coding(struct screen *scr)
 {
 	struct err e = ERR_INIT;
 
 	coding_release(&scr->coding);
 	if (coding_load(scr->st, scr->actor, scr->item.id,
-			scr->actor->member_id, &scr->coding, &e) < 0)
+			scr->actor->member_id, &scr->coding, &e) < 0 ||
+	    reload_evidence(scr, &e) < 0)
 		screen_msg(scr, MSG_ERR, "%s", e.msg);
 	scr->dirty |= DIRTY_BAR | DIRTY_HEADER | DIRTY_STATUS;
 }
@@ -347,6 +380,156 @@ static void toggle_flag(struct screen *scr, const char *flag, int on)
 	screen_msg(scr, MSG_OK, "saved: %s %s", flag, on ? "on" : "off");
 }
 
+/* ---- time on the item (drift) --------------------------------------- */
+
+/*
+ * The clock the time on an item is measured with: the monotonic clock,
+ * or, for tests, BUGCODER_KEY_GAPS - a comma-separated list of seconds,
+ * the k-th the gap before the k-th key (the last one repeats), so that a
+ * key script can stand for hours of work in no time.
+ */
+static double clock_now(struct screen *scr)
+{
+	struct timespec ts;
+
+	if (scr->key_gaps)
+		return scr->fake_now;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Advance the test clock by the next gap of the list. */
+static void clock_tick(struct screen *scr)
+{
+	const char *p = scr->key_gaps, *comma;
+	char *end;
+	double gap;
+
+	if (!p || !*p)
+		return;
+	gap = strtod(p, &end);
+	if (end != p && gap > 0)
+		scr->fake_now += gap;
+	comma = strchr(p, ',');
+	if (comma && comma[1])
+		scr->key_gaps = comma + 1;
+}
+
+/* A key came: the gap since the last one counts for the item open,
+ * unless it is longer than DRIFT_IDLE_CUTOFF. */
+static void time_key(struct screen *scr)
+{
+	double now;
+
+	clock_tick(scr);
+	now = clock_now(scr);
+	if (scr->last_key >= 0 && now - scr->last_key <= DRIFT_IDLE_CUTOFF &&
+	    now > scr->last_key)
+		scr->item_secs += now - scr->last_key;
+	scr->last_key = now;
+}
+
+/* Save the time on the item so far (leaving it, submitting it, quitting).
+ * 0, or -1 with `e`; the time is kept for the next try then. */
+static int time_save(struct screen *scr, struct err *e)
+{
+	if (!(scr->item_secs > 0) || scr->item.id <= 0)
+		return 0;
+	if (drift_add_time(scr->st, scr->actor, scr->item.id, scr->item_secs,
+			   e) < 0)
+		return -1;
+	scr->item_secs = 0;
+	return 0;
+}
+
+/* ---- evidence ------------------------------------------------------- */
+
+static void cite_drop(struct screen *scr)
+{
+	if (scr->citing) {
+		evidence_cite_release(scr->citing);
+		free(scr->citing);
+		scr->citing = NULL;
+	}
+}
+
+static struct pager *focus_pager(struct screen *scr)
+{
+	struct view *v = &scr->panes[scr->focus];
+
+	return v->ops->pager ? v->ops->pager(v) : NULL;
+}
+
+static void panes_dirty(struct screen *scr)
+{
+	scr->panes[0].dirty = scr->panes[1].dirty = 1;
+	scr->dirty |= DIRTY_PANES;
+}
+
+/* `e`: the lines under the cursor become the citation waiting for its
+ * dimension's key. */
+static void cite_begin(struct screen *scr)
+{
+	struct view *v = &scr->panes[scr->focus];
+	struct pager *pg = focus_pager(scr);
+	struct evidence_cite c;
+	struct err e = ERR_INIT;
+	struct buf b = BUF_INIT;
+	size_t from, to;
+
+	cite_drop(scr);
+	if (!pg || !v->ops->cite || !pager_cursor_range(pg, &from, &to)) {
+		screen_msg(scr, MSG_ERR, "no line cursor: . shows it in the "
+			   "focused pane, v marks a range, e cites it");
+		return;
+	}
+	if (v->ops->cite(v, from, to, &c, &e) < 0) {
+		screen_msg(scr, MSG_ERR, "not cited: %s", e.msg);
+		return;
+	}
+	scr->citing = xmalloc(sizeof(*scr->citing));
+	*scr->citing = c;
+	evidence_format(&c, &b);
+	screen_msg(scr, MSG_INFO, "cite %s for which dimension? 1-%zu (Esc "
+		   "cancels)", b.ptr, scr->cb.nr_dims < 9 ? scr->cb.nr_dims :
+		   (size_t)9);
+	buf_release(&b);
+}
+
+/* The key after `e`: the dimension to cite the lines for. */
+static void cite_key(struct screen *scr, int key)
+{
+	struct err e = ERR_INIT;
+	struct buf b = BUF_INIT;
+	struct pager *pg;
+	size_t i = (size_t)(key - '1');
+	const char *dim;
+
+	if (key < '1' || key > '9' || i >= scr->cb.nr_dims) {
+		screen_msg(scr, MSG_INFO, "not cited");
+		cite_drop(scr);
+		return;
+	}
+	dim = scr->cb.dims[i].key;
+	evidence_format(scr->citing, &b);
+	if (evidence_add(scr->st, scr->actor, &scr->cb, scr->item.id, dim,
+			 scr->citing, NULL, &e) < 0) {
+		if (e.code == ERR_STALE)
+			save_failed(scr, &e, "not cited");
+		else
+			screen_msg(scr, MSG_ERR, "not cited: %s", e.msg);
+	} else {
+		reload_coding(scr);
+		screen_msg(scr, MSG_OK, "cited %s for %s", b.ptr, dim);
+		pg = focus_pager(scr);
+		if (pg)
+			pg->mark = NO_MATCH;
+		panes_dirty(scr);
+	}
+	buf_release(&b);
+	cite_drop(scr);
+}
+
 /* ---- items ---------------------------------------------------------- */
 
 static int load_item(struct screen *scr, long long id, struct err *e)
@@ -357,6 +540,10 @@ static int load_item(struct screen *scr, long long id, struct err *e)
 
 	if (item_load_flags(scr->st, id, &it, ITEM_LOAD_NO_DIFF, e) < 0)
 		return -1;
+	if (id != scr->item.id && time_save(scr, e) < 0) {
+		item_release(&it);
+		return -1;
+	}
 	if (coding_load(scr->st, scr->actor, id, scr->actor->member_id, &c,
 			e) < 0) {
 		item_release(&it);
@@ -368,6 +555,9 @@ static int load_item(struct screen *scr, long long id, struct err *e)
 	coding_release(&scr->coding);
 	scr->item = it;
 	scr->coding = c;
+	cite_drop(scr);
+	if (reload_evidence(scr, e) < 0)
+		return -1;
 	free(scr->item_name);
 	scr->item_name = item_name(it.repo, it.number);
 	scr->qpos = NOT_QUEUED;
@@ -431,6 +621,9 @@ static void submit(struct screen *scr)
 	}
 	if (scr->qpos != NOT_QUEUED)
 		queue_mark_submitted(&scr->q, scr->qpos);
+	if (time_save(scr, &e) < 0)
+		screen_msg(scr, MSG_ERR, "time on the item not saved: %s",
+			   e.msg);
 	reload_coding(scr);
 	name = xstrdup(scr->item_name);
 	next = next_todo(scr, scr->qpos);
@@ -540,11 +733,15 @@ static void draw_bar(struct screen *scr)
 			break;
 		buf_reset(&b);
 		if (i < 9) {
+			/* `"` after the number: the actor cited evidence */
+			int ev = i < 64 && (scr->ev_dims >> i & 1);
+
 			buf_addf(&b, "%zu", i + 1);
 			x += draw_str(w, cy[i], x, 1, b.ptr, b.len,
 				      active ? SLOT_SEL : SLOT_BAR_KEY);
-			x += draw_str(w, cy[i], x, 1, " ", 1,
-				      active ? SLOT_SEL : SLOT_BAR);
+			x += draw_str(w, cy[i], x, 1, ev ? "\"" : " ", 1,
+				      active ? SLOT_SEL : ev ? SLOT_BAR_KEY :
+				      SLOT_BAR);
 		}
 		buf_reset(&b);
 		sanitize_line(&b, d->key);
@@ -678,6 +875,33 @@ static int code_action(struct screen *scr, enum action a, int key)
 			return 1;
 		}
 		screen_open_picker(scr, i);
+		return 1;
+	case ACT_LINE_CURSOR: {
+		struct pager *pg = focus_pager(scr);
+
+		if (!pg)
+			return 0;
+		pager_cursor(pg, !pg->cursor_on);
+		screen_msg(scr, MSG_INFO, pg->cursor_on ? "line cursor: j/k "
+			   "move it, v marks a range, e cites it, . hides it" :
+			   "line cursor hidden");
+		panes_dirty(scr);
+		return 1;
+	}
+	case ACT_MARK_RANGE: {
+		struct pager *pg = focus_pager(scr);
+
+		if (!pg)
+			return 0;
+		pager_mark(pg);
+		screen_msg(scr, MSG_INFO, pg->mark != NO_MATCH ? "range from "
+			   "the cursor line: j/k extend it, e cites it" :
+			   "range dropped");
+		panes_dirty(scr);
+		return 1;
+	}
+	case ACT_CITE:
+		cite_begin(scr);
 		return 1;
 	case ACT_MEMO:
 		screen_open_memo(scr);
@@ -837,6 +1061,11 @@ static void key_cb(void *ctx, int key)
 	enum action a;
 	int r;
 
+	time_key(scr);
+	if (scr->citing) {
+		cite_key(scr, key);
+		return;
+	}
 	if (scr->pending && !scr->nr_overlays && !scr->prompting &&
 	    !scr->too_small) {
 		struct buf b = BUF_INIT;
@@ -880,9 +1109,12 @@ static void key_cb(void *ctx, int key)
 static void code_hangup(struct screen *scr, struct err *e)
 {
 	if (e->code == ERR_INTERRUPTED || e->code == ERR_IO) {
+		struct err te = ERR_INIT;
+
 		/* what is kept now may wait for another writer as long as
 		 * the command line would */
 		store_busy_timeout(scr->st, -1);
+		time_save(scr, &te);
 		if (scr->pending && !pending_retry(scr)) {
 			char msg[sizeof(e->msg)];
 			struct buf b = BUF_INIT;
@@ -927,6 +1159,8 @@ int tui_code(struct store *st, const struct actor *a, const char *name,
 	scr.qpos = NOT_QUEUED;
 	scr.picking = -1;
 	scr.keymap = KEYMAP_MAIN;
+	scr.last_key = -1;
+	scr.key_gaps = priv_hook_env("BUGCODER_KEY_GAPS");
 	buf_init(&scr.msg, 0);
 	buf_init(&scr.last_search, 0);
 	edit_init(&scr.prompt, 0);
@@ -978,6 +1212,7 @@ int tui_code(struct store *st, const struct actor *a, const char *name,
 	if (ui_start(e) < 0)
 		goto out;
 	started = 1;
+	scr.last_key = clock_now(&scr);	/* the item is open from now */
 	{
 		struct buf w = BUF_INIT;
 
@@ -1001,9 +1236,12 @@ int tui_code(struct store *st, const struct actor *a, const char *name,
 			buf_release(&b);
 		}
 	}
+	if (ret == 0 && time_save(&scr, e) < 0)
+		ret = -1;
 out:
 	store_busy_timeout(st, -1);
 	pending_free(scr.pending);
+	cite_drop(&scr);
 	screen_release_windows(&scr);
 	if (started)
 		ui_stop();

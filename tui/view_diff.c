@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "core/diff.h"
+#include "core/evidence.h"
 #include "core/text.h"
 #include "tui/doc.h"
 #include "tui/markdown.h"
@@ -400,6 +401,7 @@ static void show_fix(struct diff_pane *dp, size_t fix)
 	dp->pg.sub = 0;
 	dp->pg.hscroll = 0;
 	dp->pg.match = NO_MATCH;
+	pager_cursor(&dp->pg, 0);
 }
 
 static int diff_open(struct view *v)
@@ -640,6 +642,171 @@ static void diff_close(struct view *v)
 	v->win = NULL;
 }
 
+/* "@@ -a[,b] +c[,d] @@": a and c; 0 when the line is not one. */
+static int hunk_start(const char *s, size_t len, long *old, long *new)
+{
+	char h[64];
+	char *p, *end;
+
+	if (len >= sizeof(h))
+		len = sizeof(h) - 1;
+	memcpy(h, s, len);
+	h[len] = '\0';
+	if (strncmp(h, "@@ -", 4))
+		return 0;
+	*old = strtol(h + 4, &end, 10);
+	p = strchr(end, '+');
+	if (!p)
+		return 0;
+	*new = strtol(p + 1, &end, 10);
+	return end != p + 1;
+}
+
+/* Strip git's "a/" / "b/" from a diff path. */
+static const char *plain_path(const char *path)
+{
+	if (path && (!strncmp(path, "a/", 2) || !strncmp(path, "b/", 2)))
+		return path + 2;
+	return path;
+}
+
+/*
+ * Pager lines from..to as a citation: lines of one file, numbered as the
+ * hunk headers count them - added and context lines on the new side,
+ * removed lines on the old side.  A range with any added or context line
+ * cites the new side (its removed lines are not part of it); one of
+ * removed lines only, the old side.
+ */
+static int diff_cite(struct view *v, size_t from, size_t to,
+		     struct evidence_cite *c, struct err *e)
+{
+	struct diff_pane *dp = v->priv;
+	const struct diff_file *df = NULL;
+	long old = 0, new = 0, nlo = 0, nhi = 0, olo = 0, ohi = 0;
+	size_t j0, j1, j, k;
+	int numbered = 0;
+	const char *path;
+
+	if (to < dp->pre.nr || !dp->d.nr_lines)
+		return err_set(e, ERR_INPUT, "those lines are not the diff: "
+			       "put the cursor on lines of a hunk");
+	j0 = from < dp->pre.nr ? 0 : from - dp->pre.nr;
+	j1 = to - dp->pre.nr;
+	for (k = 0; k < dp->d.nr_files; k++) {
+		const struct diff_file *f = &dp->d.files[k];
+
+		if (j0 >= f->first_line && j0 < f->first_line + f->nr_lines) {
+			df = f;
+			break;
+		}
+	}
+	if (!df || j1 >= df->first_line + df->nr_lines)
+		return err_set(e, ERR_INPUT, "a citation is lines of one "
+			       "file: the range goes past its file");
+	j = j0;
+	while (j > df->first_line && kind_at(dp, j) != DIFF_HUNK)
+		j--;
+	for (; j <= j1; j++) {
+		struct diff_line l = diff_line_at(&dp->d, j);
+		const char *t;
+		size_t n;
+
+		switch (l.kind) {
+		case DIFF_HUNK:
+			t = line_text(dp, &l, 63, &n);
+			numbered = hunk_start(t, n, &old, &new);
+			continue;
+		case DIFF_CONTEXT:
+		case DIFF_ADD:
+			if (numbered && j >= j0) {
+				if (!nlo)
+					nlo = new;
+				nhi = new;
+			}
+			new++;
+			if (l.kind == DIFF_CONTEXT)
+				old++;
+			continue;
+		case DIFF_DEL:
+			if (numbered && j >= j0) {
+				if (!olo)
+					olo = old;
+				ohi = old;
+			}
+			old++;
+			continue;
+		default:
+			continue;
+		}
+	}
+	if (!nlo && !olo)
+		return err_set(e, ERR_INPUT, "no lines of a hunk there (a "
+			       "file or hunk header): move the cursor onto "
+			       "changed or context lines");
+	memset(c, 0, sizeof(*c));
+	c->pane = EVIDENCE_DIFF;
+	c->old_side = !nlo;
+	c->from = nlo ? nlo : olo;
+	c->to = nlo ? nhi : ohi;
+	path = plain_path(c->old_side ? df->old_path : df->new_path);
+	if (!path || !strcmp(path, "/dev/null"))
+		return err_set(e, ERR_INPUT, "the diff does not name that "
+			       "file's %s side", c->old_side ? "old" : "new");
+	c->path = xstrdup(path);
+	return 0;
+}
+
+static int diff_find(struct view *v, const struct evidence_cite *c,
+		     size_t *from, size_t *to)
+{
+	struct diff_pane *dp = v->priv;
+	const struct diff_file *df = NULL;
+	long old = 0, new = 0, n;
+	size_t j, k;
+	int numbered = 0, found = 0;
+
+	if (c->pane != EVIDENCE_DIFF || !c->path)
+		return 0;
+	for (k = 0; k < dp->d.nr_files && !df; k++) {
+		const char *p = plain_path(c->old_side ?
+					   dp->d.files[k].old_path :
+					   dp->d.files[k].new_path);
+
+		if (p && !strcmp(p, c->path))
+			df = &dp->d.files[k];
+	}
+	if (!df)
+		return 0;
+	for (j = df->first_line; j < df->first_line + df->nr_lines; j++) {
+		struct diff_line l = diff_line_at(&dp->d, j);
+		const char *t;
+		size_t len;
+		int mine;
+
+		if (l.kind == DIFF_HUNK) {
+			t = line_text(dp, &l, 63, &len);
+			numbered = hunk_start(t, len, &old, &new);
+			continue;
+		}
+		if (l.kind != DIFF_CONTEXT && l.kind != DIFF_ADD &&
+		    l.kind != DIFF_DEL)
+			continue;
+		mine = c->old_side ? l.kind != DIFF_ADD : l.kind != DIFF_DEL;
+		n = c->old_side ? old : new;
+		if (l.kind != DIFF_DEL)
+			new++;
+		if (l.kind != DIFF_ADD)
+			old++;
+		if (!numbered || !mine || n < c->from || n > c->to)
+			continue;
+		if (!found)
+			*from = dp->pre.nr + j;
+		*to = dp->pre.nr + j;
+		found = 1;
+	}
+	return found;
+}
+
 static struct pager *diff_pager(struct view *v)
 {
 	struct diff_pane *dp = v->priv;
@@ -656,4 +823,6 @@ const struct view_ops diff_view_ops = {
 	.handle = diff_handle,
 	.close = diff_close,
 	.pager = diff_pager,
+	.cite = diff_cite,
+	.find = diff_find,
 };

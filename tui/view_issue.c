@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/evidence.h"
 #include "core/text.h"
 #include "tui/doc.h"
 #include "tui/markdown.h"
@@ -212,6 +213,7 @@ static int issue_open(struct view *v)
 	ip->width = 0;
 	ip->pg.top = 0;
 	ip->pg.sub = 0;
+	pager_cursor(&ip->pg, 0);
 	ip->pg.hscroll = 0;
 	ip->pg.match = NO_MATCH;
 	v->dirty = 1;
@@ -335,6 +337,76 @@ static void issue_close(struct view *v)
 	v->win = NULL;
 }
 
+/*
+ * Pager lines from..to as a citation: lines of the body's or of one
+ * comment's raw text, as the Markdown renderer links its lines to their
+ * source (tui/markdown.h: a code or traceback line is its own line; a
+ * line of a paragraph, list item, heading or table stands for its whole
+ * block).  Lines with no source (title, facts, comment headers, blank
+ * lines) at the ends of the range are left out.
+ */
+static int issue_cite(struct view *v, size_t from, size_t to,
+		      struct evidence_cite *c, struct err *e)
+{
+	struct issue_pane *ip = v->priv;
+	const struct doc *d = &ip->doc;
+	unsigned long long part = 0;
+	long lo = 0, hi = 0;
+	size_t i;
+
+	for (i = from; i <= to && i < d->nr; i++) {
+		const struct doc_line *l = &d->lines[i];
+		unsigned long long k = l->anchor / MD_ANCHOR_SPAN;
+
+		if (!l->src_first || !l->len || k < 1)
+			continue;
+		if (part && k != part)
+			return err_set(e, ERR_INPUT, "a citation is lines of "
+				       "the issue's text or of one comment: "
+				       "the range goes past it");
+		part = k;
+		if (!lo || l->src_first < lo)
+			lo = l->src_first;
+		if (l->src_last > hi)
+			hi = l->src_last;
+	}
+	if (!part)
+		return err_set(e, ERR_INPUT, "no text of the issue there: "
+			       "move the cursor onto the body or a comment");
+	memset(c, 0, sizeof(*c));
+	c->pane = EVIDENCE_ISSUE;
+	c->comment = (int)(part - 1);
+	c->from = lo;
+	c->to = hi < lo ? lo : hi;
+	return 0;
+}
+
+static int issue_find(struct view *v, const struct evidence_cite *c,
+		      size_t *from, size_t *to)
+{
+	struct issue_pane *ip = v->priv;
+	const struct doc *d = &ip->doc;
+	size_t i;
+	int found = 0;
+
+	if (c->pane != EVIDENCE_ISSUE)
+		return 0;
+	for (i = 0; i < d->nr; i++) {
+		const struct doc_line *l = &d->lines[i];
+
+		if (!l->src_first || !l->len ||
+		    l->anchor / MD_ANCHOR_SPAN != (unsigned long long)
+		    c->comment + 1 || l->src_last < c->from ||
+		    l->src_first > c->to)
+			continue;
+		if (!found)
+			*from = i;
+		*to = i;
+		found = 1;
+	}
+	return found;
+}
+
 static struct pager *issue_pager(struct view *v)
 {
 	struct issue_pane *ip = v->priv;
@@ -351,4 +423,6 @@ const struct view_ops issue_view_ops = {
 	.handle = issue_handle,
 	.close = issue_close,
 	.pager = issue_pager,
+	.cite = issue_cite,
+	.find = issue_find,
 };
