@@ -925,6 +925,20 @@ static void test_agree_200(void **state)
 	assert_dump_contains(f, "b", "15 concurrency");
 }
 
+/* Coder drift closes the owner's detail: each annotator's times and
+ * whether their codes of the dimension moved; nobody else sees it. */
+static void test_agree_drift(void **state)
+{
+	struct fixture *f = *state;
+
+	AGREE_OK(f, &f->owner, 50, 200, NULL, "G\n:dump-screen a\n");
+	assert_dump_contains(f, "a", "Coder drift (the owner's view)");
+	assert_dump_contains(f, "a", "no times yet");
+	assert_dump_contains(f, "a", "alice's codes over 2 rounds: ");
+	AGREE_OK(f, NULL, 50, 200, NULL, "G\n:dump-screen b\n");
+	assert_dump_lacks(f, "b", "Coder drift");
+}
+
 static void test_agree_ascii(void **state)
 {
 	struct fixture *f = *state;
@@ -1399,6 +1413,7 @@ int main(int argc, char **argv)
 		T(test_many_coders),
 		T(test_agree_80),
 		T(test_agree_200),
+		T(test_agree_drift),
 		T(test_agree_ascii),
 		T(test_agree_gate),
 		T(test_agree_from_adjudicator),

@@ -38,6 +38,7 @@
 
 #include "core/agree_summary.h"
 #include "core/agreement.h"
+#include "core/drift.h"
 #include "core/gate.h"
 #include "core/round.h"
 #include "core/study.h"
@@ -76,6 +77,8 @@ struct agree_view {
 	int det_y, det_rows;	/* the detail's place in the window */
 	struct round_gate *gates;	/* the rounds' calibration gates */
 	size_t nr_gates;
+	struct drift drift;	/* the owner's: coder drift */
+	int has_drift;
 };
 
 /* ---- figures ---------------------------------------------------------- */
@@ -525,6 +528,9 @@ static void render_gates(struct doc *d, const struct agree_view *av,
 	buf_release(&b);
 }
 
+static void render_drift(struct doc *d, const struct agree_view *av,
+			 const struct dimension *dim, int width);
+
 static void render(struct agree_view *av, const struct codebook *cb,
 		   int width)
 {
@@ -677,8 +683,58 @@ static void render(struct agree_view *av, const struct codebook *cb,
 		doc_line(d, "", SLOT_NORMAL, d->nr);
 	}
 	render_bars(d, ag, ad, lv, width);
+	render_drift(d, av, dim, width);
 out:
 
+	buf_release(&b);
+}
+
+/* Coder drift, for the owner: the median time per item of each
+ * annotator and round, and how each annotator's codes of this dimension
+ * moved between rounds (core/drift.h). */
+static void render_drift(struct doc *d, const struct agree_view *av,
+			 const struct dimension *dim, int width)
+{
+	struct buf b = BUF_INIT;
+	size_t i, k;
+
+	if (!av->has_drift)
+		return;
+	doc_line(d, "", SLOT_NORMAL, d->nr);
+	doc_line(d, "Coder drift (the owner's view)", SLOT_MD_STRONG, d->nr);
+	for (i = 0; i < av->drift.nr_times; i++) {
+		const struct drift_time *t = &av->drift.times[i];
+
+		buf_reset(&b);
+		buf_addf(&b, "  %s, round %s: %zu item%s timed, median %.0f s "
+			 "an item", t->annotator, t->round, t->items,
+			 t->items == 1 ? "" : "s", t->median);
+		para(d, b.ptr, width, SLOT_NORMAL);
+	}
+	if (!av->drift.nr_times)
+		para(d, "  no times yet (the annotator's screen records "
+		     "them)", width, SLOT_NORMAL);
+	for (i = 0; i < av->drift.nr_codes; i++) {
+		const struct drift_codes *c = &av->drift.codes[i];
+
+		if (strcmp(c->dim->key, dim->key))
+			continue;
+		buf_reset(&b);
+		buf_addf(&b, "  %s's codes over %zu round%s: ", c->annotator,
+			 c->nr_rounds, c->nr_rounds == 1 ? "" : "s");
+		if (c->chi2.defined)
+			buf_addf(&b, "chi-square %.2f, df %.0f, p %s%.3f%s",
+				 c->chi2.value, c->df, c->p.value < 0.001 ?
+				 "< " : "", c->p.value < 0.001 ? 0.001 :
+				 c->p.value, c->p.value < 0.05 ?
+				 ", the mix moved" : "");
+		else
+			buf_addf(&b, "no test (%s)", c->chi2.why);
+		for (k = 0; k < c->nr_rounds; k++)
+			buf_addf(&b, "%s%s", k ? ", " : "; rounds ",
+				 c->rounds[k]);
+		para(d, b.ptr, width, SLOT_NORMAL);
+	}
 	buf_release(&b);
 }
 
@@ -742,6 +798,15 @@ static int agree_open(struct view *v)
 	round_list_free(rounds, nr);
 	if (round_gates(scr->st, &av->gates, &av->nr_gates, &e) < 0)
 		screen_msg(scr, MSG_ERR, "%s", e.msg);
+	/* drift is the owner's alone (core/drift decides) */
+	if (scr->actor->role == ROLE_OWNER) {
+		err_clear(&e);
+		if (drift_compute(scr->st, scr->actor, &scr->cb, &av->drift,
+				  &e) == 0)
+			av->has_drift = 1;
+		else
+			screen_msg(scr, MSG_ERR, "%s", e.msg);
+	}
 	/* the whole study if it may be seen, else the last round that may */
 	if (!found)
 		av->cur = av->sc[nr].ok ? nr : best;
@@ -1011,6 +1076,7 @@ static void agree_close(struct view *v)
 			scope_release(&av->sc[i]);
 		free(av->sc);
 		round_gates_free(av->gates, av->nr_gates);
+		drift_release(&av->drift);
 		doc_release(&av->doc);
 		pager_release(&av->pg);
 		free(av);
