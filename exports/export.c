@@ -331,6 +331,51 @@ static int require_member(const struct actor *a, struct err *e)
 	return 0;
 }
 
+/*
+ * How the actor may know the member whose work a row shows, by
+ * core/access's rule: 0 when the row is hidden from them; 1 with *out the
+ * member's name, or "Coder N" (the adjudicator's screen numbering) for a
+ * blind adjudicator of an undecided item; -1 with `e` on an error.
+ * *out is borrowed from `name` or from the namer until the next call.
+ */
+struct row_namer {
+	int blind;		/* the study's adjudication is blind */
+	char *salt;		/* the coder order's salt, read when needed */
+	struct buf coder;	/* "Coder N" */
+	long long item, member;	/* whom `coder` names */
+};
+
+static int name_row(struct store *st, const struct actor *a,
+		    struct row_namer *nm, long long item_id,
+		    long long member_id, const char *name, int in_round,
+		    int closed, int decided, const char **out,
+		    struct err *e)
+{
+	*out = name;
+	if (!access_rule(a, member_id, in_round, closed))
+		return 0;
+	if (member_id == a->member_id ||
+	    access_names_coders(a, nm->blind, decided))
+		return 1;
+	if (!nm->salt && !(nm->salt = adjudicate_salt(st, e)))
+		return -1;
+	if (!nm->coder.len || item_id != nm->item || member_id != nm->member) {
+		if (adjudicate_coder_label(st, nm->salt, item_id, member_id,
+					   &nm->coder, e) < 0)
+			return -1;
+		nm->item = item_id;
+		nm->member = member_id;
+	}
+	*out = nm->coder.ptr;
+	return 1;
+}
+
+static void row_namer_release(struct row_namer *nm)
+{
+	free(nm->salt);
+	buf_release(&nm->coder);
+}
+
 static const char *const raw_cols[] = {
 	"item", "annotator", "dimension", "code", "codebook_version",
 	"labeled_at", "submitted_at", "evidence", NULL
@@ -386,19 +431,17 @@ int export_raw(struct store *st, const struct actor *a,
 	struct csv_out w;
 	struct buf line = BUF_INIT, name = BUF_INIT;
 	struct progress p;
-	struct buf coder = BUF_INIT;
+	struct row_namer nm = { 0, NULL, BUF_INIT, 0, 0 };
 	struct cites cites = { NULL, BUF_INIT, BUF_INIT };
 	sqlite3_stmt *s = NULL;
-	char *salt = NULL;
-	long long cur_item = 0, cur_member = 0;
-	int rc, ret = -1, blind;
+	int rc, ret = -1;
 
 	progress_init(&p, o, out);
 	csvw_init(&w, out, csv_flags(o));
 	if (require_member(a, e) < 0 ||
 	    (o->round && agreed_check_round(st, o->round, e) < 0))
 		goto out;
-	if ((blind = access_blind(st, e)) < 0)
+	if ((nm.blind = access_blind(st, e)) < 0)
 		goto out;
 	/* who sees whose labels, and under which name, is core/access's
 	 * decision, asked row by row */
@@ -438,21 +481,14 @@ int export_raw(struct store *st, const struct actor *a,
 		const char *sub = (const char *)sqlite3_column_text(s, 7);
 		int bad;
 
-		if (!access_rule(a, member_id, sqlite3_column_int(s, 10),
-				 sqlite3_column_int(s, 11)))
+		switch (name_row(st, a, &nm, item_id, member_id, user,
+				 sqlite3_column_int(s, 10),
+				 sqlite3_column_int(s, 11),
+				 sqlite3_column_int(s, 12), &user, e)) {
+		case -1:
+			goto out;
+		case 0:
 			continue;
-		if (member_id != a->member_id &&
-		    !access_names_coders(a, blind, sqlite3_column_int(s, 12))) {
-			/* Coder 1, Coder 2 in the adjudicator's order */
-			if (!salt && !(salt = adjudicate_salt(st, e)))
-				goto out;
-			if ((item_id != cur_item || member_id != cur_member) &&
-			    adjudicate_coder_label(st, salt, item_id,
-						   member_id, &coder, e) < 0)
-				goto out;
-			cur_item = item_id;
-			cur_member = member_id;
-			user = coder.ptr;
 		}
 		item_name(&name, (const char *)sqlite3_column_text(s, 0),
 			  sqlite3_column_int64(s, 1));
@@ -498,10 +534,9 @@ out:
 	csvw_release(&w);
 	buf_release(&line);
 	buf_release(&name);
-	buf_release(&coder);
+	row_namer_release(&nm);
 	buf_release(&cites.compact);
 	buf_release(&cites.json);
-	free(salt);
 	return ret;
 }
 
@@ -647,19 +682,19 @@ int export_memos(struct store *st, const struct actor *a,
 		 struct export_opts *o, FILE *out, struct err *e)
 {
 	struct csv_out w;
-	struct buf line = BUF_INIT, name = BUF_INIT, coder = BUF_INIT;
+	struct buf line = BUF_INIT, name = BUF_INIT;
 	struct buf flags = BUF_INIT;
+	struct row_namer nm = { 0, NULL, BUF_INIT, 0, 0 };
 	struct progress p;
 	sqlite3_stmt *s = NULL;
-	char *salt = NULL;
-	int rc, ret = -1, blind;
+	int rc, ret = -1;
 
 	progress_init(&p, o, out);
 	csvw_init(&w, out, csv_flags(o));
 	if (require_member(a, e) < 0 ||
 	    (o->round && agreed_check_round(st, o->round, e) < 0))
 		goto out;
-	if ((blind = access_blind(st, e)) < 0)
+	if ((nm.blind = access_blind(st, e)) < 0)
 		goto out;
 	s = store_prepare(st,
 		"WITH k AS (SELECT item_id, member_id, max(at) AS at FROM "
@@ -701,17 +736,13 @@ int export_memos(struct store *st, const struct actor *a,
 		long long member_id = sqlite3_column_int64(s, 8);
 		int bad;
 
-		if (!access_rule(a, member_id, sqlite3_column_int(s, 9),
-				 sqlite3_column_int(s, 10)))
+		switch (name_row(st, a, &nm, item_id, member_id, user,
+				 sqlite3_column_int(s, 9), sqlite3_column_int(s, 10),
+				 sqlite3_column_int(s, 11), &user, e)) {
+		case -1:
+			goto out;
+		case 0:
 			continue;
-		if (member_id != a->member_id &&
-		    !access_names_coders(a, blind, sqlite3_column_int(s, 11))) {
-			if (!salt && !(salt = adjudicate_salt(st, e)))
-				goto out;
-			if (adjudicate_coder_label(st, salt, item_id, member_id,
-						   &coder, e) < 0)
-				goto out;
-			user = coder.ptr;
 		}
 		buf_reset(&flags);
 		if (sqlite3_column_int(s, 4))
@@ -751,9 +782,8 @@ out:
 	csvw_release(&w);
 	buf_release(&line);
 	buf_release(&name);
-	buf_release(&coder);
 	buf_release(&flags);
-	free(salt);
+	row_namer_release(&nm);
 	return ret;
 }
 
