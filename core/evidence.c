@@ -366,6 +366,87 @@ out:
 	return ret;
 }
 
+/* The row under `s` (columns as evidence_each() selects them). */
+static void fill_row(sqlite3_stmt *s, struct evidence_row *r)
+{
+	r->id = sqlite3_column_int64(s, 0);
+	r->member_id = sqlite3_column_int64(s, 1);
+	r->dimension = (const char *)sqlite3_column_text(s, 2);
+	r->cite.pane = !strcmp((const char *)sqlite3_column_text(s, 3),
+			       "diff") ? EVIDENCE_DIFF : EVIDENCE_ISSUE;
+	r->cite.path = (char *)sqlite3_column_text(s, 4);
+	r->cite.old_side = sqlite3_column_int(s, 5);
+	r->cite.comment = sqlite3_column_int(s, 6);
+	r->cite.from = (long)sqlite3_column_int64(s, 7);
+	r->cite.to = (long)sqlite3_column_int64(s, 8);
+	r->quote = (const char *)sqlite3_column_text(s, 9);
+}
+
+#define EVIDENCE_COLS "SELECT id, member_id, dimension, pane, path, " \
+	"old_side, comment, line_from, line_to, quote, item_id FROM evidence "
+
+int evidence_cursor_open(struct evidence_cursor *c, struct store *st,
+			 struct err *e)
+{
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	c->st = st;
+	c->s = store_prepare(st, EVIDENCE_COLS "ORDER BY item_id, "
+			     "member_id, dimension, id", e);
+	if (!c->s)
+		return -1;
+	rc = store_step(st, c->s, "reading evidence", e);
+	c->has = rc > 0;
+	return rc < 0 ? -1 : 0;
+}
+
+/* <0, 0, >0 as the cursor's row is before, at or after the key. */
+static int cursor_cmp(struct evidence_cursor *c, long long item_id,
+		      long long member_id, const char *dim)
+{
+	long long i = sqlite3_column_int64(c->s, 10);
+	long long m = sqlite3_column_int64(c->s, 1);
+
+	if (i != item_id)
+		return i < item_id ? -1 : 1;
+	if (m != member_id)
+		return m < member_id ? -1 : 1;
+	return strcmp((const char *)sqlite3_column_text(c->s, 2), dim);
+}
+
+int evidence_cursor_at(struct evidence_cursor *c, long long item_id,
+		       long long member_id, const char *dim,
+		       int (*fn)(const struct evidence_row *row, void *data),
+		       void *data, struct err *e)
+{
+	int rc;
+
+	/* keys asked again (a label of several codes) find their rows
+	 * consumed: the caller keeps what it was given */
+	while (c->has && cursor_cmp(c, item_id, member_id, dim) <= 0) {
+		if (cursor_cmp(c, item_id, member_id, dim) == 0) {
+			struct evidence_row r;
+
+			fill_row(c->s, &r);
+			fn(&r, data);
+		}
+		rc = store_step(c->st, c->s, "reading evidence", e);
+		if (rc < 0)
+			return -1;
+		c->has = rc > 0;
+	}
+	return 0;
+}
+
+void evidence_cursor_close(struct evidence_cursor *c)
+{
+	if (!c)
+		return;
+	sqlite3_finalize(c->s);
+	memset(c, 0, sizeof(*c));
+}
+
 int evidence_each(struct store *st, const struct actor *a,
 		  long long item_id, long long member_id,
 		  int (*fn)(const struct evidence_row *row, void *data),
@@ -377,11 +458,9 @@ int evidence_each(struct store *st, const struct actor *a,
 
 	if (access_item_round(st, item_id, &round, &closed, e) < 0)
 		return -1;
-	s = store_prepare(st, "SELECT id, member_id, dimension, pane, path, "
-			  "old_side, comment, line_from, line_to, quote FROM "
-			  "evidence WHERE item_id = ?1 AND (?2 = 0 OR "
-			  "member_id = ?2) ORDER BY member_id, dimension, id",
-			  e);
+	s = store_prepare(st, EVIDENCE_COLS "WHERE item_id = ?1 AND (?2 = 0 "
+			  "OR member_id = ?2) ORDER BY member_id, dimension, "
+			  "id", e);
 	if (!s)
 		return -1;
 	sqlite3_bind_int64(s, 1, item_id);
@@ -389,20 +468,10 @@ int evidence_each(struct store *st, const struct actor *a,
 	while (!stop && (rc = store_step(st, s, "reading evidence", e)) > 0) {
 		struct evidence_row r;
 
-		r.member_id = sqlite3_column_int64(s, 1);
+		fill_row(s, &r);
 		/* evidence is the annotator's work, blinded like labels */
 		if (!access_rule(a, r.member_id, round != 0, closed))
 			continue;
-		r.id = sqlite3_column_int64(s, 0);
-		r.dimension = (const char *)sqlite3_column_text(s, 2);
-		r.cite.pane = !strcmp((const char *)sqlite3_column_text(s, 3),
-				      "diff") ? EVIDENCE_DIFF : EVIDENCE_ISSUE;
-		r.cite.path = (char *)sqlite3_column_text(s, 4);
-		r.cite.old_side = sqlite3_column_int(s, 5);
-		r.cite.comment = sqlite3_column_int(s, 6);
-		r.cite.from = (long)sqlite3_column_int64(s, 7);
-		r.cite.to = (long)sqlite3_column_int64(s, 8);
-		r.quote = (const char *)sqlite3_column_text(s, 9);
 		stop = fn(&r, data);
 	}
 	sqlite3_finalize(s);

@@ -72,4 +72,30 @@ int evidence_each(struct store *st, const struct actor *a,
 		  int (*fn)(const struct evidence_row *row, void *data),
 		  void *data, struct err *e);
 
+/*
+ * Every citation in one ordered pass, for a reader that walks labels in
+ * (item, member, dimension) order and asks, key by key, for theirs: one
+ * query for the whole pass rather than one a label.  The caller shows
+ * them only beside a label the actor may see (that label's member and
+ * item, so the same access).
+ */
+struct evidence_cursor {
+	struct store *st;	/* borrowed */
+	sqlite3_stmt *s;
+	int has;		/* the statement is on a row */
+};
+
+/* Start a pass.  0, or -1 with `e` filled; evidence_cursor_close() in
+ * either case. */
+int evidence_cursor_open(struct evidence_cursor *c, struct store *st,
+			 struct err *e);
+/* Call fn(row, data) for each citation of (item_id, member_id, dim);
+ * keys must be asked in ascending order (item, member, dimension).
+ * 0, or -1 with `e` filled. */
+int evidence_cursor_at(struct evidence_cursor *c, long long item_id,
+		       long long member_id, const char *dim,
+		       int (*fn)(const struct evidence_row *row, void *data),
+		       void *data, struct err *e);
+void evidence_cursor_close(struct evidence_cursor *c);
+
 #endif

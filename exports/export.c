@@ -382,7 +382,8 @@ static const char *const raw_cols[] = {
 };
 
 struct cites {
-	const char *dim;	/* the dimension wanted */
+	char *dim;		/* the key they are for: dimension, */
+	long long item, member;	/* item and member */
 	struct buf compact;	/* its citations, '|'-joined */
 	struct buf json;	/* [{"cite": .., "quote": ..}, ...] */
 };
@@ -392,8 +393,6 @@ static int add_cite(const struct evidence_row *r, void *data)
 	struct cites *c = data;
 	struct buf one = BUF_INIT;
 
-	if (strcmp(r->dimension, c->dim))
-		return 0;
 	evidence_format(&r->cite, &one);
 	if (c->compact.len)
 		buf_addch(&c->compact, '|');
@@ -408,19 +407,27 @@ static int add_cite(const struct evidence_row *r, void *data)
 	return 0;
 }
 
-/* What member `member_id` cited for `dim` of `item_id`, as the actor may
- * see it (core/evidence asks core/access). */
-static int load_cites(struct store *st, const struct actor *a,
-		      long long item_id, long long member_id, const char *dim,
+/* What member `member_id` cited for `dim` of `item_id`, read from the
+ * pass's cursor; a label of several codes keeps its citations for each
+ * of its rows.  The caller shows them only beside a row the actor may
+ * see: the same member's work on the same item. */
+static int load_cites(struct evidence_cursor *cur, long long item_id,
+		      long long member_id, const char *dim,
 		      struct cites *c, struct err *e)
 {
 	int rc;
 
-	c->dim = dim;
+	if (c->dim && c->item == item_id && c->member == member_id &&
+	    !strcmp(c->dim, dim))
+		return 0;
+	free(c->dim);
+	c->dim = xstrdup(dim);
+	c->item = item_id;
+	c->member = member_id;
 	buf_reset(&c->compact);
 	buf_reset(&c->json);
 	buf_addch(&c->json, '[');
-	rc = evidence_each(st, a, item_id, member_id, add_cite, c, e);
+	rc = evidence_cursor_at(cur, item_id, member_id, dim, add_cite, c, e);
 	buf_addch(&c->json, ']');
 	return rc;
 }
@@ -432,7 +439,8 @@ int export_raw(struct store *st, const struct actor *a,
 	struct buf line = BUF_INIT, name = BUF_INIT;
 	struct progress p;
 	struct row_namer nm = { 0, NULL, BUF_INIT, 0, 0 };
-	struct cites cites = { NULL, BUF_INIT, BUF_INIT };
+	struct cites cites = { NULL, 0, 0, BUF_INIT, BUF_INIT };
+	struct evidence_cursor cur = { NULL, NULL, 0 };
 	sqlite3_stmt *s = NULL;
 	int rc, ret = -1;
 
@@ -441,7 +449,8 @@ int export_raw(struct store *st, const struct actor *a,
 	if (require_member(a, e) < 0 ||
 	    (o->round && agreed_check_round(st, o->round, e) < 0))
 		goto out;
-	if ((nm.blind = access_blind(st, e)) < 0)
+	if ((nm.blind = access_blind(st, e)) < 0 ||
+	    evidence_cursor_open(&cur, st, e) < 0)
 		goto out;
 	/* who sees whose labels, and under which name, is core/access's
 	 * decision, asked row by row */
@@ -492,7 +501,7 @@ int export_raw(struct store *st, const struct actor *a,
 		}
 		item_name(&name, (const char *)sqlite3_column_text(s, 0),
 			  sqlite3_column_int64(s, 1));
-		if (load_cites(st, a, item_id, member_id, dim, &cites, e) < 0)
+		if (load_cites(&cur, item_id, member_id, dim, &cites, e) < 0)
 			goto out;
 		if (o->format == EXPORT_CSV) {
 			csvw_key(&w, name.ptr);
@@ -535,6 +544,8 @@ out:
 	buf_release(&line);
 	buf_release(&name);
 	row_namer_release(&nm);
+	evidence_cursor_close(&cur);
+	free(cites.dim);
 	buf_release(&cites.compact);
 	buf_release(&cites.json);
 	return ret;
