@@ -39,6 +39,9 @@ bc --as carol resolve microsoft/DeepSpeed#5240 phase=inference \
 	--rationale "serving path only" >/dev/null
 bc --as carol resolve microsoft/DeepSpeed#4903 fix_pattern=algorithm_rewrite \
 	--rationale "the kernel was rewritten" >/dev/null
+# the rest of the sample is an open round for demo (the one opening the
+# screen) and alice
+bc round create r2 --items all --annotators demo,alice >/dev/null
 if [ -t 0 ] && [ -t 1 ]; then
 	echo "Opening the sample study as annotator 'demo' (q quits, ? helps)."
 	exec ./bugcoder --study "$db" --as demo code

@@ -118,3 +118,21 @@ def json_repo(line):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class Demo(unittest.TestCase):
+    """`make demo` (tests/demo.sh) leaves annotator demo something to
+    code: without it the screen opens on nothing and make fails."""
+
+    def test_demo_has_work_for_demo(self):
+        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        p = subprocess.run(["sh", "tests/demo.sh"], cwd=root,
+                           stdin=subprocess.DEVNULL, capture_output=True,
+                           text=True, timeout=120)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        db = os.path.join(root, "tests", "tmp", "demo", "study.db")
+        out = subprocess.run([os.path.join(root, "bugcoder"), "--study", db,
+                              "--as", "demo", "items", "--status", "todo"],
+                             capture_output=True, text=True, timeout=60)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertIn("10 items", out.stdout)
