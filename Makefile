@@ -21,6 +21,9 @@ PYTHON     ?= python3
 # setgid to, the directory of the studies, where the codebooks go
 GROUP      ?= bugcoder
 STUDYDIR   ?= /var/lib/bugcoder
+# who besides root may create studies in STUDYDIR (comma-separated
+# account names; empty: root only)
+CREATORS   ?=
 DATADIR    ?= $(PREFIX)/share/bugcoder
 
 PKGS = ncursesw sqlite3 libcjson libcurl libcmark-gfm
@@ -208,8 +211,13 @@ install-server: bugcoder tui/bugcoder.1
 	install -o root -g $(GROUP) -m 2755 bugcoder $(DESTDIR)$(BINDIR)/bugcoder
 	install -m 644 tui/bugcoder.1 $(DESTDIR)$(MANPREFIX)/man1/bugcoder.1
 	install -m 644 codebooks/*.json $(DESTDIR)$(DATADIR)/codebooks/
+	@case "$(CREATORS)" in *[!A-Za-z0-9._,-]*) \
+		echo 'install-server: CREATORS is account names separated by commas' >&2; exit 1;; esac
 	printf '# written by make install-server\nstudydir = %s\ngroup = %s\n' \
 		'$(STUDYDIR)' '$(GROUP)' > $(DESTDIR)$(DATADIR)/server.conf+
+	if [ -n '$(CREATORS)' ]; then \
+		printf '# who besides root may create studies in studydir\ncreators = %s\n' \
+			'$(CREATORS)' >> $(DESTDIR)$(DATADIR)/server.conf+; fi
 	chown root:root $(DESTDIR)$(DATADIR)/server.conf+
 	chmod 644 $(DESTDIR)$(DATADIR)/server.conf+
 	mv -f $(DESTDIR)$(DATADIR)/server.conf+ $(DESTDIR)$(DATADIR)/server.conf

@@ -4,14 +4,17 @@
  */
 #include "cli/cli.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "core/buf.h"
+#include "core/priv.h"
 #include "core/study.h"
 #include "core/text.h"
+#include "exports/atomic.h"
 
 int cli_fail_err(const struct err *e)
 {
@@ -47,17 +50,110 @@ int cli_help(const char *usage)
 	return 0;
 }
 
+void cli_preopen(struct cli *c)
+{
+	static const char *const suffix[] = { "", "-wal", "-shm" };
+	struct buf p = BUF_INIT;
+	int i, raised = priv_raise() == 0;
+
+	for (i = 0; i < 3; i++) {
+		buf_reset(&p);
+		buf_addf(&p, "%s%s", c->study_path, suffix[i]);
+		c->pre_errno[i] = lstat(p.ptr, &c->pre_sb[i]) < 0 ? errno : 0;
+	}
+	if (raised)
+		priv_lower();
+	buf_release(&p);
+	if (store_open(&c->st, c->study_path, STORE_PRIVILEGED,
+		       &c->preopen_err) < 0) {
+		c->preopen_failed = 1;
+		return;
+	}
+	c->st_open = 1;
+}
+
+int cli_drop_privilege(struct cli *c)
+{
+	if (priv_drop_for_good() < 0) {
+		err_set(&c->err, ERR_IO, "cannot give up the group privilege "
+			"(%s); stopped", strerror(errno));
+		return cli_fail(c);
+	}
+	return 0;
+}
+
+int cli_create_privileged(struct cli *c)
+{
+	const struct server_conf *conf = priv_server_conf();
+	char *me = member_os_user();
+	struct buf p[3] = { BUF_INIT, BUF_INIT, BUF_INIT };
+	const char *paths[3];
+	int i, ret = 0;
+
+	if (!priv_may_create(me)) {
+		err_set(&c->err, ERR_PERM, "%s: only root%s%s may create "
+			"studies in %s (server.conf's `creators` line); ask "
+			"the administrator, or make a study of your own by "
+			"path (--study ./%s)", c->study_path,
+			conf && conf->creators && *conf->creators ? " and " :
+			"", conf && conf->creators ? conf->creators : "",
+			conf ? conf->studydir : "the study directory",
+			strrchr(c->study_path, '/') ?
+			strrchr(c->study_path, '/') + 1 : c->study_path);
+		free(me);
+		ret = cli_fail(c);
+		cli_drop_privilege(c);
+		return ret;
+	}
+	free(me);
+	if (study_create_open(&c->st, c->study_path, STORE_PRIVILEGED,
+			      &c->err) < 0) {
+		ret = cli_fail(c);
+		cli_drop_privilege(c);
+		return ret;
+	}
+	c->st_open = 1;
+	for (i = 0; i < 3; i++) {
+		buf_addf(&p[i], "%s%s", c->study_path,
+			 i == 0 ? "" : i == 1 ? "-wal" : "-shm");
+		paths[i] = p[i].ptr;
+	}
+	if (priv_keeper_start(paths, 3, &c->err) < 0) {
+		ret = cli_fail(c);
+		store_close(&c->st);
+		c->st_open = 0;
+		study_remove_files(c->study_path, STORE_PRIVILEGED);
+	}
+	for (i = 0; i < 3; i++)
+		buf_release(&p[i]);
+	if (cli_drop_privilege(c) && !ret)
+		ret = 1;
+	return ret;
+}
+
 int cli_open(struct cli *c, unsigned flags)
 {
-	if (store_open(&c->st, c->study_path, ((flags & CLI_READONLY) ?
-		       STORE_READONLY : 0) | (c->study_privileged ?
-		       STORE_PRIVILEGED : 0), &c->err) < 0)
+	if (c->preopen_failed) {
+		c->err = c->preopen_err;
 		return cli_fail(c);
-	c->st_open = 1;
+	}
+	if (!c->st_open) {
+		if (store_open(&c->st, c->study_path, ((flags & CLI_READONLY) ?
+			       STORE_READONLY : 0) | (c->study_privileged ?
+			       STORE_PRIVILEGED : 0), &c->err) < 0)
+			return cli_fail(c);
+		c->st_open = 1;
+	}
+	if (c->have_actor == 2 || (c->have_actor && !(flags & CLI_MEMBER)))
+		return 0;
+	if (c->have_actor)
+		actor_release(&c->actor);
+	c->have_actor = 0;
 	if (((flags & CLI_MEMBER) ?
 	     member_resolve(&c->st, c->as, &c->actor, &c->err) :
 	     member_resolve_any(&c->st, c->as, &c->actor, &c->err)) < 0)
 		return cli_fail(c);
+	c->have_actor = (flags & CLI_MEMBER) ? 2 : 1;
 	return 0;
 }
 
@@ -232,4 +328,24 @@ void cli_dim_codes_release(struct dim_codes *dc)
 	free((void *)dc->codes);
 	free(dc->copy);
 	memset(dc, 0, sizeof(*dc));
+}
+
+int cli_mode(const char *arg, mode_t *mode, const char *usage)
+{
+	char *end;
+	unsigned long v;
+
+	*mode = OUTPUT_MODE;
+	if (!arg)
+		return 0;
+	errno = 0;
+	v = strtoul(arg, &end, 8);
+	if (errno || end == arg || *end || strlen(arg) > 4 || (v & ~0666UL) ||
+	    (v & 0600) != 0600)
+		return cli_usage_error(usage, "--mode %s: an octal file mode "
+				       "of read and write bits, from 600 (you "
+				       "only, the default) to 666; for "
+				       "example 640 for your group too", arg);
+	*mode = (mode_t)v;
+	return 0;
 }

@@ -9,6 +9,7 @@
 #define BUGCODER_CLI_H
 
 #include <stdio.h>
+#include <sys/stat.h>
 
 #include "core/codebook.h"
 #include "core/err.h"
@@ -25,6 +26,13 @@ struct cli {
 	const char *as;		/* --as USER or NULL */
 	struct store st;
 	int st_open;
+	int preopen_failed;	/* main() tried to open a server study */
+	struct err preopen_err;	/* before the drop, and this is why not */
+	struct stat pre_sb[3];	/* cli_preopen(): lstat() of the study, */
+	int pre_errno[3];	/* its -wal and -shm (0, or the errno),
+				   taken with the group for `doctor` */
+	int have_actor;		/* cli_open() worked out c->actor: 1, or
+				   2 when it had to be a member */
 	struct actor actor;
 	struct err err;
 };
@@ -35,8 +43,23 @@ enum cli_open_flags {
 };
 
 /* Open the study and work out the actor.  On failure prints the error
- * and returns the exit code; 0 on success. */
+ * and returns the exit code; 0 on success.  A study in the server's
+ * STUDYDIR is opened by main() before the group is given up
+ * (cli_preopen()); this then only works out the actor, or reports why
+ * that open failed. */
 int cli_open(struct cli *c, unsigned flags);
+/* main(): open the server study `c` names, with the group, before it is
+ * given up for good.  A failure is kept for cli_open() to report (a
+ * command that needs no study runs all the same). */
+void cli_preopen(struct cli *c);
+/* Give the group privilege up for good (real, effective and saved group
+ * all the user's own); 0, or an exit code after saying why not. */
+int cli_drop_privilege(struct cli *c);
+/* `init` in STUDYDIR: refuse unless server.conf lets the user create
+ * studies, create the study with the group, start the keeper that
+ * removes it again if the rest of init fails (priv_keeper_start()), and
+ * give the group up.  0, or an exit code after saying why not. */
+int cli_create_privileged(struct cli *c);
 /* Load the study's current codebook, or print why not.  Returns 0 or an
  * exit code. */
 int cli_codebook(struct cli *c, struct codebook *cb);
@@ -56,6 +79,11 @@ int cli_fail_err(const struct err *e);
 /* Print a one-line usage error and the command's usage; returns 2. */
 int cli_usage_error(const char *usage, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* --mode MODE of an output (NULL: not given) into *mode: private,
+ * OUTPUT_MODE, by default; an octal mode of read and write bits with at
+ * least 600 widens it on purpose.  Returns 0, or 2 after a usage
+ * error. */
+int cli_mode(const char *arg, mode_t *mode, const char *usage);
 /* Print the usage text to stdout (for --help); returns 0. */
 int cli_help(const char *usage);
 

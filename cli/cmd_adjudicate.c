@@ -44,7 +44,7 @@ CMD(adjudicate)
 			rc = rc > 0 ? 0 : 2;
 		goto out;
 	}
-	if (!c->st_open && (rc = cli_open(c, CLI_MEMBER)))
+	if (!c->have_actor && (rc = cli_open(c, CLI_MEMBER)))
 		goto out;
 	if (tui_adjudicate(&c->st, &c->actor, npos ? posv[0] : NULL,
 			   &c->err) < 0)

@@ -39,7 +39,7 @@ CMD(code)
 			rc = rc > 0 ? 0 : 2;
 		goto out;
 	}
-	if (!c->st_open && (rc = cli_open(c, CLI_MEMBER)))
+	if (!c->have_actor && (rc = cli_open(c, CLI_MEMBER)))
 		goto out;
 	if (tui_code(&c->st, &c->actor, npos ? posv[0] : NULL,
 		     &c->err) < 0)

@@ -132,7 +132,7 @@ CMD(export)
 		"bugcoder export [--format csv|jsonl] [--raw | --resolutions | "
 		"--rounds | --memos | --audit | --package DIR] "
 		"[--include-pending] [--no-formula-guard] [--round R] "
-		"[-o FILE]\n"
+		"[-o FILE] [--mode MODE]\n"
 		"\n"
 		"  (default)          the agreed labels with the effort figures\n"
 		"  --raw              every annotator's labels\n"
@@ -143,12 +143,16 @@ CMD(export)
 		"  --audit            the audit log (the owner's: every row;\n"
 		"                     anyone else's: their own actions)\n"
 		"  --package DIR      a replication package with analysis.R\n"
+		"  --mode MODE        the mode of the file -o writes, or of the\n"
+		"                     package's files: 600 (you only) unless you\n"
+		"                     widen it on purpose, e.g. --mode 640\n"
 		"  Booleans are written TRUE/FALSE (R and pandas read them as\n"
 		"  logical).\n"
 		"\n"
 		"  e.g. bugcoder export --memos -o memos.csv";
 	const char *format = NULL, *package = NULL, *round = NULL;
-	const char *output = NULL;
+	const char *output = NULL, *mode_arg = NULL;
+	mode_t mode;
 	int raw = 0, resolutions = 0, rounds = 0, pending = 0, noguard = 0;
 	int memos = 0, audit = 0;
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
@@ -165,6 +169,7 @@ CMD(export)
 		{ "--round", 1, &round, NULL, NULL, NULL },
 		{ "-o", 1, &output, NULL, NULL, NULL },
 		{ "--output", 1, &output, NULL, NULL, NULL },
+		{ "--mode", 1, &mode_arg, NULL, NULL, NULL },
 		{ NULL, 0, NULL, NULL, NULL, NULL },
 	};
 	struct export_opts o = EXPORT_OPTS_INIT;
@@ -182,6 +187,11 @@ CMD(export)
 		return rc > 0 ? 0 : 2;
 	if (npos)
 		return cli_usage_error(usage, "unexpected argument");
+	if (cli_mode(mode_arg, &mode, usage))
+		return 2;
+	if (mode_arg && !package && to_stdout(output))
+		return cli_usage_error(usage, "--mode is for the file -o or "
+				       "the --package directory writes");
 	if (!!raw + !!resolutions + !!rounds + !!memos + !!audit +
 	    !!package > 1)
 		return cli_usage_error(usage, "--raw, --resolutions, --rounds, "
@@ -221,6 +231,7 @@ CMD(export)
 
 		po.flags = o.flags;
 		po.round = round;
+		po.mode = mode;
 		po.stop = &stop_requested;
 		if (package_write(&c->st, &c->actor, &cb, package, &po,
 				  &c->err) < 0) {
@@ -246,7 +257,7 @@ CMD(export)
 		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 	} else {
 		if (refuse_study(c, output, &c->err) < 0 ||
-		    atomic_open(&af, output, &c->err) < 0) {
+		    atomic_open_mode(&af, output, mode, &c->err) < 0) {
 			ret = cli_fail(c);
 			goto out;
 		}
@@ -297,7 +308,8 @@ CMD(report)
 	static const char usage[] =
 		"bugcoder report [--format text|markdown|latex|json] "
 		"[--round R] [--include-pending] [--cross DIM1,DIM2] [--by DIM3] "
-		"[--small N] [--hard DAYS,COMMENTS] [--effort-by DIM] [-o FILE]\n"
+		"[--small N] [--hard DAYS,COMMENTS] [--effort-by DIM] [-o FILE] "
+		"[--mode MODE]\n"
 		"\n"
 		"  --format F          text (default), markdown, latex (a fragment\n"
 		"                      for \\input) or json: the same numbers\n"
@@ -313,12 +325,15 @@ CMD(report)
 		"  --hard DAYS,COMMENTS  hard bugs: open more than DAYS days with\n"
 		"                      at least COMMENTS comments (30,10)\n"
 		"  --effort-by D       effort figures per code of D too\n"
+		"  -o FILE             write the report to FILE, mode 600 (you\n"
+		"                      only) unless --mode MODE widens it\n"
 		"\n"
 		"  e.g. bugcoder report --cross symptom,root_cause --by stage "
 		"--format markdown";
 	const char *format = NULL, *round = NULL, *cross = NULL;
 	const char *output = NULL, *by = NULL, *effort_by = NULL;
-	const char *small = NULL, *hard = NULL;
+	const char *small = NULL, *hard = NULL, *mode_arg = NULL;
+	mode_t mode;
 	int pending = 0;
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
 	const struct cli_opt opts[] = {
@@ -332,6 +347,7 @@ CMD(report)
 		{ "--include-pending", 0, NULL, &pending, NULL, NULL },
 		{ "-o", 1, &output, NULL, NULL, NULL },
 		{ "--output", 1, &output, NULL, NULL, NULL },
+		{ "--mode", 1, &mode_arg, NULL, NULL, NULL },
 		{ NULL, 0, NULL, NULL, NULL, NULL },
 	};
 	struct summary_opts o = SUMMARY_OPTS_INIT;
@@ -347,6 +363,11 @@ CMD(report)
 		return rc > 0 ? 0 : 2;
 	if (npos)
 		return cli_usage_error(usage, "unexpected argument");
+	if (cli_mode(mode_arg, &mode, usage))
+		return 2;
+	if (mode_arg && to_stdout(output))
+		return cli_usage_error(usage, "--mode is for the file -o "
+				       "writes");
 	if (!format || !strcmp(format, "text"))
 		o.format = SUMMARY_TEXT;
 	else if (!strcmp(format, "markdown") || !strcmp(format, "md"))
@@ -413,7 +434,7 @@ CMD(report)
 		goto out;
 	}
 	if (refuse_study(c, output, &c->err) < 0 ||
-	    atomic_open(&af, output, &c->err) < 0) {
+	    atomic_open_mode(&af, output, mode, &c->err) < 0) {
 		ret = cli_fail(c);
 		goto out;
 	}

@@ -208,7 +208,7 @@ CMD(status)
 		return rc > 0 ? 0 : 2;
 	if (npos)
 		return cli_usage_error(usage, "status takes no arguments");
-	if ((ret = cli_open(c, 0)))
+	if ((ret = cli_open(c, CLI_MEMBER)))
 		return ret;
 	if (audit_verify(&c->st, &chk, &c->err) == 0 && chk.bad_id)
 		fprintf(stderr, "bugcoder: warning: the audit log has been "
@@ -254,7 +254,20 @@ CMD(status)
 		print_num(r->median_lines, " %8.1f");
 		printf("\n");
 	}
-	printf("\n%ld members, %ld rounds\n", ss.members, ss.rounds);
+	printf("\n%ld member%s, %ld round%s\n", ss.members,
+	       ss.members == 1 ? "" : "s", ss.rounds, ss.rounds == 1 ? "" : "s");
+	{
+		struct store_holder h;
+		struct buf b = BUF_INIT;
+
+		if (store_lock_holder(&c->st, &h) > 0) {
+			store_holder_describe(&h, &b);
+			printf("write lock: held by ");
+			cli_print_safe(stdout, b.ptr);
+			printf("\n");
+		}
+		buf_release(&b);
+	}
 	if (!ss.work_visible)
 		printf("labels and submissions: yours only (blind "
 		       "coding)\n");

@@ -4,8 +4,10 @@
  * SQLite's backup API) and `doctor` (is this installation and study set
  * up so that blinding and sharing hold?).
  */
+#define _GNU_SOURCE		/* getresgid */
 #include "cli/cli.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -22,6 +24,7 @@
 #include "core/buf.h"
 #include "core/item.h"
 #include "core/priv.h"
+#include "core/study.h"
 #include "core/vfs.h"
 #include "exports/atomic.h"
 #include "exports/audit_out.h"
@@ -82,7 +85,7 @@ CMD(audit)
 {
 	static const char usage[] =
 		"bugcoder audit [--item ITEM] [--member M] [--format "
-		"text|csv|jsonl] [-o FILE]\n"
+		"text|csv|jsonl] [-o FILE] [--mode MODE]\n"
 		"       bugcoder audit verify\n"
 		"\n"
 		"The audit log, oldest first: the owner reads every row, "
@@ -98,7 +101,8 @@ CMD(audit)
 		"object a line)\n"
 		"  -o FILE          write to FILE (replaced whole, or not at "
 		"all) instead\n"
-		"                   of standard output\n"
+		"                   of standard output; mode 600 (you only)\n"
+		"  --mode MODE      widen the mode of FILE on purpose, e.g. 640\n"
 		"  verify           check the log's hash chain; names the "
 		"first row that\n"
 		"                   does not fit (exit 1)\n"
@@ -109,12 +113,14 @@ CMD(audit)
 		"       bugcoder audit verify";
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
 	const char *item = NULL, *member = NULL, *format = "text";
-	const char *output = NULL;
+	const char *output = NULL, *mode_arg = NULL;
+	mode_t mode;
 	const struct cli_opt opts[] = {
 		{ "--item", 1, &item, NULL, NULL, NULL },
 		{ "--member", 1, &member, NULL, NULL, NULL },
 		{ "--format", 1, &format, NULL, NULL, NULL },
 		{ "-o", 1, &output, NULL, NULL, NULL },
+		{ "--mode", 1, &mode_arg, NULL, NULL, NULL },
 		{ NULL, 0, NULL, NULL, NULL, NULL },
 	};
 	struct audit_filter f = { 0, NULL };
@@ -129,7 +135,8 @@ CMD(audit)
 	}
 	if (npos == 1 && !strcmp(pos[0], "verify")) {
 		free(pos);
-		if (item || member || output || strcmp(format, "text"))
+		if (item || member || output || mode_arg ||
+		    strcmp(format, "text"))
 			return cli_usage_error(usage, "audit verify takes no "
 					       "options");
 		return audit_verify_cmd(c);
@@ -137,6 +144,11 @@ CMD(audit)
 	free(pos);
 	if (npos)
 		return cli_usage_error(usage, "unknown audit subcommand");
+	if (cli_mode(mode_arg, &mode, usage))
+		return 2;
+	if (mode_arg && !output)
+		return cli_usage_error(usage, "--mode is for the file -o "
+				       "writes");
 	if (strcmp(format, "text") && strcmp(format, "csv") &&
 	    strcmp(format, "jsonl"))
 		return cli_usage_error(usage, "--format is text, csv or "
@@ -147,9 +159,9 @@ CMD(audit)
 		return cli_fail(c);
 	f.member = member;
 	if (output) {
-		/* opened as the user: the group privilege is never raised
-		 * outside the study directory */
-		if (atomic_open(&af, output, &c->err) < 0)
+		/* opened as the user (the group was given up), private
+		 * unless --mode says otherwise */
+		if (atomic_open_mode(&af, output, mode, &c->err) < 0)
 			return cli_fail(c);
 		out_open = 1;
 	}
@@ -256,25 +268,13 @@ static const char *group_name(gid_t g, char *tmp, size_t n)
 	return tmp;
 }
 
-/* stat() with the group privilege (files in STUDYDIR). */
-static int priv_stat(const char *path, struct stat *sb, int use_priv)
-{
-	int rc;
-
-	if (use_priv)
-		priv_raise();
-	rc = lstat(path, sb);
-	if (use_priv)
-		priv_lower();
-	return rc;
-}
-
 static void doctor_install(struct doctor *d, const struct server_conf *conf)
 {
 	char tmp[32], exe[4096];
 	struct stat sb;
 	struct buf desc = BUF_INIT;
 	ssize_t n;
+	gid_t r, e, sv;
 
 	if (!conf) {
 		line(d, "note", "install: personal (no server.conf beside the "
@@ -295,7 +295,8 @@ static void doctor_install(struct doctor *d, const struct server_conf *conf)
 				line(d, "FAIL", "binary %s (%s): must be setgid, "
 				     "owned by root, writable by root only "
 				     "(make install-server)", exe, desc.ptr);
-			else if (!priv_is_setgid() && getgid() != sb.st_gid)
+			else if (!priv_is_setgid() && getgid() != sb.st_gid &&
+				 getuid() != 0)
 				line(d, "FAIL", "binary %s (%s): runs without "
 				     "its group (a nosuid mount?)", exe,
 				     desc.ptr);
@@ -303,21 +304,30 @@ static void doctor_install(struct doctor *d, const struct server_conf *conf)
 				line(d, "ok", "binary %s (%s)", exe, desc.ptr);
 		}
 	}
+	/* this process gave the group up once its study was open */
+	if (getresgid(&r, &e, &sv) == 0 && priv_dropped())
+		line(d, "ok", "group privilege given up for good once the "
+		     "study was open (real, effective and saved group: %s)",
+		     group_name(e, tmp, sizeof(tmp)));
+	else
+		line(d, "FAIL", "this process still holds the group "
+		     "privilege: blinding does not hold");
+	if (conf->creators && *conf->creators)
+		line(d, "ok", "who may create studies in %s: root and %s "
+		     "(server.conf)", conf->studydir, conf->creators);
+	else
+		line(d, "ok", "who may create studies in %s: root only "
+		     "(server.conf has no `creators` line)", conf->studydir);
 	buf_setlen(&desc, 0);
-	if (stat(conf->studydir, &sb) < 0) {
-		/* a member cannot even look: that is right */
-		if (errno == EACCES)
-			line(d, "ok", "study directory %s: closed to you",
-			     conf->studydir);
-		else if (priv_stat(conf->studydir, &sb, 1) < 0)
-			line(d, "FAIL", "study directory %s: %s",
-			     conf->studydir, strerror(errno));
-	}
-	if (priv_stat(conf->studydir, &sb, 1) == 0) {
+	/* the directory itself: its parent is open to everyone */
+	if (lstat(conf->studydir, &sb) < 0) {
+		line(d, "FAIL", "study directory %s: %s", conf->studydir,
+		     strerror(errno));
+	} else {
 		vfs_describe(&desc, &sb);
 		if (!S_ISDIR(sb.st_mode) || sb.st_gid != priv_group() ||
-		    (sb.st_mode & 07) || !(sb.st_mode & S_ISGID) ||
-		    (sb.st_mode & 070) != 070)
+		    sb.st_uid != 0 || (sb.st_mode & 07) ||
+		    !(sb.st_mode & S_ISGID) || (sb.st_mode & 070) != 070)
 			line(d, "FAIL", "study directory %s (%s): should be "
 			     "owned by root and group %s, mode 2770",
 			     conf->studydir, desc.ptr,
@@ -340,44 +350,61 @@ static int user_can_open(const char *path)
 	return 1;
 }
 
-static void doctor_study(struct doctor *d, struct cli *c,
-			 const struct server_conf *conf)
+/* The study's files: taken with the group by cli_preopen() for a study
+ * in STUDYDIR, with the user's rights here for one opened by path. */
+static void study_files(struct cli *c)
 {
 	static const char *const suffix[] = { "", "-wal", "-shm" };
+	struct buf p = BUF_INIT;
+	int i;
+
+	if (c->study_privileged)
+		return;
+	for (i = 0; i < 3; i++) {
+		buf_reset(&p);
+		buf_addf(&p, "%s%s", c->study_path, suffix[i]);
+		c->pre_errno[i] = lstat(p.ptr, &c->pre_sb[i]) < 0 ? errno : 0;
+	}
+	buf_release(&p);
+}
+
+static void doctor_files(struct doctor *d, struct cli *c)
+{
+	static const char *const suffix[] = { "", "-wal", "-shm" };
+	const struct stat *db = &c->pre_sb[0];
 	char tmp[32];
-	struct stat db, sb;
 	size_t i;
 	int use_priv = c->study_privileged;
 
-	if (priv_stat(c->study_path, &db, use_priv) < 0) {
+	study_files(c);
+	if (c->pre_errno[0]) {
 		line(d, "FAIL", "study %s: %s", c->study_path,
-		     strerror(errno));
+		     strerror(c->pre_errno[0]));
 		return;
 	}
 	for (i = 0; i < 3; i++) {
+		const struct stat *sb = &c->pre_sb[i];
 		struct buf p = BUF_INIT, desc = BUF_INIT;
 
-		buf_addf(&p, "%s%s", c->study_path, suffix[i]);
-		if (priv_stat(p.ptr, &sb, use_priv) < 0) {
-			buf_release(&p);
+		if (c->pre_errno[i])
 			continue;
-		}
-		vfs_describe(&desc, &sb);
-		if (S_ISLNK(sb.st_mode))
+		buf_addf(&p, "%s%s", c->study_path, suffix[i]);
+		vfs_describe(&desc, sb);
+		if (S_ISLNK(sb->st_mode))
 			line(d, "FAIL", "%s is a symbolic link", p.ptr);
-		else if (sb.st_mode & 07)
+		else if (sb->st_mode & 07)
 			line(d, "FAIL", "%s (%s): readable or writable by "
 			     "everyone: `chmod o-rwx`", p.ptr, desc.ptr);
-		else if (use_priv && sb.st_gid != priv_group())
+		else if (use_priv && sb->st_gid != priv_group())
 			line(d, "FAIL", "%s (%s): not in the install's group "
 			     "%s", p.ptr, desc.ptr,
 			     group_name(priv_group(), tmp, sizeof(tmp)));
-		else if (i && (sb.st_gid != db.st_gid ||
-			       (sb.st_mode & 0777) != (db.st_mode & 0777)))
+		else if (i && (sb->st_gid != db->st_gid ||
+			       (sb->st_mode & 0777) != (db->st_mode & 0777)))
 			line(d, "FAIL", "%s (%s): group or mode differ from "
 			     "the study's; others may be locked out", p.ptr,
 			     desc.ptr);
-		else if ((sb.st_mode & 060) != 060)
+		else if ((sb->st_mode & 060) != 060)
 			line(d, "warn", "%s (%s): not group-readable and "
 			     "-writable, so no one else can share it", p.ptr,
 			     desc.ptr);
@@ -386,35 +413,253 @@ static void doctor_study(struct doctor *d, struct cli *c,
 		buf_release(&desc);
 		buf_release(&p);
 	}
+}
+
+static void doctor_access(struct doctor *d, struct cli *c,
+			  const struct server_conf *conf)
+{
+	struct buf wal = BUF_INIT;
+
 	if (!conf) {
 		line(d, "note", "you can open the study without bugcoder "
 		     "(a personal install)");
-	} else if (getuid() == 0) {
+		return;
+	}
+	if (getuid() == 0) {
 		line(d, "note", "you are root: root reads every study "
 		     "directly");
-	} else {
-		struct buf wal = BUF_INIT;
-
-		buf_addf(&wal, "%s-wal", c->study_path);
-		if (user_can_open(c->study_path) || user_can_open(wal.ptr))
-			line(d, "FAIL", "you could open %s without bugcoder: "
-			     "blinding does not hold", c->study_path);
-		else
-			line(d, "ok", "you cannot open the study without "
-			     "bugcoder");
-		buf_release(&wal);
+		return;
 	}
+	buf_addf(&wal, "%s-wal", c->study_path);
+	if (user_can_open(c->study_path) || user_can_open(wal.ptr))
+		line(d, "FAIL", "you could open %s without bugcoder: "
+		     "blinding does not hold", c->study_path);
+	else
+		line(d, "ok", "you cannot open the study without bugcoder");
+	buf_release(&wal);
+}
+
+static void doctor_lock(struct doctor *d, struct cli *c)
+{
+	struct store_holder h;
+	struct buf b = BUF_INIT;
+	int rc = store_lock_holder(&c->st, &h);
+
+	if (rc > 0) {
+		store_holder_describe(&h, &b);
+		line(d, "warn", "write lock: held by %s; others' writes wait "
+		     "for it", b.ptr);
+	} else if (rc == 0) {
+		line(d, "ok", "write lock: free");
+	}
+	buf_release(&b);
+}
+
+/* The study part: for its members only. */
+static void doctor_study(struct doctor *d, struct cli *c,
+			 const struct server_conf *conf)
+{
+	struct audit_check chk;
+	struct err e = ERR_INIT;
+
+	if (c->preopen_failed) {
+		line(d, "FAIL", "%s", c->preopen_err.msg);
+		return;
+	}
+	if (!c->st_open) {
+		if (store_open(&c->st, c->study_path, 0, &e) < 0) {
+			line(d, "FAIL", "%s", e.msg);
+			return;
+		}
+		c->st_open = 1;
+	}
+	if (member_resolve(&c->st, c->as, &c->actor, &e) < 0) {
+		line(d, "note", "study %s: %s; its checks are for its "
+		     "members", c->study_path, e.msg);
+		return;
+	}
+	c->have_actor = 2;
+	doctor_files(d, c);
+	doctor_access(d, c, conf);
+	if (store_check(&c->st, 1, &e) < 0)
+		line(d, "FAIL", "%s", e.msg);
+	else
+		line(d, "ok", "integrity check passed");
+	if (audit_verify(&c->st, &chk, &e) < 0)
+		line(d, "FAIL", "%s", e.msg);
+	else if (chk.bad_id)
+		line(d, "FAIL", "audit log: row %lld does not fit the chain "
+		     "(%s)", chk.bad_id, chk.reason);
+	else
+		line(d, "ok", "audit log: %lld rows, the chain holds",
+		     chk.rows);
+	doctor_lock(d, c);
+}
+
+/* `doctor --studies`: root's list of every study in STUDYDIR. */
+static int doctor_studies(struct cli *c, const struct server_conf *conf)
+{
+	struct dirent **names = NULL;
+	int i, n, ret = 0;
+
+	if (!conf)
+		return cli_usage_error("bugcoder doctor --studies", "--studies "
+				       "lists a server install's study "
+				       "directory, and this install has none");
+	if (getuid() != 0) {
+		err_set(&c->err, ERR_PERM, "only root lists every study in %s",
+			conf->studydir);
+		return cli_fail(c);
+	}
+	n = scandir(conf->studydir, &names, NULL, alphasort);
+	if (n < 0) {
+		err_set(&c->err, ERR_IO, "%s: %s", conf->studydir,
+			strerror(errno));
+		return cli_fail(c);
+	}
+	printf("%-24s %-16s %10s %8s %6s  %s\n", "STUDY", "OWNER", "BYTES",
+	       "ITEMS", "MEMBERS", "LAST ACTIVITY");
+	for (i = 0; i < n; i++) {
+		const char *name = names[i]->d_name;
+		size_t len = strlen(name);
+		struct buf path = BUF_INIT, wal = BUF_INIT;
+		struct study_facts f;
+		struct store st;
+		struct stat sb, wb;
+		struct err e = ERR_INIT;
+		long long bytes;
+
+		if (len < 4 || strcmp(name + len - 3, ".db") || name[0] == '.')
+			goto next;
+		buf_addf(&path, "%s/%s", conf->studydir, name);
+		buf_addf(&wal, "%s-wal", path.ptr);
+		if (lstat(path.ptr, &sb) < 0 || !S_ISREG(sb.st_mode))
+			goto next;
+		bytes = (long long)sb.st_size;
+		if (lstat(wal.ptr, &wb) == 0)
+			bytes += (long long)wb.st_size;
+		cli_print_safe(stdout, name);
+		printf("%*s", len < 24 ? (int)(24 - len) : 0, "");
+		if (store_open(&st, path.ptr, STORE_READONLY, &e) < 0 ||
+		    study_facts_read(&st, &f, &e) < 0) {
+			printf(" %-16s %10lld  (cannot be read: ", "?", bytes);
+			cli_print_safe(stdout, e.msg);
+			printf(")\n");
+			store_close(&st);
+			ret = 1;
+			goto next;
+		}
+		printf(" ");
+		cli_print_safe(stdout, *f.owners ? f.owners : "(none)");
+		printf("%*s %10lld %8lld %6lld  %s\n",
+		       (int)(strlen(*f.owners ? f.owners : "(none)") < 16 ?
+			     16 - strlen(*f.owners ? f.owners : "(none)") : 0),
+		       "", bytes, f.items, f.members,
+		       *f.last_activity ? f.last_activity : "-");
+		study_facts_release(&f);
+		store_close(&st);
+next:
+		buf_release(&path);
+		buf_release(&wal);
+		free(names[i]);
+	}
+	free(names);
+	return ret;
+}
+
+/* `doctor --remove-study NAME`: root removes a study nobody has open. */
+static int doctor_remove(struct cli *c, const struct server_conf *conf,
+			 const char *name)
+{
+	static const char *const suffix[] = { "", "-wal", "-shm" };
+	struct store_holder h;
+	struct buf b = BUF_INIT;
+	char *path = NULL;
+	int privileged, i, rc;
+
+	if (!conf)
+		return cli_usage_error("bugcoder doctor --remove-study NAME",
+				       "--remove-study removes a study of a "
+				       "server install, and this install has "
+				       "none");
+	if (getuid() != 0) {
+		err_set(&c->err, ERR_PERM, "only root removes a study from %s",
+			conf->studydir);
+		return cli_fail(c);
+	}
+	if (strchr(name, '/') || priv_study_path(name, &path, &privileged,
+						 &c->err) < 0) {
+		if (!path)
+			err_set(&c->err, ERR_USAGE, "--remove-study %s: name a "
+				"study in %s (as --study does), not a path",
+				name, conf->studydir);
+		free(path);
+		return cli_fail(c);
+	}
+	rc = store_in_use(path, &h);
+	if (rc != 0) {
+		if (rc > 0) {
+			store_holder_describe(&h, &b);
+			err_set(&c->err, ERR_BUSY, "%s: open in %s; nothing "
+				"removed: stop it first", path, b.ptr);
+		} else {
+			err_set(&c->err, ERR_IO, "%s: cannot tell whether "
+				"anyone has it open (%s); nothing removed",
+				path, strerror(errno));
+		}
+		buf_release(&b);
+		free(path);
+		return cli_fail(c);
+	}
+	if (access(path, F_OK) < 0) {
+		err_set(&c->err, ERR_NOTFOUND, "%s: %s", path,
+			strerror(errno));
+		free(path);
+		return cli_fail(c);
+	}
+	for (i = 0; i < 3; i++) {
+		buf_reset(&b);
+		buf_addf(&b, "%s%s", path, suffix[i]);
+		if (unlink(b.ptr) == 0)
+			printf("removed %s\n", b.ptr);
+		else if (errno != ENOENT) {
+			err_set(&c->err, ERR_IO, "%s: %s", b.ptr,
+				strerror(errno));
+			buf_release(&b);
+			free(path);
+			return cli_fail(c);
+		}
+	}
+	buf_release(&b);
+	free(path);
+	return 0;
 }
 
 static void doctor_env(struct doctor *d)
 {
 	const char *codeset = nl_langinfo(CODESET);
 	const char *term = getenv("TERM");
+	const char *home = getenv("HOME");
 	mode_t mask = umask(0);
+	struct stat sb;
 
 	umask(mask);
-	line(d, "ok", "umask %03o (study files get the study's group and "
-	     "mode whatever it is)", (unsigned)mask);
+	if (!(mask & 004))
+		line(d, "warn", "umask %03o lets everyone read the files you "
+		     "create: bugcoder's exports, reports and backups are "
+		     "0600 whatever it is, but other files are not (set "
+		     "`umask 077` or 027 in your shell's profile)",
+		     (unsigned)mask);
+	else
+		line(d, "ok", "umask %03o (study files get the study's group "
+		     "and mode whatever it is)", (unsigned)mask);
+	if (home && *home && stat(home, &sb) == 0 && (sb.st_mode & 004))
+		line(d, "warn", "your home directory %s (mode %04o) is "
+		     "readable by everyone: whatever you keep there that is "
+		     "not 0600 can be read (`chmod o-rwx %s`)", home,
+		     (unsigned)(sb.st_mode & 07777), home);
+	else if (home && *home)
+		line(d, "ok", "home directory %s is closed to others", home);
 	if (codeset && (!strcmp(codeset, "UTF-8") || !strcmp(codeset, "utf8")))
 		line(d, "ok", "locale %s", codeset);
 	else
@@ -430,26 +675,40 @@ static void doctor_env(struct doctor *d)
 CMD(doctor)
 {
 	static const char usage[] =
-		"bugcoder doctor\n"
+		"bugcoder doctor [--studies | --remove-study NAME]\n"
 		"\n"
 		"Check the installation and the study, one line each (ok, "
 		"warn, FAIL or\n"
-		"note): the server install's binary and study directory, the "
-		"study\n"
+		"note): the server install's binary, that the group privilege "
+		"was given up,\n"
+		"who may create studies, the study directory; for a member, "
+		"the study\n"
 		"file's owner, group and mode, whether you could open it "
 		"without\n"
-		"bugcoder, its integrity, the audit log's chain, umask, "
-		"locale and TERM.\n"
-		"Exit 1 if any line is FAIL.  No options.\n"
+		"bugcoder, its integrity, the audit log, who holds the write "
+		"lock; then\n"
+		"umask, home directory, locale and TERM.  Exit 1 if any line "
+		"is FAIL.\n"
+		"\n"
+		"  --studies            (root) every study in the study "
+		"directory, with its\n"
+		"                       owner, size, items, members and last "
+		"activity\n"
+		"  --remove-study NAME  (root) remove study NAME, its -wal "
+		"and -shm, when\n"
+		"                       no process has it open\n"
 		"\n"
 		"  e.g. bugcoder doctor";
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
+	const char *remove = NULL;
+	int studies = 0;
 	const struct cli_opt opts[] = {
+		{ "--studies", 0, NULL, &studies, NULL, NULL },
+		{ "--remove-study", 1, &remove, NULL, NULL, NULL },
 		{ NULL, 0, NULL, NULL, NULL, NULL },
 	};
 	const struct server_conf *conf = priv_server_conf();
 	struct doctor d = { 0 };
-	struct audit_check chk;
 	int npos, rc;
 
 	rc = cli_parse(argc, argv, opts, pos, &npos, usage);
@@ -458,26 +717,15 @@ CMD(doctor)
 		return rc > 0 ? 0 : 2;
 	if (npos)
 		return cli_usage_error(usage, "doctor takes no arguments");
+	if (studies && remove)
+		return cli_usage_error(usage, "--studies or --remove-study, "
+				       "not both");
+	if (studies)
+		return doctor_studies(c, conf);
+	if (remove)
+		return doctor_remove(c, conf, remove);
 	doctor_install(&d, conf);
 	doctor_study(&d, c, conf);
-	if (store_open(&c->st, c->study_path, c->study_privileged ?
-		       STORE_PRIVILEGED : 0, &c->err) < 0) {
-		line(&d, "FAIL", "%s", c->err.msg);
-	} else {
-		c->st_open = 1;
-		if (store_check(&c->st, 1, &c->err) < 0)
-			line(&d, "FAIL", "%s", c->err.msg);
-		else
-			line(&d, "ok", "integrity check passed");
-		if (audit_verify(&c->st, &chk, &c->err) < 0)
-			line(&d, "FAIL", "%s", c->err.msg);
-		else if (chk.bad_id)
-			line(&d, "FAIL", "audit log: row %lld does not fit "
-			     "the chain (%s)", chk.bad_id, chk.reason);
-		else
-			line(&d, "ok", "audit log: %lld rows, the chain holds",
-			     chk.rows);
-	}
 	doctor_env(&d);
 	return d.failed ? 1 : 0;
 }

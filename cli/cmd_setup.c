@@ -9,6 +9,7 @@
 #include "exports/codebook_out.h"
 #include "core/buf.h"
 #include "core/import.h"
+#include "core/priv.h"
 #include "core/study.h"
 #include "core/text.h"
 
@@ -47,8 +48,24 @@ CMD(init)
 		if (!path)
 			return err_exit_code(c->err.code);
 	}
-	rc = study_create_in(&c->st, c->study_path, c->study_privileged ?
-			     STORE_PRIVILEGED : 0, title, path, &c->err);
+	if (c->study_privileged) {
+		/* created with the group, which is then given up before the
+		 * codebook is read; the keeper removes the study again if
+		 * the rest fails */
+		if ((rc = cli_create_privileged(c))) {
+			free(path);
+			return rc;
+		}
+		rc = study_init(&c->st, title, path, &c->err);
+		if (rc < 0) {
+			store_close(&c->st);
+			c->st_open = 0;
+		}
+		priv_keeper_end(rc < 0);
+	} else {
+		rc = study_create_in(&c->st, c->study_path, 0, title, path,
+				     &c->err);
+	}
 	free(path);
 	if (rc < 0)
 		return cli_fail(c);
@@ -338,7 +355,7 @@ CMD(codebook)
 			goto out;
 		}
 		if (version) {
-			if ((ret = cli_open(c, 0)))
+			if ((ret = cli_open(c, CLI_MEMBER)))
 				goto out;
 			if (study_codebook_version(&c->st, version, &cb,
 						   &c->err) < 0) {
@@ -351,7 +368,8 @@ CMD(codebook)
 				goto out;
 			}
 		} else if (npos == 1) {
-			if ((ret = cli_open(c, 0)) || (ret = cli_codebook(c,
+			if ((ret = cli_open(c, CLI_MEMBER)) ||
+			    (ret = cli_codebook(c,
 								&cb)))
 				goto out;
 		} else {

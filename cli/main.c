@@ -60,6 +60,31 @@ static const struct command {
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
+static int has_help(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return 1;
+	return 0;
+}
+
+/* Will the command line run a command that reads the study? */
+static int wants_study(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc == 0)
+		return 1;	/* plain `bugcoder`: the member's screen */
+	if (has_help(argc, argv))
+		return 0;
+	for (i = 0; i < NR_COMMANDS; i++)
+		if (!strcmp(argv[0], commands[i].name))
+			return strcmp(argv[0], "init") != 0;
+	return 0;
+}
+
 static void usage(FILE *out)
 {
 	size_t i;
@@ -179,6 +204,23 @@ static int run(int argc, char **argv)
 	} else {
 		c.study_path = "bugcoder.db";
 	}
+	/*
+	 * The group's one narrow step: a study in the server's STUDYDIR is
+	 * opened now, with its -wal and -shm, and then the group is given
+	 * up for good, before any configuration, terminfo, input file or
+	 * item text is read.  `init` there creates its study first (see
+	 * cmd_init); a study opened by path never needed the group.
+	 */
+	if (c.study_privileged && argc > 0 && !strcmp(argv[0], "init") &&
+	    !has_help(argc, argv)) {
+		/* cmd_init gives the group up once it has created the
+		 * study */
+	} else {
+		if (c.study_privileged && wants_study(argc, argv))
+			cli_preopen(&c);
+		if ((ret = cli_drop_privilege(&c)))
+			goto out;
+	}
 	if (argc == 0) {
 		/* plain `bugcoder`: the screen that fits the member */
 		static char *code_argv[] = { "code", NULL };
@@ -230,6 +272,7 @@ out:
 	actor_release(&c.actor);
 	if (c.st_open)
 		store_close(&c.st);
+	priv_keeper_end(ret != 0);
 	free(c.study_owned);
 	return ret;
 }

@@ -8,13 +8,16 @@
 #include "core/priv.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "core/buf.h"
@@ -24,7 +27,10 @@ extern char **environ;
 static struct {
 	gid_t rgid, egid;	/* real and privileged group at start */
 	int setgid;		/* egid != rgid at start */
+	int dropped;		/* priv_drop_for_good() done: no way back */
 	int depth;		/* nesting of priv_raise() */
+	pid_t keeper;		/* see priv_keeper_start(), or 0 */
+	int keeper_fd;		/* its pipe's write end */
 	int conf_read;
 	struct server_conf conf;
 	int have_conf;
@@ -66,6 +72,10 @@ int priv_raise(void)
 {
 	if (!priv.setgid)
 		return 0;
+	if (priv.dropped) {
+		errno = EPERM;
+		return -1;
+	}
 	if (priv.depth++)
 		return 0;
 	if (setegid(priv.egid) < 0) {
@@ -79,7 +89,7 @@ int priv_lower(void)
 {
 	int saved = errno;
 
-	if (!priv.setgid || priv.depth <= 0)
+	if (!priv.setgid || priv.dropped || priv.depth <= 0)
 		return 0;
 	if (--priv.depth)
 		return 0;
@@ -92,12 +102,29 @@ int priv_lower(void)
 int priv_drop_for_good(void)
 {
 	gid_t g = priv.setgid ? priv.rgid : getgid();
+	gid_t r, e, s;
 
 	if (setresgid(g, g, g) < 0)
 		return -1;
-	if (priv.setgid && (getegid() != g || setegid(priv.egid) == 0))
-		return -1;	/* still able to raise: refuse to go on */
+	if (getresgid(&r, &e, &s) < 0 || r != g || e != g || s != g)
+		return -1;
+	/* still able to raise: refuse to go on (root can always) */
+	if (priv.setgid && geteuid() != 0 && setegid(priv.egid) == 0) {
+		errno = EPERM;
+		return -1;
+	}
+	priv.dropped = 1;
+	priv.depth = 0;
 	return 0;
+}
+
+int priv_dropped(void)
+{
+	gid_t r, e, s;
+
+	if (getresgid(&r, &e, &s) < 0)
+		return 0;
+	return r == e && e == s && (!priv.setgid || e == priv.rgid);
 }
 
 void priv_clean_env(void)
@@ -179,6 +206,9 @@ static void read_conf(FILE *f)
 		} else if (!strcmp(key, "group") && *val) {
 			free(priv.conf.group);
 			priv.conf.group = xstrdup(val);
+		} else if (!strcmp(key, "creators")) {
+			free(priv.conf.creators);
+			priv.conf.creators = xstrdup(val);
 		}
 	}
 }
@@ -218,6 +248,101 @@ const struct server_conf *priv_server_conf(void)
 		return NULL;
 	priv.have_conf = 1;
 	return &priv.conf;
+}
+
+int priv_may_create(const char *user)
+{
+	const struct server_conf *conf = priv_server_conf();
+	const char *p;
+	size_t n;
+
+	if (!conf || getuid() == 0)
+		return 1;
+	if (!user || !*user || !conf->creators)
+		return 0;
+	n = strlen(user);
+	for (p = conf->creators; *p; ) {
+		size_t len;
+
+		while (*p == ',' || *p == ' ' || *p == '\t')
+			p++;
+		len = strcspn(p, ", \t");
+		if (len == n && !strncmp(p, user, n))
+			return 1;
+		p += len;
+	}
+	return 0;
+}
+
+/*
+ * The keeper: a child forked while the group can still be raised, that
+ * does nothing but wait for one byte on a pipe.  'k' (or the pipe closed
+ * after a 'k') lets it exit; 'r', or the pipe closed with nothing said
+ * (the parent died), makes it remove the files named at the start.  It
+ * reads no input, holds no descriptor but the pipe, and ignores the
+ * terminal's signals so that a Ctrl-C of the command still cleans up.
+ */
+int priv_keeper_start(const char *const *paths, int n, struct err *e)
+{
+	int fds[2], i;
+	pid_t pid;
+
+	if (priv.keeper)
+		return err_set(e, ERR_IO, "a keeper runs already");
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return err_set(e, ERR_IO, "cannot make a pipe: %s",
+			       strerror(errno));
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return err_set(e, ERR_IO, "cannot fork: %s", strerror(errno));
+	}
+	if (pid == 0) {
+		char c = 0;
+		ssize_t r;
+
+		signal(SIGINT, SIG_IGN);
+		signal(SIGQUIT, SIG_IGN);
+		signal(SIGHUP, SIG_IGN);
+		signal(SIGTSTP, SIG_IGN);
+		signal(SIGPIPE, SIG_IGN);
+		close(fds[1]);
+		if (dup2(fds[0], 0) < 0)
+			_exit(1);
+		priv_close_fds(1);
+		do
+			r = read(0, &c, 1);
+		while (r < 0 && errno == EINTR);
+		if (r == 1 && c == 'k')
+			_exit(0);
+		if (priv.setgid && setegid(priv.egid) < 0)
+			_exit(1);
+		for (i = 0; i < n; i++)
+			unlink(paths[i]);
+		_exit(0);
+	}
+	close(fds[0]);
+	priv.keeper = pid;
+	priv.keeper_fd = fds[1];
+	return 0;
+}
+
+void priv_keeper_end(int remove)
+{
+	char c = remove ? 'r' : 'k';
+	int status;
+
+	if (!priv.keeper)
+		return;
+	if (write(priv.keeper_fd, &c, 1) != 1) {
+		/* the keeper is gone already: nothing it could do now */
+	}
+	close(priv.keeper_fd);
+	while (waitpid(priv.keeper, &status, 0) < 0 && errno == EINTR)
+		;
+	priv.keeper = 0;
+	priv.keeper_fd = -1;
 }
 
 int priv_study_path(const char *name, char **path, int *privileged,

@@ -4,18 +4,25 @@
  * A server install (`make install-server`) makes the binary setgid to a
  * group that owns the study directory; members are not in that group, so
  * they reach a study only through bugcoder.  The privilege is used for one
- * thing: opening study files (the study and its -wal, -shm and journal)
- * inside that directory.  priv_init() runs first in main(): it records the
- * real and the effective group, lowers the effective group to the real one
- * at once (the saved set-group-ID keeps the privilege for priv_raise()),
- * and turns core dumps off.  Everything else the program opens - inputs,
- * outputs, the editor's file - is therefore opened as the user.
+ * narrow step: opening the study named in that directory, with its -wal
+ * and -shm.  priv_init() runs first in main(): it records the real and
+ * the effective group, lowers the effective group to the real one at
+ * once, and turns core dumps off.  main() then opens the study (a name in
+ * STUDYDIR) with the group raised only inside the privileged file layer
+ * (vfs.h), which opens that study's files and nothing else, and then
+ * gives the group up for good with priv_drop_for_good(): real, effective
+ * and saved group all the user's own.  Only then does the program read
+ * any configuration, terminfo, keys file, codebook, input file or item
+ * text, or start the screen.  A study opened by path drops the group
+ * before anything.  What the process still holds after the drop are the
+ * open study's descriptors (the study, its -wal and -shm), which SQLite
+ * keeps open for the life of the connection.
  *
- * Children (the editor) drop the privilege for good with
- * priv_drop_for_good() and start from priv_clean_env().  Test and
- * benchmark hooks (BUGCODER_NOW, BUGCODER_KEYS, ...) are read through
- * priv_hook_env(), which ignores them when the program runs with a
- * privilege it was not started with.
+ * Children (the editor, machine coders) start from priv_clean_env() and
+ * close every descriptor but their own.  Test and benchmark hooks
+ * (BUGCODER_NOW, BUGCODER_KEYS, ...) are read through priv_hook_env(),
+ * which ignores them whenever the binary ran with a group it was not
+ * started with.
  *
  * A personal install is not setgid: every call here is then a no-op
  * (apart from core dumps, which stay off too).
@@ -48,10 +55,29 @@ gid_t priv_real_group(void);
 int priv_raise(void);
 int priv_lower(void);
 
-/* In a child about to exec: set real, effective and saved group to the
- * real group, so nothing run from here can raise it again.  Returns 0 or
- * -1 (errno). */
+/* Set real, effective and saved group to the real group, so nothing run
+ * from here can raise it again: done by main() once the study is open
+ * (see below), and in every child about to exec.  Later priv_raise()
+ * calls fail with EPERM.  Returns 0 or -1 (the privilege may still be
+ * there: the caller must stop). */
 int priv_drop_for_good(void);
+/* Are real, effective and saved group all the user's own? */
+int priv_dropped(void);
+
+/* May `user` create a study in STUDYDIR?  Root may; anyone else only
+ * when named on server.conf's `creators = NAME,NAME` line.  1 without a
+ * server install. */
+int priv_may_create(const char *user);
+
+/* Before the drop: fork a child that keeps the group for one job only,
+ * removing `paths` (n of them; copied by the fork) if the command fails
+ * after the drop (`init` in STUDYDIR parses its codebook without the
+ * group, and must not leave a half-made study behind).  It reads nothing
+ * but one byte from a pipe.  Returns 0 or -1 with `e` filled. */
+int priv_keeper_start(const char *const *paths, int n, struct err *e);
+/* Tell the keeper to remove its files (`remove`) or to leave them, and
+ * wait for it.  No-op without a keeper. */
+void priv_keeper_end(int remove);
 /* In a child about to exec: remove the program's own hooks and settings
  * (BUGCODER_*) from the environment. */
 void priv_clean_env(void);
@@ -69,6 +95,8 @@ const char *priv_hook_env(const char *name);
 struct server_conf {
 	char *studydir;		/* owned; absolute, no trailing slash */
 	char *group;		/* owned; the group name, may be NULL */
+	char *creators;		/* owned; `creators = a,b`, may be NULL:
+				   who besides root may create studies */
 };
 const struct server_conf *priv_server_conf(void);
 

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -278,14 +279,20 @@ static int configure(struct store *st, int readonly, struct err *e)
 	sqlite3_extended_result_codes(st->db, 0);
 	if (store_exec(st, "PRAGMA foreign_keys = ON", e) < 0)
 		return -1;
-	if (st->flags & STORE_PRIVILEGED) {
-		/* nothing of the study in temporary files the user could
-		 * reach, and no schema tricks from whoever else wrote it */
-		if (store_exec(st, "PRAGMA temp_store = MEMORY", e) < 0 ||
-		    store_exec(st, "PRAGMA trusted_schema = OFF", e) < 0)
-			return -1;
-		sqlite3_db_config(st->db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
-	}
+	/* no schema tricks from whoever else wrote the file: triggers and
+	 * views call no function that is not innocuous, and the schema
+	 * cannot be written around SQLite's own checks */
+	if (store_exec(st, "PRAGMA trusted_schema = OFF", e) < 0)
+		return -1;
+	if (sqlite3_db_config(st->db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL) !=
+	    SQLITE_OK)
+		return err_set(e, ERR_DB, "%s: cannot turn SQLite's defensive "
+			       "mode on", st->path);
+	/* nothing of a server study in temporary files the user could
+	 * reach */
+	if ((st->flags & STORE_PRIVILEGED) &&
+	    store_exec(st, "PRAGMA temp_store = MEMORY", e) < 0)
+		return -1;
 	if (!readonly && store_exec(st, "PRAGMA journal_mode = WAL", e) < 0)
 		return -1;
 	/* WAL with synchronous=NORMAL can lose the last transactions on
@@ -508,6 +515,18 @@ static int can_read_immutable(const char *path, unsigned flags)
 	return rc < 0 ? errno == ENOENT : sb.st_size == 0;
 }
 
+/* A name SQLite will never read as a URI: SQLite takes "file:..." as
+ * one when URIs are on (they are off, see vfs_register(), and this holds
+ * even if something turned them on again). */
+const char *store_plain_name(const char *path, struct buf *tmp)
+{
+	if (strncasecmp(path, "file:", 5))
+		return path;
+	buf_reset(tmp);
+	buf_addf(tmp, "./%s", path);
+	return tmp->ptr;
+}
+
 static int sqlite_open(struct store *st, const char *path, unsigned flags,
 		       int immutable)
 {
@@ -524,20 +543,64 @@ static int sqlite_open(struct store *st, const char *path, unsigned flags,
 		rc = sqlite3_open_v2(uri.ptr, &st->db,
 				     oflags | SQLITE_OPEN_URI, vfs);
 	} else {
-		rc = sqlite3_open_v2(path, &st->db, oflags, vfs);
+		rc = sqlite3_open_v2(store_plain_name(path, &uri), &st->db,
+				     oflags, vfs);
 	}
 	buf_release(&uri);
 	return rc;
+}
+
+/* `path` with its directory resolved (no link, ".", ".." in it), owned;
+ * the name SQLite gives the study once open.  NULL with `e` filled. */
+static char *canonical_study(const char *path, struct err *e)
+{
+	char *dir = dir_of(path), *real;
+	const char *slash = strrchr(path, '/');
+	struct buf b = BUF_INIT;
+
+	real = realpath(dir, NULL);
+	if (!real) {
+		err_set(e, ERR_IO, "%s: %s", dir, strerror(errno));
+		free(dir);
+		return NULL;
+	}
+	buf_addf(&b, "%s/%s", strcmp(real, "/") ? real : "",
+		 slash ? slash + 1 : path);
+	free(real);
+	free(dir);
+	return buf_detach(&b, NULL);
+}
+
+/* Keep a descriptor of the study's -shm, for asking who holds the write
+ * lock (store_lock_holder()).  Opened read-only, never closed before the
+ * connection is (closing any descriptor of a file drops the process's
+ * locks on it, SQLite's included). */
+static void open_shm_fd(struct store *st, const char *path)
+{
+	struct buf shm = BUF_INIT;
+
+	if (st->readonly || !strcmp(path, ":memory:"))
+		return;
+	buf_addf(&shm, "%s-shm", path);
+	if (st->flags & STORE_PRIVILEGED)
+		priv_raise();
+	st->shm_fd = open(shm.ptr, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (st->flags & STORE_PRIVILEGED)
+		priv_lower();
+	buf_release(&shm);
 }
 
 int store_open(struct store *st, const char *path, unsigned flags,
 	       struct err *e)
 {
 	int privileged = (flags & STORE_PRIVILEGED) != 0;
+	const char *open_path = path;
+	char *canonical = NULL;
 	struct stat sb;
 	int rc;
 
 	memset(st, 0, sizeof(*st));
+	st->shm_fd = -1;
 	st->path = xstrdup(path);
 	st->flags = flags;
 	if (vfs_register() != SQLITE_OK) {
@@ -626,7 +689,15 @@ int store_open(struct store *st, const char *path, unsigned flags,
 			goto fail;
 		}
 	}
-	if (sqlite_open(st, path, flags, 0) != SQLITE_OK) {
+	if (privileged) {
+		/* the privileged layer opens this one file and its own, by
+		 * the name SQLite will give them */
+		if (!(canonical = canonical_study(path, e)))
+			goto fail_created;
+		vfs_allow(canonical);
+		open_path = canonical;
+	}
+	if (sqlite_open(st, open_path, flags, 0) != SQLITE_OK) {
 		if (privileged || explain_access(path, 0, e) == 0)
 			open_error(path, flags, st->db ?
 				   sqlite3_errmsg(st->db) : "cannot open", e);
@@ -658,7 +729,8 @@ int store_open(struct store *st, const char *path, unsigned flags,
 			 * file as it is */
 			sqlite3_close_v2(st->db);
 			st->db = NULL;
-			if (sqlite_open(st, path, flags, 1) != SQLITE_OK) {
+			if (sqlite_open(st, open_path, flags, 1) !=
+			    SQLITE_OK) {
 				open_error(path, flags, st->db ?
 					   sqlite3_errmsg(st->db) :
 					   "cannot open", e);
@@ -682,6 +754,8 @@ int store_open(struct store *st, const char *path, unsigned flags,
 		goto fail_created;
 	if (migrate(st, e) < 0)
 		goto fail_created;
+	open_shm_fd(st, open_path);
+	free(canonical);
 	return 0;
 fail_created:
 	if (flags & STORE_CREATE) {
@@ -692,6 +766,7 @@ fail_created:
 			priv_lower();
 	}
 fail:
+	free(canonical);
 	store_close(st);
 	return -1;
 }
@@ -699,6 +774,7 @@ fail:
 int store_open_memory(struct store *st, struct err *e)
 {
 	memset(st, 0, sizeof(*st));
+	st->shm_fd = -1;
 	st->path = xstrdup(":memory:");
 	if (sqlite3_open(":memory:", &st->db) != SQLITE_OK) {
 		err_set(e, ERR_DB, "cannot open an in-memory database");
@@ -783,6 +859,7 @@ int store_backup(struct store *st, const char *path, struct err *e)
 {
 	sqlite3 *dst = NULL;
 	sqlite3_backup *b = NULL;
+	struct buf plain = BUF_INIT;
 	int fd, rc, ret = -1;
 
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
@@ -792,8 +869,9 @@ int store_backup(struct store *st, const char *path, struct err *e)
 			       "already exists; name a new file" :
 			       strerror(errno));
 	close(fd);
-	if (sqlite3_open_v2(path, &dst, SQLITE_OPEN_READWRITE |
-			    SQLITE_OPEN_NOMUTEX, VFS_PLAIN) != SQLITE_OK) {
+	if (sqlite3_open_v2(store_plain_name(path, &plain), &dst,
+			    SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX,
+			    VFS_PLAIN) != SQLITE_OK) {
 		err_set(e, ERR_IO, "%s: %s", path, dst ? sqlite3_errmsg(dst) :
 			"cannot open");
 		goto out;
@@ -827,6 +905,7 @@ out:
 		ret = err_set(e, ERR_IO, "%s: closing the copy failed", path);
 	if (ret < 0)
 		unlink(path);
+	buf_release(&plain);
 	return ret;
 }
 
@@ -841,8 +920,12 @@ void store_close(struct store *st)
 			checkpoint(st, 1);
 		sqlite3_close_v2(st->db);
 	}
+	/* after the connection: see open_shm_fd() */
+	if (st->shm_fd > 0)
+		close(st->shm_fd);
 	free(st->path);
 	memset(st, 0, sizeof(*st));
+	st->shm_fd = -1;
 }
 
 void store_add_reader(struct store *st, struct store_reader *r)
@@ -894,6 +977,162 @@ static void test_begin_gate(void)
 		nanosleep(&ts, NULL);
 }
 
+/* SQLite's write lock in WAL mode: byte 120 of the -shm (the first of
+ * the wal-index's lock bytes). */
+#define WAL_WRITE_LOCK_BYTE 120
+
+/* The process start time of `pid` as seconds since the epoch, or 0. */
+static time_t process_start(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long ticks = 0, btime = 0;
+	long hz = sysconf(_SC_CLK_TCK);
+	FILE *f;
+	int field;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+	if (!(f = fopen(path, "re")))
+		return 0;
+	p = fgets(buf, sizeof(buf), f);
+	fclose(f);
+	/* the command name may hold spaces: count fields after its ')' */
+	if (!p || !(p = strrchr(buf, ')')))
+		return 0;
+	for (field = 2; *p && field < 22; p++)
+		if (*p == ' ')
+			field++;
+	if (field != 22 || sscanf(p, "%llu", &ticks) != 1)
+		return 0;
+	if (!(f = fopen("/proc/stat", "re")))
+		return 0;
+	while (fgets(buf, sizeof(buf), f))
+		if (sscanf(buf, "btime %llu", &btime) == 1)
+			break;
+	fclose(f);
+	if (!btime || hz <= 0)
+		return 0;
+	return (time_t)(btime + ticks / (unsigned long long)hz);
+}
+
+/* Who holds a lock on byte `at` of `fd` that a write lock would meet:
+ * 1 with `h` filled, 0 nobody, -1 when it cannot be told. */
+static int lock_query(int fd, off_t at, struct store_holder *h)
+{
+	struct flock fl;
+	char path[64], buf[256];
+	struct passwd *pw;
+	FILE *f;
+
+	memset(h, 0, sizeof(*h));
+	if (fd < 0)
+		return -1;
+	memset(&fl, 0, sizeof(fl));
+	fl.l_type = F_WRLCK;
+	fl.l_whence = SEEK_SET;
+	fl.l_start = at;
+	fl.l_len = 1;
+	if (fcntl(fd, F_GETLK, &fl) < 0)
+		return -1;
+	if (fl.l_type == F_UNLCK)
+		return 0;
+	h->pid = fl.l_pid;
+	h->uid = (uid_t)-1;
+	snprintf(path, sizeof(path), "/proc/%ld/status", (long)h->pid);
+	if ((f = fopen(path, "re"))) {
+		unsigned long uid;
+
+		while (fgets(buf, sizeof(buf), f))
+			if (sscanf(buf, "Uid: %lu", &uid) == 1) {
+				h->uid = (uid_t)uid;
+				break;
+			}
+		fclose(f);
+	}
+	if (h->uid != (uid_t)-1 && (pw = getpwuid(h->uid)))
+		snprintf(h->user, sizeof(h->user), "%s", pw->pw_name);
+	else if (h->uid != (uid_t)-1)
+		snprintf(h->user, sizeof(h->user), "uid %lu",
+			 (unsigned long)h->uid);
+	else
+		snprintf(h->user, sizeof(h->user), "someone");
+	h->since = process_start(h->pid);
+	snprintf(path, sizeof(path), "/proc/%ld/comm", (long)h->pid);
+	if ((f = fopen(path, "re"))) {
+		if (fgets(h->program, sizeof(h->program), f))
+			h->program[strcspn(h->program, "\n")] = '\0';
+		fclose(f);
+	}
+	if (!h->program[0])
+		snprintf(h->program, sizeof(h->program), "bugcoder");
+	return 1;
+}
+
+int store_lock_holder(struct store *st, struct store_holder *h)
+{
+	if (st->shm_fd <= 0) {
+		memset(h, 0, sizeof(*h));
+		return -1;
+	}
+	return lock_query(st->shm_fd, WAL_WRITE_LOCK_BYTE, h);
+}
+
+/* Every connection to a WAL study holds a shared lock on this byte of
+ * the -shm (SQLite's "dead man switch") for as long as it is open. */
+#define WAL_DMS_BYTE 128
+
+int store_in_use(const char *path, struct store_holder *h)
+{
+	struct buf shm = BUF_INIT;
+	int fd, rc;
+
+	buf_addf(&shm, "%s-shm", path);
+	fd = open(shm.ptr, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	buf_release(&shm);
+	if (fd < 0) {
+		memset(h, 0, sizeof(*h));
+		return errno == ENOENT ? 0 : -1;
+	}
+	rc = lock_query(fd, WAL_DMS_BYTE, h);
+	close(fd);
+	return rc;
+}
+
+void store_holder_describe(const struct store_holder *h, struct buf *out)
+{
+	buf_addf(out, "%s's %s (process %ld", h->user, h->program,
+		 (long)h->pid);
+	if (h->since) {
+		char when[32];
+		struct tm tm;
+
+		localtime_r(&h->since, &tm);
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
+		buf_addf(out, ", running since %s", when);
+	}
+	buf_addstr(out, ")");
+}
+
+/* The busy message: who holds the write lock, when we can tell. */
+static void busy_error(struct store *st, struct err *e)
+{
+	struct store_holder h;
+	struct buf b = BUF_INIT;
+
+	if (store_lock_holder(st, &h) > 0) {
+		store_holder_describe(&h, &b);
+		err_set(e, ERR_BUSY, "%s: the study is busy: %s holds the "
+			"write lock; nothing was written: try again when it "
+			"ends; %s%s can end it (`kill %ld`)", st->path, b.ptr,
+			h.user, strcmp(h.user, "root") ? " or root" : "",
+			(long)h.pid);
+	} else {
+		err_set(e, ERR_BUSY, "%s: the study is busy (another "
+			"bugcoder is writing); nothing was written: try again",
+			st->path);
+	}
+	buf_release(&b);
+}
+
 int store_begin(struct store *st, struct err *e)
 {
 	struct store_reader *r;
@@ -936,8 +1175,7 @@ int store_begin(struct store *st, struct err *e)
 		if (!sqlite3_get_autocommit(st->db))
 			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 		if (e && e->code == ERR_BUSY)
-			err_set(e, ERR_BUSY, "%s: the study is busy (another "
-				"bugcoder is writing); try again", st->path);
+			busy_error(st, e);
 		return -1;
 	}
 	return 0;

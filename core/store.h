@@ -18,7 +18,10 @@
 #define BUGCODER_STORE_H
 
 #include <sqlite3.h>
+#include <sys/types.h>
+#include <time.h>
 
+#include "core/buf.h"
 #include "core/err.h"
 
 #define STORE_SCHEMA_VERSION 9
@@ -53,6 +56,16 @@ struct store {
 	int readonly;		/* opened read-only (asked, or fallen back
 				   to: a read-only directory or full disk) */
 	int checked;		/* quick_check passed on this connection */
+	int shm_fd;		/* the -shm, read-only, for F_GETLK; -1 */
+};
+
+/* Who holds the study's write lock (see store_lock_holder()). */
+struct store_holder {
+	pid_t pid;
+	uid_t uid;		/* the process's real user */
+	char user[64];		/* its name, "uid N" or "someone" */
+	char program[32];	/* its name ("bugcoder") */
+	time_t since;		/* when the process started, or 0 */
 };
 
 /* Register / unregister a reader (not owned; unregister before it goes
@@ -71,6 +84,23 @@ void store_remove_reader(struct store *st, struct store_reader *r);
  * Returns 0, or -1 with `e` filled (ERR_IO, ERR_DB, ERR_BUSY). */
 int store_open(struct store *st, const char *path, unsigned flags,
 	       struct err *e);
+/* Is another process holding the study's write lock?  1 with `h`
+ * filled (its process id, user and start), 0 when nobody writes, -1
+ * when it cannot be told (an in-memory or read-only study). */
+int store_lock_holder(struct store *st, struct store_holder *h);
+/* Has any process the study at `path` open (not this one, which must
+ * not have it open: the -shm is opened and closed here)?  1 with `h`
+ * filled (one of them), 0 no, -1 when it cannot be told. */
+int store_in_use(const char *path, struct store_holder *h);
+/* "alice's bugcoder (process 42, running since 2024-05-01 10:02:11)";
+ * the program's name is the kernel's (untrusted: print it safely). */
+void store_holder_describe(const struct store_holder *h, struct buf *out);
+
+/* `path`, or "./path" when SQLite could read it as a URI ("file:..."):
+ * no name given to the program ever chooses how SQLite opens it.
+ * Returns `path` or tmp->ptr. */
+const char *store_plain_name(const char *path, struct buf *tmp);
+
 /* Open an in-memory study with the schema (for tests). */
 int store_open_memory(struct store *st, struct err *e);
 /* Close and free, after a checkpoint that does not wait for others, so

@@ -155,16 +155,39 @@ int study_create(struct store *st, const char *path, const char *title,
 	return study_create_in(st, path, 0, title, codebook_path, e);
 }
 
-int study_create_in(struct store *st, const char *path, unsigned flags,
-		    const char *title, const char *codebook_path,
-		    struct err *e)
+int study_create_open(struct store *st, const char *path, unsigned flags,
+		      struct err *e)
+{
+	return store_open(st, path, STORE_CREATE | flags, e);
+}
+
+void study_remove_files(const char *path, unsigned flags)
+{
+	static const char *const suffix[] = { "", "-wal", "-shm" };
+	struct buf p = BUF_INIT;
+	size_t i;
+
+	if ((flags & STORE_PRIVILEGED) && priv_raise() < 0)
+		return;
+	for (i = 0; i < 3; i++) {
+		buf_reset(&p);
+		buf_addf(&p, "%s%s", path, suffix[i]);
+		unlink(p.ptr);
+	}
+	if (flags & STORE_PRIVILEGED)
+		priv_lower();
+	buf_release(&p);
+}
+
+int study_init(struct store *st, const char *title,
+	       const char *codebook_path, struct err *e)
 {
 	struct codebook cb = CODEBOOK_INIT;
 	struct buf json = BUF_INIT;
 	char *user = member_os_user();
 	char now[32];
 	sqlite3_stmt *s = NULL;
-	int ret = -1, created = 0;
+	int ret = -1;
 
 	if (codebook_path) {
 		if (buf_read_file(&json, codebook_path) < 0) {
@@ -176,16 +199,13 @@ int study_create_in(struct store *st, const char *path, unsigned flags,
 				   e) < 0)
 			goto out;
 	}
-	if (store_open(st, path, STORE_CREATE | flags, e) < 0)
-		goto out;
-	created = 1;
 	if (store_begin(st, e) < 0)
 		goto out;
 	store_now(now);
 	if (store_meta_set(st, "title", title ? title : "", e) < 0 ||
 	    store_meta_set(st, "created_at", now, e) < 0 ||
 	    store_meta_set(st, "blind_adjudication", "1", e) < 0)
-		goto out;
+		goto fail;
 	{
 		/* the secret that orders "Coder 1" and "Coder 2" per item */
 		unsigned char raw[16];
@@ -198,7 +218,7 @@ int study_create_in(struct store *st, const char *path, unsigned flags,
 			if (f)
 				fclose(f);
 			err_set(e, ERR_IO, "/dev/urandom: cannot read");
-			goto out;
+			goto fail;
 		}
 		fclose(f);
 		for (i = 0; i < sizeof(raw); i++)
@@ -206,49 +226,81 @@ int study_create_in(struct store *st, const char *path, unsigned flags,
 		rc = store_meta_set(st, "coder_salt", salt.ptr, e);
 		buf_release(&salt);
 		if (rc < 0)
-			goto out;
+			goto fail;
 	}
 	s = store_prepare(st, "INSERT INTO members (name, role, active, "
 			  "added_at) VALUES (?, 'owner', 1, ?)", e);
 	if (!s)
-		goto out;
+		goto fail;
 	sqlite3_bind_text(s, 1, user, -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 2, now, -1, SQLITE_STATIC);
-	if (sqlite3_step(s) != SQLITE_DONE) {
-		store_error(st, e, "adding the owner");
-		goto out;
-	}
+	if (store_step(st, s, "adding the owner", e) < 0)
+		goto fail;
 	if (store_audit(st, user, NULL, "study.init", 0, NULL, NULL, title,
 			e) < 0)
-		goto out;
+		goto fail;
 	if (codebook_path && study_store_codebook(st, &cb, json.ptr,
 						  codebook_path, user, NULL,
 						  e) < 0)
-		goto out;
+		goto fail;
 	ret = store_commit(st, e);
+	goto out;
+fail:
+	store_rollback(st);
 out:
 	sqlite3_finalize(s);
-	if (ret < 0 && created) {
-		store_close(st);
-		if (flags & STORE_PRIVILEGED)
-			priv_raise();
-		unlink(path);
-		/* the WAL and shared-memory files, if any were made */
-		{
-			struct buf p = BUF_INIT;
-
-			buf_addf(&p, "%s-wal", path);
-			unlink(p.ptr);
-			buf_reset(&p);
-			buf_addf(&p, "%s-shm", path);
-			unlink(p.ptr);
-			buf_release(&p);
-		}
-		if (flags & STORE_PRIVILEGED)
-			priv_lower();
-	}
 	codebook_release(&cb);
 	buf_release(&json);
 	free(user);
 	return ret;
+}
+
+int study_create_in(struct store *st, const char *path, unsigned flags,
+		    const char *title, const char *codebook_path,
+		    struct err *e)
+{
+	if (study_create_open(st, path, flags, e) < 0)
+		return -1;
+	if (study_init(st, title, codebook_path, e) < 0) {
+		store_close(st);
+		study_remove_files(path, flags);
+		return -1;
+	}
+	return 0;
+}
+
+int study_facts_read(struct store *st, struct study_facts *f, struct err *e)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	memset(f, 0, sizeof(*f));
+	s = store_prepare(st, "SELECT (SELECT group_concat(name, ',') FROM "
+			  "(SELECT name FROM members WHERE role = 'owner' "
+			  "AND active ORDER BY id)), (SELECT max(at) FROM "
+			  "audit), (SELECT count(*) FROM items), (SELECT "
+			  "count(*) FROM members WHERE active)", e);
+	if (!s)
+		return -1;
+	rc = store_step(st, s, "reading the study", e);
+	if (rc > 0) {
+		const char *owner = (const char *)sqlite3_column_text(s, 0);
+		const char *last = (const char *)sqlite3_column_text(s, 1);
+
+		f->owners = xstrdup(owner ? owner : "");
+		f->last_activity = xstrdup(last ? last : "");
+		f->items = sqlite3_column_int64(s, 2);
+		f->members = sqlite3_column_int64(s, 3);
+	}
+	sqlite3_finalize(s);
+	return rc < 0 ? -1 : 0;
+}
+
+void study_facts_release(struct study_facts *f)
+{
+	if (!f)
+		return;
+	free(f->owners);
+	free(f->last_activity);
+	memset(f, 0, sizeof(*f));
 }

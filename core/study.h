@@ -23,6 +23,30 @@ int study_create_in(struct store *st, const char *path, unsigned flags,
 		    const char *title, const char *codebook_path,
 		    struct err *e);
 
+/* The steps of study_create_in(), for a study in STUDYDIR whose group
+ * privilege is given up between them (see priv.h):
+ * study_create_open() creates the file with the schema (STORE_CREATE |
+ * flags), study_init() makes the OS account its owner and loads the
+ * codebook file (parsed here, after the drop), and study_remove_files()
+ * removes the study and its -wal and -shm again after a failure (with
+ * STORE_PRIVILEGED only while the group can still be raised: after the
+ * drop, the keeper of priv.h does it). */
+int study_create_open(struct store *st, const char *path, unsigned flags,
+		      struct err *e);
+int study_init(struct store *st, const char *title,
+	       const char *codebook_path, struct err *e);
+void study_remove_files(const char *path, unsigned flags);
+
+/* What an administrator sees of a study (`doctor --studies`). */
+struct study_facts {
+	char *owners;		/* owned; "a,b", "" when none */
+	char *last_activity;	/* owned; the last audit row's time, or "" */
+	long long items, members;
+};
+int study_facts_read(struct store *st, struct study_facts *f,
+		     struct err *e);
+void study_facts_release(struct study_facts *f);
+
 /* Load the current codebook into `cb` and its version row id into *id
  * (may be NULL).  ERR_NOTFOUND when the study has none yet. */
 int study_codebook(struct store *st, struct codebook *cb, long long *id,

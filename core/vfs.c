@@ -20,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/buf.h"
 #include "core/priv.h"
 
 struct vfs_file {
@@ -32,6 +33,44 @@ struct vfs_file {
 };
 
 static sqlite3_vfs *real_vfs;
+static char *allowed;		/* the study the privileged VFS opens */
+static size_t allowed_len;
+
+void vfs_allow(const char *path)
+{
+	free(allowed);
+	allowed = path ? xstrdup(path) : NULL;
+	allowed_len = path ? strlen(path) : 0;
+}
+
+/* Is `name` the allowed study (main_db) or one of its own companions? */
+static int is_allowed(const char *name, int main_db)
+{
+	static const char *const companion[] = { "-wal", "-shm", "-journal" };
+	size_t i;
+
+	if (!allowed || !name || strncmp(name, allowed, allowed_len))
+		return 0;
+	if (!name[allowed_len])
+		return 1;
+	if (main_db)
+		return 0;
+	for (i = 0; i < 3; i++)
+		if (!strcmp(name + allowed_len, companion[i]))
+			return 1;
+	return 0;
+}
+
+/* The study itself, checked with the group raised just before SQLite
+ * opens it: a regular file (not a link), of the install's group. */
+static int study_file_ok(const char *name)
+{
+	struct stat sb;
+
+	if (lstat(name, &sb) < 0)
+		return errno == ENOENT;	/* SQLite says "cannot open" */
+	return S_ISREG(sb.st_mode) && sb.st_gid == priv_group();
+}
 
 #define REAL(f) (((struct vfs_file *)(f))->real)
 
@@ -274,7 +313,19 @@ static int v_open(sqlite3_vfs *v, sqlite3_filename name, sqlite3_file *f,
 
 	memset(vf, 0, sizeof(*vf));
 	vf->real = (sqlite3_file *)(vf + 1);
-	vf->privileged = study && priv_of(v);
+	if (priv_of(v)) {
+		/* the privileged layer opens one study and its own files */
+		if (!study || !is_allowed(name, flags & SQLITE_OPEN_MAIN_DB))
+			return SQLITE_PERM;
+		if (priv_raise() < 0)
+			return SQLITE_PERM;
+		if ((flags & SQLITE_OPEN_MAIN_DB) && !study_file_ok(name)) {
+			priv_lower();
+			return SQLITE_PERM;
+		}
+		priv_lower();
+		vf->privileged = 1;
+	}
 	if (study && (flags & SQLITE_OPEN_MAIN_DB))
 		vf->db_path = name;
 	if (vf->privileged)
@@ -289,38 +340,41 @@ static int v_open(sqlite3_vfs *v, sqlite3_filename name, sqlite3_file *f,
 	return rc;
 }
 
+/* Raise around a call about `name` only when it is the allowed study's
+ * own file; anything else runs with the user's rights. */
+static int raise_for(sqlite3_vfs *v, const char *name)
+{
+	return priv_of(v) && is_allowed(name, 0) && priv_raise() == 0;
+}
+
 static int v_delete(sqlite3_vfs *v, const char *name, int sync)
 {
-	int rc;
+	int raised = raise_for(v, name), rc;
 
-	if (priv_of(v))
-		priv_raise();
+	if (priv_of(v) && !is_allowed(name, 0))
+		return SQLITE_IOERR_DELETE;
 	rc = real_vfs->xDelete(real_vfs, name, sync);
-	if (priv_of(v))
+	if (raised)
 		priv_lower();
 	return rc;
 }
 
 static int v_access(sqlite3_vfs *v, const char *name, int flags, int *out)
 {
-	int rc;
+	int raised = raise_for(v, name), rc;
 
-	if (priv_of(v))
-		priv_raise();
 	rc = real_vfs->xAccess(real_vfs, name, flags, out);
-	if (priv_of(v))
+	if (raised)
 		priv_lower();
 	return rc;
 }
 
 static int v_fullpath(sqlite3_vfs *v, const char *name, int n, char *out)
 {
-	int rc;
+	int raised = raise_for(v, name), rc;
 
-	if (priv_of(v))
-		priv_raise();
 	rc = real_vfs->xFullPathname(real_vfs, name, n, out);
-	if (priv_of(v))
+	if (raised)
 		priv_lower();
 	return rc;
 }
@@ -399,6 +453,11 @@ int vfs_register(void)
 
 	if (real_vfs)
 		return SQLITE_OK;
+	/* No name is a URI: Debian's SQLite reads "file:...?vfs=..." as
+	 * one, and a URI chooses its VFS.  This must come before SQLite
+	 * initializes (sqlite3_vfs_find() does); store_plain_name() keeps
+	 * names plain even if it came too late. */
+	sqlite3_config(SQLITE_CONFIG_URI, 0);
 	real_vfs = sqlite3_vfs_find("unix");
 	if (!real_vfs)
 		real_vfs = sqlite3_vfs_find(NULL);

@@ -14,8 +14,16 @@
  *
  *  - Under the name VFS_PRIVILEGED, it raises the group privilege (see
  *    priv.h) around exactly the calls that open, create, test or remove
- *    those files, and nothing else.  Temporary files are never opened with
- *    it (and store.c keeps them in memory).
+ *    the one study vfs_allow() named - a regular file of the install's
+ *    group directly inside STUDYDIR - and that study's own -wal, -shm
+ *    and journal, and nothing else: any other name opened through it,
+ *    whoever names it and however, is refused (SQLITE_PERM), and calls
+ *    about other names run with the user's own rights.  Temporary files
+ *    are never opened with it (and store.c keeps them in memory).
+ *
+ * SQLite's URI file names are off for every name the program opens (see
+ * store.c), so no name can choose a VFS; this layer's own check stands
+ * whatever the caller does.
  */
 #ifndef BUGCODER_VFS_H
 #define BUGCODER_VFS_H
@@ -30,6 +38,11 @@
 /* Register both VFS with SQLite (idempotent).  Returns an SQLite result
  * code. */
 int vfs_register(void);
+
+/* The only study the privileged VFS will open: `path` (absolute, as
+ * SQLite will name it: no symbolic link in it, no "." or ".."), or NULL
+ * to allow none.  The string is copied. */
+void vfs_allow(const char *path);
 
 /* Append "owner U, group G, mode 0660" for `sb` to `out`. */
 void vfs_describe(struct buf *out, const struct stat *sb);

@@ -46,11 +46,21 @@ static void release(struct atomic_file *af)
 	af->anon = 0;
 }
 
+mode_t output_dir_mode(mode_t mode)
+{
+	return (mode & 0666) | ((mode & 0444) >> 2) | 0700;
+}
+
 int atomic_open(struct atomic_file *af, const char *path, struct err *e)
+{
+	return atomic_open_mode(af, path, OUTPUT_MODE, e);
+}
+
+int atomic_open_mode(struct atomic_file *af, const char *path, mode_t mode,
+		     struct err *e)
 {
 	char *dir = dir_of(path);
 	const char *base = base_of(path);
-	mode_t mask;
 	int ret = -1;
 
 	af->path = xstrdup(path);
@@ -62,7 +72,7 @@ int atomic_open(struct atomic_file *af, const char *path, struct err *e)
 		goto out;
 	}
 #ifdef O_TMPFILE
-	af->fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+	af->fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
 	if (af->fd >= 0) {
 		if (access("/proc/self/fd", X_OK) == 0) {
 			af->anon = 1;
@@ -86,12 +96,12 @@ int atomic_open(struct atomic_file *af, const char *path, struct err *e)
 			af->tmp = NULL;
 			goto out;
 		}
-		mask = umask(0);
-		umask(mask);
-		if (fchmod(af->fd, 0666 & ~mask) < 0) {
-			err_set(e, ERR_IO, "%s: %s", af->tmp, strerror(errno));
-			goto out;
-		}
+	}
+	/* the mode asked for, whatever the umask */
+	if (fchmod(af->fd, mode & 0666) < 0) {
+		err_set(e, ERR_IO, "%s: %s", af->tmp ? af->tmp : path,
+			strerror(errno));
+		goto out;
 	}
 	af->f = fdopen(af->fd, "w");
 	if (!af->f) {

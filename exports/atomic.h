@@ -12,13 +12,16 @@
  * available, a hidden ".NAME.XXXXXX" file is used instead; then only a
  * kill that gives no chance to clean up can leave it.
  *
- * The new file gets mode 0666 less the umask, like any file the user
- * creates.  A symbolic link at the target is replaced, not followed.
+ * The new file is private: mode 0600 whatever the umask (it holds
+ * labels, memos, a report or the audit log), unless atomic_open_mode()
+ * is asked for a wider mode on purpose (`--mode`).  A symbolic link at
+ * the target is replaced, not followed.
  */
 #ifndef BUGCODER_ATOMIC_H
 #define BUGCODER_ATOMIC_H
 
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "core/err.h"
 
@@ -35,6 +38,15 @@ struct atomic_file {
 /* Start writing `path`.  Returns 0 with af->f ready, or -1 with `e`
  * filled (ERR_IO) and nothing created. */
 int atomic_open(struct atomic_file *af, const char *path, struct err *e);
+/* atomic_open() with the file's mode (e.g. 0640); the umask is not
+ * applied. */
+int atomic_open_mode(struct atomic_file *af, const char *path, mode_t mode,
+		     struct err *e);
+
+/* The private mode of outputs, and a directory's mode for files of
+ * `mode` (an x wherever there is an r: 0600 -> 0700, 0644 -> 0755). */
+#define OUTPUT_MODE 0600
+mode_t output_dir_mode(mode_t mode);
 /* Put the file in place.  Returns 0, or -1 with `e` filled (a write
  * error seen on af->f included); either way `af` is released, and on
  * failure nothing is left behind. */

@@ -46,6 +46,8 @@ struct pkg {
 	struct file *files;
 	size_t nr, alloc;
 	int has_subdir;		/* made tmp/codebooks */
+	mode_t file_mode;	/* of every file; private unless --mode */
+	mode_t dir_mode;	/* of tmp and its subdirectories */
 };
 
 static char *join(const char *dir, const char *name)
@@ -159,8 +161,6 @@ static void sweep_leftovers(const char *parent)
 static int make_tmpdir(struct pkg *p, const char *dir, struct err *e)
 {
 	char *parent = parent_of(dir);
-	mode_t mask;
-
 	sweep_leftovers(parent);
 	p->tmp = join(parent, TMP_PREFIX "XXXXXX");
 	free(parent);
@@ -178,9 +178,11 @@ static int make_tmpdir(struct pkg *p, const char *dir, struct err *e)
 		p->tmp = NULL;
 		return -1;
 	}
-	mask = umask(0);
-	umask(mask);
-	chmod(p->tmp, 0777 & ~mask);
+	/* mkdtemp() made it 0700; wider only when asked */
+	if (chmod(p->tmp, p->dir_mode) < 0) {
+		err_set(e, ERR_IO, "%s: %s", p->tmp, strerror(errno));
+		return -1;
+	}
 	return 0;
 }
 
@@ -222,11 +224,19 @@ static void pkg_release(struct pkg *p)
 static FILE *open_file(struct pkg *p, const char *name, struct err *e)
 {
 	char *path = join(p->tmp, name);
-	FILE *f = fopen(path, "wx");
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC |
+		      O_NOFOLLOW, 0600);
+	FILE *f = NULL;
 	struct file *fl;
 
-	if (!f) {
+	/* the mode asked for, whatever the umask */
+	if (fd < 0 || fchmod(fd, p->file_mode) < 0 ||
+	    !(f = fdopen(fd, "w"))) {
 		err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			unlink(path);
+		}
 		free(path);
 		return NULL;
 	}
@@ -373,7 +383,7 @@ static int write_codebooks(struct pkg *p, struct store *st, struct err *e)
 	int rc, n = 0, ret = -1;
 
 	sub = join(p->tmp, "codebooks");
-	if (mkdir(sub, 0777) < 0) {
+	if (mkdir(sub, 0700) < 0 || chmod(sub, p->dir_mode) < 0) {
 		err_set(e, ERR_IO, "%s: %s", sub, strerror(errno));
 		free(sub);
 		return -1;
@@ -831,6 +841,8 @@ int package_write(struct store *st, const struct actor *a,
 
 	memset(&p, 0, sizeof(p));
 	p.lock_fd = -1;
+	p.file_mode = (o->mode ? o->mode : OUTPUT_MODE) & 0666;
+	p.dir_mode = output_dir_mode(p.file_mode);
 	o->nr_files = 0;
 	if (!access_sees_all(a))
 		return err_set(e, ERR_PERM, "only the owner and adjudicators "

@@ -43,6 +43,7 @@
 #define BUGCODER_PACKAGE_H
 
 #include <signal.h>
+#include <sys/types.h>
 
 #include "core/codebook.h"
 #include "core/err.h"
@@ -54,9 +55,11 @@ struct package_opts {
 	const char *round;	/* only this round, or NULL */
 	volatile sig_atomic_t *stop;	/* may be NULL */
 	int nr_files;		/* out: files written, MANIFEST included */
+	mode_t mode;		/* of its files (directories get an x for
+				   each r); 0: private, OUTPUT_MODE */
 };
 
-#define PACKAGE_OPTS_INIT { 0, NULL, NULL, 0 }
+#define PACKAGE_OPTS_INIT { 0, NULL, NULL, 0, 0 }
 
 /* Write the package into directory `dir`.  Returns 0, or -1 with `e`
  * filled (ERR_PERM, ERR_INPUT when DIR is not empty, ERR_IO, ERR_DB,

@@ -16,12 +16,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <signal.h>
 #include <sys/time.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "core/buf.h"
+#include "core/member.h"
 #include "core/store.h"
+#include "core/vfs.h"
 
 static char tmpdir[64];
 
@@ -667,8 +671,10 @@ static void test_busy(void **state)
 	assert_int_equal(e.code, ERR_BUSY);
 	assert_int_equal(err_exit_code(e.code), 3);
 	assert_non_null(strstr(e.msg, path));
+	/* our own process holds it: no other process to name */
 	assert_non_null(strstr(e.msg, ": the study is busy (another bugcoder "
-			       "is writing); try again"));
+			       "is writing); nothing was written: try "
+			       "again"));
 	assert_int_equal(b.depth, 0);
 	assert_true(took >= 90);	/* it did wait for the timeout */
 	assert_true(took < 3000);
@@ -687,6 +693,119 @@ static void test_busy(void **state)
 	free(v);
 	store_close(&a);
 	store_close(&b);
+	free(path);
+}
+
+/* The privileged VFS opens the one study it was told of and nothing
+ * else, whoever asks; no name is read as a URI. */
+static void test_privileged_vfs_one_study(void **state)
+{
+	char *allowed = tmp_path("vfs-allowed.db"), *other = tmp_path("vfs-other.db");
+	char *real_allowed, *dir;
+	struct buf b = BUF_INIT, uri = BUF_INIT;
+	struct store st;
+	struct err e = ERR_INIT;
+	sqlite3 *db = NULL;
+	int rc;
+
+	(void)state;
+	assert_int_equal(store_open(&st, allowed, STORE_CREATE, &e), 0);
+	store_close(&st);
+	assert_int_equal(store_open(&st, other, STORE_CREATE, &e), 0);
+	store_close(&st);
+	dir = realpath(".", NULL);
+	real_allowed = realpath(allowed, NULL);
+	assert_non_null(real_allowed);
+	vfs_allow(real_allowed);
+	/* another file, through the privileged layer: refused */
+	rc = sqlite3_open_v2(other, &db, SQLITE_OPEN_READWRITE, VFS_PRIVILEGED);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_exec(db, "SELECT count(*) FROM sqlite_schema",
+				  NULL, NULL, NULL);
+	assert_int_not_equal(rc, SQLITE_OK);
+	sqlite3_close(db);
+	db = NULL;
+	/* a URI naming the privileged layer is a plain (missing) name */
+	buf_addf(&uri, "file:%s?vfs=" VFS_PRIVILEGED, other);
+	{
+		const char *plain = store_plain_name(uri.ptr, &b);
+
+		assert_ptr_equal(plain, b.ptr);
+		assert_int_equal(strncmp(plain, "./file:", 7), 0);
+	}
+	assert_int_equal(store_open(&st, uri.ptr, 0, &e), -1);
+	assert_int_equal(e.code, ERR_NOTFOUND);
+	/* the study itself: opened */
+	rc = sqlite3_open_v2(real_allowed, &db, SQLITE_OPEN_READWRITE,
+			     VFS_PRIVILEGED);
+	assert_int_equal(rc, SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "SELECT count(*) FROM sqlite_schema",
+				      NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	vfs_allow(NULL);
+	buf_release(&b);
+	buf_release(&uri);
+	free(real_allowed);
+	free(dir);
+	free(allowed);
+	free(other);
+}
+
+/* Another process holds the write lock: the message names it. */
+static void test_busy_names_holder(void **state)
+{
+	char *path = tmp_path("busy-holder.db");
+	struct store a, b;
+	struct store_holder h;
+	struct err e = ERR_INIT;
+	struct buf want = BUF_INIT;
+	int fds[2], status;
+	char c;
+	pid_t pid;
+	char *me = member_os_user();
+
+	(void)state;
+	assert_int_equal(store_open(&a, path, STORE_CREATE, &e), 0);
+	store_close(&a);
+	assert_int_equal(pipe(fds), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct store w;
+
+		close(fds[0]);
+		if (store_open(&w, path, 0, &e) < 0 || store_begin(&w, &e) < 0 ||
+		    store_meta_set(&w, "holder", "child", &e) < 0)
+			_exit(1);
+		if (write(fds[1], "x", 1) != 1)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	close(fds[1]);
+	assert_int_equal(read(fds[0], &c, 1), 1);
+	assert_int_equal(store_open(&b, path, 0, &e), 0);
+	sqlite3_busy_timeout(b.db, 50);
+	assert_int_equal(store_lock_holder(&b, &h), 1);
+	assert_int_equal(h.pid, pid);
+	assert_int_equal(h.uid, getuid());
+	assert_string_equal(h.user, me);
+	assert_true(h.since > 0 && h.since <= time(NULL));
+	assert_int_equal(store_begin(&b, &e), -1);
+	assert_int_equal(e.code, ERR_BUSY);
+	buf_addf(&want, "%s's bugcoder (process %ld, running since ", me,
+		 (long)pid);
+	assert_non_null(strstr(e.msg, want.ptr));
+	assert_non_null(strstr(e.msg, "nothing was written"));
+	assert_null(strchr(e.msg, '\n'));
+	/* and nobody holds it once the writer is gone */
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	assert_int_equal(store_lock_holder(&b, &h), 0);
+	close(fds[0]);
+	store_close(&b);
+	buf_release(&want);
+	free(me);
 	free(path);
 }
 
@@ -757,6 +876,8 @@ int main(void)
 		cmocka_unit_test(test_audit),
 		cmocka_unit_test(test_audit_item_id),
 		cmocka_unit_test(test_busy),
+		cmocka_unit_test(test_busy_names_holder),
+		cmocka_unit_test(test_privileged_vfs_one_study),
 		cmocka_unit_test(test_error_mapping),
 		cmocka_unit_test(test_err_one_line),
 	};

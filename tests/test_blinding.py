@@ -141,7 +141,8 @@ WRITERS = {
     "proposals add": "proposes a code as the actor",
 }
 # Options of `export` that do not choose what is exported.
-EXPORT_NOT_KINDS = {"--format", "--no-formula-guard", "--round", "-o"}
+EXPORT_NOT_KINDS = {"--format", "--no-formula-guard", "--round", "-o",
+                    "--mode"}
 
 # A row: (id, argv or screen script, how its output splits into records).
 # "{out}" in argv is a fresh path the row writes; its file(s) are read.

@@ -22,6 +22,7 @@ import shutil
 import signal
 import stat
 import subprocess
+import sys
 import tempfile
 import time
 import unittest
@@ -30,7 +31,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.join(ROOT, "bugcoder")
 SAMPLE = os.path.join(ROOT, "tests", "sample", "items.jsonl")
 TOOLS = ("useradd", "userdel", "groupadd", "groupdel", "runuser", "sqlite3",
-         "tmux", "make")
+         "tmux", "make", "setpriv")
 # labels each annotator saves in the concurrent test
 CONCURRENT = int(os.environ.get("BUGCODER_TEST_CONCURRENT", "200"))
 
@@ -64,6 +65,7 @@ class ServerInstall(unittest.TestCase):
         cls.team = "bct" + tag
         cls.owner, cls.alice, cls.bob = ("bco" + tag, "bca" + tag,
                                          "bcb" + tag)
+        cls.eve = "bce" + tag   # an account on the machine, no member
         cls.tmp = tempfile.mkdtemp(prefix="bcsrv.")
         cls.addClassCleanup(shutil.rmtree, cls.tmp, True)
         os.chmod(cls.tmp, 0o755)
@@ -76,7 +78,7 @@ class ServerInstall(unittest.TestCase):
         cls.addClassCleanup(quiet, "groupdel", cls.group)
         cls.addClassCleanup(quiet, "groupdel", cls.team)
         subprocess.run(["groupadd", cls.team], check=True)
-        for name in (cls.owner, cls.alice, cls.bob):
+        for name in (cls.owner, cls.alice, cls.bob, cls.eve):
             cls.addClassCleanup(quiet, "userdel", "-r", name)
             subprocess.run(["useradd", "-m", "-s", "/bin/sh", name],
                            check=True, stdout=subprocess.DEVNULL,
@@ -91,7 +93,8 @@ class ServerInstall(unittest.TestCase):
                             "-o", "bugcoder", "install-server",
                             "PREFIX=" + cls.prefix,
                             "STUDYDIR=" + cls.studydir,
-                            "GROUP=" + cls.group],
+                            "GROUP=" + cls.group,
+                            "CREATORS=" + cls.owner],
                            capture_output=True, text=True)
         if p.returncode:
             raise RuntimeError("make install-server failed:\n" + p.stdout +
@@ -521,6 +524,287 @@ class ServerInstall(unittest.TestCase):
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertIn("you are", self.must(self.alice, "status",
                                            **kw).stdout)
+
+    # ---- no name reaches the privileged layer ----------------------------
+
+    def study_state(self):
+        """What the study holds, read by root (nobody writes meanwhile):
+        a digest of its rows, the way root's sqlite3 sees them."""
+        p = subprocess.run(["sqlite3", self.study,
+                            "SELECT value FROM meta WHERE key IN "
+                            "('title','coder_salt') ORDER BY key; "
+                            "SELECT name, role FROM members ORDER BY id; "
+                            "SELECT count(*) FROM labels; "
+                            "SELECT count(*) FROM items; "
+                            "SELECT count(*), max(id) FROM audit;"],
+                           capture_output=True, text=True, check=True)
+        return p.stdout
+
+    def test_uri_names_change_no_study(self):
+        before = self.study_state()
+        uri = "file:%s?vfs=bugcoder-priv" % self.study
+        for user in (self.eve, self.alice):
+            home = pwd.getpwnam(user).pw_dir
+            attempts = [
+                (["init", "--title", "x"], uri),
+                (["status"], uri),
+                (["export", "--raw"], uri),
+                (["label", self.items[0], "symptom=hang"], uri),
+            ]
+            for args, study in attempts:
+                p = self.run_as(user, args, study=study)
+                self.assertNotEqual(p.returncode, 0, (user, args, p.stdout))
+            # a study of her own, by path, backed up "over" the team's
+            self.must(user, "init", "--title", "mine", study="./mine.db")
+            for args in (["backup", uri],
+                         ["backup", "file:" + self.study],
+                         ["import", uri],
+                         ["export", "-o", uri],
+                         ["export", "--package", uri],
+                         ["report", "-o", uri],
+                         ["audit", "-o", uri]):
+                p = self.run_as(user, args, study="./mine.db")
+                self.assertNotEqual(p.returncode, 0, (user, args))
+            # the names were plain names: at most files of hers, in her
+            # home, under the literal name
+            for root, _dirs, files in os.walk(home):
+                for f in files:
+                    st = os.lstat(os.path.join(root, f))
+                    self.assertEqual(st.st_uid, pwd.getpwnam(user).pw_uid)
+        self.assertEqual(self.study_state(), before)
+        out = self.must(self.owner, "status").stdout
+        self.assertIn("you are %s (owner)" % self.owner, out)
+        self.must(self.owner, "audit", "verify")
+
+    # ---- the group given up for good -------------------------------------
+
+    def gids(self, pid):
+        with open("/proc/%d/status" % pid) as f:
+            for ln in f:
+                if ln.startswith("Gid:"):
+                    return [int(g) for g in ln.split()[1:]]
+        self.fail("no Gid line for %d" % pid)
+
+    def bugcoder_pid(self, user, args_hint, timeout=15):
+        """The pid of `user`'s running bugcoder whose command line holds
+        `args_hint`."""
+        uid = pwd.getpwnam(user).pw_uid
+        end = time.time() + timeout
+        while time.time() < end:
+            for d in os.listdir("/proc"):
+                if not d.isdigit():
+                    continue
+                try:
+                    with open("/proc/%s/cmdline" % d, "rb") as f:
+                        cmd = f.read().split(b"\0")
+                    st = os.stat("/proc/%s/status" % d)
+                    with open("/proc/%s/status" % d) as f:
+                        real = [ln for ln in f if ln.startswith("Uid:")]
+                except OSError:
+                    continue
+                if (cmd and cmd[0].endswith(b"bugcoder") and real and
+                        int(real[0].split()[1]) == uid and
+                        args_hint.encode() in b" ".join(cmd)):
+                    return int(d)
+            time.sleep(0.05)
+        self.fail("no running bugcoder of %s with %s" % (user, args_hint))
+
+    def test_group_given_up_while_running(self):
+        own = {u: pwd.getpwnam(u).pw_gid for u in (self.alice, self.bob,
+                                                   self.owner)}
+        seen = {}
+        # a running screen
+        self.open_screen(self.bob)
+        pid = self.bugcoder_pid(self.bob, "code")
+        seen["screen"] = (self.gids(pid), own[self.bob])
+        # `label --from -` waiting on its input
+        p = self.run_as(self.alice, ["label", "--from", "-"], popen=True)
+        try:
+            pid = self.bugcoder_pid(self.alice, "--from")
+            time.sleep(0.3)
+            seen["label --from -"] = (self.gids(pid), own[self.alice])
+        finally:
+            out, err = p.communicate("%s symptom=crash\n" % self.items[0],
+                                     timeout=30)
+        self.assertEqual(p.returncode, 0, err)
+        # `import` reading a slow input (a FIFO nobody writes to yet)
+        home = pwd.getpwnam(self.owner).pw_dir
+        fifo = os.path.join(home, "slow.jsonl")
+        if os.path.exists(fifo):
+            os.unlink(fifo)
+        os.mkfifo(fifo)
+        os.chown(fifo, pwd.getpwnam(self.owner).pw_uid, -1)
+        p = self.run_as(self.owner, ["import", fifo], popen=True)
+        try:
+            pid = self.bugcoder_pid(self.owner, "import")
+            time.sleep(0.3)
+            seen["import"] = (self.gids(pid), own[self.owner])
+        finally:
+            with open(fifo, "w") as f:
+                f.write("")
+            p.communicate(timeout=30)
+            os.unlink(fifo)
+        # a study opened by path: the group goes before anything
+        self.must(self.alice, "init", "--title", "p", study="./p.db")
+        p = self.run_as(self.alice, ["label", "--from", "-"],
+                        study="./p.db", popen=True)
+        try:
+            pid = self.bugcoder_pid(self.alice, "--from")
+            time.sleep(0.3)
+            seen["by path"] = (self.gids(pid), own[self.alice])
+        finally:
+            p.communicate("", timeout=30)
+        print("\n  group ids (real, effective, saved, fs): " + "; ".join(
+            "%s %s" % (k, v[0]) for k, v in seen.items()), flush=True)
+        for what, (gids, mine) in seen.items():
+            self.assertEqual(gids, [mine] * 4, what)
+        # and doctor says so
+        p = self.must(self.alice, "doctor")
+        self.assertRegex(p.stdout, r"ok +group privilege given up")
+
+    # ---- private outputs ---------------------------------------------------
+
+    def test_outputs_private_under_umask_022(self):
+        home = pwd.getpwnam(self.owner).pw_dir
+        for f in ("o.csv", "r.txt", "a.csv", "b.db"):
+            path = os.path.join(home, f)
+            if os.path.exists(path):
+                os.unlink(path)
+        shutil.rmtree(os.path.join(home, "pkg"), ignore_errors=True)
+        shutil.rmtree(os.path.join(home, "pkg640"), ignore_errors=True)
+        self.must(self.owner, "export", "--raw", "-o", "o.csv")
+        self.must(self.owner, "report", "-o", "r.txt")
+        self.must(self.owner, "audit", "--format", "csv", "-o", "a.csv")
+        self.must(self.owner, "backup", "b.db")
+        self.must(self.owner, "export", "--package", "pkg")
+        for f in ("o.csv", "r.txt", "a.csv", "b.db"):
+            mode = stat.S_IMODE(os.stat(os.path.join(home, f)).st_mode)
+            self.assertEqual(mode, 0o600, f)
+        pkg = os.path.join(home, "pkg")
+        for root, dirs, files in os.walk(pkg):
+            self.assertEqual(stat.S_IMODE(os.stat(root).st_mode), 0o700,
+                             root)
+            for f in files:
+                self.assertEqual(stat.S_IMODE(os.stat(
+                    os.path.join(root, f)).st_mode), 0o600, f)
+        # bob, another member with a shell, reads none of it
+        for f in ("o.csv", "r.txt", "a.csv", "pkg/raw-labels.csv"):
+            p = self.sh_as(self.bob, "cat '%s' >/dev/null" %
+                           os.path.join(home, f))
+            self.assertNotEqual(p.returncode, 0, f)
+        # --mode widens on purpose
+        self.must(self.owner, "report", "-o", "r.txt", "--mode", "640")
+        self.assertEqual(stat.S_IMODE(os.stat(os.path.join(
+            home, "r.txt")).st_mode), 0o640)
+        self.must(self.owner, "export", "--package", "pkg640", "--mode",
+                  "644")
+        self.assertEqual(stat.S_IMODE(os.stat(os.path.join(
+            home, "pkg640")).st_mode), 0o755)
+        self.assertEqual(stat.S_IMODE(os.stat(os.path.join(
+            home, "pkg640", "README.txt")).st_mode), 0o644)
+        p = self.run_as(self.owner, ["report", "-o", "r.txt", "--mode",
+                                     "755"])
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("--mode 755", p.stderr)
+        # doctor warns about the umask and a home open to everyone
+        os.chmod(home, 0o755)
+        p = self.run_as(self.owner, ["doctor"])
+        self.assertRegex(p.stdout, r"warn +umask 022")
+        self.assertRegex(p.stdout, r"warn +your home directory")
+        p = self.run_as(self.owner, ["doctor"], umask=0o077)
+        self.assertRegex(p.stdout, r"ok +umask 077")
+
+    # ---- one member cannot stop everyone unseen ----------------------------
+
+    def test_busy_names_the_lock_holder(self):
+        # bob's process holds the write lock and is stopped (kill -STOP);
+        # it runs with the group, as bob's own bugcoder would mid-write
+        code = ("import sqlite3, sys, time\n"
+                "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+                "c.execute('BEGIN IMMEDIATE')\n"
+                "print('held', flush=True)\n"
+                "time.sleep(120)\n")
+        holder = subprocess.Popen(
+            ["setpriv", "--reuid", self.bob, "--regid", self.group,
+             "--clear-groups", sys.executable, "-c", code, self.study],
+            stdout=subprocess.PIPE, text=True)
+        try:
+            self.assertEqual(holder.stdout.readline().strip(), "held")
+            os.kill(holder.pid, signal.SIGSTOP)
+            p = self.run_as(self.alice, ["label", self.items[1],
+                                         "symptom=crash"])
+            self.assertEqual(p.returncode, 3, p.stderr)
+            self.assertEqual(len(p.stderr.strip().splitlines()), 1,
+                             p.stderr)
+            self.assertIn("%s's python3 (process %d, running since" %
+                          (self.bob, holder.pid), p.stderr)
+            self.assertIn("nothing was written", p.stderr)
+            out = self.must(self.alice, "status").stdout
+            self.assertIn("write lock: held by %s's python3 (process %d"
+                          % (self.bob, holder.pid), out)
+            out = self.run_as(self.alice, ["doctor"]).stdout
+            self.assertRegex(out, r"warn +write lock: held by %s" %
+                             self.bob)
+        finally:
+            os.kill(holder.pid, signal.SIGKILL)
+            holder.wait()
+        out = self.run_as(self.alice, ["doctor"]).stdout
+        self.assertRegex(out, r"ok +write lock: free")
+
+    # ---- members only; who creates studies ---------------------------------
+
+    def test_members_only(self):
+        for args in (["status"], ["codebook", "show"], ["items"]):
+            p = self.run_as(self.eve, args)
+            self.assertEqual(p.returncode, 1, args)
+            self.assertIn("not a member", p.stderr)
+            self.assertNotIn("T", p.stdout)   # no title, nothing at all
+        p = self.run_as(self.eve, ["doctor"])
+        self.assertIn("its checks are for its members", p.stdout)
+        self.assertNotIn("integrity", p.stdout)
+        self.assertNotIn("audit log", p.stdout)
+
+    def test_who_may_create_studies(self):
+        p = self.run_as(self.alice, ["init", "--title", "x"],
+                        study="alices")
+        self.assertEqual(p.returncode, 1)
+        self.assertEqual(len(p.stderr.strip().splitlines()), 1)
+        self.assertIn("only root and %s may create studies" % self.owner,
+                      p.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.studydir,
+                                                     "alices.db")))
+        # the owner may; a bad codebook leaves nothing behind (the keeper
+        # removes what was made before the group was given up)
+        bad = os.path.join(pwd.getpwnam(self.owner).pw_dir, "bad.json")
+        with open(bad, "w") as f:
+            f.write('{"name": "x", "version": ')
+        os.chmod(bad, 0o644)
+        p = self.run_as(self.owner, ["init", "--codebook", bad], study="s2")
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn("bad.json", p.stderr)
+        for sfx in ("", "-wal", "-shm"):
+            self.assertFalse(os.path.exists(os.path.join(
+                self.studydir, "s2.db" + sfx)), sfx)
+        self.must(self.owner, "init", "--title", "second", study="s2")
+        # root lists every study, and removes one nobody has open
+        p = subprocess.run([self.bin, "doctor", "--studies"],
+                           capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertRegex(p.stdout, r"llm\.db +%s" % self.owner)
+        self.assertRegex(p.stdout, r"s2\.db +%s" % self.owner)
+        p = self.run_as(self.owner, ["doctor", "--studies"])
+        self.assertEqual(p.returncode, 1)
+        tmux = self.open_screen(self.bob)
+        p = subprocess.run([self.bin, "doctor", "--remove-study", "llm"],
+                           capture_output=True, text=True)
+        self.assertEqual(p.returncode, 3, p.stdout + p.stderr)
+        self.assertIn("open in %s's bugcoder" % self.bob, p.stderr)
+        subprocess.run(tmux + ["kill-server"], capture_output=True)
+        p = subprocess.run([self.bin, "doctor", "--remove-study", "s2"],
+                           capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.studydir,
+                                                     "s2.db")))
 
     def test_zz_root_tampering_caught(self):
         self.must(self.owner, "audit", "verify")
