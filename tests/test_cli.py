@@ -893,7 +893,8 @@ class TestImportErrors(ImportCase):
         # naming who holds the lock (this test's python3)
         self.assertRegex(p.stderr.splitlines()[0],
                          rf"^bugcoder: {re.escape(self.study)}: the study is "
-                         rf"busy: {re.escape(self.me)}'s python3 \(process "
+                         rf"busy: {re.escape(pwd.getpwuid(os.getuid()).pw_name)}'s "
+                         rf"python3 \(process "
                          rf"{os.getpid()}, running since [-0-9: ]+\) holds "
                          r"the write lock; nothing was written")
         self.assertGreater(took, 2)	# it waited a while first
