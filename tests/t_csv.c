@@ -418,10 +418,19 @@ static void test_atomic_commit_and_abort(void **state)
 	assert_int_equal(buf_read_file(&got, path.ptr), 0);
 	assert_string_equal(got.ptr, "first\n");
 	assert_int_equal(dir_entries(tmpdir), 1);
+	/* private whatever the umask (it holds labels), wider on request */
 	mask = umask(0);
-	umask(mask);
 	assert_int_equal(stat(path.ptr, &sb), 0);
-	assert_int_equal(sb.st_mode & 0777, 0666 & ~mask);
+	assert_int_equal(sb.st_mode & 0777, 0600);
+	assert_int_equal(atomic_open_mode(&af, path.ptr, 0640, &e), 0);
+	fputs("first\n", af.f);
+	assert_int_equal(atomic_commit(&af, &e), 0);
+	assert_int_equal(stat(path.ptr, &sb), 0);
+	assert_int_equal(sb.st_mode & 0777, 0640);
+	umask(mask);
+	assert_int_equal(output_dir_mode(0600), 0700);
+	assert_int_equal(output_dir_mode(0644), 0755);
+	assert_int_equal(output_dir_mode(0640), 0750);
 
 	/* replacing keeps the old content until the commit */
 	assert_int_equal(atomic_open(&af, path.ptr, &e), 0);
