@@ -756,7 +756,7 @@ static void test_busy_names_holder(void **state)
 {
 	char *path = tmp_path("busy-holder.db");
 	struct store a, b;
-	struct store_holder h;
+	struct store_holder h, h2;
 	struct err e = ERR_INIT;
 	struct buf want = BUF_INIT;
 	int fds[2], status;
@@ -783,25 +783,39 @@ static void test_busy_names_holder(void **state)
 		_exit(0);
 	}
 	close(fds[1]);
-	assert_int_equal(read(fds[0], &c, 1), 1);
-	assert_int_equal(store_open(&b, path, 0, &e), 0);
-	sqlite3_busy_timeout(b.db, 50);
-	assert_int_equal(store_lock_holder(&b, &h), 1);
-	assert_int_equal(h.pid, pid);
-	assert_int_equal(h.uid, getuid());
-	assert_string_equal(h.user, me);
-	assert_true(h.since > 0 && h.since <= time(NULL));
-	assert_int_equal(store_begin(&b, &e), -1);
-	assert_int_equal(e.code, ERR_BUSY);
-	buf_addf(&want, "%s's bugcoder (process %ld, running since ", me,
-		 (long)pid);
-	assert_non_null(strstr(e.msg, want.ptr));
-	assert_non_null(strstr(e.msg, "nothing was written"));
-	assert_null(strchr(e.msg, '\n'));
-	/* and nobody holds it once the writer is gone */
-	kill(pid, SIGKILL);
-	waitpid(pid, &status, 0);
-	assert_int_equal(store_lock_holder(&b, &h), 0);
+	/* every check is made before an assertion can leave this function:
+	 * the child must be gone whatever fails (it holds our output) */
+	{
+		int got_byte = read(fds[0], &c, 1) == 1;
+		int opened = got_byte && store_open(&b, path, 0, &e) == 0;
+		int held, began, freed;
+		struct err busy = ERR_INIT;
+
+		if (opened)
+			sqlite3_busy_timeout(b.db, 50);
+		held = opened ? store_lock_holder(&b, &h) : -2;
+		began = opened ? store_begin(&b, &busy) : 0;
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		freed = opened ? store_lock_holder(&b, &h2) : -2;
+		assert_true(got_byte);
+		assert_true(opened);
+		assert_int_equal(held, 1);
+		assert_int_equal(h.pid, pid);
+		assert_int_equal(h.uid, getuid());
+		assert_string_equal(h.user, me);
+		assert_string_equal(h.program, "t_store");
+		assert_true(h.since > 0 && h.since <= time(NULL));
+		assert_int_equal(began, -1);
+		assert_int_equal(busy.code, ERR_BUSY);
+		buf_addf(&want, "%s's t_store (process %ld, running since ", me,
+			 (long)pid);
+		assert_non_null(strstr(busy.msg, want.ptr));
+		assert_non_null(strstr(busy.msg, "nothing was written"));
+		assert_null(strchr(busy.msg, '\n'));
+		/* and nobody holds it once the writer is gone */
+		assert_int_equal(freed, 0);
+	}
 	close(fds[0]);
 	store_close(&b);
 	buf_release(&want);
