@@ -56,6 +56,12 @@ BC_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-
 BC_LDFLAGS += -fsanitize=address,undefined
 endif
 
+# COVERAGE=1: instrumented for gcov (`make coverage` uses it)
+ifdef COVERAGE
+BC_CFLAGS += --coverage -O0
+BC_LDFLAGS += --coverage
+endif
+
 ifndef V
 QUIET_CC   = @echo '   ' CC $@;
 QUIET_AR   = @echo '   ' AR $@;
@@ -156,6 +162,16 @@ check-layering:
 	@if grep -nE 'sqlite3_|store_(prepare|exec)' cli/*.[ch] tui/*.[ch] 2>/dev/null; then \
 		echo 'cli/ and tui/ hold no SQL: read and write the study through core/' >&2; exit 1; fi
 
+# Line and branch coverage of the whole suite (C and Python layers), per
+# folder: an instrumented build, the suite, then tests/coverage.py (gcovr).
+# Leaves the tree instrumented: `make` rebuilds it plainly.
+coverage:
+	@command -v gcovr >/dev/null || { echo 'coverage needs gcovr (Debian: gcovr)' >&2; exit 1; }
+	@find . -name '*.gcda' -delete
+	@$(MAKE) --no-print-directory COVERAGE=1 test-build
+	-@$(PYTHON) tests/run.py $(TEST_BIN)
+	@$(PYTHON) tests/coverage.py
+
 demo: deps
 	@$(MAKE) --no-print-directory bugcoder
 	@sh tests/demo.sh
@@ -236,9 +252,10 @@ uninstall:
 clean:
 	rm -f bugcoder BUILD-FLAGS tui/bugcoder.1 exports/analysis_r.inc $(TOOL_BIN) $(TEST_BIN) $(FUZZ_BIN)
 	rm -f */*.o */*.d */*/*.o */*/*.d */*.a
+	rm -f */*.gcda */*.gcno */*/*.gcda */*/*.gcno
 	rm -rf tests/tmp
 
-.PHONY: all deps test check test-build check-layering hdr-check syntax-check demo bench fuzz install install-server uninstall clean FORCE
+.PHONY: all deps test check test-build coverage check-layering hdr-check syntax-check demo bench fuzz install install-server uninstall clean FORCE
 .SECONDARY:
 
 -include $(wildcard */*.d */*/*.d)
