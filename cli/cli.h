@@ -141,6 +141,7 @@ int cli_codebook_revert(struct cli *c, const char *version,
 
 #define CMD(name) int cmd_##name(struct cli *c, int argc, char **argv)
 CMD(init);
+CMD(study);
 CMD(member);
 CMD(machine_code);
 CMD(disagreements);

@@ -35,6 +35,8 @@ static const struct command {
 } commands[] = {
 	{ "init", cmd_init, "create a study; you become its owner" },
 	{ "member", cmd_member, "add, list or remove members" },
+	{ "study", cmd_study, "show or set the study's settings (blind "
+	  "adjudication)" },
 	{ "codebook", cmd_codebook, "check, show or update the codebook" },
 	{ "import", cmd_import, "import items from JSON Lines or GitHub JSON" },
 	{ "fetch", cmd_fetch, "fetch closed bug issues and their fixes from GitHub" },

@@ -83,3 +83,29 @@ int access_blind(struct store *st, struct err *e)
 	free(v);
 	return blind;
 }
+
+int access_set_blind(struct store *st, const struct actor *a, int on,
+		     struct err *e)
+{
+	int was;
+
+	if (a->role != ROLE_OWNER)
+		return err_set(e, ERR_PERM, "only the owner turns blind "
+			       "adjudication %s", on ? "on" : "off");
+	if (store_begin(st, e) < 0)
+		return -1;
+	if ((was = access_blind(st, e)) < 0)
+		goto fail;
+	if (was == !!on) {
+		store_rollback(st);
+		return 0;
+	}
+	if (store_meta_set(st, "blind_adjudication", on ? "1" : "0", e) < 0 ||
+	    store_audit(st, a->os_user, actor_for(a), "blind_adjudication", 0,
+			NULL, was ? "1" : "0", on ? "1" : "0", e) < 0)
+		goto fail;
+	return store_commit(st, e) < 0 ? -1 : 1;
+fail:
+	store_rollback(st);
+	return -1;
+}

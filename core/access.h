@@ -57,4 +57,10 @@ int access_may_see(struct store *st, const struct actor *a,
 /* Is the study's adjudication blind?  1 yes, 0 no, -1 with `e` filled. */
 int access_blind(struct store *st, struct err *e);
 
+/* Turn blind adjudication on or off for the study: the owner only
+ * (ERR_PERM for anyone else), in one audited transaction.  1 when it
+ * changed, 0 when it already was so, -1 with `e` filled. */
+int access_set_blind(struct store *st, const struct actor *a, int on,
+		     struct err *e);
+
 #endif

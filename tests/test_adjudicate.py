@@ -284,6 +284,35 @@ class Disagreements(unittest.TestCase):
         self.assertEqual(sorted(c["coder"] for c in d["coders"]),
                          ["Coder 1", "Coder 2"])
 
+    def test_blind_adjudication_is_a_setting_of_the_owner(self):
+        self.assertIn("blind-adjudication: on", self.s.ok("study", "show"))
+        # nobody else turns it off, and nothing changes when they try
+        for who in ("carol", "alice"):
+            err = self.s.fail("study", "set", "blind-adjudication", "off",
+                              as_=who)
+            self.assertIn("only the owner turns blind adjudication off",
+                          err)
+        self.assertNotIn("alice", self.s.ok("disagreements", as_="carol"))
+        out = self.s.ok("study", "set", "blind-adjudication", "off")
+        self.assertEqual(out, "blind adjudication off\n")
+        self.assertIn("blind-adjudication: off",
+                      self.s.ok("study", "show", as_="carol"))
+        names = self.s.ok("disagreements", as_="carol")
+        self.assertIn("alice crash", names)
+        self.assertIn("bob hang", names)
+        self.assertIn("(it was already)", self.s.ok(
+            "study", "set", "blind-adjudication", "off"))
+        self.s.ok("study", "set", "blind-adjudication", "on")
+        self.assertNotIn("alice", self.s.ok("disagreements", as_="carol"))
+        # two changes, both audited with old and new
+        rows = [r for r in csv.DictReader(io.StringIO(self.s.ok(
+            "audit", "--format", "csv"))) if r["action"] ==
+            "blind_adjudication"]
+        self.assertEqual([(r["old"], r["new"]) for r in rows],
+                         [("1", "0"), ("0", "1")])
+        self.s.fail("study", "set", "blind-adjudication", "maybe", code=2)
+        self.s.fail("study", "set", "title", "x", code=2)
+
     def test_not_for_annotators_and_bad_input(self):
         err = self.s.fail("disagreements", as_="alice")
         self.assertIn("not allowed for alice", err)

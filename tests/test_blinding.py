@@ -139,6 +139,7 @@ WRITERS = {
     "proposals accept": "decides a proposal",
     "proposals map": "decides a proposal",
     "proposals add": "proposes a code as the actor",
+    "study set": "changes a setting of the study (owner only)",
 }
 # Options of `export` that do not choose what is exported.
 EXPORT_NOT_KINDS = {"--format", "--no-formula-guard", "--round", "-o",
@@ -158,6 +159,7 @@ ROWS = [
     ("items --repo", ["items", "--repo", REPO], "doc"),
     ("round list", ["round", "list"], "doc"),
     ("member list", ["member", "list"], "doc"),
+    ("study show", ["study", "show"], "doc"),
     ("audit", ["audit"], "doc"),
     ("audit --format text", ["audit", "--format", "text"], "doc"),
     ("audit --format csv", ["audit", "--format", "csv"], "csv"),

@@ -43,6 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/access.h"
 #include "core/adjudicate.h"
 #include "core/draft.h"
 #include "core/evolve.h"
@@ -479,23 +480,10 @@ static void toggle_blind(struct adj *adj)
 {
 	struct screen *scr = &adj->scr;
 	struct err e = ERR_INIT;
-	const char *to = adj->blind ? "0" : "1";
 
-	if (scr->actor->role != ROLE_OWNER) {
-		screen_msg(scr, MSG_ERR, "only the owner turns blind "
-			   "adjudication %s", adj->blind ? "off" : "on");
-		return;
-	}
-	if (store_begin(scr->st, &e) < 0) {
-		screen_msg(scr, MSG_ERR, "not saved: %s", e.msg);
-		return;
-	}
-	if (store_meta_set(scr->st, "blind_adjudication", to, &e) < 0 ||
-	    store_audit(scr->st, scr->actor->os_user, actor_for(scr->actor),
-			"blind_adjudication", 0, NULL, adj->blind ? "1" : "0",
-			to, &e) < 0 || store_commit(scr->st, &e) < 0) {
-		store_rollback(scr->st);
-		screen_msg(scr, MSG_ERR, "not saved: %s", e.msg);
+	if (access_set_blind(scr->st, scr->actor, !adj->blind, &e) < 0) {
+		screen_msg(scr, MSG_ERR, "%s%s", e.code == ERR_PERM ? "" :
+			   "not saved: ", e.msg);
 		return;
 	}
 	reload_state(adj);

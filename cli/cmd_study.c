@@ -1,0 +1,94 @@
+/*
+ * study: the study's own settings - `study show` and `study set`.  The
+ * rules (who may change what) live in core/access.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "core/access.h"
+#include "core/buf.h"
+
+static const char usage[] =
+	"bugcoder study show | set blind-adjudication on|off\n"
+	"\n"
+	"The study's settings.\n"
+	"\n"
+	"  show                     the title and whether adjudication is "
+	"blind\n"
+	"  set blind-adjudication   on (the default): an adjudicator who is "
+	"not the\n"
+	"                           owner sees an undecided item's coders as "
+	"Coder 1,\n"
+	"                           Coder 2; off: by name.  The owner only; "
+	"audited\n"
+	"\n"
+	"  e.g. bugcoder study show\n"
+	"       bugcoder study set blind-adjudication on";
+
+static int study_show(struct cli *c)
+{
+	char *title = NULL;
+	int blind;
+
+	if (store_meta_read(&c->st, "title", &title, &c->err) < 0 ||
+	    (blind = access_blind(&c->st, &c->err)) < 0) {
+		free(title);
+		return cli_fail(c);
+	}
+	printf("title: ");
+	cli_print_safe(stdout, title ? title : "");
+	printf("\nblind-adjudication: %s\n", blind ? "on" : "off");
+	free(title);
+	return 0;
+}
+
+CMD(study)
+{
+	static const struct cli_opt opts[] = { { 0 } };
+	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
+	int npos = 0, rc, on;
+
+	rc = cli_parse(argc, argv, opts, pos, &npos, usage);
+	if (rc) {
+		rc = rc > 0 ? 0 : 2;
+		goto out;
+	}
+	if (npos == 1 && !strcmp(pos[0], "show")) {
+		if (!(rc = cli_open(c, CLI_MEMBER)))
+			rc = study_show(c);
+		goto out;
+	}
+	if (npos != 3 || strcmp(pos[0], "set")) {
+		rc = cli_usage_error(usage, "study: show, or set "
+				     "blind-adjudication on|off");
+		goto out;
+	}
+	if (strcmp(pos[1], "blind-adjudication")) {
+		rc = cli_usage_error(usage, "study set %s: the setting is "
+				     "blind-adjudication", pos[1]);
+		goto out;
+	}
+	if (!strcmp(pos[2], "on"))
+		on = 1;
+	else if (!strcmp(pos[2], "off"))
+		on = 0;
+	else {
+		rc = cli_usage_error(usage, "study set blind-adjudication %s: "
+				     "on or off", pos[2]);
+		goto out;
+	}
+	if ((rc = cli_open(c, CLI_MEMBER)))
+		goto out;
+	rc = access_set_blind(&c->st, &c->actor, on, &c->err);
+	if (rc < 0) {
+		rc = cli_fail(c);
+		goto out;
+	}
+	printf("blind adjudication %s%s\n", on ? "on" : "off",
+	       rc ? "" : " (it was already)");
+	rc = 0;
+out:
+	free(pos);
+	return rc;
+}
