@@ -70,6 +70,13 @@ class Study:
     # How to take a study back from schema version v to v - 1, newest
     # first: tests of a migration make an older study out of a new one.
     UNDO = {
+        10: "".join("DROP TABLE replay_base_%s;" % t for t in (
+            "meta", "members", "codebooks", "rounds", "round_annotators",
+            "assignments", "round_gates", "round_frozen",
+            "round_submissions", "round_labels", "proposals", "labels",
+            "submissions", "memos", "flags", "resolutions", "settled",
+            "evidence", "machine_answers")) +
+            "ALTER TABLE audit DROP COLUMN detail;",
         9: "DROP TABLE machine_answers;"
            "ALTER TABLE members DROP COLUMN machine;",
         8: "DROP TABLE evidence;",
