@@ -22,6 +22,7 @@
 #include "core/buf.h"
 #include "core/item.h"
 #include "core/priv.h"
+#include "core/replay.h"
 #include "core/vfs.h"
 #include "exports/atomic.h"
 #include "exports/audit_out.h"
@@ -58,23 +59,49 @@ static int print_row(const struct audit_row *r, void *data)
 	return ferror(out) ? 1 : 0;
 }
 
-static int audit_verify_cmd(struct cli *c)
+static int audit_verify_cmd(struct cli *c, const char *head)
 {
-	struct audit_check chk;
+	struct replay_check chk;
 	int ret;
 
 	if ((ret = cli_open(c, CLI_MEMBER)))
 		return ret;
-	if (audit_verify(&c->st, &chk, &c->err) < 0)
+	if (replay_verify(&c->st, &c->actor, head, &chk, &c->err) < 0)
 		return cli_fail(c);
-	if (chk.bad_id) {
-		fprintf(stderr, "bugcoder: %s: audit log: row %lld does not "
-			"fit the chain: %s\n", c->study_path, chk.bad_id,
-			chk.reason);
+	if (chk.failed == REPLAY_CHAIN) {
+		fprintf(stderr, "bugcoder: %s: audit log: ", c->study_path);
+		cli_print_safe(stderr, chk.what);
+		fprintf(stderr, "\n");
 		return 1;
 	}
-	printf("audit log: %lld row%s, the chain holds\n", chk.rows,
-	       chk.rows == 1 ? "" : "s");
+	printf("audit log: %lld row%s, the chain holds; head %s\n",
+	       chk.chain.rows, chk.chain.rows == 1 ? "" : "s",
+	       chk.head[0] ? chk.head : "(none: the log is empty)");
+	if (chk.failed) {
+		static const char *const part[] = {
+			[REPLAY_HEAD] = "audit log",
+			[REPLAY_SCHEMA] = "schema",
+			[REPLAY_STATE] = "state",
+		};
+
+		fprintf(stderr, "bugcoder: %s: %s: ", c->study_path,
+			part[chk.failed]);
+		cli_print_safe(stderr, chk.what);
+		fprintf(stderr, "\n");
+		return 1;
+	}
+	if (head)
+		printf("head %.12s...: row %lld of %lld, so the log still "
+		       "begins with the log it pinned\n", head, chk.pinned_id,
+		       chk.head_id);
+	printf("schema: version %d, %d tables, indexes and triggers as "
+	       "bugcoder makes them\n", chk.schema_version,
+	       chk.schema_objects);
+	printf("state: as replaying the log gives it (%lld rows replayed",
+	       chk.replayed);
+	if (chk.baseline_id)
+		printf(" after the baseline of row %lld", chk.baseline_id);
+	printf(", %lld rows of state compared)\n", chk.compared);
 	return 0;
 }
 
@@ -83,7 +110,7 @@ CMD(audit)
 	static const char usage[] =
 		"bugcoder audit [--item ITEM] [--member M] [--format "
 		"text|csv|jsonl] [-o FILE]\n"
-		"       bugcoder audit verify\n"
+		"       bugcoder audit verify [--head HASH]\n"
 		"\n"
 		"The audit log, oldest first: the owner reads every row, "
 		"anyone else\n"
@@ -99,9 +126,26 @@ CMD(audit)
 		"  -o FILE          write to FILE (replaced whole, or not at "
 		"all) instead\n"
 		"                   of standard output\n"
-		"  verify           check the log's hash chain; names the "
-		"first row that\n"
-		"                   does not fit (exit 1)\n"
+		"  verify           check the study: the log's hash chain, "
+		"the schema\n"
+		"                   (tables, indexes, triggers) against "
+		"the one bugcoder\n"
+		"                   makes, and the state (members, rounds, "
+		"labels,\n"
+		"                   submissions, evidence, memos, "
+		"resolutions, codebook\n"
+		"                   versions ...) against a replay of the "
+		"log; prints the\n"
+		"                   log's head hash, or names the first "
+		"thing that differs\n"
+		"                   (exit 1)\n"
+		"  --head HASH      with verify: also check that the log still "
+		"begins with\n"
+		"                   the log whose head HASH was (a head "
+		"printed earlier,\n"
+		"                   or a package's manifest.json "
+		"audit_head): a rewritten\n"
+		"                   history or another study is caught\n"
 		"\n"
 		"  e.g. bugcoder audit --member alice --format csv -o "
 		"alice-audit.csv\n"
@@ -109,8 +153,9 @@ CMD(audit)
 		"       bugcoder audit verify";
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
 	const char *item = NULL, *member = NULL, *format = "text";
-	const char *output = NULL;
+	const char *output = NULL, *head = NULL;
 	const struct cli_opt opts[] = {
+		{ "--head", 1, &head, NULL, NULL, NULL },
 		{ "--item", 1, &item, NULL, NULL, NULL },
 		{ "--member", 1, &member, NULL, NULL, NULL },
 		{ "--format", 1, &format, NULL, NULL, NULL },
@@ -131,12 +176,14 @@ CMD(audit)
 		free(pos);
 		if (item || member || output || strcmp(format, "text"))
 			return cli_usage_error(usage, "audit verify takes no "
-					       "options");
-		return audit_verify_cmd(c);
+					       "options but --head HASH");
+		return audit_verify_cmd(c, head);
 	}
 	free(pos);
 	if (npos)
 		return cli_usage_error(usage, "unknown audit subcommand");
+	if (head)
+		return cli_usage_error(usage, "--head goes with audit verify");
 	if (strcmp(format, "text") && strcmp(format, "csv") &&
 	    strcmp(format, "jsonl"))
 		return cli_usage_error(usage, "--format is text, csv or "
@@ -427,6 +474,18 @@ static void doctor_env(struct doctor *d)
 		     "screen will not start", term && *term ? term : "(unset)");
 }
 
+/* Who runs doctor, as far as the study knows them (NULL: not a
+ * member): the state check tells the owner what differs. */
+static const struct actor *doctor_actor(struct cli *c)
+{
+	struct err e = ERR_INIT;
+
+	if (!c->actor.name &&
+	    member_resolve_any(&c->st, c->as, &c->actor, &e) < 0)
+		return NULL;
+	return &c->actor;
+}
+
 CMD(doctor)
 {
 	static const char usage[] =
@@ -449,7 +508,7 @@ CMD(doctor)
 	};
 	const struct server_conf *conf = priv_server_conf();
 	struct doctor d = { 0 };
-	struct audit_check chk;
+	struct replay_check chk;
 	int npos, rc;
 
 	rc = cli_parse(argc, argv, opts, pos, &npos, usage);
@@ -469,14 +528,26 @@ CMD(doctor)
 			line(&d, "FAIL", "%s", c->err.msg);
 		else
 			line(&d, "ok", "integrity check passed");
-		if (audit_verify(&c->st, &chk, &c->err) < 0)
+		/* the full check of `audit verify`: the chain, then the
+		 * schema and the state against the log's replay */
+		rc = replay_verify(&c->st, doctor_actor(c), NULL, &chk,
+				   &c->err);
+		if (rc < 0)
 			line(&d, "FAIL", "%s", c->err.msg);
-		else if (chk.bad_id)
+		else if (chk.failed == REPLAY_CHAIN)
 			line(&d, "FAIL", "audit log: row %lld does not fit "
-			     "the chain (%s)", chk.bad_id, chk.reason);
+			     "the chain (%s)", chk.chain.bad_id,
+			     chk.chain.reason);
 		else
 			line(&d, "ok", "audit log: %lld rows, the chain holds",
-			     chk.rows);
+			     chk.chain.rows);
+		if (chk.failed == REPLAY_SCHEMA || chk.failed == REPLAY_STATE)
+			line(&d, "FAIL", "%s: %s (`bugcoder audit verify`)",
+			     chk.failed == REPLAY_SCHEMA ? "schema" : "state",
+			     chk.what);
+		else if (!rc && !chk.failed)
+			line(&d, "ok", "schema and state: as bugcoder makes "
+			     "them and as the audit log's replay gives them");
 	}
 	doctor_env(&d);
 	return d.failed ? 1 : 0;

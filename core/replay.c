@@ -1571,8 +1571,9 @@ static int value_cmp(sqlite3_stmt *a, int i, sqlite3_stmt *b, int j)
 	}
 }
 
-/* One value for a message: quoted and cut short, "none" for NULL. */
-static void show_value(struct buf *out, sqlite3_stmt *s, int i)
+/* One value for a message: cut short, quoted when `quote`, "none" for
+ * NULL. */
+static void show_value(struct buf *out, sqlite3_stmt *s, int i, int quote)
 {
 	const char *t;
 	size_t n;
@@ -1588,14 +1589,16 @@ static void show_value(struct buf *out, sqlite3_stmt *s, int i)
 	}
 	t = (const char *)sqlite3_column_text(s, i);
 	n = strlen(t ? t : "");
-	buf_addch(out, '"');
+	if (quote)
+		buf_addch(out, '"');
 	if (n > 48) {
 		buf_add(out, t, 45);
 		buf_addstr(out, "...");
 	} else {
 		buf_add(out, t ? t : "", n);
 	}
-	buf_addch(out, '"');
+	if (quote)
+		buf_addch(out, '"');
 }
 
 /* A name for id `id` from `sql` (one row: a name, or repo and number) */
@@ -1658,7 +1661,7 @@ static void describe_key(struct store *st, sqlite3_stmt *s, int nkey,
 				id, out);
 		} else {
 			buf_addf(out, "%s ", col);
-			show_value(out, s, i);
+			show_value(out, s, i, 0);
 		}
 	}
 }
@@ -1726,9 +1729,9 @@ static int compare_table(struct replay *rp, const struct table *t, int all)
 			else {
 				buf_addf(&msg, ": %s is ",
 					 sqlite3_column_name(b, col));
-				show_value(&msg, a, col);
+				show_value(&msg, a, col, 1);
 				buf_addstr(&msg, " in the study, ");
-				show_value(&msg, b, col);
+				show_value(&msg, b, col, 1);
 				buf_addstr(&msg, " by the audit log");
 			}
 			rp->c->failed = REPLAY_STATE;
