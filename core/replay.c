@@ -1142,7 +1142,7 @@ static int do_codebook_map(struct replay *rp)
 	while ((rc = store_step(rp->st, s, "replaying the audit log",
 				rp->e)) > 0) {
 		char *v[3];
-		int i, hit = 0;
+		int i, hit = 0, done = 0;
 
 		for (i = 0; i < 3; i++) {
 			const char *t = (const char *)
@@ -1153,19 +1153,21 @@ static int do_codebook_map(struct replay *rp)
 			if (!v[i] && t)
 				v[i] = xstrdup(t);
 		}
-		if (hit && (u = stmt(rp, S_RES_SET_CODES))) {
+		if (hit && !(u = stmt(rp, S_RES_SET_CODES))) {
+			done = -1;
+		} else if (hit) {
 			sqlite3_bind_int64(u, 1, sqlite3_column_int64(s, 0));
 			sqlite3_bind_text(u, 2, dim, -1, SQLITE_TRANSIENT);
 			for (i = 0; i < 3; i++)
 				bind_text(u, i + 3, v[i]);
-			rc = run(rp, u);
-		} else if (hit) {
-			rc = -1;
+			done = run(rp, u);
 		}
 		for (i = 0; i < 3; i++)
 			free(v[i]);
-		if (rc)
+		if (done) {
+			rc = done;
 			break;
+		}
 	}
 	sqlite3_finalize(s);
 	return rc;
@@ -1778,6 +1780,13 @@ static int check_state(struct store *st, const struct actor *a,
 	for (t = 0; t < NR_TABLES && !rc; t++)
 		rc = compare_table(&rp, &tables[t], access_whole_log(a));
 out:
+	/* whatever stopped the check says why; nothing is ever taken to
+	 * hold without every table compared */
+	if (rc > 0 && !c->failed) {
+		c->failed = REPLAY_STATE;
+		snprintf(c->what, sizeof(c->what), "the replay stopped at "
+			 "audit row %lld", rp.row ? rp.row->id : 0);
+	}
 	for (i = 0; i < NR_STMTS; i++)
 		sqlite3_finalize(rp.s[i]);
 	free(rp.version);
