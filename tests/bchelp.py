@@ -110,3 +110,39 @@ class Study:
 
     def close(self):
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+SHIM = r'''#!/bin/sh
+# bugcoder, then `audit verify` on the study it used: a failure is written
+# to the log with the command it followed
+real=%(real)s
+"$real" "$@"
+rc=$?
+study=${BUGCODER_STUDY:-bugcoder.db}
+prev=
+for a in "$@"; do
+    case $a in --study=*) study=${a#--study=} ;; esac
+    [ "$prev" = --study ] && study=$a
+    prev=$a
+done
+case " $* " in *" audit verify"*) exit $rc ;; esac
+if [ -f "$study" ] && ! out=$("$real" --study "$study" audit verify 2>&1)
+then
+    printf 'after bugcoder %%s:\n%%s\n' "$*" "$out" >> %(log)s
+fi
+exit $rc
+'''
+
+
+def verifying_shim(directory, real, log):
+    """Write DIRECTORY/bugcoder: runs REAL with its arguments, then
+    `audit verify` on the same study, appending any failure to LOG (so a
+    command that leaves the study unlike its log's replay is named).
+    Returns the shim's path."""
+    import shlex
+    os.makedirs(directory, exist_ok=True)
+    path = os.path.join(directory, "bugcoder")
+    with open(path, "w") as f:
+        f.write(SHIM % {"real": shlex.quote(real), "log": shlex.quote(log)})
+    os.chmod(path, 0o755)
+    return path
