@@ -97,11 +97,17 @@ static int audit_verify_cmd(struct cli *c, const char *head)
 	printf("schema: version %d, %d tables, indexes and triggers as "
 	       "bugcoder makes them\n", chk.schema_version,
 	       chk.schema_objects);
-	printf("state: as replaying the log gives it (%lld rows replayed",
-	       chk.replayed);
-	if (chk.baseline_id)
-		printf(" after the baseline of row %lld", chk.baseline_id);
-	printf(", %lld rows of state compared)\n", chk.compared);
+	printf("state: as replaying the log gives it");
+	if (chk.told_all) {
+		printf(" (%lld rows replayed", chk.replayed);
+		if (chk.baseline_id)
+			printf(" after the baseline of row %lld",
+			       chk.baseline_id);
+		printf(", %lld rows of state compared)", chk.compared);
+	} else if (chk.baseline_id) {
+		printf(" (from the baseline of row %lld)", chk.baseline_id);
+	}
+	printf("\n");
 	return 0;
 }
 

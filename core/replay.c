@@ -1759,8 +1759,8 @@ out:
 	return ret;
 }
 
-static int check_state(struct store *st, const struct actor *a,
-		       struct replay_check *c, struct err *e)
+static int check_state(struct store *st, struct replay_check *c,
+		       struct err *e)
 {
 	struct replay rp;
 	size_t t, i;
@@ -1778,7 +1778,7 @@ static int check_state(struct store *st, const struct actor *a,
 	if ((rc = load_baseline(&rp)) || (rc = replay_log(&rp)))
 		goto out;
 	for (t = 0; t < NR_TABLES && !rc; t++)
-		rc = compare_table(&rp, &tables[t], access_whole_log(a));
+		rc = compare_table(&rp, &tables[t], c->told_all);
 out:
 	/* whatever stopped the check says why; nothing is ever taken to
 	 * hold without every table compared */
@@ -1923,6 +1923,7 @@ int replay_verify(struct store *st, const struct actor *a,
 	int ret = -1;
 
 	memset(c, 0, sizeof(*c));
+	c->told_all = access_whole_log(a);
 	if (head && !is_hash(head))
 		return err_set(e, ERR_USAGE, "--head %s: a head is the 64 "
 			       "lower-case hex digits `audit verify` printed",
@@ -1965,7 +1966,7 @@ int replay_verify(struct store *st, const struct actor *a,
 		ret = 0;
 		goto out;
 	}
-	ret = check_state(st, a, c, e);
+	ret = check_state(st, c, e);
 out:
 	store_exec(st, "ROLLBACK TO replay_verify; RELEASE replay_verify",
 		   NULL);

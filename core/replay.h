@@ -70,6 +70,10 @@ struct replay_check {
 	long long baseline_id;		/* the baseline's row; 0: none */
 	long long replayed;		/* rows replayed after it */
 	long long compared;		/* rows of state compared */
+	int told_all;			/* the actor may be told the values
+					   and the counts above (how many
+					   labels there are is progress an
+					   annotator is not told) */
 	enum replay_failure failed;
 	char what[600];			/* the first difference, one line */
 };

@@ -690,6 +690,7 @@ static void test_replay_tells_others_less(void **state)
 	bob.role = ROLE_ANNOTATOR;
 	assert_int_equal(replay_verify(&st, &bob, NULL, &c, &e), 0);
 	assert_int_equal(c.failed, REPLAY_STATE);
+	assert_int_equal(c.told_all, 0);
 	assert_non_null(strstr(c.what, "labels (item o/r#1, dimension "
 				"symptom)"));
 	assert_null(strstr(c.what, "alice"));

@@ -93,10 +93,17 @@ class Verify(unittest.TestCase):
                          "indexes and triggers as bugcoder makes them$")
         self.assertTrue(lines[2].startswith("state: as replaying the log "
                                             "gives it"))
+        self.assertIn("rows of state compared", lines[2])
         # the head is the newest row's hash
         (h,) = self.s.query("SELECT hash FROM audit ORDER BY id DESC "
                             "LIMIT 1")[0]
         self.assertEqual(head_of(p.stdout), h)
+        # how much there is to compare is progress an annotator is not
+        # told
+        p = self.verify(as_="alice")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.stdout.splitlines()[2],
+                         "state: as replaying the log gives it")
 
     def test_a_label_changed_with_sqlite3_is_named(self):
         self.sql("UPDATE labels SET code = 'memory_issue' WHERE dimension = "
