@@ -509,9 +509,11 @@ static int bad(struct replay *rp, const char *fmt, ...)
 	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
 	rp->c->failed = REPLAY_STATE;
+	/* why may name members or codes: the owner's to read */
 	snprintf(rp->c->what, sizeof(rp->c->what), "audit row %lld (%s) "
-		 "cannot be replayed: %s", rp->row ? rp->row->id : 0,
-		 rp->row && rp->row->action ? rp->row->action : "?", why);
+		 "cannot be replayed%s%s", rp->row ? rp->row->id : 0,
+		 rp->row && rp->row->action ? rp->row->action : "?",
+		 rp->c->told_all ? ": " : "", rp->c->told_all ? why : "");
 	return 1;
 }
 
@@ -1501,11 +1503,10 @@ static int replay_log(struct replay *rp)
 		r.new_ = (const char *)sqlite3_column_text(s, 8);
 		r.detail = NULL;
 		rp->row = &r;
-		if (d && !(r.detail = cJSON_Parse(d))) {
+		if (d && !(r.detail = cJSON_Parse(d)))
 			stop = bad(rp, "its detail is not JSON");
-			break;
-		}
-		stop = replay_row(rp, &r);
+		else
+			stop = replay_row(rp, &r);
 		cJSON_Delete(r.detail);
 		rp->row = NULL;
 		if (stop < 0) {
