@@ -174,7 +174,7 @@ class Verify(unittest.TestCase):
         try:
             other.ok("label", "DeepSpeed#4187", "symptom=hang", as_="alice")
             self.assertEqual(other.run("audit", "verify").returncode, 0)
-            shutil.copy(other.path, self.s.path)
+            self.sql(".restore '%s'" % other.path)
         finally:
             other.close()
         self.assertEqual(self.verify().returncode, 0)

@@ -581,10 +581,7 @@ class ServerInstall(unittest.TestCase):
         for code in ("communication", "computation"):
             self.must(self.owner, "--as", self.alice, "label",
                       self.items[2], "stage=" + code, study="./before.db")
-        shutil.copyfile(os.path.join(home, "before.db"), self.study)
-        for f in (self.study + "-wal", self.study + "-shm"):
-            if os.path.exists(f):
-                os.unlink(f)
+        self.root_sql(".restore '%s'" % os.path.join(home, "before.db"))
         self.must(self.owner, "audit", "verify")
         p = self.run_as(self.owner, ["audit", "verify", "--head", head])
         self.assertEqual(p.returncode, 1)
