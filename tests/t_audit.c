@@ -434,7 +434,7 @@ static void build_study(const char *path)
 				 .gate_forced = 1, .gate_detail = "forced" };
 	struct update_stats us;
 	struct code_map map = { "symptom", "crash", "hang" };
-	long long i1, i2, i3, ev, pid, before;
+	long long i1, i2, i3, i4, ev, pid, before;
 
 	OK(study_create(&st, path, "Replayed", CODEBOOK, &err));
 	OK(member_resolve(&st, NULL, &owner, &err));
@@ -514,6 +514,8 @@ static void build_study(const char *path)
 	OK(round_create(&st, &owner, &r2, NULL, &err));
 	holds(&st, &owner, "a gated round");
 	OK(round_close(&st, &owner, "r1", ROUND_FORCE, &err));
+	i4 = item_id_of(&st, 4);
+	OK(label_set(&st, &alice, &cb, i4, "phase", &train, 1, 0, &err));
 
 	/* a new codebook version (the current one, renumbered), a code
 	 * mapped on the way */
@@ -551,6 +553,18 @@ static void build_study(const char *path)
 		free(us.first_orphan);
 	}
 	holds(&st, &owner, "codebook update with a map");
+	/* the same code again under the new version: the version changes,
+	 * and that is audited */
+	codebook_release(&cb);
+	OK(study_codebook(&st, &cb, NULL, &err));
+	before = count_rows(&st, "SELECT count(*) FROM audit");
+	OK(label_set(&st, &alice, &cb, i4, "phase", &train, 1, 0, &err));
+	assert_int_equal(count_rows(&st, "SELECT count(*) FROM audit"),
+			 before + 1);
+	assert_int_equal(count_rows(&st, "SELECT count(*) FROM labels WHERE "
+				    "item_id = 4 AND codebook_version = "
+				    "'2.0'"), 1);
+	holds(&st, &owner, "a label under the new version");
 	{
 		struct revert_stats rs;
 
