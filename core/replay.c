@@ -178,7 +178,7 @@ static int register_sha256(struct store *st, struct err *e)
 	return 0;
 }
 
-/* ---- ids as ranges -------------------------------------------------------- */
+/* ---- ids as ranges ---------------------------------------------------- */
 
 void replay_format_ids(struct buf *out, const long long *ids, size_t n)
 {
@@ -413,9 +413,9 @@ static const char *const stmt_sql[NR_STMTS] = {
 	[S_FREEZE3] = "INSERT INTO r_round_labels (round_id, item_id, "
 		"member_id, dimension, code, codebook_version) SELECT "
 		"rs.round_id, l.item_id, l.member_id, l.dimension, l.code, "
-		"l.codebook_version FROM r_labels l JOIN r_round_submissions rs "
-		"ON rs.item_id = l.item_id AND rs.member_id = l.member_id WHERE "
-		"rs.round_id = ?1",
+		"l.codebook_version FROM r_labels l JOIN "
+		"r_round_submissions rs ON rs.item_id = l.item_id AND "
+		"rs.member_id = l.member_id WHERE rs.round_id = ?1",
 	[S_REOPEN] = "UPDATE r_rounds SET closed_at = NULL, closed_by = NULL "
 		"WHERE id = ?1",
 	[S_FORGET1] = "DELETE FROM r_round_labels WHERE round_id = ?1",
@@ -1948,9 +1948,9 @@ int replay_verify(struct store *st, const struct actor *a,
 			goto out;
 		if (!c->pinned_id) {
 			c->failed = REPLAY_HEAD;
-			snprintf(c->what, sizeof(c->what), "no row has head %s: "
-				 "the log was rewritten since that head was "
-				 "taken, or this is another study", head);
+			snprintf(c->what, sizeof(c->what), "no row has head "
+				 "%s: the log was rewritten since that head "
+				 "was taken, or this is another study", head);
 			ret = 0;
 			goto out;
 		}

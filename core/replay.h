@@ -56,7 +56,8 @@ enum replay_failure {
 	REPLAY_OK = 0,
 	REPLAY_CHAIN,		/* a row does not fit the hash chain */
 	REPLAY_HEAD,		/* the pinned head is not in the log */
-	REPLAY_SCHEMA,		/* a table, index, view or trigger differs */
+	REPLAY_SCHEMA,		/* a table, index, view or trigger
+				   differs */
 	REPLAY_STATE,		/* the state is not the log's replay */
 };
 
@@ -75,7 +76,8 @@ struct replay_check {
 					   labels there are is progress an
 					   annotator is not told) */
 	enum replay_failure failed;
-	char what[600];			/* the first difference, one line */
+	char what[600];			/* the first difference, one
+					   line */
 };
 
 /* Verify the study: the log's hash chain, with `head` (64 hex digits,

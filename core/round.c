@@ -500,8 +500,9 @@ static int save_gate(struct store *st, const struct actor *a,
 		audit_detail_int(&d, "on_lower", spec->gate_on_lower);
 		audit_detail_int(&d, "forced", spec->gate_forced);
 		rc = store_audit_detail(st, a->os_user, actor_for(a),
-					spec->gate_forced ? "round.gate-forced" :
-					"round.gate", 0, NULL, spec->gate_after,
+					spec->gate_forced ?
+					"round.gate-forced" : "round.gate", 0,
+					NULL, spec->gate_after,
 					spec->gate_detail ? spec->gate_detail :
 					spec->name, audit_detail_end(&d), e);
 		buf_release(&d);
@@ -969,9 +970,10 @@ int round_reopen(struct store *st, const struct actor *a, const char *name,
 
 		audit_detail_int(&d, "round", r.id);
 		rc = store_audit_detail(st, a->os_user, actor_for(a),
-					"round.reopen", 0, NULL, note.ptr, done ?
-					"forced: adjudicated items stay frozen" :
-					name, audit_detail_end(&d), e);
+					"round.reopen", 0, NULL, note.ptr,
+					done ? "forced: adjudicated items "
+					"stay frozen" : name,
+					audit_detail_end(&d), e);
 		buf_release(&d);
 		if (rc < 0)
 			goto out;
