@@ -24,6 +24,7 @@
 #include "core/buf.h"
 #include "core/item.h"
 #include "core/priv.h"
+#include "core/replay.h"
 #include "core/study.h"
 #include "core/vfs.h"
 #include "exports/atomic.h"
@@ -61,23 +62,55 @@ static int print_row(const struct audit_row *r, void *data)
 	return ferror(out) ? 1 : 0;
 }
 
-static int audit_verify_cmd(struct cli *c)
+static int audit_verify_cmd(struct cli *c, const char *head)
 {
-	struct audit_check chk;
+	struct replay_check chk;
 	int ret;
 
 	if ((ret = cli_open(c, CLI_MEMBER)))
 		return ret;
-	if (audit_verify(&c->st, &chk, &c->err) < 0)
+	if (replay_verify(&c->st, &c->actor, head, &chk, &c->err) < 0)
 		return cli_fail(c);
-	if (chk.bad_id) {
-		fprintf(stderr, "bugcoder: %s: audit log: row %lld does not "
-			"fit the chain: %s\n", c->study_path, chk.bad_id,
-			chk.reason);
+	if (chk.failed == REPLAY_CHAIN) {
+		fprintf(stderr, "bugcoder: %s: audit log: ", c->study_path);
+		cli_print_safe(stderr, chk.what);
+		fprintf(stderr, "\n");
 		return 1;
 	}
-	printf("audit log: %lld row%s, the chain holds\n", chk.rows,
-	       chk.rows == 1 ? "" : "s");
+	printf("audit log: %lld row%s, the chain holds; head %s\n",
+	       chk.chain.rows, chk.chain.rows == 1 ? "" : "s",
+	       chk.head[0] ? chk.head : "(none: the log is empty)");
+	if (chk.failed) {
+		static const char *const part[] = {
+			[REPLAY_HEAD] = "audit log",
+			[REPLAY_SCHEMA] = "schema",
+			[REPLAY_STATE] = "state",
+		};
+
+		fprintf(stderr, "bugcoder: %s: %s: ", c->study_path,
+			part[chk.failed]);
+		cli_print_safe(stderr, chk.what);
+		fprintf(stderr, "\n");
+		return 1;
+	}
+	if (head)
+		printf("head %.12s...: row %lld of %lld, so the log still "
+		       "begins with the log it pinned\n", head, chk.pinned_id,
+		       chk.head_id);
+	printf("schema: version %d, %d tables, indexes and triggers as "
+	       "bugcoder makes them\n", chk.schema_version,
+	       chk.schema_objects);
+	printf("state: as replaying the log gives it");
+	if (chk.told_all) {
+		printf(" (%lld rows replayed", chk.replayed);
+		if (chk.baseline_id)
+			printf(" after the baseline of row %lld",
+			       chk.baseline_id);
+		printf(", %lld rows of state compared)", chk.compared);
+	} else if (chk.baseline_id) {
+		printf(" (from the baseline of row %lld)", chk.baseline_id);
+	}
+	printf("\n");
 	return 0;
 }
 
@@ -86,7 +119,7 @@ CMD(audit)
 	static const char usage[] =
 		"bugcoder audit [--item ITEM] [--member M] [--format "
 		"text|csv|jsonl] [-o FILE] [--mode MODE]\n"
-		"       bugcoder audit verify\n"
+		"       bugcoder audit verify [--head HASH]\n"
 		"\n"
 		"The audit log, oldest first: the owner reads every row, "
 		"anyone else\n"
@@ -98,14 +131,34 @@ CMD(audit)
 		"name)\n"
 		"  --member M       only the rows by member M or done for M\n"
 		"  --format F       text (default), csv or jsonl (one JSON "
-		"object a line)\n"
+		"object a line);\n"
+		"                   csv and jsonl add each row's detail (JSON: "
+		"what the\n"
+		"                   replay needs), the owner's only\n"
 		"  -o FILE          write to FILE (replaced whole, or not at "
 		"all) instead\n"
 		"                   of standard output; mode 600 (you only)\n"
 		"  --mode MODE      widen the mode of FILE on purpose, e.g. 640\n"
-		"  verify           check the log's hash chain; names the "
-		"first row that\n"
-		"                   does not fit (exit 1)\n"
+		"  verify           check the study: the log's hash chain, "
+		"the schema\n"
+		"                   (tables, indexes, triggers) against "
+		"the one bugcoder\n"
+		"                   makes, and the state (members, rounds, "
+		"labels,\n"
+		"                   submissions, evidence, memos, "
+		"resolutions, codebook\n"
+		"                   versions ...) against a replay of the "
+		"log; prints the\n"
+		"                   log's head hash, or names the first "
+		"thing that differs\n"
+		"                   (exit 1)\n"
+		"  --head HASH      with verify: also check that the log still "
+		"begins with\n"
+		"                   the log whose head HASH was (a head "
+		"printed earlier,\n"
+		"                   or a package's manifest.json "
+		"audit_head): a rewritten\n"
+		"                   history or another study is caught\n"
 		"\n"
 		"  e.g. bugcoder audit --member alice --format csv -o "
 		"alice-audit.csv\n"
@@ -113,9 +166,10 @@ CMD(audit)
 		"       bugcoder audit verify";
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
 	const char *item = NULL, *member = NULL, *format = "text";
-	const char *output = NULL, *mode_arg = NULL;
+	const char *output = NULL, *mode_arg = NULL, *head = NULL;
 	mode_t mode;
 	const struct cli_opt opts[] = {
+		{ "--head", 1, &head, NULL, NULL, NULL },
 		{ "--item", 1, &item, NULL, NULL, NULL },
 		{ "--member", 1, &member, NULL, NULL, NULL },
 		{ "--format", 1, &format, NULL, NULL, NULL },
@@ -138,12 +192,14 @@ CMD(audit)
 		if (item || member || output || mode_arg ||
 		    strcmp(format, "text"))
 			return cli_usage_error(usage, "audit verify takes no "
-					       "options");
-		return audit_verify_cmd(c);
+					       "options but --head HASH");
+		return audit_verify_cmd(c, head);
 	}
 	free(pos);
 	if (npos)
 		return cli_usage_error(usage, "unknown audit subcommand");
+	if (head)
+		return cli_usage_error(usage, "--head goes with audit verify");
 	if (cli_mode(mode_arg, &mode, usage))
 		return 2;
 	if (mode_arg && !output)
@@ -459,8 +515,9 @@ static void doctor_lock(struct doctor *d, struct cli *c)
 static void doctor_study(struct doctor *d, struct cli *c,
 			 const struct server_conf *conf)
 {
-	struct audit_check chk;
+	struct replay_check chk;
 	struct err e = ERR_INIT;
+	int rc;
 
 	if (c->preopen_failed) {
 		line(d, "FAIL", "%s", c->preopen_err.msg);
@@ -485,14 +542,24 @@ static void doctor_study(struct doctor *d, struct cli *c,
 		line(d, "FAIL", "%s", e.msg);
 	else
 		line(d, "ok", "integrity check passed");
-	if (audit_verify(&c->st, &chk, &e) < 0)
+	/* the full check of `audit verify`: the chain, then the schema
+	 * and the state against the log's replay */
+	rc = replay_verify(&c->st, &c->actor, NULL, &chk, &e);
+	if (rc < 0)
 		line(d, "FAIL", "%s", e.msg);
-	else if (chk.bad_id)
+	else if (chk.failed == REPLAY_CHAIN)
 		line(d, "FAIL", "audit log: row %lld does not fit the chain "
-		     "(%s)", chk.bad_id, chk.reason);
+		     "(%s)", chk.chain.bad_id, chk.chain.reason);
 	else
 		line(d, "ok", "audit log: %lld rows, the chain holds",
-		     chk.rows);
+		     chk.chain.rows);
+	if (chk.failed == REPLAY_SCHEMA || chk.failed == REPLAY_STATE)
+		line(d, "FAIL", "%s: %s (`bugcoder audit verify`)",
+		     chk.failed == REPLAY_SCHEMA ? "schema" : "state",
+		     chk.what);
+	else if (!rc && !chk.failed)
+		line(d, "ok", "schema and state: as bugcoder makes them and "
+		     "as the audit log's replay gives them");
 	doctor_lock(d, c);
 }
 
@@ -685,10 +752,12 @@ CMD(doctor)
 		"the study\n"
 		"file's owner, group and mode, whether you could open it "
 		"without\n"
-		"bugcoder, its integrity, the audit log, who holds the write "
-		"lock; then\n"
-		"umask, home directory, locale and TERM.  Exit 1 if any line "
-		"is FAIL.\n"
+		"bugcoder, its integrity, the audit log's chain, the schema "
+		"and the state\n"
+		"against the log's replay (as `audit verify`), who holds the "
+		"write lock;\n"
+		"then umask, home directory, locale and TERM.  Exit 1 if any "
+		"line is FAIL.\n"
 		"\n"
 		"  --studies            (root) every study in the study "
 		"directory, with its\n"

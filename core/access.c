@@ -11,6 +11,11 @@ int access_sees_all(const struct actor *a)
 	return a->role == ROLE_OWNER || a->role == ROLE_ADJUDICATOR;
 }
 
+int access_whole_log(const struct actor *a)
+{
+	return a && a->role == ROLE_OWNER;
+}
+
 int access_rule(const struct actor *a, long long worker_id, int in_round,
 		int closed)
 {

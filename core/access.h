@@ -38,6 +38,11 @@ int access_rule(const struct actor *a, long long worker_id, int in_round,
  * the rounds (the owner and adjudicators). */
 int access_sees_all(const struct actor *a);
 
+/* Whether the actor reads the whole audit log, each row's detail and the
+ * values a state check finds different (the owner); anyone else reads
+ * their own rows, without detail.  `a` may be NULL (nobody known). */
+int access_whole_log(const struct actor *a);
+
 /* May actor `a`, who may see the work (access_rule()), also learn which
  * member coded what on an item that is (`resolved`: resolved or settled),
  * in a study whose adjudication is (`blind`)?  1 yes, 0 no (use "Coder

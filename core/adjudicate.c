@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/audit.h"
 #include "core/buf.h"
 #include "core/suggest.h"
 
@@ -498,9 +499,47 @@ int adjudicate_resolve(struct store *st, const struct actor *a,
 		store_error(st, e, "saving the resolution");
 		goto out;
 	}
-	if (store_audit(st, a->os_user, actor_for(a), "resolve", item_id, dim,
-			old.len ? old.ptr : NULL, final.ptr, e) < 0)
-		goto out;
+	{
+		/* as the row now holds them: a second resolution keeps the
+		 * coders the first one saw */
+		sqlite3_stmt *r;
+		struct buf det = BUF_INIT;
+		int rc;
+
+		r = store_prepare(st, "SELECT rationale, cause, coder1, "
+				  "coder1_codes, coder2, coder2_codes FROM "
+				  "resolutions WHERE item_id = ? AND dimension "
+				  "= ?", e);
+		if (!r)
+			goto out;
+		sqlite3_bind_int64(r, 1, item_id);
+		sqlite3_bind_text(r, 2, dim, -1, SQLITE_STATIC);
+		rc = store_step(st, r, "reading the resolution", e);
+		if (rc > 0) {
+			static const char *const col[] = {
+				"rationale", "cause", "coder1", "coder1_codes",
+				"coder2", "coder2_codes"
+			};
+			int k;
+
+			for (k = 0; k < 6; k++)
+				audit_detail_str(&det, col[k], (const char *)
+						 sqlite3_column_text(r, k));
+		} else if (rc == 0) {
+			rc = err_set(e, ERR_DB, "saving the resolution: it "
+				     "is not there");
+		}
+		sqlite3_finalize(r);
+		if (rc >= 0)
+			rc = store_audit_detail(st, a->os_user, actor_for(a),
+						"resolve", item_id, dim,
+						old.len ? old.ptr : NULL,
+						final.ptr,
+						audit_detail_end(&det), e);
+		buf_release(&det);
+		if (rc < 0)
+			goto out;
+	}
 	ret = store_commit(st, e);
 out:
 	if (ret < 0)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/access.h"
 #include "core/buf.h"
 #include "core/item.h"
 
@@ -59,6 +60,10 @@ void audit_row_hash(const char *prev, const struct audit_row *r,
 	put_text(&c, r->dimension);
 	put_text(&c, r->old);
 	put_text(&c, r->new_value);
+	if (r->detail) {
+		sha256_update(&c, "D", 1);
+		put_text(&c, r->detail);
+	}
 	sha256_final(&c, d);
 	sha256_hex(d, out);
 }
@@ -89,7 +94,7 @@ int audit_last(struct store *st, long long *id,
 }
 
 #define ROW_COLUMNS "a.id, a.at, a.actor, a.for_member, a.action, " \
-	"a.item_id, a.dimension, a.old, a.new, a.hash"
+	"a.item_id, a.dimension, a.old, a.new, a.hash, a.detail"
 
 /* Point `r` at the columns of the current row of `s` (ROW_COLUMNS). */
 static void read_row(sqlite3_stmt *s, struct audit_row *r)
@@ -108,6 +113,82 @@ static void read_row(sqlite3_stmt *s, struct audit_row *r)
 	r->new_value = (const char *)sqlite3_column_text(s, 8);
 	h = (const char *)sqlite3_column_text(s, 9);
 	snprintf(r->hash, sizeof(r->hash), "%s", h ? h : "");
+	r->detail = (const char *)sqlite3_column_text(s, 10);
+}
+
+int audit_find_hash(struct store *st, const char *hash, long long *id,
+		    struct err *e)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	*id = 0;
+	s = store_prepare(st, "SELECT id FROM audit WHERE hash = ? ORDER BY "
+			  "id LIMIT 1", e);
+	if (!s)
+		return -1;
+	sqlite3_bind_text(s, 1, hash, -1, SQLITE_STATIC);
+	rc = store_step(st, s, "reading the audit log", e);
+	if (rc > 0)
+		*id = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return rc < 0 ? -1 : 0;
+}
+
+/* ", " between fields, '{' before the first. */
+static void detail_key(struct buf *d, const char *key)
+{
+	buf_addch(d, d->len ? ',' : '{');
+	audit_json_str(d, key);
+	buf_addch(d, ':');
+}
+
+void audit_json_str(struct buf *d, const char *s)
+{
+	const unsigned char *p;
+
+	buf_addch(d, '"');
+	for (p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\') {
+			buf_addch(d, '\\');
+			buf_addch(d, (char)*p);
+		} else if (*p < 0x20 || *p == 0x7f) {
+			buf_addf(d, "\\u%04x", *p);
+		} else {
+			buf_addch(d, (char)*p);
+		}
+	}
+	buf_addch(d, '"');
+}
+
+void audit_detail_str(struct buf *d, const char *key, const char *value)
+{
+	detail_key(d, key);
+	if (value)
+		audit_json_str(d, value);
+	else
+		buf_addstr(d, "null");
+}
+
+void audit_detail_int(struct buf *d, const char *key, long long value)
+{
+	detail_key(d, key);
+	buf_addf(d, "%lld", value);
+}
+
+void audit_detail_real(struct buf *d, const char *key, double value)
+{
+	detail_key(d, key);
+	/* 17 significant digits: read back, the same double */
+	buf_addf(d, "%.17g", value);
+}
+
+const char *audit_detail_end(struct buf *d)
+{
+	if (!d->len)
+		return NULL;
+	buf_addch(d, '}');
+	return d->ptr;
 }
 
 int audit_chain_fill(struct store *st, struct err *e)
@@ -214,7 +295,7 @@ int audit_list(struct store *st, const struct actor *a,
 			  "ORDER BY a.id", e);
 	if (!s)
 		return -1;
-	sqlite3_bind_int(s, 1, a->role == ROLE_OWNER);
+	sqlite3_bind_int(s, 1, access_whole_log(a));
 	store_bind_text(s, 2, a->name);
 	sqlite3_bind_int64(s, 3, f ? f->item_id : 0);
 	store_bind_text(s, 4, f ? f->member : NULL);
@@ -223,10 +304,12 @@ int audit_list(struct store *st, const struct actor *a,
 		char *name = NULL;
 
 		read_row(s, &r);
-		if (sqlite3_column_type(s, 10) != SQLITE_NULL)
+		if (!access_whole_log(a))
+			r.detail = NULL;
+		if (sqlite3_column_type(s, 11) != SQLITE_NULL)
 			name = item_name((const char *)
-					 sqlite3_column_text(s, 10),
-					 sqlite3_column_int64(s, 11));
+					 sqlite3_column_text(s, 11),
+					 sqlite3_column_int64(s, 12));
 		r.item = name;
 		ret = fn(&r, data);
 		free(name);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/access.h"
+#include "core/audit.h"
 #include "core/diff.h"
 #include "core/item.h"
 #include "core/label.h"
@@ -263,7 +264,7 @@ int evidence_add(struct store *st, const struct actor *a,
 		 long long *id, struct err *e)
 {
 	struct item it;
-	struct buf q = BUF_INIT, spec = BUF_INIT;
+	struct buf q = BUF_INIT, spec = BUF_INIT, detail = BUF_INIT;
 	sqlite3_stmt *s = NULL;
 	char now[32];
 	int ret = -1, rc;
@@ -302,13 +303,23 @@ int evidence_add(struct store *st, const struct actor *a,
 			err_set(e, ERR_DB, "saving evidence: no id");
 		goto out;
 	}
+	audit_detail_int(&detail, "id", sqlite3_column_int64(s, 0));
 	if (id)
 		*id = sqlite3_column_int64(s, 0);
 	sqlite3_finalize(s);
 	s = NULL;
 	evidence_format(c, &spec);
-	if (store_audit(st, a->os_user, actor_for(a), "evidence.add",
-			item_id, dim, NULL, spec.ptr, e) < 0)
+	audit_detail_str(&detail, "pane", c->pane == EVIDENCE_DIFF ? "diff" :
+			 "issue");
+	audit_detail_str(&detail, "path", c->path);
+	audit_detail_int(&detail, "old_side", c->old_side);
+	audit_detail_int(&detail, "comment", c->comment);
+	audit_detail_int(&detail, "from", c->from);
+	audit_detail_int(&detail, "to", c->to);
+	audit_detail_str(&detail, "quote", q.ptr);
+	if (store_audit_detail(st, a->os_user, actor_for(a), "evidence.add",
+			       item_id, dim, NULL, spec.ptr,
+			       audit_detail_end(&detail), e) < 0)
 		goto out;
 	ret = store_commit(st, e);
 out:
@@ -318,6 +329,7 @@ out:
 	item_release(&it);
 	buf_release(&q);
 	buf_release(&spec);
+	buf_release(&detail);
 	return ret;
 }
 
@@ -354,9 +366,17 @@ int evidence_remove(struct store *st, const struct actor *a, long long id,
 	sqlite3_bind_int64(s, 1, id);
 	if (store_step(st, s, "removing evidence", e) < 0)
 		goto out;
-	if (store_audit(st, a->os_user, actor_for(a), "evidence.remove",
-			item_id, dim, NULL, NULL, e) < 0)
-		goto out;
+	{
+		struct buf d = BUF_INIT;
+
+		audit_detail_int(&d, "id", id);
+		rc = store_audit_detail(st, a->os_user, actor_for(a),
+					"evidence.remove", item_id, dim, NULL,
+					NULL, audit_detail_end(&d), e);
+		buf_release(&d);
+		if (rc < 0)
+			goto out;
+	}
 	ret = store_commit(st, e);
 out:
 	if (ret < 0)

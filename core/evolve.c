@@ -13,6 +13,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "core/audit.h"
 #include "core/buf.h"
 #include "core/item.h"
 #include "core/study.h"
@@ -62,10 +63,7 @@ int code_map_parse(const char *arg, const struct codebook *old,
 	}
 }
 
-/* Replace `from` by `to` in a ';'-joined sorted list; returns a new
- * list (sorted, without duplicates) or NULL when `from` is absent. */
-static char *replace_in_list(const char *list, const char *from,
-			     const char *to)
+char *code_list_replace(const char *list, const char *from, const char *to)
 {
 	char *copy = xstrdup(list), *tok, *save = NULL;
 	const char *v[256];
@@ -159,7 +157,7 @@ static int rewrite_resolutions(struct store *st, const char *dim,
 		}
 		sqlite3_bind_text(s, 1, dim, -1, SQLITE_STATIC);
 		while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-			char *nl = replace_in_list((const char *)
+			char *nl = code_list_replace((const char *)
 				sqlite3_column_text(s, 1), from, to);
 
 			if (!nl)
@@ -216,16 +214,19 @@ static int apply_map(struct store *st, const struct actor *a,
 		     const struct code_map *m, struct update_stats *stats,
 		     struct err *e)
 {
-	struct buf note = BUF_INIT;
+	struct buf note = BUF_INIT, d = BUF_INIT;
 	int moved = 0, res = 0, rc;
 
 	if (move_labels(st, m->dim, m->from, m->to, 0, &moved, e) < 0 ||
 	    rewrite_resolutions(st, m->dim, m->from, m->to, &res, e) < 0)
 		return -1;
 	buf_addf(&note, "%s (%d labels, %d resolutions)", m->to, moved, res);
-	rc = store_audit(st, a->os_user, actor_for(a), "codebook.map", 0,
-			 m->dim, m->from, note.ptr, e);
+	audit_detail_str(&d, "to", m->to);
+	rc = store_audit_detail(st, a->os_user, actor_for(a), "codebook.map",
+				0, m->dim, m->from, note.ptr,
+				audit_detail_end(&d), e);
 	buf_release(&note);
+	buf_release(&d);
 	stats->moved += moved;
 	stats->resolutions += res;
 	return rc;
@@ -725,15 +726,18 @@ int proposal_accept(struct store *st, const struct actor *a, long long id,
 	if (decide(st, a, id, "accepted", p.key, e) < 0)
 		goto out;
 	{
-		struct buf note = BUF_INIT;
+		struct buf note = BUF_INIT, d = BUF_INIT;
 		int rc;
 
 		buf_addf(&note, "%s (accepted into %s, %d labels)", p.key,
 			 newver, moved);
-		rc = store_audit(st, a->os_user, actor_for(a),
-				 "proposal.accept", 0, p.dimension, "other",
-				 note.ptr, e);
+		audit_detail_int(&d, "proposal", id);
+		rc = store_audit_detail(st, a->os_user, actor_for(a),
+					"proposal.accept", 0, p.dimension,
+					"other", note.ptr,
+					audit_detail_end(&d), e);
 		buf_release(&note);
+		buf_release(&d);
 		if (rc < 0)
 			goto out;
 	}
@@ -779,14 +783,19 @@ int proposal_map(struct store *st, const struct actor *a, long long id,
 	    decide(st, a, id, "mapped", code, e) < 0)
 		goto out;
 	{
-		struct buf note = BUF_INIT;
+		struct buf note = BUF_INIT, det = BUF_INIT;
 		int rc;
 
 		buf_addf(&note, "%s (proposal %s mapped, %d labels)", code,
 			 p.key, moved);
-		rc = store_audit(st, a->os_user, actor_for(a), "proposal.map",
-				 0, p.dimension, "other", note.ptr, e);
+		audit_detail_int(&det, "proposal", id);
+		audit_detail_str(&det, "code", code);
+		rc = store_audit_detail(st, a->os_user, actor_for(a),
+					"proposal.map", 0, p.dimension,
+					"other", note.ptr,
+					audit_detail_end(&det), e);
 		buf_release(&note);
+		buf_release(&det);
 		if (rc < 0)
 			goto out;
 	}
@@ -842,11 +851,11 @@ static int reopen_proposals(struct store *st, const struct actor *a,
 	if (!u)
 		goto out;
 	for (i = 0; i < n; i++) {
-		const struct dimension *d = codebook_dim(cb, dims[i]);
-		struct buf note = BUF_INIT;
+		const struct dimension *dm = codebook_dim(cb, dims[i]);
+		struct buf note = BUF_INIT, d = BUF_INIT;
 		int moved = 0;
 
-		if (!d || !dimension_code(d, "other")) {
+		if (!dm || !dimension_code(dm, "other")) {
 			err_set(e, ERR_INPUT, "proposal %lld (%s:%s) cannot be "
 				"undone: version %s has no %s:other for its "
 				"labels", ids[i], dims[i], keys[i],
@@ -864,10 +873,12 @@ static int reopen_proposals(struct store *st, const struct actor *a,
 		}
 		buf_addf(&note, "open (%d label%s back to other)", moved,
 			 moved == 1 ? "" : "s");
-		rc = store_audit(st, a->os_user, actor_for(a),
-				 "proposal.reopen", 0, dims[i], keys[i],
-				 note.ptr, e);
+		audit_detail_int(&d, "proposal", ids[i]);
+		rc = store_audit_detail(st, a->os_user, actor_for(a),
+					"proposal.reopen", 0, dims[i], keys[i],
+					note.ptr, audit_detail_end(&d), e);
 		buf_release(&note);
+		buf_release(&d);
 		if (rc < 0)
 			goto out;
 		stats->reopened++;

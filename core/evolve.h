@@ -35,6 +35,12 @@ struct code_map {
 int code_map_parse(const char *arg, const struct codebook *old,
 		   struct code_map *m, char **copy, struct err *e);
 
+/* Replace `from` by `to` in a ';'-joined sorted list of codes: a new
+ * list (sorted, without duplicates; free() it), or NULL when `from` is
+ * not in it.  A code map rewrites resolutions with it (and the replay of
+ * its audit row, core/replay). */
+char *code_list_replace(const char *list, const char *from, const char *to);
+
 struct update_stats {
 	int moved;		/* labels moved by maps */
 	int resolutions;	/* resolutions rewritten */

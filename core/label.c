@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/access.h"
+#include "core/audit.h"
 #include "core/buf.h"
 #include "core/item.h"
 #include "core/study.h"
@@ -235,41 +236,6 @@ int label_check_access(struct store *st, const struct actor *a,
 	return 0;
 }
 
-/* The member's codes of `dim`, joined by ';': *out is owned, NULL when
- * none.  0, or -1 with `e` filled (the audit never records a wrong old
- * value for an unreadable one). */
-static int codes_joined(struct store *st, long long item_id,
-			long long member_id, const char *dim, char **out,
-			struct err *e)
-{
-	sqlite3_stmt *s;
-	struct buf b = BUF_INIT;
-	int rc;
-
-	*out = NULL;
-	s = store_prepare(st, "SELECT code FROM labels WHERE item_id = ? AND "
-			  "member_id = ? AND dimension = ? ORDER BY code", e);
-	if (!s)
-		return -1;
-	sqlite3_bind_int64(s, 1, item_id);
-	sqlite3_bind_int64(s, 2, member_id);
-	sqlite3_bind_text(s, 3, dim, -1, SQLITE_STATIC);
-	while ((rc = store_step(st, s, "reading labels", e)) > 0) {
-		if (b.len)
-			buf_addch(&b, ';');
-		buf_addstr(&b, (const char *)sqlite3_column_text(s, 0));
-	}
-	sqlite3_finalize(s);
-	if (rc < 0) {
-		buf_release(&b);
-		return -1;
-	}
-	if (b.len)
-		*out = buf_detach(&b, NULL);
-	buf_release(&b);
-	return 0;
-}
-
 static int step_done(struct store *st, sqlite3_stmt *s, struct err *e,
 		     const char *what)
 {
@@ -289,10 +255,12 @@ int label_set(struct store *st, const struct actor *a,
 	const struct dimension *d = codebook_dim(cb, dim);
 	const char **sorted = NULL;
 	char *old = NULL, *new_ = NULL;
+	struct buf detail = BUF_INIT;
 	sqlite3_stmt *s;
 	char now[32];
+	long long old_pid = 0;
 	size_t i;
-	int ret = -1, rc;
+	int ret = -1, rc, same_version = 1, has_other = 0;
 
 	if (!d) {
 		err_set(e, ERR_INPUT, "%s: no such dimension in codebook %s",
@@ -329,25 +297,66 @@ int label_set(struct store *st, const struct actor *a,
 	if (study_codebook_current(st, cb, e) < 0 ||
 	    label_check_access(st, a, item_id, e) < 0)
 		goto out;
-	if (codes_joined(st, item_id, a->member_id, dim, &old, e) < 0)
+	/* what is there: its codes, whether each was made under this
+	 * version, and the proposal riding on its `other` */
+	s = store_prepare(st, "SELECT code, codebook_version IS ?4, "
+			  "proposal_id FROM labels WHERE item_id = ?1 AND "
+			  "member_id = ?2 AND dimension = ?3 ORDER BY code", e);
+	if (!s)
+		goto out;
+	sqlite3_bind_int64(s, 1, item_id);
+	sqlite3_bind_int64(s, 2, a->member_id);
+	sqlite3_bind_text(s, 3, dim, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 4, cb->version, -1, SQLITE_STATIC);
+	{
+		struct buf b = BUF_INIT;
+
+		while ((rc = store_step(st, s, "reading labels", e)) > 0) {
+			const char *code = (const char *)
+					   sqlite3_column_text(s, 0);
+
+			if (b.len)
+				buf_addch(&b, ';');
+			buf_addstr(&b, code);
+			if (!sqlite3_column_int(s, 1))
+				same_version = 0;
+			if (!strcmp(code, "other") &&
+			    sqlite3_column_type(s, 2) != SQLITE_NULL)
+				old_pid = sqlite3_column_int64(s, 2);
+		}
+		if (b.len)
+			old = buf_detach(&b, NULL);
+		buf_release(&b);
+	}
+	sqlite3_finalize(s);
+	if (rc < 0)
 		goto out;
 	/* a proposal rides on the `other` label: setting the dimension
 	 * again, `other` still among the codes, keeps it attached */
-	if (!proposal_id) {
-		s = store_prepare(st, "SELECT proposal_id FROM labels WHERE "
-				  "item_id = ? AND member_id = ? AND dimension "
-				  "= ? AND code = 'other'", e);
-		if (!s)
-			goto out;
-		sqlite3_bind_int64(s, 1, item_id);
-		sqlite3_bind_int64(s, 2, a->member_id);
-		sqlite3_bind_text(s, 3, dim, -1, SQLITE_STATIC);
-		rc = store_step(st, s, "reading labels", e);
-		if (rc > 0)
-			proposal_id = sqlite3_column_int64(s, 0);
-		sqlite3_finalize(s);
-		if (rc < 0)
-			goto out;
+	if (!proposal_id)
+		proposal_id = old_pid;
+	{
+		struct buf b = BUF_INIT;
+
+		for (i = 0; i < n; i++) {
+			if (i)
+				buf_addch(&b, ';');
+			buf_addstr(&b, sorted[i]);
+			if (!strcmp(sorted[i], "other"))
+				has_other = 1;
+		}
+		if (b.len)
+			new_ = buf_detach(&b, NULL);
+		buf_release(&b);
+	}
+	if (!has_other)
+		proposal_id = 0;
+	/* the same codes, version and proposal: nothing changes (and so
+	 * nothing is audited) */
+	if ((old ? new_ && !strcmp(old, new_) : !new_) && same_version &&
+	    proposal_id == old_pid) {
+		ret = store_commit(st, e);
+		goto out;
 	}
 	s = store_prepare(st, "DELETE FROM labels WHERE item_id = ? AND "
 			  "member_id = ? AND dimension = ?", e);
@@ -379,11 +388,13 @@ int label_set(struct store *st, const struct actor *a,
 		if (step_done(st, s, e, "saving a label") < 0)
 			goto out;
 	}
-	if (codes_joined(st, item_id, a->member_id, dim, &new_, e) < 0)
-		goto out;
-	if ((old || new_) && !(old && new_ && !strcmp(old, new_)) &&
-	    store_audit(st, a->os_user, actor_for(a), "label", item_id, dim,
-			old, new_, e) < 0)
+	/* the replay takes the version from the codebook then current, and
+	 * the proposal from here */
+	if (proposal_id)
+		audit_detail_int(&detail, "proposal", proposal_id);
+	if (store_audit_detail(st, a->os_user, actor_for(a), "label", item_id,
+			       dim, old, new_, audit_detail_end(&detail),
+			       e) < 0)
 		goto out;
 	ret = store_commit(st, e);
 out:
@@ -392,6 +403,7 @@ out:
 	free(sorted);
 	free(old);
 	free(new_);
+	buf_release(&detail);
 	return ret;
 }
 
@@ -633,9 +645,20 @@ int label_propose(struct store *st, const struct actor *a,
 	if (step_done(st, s, e, "saving a proposal") < 0)
 		goto out;
 	pid = sqlite3_last_insert_rowid(st->db);
-	if (store_audit(st, a->os_user, actor_for(a), "propose", item_id, dim,
-			NULL, key, e) < 0)
-		goto out;
+	{
+		struct buf det = BUF_INIT;
+		int rc;
+
+		audit_detail_int(&det, "id", pid);
+		audit_detail_str(&det, "name", name);
+		audit_detail_str(&det, "definition", definition);
+		rc = store_audit_detail(st, a->os_user, actor_for(a),
+					"propose", item_id, dim, NULL, key,
+					audit_detail_end(&det), e);
+		buf_release(&det);
+		if (rc < 0)
+			goto out;
+	}
 	if (d->select_many) {
 		struct coding c = CODING_INIT;
 		const struct coded_dim *cur;

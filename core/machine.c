@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/audit.h"
 #include "core/item.h"
 #include "core/label.h"
 #include "core/priv.h"
@@ -629,15 +630,26 @@ int machine_store(struct store *st, const struct actor *a,
 		goto out;
 	}
 	{
-		struct buf n = BUF_INIT;
+		struct buf n = BUF_INIT, d = BUF_INIT;
 		int rc;
 
 		buf_addf(&n, "%s answer=%s input=%s model=%s ms=%lld",
 			 m->name, p->answer_sha, p->input_sha,
 			 p->model ? p->model : "-", p->ms);
-		rc = store_audit(st, a->os_user, m->name, "machine.answer",
-				 item_id, NULL, NULL, n.ptr, e);
+		audit_detail_int(&d, "id", sqlite3_last_insert_rowid(st->db));
+		audit_detail_str(&d, "command", p->command);
+		audit_detail_str(&d, "model", p->model);
+		audit_detail_str(&d, "note", p->note);
+		audit_detail_str(&d, "version", cb->version);
+		audit_detail_str(&d, "input_sha256", p->input_sha);
+		audit_detail_str(&d, "answer_sha256", p->answer_sha);
+		audit_detail_str(&d, "rationale", ans->rationale);
+		audit_detail_int(&d, "ms", p->ms);
+		rc = store_audit_detail(st, a->os_user, m->name,
+					"machine.answer", item_id, NULL, NULL,
+					n.ptr, audit_detail_end(&d), e);
 		buf_release(&n);
+		buf_release(&d);
 		if (rc < 0)
 			goto out;
 	}

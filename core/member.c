@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/audit.h"
 #include "core/buf.h"
 #include "core/suggest.h"
 #include "core/priv.h"
@@ -303,15 +304,34 @@ int member_add(struct store *st, const struct actor *a, const char *name,
 		goto out;
 	}
 	{
-		struct buf o = BUF_INIT, n = BUF_INIT;
+		struct buf o = BUF_INIT, n = BUF_INIT, d = BUF_INIT;
+		long long id = 0;
 
+		sqlite3_finalize(s);
+		s = store_prepare(st, "SELECT id FROM members WHERE name = ?",
+				  e);
+		if (!s)
+			goto out;
+		sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
+		rc = store_step(st, s, "reading the members", e);
+		if (rc > 0)
+			id = sqlite3_column_int64(s, 0);
+		if (rc <= 0) {
+			if (!rc)
+				err_set(e, ERR_DB, "adding a member: %s is not "
+					"there", name);
+			goto out;
+		}
 		if (old)
 			buf_addf(&o, "%s=%s", name, old);
 		buf_addf(&n, "%s=%s", name, role_name(role));
-		rc = store_audit(st, a->os_user, actor_for(a), "member.add", 0,
-				 NULL, old ? o.ptr : NULL, n.ptr, e);
+		audit_detail_int(&d, "id", id);
+		rc = store_audit_detail(st, a->os_user, actor_for(a),
+					"member.add", 0, NULL, old ? o.ptr :
+					NULL, n.ptr, audit_detail_end(&d), e);
 		buf_release(&o);
 		buf_release(&n);
+		buf_release(&d);
 		if (rc < 0)
 			goto out;
 	}

@@ -10,8 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/audit.h"
 #include "core/buf.h"
 #include "core/item.h"
+#include "core/replay.h"
 
 uint64_t round_splitmix64(uint64_t *state)
 {
@@ -477,10 +479,35 @@ static int save_gate(struct store *st, const struct actor *a,
 	if (sqlite3_changes(st->db) != 1)
 		return err_set(e, ERR_NOTFOUND, "--after %s: no such round",
 			       spec->gate_after);
-	return store_audit(st, a->os_user, actor_for(a), spec->gate_forced ?
-			   "round.gate-forced" : "round.gate", 0, NULL,
-			   spec->gate_after, spec->gate_detail ?
-			   spec->gate_detail : spec->name, e);
+	{
+		struct buf d = BUF_INIT;
+		long long after = 0;
+
+		s = store_prepare(st, "SELECT after_round_id FROM round_gates "
+				  "WHERE round_id = ?", e);
+		if (!s)
+			return -1;
+		sqlite3_bind_int64(s, 1, rid);
+		rc = store_step(st, s, "reading the round's gate", e);
+		if (rc > 0)
+			after = sqlite3_column_int64(s, 0);
+		sqlite3_finalize(s);
+		if (rc < 0)
+			return -1;
+		audit_detail_int(&d, "round", rid);
+		audit_detail_int(&d, "after", after);
+		audit_detail_real(&d, "min_kappa", spec->gate_min_kappa);
+		audit_detail_int(&d, "on_lower", spec->gate_on_lower);
+		audit_detail_int(&d, "forced", spec->gate_forced);
+		rc = store_audit_detail(st, a->os_user, actor_for(a),
+					spec->gate_forced ?
+					"round.gate-forced" : "round.gate", 0,
+					NULL, spec->gate_after,
+					spec->gate_detail ? spec->gate_detail :
+					spec->name, audit_detail_end(&d), e);
+		buf_release(&d);
+		return rc;
+	}
 }
 
 /* Why a round would have no items, with the way out when a closed round
@@ -700,9 +727,39 @@ int round_create(struct store *st, const struct actor *a,
 			goto out;
 		}
 	}
-	if (store_audit(st, a->os_user, actor_for(a), "round.create", 0, NULL,
-			NULL, spec->name, e) < 0)
-		goto out;
+	{
+		struct buf d = BUF_INIT, items = BUF_INIT;
+		long long *ids = xcalloc(want + 1, sizeof(*ids));
+		int rc;
+
+		for (i = 0; i < want; i++)
+			ids[i] = c.v[i].id;
+		replay_format_ids(&items, ids, want);
+		free(ids);
+		audit_detail_int(&d, "id", rid);
+		audit_detail_str(&d, "spec", desc.ptr);
+		/* as text: a JSON number would lose a large seed's digits */
+		if (spec->has_seed) {
+			char seed[32];
+
+			snprintf(seed, sizeof(seed), "%lld",
+				 (long long)spec->seed);
+			audit_detail_str(&d, "seed", seed);
+		}
+		audit_detail_str(&d, "stratify", spec->stratify);
+		buf_addstr(&d, ",\"annotators\":[");
+		for (i = 0; i < spec->nr_annotators; i++)
+			buf_addf(&d, "%s%lld", i ? "," : "", ann[i]);
+		buf_addch(&d, ']');
+		audit_detail_str(&d, "items", items.ptr);
+		rc = store_audit_detail(st, a->os_user, actor_for(a),
+					"round.create", 0, NULL, NULL,
+					spec->name, audit_detail_end(&d), e);
+		buf_release(&d);
+		buf_release(&items);
+		if (rc < 0)
+			goto out;
+	}
 	if (spec->gate_after && save_gate(st, a, spec, rid, e) < 0)
 		goto out;
 	if (store_commit(st, e) < 0)
@@ -821,9 +878,18 @@ int round_close(struct store *st, const struct actor *a, const char *name,
 	}
 	if (round_freeze(st, r.id, 1, e) < 0)
 		goto out;
-	if (store_audit(st, a->os_user, actor_for(a), "round.close", 0, NULL,
-			NULL, note.ptr, e) < 0)
-		goto out;
+	{
+		struct buf d = BUF_INIT;
+		int rc;
+
+		audit_detail_int(&d, "round", r.id);
+		rc = store_audit_detail(st, a->os_user, actor_for(a),
+					"round.close", 0, NULL, NULL, note.ptr,
+					audit_detail_end(&d), e);
+		buf_release(&d);
+		if (rc < 0)
+			goto out;
+	}
 	ret = store_commit(st, e);
 out:
 	if (ret < 0)
@@ -899,10 +965,19 @@ int round_reopen(struct store *st, const struct actor *a, const char *name,
 	}
 	if (round_freeze(st, r.id, 0, e) < 0)
 		goto out;
-	if (store_audit(st, a->os_user, actor_for(a), "round.reopen", 0, NULL,
-			note.ptr, done ? "forced: adjudicated items stay "
-			"frozen" : name, e) < 0)
-		goto out;
+	{
+		struct buf d = BUF_INIT;
+
+		audit_detail_int(&d, "round", r.id);
+		rc = store_audit_detail(st, a->os_user, actor_for(a),
+					"round.reopen", 0, NULL, note.ptr,
+					done ? "forced: adjudicated items "
+					"stay frozen" : name,
+					audit_detail_end(&d), e);
+		buf_release(&d);
+		if (rc < 0)
+			goto out;
+	}
 	ret = store_commit(st, e);
 out:
 	if (ret < 0)

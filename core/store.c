@@ -22,11 +22,36 @@
 #include "core/audit.h"
 #include "core/buf.h"
 #include "core/priv.h"
+#include "core/replay.h"
 #include "core/schema.sql.h"
 #include "core/vfs.h"
 
 #define NR_MIGRATIONS (sizeof(migrations) / sizeof(migrations[0]))
 #define BUSY_TIMEOUT_MS 8000
+
+/*
+ * The time of the transaction in progress: every row one transaction
+ * writes carries the same time as its audit rows, so that the state can
+ * be checked against the log's replay to the second (core/replay.h).
+ * Set when the first store of the process begins a transaction, cleared
+ * when the last one ends.
+ */
+static int tx_open;
+static char tx_now[32];
+
+static void tx_started(void)
+{
+	if (tx_open++ == 0) {
+		tx_now[0] = '\0';
+		store_now(tx_now);
+	}
+}
+
+static void tx_ended(void)
+{
+	if (tx_open > 0 && --tx_open == 0)
+		tx_now[0] = '\0';
+}
 
 /*
  * Permission problems name the file, the operation and the permission
@@ -232,7 +257,7 @@ static int user_version(struct store *st, int *v, struct err *e)
 static int migrate(struct store *st, struct err *e)
 {
 	char sql[64];
-	int v;
+	int v, from;
 
 	if (user_version(st, &v, e) < 0)
 		return -1;
@@ -253,6 +278,7 @@ static int migrate(struct store *st, struct err *e)
 	/* re-read inside the write lock: another process may have won */
 	if (user_version(st, &v, e) < 0)
 		goto fail;
+	from = v;
 	for (; v < (int)NR_MIGRATIONS; v++) {
 		if (store_exec(st, migrations[v], e) < 0) {
 			err_prefix(e, "migrating the study to version %d",
@@ -266,6 +292,11 @@ static int migrate(struct store *st, struct err *e)
 	/* rows written before the audit log was chained (or by a program
 	 * that did not chain them) get their hashes now */
 	if (audit_chain_fill(st, e) < 0)
+		goto fail;
+	/* a study older than the replay of its log: what it holds now is
+	 * where the replay starts (a new study starts from nothing) */
+	if (from > 0 && from < REPLAY_SINCE_VERSION &&
+	    replay_baseline(st, from, e) < 0)
 		goto fail;
 	return store_commit(st, e);
 fail:
@@ -914,10 +945,12 @@ void store_close(struct store *st)
 	if (!st)
 		return;
 	if (st->db) {
-		if (st->depth)
+		if (st->depth) {
 			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
-		else
+			tx_ended();
+		} else {
 			checkpoint(st, 1);
+		}
 		sqlite3_close_v2(st->db);
 	}
 	/* after the connection: see open_shm_fd() */
@@ -1178,6 +1211,8 @@ int store_begin(struct store *st, struct err *e)
 			busy_error(st, e);
 		return -1;
 	}
+	/* the time is taken once the write lock is held */
+	tx_started();
 	return 0;
 }
 
@@ -1187,6 +1222,7 @@ int store_commit(struct store *st, struct err *e)
 		return 0;
 	if (--st->depth)
 		return 0;
+	tx_ended();
 	if (store_exec(st, "COMMIT", e) < 0) {
 		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 		return -1;
@@ -1201,6 +1237,7 @@ void store_rollback(struct store *st)
 	if (st->depth <= 0)
 		return;
 	st->depth = 0;
+	tx_ended();
 	/* a ROLLBACK that fails (a lock, an interrupt) leaves the
 	 * transaction open and every later write refused: try again */
 	if (sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL) != SQLITE_OK &&
@@ -1292,6 +1329,10 @@ void store_now(char out[32])
 	time_t t;
 	struct tm tm;
 
+	if (tx_now[0]) {
+		memcpy(out, tx_now, 32);
+		return;
+	}
 	if (fixed && *fixed) {
 		snprintf(out, 32, "%s", fixed);
 		return;
@@ -1305,10 +1346,20 @@ int store_audit(struct store *st, const char *actor, const char *for_member,
 		const char *action, long long item_id, const char *dimension,
 		const char *old_value, const char *new_value, struct err *e)
 {
+	return store_audit_detail(st, actor, for_member, action, item_id,
+				  dimension, old_value, new_value, NULL, e);
+}
+
+int store_audit_detail(struct store *st, const char *actor,
+		       const char *for_member, const char *action,
+		       long long item_id, const char *dimension,
+		       const char *old_value, const char *new_value,
+		       const char *detail, struct err *e)
+{
 	struct audit_row r = {
 		.actor = actor, .for_member = for_member, .action = action,
 		.item_id = item_id, .dimension = dimension, .old = old_value,
-		.new_value = new_value,
+		.new_value = new_value, .detail = detail,
 	};
 	char prev[SHA256_HEX_LEN + 1], now[32];
 	sqlite3_stmt *s = NULL;
@@ -1324,8 +1375,8 @@ int store_audit(struct store *st, const char *actor, const char *for_member,
 	r.at = now;
 	audit_row_hash(prev, &r, r.hash);
 	s = store_prepare(st, "INSERT INTO audit (id, at, actor, for_member, "
-			  "action, item_id, dimension, old, new, hash) "
-			  "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", e);
+			  "action, item_id, dimension, old, new, hash, detail) "
+			  "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", e);
 	if (!s)
 		goto fail;
 	sqlite3_bind_int64(s, 1, r.id);
@@ -1341,6 +1392,7 @@ int store_audit(struct store *st, const char *actor, const char *for_member,
 	store_bind_text(s, 8, old_value);
 	store_bind_text(s, 9, new_value);
 	sqlite3_bind_text(s, 10, r.hash, -1, SQLITE_TRANSIENT);
+	store_bind_text(s, 11, detail);
 	rc = sqlite3_step(s);
 	sqlite3_finalize(s);
 	if (rc != SQLITE_DONE) {

@@ -12,7 +12,8 @@
  *
  * The audit table is append-only (triggers refuse UPDATE and DELETE); it
  * records every change of a label, submission, resolution, membership and
- * codebook: who, for whom, when, old and new.
+ * codebook: who, for whom, when, old and new, and what else replaying it
+ * needs (core/replay.h).
  */
 #ifndef BUGCODER_STORE_H
 #define BUGCODER_STORE_H
@@ -24,7 +25,7 @@
 #include "core/buf.h"
 #include "core/err.h"
 
-#define STORE_SCHEMA_VERSION 9
+#define STORE_SCHEMA_VERSION 10
 
 enum store_flags {
 	STORE_CREATE = 1 << 0,	/* create the file; fail if it exists */
@@ -188,9 +189,20 @@ int store_audit(struct store *st, const char *actor, const char *for_member,
 		const char *action, long long item_id, const char *dimension,
 		const char *old_value, const char *new_value, struct err *e);
 
-/* The current time as ISO 8601 UTC ("2024-01-02T03:04:05Z").  Honors
- * BUGCODER_NOW for reproducible tests, except in a setgid program (see
- * priv_hook_env()).  Writes into out[32]. */
+/* The same with `detail`: JSON saying what the change was where old and
+ * new do not (built with audit_detail_*(), see core/replay.h); NULL for
+ * none. */
+int store_audit_detail(struct store *st, const char *actor,
+		       const char *for_member, const char *action,
+		       long long item_id, const char *dimension,
+		       const char *old_value, const char *new_value,
+		       const char *detail, struct err *e);
+
+/* The current time as ISO 8601 UTC ("2024-01-02T03:04:05Z"); inside a
+ * transaction, the time it took the write lock, the same for every row
+ * it writes and its audit rows.  Honors BUGCODER_NOW for reproducible
+ * tests, except in a setgid program (see priv_hook_env()).  Writes into
+ * out[32]. */
 void store_now(char out[32]);
 
 #endif

@@ -8,9 +8,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/audit.h"
 #include "core/buf.h"
 #include "core/priv.h"
 #include "core/member.h"
+#include "core/replay.h"
 
 int study_store_codebook(struct store *st, const struct codebook *cb,
 			 const char *json, const char *source,
@@ -58,12 +60,21 @@ int study_store_codebook(struct store *st, const struct codebook *cb,
 	if (rc != SQLITE_DONE)
 		return store_error(st, e, "saving the codebook");
 	{
-		struct buf v = BUF_INIT;
+		struct buf v = BUF_INIT, d = BUF_INIT;
+		char sha[SHA256_HEX_LEN + 1];
 
+		replay_sha256_hex(json, strlen(json), sha);
+		audit_detail_int(&d, "id", sqlite3_last_insert_rowid(st->db));
+		audit_detail_str(&d, "name", cb->name);
+		audit_detail_str(&d, "version", cb->version);
+		audit_detail_str(&d, "sha256", sha);
+		audit_detail_str(&d, "source", source);
 		buf_addf(&v, "%s %s", cb->name, cb->version);
-		rc = store_audit(st, actor, for_member, "codebook.load", 0,
-				 NULL, NULL, v.ptr, e);
+		rc = store_audit_detail(st, actor, for_member, "codebook.load",
+					0, NULL, NULL, v.ptr,
+					audit_detail_end(&d), e);
 		buf_release(&v);
+		buf_release(&d);
 	}
 	return rc;
 }
@@ -185,7 +196,8 @@ int study_init(struct store *st, const char *title,
 	struct codebook cb = CODEBOOK_INIT;
 	struct buf json = BUF_INIT;
 	char *user = member_os_user();
-	char now[32];
+	char now[32], salt_sha[SHA256_HEX_LEN + 1];
+	struct buf detail = BUF_INIT;
 	sqlite3_stmt *s = NULL;
 	int ret = -1;
 
@@ -224,6 +236,8 @@ int study_init(struct store *st, const char *title,
 		for (i = 0; i < sizeof(raw); i++)
 			buf_addf(&salt, "%02x", raw[i]);
 		rc = store_meta_set(st, "coder_salt", salt.ptr, e);
+		/* the log keeps its digest, not the secret */
+		replay_sha256_hex(salt.ptr, salt.len, salt_sha);
 		buf_release(&salt);
 		if (rc < 0)
 			goto fail;
@@ -236,8 +250,10 @@ int study_init(struct store *st, const char *title,
 	sqlite3_bind_text(s, 2, now, -1, SQLITE_STATIC);
 	if (store_step(st, s, "adding the owner", e) < 0)
 		goto fail;
-	if (store_audit(st, user, NULL, "study.init", 0, NULL, NULL, title,
-			e) < 0)
+	audit_detail_int(&detail, "member", sqlite3_last_insert_rowid(st->db));
+	audit_detail_str(&detail, "salt", salt_sha);
+	if (store_audit_detail(st, user, NULL, "study.init", 0, NULL, NULL,
+			       title, audit_detail_end(&detail), e) < 0)
 		goto fail;
 	if (codebook_path && study_store_codebook(st, &cb, json.ptr,
 						  codebook_path, user, NULL,
@@ -251,6 +267,7 @@ out:
 	sqlite3_finalize(s);
 	codebook_release(&cb);
 	buf_release(&json);
+	buf_release(&detail);
 	free(user);
 	return ret;
 }

@@ -34,6 +34,7 @@ static int write_row(const struct audit_row *r, void *data)
 		csvw_key(&w->csv, r->dimension);
 		csvw_text(&w->csv, r->old);
 		csvw_text(&w->csv, r->new_value);
+		csvw_text(&w->csv, r->detail);
 		csvw_key(&w->csv, r->hash);
 		if (csvw_end(&w->csv) < 0)
 			w->failed = 1;
@@ -51,6 +52,7 @@ static int write_row(const struct audit_row *r, void *data)
 		jsonw_str(&j, "dimension", r->dimension);
 		jsonw_str(&j, "old", r->old);
 		jsonw_str(&j, "new", r->new_value);
+		jsonw_str(&j, "detail", r->detail);
 		jsonw_str(&j, "hash", r->hash);
 		jsonw_end(&j);
 		if (fwrite(w->line.ptr, 1, w->line.len, w->out) !=
@@ -66,7 +68,7 @@ long long audit_write(struct store *st, const struct actor *a,
 {
 	static const char *const header[] = {
 		"id", "at", "actor", "for_member", "action", "item",
-		"dimension", "old", "new", "hash", NULL
+		"dimension", "old", "new", "detail", "hash", NULL
 	};
 	struct writer w = { .fmt = fmt, .out = out, .line = BUF_INIT };
 	long long ret = -1;

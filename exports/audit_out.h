@@ -3,7 +3,8 @@
  * and the replication package (audit.csv).
  *
  * Columns: id, at, actor, for_member, action, item, dimension, old, new,
- * hash.  Rows are those core/audit lets the actor read, oldest first.
+ * detail (the owner's only), hash.  Rows are those core/audit lets the
+ * actor read, oldest first.
  */
 #ifndef BUGCODER_AUDIT_OUT_H
 #define BUGCODER_AUDIT_OUT_H

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/audit.h"
 #include "core/buf.h"
 #include "core/machine.h"
 #include "exports/agree_report.h"
@@ -685,7 +686,10 @@ static const char readme[] =
 	"analysis.R         base R only: recomputes report.json's tables from\n"
 	"                   the CSV files (Rscript analysis.R; --csv prints\n"
 	"                   every cell as table,row,column,value)\n"
-	"manifest.json      sizes, rows and SHA-256 of the files\n"
+	"manifest.json      sizes, rows and SHA-256 of the files; audit_head:\n"
+	"                   the audit log's newest row and its hash when the\n"
+	"                   package was made (bugcoder audit verify --head\n"
+	"                   HASH checks the study's log still begins so)\n"
 	"MANIFEST           SHA-256 of every file: sha256sum -c MANIFEST\n"
 	"\n"
 	"COLUMNS\n"
@@ -720,7 +724,8 @@ static const char readme[] =
 	"  uncertain, ';'-joined; empty: none), updated_at (the latest change)\n"
 	"audit.csv: id, at, actor (who acted), for_member (for whom the owner\n"
 	"  acted; empty: themselves), action, item, dimension, old, new,\n"
-	"  hash (SHA-256 chained on the previous row)\n"
+	"  detail (JSON: what else the change was, for its replay; the\n"
+	"  owner's package only), hash (SHA-256 chained on the previous row)\n"
 	"codes.csv: dimension, select (one or many), code, name, group,\n"
 	"  distributed (TRUE: arises only in distributed systems)\n"
 	"\n"
@@ -754,6 +759,8 @@ static int write_manifest_json(struct pkg *p, struct store *st,
 {
 	struct buf b = BUF_INIT;
 	char *title = store_meta_get(st, "title");
+	char head[SHA256_HEX_LEN + 1];
+	long long head_id;
 	size_t i;
 	int ret;
 
@@ -776,6 +783,19 @@ static int write_manifest_json(struct pkg *p, struct store *st,
 	buf_addstr(&b, "},\n  \"round\": ");
 	if (o->round)
 		json_quote(&b, o->round, strlen(o->round));
+	else
+		buf_addstr(&b, "null");
+	/* the log's head as the package was made: `audit verify --head`
+	 * checks that the study's log still begins with this one */
+	if (audit_last(st, &head_id, head, e) < 0) {
+		buf_release(&b);
+		free(title);
+		return -1;
+	}
+	buf_addstr(&b, ",\n  \"audit_head\": ");
+	if (head_id)
+		buf_addf(&b, "{\"row\": %lld, \"sha256\": \"%s\"}", head_id,
+			 head);
 	else
 		buf_addstr(&b, "null");
 	buf_addf(&b, ",\n  \"include_pending\": %s,\n  \"formula_guard\": "

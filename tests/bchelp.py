@@ -70,6 +70,13 @@ class Study:
     # How to take a study back from schema version v to v - 1, newest
     # first: tests of a migration make an older study out of a new one.
     UNDO = {
+        10: "".join("DROP TABLE replay_base_%s;" % t for t in (
+            "meta", "members", "codebooks", "rounds", "round_annotators",
+            "assignments", "round_gates", "round_frozen",
+            "round_submissions", "round_labels", "proposals", "labels",
+            "submissions", "memos", "flags", "resolutions", "settled",
+            "evidence", "machine_answers")) +
+            "ALTER TABLE audit DROP COLUMN detail;",
         9: "DROP TABLE machine_answers;"
            "ALTER TABLE members DROP COLUMN machine;",
         8: "DROP TABLE evidence;",
@@ -103,3 +110,39 @@ class Study:
 
     def close(self):
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+SHIM = r'''#!/bin/sh
+# bugcoder, then `audit verify` on the study it used: a failure is written
+# to the log with the command it followed
+real=%(real)s
+"$real" "$@"
+rc=$?
+study=${BUGCODER_STUDY:-bugcoder.db}
+prev=
+for a in "$@"; do
+    case $a in --study=*) study=${a#--study=} ;; esac
+    [ "$prev" = --study ] && study=$a
+    prev=$a
+done
+case " $* " in *" audit verify"*) exit $rc ;; esac
+if [ -f "$study" ] && ! out=$("$real" --study "$study" audit verify 2>&1)
+then
+    printf 'after bugcoder %%s:\n%%s\n' "$*" "$out" >> %(log)s
+fi
+exit $rc
+'''
+
+
+def verifying_shim(directory, real, log):
+    """Write DIRECTORY/bugcoder: runs REAL with its arguments, then
+    `audit verify` on the same study, appending any failure to LOG (so a
+    command that leaves the study unlike its log's replay is named).
+    Returns the shim's path."""
+    import shlex
+    os.makedirs(directory, exist_ok=True)
+    path = os.path.join(directory, "bugcoder")
+    with open(path, "w") as f:
+        f.write(SHIM % {"real": shlex.quote(real), "log": shlex.quote(log)})
+    os.chmod(path, 0o755)
+    return path

@@ -37,6 +37,7 @@
 #include "core/item.h"
 #include "core/label.h"
 #include "core/member.h"
+#include "core/replay.h"
 #include "core/store.h"
 #include "core/study.h"
 #include "tui/keymap.h"
@@ -413,11 +414,30 @@ static int setup(void **state)
 	return 0;
 }
 
+/* Whatever the screen saved is in the audit log, so that the study is
+ * what replaying the log gives (core/replay). */
+static int state_is_the_logs(struct fixture *f)
+{
+	struct replay_check c;
+	struct err e = ERR_INIT;
+
+	if (replay_verify(&f->st, &f->owner, NULL, &c, &e) < 0) {
+		print_error("audit verify: %s\n", e.msg);
+		return -1;
+	}
+	if (c.failed) {
+		print_error("audit verify: %s\n", c.what);
+		return -1;
+	}
+	return 0;
+}
+
 static int teardown(void **state)
 {
 	struct fixture *f = *state;
 	struct buf cmd = BUF_INIT;
 	const char *keep = getenv("BUGCODER_KEEP_TMP");
+	int ret = state_is_the_logs(f);
 
 	store_close(&f->st);
 	actor_release(&f->owner);
@@ -431,7 +451,7 @@ static int teardown(void **state)
 	buf_release(&cmd);
 	buf_release(&f->path);
 	free(f);
-	return 0;
+	return ret;
 }
 
 /* ---- layouts ---------------------------------------------------------- */

@@ -40,6 +40,7 @@
 #include "core/labels_csv.h"
 #include "core/member.h"
 #include "core/round.h"
+#include "core/replay.h"
 #include "core/store.h"
 #include "core/study.h"
 #include "tui/keymap.h"
@@ -51,6 +52,8 @@
 #define LABELS "tests/sample/labels.csv"
 
 #define FIRST "microsoft/DeepSpeed#3468"	/* oldest in the queue */
+#define FIXED_SALT "0123456789abcdef"	/* the blind order every test
+					   expects */
 
 static const char *const pilot_items =
 	"microsoft/DeepSpeed#3468,microsoft/DeepSpeed#4187,"
@@ -72,6 +75,7 @@ struct fixture {
 	struct codebook cb;
 	struct actor owner, alice, bob, carol;
 	struct err err;		/* of the last run */
+	char *salt;		/* the study's own coder salt */
 };
 
 /* ---- helpers ---------------------------------------------------------- */
@@ -291,7 +295,8 @@ static int setup(void **state)
 	buf_addf(&f->path, "%s/study.db", f->dir);
 	if (study_create(&f->st, f->path.ptr, "adjudication tests", CODEBOOK,
 			 &e) < 0 ||
-	    store_meta_set(&f->st, "coder_salt", "0123456789abcdef", &e) < 0 ||
+	    store_meta_read(&f->st, "coder_salt", &f->salt, &e) < 0 ||
+	    store_meta_set(&f->st, "coder_salt", FIXED_SALT, &e) < 0 ||
 	    study_codebook(&f->st, &f->cb, NULL, &e) < 0 ||
 	    member_resolve(&f->st, NULL, &f->owner, &e) < 0 ||
 	    member_add(&f->st, &f->owner, "alice", ROLE_ANNOTATOR, &e) < 0 ||
@@ -314,12 +319,34 @@ static int setup(void **state)
 	return 0;
 }
 
+/* Whatever the screen saved is in the audit log, so that the study is
+ * what replaying the log gives (core/replay); the fixed salt the fixture
+ * set behind the log's back is put back first. */
+static int state_is_the_logs(struct fixture *f)
+{
+	struct replay_check c;
+	struct err e = ERR_INIT;
+
+	if (store_meta_set(&f->st, "coder_salt", f->salt, &e) < 0 ||
+	    replay_verify(&f->st, &f->owner, NULL, &c, &e) < 0) {
+		print_error("audit verify: %s\n", e.msg);
+		return -1;
+	}
+	if (c.failed) {
+		print_error("audit verify: %s\n", c.what);
+		return -1;
+	}
+	return 0;
+}
+
 static int teardown(void **state)
 {
 	struct fixture *f = *state;
 	struct buf cmd = BUF_INIT;
 	const char *keep = getenv("BUGCODER_KEEP_TMP");
+	int ret = state_is_the_logs(f);
 
+	free(f->salt);
 	codebook_release(&f->cb);
 	store_close(&f->st);
 	actor_release(&f->owner);
@@ -335,7 +362,7 @@ static int teardown(void **state)
 	buf_release(&cmd);
 	buf_release(&f->path);
 	free(f);
-	return 0;
+	return ret;
 }
 
 /* ---- the queue -------------------------------------------------------- */

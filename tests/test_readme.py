@@ -13,6 +13,7 @@ import subprocess
 import tempfile
 import unittest
 
+from bchelp import verifying_shim
 from test_build import make_env
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -60,10 +61,17 @@ class Readme(unittest.TestCase):
                   "share/bugcoder/sample/labels.csv"):
             self.assertTrue(os.path.exists(os.path.join(local, f)), f)
         # the study, outside the source tree, with the PATH the set-up
-        # gives (the export line is in the set-up block)
+        # gives (the export line is in the set-up block); every command
+        # leaves the study as its audit log's replay gives it
         study = readme_block("## A study, start to finish")
-        p = self.sh(setup.split("\n", 1)[1] + study, self.work)
+        shims = os.path.join(self.home, "shims")
+        log = os.path.join(self.home, "verify.log")
+        verifying_shim(shims, os.path.join(local, "bin", "bugcoder"), log)
+        p = self.sh(setup.split("\n", 1)[1] + "export PATH=%s:$PATH\n" %
+                    shims + study, self.work)
         self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        self.assertFalse(os.path.exists(log) and open(log).read(),
+                         os.path.exists(log) and open(log).read())
         self.assertIn("codebook llm-framework-bugs 1.0", p.stdout)
         self.assertIn("created round round1", p.stdout)
         with open(os.path.join(self.work, "agreed.csv")) as f:

@@ -597,6 +597,10 @@ class DraftsMigration(unittest.TestCase):
             s.ok("status")
             after = s.dump()
             self.assertEqual(after.pop("drafts"), [])
+            # the replay's baseline is taken: one audit row more, at the
+            # end
+            baseline = after["audit"].pop()
+            self.assertEqual(baseline[4], "audit.baseline")
             # every row kept; later steps only add columns at the end
             # (the audit's hashes, ...) and tables
             for table, rows in before.items():

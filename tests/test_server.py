@@ -806,8 +806,73 @@ class ServerInstall(unittest.TestCase):
         self.assertFalse(os.path.exists(os.path.join(self.studydir,
                                                      "s2.db")))
 
+    def root_sql(self, script):
+        p = subprocess.run(["sqlite3", self.study, script],
+                           capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+
     def test_zz_root_tampering_caught(self):
+        p = self.must(self.owner, "audit", "verify")
+        head = p.stdout.splitlines()[0].rsplit(" ", 1)[1]
+        self.assertRegex(head, "^[0-9a-f]{64}$")
+        self.assertIn("state: as replaying the log gives it", p.stdout)
+        kept = os.path.join(self.tmp, "kept.db")
+        shutil.copyfile(self.study, kept)
+        self.addCleanup(os.unlink, kept)
+
+        # a label changed by root with sqlite3: named, to the owner with
+        # its values, to an annotator without
+        self.must(self.alice, "label", self.items[0], "symptom=crash")
+        shutil.copyfile(self.study, kept)
+        self.root_sql("UPDATE labels SET code = 'hang' WHERE dimension = "
+                      "'symptom' AND member_id = (SELECT id FROM members "
+                      "WHERE name = '%s')" % self.alice)
+        p = self.run_as(self.owner, ["audit", "verify"])
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("state: labels (item %s, member %s, dimension "
+                      "symptom, code crash)" % (self.items[0], self.alice),
+                      p.stderr)
+        p = self.run_as(self.bob, ["audit", "verify"])
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("state: labels (item %s, dimension symptom)" %
+                      self.items[0], p.stderr)
+        self.assertNotIn(self.alice, p.stderr)
+        p = self.run_as(self.owner, ["doctor"])
+        self.assertEqual(p.returncode, 1)
+        self.assertRegex(p.stdout, r"FAIL +state: labels")
+        shutil.copyfile(kept, self.study)
         self.must(self.owner, "audit", "verify")
+
+        # a trigger dropped by root
+        self.root_sql("DROP TRIGGER audit_no_delete")
+        p = self.run_as(self.owner, ["audit", "verify"])
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("schema: the trigger audit_no_delete that bugcoder "
+                      "makes is missing", p.stderr)
+        p = self.run_as(self.owner, ["doctor"])
+        self.assertRegex(p.stdout, r"FAIL +schema: the trigger "
+                         "audit_no_delete")
+        shutil.copyfile(kept, self.study)
+
+        # the study replaced by another that is whole by itself: a copy
+        # of it from before, gone on differently (as a rewritten history
+        # would); only the head written down catches it
+        home = pwd.getpwnam(self.owner).pw_dir
+        self.must(self.owner, "backup", "before.db")
+        self.must(self.alice, "label", self.items[2], "stage=memory")
+        p = self.must(self.owner, "audit", "verify")
+        head = p.stdout.splitlines()[0].rsplit(" ", 1)[1]
+        for code in ("communication", "computation"):
+            self.must(self.owner, "--as", self.alice, "label",
+                      self.items[2], "stage=" + code, study="./before.db")
+        self.root_sql(".restore '%s'" % os.path.join(home, "before.db"))
+        self.must(self.owner, "audit", "verify")
+        p = self.run_as(self.owner, ["audit", "verify", "--head", head])
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("audit log: no row has head " + head, p.stderr)
+        shutil.copyfile(kept, self.study)
+
+        p = self.must(self.owner, "audit", "verify")
         p = subprocess.run(["sqlite3", self.study,
                             "DROP TRIGGER audit_no_update; "
                             "UPDATE audit SET new = 'x' WHERE id = 3;"],

@@ -39,7 +39,7 @@ BC = os.path.join(ROOT, "bugcoder")
 GEN = os.path.join(HERE, "gen")
 WORK = os.path.join(ROOT, "tests", "tmp", "bench")
 CODEBOOK = os.path.join(ROOT, "codebooks", "llm-framework-bugs.json")
-GEN_FORMAT = 1          # must match GEN_FORMAT in gen.c
+GEN_FORMAT = 2          # must match GEN_FORMAT in gen.c
 IMPORT_ITEMS = 10000
 HUGE_LINES = 200000
 ROWS, COLS = 50, 200    # the pseudo-terminal of measures 1, 2 and 7
@@ -1089,6 +1089,44 @@ class Bench:
                    "write (probed every 2 ms), of the import's whole run; "
                    "the files are read and checked before the lock is taken")
 
+    # -- the audit log ---------------------------------------------------------
+
+    def m14_audit_verify(self):
+        """`audit verify` on the generated study: the chain, the schema and
+        the state against the log's replay (every label, submission and
+        resolution was written with its audit row)."""
+        rows = db_scalar(self.db, "SELECT count(*) FROM audit")
+        name = "14. audit verify, %d items (%d audit rows)" % (
+            self.meta["items"], rows)
+        peaks = []
+
+        def once():
+            log("bugcoder audit verify")
+            t0 = time.perf_counter()
+            p = subprocess.Popen([BC, "--study", self.db, "audit",
+                                  "verify"], env=self.env, cwd=ROOT,
+                                 stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.PIPE)
+            err = p.stderr.read()
+            _, status, ru = os.wait4(p.pid, 0)
+            t = time.perf_counter() - t0
+            p.returncode = os.waitstatus_to_exitcode(status)
+            p.stderr = err
+            check(p, "bugcoder audit verify")
+            peaks.append(ru.ru_maxrss / 1024.0)
+            return t
+
+        try:
+            first = once()
+        except Failed as e:
+            return Row(name, target="report", note="n/a: " + str(e))
+        (times,) = interleave([once], self.runs(fast=first < 5), warmup=0)
+        return Row(name, Figure(times, "s").text(), "-", None, "report", "-",
+                   "the whole check, on a snapshot; peak resident set %s "
+                   "(temporary tables in SQLite's temporary files; under "
+                   "the server install they are kept in memory)" %
+                   Figure(peaks, "MiB").text())
+
     # -- keystrokes -----------------------------------------------------------
 
     def m9_keystrokes(self):
@@ -1369,7 +1407,7 @@ def main():
                 ("7", b.m7_memory), ("8", b.m8_fetch),
                 ("9", b.m9_keystrokes), ("10", b.m10_status),
                 ("11", b.m11_items), ("12", b.m12_rounds),
-                ("13", b.m13_import_lock)]
+                ("13", b.m13_import_lock), ("14", b.m14_audit_verify)]
     rows = []
     for tag, fn in measures:
         if only and int(re.match(r"\d+", tag).group()) not in only:

@@ -15,7 +15,8 @@
  *                     (annotators) and carol (adjudicator); alice's and
  *                     bob's labels and submissions on every item, differing
  *                     on about 15% of item-dimensions; carol's resolution
- *                     of every difference.
+ *                     of every difference; the audit log of it all, as
+ *                     bugcoder writes it (`audit verify` holds).
  *   DIR/import.jsonl  M other items (not in the study's repositories'
  *                     numbering: a repository of their own per source
  *                     repository) in the JSON Lines format of `import`;
@@ -33,14 +34,16 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/audit.h"
 #include "core/buf.h"
 #include "core/codebook.h"
 #include "core/err.h"
 #include "core/item.h"
+#include "core/member.h"
 #include "core/store.h"
 #include "core/study.h"
 
-#define GEN_FORMAT 1		/* bump when the data changes shape */
+#define GEN_FORMAT 2		/* bump when the data changes shape */
 #define BATCH 2000		/* items per transaction */
 #define DISAGREE_PCT 15		/* per item and dimension */
 #define BASE_TIME 1672531200L	/* 2023-01-01T00:00:00Z */
@@ -780,10 +783,47 @@ static const char *const causes[] = {
 struct writer {
 	struct store *st;
 	const char *version;
-	sqlite3_stmt *label, *submit, *resolve;
+	sqlite3_stmt *label, *submit, *resolve, *audit;
 	long long alice, bob, carol;
 	long labels, disagreements;
+	long long audit_id;	/* the newest audit row, */
+	char audit_hash[SHA256_HEX_LEN + 1];	/* and its hash */
 };
+
+/* The audit row bugcoder writes with each change, chained as
+ * store_audit_detail() chains it (without its query a row), so that
+ * `audit verify` finds the state its log's replay gives. */
+static int write_audit(struct writer *w, const char *at, const char *actor,
+		       const char *action, long long item,
+		       const char *dimension, const char *new_value,
+		       const char *detail, struct err *e)
+{
+	struct audit_row r = {
+		.id = w->audit_id + 1, .at = at, .actor = actor,
+		.action = action, .item_id = item, .dimension = dimension,
+		.new_value = new_value, .detail = detail,
+	};
+	sqlite3_stmt *s = w->audit;
+	int rc;
+
+	audit_row_hash(w->audit_hash, &r, r.hash);
+	sqlite3_bind_int64(s, 1, r.id);
+	sqlite3_bind_text(s, 2, at, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 3, actor, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 4, action, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 5, item);
+	store_bind_text(s, 6, dimension);
+	store_bind_text(s, 7, new_value);
+	store_bind_text(s, 8, detail);
+	sqlite3_bind_text(s, 9, r.hash, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE)
+		return store_error(w->st, e, "writing the audit log");
+	w->audit_id = r.id;
+	memcpy(w->audit_hash, r.hash, sizeof(r.hash));
+	return 0;
+}
 
 static int step_done(struct writer *w, sqlite3_stmt *s, struct err *e)
 {
@@ -799,8 +839,16 @@ static int write_codes(struct writer *w, long long item, long long member,
 		       const struct dim_info *di, uint32_t set,
 		       const char *at, struct err *e)
 {
+	struct buf joined = BUF_INIT;
 	size_t k;
+	int rc;
 
+	join_set(di, set, &joined);
+	rc = write_audit(w, at, member == w->alice ? "alice" : "bob", "label",
+			 item, di->d->key, joined.ptr, NULL, e);
+	buf_release(&joined);
+	if (rc < 0)
+		return -1;
 	for (k = 0; k < di->d->nr_codes; k++) {
 		if (!(set & (1u << k)))
 			continue;
@@ -822,6 +870,7 @@ static int code_item(struct writer *w, const struct dim_info *dims,
 		     size_t nr_dims, long long item, long when, struct err *e)
 {
 	struct buf c1 = BUF_INIT, c2 = BUF_INIT, fin = BUF_INIT;
+	const char *last_rationale = NULL, *last_cause = NULL;
 	char at_a[32], at_b[32], at_c[32];
 	size_t d;
 	int ret = -1;
@@ -851,9 +900,11 @@ static int code_item(struct writer *w, const struct dim_info *dims,
 		sqlite3_bind_int64(w->resolve, 1, item);
 		sqlite3_bind_text(w->resolve, 2, di->d->key, -1, SQLITE_STATIC);
 		sqlite3_bind_text(w->resolve, 3, fin.ptr, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_text(w->resolve, 4, PICK(rationales), -1,
+		last_rationale = PICK(rationales);
+		last_cause = PICK(causes);
+		sqlite3_bind_text(w->resolve, 4, last_rationale, -1,
 				  SQLITE_STATIC);
-		sqlite3_bind_text(w->resolve, 5, PICK(causes), -1,
+		sqlite3_bind_text(w->resolve, 5, last_cause, -1,
 				  SQLITE_STATIC);
 		sqlite3_bind_text(w->resolve, 6, alice_first ? "alice" : "bob",
 				  -1, SQLITE_STATIC);
@@ -865,16 +916,39 @@ static int code_item(struct writer *w, const struct dim_info *dims,
 		sqlite3_bind_text(w->resolve, 11, at_c, -1, SQLITE_STATIC);
 		if (step_done(w, w->resolve, e) < 0)
 			goto out;
+		{
+			struct buf det = BUF_INIT;
+			int rc;
+
+			audit_detail_str(&det, "rationale", last_rationale);
+			audit_detail_str(&det, "cause", last_cause);
+			audit_detail_str(&det, "coder1", alice_first ? "alice" :
+					 "bob");
+			audit_detail_str(&det, "coder1_codes", c1.ptr);
+			audit_detail_str(&det, "coder2", alice_first ? "bob" :
+					 "alice");
+			audit_detail_str(&det, "coder2_codes", c2.ptr);
+			rc = write_audit(w, at_c, "carol", "resolve", item,
+					 di->d->key, fin.ptr,
+					 audit_detail_end(&det), e);
+			buf_release(&det);
+			if (rc < 0)
+				goto out;
+		}
 	}
 	sqlite3_bind_int64(w->submit, 1, item);
 	sqlite3_bind_int64(w->submit, 2, w->alice);
 	sqlite3_bind_text(w->submit, 3, at_a, -1, SQLITE_TRANSIENT);
-	if (step_done(w, w->submit, e) < 0)
+	if (step_done(w, w->submit, e) < 0 ||
+	    write_audit(w, at_a, "alice", "submit", item, NULL, at_a, NULL,
+			e) < 0)
 		goto out;
 	sqlite3_bind_int64(w->submit, 1, item);
 	sqlite3_bind_int64(w->submit, 2, w->bob);
 	sqlite3_bind_text(w->submit, 3, at_b, -1, SQLITE_TRANSIENT);
-	if (step_done(w, w->submit, e) < 0)
+	if (step_done(w, w->submit, e) < 0 ||
+	    write_audit(w, at_b, "bob", "submit", item, NULL, at_b, NULL,
+			e) < 0)
 		goto out;
 	ret = 0;
 out:
@@ -884,23 +958,18 @@ out:
 	return ret;
 }
 
-static long long add_member(struct store *st, const char *name,
-			    const char *role, struct err *e)
+/* Member `name` added by the owner as bugcoder adds one (audited); its
+ * id, or -1. */
+static long long add_member(struct store *st, const struct actor *owner,
+			    const char *name, enum role role, struct err *e)
 {
-	sqlite3_stmt *s = store_prepare(st, "INSERT INTO members (name, role, "
-					"active, added_at) VALUES (?, ?, 1, "
-					"'2024-01-01T00:00:00Z')", e);
-	int rc;
+	long long id;
+	enum role r;
 
-	if (!s)
+	if (member_add(st, owner, name, role, e) < 0 ||
+	    member_find(st, name, &id, &r, e) < 0)
 		return -1;
-	sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 2, role, -1, SQLITE_STATIC);
-	rc = sqlite3_step(s);
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return store_error(st, e, "adding a member");
-	return sqlite3_last_insert_rowid(st->db);
+	return id;
 }
 
 /* ---- main --------------------------------------------------------------- */
@@ -989,6 +1058,7 @@ int main(int argc, char **argv)
 	struct codebook cb = CODEBOOK_INIT;
 	struct dim_info *dims;
 	struct writer w = { 0 };
+	struct actor owner = ACTOR_INIT;
 	struct buf huge = BUF_INIT;
 	struct diff_figures hf;
 	long long next_number[NR_REPOS], huge_id = 0;
@@ -1042,12 +1112,17 @@ int main(int argc, char **argv)
 
 	w.st = &st;
 	w.version = cb.version;
-	if (store_begin(&st, &e) < 0 ||
-	    (w.alice = add_member(&st, "alice", "annotator", &e)) < 0 ||
-	    (w.bob = add_member(&st, "bob", "annotator", &e)) < 0 ||
-	    (w.carol = add_member(&st, "carol", "adjudicator", &e)) < 0 ||
-	    store_commit(&st, &e) < 0)
+	if (member_resolve(&st, NULL, &owner, &e) < 0 ||
+	    store_begin(&st, &e) < 0 ||
+	    (w.alice = add_member(&st, &owner, "alice", ROLE_ANNOTATOR,
+				  &e)) < 0 ||
+	    (w.bob = add_member(&st, &owner, "bob", ROLE_ANNOTATOR, &e)) < 0 ||
+	    (w.carol = add_member(&st, &owner, "carol", ROLE_ADJUDICATOR,
+				  &e)) < 0 ||
+	    store_commit(&st, &e) < 0 ||
+	    audit_last(&st, &w.audit_id, w.audit_hash, &e) < 0)
 		die(&e);
+	actor_release(&owner);
 	w.label = store_prepare(&st, "INSERT INTO labels (item_id, member_id, "
 				"dimension, code, codebook_version, labeled_at) "
 				"VALUES (?, ?, ?, ?, ?, ?)", &e);
@@ -1059,7 +1134,10 @@ int main(int argc, char **argv)
 				  "coder1_codes, coder2, coder2_codes, "
 				  "adjudicator_id, resolved_at) VALUES (?, ?, "
 				  "?, ?, ?, ?, ?, ?, ?, ?, ?)", &e);
-	if (!w.label || !w.submit || !w.resolve)
+	w.audit = store_prepare(&st, "INSERT INTO audit (id, at, actor, "
+				"action, item_id, dimension, new, detail, hash) "
+				"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", &e);
+	if (!w.label || !w.submit || !w.resolve || !w.audit)
 		die(&e);
 
 	/* the huge diff first: it is item 1 */
@@ -1102,6 +1180,7 @@ int main(int argc, char **argv)
 	sqlite3_finalize(w.label);
 	sqlite3_finalize(w.submit);
 	sqlite3_finalize(w.resolve);
+	sqlite3_finalize(w.audit);
 	if (store_exec(&st, "PRAGMA wal_checkpoint(TRUNCATE)", &e) < 0)
 		die(&e);
 	store_close(&st);
