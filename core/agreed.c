@@ -56,16 +56,10 @@ enum dim_status agreed_decide(int ready, int all_same, int resolved)
 static int step(struct agreed_iter *it, sqlite3_stmt *s, int *has,
 		struct err *e)
 {
-	int rc = sqlite3_step(s);
+	int rc = store_step(it->st, s, "reading the study", e);
 
-	if (rc == SQLITE_ROW) {
-		*has = 1;
-		return 0;
-	}
-	*has = 0;
-	if (rc == SQLITE_DONE)
-		return 0;
-	return store_error(it->st, e, "reading the study");
+	*has = rc > 0;
+	return rc < 0 ? -1 : 0;
 }
 
 /* Skip the cursor's rows of items before `id`. */
@@ -93,7 +87,7 @@ static int load_rounds(struct agreed_iter *it, struct err *e)
 			  "round_annotators ORDER BY round_id, member_id", e);
 	if (!s)
 		return -1;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while ((rc = store_step(it->st, s, "reading rounds", e)) > 0) {
 		long long id = sqlite3_column_int64(s, 0);
 		struct agreed_round *r;
 
@@ -108,8 +102,8 @@ static int load_rounds(struct agreed_iter *it, struct err *e)
 		r->members[r->nr++] = sqlite3_column_int64(s, 1);
 	}
 	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return store_error(it->st, e, "reading rounds");
+	if (rc < 0)
+		return -1;
 	return 0;
 }
 
@@ -150,14 +144,14 @@ int agreed_check_round(struct store *st, const char *round, struct err *e)
 	if (!s)
 		return -1;
 	sqlite3_bind_text(s, 1, round, -1, SQLITE_STATIC);
-	rc = sqlite3_step(s);
+	rc = store_step(st, s, "reading rounds", e);
 	sqlite3_finalize(s);
-	if (rc == SQLITE_ROW)
+	if (rc > 0)
 		return 0;
-	if (rc == SQLITE_DONE)
+	if (rc == 0)
 		return err_set(e, ERR_NOTFOUND, "--round %s: no such round",
 			       round);
-	return store_error(st, e, "reading rounds");
+	return -1;
 }
 
 int agreed_open(struct agreed_iter *it, struct store *st,

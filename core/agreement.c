@@ -93,7 +93,7 @@ static int load_annotators(struct store *st, struct agreement *ag,
 		return -1;
 	if (round_id)
 		sqlite3_bind_int64(s, 1, round_id);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while ((rc = store_step(st, s, "loading annotators", e)) > 0) {
 		ALLOC_GROW(ag->annotators, ag->nr_annotators + 1, alloc);
 		ag->annotator_ids = xrealloc(ag->annotator_ids, alloc *
 					     sizeof(long long));
@@ -103,8 +103,8 @@ static int load_annotators(struct store *st, struct agreement *ag,
 			xstrdup((const char *)sqlite3_column_text(s, 1));
 	}
 	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return store_error(st, e, "loading annotators");
+	if (rc < 0)
+		return -1;
 	return 0;
 }
 
@@ -179,13 +179,13 @@ static int load_units(struct store *st, struct agreement *ag,
 	if (round_id)
 		sqlite3_bind_int64(s, 2, round_id);
 	sqlite3_bind_int(s, 3, ag->nr_annotators == 2 ? 2 : 2);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while ((rc = store_step(st, s, "loading submissions", e)) > 0) {
 		ALLOC_GROW(g->units, g->n_units + 1, alloc);
 		g->units[g->n_units++] = sqlite3_column_int64(s, 0);
 	}
 	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return store_error(st, e, "loading submissions");
+	if (rc < 0)
+		return -1;
 	return 0;
 }
 
@@ -213,7 +213,7 @@ static int load_grid(struct store *st, struct agreement *ag,
 		return -1;
 	if (ag->frozen)
 		sqlite3_bind_int64(s, 1, round_id);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while ((rc = store_step(st, s, "loading submissions", e)) > 0) {
 		long u = unit_index(g, sqlite3_column_int64(s, 0));
 		int c = coder_index(ag, sqlite3_column_int64(s, 1));
 
@@ -221,8 +221,8 @@ static int load_grid(struct store *st, struct agreement *ag,
 			g->submitted[(size_t)c * g->n_units + (size_t)u] = 1;
 	}
 	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return store_error(st, e, "loading submissions");
+	if (rc < 0)
+		return -1;
 
 	s = store_prepare(st, ag->frozen ? "SELECT item_id, member_id, "
 			  "dimension, code FROM round_labels WHERE round_id = "
@@ -232,7 +232,7 @@ static int load_grid(struct store *st, struct agreement *ag,
 		return -1;
 	if (ag->frozen)
 		sqlite3_bind_int64(s, 1, round_id);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while ((rc = store_step(st, s, "loading labels", e)) > 0) {
 		long u = unit_index(g, sqlite3_column_int64(s, 0));
 		int c = coder_index(ag, sqlite3_column_int64(s, 1));
 		const char *dim = (const char *)sqlite3_column_text(s, 2);
@@ -262,8 +262,8 @@ static int load_grid(struct store *st, struct agreement *ag,
 	}
 	sqlite3_finalize(s);
 	(void)cb;
-	if (rc != SQLITE_DONE)
-		return store_error(st, e, "loading labels");
+	if (rc < 0)
+		return -1;
 	return 0;
 }
 

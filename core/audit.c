@@ -80,17 +80,15 @@ int audit_last(struct store *st, long long *id,
 			  "ORDER BY id DESC LIMIT 1", e);
 	if (!s)
 		return -1;
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW) {
+	rc = store_step(st, s, "reading the audit log", e);
+	if (rc > 0) {
 		const char *h = (const char *)sqlite3_column_text(s, 1);
 
 		*id = sqlite3_column_int64(s, 0);
 		snprintf(hash, SHA256_HEX_LEN + 1, "%s", h ? h : "");
 	}
 	sqlite3_finalize(s);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return store_error(st, e, "reading the audit log");
-	return 0;
+	return rc < 0 ? -1 : 0;
 }
 
 #define ROW_COLUMNS "a.id, a.at, a.actor, a.for_member, a.action, " \
@@ -203,7 +201,7 @@ int audit_chain_fill(struct store *st, struct err *e)
 			      e) : NULL;
 	if (!u)
 		goto out;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while ((rc = store_step(st, s, "reading the audit log", e)) > 0) {
 		struct audit_row r;
 
 		read_row(s, &r);
@@ -214,17 +212,13 @@ int audit_chain_fill(struct store *st, struct err *e)
 		audit_row_hash(prev, &r, r.hash);
 		sqlite3_bind_text(u, 1, r.hash, -1, SQLITE_TRANSIENT);
 		sqlite3_bind_int64(u, 2, r.id);
-		if (sqlite3_step(u) != SQLITE_DONE) {
-			store_error(st, e, "chaining the audit log");
+		if (store_step(st, u, "chaining the audit log", e) < 0)
 			goto out;
-		}
 		sqlite3_reset(u);
 		memcpy(prev, r.hash, sizeof(prev));
 	}
-	if (rc != SQLITE_DONE) {
-		store_error(st, e, "reading the audit log");
+	if (rc < 0)
 		goto out;
-	}
 	ret = 0;
 out:
 	sqlite3_finalize(s);
@@ -244,7 +238,7 @@ int audit_verify(struct store *st, struct audit_check *c, struct err *e)
 			  "ORDER BY a.id", e);
 	if (!s)
 		return -1;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while ((rc = store_step(st, s, "reading the audit log", e)) > 0) {
 		struct audit_row r;
 		char want[SHA256_HEX_LEN + 1];
 
@@ -270,9 +264,9 @@ int audit_verify(struct store *st, struct audit_check *c, struct err *e)
 		memcpy(prev, r.hash, sizeof(prev));
 		last_id = r.id;
 	}
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+	if (rc < 0) {
 		sqlite3_finalize(s);
-		return store_error(st, e, "reading the audit log");
+		return -1;
 	}
 	sqlite3_finalize(s);
 	return 0;
@@ -299,7 +293,7 @@ int audit_list(struct store *st, const struct actor *a,
 	store_bind_text(s, 2, a->name);
 	sqlite3_bind_int64(s, 3, f ? f->item_id : 0);
 	store_bind_text(s, 4, f ? f->member : NULL);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while ((rc = store_step(st, s, "reading the audit log", e)) > 0) {
 		struct audit_row r;
 		char *name = NULL;
 
@@ -316,8 +310,8 @@ int audit_list(struct store *st, const struct actor *a,
 		if (ret)
 			break;
 	}
-	if (!ret && rc != SQLITE_DONE)
-		ret = store_error(st, e, "reading the audit log");
+	if (!ret && rc < 0)
+		ret = -1;
 	sqlite3_finalize(s);
 	return ret;
 }

@@ -28,10 +28,10 @@ static int remove_rows(struct store *st, const struct actor *a,
 	sqlite3_bind_int64(s, 2, item_id);
 	sqlite3_bind_text(s, 3, kind_name(kind), -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 4, dim, -1, SQLITE_STATIC);
-	rc = sqlite3_step(s);
+	rc = store_step(st, s, "removing a draft", e);
 	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return store_error(st, e, "removing a draft");
+	if (rc < 0)
+		return -1;
 	return 0;
 }
 
@@ -68,10 +68,8 @@ int draft_save(struct store *st, const struct actor *a, long long item_id,
 		sqlite3_bind_text(s, 5, fields[i].name, -1, SQLITE_STATIC);
 		sqlite3_bind_text(s, 6, fields[i].text, -1, SQLITE_STATIC);
 		sqlite3_bind_text(s, 7, now, -1, SQLITE_STATIC);
-		if (sqlite3_step(s) != SQLITE_DONE) {
-			store_error(st, e, "keeping a draft");
+		if (store_step(st, s, "keeping a draft", e) < 0)
 			goto out;
-		}
 	}
 	ret = store_commit(st, e);
 out:
@@ -100,14 +98,12 @@ char *draft_get(struct store *st, const struct actor *a, long long item_id,
 	sqlite3_bind_text(s, 3, kind_name(kind), -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 4, dim, -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 5, field, -1, SQLITE_STATIC);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW) {
+	rc = store_step(st, s, "reading a draft", e);
+	if (rc > 0) {
 		text = xstrdup((const char *)sqlite3_column_text(s, 0));
 		*found = 1;
 	}
 	sqlite3_finalize(s);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		store_error(st, e, "reading a draft");
 	return text;
 }
 

@@ -121,10 +121,10 @@ static int exec_bound(struct store *st, const char *sql, const char *a1,
 		sqlite3_bind_text(s, 3, a3, -1, SQLITE_STATIC);
 	if (n4)
 		sqlite3_bind_int64(s, 4, n4);
-	rc = sqlite3_step(s);
+	rc = store_step(st, s, "moving labels", e);
 	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return store_error(st, e, "moving labels");
+	if (rc < 0)
+		return -1;
 	if (changes)
 		*changes = sqlite3_changes(st->db);
 	return 0;
@@ -156,7 +156,8 @@ static int rewrite_resolutions(struct store *st, const char *dim,
 			return -1;
 		}
 		sqlite3_bind_text(s, 1, dim, -1, SQLITE_STATIC);
-		while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		while ((rc = store_step(st, s, "reading resolutions",
+					e)) > 0) {
 			char *nl = code_list_replace((const char *)
 				sqlite3_column_text(s, 1), from, to);
 
@@ -167,19 +168,19 @@ static int rewrite_resolutions(struct store *st, const char *dim,
 			sqlite3_bind_int64(u, 2, sqlite3_column_int64(s, 0));
 			sqlite3_bind_text(u, 3, dim, -1, SQLITE_STATIC);
 			free(nl);
-			if (sqlite3_step(u) != SQLITE_DONE) {
+			if (store_step(st, u, "rewriting resolutions",
+				       e) < 0) {
 				sqlite3_finalize(s);
 				sqlite3_finalize(u);
-				return store_error(st, e, "rewriting "
-						   "resolutions");
+				return -1;
 			}
 			if (c == 0)
 				(*n)++;
 		}
 		sqlite3_finalize(s);
 		sqlite3_finalize(u);
-		if (rc != SQLITE_DONE)
-			return store_error(st, e, "rewriting resolutions");
+		if (rc < 0)
+			return -1;
 	}
 	return 0;
 }
@@ -257,7 +258,8 @@ static int check_used(struct store *st, const struct codebook *nc,
 			  e);
 	if (!s)
 		return -1;
-	while (ret == 0 && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while (ret == 0 && (rc = store_step(st, s, "reading the labels' codes",
+					    e)) > 0) {
 		const char *dim = (const char *)sqlite3_column_text(s, 0);
 		const char *code = (const char *)sqlite3_column_text(s, 1);
 		const struct dimension *d = codebook_dim(nc, dim);
@@ -277,6 +279,9 @@ static int check_used(struct store *st, const struct codebook *nc,
 				      dim, code);
 	}
 	sqlite3_finalize(s);
+	/* a step that failed is no answer: never "no code in use" */
+	if (ret == 0 && rc < 0)
+		ret = -1;
 	if (ret)
 		return ret;
 	s = store_prepare(st, "SELECT dimension, code FROM resolutions", e);
@@ -319,7 +324,7 @@ static int find_orphans(struct store *st, const struct codebook *cb,
 			  e);
 	if (!s)
 		return -1;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while ((rc = store_step(st, s, "checking the labels' codes", e)) > 0) {
 		const char *dim = (const char *)sqlite3_column_text(s, 0);
 		const char *code = (const char *)sqlite3_column_text(s, 1);
 		const struct dimension *d = codebook_dim(cb, dim);
@@ -337,9 +342,9 @@ static int find_orphans(struct store *st, const struct codebook *cb,
 			 code, n, n == 1 ? "" : "s");
 	}
 	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE) {
+	if (rc < 0) {
 		buf_release(&b);
-		return store_error(st, e, "checking the labels' codes");
+		return -1;
 	}
 	if (b.len)
 		stats->orphans = buf_detach(&b, NULL);
@@ -559,8 +564,8 @@ static int load_open_proposal(struct store *st, long long id,
 	if (!s)
 		return -1;
 	sqlite3_bind_int64(s, 1, id);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW) {
+	rc = store_step(st, s, "reading a proposal", e);
+	if (rc > 0) {
 		p->id = id;
 		p->dimension = dup_col(s, 0);
 		p->key = dup_col(s, 1);
@@ -569,7 +574,9 @@ static int load_open_proposal(struct store *st, long long id,
 		p->status = dup_col(s, 4);
 	}
 	sqlite3_finalize(s);
-	if (rc != SQLITE_ROW)
+	if (rc < 0)
+		return -1;
+	if (rc == 0)
 		return err_set(e, ERR_NOTFOUND, "proposal %lld: no such "
 			       "proposal", id);
 	if (strcmp(p->status, "open")) {
@@ -612,10 +619,10 @@ static int decide(struct store *st, const struct actor *a, long long id,
 	sqlite3_bind_text(s, 3, a->name, -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 4, now, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(s, 5, id);
-	rc = sqlite3_step(s);
+	rc = store_step(st, s, "deciding a proposal", e);
 	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return store_error(st, e, "deciding a proposal");
+	if (rc < 0)
+		return -1;
 	return 0;
 }
 
@@ -825,7 +832,7 @@ static int reopen_proposals(struct store *st, const struct actor *a,
 			  "proposals WHERE status = 'accepted' ORDER BY id", e);
 	if (!s)
 		return -1;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while ((rc = store_step(st, s, "listing proposals", e)) > 0) {
 		const char *dim = (const char *)sqlite3_column_text(s, 1);
 		const char *key = (const char *)sqlite3_column_text(s, 2);
 		const struct dimension *d = codebook_dim(cb, dim);
@@ -841,10 +848,8 @@ static int reopen_proposals(struct store *st, const struct actor *a,
 		n++;
 	}
 	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE) {
-		store_error(st, e, "listing proposals");
+	if (rc < 0)
 		goto out;
-	}
 	u = store_prepare(st, "UPDATE proposals SET status = 'open', "
 			  "decided_code = NULL, decided_by = NULL, decided_at "
 			  "= NULL WHERE id = ?", e);
@@ -867,10 +872,8 @@ static int reopen_proposals(struct store *st, const struct actor *a,
 			goto out;
 		sqlite3_reset(u);
 		sqlite3_bind_int64(u, 1, ids[i]);
-		if (sqlite3_step(u) != SQLITE_DONE) {
-			store_error(st, e, "reopening a proposal");
+		if (store_step(st, u, "reopening a proposal", e) < 0)
 			goto out;
-		}
 		buf_addf(&note, "open (%d label%s back to other)", moved,
 			 moved == 1 ? "" : "s");
 		audit_detail_int(&d, "proposal", ids[i]);
@@ -930,14 +933,12 @@ int codebook_revert(struct store *st, const struct actor *a,
 		goto out;
 	sqlite3_bind_text(s, 1, version, -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 2, cur.name, -1, SQLITE_STATIC);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW)
+	rc = store_step(st, s, "reading the codebook history", e);
+	if (rc > 0)
 		json = xstrdup((const char *)sqlite3_column_text(s, 0));
 	sqlite3_finalize(s);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-		store_error(st, e, "reading the codebook history");
+	if (rc < 0)
 		goto out;
-	}
 	if (!json) {
 		struct suggest sg;
 
@@ -946,7 +947,8 @@ int codebook_revert(struct store *st, const struct actor *a,
 		s = store_prepare(st, "SELECT DISTINCT version FROM codebooks",
 				  NULL);
 		suggest_init(&sg, version);
-		while (s && sqlite3_step(s) == SQLITE_ROW)
+		/* suggestions only: a failed read suggests nothing */
+		while (s && store_step(st, s, "", NULL) > 0)
 			suggest_add(&sg, (const char *)
 				    sqlite3_column_text(s, 0));
 		sqlite3_finalize(s);

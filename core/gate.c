@@ -118,7 +118,7 @@ int round_gates(struct store *st, struct round_gate **v, size_t *nr,
 			  "g.after_round_id ORDER BY r.id", e);
 	if (!s)
 		return -1;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while ((rc = store_step(st, s, "reading the rounds' gates", e)) > 0) {
 		struct round_gate *g;
 
 		ALLOC_GROW(*v, *nr + 1, alloc);
@@ -130,11 +130,11 @@ int round_gates(struct store *st, struct round_gate **v, size_t *nr,
 		g->forced = sqlite3_column_int(s, 4);
 	}
 	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE) {
+	if (rc < 0) {
 		round_gates_free(*v, *nr);
 		*v = NULL;
 		*nr = 0;
-		return store_error(st, e, "reading the rounds' gates");
+		return -1;
 	}
 	return 0;
 }

@@ -591,7 +591,9 @@ static int cache_load(struct ghc *c, const char *key, struct ghc_resp *r)
 	if (!s)
 		return 0;
 	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
-	if (sqlite3_step(s) == SQLITE_ROW &&
+	/* an unreadable cache row is no cached answer: the request is
+	 * made again, never answered wrong */
+	if (store_step(c->st, s, "", NULL) > 0 &&
 	    sqlite3_column_type(s, 1) != SQLITE_NULL) {
 		const char *l = (const char *)sqlite3_column_text(s, 0);
 		const void *b = sqlite3_column_blob(s, 1);
@@ -616,10 +618,10 @@ int ghc_cache_drop(struct ghc *c, const char *key, struct err *e)
 	if (!s)
 		return -1;
 	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
-	rc = sqlite3_step(s);
+	rc = store_step(c->st, s, "updating the request cache", e);
 	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return store_error(c->st, e, "updating the request cache");
+	if (rc < 0)
+		return -1;
 	return 0;
 }
 
@@ -652,10 +654,10 @@ static int cache_put(struct ghc *c, const char *key, const struct ghc_resp *r,
 	else
 		sqlite3_bind_null(s, 5);
 	sqlite3_bind_text(s, 6, now, -1, SQLITE_STATIC);
-	rc = sqlite3_step(s);
+	rc = store_step(c->st, s, "saving to the request cache", e);
 	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return store_error(c->st, e, "saving to the request cache");
+	if (rc < 0)
+		return -1;
 	return 0;
 }
 

@@ -471,7 +471,8 @@ static char *stored_diff(struct fetch *f, const char *repo, long long number,
 	buf_addf(&pat, "/%s/pull/%lld", repo, number);
 	sqlite3_bind_text(s, 1, pat.ptr, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(s, 2, number);
-	if (sqlite3_step(s) == SQLITE_ROW) {
+	/* unreadable: no cached diff, fetched again */
+	if (store_step(f->st, s, "", NULL) > 0) {
 		*len = (size_t)sqlite3_column_bytes(s, 0);
 		d = xstrndup((const char *)sqlite3_column_text(s, 0), *len);
 	}
@@ -531,8 +532,8 @@ static int state_load(struct fetch *f, char **next_url, struct err *e)
 	if (!s)
 		return -1;
 	sqlite3_bind_text(s, 1, f->repo, -1, SQLITE_STATIC);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW) {
+	rc = store_step(f->st, s, "reading the fetch state", e);
+	if (rc > 0) {
 		const char *p = (const char *)sqlite3_column_text(s, 0);
 		const char *u = (const char *)sqlite3_column_text(s, 1);
 
@@ -541,9 +542,7 @@ static int state_load(struct fetch *f, char **next_url, struct err *e)
 			*next_url = xstrdup(u);
 	}
 	sqlite3_finalize(s);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return store_error(f->st, e, "reading the fetch state");
-	return 0;
+	return rc < 0 ? -1 : 0;
 }
 
 static int state_save(struct fetch *f, const char *next_url, int done,
@@ -567,10 +566,10 @@ static int state_save(struct fetch *f, const char *next_url, int done,
 	store_bind_text(s, 3, next_url);
 	sqlite3_bind_int(s, 4, done);
 	sqlite3_bind_text(s, 5, now, -1, SQLITE_STATIC);
-	rc = sqlite3_step(s);
+	rc = store_step(f->st, s, "saving the fetch state", e);
 	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return store_error(f->st, e, "saving the fetch state");
+	if (rc < 0)
+		return -1;
 	return 0;
 }
 
@@ -588,8 +587,9 @@ static int already_done(struct fetch *f, long long number,
 		return 0;
 	sqlite3_bind_text(s, 1, f->repo, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(s, 2, number);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW) {
+	/* unreadable: not done, so fetched again (never skipped) */
+	rc = store_step(f->st, s, "", NULL);
+	if (rc > 0) {
 		const char *u = (const char *)sqlite3_column_text(s, 0);
 
 		done = u && updated_at && !strcmp(u, updated_at);
@@ -605,7 +605,7 @@ static int already_done(struct fetch *f, long long number,
 		return 0;
 	sqlite3_bind_text(s, 1, f->repo, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(s, 2, number);
-	done = sqlite3_step(s) == SQLITE_ROW;
+	done = store_step(f->st, s, "", NULL) > 0;
 	sqlite3_finalize(s);
 	return done;
 }
@@ -631,10 +631,10 @@ static int mark_done(struct fetch *f, long long number,
 	store_bind_text(s, 3, updated_at);
 	sqlite3_bind_int(s, 4, has_fix);
 	sqlite3_bind_text(s, 5, now, -1, SQLITE_STATIC);
-	rc = sqlite3_step(s);
+	rc = store_step(f->st, s, "recording a fetched issue", e);
 	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return store_error(f->st, e, "recording a fetched issue");
+	if (rc < 0)
+		return -1;
 	return 0;
 }
 
@@ -665,7 +665,8 @@ static int named_fixes(struct fetch *f, long long number,
 		return -1;
 	sqlite3_bind_text(s, 1, f->repo, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(s, 2, number);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while ((rc = store_step(f->st, s, "reading the fixes a list named",
+				e)) > 0) {
 		const char *u = (const char *)sqlite3_column_text(s, 1);
 		char *repo = NULL;
 		long long num;
@@ -683,11 +684,11 @@ static int named_fixes(struct fetch *f, long long number,
 		n++;
 	}
 	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE) {
+	if (rc < 0) {
 		for (i = 0; i < n; i++)
 			free(v[i].repo);
 		free(v);
-		return store_error(f->st, e, "reading the fixes a list named");
+		return -1;
 	}
 	ghc_resp_init(&r);
 	for (i = 0; i < n; i++) {
@@ -943,13 +944,11 @@ static int follow_rename(struct fetch *f, struct err *e)
 			sqlite3_bind_text(s, 3, from.ptr, -1, SQLITE_STATIC);
 			sqlite3_bind_text(s, 4, to.ptr, -1, SQLITE_STATIC);
 		}
-		rc = sqlite3_step(s);
+		rc = store_step(f->st, s, "following a renamed repository",
+				e);
 		sqlite3_finalize(s);
-		if (rc != SQLITE_DONE) {
-			store_error(f->st, e, "following a renamed "
-				    "repository");
+		if (rc < 0)
 			goto fail;
-		}
 	}
 	buf_release(&from);
 	buf_release(&to);
@@ -1118,7 +1117,7 @@ int gh_refs_missing(struct store *st, struct gh_ref **refs, size_t *nr,
 	*nr = 0;
 	if (!s)
 		return -1;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while ((rc = store_step(st, s, "listing items to fetch", e)) > 0) {
 		ALLOC_GROW(v, n + 1, alloc);
 		v[n].repo = xstrdup((const char *)sqlite3_column_text(s, 0));
 		v[n].number = sqlite3_column_int64(s, 1);
@@ -1128,9 +1127,9 @@ int gh_refs_missing(struct store *st, struct gh_ref **refs, size_t *nr,
 		n++;
 	}
 	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE) {
+	if (rc < 0) {
 		gh_refs_free(v, n);
-		return store_error(st, e, "listing items to fetch");
+		return -1;
 	}
 	*refs = v;
 	*nr = n;

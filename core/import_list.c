@@ -387,15 +387,15 @@ static int held_whole(struct store *st, const struct item *it, int *found,
 	}
 	sqlite3_bind_text(s, 1, canon, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(s, 2, it->number);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW) {
+	rc = store_step(st, s, "looking up an item", e);
+	if (rc > 0) {
 		*found = 1;
 		whole = !sqlite3_column_int(s, 0);
 	}
 	sqlite3_finalize(s);
 	free(canon);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return store_error(st, e, "looking up an item");
+	if (rc < 0)
+		return -1;
 	return whole;
 }
 

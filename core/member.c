@@ -79,8 +79,8 @@ int member_find(struct store *st, const char *name, long long *id,
 	if (!s)
 		return -1;
 	sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW) {
+	rc = store_step(st, s, "looking up a member", e);
+	if (rc > 0) {
 		if (id)
 			*id = sqlite3_column_int64(s, 0);
 		if (role)
@@ -88,10 +88,10 @@ int member_find(struct store *st, const char *name, long long *id,
 					   sqlite3_column_text(s, 1));
 	}
 	sqlite3_finalize(s);
-	if (rc == SQLITE_ROW)
+	if (rc > 0)
 		return 0;
-	if (rc != SQLITE_DONE)
-		return store_error(st, e, "looking up a member");
+	if (rc < 0)
+		return -1;
 	err_set(e, ERR_NOTFOUND, "%s: not a member of this study", name);
 	s = store_prepare(st, "SELECT name FROM members WHERE active ORDER BY "
 			  "id", NULL);
@@ -99,11 +99,12 @@ int member_find(struct store *st, const char *name, long long *id,
 		struct suggest sg;
 
 		suggest_init(&sg, name);
-		while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+		/* suggestions only: a failed read suggests nothing */
+		while ((rc = store_step(st, s, "", NULL)) > 0)
 			suggest_add(&sg, (const char *)
 				    sqlite3_column_text(s, 0));
 		sqlite3_finalize(s);
-		if (rc == SQLITE_DONE)
+		if (rc == 0)
 			err_suggest(e, suggest_result(&sg));
 		suggest_release(&sg);
 	}
@@ -299,10 +300,8 @@ int member_add(struct store *st, const struct actor *a, const char *name,
 			  SQLITE_STATIC);
 	sqlite3_bind_text(s, 3, now, -1, SQLITE_STATIC);
 	sqlite3_bind_int(s, 4, role == ROLE_MACHINE);
-	if (sqlite3_step(s) != SQLITE_DONE) {
-		store_error(st, e, "adding a member");
+	if (store_step(st, s, "adding a member", e) < 0)
 		goto out;
-	}
 	{
 		struct buf o = BUF_INIT, n = BUF_INIT, d = BUF_INIT;
 		long long id = 0;
@@ -382,10 +381,8 @@ int member_remove(struct store *st, const struct actor *a, const char *name,
 	if (!s)
 		goto out;
 	sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
-	if (sqlite3_step(s) != SQLITE_DONE) {
-		store_error(st, e, "removing a member");
+	if (store_step(st, s, "removing a member", e) < 0)
 		goto out;
-	}
 	if (store_audit(st, a->os_user, actor_for(a), "member.remove", 0,
 			NULL, name, NULL, e) < 0)
 		goto out;

@@ -533,14 +533,22 @@ static int run(struct replay *rp, sqlite3_stmt *s)
 {
 	int rc;
 
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+	while ((rc = store_step(rp->st, s, "replaying the audit log",
+				rp->e)) > 0)
 		;
-	sqlite3_reset(s);
-	if (rc == SQLITE_DONE)
+	if (rc == 0) {
+		sqlite3_reset(s);
 		return 0;
-	if (rc == SQLITE_CONSTRAINT)
-		return bad(rp, "%s", sqlite3_errmsg(rp->st->db));
-	return store_error(rp->st, rp->e, "replaying the audit log");
+	}
+	if (sqlite3_errcode(rp->st->db) == SQLITE_CONSTRAINT) {
+		char msg[256];
+
+		snprintf(msg, sizeof(msg), "%s", sqlite3_errmsg(rp->st->db));
+		sqlite3_reset(s);
+		return bad(rp, "%s", msg);
+	}
+	sqlite3_reset(s);
+	return -1;
 }
 
 static void bind_text(sqlite3_stmt *s, int i, const char *v)
@@ -1612,7 +1620,8 @@ static void name_of(struct store *st, const char *sql, long long id,
 
 	if (s) {
 		sqlite3_bind_int64(s, 1, id);
-		if (sqlite3_step(s) == SQLITE_ROW) {
+		/* a name for a message: unreadable, the id stands */
+		if (store_step(st, s, "", NULL) > 0) {
 			if (sqlite3_column_count(s) == 2) {
 				char *n = item_name((const char *)
 						    sqlite3_column_text(s, 0),
@@ -1825,37 +1834,33 @@ static void normalize_sql(const char *sql, struct buf *out)
 static int check_schema(struct store *st, struct replay_check *c,
 			struct err *e)
 {
-	sqlite3 *fresh = NULL;
+	struct store fresh;
+	int fresh_open = 0;
 	sqlite3_stmt *a = NULL, *b = NULL;
 	struct buf sql = BUF_INIT, na = BUF_INIT, nb = BUF_INIT;
 	size_t i;
 	int ha, hb, ret = -1;
 
-	if (sqlite3_open_v2(":memory:", &fresh, SQLITE_OPEN_READWRITE |
-			    SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) !=
-	    SQLITE_OK) {
-		err_set(e, ERR_DB, "checking the schema: cannot open an "
-			"in-memory database");
+	if (store_open_bare(&fresh, e) < 0) {
+		err_prefix(e, "checking the schema");
 		goto out;
 	}
+	fresh_open = 1;
 	for (i = 0; i < NR_SCHEMA_STEPS; i++)
-		if (sqlite3_exec(fresh, migrations[i], NULL, NULL, NULL) !=
-		    SQLITE_OK) {
-			err_set(e, ERR_DB, "checking the schema: step %zu: %s",
-				i + 1, sqlite3_errmsg(fresh));
+		if (store_exec(&fresh, migrations[i], e) < 0) {
+			err_prefix(e, "checking the schema: step %zu", i + 1);
 			goto out;
 		}
 	buf_addf(&sql, SCHEMA_SQL, "main.sqlite_schema");
 	a = store_prepare(st, sql.ptr, e);
 	if (!a)
 		goto out;
-	if (sqlite3_prepare_v2(fresh, sql.ptr, -1, &b, NULL) != SQLITE_OK) {
-		err_set(e, ERR_DB, "checking the schema: %s",
-			sqlite3_errmsg(fresh));
+	b = store_prepare(&fresh, sql.ptr, e);
+	if (!b)
 		goto out;
-	}
 	ha = store_step(st, a, "reading the schema", e);
-	hb = sqlite3_step(b) == SQLITE_ROW;
+	if ((hb = store_step(&fresh, b, "making the schema", e)) < 0)
+		goto out;
 	while (ha > 0 || hb) {
 		int cmp = 0;
 
@@ -1889,7 +1894,8 @@ static int check_schema(struct store *st, struct replay_check *c,
 		}
 		c->schema_objects++;
 		ha = store_step(st, a, "reading the schema", e);
-		hb = sqlite3_step(b) == SQLITE_ROW;
+		if ((hb = store_step(&fresh, b, "making the schema", e)) < 0)
+			goto out;
 	}
 	if (ha < 0)
 		goto out;
@@ -1897,8 +1903,8 @@ static int check_schema(struct store *st, struct replay_check *c,
 out:
 	sqlite3_finalize(a);
 	sqlite3_finalize(b);
-	if (fresh)
-		sqlite3_close(fresh);
+	if (fresh_open)
+		store_close(&fresh);
 	buf_release(&sql);
 	buf_release(&na);
 	buf_release(&nb);

@@ -802,6 +802,21 @@ fail:
 	return -1;
 }
 
+int store_open_bare(struct store *st, struct err *e)
+{
+	memset(st, 0, sizeof(*st));
+	st->shm_fd = -1;
+	st->path = xstrdup(":memory:");
+	if (sqlite3_open_v2(":memory:", &st->db, SQLITE_OPEN_READWRITE |
+			    SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) !=
+	    SQLITE_OK) {
+		err_set(e, ERR_DB, "cannot open an in-memory database");
+		store_close(st);
+		return -1;
+	}
+	return 0;
+}
+
 int store_open_memory(struct store *st, struct err *e)
 {
 	memset(st, 0, sizeof(*st));

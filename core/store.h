@@ -102,6 +102,9 @@ void store_holder_describe(const struct store_holder *h, struct buf *out);
  * Returns `path` or tmp->ptr. */
 const char *store_plain_name(const char *path, struct buf *tmp);
 
+/* An empty in-memory database, no schema, nothing configured (to build
+ * a schema to compare with). */
+int store_open_bare(struct store *st, struct err *e);
 /* Open an in-memory study with the schema (for tests). */
 int store_open_memory(struct store *st, struct err *e);
 /* Close and free, after a checkpoint that does not wait for others, so

@@ -33,14 +33,14 @@ int study_store_codebook(struct store *st, const struct codebook *cb,
 	sqlite3_bind_text(s, 1, cb->name, -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 2, cb->version, -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 3, json, -1, SQLITE_STATIC);
-	rc = sqlite3_step(s);
+	rc = store_step(st, s, "checking the codebook version", e);
 	sqlite3_finalize(s);
-	if (rc == SQLITE_ROW)
+	if (rc > 0)
 		return err_set(e, ERR_INPUT, "codebook %s %s is already in the "
 			       "study with other content; give this one a "
 			       "new version", cb->name, cb->version);
-	if (rc != SQLITE_DONE)
-		return store_error(st, e, "checking the codebook version");
+	if (rc < 0)
+		return -1;
 	if (store_exec(st, "UPDATE codebooks SET current = 0", e) < 0)
 		return -1;
 	s = store_prepare(st, "INSERT INTO codebooks (name, version, json, "
@@ -55,10 +55,10 @@ int study_store_codebook(struct store *st, const struct codebook *cb,
 	store_bind_text(s, 4, source);
 	sqlite3_bind_text(s, 5, now, -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 6, actor, -1, SQLITE_STATIC);
-	rc = sqlite3_step(s);
+	rc = store_step(st, s, "saving the codebook", e);
 	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return store_error(st, e, "saving the codebook");
+	if (rc < 0)
+		return -1;
 	{
 		struct buf v = BUF_INIT, d = BUF_INIT;
 		char sha[SHA256_HEX_LEN + 1];
@@ -89,14 +89,14 @@ int study_codebook(struct store *st, struct codebook *cb, long long *id,
 			  "ORDER BY id DESC LIMIT 1", e);
 	if (!s)
 		return -1;
-	rc = sqlite3_step(s);
-	if (rc != SQLITE_ROW) {
+	rc = store_step(st, s, "loading the codebook", e);
+	if (rc <= 0) {
 		sqlite3_finalize(s);
-		if (rc == SQLITE_DONE)
+		if (rc == 0)
 			return err_set(e, ERR_NOTFOUND, "%s: the study has no "
 				       "codebook yet (load one with `bugcoder "
 				       "codebook update FILE`)", st->path);
-		return store_error(st, e, "loading the codebook");
+		return -1;
 	}
 	if (id)
 		*id = sqlite3_column_int64(s, 0);
@@ -118,14 +118,14 @@ int study_codebook_version(struct store *st, const char *version,
 	if (!s)
 		return -1;
 	store_bind_text(s, 1, version);
-	rc = sqlite3_step(s);
-	if (rc != SQLITE_ROW) {
+	rc = store_step(st, s, "loading the codebook", e);
+	if (rc <= 0) {
 		sqlite3_finalize(s);
-		if (rc == SQLITE_DONE)
+		if (rc == 0)
 			return err_set(e, ERR_NOTFOUND, "--version %s: the study "
 				       "has held no codebook version %s", version,
 				       version);
-		return store_error(st, e, "loading the codebook");
+		return -1;
 	}
 	ret = codebook_parse(cb, (const char *)sqlite3_column_text(s, 0),
 			     (size_t)sqlite3_column_bytes(s, 0),
@@ -144,8 +144,8 @@ int study_codebook_current(struct store *st, const struct codebook *cb,
 			  "current ORDER BY id DESC LIMIT 1", e);
 	if (!s)
 		return -1;
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW) {
+	rc = store_step(st, s, "reading the codebook version", e);
+	if (rc > 0) {
 		const char *name = (const char *)sqlite3_column_text(s, 0);
 		const char *version = (const char *)sqlite3_column_text(s, 1);
 
@@ -153,8 +153,8 @@ int study_codebook_current(struct store *st, const struct codebook *cb,
 			ret = err_set(e, ERR_STALE, "the codebook changed to %s "
 				      "%s after %s %s was read; nothing saved",
 				      name, version, cb->name, cb->version);
-	} else if (rc != SQLITE_DONE) {
-		ret = store_error(st, e, "reading the codebook version");
+	} else if (rc < 0) {
+		ret = -1;
 	}
 	sqlite3_finalize(s);
 	return ret;

@@ -395,7 +395,7 @@ static int write_codebooks(struct pkg *p, struct store *st, struct err *e)
 			  "ORDER BY id", e);
 	if (!s)
 		return -1;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while ((rc = store_step(st, s, "reading codebooks", e)) > 0) {
 		const char *ver = (const char *)sqlite3_column_text(s, 0);
 		const char *json = (const char *)sqlite3_column_text(s, 1);
 		size_t len = (size_t)sqlite3_column_bytes(s, 1);
@@ -410,8 +410,8 @@ static int write_codebooks(struct pkg *p, struct store *st, struct err *e)
 		    write_text(p, "codebook.json", json, len, e) < 0)
 			goto out;
 	}
-	if (rc != SQLITE_DONE) {
-		store_error(st, e, "reading codebooks");
+	if (rc < 0) {
+		;
 		goto out;
 	}
 	ret = 0;

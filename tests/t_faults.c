@@ -27,6 +27,7 @@
 #include "core/agreement.h"
 #include "core/buf.h"
 #include "core/codebook.h"
+#include "core/evolve.h"
 #include "core/label.h"
 #include "core/member.h"
 #include "core/round.h"
@@ -194,6 +195,9 @@ static int setup(void **state)
 	must(study_store_codebook(&f->st, &f->cb, json.ptr, CODEBOOK, "t",
 				  NULL, &e), &e, "codebook");
 	buf_release(&json);
+	/* a fixed secret: runs of a writer must end in the same study */
+	must(store_meta_set(&f->st, "coder_salt",
+			    "0123456789abcdef0123456789abcdef", &e), &e, "salt");
 	f->me = member_os_user();
 	s = store_prepare(&f->st, "INSERT INTO members (name, role, "
 			  "added_at) VALUES (?, 'owner', 'x')", &e);
@@ -543,6 +547,245 @@ static void test_label_write(void **state)
 	buf_release(&after);
 }
 
+/* ---- every writer: all of it or nothing -------------------------------- */
+
+/* Every row of every table of `st`, as text (audit included). */
+static void dump_study(struct store *st, struct buf *out)
+{
+	sqlite3_stmt *t = NULL, *r = NULL;
+	struct buf sql = BUF_INIT;
+
+	assert_int_equal(sqlite3_prepare_v2(st->db, "SELECT name FROM "
+			 "sqlite_schema WHERE type = 'table' AND name NOT "
+			 "LIKE 'sqlite_%' ORDER BY name", -1, &t, NULL),
+			 SQLITE_OK);
+	while (sqlite3_step(t) == SQLITE_ROW) {
+		int i, n;
+
+		buf_reset(&sql);
+		buf_addf(&sql, "SELECT * FROM \"%s\"",
+			 (const char *)sqlite3_column_text(t, 0));
+		assert_int_equal(sqlite3_prepare_v2(st->db, sql.ptr, -1, &r,
+						    NULL), SQLITE_OK);
+		buf_addf(out, "[%s]\n", (const char *)sqlite3_column_text(t, 0));
+		while (sqlite3_step(r) == SQLITE_ROW) {
+			n = sqlite3_column_count(r);
+			for (i = 0; i < n; i++) {
+				const unsigned char *v = sqlite3_column_text(r, i);
+
+				buf_addf(out, "%s%s", i ? "|" : "",
+					 v ? (const char *)v : "NULL");
+			}
+			buf_addch(out, '\n');
+		}
+		sqlite3_finalize(r);
+	}
+	sqlite3_finalize(t);
+	buf_release(&sql);
+}
+
+/* A copy of the fixture's study in memory, to write on. */
+static void clone_study(struct fixture *f, struct store *c)
+{
+	struct err e = ERR_INIT;
+	sqlite3_backup *b;
+
+	/* no schema of its own: the backup brings it */
+	assert_int_equal(store_open_bare(c, &e), 0);
+	assert_int_equal(store_exec(c, "PRAGMA foreign_keys = ON", &e), 0);
+	b = sqlite3_backup_init(c->db, "main", f->st.db, "main");
+	assert_non_null(b);
+	assert_int_equal(sqlite3_backup_step(b, -1), SQLITE_DONE);
+	assert_int_equal(sqlite3_backup_finish(b), SQLITE_OK);
+}
+
+typedef int (*write_fn)(struct fixture *f, struct store *st, struct err *e);
+
+/* For the reader of a failure: the three states, side by side. */
+static void save_dumps(const char *what, const struct buf *before,
+		       const struct buf *after, const struct buf *got)
+{
+	const struct buf *b[3] = { before, after, got };
+	const char *name[3] = { "before", "after", "got" };
+	int i;
+
+	(void)what;
+	if (system("mkdir -p tests/tmp") != 0)
+		return;
+	for (i = 0; i < 3; i++) {
+		char path[64];
+		FILE *fp;
+
+		snprintf(path, sizeof(path), "tests/tmp/faults-%s.txt",
+			 name[i]);
+		if ((fp = fopen(path, "w"))) {
+			fputs(b[i]->ptr, fp);
+			fclose(fp);
+		}
+	}
+}
+
+/*
+ * Run the writer `op` on a fresh copy of the study with a fault at step
+ * 0, 1, 2 ... until it runs untouched.  Without a fault it gives `want`
+ * (0 done, -1 refused).  With one it must end as it would without it, or
+ * refuse with a message and leave the study exactly as it was (or, when
+ * a COMMIT was interrupted after it took effect, exactly as the whole
+ * change leaves it: never a part of it).  Returns the faulted runs.
+ */
+static long faultsim_write(struct fixture *f, const char *what, write_fn op,
+			   int want)
+{
+	struct buf before = BUF_INIT, after = BUF_INIT, got = BUF_INIT;
+	struct store c;
+	struct err e = ERR_INIT;
+	struct fault flt;
+	long n, faulted = 0;
+	int rc;
+
+	dump_study(&f->st, &before);
+	clone_study(f, &c);
+	rc = op(f, &c, &e);
+	if (rc != want)
+		fail_msg("%s: without faults it %s: %s", what, rc < 0 ?
+			 "refused" : "went through", e.msg);
+	dump_study(&c, &after);
+	store_close(&c);
+	if (want < 0)
+		assert_string_equal(after.ptr, before.ptr);
+	for (n = 0; n < MAX_STEPS; n++) {
+		memset(&e, 0, sizeof(e));
+		clone_study(f, &c);
+		arm(&c, &flt, n);
+		rc = op(f, &c, &e);
+		disarm(&c);
+		buf_reset(&got);
+		dump_study(&c, &got);
+		store_close(&c);
+		if (!flt.hit) {
+			assert_int_equal(rc, want);
+			assert_string_equal(got.ptr, after.ptr);
+			break;
+		}
+		faulted++;
+		if (rc < 0) {
+			if (!e.msg[0])
+				fail_msg("%s: refused without a message at "
+					 "step %ld", what, n);
+			if (strcmp(got.ptr, before.ptr) &&
+			    strcmp(got.ptr, after.ptr)) {
+				save_dumps(what, &before, &after, &got);
+				fail_msg("%s: a fault at step %ld left part of "
+					 "the change (tests/tmp/faults-*.txt)",
+					 what, n);
+			}
+			continue;
+		}
+		if (want < 0)
+			fail_msg("%s: a fault at step %ld let through what "
+				 "is refused without it", what, n);
+		if (strcmp(got.ptr, after.ptr))
+			fail_msg("%s: a fault at step %ld saved\n%s\ninstead "
+				 "of\n%s", what, n, got.ptr, after.ptr);
+	}
+	assert_true(n < MAX_STEPS);
+	buf_release(&before);
+	buf_release(&after);
+	buf_release(&got);
+	return faulted;
+}
+
+static int update_codebook(struct fixture *f, struct store *st,
+			   struct err *e)
+{
+	struct update_stats us;
+	int rc;
+
+	memset(&us, 0, sizeof(us));
+	rc = codebook_update(st, &f->owner, "tests/fixtures/faults/"
+			     "llm-2.0.json", NULL, 0, &us, e);
+	free(us.orphans);
+	free(us.first_orphan);
+	return rc;
+}
+
+/* a code labels use, dropped without a map: refused, whatever fails */
+static int update_drops_used_code(struct fixture *f, struct store *st,
+				  struct err *e)
+{
+	struct update_stats us;
+	int rc;
+
+	memset(&us, 0, sizeof(us));
+	rc = codebook_update(st, &f->owner, "tests/fixtures/faults/"
+			     "llm-2.1-no-hang.json", NULL, 0, &us, e);
+	free(us.orphans);
+	free(us.first_orphan);
+	return rc;
+}
+
+static int update_with_map(struct fixture *f, struct store *st,
+			   struct err *e)
+{
+	struct code_map m = { "symptom", "hang", "crash" };
+	struct update_stats us;
+	int rc;
+
+	memset(&us, 0, sizeof(us));
+	rc = codebook_update(st, &f->owner, "tests/fixtures/faults/"
+			     "llm-2.1-no-hang.json", &m, 1, &us, e);
+	free(us.orphans);
+	free(us.first_orphan);
+	return rc;
+}
+
+static int add_member_eve(struct fixture *f, struct store *st,
+			  struct err *e)
+{
+	return member_add(st, &f->owner, "eve", ROLE_ADJUDICATOR, e);
+}
+
+static int remove_member_carol(struct fixture *f, struct store *st,
+			       struct err *e)
+{
+	return member_remove(st, &f->owner, "carol", e);
+}
+
+static int close_r1(struct fixture *f, struct store *st, struct err *e)
+{
+	return round_close(st, &f->owner, "r1", ROUND_FORCE, e);
+}
+
+static int resolve_item1(struct fixture *f, struct store *st,
+			 struct err *e)
+{
+	const char *v = "hang";
+
+	return adjudicate_resolve(st, &f->carol, &f->cb, f->item[1],
+				  "symptom", &v, 1, "the process waits",
+				  "slip", e);
+}
+
+static int memo_item2(struct fixture *f, struct store *st, struct err *e)
+{
+	return label_memo(st, &f->alice, f->item[2], "a second look", e);
+}
+
+static void test_writers(void **state)
+{
+	struct fixture *f = *state;
+
+	faultsim_write(f, "codebook update", update_codebook, 0);
+	faultsim_write(f, "codebook update dropping a used code",
+		       update_drops_used_code, -1);
+	faultsim_write(f, "codebook update with a map", update_with_map, 0);
+	faultsim_write(f, "member add", add_member_eve, 0);
+	faultsim_write(f, "member remove", remove_member_carol, 0);
+	faultsim_write(f, "round close", close_r1, 0);
+	faultsim_write(f, "resolve", resolve_item1, 0);
+	faultsim_write(f, "memo", memo_item2, 0);
+}
+
 static void test_role_change_refusal(void **state)
 {
 	struct fixture *f = *state;
@@ -579,6 +822,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_lists, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_label_write, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_writers, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_role_change_refusal,
 						setup, teardown),
 	};
