@@ -61,9 +61,8 @@ CMD(agree)
 		"  --ci bootstrap|wald\n"
 		"                   the 95% interval: a percentile bootstrap "
 		"over items\n"
-		"                   (the default up to "
-		STR(AGREE_BOOT_AUTO_MAX) " items) or Wald, clipped\n"
-		"                   to [-1, 1]\n"
+		"                   (the default, at every size) or Wald,\n"
+		"                   clipped to [-1, 1]\n"
 		"  --boot N         bootstrap samples, 100 to 1000000 "
 		"(default " STR(AGREE_BOOT_DEFAULT) ")\n"
 		"  --seed S         the bootstrap's seed, 0 to 2^53-1 (a "
@@ -181,8 +180,6 @@ CMD(agree)
 	else
 		return cli_usage_error(usage, "--format %s: text, json or csv",
 				       format);
-	if (ci)
-		ao.ci_auto = 0;
 	if (ci && !strcmp(ci, "wald"))
 		ao.ci = AGREE_CI_WALD;
 	else if (ci && strcmp(ci, "bootstrap"))

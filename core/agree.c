@@ -1427,63 +1427,97 @@ int agree_pairwise(const struct agree_labels *l, struct agree_pairwise *out,
  * every label of coder r, also on units no other coder labelled, while po
  * needs two labels on a unit.
  */
-int agree_conger(const struct agree_labels *l, struct agree_stat *kappa,
-		 struct err *e)
+struct conger_ctx {
+	const int *v;		/* R x P labels, v[r*P + p] */
+	size_t P, k;
+	int R;
+	double *agree;		/* P: pairs' agreement, -1 below 2 labels */
+	double *cnt;		/* R x k, scratch */
+	double *rated;		/* R, scratch */
+};
+
+static void conger_ctx_init(struct conger_ctx *c, const int *v, size_t P,
+			    int R, int k)
 {
-	size_t nu, u, kk, j;
-	int r, R, ret = 0;
-	double *cnt = NULL, *rated = NULL, *ucnt = NULL, *m = NULL;
-	double po = 0, pe = 0, units = 0;
+	double *ucnt = xcalloc((size_t)k, sizeof(*ucnt));
+	size_t p, j;
+	int r;
 
-	if (check_labels(l, e) < 0)
-		return -1;
-	nu = l->n_units;
-	kk = (size_t)l->k;
-	R = l->n_coders;
-	if (R < 2)
-		return err_set(e, ERR_INPUT, "Conger's kappa needs two coders");
-	cnt = xcalloc((size_t)R * kk, sizeof(*cnt));
-	rated = xcalloc((size_t)R, sizeof(*rated));
-	ucnt = xcalloc(kk, sizeof(*ucnt));
-	m = xcalloc(nu + 1, sizeof(*m));
-	for (u = 0; u < nu; u++)
-		for (r = 0; r < R; r++)
-			m[u] += l->v[(size_t)r * nu + u] != AGREE_MISSING;
-	for (u = 0; u < nu; u++) {
-		double agree = 0;
+	c->v = v;
+	c->P = P;
+	c->R = R;
+	c->k = (size_t)k;
+	c->agree = xcalloc(P + 1, sizeof(*c->agree));
+	c->cnt = xcalloc((size_t)R * c->k, sizeof(*c->cnt));
+	c->rated = xcalloc((size_t)R, sizeof(*c->rated));
+	for (p = 0; p < P; p++) {
+		double m = 0, a = 0;
 
-		memset(ucnt, 0, kk * sizeof(*ucnt));
+		memset(ucnt, 0, c->k * sizeof(*ucnt));
 		for (r = 0; r < R; r++) {
-			int x = l->v[(size_t)r * nu + u];
+			int x = v[(size_t)r * P + p];
 
-			if (x == AGREE_MISSING)
-				continue;
-			ucnt[x]++;
-			cnt[(size_t)r * kk + (size_t)x]++;
-			rated[r]++;
+			if (x != AGREE_MISSING) {
+				ucnt[x]++;
+				m++;
+			}
 		}
-		if (m[u] < 2)
+		for (j = 0; j < c->k; j++)
+			a += ucnt[j] * (ucnt[j] - 1);
+		c->agree[p] = m < 2 ? -1 : a / (m * (m - 1));
+	}
+	free(ucnt);
+}
+
+static void conger_ctx_release(struct conger_ctx *c)
+{
+	free(c->agree);
+	free(c->cnt);
+	free(c->rated);
+}
+
+/* Conger's kappa of the patterns of `c` counted w[p] times (NULL: once
+ * each): 1 with *kappa, 0 when pe is 1, -1 when no unit has two
+ * labels. */
+static int conger_core(struct conger_ctx *c, const long *w, double *kappa)
+{
+	size_t p, j;
+	double po = 0, pe = 0, units = 0;
+	int r, R = c->R;
+
+	memset(c->cnt, 0, (size_t)R * c->k * sizeof(*c->cnt));
+	memset(c->rated, 0, (size_t)R * sizeof(*c->rated));
+	for (p = 0; p < c->P; p++) {
+		double x = w ? (double)w[p] : 1;
+
+		if (x == 0)
 			continue;
-		units++;
-		for (j = 0; j < kk; j++)
-			agree += ucnt[j] * (ucnt[j] - 1);
-		po += agree / (m[u] * (m[u] - 1));
+		for (r = 0; r < R; r++) {
+			int lab = c->v[(size_t)r * c->P + p];
+
+			if (lab == AGREE_MISSING)
+				continue;
+			c->cnt[(size_t)r * c->k + (size_t)lab] += x;
+			c->rated[r] += x;
+		}
+		if (c->agree[p] < 0)
+			continue;
+		units += x;
+		po += x * c->agree[p];
 	}
-	if (!units) {
-		stat_undef(kappa, WHY_NO_RATED);
-		goto out;
-	}
+	if (!units)
+		return -1;
 	po /= units;
-	for (j = 0; j < kk; j++) {
+	for (j = 0; j < c->k; j++) {
 		double mean = 0, var = 0;
 
 		for (r = 0; r < R; r++)
-			mean += rated[r] ? cnt[(size_t)r * kk + j] / rated[r] :
-				0;
+			mean += c->rated[r] ? c->cnt[(size_t)r * c->k + j] /
+				c->rated[r] : 0;
 		mean /= R;
 		for (r = 0; r < R; r++) {
-			double d = (rated[r] ? cnt[(size_t)r * kk + j] /
-				    rated[r] : 0) - mean;
+			double d = (c->rated[r] ? c->cnt[(size_t)r * c->k + j] /
+				    c->rated[r] : 0) - mean;
 
 			var += d * d;
 		}
@@ -1491,15 +1525,37 @@ int agree_conger(const struct agree_labels *l, struct agree_stat *kappa,
 		pe += mean * mean - var / R;
 	}
 	if (1 - pe <= NEAR_ZERO)
+		return 0;
+	*kappa = (po - pe) / (1 - pe);
+	return 1;
+}
+
+static int conger_fn(const long *w, void *vctx, double *value)
+{
+	return conger_core(vctx, w, value) > 0;
+}
+
+int agree_conger(const struct agree_labels *l, struct agree_stat *kappa,
+		 struct err *e)
+{
+	struct conger_ctx ctx;
+	double v = 0;
+	int rc;
+
+	if (check_labels(l, e) < 0)
+		return -1;
+	if (l->n_coders < 2)
+		return err_set(e, ERR_INPUT, "Conger's kappa needs two coders");
+	conger_ctx_init(&ctx, l->v, l->n_units, l->n_coders, l->k);
+	rc = conger_core(&ctx, NULL, &v);
+	conger_ctx_release(&ctx);
+	if (rc < 0)
+		stat_undef(kappa, WHY_NO_RATED);
+	else if (rc == 0)
 		stat_undef(kappa, WHY_FLEISS_PE1);
 	else
-		stat_set(kappa, (po - pe) / (1 - pe));
-out:
-	free(cnt);
-	free(rated);
-	free(ucnt);
-	free(m);
-	return ret;
+		stat_set(kappa, v);
+	return 0;
 }
 
 /* ---- intervals --------------------------------------------------------- */
@@ -1589,6 +1645,116 @@ uint64_t agree_rng_below(struct agree_rng *r, uint64_t n)
 	return x % n;
 }
 
+double agree_rng_uniform(struct agree_rng *r)
+{
+	return (double)(agree_rng_next(r) >> 11) * 0x1.0p-53;
+}
+
+/*
+ * Binomial(n, p) for p <= 1/2.
+ *
+ * n p < 10: inversion, walking up the probabilities from P(0) = q^n with
+ * P(x) = P(x - 1) (a / x - s), s = p / q, a = (n + 1) s; about n p + 1
+ * steps.  The rare u left over by rounding starts again.
+ *
+ * Otherwise BTRS (Hormann 1993, "The generation of binomial random
+ * variates", J. Stat. Comput. Simul. 46:101-110): a transformed
+ * rejection from a hat of the form (2a / (1/2 - |u|) + b) u + c around
+ * the mean, with the constants the paper fits (b, a, alpha, v_r below),
+ * a quick acceptance in the box |u| <= 0.43, v <= v_r, and otherwise the
+ * exact test log v <= log f(k) - log f(m), the log-probabilities taken
+ * with lgamma.  About 1.15 uniform pairs a draw, whatever n.
+ */
+static long binomial_low(struct agree_rng *r, long n, double p)
+{
+	double q = 1 - p, s = p / q, a = (double)(n + 1) * s;
+	double f0 = pow(q, (double)n);
+
+	for (;;) {
+		double u = agree_rng_uniform(r), f = f0;
+		long x = 0;
+
+		while (u > f) {
+			u -= f;
+			if (++x > n)
+				break;
+			f *= a / (double)x - s;
+		}
+		if (x <= n)
+			return x;
+	}
+}
+
+static long binomial_btrs(struct agree_rng *r, long n, double p)
+{
+	double q = 1 - p, nn = (double)n;
+	double spq = sqrt(nn * p * q);
+	double b = 1.15 + 2.53 * spq;
+	double a = -0.0873 + 0.0248 * b + 0.01 * p;
+	double c = nn * p + 0.5;
+	double alpha = (2.83 + 5.1 / b) * spq;
+	double vr = 0.92 - 4.2 / b;
+	double lpq = log(p / q);
+	double m = floor((nn + 1) * p);
+	double h = lgamma(m + 1) + lgamma(nn - m + 1);
+
+	for (;;) {
+		double u = agree_rng_uniform(r) - 0.5;
+		double v = agree_rng_uniform(r);
+		double us = 0.5 - fabs(u);
+		double k = floor((2 * a / us + b) * u + c);
+
+		if (k < 0 || k > nn)
+			continue;
+		if (us >= 0.07 && v <= vr)
+			return (long)k;
+		v *= alpha / (a / (us * us) + b);
+		if (v > 0 && log(v) <= h - lgamma(k + 1) - lgamma(nn - k + 1) +
+		    (k - m) * lpq)
+			return (long)k;
+	}
+}
+
+long agree_rng_binomial(struct agree_rng *r, long n, double p)
+{
+	int flip = p > 0.5;
+	long x;
+
+	if (n <= 0 || p <= 0)
+		return 0;
+	if (p >= 1)
+		return n;
+	if (flip)
+		p = 1 - p;
+	x = (double)n * p < 10 ? binomial_low(r, n, p) :
+				 binomial_btrs(r, n, p);
+	return flip ? n - x : x;
+}
+
+void agree_rng_multinomial(struct agree_rng *r, const long *count,
+			   const size_t *order, size_t nz, size_t np,
+			   long *out)
+{
+	long left = 0, rest = 0;
+	size_t i;
+
+	memset(out, 0, np * sizeof(*out));
+	for (i = 0; i < nz; i++)
+		rest += count[order[i]];
+	left = rest;
+	for (i = 0; i < nz && left > 0; i++) {
+		long c = count[order[i]], x;
+
+		/* the last cell takes what is left; the others a binomial
+		 * draw given the cells before them */
+		x = i + 1 == nz || c >= rest ? left :
+		    agree_rng_binomial(r, left, (double)c / (double)rest);
+		out[order[i]] = x;
+		left -= x;
+		rest -= c;
+	}
+}
+
 static int cmp_double(const void *x, const void *y)
 {
 	double a = *(const double *)x, b = *(const double *)y;
@@ -1636,6 +1802,74 @@ static void ci_from_replicates(double *rep, int used, int boot,
 	stat_set(&out->high, hi > 1 ? 1 : hi);
 }
 
+/* The patterns in the order the multinomial draws them: biggest first,
+ * so that the conditional draws shrink fastest; ties by index, so that
+ * the order (and the bootstrap) is the same everywhere. */
+static const long *sort_counts;
+
+static int cmp_pattern(const void *x, const void *y)
+{
+	size_t a = *(const size_t *)x, b = *(const size_t *)y;
+
+	if (sort_counts[a] != sort_counts[b])
+		return sort_counts[a] > sort_counts[b] ? -1 : 1;
+	return (a > b) - (a < b);
+}
+
+static size_t pattern_order(const long *count, size_t np, size_t *order)
+{
+	size_t i, nz = 0;
+
+	for (i = 0; i < np; i++)
+		if (count[i] > 0)
+			order[nz++] = i;
+	/* a file-level pointer for qsort's comparison: the bootstrap runs
+	 * on one thread */
+	sort_counts = count;
+	qsort(order, nz, sizeof(*order), cmp_pattern);
+	sort_counts = NULL;
+	return nz;
+}
+
+int agree_boot_patterns(const long *count, size_t np, agree_boot_fn fn,
+			void *ctx, int boot, uint64_t seed,
+			const struct agree_stat *value, struct agree_ci *out,
+			double *rep, struct err *e)
+{
+	struct agree_rng rng;
+	size_t *order, nz, i;
+	long *draw;
+	double *v;
+	int b, used = 0;
+
+	if (boot < 1)
+		return err_set(e, ERR_INPUT, "bootstrap needs at least one "
+			       "sample, not %d", boot);
+	for (i = 0; i < np; i++)
+		if (count[i] < 0)
+			return err_set(e, ERR_INPUT, "bootstrap: pattern %zu "
+				       "has a negative count", i);
+	out->method = AGREE_CI_BOOTSTRAP;
+	out->seed = seed;
+	order = xcalloc(np + 1, sizeof(*order));
+	draw = xcalloc(np + 1, sizeof(*draw));
+	v = xcalloc((size_t)boot, sizeof(*v));
+	nz = pattern_order(count, np, order);
+	agree_rng_seed(&rng, seed);
+	for (b = 0; nz && value && value->defined && b < boot; b++) {
+		agree_rng_multinomial(&rng, count, order, nz, np, draw);
+		if (fn(draw, ctx, &v[used]))
+			used++;
+	}
+	ci_from_replicates(v, used, boot, value, out);
+	if (rep && used)
+		memcpy(rep, v, (size_t)used * sizeof(*rep));
+	free(order);
+	free(draw);
+	free(v);
+	return 0;
+}
+
 /* Weighted kappa of whole counts n[k*k], as two_raters() decides when it
  * is defined; 0 when undefined. */
 static int table_kappa(const long *n, size_t k, const double *w,
@@ -1680,153 +1914,225 @@ static int table_kappa(const long *n, size_t k, const double *w,
 	return 1;
 }
 
+struct table_ctx {
+	size_t k;
+	const double *w;
+	double *row, *col;
+};
+
+static int table_fn(const long *count, void *vctx, double *value)
+{
+	struct table_ctx *c = vctx;
+
+	return table_kappa(count, c->k, c->w, c->row, c->col, value);
+}
+
 int agree_boot_table(const struct agree_table *t, const double *w, int boot,
 		     uint64_t seed, const struct agree_stat *value,
 		     const struct agree_stat *se, struct agree_ci *out,
 		     struct err *e)
 {
-	struct agree_rng rng;
-	size_t k, kk, i, c, n, pos = 0;
-	size_t *cells;
-	long *rs;
-	double *rep, *row, *col;
-	int b, used = 0;
+	struct table_ctx ctx;
+	int ret;
 
 	if (check_table(t, e) < 0)
 		return -1;
-	if (boot < 1)
-		return err_set(e, ERR_INPUT, "bootstrap needs at least one "
-			       "sample, not %d", boot);
 	memset(out, 0, sizeof(*out));
-	out->method = AGREE_CI_BOOTSTRAP;
-	out->seed = seed;
 	ci_raw_wald(value, se, out);
-	k = (size_t)t->k;
-	kk = k * k;
-	n = (size_t)agree_table_total(t);
-	cells = xcalloc(n + 1, sizeof(*cells));
-	for (c = 0; c < kk; c++)
-		for (i = 0; i < (size_t)t->n[c]; i++)
-			cells[pos++] = c;
-	rs = xcalloc(kk, sizeof(*rs));
-	rep = xcalloc((size_t)boot, sizeof(*rep));
-	row = xcalloc(k, sizeof(*row));
-	col = xcalloc(k, sizeof(*col));
-	agree_rng_seed(&rng, seed);
-	for (b = 0; n && b < boot; b++) {
-		memset(rs, 0, kk * sizeof(*rs));
-		for (i = 0; i < n; i++)
-			rs[cells[agree_rng_below(&rng, n)]]++;
-		if (table_kappa(rs, k, w, row, col, &rep[used]))
-			used++;
+	ctx.k = (size_t)t->k;
+	ctx.w = w;
+	ctx.row = xcalloc(ctx.k, sizeof(*ctx.row));
+	ctx.col = xcalloc(ctx.k, sizeof(*ctx.col));
+	ret = agree_boot_patterns(t->n, ctx.k * ctx.k, table_fn, &ctx, boot,
+				  seed, value, out, NULL, e);
+	free(ctx.row);
+	free(ctx.col);
+	return ret;
+}
+
+/*
+ * Fleiss' kappa of units given as patterns: P distinct count vectors
+ * x[p*k + j] (units with two ratings or more), each w[p] times.  As
+ * agree_fleiss(): po the mean over units of sum_j x_j (x_j - 1) /
+ * (m (m - 1)), p_j the mean of x_j / m, pe = sum p_j^2; no value when
+ * one code takes every rating or pe is 1.
+ */
+struct fleiss_ctx {
+	size_t k, np;
+	const double *share;	/* P x k: x_j / m of each pattern */
+	const double *agree;	/* P: its pairs' agreement */
+	double *p;		/* k, scratch */
+};
+
+static int fleiss_fn(const long *w, void *vctx, double *value)
+{
+	struct fleiss_ctx *c = vctx;
+	size_t pt, j, used = 0;
+	double units = 0, po = 0, pe = 0;
+
+	memset(c->p, 0, c->k * sizeof(*c->p));
+	for (pt = 0; pt < c->np; pt++) {
+		double x = (double)w[pt];
+
+		if (!w[pt])
+			continue;
+		units += x;
+		po += x * c->agree[pt];
+		for (j = 0; j < c->k; j++)
+			c->p[j] += x * c->share[pt * c->k + j];
 	}
-	ci_from_replicates(rep, used, boot, value, out);
-	free(cells);
-	free(rs);
-	free(rep);
-	free(row);
-	free(col);
+	if (units <= 0)
+		return 0;
+	for (j = 0; j < c->k; j++) {
+		c->p[j] /= units;
+		pe += c->p[j] * c->p[j];
+		used += c->p[j] > 0;
+	}
+	if (used == 1 || 1 - pe <= NEAR_ZERO)
+		return 0;
+	*value = (po / units - pe) / (1 - pe);
+	return 1;
+}
+
+/* Rows of doubles compared as a whole, for grouping units into
+ * patterns. */
+static size_t cmp_width;
+static const double *cmp_rows;
+
+static int cmp_row(const void *x, const void *y)
+{
+	const double *a = cmp_rows + *(const size_t *)x * cmp_width;
+	const double *b = cmp_rows + *(const size_t *)y * cmp_width;
+	size_t j;
+
+	for (j = 0; j < cmp_width; j++)
+		if (a[j] != b[j])
+			return a[j] < b[j] ? -1 : 1;
 	return 0;
+}
+
+/* Group rows[0..n) of `width` doubles into patterns: idx[] gets the row
+ * indexes sorted, first[] the first sorted position of each pattern and
+ * cnt[] how many rows it has; returns the number of patterns. */
+static size_t group_rows(const double *rows, size_t n, size_t width,
+			 size_t *idx, size_t *first, long *cnt)
+{
+	size_t i, np = 0;
+
+	for (i = 0; i < n; i++)
+		idx[i] = i;
+	cmp_rows = rows;
+	cmp_width = width;
+	qsort(idx, n, sizeof(*idx), cmp_row);
+	for (i = 0; i < n; i++) {
+		if (np && !cmp_row(&idx[first[np - 1]], &idx[i])) {
+			cnt[np - 1]++;
+			continue;
+		}
+		first[np] = i;
+		cnt[np++] = 1;
+	}
+	cmp_rows = NULL;
+	return np;
 }
 
 int agree_boot_fleiss(const struct agree_counts *c, int boot, uint64_t seed,
 		      const struct agree_stat *value, struct agree_ci *out,
 		      struct err *e)
 {
-	struct agree_counts rs = AGREE_COUNTS_INIT;
-	struct agree_rng rng;
-	size_t kk, u, i, nu = 0, *pool;
-	double *rep;
-	int b, used = 0;
+	struct fleiss_ctx ctx;
+	size_t kk, u, j, nu = 0, np, *idx, *first;
+	double *rows, *share, *agree;
+	long *cnt;
+	int ret;
 
 	if (check_counts(c, e) < 0)
 		return -1;
-	if (boot < 1)
-		return err_set(e, ERR_INPUT, "bootstrap needs at least one "
-			       "sample, not %d", boot);
 	memset(out, 0, sizeof(*out));
-	out->method = AGREE_CI_BOOTSTRAP;
-	out->seed = seed;
 	ci_raw_wald(value, NULL, out);
 	kk = (size_t)c->k;
-	pool = xcalloc(c->n_units + 1, sizeof(*pool));
+	rows = xcalloc(c->n_units * kk + 1, sizeof(*rows));
 	for (u = 0; u < c->n_units; u++)
 		if (unit_total(c, u) >= 2)
-			pool[nu++] = u;
-	rep = xcalloc((size_t)boot, sizeof(*rep));
-	agree_counts_init(&rs, nu, c->k);
-	agree_rng_seed(&rng, seed);
-	for (b = 0; nu && b < boot; b++) {
-		struct agree_fleiss f;
+			memcpy(rows + nu++ * kk, c->n + u * kk,
+			       kk * sizeof(*rows));
+	idx = xcalloc(nu + 1, sizeof(*idx));
+	first = xcalloc(nu + 1, sizeof(*first));
+	cnt = xcalloc(nu + 1, sizeof(*cnt));
+	np = group_rows(rows, nu, kk, idx, first, cnt);
+	share = xcalloc(np * kk + 1, sizeof(*share));
+	agree = xcalloc(np + 1, sizeof(*agree));
+	for (u = 0; u < np; u++) {
+		const double *x = rows + idx[first[u]] * kk;
+		double m = 0, a = 0;
 
-		for (i = 0; i < nu; i++)
-			memcpy(rs.n + i * kk,
-			       c->n + pool[agree_rng_below(&rng, nu)] * kk,
-			       kk * sizeof(*rs.n));
-		agree_fleiss(&rs, &f, NULL);
-		if (f.kappa.defined)
-			rep[used++] = f.kappa.value;
+		for (j = 0; j < kk; j++)
+			m += x[j];
+		for (j = 0; j < kk; j++) {
+			a += x[j] * (x[j] - 1);
+			share[u * kk + j] = x[j] / m;
+		}
+		agree[u] = a / (m * (m - 1));
 	}
-	ci_from_replicates(rep, used, boot, value, out);
-	agree_counts_release(&rs);
-	free(pool);
-	free(rep);
-	return 0;
+	ctx.k = kk;
+	ctx.np = np;
+	ctx.share = share;
+	ctx.agree = agree;
+	ctx.p = xcalloc(kk, sizeof(*ctx.p));
+	ret = agree_boot_patterns(cnt, np, fleiss_fn, &ctx, boot, seed, value,
+				  out, NULL, e);
+	free(ctx.p);
+	free(rows);
+	free(idx);
+	free(first);
+	free(cnt);
+	free(share);
+	free(agree);
+	return ret;
 }
 
 int agree_boot_conger(const struct agree_labels *l, int boot, uint64_t seed,
 		      const struct agree_stat *value, struct agree_ci *out,
 		      struct err *e)
 {
-	struct agree_labels rl;
-	struct agree_rng rng;
-	size_t nu, u, i, np = 0, *pool;
-	int *v, r, b, used = 0;
-	double *rep;
+	struct conger_ctx ctx;
+	size_t nu, u, np, *idx, *first;
+	double *rows;
+	int *v, r, ret;
+	long *cnt;
 
 	if (check_labels(l, e) < 0)
 		return -1;
-	if (boot < 1)
-		return err_set(e, ERR_INPUT, "bootstrap needs at least one "
-			       "sample, not %d", boot);
+	if (l->n_coders < 2)
+		return err_set(e, ERR_INPUT, "Conger's kappa needs two coders");
 	memset(out, 0, sizeof(*out));
-	out->method = AGREE_CI_BOOTSTRAP;
-	out->seed = seed;
 	ci_raw_wald(value, NULL, out);
 	nu = l->n_units;
-	pool = xcalloc(nu + 1, sizeof(*pool));
-	for (u = 0; u < nu; u++) {
-		int m = 0;
-
+	/* a unit is the vector of its coders' labels */
+	rows = xcalloc(nu * (size_t)l->n_coders + 1, sizeof(*rows));
+	for (u = 0; u < nu; u++)
 		for (r = 0; r < l->n_coders; r++)
-			m += l->v[(size_t)r * nu + u] != AGREE_MISSING;
-		if (m >= 2)
-			pool[np++] = u;
-	}
+			rows[u * (size_t)l->n_coders + (size_t)r] =
+				l->v[(size_t)r * nu + u];
+	idx = xcalloc(nu + 1, sizeof(*idx));
+	first = xcalloc(nu + 1, sizeof(*first));
+	cnt = xcalloc(nu + 1, sizeof(*cnt));
+	np = group_rows(rows, nu, (size_t)l->n_coders, idx, first, cnt);
 	v = xcalloc(np * (size_t)l->n_coders + 1, sizeof(*v));
-	rep = xcalloc((size_t)boot, sizeof(*rep));
-	rl = *l;
-	rl.n_units = np;
-	rl.v = v;
-	agree_rng_seed(&rng, seed);
-	for (b = 0; np && b < boot; b++) {
-		struct agree_stat k;
-
-		for (i = 0; i < np; i++) {
-			size_t src = pool[agree_rng_below(&rng, np)];
-
-			for (r = 0; r < l->n_coders; r++)
-				v[(size_t)r * np + i] =
-					l->v[(size_t)r * nu + src];
-		}
-		if (agree_conger(&rl, &k, NULL) == 0 && k.defined)
-			rep[used++] = k.value;
-	}
-	ci_from_replicates(rep, used, boot, value, out);
-	free(pool);
+	for (u = 0; u < np; u++)
+		for (r = 0; r < l->n_coders; r++)
+			v[(size_t)r * np + u] = l->v[(size_t)r * nu +
+						    idx[first[u]]];
+	conger_ctx_init(&ctx, v, np, l->n_coders, l->k);
+	ret = agree_boot_patterns(cnt, np, conger_fn, &ctx, boot, seed, value,
+				  out, NULL, e);
+	conger_ctx_release(&ctx);
+	free(rows);
+	free(idx);
+	free(first);
+	free(cnt);
 	free(v);
-	free(rep);
-	return 0;
+	return ret;
 }
 
 /* ---- interpretation ---------------------------------------------------- */

@@ -431,21 +431,66 @@ uint64_t agree_rng_next(struct agree_rng *r);
 /* Uniform in 0..n-1 (n >= 1), without modulo bias. */
 uint64_t agree_rng_below(struct agree_rng *r, uint64_t n);
 
+/* Uniform in [0, 1): the top 53 bits of one draw. */
+double agree_rng_uniform(struct agree_rng *r);
+
+/* A draw from the binomial distribution of `n` trials (n >= 0) with
+ * success probability p (0 <= p <= 1), exact: inversion for small n p,
+ * Hormann's (1993) transformed rejection (BTRS) above. */
+long agree_rng_binomial(struct agree_rng *r, long n, double p);
+
+/* A draw from the multinomial distribution of n = sum count[0..np) trials
+ * over np cells with probabilities count[i] / n, into out[0..np): the
+ * cells in the order order[0..nz) (the cells whose count is not 0; the
+ * others get 0), each a binomial draw conditional on the ones before. */
+void agree_rng_multinomial(struct agree_rng *r, const long *count,
+			   const size_t *order, size_t nz, size_t np,
+			   long *out);
+
 /*
- * Percentile bootstrap 95% intervals (Efron & Tibshirani 1993, ch. 13):
- * `boot` resamples of the items with replacement, the statistic on each,
- * the 2.5% and 97.5% quantiles (type 7, as R's quantile()) of the defined
- * replicates.  The bounds are values the statistic took, so they stay in
- * [-1, 1].  The interval is undefined when the value itself is, when
- * fewer than half of the replicates are defined, or when every replicate
- * gave the same value (no spread to speak of).  The Wald fields are
- * filled from `value` and `se` when given (se may be NULL).
+ * The bootstrap over items, done on the sample's distinct units.
+ *
+ * A statistic of items that depends only on how many items of each kind
+ * there are (a kappa depends on the counts of the cells of its table, a
+ * Fleiss' kappa on how many units show each count vector) is a function
+ * of those counts: `count[0..np)` items of each of np kinds ("patterns").
+ * Resampling the n items with replacement gives pattern counts with the
+ * multinomial distribution of n trials and probabilities count[i] / n,
+ * so drawing that multinomial (agree_rng_multinomial()) gives exactly the
+ * item bootstrap's distribution (Efron & Tibshirani 1993, ch. 6) at a
+ * cost of np binomial draws a resample instead of n.
+ *
+ * fn(c, ctx, &v) computes the statistic of pattern counts c[0..np):
+ * returns 1 with the value in v, or 0 when it has none on that sample.
+ *
+ * Percentile interval (Efron & Tibshirani 1993, ch. 13): `boot`
+ * resamples, the 2.5% and 97.5% quantiles (type 7, as R's quantile()) of
+ * the replicates with a value.  The bounds are values the statistic took,
+ * so a kappa's stay in [-1, 1].  Undefined when `value` is, when fewer
+ * than half of the replicates have a value, or when every replicate gave
+ * the same value (no spread to speak of).  When `rep` is not NULL it
+ * receives the replicates with a value, sorted (out->boot_used of them,
+ * at most `boot`).  Returns 0, or -1 with `e` filled for boot < 1.
+ */
+typedef int (*agree_boot_fn)(const long *count, void *ctx, double *value);
+
+int agree_boot_patterns(const long *count, size_t np, agree_boot_fn fn,
+			void *ctx, int boot, uint64_t seed,
+			const struct agree_stat *value, struct agree_ci *out,
+			double *rep, struct err *e);
+
+/*
+ * The bootstrap intervals of the statistics, by agree_boot_patterns():
  *
  * agree_boot_table: Cohen's kappa (w NULL) or weighted kappa with
- *   agreement weights w of table `t`, resampling its items.
- * agree_boot_fleiss: Fleiss' kappa of `c`, resampling its units.
- * agree_boot_conger: Conger's kappa of `l`, resampling its units.
- * Return 0, or -1 with `e` filled for malformed input or boot < 1.
+ *   agreement weights w of table `t`; the patterns are its cells.
+ * agree_boot_fleiss: Fleiss' kappa of `c`; the patterns are the distinct
+ *   count vectors of its units with two ratings or more.
+ * agree_boot_conger: Conger's kappa of `l`; the patterns are the distinct
+ *   label vectors of its units.
+ * The Wald fields are filled from `value` and `se` when given (se may be
+ * NULL).  Return 0, or -1 with `e` filled for malformed input or
+ * boot < 1.
  */
 int agree_boot_table(const struct agree_table *t, const double *w, int boot,
 		     uint64_t seed, const struct agree_stat *value,

@@ -70,9 +70,7 @@ static int interval(const struct agree_opts *o, const struct agree_stat *k,
 		 * the value itself is not reported */
 		return 0;
 	}
-	if (o->ci == AGREE_CI_WALD ||
-	    (o->ci_auto && (t ? (size_t)agree_table_total(t) : c->n_units) >
-	     AGREE_BOOT_AUTO_MAX)) {
+	if (o->ci == AGREE_CI_WALD) {
 		agree_ci_wald(k, se, ci);
 		return 0;
 	}

@@ -14,8 +14,9 @@
  *    have no code in common) is reported as undefined with that reason,
  *    never as a number;
  *  - a 95% interval that never leaves [-1, 1]: percentile bootstrap over
- *    items (the default) or Wald clipped to [-1, 1] and marked so, the raw
- *    Wald bounds kept beside it;
+ *    items (the default, at every size: it resamples the count tables,
+ *    see agree_boot_patterns()) or Wald clipped to [-1, 1] and marked
+ *    so, the raw Wald bounds kept beside it;
  *  - the Landis & Koch (1977) band of the value and the bands the
  *    interval spans;
  *  - per-code counts over the items in the computation only (an item a
@@ -47,12 +48,6 @@
 #define AGREE_BOOT_DEFAULT 2000
 #define AGREE_SEED_DEFAULT 20260101ULL
 
-/* Unless the method was chosen (--ci), a table of more items than this
- * gets the Wald interval: the bootstrap costs samples x items, and with
- * this many items the Wald interval is close to it (and rarely needs
- * clipping). */
-#define AGREE_BOOT_AUTO_MAX 5000
-
 enum agree_level {
 	AGREE_LEVEL_BOTH = 0,	/* codes, and groups if codes have one */
 	AGREE_LEVEL_CODE,
@@ -64,13 +59,10 @@ struct agree_opts {
 	int boot;		/* bootstrap samples */
 	uint64_t seed;
 	enum agree_level level;
-	int ci_auto;		/* the default: Wald above
-				   AGREE_BOOT_AUTO_MAX items when ci is
-				   bootstrap */
 };
 
 #define AGREE_OPTS_INIT { AGREE_CI_BOOTSTRAP, AGREE_BOOT_DEFAULT, \
-			  AGREE_SEED_DEFAULT, AGREE_LEVEL_BOTH, 1 }
+			  AGREE_SEED_DEFAULT, AGREE_LEVEL_BOTH }
 
 /* Cohen's kappa of one pair of annotators (three or more). */
 struct agree_pair_summary {

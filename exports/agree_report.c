@@ -13,10 +13,6 @@
 #include "core/machine.h"
 #include "core/round.h"
 
-#define STR_(x) #x
-#define STR(x) STR_(x)
-#define AUTO_MAX_TEXT STR(AGREE_BOOT_AUTO_MAX)
-
 static const char BAND_SOURCE[] =
 	"Landis & Koch 1977, Biometrics 33:159-174";
 
@@ -360,9 +356,6 @@ static cJSON *opts_json(const struct agree_opts *o)
 	if (o->ci == AGREE_CI_BOOTSTRAP) {
 		cJSON_AddNumberToObject(j, "samples", o->boot);
 		cJSON_AddNumberToObject(j, "seed", (double)o->seed);
-		if (o->ci_auto)
-			cJSON_AddNumberToObject(j, "wald_above_items",
-						AGREE_BOOT_AUTO_MAX);
 	}
 	return j;
 }
@@ -692,10 +685,8 @@ static void render_text(const struct agreement *ag,
 	}
 	if (sum->opts.ci == AGREE_CI_BOOTSTRAP)
 		buf_addf(out, "Intervals: 95%%, bootstrap percentile over "
-			 "items, %d samples, seed %llu%s\n", sum->opts.boot,
-			 (unsigned long long)sum->opts.seed, sum->opts.ci_auto ?
-			 " (Wald, clipped to [-1, 1], above " AUTO_MAX_TEXT
-			 " items)" : "");
+			 "items, %d samples, seed %llu\n", sum->opts.boot,
+			 (unsigned long long)sum->opts.seed);
 	else
 		buf_addstr(out, "Intervals: 95%, Wald (kappa +- 1.96 SE), "
 			   "clipped to [-1, 1] where marked\n");

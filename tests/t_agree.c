@@ -2604,9 +2604,8 @@ static void test_summary_levels(void **state)
 	agree_table_release(&ad.table);
 }
 
-/* The default bootstrap gives way to Wald on a large table, unless the
- * method was chosen. */
-static void test_interval_auto(void **state)
+/* The bootstrap is the default at every size; --ci wald gives Wald. */
+static void test_interval_every_size(void **state)
 {
 	struct code codes[2] = { { .key = "yes" }, { .key = "no" } };
 	struct dimension dim = { .key = "d", .name = "D", .codes = codes,
@@ -2616,7 +2615,7 @@ static void test_interval_auto(void **state)
 	struct agreement ag = AGREEMENT_INIT;
 	struct agree_summary s = AGREE_SUMMARY_INIT;
 	struct agree_opts o = AGREE_OPTS_INIT;
-	long v[4] = { 2600, 200, 300, 2400 };
+	long v[4] = { 260000, 20000, 30000, 240000 };
 
 	(void)state;
 	memset(&ad, 0, sizeof(ad));
@@ -2627,16 +2626,17 @@ static void test_interval_auto(void **state)
 	ag.nr_annotators = 2;
 	ag.dims = &ad;
 	ag.nr_dims = 1;
-	assert_true(agree_table_total(&ad.table) > AGREE_BOOT_AUTO_MAX);
 	assert_int_equal(agree_summarize(&ag, NULL, &s, NULL), 0);
-	assert_int_equal(s.dims[0].code.ci.method, AGREE_CI_WALD);
-	assert_true(s.dims[0].code.ci.low.defined);
-	agree_summary_release(&s);
-	o.ci_auto = 0;
-	o.boot = 200;
-	assert_int_equal(agree_summarize(&ag, &o, &s, NULL), 0);
 	assert_int_equal(s.dims[0].code.ci.method, AGREE_CI_BOOTSTRAP);
-	assert_int_equal(s.dims[0].code.ci.boot, 200);
+	assert_int_equal(s.dims[0].code.ci.boot, AGREE_BOOT_DEFAULT);
+	assert_true(s.dims[0].code.ci.low.defined);
+	/* 550,000 items: the bootstrap and Wald agree closely */
+	assert_true(fabs(s.dims[0].code.ci.low.value -
+			 s.dims[0].code.ci.wald_low.value) < 0.005);
+	agree_summary_release(&s);
+	o.ci = AGREE_CI_WALD;
+	assert_int_equal(agree_summarize(&ag, &o, &s, NULL), 0);
+	assert_int_equal(s.dims[0].code.ci.method, AGREE_CI_WALD);
 	agree_summary_release(&s);
 	agree_table_release(&ad.table);
 }
@@ -2706,7 +2706,7 @@ static const struct CMUnitTest static_tests[] = {
 	cmocka_unit_test(test_fleiss_se),
 	cmocka_unit_test(test_formatting),
 	cmocka_unit_test(test_summary_levels),
-	cmocka_unit_test(test_interval_auto),
+	cmocka_unit_test(test_interval_every_size),
 	cmocka_unit_test(test_select_many_nobody),
 	cmocka_unit_test(test_reference_summary),
 };
