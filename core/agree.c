@@ -72,8 +72,17 @@ static const char WHY_NO_COMMON[] =
 	"the two annotators used no code in common";
 static const char WHY_SE_IS0[] =
 	"the standard error is 0, an interval of no width";
-static const char WHY_BOOT_FEW[] =
-	"fewer than half of the bootstrap samples give a value";
+static const char WHY_BOOT_DEGEN[] =
+	"half of the bootstrap resamples or more are degenerate";
+static const char WHY_BCA_SIDE[] =
+	"BCa: every bootstrap resample lies on one side of the estimate";
+static const char WHY_BCA_ACCEL[] =
+	"BCa: the acceleration is too large for this interval";
+static const char WHY_PERFECT_PE[] =
+	"chance agreement is 1: no lower bound";
+static const char WHY_CODE_NEVER[] = "one annotator never chose this code";
+static const char WHY_CODE_ALWAYS[] =
+	"one annotator chose this code on every item";
 static const char WHY_BOOT_FLAT[] =
 	"every bootstrap sample gives the same value";
 static const char WHY_SE_BAD[] = "standard error is negative or not finite";
@@ -742,6 +751,20 @@ int agree_code(const struct agree_table *t, int code, struct agree_code *out,
 	a = t->n[cc * kk + cc];
 	code_2x2(a, row - a, col - a, total - row - col + a, out);
 	return 0;
+}
+
+struct agree_stat agree_code_reported(const struct agree_code *c)
+{
+	struct agree_stat s = c->kappa;
+	long n = c->n_a + c->n_b - c->both + c->neither;
+
+	if (!s.defined)
+		return s;
+	if (!c->n_a || !c->n_b)
+		stat_undef(&s, WHY_CODE_NEVER);
+	else if (c->n_a == n || c->n_b == n)
+		stat_undef(&s, WHY_CODE_ALWAYS);
+	return s;
 }
 
 /* ---- "select many" ----------------------------------------------------- */
@@ -1478,8 +1501,9 @@ static void conger_ctx_release(struct conger_ctx *c)
 
 /* Conger's kappa of the patterns of `c` counted w[p] times (NULL: once
  * each): 1 with *kappa, 0 when pe is 1, -1 when no unit has two
- * labels. */
-static int conger_core(struct conger_ctx *c, const long *w, double *kappa)
+ * labels; the chance agreement goes to *pe_out when not NULL. */
+static int conger_core(struct conger_ctx *c, const long *w, double *kappa,
+		       double *pe_out)
 {
 	size_t p, j;
 	double po = 0, pe = 0, units = 0;
@@ -1524,6 +1548,8 @@ static int conger_core(struct conger_ctx *c, const long *w, double *kappa)
 		var /= R - 1;
 		pe += mean * mean - var / R;
 	}
+	if (pe_out)
+		*pe_out = pe;
 	if (1 - pe <= NEAR_ZERO)
 		return 0;
 	*kappa = (po - pe) / (1 - pe);
@@ -1532,14 +1558,14 @@ static int conger_core(struct conger_ctx *c, const long *w, double *kappa)
 
 static int conger_fn(const long *w, void *vctx, double *value)
 {
-	return conger_core(vctx, w, value) > 0;
+	return conger_core(vctx, w, value, NULL) > 0;
 }
 
-int agree_conger(const struct agree_labels *l, struct agree_stat *kappa,
-		 struct err *e)
+int agree_conger_pe(const struct agree_labels *l, struct agree_stat *kappa,
+		    struct agree_stat *pe, struct err *e)
 {
 	struct conger_ctx ctx;
-	double v = 0;
+	double v = 0, chance = 0;
 	int rc;
 
 	if (check_labels(l, e) < 0)
@@ -1547,28 +1573,81 @@ int agree_conger(const struct agree_labels *l, struct agree_stat *kappa,
 	if (l->n_coders < 2)
 		return err_set(e, ERR_INPUT, "Conger's kappa needs two coders");
 	conger_ctx_init(&ctx, l->v, l->n_units, l->n_coders, l->k);
-	rc = conger_core(&ctx, NULL, &v);
+	rc = conger_core(&ctx, NULL, &v, &chance);
 	conger_ctx_release(&ctx);
-	if (rc < 0)
+	if (rc < 0) {
 		stat_undef(kappa, WHY_NO_RATED);
-	else if (rc == 0)
+		if (pe)
+			stat_undef(pe, WHY_NO_RATED);
+		return 0;
+	}
+	if (pe)
+		stat_set(pe, chance);
+	if (rc == 0)
 		stat_undef(kappa, WHY_FLEISS_PE1);
 	else
 		stat_set(kappa, v);
 	return 0;
 }
 
-/* ---- intervals --------------------------------------------------------- */
-
-const char *agree_ci_method_name(enum agree_ci_method m)
+int agree_conger(const struct agree_labels *l, struct agree_stat *kappa,
+		 struct err *e)
 {
-	return m == AGREE_CI_WALD ? "Wald" : "bootstrap percentile";
+	return agree_conger_pe(l, kappa, NULL, e);
 }
+
+/* ---- intervals --------------------------------------------------------- */
 
 static void ci_undef(struct agree_ci *out, const char *why)
 {
 	stat_undef(&out->low, why);
 	stat_undef(&out->high, why);
+}
+
+const char *agree_ci_method_name(enum agree_ci_method m)
+{
+	switch (m) {
+	case AGREE_CI_WALD:
+		return "Wald";
+	case AGREE_CI_BCA:
+		return "bootstrap BCa";
+	case AGREE_CI_EXACT:
+		return "exact lower bound (kappa = 1)";
+	default:
+		return "bootstrap percentile";
+	}
+}
+
+double agree_perfect_lower(long n, double pe, double *po_lower)
+{
+	double pl, k;
+
+	if (n < 1 || !(pe < 1))
+		return NAN;
+	/* P(all n agree | po = pl) = pl^n = 0.05 */
+	pl = pow(0.05, 1.0 / (double)n);
+	if (po_lower)
+		*po_lower = pl;
+	k = (pl - pe) / (1 - pe);
+	return k < -1 ? -1 : k;
+}
+
+void agree_ci_perfect(long n, double pe, struct agree_ci *out)
+{
+	double pl = 0, k = agree_perfect_lower(n, pe, &pl);
+
+	memset(out, 0, sizeof(*out));
+	out->method = AGREE_CI_EXACT;
+	out->n = n;
+	stat_undef(&out->wald_low, WHY_SE_IS0);
+	stat_undef(&out->wald_high, WHY_SE_IS0);
+	if (isnan(k)) {
+		ci_undef(out, n < 1 ? WHY_NO_ITEMS : WHY_PERFECT_PE);
+		return;
+	}
+	out->po_lower = pl;
+	stat_set(&out->low, k);
+	stat_set(&out->high, 1);
 }
 
 static void ci_raw_wald(const struct agree_stat *value,
@@ -1773,26 +1852,107 @@ static double quantile7(const double *v, size_t n, double p)
 	return v[lo] + (h - (double)lo) * (v[lo + 1] - v[lo]);
 }
 
-/* Turn the defined replicates rep[0..used) of `boot` into the interval. */
-static void ci_from_replicates(double *rep, int used, int boot,
-			       const struct agree_stat *value,
-			       struct agree_ci *out)
+/* Phi^-1(p): Newton's method on Phi(x) = erfc(-x / sqrt 2) / 2 from a
+ * start that a few steps take to full precision; the tails are solved on
+ * the upper-tail side for accuracy. */
+double agree_normal_quantile(double p)
 {
-	double lo, hi;
+	double x, q;
+	int i;
 
-	out->boot = boot;
-	out->boot_used = used;
+	if (!(p > 0 && p < 1))
+		return p <= 0 ? -HUGE_VAL : HUGE_VAL;
+	if (p > 0.5)
+		return -agree_normal_quantile(1 - p);
+	/* p <= 1/2: x <= 0; a start from the tail approximation
+	 * x ~ -sqrt(-2 ln p) (or 0 near the middle) */
+	q = sqrt(-2 * log(p));
+	x = p > 0.3 ? 0 : -(q - (2.515517 + 0.802853 * q + 0.010328 * q * q) /
+			 (1 + 1.432788 * q + 0.189269 * q * q +
+			  0.001308 * q * q * q));
+	for (i = 0; i < 60; i++) {
+		double f = normal_sf(-x) - p;		/* Phi(x) - p */
+		double d = exp(-x * x / 2) / sqrt(2 * M_PI);
+		double step;
+
+		if (d <= 0)
+			break;
+		step = f / d;
+		x -= step;
+		if (fabs(step) <= 1e-15 * (1 + fabs(x)))
+			break;
+	}
+	return x;
+}
+
+/* Phi(x) */
+static double normal_cdf(double x)
+{
+	return normal_sf(-x);
+}
+
+/* Two replicates closer than this are one value (ties of the BCa bias
+ * correction): kappas of different tables differ by far more. */
+#define TIE_EPS 1e-12
+
+/* Turn the replicates rep[0..used) into the interval: percentile, or BCa
+ * with the jackknife values jack[0..nj) (weights wj). */
+static void ci_from_replicates(double *rep, const struct agree_boot_opts *o,
+			       const struct agree_stat *value,
+			       const double *jack, const double *wj,
+			       size_t nj, struct agree_ci *out)
+{
+	double lo, hi, pl = 0.025, ph = 0.975;
+	size_t used = (size_t)out->boot_used, i;
+
 	if (!value || !value->defined) {
 		ci_undef(out, value ? value->why : WHY_NO_ITEMS);
 		return;
 	}
-	if (used < 2 || 2 * used < boot) {
-		ci_undef(out, WHY_BOOT_FEW);
+	if ((int)used < o->boot || used < 2) {
+		ci_undef(out, WHY_BOOT_DEGEN);
 		return;
 	}
-	qsort(rep, (size_t)used, sizeof(*rep), cmp_double);
-	lo = quantile7(rep, (size_t)used, 0.025);
-	hi = quantile7(rep, (size_t)used, 0.975);
+	qsort(rep, used, sizeof(*rep), cmp_double);
+	if (o->method == AGREE_CI_BCA) {
+		double below = 0, mean = 0, wsum = 0, s2 = 0, s3 = 0, z0, a;
+		int side;
+
+		for (i = 0; i < used; i++)
+			below += rep[i] < value->value - TIE_EPS ? 1 :
+				 rep[i] <= value->value + TIE_EPS ? 0.5 : 0;
+		if (below <= 0 || below >= (double)used) {
+			ci_undef(out, WHY_BCA_SIDE);
+			return;
+		}
+		z0 = agree_normal_quantile(below / (double)used);
+		for (i = 0; i < nj; i++) {
+			mean += wj[i] * jack[i];
+			wsum += wj[i];
+		}
+		mean = wsum > 0 ? mean / wsum : 0;
+		for (i = 0; i < nj; i++) {
+			double d = mean - jack[i];
+
+			s2 += wj[i] * d * d;
+			s3 += wj[i] * d * d * d;
+		}
+		a = s2 > 0 ? s3 / (6 * pow(s2, 1.5)) : 0;
+		out->bca_z0 = z0;
+		out->bca_accel = a;
+		for (side = 0; side < 2; side++) {
+			double z = side ? AGREE_Z975 : -AGREE_Z975;
+			double den = 1 - a * (z0 + z);
+
+			if (!(den > 0)) {
+				ci_undef(out, WHY_BCA_ACCEL);
+				return;
+			}
+			*(side ? &ph : &pl) = normal_cdf(z0 + (z0 + z) / den);
+		}
+	}
+	lo = quantile7(rep, used, pl);
+	hi = quantile7(rep, used, ph);
 	if (hi - lo <= NEAR_ZERO) {
 		ci_undef(out, WHY_BOOT_FLAT);
 		return;
@@ -1832,51 +1992,78 @@ static size_t pattern_order(const long *count, size_t np, size_t *order)
 }
 
 int agree_boot_patterns(const long *count, size_t np, agree_boot_fn fn,
-			void *ctx, int boot, uint64_t seed,
+			void *ctx, const struct agree_boot_opts *o,
 			const struct agree_stat *value, struct agree_ci *out,
 			double *rep, struct err *e)
 {
 	struct agree_rng rng;
-	size_t *order, nz, i;
-	long *draw;
-	double *v;
-	int b, used = 0;
+	size_t *order, nz, i, nj = 0;
+	long *draw, n = 0;
+	double *v, *jack = NULL, *wj = NULL;
+	int used = 0, degenerate = 0;
 
-	if (boot < 1)
+	if (!o || o->boot < 1)
 		return err_set(e, ERR_INPUT, "bootstrap needs at least one "
-			       "sample, not %d", boot);
-	for (i = 0; i < np; i++)
+			       "sample, not %d", o ? o->boot : 0);
+	if (o->method != AGREE_CI_BOOTSTRAP && o->method != AGREE_CI_BCA)
+		return err_set(e, ERR_INPUT, "bootstrap: method %d is not a "
+			       "bootstrap", (int)o->method);
+	for (i = 0; i < np; i++) {
 		if (count[i] < 0)
 			return err_set(e, ERR_INPUT, "bootstrap: pattern %zu "
 				       "has a negative count", i);
-	out->method = AGREE_CI_BOOTSTRAP;
-	out->seed = seed;
+		n += count[i];
+	}
+	out->method = o->method;
+	out->seed = o->seed;
+	out->boot = o->boot;
+	out->n = n;
 	order = xcalloc(np + 1, sizeof(*order));
 	draw = xcalloc(np + 1, sizeof(*draw));
-	v = xcalloc((size_t)boot, sizeof(*v));
+	v = xcalloc((size_t)o->boot, sizeof(*v));
 	nz = pattern_order(count, np, order);
-	agree_rng_seed(&rng, seed);
-	for (b = 0; nz && value && value->defined && b < boot; b++) {
+	agree_rng_seed(&rng, o->seed);
+	while (nz && value && value->defined && used < o->boot &&
+	       degenerate < o->boot) {
 		agree_rng_multinomial(&rng, count, order, nz, np, draw);
 		if (fn(draw, ctx, &v[used]))
 			used++;
+		else
+			degenerate++;
 	}
-	ci_from_replicates(v, used, boot, value, out);
+	out->boot_used = used;
+	out->boot_degenerate = degenerate;
+	if (o->method == AGREE_CI_BCA && used == o->boot) {
+		/* the jackknife: each pattern with one item fewer */
+		memcpy(draw, count, np * sizeof(*draw));
+		jack = xcalloc(nz + 1, sizeof(*jack));
+		wj = xcalloc(nz + 1, sizeof(*wj));
+		for (i = 0; i < nz; i++) {
+			draw[order[i]]--;
+			if (fn(draw, ctx, &jack[nj]))
+				wj[nj++] = (double)count[order[i]];
+			draw[order[i]]++;
+		}
+	}
+	ci_from_replicates(v, o, value, jack, wj, nj, out);
 	if (rep && used)
 		memcpy(rep, v, (size_t)used * sizeof(*rep));
 	free(order);
 	free(draw);
 	free(v);
+	free(jack);
+	free(wj);
 	return 0;
 }
 
-/* Weighted kappa of whole counts n[k*k], as two_raters() decides when it
- * is defined; 0 when undefined. */
+/* Weighted kappa of whole counts n[k*k] (w NULL: Cohen's), 0 when the
+ * table is degenerate as the report sees it: no items, chance agreement
+ * 1, one annotator constant, or (Cohen's) no code in common. */
 static int table_kappa(const long *n, size_t k, const double *w,
 		       double *row, double *col, double *kappa)
 {
 	double total = 0, po = 0, pe = 0;
-	size_t i, j, rows_used = 0, cols_used = 0, rc = 0, cc = 0;
+	size_t i, j, rows_used = 0, cols_used = 0, common = 0;
 
 	memset(row, 0, k * sizeof(*row));
 	memset(col, 0, k * sizeof(*col));
@@ -1884,6 +2071,8 @@ static int table_kappa(const long *n, size_t k, const double *w,
 		for (j = 0; j < k; j++) {
 			double x = (double)n[i * k + j];
 
+			if (!x)
+				continue;
 			row[i] += x;
 			col[j] += x;
 			total += x;
@@ -1892,20 +2081,20 @@ static int table_kappa(const long *n, size_t k, const double *w,
 	if (total <= 0)
 		return 0;
 	for (i = 0; i < k; i++) {
-		if (row[i] > 0) {
-			rows_used++;
-			rc = i;
-		}
-		if (col[i] > 0) {
-			cols_used++;
-			cc = i;
-		}
+		rows_used += row[i] > 0;
+		cols_used += col[i] > 0;
+		common += row[i] > 0 && col[i] > 0;
 	}
-	if (rows_used == 1 && cols_used == 1 && rc == cc)
+	if (rows_used == 1 || cols_used == 1 || (!w && !common))
 		return 0;
-	for (i = 0; i < k; i++)
-		for (j = 0; j < k; j++)
-			pe += (w ? w[i * k + j] : i == j) * row[i] * col[j];
+	if (w) {
+		for (i = 0; i < k; i++)
+			for (j = 0; j < k; j++)
+				pe += w[i * k + j] * row[i] * col[j];
+	} else {
+		for (i = 0; i < k; i++)
+			pe += row[i] * col[i];
+	}
 	po /= total;
 	pe /= total * total;
 	if (1 - pe <= NEAR_ZERO)
@@ -1927,8 +2116,9 @@ static int table_fn(const long *count, void *vctx, double *value)
 	return table_kappa(count, c->k, c->w, c->row, c->col, value);
 }
 
-int agree_boot_table(const struct agree_table *t, const double *w, int boot,
-		     uint64_t seed, const struct agree_stat *value,
+int agree_boot_table(const struct agree_table *t, const double *w,
+		     const struct agree_boot_opts *o,
+		     const struct agree_stat *value,
 		     const struct agree_stat *se, struct agree_ci *out,
 		     struct err *e)
 {
@@ -1943,8 +2133,8 @@ int agree_boot_table(const struct agree_table *t, const double *w, int boot,
 	ctx.w = w;
 	ctx.row = xcalloc(ctx.k, sizeof(*ctx.row));
 	ctx.col = xcalloc(ctx.k, sizeof(*ctx.col));
-	ret = agree_boot_patterns(t->n, ctx.k * ctx.k, table_fn, &ctx, boot,
-				  seed, value, out, NULL, e);
+	ret = agree_boot_patterns(t->n, ctx.k * ctx.k, table_fn, &ctx, o,
+				  value, out, NULL, e);
 	free(ctx.row);
 	free(ctx.col);
 	return ret;
@@ -2036,7 +2226,8 @@ static size_t group_rows(const double *rows, size_t n, size_t width,
 	return np;
 }
 
-int agree_boot_fleiss(const struct agree_counts *c, int boot, uint64_t seed,
+int agree_boot_fleiss(const struct agree_counts *c,
+		      const struct agree_boot_opts *o,
 		      const struct agree_stat *value, struct agree_ci *out,
 		      struct err *e)
 {
@@ -2079,8 +2270,8 @@ int agree_boot_fleiss(const struct agree_counts *c, int boot, uint64_t seed,
 	ctx.share = share;
 	ctx.agree = agree;
 	ctx.p = xcalloc(kk, sizeof(*ctx.p));
-	ret = agree_boot_patterns(cnt, np, fleiss_fn, &ctx, boot, seed, value,
-				  out, NULL, e);
+	ret = agree_boot_patterns(cnt, np, fleiss_fn, &ctx, o, value, out,
+				  NULL, e);
 	free(ctx.p);
 	free(rows);
 	free(idx);
@@ -2091,7 +2282,8 @@ int agree_boot_fleiss(const struct agree_counts *c, int boot, uint64_t seed,
 	return ret;
 }
 
-int agree_boot_conger(const struct agree_labels *l, int boot, uint64_t seed,
+int agree_boot_conger(const struct agree_labels *l,
+		      const struct agree_boot_opts *o,
 		      const struct agree_stat *value, struct agree_ci *out,
 		      struct err *e)
 {
@@ -2124,14 +2316,253 @@ int agree_boot_conger(const struct agree_labels *l, int boot, uint64_t seed,
 			v[(size_t)r * np + u] = l->v[(size_t)r * nu +
 						    idx[first[u]]];
 	conger_ctx_init(&ctx, v, np, l->n_coders, l->k);
-	ret = agree_boot_patterns(cnt, np, conger_fn, &ctx, boot, seed, value,
-				  out, NULL, e);
+	ret = agree_boot_patterns(cnt, np, conger_fn, &ctx, o, value, out,
+				  NULL, e);
 	conger_ctx_release(&ctx);
 	free(rows);
 	free(idx);
 	free(first);
 	free(cnt);
 	free(v);
+	return ret;
+}
+
+/* Rows of `width` 64-bit words compared as a whole. */
+static const uint64_t *cmp_urows;
+
+static int cmp_urow(const void *x, const void *y)
+{
+	const uint64_t *a = cmp_urows + *(const size_t *)x * cmp_width;
+	const uint64_t *b = cmp_urows + *(const size_t *)y * cmp_width;
+	size_t j;
+
+	for (j = 0; j < cmp_width; j++)
+		if (a[j] != b[j])
+			return a[j] < b[j] ? -1 : 1;
+	return 0;
+}
+
+/* group_rows() for rows of 64-bit words. */
+static size_t group_urows(const uint64_t *rows, size_t n, size_t width,
+			  size_t *idx, size_t *first, long *cnt)
+{
+	size_t i, np = 0;
+
+	for (i = 0; i < n; i++)
+		idx[i] = i;
+	cmp_urows = rows;
+	cmp_width = width;
+	qsort(idx, n, sizeof(*idx), cmp_urow);
+	for (i = 0; i < n; i++) {
+		if (np && !cmp_urow(&idx[first[np - 1]], &idx[i])) {
+			cnt[np - 1]++;
+			continue;
+		}
+		first[np] = i;
+		cnt[np++] = 1;
+	}
+	cmp_urows = NULL;
+	return np;
+}
+
+/* The mean per-code kappa of two annotators' sets as reported: each code
+ * present or absent (code_2x2()), its kappa counted when
+ * agree_code_reported() keeps it. */
+struct multi_ctx {
+	int k;
+	size_t np;
+	const uint64_t *ab;	/* np x 2: the pattern's two sets */
+};
+
+static int multi_fn(const long *w, void *vctx, double *value)
+{
+	const struct multi_ctx *c = vctx;
+	double sum = 0;
+	int code, defined = 0;
+
+	for (code = 0; code < c->k; code++) {
+		uint64_t bit = (uint64_t)1 << code;
+		long cell[4] = { 0, 0, 0, 0 };
+		struct agree_code one;
+		struct agree_stat ks;
+		size_t p;
+
+		for (p = 0; p < c->np; p++) {
+			int x = (c->ab[2 * p] & bit) != 0;
+			int y = (c->ab[2 * p + 1] & bit) != 0;
+
+			cell[x ? (y ? 0 : 1) : (y ? 2 : 3)] += w[p];
+		}
+		code_2x2(cell[0], cell[1], cell[2], cell[3], &one);
+		ks = agree_code_reported(&one);
+		if (ks.defined) {
+			sum += ks.value;
+			defined++;
+		}
+	}
+	if (!defined)
+		return 0;
+	*value = sum / defined;
+	return 1;
+}
+
+int agree_boot_multi(int k, const uint64_t *a, const uint64_t *b, size_t n,
+		     const struct agree_boot_opts *o,
+		     const struct agree_stat *value, struct agree_ci *out,
+		     struct err *e)
+{
+	struct multi_ctx ctx;
+	uint64_t *rows, *ab;
+	size_t i, np, *idx, *first;
+	long *cnt;
+	int ret;
+
+	if (k < 1 || k > AGREE_MULTI_MAX)
+		return err_set(e, ERR_INPUT, "select-many dimension has %d "
+			       "codes, need 1..%d", k, AGREE_MULTI_MAX);
+	memset(out, 0, sizeof(*out));
+	ci_raw_wald(value, NULL, out);
+	rows = xcalloc(2 * n + 1, sizeof(*rows));
+	for (i = 0; i < n; i++) {
+		rows[2 * i] = a[i];
+		rows[2 * i + 1] = b[i];
+	}
+	idx = xcalloc(n + 1, sizeof(*idx));
+	first = xcalloc(n + 1, sizeof(*first));
+	cnt = xcalloc(n + 1, sizeof(*cnt));
+	np = group_urows(rows, n, 2, idx, first, cnt);
+	ab = xcalloc(2 * np + 1, sizeof(*ab));
+	for (i = 0; i < np; i++) {
+		ab[2 * i] = rows[2 * idx[first[i]]];
+		ab[2 * i + 1] = rows[2 * idx[first[i]] + 1];
+	}
+	ctx.k = k;
+	ctx.np = np;
+	ctx.ab = ab;
+	ret = agree_boot_patterns(cnt, np, multi_fn, &ctx, o, value, out,
+				  NULL, e);
+	free(rows);
+	free(idx);
+	free(first);
+	free(cnt);
+	free(ab);
+	return ret;
+}
+
+/* The mean per-code Fleiss' kappa of units given as patterns: per
+ * pattern and code, how many of its m coders chose the code. */
+struct multi_fleiss_ctx {
+	int k;
+	size_t np;
+	const double *yes;	/* np x k */
+	const double *m;	/* np */
+};
+
+static int multi_fleiss_fn(const long *w, void *vctx, double *value)
+{
+	const struct multi_fleiss_ctx *c = vctx;
+	double sum = 0, units = 0;
+	size_t p;
+	int code, defined = 0;
+
+	for (p = 0; p < c->np; p++)
+		units += (double)w[p];
+	if (units <= 0)
+		return 0;
+	for (code = 0; code < c->k; code++) {
+		double share = 0, po = 0, pe;
+
+		for (p = 0; p < c->np; p++) {
+			double y = c->yes[p * (size_t)c->k + (size_t)code];
+			double m = c->m[p], x = (double)w[p];
+
+			if (!w[p])
+				continue;
+			share += x * y / m;
+			po += x * (y * (y - 1) + (m - y) * (m - y - 1)) /
+			      (m * (m - 1));
+		}
+		share /= units;
+		po /= units;
+		if (share <= 0 || share >= 1)
+			continue;
+		pe = share * share + (1 - share) * (1 - share);
+		if (1 - pe <= NEAR_ZERO)
+			continue;
+		sum += (po - pe) / (1 - pe);
+		defined++;
+	}
+	if (!defined)
+		return 0;
+	*value = sum / defined;
+	return 1;
+}
+
+int agree_boot_multi_fleiss(int k, const uint64_t *sets,
+			    const unsigned char *present, size_t n,
+			    int n_coders, const struct agree_boot_opts *o,
+			    const struct agree_stat *value,
+			    struct agree_ci *out, struct err *e)
+{
+	struct multi_fleiss_ctx ctx;
+	size_t R = (size_t)n_coders, w = 2 * R, u, r, nu = 0, np, i;
+	size_t *idx, *first;
+	uint64_t *rows;
+	double *yes, *m;
+	long *cnt;
+	int ret, code;
+
+	if (k < 1 || k > AGREE_MULTI_MAX || n_coders < 2)
+		return err_set(e, ERR_INPUT, "select-many dimension: %d codes, "
+			       "%d coders", k, n_coders);
+	memset(out, 0, sizeof(*out));
+	ci_raw_wald(value, NULL, out);
+	/* a unit: per coder, whether they submitted it and their set */
+	rows = xcalloc(n * w + 1, sizeof(*rows));
+	for (u = 0; u < n; u++) {
+		size_t seen = 0;
+
+		for (r = 0; r < R; r++)
+			seen += present[r * n + u] != 0;
+		if (seen < 2)
+			continue;
+		for (r = 0; r < R; r++) {
+			rows[nu * w + 2 * r] = present[r * n + u] != 0;
+			rows[nu * w + 2 * r + 1] = present[r * n + u] ?
+						   sets[r * n + u] : 0;
+		}
+		nu++;
+	}
+	idx = xcalloc(nu + 1, sizeof(*idx));
+	first = xcalloc(nu + 1, sizeof(*first));
+	cnt = xcalloc(nu + 1, sizeof(*cnt));
+	np = group_urows(rows, nu, w, idx, first, cnt);
+	yes = xcalloc(np * (size_t)k + 1, sizeof(*yes));
+	m = xcalloc(np + 1, sizeof(*m));
+	for (i = 0; i < np; i++) {
+		const uint64_t *x = rows + idx[first[i]] * w;
+
+		for (r = 0; r < R; r++) {
+			if (!x[2 * r])
+				continue;
+			m[i]++;
+			for (code = 0; code < k; code++)
+				yes[i * (size_t)k + (size_t)code] +=
+					(double)(x[2 * r + 1] >> code & 1);
+		}
+	}
+	ctx.k = k;
+	ctx.np = np;
+	ctx.yes = yes;
+	ctx.m = m;
+	ret = agree_boot_patterns(cnt, np, multi_fleiss_fn, &ctx, o, value,
+				  out, NULL, e);
+	free(rows);
+	free(idx);
+	free(first);
+	free(cnt);
+	free(yes);
+	free(m);
 	return ret;
 }
 

@@ -32,8 +32,9 @@
  * error.  Out of memory aborts, as everywhere in core/ (see buf.h).
  *
  * Limitations:
- *  - large-sample normal approximations and a percentile bootstrap over
- *    items (agree_boot_*); no Student t, no BCa, no exact tests;
+ *  - large-sample normal approximations, percentile and BCa bootstraps
+ *    over items (agree_boot_*) and an exact lower bound for a kappa of 1
+ *    (agree_ci_perfect); no Student t, no exact tests;
  *  - standard errors are given for (weighted) Cohen's kappa and Fleiss'
  *    kappa under the null, not for pi, S, AC1 or alpha (Gwet's variances);
  *  - a "select many" dimension has at most AGREE_MULTI_MAX codes.
@@ -180,6 +181,12 @@ struct agree_code {
  * with `e` filled for a malformed table or a code out of range. */
 int agree_code(const struct agree_table *t, int code, struct agree_code *out,
 	       struct err *e);
+
+/* The kappa of one code as reported: c->kappa, but undefined, with the
+ * reason, when one annotator is constant on the code (never chose it, or
+ * chose it on every item): its 2 x 2 kappa is then 0 by construction and
+ * says nothing about agreement on the code. */
+struct agree_stat agree_code_reported(const struct agree_code *c);
 
 /* ---- weighted kappa ---------------------------------------------------- */
 
@@ -390,28 +397,63 @@ int agree_pairwise(const struct agree_labels *l, struct agree_pairwise *out,
  * for malformed labels. */
 int agree_conger(const struct agree_labels *l, struct agree_stat *kappa,
 		 struct err *e);
+/* The same, with its chance agreement pe in *pe (may be NULL). */
+int agree_conger_pe(const struct agree_labels *l, struct agree_stat *kappa,
+		    struct agree_stat *pe, struct err *e);
 
 /* ---- intervals --------------------------------------------------------- */
 
 enum agree_ci_method {
 	AGREE_CI_BOOTSTRAP = 0,	/* percentile bootstrap over items */
 	AGREE_CI_WALD,		/* kappa -+ 1.959964 se, clipped */
+	AGREE_CI_BCA,		/* bias-corrected and accelerated bootstrap */
+	AGREE_CI_EXACT,		/* kappa = 1: exact one-sided lower bound */
 };
+
+/* Below this many items an interval is printed with a warning: it rests
+ * on too few items to say much. */
+#define AGREE_SMALL_N 10
 
 /* A 95% interval as reported: always inside [-1, 1] when defined. */
 struct agree_ci {
-	enum agree_ci_method method;
+	enum agree_ci_method method;	/* the method that gave it */
 	struct agree_stat low, high;	/* the reported bounds */
 	int clipped;			/* Wald bounds cut at -1 or 1 */
 	struct agree_stat wald_low;	/* raw Wald bounds, never clipped */
 	struct agree_stat wald_high;
-	int boot;			/* bootstrap replicates asked for */
-	int boot_used;			/* replicates with a value */
+	int boot;			/* bootstrap resamples asked for */
+	int boot_used;			/* resamples with a value: `boot`
+					   unless too many were degenerate */
+	int boot_degenerate;		/* degenerate resamples, drawn again */
 	uint64_t seed;			/* the bootstrap's seed */
+	double bca_z0;			/* BCa: bias correction */
+	double bca_accel;		/* BCa: acceleration (jackknife) */
+	long n;				/* items behind the interval */
+	double po_lower;		/* AGREE_CI_EXACT: exact lower bound
+					   of the observed agreement */
 };
 
-/* Name of a method for reports: "bootstrap percentile" or "Wald". */
+/* Name of a method for reports: "bootstrap percentile", "Wald",
+ * "bootstrap BCa" or "exact lower bound (kappa = 1)". */
 const char *agree_ci_method_name(enum agree_ci_method m);
+
+/*
+ * Perfect agreement: a kappa of 1 has no bootstrap interval (every
+ * resample gives 1) and no Wald interval (its SE is 0), yet n items all
+ * agreeing say the agreement is high.  The one-sided exact (Clopper &
+ * Pearson 1934) 95% lower bound of the observed agreement when all n of
+ * n items agree is po_L = 0.05^(1/n); the kappa it gives at the observed
+ * chance agreement pe is
+ *
+ *   kappa_L = (po_L - pe) / (1 - pe),
+ *
+ * cut at -1, reported as the interval [kappa_L, 1] with method
+ * AGREE_CI_EXACT and po_L in `po_lower`.  The margins (pe) are taken as
+ * known, as the bound is about agreement beyond them.  Undefined for
+ * n < 1 or pe >= 1.
+ */
+double agree_perfect_lower(long n, double pe, double *po_lower);
+void agree_ci_perfect(long n, double pe, struct agree_ci *out);
 
 /* The Wald interval of `value` with standard error `se`, clipped to
  * [-1, 1] (`clipped` says whether it was), the raw bounds kept beside it.
@@ -447,6 +489,13 @@ void agree_rng_multinomial(struct agree_rng *r, const long *count,
 			   const size_t *order, size_t nz, size_t np,
 			   long *out);
 
+/* How a bootstrap interval is made. */
+struct agree_boot_opts {
+	enum agree_ci_method method;	/* AGREE_CI_BOOTSTRAP or _BCA */
+	int boot;			/* resamples, >= 1 */
+	uint64_t seed;
+};
+
 /*
  * The bootstrap over items, done on the sample's distinct units.
  *
@@ -461,21 +510,42 @@ void agree_rng_multinomial(struct agree_rng *r, const long *count,
  * cost of np binomial draws a resample instead of n.
  *
  * fn(c, ctx, &v) computes the statistic of pattern counts c[0..np):
- * returns 1 with the value in v, or 0 when it has none on that sample.
+ * returns 1 with the value in v, or 0 when the resample is degenerate:
+ * the statistic as reported would be undefined on it (a kappa whose
+ * chance agreement is 1, one annotator constant, no code in common).
  *
- * Percentile interval (Efron & Tibshirani 1993, ch. 13): `boot`
- * resamples, the 2.5% and 97.5% quantiles (type 7, as R's quantile()) of
- * the replicates with a value.  The bounds are values the statistic took,
- * so a kappa's stay in [-1, 1].  Undefined when `value` is, when fewer
- * than half of the replicates have a value, or when every replicate gave
- * the same value (no spread to speak of).  When `rep` is not NULL it
- * receives the replicates with a value, sorted (out->boot_used of them,
- * at most `boot`).  Returns 0, or -1 with `e` filled for boot < 1.
+ * Degenerate resamples are drawn again, and counted (boot_degenerate):
+ * the reported statistic exists only where it is defined, so its
+ * interval is the bootstrap distribution given a defined value, and it
+ * always rests on `boot` replicates.  When the degenerate draws reach
+ * `boot` (half of all draws or more) before the good ones do, the data
+ * are too close to degenerate for a bootstrap: the interval is
+ * undefined, with the counts kept.
+ *
+ * Percentile (Efron & Tibshirani 1993, ch. 13): the 2.5% and 97.5%
+ * quantiles (type 7, as R's quantile()) of the replicates.
+ *
+ * BCa (Efron 1987; Efron & Tibshirani 1993, ch. 14): the quantiles at
+ *   alpha_i = Phi(z0 + (z0 + z_i) / (1 - a (z0 + z_i))),  z_i = -+1.96,
+ * with z0 = Phi^-1(share of replicates below the estimate, ties counted
+ * half) and the acceleration from the jackknife over items (each
+ * pattern's leave-one-out value weighted by its count; degenerate
+ * leave-one-out values left out):
+ *   a = sum c_p (m - t_p)^3 / (6 (sum c_p (m - t_p)^2)^(3/2)),
+ * m the weighted mean of the t_p; a = 0 when they are all equal.
+ * Undefined when every replicate lies on one side of the estimate.
+ *
+ * The bounds are values the statistic took, so a kappa's stay in
+ * [-1, 1].  Undefined also when `value` is, or when the two quantiles
+ * are the same (no spread to speak of).  When `rep` is not NULL it
+ * receives the replicates, sorted (out->boot_used of them, at most
+ * o->boot).  Returns 0, or -1 with `e` filled for boot < 1, another
+ * method or a negative count.
  */
 typedef int (*agree_boot_fn)(const long *count, void *ctx, double *value);
 
 int agree_boot_patterns(const long *count, size_t np, agree_boot_fn fn,
-			void *ctx, int boot, uint64_t seed,
+			void *ctx, const struct agree_boot_opts *o,
 			const struct agree_stat *value, struct agree_ci *out,
 			double *rep, struct err *e);
 
@@ -483,25 +553,55 @@ int agree_boot_patterns(const long *count, size_t np, agree_boot_fn fn,
  * The bootstrap intervals of the statistics, by agree_boot_patterns():
  *
  * agree_boot_table: Cohen's kappa (w NULL) or weighted kappa with
- *   agreement weights w of table `t`; the patterns are its cells.
+ *   agreement weights w of table `t`; the patterns are its cells.  A
+ *   resample is degenerate when one annotator is constant on it, or the
+ *   chance agreement is 1, or (Cohen's) no code is common to both.
  * agree_boot_fleiss: Fleiss' kappa of `c`; the patterns are the distinct
- *   count vectors of its units with two ratings or more.
+ *   count vectors of its units with two ratings or more; degenerate
+ *   when one code takes every rating.
  * agree_boot_conger: Conger's kappa of `l`; the patterns are the distinct
- *   label vectors of its units.
+ *   label vectors of its units; degenerate when its chance agreement is
+ *   1.
+ * agree_boot_multi: the mean per-code kappa of a select-many dimension,
+ *   two annotators' sets a[0..n), b[0..n) of k codes; the patterns are
+ *   the distinct pairs of sets.  Each code's kappa counts when defined
+ *   and neither annotator is constant on it (agree_code_reported());
+ *   degenerate when no code's does.
+ * agree_boot_multi_fleiss: the mean per-code Fleiss' kappa of a
+ *   select-many dimension, `n_coders` coders' sets sets[c*n + u] of k
+ *   codes, present[c*n + u] when coder c submitted unit u (units with
+ *   two coders or more count); degenerate when no code's kappa is
+ *   defined.
  * The Wald fields are filled from `value` and `se` when given (se may be
  * NULL).  Return 0, or -1 with `e` filled for malformed input or
- * boot < 1.
+ * options.
  */
-int agree_boot_table(const struct agree_table *t, const double *w, int boot,
-		     uint64_t seed, const struct agree_stat *value,
+int agree_boot_table(const struct agree_table *t, const double *w,
+		     const struct agree_boot_opts *o,
+		     const struct agree_stat *value,
 		     const struct agree_stat *se, struct agree_ci *out,
 		     struct err *e);
-int agree_boot_fleiss(const struct agree_counts *c, int boot, uint64_t seed,
+int agree_boot_fleiss(const struct agree_counts *c,
+		      const struct agree_boot_opts *o,
 		      const struct agree_stat *value, struct agree_ci *out,
 		      struct err *e);
-int agree_boot_conger(const struct agree_labels *l, int boot, uint64_t seed,
+int agree_boot_conger(const struct agree_labels *l,
+		      const struct agree_boot_opts *o,
 		      const struct agree_stat *value, struct agree_ci *out,
 		      struct err *e);
+int agree_boot_multi(int k, const uint64_t *a, const uint64_t *b, size_t n,
+		     const struct agree_boot_opts *o,
+		     const struct agree_stat *value, struct agree_ci *out,
+		     struct err *e);
+int agree_boot_multi_fleiss(int k, const uint64_t *sets,
+			    const unsigned char *present, size_t n,
+			    int n_coders, const struct agree_boot_opts *o,
+			    const struct agree_stat *value,
+			    struct agree_ci *out, struct err *e);
+
+/* The standard normal quantile Phi^-1(p), 0 < p < 1 (to double
+ * precision, by Newton's method on erfc). */
+double agree_normal_quantile(double p);
 
 /* ---- interpretation ---------------------------------------------------- */
 

@@ -1129,6 +1129,8 @@ static int agreement_table(struct report *r, struct store *st,
 			continue;
 		if (o->round && strcmp(rec->fields[idx[1]], o->round))
 			continue;
+		if (!strcmp(rec->fields[idx[1]], "(whole study)"))
+			continue;
 		for (k = 0; k < 11; k++) {
 			const char *f = rec->fields[idx[k]];
 

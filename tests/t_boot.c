@@ -29,6 +29,10 @@
 #include "core/drift.h"
 #include "core/err.h"
 
+/* Percentile bootstrap options for the calls below. */
+#define BOPTS(b, s) \
+	(&(const struct agree_boot_opts){ AGREE_CI_BOOTSTRAP, (b), (s) })
+
 /* ---- helpers ------------------------------------------------------------ */
 
 static int cmp_d(const void *x, const void *y)
@@ -243,8 +247,9 @@ static void random_pair(struct agree_rng *r, size_t n, int k, double agree,
 	}
 }
 
-/* Cohen's (w NULL) or weighted kappa of items a, b as the bootstrap
- * counts it: a value unless both coders used one and the same code. */
+/* Cohen's (w NULL) or weighted kappa of items a, b as the report has
+ * it: no value when it is undefined or degenerate (one coder constant;
+ * for Cohen's, no code in common). */
 static int kappa_of(const int *a, const int *b, size_t n, int k,
 		    const double *w, double *out)
 {
@@ -256,19 +261,19 @@ static int kappa_of(const int *a, const int *b, size_t n, int k,
 	agree_table_from_labels(&t, k, a, b, n, NULL, NULL);
 	if (w) {
 		agree_weighted(&t, w, &wk, NULL);
-		ok = wk.kappa.defined;
+		ok = wk.kappa.defined && !wk.degenerate;
 		*out = wk.kappa.value;
 	} else {
 		agree_cohen(&t, &c, NULL);
-		ok = c.kappa.defined;
+		ok = c.kappa.defined && !c.degenerate;
 		*out = c.kappa.value;
 	}
 	agree_table_release(&t);
 	return ok;
 }
 
-/* `boot` replicates of the item bootstrap, sorted; returns how many have
- * a value. */
+/* `boot` replicates of the item bootstrap, sorted, a degenerate resample
+ * drawn again (at most `boot` times); returns how many have a value. */
 static size_t item_boot(const int *a, const int *b, size_t n, int k,
 			const double *w, int boot, uint64_t seed, double *rep)
 {
@@ -278,7 +283,7 @@ static size_t item_boot(const int *a, const int *b, size_t n, int k,
 	int j;
 
 	agree_rng_seed(&r, seed);
-	for (j = 0; j < boot; j++) {
+	for (j = 0; (int)used < boot && j < 2 * boot; j++) {
 		for (i = 0; i < n; i++) {
 			size_t s = agree_rng_below(&r, n);
 
@@ -313,11 +318,11 @@ static int cells_fn(const long *count, void *ctx, double *value)
 	memcpy(t.n, count, (size_t)c->k * c->k * sizeof(long));
 	if (c->w) {
 		agree_weighted(&t, c->w, &wk, NULL);
-		ok = wk.kappa.defined;
+		ok = wk.kappa.defined && !wk.degenerate;
 		*value = wk.kappa.value;
 	} else {
 		agree_cohen(&t, &ck, NULL);
-		ok = ck.kappa.defined;
+		ok = ck.kappa.defined && !ck.degenerate;
 		*value = ck.kappa.value;
 	}
 	agree_table_release(&t);
@@ -359,8 +364,8 @@ static void compare_table(size_t n, int k, double agree, int weighted,
 	cells.k = k;
 	cells.w = w;
 	assert_int_equal(agree_boot_patterns(t.n, (size_t)k * k, cells_fn,
-					     &cells, B, seed + 2, &value,
-					     &cp, rp, NULL), 0);
+					     &cells, BOPTS(B, seed + 2),
+					     &value, &cp, rp, NULL), 0);
 	d = ks_stat(ri, ni, rp, (size_t)cp.boot_used);
 	lim = ks_limit(ni, (size_t)cp.boot_used);
 	if (d > lim)
@@ -368,7 +373,7 @@ static void compare_table(size_t n, int k, double agree, int weighted,
 	assert_true(d <= lim);
 	/* the interval agree_boot_table() gives is the item bootstrap's,
 	 * within Monte Carlo error (a few thousandths at B = 20000) */
-	assert_int_equal(agree_boot_table(&t, w, B, seed + 3, &value, NULL,
+	assert_int_equal(agree_boot_table(&t, w, BOPTS(B, seed + 3), &value, NULL,
 					  &ci, NULL), 0);
 	if (!ci.low.defined)
 		print_error("n %zu k %d: %s (value %g)\n", n, k, ci.low.why,
@@ -398,6 +403,10 @@ static void test_table_vs_items(void **state)
 	compare_table(200, 8, 0.6, 0, 303);
 	compare_table(90, 5, 0.6, 1, 404);
 	compare_table(30, 2, 0.85, 0, 506);
+	/* small and skewed: many resamples have a constant coder and are
+	 * drawn again, in both bootstraps */
+	compare_table(12, 2, 0.7, 0, 611);
+	compare_table(15, 3, 0.8, 0, 708);
 }
 
 /* A large study: 20,000 items, fewer replicates. */
@@ -419,8 +428,9 @@ static void test_table_vs_items_large(void **state)
 	agree_table_from_labels(&t, K, a, b, N, NULL, NULL);
 	agree_cohen(&t, &ck, NULL);
 	ni = item_boot(a, b, N, K, NULL, B, 78, ri);
-	assert_int_equal(agree_boot_patterns(t.n, K * K, cells_fn, &cells, B,
-					     79, &ck.kappa, &cp, rp, NULL), 0);
+	assert_int_equal(agree_boot_patterns(t.n, K * K, cells_fn, &cells,
+					     BOPTS(B, 79), &ck.kappa, &cp, rp,
+					     NULL), 0);
 	assert_int_equal(ni, B);
 	assert_int_equal(cp.boot_used, B);
 	assert_true(ks_stat(ri, ni, rp, B) <= ks_limit(ni, B));
@@ -497,9 +507,9 @@ static void compare_many(size_t n, int R, int k, double agree,
 	}
 	qsort(rf, nf, sizeof(double), cmp_d);
 	qsort(rc, nc, sizeof(double), cmp_d);
-	assert_int_equal(agree_boot_fleiss(&c, B, seed + 2, &f.kappa, &cif,
+	assert_int_equal(agree_boot_fleiss(&c, BOPTS(B, seed + 2), &f.kappa, &cif,
 					   NULL), 0);
-	assert_int_equal(agree_boot_conger(&l, B, seed + 3, &cg, &cic, NULL),
+	assert_int_equal(agree_boot_conger(&l, BOPTS(B, seed + 3), &cg, &cic, NULL),
 			 0);
 	assert_true(cif.low.defined && cic.low.defined);
 	if (fabs(cif.low.value - quantile7(rf, nf, 0.025)) > 0.02 ||
@@ -543,15 +553,169 @@ static void test_seeded(void **state)
 	agree_table_init(&t, 3);
 	memcpy(t.n, v, sizeof(v));
 	agree_cohen(&t, &c, NULL);
-	assert_int_equal(agree_boot_table(&t, NULL, 2000, 9, &c.kappa, &c.se,
+	assert_int_equal(agree_boot_table(&t, NULL, BOPTS(2000, 9), &c.kappa, &c.se,
 					  &a, NULL), 0);
-	assert_int_equal(agree_boot_table(&t, NULL, 2000, 9, &c.kappa, &c.se,
+	assert_int_equal(agree_boot_table(&t, NULL, BOPTS(2000, 9), &c.kappa, &c.se,
 					  &b, NULL), 0);
 	assert_true(a.low.value == b.low.value && a.high.value == b.high.value);
 	assert_int_equal(a.boot, 2000);
 	assert_int_equal(a.seed, 9);
 	assert_true(a.boot_used > 1990);
 	agree_table_release(&t);
+}
+
+/* ---- degenerate resamples, BCa, a kappa of 1 ---------------------------- */
+
+/* Each annotator's minority code on a single item of its own: a resample
+ * without either item has a constant annotator, about 60% of them, so
+ * there is no interval; the counts say why. */
+static void test_mostly_degenerate(void **state)
+{
+	static const long v[] = { 18, 1, 1, 0 };
+	struct agree_table t;
+	struct agree_cohen c;
+	struct agree_ci ci;
+
+	(void)state;
+	agree_table_init(&t, 2);
+	memcpy(t.n, v, sizeof(v));
+	agree_cohen(&t, &c, NULL);
+	assert_true(c.kappa.defined && !c.degenerate);
+	assert_int_equal(agree_boot_table(&t, NULL, BOPTS(2000, 3), &c.kappa,
+					  &c.se, &ci, NULL), 0);
+	assert_false(ci.low.defined);
+	assert_string_equal(ci.low.why, "half of the bootstrap resamples or "
+			    "more are degenerate");
+	assert_int_equal(ci.boot_degenerate, 2000);
+	assert_true(ci.boot_used < 2000 && ci.boot_used > 1000);
+	agree_table_release(&t);
+}
+
+/* A third of the resamples degenerate: drawn again, so the interval
+ * rests on every one of its 2000 replicates, none of them 0 by
+ * construction; the count is about the expected (1 - q) / q x 2000. */
+static void test_degenerate_drawn_again(void **state)
+{
+	static const long v[] = { 8, 1, 0, 1 };
+	struct agree_table t;
+	struct agree_cohen c;
+	struct agree_ci ci;
+	double q = 1 - pow(0.9, 10), expect = (1 - q) / q * 2000;
+
+	(void)state;
+	agree_table_init(&t, 2);
+	memcpy(t.n, v, sizeof(v));
+	agree_cohen(&t, &c, NULL);
+	assert_int_equal(agree_boot_table(&t, NULL, BOPTS(2000, 4), &c.kappa,
+					  &c.se, &ci, NULL), 0);
+	assert_true(ci.low.defined);
+	assert_int_equal(ci.boot_used, 2000);
+	/* binomial-ish spread: 6 standard deviations */
+	assert_true(fabs(ci.boot_degenerate - expect) <
+		    6 * sqrt(expect / q));
+	assert_true(ci.low.value > -1 && ci.high.value <= 1);
+	agree_table_release(&t);
+}
+
+/*
+ * BCa against R's boot (1.3.28.1, R 4.2.2) on fixed data: 40 items, 3
+ * codes (a and b below), Cohen's kappa of the item indices:
+ *
+ *   kap  <- function(d, i) { x <- d$a[i]; y <- d$b[i]; po <- mean(x == y)
+ *             pe <- sum(sapply(0:2, function(l) mean(x == l) *
+ *                                              mean(y == l)))
+ *             (po - pe) / (1 - pe) }
+ *   jack <- sapply(1:40, function(i) kap(d, (1:40)[-i]))
+ *   L    <- 39 * (mean(jack) - jack)    # Efron & Tibshirani (14.15)
+ *   a    <- sum(L^3) / (6 * sum(L^2)^1.5)
+ *   set.seed(1); bo <- boot(d, kap, R = 200000)
+ *   boot.ci(bo, type = c("perc", "bca"), L = L)
+ *
+ * gave t0 0.724409448818898, a -0.0428483768573412 (the jackknife: no
+ * randomness, so exact), z0 -0.003923, percentile 0.525862-0.885167 and
+ * BCa 0.505233-0.881188.  (boot's default L centres the jackknife values
+ * on t0 rather than on their mean, a -0.0421599; we follow the book.)  R
+ * interpolates its quantiles on the normal scale and counts ties with
+ * the estimate as above it; at 200,000 resamples either moves a bound by
+ * well under 0.005.
+ */
+static void test_bca_against_r(void **state)
+{
+	static const int a[40] = {
+		0, 0, 1, 0, 0, 1, 1, 0, 1, 2, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1,
+		2, 2, 1, 1, 2, 0, 2, 0, 2, 2, 1, 2, 0, 0, 1, 0, 1, 0, 2, 0,
+	};
+	static const int b[40] = {
+		0, 1, 2, 1, 0, 1, 1, 0, 1, 2, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1,
+		2, 1, 1, 0, 2, 0, 2, 0, 1, 2, 1, 2, 0, 0, 1, 0, 1, 2, 2, 0,
+	};
+	const struct agree_boot_opts bca = { AGREE_CI_BCA, 200000, 11 };
+	struct agree_table t = AGREE_TABLE_INIT;
+	struct agree_cohen c;
+	struct agree_ci ci, pc;
+
+	(void)state;
+	agree_table_from_labels(&t, 3, a, b, 40, NULL, NULL);
+	agree_cohen(&t, &c, NULL);
+	assert_true(fabs(c.kappa.value - 0.724409448818898) < 1e-12);
+	assert_int_equal(agree_boot_table(&t, NULL, &bca, &c.kappa, &c.se,
+					  &ci, NULL), 0);
+	assert_int_equal(agree_boot_table(&t, NULL, BOPTS(200000, 12),
+					  &c.kappa, &c.se, &pc, NULL), 0);
+	assert_int_equal(ci.method, AGREE_CI_BCA);
+	if (fabs(ci.bca_accel - -0.0428483768573412) >= 1e-10)
+		print_error("a %.15g z0 %g\n", ci.bca_accel, ci.bca_z0);
+	assert_true(fabs(ci.bca_accel - -0.0428483768573412) < 1e-10);
+	assert_true(fabs(ci.bca_z0 - -0.003923) < 0.01);
+	if (fabs(ci.low.value - 0.505233) > 0.005 ||
+	    fabs(ci.high.value - 0.881188) > 0.005 ||
+	    fabs(pc.low.value - 0.525862) > 0.005 ||
+	    fabs(pc.high.value - 0.885167) > 0.005)
+		print_error("BCa %g-%g, percentile %g-%g\n", ci.low.value,
+			    ci.high.value, pc.low.value, pc.high.value);
+	assert_true(fabs(ci.low.value - 0.505233) <= 0.005);
+	assert_true(fabs(ci.high.value - 0.881188) <= 0.005);
+	assert_true(fabs(pc.low.value - 0.525862) <= 0.005);
+	assert_true(fabs(pc.high.value - 0.885167) <= 0.005);
+	agree_table_release(&t);
+}
+
+/* Phi^-1 against values every table prints. */
+static void test_normal_quantile(void **state)
+{
+	(void)state;
+	assert_true(fabs(agree_normal_quantile(0.975) - AGREE_Z975) < 1e-12);
+	assert_true(fabs(agree_normal_quantile(0.5)) < 1e-15);
+	assert_true(fabs(agree_normal_quantile(0.05) + 1.6448536269514722) <
+		    1e-12);
+	assert_true(fabs(agree_normal_quantile(1e-10) + 6.361340902404056) <
+		    1e-9);
+	assert_true(fabs(agree_normal_quantile(0.999) - 3.090232306167814) <
+		    1e-12);
+}
+
+/* A kappa of 1: the exact lower bound, (0.05^(1/n) - pe) / (1 - pe). */
+static void test_perfect_lower(void **state)
+{
+	struct agree_ci ci;
+	double pl;
+
+	(void)state;
+	agree_ci_perfect(20, 0.5, &ci);
+	pl = exp(log(0.05) / 20);
+	assert_int_equal(ci.method, AGREE_CI_EXACT);
+	assert_true(fabs(ci.po_lower - pl) < 1e-15);
+	assert_true(fabs(pl - 0.8608916593317348) < 1e-12);
+	assert_true(fabs(ci.low.value - (pl - 0.5) / 0.5) < 1e-15);
+	assert_true(ci.high.defined && ci.high.value == 1);
+	assert_int_equal(ci.n, 20);
+	/* a tiny study: the bound goes below 0, and is cut at -1 */
+	agree_ci_perfect(2, 0.9, &ci);
+	assert_true(ci.low.defined && ci.low.value == -1);
+	agree_ci_perfect(0, 0.5, &ci);
+	assert_false(ci.low.defined);
+	agree_ci_perfect(5, 1, &ci);
+	assert_false(ci.low.defined);
 }
 
 int main(void)
@@ -563,6 +727,11 @@ int main(void)
 		cmocka_unit_test(test_table_vs_items_large),
 		cmocka_unit_test(test_many_vs_items),
 		cmocka_unit_test(test_seeded),
+		cmocka_unit_test(test_mostly_degenerate),
+		cmocka_unit_test(test_degenerate_drawn_again),
+		cmocka_unit_test(test_bca_against_r),
+		cmocka_unit_test(test_normal_quantile),
+		cmocka_unit_test(test_perfect_lower),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
