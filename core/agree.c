@@ -1764,7 +1764,14 @@ static long binomial_low(struct agree_rng *r, long n, double p)
 	}
 }
 
-static long binomial_btrs(struct agree_rng *r, long n, double p)
+/* log k!: from the table `lf` (k = 0..its size) when given */
+static double log_fact(const double *lf, double k)
+{
+	return lf ? lf[(long)k] : lgamma(k + 1);
+}
+
+static long binomial_btrs(struct agree_rng *r, long n, double p,
+			  const double *lf)
 {
 	double q = 1 - p, nn = (double)n;
 	double spq = sqrt(nn * p * q);
@@ -1773,9 +1780,9 @@ static long binomial_btrs(struct agree_rng *r, long n, double p)
 	double c = nn * p + 0.5;
 	double alpha = (2.83 + 5.1 / b) * spq;
 	double vr = 0.92 - 4.2 / b;
-	double lpq = log(p / q);
 	double m = floor((nn + 1) * p);
-	double h = lgamma(m + 1) + lgamma(nn - m + 1);
+	double h = 0, lpq = 0;
+	int exact = 0;
 
 	for (;;) {
 		double u = agree_rng_uniform(r) - 0.5;
@@ -1787,14 +1794,22 @@ static long binomial_btrs(struct agree_rng *r, long n, double p)
 			continue;
 		if (us >= 0.07 && v <= vr)
 			return (long)k;
+		/* the exact test, its constants worked out the first time
+		 * it is needed (most draws end in the box above) */
+		if (!exact) {
+			h = log_fact(lf, m) + log_fact(lf, nn - m);
+			lpq = log(p / q);
+			exact = 1;
+		}
 		v *= alpha / (a / (us * us) + b);
-		if (v > 0 && log(v) <= h - lgamma(k + 1) - lgamma(nn - k + 1) +
-		    (k - m) * lpq)
+		if (v > 0 && log(v) <= h - log_fact(lf, k) -
+		    log_fact(lf, nn - k) + (k - m) * lpq)
 			return (long)k;
 	}
 }
 
-long agree_rng_binomial(struct agree_rng *r, long n, double p)
+/* Binomial(n, p), log-factorials from `lf` (at least 0..n) or lgamma. */
+static long binomial(struct agree_rng *r, long n, double p, const double *lf)
 {
 	int flip = p > 0.5;
 	long x;
@@ -1806,32 +1821,119 @@ long agree_rng_binomial(struct agree_rng *r, long n, double p)
 	if (flip)
 		p = 1 - p;
 	x = (double)n * p < 10 ? binomial_low(r, n, p) :
-				 binomial_btrs(r, n, p);
+				 binomial_btrs(r, n, p, lf);
 	return flip ? n - x : x;
 }
 
-void agree_rng_multinomial(struct agree_rng *r, const long *count,
-			   const size_t *order, size_t nz, size_t np,
-			   long *out)
+long agree_rng_binomial(struct agree_rng *r, long n, double p)
 {
-	long left = 0, rest = 0;
+	return binomial(r, n, p, NULL);
+}
+
+/* The big cells biggest first (ties by index, so that the draws are the
+ * same everywhere); a file-level pointer for qsort's comparison: the
+ * bootstrap runs on one thread. */
+static const long *sort_counts;
+
+static int cmp_pattern(const void *x, const void *y)
+{
+	size_t a = *(const size_t *)x, b = *(const size_t *)y;
+
+	if (sort_counts[a] != sort_counts[b])
+		return sort_counts[a] > sort_counts[b] ? -1 : 1;
+	return (a > b) - (a < b);
+}
+
+void agree_multinomial_init(struct agree_multinomial *m, const long *count,
+			    size_t np)
+{
+	size_t i;
+	long j, k;
+
+	memset(m, 0, sizeof(*m));
+	m->count = count;
+	m->np = np;
+	for (i = 0; i < np; i++) {
+		m->n += count[i];
+		if (count[i] >= AGREE_MULTI_BIG)
+			m->nbig++;
+		else
+			m->small_items += count[i];
+	}
+	m->big = xcalloc(m->nbig + 1, sizeof(*m->big));
+	m->small = xcalloc((size_t)m->small_items + 1, sizeof(*m->small));
+	m->nbig = 0;
+	for (i = 0, k = 0; i < np; i++) {
+		if (count[i] >= AGREE_MULTI_BIG) {
+			m->big[m->nbig++] = i;
+			m->big_items += count[i];
+		} else {
+			for (j = 0; j < count[i]; j++)
+				m->small[k++] = i;
+		}
+	}
+	sort_counts = count;
+	qsort(m->big, m->nbig, sizeof(*m->big), cmp_pattern);
+	sort_counts = NULL;
+	m->lf = xcalloc((size_t)m->n + 2, sizeof(*m->lf));
+	for (j = 2; j <= m->n; j++)
+		m->lf[j] = m->lf[j - 1] + log((double)j);
+}
+
+/* Uniform in 0..n-1 (n >= 1) without a division in the common case
+ * (Lemire 2019, "Fast random integer generation in an interval"): the
+ * high word of x n, redrawn when the low word falls in the short block
+ * that would bias it. */
+static uint64_t uniform_index(struct agree_rng *r, uint64_t n)
+{
+	unsigned __int128 m = (unsigned __int128)agree_rng_next(r) * n;
+	uint64_t low = (uint64_t)m;
+
+	if (low < n) {
+		uint64_t t = -n % n;
+
+		while (low < t) {
+			m = (unsigned __int128)agree_rng_next(r) * n;
+			low = (uint64_t)m;
+		}
+	}
+	return (uint64_t)(m >> 64);
+}
+
+void agree_multinomial_draw(struct agree_multinomial *m, struct agree_rng *r,
+			    long *out)
+{
+	long left = m->n, rest = m->big_items, xs, j;
 	size_t i;
 
-	memset(out, 0, np * sizeof(*out));
-	for (i = 0; i < nz; i++)
-		rest += count[order[i]];
-	left = rest;
-	for (i = 0; i < nz && left > 0; i++) {
-		long c = count[order[i]], x;
+	memset(out, 0, m->np * sizeof(*out));
+	/* the small cells' share, then which of their items */
+	xs = !m->small_items ? 0 : !m->big_items ? m->n :
+	     binomial(r, m->n, (double)m->small_items / (double)m->n, m->lf);
+	for (j = 0; j < xs; j++)
+		out[m->small[uniform_index(r, (uint64_t)m->small_items)]]++;
+	left -= xs;
+	for (i = 0; i < m->nbig && left > 0; i++) {
+		long c = m->count[m->big[i]], x;
 
 		/* the last cell takes what is left; the others a binomial
 		 * draw given the cells before them */
-		x = i + 1 == nz || c >= rest ? left :
-		    agree_rng_binomial(r, left, (double)c / (double)rest);
-		out[order[i]] = x;
+		x = i + 1 == m->nbig || c >= rest ? left :
+		    binomial(r, left, (double)c / (double)rest, m->lf);
+		out[m->big[i]] = x;
 		left -= x;
 		rest -= c;
 	}
+}
+
+void agree_multinomial_release(struct agree_multinomial *m)
+{
+	if (!m)
+		return;
+	free(m->big);
+	free(m->small);
+	free(m->lf);
+	memset(m, 0, sizeof(*m));
 }
 
 static int cmp_double(const void *x, const void *y)
@@ -1962,42 +2064,14 @@ static void ci_from_replicates(double *rep, const struct agree_boot_opts *o,
 	stat_set(&out->high, hi > 1 ? 1 : hi);
 }
 
-/* The patterns in the order the multinomial draws them: biggest first,
- * so that the conditional draws shrink fastest; ties by index, so that
- * the order (and the bootstrap) is the same everywhere. */
-static const long *sort_counts;
-
-static int cmp_pattern(const void *x, const void *y)
-{
-	size_t a = *(const size_t *)x, b = *(const size_t *)y;
-
-	if (sort_counts[a] != sort_counts[b])
-		return sort_counts[a] > sort_counts[b] ? -1 : 1;
-	return (a > b) - (a < b);
-}
-
-static size_t pattern_order(const long *count, size_t np, size_t *order)
-{
-	size_t i, nz = 0;
-
-	for (i = 0; i < np; i++)
-		if (count[i] > 0)
-			order[nz++] = i;
-	/* a file-level pointer for qsort's comparison: the bootstrap runs
-	 * on one thread */
-	sort_counts = count;
-	qsort(order, nz, sizeof(*order), cmp_pattern);
-	sort_counts = NULL;
-	return nz;
-}
-
 int agree_boot_patterns(const long *count, size_t np, agree_boot_fn fn,
 			void *ctx, const struct agree_boot_opts *o,
 			const struct agree_stat *value, struct agree_ci *out,
 			double *rep, struct err *e)
 {
+	struct agree_multinomial mn;
 	struct agree_rng rng;
-	size_t *order, nz, i, nj = 0;
+	size_t i, nj = 0;
 	long *draw, n = 0;
 	double *v, *jack = NULL, *wj = NULL;
 	int used = 0, degenerate = 0;
@@ -2018,14 +2092,13 @@ int agree_boot_patterns(const long *count, size_t np, agree_boot_fn fn,
 	out->seed = o->seed;
 	out->boot = o->boot;
 	out->n = n;
-	order = xcalloc(np + 1, sizeof(*order));
 	draw = xcalloc(np + 1, sizeof(*draw));
 	v = xcalloc((size_t)o->boot, sizeof(*v));
-	nz = pattern_order(count, np, order);
+	agree_multinomial_init(&mn, count, np);
 	agree_rng_seed(&rng, o->seed);
-	while (nz && value && value->defined && used < o->boot &&
+	while (n && value && value->defined && used < o->boot &&
 	       degenerate < o->boot) {
-		agree_rng_multinomial(&rng, count, order, nz, np, draw);
+		agree_multinomial_draw(&mn, &rng, draw);
 		if (fn(draw, ctx, &v[used]))
 			used++;
 		else
@@ -2036,19 +2109,21 @@ int agree_boot_patterns(const long *count, size_t np, agree_boot_fn fn,
 	if (o->method == AGREE_CI_BCA && used == o->boot) {
 		/* the jackknife: each pattern with one item fewer */
 		memcpy(draw, count, np * sizeof(*draw));
-		jack = xcalloc(nz + 1, sizeof(*jack));
-		wj = xcalloc(nz + 1, sizeof(*wj));
-		for (i = 0; i < nz; i++) {
-			draw[order[i]]--;
+		jack = xcalloc(np + 1, sizeof(*jack));
+		wj = xcalloc(np + 1, sizeof(*wj));
+		for (i = 0; i < np; i++) {
+			if (!count[i])
+				continue;
+			draw[i]--;
 			if (fn(draw, ctx, &jack[nj]))
-				wj[nj++] = (double)count[order[i]];
-			draw[order[i]]++;
+				wj[nj++] = (double)count[i];
+			draw[i]++;
 		}
 	}
 	ci_from_replicates(v, o, value, jack, wj, nj, out);
 	if (rep && used)
 		memcpy(rep, v, (size_t)used * sizeof(*rep));
-	free(order);
+	agree_multinomial_release(&mn);
 	free(draw);
 	free(v);
 	free(jack);
@@ -2377,23 +2452,33 @@ struct multi_ctx {
 static int multi_fn(const long *w, void *vctx, double *value)
 {
 	const struct multi_ctx *c = vctx;
+	long both[AGREE_MULTI_MAX] = { 0 }, only_a[AGREE_MULTI_MAX] = { 0 };
+	long only_b[AGREE_MULTI_MAX] = { 0 }, n = 0;
 	double sum = 0;
+	size_t p;
 	int code, defined = 0;
 
+	/* each pattern adds its weight to the cells of the codes it has */
+	for (p = 0; p < c->np; p++) {
+		uint64_t a = c->ab[2 * p], b = c->ab[2 * p + 1], m;
+		long x = w[p];
+
+		if (!x)
+			continue;
+		n += x;
+		for (m = a & b; m; m &= m - 1)
+			both[__builtin_ctzll(m)] += x;
+		for (m = a & ~b; m; m &= m - 1)
+			only_a[__builtin_ctzll(m)] += x;
+		for (m = b & ~a; m; m &= m - 1)
+			only_b[__builtin_ctzll(m)] += x;
+	}
 	for (code = 0; code < c->k; code++) {
-		uint64_t bit = (uint64_t)1 << code;
-		long cell[4] = { 0, 0, 0, 0 };
 		struct agree_code one;
 		struct agree_stat ks;
-		size_t p;
 
-		for (p = 0; p < c->np; p++) {
-			int x = (c->ab[2 * p] & bit) != 0;
-			int y = (c->ab[2 * p + 1] & bit) != 0;
-
-			cell[x ? (y ? 0 : 1) : (y ? 2 : 3)] += w[p];
-		}
-		code_2x2(cell[0], cell[1], cell[2], cell[3], &one);
+		code_2x2(both[code], only_a[code], only_b[code],
+			 n - both[code] - only_a[code] - only_b[code], &one);
 		ks = agree_code_reported(&one);
 		if (ks.defined) {
 			sum += ks.value;

@@ -481,13 +481,43 @@ double agree_rng_uniform(struct agree_rng *r);
  * Hormann's (1993) transformed rejection (BTRS) above. */
 long agree_rng_binomial(struct agree_rng *r, long n, double p);
 
-/* A draw from the multinomial distribution of n = sum count[0..np) trials
- * over np cells with probabilities count[i] / n, into out[0..np): the
- * cells in the order order[0..nz) (the cells whose count is not 0; the
- * others get 0), each a binomial draw conditional on the ones before. */
-void agree_rng_multinomial(struct agree_rng *r, const long *count,
-			   const size_t *order, size_t nz, size_t np,
-			   long *out);
+/*
+ * Draws from the multinomial distribution of n = sum count[0..np) trials
+ * over np cells with probabilities count[i] / n.
+ *
+ * The cells with at least AGREE_MULTI_BIG items are drawn one by one,
+ * biggest first, each a binomial draw given the ones before (Binomial(
+ * trials left, count / items left)).  The small cells together get a
+ * binomial share X of the trials first, and X items drawn uniformly from
+ * their items are counted into them: a binomial draw costs about as much
+ * as a dozen uniform ones, and a sample's distinct units are mostly
+ * small.  Both are exact (a multinomial's cells, merged, are binomial;
+ * given their total, multinomial again).
+ *
+ * agree_multinomial_init() plans the draws for `count` (borrowed: it
+ * must outlive the plan), _draw() writes one draw into out[0..np),
+ * _release() frees the plan.
+ */
+#define AGREE_MULTI_BIG 16
+
+struct agree_multinomial {
+	const long *count;	/* borrowed */
+	size_t np;
+	long n;			/* sum of the counts */
+	size_t *big;		/* the big cells, biggest first */
+	size_t nbig;
+	long big_items;		/* items in them */
+	size_t *small;		/* one entry per item of a small cell: the
+				   cell */
+	long small_items;
+	double *lf;		/* log k!, k = 0..n, for the binomial */
+};
+
+void agree_multinomial_init(struct agree_multinomial *m, const long *count,
+			    size_t np);
+void agree_multinomial_draw(struct agree_multinomial *m, struct agree_rng *r,
+			    long *out);
+void agree_multinomial_release(struct agree_multinomial *m);
 
 /* How a bootstrap interval is made. */
 struct agree_boot_opts {
@@ -505,7 +535,7 @@ struct agree_boot_opts {
  * of those counts: `count[0..np)` items of each of np kinds ("patterns").
  * Resampling the n items with replacement gives pattern counts with the
  * multinomial distribution of n trials and probabilities count[i] / n,
- * so drawing that multinomial (agree_rng_multinomial()) gives exactly the
+ * so drawing that multinomial (agree_multinomial_draw()) gives exactly the
  * item bootstrap's distribution (Efron & Tibshirani 1993, ch. 6) at a
  * cost of np binomial draws a resample instead of n.
  *

@@ -184,28 +184,30 @@ static void test_binomial(void **state)
 }
 
 /* Each cell of a multinomial draw is Binomial(n, p_i), and the cells add
- * up to n. */
+ * up to n: big cells (drawn one by one) and small ones (drawn together)
+ * alike. */
 static void test_multinomial(void **state)
 {
-	static const long count[] = { 0, 500, 3, 0, 120, 7, 1, 369 };
-	enum { NP = 8, DRAWS = 20000 };
-	size_t order[NP], nz = 0, i;
-	double sum[NP] = { 0 }, sq[NP] = { 0 };
+	static const long count[] = { 0, 500, 3, 0, 120, 7, 1, 369, 15, 16 };
+	enum { NP = 10, DRAWS = 40000 };
+	struct agree_multinomial m;
+	double sum[NP] = { 0 }, sq[NP] = { 0 }, cov = 0;
 	long out[NP], n = 0;
 	struct agree_rng r;
+	size_t i;
 	int d;
 
 	(void)state;
-	for (i = 0; i < NP; i++) {
+	for (i = 0; i < NP; i++)
 		n += count[i];
-		if (count[i])
-			order[nz++] = i;
-	}
+	agree_multinomial_init(&m, count, NP);
+	assert_int_equal(m.nbig, 4);
+	assert_int_equal(m.small_items, 3 + 7 + 1 + 15);
 	agree_rng_seed(&r, 5);
 	for (d = 0; d < DRAWS; d++) {
 		long tot = 0;
 
-		agree_rng_multinomial(&r, count, order, nz, NP, out);
+		agree_multinomial_draw(&m, &r, out);
 		for (i = 0; i < NP; i++) {
 			tot += out[i];
 			sum[i] += (double)out[i];
@@ -213,19 +215,30 @@ static void test_multinomial(void **state)
 			if (!count[i])
 				assert_int_equal(out[i], 0);
 		}
+		/* a small and a big cell: covariance -n p_i p_j */
+		cov += (double)out[5] * out[9];
 		assert_int_equal(tot, n);
 	}
 	for (i = 0; i < NP; i++) {
-		double p = (double)count[i] / n, m = sum[i] / DRAWS;
-		double v = sq[i] / DRAWS - m * m;
+		double p = (double)count[i] / n, mu = sum[i] / DRAWS;
+		double v = sq[i] / DRAWS - mu * mu;
 
-		assert_true(fabs(m - n * p) <=
+		assert_true(fabs(mu - n * p) <=
 			    6 * sqrt(n * p * (1 - p) / DRAWS) + 1e-9);
 		/* the variance within 6 of its standard errors (about
 		 * var * sqrt(2 / DRAWS)) */
 		assert_true(fabs(v - n * p * (1 - p)) <=
 			    6 * n * p * (1 - p) * sqrt(2.0 / DRAWS) + 1e-9);
 	}
+	{
+		double p5 = 7.0 / n, p9 = 16.0 / n;
+		double c = cov / DRAWS - (sum[5] / DRAWS) * (sum[9] / DRAWS);
+
+		/* its standard error is about sqrt(var5 var9 / DRAWS) */
+		assert_true(fabs(c + n * p5 * p9) <=
+			    6 * sqrt(n * p5 * n * p9 / DRAWS));
+	}
+	agree_multinomial_release(&m);
 }
 
 /* ---- the item bootstrap, the textbook way -------------------------------- */
