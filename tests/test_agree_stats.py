@@ -151,3 +151,45 @@ class Golden(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class DriftReadmeFlow(unittest.TestCase):
+    """The README's flow: a forced close and `--items unfinished:pilot`
+    move items alice had submitted into round1, where she codes nothing;
+    her labels stay the pilot's, and no drift is found in round1."""
+
+    def test_labels_stay_in_the_round_they_were_made_in(self):
+        from bchelp import SAMPLE_LABELS, Study
+        s = Study(members=[("alice", "annotator"), ("bob", "annotator"),
+                           ("carol", "adjudicator")])
+        try:
+            s.ok("round", "create", "pilot", "--sample", "40%", "--seed",
+                 "7", "--stratify", "repo", "--annotators", "alice,bob")
+            s.ok("labels", "import", SAMPLE_LABELS, "--submit")
+            s.ok("round", "close", "pilot", "--force")
+            s.ok("round", "create", "round1", "--items", "unfinished:pilot",
+                 "--annotators", "alice,bob")
+            moved = s.query("SELECT count(*) FROM assignments a JOIN rounds "
+                            "r ON r.id = a.round_id WHERE r.name = "
+                            "'round1'")[0][0]
+            self.assertGreater(moved, 0)
+            d = json.loads(s.ok("agree", "--drift", "--format", "json"))
+            for c in d["codes"]:
+                rounds = [r["round"] for r in c["rounds"]]
+                self.assertEqual(rounds, ["pilot"], (c["annotator"],
+                                                     c["dimension"]))
+                self.assertIsNone(c["p"])
+                self.assertEqual(c["why"], "coded in one round only")
+            # the pilot's counts are its record's: every label alice
+            # submitted on the pilot's items, moved ones included
+            n = s.query("SELECT count(*) FROM round_labels rl JOIN members "
+                        "m ON m.id = rl.member_id JOIN rounds r ON r.id = "
+                        "rl.round_id WHERE m.name = 'alice' AND r.name = "
+                        "'pilot' AND rl.dimension = 'symptom'")[0][0]
+            alice = [c for c in d["codes"] if c["annotator"] == "alice" and
+                     c["dimension"] == "symptom"][0]
+            self.assertEqual(sum(alice["rounds"][0]["counts"].values()), n)
+            text = s.ok("agree", "--drift")
+            self.assertNotIn("round1", text.split("Codes chosen")[1])
+        finally:
+            s.close()
