@@ -1323,7 +1323,7 @@ static void intervals_line(const struct agree_opts *o, struct buf *out)
 {
 	if (o->ci != AGREE_CI_WALD)
 		buf_addf(out, "; 95%% intervals: %s, %d resamples, seed %llu "
-			 "(degenerate resamples drawn again)\n",
+			 "(degen: degenerate resamples, drawn again)\n",
 			 agree_ci_method_name(o->ci), o->boot,
 			 (unsigned long long)o->seed);
 	else
@@ -1353,9 +1353,9 @@ static void by_round_text(const struct codebook *cb, const char *only,
 		for (i = 0; i < nr && !coef; i++)
 			if (row_level(&rows[i], di))
 				coef = row_level(&rows[i], di)->coef;
-		buf_addf(out, "\n%s (%s)\n  %-16s %-6s %5s  %-7s %-15s %-16s "
+		buf_addf(out, "\n%s (%s)\n  %-16s %-6s %5s  %-7s %-15s %6s %-16s "
 			 "%s\n", dim->key, dim->name, "round", "state", "n",
-			 "kappa", "95% CI", "band", "codebook");
+			 "kappa", "95% CI", "degen", "band", "codebook");
 		for (i = 0; i <= nr; i++) {
 			const struct round_row *r = &rows[i];
 			const struct agree_level_summary *lv = row_level(r, di);
@@ -1385,9 +1385,17 @@ static void by_round_text(const struct codebook *cb, const char *only,
 				buf_addstr(&t, "-");
 			}
 			/* pad by columns: the en dash is 3 bytes, 1 column */
-			buf_addf(out, "%-*s %-16s %s", 15 + (strstr(t.ptr,
-				 "\xe2\x80\x93") ? 2 : 0), t.ptr,
-				 lv->kappa.defined ?
+			buf_addf(out, "%-*s ", 15 + (strstr(t.ptr,
+				 "\xe2\x80\x93") ? 2 : 0), t.ptr);
+			/* the degenerate resamples drawn again, with every
+			 * bootstrap interval */
+			if (lv->kappa.defined && lv->ci.boot &&
+			    lv->ci.method != AGREE_CI_WALD &&
+			    lv->ci.method != AGREE_CI_EXACT)
+				buf_addf(out, "%6d ", lv->ci.boot_degenerate);
+			else
+				buf_addf(out, "%6s ", "-");
+			buf_addf(out, "%-16s %s", lv->kappa.defined ?
 				 agree_band_name(lv->band) : "-",
 				 r->versions.len ? r->versions.ptr : "-");
 			if (!lv->kappa.defined)
@@ -1396,7 +1404,6 @@ static void by_round_text(const struct codebook *cb, const char *only,
 				buf_addf(out, "  (no interval: %s)",
 					 lv->ci.low.why);
 			else if (lv->ci.method == AGREE_CI_EXACT ||
-				 lv->ci.boot_degenerate ||
 				 lv->ci.n < AGREE_SMALL_N) {
 				buf_addstr(out, "  (");
 				agree_ci_describe(out, &lv->ci);

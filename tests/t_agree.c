@@ -2467,6 +2467,33 @@ static void test_fleiss_se(void **state)
 		    ci.high.value <= 1);
 }
 
+/* An interval of some width is never printed as 0.00-0.00: as many
+ * decimals as it takes (up to 6) for the bounds to differ. */
+static void test_interval_decimals(void **state)
+{
+	struct agree_ci ci;
+	struct buf b = BUF_INIT;
+
+	(void)state;
+	memset(&ci, 0, sizeof(ci));
+	ci.low.defined = ci.high.defined = 1;
+	ci.low.value = 0.001;
+	ci.high.value = 0.004;
+	agree_fmt_ci(&b, &ci, 2);
+	assert_string_equal(b.ptr, "0.001\xe2\x80\x93" "0.004");
+	buf_reset(&b);
+	ci.low.value = 0.00121;
+	ci.high.value = 0.00134;
+	agree_fmt_ci(&b, &ci, 2);
+	assert_string_equal(b.ptr, "0.0012\xe2\x80\x93" "0.0013");
+	buf_reset(&b);
+	ci.low.value = 0.62;
+	ci.high.value = 0.91;
+	agree_fmt_ci(&b, &ci, 2);
+	assert_string_equal(b.ptr, "0.62\xe2\x80\x93" "0.91");
+	buf_release(&b);
+}
+
 /* Numbers as printed: no "-0.00"; p < .001; band ranges. */
 static void test_formatting(void **state)
 {
@@ -2863,6 +2890,7 @@ static const struct CMUnitTest static_tests[] = {
 	cmocka_unit_test(test_code_every_item),
 	cmocka_unit_test(test_kappa_one_bound),
 	cmocka_unit_test(test_trend_se),
+	cmocka_unit_test(test_interval_decimals),
 	cmocka_unit_test(test_select_many_nobody),
 	cmocka_unit_test(test_reference_summary),
 };

@@ -193,3 +193,94 @@ class DriftReadmeFlow(unittest.TestCase):
             self.assertNotIn("round1", text.split("Codes chosen")[1])
         finally:
             s.close()
+
+
+class PerfectPilotGate(unittest.TestCase):
+    """A pilot at kappa 1.00 on 20 bugs has the exact one-sided lower
+    bound, and `--gate lower` uses it: with every code half the items,
+    (0.05^(1/20) - 1/2) / (1/2) = 0.722."""
+
+    def test_gate_lower_passes_on_the_bound(self):
+        from bchelp import Study
+        s = Study(items=None, members=[("alice", "annotator"),
+                                       ("bob", "annotator")])
+        try:
+            path, items = ag.items_file(s.dir, 30)
+            s.ok("import", path)
+            s.ok("round", "create", "pilot", "--items", ",".join(items[:20]),
+                 "--annotators", "alice,bob")
+            rows = []
+            for i, it in enumerate(items[:20]):
+                for who in ("alice", "bob"):
+                    rows += [(it, who, "symptom", ["crash", "hang"][i % 2]),
+                             (it, who, "root_cause",
+                              ["api_misuse", "concurrency"][i % 2]),
+                             (it, who, "fix_pattern",
+                              ["conditional_logic", "api_correction"][i % 2]),
+                             (it, who, "phase",
+                              ["training", "inference"][i % 2]),
+                             (it, who, "stage", "memory")]
+            s.ok("labels", "import", ag.write_labels(s, rows), "--submit")
+            s.ok("round", "close", "pilot")
+            bound = (0.05 ** (1 / 20) - 0.5) / 0.5
+            d = s.agree_json("--round", "pilot")
+            for dim in d["dimensions"]:
+                k = dim["kappa"]
+                if dim["key"] == "stage":
+                    self.assertIsNone(k["value"])
+                    continue
+                self.assertEqual(k["value"], 1, dim["key"])
+                self.assertEqual(k["ci_method"],
+                                 "exact lower bound (kappa = 1)")
+                self.assertAlmostEqual(k["ci95"][0], bound, places=12)
+                self.assertEqual(k["ci95"][1], 1)
+            text = s.ok("agree", "--round", "pilot", "--dimension", "phase")
+            self.assertIn("one-sided 95% lower bound 0.722", text)
+            self.assertNotIn("0.00\u20130.00", text)
+            p = s.run("round", "create", "main", "--items", "all",
+                      "--annotators", "alice,bob", "--after", "pilot",
+                      "--min-kappa", "0.75", "--gate", "lower")
+            self.assertEqual(p.returncode, 1, p.stdout + p.stderr)
+            self.assertIn("lower bound 0.72 < 0.75", p.stderr)
+            s.ok("round", "create", "main", "--items", "all",
+                 "--annotators", "alice,bob", "--after", "pilot",
+                 "--min-kappa", "0.7", "--gate", "lower")
+        finally:
+            s.close()
+
+
+class DroppedItemsAndAC2(unittest.TestCase):
+    """Items a coder left empty are counted in JSON and the sentence;
+    Gwet's AC2 comes with an ordinal or interval scale."""
+
+    def test_dropped_and_ac2(self):
+        s, _ = ag.scales_study(12, 70, ["ann", "ben"])
+        try:
+            d = {x["key"]: x for x in s.agree_json()["dimensions"]}
+            sev = d["severity"]
+            self.assertGreater(sev["items_dropped"], 0)
+            self.assertEqual(sev["items"] + sev["items_dropped"], 70)
+            self.assertIn("(%d more left out: a coder left the dimension "
+                          "empty)" % sev["items_dropped"], sev["sentence"])
+            # AC2 by hand from the confusion table: linear weights over
+            # 4 ordered codes
+            t = sev["confusion"]["counts"]
+            k, n = len(t), sum(map(sum, t))
+            w = [[1 - abs(i - j) / (k - 1) for j in range(k)]
+                 for i in range(k)]
+            po = sum(w[i][j] * t[i][j] for i in range(k)
+                     for j in range(k)) / n
+            pi = [(sum(t[i]) + sum(r[i] for r in t)) / (2 * n)
+                  for i in range(k)]
+            pe = sum(map(sum, w)) / (k * (k - 1)) * sum(
+                p * (1 - p) for p in pi)
+            ac2 = sev["weighted"]["gwet_ac2"]["linear"]
+            self.assertAlmostEqual(ac2, (po - pe) / (1 - pe), places=12)
+            self.assertIsNotNone(d["effort"]["weighted"]["gwet_ac2"]
+                                 ["quadratic"])
+            self.assertIsNone(d["kind"]["weighted"])
+            text = s.ok("agree", "--dimension", "severity")
+            self.assertRegex(text, r"Gwet's AC2 +linear 0\.\d{3}, "
+                                   r"quadratic 0\.\d{3}")
+        finally:
+            s.close()
