@@ -676,7 +676,8 @@ static int load_times(struct store *st, struct drift *d, struct err *e)
 	s = NULL;
 	if (rc < 0)
 		goto out;
-	qsort(tv, nt, sizeof(*tv), cmp_timed);
+	if (nt)
+		qsort(tv, nt, sizeof(*tv), cmp_timed);
 	for (i = 0; i < nt; i = j) {
 		struct drift_time *t;
 		size_t k;
