@@ -2,7 +2,8 @@
  * agree: inter-annotator agreement statistics.
  *
  * Pure functions over count tables: no SQLite, no printing, no exit, no
- * global state.  The agreement report builds the tables from submitted
+ * global state (but for the file-level pointers the bootstrap's sorts
+ * hand to qsort() during a call: one thread at a time).  The agreement report builds the tables from submitted
  * labels (codes are indexes 0..k-1 into a codebook dimension) and this
  * module does the arithmetic.
  *
@@ -18,8 +19,12 @@
  *    (agree_multi, agree_multi_alpha);
  *  - more than two annotators: Fleiss' kappa, multi-rater AC1 and S,
  *    Krippendorff's alpha (any metric, missing values allowed), Cohen's
- *    kappa per pair and its mean (agree_fleiss, agree_alpha,
- *    agree_pairwise).
+ *    kappa per pair and its mean, Conger's kappa (agree_fleiss,
+ *    agree_alpha, agree_pairwise, agree_conger);
+ *  - intervals: Wald, percentile and BCa bootstraps over items done on
+ *    the sample's distinct units (agree_boot_*), the exact lower bound
+ *    of a kappa of 1 (agree_ci_perfect), with exact binomial and
+ *    multinomial draws (agree_rng_*, agree_multinomial_*).
  *
  * Undefined values.  Every statistic is a struct agree_stat.  When it
  * cannot be computed (0/0, no items, a zero standard error, ...) `defined`
@@ -54,6 +59,11 @@
  *  "Computing Krippendorff's Alpha-Reliability";
  *  Landis & Koch 1977, Biometrics 33:159-174;
  *  Randolph 2005, Free-marginal multirater kappa;
+ *  Efron 1987, JASA 82:171-185; Efron & Tibshirani 1993, An Introduction
+ *  to the Bootstrap, ch. 6, 13, 14;
+ *  Clopper & Pearson 1934, Biometrika 26:404-413;
+ *  Hormann 1993, J. Stat. Comput. Simul. 46:101-110 (BTRS);
+ *  Lemire 2019, ACM TOMACS 29(1):3;
  *  Passonneau 2004 (LREC) and 2006 (LREC), set-valued distances.
  */
 #ifndef BUGCODER_AGREE_H

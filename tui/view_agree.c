@@ -602,7 +602,8 @@ static void render(struct agree_view *av, const struct codebook *cb,
 		buf_addstr(&b, "   ");
 		stat_text(&b, "prevalence index", &lv->prevalence);
 		buf_addstr(&b, "   ");
-		stat_text(&b, "bias index", &lv->bias);
+		stat_text(&b, lv->k > 2 ? "bias index (generalised, "
+			  AGREE_BIAS_FORMULA ")" : "bias index", &lv->bias);
 		buf_addstr(&b, "   ");
 		stat_text(&b, "Scott's pi", &c->scott_pi);
 		buf_addstr(&b, "   ");
