@@ -44,7 +44,7 @@ CMD(agree)
 	static const char usage[] =
 		"bugcoder agree [--round R] [--dimension D] "
 		"[--format text|json|csv]\n"
-		"               [--ci bootstrap|wald] [--boot N] [--seed S] "
+		"               [--ci bootstrap|bca|wald] [--boot N] [--seed S] "
 		"[--level code|group|both]\n"
 		"       bugcoder agree --by-round [--dimension D] [--format F] "
 		"[--ci ...]\n"
@@ -58,12 +58,18 @@ CMD(agree)
 		"                   root_cause)\n"
 		"  --format F       text (default), json (one document) or "
 		"csv\n"
-		"  --ci bootstrap|wald\n"
+		"  --ci bootstrap|bca|wald\n"
 		"                   the 95% interval: a percentile bootstrap "
 		"over items\n"
-		"                   (the default up to "
-		STR(AGREE_BOOT_AUTO_MAX) " items) or Wald, clipped\n"
-		"                   to [-1, 1]\n"
+		"                   (the default, at every size), the "
+		"bias-corrected and\n"
+		"                   accelerated bootstrap (BCa), or Wald, "
+		"clipped to\n"
+		"                   [-1, 1]; degenerate resamples are drawn "
+		"again and\n"
+		"                   counted; a kappa of 1 gets the exact "
+		"one-sided 95%\n"
+		"                   lower bound instead\n"
 		"  --boot N         bootstrap samples, 100 to 1000000 "
 		"(default " STR(AGREE_BOOT_DEFAULT) ")\n"
 		"  --seed S         the bootstrap's seed, 0 to 2^53-1 (a "
@@ -73,9 +79,10 @@ CMD(agree)
 		"                   agreement on codes, on their groups, or "
 		"both (the\n"
 		"                   default when codes have a \"group\")\n"
-		"  --by-round       a row per round and dimension, with the "
-		"trend of\n"
-		"                   kappa over the rounds\n"
+		"  --by-round       a row per round and dimension and one for "
+		"the whole\n"
+		"                   study, with the trend of kappa over the "
+		"rounds and its SE\n"
 		"  --screen         the agreement view: kappa, CI, band and n "
 		"per\n"
 		"                   dimension and round, the confusion grid "
@@ -86,13 +93,18 @@ CMD(agree)
 		"                   an item took on the screen, and per "
 		"dimension how the\n"
 		"                   codes each annotator chose moved between "
-		"rounds, with\n"
-		"                   a chi-square test of homogeneity\n"
+		"rounds (the\n"
+		"                   round a label was made in), with a "
+		"chi-square test of\n"
+		"                   homogeneity (a Monte Carlo p-value when "
+		"expected counts\n"
+		"                   are small)\n"
 		"\n"
 		"  e.g. bugcoder agree --round pilot --dimension root_cause "
 		"--format json\n"
 		"       bugcoder agree --ci bootstrap --boot 5000 --seed 7 "
 		"--level both\n"
+		"       bugcoder agree --round pilot --ci bca\n"
 		"       bugcoder agree --by-round --format csv\n"
 		"       bugcoder agree --screen --round pilot\n"
 		"       bugcoder agree --drift --format csv";
@@ -181,15 +193,16 @@ CMD(agree)
 	else
 		return cli_usage_error(usage, "--format %s: text, json or csv",
 				       format);
-	if (ci)
-		ao.ci_auto = 0;
 	if (ci && !strcmp(ci, "wald"))
 		ao.ci = AGREE_CI_WALD;
+	else if (ci && !strcmp(ci, "bca"))
+		ao.ci = AGREE_CI_BCA;
 	else if (ci && strcmp(ci, "bootstrap"))
-		return cli_usage_error(usage, "--ci %s: bootstrap or wald", ci);
+		return cli_usage_error(usage, "--ci %s: bootstrap, bca or wald",
+				       ci);
 	if ((boot || seed) && ao.ci == AGREE_CI_WALD)
 		return cli_usage_error(usage, "--boot and --seed are for "
-				       "--ci bootstrap");
+				       "--ci bootstrap or bca");
 	if (boot) {
 		if (parse_count("--boot", boot, 100, 1000000, &n, usage) < 0)
 			return 2;

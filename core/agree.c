@@ -72,8 +72,17 @@ static const char WHY_NO_COMMON[] =
 	"the two annotators used no code in common";
 static const char WHY_SE_IS0[] =
 	"the standard error is 0, an interval of no width";
-static const char WHY_BOOT_FEW[] =
-	"fewer than half of the bootstrap samples give a value";
+static const char WHY_BOOT_DEGEN[] =
+	"half of the bootstrap resamples or more are degenerate";
+static const char WHY_BCA_SIDE[] =
+	"BCa: every bootstrap resample lies on one side of the estimate";
+static const char WHY_BCA_ACCEL[] =
+	"BCa: the acceleration is too large for this interval";
+static const char WHY_PERFECT_PE[] =
+	"chance agreement is 1: no lower bound";
+static const char WHY_CODE_NEVER[] = "one annotator never chose this code";
+static const char WHY_CODE_ALWAYS[] =
+	"one annotator chose this code on every item";
 static const char WHY_BOOT_FLAT[] =
 	"every bootstrap sample gives the same value";
 static const char WHY_SE_BAD[] = "standard error is negative or not finite";
@@ -742,6 +751,20 @@ int agree_code(const struct agree_table *t, int code, struct agree_code *out,
 	a = t->n[cc * kk + cc];
 	code_2x2(a, row - a, col - a, total - row - col + a, out);
 	return 0;
+}
+
+struct agree_stat agree_code_reported(const struct agree_code *c)
+{
+	struct agree_stat s = c->kappa;
+	long n = c->n_a + c->n_b - c->both + c->neither;
+
+	if (!s.defined)
+		return s;
+	if (!c->n_a || !c->n_b)
+		stat_undef(&s, WHY_CODE_NEVER);
+	else if (c->n_a == n || c->n_b == n)
+		stat_undef(&s, WHY_CODE_ALWAYS);
+	return s;
 }
 
 /* ---- "select many" ----------------------------------------------------- */
@@ -1427,92 +1450,204 @@ int agree_pairwise(const struct agree_labels *l, struct agree_pairwise *out,
  * every label of coder r, also on units no other coder labelled, while po
  * needs two labels on a unit.
  */
-int agree_conger(const struct agree_labels *l, struct agree_stat *kappa,
-		 struct err *e)
+struct conger_ctx {
+	const int *v;		/* R x P labels, v[r*P + p] */
+	size_t P, k;
+	int R;
+	double *agree;		/* P: pairs' agreement, -1 below 2 labels */
+	double *cnt;		/* R x k, scratch */
+	double *rated;		/* R, scratch */
+};
+
+static void conger_ctx_init(struct conger_ctx *c, const int *v, size_t P,
+			    int R, int k)
 {
-	size_t nu, u, kk, j;
-	int r, R, ret = 0;
-	double *cnt = NULL, *rated = NULL, *ucnt = NULL, *m = NULL;
-	double po = 0, pe = 0, units = 0;
+	double *ucnt = xcalloc((size_t)k, sizeof(*ucnt));
+	size_t p, j;
+	int r;
 
-	if (check_labels(l, e) < 0)
-		return -1;
-	nu = l->n_units;
-	kk = (size_t)l->k;
-	R = l->n_coders;
-	if (R < 2)
-		return err_set(e, ERR_INPUT, "Conger's kappa needs two coders");
-	cnt = xcalloc((size_t)R * kk, sizeof(*cnt));
-	rated = xcalloc((size_t)R, sizeof(*rated));
-	ucnt = xcalloc(kk, sizeof(*ucnt));
-	m = xcalloc(nu + 1, sizeof(*m));
-	for (u = 0; u < nu; u++)
-		for (r = 0; r < R; r++)
-			m[u] += l->v[(size_t)r * nu + u] != AGREE_MISSING;
-	for (u = 0; u < nu; u++) {
-		double agree = 0;
+	c->v = v;
+	c->P = P;
+	c->R = R;
+	c->k = (size_t)k;
+	c->agree = xcalloc(P + 1, sizeof(*c->agree));
+	c->cnt = xcalloc((size_t)R * c->k, sizeof(*c->cnt));
+	c->rated = xcalloc((size_t)R, sizeof(*c->rated));
+	for (p = 0; p < P; p++) {
+		double m = 0, a = 0;
 
-		memset(ucnt, 0, kk * sizeof(*ucnt));
+		memset(ucnt, 0, c->k * sizeof(*ucnt));
 		for (r = 0; r < R; r++) {
-			int x = l->v[(size_t)r * nu + u];
+			int x = v[(size_t)r * P + p];
 
-			if (x == AGREE_MISSING)
-				continue;
-			ucnt[x]++;
-			cnt[(size_t)r * kk + (size_t)x]++;
-			rated[r]++;
+			if (x != AGREE_MISSING) {
+				ucnt[x]++;
+				m++;
+			}
 		}
-		if (m[u] < 2)
+		for (j = 0; j < c->k; j++)
+			a += ucnt[j] * (ucnt[j] - 1);
+		c->agree[p] = m < 2 ? -1 : a / (m * (m - 1));
+	}
+	free(ucnt);
+}
+
+static void conger_ctx_release(struct conger_ctx *c)
+{
+	free(c->agree);
+	free(c->cnt);
+	free(c->rated);
+}
+
+/* Conger's kappa of the patterns of `c` counted w[p] times (NULL: once
+ * each): 1 with *kappa, 0 when pe is 1, -1 when no unit has two
+ * labels; the chance agreement goes to *pe_out when not NULL. */
+static int conger_core(struct conger_ctx *c, const long *w, double *kappa,
+		       double *pe_out)
+{
+	size_t p, j;
+	double po = 0, pe = 0, units = 0;
+	int r, R = c->R;
+
+	memset(c->cnt, 0, (size_t)R * c->k * sizeof(*c->cnt));
+	memset(c->rated, 0, (size_t)R * sizeof(*c->rated));
+	for (p = 0; p < c->P; p++) {
+		double x = w ? (double)w[p] : 1;
+
+		if (x == 0)
 			continue;
-		units++;
-		for (j = 0; j < kk; j++)
-			agree += ucnt[j] * (ucnt[j] - 1);
-		po += agree / (m[u] * (m[u] - 1));
+		for (r = 0; r < R; r++) {
+			int lab = c->v[(size_t)r * c->P + p];
+
+			if (lab == AGREE_MISSING)
+				continue;
+			c->cnt[(size_t)r * c->k + (size_t)lab] += x;
+			c->rated[r] += x;
+		}
+		if (c->agree[p] < 0)
+			continue;
+		units += x;
+		po += x * c->agree[p];
 	}
-	if (!units) {
-		stat_undef(kappa, WHY_NO_RATED);
-		goto out;
-	}
+	if (!units)
+		return -1;
 	po /= units;
-	for (j = 0; j < kk; j++) {
+	for (j = 0; j < c->k; j++) {
 		double mean = 0, var = 0;
 
 		for (r = 0; r < R; r++)
-			mean += rated[r] ? cnt[(size_t)r * kk + j] / rated[r] :
-				0;
+			mean += c->rated[r] ? c->cnt[(size_t)r * c->k + j] /
+				c->rated[r] : 0;
 		mean /= R;
 		for (r = 0; r < R; r++) {
-			double d = (rated[r] ? cnt[(size_t)r * kk + j] /
-				    rated[r] : 0) - mean;
+			double d = (c->rated[r] ? c->cnt[(size_t)r * c->k + j] /
+				    c->rated[r] : 0) - mean;
 
 			var += d * d;
 		}
 		var /= R - 1;
 		pe += mean * mean - var / R;
 	}
+	if (pe_out)
+		*pe_out = pe;
 	if (1 - pe <= NEAR_ZERO)
+		return 0;
+	*kappa = (po - pe) / (1 - pe);
+	return 1;
+}
+
+static int conger_fn(const long *w, void *vctx, double *value)
+{
+	return conger_core(vctx, w, value, NULL) > 0;
+}
+
+int agree_conger_pe(const struct agree_labels *l, struct agree_stat *kappa,
+		    struct agree_stat *pe, struct err *e)
+{
+	struct conger_ctx ctx;
+	double v = 0, chance = 0;
+	int rc;
+
+	if (check_labels(l, e) < 0)
+		return -1;
+	if (l->n_coders < 2)
+		return err_set(e, ERR_INPUT, "Conger's kappa needs two coders");
+	conger_ctx_init(&ctx, l->v, l->n_units, l->n_coders, l->k);
+	rc = conger_core(&ctx, NULL, &v, &chance);
+	conger_ctx_release(&ctx);
+	if (rc < 0) {
+		stat_undef(kappa, WHY_NO_RATED);
+		if (pe)
+			stat_undef(pe, WHY_NO_RATED);
+		return 0;
+	}
+	if (pe)
+		stat_set(pe, chance);
+	if (rc == 0)
 		stat_undef(kappa, WHY_FLEISS_PE1);
 	else
-		stat_set(kappa, (po - pe) / (1 - pe));
-out:
-	free(cnt);
-	free(rated);
-	free(ucnt);
-	free(m);
-	return ret;
+		stat_set(kappa, v);
+	return 0;
+}
+
+int agree_conger(const struct agree_labels *l, struct agree_stat *kappa,
+		 struct err *e)
+{
+	return agree_conger_pe(l, kappa, NULL, e);
 }
 
 /* ---- intervals --------------------------------------------------------- */
-
-const char *agree_ci_method_name(enum agree_ci_method m)
-{
-	return m == AGREE_CI_WALD ? "Wald" : "bootstrap percentile";
-}
 
 static void ci_undef(struct agree_ci *out, const char *why)
 {
 	stat_undef(&out->low, why);
 	stat_undef(&out->high, why);
+}
+
+const char *agree_ci_method_name(enum agree_ci_method m)
+{
+	switch (m) {
+	case AGREE_CI_WALD:
+		return "Wald";
+	case AGREE_CI_BCA:
+		return "bootstrap BCa";
+	case AGREE_CI_EXACT:
+		return "exact lower bound (kappa = 1)";
+	default:
+		return "bootstrap percentile";
+	}
+}
+
+double agree_perfect_lower(long n, double pe, double *po_lower)
+{
+	double pl, k;
+
+	if (n < 1 || !(pe < 1))
+		return NAN;
+	/* P(all n agree | po = pl) = pl^n = 0.05 */
+	pl = pow(0.05, 1.0 / (double)n);
+	if (po_lower)
+		*po_lower = pl;
+	k = (pl - pe) / (1 - pe);
+	return k < -1 ? -1 : k;
+}
+
+void agree_ci_perfect(long n, double pe, struct agree_ci *out)
+{
+	double pl = 0, k = agree_perfect_lower(n, pe, &pl);
+
+	memset(out, 0, sizeof(*out));
+	out->method = AGREE_CI_EXACT;
+	out->n = n;
+	stat_undef(&out->wald_low, WHY_SE_IS0);
+	stat_undef(&out->wald_high, WHY_SE_IS0);
+	if (isnan(k)) {
+		ci_undef(out, n < 1 ? WHY_NO_ITEMS : WHY_PERFECT_PE);
+		return;
+	}
+	out->po_lower = pl;
+	stat_set(&out->low, k);
+	stat_set(&out->high, 1);
 }
 
 static void ci_raw_wald(const struct agree_stat *value,
@@ -1589,6 +1724,218 @@ uint64_t agree_rng_below(struct agree_rng *r, uint64_t n)
 	return x % n;
 }
 
+double agree_rng_uniform(struct agree_rng *r)
+{
+	return (double)(agree_rng_next(r) >> 11) * 0x1.0p-53;
+}
+
+/*
+ * Binomial(n, p) for p <= 1/2.
+ *
+ * n p < 10: inversion, walking up the probabilities from P(0) = q^n with
+ * P(x) = P(x - 1) (a / x - s), s = p / q, a = (n + 1) s; about n p + 1
+ * steps.  The rare u left over by rounding starts again.
+ *
+ * Otherwise BTRS (Hormann 1993, "The generation of binomial random
+ * variates", J. Stat. Comput. Simul. 46:101-110): a transformed
+ * rejection from a hat of the form (2a / (1/2 - |u|) + b) u + c around
+ * the mean, with the constants the paper fits (b, a, alpha, v_r below),
+ * a quick acceptance in the box |u| <= 0.43, v <= v_r, and otherwise the
+ * exact test log v <= log f(k) - log f(m), the log-probabilities taken
+ * with lgamma.  About 1.15 uniform pairs a draw, whatever n.
+ */
+static long binomial_low(struct agree_rng *r, long n, double p)
+{
+	double q = 1 - p, s = p / q, a = (double)(n + 1) * s;
+	double f0 = pow(q, (double)n);
+
+	for (;;) {
+		double u = agree_rng_uniform(r), f = f0;
+		long x = 0;
+
+		while (u > f) {
+			u -= f;
+			if (++x > n)
+				break;
+			f *= a / (double)x - s;
+		}
+		if (x <= n)
+			return x;
+	}
+}
+
+/* log k!: from the table `lf` (k = 0..its size) when given */
+static double log_fact(const double *lf, double k)
+{
+	return lf ? lf[(long)k] : lgamma(k + 1);
+}
+
+static long binomial_btrs(struct agree_rng *r, long n, double p,
+			  const double *lf)
+{
+	double q = 1 - p, nn = (double)n;
+	double spq = sqrt(nn * p * q);
+	double b = 1.15 + 2.53 * spq;
+	double a = -0.0873 + 0.0248 * b + 0.01 * p;
+	double c = nn * p + 0.5;
+	double alpha = (2.83 + 5.1 / b) * spq;
+	double vr = 0.92 - 4.2 / b;
+	double m = floor((nn + 1) * p);
+	double h = 0, lpq = 0;
+	int exact = 0;
+
+	for (;;) {
+		double u = agree_rng_uniform(r) - 0.5;
+		double v = agree_rng_uniform(r);
+		double us = 0.5 - fabs(u);
+		double k = floor((2 * a / us + b) * u + c);
+
+		if (k < 0 || k > nn)
+			continue;
+		if (us >= 0.07 && v <= vr)
+			return (long)k;
+		/* the exact test, its constants worked out the first time
+		 * it is needed (most draws end in the box above) */
+		if (!exact) {
+			h = log_fact(lf, m) + log_fact(lf, nn - m);
+			lpq = log(p / q);
+			exact = 1;
+		}
+		v *= alpha / (a / (us * us) + b);
+		if (v > 0 && log(v) <= h - log_fact(lf, k) -
+		    log_fact(lf, nn - k) + (k - m) * lpq)
+			return (long)k;
+	}
+}
+
+/* Binomial(n, p), log-factorials from `lf` (at least 0..n) or lgamma. */
+static long binomial(struct agree_rng *r, long n, double p, const double *lf)
+{
+	int flip = p > 0.5;
+	long x;
+
+	if (n <= 0 || p <= 0)
+		return 0;
+	if (p >= 1)
+		return n;
+	if (flip)
+		p = 1 - p;
+	x = (double)n * p < 10 ? binomial_low(r, n, p) :
+				 binomial_btrs(r, n, p, lf);
+	return flip ? n - x : x;
+}
+
+long agree_rng_binomial(struct agree_rng *r, long n, double p)
+{
+	return binomial(r, n, p, NULL);
+}
+
+/* The big cells biggest first (ties by index, so that the draws are the
+ * same everywhere); a file-level pointer for qsort's comparison: the
+ * bootstrap runs on one thread. */
+static const long *sort_counts;
+
+static int cmp_pattern(const void *x, const void *y)
+{
+	size_t a = *(const size_t *)x, b = *(const size_t *)y;
+
+	if (sort_counts[a] != sort_counts[b])
+		return sort_counts[a] > sort_counts[b] ? -1 : 1;
+	return (a > b) - (a < b);
+}
+
+void agree_multinomial_init(struct agree_multinomial *m, const long *count,
+			    size_t np)
+{
+	size_t i;
+	long j, k;
+
+	memset(m, 0, sizeof(*m));
+	m->count = count;
+	m->np = np;
+	for (i = 0; i < np; i++) {
+		m->n += count[i];
+		if (count[i] >= AGREE_MULTI_BIG)
+			m->nbig++;
+		else
+			m->small_items += count[i];
+	}
+	m->big = xcalloc(m->nbig + 1, sizeof(*m->big));
+	m->small = xcalloc((size_t)m->small_items + 1, sizeof(*m->small));
+	m->nbig = 0;
+	for (i = 0, k = 0; i < np; i++) {
+		if (count[i] >= AGREE_MULTI_BIG) {
+			m->big[m->nbig++] = i;
+			m->big_items += count[i];
+		} else {
+			for (j = 0; j < count[i]; j++)
+				m->small[k++] = i;
+		}
+	}
+	sort_counts = count;
+	qsort(m->big, m->nbig, sizeof(*m->big), cmp_pattern);
+	sort_counts = NULL;
+	m->lf = xcalloc((size_t)m->n + 2, sizeof(*m->lf));
+	for (j = 2; j <= m->n; j++)
+		m->lf[j] = m->lf[j - 1] + log((double)j);
+}
+
+/* Uniform in 0..n-1 (n >= 1) without a division in the common case
+ * (Lemire 2019, "Fast random integer generation in an interval"): the
+ * high word of x n, redrawn when the low word falls in the short block
+ * that would bias it. */
+static uint64_t uniform_index(struct agree_rng *r, uint64_t n)
+{
+	unsigned __int128 m = (unsigned __int128)agree_rng_next(r) * n;
+	uint64_t low = (uint64_t)m;
+
+	if (low < n) {
+		uint64_t t = -n % n;
+
+		while (low < t) {
+			m = (unsigned __int128)agree_rng_next(r) * n;
+			low = (uint64_t)m;
+		}
+	}
+	return (uint64_t)(m >> 64);
+}
+
+void agree_multinomial_draw(struct agree_multinomial *m, struct agree_rng *r,
+			    long *out)
+{
+	long left = m->n, rest = m->big_items, xs, j;
+	size_t i;
+
+	memset(out, 0, m->np * sizeof(*out));
+	/* the small cells' share, then which of their items */
+	xs = !m->small_items ? 0 : !m->big_items ? m->n :
+	     binomial(r, m->n, (double)m->small_items / (double)m->n, m->lf);
+	for (j = 0; j < xs; j++)
+		out[m->small[uniform_index(r, (uint64_t)m->small_items)]]++;
+	left -= xs;
+	for (i = 0; i < m->nbig && left > 0; i++) {
+		long c = m->count[m->big[i]], x;
+
+		/* the last cell takes what is left; the others a binomial
+		 * draw given the cells before them */
+		x = i + 1 == m->nbig || c >= rest ? left :
+		    binomial(r, left, (double)c / (double)rest, m->lf);
+		out[m->big[i]] = x;
+		left -= x;
+		rest -= c;
+	}
+}
+
+void agree_multinomial_release(struct agree_multinomial *m)
+{
+	if (!m)
+		return;
+	free(m->big);
+	free(m->small);
+	free(m->lf);
+	memset(m, 0, sizeof(*m));
+}
+
 static int cmp_double(const void *x, const void *y)
 {
 	double a = *(const double *)x, b = *(const double *)y;
@@ -1607,26 +1954,107 @@ static double quantile7(const double *v, size_t n, double p)
 	return v[lo] + (h - (double)lo) * (v[lo + 1] - v[lo]);
 }
 
-/* Turn the defined replicates rep[0..used) of `boot` into the interval. */
-static void ci_from_replicates(double *rep, int used, int boot,
-			       const struct agree_stat *value,
-			       struct agree_ci *out)
+/* Phi^-1(p): Newton's method on Phi(x) = erfc(-x / sqrt 2) / 2 from a
+ * start that a few steps take to full precision; the tails are solved on
+ * the upper-tail side for accuracy. */
+double agree_normal_quantile(double p)
 {
-	double lo, hi;
+	double x, q;
+	int i;
 
-	out->boot = boot;
-	out->boot_used = used;
+	if (!(p > 0 && p < 1))
+		return p <= 0 ? -HUGE_VAL : HUGE_VAL;
+	if (p > 0.5)
+		return -agree_normal_quantile(1 - p);
+	/* p <= 1/2: x <= 0; a start from the tail approximation
+	 * x ~ -sqrt(-2 ln p) (or 0 near the middle) */
+	q = sqrt(-2 * log(p));
+	x = p > 0.3 ? 0 : -(q - (2.515517 + 0.802853 * q + 0.010328 * q * q) /
+			 (1 + 1.432788 * q + 0.189269 * q * q +
+			  0.001308 * q * q * q));
+	for (i = 0; i < 60; i++) {
+		double f = normal_sf(-x) - p;		/* Phi(x) - p */
+		double d = exp(-x * x / 2) / sqrt(2 * M_PI);
+		double step;
+
+		if (d <= 0)
+			break;
+		step = f / d;
+		x -= step;
+		if (fabs(step) <= 1e-15 * (1 + fabs(x)))
+			break;
+	}
+	return x;
+}
+
+/* Phi(x) */
+static double normal_cdf(double x)
+{
+	return normal_sf(-x);
+}
+
+/* Two replicates closer than this are one value (ties of the BCa bias
+ * correction): kappas of different tables differ by far more. */
+#define TIE_EPS 1e-12
+
+/* Turn the replicates rep[0..used) into the interval: percentile, or BCa
+ * with the jackknife values jack[0..nj) (weights wj). */
+static void ci_from_replicates(double *rep, const struct agree_boot_opts *o,
+			       const struct agree_stat *value,
+			       const double *jack, const double *wj,
+			       size_t nj, struct agree_ci *out)
+{
+	double lo, hi, pl = 0.025, ph = 0.975;
+	size_t used = (size_t)out->boot_used, i;
+
 	if (!value || !value->defined) {
 		ci_undef(out, value ? value->why : WHY_NO_ITEMS);
 		return;
 	}
-	if (used < 2 || 2 * used < boot) {
-		ci_undef(out, WHY_BOOT_FEW);
+	if ((int)used < o->boot || used < 2) {
+		ci_undef(out, WHY_BOOT_DEGEN);
 		return;
 	}
-	qsort(rep, (size_t)used, sizeof(*rep), cmp_double);
-	lo = quantile7(rep, (size_t)used, 0.025);
-	hi = quantile7(rep, (size_t)used, 0.975);
+	qsort(rep, used, sizeof(*rep), cmp_double);
+	if (o->method == AGREE_CI_BCA) {
+		double below = 0, mean = 0, wsum = 0, s2 = 0, s3 = 0, z0, a;
+		int side;
+
+		for (i = 0; i < used; i++)
+			below += rep[i] < value->value - TIE_EPS ? 1 :
+				 rep[i] <= value->value + TIE_EPS ? 0.5 : 0;
+		if (below <= 0 || below >= (double)used) {
+			ci_undef(out, WHY_BCA_SIDE);
+			return;
+		}
+		z0 = agree_normal_quantile(below / (double)used);
+		for (i = 0; i < nj; i++) {
+			mean += wj[i] * jack[i];
+			wsum += wj[i];
+		}
+		mean = wsum > 0 ? mean / wsum : 0;
+		for (i = 0; i < nj; i++) {
+			double d = mean - jack[i];
+
+			s2 += wj[i] * d * d;
+			s3 += wj[i] * d * d * d;
+		}
+		a = s2 > 0 ? s3 / (6 * pow(s2, 1.5)) : 0;
+		out->bca_z0 = z0;
+		out->bca_accel = a;
+		for (side = 0; side < 2; side++) {
+			double z = side ? AGREE_Z975 : -AGREE_Z975;
+			double den = 1 - a * (z0 + z);
+
+			if (!(den > 0)) {
+				ci_undef(out, WHY_BCA_ACCEL);
+				return;
+			}
+			*(side ? &ph : &pl) = normal_cdf(z0 + (z0 + z) / den);
+		}
+	}
+	lo = quantile7(rep, used, pl);
+	hi = quantile7(rep, used, ph);
 	if (hi - lo <= NEAR_ZERO) {
 		ci_undef(out, WHY_BOOT_FLAT);
 		return;
@@ -1636,13 +2064,81 @@ static void ci_from_replicates(double *rep, int used, int boot,
 	stat_set(&out->high, hi > 1 ? 1 : hi);
 }
 
-/* Weighted kappa of whole counts n[k*k], as two_raters() decides when it
- * is defined; 0 when undefined. */
+int agree_boot_patterns(const long *count, size_t np, agree_boot_fn fn,
+			void *ctx, const struct agree_boot_opts *o,
+			const struct agree_stat *value, struct agree_ci *out,
+			double *rep, struct err *e)
+{
+	struct agree_multinomial mn;
+	struct agree_rng rng;
+	size_t i, nj = 0;
+	long *draw, n = 0;
+	double *v, *jack = NULL, *wj = NULL;
+	int used = 0, degenerate = 0;
+
+	if (!o || o->boot < 1)
+		return err_set(e, ERR_INPUT, "bootstrap needs at least one "
+			       "sample, not %d", o ? o->boot : 0);
+	if (o->method != AGREE_CI_BOOTSTRAP && o->method != AGREE_CI_BCA)
+		return err_set(e, ERR_INPUT, "bootstrap: method %d is not a "
+			       "bootstrap", (int)o->method);
+	for (i = 0; i < np; i++) {
+		if (count[i] < 0)
+			return err_set(e, ERR_INPUT, "bootstrap: pattern %zu "
+				       "has a negative count", i);
+		n += count[i];
+	}
+	out->method = o->method;
+	out->seed = o->seed;
+	out->boot = o->boot;
+	out->n = n;
+	draw = xcalloc(np + 1, sizeof(*draw));
+	v = xcalloc((size_t)o->boot, sizeof(*v));
+	agree_multinomial_init(&mn, count, np);
+	agree_rng_seed(&rng, o->seed);
+	while (n && value && value->defined && used < o->boot &&
+	       degenerate < o->boot) {
+		agree_multinomial_draw(&mn, &rng, draw);
+		if (fn(draw, ctx, &v[used]))
+			used++;
+		else
+			degenerate++;
+	}
+	out->boot_used = used;
+	out->boot_degenerate = degenerate;
+	if (o->method == AGREE_CI_BCA && used == o->boot) {
+		/* the jackknife: each pattern with one item fewer */
+		memcpy(draw, count, np * sizeof(*draw));
+		jack = xcalloc(np + 1, sizeof(*jack));
+		wj = xcalloc(np + 1, sizeof(*wj));
+		for (i = 0; i < np; i++) {
+			if (!count[i])
+				continue;
+			draw[i]--;
+			if (fn(draw, ctx, &jack[nj]))
+				wj[nj++] = (double)count[i];
+			draw[i]++;
+		}
+	}
+	ci_from_replicates(v, o, value, jack, wj, nj, out);
+	if (rep && used)
+		memcpy(rep, v, (size_t)used * sizeof(*rep));
+	agree_multinomial_release(&mn);
+	free(draw);
+	free(v);
+	free(jack);
+	free(wj);
+	return 0;
+}
+
+/* Weighted kappa of whole counts n[k*k] (w NULL: Cohen's), 0 when the
+ * table is degenerate as the report sees it: no items, chance agreement
+ * 1, one annotator constant, or (Cohen's) no code in common. */
 static int table_kappa(const long *n, size_t k, const double *w,
 		       double *row, double *col, double *kappa)
 {
 	double total = 0, po = 0, pe = 0;
-	size_t i, j, rows_used = 0, cols_used = 0, rc = 0, cc = 0;
+	size_t i, j, rows_used = 0, cols_used = 0, common = 0;
 
 	memset(row, 0, k * sizeof(*row));
 	memset(col, 0, k * sizeof(*col));
@@ -1650,6 +2146,8 @@ static int table_kappa(const long *n, size_t k, const double *w,
 		for (j = 0; j < k; j++) {
 			double x = (double)n[i * k + j];
 
+			if (!x)
+				continue;
 			row[i] += x;
 			col[j] += x;
 			total += x;
@@ -1658,20 +2156,20 @@ static int table_kappa(const long *n, size_t k, const double *w,
 	if (total <= 0)
 		return 0;
 	for (i = 0; i < k; i++) {
-		if (row[i] > 0) {
-			rows_used++;
-			rc = i;
-		}
-		if (col[i] > 0) {
-			cols_used++;
-			cc = i;
-		}
+		rows_used += row[i] > 0;
+		cols_used += col[i] > 0;
+		common += row[i] > 0 && col[i] > 0;
 	}
-	if (rows_used == 1 && cols_used == 1 && rc == cc)
+	if (rows_used == 1 || cols_used == 1 || (!w && !common))
 		return 0;
-	for (i = 0; i < k; i++)
-		for (j = 0; j < k; j++)
-			pe += (w ? w[i * k + j] : i == j) * row[i] * col[j];
+	if (w) {
+		for (i = 0; i < k; i++)
+			for (j = 0; j < k; j++)
+				pe += w[i * k + j] * row[i] * col[j];
+	} else {
+		for (i = 0; i < k; i++)
+			pe += row[i] * col[i];
+	}
 	po /= total;
 	pe /= total * total;
 	if (1 - pe <= NEAR_ZERO)
@@ -1680,153 +2178,477 @@ static int table_kappa(const long *n, size_t k, const double *w,
 	return 1;
 }
 
-int agree_boot_table(const struct agree_table *t, const double *w, int boot,
-		     uint64_t seed, const struct agree_stat *value,
+struct table_ctx {
+	size_t k;
+	const double *w;
+	double *row, *col;
+};
+
+static int table_fn(const long *count, void *vctx, double *value)
+{
+	struct table_ctx *c = vctx;
+
+	return table_kappa(count, c->k, c->w, c->row, c->col, value);
+}
+
+int agree_boot_table(const struct agree_table *t, const double *w,
+		     const struct agree_boot_opts *o,
+		     const struct agree_stat *value,
 		     const struct agree_stat *se, struct agree_ci *out,
 		     struct err *e)
 {
-	struct agree_rng rng;
-	size_t k, kk, i, c, n, pos = 0;
-	size_t *cells;
-	long *rs;
-	double *rep, *row, *col;
-	int b, used = 0;
+	struct table_ctx ctx;
+	int ret;
 
 	if (check_table(t, e) < 0)
 		return -1;
-	if (boot < 1)
-		return err_set(e, ERR_INPUT, "bootstrap needs at least one "
-			       "sample, not %d", boot);
 	memset(out, 0, sizeof(*out));
-	out->method = AGREE_CI_BOOTSTRAP;
-	out->seed = seed;
 	ci_raw_wald(value, se, out);
-	k = (size_t)t->k;
-	kk = k * k;
-	n = (size_t)agree_table_total(t);
-	cells = xcalloc(n + 1, sizeof(*cells));
-	for (c = 0; c < kk; c++)
-		for (i = 0; i < (size_t)t->n[c]; i++)
-			cells[pos++] = c;
-	rs = xcalloc(kk, sizeof(*rs));
-	rep = xcalloc((size_t)boot, sizeof(*rep));
-	row = xcalloc(k, sizeof(*row));
-	col = xcalloc(k, sizeof(*col));
-	agree_rng_seed(&rng, seed);
-	for (b = 0; n && b < boot; b++) {
-		memset(rs, 0, kk * sizeof(*rs));
-		for (i = 0; i < n; i++)
-			rs[cells[agree_rng_below(&rng, n)]]++;
-		if (table_kappa(rs, k, w, row, col, &rep[used]))
-			used++;
+	ctx.k = (size_t)t->k;
+	ctx.w = w;
+	ctx.row = xcalloc(ctx.k, sizeof(*ctx.row));
+	ctx.col = xcalloc(ctx.k, sizeof(*ctx.col));
+	ret = agree_boot_patterns(t->n, ctx.k * ctx.k, table_fn, &ctx, o,
+				  value, out, NULL, e);
+	free(ctx.row);
+	free(ctx.col);
+	return ret;
+}
+
+/*
+ * Fleiss' kappa of units given as patterns: P distinct count vectors
+ * x[p*k + j] (units with two ratings or more), each w[p] times.  As
+ * agree_fleiss(): po the mean over units of sum_j x_j (x_j - 1) /
+ * (m (m - 1)), p_j the mean of x_j / m, pe = sum p_j^2; no value when
+ * one code takes every rating or pe is 1.
+ */
+struct fleiss_ctx {
+	size_t k, np;
+	const double *share;	/* P x k: x_j / m of each pattern */
+	const double *agree;	/* P: its pairs' agreement */
+	double *p;		/* k, scratch */
+};
+
+static int fleiss_fn(const long *w, void *vctx, double *value)
+{
+	struct fleiss_ctx *c = vctx;
+	size_t pt, j, used = 0;
+	double units = 0, po = 0, pe = 0;
+
+	memset(c->p, 0, c->k * sizeof(*c->p));
+	for (pt = 0; pt < c->np; pt++) {
+		double x = (double)w[pt];
+
+		if (!w[pt])
+			continue;
+		units += x;
+		po += x * c->agree[pt];
+		for (j = 0; j < c->k; j++)
+			c->p[j] += x * c->share[pt * c->k + j];
 	}
-	ci_from_replicates(rep, used, boot, value, out);
-	free(cells);
-	free(rs);
-	free(rep);
-	free(row);
-	free(col);
+	if (units <= 0)
+		return 0;
+	for (j = 0; j < c->k; j++) {
+		c->p[j] /= units;
+		pe += c->p[j] * c->p[j];
+		used += c->p[j] > 0;
+	}
+	if (used == 1 || 1 - pe <= NEAR_ZERO)
+		return 0;
+	*value = (po / units - pe) / (1 - pe);
+	return 1;
+}
+
+/* Rows of doubles compared as a whole, for grouping units into
+ * patterns. */
+static size_t cmp_width;
+static const double *cmp_rows;
+
+static int cmp_row(const void *x, const void *y)
+{
+	const double *a = cmp_rows + *(const size_t *)x * cmp_width;
+	const double *b = cmp_rows + *(const size_t *)y * cmp_width;
+	size_t j;
+
+	for (j = 0; j < cmp_width; j++)
+		if (a[j] != b[j])
+			return a[j] < b[j] ? -1 : 1;
 	return 0;
 }
 
-int agree_boot_fleiss(const struct agree_counts *c, int boot, uint64_t seed,
+/* Group rows[0..n) of `width` doubles into patterns: idx[] gets the row
+ * indexes sorted, first[] the first sorted position of each pattern and
+ * cnt[] how many rows it has; returns the number of patterns. */
+static size_t group_rows(const double *rows, size_t n, size_t width,
+			 size_t *idx, size_t *first, long *cnt)
+{
+	size_t i, np = 0;
+
+	for (i = 0; i < n; i++)
+		idx[i] = i;
+	cmp_rows = rows;
+	cmp_width = width;
+	qsort(idx, n, sizeof(*idx), cmp_row);
+	for (i = 0; i < n; i++) {
+		if (np && !cmp_row(&idx[first[np - 1]], &idx[i])) {
+			cnt[np - 1]++;
+			continue;
+		}
+		first[np] = i;
+		cnt[np++] = 1;
+	}
+	cmp_rows = NULL;
+	return np;
+}
+
+int agree_boot_fleiss(const struct agree_counts *c,
+		      const struct agree_boot_opts *o,
 		      const struct agree_stat *value, struct agree_ci *out,
 		      struct err *e)
 {
-	struct agree_counts rs = AGREE_COUNTS_INIT;
-	struct agree_rng rng;
-	size_t kk, u, i, nu = 0, *pool;
-	double *rep;
-	int b, used = 0;
+	struct fleiss_ctx ctx;
+	size_t kk, u, j, nu = 0, np, *idx, *first;
+	double *rows, *share, *agree;
+	long *cnt;
+	int ret;
 
 	if (check_counts(c, e) < 0)
 		return -1;
-	if (boot < 1)
-		return err_set(e, ERR_INPUT, "bootstrap needs at least one "
-			       "sample, not %d", boot);
 	memset(out, 0, sizeof(*out));
-	out->method = AGREE_CI_BOOTSTRAP;
-	out->seed = seed;
 	ci_raw_wald(value, NULL, out);
 	kk = (size_t)c->k;
-	pool = xcalloc(c->n_units + 1, sizeof(*pool));
+	rows = xcalloc(c->n_units * kk + 1, sizeof(*rows));
 	for (u = 0; u < c->n_units; u++)
 		if (unit_total(c, u) >= 2)
-			pool[nu++] = u;
-	rep = xcalloc((size_t)boot, sizeof(*rep));
-	agree_counts_init(&rs, nu, c->k);
-	agree_rng_seed(&rng, seed);
-	for (b = 0; nu && b < boot; b++) {
-		struct agree_fleiss f;
+			memcpy(rows + nu++ * kk, c->n + u * kk,
+			       kk * sizeof(*rows));
+	idx = xcalloc(nu + 1, sizeof(*idx));
+	first = xcalloc(nu + 1, sizeof(*first));
+	cnt = xcalloc(nu + 1, sizeof(*cnt));
+	np = group_rows(rows, nu, kk, idx, first, cnt);
+	share = xcalloc(np * kk + 1, sizeof(*share));
+	agree = xcalloc(np + 1, sizeof(*agree));
+	for (u = 0; u < np; u++) {
+		const double *x = rows + idx[first[u]] * kk;
+		double m = 0, a = 0;
 
-		for (i = 0; i < nu; i++)
-			memcpy(rs.n + i * kk,
-			       c->n + pool[agree_rng_below(&rng, nu)] * kk,
-			       kk * sizeof(*rs.n));
-		agree_fleiss(&rs, &f, NULL);
-		if (f.kappa.defined)
-			rep[used++] = f.kappa.value;
+		for (j = 0; j < kk; j++)
+			m += x[j];
+		for (j = 0; j < kk; j++) {
+			a += x[j] * (x[j] - 1);
+			share[u * kk + j] = x[j] / m;
+		}
+		agree[u] = a / (m * (m - 1));
 	}
-	ci_from_replicates(rep, used, boot, value, out);
-	agree_counts_release(&rs);
-	free(pool);
-	free(rep);
-	return 0;
+	ctx.k = kk;
+	ctx.np = np;
+	ctx.share = share;
+	ctx.agree = agree;
+	ctx.p = xcalloc(kk, sizeof(*ctx.p));
+	ret = agree_boot_patterns(cnt, np, fleiss_fn, &ctx, o, value, out,
+				  NULL, e);
+	free(ctx.p);
+	free(rows);
+	free(idx);
+	free(first);
+	free(cnt);
+	free(share);
+	free(agree);
+	return ret;
 }
 
-int agree_boot_conger(const struct agree_labels *l, int boot, uint64_t seed,
+int agree_boot_conger(const struct agree_labels *l,
+		      const struct agree_boot_opts *o,
 		      const struct agree_stat *value, struct agree_ci *out,
 		      struct err *e)
 {
-	struct agree_labels rl;
-	struct agree_rng rng;
-	size_t nu, u, i, np = 0, *pool;
-	int *v, r, b, used = 0;
-	double *rep;
+	struct conger_ctx ctx;
+	size_t nu, u, np, *idx, *first;
+	double *rows;
+	int *v, r, ret;
+	long *cnt;
 
 	if (check_labels(l, e) < 0)
 		return -1;
-	if (boot < 1)
-		return err_set(e, ERR_INPUT, "bootstrap needs at least one "
-			       "sample, not %d", boot);
+	if (l->n_coders < 2)
+		return err_set(e, ERR_INPUT, "Conger's kappa needs two coders");
 	memset(out, 0, sizeof(*out));
-	out->method = AGREE_CI_BOOTSTRAP;
-	out->seed = seed;
 	ci_raw_wald(value, NULL, out);
 	nu = l->n_units;
-	pool = xcalloc(nu + 1, sizeof(*pool));
-	for (u = 0; u < nu; u++) {
-		int m = 0;
-
+	/* a unit is the vector of its coders' labels */
+	rows = xcalloc(nu * (size_t)l->n_coders + 1, sizeof(*rows));
+	for (u = 0; u < nu; u++)
 		for (r = 0; r < l->n_coders; r++)
-			m += l->v[(size_t)r * nu + u] != AGREE_MISSING;
-		if (m >= 2)
-			pool[np++] = u;
-	}
+			rows[u * (size_t)l->n_coders + (size_t)r] =
+				l->v[(size_t)r * nu + u];
+	idx = xcalloc(nu + 1, sizeof(*idx));
+	first = xcalloc(nu + 1, sizeof(*first));
+	cnt = xcalloc(nu + 1, sizeof(*cnt));
+	np = group_rows(rows, nu, (size_t)l->n_coders, idx, first, cnt);
 	v = xcalloc(np * (size_t)l->n_coders + 1, sizeof(*v));
-	rep = xcalloc((size_t)boot, sizeof(*rep));
-	rl = *l;
-	rl.n_units = np;
-	rl.v = v;
-	agree_rng_seed(&rng, seed);
-	for (b = 0; np && b < boot; b++) {
-		struct agree_stat k;
-
-		for (i = 0; i < np; i++) {
-			size_t src = pool[agree_rng_below(&rng, np)];
-
-			for (r = 0; r < l->n_coders; r++)
-				v[(size_t)r * np + i] =
-					l->v[(size_t)r * nu + src];
-		}
-		if (agree_conger(&rl, &k, NULL) == 0 && k.defined)
-			rep[used++] = k.value;
-	}
-	ci_from_replicates(rep, used, boot, value, out);
-	free(pool);
+	for (u = 0; u < np; u++)
+		for (r = 0; r < l->n_coders; r++)
+			v[(size_t)r * np + u] = l->v[(size_t)r * nu +
+						    idx[first[u]]];
+	conger_ctx_init(&ctx, v, np, l->n_coders, l->k);
+	ret = agree_boot_patterns(cnt, np, conger_fn, &ctx, o, value, out,
+				  NULL, e);
+	conger_ctx_release(&ctx);
+	free(rows);
+	free(idx);
+	free(first);
+	free(cnt);
 	free(v);
-	free(rep);
+	return ret;
+}
+
+/* Rows of `width` 64-bit words compared as a whole. */
+static const uint64_t *cmp_urows;
+
+static int cmp_urow(const void *x, const void *y)
+{
+	const uint64_t *a = cmp_urows + *(const size_t *)x * cmp_width;
+	const uint64_t *b = cmp_urows + *(const size_t *)y * cmp_width;
+	size_t j;
+
+	for (j = 0; j < cmp_width; j++)
+		if (a[j] != b[j])
+			return a[j] < b[j] ? -1 : 1;
 	return 0;
+}
+
+/* group_rows() for rows of 64-bit words. */
+static size_t group_urows(const uint64_t *rows, size_t n, size_t width,
+			  size_t *idx, size_t *first, long *cnt)
+{
+	size_t i, np = 0;
+
+	for (i = 0; i < n; i++)
+		idx[i] = i;
+	cmp_urows = rows;
+	cmp_width = width;
+	qsort(idx, n, sizeof(*idx), cmp_urow);
+	for (i = 0; i < n; i++) {
+		if (np && !cmp_urow(&idx[first[np - 1]], &idx[i])) {
+			cnt[np - 1]++;
+			continue;
+		}
+		first[np] = i;
+		cnt[np++] = 1;
+	}
+	cmp_urows = NULL;
+	return np;
+}
+
+/* The mean per-code kappa of two annotators' sets as reported: each code
+ * present or absent (code_2x2()), its kappa counted when
+ * agree_code_reported() keeps it. */
+struct multi_ctx {
+	int k;
+	size_t np;
+	const uint64_t *ab;	/* np x 2: the pattern's two sets */
+};
+
+static int multi_fn(const long *w, void *vctx, double *value)
+{
+	const struct multi_ctx *c = vctx;
+	long both[AGREE_MULTI_MAX] = { 0 }, only_a[AGREE_MULTI_MAX] = { 0 };
+	long only_b[AGREE_MULTI_MAX] = { 0 }, n = 0;
+	double sum = 0;
+	size_t p;
+	int code, defined = 0;
+
+	/* each pattern adds its weight to the cells of the codes it has */
+	for (p = 0; p < c->np; p++) {
+		uint64_t a = c->ab[2 * p], b = c->ab[2 * p + 1], m;
+		long x = w[p];
+
+		if (!x)
+			continue;
+		n += x;
+		for (m = a & b; m; m &= m - 1)
+			both[__builtin_ctzll(m)] += x;
+		for (m = a & ~b; m; m &= m - 1)
+			only_a[__builtin_ctzll(m)] += x;
+		for (m = b & ~a; m; m &= m - 1)
+			only_b[__builtin_ctzll(m)] += x;
+	}
+	for (code = 0; code < c->k; code++) {
+		struct agree_code one;
+		struct agree_stat ks;
+
+		code_2x2(both[code], only_a[code], only_b[code],
+			 n - both[code] - only_a[code] - only_b[code], &one);
+		ks = agree_code_reported(&one);
+		if (ks.defined) {
+			sum += ks.value;
+			defined++;
+		}
+	}
+	if (!defined)
+		return 0;
+	*value = sum / defined;
+	return 1;
+}
+
+int agree_boot_multi(int k, const uint64_t *a, const uint64_t *b, size_t n,
+		     const struct agree_boot_opts *o,
+		     const struct agree_stat *value, struct agree_ci *out,
+		     struct err *e)
+{
+	struct multi_ctx ctx;
+	uint64_t *rows, *ab;
+	size_t i, np, *idx, *first;
+	long *cnt;
+	int ret;
+
+	if (k < 1 || k > AGREE_MULTI_MAX)
+		return err_set(e, ERR_INPUT, "select-many dimension has %d "
+			       "codes, need 1..%d", k, AGREE_MULTI_MAX);
+	memset(out, 0, sizeof(*out));
+	ci_raw_wald(value, NULL, out);
+	rows = xcalloc(2 * n + 1, sizeof(*rows));
+	for (i = 0; i < n; i++) {
+		rows[2 * i] = a[i];
+		rows[2 * i + 1] = b[i];
+	}
+	idx = xcalloc(n + 1, sizeof(*idx));
+	first = xcalloc(n + 1, sizeof(*first));
+	cnt = xcalloc(n + 1, sizeof(*cnt));
+	np = group_urows(rows, n, 2, idx, first, cnt);
+	ab = xcalloc(2 * np + 1, sizeof(*ab));
+	for (i = 0; i < np; i++) {
+		ab[2 * i] = rows[2 * idx[first[i]]];
+		ab[2 * i + 1] = rows[2 * idx[first[i]] + 1];
+	}
+	ctx.k = k;
+	ctx.np = np;
+	ctx.ab = ab;
+	ret = agree_boot_patterns(cnt, np, multi_fn, &ctx, o, value, out,
+				  NULL, e);
+	free(rows);
+	free(idx);
+	free(first);
+	free(cnt);
+	free(ab);
+	return ret;
+}
+
+/* The mean per-code Fleiss' kappa of units given as patterns: per
+ * pattern and code, how many of its m coders chose the code. */
+struct multi_fleiss_ctx {
+	int k;
+	size_t np;
+	const double *yes;	/* np x k */
+	const double *m;	/* np */
+};
+
+static int multi_fleiss_fn(const long *w, void *vctx, double *value)
+{
+	const struct multi_fleiss_ctx *c = vctx;
+	double sum = 0, units = 0;
+	size_t p;
+	int code, defined = 0;
+
+	for (p = 0; p < c->np; p++)
+		units += (double)w[p];
+	if (units <= 0)
+		return 0;
+	for (code = 0; code < c->k; code++) {
+		double share = 0, po = 0, pe;
+
+		for (p = 0; p < c->np; p++) {
+			double y = c->yes[p * (size_t)c->k + (size_t)code];
+			double m = c->m[p], x = (double)w[p];
+
+			if (!w[p])
+				continue;
+			share += x * y / m;
+			po += x * (y * (y - 1) + (m - y) * (m - y - 1)) /
+			      (m * (m - 1));
+		}
+		share /= units;
+		po /= units;
+		if (share <= 0 || share >= 1)
+			continue;
+		pe = share * share + (1 - share) * (1 - share);
+		if (1 - pe <= NEAR_ZERO)
+			continue;
+		sum += (po - pe) / (1 - pe);
+		defined++;
+	}
+	if (!defined)
+		return 0;
+	*value = sum / defined;
+	return 1;
+}
+
+int agree_boot_multi_fleiss(int k, const uint64_t *sets,
+			    const unsigned char *present, size_t n,
+			    int n_coders, const struct agree_boot_opts *o,
+			    const struct agree_stat *value,
+			    struct agree_ci *out, struct err *e)
+{
+	struct multi_fleiss_ctx ctx;
+	size_t R = (size_t)n_coders, w = 2 * R, u, r, nu = 0, np, i;
+	size_t *idx, *first;
+	uint64_t *rows;
+	double *yes, *m;
+	long *cnt;
+	int ret, code;
+
+	if (k < 1 || k > AGREE_MULTI_MAX || n_coders < 2)
+		return err_set(e, ERR_INPUT, "select-many dimension: %d codes, "
+			       "%d coders", k, n_coders);
+	memset(out, 0, sizeof(*out));
+	ci_raw_wald(value, NULL, out);
+	/* a unit: per coder, whether they submitted it and their set */
+	rows = xcalloc(n * w + 1, sizeof(*rows));
+	for (u = 0; u < n; u++) {
+		size_t seen = 0;
+
+		for (r = 0; r < R; r++)
+			seen += present[r * n + u] != 0;
+		if (seen < 2)
+			continue;
+		for (r = 0; r < R; r++) {
+			rows[nu * w + 2 * r] = present[r * n + u] != 0;
+			rows[nu * w + 2 * r + 1] = present[r * n + u] ?
+						   sets[r * n + u] : 0;
+		}
+		nu++;
+	}
+	idx = xcalloc(nu + 1, sizeof(*idx));
+	first = xcalloc(nu + 1, sizeof(*first));
+	cnt = xcalloc(nu + 1, sizeof(*cnt));
+	np = group_urows(rows, nu, w, idx, first, cnt);
+	yes = xcalloc(np * (size_t)k + 1, sizeof(*yes));
+	m = xcalloc(np + 1, sizeof(*m));
+	for (i = 0; i < np; i++) {
+		const uint64_t *x = rows + idx[first[i]] * w;
+
+		for (r = 0; r < R; r++) {
+			if (!x[2 * r])
+				continue;
+			m[i]++;
+			for (code = 0; code < k; code++)
+				yes[i * (size_t)k + (size_t)code] +=
+					(double)(x[2 * r + 1] >> code & 1);
+		}
+	}
+	ctx.k = k;
+	ctx.np = np;
+	ctx.yes = yes;
+	ctx.m = m;
+	ret = agree_boot_patterns(cnt, np, multi_fleiss_fn, &ctx, o, value,
+				  out, NULL, e);
+	free(rows);
+	free(idx);
+	free(first);
+	free(cnt);
+	free(yes);
+	free(m);
+	return ret;
 }
 
 /* ---- interpretation ---------------------------------------------------- */

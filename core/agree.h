@@ -2,7 +2,8 @@
  * agree: inter-annotator agreement statistics.
  *
  * Pure functions over count tables: no SQLite, no printing, no exit, no
- * global state.  The agreement report builds the tables from submitted
+ * global state (but for the file-level pointers the bootstrap's sorts
+ * hand to qsort() during a call: one thread at a time).  The agreement report builds the tables from submitted
  * labels (codes are indexes 0..k-1 into a codebook dimension) and this
  * module does the arithmetic.
  *
@@ -18,8 +19,12 @@
  *    (agree_multi, agree_multi_alpha);
  *  - more than two annotators: Fleiss' kappa, multi-rater AC1 and S,
  *    Krippendorff's alpha (any metric, missing values allowed), Cohen's
- *    kappa per pair and its mean (agree_fleiss, agree_alpha,
- *    agree_pairwise).
+ *    kappa per pair and its mean, Conger's kappa (agree_fleiss,
+ *    agree_alpha, agree_pairwise, agree_conger);
+ *  - intervals: Wald, percentile and BCa bootstraps over items done on
+ *    the sample's distinct units (agree_boot_*), the exact lower bound
+ *    of a kappa of 1 (agree_ci_perfect), with exact binomial and
+ *    multinomial draws (agree_rng_*, agree_multinomial_*).
  *
  * Undefined values.  Every statistic is a struct agree_stat.  When it
  * cannot be computed (0/0, no items, a zero standard error, ...) `defined`
@@ -32,8 +37,9 @@
  * error.  Out of memory aborts, as everywhere in core/ (see buf.h).
  *
  * Limitations:
- *  - large-sample normal approximations and a percentile bootstrap over
- *    items (agree_boot_*); no Student t, no BCa, no exact tests;
+ *  - large-sample normal approximations, percentile and BCa bootstraps
+ *    over items (agree_boot_*) and an exact lower bound for a kappa of 1
+ *    (agree_ci_perfect); no Student t, no exact tests;
  *  - standard errors are given for (weighted) Cohen's kappa and Fleiss'
  *    kappa under the null, not for pi, S, AC1 or alpha (Gwet's variances);
  *  - a "select many" dimension has at most AGREE_MULTI_MAX codes.
@@ -53,6 +59,11 @@
  *  "Computing Krippendorff's Alpha-Reliability";
  *  Landis & Koch 1977, Biometrics 33:159-174;
  *  Randolph 2005, Free-marginal multirater kappa;
+ *  Efron 1987, JASA 82:171-185; Efron & Tibshirani 1993, An Introduction
+ *  to the Bootstrap, ch. 6, 13, 14;
+ *  Clopper & Pearson 1934, Biometrika 26:404-413;
+ *  Hormann 1993, J. Stat. Comput. Simul. 46:101-110 (BTRS);
+ *  Lemire 2019, ACM TOMACS 29(1):3;
  *  Passonneau 2004 (LREC) and 2006 (LREC), set-valued distances.
  */
 #ifndef BUGCODER_AGREE_H
@@ -180,6 +191,12 @@ struct agree_code {
  * with `e` filled for a malformed table or a code out of range. */
 int agree_code(const struct agree_table *t, int code, struct agree_code *out,
 	       struct err *e);
+
+/* The kappa of one code as reported: c->kappa, but undefined, with the
+ * reason, when one annotator is constant on the code (never chose it, or
+ * chose it on every item): its 2 x 2 kappa is then 0 by construction and
+ * says nothing about agreement on the code. */
+struct agree_stat agree_code_reported(const struct agree_code *c);
 
 /* ---- weighted kappa ---------------------------------------------------- */
 
@@ -390,28 +407,63 @@ int agree_pairwise(const struct agree_labels *l, struct agree_pairwise *out,
  * for malformed labels. */
 int agree_conger(const struct agree_labels *l, struct agree_stat *kappa,
 		 struct err *e);
+/* The same, with its chance agreement pe in *pe (may be NULL). */
+int agree_conger_pe(const struct agree_labels *l, struct agree_stat *kappa,
+		    struct agree_stat *pe, struct err *e);
 
 /* ---- intervals --------------------------------------------------------- */
 
 enum agree_ci_method {
 	AGREE_CI_BOOTSTRAP = 0,	/* percentile bootstrap over items */
 	AGREE_CI_WALD,		/* kappa -+ 1.959964 se, clipped */
+	AGREE_CI_BCA,		/* bias-corrected and accelerated bootstrap */
+	AGREE_CI_EXACT,		/* kappa = 1: exact one-sided lower bound */
 };
+
+/* Below this many items an interval is printed with a warning: it rests
+ * on too few items to say much. */
+#define AGREE_SMALL_N 10
 
 /* A 95% interval as reported: always inside [-1, 1] when defined. */
 struct agree_ci {
-	enum agree_ci_method method;
+	enum agree_ci_method method;	/* the method that gave it */
 	struct agree_stat low, high;	/* the reported bounds */
 	int clipped;			/* Wald bounds cut at -1 or 1 */
 	struct agree_stat wald_low;	/* raw Wald bounds, never clipped */
 	struct agree_stat wald_high;
-	int boot;			/* bootstrap replicates asked for */
-	int boot_used;			/* replicates with a value */
+	int boot;			/* bootstrap resamples asked for */
+	int boot_used;			/* resamples with a value: `boot`
+					   unless too many were degenerate */
+	int boot_degenerate;		/* degenerate resamples, drawn again */
 	uint64_t seed;			/* the bootstrap's seed */
+	double bca_z0;			/* BCa: bias correction */
+	double bca_accel;		/* BCa: acceleration (jackknife) */
+	long n;				/* items behind the interval */
+	double po_lower;		/* AGREE_CI_EXACT: exact lower bound
+					   of the observed agreement */
 };
 
-/* Name of a method for reports: "bootstrap percentile" or "Wald". */
+/* Name of a method for reports: "bootstrap percentile", "Wald",
+ * "bootstrap BCa" or "exact lower bound (kappa = 1)". */
 const char *agree_ci_method_name(enum agree_ci_method m);
+
+/*
+ * Perfect agreement: a kappa of 1 has no bootstrap interval (every
+ * resample gives 1) and no Wald interval (its SE is 0), yet n items all
+ * agreeing say the agreement is high.  The one-sided exact (Clopper &
+ * Pearson 1934) 95% lower bound of the observed agreement when all n of
+ * n items agree is po_L = 0.05^(1/n); the kappa it gives at the observed
+ * chance agreement pe is
+ *
+ *   kappa_L = (po_L - pe) / (1 - pe),
+ *
+ * cut at -1, reported as the interval [kappa_L, 1] with method
+ * AGREE_CI_EXACT and po_L in `po_lower`.  The margins (pe) are taken as
+ * known, as the bound is about agreement beyond them.  Undefined for
+ * n < 1 or pe >= 1.
+ */
+double agree_perfect_lower(long n, double pe, double *po_lower);
+void agree_ci_perfect(long n, double pe, struct agree_ci *out);
 
 /* The Wald interval of `value` with standard error `se`, clipped to
  * [-1, 1] (`clipped` says whether it was), the raw bounds kept beside it.
@@ -431,32 +483,165 @@ uint64_t agree_rng_next(struct agree_rng *r);
 /* Uniform in 0..n-1 (n >= 1), without modulo bias. */
 uint64_t agree_rng_below(struct agree_rng *r, uint64_t n);
 
+/* Uniform in [0, 1): the top 53 bits of one draw. */
+double agree_rng_uniform(struct agree_rng *r);
+
+/* A draw from the binomial distribution of `n` trials (n >= 0) with
+ * success probability p (0 <= p <= 1), exact: inversion for small n p,
+ * Hormann's (1993) transformed rejection (BTRS) above. */
+long agree_rng_binomial(struct agree_rng *r, long n, double p);
+
 /*
- * Percentile bootstrap 95% intervals (Efron & Tibshirani 1993, ch. 13):
- * `boot` resamples of the items with replacement, the statistic on each,
- * the 2.5% and 97.5% quantiles (type 7, as R's quantile()) of the defined
- * replicates.  The bounds are values the statistic took, so they stay in
- * [-1, 1].  The interval is undefined when the value itself is, when
- * fewer than half of the replicates are defined, or when every replicate
- * gave the same value (no spread to speak of).  The Wald fields are
- * filled from `value` and `se` when given (se may be NULL).
+ * Draws from the multinomial distribution of n = sum count[0..np) trials
+ * over np cells with probabilities count[i] / n.
+ *
+ * The cells with at least AGREE_MULTI_BIG items are drawn one by one,
+ * biggest first, each a binomial draw given the ones before (Binomial(
+ * trials left, count / items left)).  The small cells together get a
+ * binomial share X of the trials first, and X items drawn uniformly from
+ * their items are counted into them: a binomial draw costs about as much
+ * as a dozen uniform ones, and a sample's distinct units are mostly
+ * small.  Both are exact (a multinomial's cells, merged, are binomial;
+ * given their total, multinomial again).
+ *
+ * agree_multinomial_init() plans the draws for `count` (borrowed: it
+ * must outlive the plan), _draw() writes one draw into out[0..np),
+ * _release() frees the plan.
+ */
+#define AGREE_MULTI_BIG 16
+
+struct agree_multinomial {
+	const long *count;	/* borrowed */
+	size_t np;
+	long n;			/* sum of the counts */
+	size_t *big;		/* the big cells, biggest first */
+	size_t nbig;
+	long big_items;		/* items in them */
+	size_t *small;		/* one entry per item of a small cell: the
+				   cell */
+	long small_items;
+	double *lf;		/* log k!, k = 0..n, for the binomial */
+};
+
+void agree_multinomial_init(struct agree_multinomial *m, const long *count,
+			    size_t np);
+void agree_multinomial_draw(struct agree_multinomial *m, struct agree_rng *r,
+			    long *out);
+void agree_multinomial_release(struct agree_multinomial *m);
+
+/* How a bootstrap interval is made. */
+struct agree_boot_opts {
+	enum agree_ci_method method;	/* AGREE_CI_BOOTSTRAP or _BCA */
+	int boot;			/* resamples, >= 1 */
+	uint64_t seed;
+};
+
+/*
+ * The bootstrap over items, done on the sample's distinct units.
+ *
+ * A statistic of items that depends only on how many items of each kind
+ * there are (a kappa depends on the counts of the cells of its table, a
+ * Fleiss' kappa on how many units show each count vector) is a function
+ * of those counts: `count[0..np)` items of each of np kinds ("patterns").
+ * Resampling the n items with replacement gives pattern counts with the
+ * multinomial distribution of n trials and probabilities count[i] / n,
+ * so drawing that multinomial (agree_multinomial_draw()) gives exactly the
+ * item bootstrap's distribution (Efron & Tibshirani 1993, ch. 6) at a
+ * cost of np binomial draws a resample instead of n.
+ *
+ * fn(c, ctx, &v) computes the statistic of pattern counts c[0..np):
+ * returns 1 with the value in v, or 0 when the resample is degenerate:
+ * the statistic as reported would be undefined on it (a kappa whose
+ * chance agreement is 1, one annotator constant, no code in common).
+ *
+ * Degenerate resamples are drawn again, and counted (boot_degenerate):
+ * the reported statistic exists only where it is defined, so its
+ * interval is the bootstrap distribution given a defined value, and it
+ * always rests on `boot` replicates.  When the degenerate draws reach
+ * `boot` (half of all draws or more) before the good ones do, the data
+ * are too close to degenerate for a bootstrap: the interval is
+ * undefined, with the counts kept.
+ *
+ * Percentile (Efron & Tibshirani 1993, ch. 13): the 2.5% and 97.5%
+ * quantiles (type 7, as R's quantile()) of the replicates.
+ *
+ * BCa (Efron 1987; Efron & Tibshirani 1993, ch. 14): the quantiles at
+ *   alpha_i = Phi(z0 + (z0 + z_i) / (1 - a (z0 + z_i))),  z_i = -+1.96,
+ * with z0 = Phi^-1(share of replicates below the estimate, ties counted
+ * half) and the acceleration from the jackknife over items (each
+ * pattern's leave-one-out value weighted by its count; degenerate
+ * leave-one-out values left out):
+ *   a = sum c_p (m - t_p)^3 / (6 (sum c_p (m - t_p)^2)^(3/2)),
+ * m the weighted mean of the t_p; a = 0 when they are all equal.
+ * Undefined when every replicate lies on one side of the estimate.
+ *
+ * The bounds are values the statistic took, so a kappa's stay in
+ * [-1, 1].  Undefined also when `value` is, or when the two quantiles
+ * are the same (no spread to speak of).  When `rep` is not NULL it
+ * receives the replicates, sorted (out->boot_used of them, at most
+ * o->boot).  Returns 0, or -1 with `e` filled for boot < 1, another
+ * method or a negative count.
+ */
+typedef int (*agree_boot_fn)(const long *count, void *ctx, double *value);
+
+int agree_boot_patterns(const long *count, size_t np, agree_boot_fn fn,
+			void *ctx, const struct agree_boot_opts *o,
+			const struct agree_stat *value, struct agree_ci *out,
+			double *rep, struct err *e);
+
+/*
+ * The bootstrap intervals of the statistics, by agree_boot_patterns():
  *
  * agree_boot_table: Cohen's kappa (w NULL) or weighted kappa with
- *   agreement weights w of table `t`, resampling its items.
- * agree_boot_fleiss: Fleiss' kappa of `c`, resampling its units.
- * agree_boot_conger: Conger's kappa of `l`, resampling its units.
- * Return 0, or -1 with `e` filled for malformed input or boot < 1.
+ *   agreement weights w of table `t`; the patterns are its cells.  A
+ *   resample is degenerate when one annotator is constant on it, or the
+ *   chance agreement is 1, or (Cohen's) no code is common to both.
+ * agree_boot_fleiss: Fleiss' kappa of `c`; the patterns are the distinct
+ *   count vectors of its units with two ratings or more; degenerate
+ *   when one code takes every rating.
+ * agree_boot_conger: Conger's kappa of `l`; the patterns are the distinct
+ *   label vectors of its units; degenerate when its chance agreement is
+ *   1.
+ * agree_boot_multi: the mean per-code kappa of a select-many dimension,
+ *   two annotators' sets a[0..n), b[0..n) of k codes; the patterns are
+ *   the distinct pairs of sets.  Each code's kappa counts when defined
+ *   and neither annotator is constant on it (agree_code_reported());
+ *   degenerate when no code's does.
+ * agree_boot_multi_fleiss: the mean per-code Fleiss' kappa of a
+ *   select-many dimension, `n_coders` coders' sets sets[c*n + u] of k
+ *   codes, present[c*n + u] when coder c submitted unit u (units with
+ *   two coders or more count); degenerate when no code's kappa is
+ *   defined.
+ * The Wald fields are filled from `value` and `se` when given (se may be
+ * NULL).  Return 0, or -1 with `e` filled for malformed input or
+ * options.
  */
-int agree_boot_table(const struct agree_table *t, const double *w, int boot,
-		     uint64_t seed, const struct agree_stat *value,
+int agree_boot_table(const struct agree_table *t, const double *w,
+		     const struct agree_boot_opts *o,
+		     const struct agree_stat *value,
 		     const struct agree_stat *se, struct agree_ci *out,
 		     struct err *e);
-int agree_boot_fleiss(const struct agree_counts *c, int boot, uint64_t seed,
+int agree_boot_fleiss(const struct agree_counts *c,
+		      const struct agree_boot_opts *o,
 		      const struct agree_stat *value, struct agree_ci *out,
 		      struct err *e);
-int agree_boot_conger(const struct agree_labels *l, int boot, uint64_t seed,
+int agree_boot_conger(const struct agree_labels *l,
+		      const struct agree_boot_opts *o,
 		      const struct agree_stat *value, struct agree_ci *out,
 		      struct err *e);
+int agree_boot_multi(int k, const uint64_t *a, const uint64_t *b, size_t n,
+		     const struct agree_boot_opts *o,
+		     const struct agree_stat *value, struct agree_ci *out,
+		     struct err *e);
+int agree_boot_multi_fleiss(int k, const uint64_t *sets,
+			    const unsigned char *present, size_t n,
+			    int n_coders, const struct agree_boot_opts *o,
+			    const struct agree_stat *value,
+			    struct agree_ci *out, struct err *e);
+
+/* The standard normal quantile Phi^-1(p), 0 < p < 1 (to double
+ * precision, by Newton's method on erfc). */
+double agree_normal_quantile(double p);
 
 /* ---- interpretation ---------------------------------------------------- */
 

@@ -17,9 +17,10 @@ static const char WHY_NO_CI_PAIRS[] =
 	"not computed for a mean of pairs' kappas";
 static const char WHY_PI_K[] =
 	"Byrt's prevalence index is for two codes: see the codes";
-static const char WHY_CODE_ONE_SIDE[] =
-	"one annotator never chose this code";
 static const char WHY_FEWER_2[] = "fewer than two annotators";
+static const char WHY_NO_SE[] =
+	"no standard error for this coefficient (--ci bootstrap gives an "
+	"interval)";
 
 static void undef(struct agree_stat *s, const char *why)
 {
@@ -57,37 +58,119 @@ static struct agree_stat masked(const struct agree_stat *k,
 	return s;
 }
 
+/* Where the resamples of an interval come from (one of the sources),
+ * and what a kappa of 1 is bounded with. */
+struct ci_src {
+	long n;				/* items behind the value */
+	double pe;			/* chance agreement, for kappa = 1 */
+	double perfect_low;		/* or that bound itself (NAN: from
+					   pe) */
+	const struct agree_table *t;	/* Cohen's, or weighted with w */
+	const double *w;
+	const struct agree_counts *c;	/* Fleiss' */
+	const struct agree_labels *l;	/* Conger's */
+	int k;				/* select many: codes, and */
+	const uint64_t *a, *b;		/* two coders' sets (n of each), */
+	const uint64_t *sets;		/* or more coders' (coders x units) */
+	const unsigned char *present;
+	int coders;
+	size_t units;
+};
+
+static void src_init(struct ci_src *s, long n, double pe)
+{
+	memset(s, 0, sizeof(*s));
+	s->n = n;
+	s->pe = pe;
+	s->perfect_low = NAN;
+}
+
+/* A kappa this close to 1 is 1: only rounding can put it there. */
+#define KAPPA_ONE (1 - 1e-12)
+
 /* The interval of a reported kappa `k` with SE `se` (NULL: none) from
- * table `t` (weights w, NULL for Cohen's) or, for Fleiss, counts `c`. */
+ * source `src`. */
 static int interval(const struct agree_opts *o, const struct agree_stat *k,
-		    const struct agree_stat *se, const struct agree_table *t,
-		    const double *w, const struct agree_counts *c,
+		    const struct agree_stat *se, const struct ci_src *src,
 		    struct agree_ci *ci, struct err *e)
 {
+	struct agree_boot_opts bo;
+	int rc = 0;
+
 	if (!k->defined) {
 		ci_none(ci, o->ci, k->why);
 		/* the raw Wald bounds of a degenerate kappa stay unshown:
 		 * the value itself is not reported */
+		ci->n = src->n;
 		return 0;
 	}
-	if (o->ci == AGREE_CI_WALD ||
-	    (o->ci_auto && (t ? (size_t)agree_table_total(t) : c->n_units) >
-	     AGREE_BOOT_AUTO_MAX)) {
+	if (k->value >= KAPPA_ONE) {
+		struct agree_ci wald;
+
+		if (isnan(src->perfect_low)) {
+			agree_ci_perfect(src->n, src->pe, ci);
+		} else {
+			agree_ci_perfect(src->n, 0, ci);
+			ci->low.value = src->perfect_low;
+		}
+		/* the raw Wald bounds stay beside it, as always */
+		agree_ci_wald(k, se, &wald);
+		ci->wald_low = wald.wald_low;
+		ci->wald_high = wald.wald_high;
+		return 0;
+	}
+	if (o->ci == AGREE_CI_WALD) {
 		agree_ci_wald(k, se, ci);
+		if (!se && !ci->low.defined)
+			ci->low.why = ci->high.why = WHY_NO_SE;
+		ci->n = src->n;
 		return 0;
 	}
-	if (t)
-		return agree_boot_table(t, w, o->boot, o->seed, k, se, ci, e);
-	if (agree_boot_fleiss(c, o->boot, o->seed, k, ci, e) < 0)
+	bo.method = o->ci;
+	bo.boot = o->boot;
+	bo.seed = o->seed;
+	if (src->t)
+		rc = agree_boot_table(src->t, src->w, &bo, k, se, ci, e);
+	else if (src->c)
+		rc = agree_boot_fleiss(src->c, &bo, k, ci, e);
+	else if (src->l)
+		rc = agree_boot_conger(src->l, &bo, k, ci, e);
+	else if (src->a)
+		rc = agree_boot_multi(src->k, src->a, src->b, (size_t)src->n,
+				      &bo, k, ci, e);
+	else if (src->sets)
+		rc = agree_boot_multi_fleiss(src->k, src->sets, src->present,
+					     src->units, src->coders, &bo, k,
+					     ci, e);
+	else
+		ci_none(ci, o->ci, "no interval for this coefficient");
+	if (rc < 0)
 		return -1;
-	if (se) {
+	if (se && !src->t) {
 		struct agree_ci wald;
 
 		agree_ci_wald(k, se, &wald);
 		ci->wald_low = wald.wald_low;
 		ci->wald_high = wald.wald_high;
 	}
+	ci->n = src->n;
 	return 0;
+}
+
+int agree_table_interval(const struct agree_opts *o,
+			 const struct agree_table *t, struct agree_stat *kappa,
+			 struct agree_ci *ci, struct err *e)
+{
+	static const struct agree_opts def = AGREE_OPTS_INIT;
+	struct agree_cohen c;
+	struct ci_src src;
+
+	if (agree_cohen(t, &c, e) < 0)
+		return -1;
+	*kappa = masked(&c.kappa, c.degenerate);
+	src_init(&src, c.n, c.pe.value);
+	src.t = t;
+	return interval(o ? o : &def, kappa, &c.se, &src, ci, e);
 }
 
 static void bands_of(struct agree_level_summary *lv)
@@ -187,6 +270,7 @@ static int weighted_two(struct agree_level_summary *lv,
 	struct agree_counts c = AGREE_COUNTS_INIT;
 	struct agree_weighted wk;
 	struct agree_alpha al;
+	struct ci_src src;
 	int pass, ret = -1;
 
 	if (dim->scale == SCALE_INTERVAL) {
@@ -202,6 +286,8 @@ static int weighted_two(struct agree_level_summary *lv,
 
 		if (k < 2) {
 			undef(ks, "needs at least two codes");
+			undef(pass ? &lv->ac2_quadratic : &lv->ac2_linear,
+			      ks->why);
 			ci_none(ci, o->ci, ks->why);
 			continue;
 		}
@@ -210,7 +296,11 @@ static int weighted_two(struct agree_level_summary *lv,
 		    agree_weighted(t, w, &wk, e) < 0)
 			goto out;
 		*ks = masked(&wk.kappa, wk.degenerate);
-		if (interval(o, ks, &wk.se, t, w, NULL, ci, e) < 0)
+		*(pass ? &lv->ac2_quadratic : &lv->ac2_linear) = wk.ac2;
+		src_init(&src, wk.n, wk.pe.value);
+		src.t = t;
+		src.w = w;
+		if (interval(o, ks, &wk.se, &src, ci, e) < 0)
 			goto out;
 	}
 	counts_of_table(t, &c);
@@ -234,6 +324,7 @@ static int level_two(struct agree_level_summary *lv,
 {
 	const struct agree_table *t = &lv->table;
 	size_t k = (size_t)t->k, i, j;
+	struct ci_src src;
 	int c;
 
 	if (agree_cohen(t, &lv->cohen, e) < 0)
@@ -243,10 +334,12 @@ static int level_two(struct agree_level_summary *lv,
 	lv->kappa = masked(&lv->cohen.kappa, lv->cohen.degenerate);
 	lv->po = lv->cohen.po;
 	lv->alpha = lv->cohen.alpha.alpha;
-	if (interval(o, &lv->kappa, &lv->cohen.se, t, NULL, NULL, &lv->ci,
-		     e) < 0)
+	src_init(&src, lv->cohen.n, lv->cohen.pe.value);
+	src.t = t;
+	if (interval(o, &lv->kappa, &lv->cohen.se, &src, &lv->ci, e) < 0)
 		return -1;
 	bands_of(lv);
+	ci_none(&lv->conger_ci, o->ci, "for three or more annotators");
 	lv->kappa_max = lv->cohen.kappa_max;
 	if (lv->kappa_max.defined && lv->cohen.degenerate)
 		undef(&lv->kappa_max, lv->cohen.degenerate);
@@ -263,11 +356,9 @@ static int level_two(struct agree_level_summary *lv,
 		c = (int)i;
 		if (agree_code(t, c, &one, e) < 0)
 			return -1;
-		lv->code_kappa[i] = one.kappa;
-		/* one annotator never chose the code: its 2 x 2 kappa is 0
-		 * by construction and says nothing */
-		if (one.kappa.defined && (!one.n_a || !one.n_b))
-			undef(&lv->code_kappa[i], WHY_CODE_ONE_SIDE);
+		/* one annotator never chose the code, or chose it on every
+		 * item: its 2 x 2 kappa is 0 by construction */
+		lv->code_kappa[i] = agree_code_reported(&one);
 	}
 	if (scaled && dim->scale != SCALE_NOMINAL)
 		return weighted_two(lv, dim, o, e);
@@ -283,8 +374,11 @@ static int level_many(struct agree_level_summary *lv,
 	struct agree_labels l;
 	struct agree_counts c = AGREE_COUNTS_INIT;
 	struct agree_alpha al;
+	struct agree_stat cpe;
+	struct ci_src src;
 	size_t k = (size_t)lv->k, u, r, r2, p = 0;
 	double *w = NULL, *vals = NULL, sum_l = 0, sum_q = 0;
+	double ac_l = 0, ac_q = 0;
 	int code, undef_l = 0, undef_q = 0, ret = -1;
 
 	l.n_coders = (int)n_ann;
@@ -294,15 +388,21 @@ static int level_many(struct agree_level_summary *lv,
 	if (agree_counts_from_labels(&c, &l, e) < 0 ||
 	    agree_fleiss(&c, &lv->fleiss, e) < 0 ||
 	    agree_alpha(&c, AGREE_NOMINAL, NULL, &al, e) < 0 ||
-	    agree_conger(&l, &lv->conger, e) < 0)
+	    agree_conger_pe(&l, &lv->conger, &cpe, e) < 0)
 		goto out;
 	lv->coef = "Fleiss' kappa";
 	lv->n_items = lv->fleiss.n_units;
+	lv->n_dropped = n_units - lv->fleiss.n_units;
 	lv->kappa = lv->fleiss.kappa;
 	lv->po = lv->fleiss.po;
 	lv->alpha = al.alpha;
-	if (interval(o, &lv->kappa, &lv->fleiss.se, NULL, NULL, &c, &lv->ci,
-		     e) < 0)
+	src_init(&src, (long)lv->fleiss.n_units, lv->fleiss.pe.value);
+	src.c = &c;
+	if (interval(o, &lv->kappa, &lv->fleiss.se, &src, &lv->ci, e) < 0)
+		goto out;
+	src_init(&src, (long)lv->fleiss.n_units, cpe.value);
+	src.l = &l;
+	if (interval(o, &lv->conger, NULL, &src, &lv->conger_ci, e) < 0)
 		goto out;
 	bands_of(lv);
 	undef(&lv->kappa_max, "for two annotators");
@@ -362,8 +462,10 @@ static int level_many(struct agree_level_summary *lv,
 				goto out;
 			}
 			ps->kappa = masked(&ck.kappa, ck.degenerate);
-			if (interval(o, &ps->kappa, &ck.se, &t, NULL, NULL,
-				     &ps->ci, e) < 0) {
+			src_init(&src, ck.n, ck.pe.value);
+			src.t = &t;
+			if (interval(o, &ps->kappa, &ck.se, &src, &ps->ci,
+				     e) < 0) {
 				agree_table_release(&t);
 				goto out;
 			}
@@ -371,15 +473,21 @@ static int level_many(struct agree_level_summary *lv,
 			ps->po = ck.po;
 			if (w) {
 				agree_weighted(&t, w, &wk, NULL);
-				if (wk.kappa.defined && !wk.degenerate)
+				if (wk.kappa.defined && !wk.degenerate &&
+				    wk.ac2.defined) {
 					sum_l += wk.kappa.value;
-				else
+					ac_l += wk.ac2.value;
+				} else {
 					undef_l++;
+				}
 				agree_weighted(&t, w + k * k, &wk, NULL);
-				if (wk.kappa.defined && !wk.degenerate)
+				if (wk.kappa.defined && !wk.degenerate &&
+				    wk.ac2.defined) {
 					sum_q += wk.kappa.value;
-				else
+					ac_q += wk.ac2.value;
+				} else {
 					undef_q++;
+				}
 			}
 			agree_table_release(&t);
 		}
@@ -387,15 +495,21 @@ static int level_many(struct agree_level_summary *lv,
 		const char *why = "weighted kappa is undefined for some pair "
 				  "of annotators";
 
-		if (undef_l)
+		if (undef_l) {
 			undef(&lv->kappa_linear, why);
-		else
+			undef(&lv->ac2_linear, why);
+		} else {
 			set(&lv->kappa_linear, sum_l / (double)lv->nr_pairs);
-		if (undef_q)
+			set(&lv->ac2_linear, ac_l / (double)lv->nr_pairs);
+		}
+		if (undef_q) {
 			undef(&lv->kappa_quadratic, why);
-		else
+			undef(&lv->ac2_quadratic, why);
+		} else {
 			set(&lv->kappa_quadratic, sum_q /
 						  (double)lv->nr_pairs);
+			set(&lv->ac2_quadratic, ac_q / (double)lv->nr_pairs);
+		}
 		ci_none(&lv->ci_linear, o->ci, WHY_NO_CI_PAIRS);
 		ci_none(&lv->ci_quadratic, o->ci, WHY_NO_CI_PAIRS);
 		if (agree_alpha(&c, dim->scale == SCALE_INTERVAL ?
@@ -413,45 +527,163 @@ out:
 	return ret;
 }
 
-/* Two annotators, select many: a code one annotator never chose has a
- * 2 x 2 kappa of 0 by construction; it is undefined here, and the mean
- * per-code kappa is taken over the codes that say something. */
-static void mask_one_sided(struct agree_level_summary *lv,
-			   const struct agree_code *codes)
+
+/* The mean of the defined per-code kappas lv->code_kappa[0..k) into
+ * lv->kappa, with how many codes count and how many are left out. */
+static void code_mean(struct agree_level_summary *lv)
 {
 	double sum = 0;
-	int i, n = 0;
+	int i;
 
+	lv->codes_defined = lv->codes_left_out = 0;
 	for (i = 0; i < lv->k; i++) {
-		if (lv->code_kappa[i].defined &&
-		    (!codes[i].n_a || !codes[i].n_b))
-			undef(&lv->code_kappa[i], WHY_CODE_ONE_SIDE);
 		if (lv->code_kappa[i].defined) {
 			sum += lv->code_kappa[i].value;
-			n++;
+			lv->codes_defined++;
+		} else {
+			lv->codes_left_out++;
 		}
 	}
-	if (n)
-		set(&lv->kappa, sum / n);
-	else if (lv->kappa.defined)
-		undef(&lv->kappa, "no code was chosen by both annotators");
+	if (!lv->n_items)
+		undef(&lv->kappa, "no items");
+	else if (lv->codes_defined)
+		set(&lv->kappa, sum / lv->codes_defined);
+	else
+		undef(&lv->kappa, lv->group ? "no group has a defined kappa" :
+		      "no code has a defined kappa");
+}
+
+/* The lower bound of a mean per-code kappa of 1 (every code that counts
+ * agrees on every item): the mean of the codes' exact lower bounds
+ * (agree_perfect_lower()), code c's chance agreement from the shares
+ * share[c * n_ann + r] of the items on which annotator r chose it. */
+static double mean_perfect_lower(const struct agree_level_summary *lv,
+				 const double *share, size_t n_ann)
+{
+	double sum = 0;
+	size_t r;
+	int i, m = 0;
+
+	for (i = 0; i < lv->k; i++) {
+		double pe, p = 0, q = 0;
+
+		if (!lv->code_kappa[i].defined)
+			continue;
+		if (n_ann == 2) {
+			p = share[(size_t)i * 2];
+			q = share[(size_t)i * 2 + 1];
+			pe = p * q + (1 - p) * (1 - q);
+		} else {
+			for (r = 0; r < n_ann; r++)
+				p += share[(size_t)i * n_ann + r];
+			p /= (double)n_ann;
+			pe = p * p + (1 - p) * (1 - p);
+		}
+		sum += agree_perfect_lower((long)lv->n_items, pe, NULL);
+		m++;
+	}
+	return m ? sum / m : NAN;
+}
+
+/* The mean per-code kappa of select-many sets and its interval: two
+ * annotators' sets a, b of the `n` units both submitted, or (a NULL)
+ * n_ann coders' sets[r * units + u] with present[]; lv->code_kappa and
+ * lv->n_items are set. */
+static int multi_interval(struct agree_level_summary *lv,
+			  const uint64_t *a, const uint64_t *b, size_t n,
+			  const uint64_t *sets, const unsigned char *present,
+			  size_t units, size_t n_ann,
+			  const struct agree_opts *o, struct err *e)
+{
+	double *share = xcalloc((size_t)lv->k * n_ann + 1, sizeof(*share));
+	double *seen = xcalloc(n_ann + 1, sizeof(*seen));
+	struct ci_src src;
+	size_t u, r;
+	int i, ret;
+
+	code_mean(lv);
+	src_init(&src, (long)lv->n_items, NAN);
+	src.k = lv->k;
+	if (a) {
+		for (u = 0; u < n; u++)
+			for (i = 0; i < lv->k; i++) {
+				share[(size_t)i * 2] += (double)(a[u] >> i & 1);
+				share[(size_t)i * 2 + 1] +=
+					(double)(b[u] >> i & 1);
+			}
+		for (i = 0; n && i < 2 * lv->k; i++)
+			share[i] /= (double)n;
+		src.a = a;
+		src.b = b;
+	} else {
+		for (u = 0; u < units; u++) {
+			size_t m = 0;
+
+			for (r = 0; r < n_ann; r++)
+				m += present[r * units + u] != 0;
+			if (m < 2)
+				continue;
+			for (r = 0; r < n_ann; r++) {
+				if (!present[r * units + u])
+					continue;
+				seen[r]++;
+				for (i = 0; i < lv->k; i++)
+					share[(size_t)i * n_ann + r] += (double)
+						(sets[r * units + u] >> i & 1);
+			}
+		}
+		for (r = 0; r < n_ann; r++)
+			for (i = 0; seen[r] && i < lv->k; i++)
+				share[(size_t)i * n_ann + r] /= seen[r];
+		src.sets = sets;
+		src.present = present;
+		src.coders = (int)n_ann;
+		src.units = units;
+	}
+	if (lv->kappa.defined && lv->kappa.value >= KAPPA_ONE)
+		src.perfect_low = mean_perfect_lower(lv, share, n_ann);
+	ret = interval(o, &lv->kappa, NULL, &src, &lv->ci, e);
+	free(share);
+	free(seen);
+	return ret;
+}
+
+/* The sets of the units both of two annotators submitted, from a
+ * coders x units matrix: a[0..*n), b[0..*n) (owned by the caller). */
+static void two_sets(const uint64_t *sets, const unsigned char *present,
+		     size_t units, uint64_t **a, uint64_t **b, size_t *n)
+{
+	size_t u;
+
+	*a = xcalloc(units + 1, sizeof(**a));
+	*b = xcalloc(units + 1, sizeof(**b));
+	*n = 0;
+	for (u = 0; u < units; u++) {
+		if (!present[u] || !present[units + u])
+			continue;
+		(*a)[*n] = sets[u];
+		(*b)[*n] = sets[units + u];
+		(*n)++;
+	}
 }
 
 /* Select many, codes only: agreement.c's figures, with counts and an
- * exact agreement that is undefined when nobody chose anything. */
-static void level_multi(struct agree_level_summary *lv,
-			const struct agreement_dim *ad, size_t n_ann,
-			const struct agree_opts *o)
+ * exact agreement that is undefined when nobody chose anything; the
+ * per-code kappas as reported (agree_code_reported(): a code one
+ * annotator never chose, or chose on every item, has a 2 x 2 kappa of 0
+ * by construction and is undefined here), their mean over the codes
+ * that say something, and its interval. */
+static int level_multi(struct agree_level_summary *lv,
+		       const struct agreement_dim *ad, size_t n_ann,
+		       const struct agree_opts *o, struct err *e)
 {
 	size_t k = (size_t)ad->k, i;
 	long total = 0;
+	int ret = 0;
 
 	lv->coef = "mean per-code kappa";
 	lv->n_items = ad->n_items;
-	lv->kappa = ad->multi.mean_kappa;
 	lv->po = ad->multi.exact;
-	ci_none(&lv->ci, o->ci, lv->kappa.defined ? WHY_NO_CI_MEAN :
-		lv->kappa.why);
 	lv->count = xcalloc(k * n_ann + 1, sizeof(*lv->count));
 	memcpy(lv->count, ad->count, k * n_ann * sizeof(*lv->count));
 	for (i = 0; i < k * n_ann; i++)
@@ -460,19 +692,38 @@ static void level_multi(struct agree_level_summary *lv,
 		undef(&lv->po, WHY_NOBODY);
 	lv->code_kappa = xcalloc(k + 1, sizeof(*lv->code_kappa));
 	for (i = 0; i < k; i++) {
-		if (ad->per_code)
-			lv->code_kappa[i] = ad->per_code[i].kappa;
-		else
+		if (!ad->per_code)
 			undef(&lv->code_kappa[i], "not computed");
+		else if (n_ann == 2)
+			lv->code_kappa[i] = agree_code_reported(
+				&ad->per_code[i]);
+		else
+			lv->code_kappa[i] = ad->per_code[i].kappa;
 	}
-	if (n_ann == 2 && ad->per_code)
-		mask_one_sided(lv, ad->per_code);
+	if (ad->sets && n_ann == 2) {
+		uint64_t *a, *b;
+		size_t n;
+
+		two_sets(ad->sets, ad->present, ad->n_units, &a, &b, &n);
+		ret = multi_interval(lv, a, b, n, NULL, NULL, 0, 2, o, e);
+		free(a);
+		free(b);
+	} else if (ad->sets) {
+		ret = multi_interval(lv, NULL, NULL, 0, ad->sets, ad->present,
+				     ad->n_units, n_ann, o, e);
+	} else {
+		code_mean(lv);
+		ci_none(&lv->ci, o->ci, lv->kappa.defined ? WHY_NO_CI_MEAN :
+			lv->kappa.why);
+	}
 	undef(&lv->conger, "for select one");
 	undef(&lv->alpha, "for select one");
 	undef(&lv->kappa_max, "for select one");
 	undef(&lv->prevalence, "for select one");
 	undef(&lv->bias, "for select one");
+	ci_none(&lv->conger_ci, o->ci, "for select one");
 	bands_of(lv);
+	return ret;
 }
 
 /* Select many at the level of groups: each coder's set of codes becomes
@@ -496,31 +747,24 @@ static int level_multi_group(struct agree_level_summary *lv,
 			if (ad->sets[i] >> r & 1)
 				gs[i] |= (uint64_t)1 << gmap[r];
 	if (na == 2) {
-		uint64_t *a = xcalloc(n + 1, sizeof(*a));
-		uint64_t *b = xcalloc(n + 1, sizeof(*b));
 		struct agree_code *codes = xcalloc(k + 1, sizeof(*codes));
 		struct agree_multi m;
-		size_t cnt = 0;
+		uint64_t *a, *b;
+		size_t cnt;
 
-		for (u = 0; u < n; u++) {
-			if (!ad->present[u] || !ad->present[n + u])
-				continue;
-			a[cnt] = gs[u];
-			b[cnt] = gs[n + u];
-			cnt++;
-		}
+		two_sets(gs, ad->present, n, &a, &b, &cnt);
 		ret = agree_multi(lv->k, a, b, cnt, codes, &m, e);
 		if (!ret) {
 			lv->n_items = cnt;
-			lv->kappa = m.mean_kappa;
 			lv->po = m.exact;
 			for (i = 0; i < k; i++) {
-				lv->code_kappa[i] = codes[i].kappa;
+				lv->code_kappa[i] = agree_code_reported(
+					&codes[i]);
 				lv->count[i * 2] = codes[i].n_a;
 				lv->count[i * 2 + 1] = codes[i].n_b;
 			}
-			if (cnt)
-				mask_one_sided(lv, codes);
+			ret = multi_interval(lv, a, b, cnt, NULL, NULL, 0, 2,
+					     o, e);
 		}
 		free(a);
 		free(b);
@@ -529,8 +773,7 @@ static int level_multi_group(struct agree_level_summary *lv,
 			goto out;
 	} else {
 		size_t units = 0, same = 0;
-		double sum = 0;
-		int defined = 0, g;
+		int g;
 
 		for (u = 0; u < n; u++) {
 			uint64_t first = 0;
@@ -574,20 +817,15 @@ static int level_multi_group(struct agree_level_summary *lv,
 			if (ret < 0)
 				goto out;
 			lv->code_kappa[g] = f.kappa;
-			if (f.kappa.defined) {
-				sum += f.kappa.value;
-				defined++;
-			}
 		}
 		lv->n_items = units;
 		if (units)
 			set(&lv->po, (double)same / (double)units);
 		else
 			undef(&lv->po, "no items");
-		if (defined)
-			set(&lv->kappa, sum / defined);
-		else
-			undef(&lv->kappa, "no group's kappa is defined");
+		if (multi_interval(lv, NULL, NULL, 0, gs, ad->present, n, na,
+				   o, e) < 0)
+			goto out;
 	}
 	{
 		long total = 0;
@@ -597,13 +835,12 @@ static int level_multi_group(struct agree_level_summary *lv,
 		if (!total && lv->n_items)
 			undef(&lv->po, WHY_NOBODY);
 	}
-	ci_none(&lv->ci, o->ci, lv->kappa.defined ? WHY_NO_CI_MEAN :
-		lv->kappa.why);
 	undef(&lv->conger, "for select one");
 	undef(&lv->alpha, "for select one");
 	undef(&lv->kappa_max, "for select one");
 	undef(&lv->prevalence, "for select one");
 	undef(&lv->bias, "for select one");
+	ci_none(&lv->conger_ci, o->ci, "for select one");
 	bands_of(lv);
 	ret = 0;
 out:
@@ -665,6 +902,7 @@ static int summarize_dim(const struct agreement *ag,
 		undef(&lv->prevalence, WHY_FEWER_2);
 		undef(&lv->bias, WHY_FEWER_2);
 		ci_none(&lv->ci, o->ci, WHY_FEWER_2);
+		ci_none(&lv->conger_ci, o->ci, WHY_FEWER_2);
 		lv->count = xcalloc(k * (na + 1) + 1, sizeof(*lv->count));
 		lv->code_kappa = xcalloc(k + 1, sizeof(*lv->code_kappa));
 		for (i = 0; i < k; i++)
@@ -673,12 +911,14 @@ static int summarize_dim(const struct agreement *ag,
 		ds->show_code = 1;
 		return 0;
 	}
-	if (dim->select_many)
-		level_multi(lv, ad, na, o);
-	else if (na == 2) {
+	if (dim->select_many) {
+		if (level_multi(lv, ad, na, o, e) < 0)
+			return -1;
+	} else if (na == 2) {
 		agree_table_init(&lv->table, ad->k);
 		memcpy(lv->table.n, ad->table.n,
 		       k * k * sizeof(*lv->table.n));
+		lv->n_dropped = ad->n_dropped;
 		if (level_two(lv, dim, 1, o, e) < 0)
 			return -1;
 	} else if (level_many(lv, dim, 1, ad->labels, ad->n_units, na, o,
@@ -707,6 +947,7 @@ static int summarize_dim(const struct agreement *ag,
 				lv->table.n[(size_t)gmap[i] * g +
 					    (size_t)gmap[j]] +=
 					ad->table.n[i * k + j];
+		lv->n_dropped = ad->n_dropped;
 		if (level_two(lv, dim, 0, o, e) < 0)
 			goto out;
 	} else {
@@ -799,6 +1040,36 @@ struct agree_stat agree_trend_slope(const double *y, const int *defined,
 	return s;
 }
 
+struct agree_stat agree_trend_se(const double *y, const int *defined,
+				 size_t n)
+{
+	struct agree_stat s, slope = agree_trend_slope(y, defined, n);
+	double sx = 0, sy = 0, sxx = 0, rss = 0, m = 0, xbar, ybar;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (defined[i]) {
+			sx += (double)i;
+			sy += y[i];
+			m++;
+		}
+	if (!slope.defined || m < 3) {
+		undef(&s, "needs three rounds with a value");
+		return s;
+	}
+	xbar = sx / m;
+	ybar = sy / m;
+	for (i = 0; i < n; i++)
+		if (defined[i]) {
+			double fit = ybar + slope.value * ((double)i - xbar);
+
+			sxx += ((double)i - xbar) * ((double)i - xbar);
+			rss += (y[i] - fit) * (y[i] - fit);
+		}
+	set(&s, sqrt(rss / (m - 2) / sxx));
+	return s;
+}
+
 /* ---- text ------------------------------------------------------------- */
 
 void agree_fmt(struct buf *out, double v, int decimals)
@@ -823,14 +1094,59 @@ void agree_fmt(struct buf *out, double v, int decimals)
 
 void agree_fmt_ci(struct buf *out, const struct agree_ci *ci, int decimals)
 {
+	struct buf lo = BUF_INIT, hi = BUF_INIT;
+
 	if (!ci->low.defined || !ci->high.defined) {
 		buf_addf(out, "undefined (%s)", ci->low.why ? ci->low.why :
 			 "no interval");
 		return;
 	}
-	agree_fmt(out, ci->low.value, decimals);
+	/* an interval of some width is never shown as 0.00-0.00 */
+	for (;; decimals++) {
+		buf_reset(&lo);
+		buf_reset(&hi);
+		agree_fmt(&lo, ci->low.value, decimals);
+		agree_fmt(&hi, ci->high.value, decimals);
+		if (strcmp(lo.ptr, hi.ptr) || ci->low.value == ci->high.value ||
+		    decimals >= 6)
+			break;
+	}
+	buf_addstr(out, lo.ptr);
 	buf_addstr(out, EN_DASH);
-	agree_fmt(out, ci->high.value, decimals);
+	buf_addstr(out, hi.ptr);
+	buf_release(&lo);
+	buf_release(&hi);
+}
+
+void agree_ci_describe(struct buf *out, const struct agree_ci *ci)
+{
+	switch (ci->method) {
+	case AGREE_CI_WALD:
+		buf_addstr(out, ci->clipped ? "Wald, clipped to [-1, 1]" :
+			   "Wald");
+		break;
+	case AGREE_CI_EXACT:
+		buf_addf(out, "exact: all %ld item%s agree, so observed "
+			 "agreement >= ", ci->n, ci->n == 1 ? "" : "s");
+		agree_fmt(out, ci->po_lower, 3);
+		buf_addstr(out, " (Clopper-Pearson)");
+		break;
+	default:
+		buf_addf(out, "%s, %d resamples (%d degenerate, drawn "
+			 "again), seed %llu", agree_ci_method_name(ci->method),
+			 ci->boot, ci->boot_degenerate,
+			 (unsigned long long)ci->seed);
+		if (ci->method == AGREE_CI_BCA && ci->low.defined) {
+			buf_addstr(out, ", z0 ");
+			agree_fmt(out, ci->bca_z0, 3);
+			buf_addstr(out, ", a ");
+			agree_fmt(out, ci->bca_accel, 3);
+		}
+		break;
+	}
+	if (ci->n < AGREE_SMALL_N && ci->low.defined)
+		buf_addf(out, "; only %ld item%s, under %d: the interval says "
+			 "little", ci->n, ci->n == 1 ? "" : "s", AGREE_SMALL_N);
 }
 
 void agree_fmt_p(struct buf *out, const struct agree_stat *p)
@@ -860,14 +1176,34 @@ static void prose_name(const struct dimension *dim, struct buf *out)
 		buf_addch(out, *p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
 }
 
-static void ci_method_text(struct buf *out, const struct agree_ci *ci)
+/* ", 3 more left out: a coder left the dimension empty" */
+static void dropped_text(struct buf *out,
+			 const struct agree_level_summary *lv)
 {
-	if (ci->method == AGREE_CI_WALD)
-		buf_addstr(out, ci->clipped ? "Wald, clipped to [-1, 1]" :
-			   "Wald");
-	else
-		buf_addf(out, "bootstrap percentile, %d samples, seed %llu",
-			 ci->boot, (unsigned long long)ci->seed);
+	if (lv->n_dropped)
+		buf_addf(out, " (%zu more left out: a coder left the dimension "
+			 "empty)", lv->n_dropped);
+}
+
+/* "95% CI 0.62-0.91, bootstrap percentile, ..." or the one-sided bound,
+ * or why there is none. */
+static void sentence_ci(struct buf *out, const struct agree_ci *ci)
+{
+	if (!ci->low.defined) {
+		buf_addf(out, "no 95%% CI: %s", ci->low.why);
+		return;
+	}
+	if (ci->method == AGREE_CI_EXACT) {
+		buf_addstr(out, "one-sided 95% lower bound ");
+		agree_fmt(out, ci->low.value, 2);
+		buf_addstr(out, ", ");
+		agree_ci_describe(out, ci);
+		return;
+	}
+	buf_addstr(out, "95% CI ");
+	agree_fmt_ci(out, ci, 2);
+	buf_addstr(out, ", ");
+	agree_ci_describe(out, ci);
 }
 
 void agree_sentence_build(const struct agreement *ag,
@@ -876,6 +1212,8 @@ void agree_sentence_build(const struct agreement *ag,
 			  struct buf *out)
 {
 	const struct dimension *dim = d->ad->dim;
+	const char *unit = lv->group ? (lv->k == 1 ? "group" : "groups") :
+			   (lv->k == 1 ? "code" : "codes");
 
 	/* a sentence starts with a capital */
 	buf_addch(out, lv->coef[0] >= 'a' && lv->coef[0] <= 'z' ?
@@ -886,11 +1224,11 @@ void agree_sentence_build(const struct agreement *ag,
 	if (lv->group)
 		buf_addstr(out, " (code groups)");
 	if (!lv->kappa.defined) {
-		buf_addf(out, " is undefined: %s (n = %zu bugs, %d %s, %zu "
-			 "annotator%s", lv->kappa.why, lv->n_items, lv->k,
-			 lv->group ? (lv->k == 1 ? "group" : "groups") :
-			 (lv->k == 1 ? "code" : "codes"), ag->nr_annotators,
-			 ag->nr_annotators == 1 ? "" : "s");
+		buf_addf(out, " is undefined: %s (n = %zu bugs", lv->kappa.why,
+			 lv->n_items);
+		dropped_text(out, lv);
+		buf_addf(out, ", %d %s, %zu annotator%s", lv->k, unit,
+			 ag->nr_annotators, ag->nr_annotators == 1 ? "" : "s");
 		if (lv->po.defined) {
 			buf_addstr(out, dim->select_many ?
 				   "; identical sets " :
@@ -903,17 +1241,23 @@ void agree_sentence_build(const struct agreement *ag,
 	buf_addstr(out, " was ");
 	agree_fmt(out, lv->kappa.value, 2);
 	buf_addstr(out, " (");
-	if (lv->ci.low.defined) {
-		buf_addstr(out, "95% CI ");
-		agree_fmt_ci(out, &lv->ci, 2);
-		buf_addstr(out, ", ");
-		ci_method_text(out, &lv->ci);
-	} else {
-		buf_addf(out, "no 95%% CI: %s", lv->ci.low.why);
+	sentence_ci(out, &lv->ci);
+	buf_addf(out, "; n = %zu bugs", lv->n_items);
+	dropped_text(out, lv);
+	buf_addf(out, ", %d %s, %zu annotators", lv->k, unit,
+		 ag->nr_annotators);
+	if (dim->select_many) {
+		buf_addf(out, "; the mean of %d %s kappa%s", lv->codes_defined,
+			 lv->group ? "group" : "code",
+			 lv->codes_defined == 1 ? "" : "s");
+		if (lv->codes_left_out)
+			buf_addf(out, ", %d %s left out as undefined",
+				 lv->codes_left_out, lv->group ?
+				 (lv->codes_left_out == 1 ? "group" :
+				  "groups") : (lv->codes_left_out == 1 ?
+					       "code" : "codes"));
 	}
-	buf_addf(out, "; n = %zu bugs, %d %s, %zu annotators; ", lv->n_items,
-		 lv->k, lv->group ? (lv->k == 1 ? "group" : "groups") :
-		 (lv->k == 1 ? "code" : "codes"), ag->nr_annotators);
+	buf_addstr(out, "; ");
 	buf_addstr(out, dim->select_many ? "identical sets " :
 		   "observed agreement ");
 	if (lv->po.defined)
@@ -928,10 +1272,14 @@ void agree_sentence_build(const struct agreement *ag,
 	buf_addstr(out, " (Landis & Koch, 1977)");
 	if (ag->nr_annotators > 2 && !dim->select_many) {
 		buf_addstr(out, "; Conger's kappa ");
-		if (lv->conger.defined)
+		if (lv->conger.defined) {
 			agree_fmt(out, lv->conger.value, 2);
-		else
+			buf_addstr(out, " (");
+			sentence_ci(out, &lv->conger_ci);
+			buf_addch(out, ')');
+		} else {
 			buf_addf(out, "undefined (%s)", lv->conger.why);
+		}
 		buf_addstr(out, ", Krippendorff's alpha ");
 		if (lv->alpha.defined)
 			agree_fmt(out, lv->alpha.value, 2);

@@ -14,21 +14,29 @@
  *    have no code in common) is reported as undefined with that reason,
  *    never as a number;
  *  - a 95% interval that never leaves [-1, 1]: percentile bootstrap over
- *    items (the default) or Wald clipped to [-1, 1] and marked so, the raw
- *    Wald bounds kept beside it;
+ *    items (the default, at every size: it resamples the count tables,
+ *    see agree_boot_patterns()), BCa, or Wald clipped to [-1, 1] and
+ *    marked so, the raw Wald bounds kept beside it; degenerate resamples
+ *    drawn again and counted; a kappa of 1 gets the exact one-sided
+ *    lower bound (agree_ci_perfect()) whatever the method; every
+ *    interval carries the number of items behind it, for the warning
+ *    below AGREE_SMALL_N;
+ *  - Cohen's, Fleiss', Conger's, weighted and mean per-code kappas, the
+ *    pairs' and the groups' all get that interval;
  *  - the Landis & Koch (1977) band of the value and the bands the
  *    interval spans;
  *  - per-code counts over the items in the computation only (an item a
  *    coder left empty, dropped listwise, counts for nobody);
  *  - ordinal and interval dimensions: linearly and quadratically weighted
  *    kappa and Krippendorff's alpha with the matching metric;
- *  - kappa max, Byrt's prevalence and bias indices;
+ *  - kappa max, Byrt's prevalence and bias indices (for more than two
+ *    codes the bias index is this program's generalisation, see
+ *    AGREE_BIAS_FORMULA);
  *  - dimensions whose codes carry "group": the same at the level of the
  *    groups (a code without a group is a group of its own).
  *
- * Limitations: no interval for the mean per-code kappa of a "select many"
- * dimension, and no group level for one; weighted kappa for three or more
- * annotators is the mean of the pairs' weighted kappas, without interval.
+ * Limitations: weighted kappa and AC2 for three or more annotators are
+ * the means of the pairs' values, without interval.
  */
 #ifndef BUGCODER_AGREE_SUMMARY_H
 #define BUGCODER_AGREE_SUMMARY_H
@@ -47,12 +55,6 @@
 #define AGREE_BOOT_DEFAULT 2000
 #define AGREE_SEED_DEFAULT 20260101ULL
 
-/* Unless the method was chosen (--ci), a table of more items than this
- * gets the Wald interval: the bootstrap costs samples x items, and with
- * this many items the Wald interval is close to it (and rarely needs
- * clipping). */
-#define AGREE_BOOT_AUTO_MAX 5000
-
 enum agree_level {
 	AGREE_LEVEL_BOTH = 0,	/* codes, and groups if codes have one */
 	AGREE_LEVEL_CODE,
@@ -60,17 +62,19 @@ enum agree_level {
 };
 
 struct agree_opts {
-	enum agree_ci_method ci;
+	enum agree_ci_method ci;	/* BOOTSTRAP, BCA or WALD */
 	int boot;		/* bootstrap samples */
 	uint64_t seed;
 	enum agree_level level;
-	int ci_auto;		/* the default: Wald above
-				   AGREE_BOOT_AUTO_MAX items when ci is
-				   bootstrap */
 };
 
 #define AGREE_OPTS_INIT { AGREE_CI_BOOTSTRAP, AGREE_BOOT_DEFAULT, \
-			  AGREE_SEED_DEFAULT, AGREE_LEVEL_BOTH, 1 }
+			  AGREE_SEED_DEFAULT, AGREE_LEVEL_BOTH }
+
+/* Byrt, Bishop & Carlin's (1993) bias index is defined for two codes,
+ * BI = (b - c) / n; for k codes this program reports half the summed
+ * differences of the two annotators' margins (for two codes |BI|). */
+#define AGREE_BIAS_FORMULA "sum_i |p_i. - p_.i| / 2"
 
 /* Cohen's kappa of one pair of annotators (three or more). */
 struct agree_pair_summary {
@@ -98,15 +102,20 @@ struct agree_level_summary {
 	enum agree_band band;		/* of kappa */
 	enum agree_band band_low;	/* bands the interval spans */
 	enum agree_band band_high;
-	struct agree_stat conger;	/* three or more annotators */
 	struct agree_stat alpha;	/* Krippendorff's alpha, nominal */
 	struct agree_table table;	/* two annotators, select one */
 	struct agree_cohen cohen;	/* its statistics, unmasked */
 	struct agree_fleiss fleiss;	/* three or more, select one */
+	size_t n_dropped;		/* items a coder left empty, out */
+	int codes_defined;		/* select many: codes in the mean */
+	int codes_left_out;		/* select many: codes whose kappa is
+					   undefined, left out of it */
+	struct agree_stat conger;	/* three or more annotators */
+	struct agree_ci conger_ci;
 	struct agree_stat kappa_max;	/* two annotators */
 	struct agree_stat prevalence;	/* Byrt's PI, two codes only */
-	struct agree_stat bias;		/* Byrt's BI; for k > 2 half the
-					   summed margin differences */
+	struct agree_stat bias;		/* Byrt's BI; for k > 2 our
+					   generalisation, AGREE_BIAS_FORMULA */
 	long *count;			/* k x n_annotators, items in the
 					   computation only */
 	struct agree_stat *code_kappa;	/* k: Cohen (2x2) or Fleiss per
@@ -120,6 +129,8 @@ struct agree_level_summary {
 	struct agree_stat kappa_quadratic;
 	struct agree_ci ci_quadratic;
 	struct agree_stat alpha_scale;	/* ordinal or interval metric */
+	struct agree_stat ac2_linear;	/* Gwet's AC2, linear weights */
+	struct agree_stat ac2_quadratic;	/* and quadratic */
 	/* three or more annotators */
 	struct agree_pair_summary *pairs;
 	size_t nr_pairs;
@@ -163,19 +174,43 @@ void agree_sentence_build(const struct agreement *ag,
 			  const struct agree_level_summary *lv,
 			  struct buf *out);
 
+/* The interval of Cohen's kappa of a two-annotator table `t` as the
+ * headline gets it: the kappa as reported into *kappa (undefined when
+ * degenerate), its interval with options `o` (NULL: the defaults) into
+ * *ci.  For tables outside agreement_compute() (machine coders).
+ * Returns 0, or -1 with `e` filled. */
+int agree_table_interval(const struct agree_opts *o,
+			 const struct agree_table *t, struct agree_stat *kappa,
+			 struct agree_ci *ci, struct err *e);
+
 /* Least-squares slope of y over x = 0, 1, 2, ... for the points with
  * defined[i] set: the change per round of a coefficient.  Undefined with
  * fewer than two points. */
 struct agree_stat agree_trend_slope(const double *y, const int *defined,
 				    size_t n);
 
+/* Its standard error, sqrt(s^2 / Sxx) with s^2 the residual variance on
+ * m - 2 degrees of freedom (the rounds taken as fixed, their kappas as
+ * independent observations).  Undefined with fewer than three points. */
+struct agree_stat agree_trend_se(const double *y, const int *defined,
+				 size_t n);
+
 /* Append `v` with `decimals` decimals, never "-0.00": a value that rounds
  * to zero is written without its sign. */
 void agree_fmt(struct buf *out, double v, int decimals);
 
 /* Append "the interval: low-high" or its absence, for text: "0.62-0.91"
- * with `decimals` decimals and an en dash, or "undefined (why)". */
+ * with `decimals` decimals and an en dash, or "undefined (why)".  Two
+ * different bounds are never printed the same: more decimals are used
+ * (up to 6) until they differ. */
 void agree_fmt_ci(struct buf *out, const struct agree_ci *ci, int decimals);
+
+/* Append how interval `ci` was made, for text: "bootstrap percentile,
+ * 2000 resamples (12 degenerate, drawn again), seed 7", "Wald", "exact:
+ * all 20 items agree, so observed agreement >= 0.861 (Clopper-Pearson)",
+ * ..., and "; only 6 items, under 10: the interval says little" when
+ * few items stand behind it. */
+void agree_ci_describe(struct buf *out, const struct agree_ci *ci);
 
 /* Append "p < .001" or "p = .023" style text for a two-sided p, or
  * "p undefined (why)". */

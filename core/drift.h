@@ -9,6 +9,15 @@
  * drift_add_time() when it leaves the item.  Figures are per annotator
  * and round: how many items have a time, and the median seconds an item.
  *
+ * Which round: the round a label was made in, not the round its item is
+ * in now (`round create --items unfinished:R` moves items on, with the
+ * labels one annotator already submitted).  A closed round's record
+ * (round_labels) holds what its annotators submitted by its close; a
+ * label counts in the first closed round whose record holds it, and a
+ * submitted label in no record counts in its item's round if that is
+ * still open.  A time counts in the first closed round whose record has
+ * the annotator's submission of the item, else in the item's round.
+ *
  * Codes: per dimension and annotator, the codes chosen in each round (a
  * select-many dimension counts each code chosen), and Pearson's
  * chi-square test of homogeneity over the rounds x codes table (codes
@@ -16,6 +25,13 @@
  * column total / n, df = (rounds - 1)(codes - 1), p the upper tail of
  * the chi-square distribution (the regularized gamma function Q(df/2,
  * X^2/2)).  Undefined, with the reason, below two rounds or two codes.
+ * When expected counts are small (one under 1, or more than a fifth
+ * under 5: Cochran 1954) the chi-square distribution is a poor guide:
+ * the test says so, and its p-value is the Monte Carlo one (Hope 1968,
+ * as R's chisq.test(simulate.p.value = TRUE)): DRIFT_MC_TABLES random
+ * tables with the same margins (drawn row by row, each cell a
+ * hypergeometric draw given the cells before it), p = (1 + tables with
+ * X^2 at least the observed) / (tables + 1), from a fixed seed.
  *
  * Only the owner sees any of it: times are personal, and the code counts
  * of an open round are the annotators' blind work.
@@ -24,6 +40,7 @@
 #define BUGCODER_DRIFT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/agree.h"
 #include "core/codebook.h"
@@ -48,15 +65,36 @@ struct drift_time {
 	double median;		/* seconds; NAN when none */
 };
 
+#define DRIFT_MC_TABLES 2000
+#define DRIFT_MC_SEED 20260101ULL
+
 struct drift_codes {
 	const struct dimension *dim;	/* borrowed from the codebook */
 	const char *annotator;		/* borrowed */
 	size_t nr_rounds;
 	const char **rounds;		/* borrowed names, in round order */
 	long *count;			/* nr_rounds x dim->nr_codes */
-	struct agree_stat chi2, p;	/* the test over the rounds */
+	struct agree_stat chi2, p;	/* the test over the rounds; p is
+					   the Monte Carlo one when
+					   small_expected */
+	struct agree_stat p_asymptotic;	/* the chi-square tail */
 	double df;
+	int cells;			/* cells of the test */
+	int cells_under5;		/* of them, expected count < 5 */
+	double min_expected;
+	int small_expected;		/* Cochran's rule fails */
+	int mc_tables;			/* Monte Carlo: tables drawn */
+	uint64_t mc_seed;
 };
+
+/* Pearson's X^2 of the r x c table `count` (codes nobody chose left out)
+ * and the Monte Carlo p-value of `tables` random tables with its margins
+ * (seeded), into *x2 and *p; the number of columns with a count goes to
+ * *used.  Returns 0, or -1 when fewer than two rows or columns have a
+ * count. */
+int drift_chi2_monte_carlo(const long *count, size_t rows, size_t cols,
+			   int tables, uint64_t seed, double *x2, double *p,
+			   size_t *used);
 
 struct drift {
 	char **names;		/* owned strings the rows borrow */

@@ -209,15 +209,27 @@ int machine_parse(const struct codebook *cb, const char *text, size_t len,
 		  struct machine_answer *ans, struct err *e)
 {
 	cJSON *doc, *labels, *v, *c;
+	const char *end = NULL;
 	size_t i, n;
 	int ret = -1;
 
 	memset(ans, 0, sizeof(*ans));
 	if (memchr(text, 0, len))
 		return err_set(e, ERR_INPUT, "the answer holds a NUL byte");
-	doc = cJSON_ParseWithLength(text, len);
+	doc = cJSON_ParseWithLengthOpts(text, len, &end, 0);
 	if (!doc)
 		return err_set(e, ERR_INPUT, "the answer is not JSON");
+	/* one document and nothing after it: a second document or trailing
+	 * text says the command is not answering as asked */
+	for (; end && end < text + len; end++)
+		if (*end != ' ' && *end != '\t' && *end != '\n' &&
+		    *end != '\r')
+			break;
+	if (end && end < text + len) {
+		err_set(e, ERR_INPUT, "the answer has text after its JSON "
+			"document (at byte %zu)", (size_t)(end - text) + 1);
+		goto out;
+	}
 	if (!cJSON_IsObject(doc)) {
 		err_set(e, ERR_INPUT, "the answer is not a JSON object");
 		goto out;
@@ -371,7 +383,7 @@ int machine_run(const char *cmd, const char *in, size_t len, int timeout_ms,
 	const char *tmp = getenv("TMPDIR");
 	struct buf dirb = BUF_INIT;
 	struct sigaction ign, old_pipe;
-	long long start = now_ms(), deadline = start + timeout_ms;
+	long long start = now_ms(), deadline = start + timeout_ms, drain = 0;
 	size_t sent = 0;
 	pid_t pid = -1;
 	int status = 0, ret = -1, killed = 0, reaped = 0;
@@ -431,18 +443,30 @@ int machine_run(const char *cmd, const char *in, size_t len, int timeout_ms,
 			why = "stopped";
 			break;
 		}
-		if (pout[0] < 0 && perr[0] < 0) {
-			rc = waitpid(pid, &status, WNOHANG);
-			if (rc == pid) {
-				reaped = 1;
-				break;
+		if (!reaped && waitpid(pid, &status, WNOHANG) == pid) {
+			/* the command is done; a background child of it may
+			 * hold its output open: read a little longer, then
+			 * take what came */
+			reaped = 1;
+			drain = now_ms() + MACHINE_DRAIN_MS;
+			if (pin[1] >= 0) {
+				close(pin[1]);
+				pin[1] = -1;
 			}
 		}
-		left = (int)(deadline - now_ms());
+		if (reaped && pout[0] < 0 && perr[0] < 0)
+			break;
+		left = (int)((reaped && drain < deadline ? drain : deadline) -
+			     now_ms());
 		if (left <= 0) {
-			why = "timeout";
+			if (!reaped)
+				why = "timeout";
 			break;
 		}
+		/* wake up now and then to see whether the command exited
+		 * while something else holds its output */
+		if (left > 50)
+			left = 50;
 		if (pout[0] >= 0) {
 			fds[n].fd = pout[0];
 			fds[n++].events = POLLIN;

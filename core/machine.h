@@ -37,6 +37,7 @@
 #include <stddef.h>
 
 #include "core/agree.h"
+#include "core/agree_summary.h"
 #include "core/buf.h"
 #include "core/codebook.h"
 #include "core/err.h"
@@ -64,10 +65,11 @@ struct machine_answer {
 
 #define MACHINE_ANSWER_INIT { NULL, 0, NULL, NULL }
 
-/* Read and check an answer against the codebook: JSON, an object with a
- * `labels` object, every dimension and code known, one code for a
- * `select: one` dimension, every required dimension coded.  0, or -1
- * with ERR_INPUT and the reason. */
+/* Read and check an answer against the codebook: one JSON document and
+ * nothing after it but white space, an object with a `labels` object,
+ * every dimension and code known, one code for a `select: one`
+ * dimension, every required dimension coded.  0, or -1 with ERR_INPUT
+ * and the reason. */
 int machine_parse(const struct codebook *cb, const char *text, size_t len,
 		  struct machine_answer *ans, struct err *e);
 void machine_answer_release(struct machine_answer *ans);
@@ -81,12 +83,20 @@ struct machine_result {
 
 #define MACHINE_RESULT_INIT { BUF_INIT, BUF_INIT, 0 }
 
+/* Once the command has exited, what it left running in the background
+ * (a child still holding its output open) has this long to finish
+ * writing; then its process group is killed and what was read stands. */
+#define MACHINE_DRAIN_MS 300
+
 /* Run `cmd` through /bin/sh -c, `in` on its stdin, in a fresh temporary
- * directory (removed after), with the privilege dropped for good.  Fails
- * (-1, ERR_INPUT with the reason) on a non-zero exit or a signal, when
- * it runs past `timeout_ms` (its process group is killed), when stdout
- * passes MACHINE_ANSWER_MAX; fails with ERR_INTERRUPTED when *stop
- * becomes set (the group killed too).  *stop may be NULL. */
+ * directory (removed after), with the privilege dropped for good.  Its
+ * output is read until it is closed, or until MACHINE_DRAIN_MS after the
+ * command exits, whichever comes first (a background child that keeps
+ * stdout open does not hold the answer back).  Fails (-1, ERR_INPUT with
+ * the reason) on a non-zero exit or a signal, when it runs past
+ * `timeout_ms` (its process group is killed), when stdout passes
+ * MACHINE_ANSWER_MAX; fails with ERR_INTERRUPTED when *stop becomes set
+ * (the group killed too).  *stop may be NULL. */
 int machine_run(const char *cmd, const char *in, size_t len, int timeout_ms,
 		volatile sig_atomic_t *stop, struct machine_result *r,
 		struct err *e);
@@ -125,8 +135,11 @@ int machine_todo(struct store *st, long long member_id, long long round_id,
  * round, or the whole study) agrees with each human annotator in scope,
  * with the agreed labels, and with every other machine; per `select: one`
  * dimension, over the items both submitted (for the agreed labels: the
- * items agreed or resolved).  Cohen's kappa with its Wald interval, and
- * the share of matching codes (accuracy, against the agreed labels).  The
+ * items agreed or resolved).  Cohen's kappa with its 95% interval, both
+ * as the annotators' headline gets them (agree_table_interval(): a
+ * degenerate kappa undefined with its reason, the interval of `opts`,
+ * the exact lower bound for a kappa of 1), and the share of matching
+ * codes (accuracy, against the agreed labels).  The
  * human agreement, agreed labels and adjudication queue are untouched: a
  * machine counts there only when a round declared it as an annotator.
  * Who may see it: as agreement_compute() (the caller computes that first).
@@ -149,7 +162,9 @@ struct machine_pair {
 	const struct dimension *dim;
 	long n;			/* items compared */
 	long matches;
-	struct agree_cohen cohen;
+	struct agree_cohen cohen;	/* every statistic, unmasked */
+	struct agree_stat kappa;	/* Cohen's kappa as reported */
+	struct agree_ci ci;		/* its interval */
 };
 
 struct machine_agreement {
@@ -165,8 +180,8 @@ struct machine_agreement {
 
 int machine_agreement(struct store *st, const struct actor *a,
 		      const struct codebook *cb, const char *round,
-		      const char *dim, struct machine_agreement *out,
-		      struct err *e);
+		      const char *dim, const struct agree_opts *opts,
+		      struct machine_agreement *out, struct err *e);
 void machine_agreement_release(struct machine_agreement *ma);
 
 /* One stored answer with its provenance (strings borrowed for the call). */

@@ -137,10 +137,21 @@ static int load_info(struct store *st, long long rid, long long id,
 	return rc < 0 ? -1 : 0;
 }
 
+/* The statistics of a pair's table: every one, and kappa and its
+ * interval as reported. */
+static int pair_stats(const struct agree_table *t,
+		      const struct agree_opts *o, struct machine_pair *p,
+		      struct err *e)
+{
+	if (agree_cohen(t, &p->cohen, e) < 0)
+		return -1;
+	return agree_table_interval(o, t, &p->kappa, &p->ci, e);
+}
+
 /* x's codes against y's on one dimension, the items both submitted. */
 static int compare(struct store *st, long long rid, long long x, long long y,
-		   const struct dimension *d, struct machine_pair *p,
-		   struct err *e)
+		   const struct dimension *d, const struct agree_opts *o,
+		   struct machine_pair *p, struct err *e)
 {
 	struct agree_table t;
 	sqlite3_stmt *s;
@@ -174,7 +185,7 @@ static int compare(struct store *st, long long rid, long long x, long long y,
 	}
 	sqlite3_finalize(s);
 	if (rc >= 0)
-		rc = agree_cohen(&t, &p->cohen, e);
+		rc = pair_stats(&t, o, p, e);
 	agree_table_release(&t);
 	return rc < 0 ? -1 : 0;
 }
@@ -241,6 +252,7 @@ static int find_agreed(const struct agreed_codes *ac, long long id)
 static int compare_agreed(struct store *st, long long rid, long long x,
 			  const struct dimension *d,
 			  const struct agreed_codes *ac,
+			  const struct agree_opts *o,
 			  struct machine_pair *p, struct err *e)
 {
 	struct agree_table t;
@@ -271,7 +283,7 @@ static int compare_agreed(struct store *st, long long rid, long long x,
 	}
 	sqlite3_finalize(s);
 	if (rc >= 0)
-		rc = agree_cohen(&t, &p->cohen, e);
+		rc = pair_stats(&t, o, p, e);
 	agree_table_release(&t);
 	return rc < 0 ? -1 : 0;
 }
@@ -294,8 +306,8 @@ static struct machine_pair *new_pair(struct machine_agreement *ma,
 
 int machine_agreement(struct store *st, const struct actor *a,
 		      const struct codebook *cb, const char *round,
-		      const char *dim, struct machine_agreement *out,
-		      struct err *e)
+		      const char *dim, const struct agree_opts *opts,
+		      struct machine_agreement *out, struct err *e)
 {
 	struct round_info ri;
 	long long rid = 0, *mids = NULL, *hids = NULL;
@@ -383,17 +395,17 @@ int machine_agreement(struct store *st, const struct actor *a,
 		for (i = 0; i < nr_m && !bad; i++) {
 			for (h = 0; h < out->nr_humans && !bad; h++)
 				bad = compare(st, rid, mids[i], hids[h], dm,
-					      new_pair(out, &alloc, i,
+					      opts, new_pair(out, &alloc, i,
 						       out->humans[h], dm),
 					      e) < 0;
 			if (!bad)
 				bad = compare_agreed(st, rid, mids[i], dm, &ac,
-						     new_pair(out, &alloc, i,
+						     opts, new_pair(out, &alloc, i,
 							      NULL, dm),
 						     e) < 0;
 			for (j = i + 1; j < nr_m && !bad; j++)
 				bad = compare(st, rid, mids[i], mids[j], dm,
-					      new_pair(out, &alloc, i,
+					      opts, new_pair(out, &alloc, i,
 						       out->machines[j].name,
 						       dm), e) < 0;
 		}

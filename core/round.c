@@ -1206,14 +1206,16 @@ int round_codebook_versions(struct store *st, long long round_id,
 	sqlite3_stmt *s;
 	int rc, n = 0;
 
-	s = store_prepare(st, "SELECT DISTINCT l.codebook_version FROM labels "
-			  "l JOIN assignments a ON a.item_id = l.item_id JOIN "
-			  "round_annotators ra ON ra.round_id = a.round_id AND "
-			  "ra.member_id = l.member_id WHERE a.round_id = ?1 "
-			  "ORDER BY 1", e);
+	s = store_prepare(st, round_id ? "SELECT DISTINCT l.codebook_version "
+			  "FROM labels l JOIN assignments a ON a.item_id = "
+			  "l.item_id JOIN round_annotators ra ON ra.round_id = "
+			  "a.round_id AND ra.member_id = l.member_id WHERE "
+			  "a.round_id = ?1 ORDER BY 1" : "SELECT DISTINCT "
+			  "codebook_version FROM labels ORDER BY 1", e);
 	if (!s)
 		return -1;
-	sqlite3_bind_int64(s, 1, round_id);
+	if (round_id)
+		sqlite3_bind_int64(s, 1, round_id);
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
 		buf_addf(out, "%s%s", n++ ? ", " : "",
 			 (const char *)sqlite3_column_text(s, 0));

@@ -112,8 +112,9 @@ int round_later_changes(struct store *st, const struct round_info *r,
 			struct buf *out, struct err *e);
 
 /* Append to `out` the codebook versions the round's annotators coded its
- * items with, sorted and joined with ", " (nothing when the round has no
- * labels yet).  Returns 0, or -1 with `e` filled. */
+ * items with (round_id 0: every label of the study), sorted and joined
+ * with ", " (nothing when there are no labels yet).  Returns 0, or -1
+ * with `e` filled. */
 int round_codebook_versions(struct store *st, long long round_id,
 			    struct buf *out, struct err *e);
 

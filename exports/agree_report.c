@@ -13,10 +13,6 @@
 #include "core/machine.h"
 #include "core/round.h"
 
-#define STR_(x) #x
-#define STR(x) STR_(x)
-#define AUTO_MAX_TEXT STR(AGREE_BOOT_AUTO_MAX)
-
 static const char BAND_SOURCE[] =
 	"Landis & Koch 1977, Biometrics 33:159-174";
 
@@ -53,21 +49,42 @@ static cJSON *pair_array(const struct agree_stat *lo,
 	return a;
 }
 
-/* The reported interval, its method and the raw Wald bounds. */
+/* The reported interval, how it was made and the raw Wald bounds. */
 static void ci_json(cJSON *o, const struct agree_ci *ci)
 {
+	struct buf b = BUF_INIT;
+
 	cJSON_AddItemToObject(o, "ci95", pair_array(&ci->low, &ci->high));
 	cJSON_AddStringToObject(o, "ci_method",
 				agree_ci_method_name(ci->method));
+	cJSON_AddNumberToObject(o, "ci_items", (double)ci->n);
 	if (!ci->low.defined)
 		cJSON_AddStringToObject(o, "ci_undefined_reason", ci->low.why);
 	if (ci->method == AGREE_CI_WALD) {
 		cJSON_AddBoolToObject(o, "ci_clipped", ci->clipped);
+	} else if (ci->method == AGREE_CI_EXACT) {
+		cJSON_AddBoolToObject(o, "ci_one_sided", 1);
+		if (ci->low.defined)
+			cJSON_AddNumberToObject(o, "observed_agreement_lower",
+						ci->po_lower);
 	} else if (ci->boot) {
 		cJSON_AddNumberToObject(o, "bootstrap_samples", ci->boot);
 		cJSON_AddNumberToObject(o, "bootstrap_defined", ci->boot_used);
+		cJSON_AddNumberToObject(o, "bootstrap_degenerate",
+					ci->boot_degenerate);
 		cJSON_AddNumberToObject(o, "bootstrap_seed", (double)ci->seed);
+		if (ci->method == AGREE_CI_BCA && ci->low.defined) {
+			cJSON_AddNumberToObject(o, "bca_z0", ci->bca_z0);
+			cJSON_AddNumberToObject(o, "bca_acceleration",
+						ci->bca_accel);
+		}
 	}
+	if (ci->low.defined && ci->n < AGREE_SMALL_N)
+		cJSON_AddStringToObject(o, "ci_warning", "fewer than 10 "
+					"items: the interval says little");
+	agree_ci_describe(&b, ci);
+	cJSON_AddStringToObject(o, "ci_description", b.ptr);
+	buf_release(&b);
 	cJSON_AddItemToObject(o, "wald_ci95", pair_array(&ci->wald_low,
 							 &ci->wald_high));
 }
@@ -141,9 +158,15 @@ static cJSON *weighted_json(const struct dimension *dim,
 	add_stat(a, "value", &lv->alpha_scale, &why);
 	finish_why(a, why);
 	cJSON_AddItemToObject(o, "krippendorff_alpha", a);
+	a = cJSON_CreateObject();
+	why = NULL;
+	add_stat(a, "linear", &lv->ac2_linear, &why);
+	add_stat(a, "quadratic", &lv->ac2_quadratic, &why);
+	finish_why(a, why);
+	cJSON_AddItemToObject(o, "gwet_ac2", a);
 	if (lv->n_annotators > 2)
-		cJSON_AddStringToObject(o, "kappa_note", "mean over the pairs "
-					"of annotators");
+		cJSON_AddStringToObject(o, "kappa_note", "kappas and AC2: "
+					"means over the pairs of annotators");
 	return o;
 }
 
@@ -245,6 +268,7 @@ static void level_json(cJSON *o, const struct agreement *ag,
 	struct buf b = BUF_INIT;
 
 	cJSON_AddNumberToObject(o, "items", (double)lv->n_items);
+	cJSON_AddNumberToObject(o, "items_dropped", (double)lv->n_dropped);
 	cJSON_AddNumberToObject(o, "categories", lv->k);
 	cJSON_AddStringToObject(o, "coefficient", lv->coef);
 	cJSON_AddItemToObject(o, "kappa", value_ci_json(&lv->kappa, &lv->ci));
@@ -288,6 +312,12 @@ static void level_json(cJSON *o, const struct agreement *ag,
 	add_stat(o, "kappa_max", &lv->kappa_max, NULL);
 	add_stat(o, "prevalence_index", &lv->prevalence, NULL);
 	add_stat(o, "bias_index", &lv->bias, NULL);
+	if (lv->bias.defined)
+		cJSON_AddStringToObject(o, "bias_index_definition", lv->k > 2 ?
+			"this program's generalisation of Byrt, Bishop & "
+			"Carlin's (1993) index to more than two codes: "
+			AGREE_BIAS_FORMULA : "Byrt, Bishop & Carlin 1993: "
+			"(b - c) / n");
 	if (lv->weighted)
 		cJSON_AddItemToObject(o, "weighted", weighted_json(dim, lv));
 	else
@@ -295,6 +325,9 @@ static void level_json(cJSON *o, const struct agreement *ag,
 	if (dim->select_many) {
 		add_stat(o, "exact_agreement", &lv->po, NULL);
 		add_stat(o, "mean_kappa", &lv->kappa, NULL);
+		cJSON_AddNumberToObject(o, "codes_in_mean", lv->codes_defined);
+		cJSON_AddNumberToObject(o, "codes_left_out",
+					lv->codes_left_out);
 	}
 	if (many) {
 		cJSON *f = cJSON_CreateObject(), *cg;
@@ -310,6 +343,7 @@ static void level_json(cJSON *o, const struct agreement *ag,
 		cJSON_AddItemToObject(o, "fleiss_kappa", f);
 		cg = cJSON_CreateObject();
 		add_stat(cg, "value", &lv->conger, &cwhy);
+		ci_json(cg, &lv->conger_ci);
 		finish_why(cg, cwhy);
 		cJSON_AddItemToObject(o, "conger_kappa", cg);
 		cJSON_AddItemToObject(o, "pairs", pairs_json(ag, lv));
@@ -357,13 +391,15 @@ static cJSON *opts_json(const struct agree_opts *o)
 
 	cJSON_AddStringToObject(j, "method", agree_ci_method_name(o->ci));
 	cJSON_AddNumberToObject(j, "level", 0.95);
-	if (o->ci == AGREE_CI_BOOTSTRAP) {
+	if (o->ci != AGREE_CI_WALD) {
 		cJSON_AddNumberToObject(j, "samples", o->boot);
 		cJSON_AddNumberToObject(j, "seed", (double)o->seed);
-		if (o->ci_auto)
-			cJSON_AddNumberToObject(j, "wald_above_items",
-						AGREE_BOOT_AUTO_MAX);
+		cJSON_AddStringToObject(j, "degenerate_resamples", "drawn "
+					"again, counted in each interval's "
+					"bootstrap_degenerate");
 	}
+	cJSON_AddStringToObject(j, "kappa_one", "exact one-sided 95% lower "
+				"bound from the observed agreement");
 	return j;
 }
 
@@ -428,17 +464,28 @@ static void num_why(struct buf *out, const struct agree_stat *s,
 		buf_addf(out, "undefined (%s)", s->why);
 }
 
+/* The interval with how it was made: "95% CI 0.612-0.905 (bootstrap
+ * percentile, 2000 resamples (0 degenerate, drawn again), seed 7)". */
 static void ci_text(struct buf *out, const struct agree_ci *ci)
 {
-	buf_addstr(out, "95% CI ");
-	agree_fmt_ci(out, ci, 3);
-	if (ci->low.defined && ci->method == AGREE_CI_WALD && ci->clipped) {
-		buf_addstr(out, " (Wald, clipped; raw ");
+	if (ci->low.defined && ci->method == AGREE_CI_EXACT) {
+		buf_addstr(out, "one-sided 95% lower bound ");
+		agree_fmt(out, ci->low.value, 3);
+	} else {
+		buf_addstr(out, "95% CI ");
+		agree_fmt_ci(out, ci, 3);
+	}
+	if (!ci->low.defined)
+		return;
+	buf_addstr(out, " (");
+	agree_ci_describe(out, ci);
+	if (ci->method == AGREE_CI_WALD && ci->clipped) {
+		buf_addstr(out, "; raw ");
 		agree_fmt(out, ci->wald_low.value, 3);
 		buf_addstr(out, " to ");
 		agree_fmt(out, ci->wald_high.value, 3);
-		buf_addch(out, ')');
 	}
+	buf_addch(out, ')');
 }
 
 static void kappa_line(struct buf *out, const char *label,
@@ -451,12 +498,10 @@ static void kappa_line(struct buf *out, const char *label,
 		return;
 	}
 	agree_fmt(out, k->value, 3);
+	if (band != AGREE_BAND_NONE)
+		buf_addf(out, " (%s)", agree_band_name(band));
 	buf_addstr(out, "  ");
 	ci_text(out, ci);
-	if (ci->low.defined && ci->method == AGREE_CI_WALD && !ci->clipped)
-		buf_addstr(out, " (Wald)");
-	if (band != AGREE_BAND_NONE)
-		buf_addf(out, "  (%s)", agree_band_name(band));
 	buf_addch(out, '\n');
 }
 
@@ -563,8 +608,8 @@ static void weighted_text(const struct dimension *dim,
 			  struct buf *out)
 {
 	buf_addf(out, "  %s scale%s:\n", dim_scale_name(dim->scale),
-		 lv->n_annotators > 2 ? " (kappas: mean over the pairs)" :
-		 "");
+		 lv->n_annotators > 2 ? " (kappas and AC2: means over the "
+		 "pairs)" : "");
 	kappa_line(out, "linear weighted kappa", &lv->kappa_linear,
 		   &lv->ci_linear, agree_band(&lv->kappa_linear));
 	kappa_line(out, "quadratic weighted", &lv->kappa_quadratic,
@@ -572,6 +617,11 @@ static void weighted_text(const struct dimension *dim,
 	buf_addf(out, "  %-20s ", "Krippendorff's alpha");
 	num_why(out, &lv->alpha_scale, 3);
 	buf_addf(out, " (%s metric)\n", dim_scale_name(dim->scale));
+	buf_addf(out, "  %-20s linear ", "Gwet's AC2");
+	num_why(out, &lv->ac2_linear, 3);
+	buf_addstr(out, ", quadratic ");
+	num_why(out, &lv->ac2_quadratic, 3);
+	buf_addch(out, '\n');
 }
 
 static void text_level(const struct agreement *ag,
@@ -583,19 +633,18 @@ static void text_level(const struct agreement *ag,
 	size_t na = ag->nr_annotators, p;
 
 	if (dim->select_many) {
-		int i, def = 0;
-
 		buf_addf(out, "  select many: each %s judged present or "
 			 "absent\n  identical sets      ", lv->group ? "group" :
 			 "code");
 		num_why(out, &lv->po, 3);
-		for (i = 0; i < lv->k; i++)
-			def += lv->code_kappa[i].defined;
-		buf_addf(out, "\n  mean kappa per %s ", lv->group ? "group" :
-			 "code ");
-		num_why(out, &lv->kappa, 3);
-		buf_addf(out, "  (%d of %d %s%s defined)\n", def, lv->k,
-			 lv->group ? "group" : "code", lv->k == 1 ? "" : "s");
+		buf_addch(out, '\n');
+		kappa_line(out, lv->group ? "mean kappa per group" :
+			   "mean kappa per code", &lv->kappa, &lv->ci,
+			   lv->band);
+		buf_addf(out, "  (the mean of %d of %d %s%s; %d left out: "
+			 "their kappa is undefined)\n", lv->codes_defined,
+			 lv->k, lv->group ? "group" : "code",
+			 lv->k == 1 ? "" : "s", lv->codes_left_out);
 		code_table(ag, lv, out);
 	} else if (na == 2) {
 		const struct agree_cohen *c = &lv->cohen;
@@ -613,7 +662,8 @@ static void text_level(const struct agreement *ag,
 		num(out, &lv->kappa_max, 3);
 		buf_addstr(out, "   prevalence index ");
 		num(out, &lv->prevalence, 3);
-		buf_addstr(out, "   bias index ");
+		buf_addstr(out, lv->k > 2 ? "   bias index (generalised: "
+			   AGREE_BIAS_FORMULA ") " : "   bias index ");
 		num(out, &lv->bias, 3);
 		buf_addstr(out, "\n  Scott's pi ");
 		num(out, &c->scott_pi, 3);
@@ -642,15 +692,19 @@ static void text_level(const struct agreement *ag,
 			   lv->band);
 		if (lv->kappa.defined)
 			test_line(out, &f->se, &f->se0, &f->z, &f->p_two);
-		buf_addstr(out, "  Conger's kappa ");
-		num_why(out, &lv->conger, 3);
-		buf_addstr(out, "   Krippendorff's alpha ");
+		kappa_line(out, "Conger's kappa", &lv->conger, &lv->conger_ci,
+			   agree_band(&lv->conger));
+		buf_addstr(out, "  Krippendorff's alpha ");
 		num_why(out, &lv->alpha, 3);
 		buf_addstr(out, "   Gwet's AC1 ");
 		num(out, &f->ac1, 3);
 		buf_addch(out, '\n');
 		if (lv->weighted)
 			weighted_text(dim, lv, out);
+		if (lv->n_dropped && !lv->group)
+			buf_addf(out, "  (%zu item%s left out: fewer than two "
+				 "coders coded this dimension)\n",
+				 lv->n_dropped, lv->n_dropped == 1 ? "" : "s");
 		buf_addstr(out, "  Cohen's kappa per pair:\n");
 		for (p = 0; p < lv->nr_pairs; p++) {
 			const struct agree_pair_summary *ps = &lv->pairs[p];
@@ -690,15 +744,18 @@ static void render_text(const struct agreement *ag,
 			   "labels on the same items.\n");
 		return;
 	}
-	if (sum->opts.ci == AGREE_CI_BOOTSTRAP)
-		buf_addf(out, "Intervals: 95%%, bootstrap percentile over "
-			 "items, %d samples, seed %llu%s\n", sum->opts.boot,
-			 (unsigned long long)sum->opts.seed, sum->opts.ci_auto ?
-			 " (Wald, clipped to [-1, 1], above " AUTO_MAX_TEXT
-			 " items)" : "");
+	if (sum->opts.ci != AGREE_CI_WALD)
+		buf_addf(out, "Intervals: 95%%, %s bootstrap over items, %d "
+			 "resamples, seed %llu; degenerate resamples (the "
+			 "kappa undefined) drawn again and counted\n",
+			 sum->opts.ci == AGREE_CI_BCA ? "BCa" : "percentile",
+			 sum->opts.boot, (unsigned long long)sum->opts.seed);
 	else
 		buf_addstr(out, "Intervals: 95%, Wald (kappa +- 1.96 SE), "
 			   "clipped to [-1, 1] where marked\n");
+	buf_addstr(out, "A kappa of 1: the exact one-sided 95% lower bound "
+		   "from the observed agreement; under 10 items an interval "
+		   "is marked\n");
 	buf_addstr(out, "Bands: Landis & Koch (1977)\n");
 	if (sum->later) {
 		const char *p = sum->later, *nl;
@@ -769,7 +826,66 @@ static const char CSV_HEADER[] =
 	"fleiss_kappa,conger_kappa,exact_agreement,mean_kappa,"
 	"linear_weighted_kappa,linear_ci_low,linear_ci_high,"
 	"quadratic_weighted_kappa,quadratic_ci_low,quadratic_ci_high,"
-	"scale_alpha,annotator_a,annotator_b\n";
+	"scale_alpha,annotator_a,annotator_b,bootstrap_degenerate,ci_items,"
+	"ci_note,items_dropped,codes_in_mean,codes_left_out,conger_ci_low,"
+	"conger_ci_high,linear_ac2,quadratic_ac2,bias_index_definition\n";
+
+/* Is the level a mean of per-code kappas (select many)? */
+static int ds_many(const struct agree_level_summary *lv)
+{
+	return !strncmp(lv->coef, "mean per-", 9);
+}
+
+/* bootstrap_samples and bootstrap_seed of an interval */
+static void csv_boot(struct buf *out, const struct agree_ci *ci)
+{
+	if (ci->method != AGREE_CI_WALD && ci->method != AGREE_CI_EXACT &&
+	    ci->boot)
+		buf_addf(out, ",%d,%llu", ci->boot,
+			 (unsigned long long)ci->seed);
+	else
+		buf_addstr(out, ",,");
+}
+
+/* The columns after annotator_b: the interval's degenerate resamples,
+ * items and note; the level's dropped items, select-many counts,
+ * Conger's interval, AC2 and the bias index's definition (lv NULL: the
+ * interval's columns only). */
+static void csv_tail(struct buf *out, const struct agree_ci *ci,
+		     const struct agree_level_summary *lv, int many)
+{
+	struct agree_stat none = { 0, 0, NULL };
+	struct buf note = BUF_INIT;
+
+	if (ci->method != AGREE_CI_WALD && ci->method != AGREE_CI_EXACT &&
+	    ci->boot)
+		buf_addf(out, ",%d", ci->boot_degenerate);
+	else
+		buf_addch(out, ',');
+	buf_addf(out, ",%ld", ci->n);
+	if (ci->low.defined)
+		agree_ci_describe(&note, ci);
+	cell_str(out, note.len ? note.ptr : NULL);
+	buf_release(&note);
+	if (!lv) {
+		buf_addstr(out, ",,,,,,,,\n");
+		return;
+	}
+	buf_addf(out, ",%zu", lv->n_dropped);
+	if (lv->code_kappa && ds_many(lv))
+		buf_addf(out, ",%d,%d", lv->codes_defined,
+			 lv->codes_left_out);
+	else
+		buf_addstr(out, ",,");
+	cell(out, many ? &lv->conger_ci.low : &none);
+	cell(out, many ? &lv->conger_ci.high : &none);
+	cell(out, lv->weighted ? &lv->ac2_linear : &none);
+	cell(out, lv->weighted ? &lv->ac2_quadratic : &none);
+	cell_str(out, !lv->bias.defined ? NULL : lv->k > 2 ?
+		 "generalised: " AGREE_BIAS_FORMULA :
+		 "Byrt et al. 1993: (b - c) / n");
+	buf_addch(out, '\n');
+}
 
 static void csv_level(const struct agreement *ag,
 		      const struct agree_dim_summary *ds,
@@ -796,11 +912,7 @@ static void csv_level(const struct agreement *ag,
 		 (lv->ci.clipped ? "yes" : "no") : "");
 	cell(out, &lv->ci.wald_low);
 	cell(out, &lv->ci.wald_high);
-	if (lv->ci.method == AGREE_CI_BOOTSTRAP && lv->ci.boot)
-		buf_addf(out, ",%d,%llu", lv->ci.boot,
-			 (unsigned long long)lv->ci.seed);
-	else
-		buf_addstr(out, ",,");
+	csv_boot(out, &lv->ci);
 	cell_str(out, why);
 	cell(out, two ? &c->po : &lv->po);
 	cell(out, two ? &c->pe : &none);
@@ -837,7 +949,8 @@ static void csv_level(const struct agreement *ag,
 	cell(out, lv->weighted ? &lv->ci_quadratic.low : &none);
 	cell(out, lv->weighted ? &lv->ci_quadratic.high : &none);
 	cell(out, lv->weighted ? &lv->alpha_scale : &none);
-	buf_addstr(out, ",,\n");
+	buf_addstr(out, ",,");
+	csv_tail(out, &lv->ci, lv, many);
 }
 
 /* One row per pair of annotators (three or more), in the same table:
@@ -865,11 +978,7 @@ static void csv_pairs(const struct agreement *ag,
 			 (ps->ci.clipped ? "yes" : "no") : "");
 		cell(out, &ps->ci.wald_low);
 		cell(out, &ps->ci.wald_high);
-		if (ps->ci.method == AGREE_CI_BOOTSTRAP && ps->ci.boot)
-			buf_addf(out, ",%d,%llu", ps->ci.boot,
-				 (unsigned long long)ps->ci.seed);
-		else
-			buf_addstr(out, ",,");
+		csv_boot(out, &ps->ci);
 		cell_str(out, !ps->kappa.defined ? ps->kappa.why :
 			 !ps->ci.low.defined ? ps->ci.low.why : NULL);
 		cell(out, &ps->po);
@@ -880,7 +989,7 @@ static void csv_pairs(const struct agreement *ag,
 			buf_addch(out, ',');
 		cell_str(out, ag->annotators[ps->a]);
 		cell_str(out, ag->annotators[ps->b]);
-		buf_addch(out, '\n');
+		csv_tail(out, &ps->ci, NULL, 0);
 	}
 }
 
@@ -927,19 +1036,6 @@ static const char *pair_other(const struct machine_pair *p)
 	return p->other ? p->other : "agreed labels";
 }
 
-static void text_stat(struct buf *out, const struct agree_stat *s)
-{
-	if (s->defined)
-		buf_addf(out, "%.3f", fabs(s->value) < 5e-13 ? 0.0 : s->value);
-	else
-		buf_addstr(out, "-");
-}
-
-static double clip1(double v)
-{
-	return v < -1 ? -1 : v > 1 ? 1 : v;
-}
-
 static void machines_text(const struct machine_agreement *ma,
 			  struct buf *out)
 {
@@ -963,19 +1059,22 @@ static void machines_text(const struct machine_agreement *ma,
 	}
 	for (i = 0; i < ma->nr_pairs; i++) {
 		const struct machine_pair *p = &ma->pairs[i];
-		const struct agree_cohen *c = &p->cohen;
 
 		if (p->dim != last) {
-			buf_addf(out, "%s (Cohen's kappa, 95%% Wald interval "
-				 "clipped to [-1, 1]):\n", p->dim->key);
+			buf_addf(out, "%s (Cohen's kappa with its 95%% "
+				 "interval, as for the annotators):\n",
+				 p->dim->key);
 			last = p->dim;
 		}
 		buf_addf(out, "  %-12s vs %-14s n %-4ld kappa ",
 			 ma->machines[p->machine].name, pair_other(p), p->n);
-		text_stat(out, &c->kappa);
-		if (c->ci_low.defined && c->ci_high.defined)
-			buf_addf(out, " [%.3f, %.3f]", clip1(c->ci_low.value),
-				 clip1(c->ci_high.value));
+		if (p->kappa.defined) {
+			agree_fmt(out, p->kappa.value, 3);
+			buf_addstr(out, "  ");
+			ci_text(out, &p->ci);
+		} else {
+			buf_addf(out, "undefined (%s)", p->kappa.why);
+		}
 		if (p->n)
 			buf_addf(out, "  %s %.1f%%", p->other ? "agreement" :
 				 "accuracy", 100.0 * p->matches / p->n);
@@ -1016,7 +1115,7 @@ static cJSON *machines_json(const struct machine_agreement *ma)
 	arr = cJSON_AddArrayToObject(o, "pairs");
 	for (i = 0; i < ma->nr_pairs; i++) {
 		const struct machine_pair *p = &ma->pairs[i];
-		cJSON *po = cJSON_CreateObject(), *ci = cJSON_CreateArray();
+		cJSON *po = cJSON_CreateObject();
 
 		cJSON_AddStringToObject(po, "dimension", p->dim->key);
 		cJSON_AddStringToObject(po, "machine",
@@ -1028,15 +1127,11 @@ static cJSON *machines_json(const struct machine_agreement *ma)
 				      cJSON_CreateNull());
 		cJSON_AddNumberToObject(po, "items", (double)p->n);
 		cJSON_AddNumberToObject(po, "matches", (double)p->matches);
-		cJSON_AddItemToObject(po, "cohen_kappa",
-				      stat_json(&p->cohen.kappa));
-		if (p->cohen.ci_low.defined && p->cohen.ci_high.defined) {
-			cJSON_AddItemToArray(ci, cJSON_CreateNumber(
-				clip1(p->cohen.ci_low.value)));
-			cJSON_AddItemToArray(ci, cJSON_CreateNumber(
-				clip1(p->cohen.ci_high.value)));
-		}
-		cJSON_AddItemToObject(po, "ci95", ci);
+		cJSON_AddItemToObject(po, "cohen_kappa", stat_json(&p->kappa));
+		if (!p->kappa.defined)
+			cJSON_AddStringToObject(po, "undefined_reason",
+						p->kappa.why);
+		ci_json(po, &p->ci);
 		cJSON_AddItemToObject(po, p->other ? "observed_agreement" :
 				      "accuracy", p->n ? cJSON_CreateNumber(
 				      (double)p->matches / p->n) :
@@ -1060,40 +1155,37 @@ static void machines_csv(const struct machine_agreement *ma,
 		const struct machine_pair *p = &ma->pairs[i];
 		const struct machine_info *m = &ma->machines[p->machine];
 		const struct agree_cohen *c = &p->cohen;
-		struct agree_stat lo = c->ci_low, hi = c->ci_high, acc;
+		struct agree_stat acc;
 		struct buf who = BUF_INIT;
 
-		if (lo.defined)
-			lo.value = clip1(lo.value);
-		if (hi.defined)
-			hi.value = clip1(hi.value);
 		acc.defined = p->n > 0;
 		acc.value = p->n ? (double)p->matches / p->n : 0;
 		acc.why = NULL;
 		buf_addf(out, "%s,%s,code,%s,%ld,%d,2,Cohen's kappa (machine)",
 			 round ? round : "", p->dim->key,
 			 dim_scale_name(p->dim->scale), p->n, c->k);
-		cell(out, &c->kappa);
-		cell(out, &lo);
-		cell(out, &hi);
-		cell_str(out, "wald");
-		cell_str(out, (lo.defined && lo.value != c->ci_low.value) ||
-			 (hi.defined && hi.value != c->ci_high.value) ?
-			 "yes" : "no");
-		cell(out, &c->ci_low);
-		cell(out, &c->ci_high);
-		buf_addstr(out, ",,");
-		cell_str(out, !c->kappa.defined ? c->kappa.why : NULL);
+		cell(out, &p->kappa);
+		cell(out, &p->ci.low);
+		cell(out, &p->ci.high);
+		cell_str(out, agree_ci_method_name(p->ci.method));
+		cell_str(out, p->ci.method == AGREE_CI_WALD ?
+			 (p->ci.clipped ? "yes" : "no") : "");
+		cell(out, &p->ci.wald_low);
+		cell(out, &p->ci.wald_high);
+		csv_boot(out, &p->ci);
+		cell_str(out, !p->kappa.defined ? p->kappa.why :
+			 !p->ci.low.defined ? p->ci.low.why : NULL);
 		cell(out, &acc);
 		cell(out, &c->pe);
-		cell(out, &c->kappa);
+		cell(out, &p->kappa);
+		/* se .. scale_alpha: empty */
 		for (k = 0; k < 25; k++)
 			buf_addch(out, ',');
 		buf_addf(&who, "%s (%s)", m->name, m->models ? m->models :
 			 "model not given");
 		cell_str(out, who.ptr);
 		cell_str(out, p->other ? p->other : "agreed");
-		buf_addch(out, '\n');
+		csv_tail(out, &p->ci, NULL, 0);
 		buf_release(&who);
 	}
 }
@@ -1158,7 +1250,7 @@ int report_agreement(struct store *st, const struct actor *a,
 			sum.later = buf_detach(&later, NULL);
 		buf_release(&later);
 	}
-	if (machine_agreement(st, a, cb, round, dim, &ma, e) < 0)
+	if (machine_agreement(st, a, cb, round, dim, opts, &ma, e) < 0)
 		goto out;
 	agree_render(&ag, &sum, (enum report_format)format, out);
 	if (ma.nr_machines)
@@ -1173,15 +1265,19 @@ out:
 
 /* ---- by round ------------------------------------------------------ */
 
-/* One round of the table: its agreement, or why it is not shown. */
+/* One row of the table: a round's agreement (or the whole study's, the
+ * last row), or why it is not shown. */
 struct round_row {
 	struct round_info info;
+	int whole;			/* the whole study, every round */
 	int ok;
 	char *why;			/* when !ok */
 	struct agreement ag;
 	struct agree_summary sum;
 	struct buf versions;		/* codebook versions coded with */
 };
+
+#define WHOLE_STUDY "(whole study)"
 
 static const struct agree_level_summary *row_level(const struct round_row *r,
 						   size_t d)
@@ -1191,12 +1287,12 @@ static const struct agree_level_summary *row_level(const struct round_row *r,
 	return &r->sum.dims[d].code;
 }
 
-static struct agree_stat row_slope(const struct round_row *rows, size_t nr,
-				   size_t d)
+/* The trend of kappa over the rounds rows[0..nr): its slope and SE. */
+static void row_trend(const struct round_row *rows, size_t nr, size_t d,
+		      struct agree_stat *slope, struct agree_stat *se)
 {
 	double *y = xcalloc(nr + 1, sizeof(*y));
 	int *def = xcalloc(nr + 1, sizeof(*def));
-	struct agree_stat s;
 	size_t i;
 
 	for (i = 0; i < nr; i++) {
@@ -1207,12 +1303,34 @@ static struct agree_stat row_slope(const struct round_row *rows, size_t nr,
 			def[i] = 1;
 		}
 	}
-	s = agree_trend_slope(y, def, nr);
+	*slope = agree_trend_slope(y, def, nr);
+	*se = agree_trend_se(y, def, nr);
 	free(y);
 	free(def);
-	return s;
 }
 
+static const char *row_name(const struct round_row *r)
+{
+	return r->whole ? WHOLE_STUDY : r->info.name;
+}
+
+static const char *row_state(const struct round_row *r)
+{
+	return r->whole ? "-" : r->info.closed_at ? "closed" : "open";
+}
+
+static void intervals_line(const struct agree_opts *o, struct buf *out)
+{
+	if (o->ci != AGREE_CI_WALD)
+		buf_addf(out, "; 95%% intervals: %s, %d resamples, seed %llu "
+			 "(degen: degenerate resamples, drawn again)\n",
+			 agree_ci_method_name(o->ci), o->boot,
+			 (unsigned long long)o->seed);
+	else
+		buf_addstr(out, "; 95% intervals: Wald, clipped to [-1, 1]\n");
+}
+
+/* rows[0..nr) are the rounds, rows[nr] the whole study. */
 static void by_round_text(const struct codebook *cb, const char *only,
 			  const struct round_row *rows, size_t nr,
 			  const struct agree_opts *o, struct buf *out)
@@ -1220,19 +1338,14 @@ static void by_round_text(const struct codebook *cb, const char *only,
 	size_t d, i, di = 0;
 
 	buf_addstr(out, "Agreement by round");
-	if (o->ci == AGREE_CI_BOOTSTRAP)
-		buf_addf(out, "; 95%% intervals: bootstrap percentile, %d "
-			 "samples, seed %llu\n", o->boot,
-			 (unsigned long long)o->seed);
-	else
-		buf_addstr(out, "; 95% intervals: Wald, clipped to [-1, 1]\n");
+	intervals_line(o, out);
 	if (!nr) {
 		buf_addstr(out, "No rounds yet.\n");
 		return;
 	}
 	for (d = 0; d < cb->nr_dims; d++) {
 		const struct dimension *dim = &cb->dims[d];
-		struct agree_stat slope;
+		struct agree_stat slope, se;
 		const char *coef = NULL;
 
 		if (only && strcmp(only, dim->key))
@@ -1240,16 +1353,16 @@ static void by_round_text(const struct codebook *cb, const char *only,
 		for (i = 0; i < nr && !coef; i++)
 			if (row_level(&rows[i], di))
 				coef = row_level(&rows[i], di)->coef;
-		buf_addf(out, "\n%s (%s)\n  %-16s %-6s %5s  %-7s %-15s %-16s "
+		buf_addf(out, "\n%s (%s)\n  %-16s %-6s %5s  %-7s %-15s %6s %-16s "
 			 "%s\n", dim->key, dim->name, "round", "state", "n",
-			 "kappa", "95% CI", "band", "codebook");
-		for (i = 0; i < nr; i++) {
+			 "kappa", "95% CI", "degen", "band", "codebook");
+		for (i = 0; i <= nr; i++) {
 			const struct round_row *r = &rows[i];
 			const struct agree_level_summary *lv = row_level(r, di);
 			struct buf t = BUF_INIT;
 
-			buf_addf(out, "  %-16.16s %-6s ", r->info.name,
-				 r->info.closed_at ? "closed" : "open");
+			buf_addf(out, "  %-16.16s %-6s ", row_name(r),
+				 row_state(r));
 			if (!lv) {
 				buf_addf(out, "%5s  not shown: %s\n", "",
 					 r->why ? r->why : "not computed");
@@ -1262,32 +1375,92 @@ static void by_round_text(const struct codebook *cb, const char *only,
 				buf_addstr(&t, "undef");
 			buf_addf(out, "%-7s ", t.ptr);
 			buf_reset(&t);
-			if (lv->ci.low.defined)
+			if (lv->ci.low.defined &&
+			    lv->ci.method == AGREE_CI_EXACT) {
+				buf_addstr(&t, ">= ");
+				agree_fmt(&t, lv->ci.low.value, 2);
+			} else if (lv->ci.low.defined) {
 				agree_fmt_ci(&t, &lv->ci, 2);
-			else
+			} else {
 				buf_addstr(&t, "-");
+			}
 			/* pad by columns: the en dash is 3 bytes, 1 column */
-			buf_addf(out, "%-*s %-16s %s", 15 + (strstr(t.ptr,
-				 "\xe2\x80\x93") ? 2 : 0), t.ptr,
-				 lv->kappa.defined ?
+			buf_addf(out, "%-*s ", 15 + (strstr(t.ptr,
+				 "\xe2\x80\x93") ? 2 : 0), t.ptr);
+			/* the degenerate resamples drawn again, with every
+			 * bootstrap interval */
+			if (lv->kappa.defined && lv->ci.boot &&
+			    lv->ci.method != AGREE_CI_WALD &&
+			    lv->ci.method != AGREE_CI_EXACT)
+				buf_addf(out, "%6d ", lv->ci.boot_degenerate);
+			else
+				buf_addf(out, "%6s ", "-");
+			buf_addf(out, "%-16s %s", lv->kappa.defined ?
 				 agree_band_name(lv->band) : "-",
 				 r->versions.len ? r->versions.ptr : "-");
 			if (!lv->kappa.defined)
 				buf_addf(out, "  (%s)", lv->kappa.why);
+			else if (!lv->ci.low.defined)
+				buf_addf(out, "  (no interval: %s)",
+					 lv->ci.low.why);
+			else if (lv->ci.method == AGREE_CI_EXACT ||
+				 lv->ci.n < AGREE_SMALL_N) {
+				buf_addstr(out, "  (");
+				agree_ci_describe(out, &lv->ci);
+				buf_addch(out, ')');
+			}
 			buf_addch(out, '\n');
 			buf_release(&t);
 		}
 		/* the trend over the rounds whose kappa is defined */
-		slope = row_slope(rows, nr, di++);
+		row_trend(rows, nr, di++, &slope, &se);
 		buf_addf(out, "  trend (%s): ", coef ? coef : "kappa");
 		if (slope.defined) {
 			agree_fmt(out, slope.value, 3);
-			buf_addstr(out, " per round (least squares over the "
-				   "rounds with a value)\n");
+			buf_addstr(out, " per round, SE ");
+			if (se.defined)
+				agree_fmt(out, se.value, 3);
+			else
+				buf_addf(out, "undefined (%s)", se.why);
+			buf_addstr(out, " (least squares over the rounds with "
+				   "a value)\n");
 		} else {
 			buf_addf(out, "undefined (%s)\n", slope.why);
 		}
 	}
+}
+
+static cJSON *row_json(const struct round_row *r, size_t di)
+{
+	const struct agree_level_summary *lv = row_level(r, di);
+	cJSON *rj = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(rj, "round", row_name(r));
+	if (r->whole)
+		cJSON_AddNullToObject(rj, "closed");
+	else
+		cJSON_AddBoolToObject(rj, "closed", r->info.closed_at != NULL);
+	if (r->versions.len)
+		cJSON_AddStringToObject(rj, "codebook_version",
+					r->versions.ptr);
+	else
+		cJSON_AddNullToObject(rj, "codebook_version");
+	if (!lv) {
+		cJSON_AddNullToObject(rj, "kappa");
+		cJSON_AddStringToObject(rj, "undefined_reason",
+					r->why ? r->why : "not computed");
+		return rj;
+	}
+	cJSON_AddNumberToObject(rj, "items", (double)lv->n_items);
+	cJSON_AddNumberToObject(rj, "items_dropped", (double)lv->n_dropped);
+	cJSON_AddStringToObject(rj, "coefficient", lv->coef);
+	cJSON_AddItemToObject(rj, "kappa", value_ci_json(&lv->kappa,
+							 &lv->ci));
+	if (lv->band != AGREE_BAND_NONE)
+		cJSON_AddStringToObject(rj, "band", agree_band_name(lv->band));
+	else
+		cJSON_AddNullToObject(rj, "band");
+	return rj;
 }
 
 static void by_round_json(const struct codebook *cb, const char *only,
@@ -1302,49 +1475,28 @@ static void by_round_json(const struct codebook *cb, const char *only,
 	for (d = 0; d < cb->nr_dims; d++) {
 		const struct dimension *dim = &cb->dims[d];
 		cJSON *dj, *arr = cJSON_CreateArray(), *tr;
-		struct agree_stat slope;
+		struct agree_stat slope, se;
 		const char *why = NULL;
 
 		if (only && strcmp(only, dim->key))
 			continue;
 		dj = cJSON_CreateObject();
 		cJSON_AddStringToObject(dj, "key", dim->key);
-		for (i = 0; i < nr; i++) {
-			const struct round_row *r = &rows[i];
-			const struct agree_level_summary *lv = row_level(r, di);
-			cJSON *rj = cJSON_CreateObject();
-
-			cJSON_AddStringToObject(rj, "round", r->info.name);
-			cJSON_AddBoolToObject(rj, "closed",
-					      r->info.closed_at != NULL);
-			if (r->versions.len)
-				cJSON_AddStringToObject(rj, "codebook_version",
-							r->versions.ptr);
-			else
-				cJSON_AddNullToObject(rj, "codebook_version");
-			if (!lv) {
-				cJSON_AddNullToObject(rj, "kappa");
-				cJSON_AddStringToObject(rj, "undefined_reason",
-					r->why ? r->why : "not computed");
-			} else {
-				cJSON_AddNumberToObject(rj, "items",
-							(double)lv->n_items);
-				cJSON_AddStringToObject(rj, "coefficient",
-							lv->coef);
-				cJSON_AddItemToObject(rj, "kappa",
-					value_ci_json(&lv->kappa, &lv->ci));
-				if (lv->band != AGREE_BAND_NONE)
-					cJSON_AddStringToObject(rj, "band",
-						agree_band_name(lv->band));
-				else
-					cJSON_AddNullToObject(rj, "band");
-			}
-			cJSON_AddItemToArray(arr, rj);
-		}
+		for (i = 0; i < nr; i++)
+			cJSON_AddItemToArray(arr, row_json(&rows[i], di));
 		cJSON_AddItemToObject(dj, "rounds", arr);
-		slope = row_slope(rows, nr, di);
+		if (nr)
+			cJSON_AddItemToObject(dj, "whole_study",
+					      row_json(&rows[nr], di));
+		else
+			cJSON_AddNullToObject(dj, "whole_study");
+		row_trend(rows, nr, di, &slope, &se);
 		tr = cJSON_CreateObject();
 		add_stat(tr, "slope_per_round", &slope, &why);
+		add_stat(tr, "se", &se, slope.defined ? &why : NULL);
+		if (slope.defined && !se.defined)
+			cJSON_AddStringToObject(tr, "se_undefined_reason",
+						se.why);
 		finish_why(tr, why);
 		cJSON_AddItemToObject(dj, "trend", tr);
 		cJSON_AddItemToArray(dims, dj);
@@ -1366,45 +1518,95 @@ static void by_round_csv(const struct codebook *cb, const char *only,
 
 	buf_addstr(out, "dimension,round,closed,codebook_version,items,"
 		   "coefficient,kappa,ci_low,ci_high,ci_method,band,"
-		   "undefined_reason,trend_slope_per_round\n");
+		   "undefined_reason,trend_slope_per_round,trend_se,"
+		   "bootstrap_samples,bootstrap_degenerate,bootstrap_seed,"
+		   "ci_items,ci_note,items_dropped\n");
 	for (d = 0; d < cb->nr_dims; d++) {
 		const struct dimension *dim = &cb->dims[d];
-		struct agree_stat slope;
+		struct agree_stat slope, se;
 
 		if (only && strcmp(only, dim->key))
 			continue;
-		slope = row_slope(rows, nr, di);
-		for (i = 0; i < nr; i++) {
+		row_trend(rows, nr, di, &slope, &se);
+		for (i = 0; nr && i <= nr; i++) {
 			const struct round_row *r = &rows[i];
 			const struct agree_level_summary *lv = row_level(r, di);
 
 			buf_addstr(out, dim->key);
-			cell_str(out, r->info.name);
-			cell_str(out, r->info.closed_at ? "yes" : "no");
+			cell_str(out, row_name(r));
+			cell_str(out, r->whole ? "" : r->info.closed_at ?
+				 "yes" : "no");
 			cell_str(out, r->versions.ptr);
 			if (!lv) {
 				buf_addstr(out, ",,,,,,,");
 				cell_str(out, r->why ? r->why :
 					 "not computed");
-			} else {
-				buf_addf(out, ",%zu", lv->n_items);
-				cell_str(out, lv->coef);
-				cell(out, &lv->kappa);
-				cell(out, &lv->ci.low);
-				cell(out, &lv->ci.high);
-				cell_str(out, agree_ci_method_name(
-					lv->ci.method));
-				cell_str(out, lv->band != AGREE_BAND_NONE ?
-					 agree_band_name(lv->band) : NULL);
-				cell_str(out, !lv->kappa.defined ?
-					 lv->kappa.why : !lv->ci.low.defined ?
-					 lv->ci.low.why : NULL);
+				cell(out, &slope);
+				cell(out, &se);
+				buf_addstr(out, ",,,,,,\n");
+				continue;
 			}
+			buf_addf(out, ",%zu", lv->n_items);
+			cell_str(out, lv->coef);
+			cell(out, &lv->kappa);
+			cell(out, &lv->ci.low);
+			cell(out, &lv->ci.high);
+			cell_str(out, agree_ci_method_name(lv->ci.method));
+			cell_str(out, lv->band != AGREE_BAND_NONE ?
+				 agree_band_name(lv->band) : NULL);
+			cell_str(out, !lv->kappa.defined ? lv->kappa.why :
+				 !lv->ci.low.defined ? lv->ci.low.why : NULL);
 			cell(out, &slope);
-			buf_addch(out, '\n');
+			cell(out, &se);
+			if (lv->ci.method != AGREE_CI_WALD &&
+			    lv->ci.method != AGREE_CI_EXACT && lv->ci.boot)
+				buf_addf(out, ",%d,%d,%llu", lv->ci.boot,
+					 lv->ci.boot_degenerate,
+					 (unsigned long long)lv->ci.seed);
+			else
+				buf_addstr(out, ",,,");
+			buf_addf(out, ",%ld", lv->ci.n);
+			{
+				struct buf note = BUF_INIT;
+
+				if (lv->ci.low.defined)
+					agree_ci_describe(&note, &lv->ci);
+				cell_str(out, note.len ? note.ptr : NULL);
+				buf_release(&note);
+			}
+			buf_addf(out, ",%zu\n", lv->n_dropped);
 		}
 		di++;
 	}
+}
+
+/* Fill `r` with the agreement of round r->info (or the whole study when
+ * r->whole), or why the actor may not see it. */
+static int row_compute(struct store *st, const struct actor *a,
+		       const struct codebook *cb, const char *dim,
+		       const struct agree_opts *o, struct round_row *r,
+		       struct err *e)
+{
+	struct err re = ERR_INIT;
+
+	buf_init(&r->versions, 0);
+	if (round_codebook_versions(st, r->whole ? 0 : r->info.id,
+				    &r->versions, e) < 0)
+		return -1;
+	if (agreement_compute(st, a, cb, r->whole ? NULL : r->info.name, dim,
+			      &r->ag, &re) < 0) {
+		if (re.code != ERR_PERM) {
+			*e = re;
+			return -1;
+		}
+		r->why = xstrdup(r->whole ? "the whole study shows open rounds "
+				 "(blinding)" : "the round is open (blinding)");
+		return 0;
+	}
+	if (agree_summarize(&r->ag, o, &r->sum, e) < 0)
+		return -1;
+	r->ok = 1;
+	return 0;
 }
 
 int report_agreement_by_round(struct store *st, const struct actor *a,
@@ -1424,29 +1626,13 @@ int report_agreement_by_round(struct store *st, const struct actor *a,
 			       "%s", dim, cb->name);
 	if (round_list(st, &list, &nr, e) < 0)
 		return -1;
-	rows = xcalloc(nr + 1, sizeof(*rows));
-	for (i = 0; i < nr; i++) {
-		struct round_row *r = &rows[i];
-		struct err re = ERR_INIT;
-
-		r->info = list[i];
-		buf_init(&r->versions, 0);
-		if (round_codebook_versions(st, r->info.id, &r->versions,
-					    e) < 0)
+	rows = xcalloc(nr + 2, sizeof(*rows));
+	for (i = 0; i < nr; i++)
+		rows[i].info = list[i];
+	rows[nr].whole = 1;
+	for (i = 0; nr && i <= nr; i++)
+		if (row_compute(st, a, cb, dim, o, &rows[i], e) < 0)
 			goto out;
-		if (agreement_compute(st, a, cb, r->info.name, dim, &r->ag,
-				      &re) < 0) {
-			if (re.code != ERR_PERM) {
-				*e = re;
-				goto out;
-			}
-			r->why = xstrdup("the round is open (blinding)");
-			continue;
-		}
-		if (agree_summarize(&r->ag, o, &r->sum, e) < 0)
-			goto out;
-		r->ok = 1;
-	}
 	if (format == REPORT_JSON)
 		by_round_json(cb, dim, rows, nr, o, out);
 	else if (format == REPORT_CSV)
@@ -1455,7 +1641,7 @@ int report_agreement_by_round(struct store *st, const struct actor *a,
 		by_round_text(cb, dim, rows, nr, o, out);
 	ret = 0;
 out:
-	for (i = 0; i < nr; i++) {
+	for (i = 0; i <= nr; i++) {
 		agree_summary_release(&rows[i].sum);
 		agreement_release(&rows[i].ag);
 		buf_release(&rows[i].versions);

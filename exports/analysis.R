@@ -3,6 +3,10 @@
 #
 #   Rscript analysis.R          the tables, laid out as `bugcoder report`
 #   Rscript analysis.R --csv    every cell: table,row,column,value
+#   --mc-band                   also, per agreement row, where another
+#                               set of resamples may put each bootstrap
+#                               bound (to compare the bounds, which R
+#                               draws with its own generator)
 #
 # Inputs: agreed-labels.csv, codes.csv, raw-labels.csv, round-items.csv,
 # rounds.csv.  The options below are the ones report.json was made with.
@@ -12,10 +16,7 @@
 # with include_pending); quartiles are R's default (type 7); small fixes
 # change at most `small` lines (of the fixes of known size); hard bugs are
 # open more than `hard_days` days with at least `hard_comments` comments
-# (of the items of known days open); kappa is Cohen's for select-one
-# dimensions (undefined when a coder used one code on every item, or the
-# coders share no code) and the mean of the per-code kappas for
-# select-many ones, over the items of the round both coders submitted.
+# (of the items of known days open); agreement: see its section below.
 
 small <- @SMALL@
 hard_days <- @HARD_DAYS@
@@ -213,55 +214,234 @@ add_table("effort.quartiles", "Effort: quartiles (type 7)",
             c("days open", "comments", "lines changed"),
             c("q1", "median", "q3"), paste)))), q_rows)
 
-# agreement per dimension and round
-cohen <- function(a, b) {
-  if (length(unique(a)) < 2 || length(unique(b)) < 2) return(NA)
-  if (!length(intersect(a, b))) return(NA)
-  cats <- union(a, b)
-  po <- mean(a == b)
-  pe <- sum(vapply(cats, function(c) mean(a == c) * mean(b == c), 0))
-  (po - pe) / (1 - pe)
-}
-code_kappa <- function(x, y) {
-  # undefined as for select one: a coder who never (or always) chose
-  # the code
-  if (length(unique(x)) < 2 || length(unique(y)) < 2) return(NA)
-  a <- sum(x & y); b <- sum(x & !y); c <- sum(!x & y); d <- sum(!x & !y)
-  2 * (a * d - b * c) / ((a + b) * (b + d) + (a + c) * (c + d))
-}
+# agreement per dimension and round, then the whole study: kappa as
+# `bugcoder agree` reports it and its 95% interval.  Cohen's kappa (two
+# annotators) or Fleiss' kappa (more) for select-one dimensions, the mean
+# of the per-code kappas for select-many ones; undefined, with the
+# reason, when degenerate: one coder used a single code on every item or
+# the two share none (a per-code kappa: a coder never or always chose the
+# code, or nobody did).  The interval: a percentile bootstrap over items
+# (boot_samples resamples; a degenerate resample is drawn again and
+# counted; undefined when they reach half of all draws), or for a kappa
+# of 1 the exact one-sided lower bound (0.05^(1/n) - pe) / (1 - pe).  R
+# draws its own resamples: the bounds and the degenerate count agree with
+# report.json's within Monte Carlo error, every other cell exactly.
+boot_samples <- @BOOT@
+boot_seed <- @SEED@
 subm <- raw[raw$submitted_at != "", , drop = FALSE]
+# machine coders count in the whole study only when a round declared them
+machines <- character(0)
+if (file.exists("machine-answers.jsonl")) {
+  ma <- readLines("machine-answers.jsonl", encoding = "UTF-8", warn = FALSE)
+  ma <- ma[grepl("\"machine\": *\"", ma)]
+  machines <- unique(sub(".*\"machine\": *\"([^\"]*)\".*", "\\1", ma))
+}
+declared <- unique(unlist(strsplit(rounds$annotators, ";", fixed = TRUE)))
+eps13 <- 1e-13
+band_of <- function(k) {
+  if (is.na(k)) return(NA)
+  e <- 1e-9
+  if (k < -e) "poor" else if (k <= .2 + e) "slight" else if (k <= .4 + e)
+    "fair" else if (k <= .6 + e) "moderate" else if (k <= .8 + e)
+    "substantial" else "almost perfect"
+}
+kres <- function(v = NA, why = NA, pe = NA) list(v = v, why = why, pe = pe)
+# Cohen's kappa of code indexes x, y (1..k), with the reason when undefined
+cohen_k <- function(x, y, k) {
+  n <- length(x)
+  if (!n) return(kres(why = "no items"))
+  tx <- tabulate(x, k) / n; ty <- tabulate(y, k) / n
+  ux <- which(tx > 0); uy <- which(ty > 0)
+  if (length(ux) == 1 && length(uy) == 1 && ux == uy)
+    return(kres(why = "expected agreement is 1: both annotators used a single code"))
+  pe <- sum(tx * ty)
+  if (length(ux) == 1 || length(uy) == 1)
+    return(kres(why = "one annotator used a single code on every item"))
+  if (!length(intersect(ux, uy)))
+    return(kres(why = "the two annotators used no code in common"))
+  kres((mean(x == y) - pe) / (1 - pe), pe = pe)
+}
+# per-code kappas of logical matrices X, Y (items x codes): NA where the
+# code says nothing
+code_ks <- function(X, Y) {
+  n <- nrow(X)
+  a <- colSums(X & Y); b <- colSums(X & !Y); c <- colSums(!X & Y)
+  d <- n - a - b - c
+  k <- 2 * (a * d - b * c) / ((a + b) * (b + d) + (a + c) * (c + d))
+  k[a + b + c == 0 | b + c + d == 0 | a + b == 0 | a + c == 0 |
+    a + b == n | a + c == n] <- NA
+  k
+}
+mean_ks <- function(ks, why = "no code has a defined kappa")
+  if (all(is.na(ks))) kres(why = why) else kres(mean(ks, na.rm = TRUE))
+# Fleiss' kappa of a units x codes count matrix (units with 2 ratings)
+fleiss_k <- function(M) {
+  m <- rowSums(M)
+  M <- M[m >= 2, , drop = FALSE]; m <- m[m >= 2]
+  if (!nrow(M)) return(kres(why = "no item has two ratings"))
+  po <- mean(rowSums(M * (M - 1)) / (m * (m - 1)))
+  p <- colMeans(M / m); pe <- sum(p^2)
+  if (sum(p > 0) == 1 || 1 - pe <= eps13)
+    return(kres(why = "expected agreement is 1: every rating is the same code"))
+  kres((po - pe) / (1 - pe), pe = pe)
+}
+# per-code Fleiss' kappas of coders x units x codes logical sets, units
+# with 2 coders or more (NA rows: not submitted)
+fleiss_code_ks <- function(S) {
+  vapply(seq_len(dim(S)[3]), function(j) {
+    yes <- colSums(S[, , j, drop = FALSE], na.rm = TRUE)
+    m <- colSums(!is.na(S[, , j, drop = FALSE]))
+    r <- fleiss_k(cbind(yes, m - yes)[m >= 2, , drop = FALSE])
+    r$v
+  }, 0)
+}
+# the bootstrap of stat(index vector) over n items, or the exact bound
+interval <- function(est, n, stat, lower_if_one) {
+  out <- list(lo = NA, hi = NA, method = "bootstrap percentile",
+              samples = boot_samples, degenerate = NA, seed = boot_seed,
+              why = NA, band = rep(NA, 4))
+  if (is.na(est$v)) { out$why <- est$why; out$samples <- NA; out$seed <- NA
+                      return(out) }
+  if (est$v >= 1 - 1e-12) {
+    out$method <- "exact lower bound (kappa = 1)"
+    out$samples <- NA; out$seed <- NA
+    lo <- lower_if_one()
+    if (is.na(lo)) out$why <- "chance agreement is 1: no lower bound"
+    else { out$lo <- max(-1, lo); out$hi <- 1 }
+    return(out)
+  }
+  set.seed(boot_seed %% .Machine$integer.max)
+  reps <- numeric(boot_samples); used <- 0; degen <- 0
+  while (used < boot_samples && degen < boot_samples) {
+    v <- stat(sample.int(n, n, replace = TRUE))
+    if (is.na(v)) degen <- degen + 1 else { used <- used + 1; reps[used] <- v }
+  }
+  out$degenerate <- degen
+  if (used < boot_samples) {
+    out$why <- "half of the bootstrap resamples or more are degenerate"
+    return(out)
+  }
+  q <- unname(quantile(reps, c(0.025, 0.975), type = 7))
+  if (q[2] - q[1] <= eps13) {
+    out$why <- "every bootstrap sample gives the same value"
+    return(out)
+  }
+  out$lo <- max(-1, q[1]); out$hi <- min(1, q[2])
+  # how far another set of resamples may put each bound: its quantile
+  # level moved by 4 standard errors of the difference of two estimates
+  dl <- 4 * sqrt(2 * 0.025 * 0.975 / boot_samples)
+  out$band <- pmin(1, pmax(-1, unname(quantile(reps, c(0.025 - dl, 0.025 + dl,
+                                                       0.975 - dl, 0.975 + dl),
+                                              type = 7))))
+  out
+}
+perfect_lower <- function(n, pe) if (n < 1 || !(pe < 1)) NA else
+  (0.05^(1 / n) - pe) / (1 - pe)
+dim_codes <- function(d) codes$code[codes$dimension == d]
+versions_of <- function(rows)
+  paste(sort(unique(rows$codebook_version), method = "radix"), collapse = ", ")
+# one row of the table: dimension d, the coders, the items in scope
+agreement_row <- function(d, rname, closed, coders, items, versions) {
+  coders <- sort(coders, method = "radix")
+  cds <- dim_codes(d); k <- length(cds)
+  sub <- subm[subm$item %in% items & subm$annotator %in% coders, ,
+              drop = FALSE]
+  who <- tapply(sub$annotator, sub$item, function(a) length(unique(a)))
+  units <- names(who)[who >= 2]
+  units <- items[items %in% units]
+  lab <- sub[sub$dimension == d & sub$item %in% units, , drop = FALSE]
+  has <- function(i, c) lab$code[lab$item == i & lab$annotator == c]
+  coef <- if (length(coders) < 2) "Cohen's kappa" else
+    if (many(d)) "mean per-code kappa" else
+    if (length(coders) > 2) "Fleiss' kappa" else "Cohen's kappa"
+  n <- 0; est <- kres(why = "fewer than two annotators"); stat <- NULL
+  low1 <- function() NA
+  if (length(coders) >= 2 && many(d)) {
+    S <- array(NA, c(length(coders), length(units), k))
+    for (ci in seq_along(coders))
+      for (ui in seq_along(units)) {
+        if (!any(sub$item == units[ui] & sub$annotator == coders[ci])) next
+        S[ci, ui, ] <- cds %in% has(units[ui], coders[ci])
+      }
+    n <- length(units)
+    if (length(coders) == 2) {
+      X <- matrix(S[1, , ], n, k); Y <- matrix(S[2, , ], n, k)
+      est <- if (n) mean_ks(code_ks(X, Y)) else kres(why = "no items")
+      stat <- function(i) mean_ks(code_ks(X[i, , drop = FALSE],
+                                          Y[i, , drop = FALSE]))$v
+      low1 <- function() {
+        ks <- code_ks(X, Y); pa <- colMeans(X); pb <- colMeans(Y)
+        pe <- pa * pb + (1 - pa) * (1 - pb)
+        mean(vapply(which(!is.na(ks)), function(j) perfect_lower(n, pe[j]), 0))
+      }
+    } else {
+      est <- if (n) mean_ks(fleiss_code_ks(S)) else kres(why = "no items")
+      stat <- function(i) mean_ks(fleiss_code_ks(S[, i, , drop = FALSE]))$v
+      low1 <- function() {
+        ks <- fleiss_code_ks(S)
+        # per code: the mean over the coders of the share of their
+        # units they chose it on
+        share <- vapply(seq_len(k), function(j)
+          mean(rowMeans(matrix(S[, , j], length(coders)), na.rm = TRUE)), 0)
+        pe <- share^2 + (1 - share)^2
+        mean(vapply(which(!is.na(ks)), function(j) perfect_lower(n, pe[j]), 0))
+      }
+    }
+  } else if (length(coders) == 2) {
+    # an item a coder left empty is dropped
+    a <- vapply(units, function(i) match(has(i, coders[1])[1], cds), 0L)
+    b <- vapply(units, function(i) match(has(i, coders[2])[1], cds), 0L)
+    ok <- !is.na(a) & !is.na(b)
+    a <- a[ok]; b <- b[ok]; n <- length(a)
+    est <- cohen_k(a, b, k)
+    stat <- function(i) cohen_k(a[i], b[i], k)$v
+    low1 <- function() perfect_lower(n, est$pe)
+  } else if (length(coders) > 2) {
+    M <- t(vapply(units, function(i) {
+      cs <- vapply(coders, function(c) match(has(i, c)[1], cds), 0L)
+      tabulate(cs[!is.na(cs)], k)
+    }, numeric(k)))
+    M <- M[rowSums(M) >= 2, , drop = FALSE]
+    n <- nrow(M)
+    est <- fleiss_k(M)
+    stat <- function(i) fleiss_k(M[i, , drop = FALSE])$v
+    low1 <- function() perfect_lower(n, est$pe)
+  }
+  ci <- interval(est, n, stat, low1)
+  note <- if (!is.na(est$why)) est$why else if (!is.na(ci$why)) ci$why else
+    if (!is.na(ci$lo) && n < 10) sprintf("only %d item%s, under 10: the interval says little",
+                                        n, if (n == 1) "" else "s") else ""
+  bands[[length(bands) + 1]] <<- lapply(ci$band, num)
+  list(txt(d), txt(rname), txt(closed), txt(versions), int(n), txt(coef),
+       num(est$v), num(ci$lo), num(ci$hi), txt(ci$method), int(ci$samples),
+       int(ci$degenerate), int(ci$seed), txt(if (is.na(est$v)) "" else band_of(est$v)),
+       txt(note))
+}
 rows <- list()
+bands <- list()
 for (d in dims) {
   for (r in rounds$name) {
     items <- round_items$item[round_items$round == r]
     coders <- strsplit(rounds$annotators[rounds$name == r], ";", fixed = TRUE)[[1]]
-    if (length(coders) != 2) next
-    # items both coders submitted
-    both <- items[vapply(items, function(i)
-      all(coders %in% subm$annotator[subm$item == i]), logical(1))]
-    lab <- subm[subm$dimension == d & subm$item %in% both, , drop = FALSE]
-    codes_of <- function(i, who) lab$code[lab$item == i & lab$annotator == who]
-    if (many(d)) {
-      ks <- c()
-      for (cd in codes$code[codes$dimension == d]) {
-        x <- vapply(both, function(i) cd %in% codes_of(i, coders[1]), logical(1))
-        y <- vapply(both, function(i) cd %in% codes_of(i, coders[2]), logical(1))
-        ks <- c(ks, if (length(both)) code_kappa(x, y) else NA)
-      }
-      k <- if (any(!is.na(ks))) mean(ks, na.rm = TRUE) else NA
-    } else {
-      # an item a coder left empty is dropped
-      both <- both[vapply(both, function(i) length(codes_of(i, coders[1])) > 0 &&
-                            length(codes_of(i, coders[2])) > 0, logical(1))]
-      a <- vapply(both, function(i) codes_of(i, coders[1])[1], "")
-      b <- vapply(both, function(i) codes_of(i, coders[2])[1], "")
-      k <- if (length(both)) cohen(a, b) else NA
-    }
-    rows[[length(rows) + 1]] <- list(txt(d), txt(r), int(length(both)), num(k))
+    vrows <- raw[raw$item %in% items & raw$annotator %in% coders, , drop = FALSE]
+    rows[[length(rows) + 1]] <- agreement_row(
+      d, r, if (rounds$closed_at[rounds$name == r] != "") "yes" else "no",
+      coders, items, versions_of(vrows))
+  }
+  if (nrow(rounds)) {
+    coders <- unique(subm$annotator)
+    coders <- coders[!(coders %in% machines) | coders %in% declared]
+    rows[[length(rows) + 1]] <- agreement_row(
+      d, "(whole study)", "", coders, unique(subm$item), versions_of(raw))
   }
 }
-add_table("agreement", "Agreement per dimension and round",
-          c("dimension", "round", "items", "kappa"), rows)
+add_table("agreement", "Agreement per dimension and round, the whole study last",
+          c("dimension", "round", "closed", "codebook", "items", "coefficient",
+            "kappa", "ci low", "ci high", "ci method", "resamples", "degenerate",
+            "seed", "band", "note"), rows)
+if ("--mc-band" %in% commandArgs(trailingOnly = TRUE))
+  add_table("agreement.mc_band", "Monte Carlo band of each bootstrap bound",
+            c("low from", "low to", "high from", "high to"), bands)
 
 # output
 show <- function(c) {

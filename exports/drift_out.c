@@ -24,8 +24,10 @@ static void text(const struct drift *d, struct buf *out)
 		buf_addf(out, "  %-16s %-16s %6zu %10.0f\n",
 			 d->times[i].annotator, d->times[i].round,
 			 d->times[i].items, d->times[i].median);
-	buf_addstr(out, "\nCodes chosen per round, and whether their mix "
-		   "moved (chi-square test of homogeneity)\n");
+	buf_addstr(out, "\nCodes chosen per round (the round each label was "
+		   "made in), and whether their mix moved (chi-square test "
+		   "of homogeneity; with small expected counts, its Monte "
+		   "Carlo p-value)\n");
 	if (!d->nr_codes)
 		buf_addstr(out, "  no submitted labels in rounds yet\n");
 	for (i = 0; i < d->nr_codes; i++) {
@@ -33,7 +35,20 @@ static void text(const struct drift *d, struct buf *out)
 		size_t nk = c->dim->nr_codes;
 
 		buf_addf(out, "\n  %s, %s: ", c->annotator, c->dim->key);
-		if (c->chi2.defined)
+		if (c->chi2.defined && c->small_expected)
+			buf_addf(out, "chi2 = %.2f, df = %.0f; expected counts "
+				 "are small (%d of %d cells under 5, the "
+				 "smallest %.2f): Monte Carlo p %s%.3f (%d "
+				 "tables with these margins, seed %llu)%s; the "
+				 "chi-square approximation would say p = "
+				 "%.3f\n", c->chi2.value, c->df,
+				 c->cells_under5, c->cells, c->min_expected,
+				 c->p.value < 0.001 ? "< " : "= ",
+				 c->p.value < 0.001 ? 0.001 : c->p.value,
+				 c->mc_tables, (unsigned long long)c->mc_seed,
+				 c->p.value < 0.05 ? " (the mix moved)" : "",
+				 c->p_asymptotic.value);
+		else if (c->chi2.defined)
 			buf_addf(out, "chi2 = %.2f, df = %.0f, p %s%.3f%s\n",
 				 c->chi2.value, c->df, c->p.value < 0.001 ?
 				 "< " : "= ", c->p.value < 0.001 ? 0.001 :
@@ -114,6 +129,22 @@ static void json(const struct drift *d, struct buf *out)
 		else
 			jsonw_null(&j, "df");
 		json_stat(&j, "p", &c->p, 6);
+		jsonw_str(&j, "p_method", !c->chi2.defined ? NULL :
+			  c->small_expected ? "monte carlo" : "chi-square");
+		json_stat(&j, "p_chi_square", &c->p_asymptotic, 6);
+		if (c->chi2.defined) {
+			jsonw_bool(&j, "small_expected_counts",
+				   c->small_expected);
+			jsonw_int(&j, "cells", c->cells);
+			jsonw_int(&j, "cells_expected_under_5",
+				  c->cells_under5);
+			jsonw_double(&j, "min_expected", c->min_expected, 4);
+		}
+		if (c->small_expected) {
+			jsonw_int(&j, "monte_carlo_tables", c->mc_tables);
+			jsonw_int(&j, "monte_carlo_seed",
+				  (long long)c->mc_seed);
+		}
 		jsonw_str(&j, "why", c->chi2.defined ? NULL : c->chi2.why);
 		jsonw_end(&j);
 		reopen(&one);
@@ -195,6 +226,24 @@ static void csv(const struct drift *d, struct buf *out)
 		csvw_key(&w, c->dim->key);
 		csvw_double(&w, c->df, 0);
 		csvw_double(&w, c->p.value, 6);
+		csvw_end(&w);
+		if (!c->small_expected)
+			continue;
+		/* the p above is the Monte Carlo one: the approximation's
+		 * beside it, and how small the expected counts are */
+		csvw_key(&w, "p_chi_square");
+		csvw_key(&w, c->annotator);
+		csvw_null(&w);
+		csvw_key(&w, c->dim->key);
+		csvw_double(&w, c->df, 0);
+		csvw_double(&w, c->p_asymptotic.value, 6);
+		csvw_end(&w);
+		csvw_key(&w, "cells_expected_under_5");
+		csvw_key(&w, c->annotator);
+		csvw_null(&w);
+		csvw_key(&w, c->dim->key);
+		csvw_int(&w, c->cells);
+		csvw_int(&w, c->cells_under5);
 		csvw_end(&w);
 	}
 	buf_add(out, w.row.ptr, w.row.len);

@@ -4,7 +4,11 @@
  *   kind,annotator,round,dimension,code,value
  * kind "time" (value: median seconds an item; code: the number of items
  * timed), "count" (value: how many times the code was chosen in the
- * round), "chi2" and "p" (round empty; code: df).
+ * round), "chi2" and "p" (round empty; code: df; p is the Monte Carlo
+ * p-value when the expected counts are small, and then
+ * "p_chi_square" gives the approximation's and
+ * "cells_expected_under_5" how many cells (code: of how many) expect
+ * fewer than 5).
  */
 #ifndef BUGCODER_DRIFT_OUT_H
 #define BUGCODER_DRIFT_OUT_H

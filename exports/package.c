@@ -611,6 +611,11 @@ static int write_analysis(struct pkg *p, const struct codebook *cb,
 			r_string(&v, o->effort_by);
 		else if (len == 7 && !strncmp(at + 1, "PENDING", 7))
 			buf_addstr(&v, o->include_pending ? "TRUE" : "FALSE");
+		else if (len == 4 && !strncmp(at + 1, "BOOT", 4))
+			buf_addf(&v, "%d", AGREE_BOOT_DEFAULT);
+		else if (len == 4 && !strncmp(at + 1, "SEED", 4))
+			buf_addf(&v, "%llu", (unsigned long long)
+				 AGREE_SEED_DEFAULT);
 		else {
 			buf_addch(&b, '@');
 			s = at + 1;
@@ -684,8 +689,12 @@ static const char readme[] =
 	"report.json        the same tables as JSON: {\"tables\": [{\"id\",\n"
 	"                   \"title\", \"columns\", \"rows\"}]}\n"
 	"analysis.R         base R only: recomputes report.json's tables from\n"
-	"                   the CSV files (Rscript analysis.R; --csv prints\n"
-	"                   every cell as table,row,column,value)\n"
+	"                   the CSV files, every column of the agreement table\n"
+	"                   included (its bootstrap bounds and degenerate\n"
+	"                   counts within Monte Carlo error: R draws its own\n"
+	"                   resamples) (Rscript analysis.R; --csv prints\n"
+	"                   every cell as table,row,column,value; --mc-band\n"
+	"                   adds where other resamples may put each bound)\n"
 	"manifest.json      sizes, rows and SHA-256 of the files; audit_head:\n"
 	"                   the audit log's newest row and its hash when the\n"
 	"                   package was made (bugcoder audit verify --head\n"

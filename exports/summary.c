@@ -1092,17 +1092,20 @@ static int agreement_table(struct report *r, struct store *st,
 {
 	static const char *const cols[] = {
 		"dimension", "round", "closed", "codebook_version", "items",
-		"coefficient", "kappa", "ci_low", "ci_high", "band",
-		"undefined_reason",
+		"coefficient", "kappa", "ci_low", "ci_high", "ci_method",
+		"bootstrap_samples", "bootstrap_degenerate", "bootstrap_seed",
+		"band", "undefined_reason",
 	};
 	static const char *const heads[] = {
 		"dimension", "round", "closed", "codebook", "items",
-		"coefficient", "kappa", "ci low", "ci high", "band", "note",
+		"coefficient", "kappa", "ci low", "ci high", "ci method",
+		"resamples", "degenerate", "seed", "band", "note",
 	};
+	enum { NCOLS = sizeof(cols) / sizeof(cols[0]) };
 	struct buf text = BUF_INIT;
 	struct csv c = CSV_INIT;
 	struct table *t;
-	int idx[11];
+	int idx[NCOLS], items_col;
 	size_t i, k;
 	int ret = -1;
 
@@ -1110,10 +1113,12 @@ static int agreement_table(struct report *r, struct store *st,
 				      &text, e) < 0 ||
 	    csv_parse(&c, text.ptr, text.len, "agreement", e) < 0)
 		goto out;
-	t = table_new(r, 11, 0, "agreement", "Agreement per dimension and "
-		      "round (kappa with its interval; the codebook versions "
-		      "the round was coded under)");
-	for (k = 0; k < 11; k++) {
+	t = table_new(r, NCOLS, 0, "agreement", "Agreement per dimension and "
+		      "round, the whole study last (kappa with its 95% "
+		      "interval: its method, and for a bootstrap the "
+		      "resamples, the degenerate ones drawn again and the "
+		      "seed; the codebook versions coded under)");
+	for (k = 0; k < NCOLS; k++) {
 		add_text(t, "%s", heads[k]);
 		idx[k] = c.nr ? csv_column(&c.v[0], cols[k]) : -1;
 		if (idx[k] < 0) {
@@ -1122,6 +1127,7 @@ static int agreement_table(struct report *r, struct store *st,
 			goto out;
 		}
 	}
+	items_col = c.nr ? csv_column(&c.v[0], "ci_items") : -1;
 	for (i = 1; i < c.nr; i++) {
 		const struct csv_record *rec = &c.v[i];
 
@@ -1129,17 +1135,29 @@ static int agreement_table(struct report *r, struct store *st,
 			continue;
 		if (o->round && strcmp(rec->fields[idx[1]], o->round))
 			continue;
-		for (k = 0; k < 11; k++) {
+		for (k = 0; k < NCOLS; k++) {
 			const char *f = rec->fields[idx[k]];
+			int whole = k == 4 || (k >= 10 && k <= 12);
 
-			if (k == 4 || (k >= 6 && k <= 8)) {
+			if (whole || (k >= 6 && k <= 8)) {
 				if (!*f)
 					cell_new(t, CELL_NONE, 0)->s =
 						xstrdup("-");
 				else
-					cell_new(t, k == 4 ? CELL_INT :
+					cell_new(t, whole ? CELL_INT :
 						 CELL_NUM, strtod(f, NULL))->s =
 						xstrdup(f);
+			} else if (k == NCOLS - 1 && !*f && items_col >= 0 &&
+				   *rec->fields[idx[7]] &&
+				   atol(rec->fields[items_col]) <
+				   AGREE_SMALL_N) {
+				/* the note: why a figure is undefined, or that
+				 * an interval rests on few items */
+				add_text(t, "only %s item%s, under %d: the "
+					 "interval says little",
+					 rec->fields[items_col],
+					 strcmp(rec->fields[items_col], "1") ?
+					 "s" : "", AGREE_SMALL_N);
 			} else {
 				add_text(t, "%s", f);
 			}

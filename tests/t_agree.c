@@ -42,6 +42,10 @@
 #include "core/buf.h"
 #include "core/err.h"
 
+/* Percentile bootstrap options for the calls below. */
+#define BOPTS(b, s) \
+	(&(const struct agree_boot_opts){ AGREE_CI_BOOTSTRAP, (b), (s) })
+
 #define FIXTURE "tests/fixtures/agreement-cases.json"
 
 /* ---- skip list and tolerance overrides ---------------------------------- */
@@ -2261,11 +2265,11 @@ static void test_interval_past_one(void **state)
 	assert_near(ci.low.value, ci.wald_low.value);
 
 	/* the bootstrap stays in range, brackets kappa, and is seeded */
-	assert_int_equal(agree_boot_table(&t, NULL, 2000, 42, &c.kappa, &c.se,
+	assert_int_equal(agree_boot_table(&t, NULL, BOPTS(2000, 42), &c.kappa, &c.se,
 					  &b1, NULL), 0);
-	assert_int_equal(agree_boot_table(&t, NULL, 2000, 42, &c.kappa, &c.se,
+	assert_int_equal(agree_boot_table(&t, NULL, BOPTS(2000, 42), &c.kappa, &c.se,
 					  &b2, NULL), 0);
-	assert_int_equal(agree_boot_table(&t, NULL, 2000, 7, &c.kappa, &c.se,
+	assert_int_equal(agree_boot_table(&t, NULL, BOPTS(2000, 7), &c.kappa, &c.se,
 					  &b3, NULL), 0);
 	assert_true(b1.low.defined && b1.high.defined);
 	assert_true(b1.low.value >= -1 && b1.high.value <= 1);
@@ -2300,7 +2304,7 @@ static void test_zero_se(void **state)
 	agree_ci_wald(&c.kappa, &c.se, &ci);
 	assert_undef(ci.low, "standard error is 0");
 	assert_undef(ci.high, "standard error is 0");
-	assert_int_equal(agree_boot_table(&t, NULL, 500, 1, &c.kappa, &c.se,
+	assert_int_equal(agree_boot_table(&t, NULL, BOPTS(500, 1), &c.kappa, &c.se,
 					  &ci, NULL), 0);
 	assert_false(ci.low.defined);
 	assert_non_null(ci.low.why);
@@ -2415,7 +2419,7 @@ static void test_conger_two_is_cohen(void **state)
 	agree_table_from_labels(&t, 3, v, v + 10, 10, NULL, NULL);
 	agree_cohen(&t, &c, NULL);
 	assert_stat(k, c.kappa.value);
-	assert_int_equal(agree_boot_conger(&l, 1000, 3, &k, &ci, NULL), 0);
+	assert_int_equal(agree_boot_conger(&l, BOPTS(1000, 3), &k, &ci, NULL), 0);
 	assert_true(ci.low.defined);
 	assert_true(ci.low.value >= -1 && ci.high.value <= 1);
 	agree_table_release(&t);
@@ -2457,10 +2461,37 @@ static void test_fleiss_se(void **state)
 	assert_int_equal(agree_fleiss(&c, &f, NULL), 0);
 	assert_stat(f.kappa, kap);
 	assert_stat(f.se, sqrt(sum / (5 * 4)));
-	assert_int_equal(agree_boot_fleiss(&c, 1000, 9, &f.kappa, &ci, NULL),
+	assert_int_equal(agree_boot_fleiss(&c, BOPTS(1000, 9), &f.kappa, &ci, NULL),
 			 0);
 	assert_true(ci.low.defined && ci.low.value >= -1 &&
 		    ci.high.value <= 1);
+}
+
+/* An interval of some width is never printed as 0.00-0.00: as many
+ * decimals as it takes (up to 6) for the bounds to differ. */
+static void test_interval_decimals(void **state)
+{
+	struct agree_ci ci;
+	struct buf b = BUF_INIT;
+
+	(void)state;
+	memset(&ci, 0, sizeof(ci));
+	ci.low.defined = ci.high.defined = 1;
+	ci.low.value = 0.001;
+	ci.high.value = 0.004;
+	agree_fmt_ci(&b, &ci, 2);
+	assert_string_equal(b.ptr, "0.001\xe2\x80\x93" "0.004");
+	buf_reset(&b);
+	ci.low.value = 0.00121;
+	ci.high.value = 0.00134;
+	agree_fmt_ci(&b, &ci, 2);
+	assert_string_equal(b.ptr, "0.0012\xe2\x80\x93" "0.0013");
+	buf_reset(&b);
+	ci.low.value = 0.62;
+	ci.high.value = 0.91;
+	agree_fmt_ci(&b, &ci, 2);
+	assert_string_equal(b.ptr, "0.62\xe2\x80\x93" "0.91");
+	buf_release(&b);
 }
 
 /* Numbers as printed: no "-0.00"; p < .001; band ranges. */
@@ -2604,9 +2635,8 @@ static void test_summary_levels(void **state)
 	agree_table_release(&ad.table);
 }
 
-/* The default bootstrap gives way to Wald on a large table, unless the
- * method was chosen. */
-static void test_interval_auto(void **state)
+/* The bootstrap is the default at every size; --ci wald gives Wald. */
+static void test_interval_every_size(void **state)
 {
 	struct code codes[2] = { { .key = "yes" }, { .key = "no" } };
 	struct dimension dim = { .key = "d", .name = "D", .codes = codes,
@@ -2616,7 +2646,7 @@ static void test_interval_auto(void **state)
 	struct agreement ag = AGREEMENT_INIT;
 	struct agree_summary s = AGREE_SUMMARY_INIT;
 	struct agree_opts o = AGREE_OPTS_INIT;
-	long v[4] = { 2600, 200, 300, 2400 };
+	long v[4] = { 260000, 20000, 30000, 240000 };
 
 	(void)state;
 	memset(&ad, 0, sizeof(ad));
@@ -2627,18 +2657,168 @@ static void test_interval_auto(void **state)
 	ag.nr_annotators = 2;
 	ag.dims = &ad;
 	ag.nr_dims = 1;
-	assert_true(agree_table_total(&ad.table) > AGREE_BOOT_AUTO_MAX);
 	assert_int_equal(agree_summarize(&ag, NULL, &s, NULL), 0);
-	assert_int_equal(s.dims[0].code.ci.method, AGREE_CI_WALD);
-	assert_true(s.dims[0].code.ci.low.defined);
-	agree_summary_release(&s);
-	o.ci_auto = 0;
-	o.boot = 200;
-	assert_int_equal(agree_summarize(&ag, &o, &s, NULL), 0);
 	assert_int_equal(s.dims[0].code.ci.method, AGREE_CI_BOOTSTRAP);
-	assert_int_equal(s.dims[0].code.ci.boot, 200);
+	assert_int_equal(s.dims[0].code.ci.boot, AGREE_BOOT_DEFAULT);
+	assert_true(s.dims[0].code.ci.low.defined);
+	/* 550,000 items: the bootstrap and Wald agree closely */
+	assert_true(fabs(s.dims[0].code.ci.low.value -
+			 s.dims[0].code.ci.wald_low.value) < 0.005);
+	agree_summary_release(&s);
+	o.ci = AGREE_CI_WALD;
+	assert_int_equal(agree_summarize(&ag, &o, &s, NULL), 0);
+	assert_int_equal(s.dims[0].code.ci.method, AGREE_CI_WALD);
 	agree_summary_release(&s);
 	agree_table_release(&ad.table);
+}
+
+/* A code one annotator chose on every item has a 2 x 2 kappa of 0 by
+ * construction: undefined with that reason, for select one and select
+ * many; the select-many mean leaves it out and says how many were. */
+static void test_code_every_item(void **state)
+{
+	struct code codes[3] = { { .key = "a" }, { .key = "b" },
+				 { .key = "c" } };
+	struct dimension one = { .key = "one", .name = "One", .codes = codes,
+				 .nr_codes = 3 };
+	struct dimension many = { .key = "many", .name = "Many",
+				  .codes = codes, .nr_codes = 3,
+				  .select_many = 1 };
+	char *names[2] = { "ann", "bob" };
+	/* ann chose a everywhere; bob a on 6 items, b on 4 */
+	static const long t1[9] = { 6, 4, 0, 0, 0, 0, 0, 0, 0 };
+	/* sets: ann {a} or {a, b}, bob {a}, {b} or {a, b}; c nobody */
+	uint64_t sa[10] = { 1, 1, 3, 3, 1, 3, 1, 1, 3, 1 };
+	uint64_t sb[10] = { 1, 2, 3, 3, 1, 2, 1, 1, 3, 1 };
+	uint64_t sets[20];
+	unsigned char present[20];
+	struct agree_code per[3];
+	struct agreement_dim ad[2];
+	struct agreement ag = AGREEMENT_INIT;
+	struct agree_summary s = AGREE_SUMMARY_INIT;
+	long count[2][6] = { { 0 } };
+	const struct agree_level_summary *lv;
+	struct agree_code b2;
+	struct buf b = BUF_INIT;
+	int i;
+
+	(void)state;
+	memset(ad, 0, sizeof(ad));
+	ad[0].dim = &one;
+	ad[0].k = 3;
+	table_of(&ad[0].table, 3, t1);
+	ad[0].count = count[0];
+	ad[1].dim = &many;
+	ad[1].k = 3;
+	ad[1].n_items = 10;
+	ad[1].count = count[1];
+	ad[1].per_code = per;
+	for (i = 0; i < 10; i++) {
+		sets[i] = sa[i];
+		sets[10 + i] = sb[i];
+		present[i] = present[10 + i] = 1;
+		count[1][0] += (long)(sa[i] & 1);
+		count[1][1] += (long)(sb[i] & 1);
+		count[1][2] += (long)(sa[i] >> 1 & 1);
+		count[1][3] += (long)(sb[i] >> 1 & 1);
+	}
+	ad[1].sets = sets;
+	ad[1].present = present;
+	ad[1].n_units = 10;
+	assert_int_equal(agree_multi(3, sa, sb, 10, per, &ad[1].multi, NULL),
+			 0);
+	/* agree_multi() still counts code a as a kappa of 0 */
+	assert_stat(per[0].kappa, 0);
+	ag.annotators = names;
+	ag.nr_annotators = 2;
+	ag.dims = ad;
+	ag.nr_dims = 2;
+	assert_int_equal(agree_summarize(&ag, NULL, &s, NULL), 0);
+
+	lv = &s.dims[0].code;
+	assert_undef(lv->kappa, "single code");
+	assert_undef(lv->code_kappa[0], "chose this code on every item");
+	assert_undef(lv->code_kappa[1], "never chose this code");
+	agree_code(&ad[0].table, 0, &b2, NULL);
+	assert_stat(b2.kappa, 0);	/* what was printed as 0.000 */
+
+	lv = &s.dims[1].code;
+	assert_undef(lv->code_kappa[0], "chose this code on every item");
+	assert_undef(lv->code_kappa[2], "neither annotator used this code");
+	assert_true(lv->code_kappa[1].defined);
+	assert_stat(lv->kappa, lv->code_kappa[1].value);
+	assert_int_equal(lv->codes_defined, 1);
+	assert_int_equal(lv->codes_left_out, 2);
+	assert_true(lv->ci.low.defined);
+	assert_int_equal(lv->ci.boot, AGREE_BOOT_DEFAULT);
+	agree_sentence_build(&ag, &s.dims[1], lv, &b);
+	assert_non_null(strstr(b.ptr, "the mean of 1 code kappa, 2 codes "
+			       "left out as undefined"));
+	buf_release(&b);
+	agree_summary_release(&s);
+	agree_table_release(&ad[0].table);
+}
+
+/* A kappa of 1 gets the exact one-sided lower bound whatever the
+ * method; the gate reads it as the lower bound. */
+static void test_kappa_one_bound(void **state)
+{
+	struct code codes[2] = { { .key = "yes" }, { .key = "no" } };
+	struct dimension dim = { .key = "d", .name = "D", .codes = codes,
+				 .nr_codes = 2 };
+	char *names[2] = { "ann", "bob" };
+	static const long v[4] = { 12, 0, 0, 8 };
+	struct agreement_dim ad;
+	struct agreement ag = AGREEMENT_INIT;
+	struct agree_summary s = AGREE_SUMMARY_INIT;
+	struct agree_opts o = AGREE_OPTS_INIT;
+	double pe = 0.6 * 0.6 + 0.4 * 0.4, pl = exp(log(0.05) / 20);
+	int m;
+
+	(void)state;
+	memset(&ad, 0, sizeof(ad));
+	ad.dim = &dim;
+	ad.k = 2;
+	table_of(&ad.table, 2, v);
+	ag.annotators = names;
+	ag.nr_annotators = 2;
+	ag.dims = &ad;
+	ag.nr_dims = 1;
+	for (m = 0; m < 3; m++) {
+		o.ci = m == 0 ? AGREE_CI_BOOTSTRAP : m == 1 ? AGREE_CI_WALD :
+		       AGREE_CI_BCA;
+		assert_int_equal(agree_summarize(&ag, &o, &s, NULL), 0);
+		assert_stat(s.dims[0].code.kappa, 1);
+		assert_int_equal(s.dims[0].code.ci.method, AGREE_CI_EXACT);
+		assert_near(s.dims[0].code.ci.low.value, (pl - pe) / (1 - pe));
+		assert_stat(s.dims[0].code.ci.high, 1);
+		/* the raw Wald bounds of an SE of 0 stay beside it */
+		assert_stat(s.dims[0].code.ci.wald_low, 1);
+		agree_summary_release(&s);
+	}
+	agree_table_release(&ad.table);
+}
+
+/* The trend's standard error: three points on a line have none left. */
+static void test_trend_se(void **state)
+{
+	const double y[4] = { 0.5, 0.6, 0.8, 0.7 };
+	const double line[3] = { 0.5, 0.6, 0.7 };
+	const int def[4] = { 1, 1, 1, 1 };
+	struct agree_stat slope, se;
+
+	(void)state;
+	slope = agree_trend_slope(y, def, 4);
+	se = agree_trend_se(y, def, 4);
+	/* by hand: x = 0..3, Sxx = 5, Sxy = 0.4, fitted 0.53 + 0.08 x,
+	 * residuals -0.03, -0.01, 0.11, -0.07 on 2 degrees of freedom */
+	assert_near(slope.value, 0.08);
+	assert_near(se.value, sqrt((0.03 * 0.03 + 0.01 * 0.01 +
+				    0.11 * 0.11 + 0.07 * 0.07) / 2 / 5));
+	se = agree_trend_se(line, def, 3);
+	assert_near(se.value, 0);
+	se = agree_trend_se(line, def, 2);
+	assert_undef(se, "three rounds");
 }
 
 /* An optional select-many dimension nobody coded: identical (empty) sets
@@ -2706,7 +2886,11 @@ static const struct CMUnitTest static_tests[] = {
 	cmocka_unit_test(test_fleiss_se),
 	cmocka_unit_test(test_formatting),
 	cmocka_unit_test(test_summary_levels),
-	cmocka_unit_test(test_interval_auto),
+	cmocka_unit_test(test_interval_every_size),
+	cmocka_unit_test(test_code_every_item),
+	cmocka_unit_test(test_kappa_one_bound),
+	cmocka_unit_test(test_trend_se),
+	cmocka_unit_test(test_interval_decimals),
 	cmocka_unit_test(test_select_many_nobody),
 	cmocka_unit_test(test_reference_summary),
 };

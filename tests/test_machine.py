@@ -230,6 +230,47 @@ class MachineTest(unittest.TestCase):
         self.assertIn("gpt: 1 coded, 0 failed", out)
         self.assertEqual(self.gpt_submissions(), ITEMS)
 
+    def test_trailing_text_is_refused(self):
+        """An answer is one JSON document: a second one, or a word after
+        it, is not an answer; white space after it is."""
+        for extra in ("\nDone.", ' {"labels": {}}', "]"):
+            before = self.s.dump()
+            p = self.s.run("machine-code", "gpt", "--round", "r1",
+                           "--command", cmd("trailing", repr(extra)),
+                           "--limit", "1")
+            self.assertEqual(p.returncode, 1, extra)
+            self.assertIn("text after its JSON document", p.stderr, extra)
+            self.assertEqual(before, self.s.dump(), extra)
+        p = self.s.run("machine-code", "gpt", "--round", "r1", "--command",
+                       cmd("trailing", "'\n\t  \n'"), "--limit", "1")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(len(self.gpt_submissions()), 1)
+
+    def test_background_child_keeps_no_answer_back(self):
+        """The command prints a whole answer and exits, leaving a child
+        that holds its stdout open for 30 s: the answer is kept at once,
+        and the child is killed with the command's group."""
+        pidfile = os.path.join(self.tmp, "pid")
+        t0 = time.monotonic()
+        p = self.s.run("machine-code", "gpt", "--round", "r1", "--command",
+                       cmd("background", pidfile), "--limit", "1",
+                       "--timeout", "20")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertLess(time.monotonic() - t0, 10)
+        self.assertIn("gpt: 1 coded, 0 failed", p.stdout)
+        self.assertEqual(self.gpt_submissions(), [ITEMS[0]])
+        (answer,) = self.s.query("SELECT answer FROM machine_answers")[0]
+        self.assertNotIn("too late", answer)
+        pid = int(open(pidfile).read())
+        for _ in range(50):
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.05)
+        else:
+            self.fail("the command's background child %d still runs" % pid)
+
     def test_escapes_are_stored_not_shown(self):
         p = self.s.run("machine-code", "gpt", "--round", "r1", "--command",
                        cmd("escapes"), "--limit", "1")
@@ -401,6 +442,70 @@ class MachineAgreementTest(unittest.TestCase):
                                          "bob"]["kappa"]), 5 / 13, 5)
         self.assertAlmostEqual(float(sym["kw (kw-fixed)", "agreed"]
                                      ["observed_agreement"]), 2 / 3, 5)
+
+    def test_the_rules_of_the_headline(self):
+        """The machine table holds to the annotators' rules: a machine
+        that copies another has a kappa of 1 with its exact lower bound,
+        a constant machine's kappa is undefined with the reason, and
+        every interval names its method."""
+        doc = self.s.agree_json("--round", "r1")
+        p = self.pairs(doc["machines"])
+        same = p["gpt", "kw"]
+        self.assertEqual(same["cohen_kappa"], 1)
+        self.assertEqual(same["ci_method"], "exact lower bound (kappa = 1)")
+        self.assertTrue(same["ci_one_sided"])
+        # 4 items: observed agreement >= 0.05^(1/4)
+        self.assertAlmostEqual(same["observed_agreement_lower"],
+                               0.05 ** 0.25, places=12)
+        lo, hi = same["ci95"]
+        self.assertEqual(hi, 1)
+        self.assertTrue(-1 <= lo < 1)
+        self.assertIn("fewer than 10 items", same["ci_warning"])
+        for q in doc["machines"]["pairs"]:
+            self.assertIn(q["ci_method"], ("bootstrap percentile",
+                                           "exact lower bound (kappa = 1)"))
+            if q["ci95"]:
+                self.assertTrue(-1 <= q["ci95"][0] <= q["ci95"][1] <= 1)
+            if q["cohen_kappa"] is None:
+                self.assertTrue(q["undefined_reason"])
+        text = self.s.ok("agree", "--round", "r1")
+        self.assertRegex(text, r"gpt\s+vs kw\s+n 4\s+kappa 1.000  one-sided "
+                               r"95% lower bound")
+        self.assertNotIn("[1.000, 1.000]", text)
+
+    def test_constant_machine(self):
+        s = Study(members=[("alice", "annotator"), ("bob", "annotator"),
+                           ("flat", "machine")])
+        try:
+            s.ok("round", "create", "r1", "--items",
+                 ",".join(ref(n) for n in ITEMS), "--annotators", "alice,bob")
+            s.ok("machine-code", "flat", "--round", "r1", "--command",
+                 cmd("constant"))
+            for who, codes in (("alice", self.ALICE), ("bob", self.BOB)):
+                for n, code in zip(ITEMS, codes):
+                    s.ok("label", ref(n), "symptom=" + code,
+                         "root_cause=api_misuse", "fix_pattern=api_correction",
+                         "phase=training", "--submit", as_=who)
+            p = self.pairs(s.agree_json("--round", "r1")["machines"])
+            k = p["flat", "alice"]
+            self.assertIsNone(k["cohen_kappa"])
+            self.assertEqual(k["undefined_reason"],
+                             "one annotator used a single code on every item")
+            self.assertIsNone(k["ci95"])
+            text = s.ok("agree", "--round", "r1")
+            self.assertRegex(text, r"flat\s+vs alice\s+n 4\s+kappa undefined "
+                                   r"\(one annotator used a single code")
+            self.assertNotIn("0.000 [0.000, 0.000]", text)
+            rows = list(csv.DictReader(io.StringIO(
+                s.ok("agree", "--round", "r1", "--format", "csv"))))
+            r = [x for x in rows if x["coefficient"] ==
+                 "Cohen's kappa (machine)" and x["dimension"] == "symptom"
+                 and x["annotator_b"] == "alice"][0]
+            self.assertEqual(r["kappa"], "")
+            self.assertEqual(r["undefined_reason"],
+                             "one annotator used a single code on every item")
+        finally:
+            s.close()
 
     def test_blinding_and_package(self):
         # alice, in the open round, learns nothing of the machines

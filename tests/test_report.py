@@ -298,7 +298,100 @@ class PackageLeftovers(unittest.TestCase):
 
 class PackageAnalysisR(unittest.TestCase):
     """`Rscript analysis.R --csv` in a fresh package gives report.json's
-    numbers, cell by cell; the manifest lists every file."""
+    numbers, cell by cell (the agreement table's bootstrap bounds and
+    degenerate counts within Monte Carlo error: R draws its own
+    resamples); the manifest lists every file."""
+
+    def mc_close(self, col, v, got, band, i, row, cols):
+        """A bootstrap figure of report.json against R's: a bound must
+        lie in R's Monte Carlo band for it; a count of degenerate
+        resamples (negative binomial: failures before `resamples`
+        successes) within 4 standard deviations of the difference."""
+        if v is None or got == "NA":
+            self.assertTrue(v is None and got == "NA", (i, col, v, got))
+            return
+        got = float(got)
+        if col == "degenerate":
+            b = row[cols.index("resamples")]
+            q = (v + got) / (v + got + 2 * b)
+            sd = (b * q) ** 0.5 / (1 - q)
+            self.assertLessEqual(abs(v - got), 4 * 2 ** 0.5 * sd + 2,
+                                 (i, row, got))
+            return
+        if row[cols.index("ci method")] != "bootstrap percentile":
+            self.assertTrue(rc.same(got, v, 1e-5), (i, col, v, got))
+            return
+        lo, hi = ((0, 1) if col == "ci low" else (2, 3))
+        a, b = float(band[i, lo]), float(band[i, hi])
+        self.assertTrue(a - 1e-6 <= v <= b + 1e-6, (i, row, col, a, b, got))
+
+    def compare_package(self, d):
+        """Every cell of report.json in package `d` against Rscript
+        analysis.R --csv; returns (the report, cells checked)."""
+        with open(os.path.join(d, "report.json"), encoding="utf-8") as f:
+            rep = json.load(f)
+        p = subprocess.run(["Rscript", "analysis.R", "--csv", "--mc-band"],
+                           cwd=d, capture_output=True, text=True,
+                           timeout=300)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertNotIn("Warning", p.stderr)
+        cells = {}
+        for r in csv.DictReader(io.StringIO(p.stdout)):
+            cells[r["table"], int(r["row"]), int(r["column"])] = r["value"]
+        band = {k[1:]: v for k, v in cells.items()
+                if k[0] == "agreement.mc_band"}
+        cells = {k: v for k, v in cells.items()
+                 if k[0] != "agreement.mc_band"}
+        rtables = {t for t, _, _ in cells}
+        checked = 0
+        for t in rep["tables"]:
+            # (a table without rows prints no cell)
+            self.assertTrue(t["id"] in rtables or not t["rows"], t["id"])
+            cols = t["columns"]
+            for i, row in enumerate(t["rows"]):
+                for j, v in enumerate(row):
+                    got = cells[t["id"], i, j]
+                    if t["id"] == "agreement" and \
+                            cols[j] in ("ci low", "ci high", "degenerate"):
+                        self.mc_close(cols[j], v, got, band, i, row, cols)
+                    elif v is None:
+                        self.assertEqual(got, "NA", (t["id"], i, j, row))
+                    elif isinstance(v, str):
+                        self.assertEqual(got, v, (t["id"], i, j, row))
+                    else:
+                        # the agreement table's kappas are printed with
+                        # 6 digits
+                        tol = 1e-5 if t["id"] == "agreement" else 1e-9
+                        self.assertTrue(rc.same(float(got), v, tol),
+                                        (t["id"], i, j, got, v))
+                    checked += 1
+                self.assertNotIn((t["id"], i, len(row)), cells)
+            self.assertNotIn((t["id"], len(t["rows"]), 0), cells)
+        self.assertEqual(rtables - {t["id"] for t in rep["tables"]}, set())
+        return rep, checked
+
+    def test_three_annotators_and_scales(self):
+        """Fleiss' kappa, the mean of per-code Fleiss' kappas and empty
+        optional dimensions, recomputed by R cell by cell."""
+        if not shutil.which("Rscript"):
+            self.fail("Rscript is not installed")
+        import agree_golden
+        for build in (lambda: agree_golden.scales_study(13, 50, ["ann", "ben",
+                                                                 "cat"]),
+                      lambda: agree_golden.scales_study(12, 70,
+                                                        ["ann", "ben"])):
+            s, _ = build()
+            try:
+                d = os.path.join(s.dir, "pkg")
+                s.ok("export", "--package", d, "--include-pending")
+                rep, checked = self.compare_package(d)
+                ag = next(t for t in rep["tables"] if t["id"] == "agreement")
+                self.assertEqual(len(ag["rows"]), 4 * 3)
+                coefs = {r[5] for r in ag["rows"]}
+                self.assertIn("mean per-code kappa", coefs)
+                self.assertGreater(checked, 100)
+            finally:
+                s.close()
 
     def test_rscript_reproduces_report_json(self):
         if not shutil.which("Rscript"):
@@ -307,57 +400,13 @@ class PackageAnalysisR(unittest.TestCase):
         try:
             d = os.path.join(s.dir, "pkg")
             s.ok("export", "--package", d)
-            with open(os.path.join(d, "report.json"), encoding="utf-8") as f:
-                rep = json.load(f)
-            p = subprocess.run(["Rscript", "analysis.R", "--csv"], cwd=d,
-                               capture_output=True, text=True, timeout=120)
-            self.assertEqual(p.returncode, 0, p.stderr)
-            self.assertNotIn("Warning", p.stderr)
-            cells = {}
-            for r in csv.DictReader(io.StringIO(p.stdout)):
-                cells[r["table"], int(r["row"]), int(r["column"])] = r["value"]
-            rtables = {t for t, _, _ in cells}
-            checked = 0
-            for t in rep["tables"]:
-                if t["id"] == "agreement":
-                    continue
-                self.assertIn(t["id"], rtables)
-                for i, row in enumerate(t["rows"]):
-                    for j, v in enumerate(row):
-                        got = cells[t["id"], i, j]
-                        if v is None:
-                            self.assertEqual(got, "NA", (t["id"], i, j))
-                        elif isinstance(v, str):
-                            self.assertEqual(got, v, (t["id"], i, j))
-                        else:
-                            self.assertTrue(rc.same(float(got), v, 1e-9),
-                                            (t["id"], i, j, got, v))
-                        checked += 1
-                    self.assertNotIn((t["id"], i, len(row)), cells)
-                self.assertNotIn((t["id"], len(t["rows"]), 0), cells)
-            self.assertEqual(rtables - {t["id"] for t in rep["tables"]},
-                             set())
-            # agreement: kappa per dimension and round
+            rep, checked = self.compare_package(d)
             ag = next(t for t in rep["tables"] if t["id"] == "agreement")
-            rrows = {}
-            i = 0
-            while ("agreement", i, 0) in cells:
-                rrows[cells["agreement", i, 0], cells["agreement", i, 1]] = (
-                    cells["agreement", i, 2], cells["agreement", i, 3])
-                i += 1
-            cols = ag["columns"]
-            for row in ag["rows"]:
-                x = dict(zip(cols, row))
-                n, k = rrows[x["dimension"], x["round"]]
-                self.assertEqual(int(n), x["items"], x)
-                if x["kappa"] is None:
-                    self.assertEqual(k, "NA", x)
-                else:
-                    self.assertTrue(rc.same(float(k), x["kappa"], 1e-5),
-                                    (x, k))
-                checked += 1
-            self.assertEqual(len(rrows), len(ag["rows"]))
-            self.assertGreater(checked, 500)
+            rounds = [r[1] for r in ag["rows"]]
+            self.assertIn("(whole study)", rounds)
+            self.assertEqual(ag["columns"][9:13], ["ci method", "resamples",
+                                                   "degenerate", "seed"])
+            self.assertGreater(checked, 700)
             # the text form prints the same tables
             p = subprocess.run(["Rscript", "analysis.R"], cwd=d,
                                capture_output=True, text=True, timeout=120)

@@ -793,7 +793,8 @@ class Agreement(unittest.TestCase):
         out = self.s.ok("agree", "--dimension", "root_cause")
         self.assertRegex(out, r"Cohen's kappa for root cause was 0\.\d\d "
                          r"\(95% CI -?\d\.\d\d\u2013-?\d\.\d\d, bootstrap "
-                         r"percentile, 2000 samples, seed \d+; n = \d+ bugs, "
+                         r"percentile, 2000 resamples \(\d+ degenerate, "
+                         r"drawn again\), seed \d+; n = \d+ bugs, "
                          r"16 codes, 2 annotators; observed agreement "
                          r"\d\.\d\d\), [a-z ]+ agreement(, [a-z ]+ to [a-z ]+ "
                          r"within the interval)? \(Landis & Koch, 1977\)\.")
@@ -902,7 +903,9 @@ class Agreement(unittest.TestCase):
         self.assertEqual(d["cohen_kappa"]["ci95"][1], 1)
         self.assertTrue(d["cohen_kappa"]["ci_clipped"])
         out = self.s.ok("agree", "--seed", "77", "--boot", "500")
-        self.assertIn("500 samples, seed 77", out)
+        self.assertIn("500 resamples, seed 77", out)
+        self.assertRegex(out, r"500 resamples \(\d+ degenerate, drawn "
+                              r"again\), seed 77")
         a = self.s.ok("agree", "--format", "json", "--seed", "77")
         self.assertEqual(a, self.s.ok("agree", "--format", "json",
                                       "--seed", "77"))
@@ -1123,9 +1126,19 @@ class ByRound(unittest.TestCase):
                 # two points: the slope is their difference
                 self.assertAlmostEqual(d["trend"]["slope_per_round"],
                                        ys[1] - ys[0], places=12)
+        # the whole study closes each dimension's rows, as `agree` has it
+        for key, d in dims.items():
+            whole = d["whole_study"]
+            one = self.s.agree_json("--dimension", key)["dimensions"][0]
+            self.assertEqual(whole["round"], "(whole study)")
+            self.assertEqual(whole["kappa"]["value"], one["kappa"]["value"])
+            self.assertEqual(whole["kappa"]["ci95"], one["kappa"]["ci95"])
+            self.assertEqual(whole["items"], one["items"])
         rows = list(csv.DictReader(io.StringIO(
             self.s.ok("agree", "--by-round", "--format", "csv"))))
-        self.assertEqual(len(rows), 10)
+        self.assertEqual(len(rows), 15)
+        self.assertEqual([r["round"] for r in rows[:3]],
+                         ["pilot", "r1", "(whole study)"])
         text = self.s.ok("agree", "--by-round", "--dimension", "symptom")
         self.assertRegex(text, r"pilot +(open|closed) +8 ")
         self.assertIn("trend (Cohen's kappa):", text)

@@ -602,7 +602,8 @@ static void render(struct agree_view *av, const struct codebook *cb,
 		buf_addstr(&b, "   ");
 		stat_text(&b, "prevalence index", &lv->prevalence);
 		buf_addstr(&b, "   ");
-		stat_text(&b, "bias index", &lv->bias);
+		stat_text(&b, lv->k > 2 ? "bias index (generalised, "
+			  AGREE_BIAS_FORMULA ")" : "bias index", &lv->bias);
 		buf_addstr(&b, "   ");
 		stat_text(&b, "Scott's pi", &c->scott_pi);
 		buf_addstr(&b, "   ");
@@ -723,11 +724,12 @@ static void render_drift(struct doc *d, const struct agree_view *av,
 		buf_addf(&b, "  %s's codes over %zu round%s: ", c->annotator,
 			 c->nr_rounds, c->nr_rounds == 1 ? "" : "s");
 		if (c->chi2.defined)
-			buf_addf(&b, "chi-square %.2f, df %.0f, p %s%.3f%s",
+			buf_addf(&b, "chi-square %.2f, df %.0f, p %s%.3f%s%s",
 				 c->chi2.value, c->df, c->p.value < 0.001 ?
 				 "< " : "", c->p.value < 0.001 ? 0.001 :
-				 c->p.value, c->p.value < 0.05 ?
-				 ", the mix moved" : "");
+				 c->p.value, c->small_expected ?
+				 " (Monte Carlo: small expected counts)" : "",
+				 c->p.value < 0.05 ? ", the mix moved" : "");
 		else
 			buf_addf(&b, "no test (%s)", c->chi2.why);
 		for (k = 0; k < c->nr_rounds; k++)

@@ -46,6 +46,27 @@ elif mode == "sleep":
     with open(sys.argv[2], "w") as f:
         f.write(str(__import__("os").getpid()))
     time.sleep(30)
+elif mode == "trailing":
+    # an answer, then more text: a second document, or a stray word
+    json.dump(answer, sys.stdout)
+    sys.stdout.write(sys.argv[2] if len(sys.argv) > 2 else "\nDone.")
+elif mode == "background":
+    # a whole answer, then a background child that keeps stdout open
+    # (and would print more much later) while the command itself exits
+    import os
+    json.dump(answer, sys.stdout)
+    sys.stdout.flush()
+    if os.fork() == 0:
+        with open(sys.argv[2], "w") as f:
+            f.write(str(os.getpid()))
+        time.sleep(30)
+        sys.stdout.write("too late")
+        os._exit(0)
+    sys.exit(0)
+elif mode == "constant":
+    # the same symptom for every item
+    labels["symptom"] = "crash"
+    json.dump(answer, sys.stdout)
 elif mode == "slow":
     time.sleep(0.4)
     json.dump(answer, sys.stdout)
