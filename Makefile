@@ -79,8 +79,11 @@ LIBS_A = tui/libtui.a exports/libexports.a core/libbugcoder.a
 
 all: bugcoder tui/bugcoder.1
 
-# Rebuild everything when the flags change (SAN=1 and back, say).
+# Before anything is compiled, the libraries the build needs are checked
+# (one line per missing one, naming its Debian package and `make deps`);
+# then everything is rebuilt when the flags change (SAN=1 and back, say).
 BUILD-FLAGS: FORCE
+	@PKG_CONFIG='$(PKG_CONFIG)' CC='$(CC)' sh tests/deps.sh check
 	@echo '$(CC) $(BC_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(BC_LDFLAGS) $(LDFLAGS)' > $@+; \
 	if cmp -s $@ $@+; then rm -f $@+; else mv $@+ $@; fi
 
@@ -114,15 +117,20 @@ tui/bugcoder.1: tui/bugcoder.1.in Makefile
 
 # ---- set-up ---------------------------------------------------------------
 
-# Installs only what is missing (pkg-config modules, a header, the test
-# tools), and nothing when all is here; without apt-get it says what is
-# missing and fails only then.  See tests/deps.sh.
+# Install only what is missing, and nothing when all is here; without
+# apt-get (or, not as root, without sudo) say what is missing and fail
+# only then.  `deps` is what building and `make demo` need (a compiler,
+# pkg-config, the libraries); `test-deps` adds the tools `make test` and
+# `make bench` use.  See tests/deps.sh.
 deps:
-	@PKG_CONFIG='$(PKG_CONFIG)' CC='$(CC)' PYTHON='$(PYTHON)' sh tests/deps.sh
+	@PKG_CONFIG='$(PKG_CONFIG)' CC='$(CC)' PYTHON='$(PYTHON)' sh tests/deps.sh build
+
+test-deps:
+	@PKG_CONFIG='$(PKG_CONFIG)' CC='$(CC)' PYTHON='$(PYTHON)' sh tests/deps.sh test
 
 # ---- tests ----------------------------------------------------------------
 
-test: deps
+test: test-deps
 	@$(MAKE) --no-print-directory test-build
 	@$(PYTHON) tests/run.py $(TEST_BIN)
 
@@ -157,7 +165,7 @@ demo: deps
 	@$(MAKE) --no-print-directory bugcoder
 	@sh tests/demo.sh
 
-bench: deps
+bench: test-deps
 	@$(MAKE) --no-print-directory bugcoder $(TOOL_BIN)
 	@$(PYTHON) tests/bench/bench.py $(if $(N),--items $(N))
 
@@ -230,7 +238,7 @@ clean:
 	rm -f */*.o */*.d */*/*.o */*/*.d */*.a
 	rm -rf tests/tmp
 
-.PHONY: all deps test check test-build check-layering hdr-check syntax-check demo bench fuzz install install-server uninstall clean FORCE
+.PHONY: all deps test-deps test check test-build check-layering hdr-check syntax-check demo bench fuzz install install-server uninstall clean FORCE
 .SECONDARY:
 
 -include $(wildcard */*.d */*/*.d)
