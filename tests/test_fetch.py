@@ -33,13 +33,18 @@ MEASURED = {}
 
 class Mock:
     def __init__(self, *args):
+        self.err = tempfile.TemporaryFile()
         self.proc = subprocess.Popen([sys.executable, MOCK, "--port", "0"] +
                                      list(args), stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL)
+                                     stderr=self.err)
         line = self.proc.stdout.readline()
         if not line.strip():
             self.proc.kill()
-            raise RuntimeError("the mock GitHub server did not start")
+            self.proc.wait()
+            self.err.seek(0)
+            why = self.err.read().decode("utf-8", "replace").strip()
+            raise RuntimeError("the mock GitHub server did not start: " +
+                               (why or "no reason given"))
         self.port = int(line)
         self.url = "http://127.0.0.1:%d" % self.port
 
@@ -73,6 +78,7 @@ class Mock:
             self.proc.kill()
             self.proc.wait()
         self.proc.stdout.close()
+        self.err.close()
 
 
 def base_env(**extra):
@@ -122,6 +128,28 @@ def shared_mock():
     if SHARED is None:
         SHARED = Mock()
     return SHARED
+
+
+class TestMockStandsAlone(unittest.TestCase):
+    """The mock reads GitHub's schema and its templates from the
+    repository (tests/fixtures/github); without its schema it refuses to start and
+    says why, where it used to answer every GraphQL query with a 500,
+    which sent the client to REST and failed the request budgets with no
+    word of the cause."""
+
+    def test_schema_and_templates_are_in_the_repository(self):
+        here = os.path.join(ROOT, "tests", "fixtures", "github")
+        for f in ("graphql/schema.graphql", "graphql/LICENSE.md",
+                  "rest/LICENSE.md", "rest/pulls-get.json",
+                  "shapes/timeline-events.json", "README.md"):
+            self.assertTrue(os.path.isfile(os.path.join(here, f)), f)
+
+    def test_no_schema_no_start(self):
+        with self.assertRaises(RuntimeError) as cm:
+            Mock("--schema", os.path.join(ROOT, "tests", "no-such.graphql"))
+        self.assertIn("did not start: mock_github: no GraphQL schema at",
+                      str(cm.exception))
+        self.assertIn("no-such.graphql", str(cm.exception))
 
 
 class FetchTestCase(unittest.TestCase):
