@@ -1,0 +1,72 @@
+"""The repository stands alone: a clone with nothing beside it builds and
+tests.  No file reaches outside the tree for what it needs (a folder of
+reference material next to the clone was once read by the mock GitHub),
+what a contributor needs to read is in the tree, and every file from
+another project carries its licence beside it."""
+import os
+import subprocess
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def tracked_files():
+    """The repository's files: git's list in a clone, else every file
+    under the tree but build products (a tarball)."""
+    try:
+        p = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT,
+                           capture_output=True, timeout=60)
+        if p.returncode == 0 and p.stdout:
+            return [f for f in p.stdout.decode().split("\0")
+                    if f and os.path.isfile(os.path.join(ROOT, f))]
+    except OSError:
+        pass
+    out = []
+    for d, dirs, files in os.walk(ROOT):
+        dirs[:] = [x for x in dirs if x not in (".git", "tmp", "__pycache__")]
+        for f in files:
+            if not f.endswith((".o", ".d", ".a")):
+                out.append(os.path.relpath(os.path.join(d, f), ROOT))
+    return out
+
+
+class StandsAlone(unittest.TestCase):
+    def test_no_file_reaches_outside_the_tree(self):
+        # spelled in pieces, so that this file does not name them itself
+        outside = [".." + "/shared", "/work" + "/shared",
+                   "github-api" + "/examples"]
+        bad = []
+        for f in tracked_files():
+            with open(os.path.join(ROOT, f), "rb") as fh:
+                data = fh.read()
+            for word in outside:
+                if word.encode() in data:
+                    bad.append("%s names %s" % (f, word))
+        self.assertEqual(bad, [])
+
+    def test_contributor_notes_are_in_the_tree(self):
+        for f in ("docs/DESIGN.md", "docs/STYLE.md"):
+            self.assertTrue(os.path.isfile(os.path.join(ROOT, f)), f)
+        with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+            readme = f.read()
+        hacking = readme[readme.index("## Hacking"):]
+        self.assertIn("docs/DESIGN.md", hacking)
+        self.assertIn("docs/STYLE.md", hacking)
+
+    def test_vendored_files_carry_their_licence(self):
+        gh = os.path.join(ROOT, "tests", "fixtures", "github")
+        for d in ("graphql", "rest"):
+            with open(os.path.join(gh, d, "LICENSE.md")) as f:
+                text = f.read()
+            self.assertIn("Permission is hereby granted, free of charge",
+                          text)
+            self.assertIn("GitHub", text)
+        with open(os.path.join(gh, "README.md")) as f:
+            notes = f.read()
+        for name in os.listdir(os.path.join(gh, "rest")):
+            if name.endswith(".json"):
+                self.assertIn(name, notes)
+
+
+if __name__ == "__main__":
+    unittest.main()
