@@ -1119,7 +1119,14 @@ class TestFetchFaults(FetchTestCase):
         proc = subprocess.Popen(self.cmd(db, "acme/small"), env=base_env(),
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 text=True)
-        time.sleep(1.5)
+        # wait for the refusal that sends the fetch to wait for the
+        # reset (30 s away), not for a guess at how long it takes
+        deadline = time.time() + 60
+        while (self.mock.stats()["by_kind"].get("limited", 0) < 1
+               and time.time() < deadline and proc.poll() is None):
+            time.sleep(0.05)
+        self.assertGreaterEqual(self.mock.stats()["by_kind"].get("limited", 0),
+                                1)
         self.assertIsNone(proc.poll())
         t = time.time()
         proc.send_signal(signal.SIGTERM)
