@@ -87,6 +87,23 @@ BUILD-FLAGS: FORCE
 	@echo '$(CC) $(BC_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(BC_LDFLAGS) $(LDFLAGS)' > $@+; \
 	if cmp -s $@ $@+; then rm -f $@+; else mv $@+ $@; fi
 
+# The commit the build is made from, for `bugcoder --version` (see
+# core/version.h): git's HEAD when this tree is a clone's top ("-dirty"
+# when tracked files have changes), else what `git archive` wrote into
+# core/version.commit (a tarball), else "unknown".  Rewritten only when
+# it changes, so only core/version.o follows a commit.
+BUILD-VERSION: FORCE
+	@c=; top=$$(git rev-parse --show-toplevel 2>/dev/null); \
+	if [ -n "$$top" ] && [ "$$(cd "$$top" && pwd -P)" = "$$(pwd -P)" ]; then \
+		c=$$(git rev-parse --short=12 HEAD 2>/dev/null) && \
+		{ git diff --quiet HEAD -- 2>/dev/null || c=$$c-dirty; }; \
+	fi; \
+	[ -n "$$c" ] || c=$$(sed -n 's/^\([0-9a-f]\{12\}\)[0-9a-f]*$$/\1/p' core/version.commit 2>/dev/null); \
+	echo "#define BUGCODER_COMMIT \"$${c:-unknown}\"" > $@+; \
+	if cmp -s $@ $@+; then rm -f $@+; else mv $@+ $@; fi
+
+core/version.o: BUILD-VERSION
+
 %.o: %.c BUILD-FLAGS
 	$(QUIET_CC)$(CC) $(BC_CFLAGS) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
@@ -234,7 +251,7 @@ uninstall:
 		$(DESTDIR)$(SHAREDIR) 2>/dev/null
 
 clean:
-	rm -f bugcoder BUILD-FLAGS tui/bugcoder.1 exports/analysis_r.inc $(TOOL_BIN) $(TEST_BIN) $(FUZZ_BIN)
+	rm -f bugcoder BUILD-FLAGS BUILD-VERSION tui/bugcoder.1 exports/analysis_r.inc $(TOOL_BIN) $(TEST_BIN) $(FUZZ_BIN)
 	rm -f */*.o */*.d */*/*.o */*/*.d */*.a
 	rm -rf tests/tmp
 

@@ -15,6 +15,7 @@
 #include "core/buf.h"
 #include "core/suggest.h"
 #include "core/priv.h"
+#include "core/version.h"
 
 #ifdef BUGCODER_SAN
 #include <unistd.h>
@@ -197,7 +198,7 @@ static int run(int argc, char **argv)
 		goto out;
 	}
 	if (!strcmp(argv[0], "--version") || !strcmp(argv[0], "version")) {
-		printf("bugcoder %s\n", BUGCODER_VERSION);
+		printf("%s\n", bugcoder_version_line());
 		ret = 0;
 		goto out;
 	}

@@ -239,5 +239,52 @@ class Flags(unittest.TestCase):
             shutil.rmtree(d)
 
 
+class Version(unittest.TestCase):
+    """`bugcoder --version` names the commit of the build: git's in a
+    clone, the one `git archive` wrote into core/version.commit in a
+    tarball, else "unknown"."""
+
+    def git(self, *args):
+        return subprocess.run(["git", *args], cwd=ROOT, capture_output=True,
+                              timeout=60)
+
+    def build_version(self, tree):
+        p = subprocess.run(["make", "--no-print-directory", "BUILD-VERSION"],
+                           cwd=tree, env=make_env(), capture_output=True,
+                           text=True, timeout=60)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(os.path.join(tree, "BUILD-VERSION")) as f:
+            return f.read()
+
+    def test_commit_of_a_clone_and_of_a_tarball(self):
+        head = self.git("rev-parse", "HEAD")
+        if head.returncode != 0:
+            self.skipTest("not a git clone: the tarball case is all there is")
+        if self.git("cat-file", "-e", "HEAD:core/version.commit").returncode:
+            self.skipTest("HEAD has no core/version.commit yet")
+        head = head.stdout.decode().strip()
+        d = tempfile.mkdtemp(prefix="bugcoder-version-")
+        try:
+            tar = self.git("archive", "--format=tar", "HEAD", "Makefile",
+                           "core/version.commit", "core/.gitattributes",
+                           "tests/deps.sh")
+            self.assertEqual(tar.returncode, 0, tar.stderr)
+            subprocess.run(["tar", "-x", "-C", d], input=tar.stdout,
+                           check=True)
+            self.assertEqual(self.build_version(d),
+                             '#define BUGCODER_COMMIT "%s"\n' % head[:12])
+            # a copy that is neither a clone nor an archive
+            with open(os.path.join(d, "core", "version.commit"), "w") as f:
+                f.write("$" + "Format:%H$\n")
+            self.assertEqual(self.build_version(d),
+                             '#define BUGCODER_COMMIT "unknown"\n')
+        finally:
+            shutil.rmtree(d)
+        # the clone itself: HEAD, "-dirty" with uncommitted changes
+        self.assertRegex(self.build_version(ROOT),
+                         '^#define BUGCODER_COMMIT "%s(-dirty)?"\n$'
+                         % head[:12])
+
+
 if __name__ == "__main__":
     unittest.main()

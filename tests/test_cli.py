@@ -199,8 +199,15 @@ class TestGlobal(StudyCase):
         for arg in ("--version", "version"):
             p = run([arg])
             self.assertEqual(p.returncode, 0)
-            self.assertRegex(p.stdout, r"^bugcoder \d+\.\d+\.\d+\n$")
+            # the version and the commit of the build (git's, when the
+            # tree is a clone)
+            self.assertRegex(p.stdout, r"^bugcoder \d+\.\d+\.\d+ \(commit "
+                             r"([0-9a-f]{12}(-dirty)?|unknown)\)\n$")
             self.assertEqual(p.stderr, "")
+        head = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"],
+                              cwd=ROOT, capture_output=True, text=True)
+        if head.returncode == 0:
+            self.assertIn("(commit " + head.stdout.strip(), p.stdout)
 
     def test_top_help(self):
         for arg in ("--help", "-h", "help"):
