@@ -100,6 +100,12 @@ sys.exit(graphql.version_info[0] < 3)' 2>/dev/null; } &&
 	       /usr/bin/python3 -c 'import pandas' 2>/dev/null; }; then
 		need "Python module pandas" python3-pandas
 	fi
+	# tests/cffcheck.py reads CITATION.cff with PyYAML, the same way
+	if ! { have "$PYTHON" && "$PYTHON" -c 'import yaml' 2>/dev/null; } &&
+	   ! { [ -x /usr/bin/python3 ] &&
+	       /usr/bin/python3 -c 'import yaml' 2>/dev/null; }; then
+		need "Python module yaml" python3-yaml
+	fi
 fi
 
 [ -z "$pkgs" ] && exit 0

@@ -4,7 +4,10 @@ reference material next to the clone was once read by the mock GitHub),
 what a contributor needs to read is in the tree, and every file from
 another project carries its licence beside it."""
 import os
+import re
 import subprocess
+import sys
+import tempfile
 import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -66,6 +69,56 @@ class StandsAlone(unittest.TestCase):
         for name in os.listdir(os.path.join(gh, "rest")):
             if name.endswith(".json"):
                 self.assertIn(name, notes)
+
+
+def makefile_version():
+    with open(os.path.join(ROOT, "Makefile")) as f:
+        return re.search(r"^VERSION\s*=\s*(\S+)", f.read(), re.M).group(1)
+
+
+def yaml_python():
+    """A Python with PyYAML: this one, or Debian's (python3-yaml)."""
+    for py in (sys.executable, "/usr/bin/python3"):
+        if os.access(py, os.X_OK) and subprocess.run(
+                [py, "-c", "import yaml"], capture_output=True).returncode == 0:
+            return py
+    return None
+
+
+class LicenceAndCitation(unittest.TestCase):
+    def test_licence_is_mit(self):
+        with open(os.path.join(ROOT, "LICENSE")) as f:
+            text = f.read()
+        self.assertTrue(text.startswith("MIT License\n"))
+        self.assertIn("Permission is hereby granted, free of charge", text)
+        with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+            self.assertIn("## Licence and citation", f.read())
+
+    def cffcheck(self, path, *args):
+        py = yaml_python()
+        self.assertIsNotNone(py, "PyYAML is missing: run make test-deps")
+        return subprocess.run([py, os.path.join(ROOT, "tests", "cffcheck.py"),
+                               path, *args], capture_output=True, text=True)
+
+    def test_citation_cff_is_valid_and_current(self):
+        cff = os.path.join(ROOT, "CITATION.cff")
+        p = self.cffcheck(cff, "--version", makefile_version())
+        self.assertEqual((p.returncode, p.stdout), (0, ""))
+        with open(cff, encoding="utf-8") as f:
+            text = f.read()
+        self.assertIn("\nlicense: MIT\n", text)
+        # the check is no rubber stamp: a broken copy fails, naming why
+        with tempfile.TemporaryDirectory() as d:
+            bad = os.path.join(d, "CITATION.cff")
+            with open(bad, "w", encoding="utf-8") as f:
+                f.write(text.replace("cff-version: 1.2.0", "cff-version: 1.1.0")
+                        .replace("\ntitle:", "\nname:"))
+            p = self.cffcheck(bad, "--version", "9.9.9")
+            self.assertEqual(p.returncode, 1)
+            for what in ("title is missing (required)",
+                         "name is not a key of CFF 1.2.0",
+                         "cff-version is '1.1.0'", "version is '0.1.0'"):
+                self.assertIn(what, p.stdout)
 
 
 if __name__ == "__main__":
