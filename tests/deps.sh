@@ -106,6 +106,10 @@ sys.exit(graphql.version_info[0] < 3)' 2>/dev/null; } &&
 	       /usr/bin/python3 -c 'import yaml' 2>/dev/null; }; then
 		need "Python module yaml" python3-yaml
 	fi
+	# tests/test_debian.py builds the Debian packages and checks them
+	have dpkg-buildpackage || need dpkg-buildpackage dpkg-dev
+	have dh || need "dh (debhelper)" debhelper
+	have lintian || need lintian lintian
 fi
 
 [ -z "$pkgs" ] && exit 0

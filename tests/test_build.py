@@ -163,6 +163,7 @@ class Deps(unittest.TestCase):
         self.assertEqual(p.returncode, 2, p.stdout)
         for what in ("cmocka (Debian: libcmocka-dev)", "tmux (Debian: tmux)",
                      "Rscript (Debian: r-base-core)",
+                     "lintian (Debian: lintian)",
                      "installing needs root, and there is no sudo"):
             self.assertIn(what, p.stderr)
         self.assertFalse(os.path.exists(self.log))
