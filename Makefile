@@ -53,11 +53,19 @@ BC_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-
 BC_LDFLAGS += -fsanitize=address,undefined
 endif
 
+# Quiet CC/AR/LINK/GEN lines; V=1 shows the commands, `make -s` nothing.
 ifndef V
+ifneq ($(findstring s,$(firstword -$(MAKEFLAGS))),)
+QUIET_CC   = @
+QUIET_AR   = @
+QUIET_LINK = @
+QUIET_GEN  = @
+else
 QUIET_CC   = @echo '   ' CC $@;
 QUIET_AR   = @echo '   ' AR $@;
 QUIET_LINK = @echo '   ' LINK $@;
 QUIET_GEN  = @echo '   ' GEN $@;
+endif
 endif
 
 CORE_SRC    = $(sort $(wildcard core/*.c))

@@ -225,6 +225,15 @@ class Flags(unittest.TestCase):
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertEqual(p.stderr, "")
 
+    def test_quiet_lines_and_make_s(self):
+        """One CC line an object, and none under `make -s`."""
+        p = self.run_make("-B", "core/buf.o")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.stdout, "    CC core/buf.o\n")
+        p = self.run_make("-s", "-B", "core/buf.o")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.stdout + p.stderr, "")
+
     def test_hdr_check(self):
         p = self.run_make("hdr-check")
         self.assertEqual(p.returncode, 0, p.stderr)
