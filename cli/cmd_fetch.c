@@ -127,12 +127,14 @@ static void summary(const char *repo, const struct gh_stats *s)
 		printf("%s is now called %s: fetched and stored under that "
 		       "name, the old one kept as an alias\n", repo,
 		       s->renamed_to);
-	printf("%s: %ld issues seen, %ld stored (%ld with a fix, %ld "
-	       "without), %ld fixes", s->renamed_to ? s->renamed_to : repo,
-	       s->seen, s->kept, s->kept_fixed,
-	       s->kept - s->kept_fixed, s->fixes);
+	printf("%s: %ld %s seen, %ld stored (%ld with a fix, %ld "
+	       "without), %ld %s", s->renamed_to ? s->renamed_to : repo,
+	       s->seen, text_plural(s->seen, "issue", "issues"), s->kept,
+	       s->kept_fixed, s->kept - s->kept_fixed, s->fixes,
+	       text_plural(s->fixes, "fix", "fixes"));
 	if (s->partial_diffs)
-		printf(", %ld partial diffs", s->partial_diffs);
+		printf(", %ld partial %s", s->partial_diffs,
+		       text_plural(s->partial_diffs, "diff", "diffs"));
 	if (s->unchanged)
 		printf(", %ld unchanged since the last fetch", s->unchanged);
 	if (s->vanished)
@@ -144,8 +146,10 @@ static void summary(const char *repo, const struct gh_stats *s)
 	if (s->nr_failed)
 		printf(", %zu failed", s->nr_failed);
 	if (s->nul_replaced)
-		printf(", %ld NUL characters in GitHub's text stored as U+FFFD",
-		       s->nul_replaced);
+		printf(", %ld NUL %s in GitHub's text stored as U+FFFD",
+		       s->nul_replaced, text_plural(s->nul_replaced,
+						    "character",
+						    "characters"));
 	printf("\nrequests: %ld (%ld counted, %ld not modified, %ld "
 	       "retried)", s->requests, s->counted, s->not_modified,
 	       s->retries);

@@ -254,20 +254,30 @@ CMD(status)
 		print_num(r->median_lines, " %8.1f");
 		printf("\n");
 	}
-	printf("\n%ld members, %ld rounds\n", ss.members, ss.rounds);
+	printf("\n%ld %s, %ld %s\n", ss.members,
+	       text_plural(ss.members, "member", "members"), ss.rounds,
+	       text_plural(ss.rounds, "round", "rounds"));
 	if (!ss.work_visible)
 		printf("labels and submissions: yours only (blind "
 		       "coding)\n");
 	else
-		printf("%ld labels, %ld submissions, %ld open proposals, %ld "
-		       "resolutions\n", ss.labels, ss.submissions,
-		       ss.open_proposals, ss.resolutions);
-	printf("%ld items without a fix, %ld with a partial diff\n",
-	       ss.no_fix, ss.partial_diff);
+		printf("%ld %s, %ld %s, %ld open %s, %ld %s\n", ss.labels,
+		       text_plural(ss.labels, "label", "labels"),
+		       ss.submissions,
+		       text_plural(ss.submissions, "submission",
+				   "submissions"), ss.open_proposals,
+		       text_plural(ss.open_proposals, "proposal",
+				   "proposals"), ss.resolutions,
+		       text_plural(ss.resolutions, "resolution",
+				   "resolutions"));
+	printf("%ld %s without a fix, %ld with a partial diff\n",
+	       ss.no_fix, text_plural(ss.no_fix, "item", "items"),
+	       ss.partial_diff);
 	if (ss.agreement_visible)
-		printf("%ld items coded by all their annotators: %ld agreed, "
+		printf("%ld %s coded by all their annotators: %ld agreed, "
 		       "%ld resolved, %ld with disagreements left; %ld "
-		       "flagged for discussion\n", ss.ready, ss.agreed,
+		       "flagged for discussion\n", ss.ready,
+		       text_plural(ss.ready, "item", "items"), ss.agreed,
 		       ss.resolved, ss.disagreeing, ss.discuss);
 	study_status_release(&ss);
 	return 0;

@@ -18,6 +18,7 @@
 #include "core/gate.h"
 #include "core/round.h"
 #include "core/study.h"
+#include "core/text.h"
 
 /* One line per round.  "done" counts the items every annotator of the
  * round submitted; an annotator is told that of an open round no more
@@ -27,8 +28,9 @@ static void print_round(struct cli *c, const struct round_info *r)
 {
 	size_t i;
 
-	printf("%-16s %-7s %4zu items, ", r->name,
-	       r->closed_at ? "closed" : "open", r->nr_items);
+	printf("%-16s %-7s %4zu %-6s ", r->name,
+	       r->closed_at ? "closed" : "open", r->nr_items,
+	       text_plural((long long)r->nr_items, "item,", "items,"));
 	if (r->own_only)
 		printf("%4zu done by you", r->nr_complete);
 	else
@@ -663,10 +665,13 @@ CMD(labels)
 		fprintf(stderr, "bugcoder: %s: nothing imported\n", pos[1]);
 		goto out;
 	}
-	printf("%s: %d rows, %d labels set", pos[1], stats.rows,
-	       stats.labels);
+	printf("%s: %d %s, %d %s set", pos[1], stats.rows,
+	       text_plural(stats.rows, "row", "rows"), stats.labels,
+	       text_plural(stats.labels, "label", "labels"));
 	if (submit)
-		printf(", %d submissions", stats.submitted);
+		printf(", %d %s", stats.submitted,
+		       text_plural(stats.submitted, "submission",
+				   "submissions"));
 	printf("\n");
 out:
 	codebook_release(&cb);

@@ -22,6 +22,7 @@
 #include "core/buf.h"
 #include "core/item.h"
 #include "core/priv.h"
+#include "core/text.h"
 #include "core/vfs.h"
 #include "exports/atomic.h"
 #include "exports/audit_out.h"
@@ -475,8 +476,8 @@ CMD(doctor)
 			line(&d, "FAIL", "audit log: row %lld does not fit "
 			     "the chain (%s)", chk.bad_id, chk.reason);
 		else
-			line(&d, "ok", "audit log: %lld rows, the chain holds",
-			     chk.rows);
+			line(&d, "ok", "audit log: %lld %s, the chain holds",
+			     chk.rows, text_plural(chk.rows, "row", "rows"));
 	}
 	doctor_env(&d);
 	return d.failed ? 1 : 0;

@@ -66,7 +66,9 @@ CMD(init)
 		if (study_codebook(&c->st, &cb, NULL, &c->err) == 0) {
 			printf("codebook %s ", cb.name);
 			cli_print_safe(stdout, cb.version);
-			printf(": %zu dimensions\n", cb.nr_dims);
+			printf(": %zu %s\n", cb.nr_dims,
+			       text_plural((long long)cb.nr_dims, "dimension",
+					   "dimensions"));
 		}
 		codebook_release(&cb);
 	}
@@ -322,7 +324,10 @@ CMD(codebook)
 			n += cb.dims[i].nr_codes;
 		printf("%s: ok: %s ", pos[1], cb.name);
 		cli_print_safe(stdout, cb.version);
-		printf(", %zu dimensions, %zu codes\n", cb.nr_dims, n);
+		printf(", %zu %s, %zu %s\n", cb.nr_dims,
+		       text_plural((long long)cb.nr_dims, "dimension",
+				   "dimensions"), n,
+		       text_plural((long long)n, "code", "codes"));
 	} else if (!strcmp(pos[0], "show")) {
 		if (format && strcmp(format, "text") &&
 		    strcmp(format, "markdown") && strcmp(format, "md") &&
@@ -485,8 +490,10 @@ CMD(import)
 			buf_addstr(&report, ")\n");
 			missing += st->missing;
 		} else {
-			buf_addf(&report, " (%d comments, %d fixes)\n",
-				 st->comments, st->fixes);
+			buf_addf(&report, " (%d %s, %d %s)\n", st->comments,
+				 text_plural(st->comments, "comment",
+					     "comments"), st->fixes,
+				 text_plural(st->fixes, "fix", "fixes"));
 		}
 	}
 	fputs(report.ptr, stdout);

@@ -12,6 +12,7 @@
 
 #include "core/buf.h"
 #include "core/item.h"
+#include "core/text.h"
 
 uint64_t round_splitmix64(uint64_t *state)
 {
@@ -797,16 +798,19 @@ int round_close(struct store *st, const struct actor *a, const char *name,
 	if (unfinished_items(st, r.id, NULL, &left, &first, e) < 0)
 		goto out;
 	if (left && !(flags & ROUND_FORCE)) {
-		err_set(e, ERR_INPUT, "round %s: %zu of %zu items are not "
+		err_set(e, ERR_INPUT, "round %s: %zu of %zu %s %s not "
 			"submitted by every annotator (%s is one); closing "
 			"freezes them: `round close %s --force` closes it "
-			"anyway", name, left, r.nr_items, first, name);
+			"anyway", name, left, r.nr_items,
+			text_plural((long long)r.nr_items, "item", "items"),
+			left == 1 ? "is" : "are", first, name);
 		goto out;
 	}
 	buf_addstr(&note, name);
 	if (left)
-		buf_addf(&note, " (forced: %zu of %zu items unfinished)", left,
-			 r.nr_items);
+		buf_addf(&note, " (forced: %zu of %zu %s unfinished)", left,
+			 r.nr_items, text_plural((long long)r.nr_items,
+						 "item", "items"));
 	store_now(now);
 	s = store_prepare(st, "UPDATE rounds SET closed_at = ?, closed_by = ? "
 			  "WHERE id = ?", e);

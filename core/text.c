@@ -532,3 +532,8 @@ long text_find(const char *hay, size_t hlen, const char *needle, size_t nlen)
 	}
 	return -1;
 }
+
+const char *text_plural(long long n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}

@@ -996,7 +996,7 @@ class TestImportSample(ImportCase):
                          ["14", "13", "14", "54%"])
         self.assertEqual(table["NVIDIA/Megatron-LM"][:4],
                          ["5", "5", "5", "40%"])
-        self.assertIn("1 items without a fix, 0 with a partial diff", out)
+        self.assertIn("1 item without a fix, 0 with a partial diff", out)
         self.assertIn("0 labels, 0 submissions", out)
 
     def test_reimport_is_idempotent(self):
@@ -1155,7 +1155,7 @@ class TestImportGitHub(ImportCase):
                   "pull_requests": [pull]}
         path = self.write("bundle.json", json.dumps(bundle))
         self.assertEqual(self.ok("import", path),
-                         f"{path}: 1 added, 0 updated (1 comments, 1 fixes)\n")
+                         f"{path}: 1 added, 0 updated (1 comment, 1 fix)\n")
         self.assertEqual(query(self.study, "SELECT days_open, "
                                "lines_changed, changed_files, small_fix, "
                                "comment_count FROM items"),
@@ -1171,7 +1171,7 @@ class TestImportGitHub(ImportCase):
         comments.append({"user": None, "created_at": "2011-04-15T00:00:00Z",
                          "body": "from a deleted account"})
         path = self.write("bundles.jsonl", json.dumps(bundle) + "\n")
-        self.assertIn("0 added, 1 updated (2 comments, 1 fixes)",
+        self.assertIn("0 added, 1 updated (2 comments, 1 fix)",
                       self.ok("import", path))
         self.assertEqual(query(self.study, "SELECT author FROM comments "
                                "ORDER BY position"), [("octocat",), (None,)])
