@@ -989,7 +989,7 @@ class TestFetchFaults(FetchTestCase):
             self.assertIn(want, diff)
         self.assertNotIn("rename from src/mod000.py", diff)
         con.close()
-        self.assertIn("1 partial diffs", p.stdout)
+        self.assertIn("1 partial diff\n", p.stdout)
 
     def test_persistent_failure_stores_nothing_partial(self):
         want = self.mock.expected("acme/small", True)
