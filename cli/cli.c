@@ -29,6 +29,22 @@ int cli_fail(struct cli *c)
 	return cli_fail_err(&c->err);
 }
 
+int cli_fail_also(struct cli *c, const char *fmt, ...)
+{
+	struct buf msg = BUF_INIT, b = BUF_INIT;
+	va_list ap;
+
+	buf_addf(&msg, "%s; ", c->err.msg);
+	va_start(ap, fmt);
+	buf_vaddf(&msg, fmt, ap);
+	va_end(ap);
+	text_sanitize(&b, msg.ptr, msg.len, 8, 0);
+	fprintf(stderr, "bugcoder: %s\n", b.ptr);
+	buf_release(&b);
+	buf_release(&msg);
+	return err_exit_code(c->err.code ? c->err.code : ERR_INPUT);
+}
+
 int cli_usage_error(const char *usage, const char *fmt, ...)
 {
 	va_list ap;

@@ -53,6 +53,11 @@ char *cli_find_codebook(struct cli *c, const char *name);
  * code. */
 int cli_fail(struct cli *c);
 int cli_fail_err(const struct err *e);
+/* cli_fail(), with "; " and what follows from `fmt` after the message, on
+ * the same line: "bugcoder: FILE:3: ...; nothing imported from this
+ * file". */
+int cli_fail_also(struct cli *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* Print a one-line usage error and the command's usage; returns 2. */
 int cli_usage_error(const char *usage, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -459,8 +459,7 @@ static int label_from(struct cli *c, const char *from)
 fail:
 	if (in_tx)
 		store_rollback(&c->st);
-	ret = cli_fail(c);
-	fprintf(stderr, "bugcoder: %s: nothing saved\n", name);
+	ret = cli_fail_also(c, "nothing saved");
 out:
 	codebook_release(&cb);
 	buf_release(&in);
@@ -661,8 +660,7 @@ CMD(labels)
 			       annotator, &stats, &c->err) < 0 ||
 	    store_commit(&c->st, &c->err) < 0) {
 		store_rollback(&c->st);
-		ret = cli_fail(c);
-		fprintf(stderr, "bugcoder: %s: nothing imported\n", pos[1]);
+		ret = cli_fail_also(c, "nothing imported");
 		goto out;
 	}
 	printf("%s: %d %s, %d %s set", pos[1], stats.rows,

@@ -464,13 +464,13 @@ CMD(import)
 	stats = xcalloc((size_t)npos + 1, sizeof(*stats));
 	if (import_files(&c->st, &c->actor, pos, (size_t)npos, &io, stats,
 			 &c->err) < 0) {
-		ret = cli_fail(c);
 		if (npos == 1)
-			fprintf(stderr, "bugcoder: %s: nothing imported from "
-				"this file\n", pos[0]);
+			ret = cli_fail_also(c, "nothing imported from this "
+					    "file");
 		else
-			fprintf(stderr, "bugcoder: nothing imported: the %d "
-				"files go in together or not at all\n", npos);
+			ret = cli_fail_also(c, "nothing imported: the %d "
+					    "files go in together or not at "
+					    "all", npos);
 		goto out;
 	}
 	for (i = 0; i < npos; i++) {

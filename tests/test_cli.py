@@ -718,10 +718,10 @@ class TestImportErrors(ImportCase):
         before = dump(self.study)
         p = self.bc("import", good, bad)
         self.assertEqual(p.returncode, 1, p.stderr)
+        # one line, as every refusal
         self.assertEqual(p.stderr.splitlines(), [
-            f"bugcoder: {bad}:2: number: missing (required)",
-            "bugcoder: nothing imported: the 2 files go in together or "
-            "not at all"])
+            f"bugcoder: {bad}:2: number: missing (required); nothing "
+            "imported: the 2 files go in together or not at all"])
         self.assertEqual(p.stdout, "")
         self.assertEqual(dump(self.study), before)
         p = self.bc("import", good, self.write("more.jsonl", item_line(3)))
@@ -736,15 +736,15 @@ class TestImportErrors(ImportCase):
                           '{"repo": "o/r" "number": 3, "title": "x"}\n' +
                           item_line(4))
         lines = self.refused(path)
-        self.assertEqual(lines, [f"bugcoder: {path}:3:16: invalid JSON",
-                                 f"bugcoder: {path}: nothing imported from "
-                                 "this file"])
+        self.assertEqual(lines, [f"bugcoder: {path}:3:16: invalid JSON; "
+                                 "nothing imported from this file"])
 
     def test_malformed_pretty_json(self):
         path = self.write("broken.json", '[\n  {"repo": "o/r",\n'
                           '   "number": 1,\n   "title": tru}\n]\n')
         lines = self.refused(path)
-        self.assertEqual(lines[0], f"bugcoder: {path}:4:13: invalid JSON")
+        self.assertEqual(lines[0], f"bugcoder: {path}:4:13: invalid JSON; "
+                         "nothing imported from this file")
 
     def test_line_7_bad_field_leaves_study_unchanged(self):
         self.ok("import", SAMPLE)
@@ -754,7 +754,8 @@ class TestImportErrors(ImportCase):
         path = self.write("items.jsonl", text)
         lines = self.refused(path)
         self.assertEqual(lines[0], f"bugcoder: {path}:7: fixes[0].additions:"
-                         " expected a whole number >= 0")
+                         " expected a whole number >= 0; nothing imported "
+                         "from this file")
         self.assertEqual(query(self.study, "SELECT count(*) FROM items WHERE "
                                "repo = 'o/r'"), [(0,)])
 
@@ -820,7 +821,7 @@ class TestImportErrors(ImportCase):
             2, created_at="\x1b]0;pwned\x07\x1b[2J\nnext"))
         lines = self.refused(path, f"{path}:2: created_at: not an ISO 8601 "
                              "date")
-        self.assertEqual(len(lines), 2)
+        self.assertEqual(len(lines), 1)
         self.assertNotIn("\x1b", lines[0])
         self.assertNotIn("\x07", lines[0])
         self.assertIn("pwned", lines[0])
@@ -861,7 +862,7 @@ class TestImportErrors(ImportCase):
         self.assertEqual(p.returncode, 1)
         self.assertEqual(p.stdout, "")
         self.assertRegex(p.stderr, rf"^bugcoder: {re.escape(bad)}:2:\d+: "
-                         "invalid JSON\nbugcoder: nothing imported: the 3 "
+                         "invalid JSON; nothing imported: the 3 "
                          "files go in together or not at all\n$")
         self.assertEqual(dump(self.study), before)
 
@@ -895,9 +896,10 @@ class TestImportErrors(ImportCase):
             con.execute("ROLLBACK")
             con.close()
         self.assertEqual(p.returncode, 3, p.stderr)
-        self.assertEqual(p.stderr.splitlines()[0],
-                         f"bugcoder: {self.study}: the study is busy "
-                         "(another bugcoder is writing); try again")
+        self.assertEqual(p.stderr.splitlines(),
+                         [f"bugcoder: {self.study}: the study is busy "
+                          "(another bugcoder is writing); try again; "
+                          "nothing imported from this file"])
         self.assertGreater(took, 2)	# it waited a while first
         self.assertLess(took, 20)
         self.assertEqual(query(self.study, "SELECT count(*) FROM items"),

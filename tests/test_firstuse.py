@@ -63,5 +63,60 @@ class Plurals(unittest.TestCase):
         self.assertIn("round r1: 1 of 1 item is not submitted", err)
 
 
+class OneLineRefusals(unittest.TestCase):
+    """The README promises that an error is one line on stderr: the
+    refusals of imports and label files said "nothing imported" on a
+    second line."""
+
+    def setUp(self):
+        self.s = Study(members=MEMBERS)
+
+    def tearDown(self):
+        self.s.close()
+
+    def write(self, name, text):
+        path = os.path.join(self.s.dir, name)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    def test_refusals_are_one_line(self):
+        bad_items = self.write("bad.jsonl", '{"repo": "o/r"}\n')
+        good_items = self.write("good.jsonl", '{"repo": "o/r", "number": 1, '
+                                '"title": "t"}\n')
+        bad_labels = self.write("bad.csv", "item,annotator,dimension,code\n"
+                                f"{FIRST},alice,symptom,nosuch\n")
+        bad_from = self.write("from.txt", f"{FIRST} symptom=hang\n"
+                              f"{FIRST} nosuch=hang\n")
+        before = self.s.dump()
+        cases = [
+            (("import", bad_items), None,
+             f"{bad_items}:1: number: missing (required); nothing "
+             "imported from this file"),
+            (("import", good_items, bad_items), None,
+             "; nothing imported: the 2 files go in together or not at all"),
+            (("labels", "import", bad_labels), "alice",
+             "; nothing imported"),
+            (("label", "--from", bad_from), "alice",
+             f"{bad_from}:2: "),
+            (("label", FIRST, "symptom=hang", "--submit"), "alice",
+             "not submitted: required dimensions not coded"),
+            (("round", "close", "nosuch"), None, "nosuch: no such round"),
+        ]
+        for args, who, words in cases:
+            p = self.s.run(*args, as_=who)
+            self.assertEqual(p.returncode, 1, (args, p.stderr))
+            lines = p.stderr.splitlines()
+            self.assertEqual(len(lines), 1, (args, p.stderr))
+            self.assertTrue(lines[0].startswith("bugcoder: "), lines)
+            self.assertIn(words, lines[0])
+        self.assertTrue(p.stderr.endswith("\n"))
+        # label --from names the line and says nothing was saved, on it
+        p = self.s.run("label", "--from", bad_from, as_="alice")
+        self.assertTrue(p.stderr.rstrip().endswith("; nothing saved"),
+                        p.stderr)
+        self.assertEqual(self.s.dump(), before)
+
+
 if __name__ == "__main__":
     unittest.main()
