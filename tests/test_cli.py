@@ -331,7 +331,10 @@ class TestGlobal(StudyCase):
         p = run(["--study", path, "status"])
         self.assertEqual(p.returncode, 1)
         self.assertTrue(p.stderr.startswith("bugcoder: "))
-        self.assertIn("not a database", p.stderr)
+        # the file named, as not being a study (it was "reading the
+        # schema version: file is not a database")
+        self.assertIn(f"{path}: not a bugcoder study: a file of 65 bytes "
+                      "that is not an SQLite database", p.stderr)
         self.assertEqual(len(p.stderr.splitlines()), 1)
         with open(path, "rb") as f:
             self.assertEqual(f.read(), before)

@@ -12,6 +12,7 @@ permission"; a misspelt dimension column silently dropped; a NUL byte
 cutting a line short; a URL on any host taken for GitHub; a codebook path
 from outside the tree without the hint that its bare name works."""
 import os
+import shutil
 import subprocess
 import unittest
 
@@ -116,6 +117,58 @@ class OneLineRefusals(unittest.TestCase):
         self.assertTrue(p.stderr.rstrip().endswith("; nothing saved"),
                         p.stderr)
         self.assertEqual(self.s.dump(), before)
+
+
+class NotAStudy(unittest.TestCase):
+    def test_a_file_that_is_no_database_is_named(self):
+        s = Study(items=None)
+        try:
+            path = os.path.join(s.dir, "notes.db")
+            with open(path, "w") as f:
+                f.write("hello\n")
+            p = subprocess.run([BIN, "--study", path, "status"],
+                               capture_output=True, text=True)
+            self.assertEqual(p.returncode, 1)
+            self.assertEqual(p.stderr, f"bugcoder: {path}: not a bugcoder "
+                             "study: a file of 6 bytes that is not an SQLite "
+                             "database (name the study's file with --study)"
+                             "\n")
+            with open(path) as f:
+                self.assertEqual(f.read(), "hello\n")
+        finally:
+            s.close()
+
+
+@unittest.skipUnless(os.geteuid() == 0 and shutil.which("unshare"),
+                     "mounting a read-only file system needs root and "
+                     "unshare")
+class ReadOnlyMount(unittest.TestCase):
+    """A study on a read-only mount: the refusal names the mount (it was
+    "no write permission (...; you are root)")."""
+
+    def test_the_mount_is_named(self):
+        s = Study(members=MEMBERS)
+        try:
+            ro = os.path.join(s.dir, "ro")
+            os.mkdir(ro)
+            script = ('mount --bind "$1" "$2" && '
+                      'mount -o remount,ro,bind "$2" && '
+                      'exec "$3" --study "$2/study.db" --as alice label '
+                      '"$4" symptom=hang')
+            p = subprocess.run(["unshare", "--mount", "--propagation",
+                                "private", "sh", "-c", script, "sh", s.dir,
+                                ro, BIN, FIRST], capture_output=True,
+                               text=True, timeout=60)
+            self.assertEqual(p.returncode, 1, p.stderr)
+            self.assertEqual(p.stderr, f"bugcoder: {ro}/study.db: cannot "
+                             "write the study: the file system is mounted "
+                             f"read-only (at {os.path.realpath(ro)}); copy "
+                             "the study to a writable place, or ask for the "
+                             "mount to be made writable\n")
+            self.assertNotIn("permission", p.stderr)
+            self.assertEqual(s.query("SELECT count(*) FROM labels"), [(0,)])
+        finally:
+            s.close()
 
 
 if __name__ == "__main__":
