@@ -54,6 +54,9 @@ static void test_cell_quoting(void **state)
 	check_cell("plain", 0, "plain");
 	check_cell("", 0, "");
 	check_cell("with space", 0, "with space");
+	/* spaces at either end are quoted: a reader drops them otherwise */
+	check_cell(" lead", 0, "\" lead\"");
+	check_cell("trail\t", 0, "\"trail\t\"");
 	check_cell("a,b", 0, "\"a,b\"");
 	check_cell("say \"hi\"", 0, "\"say \"\"hi\"\"\"");
 	check_cell("\"", 0, "\"\"\"\"");
@@ -743,6 +746,60 @@ static void test_reader_spreadsheet_shapes(void **state)
 	assert_int_equal(c.nr, 0);
 }
 
+/* Spaces around cells are no part of them; quoted spaces are. */
+static void test_reader_trims_cells(void **state)
+{
+	static const char text[] = " item , annotator,code \n"
+				   "  o/r#1,alice ,  \" quoted \"  \n"
+				   "o/r#2,\tbob\t,\"\"\n";
+	struct csv c = CSV_INIT;
+	struct err e = ERR_INIT;
+
+	(void)state;
+	assert_int_equal(csv_parse(&c, text, sizeof(text) - 1, "t.csv", &e),
+			 0);
+	assert_int_equal(c.nr, 3);
+	assert_string_equal(c.v[0].fields[0], "item");
+	assert_string_equal(c.v[0].fields[2], "code");
+	assert_string_equal(c.v[1].fields[0], "o/r#1");
+	assert_string_equal(c.v[1].fields[1], "alice");
+	assert_string_equal(c.v[1].fields[2], " quoted ");
+	assert_string_equal(c.v[2].fields[1], "bob");
+	assert_string_equal(c.v[2].fields[2], "");
+	csv_release(&c);
+	/* text after a closing quote is still refused */
+	assert_int_equal(csv_parse(&c, "a,\"b\" c\n", 9, "x.csv", &e), -1);
+	assert_string_equal(e.msg, "x.csv:1: text after a closing quote");
+}
+
+/* UTF-16 (and UTF-32) text is named as such, not as "a NUL byte". */
+static void test_reader_names_utf16(void **state)
+{
+	static const char le_bom[] = "\xff\xfei\0t\0e\0m\0\n\0";
+	static const char be_bom[] = "\xfe\xff\0i\0t\0e\0m\0\n";
+	static const char le[] = "i\0t\0e\0m\0\n\0";
+	static const char u32[] = "\xff\xfe\0\0i\0\0\0";
+	struct csv c = CSV_INIT;
+	struct err e = ERR_INIT;
+
+	(void)state;
+	assert_int_equal(csv_parse(&c, le_bom, sizeof(le_bom) - 1, "u.csv",
+				   &e), -1);
+	assert_int_equal(e.code, ERR_INPUT);
+	assert_string_equal(e.msg, "u.csv: UTF-16 text, not UTF-8 (as a "
+			    "spreadsheet's \"Unicode text\" is saved): save it "
+			    "as \"CSV UTF-8\", or convert it with `iconv -f "
+			    "UTF-16 -t UTF-8`");
+	assert_int_equal(csv_parse(&c, be_bom, sizeof(be_bom) - 1, "u.csv",
+				   &e), -1);
+	assert_non_null(strstr(e.msg, "UTF-16 text"));
+	assert_int_equal(csv_parse(&c, le, sizeof(le) - 1, "u.csv", &e), -1);
+	assert_non_null(strstr(e.msg, "UTF-16 text"));
+	assert_int_equal(csv_parse(&c, u32, sizeof(u32) - 1, "u.csv", &e), -1);
+	assert_non_null(strstr(e.msg, "UTF-32 text"));
+	assert_int_equal(c.nr, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -752,6 +809,8 @@ int main(void)
 		cmocka_unit_test(test_writer_rows),
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_write_error),
+		cmocka_unit_test(test_reader_trims_cells),
+		cmocka_unit_test(test_reader_names_utf16),
 		cmocka_unit_test(test_json_quote),
 		cmocka_unit_test(test_json_fields),
 		cmocka_unit_test(test_sha256_vectors),

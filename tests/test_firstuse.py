@@ -171,5 +171,54 @@ class ReadOnlyMount(unittest.TestCase):
             s.close()
 
 
+class SpreadsheetCsv(unittest.TestCase):
+    """What spreadsheets write: "Unicode text" is UTF-16 (named as such;
+    it was "a NUL byte"), and cells typed as "a, b" have spaces."""
+
+    def setUp(self):
+        self.s = Study(members=MEMBERS)
+
+    def tearDown(self):
+        self.s.close()
+
+    def test_utf16_is_named(self):
+        text = ("item,annotator,dimension,code\n"
+                f"{FIRST},alice,symptom,hang\n")
+        for enc in ("utf-16", "utf-16-le", "utf-16-be"):
+            path = os.path.join(self.s.dir, enc + ".csv")
+            with open(path, "wb") as f:
+                f.write(text.encode(enc))
+            err = self.s.fail("labels", "import", path, as_="alice")
+            self.assertEqual(err, f"bugcoder: {path}: UTF-16 text, not "
+                             "UTF-8 (as a spreadsheet's \"Unicode text\" is "
+                             "saved): save it as \"CSV UTF-8\", or convert "
+                             "it with `iconv -f UTF-16 -t UTF-8`; nothing "
+                             "imported\n")
+            self.assertNotIn("NUL", err)
+        path = os.path.join(self.s.dir, "known.csv")
+        with open(path, "wb") as f:
+            f.write("url\nhttps://github.com/a/b/issues/1\n"
+                    .encode("utf-16"))
+        err = self.s.fail("import", path)
+        self.assertIn(f"{path}: UTF-16 text, not UTF-8", err)
+        self.assertEqual(self.s.query("SELECT count(*) FROM labels"), [(0,)])
+
+    def test_spaces_around_cells_are_dropped(self):
+        path = os.path.join(self.s.dir, "spaced.csv")
+        with open(path, "w") as f:
+            f.write("item, annotator , dimension,code\n"
+                    f" {FIRST} , alice,  symptom ,\" hang\" \n")
+        err = self.s.fail("labels", "import", path, as_="alice")
+        # inside quotes the space is the cell's: no code " hang"
+        self.assertIn("code:  hang is not a code of symptom; did you mean "
+                      "hang?", err)
+        with open(path, "w") as f:
+            f.write("item, annotator , dimension,code\n"
+                    f" {FIRST} , alice,  symptom , hang \n")
+        self.s.ok("labels", "import", path, as_="alice")
+        self.assertEqual(self.s.query(
+            "SELECT dimension, code FROM labels"), [("symptom", "hang")])
+
+
 if __name__ == "__main__":
     unittest.main()
