@@ -411,6 +411,7 @@ static void doctor_env(struct doctor *d)
 {
 	const char *codeset = nl_langinfo(CODESET);
 	const char *term = getenv("TERM");
+	struct err te = ERR_INIT;
 	mode_t mask = umask(0);
 
 	umask(mask);
@@ -421,11 +422,10 @@ static void doctor_env(struct doctor *d)
 	else
 		line(d, "warn", "locale %s is not UTF-8: wide characters show "
 		     "as '?' (set LANG=C.UTF-8)", codeset ? codeset : "?");
-	if (term && ui_term_known(term))
+	if (ui_term_check(term, &te) == 0)
 		line(d, "ok", "TERM %s", term);
 	else
-		line(d, "warn", "TERM %s is not in the terminfo database: the "
-		     "screen will not start", term && *term ? term : "(unset)");
+		line(d, "warn", "%s", te.msg);
 }
 
 CMD(doctor)

@@ -220,5 +220,40 @@ class SpreadsheetCsv(unittest.TestCase):
             "SELECT dimension, code FROM labels"), [("symptom", "hang")])
 
 
+class DoctorAndTheScreenAgree(unittest.TestCase):
+    """`doctor` said "ok TERM dumb" while the screen refused TERM=dumb;
+    both now give the same reason."""
+
+    def test_same_words(self):
+        from test_messages import run_tty
+        s = Study(members=MEMBERS)
+        try:
+            keys = os.path.join(s.dir, "keys")
+            with open(keys, "w") as f:
+                f.write("q\n")
+            base = {k: v for k, v in os.environ.items()
+                    if not k.startswith(("BUGCODER_", "LC_", "LANG", "TERM"))}
+            base.update(LC_ALL="C.UTF-8", BUGCODER_KEYS=keys)
+            for term in ("dumb", "xterm-nosuch-terminal", None):
+                env = dict(base)
+                if term:
+                    env["TERM"] = term
+                rc, _, err = run_tty(["--study", s.path, "--as", "alice",
+                                      "code"], env)
+                self.assertEqual(rc, 1, err)
+                refusal = err.strip().splitlines()[-1]
+                self.assertTrue(refusal.startswith("bugcoder: "), err)
+                p = subprocess.run([BIN, "--study", s.path, "doctor"],
+                                   env=env, capture_output=True, text=True)
+                line = [l for l in p.stdout.splitlines() if "TERM" in l]
+                self.assertEqual(line, ["warn  " + refusal[10:]], p.stdout)
+            env = dict(base, TERM="xterm")
+            p = subprocess.run([BIN, "--study", s.path, "doctor"], env=env,
+                               capture_output=True, text=True)
+            self.assertIn("ok    TERM xterm\n", p.stdout)
+        finally:
+            s.close()
+
+
 if __name__ == "__main__":
     unittest.main()
