@@ -262,13 +262,18 @@ CMD(round)
 		}
 		if ((ret = cli_open(c, CLI_MEMBER)))
 			goto out;
-		if (round_close(&c->st, &c->actor, pos[1],
-				force ? ROUND_FORCE : 0, &c->err) < 0) {
+		rc = round_close(&c->st, &c->actor, pos[1],
+				 force ? ROUND_FORCE : 0, &c->err);
+		if (rc < 0) {
 			ret = cli_fail(c);
 			goto out;
 		}
-		printf("closed round %s: labels are frozen and visible to "
-		       "its annotators\n", pos[1]);
+		if (rc > 0)
+			printf("round %s is closed already: nothing to do\n",
+			       pos[1]);
+		else
+			printf("closed round %s: labels are frozen and visible "
+			       "to its annotators\n", pos[1]);
 	} else if (!strcmp(pos[0], "reopen")) {
 		if (npos != 2) {
 			ret = cli_usage_error(usage, "round reopen needs NAME");
@@ -276,14 +281,19 @@ CMD(round)
 		}
 		if ((ret = cli_open(c, CLI_MEMBER)))
 			goto out;
-		if (round_reopen(&c->st, &c->actor, pos[1],
-				 force ? ROUND_FORCE : 0, &c->err) < 0) {
+		rc = round_reopen(&c->st, &c->actor, pos[1],
+				  force ? ROUND_FORCE : 0, &c->err);
+		if (rc < 0) {
 			ret = cli_fail(c);
 			goto out;
 		}
-		printf("reopened round %s: its annotators may label its items "
-		       "again (they may have seen each other's labels while "
-		       "it was closed)\n", pos[1]);
+		if (rc > 0)
+			printf("round %s is open already: nothing to do\n",
+			       pos[1]);
+		else
+			printf("reopened round %s: its annotators may label its "
+			       "items again (they may have seen each other's "
+			       "labels while it was closed)\n", pos[1]);
 	} else {
 		ret = cli_usage_error(usage, "round %s: unknown action",
 				      pos[0]);

@@ -791,8 +791,7 @@ int round_close(struct store *st, const struct actor *a, const char *name,
 	if (round_get(st, name, &r, e) < 0)
 		goto out;
 	if (r.closed_at) {
-		err_set(e, ERR_INPUT, "round %s is already closed (%s)", name,
-			r.closed_at);
+		ret = 1;	/* nothing to do */
 		goto out;
 	}
 	if (unfinished_items(st, r.id, NULL, &left, &first, e) < 0)
@@ -830,7 +829,7 @@ int round_close(struct store *st, const struct actor *a, const char *name,
 		goto out;
 	ret = store_commit(st, e);
 out:
-	if (ret < 0)
+	if (ret != 0)
 		store_rollback(st);
 	sqlite3_finalize(s);
 	round_info_release(&r);
@@ -857,7 +856,7 @@ int round_reopen(struct store *st, const struct actor *a, const char *name,
 	if (round_get(st, name, &r, e) < 0)
 		goto out;
 	if (!r.closed_at) {
-		err_set(e, ERR_INPUT, "round %s is open already", name);
+		ret = 1;	/* nothing to do */
 		goto out;
 	}
 	s = store_prepare(st, "SELECT i.repo, i.number, count(*) OVER () "
@@ -909,7 +908,7 @@ int round_reopen(struct store *st, const struct actor *a, const char *name,
 		goto out;
 	ret = store_commit(st, e);
 out:
-	if (ret < 0)
+	if (ret != 0)
 		store_rollback(st);
 	sqlite3_finalize(s);
 	round_info_release(&r);

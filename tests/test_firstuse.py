@@ -255,5 +255,35 @@ class DoctorAndTheScreenAgree(unittest.TestCase):
             s.close()
 
 
+class NothingToDo(unittest.TestCase):
+    """Nothing left to do is no failure (it was exit 1)."""
+
+    def test_exit_0(self):
+        s = Study(members=MEMBERS)
+        try:
+            p = s.run("adjudicate", as_="carol")
+            self.assertEqual((p.returncode, p.stderr), (0, ""))
+            self.assertEqual(p.stdout, "nothing to adjudicate: no item that "
+                             "all its coders submitted has a disagreement "
+                             "or a discussion flag left\n")
+            # whoever may not adjudicate is still refused
+            self.assertIn("alice is an annotator",
+                          s.fail("adjudicate", as_="alice"))
+            s.ok("round", "create", "r1", "--items", FIRST,
+                 "--annotators", "alice,bob")
+            s.ok("round", "close", "r1", "--force")
+            before = s.dump()
+            self.assertEqual(s.ok("round", "close", "r1"),
+                             "round r1 is closed already: nothing to do\n")
+            self.assertEqual(s.dump(), before)
+            s.ok("round", "reopen", "r1")
+            self.assertEqual(s.ok("round", "reopen", "r1"),
+                             "round r1 is open already: nothing to do\n")
+            # permissions come first: an annotator is refused all the same
+            s.fail("round", "reopen", "r1", as_="alice")
+        finally:
+            s.close()
+
+
 if __name__ == "__main__":
     unittest.main()
