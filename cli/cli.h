@@ -86,6 +86,13 @@ struct cli_opt {
 int cli_parse(int argc, char **argv, const struct cli_opt *opts,
 	      const char **pos, int *npos, const char *usage);
 
+/* The long option among names[0..n) (and the global --study, --as and
+ * --help) that the mistyped long option arg[0..len) is closest to, as
+ * suggest.h judges it; NULL when none is close or arg is no long
+ * option.  Borrowed. */
+const char *cli_near_option(const char *arg, size_t len,
+			    const char *const *names, size_t n);
+
 /* Print untrusted text to a terminal or pipe, made safe (controls and
  * escapes made visible) when `out` is a terminal; as is otherwise. */
 void cli_print_safe(FILE *out, const char *s);

@@ -26,10 +26,20 @@ static void print_cell(const char *s, int cols)
 }
 
 /* One line of `items`. */
+static void print_items_header(void)
+{
+	printf("%-32s %-44s %5s %6s %5s %7s %4s %s\n", "ITEM", "TITLE",
+	       "FIXES", "LINES", "FILES", "DAYS", "CMTS", "SUBMITTED");
+}
+
 static int print_item(const struct item_row *r, void *data)
 {
 	struct buf name = BUF_INIT;
 
+	/* the header with the first row: a refusal (an unknown round)
+	 * prints none */
+	if (!*(int *)data)
+		print_items_header();
 	buf_addf(&name, "%s#%lld", r->repo, r->number);
 	print_cell(name.ptr, 32);
 	putchar(' ');
@@ -160,11 +170,11 @@ CMD(items)
 		return list_missing(c);
 	filter.round = round;
 	filter.repo = repo;
-	printf("%-32s %-44s %5s %6s %5s %7s %4s %s\n", "ITEM", "TITLE",
-	       "FIXES", "LINES", "FILES", "DAYS", "CMTS", "SUBMITTED");
 	if (studyview_items(&c->st, &c->actor, &filter, print_item, &n,
 			    &c->err) < 0)
 		return cli_fail(c);
+	if (!n)
+		print_items_header();
 	printf("%d item%s\n", n, n == 1 ? "" : "s");
 	return 0;
 }

@@ -208,6 +208,22 @@ static int run(int argc, char **argv)
 		ret = 0;
 		goto out;
 	}
+	if (argv[0][0] == '-' && argv[0][1]) {
+		/* a global option misspelt (--stdy), or a command's option
+		 * before its command */
+		static const char *const globals[] = { "--version" };
+		size_t len = strcspn(argv[0], "=");
+		const char *near = cli_near_option(argv[0], len, globals, 1);
+
+		fprintf(stderr, "bugcoder: %.*s: unknown option", (int)len,
+			argv[0]);
+		if (near)
+			fprintf(stderr, "; did you mean %s?", near);
+		fprintf(stderr, "\nusage: bugcoder [--study FILE] [--as USER] "
+			"COMMAND [ARGS] (bugcoder --help lists the commands)\n");
+		ret = 2;
+		goto out;
+	}
 	for (i = 0; i < NR_COMMANDS; i++)
 		if (!strcmp(argv[0], commands[i].name))
 			break;

@@ -21,6 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/buf.h"
+#include "core/round.h"
+
 struct agreed_round {
 	long long id;
 	long long *members;	/* sorted */
@@ -154,9 +157,14 @@ int agreed_check_round(struct store *st, const char *round, struct err *e)
 	sqlite3_finalize(s);
 	if (rc == SQLITE_ROW)
 		return 0;
-	if (rc == SQLITE_DONE)
-		return err_set(e, ERR_NOTFOUND, "--round %s: no such round",
-			       round);
+	if (rc == SQLITE_DONE) {
+		struct buf what = BUF_INIT;
+
+		buf_addf(&what, "--round %s", round);
+		round_unknown(st, what.ptr, round, e);
+		buf_release(&what);
+		return -1;
+	}
 	return store_error(st, e, "reading rounds");
 }
 

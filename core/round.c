@@ -12,6 +12,7 @@
 
 #include "core/buf.h"
 #include "core/item.h"
+#include "core/suggest.h"
 #include "core/text.h"
 
 uint64_t round_splitmix64(uint64_t *state)
@@ -475,9 +476,14 @@ static int save_gate(struct store *st, const struct actor *a,
 	sqlite3_finalize(s);
 	if (rc != SQLITE_DONE)
 		return store_error(st, e, "saving the round's gate");
-	if (sqlite3_changes(st->db) != 1)
-		return err_set(e, ERR_NOTFOUND, "--after %s: no such round",
-			       spec->gate_after);
+	if (sqlite3_changes(st->db) != 1) {
+		struct buf what = BUF_INIT;
+
+		buf_addf(&what, "--after %s", spec->gate_after);
+		round_unknown(st, what.ptr, spec->gate_after, e);
+		buf_release(&what);
+		return -1;
+	}
 	return store_audit(st, a->os_user, actor_for(a), spec->gate_forced ?
 			   "round.gate-forced" : "round.gate", 0, NULL,
 			   spec->gate_after, spec->gate_detail ?
@@ -976,6 +982,30 @@ static int fill(struct store *st, sqlite3_stmt *s, struct round_info *r,
 #define ROUND_COLS "SELECT id, name, spec, seed, stratify, created_at, " \
 	"created_by, closed_at, closed_by FROM rounds "
 
+int round_unknown(struct store *st, const char *what, const char *name,
+		  struct err *e)
+{
+	sqlite3_stmt *s = store_prepare(st, "SELECT name FROM rounds ORDER BY "
+					"id", e);
+	struct suggest sg;
+	struct buf near = BUF_INIT;
+
+	if (!s)
+		return -1;
+	suggest_init(&sg, name);
+	while (sqlite3_step(s) == SQLITE_ROW)
+		suggest_add(&sg, (const char *)sqlite3_column_text(s, 0));
+	sqlite3_finalize(s);
+	if (suggest_result(&sg))
+		buf_set(&near, suggest_result(&sg));
+	suggest_release(&sg);
+	err_set(e, ERR_NOTFOUND, "%s: no such round", what);
+	if (near.len)
+		err_suggest(e, near.ptr);
+	buf_release(&near);
+	return -1;
+}
+
 int round_get(struct store *st, const char *name, struct round_info *out,
 	      struct err *e)
 {
@@ -990,8 +1020,7 @@ int round_get(struct store *st, const char *name, struct round_info *out,
 	if (rc != SQLITE_ROW) {
 		sqlite3_finalize(s);
 		if (rc == SQLITE_DONE)
-			return err_set(e, ERR_NOTFOUND, "%s: no such round",
-				       name);
+			return round_unknown(st, name, name, e);
 		return store_error(st, e, "reading a round");
 	}
 	ret = fill(st, s, out, e);

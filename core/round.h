@@ -74,6 +74,12 @@ int round_create(struct store *st, const struct actor *a,
 		 const struct round_spec *spec, struct round_info *out,
 		 struct err *e);
 
+/* Fill `e` (ERR_NOTFOUND) with "WHAT: no such round" and, when a round
+ * of the study has a name close to `name`, "; did you mean NAME?".  WHAT
+ * is how the name was given ("--round r2", or the name).  Returns -1. */
+int round_unknown(struct store *st, const char *what, const char *name,
+		  struct err *e);
+
 /* Close a round (owner or adjudicator): labels freeze, blinding lifts.
  * Refused while an item is not submitted by every annotator of the
  * round, saying how many and naming the first, unless `flags` has

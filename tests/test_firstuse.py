@@ -285,5 +285,74 @@ class NothingToDo(unittest.TestCase):
             s.close()
 
 
+class DidYouMeanOptionsAndRounds(unittest.TestCase):
+    """`--stdy` was "an unknown command"; misspelt options and round names
+    got no suggestion."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.s = Study(members=MEMBERS)
+        cls.s.ok("round", "create", "pilot", "--items", FIRST,
+                 "--annotators", "alice,bob")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.s.close()
+
+    def test_global_options(self):
+        for args, typed, near in ((["--stdy", "x.db", "status"], "--stdy",
+                                   "--study"),
+                                  (["--stdy=x.db", "status"], "--stdy",
+                                   "--study"),
+                                  (["--verison"], "--verison", "--version"),
+                                  (["-as", "alice", "items"], "-as", None)):
+            p = subprocess.run([BIN, *args], capture_output=True, text=True,
+                               cwd=self.s.dir)
+            self.assertEqual(p.returncode, 2, p.stderr)
+            first = p.stderr.splitlines()[0]
+            want = f"bugcoder: {typed}: unknown option"
+            if near:
+                want += f"; did you mean {near}?"
+            self.assertEqual(first, want)
+            self.assertNotIn("unknown command", p.stderr)
+            self.assertFalse(os.path.exists(os.path.join(self.s.dir,
+                                                         "x.db")))
+
+    def test_command_options(self):
+        for args, want in (
+                (("agree", "--fromat", "json"),
+                 "unknown option --fromat; did you mean --format?"),
+                (("report", "--cros", "symptom,stage"),
+                 "unknown option --cros; did you mean --cross?"),
+                (("items", "--stdy", "x.db"),
+                 "unknown option --stdy; did you mean --study?"),
+                (("export", "--zzzzzz"), "unknown option --zzzzzz\n")):
+            err = self.s.fail(*args, code=2)
+            self.assertTrue(err.startswith("bugcoder: " + want), err)
+
+    def test_round_names(self):
+        for args, want in (
+                (("round", "close", "pilto"),
+                 "pilto: no such round; did you mean pilot?"),
+                (("agree", "--round", "Pilot"),
+                 "Pilot: no such round; did you mean pilot?"),
+                (("items", "--round", "pilott"),
+                 "--round pilott: no such round; did you mean pilot?"),
+                (("export", "--round", "plot"),
+                 "--round plot: no such round; did you mean pilot?"),
+                (("round", "create", "r2", "--items", "all", "--annotators",
+                  "alice,bob", "--after", "pliot", "--min-kappa", "0.6"),
+                 "pliot: no such round; did you mean pilot?"),
+                (("agree", "--round", "main"), "main: no such round\n"),
+        ):
+            p = self.s.run(*args)
+            self.assertEqual(p.returncode, 1, p.stderr)
+            self.assertEqual(p.stdout, "")
+            self.assertTrue(p.stderr.startswith("bugcoder: " + want),
+                            p.stderr)
+        self.assertEqual(self.s.query("SELECT name FROM rounds"),
+                         [("pilot",)])
+
+
 if __name__ == "__main__":
     unittest.main()
