@@ -441,8 +441,15 @@ static int label_from(struct cli *c, const char *from)
 			char *line = xstrndup(p, len);
 			int npos, submit;
 
-			p += len + (nl != NULL);
 			lineno++;
+			/* a NUL would end the line early, unseen */
+			if (memchr(p, '\0', len)) {
+				err_set(&c->err, ERR_INPUT, "%s:%ld: a NUL byte "
+					"in the line", name, lineno);
+				free(line);
+				goto fail;
+			}
+			p += len + (nl != NULL);
 			npos = parse_from_line(c, line, name, lineno, pos,
 					       &submit);
 			if (npos > 0 && pass == 1) {

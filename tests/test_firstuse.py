@@ -354,5 +354,50 @@ class DidYouMeanOptionsAndRounds(unittest.TestCase):
                          [("pilot",)])
 
 
+class NulBytes(unittest.TestCase):
+    """A NUL byte cut a `label --from` line short without a word, and
+    ended the keys file's reading there."""
+
+    def setUp(self):
+        self.s = Study(members=MEMBERS)
+
+    def tearDown(self):
+        self.s.close()
+
+    def test_label_from_names_the_line(self):
+        path = os.path.join(self.s.dir, "from.txt")
+        with open(path, "wb") as f:
+            f.write(f"{FIRST} symptom=hang\n{FIRST} phase=training"
+                    "\0 root_cause=concurrency\n".encode())
+        before = self.s.dump()
+        err = self.s.fail("label", "--from", path, as_="alice")
+        self.assertEqual(err, f"bugcoder: {path}:2: a NUL byte in the line; "
+                         "nothing saved\n")
+        p = self.s.run("label", "--from", "-", as_="alice",
+                       input=f"{FIRST} phase=training\0\n")
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("stdin:1: a NUL byte in the line", p.stderr)
+        self.assertEqual(self.s.dump(), before)
+
+    def test_keys_file_names_the_line_and_reads_on(self):
+        cfg = os.path.join(self.s.dir, "cfg")
+        os.makedirs(os.path.join(cfg, "bugcoder"))
+        keys = os.path.join(cfg, "bugcoder", "keys")
+        with open(keys, "wb") as f:
+            f.write(b"bind main x\0 quit\nbind main y fly\n")
+        script = os.path.join(self.s.dir, "script")
+        with open(script, "w") as f:
+            f.write("q\n")
+        p = self.s.run("code", as_="alice", env={
+            "BUGCODER_KEYS": script, "BUGCODER_NO_DISPLAY": "1",
+            "LINES": "24", "COLUMNS": "80", "XDG_CONFIG_HOME": cfg})
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn(f"{keys}:1: a NUL byte in the line (line ignored)\n",
+                      p.stderr)
+        # the lines after it are read
+        self.assertIn(f'{keys}:2: no action "fly" (line ignored)\n',
+                      p.stderr)
+
+
 if __name__ == "__main__":
     unittest.main()
