@@ -24,6 +24,7 @@
 #include "core/buf.h"
 #include "core/priv.h"
 #include "core/github.h"
+#include "core/item.h"
 #include "core/text.h"
 
 static volatile sig_atomic_t stop_requested;
@@ -392,10 +393,22 @@ CMD(fetch)
 	}
 	memset(&o, 0, sizeof(o));
 	/* an issue or pull request URL names a list of one */
+	/* URLs name GitHub, or the API given */
+	env = getenv("GITHUB_API_URL");
+	item_set_api_host(api_url ? api_url : env);
 	if (npos == 1 && !issues && !missing && strstr(pos[0], "://")) {
 		char *r;
 		long long n;
+		size_t hl;
+		const char *h = item_url_foreign_host(pos[0], &hl);
 
+		if (h) {
+			fprintf(stderr, "bugcoder: %s: %.*s is not GitHub "
+				"(github.com, or the host of --api-url or "
+				"$GITHUB_API_URL)\n", pos[0], (int)hl, h);
+			free(pos);
+			return 1;
+		}
 		if (!item_parse_ref(pos[0], &r, &n, NULL)) {
 			free(r);
 			issues = pos[0];

@@ -13,6 +13,7 @@
 
 #include "cli/cli.h"
 #include "core/buf.h"
+#include "core/item.h"
 #include "core/suggest.h"
 #include "core/priv.h"
 #include "core/version.h"
@@ -167,6 +168,8 @@ static int run(int argc, char **argv)
 	argv++;
 	if (take_globals(&c, &argc, argv) < 0)
 		return 2;
+	/* issue URLs name github.com, or the GitHub $GITHUB_API_URL is */
+	item_set_api_host(getenv("GITHUB_API_URL"));
 	if (!c.study_path) {
 		env = getenv("BUGCODER_STUDY");
 		if (env && *env)

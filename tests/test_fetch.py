@@ -726,7 +726,10 @@ class TestFetchList(FetchTestCase):
                  "bad.txt:3: acme/big#1e300: not a GitHub issue or pull "
                  "request"),
                 ("acme/big#1, https://gitlab.com/a/b/-/issues/3\n",
-                 "bad.txt:1: https://gitlab.com/a/b/-/issues/3: not a "
+                 "bad.txt:1: https://gitlab.com/a/b/-/issues/3: gitlab.com is "
+                 "not GitHub"),
+                ("acme/big#1, https://github.com/a/b/-/issues/3\n",
+                 "bad.txt:1: https://github.com/a/b/-/issues/3: not a "
                  "GitHub issue"),
                 ("acme/big#1\nacme/big#2\x00\n", "bad.txt:2: a NUL byte")):
             with open(path, "w") as f:
@@ -849,7 +852,8 @@ class TestImportKnownBugs(FetchTestCase):
              'bad.csv:2: number: "99999999999999999999": not an issue', []),
             ("url,title\nhttps://github.com/acme/big/issues/1,ok\n"
              "https://example.com/x,bad\n",
-             'bad.csv:3: url: "https://example.com/x": not a GitHub issue',
+             'bad.csv:3: url: "https://example.com/x": example.com is not '
+             'GitHub (github.com, or the host of $GITHUB_API_URL)',
              []),
             ("url,title\nacme/big#1,a\x00b\n",
              "bad.csv:2: field 2: a NUL byte", []),

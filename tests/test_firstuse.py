@@ -399,5 +399,36 @@ class NulBytes(unittest.TestCase):
                       p.stderr)
 
 
+class GitHubUrlsOnly(unittest.TestCase):
+    """https://example.com/a/b/issues/1 was taken for GitHub's a/b#1."""
+
+    def test_host_is_checked(self):
+        s = Study(members=MEMBERS)
+        try:
+            url = "https://example.com/microsoft/DeepSpeed/issues/3468"
+            err = s.fail("label", url, "symptom=hang", as_="alice")
+            self.assertEqual(err, f"bugcoder: {url}: example.com is not "
+                             "GitHub (github.com, or the host of "
+                             "$GITHUB_API_URL)\n")
+            path = os.path.join(s.dir, "known.txt")
+            with open(path, "w") as f:
+                f.write("https://github.com/a/b/issues/1\n"
+                        "https://example.com/a/b/issues/2\n")
+            err = s.fail("import", path)
+            self.assertIn(f"{path}:2: https://example.com/a/b/issues/2: "
+                          "example.com is not GitHub", err)
+            self.assertEqual(s.query("SELECT count(*) FROM items WHERE "
+                                     "repo = 'a/b'"), [(0,)])
+            # GitHub itself, and the GitHub Enterprise of $GITHUB_API_URL
+            s.ok("label", "https://github.com/microsoft/DeepSpeed/issues/"
+                 "3468", "symptom=hang", as_="alice")
+            s.ok("label", url, "phase=training", as_="alice",
+                 env={"GITHUB_API_URL": "https://example.com/api/v3"})
+            self.assertEqual(s.query("SELECT dimension FROM labels ORDER BY "
+                                     "1"), [("phase",), ("symptom",)])
+        finally:
+            s.close()
+
+
 if __name__ == "__main__":
     unittest.main()
