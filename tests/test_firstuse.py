@@ -430,5 +430,35 @@ class GitHubUrlsOnly(unittest.TestCase):
             s.close()
 
 
+class CodebookPathOutsideTheTree(unittest.TestCase):
+    """`init --codebook codebooks/x.json` from another directory said only
+    "No such file or directory"."""
+
+    def test_hint_the_bare_name(self):
+        s = Study(items=None)
+        try:
+            new = os.path.join(s.dir, "new.db")
+            p = subprocess.run([BIN, "--study", new, "init", "--codebook",
+                                "codebooks/llm-framework-bugs.json"],
+                               cwd=s.dir, capture_output=True, text=True)
+            self.assertEqual(p.returncode, 1)
+            self.assertEqual(p.stderr, "bugcoder: codebooks/llm-framework-"
+                             "bugs.json: no such file; the bundled codebook "
+                             "of that name is found by its bare name: "
+                             "--codebook llm-framework-bugs\n")
+            self.assertFalse(os.path.exists(new))
+            p = subprocess.run([BIN, "--study", new, "init", "--codebook",
+                                "llm-framework-bugs"], cwd=s.dir,
+                               capture_output=True, text=True)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            p = subprocess.run([BIN, "--study", new + "2", "init",
+                                "--codebook", "elsewhere/mine.json"],
+                               cwd=s.dir, capture_output=True, text=True)
+            self.assertEqual(p.stderr, "bugcoder: elsewhere/mine.json: No "
+                             "such file or directory\n")
+        finally:
+            s.close()
+
+
 if __name__ == "__main__":
     unittest.main()
