@@ -44,6 +44,31 @@ static void release(struct atomic_file *af)
 	af->f = NULL;
 	af->fd = -1;
 	af->anon = 0;
+	af->direct = 0;
+}
+
+/* A target that must not be renamed over: 1 after opening a character
+ * device or a FIFO to write into it, -1 (`e` filled) for what cannot be
+ * written, 0 for a regular file, a symbolic link to one, or nothing. */
+static int open_special(struct atomic_file *af, const char *path,
+			struct err *e)
+{
+	struct stat sb;
+
+	if (stat(path, &sb) < 0 || S_ISREG(sb.st_mode))
+		return 0;
+	if (S_ISCHR(sb.st_mode) || S_ISFIFO(sb.st_mode)) {
+		af->fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+		if (af->fd < 0)
+			return err_set(e, ERR_IO, "%s: %s", path,
+				       strerror(errno));
+		af->direct = 1;
+		return 1;
+	}
+	return err_set(e, ERR_IO, "%s: %s, not a file: name a file to write",
+		       path, S_ISDIR(sb.st_mode) ? "a directory" :
+		       S_ISBLK(sb.st_mode) ? "a block device" :
+		       "something other than a file");
 }
 
 int atomic_open(struct atomic_file *af, const char *path, struct err *e)
@@ -57,6 +82,14 @@ int atomic_open(struct atomic_file *af, const char *path, struct err *e)
 	af->tmp = NULL;
 	af->f = NULL;
 	af->anon = 0;
+	af->direct = 0;
+	af->fd = -1;
+	switch (open_special(af, path, e)) {
+	case 1:
+		goto stream;
+	case -1:
+		goto out;
+	}
 	if (!*base) {
 		err_set(e, ERR_IO, "%s: not a file name", path);
 		goto out;
@@ -93,6 +126,7 @@ int atomic_open(struct atomic_file *af, const char *path, struct err *e)
 			goto out;
 		}
 	}
+stream:
 	af->f = fdopen(af->fd, "w");
 	if (!af->f) {
 		err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
@@ -178,6 +212,18 @@ int atomic_commit(struct atomic_file *af, struct err *e)
 			       af->path : "file");
 	errno = 0;
 	bad = fflush(af->f) != 0 || ferror(af->f);
+	if (af->direct) {
+		/* a device or a pipe: nothing to rename, nothing to sync */
+		if (fclose(af->f) != 0)
+			bad = 1;
+		af->f = NULL;
+		af->fd = -1;
+		if (bad)
+			err_set(e, ERR_IO, "writing %s: %s", af->path,
+				errno ? strerror(errno) : "write error");
+		release(af);
+		return bad ? -1 : 0;
+	}
 	if (bad || fsync(af->fd) < 0) {
 		err_set(e, ERR_IO, "writing %s: %s", af->path,
 			errno ? strerror(errno) : "write error");

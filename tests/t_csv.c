@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -455,6 +456,43 @@ static void test_atomic_commit_and_abort(void **state)
 	buf_release(&got);
 }
 
+/* A pipe (or a device: -o /dev/stdout, /dev/null) is written into, not
+ * replaced by a file; a directory is refused. */
+static void test_atomic_into_a_pipe(void **state)
+{
+	struct atomic_file af = ATOMIC_FILE_INIT;
+	struct err e = ERR_INIT;
+	struct buf path = BUF_INIT;
+	struct stat sb;
+	char got[32];
+	ssize_t n;
+	int rd;
+
+	(void)state;
+	buf_addf(&path, "%s/pipe", tmpdir);
+	assert_int_equal(mkfifo(path.ptr, 0600), 0);
+	/* a reader first, so that opening for writing does not wait */
+	rd = open(path.ptr, O_RDONLY | O_NONBLOCK);
+	assert_true(rd >= 0);
+	assert_int_equal(atomic_open(&af, path.ptr, &e), 0);
+	fputs("through\n", af.f);
+	assert_int_equal(atomic_commit(&af, &e), 0);
+	n = read(rd, got, sizeof(got) - 1);
+	assert_int_equal(n, 8);
+	got[n] = '\0';
+	assert_string_equal(got, "through\n");
+	close(rd);
+	assert_int_equal(lstat(path.ptr, &sb), 0);
+	assert_true(S_ISFIFO(sb.st_mode));
+	assert_int_equal(dir_entries(tmpdir), 1);
+	unlink(path.ptr);
+
+	assert_int_equal(atomic_open(&af, tmpdir, &e), -1);
+	assert_non_null(strstr(e.msg, "a directory, not a file"));
+	assert_int_equal(dir_entries(tmpdir), 0);
+	buf_release(&path);
+}
+
 /* ---- the bulk agreed pass against core/adjudicate ----------------------- */
 
 static unsigned long long rng = 0x9e3779b97f4a7c15ULL;
@@ -817,6 +855,7 @@ int main(void)
 		cmocka_unit_test(test_sha256_million_a),
 		cmocka_unit_test(test_sha256_padding_and_splits),
 		cmocka_unit_test(test_atomic_commit_and_abort),
+		cmocka_unit_test(test_atomic_into_a_pipe),
 		cmocka_unit_test(test_agreed_matches_adjudicate),
 		cmocka_unit_test(test_agreed_refuses_non_member),
 	};
