@@ -865,8 +865,8 @@ static void test_parse_ref(void **state)
 		{ "", NULL, 0, 0 },
 	};
 	size_t i, len;
-	char *repo;
-	long long n;
+	char *r;
+	long long num;
 
 	(void)state;
 	/* GitHub Enterprise's API: its host names items too */
@@ -898,11 +898,11 @@ static void test_parse_ref(void **state)
 	/* without it, github.com alone */
 	item_set_api_host(NULL);
 	assert_int_equal(item_parse_ref("http://ghe.example/a/b.c/pull/9",
-					&repo, &n, NULL), -1);
-	assert_null(repo);
+					&r, &num, NULL), -1);
+	assert_null(r);
 	assert_int_equal(item_parse_ref("https://www.github.com/a/b/pull/9",
-					&repo, &n, NULL), 0);
-	free(repo);
+					&r, &num, NULL), 0);
+	free(r);
 }
 
 /*
