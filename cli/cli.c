@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cli: shared plumbing of the subcommands - opening the study, errors,
  * option parsing, printing untrusted text.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cli: the command line face of bugcoder.  One function per subcommand,
  * each `int cmd_NAME(struct cli *c, int argc, char **argv)` returning the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * codebook update and proposals: the codebook grows with the study.
  */

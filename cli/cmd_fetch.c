@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fetch: collect closed bug issues and the merged pull requests that
  * fixed them from GitHub (core/github.c does the work).

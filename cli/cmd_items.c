@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * items and status: what the study holds.
  */

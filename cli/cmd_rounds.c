@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * round, label, labels: double coding in rounds, and labelling by
  * script.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cmd_server: the commands of a shared study server - `audit` (read and
  * verify the hash-chained audit log), `backup` (a consistent copy through

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The set-up commands: init, member, codebook, import.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bugcoder: a terminal workbench for empirical bug studies.
  *

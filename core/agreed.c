@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * agreed: see agreed.h.
  *

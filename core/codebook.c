@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * codebook: load and validate codebooks (see codebook.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * csv: reading RFC 4180 CSV (quoted fields, doubled quotes, embedded
  * newlines and commas, CRLF or LF line ends, an optional UTF-8 BOM), and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * github: closed bug issues and their fixing pull requests, from GitHub.
  * See github.h for the contract.

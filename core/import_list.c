@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * import_list: the bugs a team already has, from a spreadsheet (CSV) or a
  * plain list of issue and pull request URLs, into items whose content

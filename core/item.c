@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * item: see item.h.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * item: one bug - an issue with its comments and the pull request(s) that
  * fixed it, frozen as imported - and its effort figures.

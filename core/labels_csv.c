@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * labels_csv: see labels_csv.h.
  */

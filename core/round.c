@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * round: see round.h.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * round: a set of items given to a set of annotators (the pilot, round 1,
  * ...).  Agreement is reported per round; blinding lifts when a round is

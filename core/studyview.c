@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * studyview: see studyview.h.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * text: see text.h.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * text: untrusted text made safe for a terminal, and measured in columns.
  *

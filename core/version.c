@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * version: see version.h.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * version: which bugcoder this is - its release and the commit it was
  * built from, for `bugcoder --version` and for what it writes (the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * atomic: write a file so that it appears whole or not at all.
  *

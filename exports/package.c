@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * package: see package.h.
  */

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Check a CITATION.cff against the rules of the Citation File Format
 1.2.0 (what GitHub's "Cite this repository" and Zenodo read): the
 required keys, no key the format does not define, each value of the type

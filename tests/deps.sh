@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # What bugcoder needs, checked the way the build and the tests use it
 # (pkg-config modules, one header, commands, Python modules), and
 # installed only when missing.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """A mock of the GitHub REST and GraphQL API for bugcoder's fetch tests.
 
 Python standard library only.  Binds 127.0.0.1 on a free port (or --port),

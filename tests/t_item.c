@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * t_item: items, their dates and effort figures, saving (an upsert that
  * keeps ids), loading, and finding them by name.

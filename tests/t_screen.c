@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * t_screen: the annotator's screen, driven in-process.
  *

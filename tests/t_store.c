@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * t_store: the study file - creation, modes, WAL, schema version and
  * migrations, transactions, settings, the append-only audit log and the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The build on systems other than ours: `make deps` installs only what
 building needs and `make test-deps` what the tests need too, only what
 is missing and nothing when all is here; both work without apt-get;

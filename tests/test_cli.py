@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """CLI tests: the real ./bugcoder on temporary studies.
 
 Covers the commands of the foundation (init, member, codebook, import,

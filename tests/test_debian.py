@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The Debian packages, as an administrator meets them.
 
 `dpkg-buildpackage -us -uc -b` builds `bugcoder` and `bugcoder-server`

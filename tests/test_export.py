@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """export and report through the real binary: CSV read back cell by cell
 (hostile titles included), JSON Lines, the raw round trip, resolutions,
 the replication package and its manifest, atomic writes under failure

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """`bugcoder fetch` against the mock GitHub server (tests/mock_github.py).
 
 Each test class starts its own mock on 127.0.0.1 and runs the real

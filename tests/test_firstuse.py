@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """What a team new to bugcoder meets in its first hour: every message
 says what is wrong in words that fit the case, and nothing is a failure
 that is not one.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """`labels import` of the wide shape every coding spreadsheet has: one row
 per bug, one column per dimension; read as spreadsheet programs write it."""
 import csv

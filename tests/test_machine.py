@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Machine coders (issue 17): `member add --role machine`, `machine-code`
 running a command per item with a JSON document in and a JSON answer out,
 refusals of bad answers, provenance, retries, Ctrl-C, blinding."""

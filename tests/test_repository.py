@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The repository stands alone: a clone with nothing beside it builds and
 tests.  No file reaches outside the tree for what it needs (a folder of
 reference material next to the clone was once read by the mock GitHub),
@@ -99,6 +100,22 @@ class LicenceAndCitation(unittest.TestCase):
         self.assertIsNotNone(py, "PyYAML is missing: run make test-deps")
         return subprocess.run([py, os.path.join(ROOT, "tests", "cffcheck.py"),
                                path, *args], capture_output=True, text=True)
+
+    def test_every_source_file_names_its_licence(self):
+        missing = []
+        for f in tracked_files():
+            base = os.path.basename(f)
+            if f.startswith("tests/fixtures/"):
+                continue        # data, GitHub's among it (licence beside)
+            if not (f.endswith((".c", ".h", ".py", ".sh", ".R",
+                                ".postinst", ".postrm")) or
+                    base in ("Makefile", "rules") or f == ".ci/run"):
+                continue
+            with open(os.path.join(ROOT, f), encoding="utf-8") as fh:
+                head = "".join(fh.readline() for _ in range(3))
+            if "SPDX-License-Identifier: MIT" not in head:
+                missing.append(f)
+        self.assertEqual(missing, [])
 
     def test_citation_cff_is_valid_and_current(self):
         cff = os.path.join(ROOT, "CITATION.cff")

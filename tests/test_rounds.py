@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Rounds, blinding, scriptable labelling and the agreement report,
 through the real binary."""
 import csv

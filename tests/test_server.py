@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Server install tests: the operating system keeps blinding and the log.
 
 Needs root (CI runs the suite as root): the tests create OS accounts and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """End-to-end tests of the annotator's screen on the real binary in tmux.
 
 A few smoke tests that prove what the in-process screen tests see

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * keymap: the default bindings, key names, and the generated help.
  *

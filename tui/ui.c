@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ui: terminal lifecycle, main loop, key scripts and screen dumps (see
  * ui.h).  The only file that starts or stops curses.

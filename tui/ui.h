@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ui: the terminal's lifecycle and the one main loop.
  *

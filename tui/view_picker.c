@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * view_picker: the code picker overlay, and the form that proposes a new
  * code from it.

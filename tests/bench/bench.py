@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """make bench: bugcoder against the tools a user would otherwise use.
 
     python3 tests/bench/bench.py [--items N] [--seed S] [--runs R]
