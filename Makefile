@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # bugcoder - a terminal workbench for empirical bug studies
 #
 # Plain, non-recursive make.  User variables (CC, CPPFLAGS, CFLAGS,
@@ -62,11 +63,19 @@ BC_CFLAGS += --coverage -O0
 BC_LDFLAGS += --coverage
 endif
 
+# Quiet CC/AR/LINK/GEN lines; V=1 shows the commands, `make -s` nothing.
 ifndef V
+ifneq ($(findstring s,$(firstword -$(MAKEFLAGS))),)
+QUIET_CC   = @
+QUIET_AR   = @
+QUIET_LINK = @
+QUIET_GEN  = @
+else
 QUIET_CC   = @echo '   ' CC $@;
 QUIET_AR   = @echo '   ' AR $@;
 QUIET_LINK = @echo '   ' LINK $@;
 QUIET_GEN  = @echo '   ' GEN $@;
+endif
 endif
 
 CORE_SRC    = $(sort $(wildcard core/*.c))
@@ -88,10 +97,30 @@ LIBS_A = tui/libtui.a exports/libexports.a core/libbugcoder.a
 
 all: bugcoder tui/bugcoder.1
 
-# Rebuild everything when the flags change (SAN=1 and back, say).
+# Before anything is compiled, the libraries the build needs are checked
+# (one line per missing one, naming its Debian package and `make deps`);
+# then everything is rebuilt when the flags change (SAN=1 and back, say).
 BUILD-FLAGS: FORCE
+	@PKG_CONFIG='$(PKG_CONFIG)' CC='$(CC)' sh tests/deps.sh check
 	@echo '$(CC) $(BC_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(BC_LDFLAGS) $(LDFLAGS)' > $@+; \
 	if cmp -s $@ $@+; then rm -f $@+; else mv $@+ $@; fi
+
+# The commit the build is made from, for `bugcoder --version` (see
+# core/version.h): git's HEAD when this tree is a clone's top ("-dirty"
+# when tracked files have changes), else what `git archive` wrote into
+# core/version.commit (a tarball), else "unknown".  Rewritten only when
+# it changes, so only core/version.o follows a commit.
+BUILD-VERSION: FORCE
+	@c=; top=$$(git rev-parse --show-toplevel 2>/dev/null); \
+	if [ -n "$$top" ] && [ "$$(cd "$$top" && pwd -P)" = "$$(pwd -P)" ]; then \
+		c=$$(git rev-parse --short=12 HEAD 2>/dev/null) && \
+		{ git diff --quiet HEAD -- 2>/dev/null || c=$$c-dirty; }; \
+	fi; \
+	[ -n "$$c" ] || c=$$(sed -n 's/^\([0-9a-f]\{12\}\)[0-9a-f]*$$/\1/p' core/version.commit 2>/dev/null); \
+	echo "#define BUGCODER_COMMIT \"$${c:-unknown}\"" > $@+; \
+	if cmp -s $@ $@+; then rm -f $@+; else mv $@+ $@; fi
+
+core/version.o: BUILD-VERSION
 
 %.o: %.c BUILD-FLAGS
 	$(QUIET_CC)$(CC) $(BC_CFLAGS) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
@@ -123,15 +152,20 @@ tui/bugcoder.1: tui/bugcoder.1.in Makefile
 
 # ---- set-up ---------------------------------------------------------------
 
-# Installs only what is missing (pkg-config modules, a header, the test
-# tools), and nothing when all is here; without apt-get it says what is
-# missing and fails only then.  See tests/deps.sh.
+# Install only what is missing, and nothing when all is here; without
+# apt-get (or, not as root, without sudo) say what is missing and fail
+# only then.  `deps` is what building and `make demo` need (a compiler,
+# pkg-config, the libraries); `test-deps` adds the tools `make test` and
+# `make bench` use.  See tests/deps.sh.
 deps:
-	@PKG_CONFIG='$(PKG_CONFIG)' CC='$(CC)' PYTHON='$(PYTHON)' sh tests/deps.sh
+	@PKG_CONFIG='$(PKG_CONFIG)' CC='$(CC)' PYTHON='$(PYTHON)' sh tests/deps.sh build
+
+test-deps:
+	@PKG_CONFIG='$(PKG_CONFIG)' CC='$(CC)' PYTHON='$(PYTHON)' sh tests/deps.sh test
 
 # ---- tests ----------------------------------------------------------------
 
-test: deps
+test: test-deps
 	@$(MAKE) --no-print-directory test-build
 	@$(PYTHON) tests/run.py $(TEST_BIN)
 
@@ -176,7 +210,7 @@ demo: deps
 	@$(MAKE) --no-print-directory bugcoder
 	@sh tests/demo.sh
 
-bench: deps
+bench: test-deps
 	@$(MAKE) --no-print-directory bugcoder $(TOOL_BIN)
 	@$(PYTHON) tests/bench/bench.py $(if $(N),--items $(N))
 
@@ -250,12 +284,12 @@ uninstall:
 		$(DESTDIR)$(SHAREDIR) 2>/dev/null
 
 clean:
-	rm -f bugcoder BUILD-FLAGS tui/bugcoder.1 exports/analysis_r.inc $(TOOL_BIN) $(TEST_BIN) $(FUZZ_BIN)
+	rm -f bugcoder BUILD-FLAGS BUILD-VERSION tui/bugcoder.1 exports/analysis_r.inc $(TOOL_BIN) $(TEST_BIN) $(FUZZ_BIN)
 	rm -f */*.o */*.d */*/*.o */*/*.d */*.a
 	rm -f */*.gcda */*.gcno */*/*.gcda */*/*.gcno
 	rm -rf tests/tmp
 
-.PHONY: all deps test check test-build coverage check-layering hdr-check syntax-check demo bench fuzz install install-server uninstall clean FORCE
+.PHONY: all deps test-deps test check test-build coverage check-layering hdr-check syntax-check demo bench fuzz install install-server uninstall clean FORCE
 .SECONDARY:
 
 -include $(wildcard */*.d */*/*.d)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cli: shared plumbing of the subcommands - opening the study, errors,
  * option parsing, printing untrusted text.
@@ -13,6 +14,7 @@
 #include "core/buf.h"
 #include "core/priv.h"
 #include "core/study.h"
+#include "core/suggest.h"
 #include "core/text.h"
 #include "exports/atomic.h"
 
@@ -30,6 +32,22 @@ int cli_fail_err(const struct err *e)
 int cli_fail(struct cli *c)
 {
 	return cli_fail_err(&c->err);
+}
+
+int cli_fail_also(struct cli *c, const char *fmt, ...)
+{
+	struct buf msg = BUF_INIT, b = BUF_INIT;
+	va_list ap;
+
+	buf_addf(&msg, "%s; ", c->err.msg);
+	va_start(ap, fmt);
+	buf_vaddf(&msg, fmt, ap);
+	va_end(ap);
+	text_sanitize(&b, msg.ptr, msg.len, 8, 0);
+	fprintf(stderr, "bugcoder: %s\n", b.ptr);
+	buf_release(&b);
+	buf_release(&msg);
+	return err_exit_code(c->err.code ? c->err.code : ERR_INPUT);
 }
 
 int cli_usage_error(const char *usage, const char *fmt, ...)
@@ -198,6 +216,41 @@ char *cli_find_codebook(struct cli *c, const char *name)
 	return path;
 }
 
+const char *cli_near_option(const char *arg, size_t len,
+			    const char *const *names, size_t n)
+{
+	static const char *const globals[] = { "--study", "--as", "--help" };
+	struct suggest sg;
+	char *typed;
+	const char *best = NULL, *got;
+	size_t i;
+
+	if (len < 3 || strncmp(arg, "--", 2))
+		return NULL;
+	typed = xstrndup(arg + 2, len - 2);
+	suggest_init(&sg, typed);
+	/* offered without their dashes: the dashes would count as letters
+	 * in common */
+	for (i = 0; i < n + 3; i++) {
+		const char *name = i < n ? names[i] : globals[i - n];
+
+		if (!strncmp(name, "--", 2))
+			suggest_add(&sg, name + 2);
+	}
+	got = suggest_result(&sg);
+	for (i = 0; got && i < n + 3; i++) {
+		const char *name = i < n ? names[i] : globals[i - n];
+
+		if (!strncmp(name, "--", 2) && !strcmp(name + 2, got)) {
+			best = name;
+			break;
+		}
+	}
+	suggest_release(&sg);
+	free(typed);
+	return best;
+}
+
 static const struct cli_opt *find_opt(const struct cli_opt *opts,
 				      const char *arg, size_t len)
 {
@@ -234,8 +287,24 @@ int cli_parse(int argc, char **argv, const struct cli_opt *opts,
 		len = eq && arg[1] == '-' ? (size_t)(eq - arg) : strlen(arg);
 		o = find_opt(opts, arg, len);
 		if (!o) {
-			cli_usage_error(usage, "unknown option %.*s",
-					(int)len, arg);
+			const char **names;
+			const char *near;
+			size_t n = 0;
+
+			while (opts[n].name)
+				n++;
+			names = xcalloc(n + 1, sizeof(*names));
+			for (n = 0; opts[n].name; n++)
+				names[n] = opts[n].name;
+			near = cli_near_option(arg, len, names, n);
+			if (near)
+				cli_usage_error(usage, "unknown option %.*s; did "
+						"you mean %s?", (int)len, arg,
+						near);
+			else
+				cli_usage_error(usage, "unknown option %.*s",
+						(int)len, arg);
+			free(names);
 			return -1;
 		}
 		if (!o->takes_value) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cli: the command line face of bugcoder.  One function per subcommand,
  * each `int cmd_NAME(struct cli *c, int argc, char **argv)` returning the
@@ -76,6 +77,11 @@ char *cli_find_codebook(struct cli *c, const char *name);
  * code. */
 int cli_fail(struct cli *c);
 int cli_fail_err(const struct err *e);
+/* cli_fail(), with "; " and what follows from `fmt` after the message, on
+ * the same line: "bugcoder: FILE:3: ...; nothing imported from this
+ * file". */
+int cli_fail_also(struct cli *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* Print a one-line usage error and the command's usage; returns 2. */
 int cli_usage_error(const char *usage, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -108,6 +114,13 @@ struct cli_opt {
  * was given, or -1 after printing a usage error. */
 int cli_parse(int argc, char **argv, const struct cli_opt *opts,
 	      const char **pos, int *npos, const char *usage);
+
+/* The long option among names[0..n) (and the global --study, --as and
+ * --help) that the mistyped long option arg[0..len) is closest to, as
+ * suggest.h judges it; NULL when none is close or arg is no long
+ * option.  Borrowed. */
+const char *cli_near_option(const char *arg, size_t len,
+			    const char *const *names, size_t n);
 
 /* Print untrusted text to a terminal or pipe, made safe (controls and
  * escapes made visible) when `out` is a terminal; as is otherwise. */

@@ -1,11 +1,15 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * adjudicate: the adjudicator's screen.  All the work is in tui/; this
  * only parses the arguments and opens the study.
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "cli/cli.h"
+#include "core/adjudicate.h"
 #include "core/buf.h"
+#include "core/study.h"
 #include "tui/tui.h"
 
 static const char usage[] =
@@ -29,6 +33,27 @@ static const char usage[] =
 	"       bugcoder adjudicate microsoft/DeepSpeed#4187\n"
 	"       bugcoder adjudicate ColossalAI#2387";
 
+/* The adjudicator's queue's length, or -1 (c->err says why; an actor
+ * who may not adjudicate is left to the screen's refusal: 1). */
+static int queue_size(struct cli *c)
+{
+	struct codebook cb = CODEBOOK_INIT;
+	long long *q = NULL;
+	size_t n = 0;
+	int ret;
+
+	if (!(ROLES(c->actor.role) & (ROLES(ROLE_ADJUDICATOR) |
+				      ROLES(ROLE_OWNER))))
+		return 1;
+	if (study_codebook(&c->st, &cb, NULL, &c->err) < 0)
+		return -1;
+	ret = adjudicate_queue(&c->st, &c->actor, &cb, &q, &n, &c->err) < 0 ?
+	      -1 : (n > 0);
+	free(q);
+	codebook_release(&cb);
+	return ret;
+}
+
 CMD(adjudicate)
 {
 	static const struct cli_opt opts[] = { { 0 } };
@@ -46,6 +71,23 @@ CMD(adjudicate)
 	}
 	if (!c->have_actor && (rc = cli_open(c, CLI_MEMBER)))
 		goto out;
+	/* nothing left to adjudicate is no failure: say so, exit 0 (the
+	 * screen itself refuses whoever may not adjudicate) */
+	if (!npos) {
+		int left = queue_size(c);
+
+		if (left < 0) {
+			rc = cli_fail(c);
+			goto out;
+		}
+		if (!left) {
+			printf("nothing to adjudicate: no item that all its "
+			       "coders submitted has a disagreement or a "
+			       "discussion flag left\n");
+			rc = 0;
+			goto out;
+		}
+	}
 	if (tui_adjudicate(&c->st, &c->actor, npos ? posv[0] : NULL,
 			   &c->err) < 0)
 		rc = cli_fail(c);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * code: the annotator's screen.  All the work is in tui/; this only
  * parses the arguments and opens the study.

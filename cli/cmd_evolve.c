@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * codebook update and proposals: the codebook grows with the study.
  */
@@ -72,8 +73,7 @@ orphans:
 		fprintf(stderr, "bugcoder: labels use codes the current "
 			"codebook lacks: ");
 		cli_print_safe(stderr, stats.orphans);
-		fprintf(stderr, "\nbugcoder: move them with `bugcoder "
-			"codebook update ");
+		fprintf(stderr, "; move them with `bugcoder codebook update ");
 		cli_print_safe(stderr, path);
 		fprintf(stderr, " --map ");
 		cli_print_safe(stderr, stats.first_orphan);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * export and report: the agreed data leaving the program.
  *

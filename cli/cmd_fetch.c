@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fetch: collect closed bug issues and the merged pull requests that
  * fixed them from GitHub (core/github.c does the work).
@@ -24,6 +25,7 @@
 #include "core/buf.h"
 #include "core/priv.h"
 #include "core/github.h"
+#include "core/item.h"
 #include "core/text.h"
 
 static volatile sig_atomic_t stop_requested;
@@ -127,12 +129,14 @@ static void summary(const char *repo, const struct gh_stats *s)
 		printf("%s is now called %s: fetched and stored under that "
 		       "name, the old one kept as an alias\n", repo,
 		       s->renamed_to);
-	printf("%s: %ld issues seen, %ld stored (%ld with a fix, %ld "
-	       "without), %ld fixes", s->renamed_to ? s->renamed_to : repo,
-	       s->seen, s->kept, s->kept_fixed,
-	       s->kept - s->kept_fixed, s->fixes);
+	printf("%s: %ld %s seen, %ld stored (%ld with a fix, %ld "
+	       "without), %ld %s", s->renamed_to ? s->renamed_to : repo,
+	       s->seen, text_plural(s->seen, "issue", "issues"), s->kept,
+	       s->kept_fixed, s->kept - s->kept_fixed, s->fixes,
+	       text_plural(s->fixes, "fix", "fixes"));
 	if (s->partial_diffs)
-		printf(", %ld partial diffs", s->partial_diffs);
+		printf(", %ld partial %s", s->partial_diffs,
+		       text_plural(s->partial_diffs, "diff", "diffs"));
 	if (s->unchanged)
 		printf(", %ld unchanged since the last fetch", s->unchanged);
 	if (s->vanished)
@@ -144,8 +148,10 @@ static void summary(const char *repo, const struct gh_stats *s)
 	if (s->nr_failed)
 		printf(", %zu failed", s->nr_failed);
 	if (s->nul_replaced)
-		printf(", %ld NUL characters in GitHub's text stored as U+FFFD",
-		       s->nul_replaced);
+		printf(", %ld NUL %s in GitHub's text stored as U+FFFD",
+		       s->nul_replaced, text_plural(s->nul_replaced,
+						    "character",
+						    "characters"));
 	printf("\nrequests: %ld (%ld counted, %ld not modified, %ld "
 	       "retried)", s->requests, s->counted, s->not_modified,
 	       s->retries);
@@ -388,10 +394,22 @@ CMD(fetch)
 	}
 	memset(&o, 0, sizeof(o));
 	/* an issue or pull request URL names a list of one */
+	/* URLs name GitHub, or the API given */
+	env = getenv("GITHUB_API_URL");
+	item_set_api_host(api_url ? api_url : env);
 	if (npos == 1 && !issues && !missing && strstr(pos[0], "://")) {
 		char *r;
 		long long n;
+		size_t hl;
+		const char *h = item_url_foreign_host(pos[0], &hl);
 
+		if (h) {
+			fprintf(stderr, "bugcoder: %s: %.*s is not GitHub "
+				"(github.com, or the host of --api-url or "
+				"$GITHUB_API_URL)\n", pos[0], (int)hl, h);
+			free(pos);
+			return 1;
+		}
 		if (!item_parse_ref(pos[0], &r, &n, NULL)) {
 			free(r);
 			issues = pos[0];

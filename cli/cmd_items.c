@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * items and status: what the study holds.
  */
@@ -26,10 +27,20 @@ static void print_cell(const char *s, int cols)
 }
 
 /* One line of `items`. */
+static void print_items_header(void)
+{
+	printf("%-32s %-44s %5s %6s %5s %7s %4s %s\n", "ITEM", "TITLE",
+	       "FIXES", "LINES", "FILES", "DAYS", "CMTS", "SUBMITTED");
+}
+
 static int print_item(const struct item_row *r, void *data)
 {
 	struct buf name = BUF_INIT;
 
+	/* the header with the first row: a refusal (an unknown round)
+	 * prints none */
+	if (!*(int *)data)
+		print_items_header();
 	buf_addf(&name, "%s#%lld", r->repo, r->number);
 	print_cell(name.ptr, 32);
 	putchar(' ');
@@ -160,11 +171,11 @@ CMD(items)
 		return list_missing(c);
 	filter.round = round;
 	filter.repo = repo;
-	printf("%-32s %-44s %5s %6s %5s %7s %4s %s\n", "ITEM", "TITLE",
-	       "FIXES", "LINES", "FILES", "DAYS", "CMTS", "SUBMITTED");
 	if (studyview_items(&c->st, &c->actor, &filter, print_item, &n,
 			    &c->err) < 0)
 		return cli_fail(c);
+	if (!n)
+		print_items_header();
 	printf("%d item%s\n", n, n == 1 ? "" : "s");
 	return 0;
 }
@@ -254,8 +265,9 @@ CMD(status)
 		print_num(r->median_lines, " %8.1f");
 		printf("\n");
 	}
-	printf("\n%ld member%s, %ld round%s\n", ss.members,
-	       ss.members == 1 ? "" : "s", ss.rounds, ss.rounds == 1 ? "" : "s");
+	printf("\n%ld %s, %ld %s\n", ss.members,
+	       text_plural(ss.members, "member", "members"), ss.rounds,
+	       text_plural(ss.rounds, "round", "rounds"));
 	{
 		struct store_holder h;
 		struct buf b = BUF_INIT;
@@ -272,15 +284,23 @@ CMD(status)
 		printf("labels and submissions: yours only (blind "
 		       "coding)\n");
 	else
-		printf("%ld labels, %ld submissions, %ld open proposals, %ld "
-		       "resolutions\n", ss.labels, ss.submissions,
-		       ss.open_proposals, ss.resolutions);
-	printf("%ld items without a fix, %ld with a partial diff\n",
-	       ss.no_fix, ss.partial_diff);
+		printf("%ld %s, %ld %s, %ld open %s, %ld %s\n", ss.labels,
+		       text_plural(ss.labels, "label", "labels"),
+		       ss.submissions,
+		       text_plural(ss.submissions, "submission",
+				   "submissions"), ss.open_proposals,
+		       text_plural(ss.open_proposals, "proposal",
+				   "proposals"), ss.resolutions,
+		       text_plural(ss.resolutions, "resolution",
+				   "resolutions"));
+	printf("%ld %s without a fix, %ld with a partial diff\n",
+	       ss.no_fix, text_plural(ss.no_fix, "item", "items"),
+	       ss.partial_diff);
 	if (ss.agreement_visible)
-		printf("%ld items coded by all their annotators: %ld agreed, "
+		printf("%ld %s coded by all their annotators: %ld agreed, "
 		       "%ld resolved, %ld with disagreements left; %ld "
-		       "flagged for discussion\n", ss.ready, ss.agreed,
+		       "flagged for discussion\n", ss.ready,
+		       text_plural(ss.ready, "item", "items"), ss.agreed,
 		       ss.resolved, ss.disagreeing, ss.discuss);
 	study_status_release(&ss);
 	return 0;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * machine-code: let a machine coder (a command that speaks the JSON of
  * core/machine.h) code the items assigned to it.

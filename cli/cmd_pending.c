@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Commands of DESIGN.md that this build does not have yet.  Each says so
  * plainly and fails; the real command, once written, replaces the weak

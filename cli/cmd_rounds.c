@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * round, label, labels: double coding in rounds, and labelling by
  * script.
@@ -18,6 +19,7 @@
 #include "core/gate.h"
 #include "core/round.h"
 #include "core/study.h"
+#include "core/text.h"
 
 /* One line per round.  "done" counts the items every annotator of the
  * round submitted; an annotator is told that of an open round no more
@@ -27,8 +29,9 @@ static void print_round(struct cli *c, const struct round_info *r)
 {
 	size_t i;
 
-	printf("%-16s %-7s %4zu items, ", r->name,
-	       r->closed_at ? "closed" : "open", r->nr_items);
+	printf("%-16s %-7s %4zu %-6s ", r->name,
+	       r->closed_at ? "closed" : "open", r->nr_items,
+	       text_plural((long long)r->nr_items, "item,", "items,"));
 	if (r->own_only)
 		printf("%4zu done by you", r->nr_complete);
 	else
@@ -260,13 +263,18 @@ CMD(round)
 		}
 		if ((ret = cli_open(c, CLI_MEMBER)))
 			goto out;
-		if (round_close(&c->st, &c->actor, pos[1],
-				force ? ROUND_FORCE : 0, &c->err) < 0) {
+		rc = round_close(&c->st, &c->actor, pos[1],
+				 force ? ROUND_FORCE : 0, &c->err);
+		if (rc < 0) {
 			ret = cli_fail(c);
 			goto out;
 		}
-		printf("closed round %s: labels are frozen and visible to "
-		       "its annotators\n", pos[1]);
+		if (rc > 0)
+			printf("round %s is closed already: nothing to do\n",
+			       pos[1]);
+		else
+			printf("closed round %s: labels are frozen and visible "
+			       "to its annotators\n", pos[1]);
 	} else if (!strcmp(pos[0], "reopen")) {
 		if (npos != 2) {
 			ret = cli_usage_error(usage, "round reopen needs NAME");
@@ -274,14 +282,19 @@ CMD(round)
 		}
 		if ((ret = cli_open(c, CLI_MEMBER)))
 			goto out;
-		if (round_reopen(&c->st, &c->actor, pos[1],
-				 force ? ROUND_FORCE : 0, &c->err) < 0) {
+		rc = round_reopen(&c->st, &c->actor, pos[1],
+				  force ? ROUND_FORCE : 0, &c->err);
+		if (rc < 0) {
 			ret = cli_fail(c);
 			goto out;
 		}
-		printf("reopened round %s: its annotators may label its items "
-		       "again (they may have seen each other's labels while "
-		       "it was closed)\n", pos[1]);
+		if (rc > 0)
+			printf("round %s is open already: nothing to do\n",
+			       pos[1]);
+		else
+			printf("reopened round %s: its annotators may label its "
+			       "items again (they may have seen each other's "
+			       "labels while it was closed)\n", pos[1]);
 	} else {
 		ret = cli_usage_error(usage, "round %s: unknown action",
 				      pos[0]);
@@ -429,8 +442,15 @@ static int label_from(struct cli *c, const char *from)
 			char *line = xstrndup(p, len);
 			int npos, submit;
 
-			p += len + (nl != NULL);
 			lineno++;
+			/* a NUL would end the line early, unseen */
+			if (memchr(p, '\0', len)) {
+				err_set(&c->err, ERR_INPUT, "%s:%ld: a NUL byte "
+					"in the line", name, lineno);
+				free(line);
+				goto fail;
+			}
+			p += len + (nl != NULL);
 			npos = parse_from_line(c, line, name, lineno, pos,
 					       &submit);
 			if (npos > 0 && pass == 1) {
@@ -457,8 +477,7 @@ static int label_from(struct cli *c, const char *from)
 fail:
 	if (in_tx)
 		store_rollback(&c->st);
-	ret = cli_fail(c);
-	fprintf(stderr, "bugcoder: %s: nothing saved\n", name);
+	ret = cli_fail_also(c, "nothing saved");
 out:
 	codebook_release(&cb);
 	buf_release(&in);
@@ -612,8 +631,9 @@ CMD(labels)
 		"(what\n"
 		"             `export --raw` writes); or a wide coding sheet, one "
 		"row per bug\n"
-		"             and one column per dimension; all rows go in, or "
-		"none\n"
+		"             and one column per dimension (any other column is "
+		"refused);\n"
+		"             all rows go in, or none\n"
 		"  --submit   submit every item the file codes\n"
 		"  --annotator NAME\n"
 		"             whose labels a wide sheet without an annotator "
@@ -659,14 +679,16 @@ CMD(labels)
 			       annotator, &stats, &c->err) < 0 ||
 	    store_commit(&c->st, &c->err) < 0) {
 		store_rollback(&c->st);
-		ret = cli_fail(c);
-		fprintf(stderr, "bugcoder: %s: nothing imported\n", pos[1]);
+		ret = cli_fail_also(c, "nothing imported");
 		goto out;
 	}
-	printf("%s: %d rows, %d labels set", pos[1], stats.rows,
-	       stats.labels);
+	printf("%s: %d %s, %d %s set", pos[1], stats.rows,
+	       text_plural(stats.rows, "row", "rows"), stats.labels,
+	       text_plural(stats.labels, "label", "labels"));
 	if (submit)
-		printf(", %d submissions", stats.submitted);
+		printf(", %d %s", stats.submitted,
+		       text_plural(stats.submitted, "submission",
+				   "submissions"));
 	printf("\n");
 out:
 	codebook_release(&cb);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cmd_server: the commands of a shared study server - `audit` (read and
  * verify the hash-chained audit log), `backup` (a consistent copy through
@@ -26,6 +27,7 @@
 #include "core/priv.h"
 #include "core/replay.h"
 #include "core/study.h"
+#include "core/text.h"
 #include "core/vfs.h"
 #include "exports/atomic.h"
 #include "exports/audit_out.h"
@@ -707,6 +709,7 @@ static void doctor_env(struct doctor *d)
 	const char *codeset = nl_langinfo(CODESET);
 	const char *term = getenv("TERM");
 	const char *home = getenv("HOME");
+	struct err te = ERR_INIT;
 	mode_t mask = umask(0);
 	struct stat sb;
 
@@ -732,11 +735,10 @@ static void doctor_env(struct doctor *d)
 	else
 		line(d, "warn", "locale %s is not UTF-8: wide characters show "
 		     "as '?' (set LANG=C.UTF-8)", codeset ? codeset : "?");
-	if (term && ui_term_known(term))
+	if (ui_term_check(term, &te) == 0)
 		line(d, "ok", "TERM %s", term);
 	else
-		line(d, "warn", "TERM %s is not in the terminfo database: the "
-		     "screen will not start", term && *term ? term : "(unset)");
+		line(d, "warn", "%s", te.msg);
 }
 
 CMD(doctor)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The set-up commands: init, member, codebook, import.
  */
@@ -83,7 +84,9 @@ CMD(init)
 		if (study_codebook(&c->st, &cb, NULL, &c->err) == 0) {
 			printf("codebook %s ", cb.name);
 			cli_print_safe(stdout, cb.version);
-			printf(": %zu dimensions\n", cb.nr_dims);
+			printf(": %zu %s\n", cb.nr_dims,
+			       text_plural((long long)cb.nr_dims, "dimension",
+					   "dimensions"));
 		}
 		codebook_release(&cb);
 	}
@@ -339,7 +342,10 @@ CMD(codebook)
 			n += cb.dims[i].nr_codes;
 		printf("%s: ok: %s ", pos[1], cb.name);
 		cli_print_safe(stdout, cb.version);
-		printf(", %zu dimensions, %zu codes\n", cb.nr_dims, n);
+		printf(", %zu %s, %zu %s\n", cb.nr_dims,
+		       text_plural((long long)cb.nr_dims, "dimension",
+				   "dimensions"), n,
+		       text_plural((long long)n, "code", "codes"));
 	} else if (!strcmp(pos[0], "show")) {
 		if (format && strcmp(format, "text") &&
 		    strcmp(format, "markdown") && strcmp(format, "md") &&
@@ -477,13 +483,13 @@ CMD(import)
 	stats = xcalloc((size_t)npos + 1, sizeof(*stats));
 	if (import_files(&c->st, &c->actor, pos, (size_t)npos, &io, stats,
 			 &c->err) < 0) {
-		ret = cli_fail(c);
 		if (npos == 1)
-			fprintf(stderr, "bugcoder: %s: nothing imported from "
-				"this file\n", pos[0]);
+			ret = cli_fail_also(c, "nothing imported from this "
+					    "file");
 		else
-			fprintf(stderr, "bugcoder: nothing imported: the %d "
-				"files go in together or not at all\n", npos);
+			ret = cli_fail_also(c, "nothing imported: the %d "
+					    "files go in together or not at "
+					    "all", npos);
 		goto out;
 	}
 	for (i = 0; i < npos; i++) {
@@ -503,8 +509,10 @@ CMD(import)
 			buf_addstr(&report, ")\n");
 			missing += st->missing;
 		} else {
-			buf_addf(&report, " (%d comments, %d fixes)\n",
-				 st->comments, st->fixes);
+			buf_addf(&report, " (%d %s, %d %s)\n", st->comments,
+				 text_plural(st->comments, "comment",
+					     "comments"), st->fixes,
+				 text_plural(st->fixes, "fix", "fixes"));
 		}
 	}
 	fputs(report.ptr, stdout);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * study: the study's own settings - `study show` and `study set`.  The
  * rules (who may change what) live in core/access.

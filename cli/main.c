@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bugcoder: a terminal workbench for empirical bug studies.
  *
@@ -13,8 +14,10 @@
 
 #include "cli/cli.h"
 #include "core/buf.h"
+#include "core/item.h"
 #include "core/suggest.h"
 #include "core/priv.h"
+#include "core/version.h"
 
 #ifdef BUGCODER_SAN
 #include <unistd.h>
@@ -193,6 +196,8 @@ static int run(int argc, char **argv)
 	argv++;
 	if (take_globals(&c, &argc, argv) < 0)
 		return 2;
+	/* issue URLs name github.com, or the GitHub $GITHUB_API_URL is */
+	item_set_api_host(getenv("GITHUB_API_URL"));
 	if (!c.study_path) {
 		env = getenv("BUGCODER_STUDY");
 		if (env && *env)
@@ -241,7 +246,7 @@ static int run(int argc, char **argv)
 		goto out;
 	}
 	if (!strcmp(argv[0], "--version") || !strcmp(argv[0], "version")) {
-		printf("bugcoder %s\n", BUGCODER_VERSION);
+		printf("%s\n", bugcoder_version_line());
 		ret = 0;
 		goto out;
 	}
@@ -249,6 +254,22 @@ static int run(int argc, char **argv)
 	    !strcmp(argv[0], "help")) {
 		usage(stdout);
 		ret = 0;
+		goto out;
+	}
+	if (argv[0][0] == '-' && argv[0][1]) {
+		/* a global option misspelt (--stdy), or a command's option
+		 * before its command */
+		static const char *const globals[] = { "--version" };
+		size_t len = strcspn(argv[0], "=");
+		const char *near = cli_near_option(argv[0], len, globals, 1);
+
+		fprintf(stderr, "bugcoder: %.*s: unknown option", (int)len,
+			argv[0]);
+		if (near)
+			fprintf(stderr, "; did you mean %s?", near);
+		fprintf(stderr, "\nusage: bugcoder [--study FILE] [--as USER] "
+			"COMMAND [ARGS] (bugcoder --help lists the commands)\n");
+		ret = 2;
 		goto out;
 	}
 	for (i = 0; i < NR_COMMANDS; i++)

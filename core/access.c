@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * access: see access.h.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * access: who may see what, decided once.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * adjudicate: disagreements, their resolutions, and the agreed labels.
  *

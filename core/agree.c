@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * agree: inter-annotator agreement statistics; see agree.h for the scope.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * agree_summary: see agree_summary.h.
  */

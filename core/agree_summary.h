@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * agree_summary: what is reported about a computed agreement, and the
  * sentence for a paper.

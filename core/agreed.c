@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * agreed: see agreed.h.
  *
@@ -20,6 +21,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+
+#include "core/buf.h"
+#include "core/round.h"
 
 struct agreed_round {
 	long long id;
@@ -148,9 +152,14 @@ int agreed_check_round(struct store *st, const char *round, struct err *e)
 	sqlite3_finalize(s);
 	if (rc > 0)
 		return 0;
-	if (rc == 0)
-		return err_set(e, ERR_NOTFOUND, "--round %s: no such round",
-			       round);
+	if (rc == 0) {
+		struct buf what = BUF_INIT;
+
+		buf_addf(&what, "--round %s", round);
+		round_unknown(st, what.ptr, round, e);
+		buf_release(&what);
+		return -1;
+	}
 	return -1;
 }
 

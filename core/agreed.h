@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * agreed: the agreed label of every item, in one pass over the study.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * agreement: see agreement.h.
  */

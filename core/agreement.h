@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * agreement: the agreement of a study's annotators, per dimension, from
  * their submitted labels; the numbers come from core/agree.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * codebook: load and validate codebooks (see codebook.h).
  *
@@ -1063,6 +1064,35 @@ static void list_dir(const char *dir, struct buf *names, struct suggest *sg)
 	closedir(d);
 }
 
+/* `path` (with a '/') is no file: when a bundled codebook has its name
+ * ("codebooks/x.json" run from outside the source tree), say that the
+ * bare name finds it, and return -1; else 0. */
+static int bundled_hint(const char *path, const char *const *dirs, size_t n,
+			struct err *e)
+{
+	const char *base = strrchr(path, '/') + 1;
+	size_t len = strlen(base), i;
+	struct buf b = BUF_INIT;
+	int ret = 0;
+
+	if (len > 5 && !strcmp(base + len - 5, ".json"))
+		len -= 5;
+	for (i = 0; len && !ret && i < n; i++) {
+		if (!dirs[i])
+			continue;
+		buf_reset(&b);
+		buf_addf(&b, "%s/%.*s.json", dirs[i], (int)len, base);
+		if (is_file(b.ptr)) {
+			err_set(e, ERR_NOTFOUND, "%s: no such file; the bundled "
+				"codebook of that name is found by its bare "
+				"name: --codebook %.*s", path, (int)len, base);
+			ret = -1;
+		}
+	}
+	buf_release(&b);
+	return ret;
+}
+
 char *codebook_find(const char *name, const char *const *dirs, size_t n,
 		    struct err *e)
 {
@@ -1080,9 +1110,15 @@ char *codebook_find(const char *name, const char *const *dirs, size_t n,
 	}
 	errno = 0;
 	if (strchr(name, '/') || !*name) {
+		int err;
+
 		is_file(name);	/* for errno */
-		err_set(e, errno == ENOENT ? ERR_NOTFOUND : ERR_IO, "%s: %s",
-			name, strerror(errno ? errno : ENOENT));
+		err = errno ? errno : ENOENT;
+		if (err == ENOENT && *name &&
+		    bundled_hint(name, dirs, n, e) < 0)
+			return NULL;
+		err_set(e, err == ENOENT ? ERR_NOTFOUND : ERR_IO, "%s: %s",
+			name, strerror(err));
 		return NULL;
 	}
 	for (i = 0; i < n; i++) {

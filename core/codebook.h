@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * codebook: the dimensions and codes annotators choose from.
  *

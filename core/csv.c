@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * csv: see csv.h.
  */
@@ -8,10 +9,55 @@
 
 #include "core/buf.h"
 
-static void add_field(struct csv_record *r, struct buf *f, size_t *alloc)
+static int blank(int c)
 {
+	return c == ' ' || c == '\t';
+}
+
+/* The field ends: an unquoted one loses the spaces around it (people
+ * type "a, b"), a quoted one is kept as quoted. */
+static void add_field(struct csv_record *r, struct buf *f, size_t *alloc,
+		      int quoted)
+{
+	if (!quoted) {
+		size_t skip = 0;
+
+		while (f->len && blank((unsigned char)f->ptr[f->len - 1]))
+			f->len--;
+		while (skip < f->len && blank((unsigned char)f->ptr[skip]))
+			skip++;
+		memmove(f->ptr, f->ptr + skip, f->len - skip);
+		buf_setlen(f, f->len - skip);
+	}
 	ALLOC_GROW(r->fields, r->nr + 1, *alloc);
 	r->fields[r->nr++] = buf_detach(f, NULL);
+}
+
+static int all_blank(const struct buf *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->len; i++)
+		if (!blank((unsigned char)f->ptr[i]))
+			return 0;
+	return 1;
+}
+
+/* UTF-16 or UTF-32 text (a spreadsheet's "Unicode text"), by its byte
+ * order mark or, without one, by the zero bytes of ASCII in it: the name
+ * of the encoding, or NULL. */
+static const char *wide_encoding(const unsigned char *t, size_t len)
+{
+	if (len >= 4 && ((t[0] == 0xff && t[1] == 0xfe && !t[2] && !t[3]) ||
+			 (!t[0] && !t[1] && t[2] == 0xfe && t[3] == 0xff)))
+		return "UTF-32";
+	if (len >= 2 && ((t[0] == 0xff && t[1] == 0xfe) ||
+			 (t[0] == 0xfe && t[1] == 0xff)))
+		return "UTF-16";
+	if (len >= 4 && ((t[0] && !t[1] && t[2] && !t[3]) ||
+			 (!t[0] && t[1] && !t[2] && t[3])))
+		return "UTF-16";
+	return NULL;
 }
 
 int csv_parse(struct csv *out, const char *text, size_t len,
@@ -48,8 +94,14 @@ int csv_parse_sep(struct csv *out, const char *text, size_t len, int sep,
 	struct buf field = BUF_INIT;
 	size_t i = 0, falloc = 0;
 	int line = 1, quoted = 0, after_quote = 0, any = 0;
+	const char *enc;
 
 	memset(out, 0, sizeof(*out));
+	if ((enc = wide_encoding((const unsigned char *)text, len)))
+		return err_set(e, ERR_INPUT, "%s: %s text, not UTF-8 (as a "
+			       "spreadsheet's \"Unicode text\" is saved): save "
+			       "it as \"CSV UTF-8\", or convert it with "
+			       "`iconv -f %s -t UTF-8`", origin, enc, enc);
 	if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3))
 		i = 3;
 	for (; i <= len; i++) {
@@ -82,7 +134,7 @@ int csv_parse_sep(struct csv *out, const char *text, size_t len, int sep,
 			continue;
 		}
 		if (c == sep) {
-			add_field(&rec, &field, &falloc);
+			add_field(&rec, &field, &falloc, after_quote);
 			after_quote = 0;
 			any = 1;
 			continue;
@@ -91,7 +143,7 @@ int csv_parse_sep(struct csv *out, const char *text, size_t len, int sep,
 			continue;
 		if (c == '\n' || c < 0) {
 			if (any || field.len || after_quote || rec.nr) {
-				add_field(&rec, &field, &falloc);
+				add_field(&rec, &field, &falloc, after_quote);
 				ALLOC_GROW(out->v, out->nr + 1, out->alloc);
 				out->v[out->nr++] = rec;
 			}
@@ -102,11 +154,14 @@ int csv_parse_sep(struct csv *out, const char *text, size_t len, int sep,
 			continue;
 		}
 		if (after_quote) {
+			if (blank(c))	/* spaces after the closing quote */
+				continue;
 			err_set(e, ERR_INPUT, "%s:%d: text after a closing "
 				"quote", origin, line);
 			goto fail;
 		}
-		if (c == '"' && !field.len) {
+		if (c == '"' && all_blank(&field)) {
+			buf_reset(&field);	/* spaces before the quote */
 			quoted = 1;
 			any = 1;
 			continue;

@@ -1,7 +1,12 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * csv: reading RFC 4180 CSV (quoted fields, doubled quotes, embedded
  * newlines and commas, CRLF or LF line ends, an optional UTF-8 BOM), and
  * what spreadsheet programs write besides: ';' or TAB separators.
+ * Spaces and tabs around a cell are not part of it ("a, b" is "a" and
+ * "b"; spaces around a quoted cell too), inside quotes they are.  Text in
+ * UTF-16 or UTF-32 (what a spreadsheet saves as "Unicode text") is
+ * refused as such, with how to convert it.
  *
  * The whole text is split into records up front; each record remembers
  * the line it started on, so errors can name it.

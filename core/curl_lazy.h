@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * curl_lazy: libcurl, loaded when the first request is made.
  *

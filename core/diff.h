@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * diff: a unified diff (git's `diff --git` output, or a bare patch as the
  * GitHub file list gives) parsed into files, hunks and lines.

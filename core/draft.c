@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * draft: see draft.h.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * draft: what a member was typing in a dialog when the screen was stopped
  * (Ctrl-C, a hang-up, SIGTERM) - an adjudicator's rationale, an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * drift: is an annotator drifting?  Two signs a team can see before
  * kappa drops: the time they spend on an item, and how their choice of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * err: see err.h.
  */

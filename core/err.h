@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * err: the one error convention of core/.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * evidence: the lines of the fix's diff or of the issue an annotator
  * cites for a label.  Evidence is part of the annotator's work: saved at

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * evolve: see evolve.h.
  */

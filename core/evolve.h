@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * evolve: the codebook grows through a study without losing a label.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * gh_map: GitHub's JSON answers mapped to what a fetch keeps.  See
  * gh_map.h; the shapes are those of GitHub's REST API (2022-11-28) and of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * gh_map: what GitHub's JSON answers mean to a fetch.  An issue object
  * becomes an item; a GraphQL answer or a page of a REST timeline becomes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ghclient: the HTTP client for GitHub's API, over libcurl (loaded on
  * first use through core/curl_lazy.h).  See ghclient.h for the contract.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ghclient: the HTTP client that core/github.c fetches through.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * github: closed bug issues and their fixing pull requests, from GitHub.
  * See github.h for the contract.
@@ -1077,13 +1078,27 @@ int gh_parse_refs(const char *text, size_t len, const char *origin,
 				break;
 			word = xstrndup(ls + k, w - k);
 			if (item_parse_ref(word, &repo, &num, &kind) < 0) {
-				err_set(e, ERR_INPUT, "%s:%ld: %s: %s", origin,
-					line, word, repo_url(word, strlen(word))
-					? "a repository, not an issue or pull "
-					  "request (fetch OWNER/REPO takes a "
-					  "whole repository)"
-					: "not a GitHub issue or pull request "
-					  "(expected its URL or owner/repo#N)");
+				size_t hl;
+				const char *h = item_url_foreign_host(word,
+								      &hl);
+
+				if (h)
+					err_set(e, ERR_INPUT, "%s:%ld: %s: %.*s "
+						"is not GitHub (github.com, or "
+						"the host of --api-url or "
+						"$GITHUB_API_URL)", origin, line,
+						word, (int)hl, h);
+				else
+					err_set(e, ERR_INPUT, "%s:%ld: %s: %s",
+						origin, line, word,
+						repo_url(word, strlen(word)) ?
+						"a repository, not an issue "
+						"or pull request (fetch "
+						"OWNER/REPO takes a whole "
+						"repository)" : "not a GitHub "
+						"issue or pull request "
+						"(expected its URL or "
+						"owner/repo#N)");
 				free(word);
 				gh_refs_free(v, n);
 				return -1;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * github: collect closed bug issues and the merged pull requests that
  * fixed them from GitHub's REST API (and GraphQL, when a token allows),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * import_list: the bugs a team already has, from a spreadsheet (CSV) or a
  * plain list of issue and pull request URLs, into items whose content
@@ -192,10 +193,20 @@ static int read_ref(const char *v, const char *repo, const char *where,
 		*kind = ITEM_REF_ANY;
 		rc = 0;
 	}
-	if (rc < 0)
-		err_set(e, ERR_INPUT, "%s: %s: \"%.80s\": not a GitHub issue "
-			"or pull request (expected its URL, owner/repo#N%s)",
-			where, what, t, repo ? " or a number" : "");
+	if (rc < 0) {
+		size_t hl;
+		const char *h = item_url_foreign_host(t, &hl);
+
+		if (h)
+			err_set(e, ERR_INPUT, "%s: %s: \"%.80s\": %.*s is not "
+				"GitHub (github.com, or the host of "
+				"$GITHUB_API_URL)", where, what, t, (int)hl, h);
+		else
+			err_set(e, ERR_INPUT, "%s: %s: \"%.80s\": not a GitHub "
+				"issue or pull request (expected its URL, "
+				"owner/repo#N%s)", where, what, t,
+				repo ? " or a number" : "");
+	}
 	free(t);
 	return rc;
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * item: see item.h.
  */
@@ -744,8 +745,46 @@ static char *repo_part(const char *s, size_t len)
 	return r;
 }
 
+static char *api_host;		/* host[:port] of the configured API */
+
+void item_set_api_host(const char *api_url)
+{
+	const char *h;
+
+	free(api_host);
+	api_host = NULL;
+	if (!api_url || !*api_url)
+		return;
+	h = strstr(api_url, "://");
+	h = h ? h + 3 : api_url;
+	if (strcspn(h, "/?#"))
+		api_host = xstrndup(h, strcspn(h, "/?#"));
+}
+
+const char *item_url_foreign_host(const char *s, size_t *len)
+{
+	static const char *const github[] = { "github.com", "www.github.com",
+					      "api.github.com" };
+	const char *h;
+	size_t n, i;
+
+	if (!s || (strncasecmp(s, "https://", 8) &&
+		   strncasecmp(s, "http://", 7)))
+		return NULL;
+	h = strstr(s, "://") + 3;
+	n = strcspn(h, "/?#");
+	for (i = 0; i < sizeof(github) / sizeof(github[0]); i++)
+		if (strlen(github[i]) == n && !strncasecmp(h, github[i], n))
+			return NULL;
+	if (api_host && strlen(api_host) == n && !strncasecmp(h, api_host, n))
+		return NULL;
+	*len = n;
+	return h;
+}
+
 int item_parse_ref(const char *s, char **repo, long long *number, int *kind)
 {
+	size_t hostlen;
 	const char *p, *hash, *end;
 	size_t n;
 
@@ -760,6 +799,9 @@ int item_parse_ref(const char *s, char **repo, long long *number, int *kind)
 		const char *slash1, *slash2, *what, *num;
 		int k = ITEM_REF_ANY;
 
+		/* example.com/a/b/issues/1 is no GitHub item a/b#1 */
+		if (item_url_foreign_host(s, &hostlen))
+			return -1;
 		path = strchr(path, '/');
 		if (!path)
 			return -1;
@@ -909,9 +951,17 @@ long long item_find(struct store *st, const char *name, struct err *e)
 			suggest_item(st, name, e);
 		return id;
 	}
-	if (strstr(name, "://"))
+	if (strstr(name, "://")) {
+		size_t hl;
+		const char *h = item_url_foreign_host(name, &hl);
+
+		if (h)
+			return err_set(e, ERR_INPUT, "%s: %.*s is not GitHub "
+				       "(github.com, or the host of "
+				       "$GITHUB_API_URL)", name, (int)hl, h);
 		return err_set(e, ERR_INPUT, "%s: not a GitHub issue or pull "
 			       "request URL", name);
+	}
 	n = strtoll(num, &end, 10);
 	if (!*num || *end || n <= 0)
 		return err_set(e, ERR_INPUT, "%s: not an item name (expected "

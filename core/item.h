@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * item: one bug - an issue with its comments and the pull request(s) that
  * fixed it, frozen as imported - and its effort figures.
@@ -153,11 +154,22 @@ enum item_ref_kind {
 	ITEM_REF_PULL,		/* a pull request URL */
 };
 
+/* The GitHub an issue or pull request URL may be on besides github.com
+ * (and www. and api.github.com): that of the API at `api_url` (GitHub
+ * Enterprise, or a test's mock), by its host and port; NULL or "" for
+ * github.com alone.  For the process; a copy is kept. */
+void item_set_api_host(const char *api_url);
+
+/* When `s` is a URL on a host that is not GitHub's (see above): where
+ * its host starts, its length in *len; else NULL. */
+const char *item_url_foreign_host(const char *s, size_t *len);
+
 /*
  * Read an item reference: "owner/repo#N", an issue or pull request URL
  * (https://github.com/owner/repo/issues/N or .../pull/N, with anything
- * after the number: /files, ?query, #anchor; any host, for GitHub
- * Enterprise), or the API's form (.../repos/owner/repo/issues/N).  On
+ * after the number: /files, ?query, #anchor; on github.com or the host
+ * item_set_api_host() named), or the API's form
+ * (.../repos/owner/repo/issues/N).  On
  * success returns 0 with *repo owned by the caller, *number in
  * 1..ITEM_MAX_NUMBER and *kind (may be NULL) an enum item_ref_kind;
  * otherwise -1 with *repo NULL.  Numbers are read digit by digit, so no

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * label: see label.h.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * label: an annotator's work on an item - labels, submission, memo,
  * flags, proposed codes - and the audit trail of every change.

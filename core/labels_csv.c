@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * labels_csv: see labels_csv.h.
  */
@@ -194,6 +195,37 @@ static const struct dimension *dim_of_header(const struct codebook *cb,
 	return NULL;
 }
 
+/* The dimension key a header cell that names none was most likely meant
+ * to be (by the key or the name, as typed), or NULL; borrowed from the
+ * codebook. */
+static const char *header_suggest(const struct codebook *cb, const char *h)
+{
+	struct suggest sg;
+	const char *got = NULL;
+	char *typed = xstrdup(h), *p;
+	size_t i;
+
+	/* as csv_same_name() reads headers: any case, ' ' and '-' as '_' */
+	for (p = typed; *p; p++)
+		if (*p == ' ' || *p == '-')
+			*p = '_';
+	suggest_init(&sg, typed);
+	for (i = 0; i < cb->nr_dims; i++) {
+		suggest_add(&sg, cb->dims[i].key);
+		if (cb->dims[i].name)
+			suggest_add(&sg, cb->dims[i].name);
+	}
+	if (suggest_result(&sg))
+		for (i = 0; !got && i < cb->nr_dims; i++)
+			if (!strcmp(suggest_result(&sg), cb->dims[i].key) ||
+			    (cb->dims[i].name && !strcmp(suggest_result(&sg),
+							 cb->dims[i].name)))
+				got = cb->dims[i].key;
+	suggest_release(&sg);
+	free(typed);
+	return got;
+}
+
 /* The key of the code of `d` that cell text s[0..n) names (its key or
  * its name, any case, spaces around), or the text itself, trimmed, for
  * the check to refuse. */
@@ -280,6 +312,36 @@ static int to_long(const struct codebook *cb, struct csv *in,
 			continue;
 		dims[i] = dim_of_header(cb, h->fields[i]);
 		ndims += !!dims[i];
+	}
+	/* a column that names no dimension is refused, not dropped: a
+	 * misspelt "rootcause" would lose the whole dimension (an empty
+	 * header, a spreadsheet's trailing column, is no column) */
+	for (i = 0; ci >= 0 && ndims && i < h->nr; i++) {
+		struct buf all = BUF_INIT;
+		const char *near;
+		size_t x;
+
+		if (dims[i] || (int)i == ci || (int)i == ca || (int)i == cs ||
+		    !*h->fields[i])
+			continue;
+		near = header_suggest(cb, h->fields[i]);
+		for (x = 0; x < cb->nr_dims; x++)
+			buf_addf(&all, "%s%s", x ? ", " : "",
+				 cb->dims[x].key);
+		if (near)
+			err_set(e, ERR_INPUT, "%s:%d: column \"%s\" names no "
+				"dimension of the codebook; did you mean %s? "
+				"(head each column with a dimension's key or "
+				"name: %s; or remove it)", path, h->line,
+				h->fields[i], near, all.ptr);
+		else
+			err_set(e, ERR_INPUT, "%s:%d: column \"%s\" names no "
+				"dimension of the codebook (head each column "
+				"with a dimension's key or name: %s; or remove "
+				"it)", path, h->line, h->fields[i], all.ptr);
+		buf_release(&all);
+		free(dims);
+		return -1;
 	}
 	if (ci < 0 || !ndims || (ca < 0 && !annotator)) {
 		struct buf b = BUF_INIT;

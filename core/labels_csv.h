@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * labels_csv: labels in the long CSV of DESIGN.md,
  *   item,annotator,dimension,code[,codebook_version,labeled_at,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * machine_agree: machine coders against humans, the agreed labels and
  * each other; see machine.h.

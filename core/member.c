@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * member: see member.h.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * member: who is running the program, and what they may do.
  *

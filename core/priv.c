@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * priv: see priv.h.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * priv: the group privilege of a server install.
  *

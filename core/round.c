@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * round: see round.h.
  */
@@ -14,6 +15,8 @@
 #include "core/buf.h"
 #include "core/item.h"
 #include "core/replay.h"
+#include "core/suggest.h"
+#include "core/text.h"
 
 uint64_t round_splitmix64(uint64_t *state)
 {
@@ -476,9 +479,14 @@ static int save_gate(struct store *st, const struct actor *a,
 	sqlite3_finalize(s);
 	if (rc != SQLITE_DONE)
 		return store_error(st, e, "saving the round's gate");
-	if (sqlite3_changes(st->db) != 1)
-		return err_set(e, ERR_NOTFOUND, "--after %s: no such round",
-			       spec->gate_after);
+	if (sqlite3_changes(st->db) != 1) {
+		struct buf what = BUF_INIT;
+
+		buf_addf(&what, "--after %s", spec->gate_after);
+		round_unknown(st, what.ptr, spec->gate_after, e);
+		buf_release(&what);
+		return -1;
+	}
 	{
 		struct buf d = BUF_INIT;
 		long long after = 0;
@@ -847,23 +855,25 @@ int round_close(struct store *st, const struct actor *a, const char *name,
 	if (round_get(st, name, &r, e) < 0)
 		goto out;
 	if (r.closed_at) {
-		err_set(e, ERR_INPUT, "round %s is already closed (%s)", name,
-			r.closed_at);
+		ret = 1;	/* nothing to do */
 		goto out;
 	}
 	if (unfinished_items(st, r.id, NULL, &left, &first, e) < 0)
 		goto out;
 	if (left && !(flags & ROUND_FORCE)) {
-		err_set(e, ERR_INPUT, "round %s: %zu of %zu items are not "
+		err_set(e, ERR_INPUT, "round %s: %zu of %zu %s %s not "
 			"submitted by every annotator (%s is one); closing "
 			"freezes them: `round close %s --force` closes it "
-			"anyway", name, left, r.nr_items, first, name);
+			"anyway", name, left, r.nr_items,
+			text_plural((long long)r.nr_items, "item", "items"),
+			left == 1 ? "is" : "are", first, name);
 		goto out;
 	}
 	buf_addstr(&note, name);
 	if (left)
-		buf_addf(&note, " (forced: %zu of %zu items unfinished)", left,
-			 r.nr_items);
+		buf_addf(&note, " (forced: %zu of %zu %s unfinished)", left,
+			 r.nr_items, text_plural((long long)r.nr_items,
+						 "item", "items"));
 	store_now(now);
 	s = store_prepare(st, "UPDATE rounds SET closed_at = ?, closed_by = ? "
 			  "WHERE id = ?", e);
@@ -892,7 +902,7 @@ int round_close(struct store *st, const struct actor *a, const char *name,
 	}
 	ret = store_commit(st, e);
 out:
-	if (ret < 0)
+	if (ret != 0)
 		store_rollback(st);
 	sqlite3_finalize(s);
 	round_info_release(&r);
@@ -919,7 +929,7 @@ int round_reopen(struct store *st, const struct actor *a, const char *name,
 	if (round_get(st, name, &r, e) < 0)
 		goto out;
 	if (!r.closed_at) {
-		err_set(e, ERR_INPUT, "round %s is open already", name);
+		ret = 1;	/* nothing to do */
 		goto out;
 	}
 	s = store_prepare(st, "SELECT i.repo, i.number, count(*) OVER () "
@@ -980,7 +990,7 @@ int round_reopen(struct store *st, const struct actor *a, const char *name,
 	}
 	ret = store_commit(st, e);
 out:
-	if (ret < 0)
+	if (ret != 0)
 		store_rollback(st);
 	sqlite3_finalize(s);
 	round_info_release(&r);
@@ -1048,6 +1058,30 @@ static int fill(struct store *st, sqlite3_stmt *s, struct round_info *r,
 #define ROUND_COLS "SELECT id, name, spec, seed, stratify, created_at, " \
 	"created_by, closed_at, closed_by FROM rounds "
 
+int round_unknown(struct store *st, const char *what, const char *name,
+		  struct err *e)
+{
+	sqlite3_stmt *s = store_prepare(st, "SELECT name FROM rounds ORDER BY "
+					"id", e);
+	struct suggest sg;
+	struct buf near = BUF_INIT;
+
+	if (!s)
+		return -1;
+	suggest_init(&sg, name);
+	while (sqlite3_step(s) == SQLITE_ROW)
+		suggest_add(&sg, (const char *)sqlite3_column_text(s, 0));
+	sqlite3_finalize(s);
+	if (suggest_result(&sg))
+		buf_set(&near, suggest_result(&sg));
+	suggest_release(&sg);
+	err_set(e, ERR_NOTFOUND, "%s: no such round", what);
+	if (near.len)
+		err_suggest(e, near.ptr);
+	buf_release(&near);
+	return -1;
+}
+
 int round_get(struct store *st, const char *name, struct round_info *out,
 	      struct err *e)
 {
@@ -1062,8 +1096,7 @@ int round_get(struct store *st, const char *name, struct round_info *out,
 	if (rc != SQLITE_ROW) {
 		sqlite3_finalize(s);
 		if (rc == SQLITE_DONE)
-			return err_set(e, ERR_NOTFOUND, "%s: no such round",
-				       name);
+			return round_unknown(st, name, name, e);
 		return store_error(st, e, "reading a round");
 	}
 	ret = fill(st, s, out, e);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * round: a set of items given to a set of annotators (the pilot, round 1,
  * ...).  Agreement is reported per round; blinding lifts when a round is
@@ -74,17 +75,26 @@ int round_create(struct store *st, const struct actor *a,
 		 const struct round_spec *spec, struct round_info *out,
 		 struct err *e);
 
+/* Fill `e` (ERR_NOTFOUND) with "WHAT: no such round" and, when a round
+ * of the study has a name close to `name`, "; did you mean NAME?".  WHAT
+ * is how the name was given ("--round r2", or the name).  Returns -1. */
+int round_unknown(struct store *st, const char *what, const char *name,
+		  struct err *e);
+
 /* Close a round (owner or adjudicator): labels freeze, blinding lifts.
  * Refused while an item is not submitted by every annotator of the
  * round, saying how many and naming the first, unless `flags` has
- * ROUND_FORCE; a forced close is audited with the count. */
+ * ROUND_FORCE; a forced close is audited with the count.  Returns 0, 1
+ * when the round was closed already (nothing to do, nothing changed), or
+ * -1. */
 int round_close(struct store *st, const struct actor *a, const char *name,
 		unsigned flags, struct err *e);
 
 /* Reopen a closed round (owner only): its annotators may label again.
  * Refused, naming the first, when an item of the round has been resolved
  * or settled, unless `flags` has ROUND_FORCE (adjudicated items stay
- * frozen all the same).  Audited. */
+ * frozen all the same).  Audited.  Returns 0, 1 when the round is open
+ * already (nothing to do, nothing changed), or -1. */
 int round_reopen(struct store *st, const struct actor *a, const char *name,
 		 unsigned flags, struct err *e);
 

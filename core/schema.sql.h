@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The schema of a study, version by version.  migrations[i] takes a study
  * from user_version i to i + 1; a new study runs them all.  Never edit a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sha256: see sha256.h.  Section numbers refer to FIPS 180-4 (2015).
  */

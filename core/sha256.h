@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sha256: the SHA-256 hash of FIPS 180-4, for the manifest of the
  * replication package and the chain of the audit log.

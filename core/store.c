@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * store: the study file.  See store.h.
  *
@@ -16,6 +17,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -88,11 +90,72 @@ static void describe_owner(const char *path, struct buf *out)
 		buf_addf(out, "; you are %s", pw->pw_name);
 }
 
+/* Where the file system holding `path` (which exists) is mounted: the
+ * longest mount point of /proc/self/mountinfo above its real path (a
+ * bind mount shares its device with what it shows, so devices cannot
+ * tell); `path` itself when that cannot be read. */
+static void mount_point(const char *path, struct buf *out)
+{
+	char *real = realpath(path, NULL), *line = NULL;
+	struct buf best = BUF_INIT, mp = BUF_INIT;
+	size_t cap = 0;
+	FILE *f = real ? fopen("/proc/self/mountinfo", "re") : NULL;
+
+	while (f && getline(&line, &cap, f) > 0) {
+		const char *p = line;
+		int field;
+
+		/* the 5th field, with spaces and the like as \ooo */
+		for (field = 1; field < 5 && p; field++) {
+			p = strchr(p, ' ');
+			if (p)
+				p++;
+		}
+		if (!p)
+			continue;
+		buf_reset(&mp);
+		for (; *p && *p != ' ' && *p != '\n'; p++) {
+			if (p[0] == '\\' && p[1] >= '0' && p[1] <= '3' &&
+			    p[2] >= '0' && p[2] <= '7' && p[3] >= '0' &&
+			    p[3] <= '7') {
+				buf_addch(&mp, (p[1] - '0') << 6 |
+					  (p[2] - '0') << 3 | (p[3] - '0'));
+				p += 3;
+			} else {
+				buf_addch(&mp, *p);
+			}
+		}
+		if (mp.len >= best.len &&
+		    !strncmp(real, mp.ptr, mp.len) &&
+		    (mp.len == 1 || real[mp.len] == '/' || !real[mp.len]))
+			buf_set(&best, mp.ptr);
+	}
+	if (f)
+		fclose(f);
+	buf_addstr(out, best.len ? best.ptr : path);
+	free(line);
+	free(real);
+	buf_release(&best);
+	buf_release(&mp);
+}
+
 static int perm_error(struct err *e, const char *path, const char *op,
 		      const char *perm)
 {
 	struct buf b = BUF_INIT;
+	struct statvfs vfs;
 
+	/* no permission would help: the file system takes no writes */
+	if (strstr(perm, "write") && statvfs(path, &vfs) == 0 &&
+	    (vfs.f_flag & ST_RDONLY)) {
+		mount_point(path, &b);
+		err_set(e, ERR_IO, "%s: cannot %s: the file system is mounted "
+			"read-only (at %s); copy the study to a writable place, "
+			"or ask for the mount to be made writable", path, op,
+			b.ptr);
+		buf_release(&b);
+		return -1;
+	}
 	describe_owner(path, &b);
 	err_set(e, ERR_PERM, "%s: cannot %s: no %s permission (%s)", path, op,
 		perm, b.ptr);
@@ -745,6 +808,14 @@ int store_open(struct store *st, const char *path, unsigned flags,
 		if (user_version(st, &v, e) < 0) {
 			int code = sqlite3_errcode(st->db);
 
+			if (code == SQLITE_NOTADB) {
+				err_set(e, ERR_INPUT, "%s: not a bugcoder "
+					"study: a file of %lld bytes that is "
+					"not an SQLite database (name the "
+					"study's file with --study)", path,
+					(long long)sb.st_size);
+				goto fail_created;
+			}
 			if ((code != SQLITE_CANTOPEN &&
 			     code != SQLITE_READONLY &&
 			     code != SQLITE_IOERR) ||

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * store: the study file.
  *

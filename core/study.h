@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * study: creating a study and keeping its codebook.
  *

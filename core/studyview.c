@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * studyview: see studyview.h.
  */
@@ -10,6 +11,7 @@
 #include "core/access.h"
 #include "core/agreed.h"
 #include "core/buf.h"
+#include "core/round.h"
 #include "core/study.h"
 
 static int round_exists(struct store *st, const char *round, struct err *e)
@@ -23,9 +25,14 @@ static int round_exists(struct store *st, const char *round, struct err *e)
 	sqlite3_bind_text(s, 1, round, -1, SQLITE_STATIC);
 	rc = store_step(st, s, "reading rounds", e);
 	sqlite3_finalize(s);
-	if (rc == 0)
-		return err_set(e, ERR_NOTFOUND, "--round %s: no such round",
-			       round);
+	if (rc == 0) {
+		struct buf what = BUF_INIT;
+
+		buf_addf(&what, "--round %s", round);
+		round_unknown(st, what.ptr, round, e);
+		buf_release(&what);
+		return -1;
+	}
 	return rc < 0 ? -1 : 0;
 }
 

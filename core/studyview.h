@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * studyview: what the study holds, as data for the command line and the
  * screens to print - the item list and the study's status.  Every figure

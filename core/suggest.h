@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * suggest: "did you mean" for a misspelt name - a command, an item, a
  * code, a dimension, a member, a codebook.

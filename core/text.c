@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * text: see text.h.
  *
@@ -531,4 +532,9 @@ long text_find(const char *hay, size_t hlen, const char *needle, size_t nlen)
 			return (long)i;
 	}
 	return -1;
+}
+
+const char *text_plural(long long n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
 }

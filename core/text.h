@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * text: untrusted text made safe for a terminal, and measured in columns.
  *
@@ -113,5 +114,9 @@ void text_lines_release(struct text_lines *l);
 /* Case-insensitive (ASCII) substring search; returns the offset of the
  * first match or -1.  An empty needle matches at 0. */
 long text_find(const char *hay, size_t hlen, const char *needle, size_t nlen);
+
+/* The noun for a count: `one` when n is 1, else `many` ("1 round", "0
+ * rounds", "2 rounds").  Returns one of its arguments. */
+const char *text_plural(long long n, const char *one, const char *many);
 
 #endif

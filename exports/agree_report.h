@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * agree_report: the agreement of a study as text, JSON or CSV.
  *

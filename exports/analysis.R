@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # analysis.R - recompute the tables of report.json from this package's CSV
 # files, in base R (no packages).
 #

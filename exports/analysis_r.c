@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * analysis_r: exports/analysis.R as a C string, for the replication
  * package (package.c fills in the report's options).  analysis_r.inc is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * atomic: see atomic.h.
  */
@@ -44,6 +45,31 @@ static void release(struct atomic_file *af)
 	af->f = NULL;
 	af->fd = -1;
 	af->anon = 0;
+	af->direct = 0;
+}
+
+/* A target that must not be renamed over: 1 after opening a character
+ * device or a FIFO to write into it, -1 (`e` filled) for what cannot be
+ * written, 0 for a regular file, a symbolic link to one, or nothing. */
+static int open_special(struct atomic_file *af, const char *path,
+			struct err *e)
+{
+	struct stat sb;
+
+	if (stat(path, &sb) < 0 || S_ISREG(sb.st_mode))
+		return 0;
+	if (S_ISCHR(sb.st_mode) || S_ISFIFO(sb.st_mode)) {
+		af->fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+		if (af->fd < 0)
+			return err_set(e, ERR_IO, "%s: %s", path,
+				       strerror(errno));
+		af->direct = 1;
+		return 1;
+	}
+	return err_set(e, ERR_IO, "%s: %s, not a file: name a file to write",
+		       path, S_ISDIR(sb.st_mode) ? "a directory" :
+		       S_ISBLK(sb.st_mode) ? "a block device" :
+		       "something other than a file");
 }
 
 mode_t output_dir_mode(mode_t mode)
@@ -67,6 +93,14 @@ int atomic_open_mode(struct atomic_file *af, const char *path, mode_t mode,
 	af->tmp = NULL;
 	af->f = NULL;
 	af->anon = 0;
+	af->direct = 0;
+	af->fd = -1;
+	switch (open_special(af, path, e)) {
+	case 1:
+		goto stream;
+	case -1:
+		goto out;
+	}
 	if (!*base) {
 		err_set(e, ERR_IO, "%s: not a file name", path);
 		goto out;
@@ -103,6 +137,7 @@ int atomic_open_mode(struct atomic_file *af, const char *path, mode_t mode,
 			strerror(errno));
 		goto out;
 	}
+stream:
 	af->f = fdopen(af->fd, "w");
 	if (!af->f) {
 		err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
@@ -188,6 +223,18 @@ int atomic_commit(struct atomic_file *af, struct err *e)
 			       af->path : "file");
 	errno = 0;
 	bad = fflush(af->f) != 0 || ferror(af->f);
+	if (af->direct) {
+		/* a device or a pipe: nothing to rename, nothing to sync */
+		if (fclose(af->f) != 0)
+			bad = 1;
+		af->f = NULL;
+		af->fd = -1;
+		if (bad)
+			err_set(e, ERR_IO, "writing %s: %s", af->path,
+				errno ? strerror(errno) : "write error");
+		release(af);
+		return bad ? -1 : 0;
+	}
 	if (bad || fsync(af->fd) < 0) {
 		err_set(e, ERR_IO, "writing %s: %s", af->path,
 			errno ? strerror(errno) : "write error");

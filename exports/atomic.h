@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * atomic: write a file so that it appears whole or not at all.
  *
@@ -16,6 +17,11 @@
  * labels, memos, a report or the audit log), unless atomic_open_mode()
  * is asked for a wider mode on purpose (`--mode`).  A symbolic link at
  * the target is replaced, not followed.
+ *
+ * A target that is no file but a character device or a pipe (-o
+ * /dev/stdout, /dev/null, a FIFO) is written into as it is, with no
+ * temporary: renaming over it would replace the device with a file (as
+ * root, /dev/null itself).  A directory or a block device is refused.
  */
 #ifndef BUGCODER_ATOMIC_H
 #define BUGCODER_ATOMIC_H
@@ -31,9 +37,10 @@ struct atomic_file {
 	int fd;			/* of the temporary; -1 when closed */
 	int anon;		/* created with O_TMPFILE */
 	FILE *f;		/* write the content here (owned) */
+	int direct;		/* a device or a pipe, written as it is */
 };
 
-#define ATOMIC_FILE_INIT { NULL, NULL, -1, 0, NULL }
+#define ATOMIC_FILE_INIT { NULL, NULL, -1, 0, NULL, 0 }
 
 /* Start writing `path`.  Returns 0 with af->f ready, or -1 with `e`
  * filled (ERR_IO) and nothing created. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * audit_out: the audit log as CSV or JSON Lines, for `bugcoder audit`
  * and the replication package (audit.csv).

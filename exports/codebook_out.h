@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * codebook_out: the codebook for a paper's appendix (`codebook show
  * --format markdown|latex|json`).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * csv_out: see csv_out.h.
  */
@@ -38,10 +39,15 @@ int csv_formula_risk(const char *s, size_t len)
 	return 0;
 }
 
+/* Quoted: separators, quotes, line ends, and spaces at either end (which
+ * a reader drops from an unquoted cell). */
 static int needs_quotes(const char *s, size_t len)
 {
 	size_t i;
 
+	if (len && (s[0] == ' ' || s[0] == '\t' || s[len - 1] == ' ' ||
+		    s[len - 1] == '\t'))
+		return 1;
 	for (i = 0; i < len; i++) {
 		char c = s[i];
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * csv_out: writing CSV that R's read.csv, pandas and spreadsheets read
  * without fuss (RFC 4180).

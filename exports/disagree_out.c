@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * disagree_out: see disagree_out.h.
  */

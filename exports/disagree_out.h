@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * disagree_out: the disagreement list (`bugcoder disagreements`) as text,
  * CSV or JSON, from core/adjudicate's adjudicate_disagreements(): who is

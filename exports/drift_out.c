@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * drift_out: see drift_out.h.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * drift_out: `agree --drift` as text, JSON or CSV (see core/drift.h for
  * what the figures are).  CSV is long, one record a figure:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * export: see export.h.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * export: the study's data as CSV or JSON Lines, for R, pandas and the
  * replication package.

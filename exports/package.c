@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * package: see package.h.
  */
@@ -28,10 +29,7 @@
 #include "exports/json_out.h"
 #include "exports/summary.h"
 #include "core/sha256.h"
-
-#ifndef BUGCODER_VERSION
-#define BUGCODER_VERSION "unknown"
-#endif
+#include "core/version.h"
 
 
 struct file {
@@ -657,7 +655,7 @@ out:
 }
 
 static const char readme[] =
-	"Replication package written by bugcoder %s on %s.\n"
+	"Replication package written by %s on %s.\n"
 	"\n"
 	"FILES\n"
 	"agreed-labels.csv  one row per item whose every dimension is agreed\n"
@@ -752,7 +750,7 @@ static int write_readme(struct pkg *p, const char *now, unsigned flags,
 	struct buf b = BUF_INIT;
 	int ret;
 
-	buf_addf(&b, readme, BUGCODER_VERSION, now,
+	buf_addf(&b, readme, bugcoder_version_line(), now,
 		 (flags & EXPORT_NO_GUARD) ? "" :
 		 "Text cells starting with = + - @ TAB or CR have a ' put in "
 		 "front\nso spreadsheets do not run them as formulas.\n");
@@ -774,8 +772,12 @@ static int write_manifest_json(struct pkg *p, struct store *st,
 	int ret;
 
 	buf_addstr(&b, "{\n  \"generator\": ");
-	json_quote(&b, "bugcoder " BUGCODER_VERSION,
-		   strlen("bugcoder " BUGCODER_VERSION));
+	json_quote(&b, bugcoder_version_line(),
+		   strlen(bugcoder_version_line()));
+	buf_addstr(&b, ",\n  \"bugcoder_version\": ");
+	json_quote(&b, bugcoder_version(), strlen(bugcoder_version()));
+	buf_addstr(&b, ",\n  \"bugcoder_commit\": ");
+	json_quote(&b, bugcoder_commit(), strlen(bugcoder_commit()));
 	buf_addstr(&b, ",\n  \"created_at\": ");
 	json_quote(&b, now, strlen(now));
 	buf_addstr(&b, ",\n  \"created_by\": ");

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * package: the replication package, in one directory, in one step.
  *

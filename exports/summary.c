@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * summary: see summary.h.
  *
@@ -1220,8 +1221,10 @@ int summary_write(struct store *st, const struct actor *a,
 		goto out;
 
 	if (o->include_pending)
-		buf_addf(&s, "%zu items counted (%zu not agreed yet)",
-			 ts.v[0].items, ts.pending);
+		buf_addf(&s, "%zu %s counted (%zu not agreed yet)",
+			 ts.v[0].items, text_plural((long long)ts.v[0].items,
+						    "item", "items"),
+			 ts.pending);
 	else {
 		buf_addf(&s, "%zu agreed item%s", ts.v[0].items,
 			 ts.v[0].items == 1 ? "" : "s");

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * summary: the agreed data summarised the way bug studies present it
  * (`bugcoder report`; the agreement figures come from agree_report.h).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Seeded studies whose `agree` output is kept in
 tests/fixtures/agree-golden.json, so that a change to how intervals are
 computed can be shown to leave every point estimate and every Wald

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Shared helpers for the Python test layers: run the real binary on a
 temporary study."""
 import json

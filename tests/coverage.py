@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Line and branch coverage per folder, from the .gcda files a COVERAGE=1
 build left behind (`make coverage` runs the suite first).
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # make demo: a fresh copy of the bundled sample study, opened in the
 # annotator's screen (or summarised, when not on a terminal).
 set -e

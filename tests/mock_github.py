@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """A mock of the GitHub REST and GraphQL API for bugcoder's fetch tests.
 
 Python standard library only.  Binds 127.0.0.1 on a free port (or --port),
 prints the port on the first line of stdout, and serves until killed.
 
 Repositories are generated deterministically from a seed, with the shapes
-of GitHub's official example responses and recorded exchanges in
-../shared/github-api/examples (minimal built-in shapes when that folder
-is absent):
+of GitHub's official example responses (tests/fixtures/github/rest) and of
+timeline events and a rate-limit answer (tests/fixtures/github/shapes); see
+tests/fixtures/github/README.md:
 
   acme/big     several hundred issues and pull requests: bugs and others,
                open and closed, pull requests labelled bug in the issue
@@ -34,11 +35,13 @@ Link headers use), /repos/O/R/issues/N, .../issues/N/timeline,
 application/vnd.github.diff), .../pulls/N/files, .../commits/SHA/pulls,
 POST /graphql (the subset bugcoder asks: aliased `issue(number:)` fields).
 A GraphQL query is answered only when it validates against GitHub's
-published schema (../shared/github-api/graphql/schema.graphql), checked
+published schema (tests/fixtures/github/graphql/schema.graphql), checked
 with graphql-core 3 when Python has it, else with graphql-js under node
 (Debian's node-graphql); otherwise the answer is GitHub's: a 200 whose
 body is only {"errors": [...]}, and the query is kept in
-/_control/stats "invalid_queries".  Rate limits are answered per API as
+/_control/stats "invalid_queries".  The server does not start, and says why on standard error, when a file
+of tests/fixtures/github is missing or no validator is installed.
+Rate limits are answered per API as
 GitHub does: REST with 403 and x-ratelimit-remaining 0, GraphQL with a
 200 whose body is a RATE_LIMITED error.
 Every answer carries an ETag; If-None-Match on an unchanged answer gives
@@ -91,11 +94,15 @@ import urllib.parse
 import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-EXAMPLES = os.path.join(os.path.dirname(os.path.dirname(HERE)), "shared",
-                        "github-api", "examples")
-if not os.path.isdir(EXAMPLES):
-    EXAMPLES = os.path.join(os.path.dirname(HERE), "..", "shared",
-                            "github-api", "examples")
+GITHUB = os.path.join(HERE, "fixtures", "github")
+EXAMPLES = os.path.join(GITHUB, "rest")
+SHAPES_DIR = os.path.join(GITHUB, "shapes")
+SCHEMA = os.path.join(GITHUB, "graphql", "schema.graphql")
+
+
+class MissingFixture(Exception):
+    pass
+
 
 BASE_TIME = 1672531200  # 2023-01-01T00:00:00Z
 
@@ -108,87 +115,44 @@ def parse_iso(s):
     return calendar.timegm(time.strptime(s, "%Y-%m-%dT%H:%M:%SZ"))
 
 
-# ---- shapes from the shared examples ---------------------------------------
+# ---- shapes from GitHub's examples and our own ---------------------------
 
-def _load(name):
-    path = os.path.join(EXAMPLES, name)
+def _load(path):
+    """A JSON file of tests/fixtures/github; a missing or broken one is an
+    error (the repository holds them all), never a quiet fallback."""
     try:
         with open(path, encoding="utf-8") as f:
             return json.load(f)
-    except (OSError, ValueError):
-        return None
-
-
-def _recorded_events(name):
-    data = _load(os.path.join("recorded", name))
-    out = {}
-    if not data:
-        return out
-    for ex in data:
-        body = ex["response"]["body"]
-        if isinstance(body, str):
-            try:
-                body = json.loads(body)
-            except ValueError:
-                continue
-        if isinstance(body, list):
-            for ev in body:
-                if isinstance(ev, dict) and ev.get("event"):
-                    out.setdefault(ev["event"], ev)
-    return out
+    except (OSError, ValueError) as e:
+        raise MissingFixture("%s: %s" % (os.path.relpath(path, HERE),
+                                          getattr(e, "strerror", None) or e))
 
 
 class Shapes:
     """Templates: one of each object, copied and filled in."""
 
     def __init__(self):
-        items = _load("issues-list-for-repo.json")
-        self.issue = items[0] if items else {
-            "id": 1, "node_id": "I_1", "url": "", "html_url": "", "number": 1,
-            "state": "open", "title": "", "body": "", "user": None,
-            "labels": [], "comments": 0, "created_at": "", "updated_at": "",
-            "closed_at": None, "author_association": "NONE"}
-        self.user = copy.deepcopy(self.issue.get("user")) or {
-            "login": "octocat", "id": 1, "type": "User", "site_admin": False}
-        label = (self.issue.get("labels") or [{}])[0]
-        self.label = copy.deepcopy(label) or {"id": 1, "name": "bug",
-                                              "color": "f29513"}
-        comments = _load("issues-list-comments.json")
-        self.comment = comments[0] if comments else {
-            "id": 1, "body": "", "user": None, "created_at": "",
-            "updated_at": "", "author_association": "NONE"}
-        self.pull = _load("pulls-get.json") or {
-            "number": 1, "state": "closed", "title": "", "body": "",
-            "user": None, "merged": True, "merged_at": None,
-            "additions": 0, "deletions": 0, "changed_files": 0}
-        files = _load("pulls-list-files.json")
-        self.file = files[0] if files else {
-            "sha": "", "filename": "", "status": "modified", "additions": 0,
-            "deletions": 0, "changes": 0, "patch": ""}
-        ev = _recorded_events("pygithub-issue-31-timeline-2025.json")
-        ev17 = _recorded_events("pygithub-issue-28-timeline-2017.json")
-        self.xref = ev.get("cross-referenced") or ev17.get("cross-referenced") or {
-            "event": "cross-referenced", "actor": None, "created_at": "",
-            "updated_at": "", "source": {"type": "issue", "issue": {}}}
-        self.closed = ev.get("closed") or {
-            "id": 1, "event": "closed", "actor": None, "commit_id": None,
-            "commit_url": None, "created_at": "", "state_reason": None}
-        self.commented = ev17.get("commented") or {
-            "event": "commented", "id": 1, "body": "", "user": None,
-            "actor": None, "created_at": "", "updated_at": ""}
-        self.labeled = ev17.get("labeled") or ev.get("labeled") or {
-            "event": "labeled", "id": 1, "actor": None, "created_at": "",
-            "label": {"name": "bug", "color": "f29513"}}
+        self.issue = _load(os.path.join(EXAMPLES,
+                                        "issues-list-for-repo.json"))[0]
+        self.user = copy.deepcopy(self.issue["user"])
+        self.label = copy.deepcopy(self.issue["labels"][0])
+        self.comment = _load(os.path.join(EXAMPLES,
+                                          "issues-list-comments.json"))[0]
+        self.pull = _load(os.path.join(EXAMPLES, "pulls-get.json"))
+        self.file = _load(os.path.join(EXAMPLES, "pulls-list-files.json"))[0]
+        ev = _load(os.path.join(SHAPES_DIR, "timeline-events.json"))
+        self.xref = ev["cross-referenced"]
+        self.closed = ev["closed"]
+        self.commented = ev["commented"]
+        self.labeled = ev["labeled"]
         self.rate_body = {"message": "API rate limit exceeded for user ID 1.",
                           "documentation_url": "https://docs.github.com/rest/"
                           "overview/resources-in-the-rest-api#rate-limiting"}
-        sec = _load("recorded/pygithub-403-secondary-rate-limit-retry-after.json")
-        self.secondary_body = (sec[0]["response"]["body"] if sec else
-                               {"message": "You have triggered an abuse "
-                                "detection mechanism."})
+        self.secondary_body = _load(os.path.join(SHAPES_DIR,
+                                                 "secondary-rate-limit.json"))
 
 
-SHAPES = Shapes()
+SHAPES = None   # loaded by main(), which reports a missing file
 
 WORDS = ("hang crash nan oom deadlock gradient checkpoint zero stage "
          "optimizer fp16 bf16 allreduce tensor shape mismatch loader "
@@ -776,8 +740,6 @@ GQL_RATE_LIMITED = {"errors": [{
 
 # ---- GraphQL validation -------------------------------------------------------
 
-SCHEMA = os.path.join(os.path.dirname(EXAMPLES), "graphql", "schema.graphql")
-
 NODE_VALIDATOR = r'''
 const path = require("path");
 let g;
@@ -798,6 +760,36 @@ require("readline").createInterface({input: process.stdin}).on("line", (l) => {
     message: e.message, locations: e.locations || []}))) + "\n");
 });
 '''
+
+
+NODE_PROBE = r'''
+for (const p of ["graphql", "/usr/share/nodejs/graphql",
+                 "/usr/lib/nodejs/graphql", "/usr/local/lib/node_modules/graphql"]) {
+  try { require(p); process.exit(0); } catch (e) {}
+}
+process.exit(1);
+'''
+
+
+def validator_missing():
+    """None when a GraphQL validator is here, else what to install."""
+    try:
+        import graphql
+        if hasattr(graphql, "build_schema"):
+            return None
+    except ImportError:
+        pass
+    import subprocess
+    try:
+        if subprocess.run(["node", "-e", NODE_PROBE],
+                          stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL).returncode == 0:
+            return None
+    except OSError:
+        pass
+    return ("no GraphQL validator: neither graphql-core 3 for this Python "
+            "nor graphql-js under node (Debian: node-graphql): run "
+            "make test-deps")
 
 
 class Validator:
@@ -835,6 +827,8 @@ class Validator:
                     raise RuntimeError("node has no graphql module")
         except Exception as e:   # reported on every query
             self.failure = "no GraphQL validator: %s" % e
+            sys.stderr.write("mock_github: %s\n" % self.failure)
+            sys.stderr.flush()
         self.ready.set()
 
     def errors(self, query):
@@ -1432,6 +1426,25 @@ def main():
     ap.add_argument("--schema", default=SCHEMA,
                     help="the GraphQL schema queries must validate against")
     args = ap.parse_args()
+
+    # what the server needs is in the repository and `make test-deps`;
+    # without it, say so and stop (answering every GraphQL query with an
+    # error would only send the client to REST and skew every count)
+    def fail(msg):
+        sys.stderr.write("mock_github: %s\n" % msg)
+        sys.exit(2)
+    if not os.path.isfile(args.schema):
+        fail("no GraphQL schema at %s (GitHub's schema, which queries "
+             "are validated against; see tests/fixtures/github/README.md)"
+             % args.schema)
+    global SHAPES
+    try:
+        SHAPES = Shapes()
+    except MissingFixture as e:
+        fail("missing fixture %s (see tests/fixtures/github/README.md)" % e)
+    why = validator_missing()
+    if why:
+        fail(why)
     srv = Server(("127.0.0.1", args.port), Handler)
     srv.validator = Validator(args.schema)
     srv.state = State(args.seed)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The report's tables recomputed in plain Python from the exports.
 
 `expected_tables(...)` returns {table id: (columns, rows)} as

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Run every test layer and end with one line: `N passed, N failed`.
 
 Layers:

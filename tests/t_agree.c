@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * t_agree: core/agree against published reference values, plus degenerate
  * and consistency cases.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * t_audit: the hash-chained audit log - rows chained as they are written,
  * the first changed, removed or inserted row named by audit_verify(), the

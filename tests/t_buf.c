@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * t_buf: the growable string type and the memory helpers.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * t_csv: the writers of exports/.
  *
@@ -21,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -54,6 +56,9 @@ static void test_cell_quoting(void **state)
 	check_cell("plain", 0, "plain");
 	check_cell("", 0, "");
 	check_cell("with space", 0, "with space");
+	/* spaces at either end are quoted: a reader drops them otherwise */
+	check_cell(" lead", 0, "\" lead\"");
+	check_cell("trail\t", 0, "\"trail\t\"");
 	check_cell("a,b", 0, "\"a,b\"");
 	check_cell("say \"hi\"", 0, "\"say \"\"hi\"\"\"");
 	check_cell("\"", 0, "\"\"\"\"");
@@ -461,6 +466,43 @@ static void test_atomic_commit_and_abort(void **state)
 	buf_release(&got);
 }
 
+/* A pipe (or a device: -o /dev/stdout, /dev/null) is written into, not
+ * replaced by a file; a directory is refused. */
+static void test_atomic_into_a_pipe(void **state)
+{
+	struct atomic_file af = ATOMIC_FILE_INIT;
+	struct err e = ERR_INIT;
+	struct buf path = BUF_INIT;
+	struct stat sb;
+	char got[32];
+	ssize_t n;
+	int rd;
+
+	(void)state;
+	buf_addf(&path, "%s/pipe", tmpdir);
+	assert_int_equal(mkfifo(path.ptr, 0600), 0);
+	/* a reader first, so that opening for writing does not wait */
+	rd = open(path.ptr, O_RDONLY | O_NONBLOCK);
+	assert_true(rd >= 0);
+	assert_int_equal(atomic_open(&af, path.ptr, &e), 0);
+	fputs("through\n", af.f);
+	assert_int_equal(atomic_commit(&af, &e), 0);
+	n = read(rd, got, sizeof(got) - 1);
+	assert_int_equal(n, 8);
+	got[n] = '\0';
+	assert_string_equal(got, "through\n");
+	close(rd);
+	assert_int_equal(lstat(path.ptr, &sb), 0);
+	assert_true(S_ISFIFO(sb.st_mode));
+	assert_int_equal(dir_entries(tmpdir), 1);
+	unlink(path.ptr);
+
+	assert_int_equal(atomic_open(&af, tmpdir, &e), -1);
+	assert_non_null(strstr(e.msg, "a directory, not a file"));
+	assert_int_equal(dir_entries(tmpdir), 0);
+	buf_release(&path);
+}
+
 /* ---- the bulk agreed pass against core/adjudicate ----------------------- */
 
 static unsigned long long rng = 0x9e3779b97f4a7c15ULL;
@@ -752,6 +794,60 @@ static void test_reader_spreadsheet_shapes(void **state)
 	assert_int_equal(c.nr, 0);
 }
 
+/* Spaces around cells are no part of them; quoted spaces are. */
+static void test_reader_trims_cells(void **state)
+{
+	static const char text[] = " item , annotator,code \n"
+				   "  o/r#1,alice ,  \" quoted \"  \n"
+				   "o/r#2,\tbob\t,\"\"\n";
+	struct csv c = CSV_INIT;
+	struct err e = ERR_INIT;
+
+	(void)state;
+	assert_int_equal(csv_parse(&c, text, sizeof(text) - 1, "t.csv", &e),
+			 0);
+	assert_int_equal(c.nr, 3);
+	assert_string_equal(c.v[0].fields[0], "item");
+	assert_string_equal(c.v[0].fields[2], "code");
+	assert_string_equal(c.v[1].fields[0], "o/r#1");
+	assert_string_equal(c.v[1].fields[1], "alice");
+	assert_string_equal(c.v[1].fields[2], " quoted ");
+	assert_string_equal(c.v[2].fields[1], "bob");
+	assert_string_equal(c.v[2].fields[2], "");
+	csv_release(&c);
+	/* text after a closing quote is still refused */
+	assert_int_equal(csv_parse(&c, "a,\"b\" c\n", 9, "x.csv", &e), -1);
+	assert_string_equal(e.msg, "x.csv:1: text after a closing quote");
+}
+
+/* UTF-16 (and UTF-32) text is named as such, not as "a NUL byte". */
+static void test_reader_names_utf16(void **state)
+{
+	static const char le_bom[] = "\xff\xfei\0t\0e\0m\0\n\0";
+	static const char be_bom[] = "\xfe\xff\0i\0t\0e\0m\0\n";
+	static const char le[] = "i\0t\0e\0m\0\n\0";
+	static const char u32[] = "\xff\xfe\0\0i\0\0\0";
+	struct csv c = CSV_INIT;
+	struct err e = ERR_INIT;
+
+	(void)state;
+	assert_int_equal(csv_parse(&c, le_bom, sizeof(le_bom) - 1, "u.csv",
+				   &e), -1);
+	assert_int_equal(e.code, ERR_INPUT);
+	assert_string_equal(e.msg, "u.csv: UTF-16 text, not UTF-8 (as a "
+			    "spreadsheet's \"Unicode text\" is saved): save it "
+			    "as \"CSV UTF-8\", or convert it with `iconv -f "
+			    "UTF-16 -t UTF-8`");
+	assert_int_equal(csv_parse(&c, be_bom, sizeof(be_bom) - 1, "u.csv",
+				   &e), -1);
+	assert_non_null(strstr(e.msg, "UTF-16 text"));
+	assert_int_equal(csv_parse(&c, le, sizeof(le) - 1, "u.csv", &e), -1);
+	assert_non_null(strstr(e.msg, "UTF-16 text"));
+	assert_int_equal(csv_parse(&c, u32, sizeof(u32) - 1, "u.csv", &e), -1);
+	assert_non_null(strstr(e.msg, "UTF-32 text"));
+	assert_int_equal(c.nr, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -761,12 +857,15 @@ int main(void)
 		cmocka_unit_test(test_writer_rows),
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_write_error),
+		cmocka_unit_test(test_reader_trims_cells),
+		cmocka_unit_test(test_reader_names_utf16),
 		cmocka_unit_test(test_json_quote),
 		cmocka_unit_test(test_json_fields),
 		cmocka_unit_test(test_sha256_vectors),
 		cmocka_unit_test(test_sha256_million_a),
 		cmocka_unit_test(test_sha256_padding_and_splits),
 		cmocka_unit_test(test_atomic_commit_and_abort),
+		cmocka_unit_test(test_atomic_into_a_pipe),
 		cmocka_unit_test(test_agreed_matches_adjudicate),
 		cmocka_unit_test(test_agreed_refuses_non_member),
 	};

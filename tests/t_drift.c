@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * t_drift: coder drift - the chi-square tail against published values,
  * the test of homogeneity against a hand computation, the times spent

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * t_ghmap: GitHub's JSON answers mapped to items, comments, fixes and
  * rebuilt diffs (core/gh_map.c), without a server: each answer is written

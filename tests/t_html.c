@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * t_html: the HTML tokenizer of tui/html.c - tags, attributes, text and
  * character references, comments, and the broken input it must survive.

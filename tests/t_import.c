@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * t_import: local files -> items.  JSON Lines, a single object, an array,
  * GitHub API issue objects and bundles; all or nothing per file; errors

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * t_item: items, their dates and effort figures, saving (an upsert that
  * keeps ids), loading, and finding them by name.
@@ -848,6 +849,9 @@ static void test_parse_ref(void **state)
 		{ "https://github.com/a/b/issues/2147483647", "a/b",
 		  2147483647LL, ITEM_REF_ISSUE },
 		{ "https://github.com/a/b/issues/2147483648", NULL, 0, 0 },
+		/* a host that is neither GitHub nor the configured API */
+		{ "https://example.com/a/b/issues/1", NULL, 0, 0 },
+		{ "https://ghe.example.org/a/b/issues/1", NULL, 0, 0 },
 		{ "a/b#99999999999999999999999999", NULL, 0, 0 },
 		{ "a/b#1e300", NULL, 0, 0 },
 		{ "a/b#0", NULL, 0, 0 },
@@ -861,9 +865,13 @@ static void test_parse_ref(void **state)
 		{ "b#5", NULL, 0, 0 },
 		{ "", NULL, 0, 0 },
 	};
-	size_t i;
+	size_t i, len;
+	char *r;
+	long long num;
 
 	(void)state;
+	/* GitHub Enterprise's API: its host names items too */
+	item_set_api_host("http://ghe.example/api/v3");
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char *repo = (char *)1;
 		long long n = 0;
@@ -882,6 +890,20 @@ static void test_parse_ref(void **state)
 		assert_int_equal(kind, cases[i].kind);
 		free(repo);
 	}
+	assert_non_null(item_url_foreign_host("https://example.com/a/b/issues/1",
+					      &len));
+	assert_int_equal(len, strlen("example.com"));
+	assert_null(item_url_foreign_host("https://GitHub.com/a/b/issues/1",
+					  &len));
+	assert_null(item_url_foreign_host("a/b#1", &len));
+	/* without it, github.com alone */
+	item_set_api_host(NULL);
+	assert_int_equal(item_parse_ref("http://ghe.example/a/b.c/pull/9",
+					&r, &num, NULL), -1);
+	assert_null(r);
+	assert_int_equal(item_parse_ref("https://www.github.com/a/b/pull/9",
+					&r, &num, NULL), 0);
+	free(r);
 }
 
 /*

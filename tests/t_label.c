@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * t_label: an annotator's work on an item - labels, toggles, submission
  * with the required-dimension check, memos, flags, proposed codes - and

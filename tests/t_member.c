@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * t_member: identity from the OS account, --as for the owner only, roles,
  * adding and removing members, the last owner protected, the audit trail;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * t_reading: reading real bugs on the annotator's screen - long diff
  * lines wrapped or scrolled under a fixed sigil column, the changed words

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * t_screen: the annotator's screen, driven in-process.
  *
@@ -896,8 +897,11 @@ static void test_multi_select(void **state)
 	s = dump(f, "one");
 	assert_contains(s, "3/5 fix_pattern");
 	/* Enter closes a many-code dimension: the hint must not promise a
-	 * toggle from it */
-	assert_contains(s, "1-9 or Space toggle, Enter done, / filter");
+	 * toggle from it; and it says what a digit does (adds and moves on,
+	 * or removes a chosen code), not that digits toggle */
+	assert_contains(s, "1-9 add and go on (a chosen one: remove), Space "
+			"toggle, Enter done");
+	assert_not_contains(s, "1-9 or Space toggle");
 	assert_not_contains(s, "Enter toggle");
 	assert_contains(s, "[ ]  1 conditional_logic");
 	assert_contains(s, "[x]  6 api_correction");

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * t_screen_adj: the adjudicator's screen and the agreement view, driven
  * in-process like t_screen.c drives the annotator's.

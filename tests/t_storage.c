@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * t_storage: the study file tells the truth - a damaged study is refused
  * for writing (quick_check) and named by the full check, the -wal is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * t_store: the study file - creation, modes, WAL, schema version and
  * migrations, transactions, settings, the append-only audit log and the
@@ -256,8 +257,11 @@ static void test_open_not_sqlite(void **state)
 	(void)state;
 	write_file(path, text);
 	assert_int_equal(store_open(&st, path, 0, &e), -1);
-	assert_int_equal(e.code, ERR_DB);
-	assert_non_null(strstr(e.msg, "not a database"));
+	/* named as what it is: no study, no SQLite database at all */
+	assert_int_equal(e.code, ERR_INPUT);
+	assert_non_null(strstr(e.msg, "notes.txt: not a bugcoder study: a "
+			       "file of 86 bytes that is not an SQLite "
+			       "database"));
 	assert_null(st.db);
 	assert_int_equal(buf_read_file(&b, path), 0);
 	assert_string_equal(b.ptr, text);

@@ -1,7 +1,8 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * t_text: unit tests for core/text.c.
  *
- * Every hostile fixture of STYLE.md section 3.6 is here, each with the
+ * Every hostile fixture docs/STYLE.md ("Text") lists is here, each with the
  * exact bytes it must turn into.  After every sanitize call the output is
  * checked by assert_sane_output(), which validates UTF-8 independently of
  * the code under test.  Runs under C.UTF-8 (glibc widths).

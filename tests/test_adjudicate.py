@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Resolutions by script, codebook evolution and proposals, through the
 real binary."""
 import csv

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """`agree` on seeded studies against the outputs captured before the
 intervals changed (tests/agree_golden.py, tests/fixtures/agree-golden.json):
 every point estimate, standard error, test and Wald bound is what it was;

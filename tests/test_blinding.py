@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The blinding table: every reader, for every role and round state.
 
 One study is built once: annotators alice and bob code a round of six

@@ -1,6 +1,9 @@
+# SPDX-License-Identifier: MIT
 """The build on systems other than ours: `make deps` installs only what
-is missing and nothing when all is here, works without apt-get, and
-CPPFLAGS reach the compiler; every header compiles on its own.
+building needs and `make test-deps` what the tests need too, only what
+is missing and nothing when all is here; both work without apt-get;
+plain `make` names a missing library before it compiles; CPPFLAGS reach
+the compiler; every header compiles on its own.
 
 Before: `deps` ran apt-get (with sudo) whenever dpkg did not list a
 package, failed outright on a system without apt-get even with
@@ -81,26 +84,34 @@ class Deps(unittest.TestCase):
                f'exit 1; done\nexec {real} "$@"\n')
         return {"PKG_CONFIG": wrapper}
 
+    def not_root(self):
+        """`id -u` says 1000, as for a user without root."""
+        real = shutil.which("id")
+        os.unlink(os.path.join(self.bin, "id"))
+        script(os.path.join(self.bin, "id"),
+               f'[ "$1" = -u ] && {{ echo 1000; exit 0; }}\nexec {real} "$@"\n')
+
     def test_nothing_missing_and_no_apt_get(self):
         self.assertIsNone(shutil.which("apt-get", path=self.bin))
-        p = self.make("deps")
-        self.assertEqual(p.returncode, 0, p.stderr)
-        self.assertEqual(p.stdout + p.stderr, "")
+        for target in ("deps", "test-deps"):
+            p = self.make(target)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertEqual(p.stdout + p.stderr, "")
         # what `make test` needs before it runs the tests
         p = self.make("test-build")
         self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
 
     def test_nothing_missing_calls_no_apt_get(self):
         self.fake_apt()
-        p = self.make("deps")
-        self.assertEqual(p.returncode, 0, p.stderr)
+        for target in ("deps", "test-deps"):
+            p = self.make(target)
+            self.assertEqual(p.returncode, 0, p.stderr)
         self.assertFalse(os.path.exists(self.log))
 
     def test_missing_without_apt_get_says_what(self):
-        p = self.make("deps", env=self.lacking("cmocka"))
+        p = self.make("test-deps", env=self.lacking("cmocka"))
         self.assertEqual(p.returncode, 2, p.stdout)	# make's "failed"
-        self.assertIn("pkg-config module cmocka (Debian: libcmocka-dev)",
-                      p.stderr)
+        self.assertIn("cmocka (Debian: libcmocka-dev)", p.stderr)
         self.assertIn("no apt-get", p.stderr)
         self.assertNotIn("ncursesw", p.stderr)
 
@@ -113,6 +124,77 @@ class Deps(unittest.TestCase):
         self.assertEqual(calls[0], "update -qq")
         self.assertEqual(calls[1], "install -y -qq libcjson-dev")
         self.assertEqual(len(calls), 2)
+
+    def test_test_tools_are_for_test_deps_only(self):
+        """cmocka is linked by the tests alone: `make deps` does not ask
+        for it, `make test-deps` does."""
+        self.fake_apt()
+        p = self.make("deps", env=self.lacking("cmocka"))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.stdout + p.stderr, "")
+        self.assertFalse(os.path.exists(self.log))
+        p = self.make("test-deps", env=self.lacking("cmocka"))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(self.log) as f:
+            self.assertEqual(f.read().splitlines()[1:],
+                             ["install -y -qq libcmocka-dev"])
+
+    def test_demo_without_root_or_test_tools(self):
+        """A user without root, without sudo and without any test tool:
+        `make deps` is content and `make demo` opens (summarises, off a
+        terminal) the sample; only `make test-deps` asks for root."""
+        shutil.rmtree(self.bin)
+        os.mkdir(self.bin)
+        fake_path(self.bin, HIDDEN + ("tmux", "Rscript", "lintian", "dh",
+                                      "dpkg-buildpackage", "node", "less"))
+        self.fake_apt()
+        os.unlink(os.path.join(self.bin, "sudo"))
+        self.not_root()
+        env = self.lacking("cmocka")
+        p = self.make("deps", env=env)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.stdout + p.stderr, "")
+        e = make_env(PATH=self.bin, **env)
+        p = subprocess.run(["make", "--no-print-directory", "demo"], cwd=ROOT,
+                           env=e, stdin=subprocess.DEVNULL,
+                           capture_output=True, text=True, timeout=600)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        self.assertIn("Try: ./bugcoder --study", p.stdout)
+        p = self.make("test-deps", env=env)
+        self.assertEqual(p.returncode, 2, p.stdout)
+        for what in ("cmocka (Debian: libcmocka-dev)", "tmux (Debian: tmux)",
+                     "Rscript (Debian: r-base-core)",
+                     "lintian (Debian: lintian)",
+                     "installing needs root, and there is no sudo"):
+            self.assertIn(what, p.stderr)
+        self.assertFalse(os.path.exists(self.log))
+
+    def test_plain_make_names_a_missing_library_first(self):
+        """Plain `make` with a library missing says which, its Debian
+        package and `make deps`, before it compiles anything (it used to
+        stop at the compiler's "cJSON.h: No such file")."""
+        src = os.path.join(self.dir, "src")
+        os.mkdir(src)
+        keep = shutil.ignore_patterns("*.o", "*.a", "*.d", "*.inc")
+        for d in ("core", "exports", "tui", "cli"):
+            shutil.copytree(os.path.join(ROOT, d), os.path.join(src, d),
+                            ignore=keep)
+        os.mkdir(os.path.join(src, "tests"))
+        shutil.copy(os.path.join(ROOT, "Makefile"), src)
+        shutil.copy(os.path.join(ROOT, "tests", "deps.sh"),
+                    os.path.join(src, "tests"))
+        e = make_env(PATH=self.bin, **self.lacking("libcjson"))
+        p = subprocess.run(["make", "--no-print-directory"], cwd=src, env=e,
+                           capture_output=True, text=True, timeout=600)
+        self.assertEqual(p.returncode, 2, p.stdout)
+        self.assertEqual(p.stderr.splitlines()[0],
+                         "missing libcjson (Debian: libcjson-dev): "
+                         "run make deps")
+        self.assertNotIn("CC", p.stdout)
+        self.assertNotIn("cJSON.h", p.stderr)
+        objs = [f for _, _, fs in os.walk(src) for f in fs
+                if f.endswith(".o")]
+        self.assertEqual(objs, [])
 
 
 class Flags(unittest.TestCase):
@@ -144,6 +226,15 @@ class Flags(unittest.TestCase):
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertEqual(p.stderr, "")
 
+    def test_quiet_lines_and_make_s(self):
+        """One CC line an object, and none under `make -s`."""
+        p = self.run_make("-B", "core/buf.o")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.stdout, "    CC core/buf.o\n")
+        p = self.run_make("-s", "-B", "core/buf.o")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.stdout + p.stderr, "")
+
     def test_hdr_check(self):
         p = self.run_make("hdr-check")
         self.assertEqual(p.returncode, 0, p.stderr)
@@ -157,6 +248,53 @@ class Flags(unittest.TestCase):
             self.assertIn("bad.h does not compile on its own", p.stderr)
         finally:
             shutil.rmtree(d)
+
+
+class Version(unittest.TestCase):
+    """`bugcoder --version` names the commit of the build: git's in a
+    clone, the one `git archive` wrote into core/version.commit in a
+    tarball, else "unknown"."""
+
+    def git(self, *args):
+        return subprocess.run(["git", *args], cwd=ROOT, capture_output=True,
+                              timeout=60)
+
+    def build_version(self, tree):
+        p = subprocess.run(["make", "--no-print-directory", "BUILD-VERSION"],
+                           cwd=tree, env=make_env(), capture_output=True,
+                           text=True, timeout=60)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(os.path.join(tree, "BUILD-VERSION")) as f:
+            return f.read()
+
+    def test_commit_of_a_clone_and_of_a_tarball(self):
+        head = self.git("rev-parse", "HEAD")
+        if head.returncode != 0:
+            self.skipTest("not a git clone: the tarball case is all there is")
+        if self.git("cat-file", "-e", "HEAD:core/version.commit").returncode:
+            self.skipTest("HEAD has no core/version.commit yet")
+        head = head.stdout.decode().strip()
+        d = tempfile.mkdtemp(prefix="bugcoder-version-")
+        try:
+            tar = self.git("archive", "--format=tar", "HEAD", "Makefile",
+                           "core/version.commit", "core/.gitattributes",
+                           "tests/deps.sh")
+            self.assertEqual(tar.returncode, 0, tar.stderr)
+            subprocess.run(["tar", "-x", "-C", d], input=tar.stdout,
+                           check=True)
+            self.assertEqual(self.build_version(d),
+                             '#define BUGCODER_COMMIT "%s"\n' % head[:12])
+            # a copy that is neither a clone nor an archive
+            with open(os.path.join(d, "core", "version.commit"), "w") as f:
+                f.write("$" + "Format:%H$\n")
+            self.assertEqual(self.build_version(d),
+                             '#define BUGCODER_COMMIT "unknown"\n')
+        finally:
+            shutil.rmtree(d)
+        # the clone itself: HEAD, "-dirty" with uncommitted changes
+        self.assertRegex(self.build_version(ROOT),
+                         '^#define BUGCODER_COMMIT "%s(-dirty)?"\n$'
+                         % head[:12])
 
 
 if __name__ == "__main__":

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Evidence: lines of the fix's diff or of the issue cited for a label,
 given by scripts (`label ... --evidence`), exported with the raw labels,
 audited, and blinded like the label it supports."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """export and report through the real binary: CSV read back cell by cell
 (hostile titles included), JSON Lines, the raw round trip, resolutions,
 the replication package and its manifest, atomic writes under failure
@@ -414,6 +415,16 @@ class Package(unittest.TestCase):
                 self.assertEqual(hashlib.sha256(f.read()).hexdigest(),
                                  entry["sha256"])
         self.assertEqual(man["codebook"]["name"], "llm-framework-bugs")
+        # the version (and commit) that made the package, as --version
+        # names it, in the manifest and the README
+        line = subprocess.run([BIN, "--version"], capture_output=True,
+                              text=True).stdout.strip()
+        self.assertEqual(man["generator"], line)
+        self.assertEqual(line, "bugcoder %s (commit %s)"
+                         % (man["bugcoder_version"], man["bugcoder_commit"]))
+        with open(os.path.join(d, "README.txt"), encoding="utf-8") as f:
+            self.assertTrue(f.readline().startswith(
+                "Replication package written by " + line + " on "))
         # the tables are the same as the single exports
         self.assertEqual(read_csv(os.path.join(d, "agreed-labels.csv")),
                          stdout_csv(self.s, "export"))

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """`bugcoder fetch` against the mock GitHub server (tests/mock_github.py).
 
 Each test class starts its own mock on 127.0.0.1 and runs the real
@@ -33,13 +34,18 @@ MEASURED = {}
 
 class Mock:
     def __init__(self, *args):
+        self.err = tempfile.TemporaryFile()
         self.proc = subprocess.Popen([sys.executable, MOCK, "--port", "0"] +
                                      list(args), stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL)
+                                     stderr=self.err)
         line = self.proc.stdout.readline()
         if not line.strip():
             self.proc.kill()
-            raise RuntimeError("the mock GitHub server did not start")
+            self.proc.wait()
+            self.err.seek(0)
+            why = self.err.read().decode("utf-8", "replace").strip()
+            raise RuntimeError("the mock GitHub server did not start: " +
+                               (why or "no reason given"))
         self.port = int(line)
         self.url = "http://127.0.0.1:%d" % self.port
 
@@ -73,6 +79,7 @@ class Mock:
             self.proc.kill()
             self.proc.wait()
         self.proc.stdout.close()
+        self.err.close()
 
 
 def base_env(**extra):
@@ -122,6 +129,28 @@ def shared_mock():
     if SHARED is None:
         SHARED = Mock()
     return SHARED
+
+
+class TestMockStandsAlone(unittest.TestCase):
+    """The mock reads GitHub's schema and its templates from the
+    repository (tests/fixtures/github); without its schema it refuses to start and
+    says why, where it used to answer every GraphQL query with a 500,
+    which sent the client to REST and failed the request budgets with no
+    word of the cause."""
+
+    def test_schema_and_templates_are_in_the_repository(self):
+        here = os.path.join(ROOT, "tests", "fixtures", "github")
+        for f in ("graphql/schema.graphql", "graphql/LICENSE.md",
+                  "rest/LICENSE.md", "rest/pulls-get.json",
+                  "shapes/timeline-events.json", "README.md"):
+            self.assertTrue(os.path.isfile(os.path.join(here, f)), f)
+
+    def test_no_schema_no_start(self):
+        with self.assertRaises(RuntimeError) as cm:
+            Mock("--schema", os.path.join(ROOT, "tests", "no-such.graphql"))
+        self.assertIn("did not start: mock_github: no GraphQL schema at",
+                      str(cm.exception))
+        self.assertIn("no-such.graphql", str(cm.exception))
 
 
 class FetchTestCase(unittest.TestCase):
@@ -698,7 +727,10 @@ class TestFetchList(FetchTestCase):
                  "bad.txt:3: acme/big#1e300: not a GitHub issue or pull "
                  "request"),
                 ("acme/big#1, https://gitlab.com/a/b/-/issues/3\n",
-                 "bad.txt:1: https://gitlab.com/a/b/-/issues/3: not a "
+                 "bad.txt:1: https://gitlab.com/a/b/-/issues/3: gitlab.com is "
+                 "not GitHub"),
+                ("acme/big#1, https://github.com/a/b/-/issues/3\n",
+                 "bad.txt:1: https://github.com/a/b/-/issues/3: not a "
                  "GitHub issue"),
                 ("acme/big#1\nacme/big#2\x00\n", "bad.txt:2: a NUL byte")):
             with open(path, "w") as f:
@@ -821,7 +853,8 @@ class TestImportKnownBugs(FetchTestCase):
              'bad.csv:2: number: "99999999999999999999": not an issue', []),
             ("url,title\nhttps://github.com/acme/big/issues/1,ok\n"
              "https://example.com/x,bad\n",
-             'bad.csv:3: url: "https://example.com/x": not a GitHub issue',
+             'bad.csv:3: url: "https://example.com/x": example.com is not '
+             'GitHub (github.com, or the host of $GITHUB_API_URL)',
              []),
             ("url,title\nacme/big#1,a\x00b\n",
              "bad.csv:2: field 2: a NUL byte", []),
@@ -961,7 +994,7 @@ class TestFetchFaults(FetchTestCase):
             self.assertIn(want, diff)
         self.assertNotIn("rename from src/mod000.py", diff)
         con.close()
-        self.assertIn("1 partial diffs", p.stdout)
+        self.assertIn("1 partial diff\n", p.stdout)
 
     def test_persistent_failure_stores_nothing_partial(self):
         want = self.mock.expected("acme/small", True)
@@ -1091,7 +1124,14 @@ class TestFetchFaults(FetchTestCase):
         proc = subprocess.Popen(self.cmd(db, "acme/small"), env=base_env(),
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 text=True)
-        time.sleep(1.5)
+        # wait for the refusal that sends the fetch to wait for the
+        # reset (30 s away), not for a guess at how long it takes
+        deadline = time.time() + 60
+        while (self.mock.stats()["by_kind"].get("limited", 0) < 1
+               and time.time() < deadline and proc.poll() is None):
+            time.sleep(0.05)
+        self.assertGreaterEqual(self.mock.stats()["by_kind"].get("limited", 0),
+                                1)
         self.assertIsNone(proc.poll())
         t = time.time()
         proc.send_signal(signal.SIGTERM)

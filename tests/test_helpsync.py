@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """--help, the man page and the README's command table agree: every
 option a command's --help gives is in the man page's entry for that
 command and in the README's row for it, and neither documents an option

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """`labels import` of the wide shape every coding spreadsheet has: one row
 per bug, one column per dimension; read as spreadsheet programs write it."""
 import csv
@@ -51,7 +52,7 @@ class WideLabels(unittest.TestCase):
         # headers by the dimensions' names, a ';' separator, CRLF, a BOM;
         # codes by key or by name; the annotator in a column; items as
         # issue URLs
-        head = [" Issue ", "Coder"] + [d["name"] for d in dims] + ["Notes"]
+        head = [" Issue ", "Coder"] + [d["name"] for d in dims]
         lines = [";".join(head)]
         for k, ((item, who), codes) in enumerate(sorted(wide.items())):
             repo, num = item.split("#")
@@ -62,7 +63,6 @@ class WideLabels(unittest.TestCase):
                     got = [names[d["key"]][c] for c in got]
                 cells.append('"%s"' % "; ".join(got) if len(got) > 1
                              else "".join(got))
-            cells.append('"a note; with a separator"')
             lines.append(";".join(cells))
         path = self.write("wide.csv", "\ufeff" + "\r\n".join(lines) + "\r\n")
         out = self.s.ok("labels", "import", path, "--submit")
@@ -105,6 +105,17 @@ class WideLabels(unittest.TestCase):
              "crash;hang\n", [], "takes one code"),
             ("item,annotator,symptom\nmicrosoft/DeepSpeed#4187,alice\n", [],
              ":2: 2 fields, the header has 3"),
+            # a column that names no dimension is refused, not dropped
+            # (a misspelt one lost its dimension without a word)
+            ("item,annotator,symptom,rootcause\nmicrosoft/DeepSpeed#4187,"
+             "alice,crash,api_misuse\n", [],
+             ':1: column "rootcause" names no dimension of the codebook; '
+             "did you mean root_cause?"),
+            ("item,annotator,symptom,Notes\nmicrosoft/DeepSpeed#4187,alice,"
+             "crash,a note\n", [],
+             ':1: column "Notes" names no dimension of the codebook (head '
+             "each column with a dimension's key or name: symptom, "
+             "root_cause, fix_pattern, stage, phase; or remove it)"),
         ]
         for text, extra, words in cases:
             path = self.write("bad.csv", text)

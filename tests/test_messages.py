@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Messages that explain themselves: "did you mean" for commands, items,
 codes, dimensions, members and codebooks; what is at the path `init`
 will not use; permission problems that name the file, the operation and

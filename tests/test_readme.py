@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The README's set-up and study run as written: `make install
 PREFIX=$HOME/.local` makes `bugcoder` callable and brings the bundled
 codebooks and the sample along, and every command of the study section

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """`audit verify` checks the study against its audit log: the chain, the
 schema bugcoder makes, and the state a replay of the log gives; it prints
 the log's head, and `--head HASH` checks the log still begins with the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """`bugcoder report`: every table of `--format json` recomputed from the
 exports (tests/reportcheck.py) and compared cell by cell; the text,
 Markdown and LaTeX forms carry the same tables."""

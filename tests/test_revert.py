@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Undo for the owner: `codebook revert VERSION` goes back to an earlier
 codebook version, refusing (naming them) while labels use a code that
 version lacks unless --map moves them; a proposal accepted since is

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Server install tests: the operating system keeps blinding and the log.
 
 Needs root (CI runs the suite as root): the tests create OS accounts and
@@ -282,8 +283,10 @@ class ServerInstall(unittest.TestCase):
         home = pwd.getpwnam(self.alice).pw_dir
         editor = os.path.join(self.tmp, "editor.sh")
         with open(editor, "w") as f:
+            # written aside, then renamed: ids.txt appears whole
             f.write('#!/bin/sh\n{ id -G; grep Gid /proc/self/status; '
-                    'env | grep BUGCODER_ || true; } > "$HOME/ids.txt"\n'
+                    'env | grep BUGCODER_ || true; } > "$HOME/ids.tmp"\n'
+                    'mv "$HOME/ids.tmp" "$HOME/ids.txt"\n'
                     'echo "memo from the editor" > "$1"\n')
         os.chmod(editor, 0o755)
         ids = os.path.join(home, "ids.txt")
@@ -306,8 +309,7 @@ class ServerInstall(unittest.TestCase):
                     break
                 time.sleep(0.1)
             subprocess.run(tmux + ["send-keys", "M"], check=True)
-            self.wait_for(ids, 15)
-            time.sleep(0.2)
+            self.wait_for(ids, 30)
             with open(ids) as f:
                 text = f.read()
             # the memo is saved; an idle screen then empties the -wal

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """End-to-end tests of the annotator's screen on the real binary in tmux.
 
 A few smoke tests that prove what the in-process screen tests see
@@ -8,7 +9,10 @@ that nothing saved is lost and that the program does not linger.
 
 Each test uses its own tmux server (-L with a unique socket name), so a
 user's tmux is never touched.  The screen is polled until it is stable
-instead of sleeping.  Skipped when tmux is not installed.
+instead of sleeping, with a deadline generous enough for a loaded
+machine; a test's tmux server outlives its sessions, so that a new
+session never races the end of the last one.  Skipped when tmux is not
+installed.
 """
 import os
 import select
@@ -51,14 +55,22 @@ class TmuxScreen(unittest.TestCase):
                               + list(args), capture_output=True, text=True,
                               check=check, timeout=30)
 
+    def new_session(self, *args):
+        """tmux new-session -d -s t ARGS, on a server that outlives its
+        last session: by default killing the only session ends the server
+        while the next new-session may already be talking to it ("server
+        exited unexpectedly", seen under load)."""
+        self.tmux("new-session", "-d", "-s", "t", *args, ";",
+                  "set-option", "-s", "exit-empty", "off")
+
     def start(self, after="echo EXITED $?; sleep 600", env=""):
         """Run the screen as alice; `after` runs in the pane when it ends."""
         cmd = (f"cd {self.study.dir} && {env} {BIN} --study "
                f"{self.study.path} --as alice code; {after}")
         self.tmux("kill-session", "-t", "t", check=False)
-        self.tmux("new-session", "-d", "-s", "t", "-x", str(self.width),
-                  "-y", str(self.height), "-e", "LC_ALL=C.UTF-8",
-                  "-e", "TZ=UTC", "sh", "-c", cmd)
+        self.new_session("-x", str(self.width),
+                         "-y", str(self.height), "-e", "LC_ALL=C.UTF-8",
+                         "-e", "TZ=UTC", "sh", "-c", cmd)
         self.screen_has("1 symptom:")
         self.pid = self.program_pid()
 
@@ -76,8 +88,10 @@ class TmuxScreen(unittest.TestCase):
     def capture(self):
         return self.tmux("capture-pane", "-p", "-t", "t", check=False).stdout
 
-    def screen_has(self, text, timeout=10.0):
-        """Wait until `text` is on the screen and the screen is stable."""
+    def screen_has(self, text, timeout=30.0):
+        """Wait until `text` is on the screen and the screen is stable;
+        the deadline is generous, for a loaded machine, and costs nothing
+        when the text comes."""
         deadline = time.time() + timeout
         last = None
         while time.time() < deadline:
@@ -92,7 +106,7 @@ class TmuxScreen(unittest.TestCase):
         for k in keys:
             self.tmux("send-keys", "-t", "t", k)
 
-    def gone(self, pid, timeout=5.0):
+    def gone(self, pid, timeout=15.0):
         deadline = time.time() + timeout
         while time.time() < deadline:
             try:
@@ -250,10 +264,10 @@ class TmuxScreen(unittest.TestCase):
         # the shell turns bracketed paste off for its prompt while the
         # screen is stopped (Ctrl-Z); after fg it must be on again
         bash = shutil.which("bash") or "/bin/bash"   # Essential in Debian
-        self.tmux("new-session", "-d", "-s", "t", "-x", str(self.width),
-                  "-y", str(self.height), "-e", "LC_ALL=C.UTF-8",
-                  "-e", "TZ=UTC", "-e", "PS1=PROMPT$ ", bash, "--norc",
-                  "--noprofile", "-i")
+        self.new_session("-x", str(self.width), "-y", str(self.height),
+                         "-e", "LC_ALL=C.UTF-8", "-e", "TZ=UTC",
+                         "-e", "PS1=PROMPT$ ", bash, "--norc",
+                         "--noprofile", "-i")
         self.screen_has("PROMPT$")
         self.tmux("send-keys", "-t", "t", "-l",
                   f"cd {self.study.dir} && {BIN} --study "
@@ -308,6 +322,7 @@ class TmuxReading(unittest.TestCase):
     ITEM = "microsoft/DeepSpeed#4321"
     tearDown = TmuxScreen.tearDown
     tmux = TmuxScreen.tmux
+    new_session = TmuxScreen.new_session
     program_pid = TmuxScreen.program_pid
     capture = TmuxScreen.capture
     screen_has = TmuxScreen.screen_has
@@ -326,9 +341,9 @@ class TmuxReading(unittest.TestCase):
                f"{self.study.path} --as alice code {self.ITEM}; "
                "echo EXITED $?; sleep 600")
         self.tmux("kill-session", "-t", "t", check=False)
-        self.tmux("new-session", "-d", "-s", "t", "-x", str(self.width),
-                  "-y", str(self.height), "-e", "LC_ALL=C.UTF-8",
-                  "-e", "TZ=UTC", "-e", "TERM=xterm", "sh", "-c", cmd)
+        self.new_session("-x", str(self.width),
+                         "-y", str(self.height), "-e", "LC_ALL=C.UTF-8",
+                         "-e", "TZ=UTC", "-e", "TERM=xterm", "sh", "-c", cmd)
         self.screen_has("1 symptom:")
         self.pid = self.program_pid()
 
@@ -375,6 +390,7 @@ class TmuxAdjudicate(unittest.TestCase):
     # the annotator's tests drive tmux the same way
     tearDown = TmuxScreen.tearDown
     tmux = TmuxScreen.tmux
+    new_session = TmuxScreen.new_session
     program_pid = TmuxScreen.program_pid
     capture = TmuxScreen.capture
     screen_has = TmuxScreen.screen_has
@@ -392,9 +408,9 @@ class TmuxAdjudicate(unittest.TestCase):
         cmd = (f"cd {self.study.dir} && {BIN} --study {self.study.path} "
                f"--as {who} adjudicate; {after}")
         self.tmux("kill-session", "-t", "t", check=False)
-        self.tmux("new-session", "-d", "-s", "t", "-x", str(self.width),
-                  "-y", str(self.height), "-e", "LC_ALL=C.UTF-8",
-                  "-e", "TZ=UTC", "sh", "-c", cmd)
+        self.new_session("-x", str(self.width),
+                         "-y", str(self.height), "-e", "LC_ALL=C.UTF-8",
+                         "-e", "TZ=UTC", "sh", "-c", cmd)
 
     def test_adjudicate_one_item(self):
         self.start_adj()
@@ -432,8 +448,8 @@ class TmuxAdjudicate(unittest.TestCase):
     def test_agreement_screen(self):
         cmd = (f"cd {self.study.dir} && {BIN} --study {self.study.path} "
                f"--as carol agree --screen; echo EXITED $?; sleep 600")
-        self.tmux("new-session", "-d", "-s", "t", "-x", "100", "-y", "30",
-                  "-e", "LC_ALL=C.UTF-8", "-e", "TZ=UTC", "sh", "-c", cmd)
+        self.new_session("-x", "100", "-y", "30", "-e", "LC_ALL=C.UTF-8",
+                         "-e", "TZ=UTC", "sh", "-c", cmd)
         scr = self.screen_has("Cohen's kappa for symptom was 0.81")
         # blind adjudication: the adjudicator's grid names nobody
         self.assertIn("Confusion: rows annotator 1, columns annotator 2",

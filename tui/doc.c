@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * doc: rendered documents (see doc.h).
  */

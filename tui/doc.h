@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * doc: a rendered document - display lines of sanitized text with styled
  * spans - that a pager shows and searches.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * draw: theme table and drawing primitives (see draw.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * draw: the theme and the few primitives every view draws with.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dump: the screen as text and attributes, for tests (see dump.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dump: the screen as text and attributes, for the screen tests
  * (":dump-screen NAME" in a key script).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * edit: text fields and the memo editor's buffer (see edit.h).
  */

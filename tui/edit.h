@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * edit: the text being typed into a field, a prompt or the memo, with
  * its cursor; the editing actions of keymap.h; and drawing it wrapped at

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * emoji: the shortcode table (see emoji.h), sorted by name in byte order
  * for a binary search.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * emoji: GitHub's emoji shortcodes (":warning:", ":+1:") and the
  * characters they stand for.

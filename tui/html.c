@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * html: see html.h.
  */

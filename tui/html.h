@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * html: a small tokenizer for the HTML that GitHub lets into issues and
  * comments - tags with their attributes, text with its character

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * keymap: the default bindings, key names, and the generated help.
  *
@@ -385,16 +386,22 @@ int keymap_load(const char *path, struct buf *warn)
 		}
 		goto out;
 	}
-	for (p = text.ptr; *p;) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+	for (p = text.ptr; p < text.ptr + text.len;) {
+		const char *end = text.ptr + text.len;
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
 		char *line = xstrndup(p, len), why[160];
 		const char *err;
 
 		nr++;
-		if (len && line[len - 1] == '\r')
-			line[len - 1] = '\0';
-		err = bind_line(line, why);
+		/* a NUL would cut the line (and used to end the file) */
+		if (memchr(p, '\0', len)) {
+			err = "a NUL byte in the line";
+		} else {
+			if (len && line[len - 1] == '\r')
+				line[len - 1] = '\0';
+			err = bind_line(line, why);
+		}
 		if (err) {
 			struct buf safe = BUF_INIT;
 

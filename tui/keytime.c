@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * keytime: key timing (see keytime.h).
  */

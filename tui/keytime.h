@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * keytime: the time every key takes, for benchmarks (BUGCODER_BENCH=FILE):
  * from the moment the loop takes a key (from a script or the keyboard)

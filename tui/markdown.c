@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * markdown: cmark-gfm AST -> display lines (see markdown.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * markdown: GitHub Markdown (cmark-gfm with the table, strikethrough,
  * autolink and tasklist extensions) rendered into display lines.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * pager: scrolling and search over a line source (see pager.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * pager: less-style scrolling, sideways scrolling and search over lines
  * that a source supplies on demand.

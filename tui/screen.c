@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * screen: the frame every screen is built on (see screen.h) - windows
  * and overlays, the status line and its search prompt, the frame's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * screen: the annotator's coding screen - its state, its views, and the
  * calls the views make back into it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * script: key scripts (see script.h).
  */

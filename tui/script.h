@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * script: key scripts, what tests and benchmarks type instead of a
  * person (BUGCODER_KEYS=FILE).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tui: the terminal screens of bugcoder, as the command line calls them.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ui: terminal lifecycle, main loop, key scripts and screen dumps (see
  * ui.h).  The only file that starts or stops curses.
@@ -250,19 +251,19 @@ static void at_exit(void)
 }
 
 /*
- * Can $TERM draw the screen?  It must name a terminal this system has a
+ * Can terminal type `term` draw the screen?  It must name a terminal this system has a
  * terminfo entry for, with cursor addressing.  TERM=dumb (what some
  * editors' shells and CI set) would show a blank screen; an entry
  * missing (xterm-kitty on a server without kitty's terminfo) is refused
  * by ncurses with no hint.  The message says what to set.
  */
-static int check_terminal(struct err *e)
+int ui_term_check(const char *term, struct err *e)
 {
-	const char *term = getenv("TERM");
+	TERMINAL *saved = cur_term;
 	const char *hint = "set TERM to your terminal's type (TERM=xterm-256color "
 			   "suits most terminals)";
 	char *cup;
-	int err = 0;
+	int err = 0, has_cup;
 
 	if (!term || !*term)
 		return err_set(e, ERR_INPUT, "TERM is not set, so the screen "
@@ -271,7 +272,8 @@ static int check_terminal(struct err *e)
 		return err_set(e, ERR_INPUT, "TERM=dumb: this terminal cannot "
 			       "move the cursor, so the screen cannot be drawn: "
 			       "%s", hint);
-	if (setupterm((char *)term, STDOUT_FILENO, &err) != OK) {
+	if (setupterm((char *)term, -1, &err) != OK) {
+		set_curterm(saved);
 		if (err == -1)
 			return err_set(e, ERR_INPUT, "TERM=%s: no terminfo "
 				       "database was found; set TERMINFO to "
@@ -286,8 +288,11 @@ static int check_terminal(struct err *e)
 			       "machine that has it) or %s", term, term, hint);
 	}
 	cup = tigetstr("cup");
-	del_curterm(cur_term);
-	if (!cup || cup == (char *)-1)
+	has_cup = cup && cup != (char *)-1;
+	if (cur_term && cur_term != saved)
+		del_curterm(cur_term);
+	set_curterm(saved);
+	if (!has_cup)
 		return err_set(e, ERR_INPUT, "TERM=%s: the terminal cannot "
 			       "move the cursor (no cup in its terminfo): %s",
 			       term, hint);
@@ -337,7 +342,7 @@ int ui_start(struct err *e)
 				"terminal (stdin and stdout)");
 			goto fail;
 		}
-		if (check_terminal(e) < 0)
+		if (ui_term_check(getenv("TERM"), e) < 0)
 			goto fail;
 		/* one line, before the screen covers it, that stays when
 		 * the screen goes */
@@ -796,20 +801,6 @@ int ui_run(const struct ui_client *c, struct err *e)
 			       "SIGINT" : "a signal");
 	}
 	return 0;
-}
-
-int ui_term_known(const char *term)
-{
-	TERMINAL *saved = cur_term;
-	int err = 0, ok;
-
-	if (!term || !*term)
-		return 0;
-	ok = setupterm((char *)term, -1, &err) == OK && err == 1;
-	if (cur_term && cur_term != saved)
-		del_curterm(cur_term);
-	set_curterm(saved);
-	return ok;
 }
 
 /* ---- the editor ----------------------------------------------------- */

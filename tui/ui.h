@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ui: the terminal's lifecycle and the one main loop.
  *
@@ -83,9 +84,12 @@ int ui_scripted(void);
  * `path`.attr.  Returns 0 or -1 (errno set). */
 int ui_dump_screen(const char *path);
 
-/* Does the terminfo database know `term`?  (For `doctor`; touches no
- * terminal.) */
-int ui_term_known(const char *term);
+/* Can terminal type `term` (NULL: unset) draw the screen?  0, or -1
+ * with `e` saying why not and what to set: unset, TERM=dumb, no terminfo
+ * entry, a hardcopy terminal, no cursor addressing.  The screen refuses
+ * to start for the same reasons, and `doctor` reports them.  Touches no
+ * terminal. */
+int ui_term_check(const char *term, struct err *e);
 
 /* Restore the terminal, print "bugcoder: <msg>" and exit(1). */
 void die(const char *fmt, ...)

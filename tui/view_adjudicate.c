@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * view_adjudicate: the adjudicator's screen - the queue of items with
  * disagreements (or a discussion flag), each shown with the issue and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * view_adjudicate: what the files of the adjudicator's screen share -
  * its state, and the calls between them (view_adjudicate.c: the screen,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * view_adjudicate_coders: the adjudicator's screen's coders - their
  * labels ("Coder 1", or the name when blinding is off), their codes per

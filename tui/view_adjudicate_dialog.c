@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * view_adjudicate_dialog: the dialog that asks for a rationale (or a
  * note to settle a discussion), tags a cause, and saves (see

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * view_adjudicate_evidence: the coders' evidence on the adjudicator's
  * screen - the list (`E`, a text view: per coder, as the screen names

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * view_adjudicate_panel: the resolution panel under the panes - a row per
  * dimension (status, every coder's codes, the final code), then a row

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * view_code: the annotator's coding screen - its header, the coding bar
  * under the two panes, its status hints, its own keys - and everything

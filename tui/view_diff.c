@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * view_diff: the fix pane - the pull request's title and figures, its
  * files, a notice when the diff is partial or missing, its description,

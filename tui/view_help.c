@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * view_help: the text view - a read-only overlay that scrolls and
  * searches like a pane, its text rendered again at every width by the

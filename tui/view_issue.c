@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * view_issue: the issue pane - title, state, author, dates, labels, the
  * body rendered from Markdown, then the comment thread.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * view_picker: the code picker overlay, and the form that proposes a new
  * code from it.
@@ -363,8 +364,14 @@ static void picker_draw(struct view *v)
 		const struct pick_ops *po = v->scr->pick_ops;
 
 		keys_hint(d->nr_codes, &b);
-		/* in a many-code dimension Enter closes: Space toggles */
-		if (d->select_many)
+		/* in a many-code dimension Enter closes: Space toggles; on
+		 * the annotator's screen a code's key adds it and moves on
+		 * (on a chosen code it removes it and stays), elsewhere it
+		 * toggles */
+		if (d->select_many && !po)
+			buf_addstr(&b, " add and go on (a chosen one: remove), "
+				   "Space toggle, Enter done");
+		else if (d->select_many)
 			buf_addstr(&b, " or Space toggle, Enter done");
 		else
 			buf_addf(&b, " or Enter %s", po && po->pick_verb ?

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * view_proposals: the codes annotators proposed while coding, and the
  * owner's or an adjudicator's decision on each.

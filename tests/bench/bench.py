@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """make bench: bugcoder against the tools a user would otherwise use.
 
     python3 tests/bench/bench.py [--items N] [--seed S] [--runs R]
@@ -1010,9 +1011,18 @@ class Bench:
         if not os.path.exists(mock):
             return Row(name, note="n/a (tests/mock_github.py missing)")
         srv = subprocess.Popen([sys.executable, mock], stdout=subprocess.PIPE,
-                               stderr=subprocess.DEVNULL, cwd=ROOT)
+                               stderr=subprocess.PIPE, cwd=ROOT)
         try:
-            port = int(srv.stdout.readline())
+            line = srv.stdout.readline()
+            if not line.strip():
+                # the mock says why it did not start (its schema or its
+                # validator missing): a fetch without it would count REST
+                # fallbacks, not what a fetch costs
+                srv.wait()
+                raise Failed("the mock GitHub did not start: " +
+                             srv.stderr.read().decode("utf-8", "replace")
+                             .strip())
+            port = int(line)
             return self._m8(name, "http://127.0.0.1:%d" % port)
         except (ValueError, OSError, Failed) as e:
             return Row(name, note="n/a: %s" % e)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * gen: the synthetic study that `make bench` measures.
  *

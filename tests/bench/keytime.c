@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * keytime: time the screen's frames from outside its code.
  *

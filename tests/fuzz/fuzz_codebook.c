@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer target for core/codebook and core/import: any bytes are
  * either loaded or refused with a one-line error, never a crash or a

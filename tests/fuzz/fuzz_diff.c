@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer target for core/diff: whatever the bytes, the line index
  * gives back the text - lines in order, each starting where the one

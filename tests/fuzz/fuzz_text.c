@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer target for core/text: whatever the bytes, sanitized output is
  * valid UTF-8 without controls, and fitting, skipping, truncating and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * screen_test: see screen_test.h.
  */

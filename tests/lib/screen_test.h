@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * screen_test: what the screen tests share - running a screen on the
  * virtual terminal with a key script, and reading back its dumps.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """A deterministic fake model for the tests: codes an item by keywords in
 its title and body.  Reads bugcoder's machine-code document on stdin and
 writes one answer on stdout.  MODE (argv[1]) makes it misbehave."""

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Validate the sample study in tests/sample/ (Python 3 standard library only).
 
     python3 tests/sample/check.py [-q] [ITEMS.jsonl]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Generate the bundled sample study: items.jsonl, hostile-raw.jsonl, labels.csv.
 
 The bugs are invented for bugcoder's demo and tests.  Diffs are written here
