@@ -314,7 +314,12 @@ class DebianPackages(unittest.TestCase):
             overrides = sorted(f.read().splitlines())
         self.assertEqual(overrides, ["root bugcoder 2755 /usr/bin/bugcoder",
                                      "root bugcoder 2770 /var/lib/bugcoder"])
-        # an owner creates a study by name, a member checks the install
+        # the administrator lets the owner create studies (server.conf's
+        # creators line), an owner creates one by name, a member checks
+        # the install
+        with open(os.path.join(r, "usr/share/bugcoder/server.conf"),
+                  "a") as f:
+            f.write("creators = owner\n")
         p = self.run_in(r, "owner", "--study", "llm", "init", "--codebook",
                         "llm-framework-bugs")
         self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
