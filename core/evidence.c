@@ -56,18 +56,28 @@ int evidence_parse(const char *spec, struct evidence_cite *c,
 			       "issue:comment:N:L1-L2 (lines from 1)", spec);
 	if (!strncmp(spec, "diff:", 5)) {
 		const char *path = spec + 5;
-		size_t len = (size_t)(range - path);
+		size_t len;
 
 		c->pane = EVIDENCE_DIFF;
-		if (len > 4 && !strncmp(range - 4, ":old", 4)) {
-			c->old_side = 1;
-			len -= 4;
-		} else if (len > 4 && !strncmp(range - 4, ":new", 4)) {
-			len -= 4;
-		}
-		if (!len)
+		/* "diff:12": the last ':' is the one after "diff", before
+		 * where the path would start; there is no path */
+		if (range < path)
 			return err_set(e, ERR_INPUT, "--evidence %s: which file "
 				       "of the diff? (diff:PATH:L1-L2)", spec);
+		len = (size_t)(range - path);
+		/* one ":old" or ":new" is the side; what is before it is
+		 * the path, whatever it ends with */
+		if (len >= 4 && !strncmp(range - 4, ":old", 4)) {
+			c->old_side = 1;
+			len -= 4;
+		} else if (len >= 4 && !strncmp(range - 4, ":new", 4)) {
+			len -= 4;
+		}
+		if (!len) {
+			c->old_side = 0;
+			return err_set(e, ERR_INPUT, "--evidence %s: which file "
+				       "of the diff? (diff:PATH:L1-L2)", spec);
+		}
 		c->path = xstrndup(path, len);
 		return 0;
 	}

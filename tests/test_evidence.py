@@ -111,6 +111,9 @@ class Evidence(unittest.TestCase):
                 (["--evidence", "issue:body:900"], 1, "that text has"),
                 (["--evidence", "issue:body:3-1"], 1, "expected"),
                 (["--evidence", "wiki:x:1"], 1, "cite the diff"),
+                # the path left out: refused, not a copy of SIZE_MAX bytes
+                (["--evidence", "diff:12"], 1, "which file of the diff?"),
+                (["--evidence", "diff:old:3-4"], 1, "old is not in"),
                 (["phase=training", "--evidence", "issue:body:1"], 2,
                  "which dimension?"),
                 (["--evidence", "nosuchdim=issue:body:1"], 1,
