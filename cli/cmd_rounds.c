@@ -489,6 +489,9 @@ static int cite(struct cli *c, const struct codebook *cb, const char **pos,
 	if (id >= 0 && evidence_parse(arg, &ev, &c->err) == 0) {
 		ret = evidence_add(&c->st, &c->actor, cb, id, dim, &ev, NULL,
 				   &c->err);
+		if (ret < 0)
+			err_prefix(&c->err, "--evidence %s%s%s", eq ? dim : "",
+				   eq ? "=" : "", arg);
 		evidence_cite_release(&ev);
 	}
 	free(dim);

@@ -103,10 +103,22 @@ int evidence_parse(const char *spec, struct evidence_cite *c,
 		       spec);
 }
 
+/* Does `path` end with what reads as a side (":old", ":new")?  Then the
+ * compact form names the new side too, so that it reads back as it was
+ * written. */
+static int ends_like_side(const char *path)
+{
+	size_t n = path ? strlen(path) : 0;
+
+	return n >= 4 && (!strcmp(path + n - 4, ":old") ||
+			  !strcmp(path + n - 4, ":new"));
+}
+
 void evidence_format(const struct evidence_cite *c, struct buf *out)
 {
 	if (c->pane == EVIDENCE_DIFF)
-		buf_addf(out, "diff:%s:%s", c->path, c->old_side ? "old:" : "");
+		buf_addf(out, "diff:%s:%s", c->path, c->old_side ? "old:" :
+			 ends_like_side(c->path) ? "new:" : "");
 	else if (c->comment)
 		buf_addf(out, "issue:comment:%d:", c->comment);
 	else
@@ -150,11 +162,42 @@ static int same_path(const char *diff_path, const char *want)
 	return !strcmp(diff_path, want);
 }
 
-/* The cited lines of one fix's diff, appended to `out`: 1 when the file
- * is in it (lines found or not: *found counts them), 0 when not. */
+/* Add line number `n` to the runs in `shows` ("10-16, 41-44"), the
+ * numbers coming in increasing order within a hunk; *last is the last
+ * number added (0: none yet). */
+static void add_shown(struct buf *shows, long *run_from, long *last, long n)
+{
+	if (*last && n == *last + 1) {
+		*last = n;
+		return;
+	}
+	if (*last) {
+		buf_addf(shows, "%s%ld", shows->len ? ", " : "", *run_from);
+		if (*last != *run_from)
+			buf_addf(shows, "-%ld", *last);
+	}
+	*run_from = *last = n;
+}
+
+static void end_shown(struct buf *shows, long *run_from, long *last)
+{
+	if (*last) {
+		buf_addf(shows, "%s%ld", shows->len ? ", " : "", *run_from);
+		if (*last != *run_from)
+			buf_addf(shows, "-%ld", *last);
+	}
+	*run_from = *last = 0;
+}
+
+/*
+ * The cited lines of one fix's diff: 1 when the file is in it, 0 when
+ * not.  *found counts the lines of the range the diff shows on the cited
+ * side (their text, with their sigils, appended to `out`); `shows` gets
+ * every line number it shows on that side, as runs ("10-16, 41-44").
+ */
 static int quote_diff(const char *text, size_t len,
 		      const struct evidence_cite *c, struct buf *out,
-		      long *found)
+		      long *found, struct buf *shows)
 {
 	struct diff d = DIFF_INIT;
 	size_t f, i;
@@ -163,7 +206,7 @@ static int quote_diff(const char *text, size_t len,
 	diff_parse(&d, text, len);
 	for (f = 0; f < d.nr_files; f++) {
 		const struct diff_file *df = &d.files[f];
-		long old_no = 0, new_no = 0;
+		long old_no = 0, new_no = 0, run_from = 0, last = 0;
 
 		if (!same_path(c->old_side ? df->old_path : df->new_path,
 			       c->path))
@@ -197,6 +240,7 @@ static int quote_diff(const char *text, size_t len,
 				continue;
 			}
 			at = c->old_side ? old_no : new_no;
+			add_shown(shows, &run_from, &last, at);
 			if (at >= c->from && at <= c->to) {
 				buf_add(out, p, l.len);
 				buf_addch(out, '\n');
@@ -207,64 +251,123 @@ static int quote_diff(const char *text, size_t len,
 			if (l.kind != DIFF_DEL)
 				new_no++;
 		}
+		end_shown(shows, &run_from, &last);
 	}
 	diff_release(&d);
 	return has_file;
 }
 
-/* The quoted text of `c` in item `it`, or ERR_INPUT saying why not. */
+/* The quoted text of `c` in item `it`, or ERR_INPUT saying why not: the
+ * lines must all be there - in the text cited, or, for the diff, shown
+ * by one fix's diff on the side cited (a hunk shows only some lines of
+ * a file: lines between or past its hunks are not in the fix). */
 static int quote(const struct item *it, const struct evidence_cite *c,
 		 struct buf *out, struct err *e)
 {
-	struct buf spec = BUF_INIT;
-	long n, found = 0;
+	struct buf shows = BUF_INIT, one = BUF_INIT;
+	long n, want = c->to - c->from + 1, best = 0;
+	char range[64];
 	size_t i;
-	int has_file = 0;
+	int has_file = 0, ret = -1;
 
-	evidence_format(c, &spec);
 	if (c->pane == EVIDENCE_ISSUE) {
 		const char *text = it->body;
 
 		if (c->comment) {
 			if ((size_t)c->comment > it->nr_comments) {
-				err_set(e, ERR_INPUT, "--evidence %s: the item "
-					"has %zu comment%s", spec.ptr,
+				err_set(e, ERR_INPUT, "the item has %zu "
+					"comment%s",
 					it->nr_comments,
 					it->nr_comments == 1 ? "" : "s");
-				goto fail;
+				goto out;
 			}
 			text = it->comments[c->comment - 1].body;
 		}
 		n = text_lines(text, c->from, c->to, out);
 		if (c->to > n) {
-			err_set(e, ERR_INPUT, "--evidence %s: that text has %ld "
-				"line%s", spec.ptr, n, n == 1 ? "" : "s");
-			goto fail;
+			err_set(e, ERR_INPUT, "that text has %ld "
+				"line%s", n, n == 1 ? "" : "s");
+			goto out;
 		}
-		buf_release(&spec);
-		return 0;
+		ret = 0;
+		goto out;
 	}
-	for (i = 0; i < it->nr_fixes; i++)
-		if (it->fixes[i].diff)
-			has_file |= quote_diff(it->fixes[i].diff,
-					       it->fixes[i].diff_len, c, out,
-					       &found);
-	if (!has_file) {
-		err_set(e, ERR_INPUT, "--evidence %s: %s is not in the fix's "
-			"diff", spec.ptr, c->path);
-		goto fail;
+	/* the first fix that shows every line of the range is quoted (a
+	 * backport repeats the lines of an earlier fix: once is enough) */
+	for (i = 0; i < it->nr_fixes; i++) {
+		long found = 0;
+		struct buf fix_shows = BUF_INIT;
+		int has;
+
+		if (!it->fixes[i].diff)
+			continue;
+		buf_reset(&one);
+		has = quote_diff(it->fixes[i].diff, it->fixes[i].diff_len, c,
+				 &one, &found, &fix_shows);
+		if (has && !has_file)
+			buf_add(&shows, fix_shows.ptr, fix_shows.len);
+		buf_release(&fix_shows);
+		has_file |= has;
+		if (found > best)
+			best = found;
+		if (has && found == want) {
+			buf_add(out, one.ptr, one.len);
+			ret = 0;
+			goto out;
+		}
 	}
-	if (!found) {
-		err_set(e, ERR_INPUT, "--evidence %s: the diff shows no line "
-			"%ld-%ld of %s on its %s side", spec.ptr, c->from, c->to,
-			c->path, c->old_side ? "old" : "new");
-		goto fail;
-	}
-	buf_release(&spec);
+	if (c->to != c->from)
+		snprintf(range, sizeof(range), "%ld-%ld", c->from, c->to);
+	else
+		snprintf(range, sizeof(range), "%ld", c->from);
+	if (!has_file)
+		err_set(e, ERR_INPUT, "%s is not in the fix's "
+			"diff", c->path);
+	else if (!shows.len)
+		err_set(e, ERR_INPUT, "the diff shows no line of "
+			"%s on its %s side", c->path,
+			c->old_side ? "old" : "new");
+	else if (!best)
+		err_set(e, ERR_INPUT, "the diff shows no line %s of "
+			"%s on its %s side (it shows %.120s%s)", range, c->path,
+			c->old_side ? "old" : "new", shows.ptr,
+			shows.len > 120 ? "..." : "");
+	else
+		err_set(e, ERR_INPUT, "the diff shows only %ld of "
+			"the lines %s of %s on its %s side (it shows "
+			"%.120s%s): cite lines it shows", best, range,
+			c->path, c->old_side ? "old" : "new", shows.ptr,
+			shows.len > 120 ? "..." : "");
+out:
+	buf_release(&shows);
+	buf_release(&one);
+	return ret;
+}
+
+/* A citation supports a label: 0 when the actor has a code for `dim` on
+ * the item, else -1 with ERR_INPUT saying to code it first. */
+static int has_label(struct store *st, const struct actor *a,
+		     long long item_id, const char *dim, struct err *e)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	s = store_prepare(st, "SELECT 1 FROM labels WHERE item_id = ? AND "
+			  "member_id = ? AND dimension = ? LIMIT 1", e);
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, item_id);
+	sqlite3_bind_int64(s, 2, a->member_id);
+	sqlite3_bind_text(s, 3, dim, -1, SQLITE_STATIC);
+	rc = store_step(st, s, "reading labels", e);
+	sqlite3_finalize(s);
+	if (rc < 0)
+		return -1;
+	if (!rc)
+		return err_set(e, ERR_INPUT, "%s has no code for %s on this "
+			       "item: a citation supports a label, code it "
+			       "first", a->name, dim);
 	return 0;
-fail:
-	buf_release(&spec);
-	return -1;
 }
 
 int evidence_add(struct store *st, const struct actor *a,
@@ -280,11 +383,12 @@ int evidence_add(struct store *st, const struct actor *a,
 
 	memset(&it, 0, sizeof(it));
 	if (!codebook_dim(cb, dim))
-		return err_set(e, ERR_INPUT, "--evidence for %s: no such "
+		return err_set(e, ERR_INPUT, "%s: no such "
 			       "dimension in codebook %s", dim, cb->name);
 	if (store_begin(st, e) < 0)
 		return -1;
 	if (label_check_access(st, a, item_id, e) < 0 ||
+	    has_label(st, a, item_id, dim, e) < 0 ||
 	    item_load(st, item_id, &it, e) < 0 || quote(&it, c, &q, e) < 0)
 		goto out;
 	store_now(now);

@@ -9,9 +9,13 @@
  *   diff:PATH:old:L1-L2    ... before the fix (the old side)
  *   issue:body:L1-L2       lines of the issue's text
  *   issue:comment:N:L1-L2  lines of its N-th comment (from 1)
- * "L1" alone is the one line.  The quoted text is taken from the item as
+ * "L1" alone is the one line.  A PATH that itself ends in ":old" or
+ * ":new" is written with ":new:" for the new side, so the form reads
+ * back as it was written.  The quoted text is taken from the item as
  * stored: for the diff, the hunk lines of that side in that range, with
- * their +/-/space sigils.
+ * their +/-/space sigils.  Every line cited must be there: in the text,
+ * or shown by one fix's diff on that side (lines past the end of a
+ * file's hunks, or between them, are not in the fix).
  */
 #ifndef BUGCODER_EVIDENCE_H
 #define BUGCODER_EVIDENCE_H
@@ -44,7 +48,8 @@ void evidence_format(const struct evidence_cite *c, struct buf *out);
 
 /* Cite `c` for the actor's label of dimension `dim` on `item_id`: the
  * same access as labelling (core/label's label_check_access()), the
- * dimension must be in `cb`, and the lines must be in the item (else
+ * dimension must be in `cb` and coded by the actor on the item (a
+ * citation supports a label), and the lines must be in the item (else
  * ERR_INPUT saying what the item has).  One transaction, audited.
  * *id (may be NULL) gets the evidence's id. */
 int evidence_add(struct store *st, const struct actor *a,

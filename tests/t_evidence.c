@@ -116,12 +116,68 @@ static void test_parse(void **state)
 	}
 }
 
+/* The compact form reads back as it was written, a path that ends like
+ * a side (":old", ":new") included. */
+static void test_round_trip(void **state)
+{
+	static const char *const specs[] = {
+		"diff:a.py:3", "diff:a.py:old:3-4", "diff:a:old:new:5",
+		"diff:a:new:new:5-6", "diff:a:new:old:7", "diff:a:old:old:8",
+		"diff:x:y:z:9", "issue:body:1", "issue:comment:2:3-4",
+	};
+	static const struct {
+		const char *path;
+		int old_side;
+	} paths[] = {
+		{ "src/x.py", 0 }, { "src/x.py", 1 }, { "notes:old", 0 },
+		{ "notes:old", 1 }, { "notes:new", 0 }, { "notes:new", 1 },
+		{ ":old", 0 }, { "old", 1 },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
+		struct evidence_cite c;
+		struct err e = ERR_INIT;
+		struct buf b = BUF_INIT;
+
+		if (evidence_parse(specs[i], &c, &e) < 0)
+			fail_msg("%s: %s", specs[i], e.msg);
+		evidence_format(&c, &b);
+		assert_string_equal(b.ptr, specs[i]);
+		evidence_cite_release(&c);
+		buf_release(&b);
+	}
+	for (i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+		struct evidence_cite c, back;
+		struct err e = ERR_INIT;
+		struct buf b = BUF_INIT;
+
+		memset(&c, 0, sizeof(c));
+		c.pane = EVIDENCE_DIFF;
+		c.path = (char *)paths[i].path;
+		c.old_side = paths[i].old_side;
+		c.from = 2;
+		c.to = 5;
+		evidence_format(&c, &b);
+		if (evidence_parse(b.ptr, &back, &e) < 0)
+			fail_msg("%s: %s", b.ptr, e.msg);
+		assert_string_equal(back.path, paths[i].path);
+		assert_int_equal(back.old_side, paths[i].old_side);
+		assert_int_equal(back.from, 2);
+		assert_int_equal(back.to, 5);
+		evidence_cite_release(&back);
+		buf_release(&b);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_diff_without_path),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_round_trip),
 	};
 
 	if (argc > 1)

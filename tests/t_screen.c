@@ -629,12 +629,13 @@ static void test_hunks_and_files(void **state)
 
 /* A range of the fix cited for symptom (new-side numbers from the hunk
  * header, the removed line inside left out), a removed line alone for
- * root_cause (old side); the bar marks both; bob sees neither. */
+ * root_cause (old side); the bar marks both; bob sees neither.  (A
+ * citation supports a label: both are coded first.) */
 static void test_cite_diff(void **state)
 {
 	struct fixture *f = *state;
 
-	RUN_OK(f, 24, 80, NULL, "].jjvjj\n:dump-screen r\ne\n"
+	RUN_OK(f, 24, 80, NULL, "142<Esc>\n].jjvjj\n:dump-screen r\ne\n"
 	       ":dump-screen ask\n1\n:dump-screen a\nkke2\n:dump-screen b\n"
 	       "]e\n:dump-screen hdr\n");
 	assert_row_contains(f, "ask", 23, "cite diff:widgets/core.py:11-12 "
@@ -666,14 +667,19 @@ static void test_cite_diff(void **state)
 }
 
 /* Lines of the issue: a traceback line is its own source line; a
- * wrapped paragraph's row stands for the paragraph's lines. */
+ * wrapped paragraph's row stands for the paragraph's lines (symptom and
+ * fix_pattern coded first). */
 static void test_cite_issue(void **state)
 {
 	struct fixture *f = *state;
 
-	RUN_OK(f, 24, 80, NULL, "./start(cfg)\n<Enter>\ne3\n:dump-screen a\n"
-	       "/Starting a\n<Enter>\ne1\n:dump-screen b\n.e\n:dump-screen c\n");
+	RUN_OK(f, 24, 80, NULL, "14<Esc>31<Esc>\n./start(cfg)\n<Enter>\ne3\n:dump-screen a\n"
+	       "/Starting a\n<Enter>\ne1\n:dump-screen b\n.e\n:dump-screen c\n"
+	       ".e5\n:dump-screen d\n");
 	assert_row_contains(f, "a", 23, "cited issue:body:23 for fix_pattern");
+	/* phase has no code: nothing to support */
+	assert_row_contains(f, "d", 23, "not cited: issue:body:");
+	assert_row_contains(f, "d", 23, "alice has no code for phase");
 	assert_row_contains(f, "b", 23, "cited issue:body:3-4 for symptom");
 	assert_row_contains(f, "c", 23, "no line cursor");
 	assert_sql_str(f, "SELECT e.dimension || ' ' || e.comment || ' ' || "

@@ -4,6 +4,7 @@ audited, and blinded like the label it supports."""
 import csv
 import io
 import json
+import os
 import re
 import unittest
 
@@ -150,6 +151,91 @@ class Evidence(unittest.TestCase):
         err = self.s.fail("label", ITEM, "symptom=hang", "--evidence",
                           "issue:body:3", as_="alice")
         self.assertIn("closed", err)
+
+
+ODD_DIFF = (
+    "diff --git a/notes:old b/notes:old\n"
+    "--- a/notes:old\n"
+    "+++ b/notes:old\n"
+    "@@ -10,3 +10,3 @@\n"
+    " ten\n"
+    "-eleven\n"
+    "+ELEVEN\n"
+    " twelve\n"
+    "@@ -40,2 +40,3 @@\n"
+    " forty\n"
+    "+forty-one\n"
+    " forty-two\n")
+
+
+class EvidenceChecks(unittest.TestCase):
+    """Evidence is checked as evenly as the issue's text: every line cited
+    must be shown by the diff, the dimension must be coded, and a path
+    that ends like a side reads back from the compact form."""
+
+    def setUp(self):
+        self.s = Study(items=None, members=MEMBERS)
+        items = os.path.join(self.s.dir, "odd.jsonl")
+        with open(items, "w") as f:
+            f.write(json.dumps({
+                "repo": "acme/odd", "number": 1, "title": "odd paths",
+                "body": "one\ntwo\nthree",
+                "fixes": [{"number": 2, "title": "fix", "diff": ODD_DIFF}],
+            }) + "\n")
+        self.s.ok("import", items)
+
+    def tearDown(self):
+        self.s.close()
+
+    def test_ranges_past_the_diff_or_between_hunks_are_refused(self):
+        before = self.s.dump()
+        for spec, says in (
+                ("diff:notes:old:new:4-400",
+                 "shows only 6 of the lines 4-400 of notes:old on its new "
+                 "side (it shows 10-12, 40-42)"),
+                ("diff:notes:old:new:12-40",
+                 "shows only 2 of the lines 12-40"),
+                ("diff:notes:old:new:13", "shows no line 13 of notes:old"),
+                ("diff:notes:old:old:40-42",
+                 "shows only 2 of the lines 40-42 of notes:old on its old "
+                 "side (it shows 10-12, 40-41)"),
+                ("issue:body:2-4", "that text has 3 lines")):
+            err = self.s.fail("label", "acme/odd#1", "symptom=hang",
+                              "--evidence", spec, as_="alice")
+            self.assertIn(says, err, spec)
+            self.assertEqual(len(err.strip().splitlines()), 1, err)
+        self.assertEqual(before, self.s.dump())
+
+    def test_a_dimension_without_a_label_is_refused(self):
+        before = self.s.dump()
+        err = self.s.fail("label", "acme/odd#1", "symptom=hang",
+                          "--evidence", "root_cause=issue:body:1",
+                          as_="alice")
+        self.assertIn("alice has no code for root_cause on this item", err)
+        # clearing a dimension and citing for it in one go: refused too
+        err = self.s.fail("label", "acme/odd#1", "symptom=",
+                          "--evidence", "issue:body:1", as_="alice")
+        self.assertIn("has no code for symptom", err)
+        self.assertEqual(before, self.s.dump())
+
+    def test_side_like_paths_round_trip_through_the_export(self):
+        self.s.ok("label", "acme/odd#1", "symptom=hang", "--evidence",
+                  "diff:notes:old:new:40-41", "--evidence",
+                  "diff:notes:old:old:11", as_="alice")
+        out = self.s.ok("export", "--raw", as_="alice")
+        row, = [r for r in csv.DictReader(io.StringIO(out))
+                if r["dimension"] == "symptom"]
+        self.assertEqual(row["evidence"], "diff:notes:old:new:40-41|"
+                         "diff:notes:old:old:11")
+        # what the export wrote cites the same lines again
+        self.s.ok("label", "acme/odd#1", "phase=training", *sum(
+            (["--evidence", "phase=" + c]
+             for c in row["evidence"].split("|")), []), as_="alice")
+        self.assertEqual(self.s.query(
+            "SELECT path, old_side, line_from, line_to, quote FROM evidence "
+            "WHERE dimension = 'phase' ORDER BY id"),
+            [("notes:old", 0, 40, 41, " forty\n+forty-one\n"),
+             ("notes:old", 1, 11, 11, "-eleven\n")])
 
 
 if __name__ == "__main__":

@@ -517,7 +517,8 @@ static void cite_key(struct screen *scr, int key)
 		if (e.code == ERR_STALE)
 			save_failed(scr, &e, "not cited");
 		else
-			screen_msg(scr, MSG_ERR, "not cited: %s", e.msg);
+			screen_msg(scr, MSG_ERR, "not cited: %s: %s", b.ptr,
+				   e.msg);
 	} else {
 		reload_coding(scr);
 		screen_msg(scr, MSG_OK, "cited %s for %s", b.ptr, dim);
