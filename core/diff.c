@@ -482,23 +482,43 @@ static size_t stride_of(const struct diff *d, size_t i)
 		d->longs[lo].stride : DIFF_STRIDE_LONG;
 }
 
-struct diff_line diff_line_at(const struct diff *d, size_t i)
+/* Line i's length and kind from its stride and flags, at `off`. */
+static struct diff_line line_from(const struct diff *d, size_t i, size_t off)
 {
 	struct diff_line l = { 0, 0, DIFF_OTHER };
-	size_t k, stride, len;
-	uint8_t f;
+	size_t stride = stride_of(d, i), len;
+	uint8_t f = d->kind[i];
 
-	if (i >= d->nr_lines)
-		return l;
-	l.off = d->block_off[i / DIFF_BLOCK];
-	for (k = i - i % DIFF_BLOCK; k < i; k++)
-		l.off += stride_of(d, k);
-	f = d->kind[i];
-	stride = stride_of(d, i);
+	l.off = off;
 	len = stride - !!(f & DIFF_KIND_NL) - !!(f & DIFF_KIND_CR);
 	l.len = len > DIFF_LINE_MAX ? DIFF_LINE_MAX : len;
 	l.kind = f & DIFF_KIND_MASK;
 	return l;
+}
+
+struct diff_line diff_line_at(const struct diff *d, size_t i)
+{
+	struct diff_line l = { 0, 0, DIFF_OTHER };
+	size_t k, off;
+
+	if (i >= d->nr_lines)
+		return l;
+	off = d->block_off[i / DIFF_BLOCK];
+	for (k = i - i % DIFF_BLOCK; k < i; k++)
+		off += stride_of(d, k);
+	return line_from(d, i, off);
+}
+
+struct diff_line diff_line_next(const struct diff *d, size_t i,
+				const struct diff_line *prev)
+{
+	struct diff_line l = { 0, 0, DIFF_OTHER };
+
+	if (i + 1 >= d->nr_lines)
+		return l;
+	if ((i + 1) % DIFF_BLOCK == 0)
+		return line_from(d, i + 1, d->block_off[(i + 1) / DIFF_BLOCK]);
+	return line_from(d, i + 1, prev->off + stride_of(d, i));
 }
 
 static void run(struct parser *p, const char *text, size_t len)

@@ -90,8 +90,13 @@ typedef const char *(*diff_read_fn)(void *arg, size_t off, size_t n);
  * text as `rd` sees it.  A read failure ends the parse early. */
 void diff_parse_read(struct diff *d, diff_read_fn rd, void *arg, size_t len);
 
-/* Line i (< d->nr_lines) of a parsed diff. */
+/* Line i (< d->nr_lines) of a parsed diff: its offset is worked out
+ * from its block's, up to DIFF_BLOCK - 1 strides. */
 struct diff_line diff_line_at(const struct diff *d, size_t i);
+/* Line i + 1, given line i as diff_line_at() (or this) gave it: in
+ * constant time, for a pass over many lines in order. */
+struct diff_line diff_line_next(const struct diff *d, size_t i,
+				const struct diff_line *prev);
 
 /* Free what diff_parse() allocated.  Accepts NULL. */
 void diff_release(struct diff *d);

@@ -968,6 +968,18 @@ static void test_index_long_lines_and_blocks(void **state)
 	/* out of range: an empty line */
 	l = diff_line_at(&d, d.nr_lines);
 	assert_int_equal(l.len, 0);
+	/* line after line, each from the last: what diff_line_at says */
+	l = diff_line_at(&d, 0);
+	for (i = 0; i + 1 < d.nr_lines; i++) {
+		struct diff_line at = diff_line_at(&d, i + 1);
+
+		l = diff_line_next(&d, i, &l);
+		assert_int_equal(l.off, at.off);
+		assert_int_equal(l.len, at.len);
+		assert_int_equal(l.kind, at.kind);
+	}
+	l = diff_line_next(&d, d.nr_lines - 1, &l);
+	assert_int_equal(l.len, 0);
 	diff_release(&d);
 
 	/* many short lines: blocks of DIFF_BLOCK lines and their edges */
@@ -981,6 +993,15 @@ static void test_index_long_lines_and_blocks(void **state)
 		char want[16];
 
 		l = diff_line_at(&d, i + 1);
+		snprintf(want, sizeof(want), "-%zu", i);
+		assert_int_equal(l.len, strlen(want));
+		assert_memory_equal(b.ptr + l.off, want, l.len);
+	}
+	l = diff_line_at(&d, 0);
+	for (i = 0; i + 1 < d.nr_lines; i++) {
+		char want[32];
+
+		l = diff_line_next(&d, i, &l);
 		snprintf(want, sizeof(want), "-%zu", i);
 		assert_int_equal(l.len, strlen(want));
 		assert_memory_equal(b.ptr + l.off, want, l.len);

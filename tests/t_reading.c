@@ -399,6 +399,98 @@ static void test_wrap_moves(void **state)
 	assert_row_has(f, "s", 23, "match 1/2");
 }
 
+/* ---- the position mark ------------------------------------------------ */
+
+/* A fix as DeepSpeed's engine fixes look: long lines of context that wrap
+ * in a 59-column pane, and the one added line - the fix itself - last. */
+#define CTX_LONG "            self.optimizer.step_with_overlapped_communication(" \
+	"grads, partition_id=self.partition_id, group=self.dp_process_group)"
+static const char tail_diff[] =
+	"diff --git a/deepspeed/runtime/engine.py b/deepspeed/runtime/engine.py\n"
+	"--- a/deepspeed/runtime/engine.py\n"
+	"+++ b/deepspeed/runtime/engine.py\n"
+	"@@ -2010,16 +2010,17 @@ def _take_model_step(self, lr_kwargs):\n"
+	" " CTX_LONG "\n" " " CTX_LONG "\n" " " CTX_LONG "\n"
+	" " CTX_LONG "\n" " " CTX_LONG "\n" " " CTX_LONG "\n"
+	" " CTX_LONG "\n" " " CTX_LONG "\n" " " CTX_LONG "\n"
+	" " CTX_LONG "\n" " " CTX_LONG "\n" " " CTX_LONG "\n"
+	" " CTX_LONG "\n" " " CTX_LONG "\n" " " CTX_LONG "\n"
+	" " CTX_LONG "\n"
+	"+        self.timers(STEP_GLOBAL_TIMER).stop(sync=True)  # the fix\n";
+
+static void add_tail(struct fixture *f)
+{
+	struct item it;
+
+	base_item(&it, "microsoft/DeepSpeed", 5642, "Timer not stopped after "
+		  "the optimizer step", "```\n" CTX_LONG "\n" CTX_LONG "\n"
+		  CTX_LONG "\n" CTX_LONG "\n" CTX_LONG "\n" CTX_LONG "\n"
+		  CTX_LONG "\n" CTX_LONG "\n" CTX_LONG "\n" CTX_LONG "\n"
+		  CTX_LONG "\n" CTX_LONG "\n```\n\nTHE LAST LINE of the issue.");
+	it.fixes = xcalloc(1, sizeof(*it.fixes));
+	set_fix(&it.fixes[0], 5643, "Stop the step timer", tail_diff);
+	it.nr_fixes = 1;
+	save(f, &it);
+}
+
+/* The position word at the right of row 1 that belongs to the pane whose
+ * title is `title` (side by side: the issue's ends before the
+ * separator). */
+static char *pos_of(struct fixture *f, const char *name, const char *title)
+{
+	char *r = row(f, name, 1), *at = strstr(r, title), *end, *sp;
+	char *sep = strstr(r, "\xe2\x94\x82");
+
+	if (!at)
+		fail_msg("%s row 1 has no \"%s\": %s", name, title, r);
+	end = sep && sep > at ? sep : r + strlen(r);
+	while (end > at && end[-1] == ' ')
+		end--;
+	*end = '\0';
+	sp = strrchr(at, ' ');
+	sp = xstrdup(sp ? sp + 1 : at);
+	free(r);
+	return sp;
+}
+
+/* With wrap on, a fix whose wrapped lines push its last line below the
+ * pane says how much is above and on screen, not "all"; at the bottom it
+ * says "end" with the last line in view.  The same holds in the issue
+ * pane, and with wrap off, where a line is a row. */
+static void test_position_counts_rows(void **state)
+{
+	struct fixture *f = *state;
+	char *p;
+
+	add_tail(f);
+	run(f, 35, 120, NULL, "<Tab>w<Tab>w\n:dump-screen top\nG<Tab>G\n"
+	    ":dump-screen end\n");
+	assert_int_equal(find_row(f, "top", "timers(STEP"), -1);
+	p = pos_of(f, "top", "fix #5643");
+	if (!strcmp(p, "all") || !strcmp(p, "end") || !strchr(p, '%'))
+		fail_msg("the fix pane says \"%s\" with its last line hidden",
+			 p);
+	free(p);
+	assert_int_equal(find_row(f, "top", "THE LAST LINE"), -1);
+	p = pos_of(f, "top", "issue");
+	assert_non_null(strchr(p, '%'));
+	free(p);
+	assert_true(find_row(f, "end", "timers(STEP") > 1);
+	assert_true(find_row(f, "end", "THE LAST LINE") > 1);
+	p = pos_of(f, "end", "fix #5643");
+	assert_string_equal(p, "end");
+	free(p);
+	p = pos_of(f, "end", "issue");
+	assert_string_equal(p, "end");
+	free(p);
+	/* one line a row: the same words */
+	run(f, 35, 120, NULL, ":dump-screen off\n");
+	p = pos_of(f, "off", "fix #5643");
+	assert_string_equal(p, "all");
+	free(p);
+	assert_true(find_row(f, "off", "+        self.timers") > 1);
+}
+
 /* ---- HTML, links, shortcodes ----------------------------------------- */
 
 static const char html_body[] =
@@ -686,6 +778,7 @@ int main(int argc, char **argv)
 		T(test_intraline_attrs),
 		T(test_wrap),
 		T(test_wrap_moves),
+		T(test_position_counts_rows),
 		T(test_html),
 		T(test_links_and_shortcodes),
 		T(test_details_toggle),

@@ -30,9 +30,18 @@ void pager_release(struct pager *p)
 	buf_release(&p->pat);
 	free(p->hits);
 	free(p->brk);
+	free(p->row_at);
 	p->hits = NULL;
 	p->brk = NULL;
+	p->row_at = NULL;
 	p->nr_hits = p->alloc_hits = p->alloc_brk = 0;
+	p->nr_row_at = p->alloc_row_at = 0;
+	p->rows_cols = 0;
+}
+
+void pager_changed(struct pager *p)
+{
+	p->rows_cols = 0;
 }
 
 size_t pager_count(const struct pager *p)
@@ -47,8 +56,14 @@ static size_t line_rows(struct pager *p, size_t i)
 
 	if (!p->wrap)
 		return 1;
+	if (p->src->rows) {
+		size_t r = p->src->rows(p->ctx, i, p->cols);
+
+		if (r)
+			return r;
+	}
 	memset(&t, 0, sizeof(t));
-	if (!p->src->get(p->ctx, i, &t, WANT_WRAP))
+	if (!p->src->get(p->ctx, i, &t, WANT_ROWS))
 		return 1;
 	return draw_wrap_rows(&t, p->cols, &p->brk, &p->alloc_brk);
 }
@@ -114,6 +129,46 @@ void pager_set_size(struct pager *p, int rows, int cols)
 	p->rows = rows < 1 ? 1 : rows;
 	p->cols = cols < 1 ? 1 : cols;
 	pager_clamp(p);
+}
+
+#define PAGER_ROW_STEP 256
+
+/* Count the rows of every line at the current width, keeping the rows
+ * before every PAGER_ROW_STEP-th line. */
+static void count_rows(struct pager *p)
+{
+	size_t n = pager_count(p), i, acc = 0;
+
+	p->nr_row_at = 0;
+	for (i = 0; i < n; i++) {
+		if (i % PAGER_ROW_STEP == 0) {
+			ALLOC_GROW(p->row_at, p->nr_row_at + 1,
+				   p->alloc_row_at);
+			p->row_at[p->nr_row_at++] = acc;
+		}
+		acc += line_rows(p, i);
+	}
+	p->rows_total = acc;
+	p->rows_cols = p->cols;
+	p->rows_lines = n;
+}
+
+/* The rows of lines [0, line) as the pane shows them. */
+static size_t rows_before(struct pager *p, size_t line)
+{
+	size_t n = pager_count(p), acc, i;
+
+	if (!p->wrap)
+		return line;
+	if (p->rows_cols != p->cols || p->rows_lines != n)
+		count_rows(p);
+	if (line >= n)
+		return p->rows_total;
+	i = line - line % PAGER_ROW_STEP;
+	acc = p->row_at[line / PAGER_ROW_STEP];
+	for (; i < line; i++)
+		acc += line_rows(p, i);
+	return acc;
 }
 
 void pager_goto(struct pager *p, size_t line)
@@ -638,21 +693,21 @@ void pager_draw(struct pager *p, WINDOW *w, int y, int x, int highlight)
 	}
 }
 
-void pager_position(const struct pager *p, struct buf *out)
+void pager_position(struct pager *p, struct buf *out)
 {
-	size_t n = pager_count(p);
-	size_t last = p->top + (size_t)p->rows;
+	size_t n = pager_count(p), total, above, below;
 
 	if (!n) {
 		buf_addstr(out, "empty");
 		return;
 	}
-	if (last > n)
-		last = n;
-	if (p->top == 0 && last >= n)
+	total = rows_before(p, n);
+	above = rows_before(p, p->top) + (size_t)(p->sub > 0 ? p->sub : 0);
+	below = above + (size_t)p->rows;
+	if (above == 0 && below >= total)
 		buf_addstr(out, "all");
-	else if (last >= n)
+	else if (below >= total)
 		buf_addstr(out, "end");
 	else
-		buf_addf(out, "%zu%%", last * 100 / n);
+		buf_addf(out, "%zu%%", below * 100 / total);
 }

@@ -19,11 +19,13 @@
 
 /* How much of a line a source's get() gives: what fits the pane at its
  * sideways scroll, up to PAGER_WRAP_MAX bytes (a wrapped line), or all
- * of it (to find a match). */
+ * of it (to find a match); WANT_ROWS is WANT_WRAP for counting the rows
+ * it wraps to, which needs its text and `fixed` but no spans. */
 enum pager_want {
 	WANT_VISIBLE,
 	WANT_WRAP,
 	WANT_ALL,
+	WANT_ROWS,
 };
 
 #define PAGER_WRAP_MAX 65536
@@ -39,6 +41,10 @@ struct pager_src {
 	/* How many times does line i contain pat?  NULL: count in the
 	 * text get() gives. */
 	size_t (*matches)(void *ctx, size_t i, const char *pat, size_t plen);
+	/* The rows line i takes wrapped at `cols` columns (when wrapping),
+	 * as draw_wrap_rows() counts them; 0: count them from get()'s text.
+	 * NULL: always from the text. */
+	size_t (*rows)(void *ctx, size_t i, int cols);
 };
 
 /* The lines that match the search, with their number of matches. */
@@ -69,6 +75,14 @@ struct pager {
 	int cursor_on;		/* a line cursor is shown */
 	size_t cursor;		/* its line (kept in view) */
 	size_t mark;		/* the other end of a range, or NO_MATCH */
+	/* the rows of the wrapped lines, counted for the position: the rows
+	 * before every PAGER_ROW_STEP-th line, valid for the width, line
+	 * count and source they were counted for (pager_changed()) */
+	size_t *row_at;
+	size_t nr_row_at, alloc_row_at;
+	size_t rows_total;	/* rows of every line */
+	int rows_cols;		/* width counted at; 0: not counted */
+	size_t rows_lines;	/* lines counted */
 };
 
 #define NO_MATCH ((size_t)-1)
@@ -78,6 +92,9 @@ void pager_init(struct pager *p, const struct pager_src *src, void *ctx);
 void pager_release(struct pager *p);
 
 void pager_set_size(struct pager *p, int rows, int cols);
+/* The source's lines changed (a new text, or the same count of other
+ * lines): what was counted of them is counted again when needed. */
+void pager_changed(struct pager *p);
 size_t pager_count(const struct pager *p);
 /* Show line `line` at the top, even near the end (less's search does the
  * same); scrolling down from there does not go further. */
@@ -122,7 +139,11 @@ void pager_mark(struct pager *p);
  * no cursor is shown. */
 int pager_cursor_range(const struct pager *p, size_t *from, size_t *to);
 
-/* "lines 12-40 of 300" style position, appended to out. */
-void pager_position(const struct pager *p, struct buf *out);
+/* The position, appended to out: "all" when the first and the last row
+ * are both on screen, "end" when the last is, else the share of the rows
+ * above and on screen ("37%"), counted in displayed rows (a wrapped line
+ * is as many rows as it takes: the rows of every line are counted once
+ * per width and source, then kept). */
+void pager_position(struct pager *p, struct buf *out);
 
 #endif

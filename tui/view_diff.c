@@ -52,6 +52,8 @@ struct diff_pane {
 	struct intra intra[INTRA_CACHE];
 	struct buf ia, ib;	/* scratch: a pair's sanitized lines */
 	struct diff_ranges ra, rb;
+	size_t seq;		/* 1 + the diff line dp_rows() read last */
+	struct diff_line seq_line;	/* that line */
 };
 
 /* The raw bytes of diff line `l`, at most `max` of them; an empty line if
@@ -218,7 +220,8 @@ static int dp_get(void *ctx, size_t i, struct draw_text *t,
 	}
 	i -= dp->pre.nr;
 	l = diff_line_at(&dp->d, i);
-	if (l.kind == DIFF_DEL || l.kind == DIFF_ADD)
+	/* the marks take no room: counting rows needs none */
+	if ((l.kind == DIFF_DEL || l.kind == DIFF_ADD) && want != WANT_ROWS)
 		in = intra_of(dp, i, l.kind);
 	buf_reset(&dp->line);
 	/* only what can reach the screen is read and sanitized: every
@@ -226,8 +229,8 @@ static int dp_get(void *ctx, size_t i, struct draw_text *t,
 	 * column per byte, so a megabyte-long minified line costs what a
 	 * short one does (search counts in the raw line, in dp_matches);
 	 * one byte more tells where the last character ends */
-	max = want == WANT_ALL ? l.len : want == WANT_WRAP ? PAGER_WRAP_MAX :
-	      drawn_bytes(dp);
+	max = want == WANT_ALL ? l.len : want == WANT_WRAP ||
+	      want == WANT_ROWS ? PAGER_WRAP_MAX : drawn_bytes(dp);
 	raw = line_text(dp, &l, max + 1, &n);
 	if (n > max) {
 		n = max;
@@ -271,10 +274,43 @@ static size_t dp_matches(void *ctx, size_t i, const char *pat, size_t plen)
 	return k;
 }
 
+/* A diff line that cannot be wider than its bytes fits in one row when
+ * it has no more bytes than the row has columns: every character takes
+ * at most a column a byte once sanitized but a TAB (up to 8) and a bidi
+ * control (shown as "<U+202E>"), whose first bytes are looked for.  That
+ * saves sanitizing nearly every line when the rows of a long diff are
+ * counted. */
+static size_t dp_rows(void *ctx, size_t i, int cols)
+{
+	struct diff_pane *dp = ctx;
+	struct diff_line l;
+	const char *raw;
+	size_t n, j;
+
+	if (i < dp->pre.nr)
+		return 0;
+	j = i - dp->pre.nr;
+	/* the rows are counted line after line: each from the last */
+	if (dp->seq && dp->seq == j)
+		l = diff_line_next(&dp->d, j - 1, &dp->seq_line);
+	else
+		l = diff_line_at(&dp->d, j);
+	dp->seq = j + 1;
+	dp->seq_line = l;
+	if (cols < 1 || l.len > (size_t)cols)
+		return 0;
+	raw = line_text(dp, &l, l.len, &n);
+	if (memchr(raw, '\t', n) || memchr(raw, 0xe2, n) ||
+	    memchr(raw, 0xd8, n))
+		return 0;
+	return 1;
+}
+
 static const struct pager_src diff_src = {
 	.count = dp_count,
 	.get = dp_get,
 	.matches = dp_matches,
+	.rows = dp_rows,
 };
 
 static void fig(struct buf *b, int adds, int dels, int files)
@@ -296,6 +332,7 @@ static void render_pre(struct diff_pane *dp, int width)
 
 	doc_clear(d);
 	dp->width = width;
+	pager_changed(&dp->pg);
 	if (!f) {
 		doc_line(d, "No fix: this item has no linked pull request.",
 			 SLOT_NOTICE, 0);
@@ -396,6 +433,8 @@ static void show_fix(struct diff_pane *dp, size_t fix)
 			diff_parse_source(&dp->d, &dp->src);
 	}
 	intra_forget(dp);
+	dp->seq = 0;
+	pager_changed(&dp->pg);
 	dp->width = 0;
 	dp->pg.top = 0;
 	dp->pg.sub = 0;

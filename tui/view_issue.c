@@ -101,6 +101,7 @@ static void render(struct issue_pane *ip, const struct item *it, int width)
 	doc_clear(d);
 	ip->width = width;
 	ms->nr = 0;
+	pager_changed(&ip->pg);
 
 	/* title and facts */
 	wrapped(d, it->title, width, SLOT_MD_HEADING, 0);
