@@ -29,6 +29,7 @@
 #include <sqlite3.h>
 
 #include "core/buf.h"
+#include "core/import.h"
 #include "core/item.h"
 #include "core/member.h"
 #include "core/store.h"
@@ -214,9 +215,21 @@ static int find_row(struct fixture *f, const char *name, const char *needle)
 		free(got_); \
 	} while (0)
 
+/* The screen column of byte `at` of a dumped row: its characters before
+ * it (every one here is one column wide, the marks too). */
+static size_t col_of(const char *row, const char *at)
+{
+	size_t col = 0;
+
+	for (; row < at; row++)
+		if (((unsigned char)*row & 0xc0) != 0x80)
+			col++;
+	return col;
+}
+
 /* The theme slot letter of the cell `k` columns into the first `needle`
- * of row r of dump `name` (ASCII rows), from the colour part of its
- * .attr file. */
+ * of row r of dump `name` (one-column characters), from the colour part
+ * of its .attr file. */
 static char pair_at(struct fixture *f, const char *name, int r,
 		    const char *needle, int k)
 {
@@ -229,7 +242,7 @@ static char pair_at(struct fixture *f, const char *name, int r,
 
 	if (!at)
 		fail_msg("%s row %d has no \"%s\": %s", name, r, needle, text);
-	col = (size_t)(at - text) + (size_t)k;
+	col = col_of(text, at) + (size_t)k;
 	buf_addf(&an, "%s.attr", name);
 	attr = dump(f, an.ptr);
 	p = strstr(attr, "colour cells: ");
@@ -323,7 +336,7 @@ static void test_intraline_attrs(void **state)
 		size_t at;
 
 		assert_non_null(d);
-		at = (size_t)(d - s) + 5;
+		at = col_of(s, d) + 5;
 		assert_true(strlen(a) > at);
 		assert_int_equal(a[at], 'r');
 		assert_int_equal(a[at - 1], '.');
@@ -338,7 +351,7 @@ static void test_intraline_attrs(void **state)
 		size_t at;
 
 		assert_non_null(d);
-		at = (size_t)(d - s) + 5;
+		at = col_of(s, d) + 5;
 		assert_true(strlen(a) > at);
 		assert_int_equal(a[at], 'R');	/* reverse and bold */
 		assert_int_equal(a[at - 1], '.');
@@ -489,6 +502,104 @@ static void test_position_counts_rows(void **state)
 	assert_string_equal(p, "all");
 	free(p);
 	assert_true(find_row(f, "off", "+        self.timers") > 1);
+}
+
+/* ---- hunk and file jumps ---------------------------------------------- */
+
+#define REAL_ITEMS "tests/fixtures/reading-real.jsonl"
+
+/* The items of tests/fixtures/reading-real.jsonl: real-looking bugs of
+ * DeepSpeed, Megatron-LM and Colossal-AI (tests/bench/hunk_jumps.py
+ * measures every jump on them). */
+static void add_real(struct fixture *f)
+{
+	struct import_stats stats;
+	struct err e = ERR_INIT;
+
+	memset(&stats, 0, sizeof(stats));
+	if (import_file(&f->st, &f->owner, REAL_ITEMS, &stats, &e) < 0)
+		fail_msg("%s", e.msg);
+}
+
+/* Does every changed row (a '+' or '-' first) of dump `name` from row
+ * `from` to `to` have the mark of text scrolled off to the left right
+ * after its sigil? */
+static void assert_changed_rows_marked(struct fixture *f, const char *name,
+				       int from, int to, int split_x)
+{
+	int r, seen = 0;
+
+	for (r = from; r <= to; r++) {
+		char *s = row(f, name, r), *p = s;
+
+		if (split_x) {
+			p = strstr(s, "\xe2\x94\x82");
+			p = p ? p + 3 : s + strlen(s);
+		}
+		if ((*p == '+' || *p == '-') && strncmp(p + 1, "\xc2\xab", 2))
+			fail_msg("%s row %d: a changed line scrolled without "
+				 "the mark: %s", name, r, s);
+		seen += *p == '+' || *p == '-';
+		free(s);
+	}
+	assert_true(seen > 0);
+}
+
+/* The Megatron fix's first hunk: its first change ("False" -> "True" at
+ * column 98) lies past the right edge, beside short added lines.  ]
+ * scrolls just far enough to show the change whole; every changed line
+ * scrolled says so ("+<<" even when all of it is to the left), and the
+ * title gives the offset.  The next hunk's first change is a short line:
+ * no scroll there, its long pair keeps its mark at the edge. */
+static void test_jump_keeps_line_starts(void **state)
+{
+	struct fixture *f = *state;
+	char *s;
+
+	add_real(f);
+	run(f, 35, 120, "NVIDIA/Megatron-LM#1474", "]\n:dump-screen h1\n"
+	    "]\n:dump-screen h2\n^\n:dump-screen home\n");
+	assert_row_has(f, "h1", 1, "fix #3694");
+	assert_row_has(f, "h1", 1, "\xc2\xab+");
+	assert_row_has(f, "h1", 2, "@@ -210,5 +210,8 @@");
+	assert_true(find_row(f, "h1", "non_blocking=False)") > 2);
+	assert_true(find_row(f, "h1", "non_blocking=True)") > 2);
+	assert_changed_rows_marked(f, "h1", 3, 10, 1);
+	/* the short added lines are not bare: they say they go on left */
+	s = row(f, "h1", 6);
+	assert_contains(s, "\xe2\x94\x82+\xc2\xab");
+	free(s);
+	/* the next hunk starts with a short change: seen from its start */
+	assert_row_has(f, "h2", 2, "@@ -301,3 +304,4 @@");
+	assert_row_has(f, "h2", 4, "+        assert self.capacity is not None");
+	assert_row_has(f, "h2", 5, "-        self.input_splits = num_local");
+	assert_row_has(f, "h2", 6, CHANGE_MARK);
+	s = row(f, "h2", 1);
+	assert_not_contains(s, "\xc2\xab");
+	free(s);
+	s = dump(f, "h2");
+	assert_not_contains(s, "+\xc2\xab");
+	free(s);
+	/* ^ back to the left: no mark anywhere */
+	s = dump(f, "home");
+	assert_not_contains(s, "\xc2\xab");
+	free(s);
+}
+
+/* Wrap on: a jump never scrolls sideways; the change is on the rows the
+ * line wraps to. */
+static void test_jump_wrapped(void **state)
+{
+	struct fixture *f = *state;
+	char *s;
+
+	add_real(f);
+	run(f, 35, 120, "NVIDIA/Megatron-LM#1474", "<Tab>w]\n:dump-screen w\n");
+	s = dump(f, "w");
+	assert_not_contains(s, "\xc2\xab");
+	assert_contains(s, "non_blocking=True)");
+	free(s);
+	assert_row_has(f, "w", 2, "@@ -210,5 +210,8 @@");
 }
 
 /* ---- HTML, links, shortcodes ----------------------------------------- */
@@ -653,7 +764,7 @@ static void test_search_offscreen(void **state)
 	a = row(f, "s.attr", 2);
 	at = strstr(s, "needle");
 	assert_non_null(at);
-	assert_int_equal(a[at - s], 'R');
+	assert_int_equal(a[col_of(s, at)], 'R');
 	free(s);
 	free(a);
 	/* w wraps the issue pane's code too: the match on the row that
@@ -779,6 +890,8 @@ int main(int argc, char **argv)
 		T(test_wrap),
 		T(test_wrap_moves),
 		T(test_position_counts_rows),
+		T(test_jump_keeps_line_starts),
+		T(test_jump_wrapped),
 		T(test_html),
 		T(test_links_and_shortcodes),
 		T(test_details_toggle),

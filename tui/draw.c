@@ -92,14 +92,14 @@ static const char *const glyphs_utf8[NR_GLYPHS] = {
 	[G_DIFFER] = "\xe2\x89\xa0", [G_PENDING] = "\xe2\x80\xa6",
 	[G_ARROW] = "\xe2\x86\x92", [G_WRAP] = "\xe2\x86\xaa",
 	[G_CHANGE] = "\xc2\xbb", [G_OPEN] = "\xe2\x96\xbe",
-	[G_CLOSED] = "\xe2\x96\xb8",
+	[G_CLOSED] = "\xe2\x96\xb8", [G_LEFT] = "\xc2\xab",
 };
 static const char *const glyphs_ascii[NR_GLYPHS] = {
 	[G_ELLIPSIS] = "~", [G_BULLET] = "*", [G_QUOTE] = "|",
 	[G_RULE] = "-", [G_OVERFLOW] = ">", [G_DOT] = "-", [G_CHECK] = "x",
 	[G_CROSS] = "+", [G_AGREED] = "ok", [G_DIFFER] = "!=",
 	[G_PENDING] = "..", [G_ARROW] = "->", [G_WRAP] = "\\",
-	[G_CHANGE] = ">", [G_OPEN] = "v", [G_CLOSED] = ">",
+	[G_CHANGE] = ">", [G_OPEN] = "v", [G_CLOSED] = ">", [G_LEFT] = "<",
 };
 
 static attr_t attrs[NR_SLOTS];
@@ -330,7 +330,7 @@ int draw_line(WINDOW *w, int y, int x, int cols, const struct draw_text *t)
 {
 	size_t start, end, fixed = 0;
 	struct matches mt;
-	int pad = 0, used = 0, room, overflow = 0, lead = 0;
+	int pad = 0, used = 0, room, overflow = 0, lead = 0, left = 0;
 	enum slot change;
 
 	cols = clip(w, y, x, cols);
@@ -356,7 +356,12 @@ int draw_line(WINDOW *w, int y, int x, int cols, const struct draw_text *t)
 			start = text_skip_cols(t->s, t->len, t->hscroll,
 					       &pad);
 		}
+		/* scrolled sideways: say so on every line that has text
+		 * to the left, a line all gone to the left too */
+		left = t->mark_left && t->hscroll > 0 && t->len > t->fixed &&
+		       lead < cols;
 	}
+	lead += left;
 	if (pad > cols - lead)
 		pad = cols - lead;
 	room = cols - lead - pad;
@@ -369,6 +374,11 @@ int draw_line(WINDOW *w, int y, int x, int cols, const struct draw_text *t)
 	find_matches(t, fixed ? 0 : start, end, &mt);
 	if (fixed)
 		draw_range(w, t, 0, fixed, &mt);
+	if (left) {
+		wattrset(w, slot_attr(SLOT_OVERFLOW));
+		waddstr(w, glyph(G_LEFT));
+		wattrset(w, A_NORMAL);
+	}
 	if (pad) {
 		wattrset(w, slot_attr(t->base));
 		whline(w, ' ', pad);

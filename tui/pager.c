@@ -471,7 +471,9 @@ static size_t hit_at(const struct pager *p, size_t line)
 
 void pager_show_col(struct pager *p, int col)
 {
-	int room = p->cols - 2;
+	/* a sigil, the mark of text to the left and the mark at the edge
+	 * take a column each */
+	int room = p->cols - 3;
 
 	if (room < 1)
 		room = 1;
@@ -672,6 +674,7 @@ void pager_draw(struct pager *p, WINDOW *w, int y, int x, int highlight)
 		if (!p->wrap) {
 			t.hscroll = p->hscroll;
 			t.mark_overflow = 1;
+			t.mark_left = 1;
 			draw_line(w, y + r, x, p->cols, &t);
 			cursor_rows(p, w, y, x, i, r, r + 1);
 			r++;
@@ -701,6 +704,9 @@ void pager_position(struct pager *p, struct buf *out)
 		buf_addstr(out, "empty");
 		return;
 	}
+	/* scrolled sideways: by how much, before where */
+	if (!p->wrap && p->hscroll > 0)
+		buf_addf(out, "%s+%d ", glyph(G_LEFT), p->hscroll);
 	total = rows_before(p, n);
 	above = rows_before(p, p->top) + (size_t)(p->sub > 0 ? p->sub : 0);
 	below = above + (size_t)p->rows;

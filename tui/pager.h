@@ -143,7 +143,8 @@ int pager_cursor_range(const struct pager *p, size_t *from, size_t *to);
  * are both on screen, "end" when the last is, else the share of the rows
  * above and on screen ("37%"), counted in displayed rows (a wrapped line
  * is as many rows as it takes: the rows of every line are counted once
- * per width and source, then kept). */
+ * per width and source, then kept); after "«+N " when the lines are
+ * scrolled N columns sideways. */
 void pager_position(struct pager *p, struct buf *out);
 
 #endif

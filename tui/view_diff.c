@@ -536,37 +536,81 @@ static void diff_draw(struct view *v)
 }
 
 #define FIRST_CHANGE_SCAN 200	/* lines of a hunk searched for it */
+#define CHANGE_MARGIN 4		/* columns kept right of a change shown */
 
-/* Scroll sideways so that the first change of the hunk or file starting
- * at diff line `from` is in view: the first marked word of a changed
- * pair, else the start of the lines. */
+/* The columns [*c0, *c1) of the first marked words of changed line i
+ * (of kind `kind`), in its text after the sigil; -1 when it has none. */
+static int first_span_cols(struct diff_pane *dp, size_t i, int kind, int *c0,
+			   int *c1)
+{
+	const struct intra *in = intra_of(dp, i, kind);
+	unsigned s0, s1;
+
+	if (!in->nr)
+		return -1;
+	/* copied: whole_line() reuses the buffers intra_of() fills */
+	s0 = in->spans[0].start;
+	s1 = in->spans[0].end;
+	if (whole_line(dp, i, &dp->ia) < 0 || s1 > dp->ia.len || s0 < 1)
+		return -1;
+	*c0 = text_width(dp->ia.ptr + 1, s0 - 1);
+	*c1 = text_width(dp->ia.ptr + 1, s1 - 1);
+	return 0;
+}
+
+/*
+ * After a jump to the hunk or file starting at diff line `from`: the
+ * view starts at the left edge, unless wrap is off and the whole first
+ * change cannot be seen there - the first marked words of the first
+ * changed line (and of the added line a removed one pairs with), when
+ * they lie past the right edge.  Then it scrolls just
+ * far enough to show them whole (the lines scrolled show G_LEFT, the
+ * title the offset).  A first changed line without marks is its own
+ * change: its start is in view, so the view does not move.
+ */
 static void show_first_change(struct diff_pane *dp, size_t from)
 {
-	size_t i;
+	size_t i, j;
+	int kind = DIFF_OTHER, c0, c1, p0, p1, room, h;
 
 	dp->pg.hscroll = 0;
 	if (dp->pg.wrap)
 		return;
 	for (i = from + 1; i < dp->d.nr_lines && i <= from +
 	     FIRST_CHANGE_SCAN; i++) {
-		int kind = kind_at(dp, i);
-		const struct intra *in;
-
+		kind = kind_at(dp, i);
 		if (kind == DIFF_HUNK && i > from + 1 &&
 		    kind_at(dp, from) == DIFF_HUNK)
 			return;
-		if (kind != DIFF_DEL && kind != DIFF_ADD)
-			continue;
-		in = intra_of(dp, i, kind);
-		if (!in->nr)
-			continue;
-		if (whole_line(dp, i, &dp->ia) < 0 ||
-		    in->spans[0].start > dp->ia.len)
-			return;
-		pager_show_col(&dp->pg, text_width(dp->ia.ptr + 1,
-						   in->spans[0].start - 1));
-		return;
+		if (kind == DIFF_DEL || kind == DIFF_ADD)
+			break;
 	}
+	if (i >= dp->d.nr_lines || i > from + FIRST_CHANGE_SCAN)
+		return;
+	if (first_span_cols(dp, i, kind, &c0, &c1) < 0)
+		return;
+	/* a removed line's change goes with the added line's it pairs
+	 * with: both are shown */
+	j = kind == DIFF_DEL ? partner(dp, i, kind) : NO_LINE;
+	if (j != NO_LINE && first_span_cols(dp, j, DIFF_ADD, &p0, &p1) == 0) {
+		if (p0 < c0)
+			c0 = p0;
+		if (p1 > c1)
+			c1 = p1;
+	}
+	/* unscrolled, the sigil and the edge's mark take a column each */
+	if (c1 <= dp->pg.cols - 2)
+		return;
+	/* scrolled, G_LEFT takes one more */
+	room = dp->pg.cols - 3;
+	if (room < 1)
+		room = 1;
+	h = c1 - room + CHANGE_MARGIN;
+	if (h > c0)
+		h = c0;
+	if (h < 1)
+		h = 1;
+	dp->pg.hscroll = h;
 }
 
 /* Jump to a hunk or file line `target` of the diff (a diff line index)
