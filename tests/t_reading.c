@@ -496,12 +496,61 @@ static void test_position_counts_rows(void **state)
 	p = pos_of(f, "end", "issue");
 	assert_string_equal(p, "end");
 	free(p);
+	/* the choice is kept: the next session starts wrapped */
+	run(f, 35, 120, NULL, ":dump-screen again\n");
+	p = pos_of(f, "again", "fix #5643");
+	assert_non_null(strchr(p, '%'));
+	free(p);
+	assert_int_equal(find_row(f, "again", "timers(STEP"), -1);
 	/* one line a row: the same words */
+	run(f, 35, 120, NULL, "w<Tab>w\n");
 	run(f, 35, 120, NULL, ":dump-screen off\n");
 	p = pos_of(f, "off", "fix #5643");
 	assert_string_equal(p, "all");
 	free(p);
 	assert_true(find_row(f, "off", "+        self.timers") > 1);
+}
+
+/* Wrap is a setting of one's own: the keys file's `set` lines give its
+ * default per pane, w changes it and keeps the choice in the settings
+ * file beside the keys file, which wins from then on. */
+static void test_wrap_setting(void **state)
+{
+	struct fixture *f = *state;
+	struct buf dir = BUF_INIT, keys = BUF_INIT, set = BUF_INIT;
+	char *s;
+
+	add_tail(f);
+	buf_addf(&dir, "%s/config", f->dir);
+	mkdir(dir.ptr, 0777);
+	buf_addstr(&dir, "/bugcoder");
+	mkdir(dir.ptr, 0777);
+	buf_addf(&keys, "%s/keys", dir.ptr);
+	buf_addf(&set, "%s/settings", dir.ptr);
+	st_spit(keys.ptr, "set wrap-fix on\nset wrap-issue off\n"
+		"set wrap-fox on\nset wrap-fix maybe\n");
+	run(f, 35, 120, NULL, ":dump-screen k\n");
+	/* the fix pane wraps, the issue's code scrolls sideways */
+	assert_true(find_row(f, "k", "\xe2\x94\x82\xe2\x86\xaa") > 1);
+	s = row(f, "k", 34);
+	assert_contains(s, "keys:3: no setting \"wrap-fox\"");
+	free(s);
+	assert_null(st_slurp(set.ptr));
+	/* w: kept in the settings file */
+	run(f, 35, 120, NULL, "<Tab>w\n:dump-screen w\n");
+	assert_row_has(f, "w", 34, "fix: long lines scroll sideways (kept");
+	s = st_slurp(set.ptr);
+	assert_non_null(s);
+	assert_contains(s, "set wrap-fix off\n");
+	assert_contains(s, "set wrap-issue off\n");
+	free(s);
+	/* which wins over the keys file */
+	run(f, 35, 120, NULL, ":dump-screen next\n");
+	assert_int_equal(find_row(f, "next", "\xe2\x94\x82\xe2\x86\xaa"),
+			 -1);
+	buf_release(&dir);
+	buf_release(&keys);
+	buf_release(&set);
 }
 
 /* ---- hunk and file jumps ---------------------------------------------- */
@@ -890,6 +939,7 @@ int main(int argc, char **argv)
 		T(test_wrap),
 		T(test_wrap_moves),
 		T(test_position_counts_rows),
+		T(test_wrap_setting),
 		T(test_jump_keeps_line_starts),
 		T(test_jump_wrapped),
 		T(test_html),

@@ -58,7 +58,7 @@ class TmuxScreen(unittest.TestCase):
         self.tmux("kill-session", "-t", "t", check=False)
         self.tmux("new-session", "-d", "-s", "t", "-x", str(self.width),
                   "-y", str(self.height), "-e", "LC_ALL=C.UTF-8",
-                  "-e", "TZ=UTC", "sh", "-c", cmd)
+                  "-e", "TZ=UTC", "-e", self.config(), "sh", "-c", cmd)
         self.screen_has("1 symptom:")
         self.pid = self.program_pid()
 
@@ -75,6 +75,14 @@ class TmuxScreen(unittest.TestCase):
 
     def capture(self):
         return self.tmux("capture-pane", "-p", "-t", "t", check=False).stdout
+
+    def config(self):
+        """The test's own keys and settings directory: what one test
+        chose (w) never reaches another.  (tmux refuses to start a pane
+        whose XDG_CONFIG_HOME does not exist.)"""
+        path = os.path.join(self.study.dir, "config")
+        os.makedirs(path, exist_ok=True)
+        return "XDG_CONFIG_HOME=" + path
 
     def screen_has(self, text, timeout=10.0):
         """Wait until `text` is on the screen and the screen is stable."""
@@ -252,7 +260,8 @@ class TmuxScreen(unittest.TestCase):
         bash = shutil.which("bash") or "/bin/bash"   # Essential in Debian
         self.tmux("new-session", "-d", "-s", "t", "-x", str(self.width),
                   "-y", str(self.height), "-e", "LC_ALL=C.UTF-8",
-                  "-e", "TZ=UTC", "-e", "PS1=PROMPT$ ", bash, "--norc",
+                  "-e", "TZ=UTC", "-e", self.config(),
+                  "-e", "PS1=PROMPT$ ", bash, "--norc",
                   "--noprofile", "-i")
         self.screen_has("PROMPT$")
         self.tmux("send-keys", "-t", "t", "-l",
@@ -310,6 +319,7 @@ class TmuxReading(unittest.TestCase):
     tmux = TmuxScreen.tmux
     program_pid = TmuxScreen.program_pid
     capture = TmuxScreen.capture
+    config = TmuxScreen.config
     screen_has = TmuxScreen.screen_has
     keys = TmuxScreen.keys
 
@@ -328,7 +338,8 @@ class TmuxReading(unittest.TestCase):
         self.tmux("kill-session", "-t", "t", check=False)
         self.tmux("new-session", "-d", "-s", "t", "-x", str(self.width),
                   "-y", str(self.height), "-e", "LC_ALL=C.UTF-8",
-                  "-e", "TZ=UTC", "-e", "TERM=xterm", "sh", "-c", cmd)
+                  "-e", "TZ=UTC", "-e", "TERM=xterm", "-e", self.config(),
+                  "sh", "-c", cmd)
         self.screen_has("1 symptom:")
         self.pid = self.program_pid()
 
@@ -377,6 +388,7 @@ class TmuxAdjudicate(unittest.TestCase):
     tmux = TmuxScreen.tmux
     program_pid = TmuxScreen.program_pid
     capture = TmuxScreen.capture
+    config = TmuxScreen.config
     screen_has = TmuxScreen.screen_has
     keys = TmuxScreen.keys
 
@@ -394,7 +406,7 @@ class TmuxAdjudicate(unittest.TestCase):
         self.tmux("kill-session", "-t", "t", check=False)
         self.tmux("new-session", "-d", "-s", "t", "-x", str(self.width),
                   "-y", str(self.height), "-e", "LC_ALL=C.UTF-8",
-                  "-e", "TZ=UTC", "sh", "-c", cmd)
+                  "-e", "TZ=UTC", "-e", self.config(), "sh", "-c", cmd)
 
     def test_adjudicate_one_item(self):
         self.start_adj()
@@ -433,7 +445,8 @@ class TmuxAdjudicate(unittest.TestCase):
         cmd = (f"cd {self.study.dir} && {BIN} --study {self.study.path} "
                f"--as carol agree --screen; echo EXITED $?; sleep 600")
         self.tmux("new-session", "-d", "-s", "t", "-x", "100", "-y", "30",
-                  "-e", "LC_ALL=C.UTF-8", "-e", "TZ=UTC", "sh", "-c", cmd)
+                  "-e", "LC_ALL=C.UTF-8", "-e", "TZ=UTC", "-e",
+                  self.config(), "sh", "-c", cmd)
         scr = self.screen_has("Cohen's kappa for symptom was 0.81")
         # blind adjudication: the adjudicator's grid names nobody
         self.assertIn("Confusion: rows annotator 1, columns annotator 2",

@@ -17,6 +17,7 @@
 #include <wctype.h>
 
 #include "core/text.h"
+#include "tui/settings.h"
 
 struct binding {
 	int key;
@@ -331,9 +332,15 @@ static const char *bind_line(char *line, char why[160])
 
 	if (!n || w[0][0] == '#')
 		return NULL;
+	if (!strcmp(w[0], "set")) {
+		if (n != 3)
+			return snprintf(why, 160, "set takes two words: NAME "
+					"VALUE"), why;
+		return settings_set_words(w[1], w[2], why);
+	}
 	if (strcmp(w[0], "bind"))
-		return snprintf(why, 160, "unknown command \"%.40s\" (only "
-				"bind)", w[0]), why;
+		return snprintf(why, 160, "unknown command \"%.40s\" (bind "
+				"or set)", w[0]), why;
 	if (n != 4)
 		return snprintf(why, 160, "bind takes three words: KEYMAP KEY "
 				"ACTION"), why;
@@ -366,6 +373,7 @@ int keymap_load(const char *path, struct buf *warn)
 	int bad = 0, nr = 0;
 
 	keymap_reset();
+	settings_reset();
 	if (!path) {
 		const char *x = getenv("XDG_CONFIG_HOME"), *h = getenv("HOME");
 

@@ -225,18 +225,21 @@ int key_is_text(int key);
  *
  *	# a comment
  *	bind KEYMAP KEY ACTION
+ *	set NAME VALUE
  *
  * KEYMAP is a keymap's name (generic, main, pager, picker, memo, form,
  * prompt, adjudicate, resolve, agree, proposals), KEY a key as key
  * scripts write it ("x", "<C-x>", "<F5>", "<Space>"), ACTION an action's
  * name as `?` lists it, or "none" to take the key away.  A binding comes
  * before the keymap's defaults; a key bound again replaces the default.
+ * A `set` line gives a setting its default (tui/settings.h).
  */
 
 /* Forget every binding of a keys file. */
 void keymap_reset(void);
 /* Read the keys file `path` (NULL: $XDG_CONFIG_HOME/bugcoder/keys, or
- * ~/.config/bugcoder/keys).  A missing file is no error.  Every bad line
+ * ~/.config/bugcoder/keys), after forgetting every binding and setting
+ * of the last one.  A missing file is no error.  Every bad line
  * is ignored and described in `warn` ("FILE:LINE: what is wrong", one a
  * line); returns the number of bad lines, or -1 when the file exists but
  * cannot be read (said in `warn`). */

@@ -21,6 +21,7 @@
 
 #include "core/text.h"
 #include "tui/screen.h"
+#include "tui/settings.h"
 #include "tui/ui.h"
 
 /* ---- windows and overlays ----------------------------------------------- */
@@ -475,6 +476,39 @@ int screen_action(struct screen *scr, enum action a, int key)
 	default:
 		return 0;
 	}
+}
+
+int screen_wrap_setting(int pane)
+{
+	return settings_get(pane == PANE_DIFF ? SET_WRAP_FIX :
+			    SET_WRAP_ISSUE);
+}
+
+void screen_toggle_wrap(struct screen *scr, int pane, struct pager *pg)
+{
+	struct buf err = BUF_INIT, safe = BUF_INIT;
+	int on = !pg->wrap;
+
+	pager_set_wrap(pg, on);
+	if (settings_remember(pane == PANE_DIFF ? SET_WRAP_FIX :
+			      SET_WRAP_ISSUE, on, &err) < 0) {
+		sanitize_line(&safe, err.ptr);
+		screen_msg(scr, MSG_ERR, "%s: long %slines %s, this time (not "
+			   "kept for the next: %s)", pane == PANE_DIFF ?
+			   "fix" : "issue", pane == PANE_DIFF ? "" : "code ",
+			   on ? "wrap" : "scroll sideways", safe.ptr);
+	} else if (pane == PANE_DIFF) {
+		/* "kept": the next session starts the same way */
+		screen_msg(scr, MSG_INFO, on ? "fix: long lines wrap (kept; w "
+			   "scrolls them sideways)" : "fix: long lines scroll "
+			   "sideways (kept; w wraps them)");
+	} else {
+		screen_msg(scr, MSG_INFO, on ? "issue: long code lines wrap "
+			   "(kept; w scrolls them sideways)" : "issue: long "
+			   "code lines scroll sideways (kept; w wraps them)");
+	}
+	buf_release(&err);
+	buf_release(&safe);
 }
 
 /* Let the open overlays save what was typed; returns what the topmost

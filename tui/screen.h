@@ -277,6 +277,13 @@ struct view *screen_open_proposals(struct screen *scr,
 /* Actions every view may fall back to. */
 int screen_action(struct screen *scr, enum action a, int key);
 
+/* `w` in pane `pane` (PANE_ISSUE or PANE_DIFF), whose pager is `pg`:
+ * its long lines wrap, or scroll sideways again; the choice is kept for
+ * the next sessions (tui/settings.h) and the status line says so. */
+void screen_toggle_wrap(struct screen *scr, int pane, struct pager *pg);
+/* The wrap a pane starts with: the user's setting. */
+int screen_wrap_setting(int pane);
+
 /*
  * The frame every screen shares (screen.c), for the screens built on it
  * (view_code.c, view_adjudicate.c, view_agree.c).

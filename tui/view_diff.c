@@ -477,6 +477,10 @@ static void diff_layout(struct view *v)
 			dp->pre.lines[top].anchor : 0;
 		int had = dp->width != 0;
 
+		/* a new item or fix starts as the user's setting says (read
+		 * with the keys, when the terminal was set up) */
+		if (!had)
+			pager_set_wrap(&dp->pg, screen_wrap_setting(PANE_DIFF));
 		render_pre(dp, v->cols);
 		if (!had)
 			top = 0;
@@ -686,10 +690,7 @@ static int diff_handle(struct view *v, enum action a, int key)
 			   dp->it->nr_fixes);
 		return H_REDRAW;
 	case ACT_WRAP:
-		pager_set_wrap(&dp->pg, !dp->pg.wrap);
-		screen_msg(scr, MSG_INFO, dp->pg.wrap ? "fix: long lines wrap "
-			   "(w scrolls them sideways again)" :
-			   "fix: long lines scroll sideways (w wraps them)");
+		screen_toggle_wrap(scr, PANE_DIFF, &dp->pg);
 		return H_REDRAW;
 	default:
 		return pager_action(&dp->pg, a) ? H_REDRAW : H_UNHANDLED;

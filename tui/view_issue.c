@@ -233,6 +233,10 @@ static void issue_layout(struct view *v)
 			ip->doc.lines[ip->pg.top].anchor : 0;
 		int had = ip->width != 0;
 
+		/* a new item starts as the user's setting says (read with
+		 * the keys, when the terminal was set up) */
+		if (!had)
+			pager_set_wrap(&ip->pg, screen_wrap_setting(PANE_ISSUE));
 		render(ip, &v->scr->item, width);
 		ip->pg.match = NO_MATCH;
 		pager_goto(&ip->pg, had ? doc_find_anchor(&ip->doc, a) : 0);
@@ -312,11 +316,7 @@ static int issue_handle(struct view *v, enum action a, int key)
 	if (a == ACT_TOGGLE_SECTION)
 		return toggle_section(v);
 	if (a == ACT_WRAP) {
-		pager_set_wrap(&ip->pg, !ip->pg.wrap);
-		screen_msg(v->scr, MSG_INFO, ip->pg.wrap ? "issue: long code "
-			   "lines wrap (w scrolls them sideways again)" :
-			   "issue: long code lines scroll sideways (w wraps "
-			   "them)");
+		screen_toggle_wrap(v->scr, PANE_ISSUE, &ip->pg);
 		return H_REDRAW;
 	}
 	return pager_action(&ip->pg, a) ? H_REDRAW : H_UNHANDLED;

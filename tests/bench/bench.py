@@ -64,7 +64,7 @@ def clean_env(**extra):
         if k.startswith("BUGCODER_") or k in (
                 "GITHUB_TOKEN", "GITHUB_API_URL", "NO_COLOR", "EDITOR",
                 "VISUAL", "LESS", "LESSOPEN", "LESSCLOSE", "LESSKEY",
-                "LINES", "COLUMNS", "ESCDELAY"):
+                "LINES", "COLUMNS", "ESCDELAY", "XDG_CONFIG_HOME"):
             del env[k]
     home = os.path.join(WORK, "home")
     os.makedirs(home, exist_ok=True)
