@@ -34,6 +34,7 @@
 #include "core/member.h"
 #include "core/store.h"
 #include "core/study.h"
+#include "tui/draw.h"
 #include "tui/tui.h"
 #include "tests/lib/screen_test.h"
 
@@ -358,6 +359,79 @@ static void test_intraline_attrs(void **state)
 	}
 	free(s);
 	free(a);
+}
+
+/* The line cursor keeps the colours and marks of the lines it is on: it
+ * takes a column of its own at the left (a pointer on its line, a bar on
+ * the rest of a range) instead of painting them over in reverse. */
+static void test_cursor_keeps_marks(void **state)
+{
+	struct fixture *f = *state;
+	char *s, *a;
+	int r;
+
+	add_long(f, NULL);
+	f->term = "xterm";
+	run(f, 24, 80, NULL, "<Tab>]\n.jj\n:dump-screen c\nvj\n"
+	    ":dump-screen v\n");
+	r = find_row(f, "c", "oldvalue");
+	assert_true(r > 2);
+	s = row(f, "c", r);
+	/* the pointer, then the sigil and the text as they were */
+	assert_int_equal(strncmp(s, "\xe2\x96\xb6-", 4), 0);
+	free(s);
+	/* the changed words keep their colour, the sigil its own */
+	assert_int_equal(pair_at(f, "c", r, "oldvalue", 0), 'R');
+	assert_int_equal(pair_at(f, "c", r, "-", 0), '-');
+	assert_int_equal(pair_at(f, "c", r + 1, "max(0, newvalue)", 0), 'P');
+	/* a range: a bar beside its other line */
+	s = row(f, "v", r);
+	assert_int_equal(strncmp(s, "\xe2\x94\x83-", 4), 0);
+	free(s);
+	s = row(f, "v", r + 1);
+	assert_int_equal(strncmp(s, "\xe2\x96\xb6+", 4), 0);
+	free(s);
+	/* without colour: the changed word alone is reversed, not the
+	 * whole row */
+	f->term = NULL;
+	setenv("NO_COLOR", "1", 1);
+	run(f, 24, 80, NULL, "<Tab>]\n.jj\n:dump-screen m\n");
+	unsetenv("NO_COLOR");
+	s = row(f, "m", r);
+	a = row(f, "m.attr", r);
+	{
+		const char *d = strstr(s, "oldvalue");
+		size_t at;
+
+		assert_non_null(d);
+		at = col_of(s, d);
+		assert_int_equal(a[at], 'r');
+		assert_int_equal(a[1], '.');	/* the sigil */
+		assert_int_equal(a[at - 2], '.');
+	}
+	free(s);
+	free(a);
+}
+
+/* Without colour the current search match, the other matches and the
+ * changed words of a line all look different. */
+static void test_mono_marks_distinct(void **state)
+{
+	attr_t cur, other, add, del;
+
+	(void)state;
+	draw_init(0, 1);
+	cur = slot_attr(SLOT_SEARCH_CUR);
+	other = slot_attr(SLOT_SEARCH);
+	add = slot_attr(SLOT_DIFF_ADD_WORD);
+	del = slot_attr(SLOT_DIFF_DEL_WORD);
+	assert_true(cur != other && cur != add && cur != del);
+	assert_true(other != add && other != del && add != del);
+	/* matches are underlined, changed words never are */
+	assert_true(cur & A_UNDERLINE);
+	assert_true(other & A_UNDERLINE);
+	assert_false(add & A_UNDERLINE);
+	assert_false(del & A_UNDERLINE);
 }
 
 /* w wraps the fix pane: continuation rows start with the mark in the
@@ -936,6 +1010,8 @@ int main(int argc, char **argv)
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 		T(test_change_past_edge),
 		T(test_intraline_attrs),
+		T(test_cursor_keeps_marks),
+		T(test_mono_marks_distinct),
 		T(test_wrap),
 		T(test_wrap_moves),
 		T(test_position_counts_rows),

@@ -40,8 +40,10 @@ static const struct theme_slot theme[NR_SLOTS] = {
 				A_BOLD | A_UNDERLINE },
 	[SLOT_SEL]          = { 'S', DEF, DEF, A_REVERSE, A_REVERSE },
 	[SLOT_MARK]         = { 'm', COLOR_GREEN, DEF, A_BOLD, A_BOLD },
+	/* matches are underlined in mono, the current one reversed too:
+	 * changed words are reversed without underline */
 	[SLOT_SEARCH]       = { '/', COLOR_BLACK, COLOR_YELLOW, 0,
-				A_REVERSE | A_UNDERLINE },
+				A_UNDERLINE | A_BOLD },
 	[SLOT_CTRL]         = { '!', COLOR_WHITE, COLOR_MAGENTA, A_BOLD,
 				A_BOLD | A_REVERSE },
 	[SLOT_DIFF_ADD]     = { '+', COLOR_GREEN, DEF, 0, 0 },
@@ -80,8 +82,9 @@ static const struct theme_slot theme[NR_SLOTS] = {
 				 A_REVERSE | A_BOLD },
 	[SLOT_DIFF_DEL_WORD] = { 'R', COLOR_RED, DEF, A_REVERSE | A_BOLD,
 				 A_REVERSE },
-	[SLOT_SEARCH_CUR]   = { '=', COLOR_BLACK, COLOR_GREEN, A_BOLD,
-				A_REVERSE | A_BOLD },
+	[SLOT_SEARCH_CUR]   = { '=', COLOR_BLACK, COLOR_GREEN,
+				A_BOLD | A_UNDERLINE,
+				A_REVERSE | A_BOLD | A_UNDERLINE },
 };
 
 static const char *const glyphs_utf8[NR_GLYPHS] = {
@@ -93,6 +96,7 @@ static const char *const glyphs_utf8[NR_GLYPHS] = {
 	[G_ARROW] = "\xe2\x86\x92", [G_WRAP] = "\xe2\x86\xaa",
 	[G_CHANGE] = "\xc2\xbb", [G_OPEN] = "\xe2\x96\xbe",
 	[G_CLOSED] = "\xe2\x96\xb8", [G_LEFT] = "\xc2\xab",
+	[G_CURSOR] = "\xe2\x96\xb6", [G_RANGE] = "\xe2\x94\x83",
 };
 static const char *const glyphs_ascii[NR_GLYPHS] = {
 	[G_ELLIPSIS] = "~", [G_BULLET] = "*", [G_QUOTE] = "|",
@@ -100,6 +104,7 @@ static const char *const glyphs_ascii[NR_GLYPHS] = {
 	[G_CROSS] = "+", [G_AGREED] = "ok", [G_DIFFER] = "!=",
 	[G_PENDING] = "..", [G_ARROW] = "->", [G_WRAP] = "\\",
 	[G_CHANGE] = ">", [G_OPEN] = "v", [G_CLOSED] = ">", [G_LEFT] = "<",
+	[G_CURSOR] = ">", [G_RANGE] = "|",
 };
 
 static attr_t attrs[NR_SLOTS];

@@ -74,6 +74,8 @@ enum glyph {
 	G_CLOSED,	/* "▸" or ">": a closed one */
 	G_LEFT,		/* "«" or "<": a line goes on to the left (it is
 			   scrolled sideways) */
+	G_CURSOR,	/* "▶" or ">": the line cursor */
+	G_RANGE,	/* "┃" or "|": a line of the cursor's range */
 	NR_GLYPHS
 };
 const char *glyph(enum glyph g);

@@ -49,6 +49,13 @@ size_t pager_count(const struct pager *p)
 	return p->src ? p->src->count(p->ctx) : 0;
 }
 
+int pager_width(const struct pager *p)
+{
+	int w = p->cols - (p->cursor_on ? 1 : 0);
+
+	return w < 1 ? 1 : w;
+}
+
 /* The rows line i takes: 1 unless it is a code line and wrapping is on. */
 static size_t line_rows(struct pager *p, size_t i)
 {
@@ -57,7 +64,7 @@ static size_t line_rows(struct pager *p, size_t i)
 	if (!p->wrap)
 		return 1;
 	if (p->src->rows) {
-		size_t r = p->src->rows(p->ctx, i, p->cols);
+		size_t r = p->src->rows(p->ctx, i, pager_width(p));
 
 		if (r)
 			return r;
@@ -65,7 +72,7 @@ static size_t line_rows(struct pager *p, size_t i)
 	memset(&t, 0, sizeof(t));
 	if (!p->src->get(p->ctx, i, &t, WANT_ROWS))
 		return 1;
-	return draw_wrap_rows(&t, p->cols, &p->brk, &p->alloc_brk);
+	return draw_wrap_rows(&t, pager_width(p), &p->brk, &p->alloc_brk);
 }
 
 /* The position that shows the last line at the bottom. */
@@ -149,7 +156,7 @@ static void count_rows(struct pager *p)
 		acc += line_rows(p, i);
 	}
 	p->rows_total = acc;
-	p->rows_cols = p->cols;
+	p->rows_cols = pager_width(p);
 	p->rows_lines = n;
 }
 
@@ -160,7 +167,7 @@ static size_t rows_before(struct pager *p, size_t line)
 
 	if (!p->wrap)
 		return line;
-	if (p->rows_cols != p->cols || p->rows_lines != n)
+	if (p->rows_cols != pager_width(p) || p->rows_lines != n)
 		count_rows(p);
 	if (line >= n)
 		return p->rows_total;
@@ -473,7 +480,7 @@ void pager_show_col(struct pager *p, int col)
 {
 	/* a sigil, the mark of text to the left and the mark at the edge
 	 * take a column each */
-	int room = p->cols - 3;
+	int room = pager_width(p) - 3;
 
 	if (room < 1)
 		room = 1;
@@ -510,7 +517,7 @@ static void show_match(struct pager *p)
 	if (!verbatim)
 		return;
 	if (p->wrap) {
-		size_t nb = draw_wrap_rows(&t, p->cols, &p->brk,
+		size_t nb = draw_wrap_rows(&t, pager_width(p), &p->brk,
 					   &p->alloc_brk), r = 0;
 
 		while (r + 1 < nb && p->brk[r + 1] <= from)
@@ -621,32 +628,48 @@ int pager_match_pos(const struct pager *p, size_t *n, size_t *m)
 
 /* ---- drawing --------------------------------------------------------- */
 
-/* Show the rows of line i from row r0 to before r1 as under the cursor
- * when it is in the cursor's range. */
+/* The cursor's column beside rows r0..r1 (before r1) of line i: the
+ * cursor line's first row points at it, the range's other rows are
+ * marked, every other row is blank.  The line's own colours and marks
+ * stay as they are. */
 static void cursor_rows(struct pager *p, WINDOW *w, int y, int x,
 			size_t i, int r0, int r1)
 {
 	size_t from, to;
 	int r;
 
-	if (!pager_cursor_range(p, &from, &to) || i < from || i > to)
+	if (!pager_cursor_range(p, &from, &to))
 		return;
-	for (r = r0; r < r1; r++)
-		mvwchgat(w, y + r, x, p->cols, A_REVERSE, 0, NULL);
+	for (r = r0; r < r1; r++) {
+		const char *g = " ";
+		enum slot slot = SLOT_NORMAL;
+
+		if (i == p->cursor && r == r0) {
+			g = glyph(G_CURSOR);
+			slot = SLOT_CURSOR;
+		} else if (i >= from && i <= to) {
+			g = glyph(G_RANGE);
+			slot = SLOT_CURSOR;
+		}
+		draw_str(w, y + r, x, 1, g, strlen(g), slot);
+	}
 }
 
 void pager_draw(struct pager *p, WINDOW *w, int y, int x, int highlight)
 {
 	size_t n = pager_count(p), i = p->top;
-	int r = 0, first = p->sub;
+	int r = 0, first = p->sub, cols = pager_width(p), gx = x;
 
+	/* the cursor takes the first column */
+	if (p->cursor_on)
+		x++;
 	while (r < p->rows) {
 		struct draw_text t;
 		size_t nb, k, len;
 		int verbatim, r0;
 
 		if (i >= n) {
-			draw_fill(w, y + r, x, p->cols, SLOT_NORMAL);
+			draw_fill(w, y + r, gx, p->cols, SLOT_NORMAL);
 			r++;
 			continue;
 		}
@@ -663,8 +686,8 @@ void pager_draw(struct pager *p, WINDOW *w, int y, int x, int highlight)
 		if (!verbatim) {
 			t.fixed = 0;
 			if (!first) {
-				draw_line(w, y + r, x, p->cols, &t);
-				cursor_rows(p, w, y, x, i, r, r + 1);
+				draw_line(w, y + r, x, cols, &t);
+				cursor_rows(p, w, y, gx, i, r, r + 1);
 				r++;
 			}
 			first = 0;
@@ -675,22 +698,22 @@ void pager_draw(struct pager *p, WINDOW *w, int y, int x, int highlight)
 			t.hscroll = p->hscroll;
 			t.mark_overflow = 1;
 			t.mark_left = 1;
-			draw_line(w, y + r, x, p->cols, &t);
-			cursor_rows(p, w, y, x, i, r, r + 1);
+			draw_line(w, y + r, x, cols, &t);
+			cursor_rows(p, w, y, gx, i, r, r + 1);
 			r++;
 			i++;
 			continue;
 		}
-		nb = draw_wrap_rows(&t, p->cols, &p->brk, &p->alloc_brk);
+		nb = draw_wrap_rows(&t, cols, &p->brk, &p->alloc_brk);
 		len = t.len;
 		r0 = r;
 		for (k = (size_t)first; k < nb && r < p->rows; k++) {
 			t.cont = k > 0;
 			t.from = p->brk[k];
 			t.len = k + 1 < nb ? p->brk[k + 1] : len;
-			draw_line(w, y + r++, x, p->cols, &t);
+			draw_line(w, y + r++, x, cols, &t);
 		}
-		cursor_rows(p, w, y, x, i, r0, r);
+		cursor_rows(p, w, y, gx, i, r0, r);
 		first = 0;
 		i++;
 	}

@@ -92,6 +92,10 @@ void pager_init(struct pager *p, const struct pager_src *src, void *ctx);
 void pager_release(struct pager *p);
 
 void pager_set_size(struct pager *p, int rows, int cols);
+/* The columns the lines have: the pager's, less the first one while the
+ * line cursor is shown (it marks the cursor's lines there, leaving their
+ * own colours and marks as they are). */
+int pager_width(const struct pager *p);
 /* The source's lines changed (a new text, or the same count of other
  * lines): what was counted of them is counted again when needed. */
 void pager_changed(struct pager *p);
@@ -131,7 +135,8 @@ void pager_show_col(struct pager *p, int col);
 void pager_draw(struct pager *p, WINDOW *w, int y, int x, int highlight);
 
 /* Show the line cursor (on the top line in view) or hide it; either way
- * no range is marked. */
+ * no range is marked.  The cursor's column (pager_width()) shows G_CURSOR
+ * on the cursor line and G_RANGE on the other lines of a range. */
 void pager_cursor(struct pager *p, int on);
 /* Start a range at the cursor (showing it first), or drop the range. */
 void pager_mark(struct pager *p);

@@ -603,10 +603,10 @@ static void show_first_change(struct diff_pane *dp, size_t from)
 			c1 = p1;
 	}
 	/* unscrolled, the sigil and the edge's mark take a column each */
-	if (c1 <= dp->pg.cols - 2)
+	if (c1 <= pager_width(&dp->pg) - 2)
 		return;
 	/* scrolled, G_LEFT takes one more */
-	room = dp->pg.cols - 3;
+	room = pager_width(&dp->pg) - 3;
 	if (room < 1)
 		room = 1;
 	h = c1 - room + CHANGE_MARGIN;
