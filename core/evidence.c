@@ -243,6 +243,10 @@ static int quote_diff(const char *text, size_t len,
 			add_shown(shows, &run_from, &last, at);
 			if (at >= c->from && at <= c->to) {
 				buf_add(out, p, l.len);
+				/* a CR of the file's own is part of the
+				 * line (a CRLF -> LF change is that CR) */
+				if (diff_line_file_cr(&d, &l))
+					buf_addch(out, '\r');
 				buf_addch(out, '\n');
 				(*found)++;
 			}

@@ -725,6 +725,43 @@ static void test_jump_wrapped(void **state)
 	assert_row_has(f, "w", 2, "@@ -210,5 +210,8 @@");
 }
 
+/* A change from CRLF to LF: the removed line's CR shows (U+240D at its
+ * end) and is its changed "word"; citing the line quotes it with its CR. */
+static void test_crlf_change_visible(void **state)
+{
+	struct fixture *f = *state;
+	char *s;
+	int r;
+
+	add_real(f);
+	run(f, 24, 80, "hpcaitech/ColossalAI#5580", "<Tab>\n:dump-screen c\n"
+	    "14<Esc>\n/OMP\n<Enter>\n.e1\n:dump-screen e\n");
+	r = find_row(f, "c", "-export OMP_NUM_THREADS=8");
+	assert_true(r > 2);
+	assert_row_has(f, "c", r, "-export OMP_NUM_THREADS=8\xe2\x90\x8d");
+	s = row(f, "c", r + 1);
+	assert_string_equal(s, "+export OMP_NUM_THREADS=8");
+	free(s);
+	/* the CR stands out (reverse, as a control character and within
+	 * the changed word "8\r"); the rest of the line does not */
+	s = row(f, "c.attr", r);
+	assert_true(s[25] == 'r' || s[25] == 'R');
+	assert_int_equal(s[1], '.');
+	assert_int_equal(s[20], '.');
+	free(s);
+	assert_row_has(f, "e", 23, "cited diff:applications/ColossalChat/");
+	{
+		sqlite3_stmt *st;
+
+		assert_int_equal(sqlite3_prepare_v2(f->st.db, "SELECT quote "
+			"FROM evidence", -1, &st, NULL), SQLITE_OK);
+		assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+		assert_string_equal((const char *)sqlite3_column_text(st, 0),
+				    "-export OMP_NUM_THREADS=8\r\n");
+		sqlite3_finalize(st);
+	}
+}
+
 /* ---- HTML, links, shortcodes ----------------------------------------- */
 
 static const char html_body[] =
@@ -1018,6 +1055,7 @@ int main(int argc, char **argv)
 		T(test_wrap_setting),
 		T(test_jump_keeps_line_starts),
 		T(test_jump_wrapped),
+		T(test_crlf_change_visible),
 		T(test_html),
 		T(test_links_and_shortcodes),
 		T(test_details_toggle),

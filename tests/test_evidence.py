@@ -238,5 +238,30 @@ class EvidenceChecks(unittest.TestCase):
              ("notes:old", 1, 11, 11, "-eleven\n")])
 
 
+class EvidenceOfRealLookingBugs(unittest.TestCase):
+    """Citations of tests/fixtures/reading-real.jsonl."""
+
+    def setUp(self):
+        self.s = Study(items=os.path.join(os.path.dirname(
+            os.path.abspath(__file__)), "fixtures", "reading-real.jsonl"),
+            members=MEMBERS)
+
+    def tearDown(self):
+        self.s.close()
+
+    def test_a_cr_to_lf_change_is_quoted_with_its_cr(self):
+        path = ("applications/ColossalChat/examples/training_scripts/"
+                "train_sft.sh")
+        self.s.ok("label", "hpcaitech/ColossalAI#5580", "root_cause=other",
+                  "--evidence", "diff:%s:old:2" % path, "--evidence",
+                  "diff:%s:1-2" % path, as_="alice")
+        js = [json.loads(l) for l in self.s.ok(
+            "export", "--raw", "--format", "jsonl", as_="alice").splitlines()]
+        ev, = [r["evidence"] for r in js if r["dimension"] == "root_cause"]
+        self.assertEqual([e["quote"] for e in ev], [
+            "-export OMP_NUM_THREADS=8\r\n",
+            " #!/bin/bash\n+export OMP_NUM_THREADS=8\n"])
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -146,6 +146,17 @@ static size_t partner(const struct diff_pane *dp, size_t i, int kind)
 	return j + k <= e ? j + k : NO_LINE;
 }
 
+/* A line of the file that ends in a CR of its own (a CRLF line of an LF
+ * diff) shows it as U+240D at its end, when all of it (n bytes) was
+ * read: a change from CRLF to LF is then seen, and marked, as the change
+ * of that CR. */
+static void file_cr(const struct diff_pane *dp, const struct diff_line *l,
+		    size_t n, struct buf *out)
+{
+	if (n == l->len && diff_line_file_cr(&dp->d, l))
+		buf_addstr(out, "\xe2\x90\x8d");
+}
+
 /* Sanitize diff line i whole (it is at most INTRA_MAX bytes) into out. */
 static int whole_line(struct diff_pane *dp, size_t i, struct buf *out)
 {
@@ -158,6 +169,7 @@ static int whole_line(struct diff_pane *dp, size_t i, struct buf *out)
 		return -1;
 	raw = line_text(dp, &l, l.len, &n);
 	text_sanitize(out, raw, n, 8, 0);
+	file_cr(dp, &l, n, out);
 	return 0;
 }
 
@@ -238,6 +250,7 @@ static int dp_get(void *ctx, size_t i, struct draw_text *t,
 			n--;
 	}
 	text_sanitize(&dp->line, raw, n, 8, 0);
+	file_cr(dp, &l, n, &dp->line);
 	t->s = dp->line.ptr;
 	t->len = dp->line.len;
 	t->base = kind_slot((unsigned)l.kind);
@@ -297,7 +310,7 @@ static size_t dp_rows(void *ctx, size_t i, int cols)
 		l = diff_line_at(&dp->d, j);
 	dp->seq = j + 1;
 	dp->seq_line = l;
-	if (cols < 1 || l.len > (size_t)cols)
+	if (cols < 1 || l.len + !!diff_line_file_cr(&dp->d, &l) > (size_t)cols)
 		return 0;
 	raw = line_text(dp, &l, l.len, &n);
 	if (memchr(raw, '\t', n) || memchr(raw, 0xe2, n) ||
