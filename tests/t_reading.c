@@ -762,6 +762,54 @@ static void test_crlf_change_visible(void **state)
 	}
 }
 
+/* The fix pane's title wraps with the pane (Megatron's "for dev", the
+ * mark of a backport, at its end); o closes and opens the <details> of
+ * the pull request's description as it does the issue's. */
+static void test_fix_title_and_details(void **state)
+{
+	struct fixture *f = *state;
+	char *s;
+
+	add_real(f);
+	run(f, 35, 120, "NVIDIA/Megatron-LM#1474", "<Tab>\n:dump-screen t\n"
+	    "/Test log\n<Enter>\no\n:dump-screen closed\no\n"
+	    ":dump-screen open\n");
+	s = dump(f, "t");
+	assert_contains(s, "#3694 Pad dropped tokens before the all-to-all");
+	assert_contains(s, "for dev");
+	assert_contains(s, "\xe2\x96\xbe Test log");
+	assert_contains(s, "all 4 MoE functional tests pass");
+	free(s);
+	s = dump(f, "closed");
+	assert_contains(s, "\xe2\x96\xb8 Test log");
+	assert_not_contains(s, "all 4 MoE functional tests pass");
+	assert_contains(s, "section closed (o opens it)");
+	free(s);
+	s = dump(f, "open");
+	assert_contains(s, "all 4 MoE functional tests pass");
+	free(s);
+	/* in the diff there is no section to close */
+	run(f, 35, 120, "NVIDIA/Megatron-LM#1474", "]o\n:dump-screen d\n");
+	assert_row_has(f, "d", 34, "no <details> section here");
+}
+
+/* An item whose author and dates were not recorded says so, in words. */
+static void test_unknown_author(void **state)
+{
+	struct fixture *f = *state;
+	char *s;
+
+	add_real(f);
+	run(f, 24, 80, "hpcaitech/ColossalAI#5580", ":dump-screen a\n");
+	s = dump(f, "a");
+	assert_contains(s, "author and opening date not recorded");
+	assert_contains(s, "(author not recorded) commented (date not "
+			"recorded):");
+	assert_not_contains(s, "ghost");
+	assert_not_contains(s, " on ?");
+	free(s);
+}
+
 /* ---- HTML, links, shortcodes ----------------------------------------- */
 
 static const char html_body[] =
@@ -1056,6 +1104,8 @@ int main(int argc, char **argv)
 		T(test_jump_keeps_line_starts),
 		T(test_jump_wrapped),
 		T(test_crlf_change_visible),
+		T(test_fix_title_and_details),
+		T(test_unknown_author),
 		T(test_html),
 		T(test_links_and_shortcodes),
 		T(test_details_toggle),

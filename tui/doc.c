@@ -115,6 +115,66 @@ void doc_end(struct doc *d)
 	d->open = 0;
 }
 
+void doc_wrap_last(struct doc *d, int width)
+{
+	struct text_lines tl = TEXT_LINES_INIT;
+	struct doc_line l;
+	struct span *spans = NULL;
+	char *text;
+	size_t i, k;
+
+	if (d->open)
+		doc_end(d);
+	if (!d->nr)
+		return;
+	l = d->lines[d->nr - 1];
+	if (text_width(d->text.ptr + l.off, l.len) <= width)
+		return;
+	text_wrap(&tl, d->text.ptr + l.off, l.len, width);
+	if (tl.nr < 2) {
+		text_lines_release(&tl);
+		return;
+	}
+	/* take the line out, then lay its pieces down again */
+	text = xstrndup(d->text.ptr + l.off, l.len);
+	if (l.nr_spans) {
+		spans = xcalloc(l.nr_spans, sizeof(*spans));
+		memcpy(spans, d->spans + l.span0, l.nr_spans * sizeof(*spans));
+	}
+	d->nr--;
+	buf_setlen(&d->text, l.off);
+	d->nr_spans = l.span0;
+	for (i = 0; i < tl.nr; i++) {
+		size_t at = tl.v[i].off, end = at + tl.v[i].len;
+
+		doc_begin(d, (enum slot)l.slot, l.verbatim, l.anchor);
+		d->lines[d->nr].src_first = l.src_first;
+		d->lines[d->nr].src_last = l.src_last;
+		while (at < end) {
+			enum slot slot = (enum slot)l.slot;
+			size_t stop = end;
+
+			/* the span at `at`, or the plain text up to the next */
+			for (k = 0; k < l.nr_spans; k++) {
+				if (spans[k].start <= at && at < spans[k].end) {
+					slot = (enum slot)spans[k].slot;
+					if (spans[k].end < stop)
+						stop = spans[k].end;
+				} else if (spans[k].start > at &&
+					   spans[k].start < stop) {
+					stop = spans[k].start;
+				}
+			}
+			doc_put(d, text + at, stop - at, slot);
+			at = stop;
+		}
+		doc_end(d);
+	}
+	free(text);
+	free(spans);
+	text_lines_release(&tl);
+}
+
 void doc_line(struct doc *d, const char *s, enum slot slot,
 	      unsigned long long anchor)
 {

@@ -1125,6 +1125,19 @@ void md_sections_toggle(struct md_sections *sec, size_t k)
 	sec->closed[k] = !sec->closed[k];
 }
 
+size_t md_sections_at(const struct md_sections *sec, size_t top, size_t end)
+{
+	size_t k, pick = (size_t)-1;
+
+	for (k = 0; k < sec->nr; k++) {
+		if (sec->title[k] >= top && sec->title[k] < end)
+			return k;
+		if (sec->title[k] < top)
+			pick = k;
+	}
+	return pick;
+}
+
 void md_sections_release(struct md_sections *sec)
 {
 	if (!sec)

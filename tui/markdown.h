@@ -54,6 +54,11 @@ void md_render_sections(struct doc *d, const char *md, size_t len,
 			struct md_sections *sec);
 /* Open section k if closed, close it if open. */
 void md_sections_toggle(struct md_sections *sec, size_t k);
+/* The section `o` means for a view of doc lines [top, end): the first
+ * whose title is in view, else the last one that begins above it (the
+ * one being read); (size_t)-1 when there is none. */
+size_t md_sections_at(const struct md_sections *sec, size_t top,
+		      size_t end);
 void md_sections_release(struct md_sections *sec);
 
 #define MD_ANCHOR_SPAN (1ULL << 40)

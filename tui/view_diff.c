@@ -43,6 +43,7 @@ struct diff_pane {
 	size_t fix;		/* shown fix, index into item.fixes */
 	struct diff d;		/* its parse */
 	struct doc pre;		/* lines above the diff, per width */
+	struct md_sections sec;	/* the <details> of its description */
 	int width;		/* pre rendered for; 0 = not yet */
 	struct pager pg;
 	struct buf line;	/* the sanitized line last asked for */
@@ -352,6 +353,8 @@ static void render_pre(struct diff_pane *dp, int width)
 		doc_line(d, "Code it from the issue alone.", SLOT_DIM, 1);
 		return;
 	}
+	/* the title wraps with the pane: its end (" for dev", a backport's
+	 * mark) is never cut */
 	doc_begin(d, SLOT_MD_HEADING, 0, 0);
 	if (f->number) {
 		buf_addf(&b, "#%lld ", f->number);
@@ -360,6 +363,7 @@ static void render_pre(struct diff_pane *dp, int width)
 	doc_put_untrusted(d, f->title && *f->title ? f->title : "(untitled)",
 			  SLOT_MD_HEADING);
 	doc_end(d);
+	doc_wrap_last(d, width);
 
 	buf_reset(&b);
 	fig(&b, f->additions >= 0 ? f->additions : dp->d.additions,
@@ -380,6 +384,7 @@ static void render_pre(struct diff_pane *dp, int width)
 		doc_puts(d, b.ptr, SLOT_META);
 	}
 	doc_end(d);
+	doc_wrap_last(d, width);
 	if (f->url && *f->url) {
 		doc_begin(d, SLOT_MD_LINK, 1, 2);
 		doc_put_untrusted(d, f->url, SLOT_MD_LINK);
@@ -417,12 +422,15 @@ static void render_pre(struct diff_pane *dp, int width)
 				 df->deletions);
 		doc_puts(d, b.ptr, SLOT_DIM);
 		doc_end(d);
+		doc_wrap_last(d, width);
 	}
+	dp->sec.nr = 0;
 	if (f->body && *f->body) {
 		unsigned long long a = 4 + dp->d.nr_files;
 
 		doc_line(d, "", SLOT_NORMAL, a);
-		md_render(d, f->body, strlen(f->body), width, MD_ANCHOR_SPAN);
+		md_render_sections(d, f->body, strlen(f->body), width,
+				   MD_ANCHOR_SPAN, &dp->sec);
 	}
 	doc_line(d, "", SLOT_NORMAL, 2 * MD_ANCHOR_SPAN);
 	buf_release(&b);
@@ -435,6 +443,7 @@ static void show_fix(struct diff_pane *dp, size_t fix)
 
 	diff_release(&dp->d);
 	diff_source_close(&dp->src);
+	md_sections_release(&dp->sec);	/* every section open again */
 	dp->fix = fix;
 	f = cur_fix(dp);
 	if (f) {
@@ -641,6 +650,36 @@ static int jump(struct diff_pane *dp, size_t target, size_t cur, int found)
 	return 1;
 }
 
+/* `o`: close or open the <details> section of the description in view
+ * (or the one being read), rendering the lines above the diff again and
+ * keeping the place. */
+static int toggle_section(struct view *v)
+{
+	struct diff_pane *dp = v->priv;
+	struct md_sections *ms = &dp->sec;
+	size_t pick, top = dp->pg.top, old_pre = dp->pre.nr;
+	size_t end = top + (size_t)(dp->pg.rows > 0 ? dp->pg.rows : 1);
+	unsigned long long a;
+
+	/* the sections are the description's, above the diff */
+	pick = top < old_pre ? md_sections_at(ms, top, end) : (size_t)-1;
+	if (pick == (size_t)-1) {
+		screen_msg(v->scr, MSG_INFO, "no <details> section here");
+		return H_HANDLED;
+	}
+	md_sections_toggle(ms, pick);
+	a = dp->pre.lines[top].anchor;
+	render_pre(dp, dp->width);
+	dp->pg.match = NO_MATCH;
+	pager_goto(&dp->pg, doc_find_anchor(&dp->pre, a));
+	if (pick < ms->nr && ms->title[pick] < dp->pg.top)
+		pager_goto(&dp->pg, ms->title[pick]);
+	screen_msg(v->scr, MSG_INFO, "section %s (o %s it)",
+		   ms->closed[pick] ? "closed" : "opened",
+		   ms->closed[pick] ? "opens" : "closes");
+	return H_REDRAW;
+}
+
 static int diff_handle(struct view *v, enum action a, int key)
 {
 	struct diff_pane *dp = v->priv;
@@ -705,6 +744,8 @@ static int diff_handle(struct view *v, enum action a, int key)
 	case ACT_WRAP:
 		screen_toggle_wrap(scr, PANE_DIFF, &dp->pg);
 		return H_REDRAW;
+	case ACT_TOGGLE_SECTION:
+		return toggle_section(v);
 	default:
 		return pager_action(&dp->pg, a) ? H_REDRAW : H_UNHANDLED;
 	}
@@ -723,6 +764,7 @@ static void diff_close(struct view *v)
 		diff_release(&dp->d);
 		diff_source_close(&dp->src);
 		doc_release(&dp->pre);
+		md_sections_release(&dp->sec);
 		pager_release(&dp->pg);
 		buf_release(&dp->line);
 		buf_release(&dp->ia);

@@ -47,6 +47,48 @@ static void put_date(struct doc *d, const char *iso, enum slot slot)
 	}
 }
 
+/* "opened by AUTHOR on DATE", saying plainly what was not recorded (an
+ * import without the author or the date; a deleted account). */
+static void opened(struct doc *d, const char *author, const char *at)
+{
+	int who = author && *author, when = at && *at;
+
+	if (!who && !when) {
+		doc_puts(d, "author and opening date not recorded", SLOT_META);
+		return;
+	}
+	doc_puts(d, "opened ", SLOT_META);
+	if (who) {
+		doc_puts(d, "by ", SLOT_META);
+		doc_put_untrusted(d, author, SLOT_STATUS_OK);
+	} else {
+		doc_puts(d, "(author not recorded)", SLOT_META);
+	}
+	if (when) {
+		doc_puts(d, " on ", SLOT_META);
+		put_date(d, at, SLOT_META);
+	} else {
+		doc_puts(d, " (date not recorded)", SLOT_META);
+	}
+}
+
+/* "AUTHOR commented on DATE:", the same way. */
+static void commented(struct doc *d, const char *author, const char *at)
+{
+	if (author && *author)
+		doc_put_untrusted(d, author, SLOT_STATUS_OK);
+	else
+		doc_puts(d, "(author not recorded)", SLOT_META);
+	doc_puts(d, " commented", SLOT_META);
+	if (at && *at) {
+		doc_puts(d, " on ", SLOT_META);
+		put_date(d, at, SLOT_META);
+	} else {
+		doc_puts(d, " (date not recorded)", SLOT_META);
+	}
+	doc_puts(d, ":", SLOT_META);
+}
+
 static void wrapped(struct doc *d, const char *s, int width, enum slot slot,
 		    unsigned long long anchor)
 {
@@ -120,13 +162,11 @@ static void render(struct issue_pane *ip, const struct item *it, int width)
 		doc_puts(d, ")", SLOT_META);
 	}
 	doc_end(d);
+	doc_wrap_last(d, width);
 
 	doc_begin(d, SLOT_META, 0, 1ULL << 31);
-	doc_puts(d, "opened by ", SLOT_META);
-	doc_put_untrusted(d, it->author ? it->author : "ghost", SLOT_STATUS_OK);
-	doc_puts(d, " on ", SLOT_META);
-	put_date(d, it->created_at, SLOT_META);
-	if (it->closed_at) {
+	opened(d, it->author, it->created_at);
+	if (it->closed_at && *it->closed_at) {
 		doc_puts(d, ", closed ", SLOT_META);
 		put_date(d, it->closed_at, SLOT_META);
 		if (it->days_open >= 0) {
@@ -136,8 +176,11 @@ static void render(struct issue_pane *ip, const struct item *it, int width)
 				 "" : "s");
 			doc_puts(d, b.ptr, SLOT_META);
 		}
+	} else if (it->state && !strcmp(it->state, "closed")) {
+		doc_puts(d, ", closed (date not recorded)", SLOT_META);
 	}
 	doc_end(d);
+	doc_wrap_last(d, width);
 
 	if (it->nr_labels) {
 		doc_begin(d, SLOT_META, 0, (1ULL << 31) + 1);
@@ -148,6 +191,7 @@ static void render(struct issue_pane *ip, const struct item *it, int width)
 			doc_puts(d, "]", SLOT_LABEL);
 		}
 		doc_end(d);
+		doc_wrap_last(d, width);
 	}
 	if (it->url && *it->url) {
 		doc_begin(d, SLOT_MD_LINK, 1, (1ULL << 31) + 2);
@@ -182,12 +226,9 @@ static void render(struct issue_pane *ip, const struct item *it, int width)
 		sec += MD_ANCHOR_SPAN;
 		doc_line(d, "", SLOT_NORMAL, sec);
 		doc_begin(d, SLOT_META, 0, sec);
-		doc_put_untrusted(d, c->author ? c->author : "ghost",
-				  SLOT_STATUS_OK);
-		doc_puts(d, " commented on ", SLOT_META);
-		put_date(d, c->created_at, SLOT_META);
-		doc_puts(d, ":", SLOT_META);
+		commented(d, c->author, c->created_at);
 		doc_end(d);
+		doc_wrap_last(d, width);
 		if (c->body && *c->body)
 			md_render_sections(d, c->body, strlen(c->body), width,
 					   sec + 1, ms);
@@ -279,18 +320,11 @@ static int toggle_section(struct view *v)
 {
 	struct issue_pane *ip = v->priv;
 	struct md_sections *ms = &ip->sec;
-	size_t k, pick = (size_t)-1, top = ip->pg.top;
+	size_t pick, top = ip->pg.top;
 	size_t end = top + (size_t)(ip->pg.rows > 0 ? ip->pg.rows : 1);
 	unsigned long long a;
 
-	for (k = 0; k < ms->nr; k++) {
-		if (ms->title[k] >= top && ms->title[k] < end) {
-			pick = k;
-			break;
-		}
-		if (ms->title[k] < top)
-			pick = k;
-	}
+	pick = md_sections_at(ms, top, end);
 	if (pick == (size_t)-1) {
 		screen_msg(v->scr, MSG_INFO, "no <details> section here");
 		return H_HANDLED;
