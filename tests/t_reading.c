@@ -1064,7 +1064,8 @@ static void test_keys_file(void **state)
 		"bind picker \x1b[2J quit\n"
 		"bind generic <C-j> line-down\n");
 	run(f, 24, 80, NULL, ":dump-screen start\nx\n:dump-screen x\ns\n"
-	    ":dump-screen s\n?/Submit the\n<Enter>\n:dump-screen help\n");
+	    ":dump-screen s\n?/Submit the\n<Enter>\n:dump-screen help\n"
+	    "q\nj\n:dump-screen hint\n");
 	buf_addf(&want, "%s:3: no keymap \"nosuch\" (line ignored); 4 more "
 		 "bad lines", path.ptr);
 	{
@@ -1078,6 +1079,11 @@ static void test_keys_file(void **state)
 	}
 	assert_row_has(f, "x", 23, "not submitted: required dimensions");
 	assert_row_has(f, "s", 23, "s: no such key here");
+	/* the hint line names the keys in force */
+	assert_row_has(f, "hint", 23, "x submit");
+	s = row(f, "hint", 23);
+	assert_not_contains(s, "s submit");
+	free(s);
 	/* ? lists x for submit, and not s */
 	s = dump(f, "help");
 	assert_contains(s, "\xe2\x94\x82   x                           Submit "

@@ -577,6 +577,60 @@ size_t key_parse(const char *s, size_t len, int *key)
 	return n;
 }
 
+/* The first key of table `b` (NULL-ended by ACT_NONE), or of the user's
+ * bindings `u`, that does `a` in keymap km. */
+static int first_key(enum keymap_id km, enum action a,
+		     const struct user_keys *u, const struct binding *b)
+{
+	size_t i;
+
+	if (u) {
+		for (i = 0; i < u->nr; i++)
+			if (u->v[i].action == a &&
+			    keymap_lookup(km, u->v[i].key) == a)
+				return u->v[i].key;
+		return 0;
+	}
+	for (; b->action != ACT_NONE; b++)
+		if (b->action == a && keymap_lookup(km, b->key) == a)
+			return b->key;
+	return 0;
+}
+
+int keymap_key_for(enum keymap_id km, enum action a)
+{
+	int k;
+
+	if ((unsigned)km >= NR_KEYMAPS)
+		return 0;
+	if ((k = first_key(km, a, &user[km], NULL)) ||
+	    (k = first_key(km, a, NULL, keymaps[km].keys)))
+		return k;
+	if (!keymaps[km].fallback)
+		return 0;
+	if ((k = first_key(km, a, &user[KEYMAP_GENERIC], NULL)) ||
+	    (k = first_key(km, a, NULL, keymaps[KEYMAP_GENERIC].keys)))
+		return k;
+	return 0;
+}
+
+const char *keyname_hint(int key, char out[32])
+{
+	size_t n;
+
+	if (key == '<') {
+		snprintf(out, 32, "<");
+		return out;
+	}
+	keyname_of(key, out);
+	n = strlen(out);
+	if (n > 2 && out[0] == '<' && out[n - 1] == '>') {
+		memmove(out, out + 1, n - 2);
+		out[n - 2] = '\0';
+	}
+	return out;
+}
+
 int key_is_text(int key)
 {
 	if (TK_IS_FN(key) || key < 32 || key == 127)

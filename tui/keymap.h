@@ -217,6 +217,14 @@ void keymap_help(struct buf *out);
  * generic ones, then the overlays it opens. */
 void keymap_help_for(struct buf *out, enum keymap_id screen);
 
+/* The first key in force (a keys file's bindings first, then the
+ * defaults, then the generic ones for the keymaps that fall back) that
+ * does `a` in keymap `km`; 0 when no key does. */
+int keymap_key_for(enum keymap_id km, enum action a);
+/* A key's name for a hint line: as keyname_of() gives it, without the
+ * angle brackets ("Tab", "C-x", "j").  Writes into out[32]. */
+const char *keyname_hint(int key, char out[32]);
+
 /* Is `key` something a text field takes (a printable character)? */
 int key_is_text(int key);
 

@@ -478,6 +478,20 @@ int screen_action(struct screen *scr, enum action a, int key)
 	}
 }
 
+void screen_hint(struct buf *out, enum keymap_id km, enum action a,
+		 enum action a2, const char *what)
+{
+	int k = keymap_key_for(km, a), k2 = 0;
+	char kn[32];
+
+	if (!k)
+		return;
+	buf_addstr(out, keyname_hint(k, kn));
+	if (a2 != ACT_NONE && (k2 = keymap_key_for(km, a2)))
+		buf_addf(out, "/%s", keyname_hint(k2, kn));
+	buf_addf(out, " %s  ", what);
+}
+
 int screen_wrap_setting(int pane)
 {
 	return settings_get(pane == PANE_DIFF ? SET_WRAP_FIX :

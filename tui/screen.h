@@ -284,6 +284,13 @@ void screen_toggle_wrap(struct screen *scr, int pane, struct pager *pg);
 /* The wrap a pane starts with: the user's setting. */
 int screen_wrap_setting(int pane);
 
+/* Append a hint for the status line to `out`: the key in force in keymap
+ * `km` for action `a` (and, when `a2` is not ACT_NONE, "/" and its key),
+ * then `what` - "s submit  ", "]/[ hunk  "; nothing when no key does
+ * `a`, so the hints follow a keys file. */
+void screen_hint(struct buf *out, enum keymap_id km, enum action a,
+		 enum action a2, const char *what);
+
 /*
  * The frame every screen shares (screen.c), for the screens built on it
  * (view_code.c, view_adjudicate.c, view_agree.c).

@@ -773,16 +773,29 @@ static void draw_bar(struct screen *scr)
 	free(cx);
 }
 
+/* The status line's hints: the keys in force (a keys file's too). */
 static void hints(struct screen *scr, struct buf *b)
 {
 	size_t n = scr->cb.nr_dims > 9 ? 9 : scr->cb.nr_dims;
 
-	if (n)
+	if (n && keymap_lookup(KEYMAP_MAIN, '1') == ACT_PICK_DIM &&
+	    keymap_lookup(KEYMAP_MAIN, (int)('0' + n)) == ACT_PICK_DIM)
 		buf_addf(b, "1-%zu code  ", n);
-	buf_addstr(b, "s submit  m memo  u/d flag  ");
+	else
+		screen_hint(b, KEYMAP_MAIN, ACT_PICK_UNCODED, ACT_NONE, "code");
+	screen_hint(b, KEYMAP_MAIN, ACT_SUBMIT, ACT_NONE, "submit");
+	screen_hint(b, KEYMAP_MAIN, ACT_MEMO, ACT_NONE, "memo");
+	screen_hint(b, KEYMAP_MAIN, ACT_UNCERTAIN, ACT_DISCUSS, "flag");
 	if (!scr->split)
-		buf_addstr(b, "Tab pane  ");
-	buf_addstr(b, "]/[ hunk  / search  >/< item  ? help  q quit");
+		screen_hint(b, KEYMAP_MAIN, ACT_SWITCH_PANE, ACT_NONE, "pane");
+	screen_hint(b, KEYMAP_MAIN, ACT_NEXT_HUNK, ACT_PREV_HUNK, "hunk");
+	screen_hint(b, KEYMAP_MAIN, ACT_SEARCH, ACT_NONE, "search");
+	screen_hint(b, KEYMAP_MAIN, ACT_NEXT_ITEM, ACT_PREV_ITEM, "item");
+	screen_hint(b, KEYMAP_MAIN, ACT_HELP, ACT_NONE, "help");
+	screen_hint(b, KEYMAP_MAIN, ACT_QUIT, ACT_NONE, "quit");
+	/* no trailing blanks */
+	while (b->len && b->ptr[b->len - 1] == ' ')
+		buf_setlen(b, b->len - 1);
 }
 
 static void draw_status(struct screen *scr)
