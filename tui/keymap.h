@@ -142,7 +142,8 @@
 	_(SHOW_EVIDENCE, "show-evidence", \
 	  "Show the coders' evidence with the lines they quote") \
 	_(NEXT_EVIDENCE, "next-evidence", \
-	  "Show the next citation of the coders' evidence in its pane") \
+	  "Show the next citation of the selected dimension in its pane " \
+	  "(the fix that has it)") \
 	_(TOGGLE_BLIND, "toggle-blind", \
 	  "Turn blind adjudication off or on (the owner only)") \
 	_(AGREEMENT, "agreement", \

@@ -75,7 +75,8 @@ struct view_ops {
 	int (*cite)(struct view *v, size_t from, size_t to,
 		    struct evidence_cite *c, struct err *e);
 	/* The other way: the pager lines *from..*to showing citation c;
-	 * 0 when this pane does not show them.  May be NULL. */
+	 * 0 when this pane does not show them.  The fix pane shows another
+	 * fix of the item when that one has them.  May be NULL. */
 	int (*find)(struct view *v, const struct evidence_cite *c,
 		    size_t *from, size_t *to);
 };

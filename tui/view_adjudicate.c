@@ -273,6 +273,7 @@ static int load_item(struct adj *adj, long long id, struct err *e)
 	adj->top = 0;
 	adj->sel = 0;
 	adj->ev_next = 0;
+	adj->ev_dim = adj->sel;
 	if (adj->is.nr_dims) {
 		size_t d = adj_first_disagreement(adj, adj->is.nr_dims - 1);
 

@@ -895,12 +895,13 @@ static int diff_cite(struct view *v, size_t from, size_t to,
 	return 0;
 }
 
-static int diff_find(struct view *v, const struct evidence_cite *c,
-		     size_t *from, size_t *to)
+/* The pager lines of the shown fix that show citation c: all of its
+ * lines when `whole`, else any. */
+static int find_in_fix(struct diff_pane *dp, const struct evidence_cite *c,
+		       size_t *from, size_t *to, int whole)
 {
-	struct diff_pane *dp = v->priv;
 	const struct diff_file *df = NULL;
-	long old = 0, new = 0, n;
+	long old = 0, new = 0, n, count = 0;
 	size_t j, k;
 	int numbered = 0, found = 0;
 
@@ -942,8 +943,37 @@ static int diff_find(struct view *v, const struct evidence_cite *c,
 			*from = dp->pre.nr + j;
 		*to = dp->pre.nr + j;
 		found = 1;
+		count++;
 	}
-	return found;
+	return found && (!whole || count == c->to - c->from + 1);
+}
+
+/* The shown fix when it shows every line cited; else the first other
+ * fix of the item that does is shown instead (a backport, a follow-up
+ * fix); else, as a last resort, the lines the shown fix has of them. */
+static int diff_find(struct view *v, const struct evidence_cite *c,
+		     size_t *from, size_t *to)
+{
+	struct diff_pane *dp = v->priv;
+	size_t orig = dp->fix, k;
+
+	if (find_in_fix(dp, c, from, to, 1))
+		return 1;
+	if (c->pane != EVIDENCE_DIFF || !dp->it)
+		return 0;
+	for (k = 0; k < dp->it->nr_fixes; k++) {
+		if (k == orig)
+			continue;
+		show_fix(dp, k);
+		diff_layout(v);
+		if (find_in_fix(dp, c, from, to, 1))
+			return 1;
+	}
+	if (dp->fix != orig) {
+		show_fix(dp, orig);
+		diff_layout(v);
+	}
+	return find_in_fix(dp, c, from, to, 0);
 }
 
 static struct pager *diff_pager(struct view *v)
