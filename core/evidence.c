@@ -13,6 +13,11 @@
 #include "core/item.h"
 #include "core/label.h"
 
+static const char *pane_name(enum evidence_pane p)
+{
+	return p == EVIDENCE_DIFF ? "diff" : p == EVIDENCE_PR ? "pr" : "issue";
+}
+
 void evidence_cite_release(struct evidence_cite *c)
 {
 	if (!c)
@@ -52,8 +57,9 @@ int evidence_parse(const char *spec, struct evidence_cite *c,
 	range = strrchr(spec, ':');
 	if (!range || parse_range(range + 1, &c->from, &c->to) < 0)
 		return err_set(e, ERR_INPUT, "--evidence %s: expected "
-			       "diff:PATH[:old]:L1-L2 or issue:body:L1-L2 or "
-			       "issue:comment:N:L1-L2 (lines from 1)", spec);
+			       "diff:PATH[:old]:L1-L2, issue:body:L1-L2, "
+			       "issue:comment:N:L1-L2, pr:N:body:L1-L2 or "
+			       "pr:N:comment:K:L1-L2 (lines from 1)", spec);
 	if (!strncmp(spec, "diff:", 5)) {
 		const char *path = spec + 5;
 		size_t len;
@@ -98,9 +104,34 @@ int evidence_parse(const char *spec, struct evidence_cite *c,
 		return err_set(e, ERR_INPUT, "--evidence %s: issue:body:L1-L2 "
 			       "or issue:comment:N:L1-L2", spec);
 	}
+	if (!strncmp(spec, "pr:", 3)) {
+		char *end;
+		const char *what;
+
+		c->pane = EVIDENCE_PR;
+		errno = 0;
+		c->pr = strtoll(spec + 3, &end, 10);
+		if (end == spec + 3 || *end != ':' || errno || c->pr < 1 ||
+		    end >= range)
+			return err_set(e, ERR_INPUT, "--evidence %s: "
+				       "pr:N:body:L1-L2 or pr:N:comment:K:L1-L2 "
+				       "(N the pull request's number)", spec);
+		what = end + 1;
+		if (!strncmp(what, "body:", 5) && what + 4 == range)
+			return 0;
+		if (!strncmp(what, "comment:", 8) && what + 8 < range) {
+			errno = 0;
+			c->comment = (int)strtol(what + 8, &end, 10);
+			if (end == range && !errno && c->comment >= 1)
+				return 0;
+		}
+		c->comment = 0;
+		return err_set(e, ERR_INPUT, "--evidence %s: pr:N:body:L1-L2 "
+			       "or pr:N:comment:K:L1-L2", spec);
+	}
 	return err_set(e, ERR_INPUT, "--evidence %s: cite the diff "
-		       "(diff:PATH:L1-L2) or the issue (issue:body:L1-L2)",
-		       spec);
+		       "(diff:PATH:L1-L2), the issue (issue:body:L1-L2) or a "
+		       "pull request (pr:N:body:L1-L2)", spec);
 }
 
 /* Does `path` end with what reads as a side (":old", ":new")?  Then the
@@ -119,6 +150,10 @@ void evidence_format(const struct evidence_cite *c, struct buf *out)
 	if (c->pane == EVIDENCE_DIFF)
 		buf_addf(out, "diff:%s:%s", c->path, c->old_side ? "old:" :
 			 ends_like_side(c->path) ? "new:" : "");
+	else if (c->pane == EVIDENCE_PR && c->comment)
+		buf_addf(out, "pr:%lld:comment:%d:", c->pr, c->comment);
+	else if (c->pane == EVIDENCE_PR)
+		buf_addf(out, "pr:%lld:body:", c->pr);
 	else if (c->comment)
 		buf_addf(out, "issue:comment:%d:", c->comment);
 	else
@@ -274,18 +309,35 @@ static int quote(const struct item *it, const struct evidence_cite *c,
 	size_t i;
 	int has_file = 0, ret = -1;
 
-	if (c->pane == EVIDENCE_ISSUE) {
+	if (c->pane == EVIDENCE_ISSUE || c->pane == EVIDENCE_PR) {
 		const char *text = it->body;
+		const struct comment *cs = it->comments;
+		size_t nr = it->nr_comments;
 
-		if (c->comment) {
-			if ((size_t)c->comment > it->nr_comments) {
-				err_set(e, ERR_INPUT, "the item has %zu "
-					"comment%s",
-					it->nr_comments,
-					it->nr_comments == 1 ? "" : "s");
+		if (c->pane == EVIDENCE_PR) {
+			const struct fix *f = NULL;
+
+			for (i = 0; i < it->nr_fixes && !f; i++)
+				if (it->fixes[i].number == c->pr)
+					f = &it->fixes[i];
+			if (!f) {
+				err_set(e, ERR_INPUT, "the item has no pull "
+					"request #%lld among its fixes", c->pr);
 				goto out;
 			}
-			text = it->comments[c->comment - 1].body;
+			text = f->body;
+			cs = f->comments;
+			nr = f->nr_comments;
+		}
+		if (c->comment) {
+			if ((size_t)c->comment > nr) {
+				err_set(e, ERR_INPUT, "%s has %zu comment%s",
+					c->pane == EVIDENCE_PR ? "the pull "
+					"request" : "the item", nr,
+					nr == 1 ? "" : "s");
+				goto out;
+			}
+			text = cs[c->comment - 1].body;
 		}
 		n = text_lines(text, c->from, c->to, out);
 		if (c->to > n) {
@@ -398,15 +450,15 @@ int evidence_add(struct store *st, const struct actor *a,
 	store_now(now);
 	s = store_prepare(st, "INSERT INTO evidence (item_id, member_id, "
 			  "dimension, pane, path, old_side, comment, "
-			  "line_from, line_to, quote, created_at) VALUES "
-			  "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id", e);
+			  "line_from, line_to, quote, created_at, pr) VALUES "
+			  "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+			  e);
 	if (!s)
 		goto out;
 	sqlite3_bind_int64(s, 1, item_id);
 	sqlite3_bind_int64(s, 2, a->member_id);
 	sqlite3_bind_text(s, 3, dim, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 4, c->pane == EVIDENCE_DIFF ? "diff" : "issue",
-			  -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 4, pane_name(c->pane), -1, SQLITE_STATIC);
 	store_bind_text(s, 5, c->path);
 	sqlite3_bind_int(s, 6, c->old_side);
 	sqlite3_bind_int(s, 7, c->comment);
@@ -414,6 +466,10 @@ int evidence_add(struct store *st, const struct actor *a,
 	sqlite3_bind_int64(s, 9, c->to);
 	sqlite3_bind_text(s, 10, q.ptr, (int)q.len, SQLITE_STATIC);
 	sqlite3_bind_text(s, 11, now, -1, SQLITE_STATIC);
+	if (c->pane == EVIDENCE_PR)
+		sqlite3_bind_int64(s, 12, c->pr);
+	else
+		sqlite3_bind_null(s, 12);
 	rc = store_step(st, s, "saving evidence", e);
 	if (rc <= 0) {
 		if (rc == 0)
@@ -490,18 +546,25 @@ static void fill_row(sqlite3_stmt *s, struct evidence_row *r)
 	r->id = sqlite3_column_int64(s, 0);
 	r->member_id = sqlite3_column_int64(s, 1);
 	r->dimension = (const char *)sqlite3_column_text(s, 2);
-	r->cite.pane = !strcmp((const char *)sqlite3_column_text(s, 3),
-			       "diff") ? EVIDENCE_DIFF : EVIDENCE_ISSUE;
+	{
+		const char *pane = (const char *)sqlite3_column_text(s, 3);
+
+		r->cite.pane = !strcmp(pane, "diff") ? EVIDENCE_DIFF :
+			       !strcmp(pane, "pr") ? EVIDENCE_PR :
+			       EVIDENCE_ISSUE;
+	}
 	r->cite.path = (char *)sqlite3_column_text(s, 4);
 	r->cite.old_side = sqlite3_column_int(s, 5);
 	r->cite.comment = sqlite3_column_int(s, 6);
 	r->cite.from = (long)sqlite3_column_int64(s, 7);
 	r->cite.to = (long)sqlite3_column_int64(s, 8);
 	r->quote = (const char *)sqlite3_column_text(s, 9);
+	r->cite.pr = sqlite3_column_int64(s, 11);
 }
 
 #define EVIDENCE_COLS "SELECT id, member_id, dimension, pane, path, " \
-	"old_side, comment, line_from, line_to, quote, item_id FROM evidence "
+	"old_side, comment, line_from, line_to, quote, item_id, pr FROM " \
+	"evidence "
 
 int evidence_cursor_open(struct evidence_cursor *c, struct store *st,
 			 struct err *e)

@@ -9,6 +9,8 @@
  *   diff:PATH:old:L1-L2    ... before the fix (the old side)
  *   issue:body:L1-L2       lines of the issue's text
  *   issue:comment:N:L1-L2  lines of its N-th comment (from 1)
+ *   pr:N:body:L1-L2        lines of pull request #N's description
+ *   pr:N:comment:K:L1-L2   lines of its K-th comment (from 1)
  * "L1" alone is the one line.  A PATH that itself ends in ":old" or
  * ":new" is written with ":new:" for the new side, so the form reads
  * back as it was written.  The quoted text is taken from the item as
@@ -28,14 +30,16 @@
 #include "core/member.h"
 #include "core/store.h"
 
-enum evidence_pane { EVIDENCE_DIFF, EVIDENCE_ISSUE };
+enum evidence_pane { EVIDENCE_DIFF, EVIDENCE_ISSUE, EVIDENCE_PR };
 
 struct evidence_cite {
 	enum evidence_pane pane;
-	char *path;		/* diff: the file; issue: NULL */
+	char *path;		/* diff: the file; else NULL */
 	int old_side;		/* diff: the lines before the fix */
-	int comment;		/* issue: 0 the body, else the N-th comment */
+	int comment;		/* issue, pr: 0 the body (description), else
+				   the N-th comment */
 	long from, to;		/* lines, from 1, from <= to */
+	long long pr;		/* pr: the pull request's number */
 };
 
 /* Parse SPEC (above) into *c (release with evidence_cite_release()).

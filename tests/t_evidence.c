@@ -71,6 +71,16 @@ static void test_malformed(void **state)
 	refused("issue:comment::1", "issue:body");
 	refused("issue:bodyx:1", "issue:body");
 	refused("wiki:x:1", "cite the diff");
+	refused("pr:12", "pr:N:body");
+	refused("pr:x:body:1", "pr:N:body");
+	refused("pr:0:body:1", "pr:N:body");
+	refused("pr::body:1", "pr:N:body");
+	refused("pr:5:1", "pr:N:body");
+	refused("pr:5:body:x:1", "pr:N:body");
+	refused("pr:5:comment:0:1", "pr:N:body");
+	refused("pr:5:comment::1", "pr:N:body");
+	refused("pr:5:comments:1:1", "pr:N:body");
+	refused("pr:99999999999999999999:body:1", "pr:N:body");
 }
 
 struct parsed {
@@ -79,19 +89,22 @@ struct parsed {
 	const char *path;
 	int old_side, comment;
 	long from, to;
+	long long pr;
 };
 
 static void test_parse(void **state)
 {
 	static const struct parsed cases[] = {
-		{ "diff:a/b.py:3", EVIDENCE_DIFF, "a/b.py", 0, 0, 3, 3 },
-		{ "diff:a/b.py:3-9", EVIDENCE_DIFF, "a/b.py", 0, 0, 3, 9 },
-		{ "diff:a/b.py:old:3-9", EVIDENCE_DIFF, "a/b.py", 1, 0, 3, 9 },
-		{ "diff:a/b.py:new:3", EVIDENCE_DIFF, "a/b.py", 0, 0, 3, 3 },
-		{ "diff:old:1", EVIDENCE_DIFF, "old", 0, 0, 1, 1 },
-		{ "diff:x:y.py:2", EVIDENCE_DIFF, "x:y.py", 0, 0, 2, 2 },
-		{ "issue:body:1-2", EVIDENCE_ISSUE, NULL, 0, 0, 1, 2 },
-		{ "issue:comment:3:7", EVIDENCE_ISSUE, NULL, 0, 3, 7, 7 },
+		{ "diff:a/b.py:3", EVIDENCE_DIFF, "a/b.py", 0, 0, 3, 3, 0 },
+		{ "diff:a/b.py:3-9", EVIDENCE_DIFF, "a/b.py", 0, 0, 3, 9, 0 },
+		{ "diff:a/b.py:old:3-9", EVIDENCE_DIFF, "a/b.py", 1, 0, 3, 9, 0 },
+		{ "diff:a/b.py:new:3", EVIDENCE_DIFF, "a/b.py", 0, 0, 3, 3, 0 },
+		{ "diff:old:1", EVIDENCE_DIFF, "old", 0, 0, 1, 1, 0 },
+		{ "diff:x:y.py:2", EVIDENCE_DIFF, "x:y.py", 0, 0, 2, 2, 0 },
+		{ "issue:body:1-2", EVIDENCE_ISSUE, NULL, 0, 0, 1, 2, 0 },
+		{ "issue:comment:3:7", EVIDENCE_ISSUE, NULL, 0, 3, 7, 7, 0 },
+		{ "pr:5342:body:3-5", EVIDENCE_PR, NULL, 0, 0, 3, 5, 5342 },
+		{ "pr:7:comment:2:1", EVIDENCE_PR, NULL, 0, 2, 1, 1, 7 },
 	};
 	size_t i;
 
@@ -112,6 +125,7 @@ static void test_parse(void **state)
 		assert_int_equal(c.comment, w->comment);
 		assert_int_equal(c.from, w->from);
 		assert_int_equal(c.to, w->to);
+		assert_int_equal(c.pr, w->pr);
 		evidence_cite_release(&c);
 	}
 }
@@ -124,6 +138,7 @@ static void test_round_trip(void **state)
 		"diff:a.py:3", "diff:a.py:old:3-4", "diff:a:old:new:5",
 		"diff:a:new:new:5-6", "diff:a:new:old:7", "diff:a:old:old:8",
 		"diff:x:y:z:9", "issue:body:1", "issue:comment:2:3-4",
+		"pr:5342:body:3", "pr:5342:comment:1:1-2",
 	};
 	static const struct {
 		const char *path;

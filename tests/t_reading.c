@@ -793,6 +793,46 @@ static void test_fix_title_and_details(void **state)
 	assert_row_has(f, "d", 34, "no <details> section here");
 }
 
+/* The root cause stated only in the pull request's description: the fix
+ * pane shows the description and the pull request's comments, and their
+ * lines are cited like the issue's (pr:N:body, pr:N:comment:K). */
+static void test_cite_pr_text(void **state)
+{
+	struct fixture *f = *state;
+	char *s;
+
+	add_real(f);
+	run(f, 35, 120, "microsoft/DeepSpeed#5337", "<Tab>\n:dump-screen p\n"
+	    "22<Esc>\n/The gradients of the first\n<Enter>\n.e2\n"
+	    ":dump-screen b\n/also explains\n<Enter>\ne2\n:dump-screen c\n");
+	s = dump(f, "p");
+	assert_contains(s, "## Root cause");
+	assert_contains(s, "1 comment on the pull request");
+	assert_contains(s, "reviewer commented on 2024-04-02 15:00:");
+	assert_contains(s, "This also explains the divergence");
+	free(s);
+	assert_row_has(f, "b", 34, "cited pr:5342:body:3 for root_cause");
+	assert_row_has(f, "c", 34, "cited pr:5342:comment:1:1-2 for "
+		       "root_cause");
+	{
+		sqlite3_stmt *st;
+
+		assert_int_equal(sqlite3_prepare_v2(f->st.db, "SELECT pane, pr, "
+			"comment, quote FROM evidence ORDER BY id", -1, &st,
+			NULL), SQLITE_OK);
+		assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+		assert_string_equal((const char *)sqlite3_column_text(st, 0),
+				    "pr");
+		assert_int_equal(sqlite3_column_int(st, 1), 5342);
+		assert_int_equal(sqlite3_column_int(st, 2), 0);
+		assert_non_null(strstr((const char *)sqlite3_column_text(st,
+			3), "were never averaged"));
+		assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+		assert_int_equal(sqlite3_column_int(st, 2), 1);
+		sqlite3_finalize(st);
+	}
+}
+
 /* An item whose author and dates were not recorded says so, in words. */
 static void test_unknown_author(void **state)
 {
@@ -1112,6 +1152,7 @@ int main(int argc, char **argv)
 		T(test_crlf_change_visible),
 		T(test_fix_title_and_details),
 		T(test_unknown_author),
+		T(test_cite_pr_text),
 		T(test_html),
 		T(test_links_and_shortcodes),
 		T(test_details_toggle),

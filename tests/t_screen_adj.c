@@ -738,6 +738,25 @@ static void test_evidence_list_and_jump(void **state)
 	assert_row_contains(f, "j4", 29, "no evidence cited for fix_pattern");
 }
 
+/* A citation of a pull request's description: e shows that fix, with
+ * the cited lines above its diff. */
+static void test_evidence_in_a_pr_description(void **state)
+{
+	struct fixture *f = *state;
+	struct err e = ERR_INIT;
+	long long id;
+
+	id = item_find(&f->st, "microsoft/DeepSpeed#6011", &e);
+	assert_true(id > 0);
+	cite(f, &f->bob, id, "symptom", "pr:6098:body:1");
+	ADJ_OK(f, NULL, 30, 120, "microsoft/DeepSpeed#6011",
+	       "e\n:dump-screen a\n");
+	assert_row_contains(f, "a", 29, "evidence for symptom (1 of 1): "
+			    "pr:6098:body:1");
+	assert_row_contains(f, "a", 1, "fix 2/2 #6098");
+	assert_row_contains(f, "a", 2, "Follow-up to #6020.");
+}
+
 /* A citation of lines only the item's second fix shows: e shows that
  * fix, and the first one again for a citation of its lines. */
 static void test_evidence_in_the_other_fix(void **state)
@@ -1489,6 +1508,7 @@ int main(int argc, char **argv)
 		T(test_shared_code_at_80),
 		T(test_evidence_list_and_jump),
 		T(test_evidence_in_the_other_fix),
+		T(test_evidence_in_a_pr_description),
 		T(test_blind_coders),
 		T(test_blind_order_both_ways),
 		T(test_owner_turns_blinding_off),

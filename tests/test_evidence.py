@@ -100,6 +100,21 @@ class Evidence(unittest.TestCase):
             "SELECT count(*) FROM audit WHERE action = 'evidence.add'"),
             [(3,)])
 
+    def test_a_study_of_the_last_schema_keeps_its_evidence(self):
+        self.s.ok("label", ITEM, "symptom=hang", "--evidence",
+                  "issue:body:1", "--evidence", "diff:%s:287-288" % PATH,
+                  as_="alice")
+        before = self.s.query("SELECT id, dimension, pane, path, line_from,"
+                              " line_to, quote FROM evidence ORDER BY id")
+        self.s.downgrade(9)
+        self.s.ok("status")
+        self.assertEqual(self.s.query("PRAGMA user_version"), [(10,)])
+        self.assertEqual(self.s.query(
+            "SELECT id, dimension, pane, path, line_from, line_to, quote "
+            "FROM evidence ORDER BY id"), before)
+        self.assertEqual(self.s.query("SELECT count(*) FROM evidence WHERE "
+                                      "pr IS NOT NULL"), [(0,)])
+
     def test_bad_citations_save_nothing(self):
         before = self.s.dump()
         for args, code, says in (
@@ -261,6 +276,39 @@ class EvidenceOfRealLookingBugs(unittest.TestCase):
         self.assertEqual([e["quote"] for e in ev], [
             "-export OMP_NUM_THREADS=8\r\n",
             " #!/bin/bash\n+export OMP_NUM_THREADS=8\n"])
+
+    def test_the_pull_request_description_and_comments(self):
+        item = "microsoft/DeepSpeed#5337"
+        out = self.s.ok("label", item, "root_cause=numerical_issue",
+                        "--evidence", "pr:5342:body:3", "--evidence",
+                        "pr:5342:comment:1:2", as_="alice")
+        self.assertIn("2 citations", out)
+        js = [json.loads(l) for l in self.s.ok(
+            "export", "--raw", "--format", "jsonl", as_="alice").splitlines()]
+        ev, = [r["evidence"] for r in js if r["dimension"] == "root_cause"]
+        self.assertEqual([e["cite"] for e in ev],
+                         ["pr:5342:body:3", "pr:5342:comment:1:2"])
+        self.assertTrue(ev[0]["quote"].startswith(
+            "The gradients of the first micro step were never averaged"))
+        self.assertEqual(ev[1]["quote"],
+                         "This also explains the divergence reported in "
+                         "#5301.\n")
+        rows = list(csv.DictReader(io.StringIO(self.s.ok(
+            "export", "--raw", as_="alice"))))
+        self.assertEqual([r["evidence"] for r in rows
+                          if r["dimension"] == "root_cause"],
+                         ["pr:5342:body:3|pr:5342:comment:1:2"])
+        before = self.s.dump()
+        for spec, says in (
+                ("pr:9999:body:1", "no pull request #9999"),
+                ("pr:5342:comment:2:1", "the pull request has 1 comment"),
+                ("pr:5342:body:40", "that text has 7 lines"),
+                ("pr:5342:1", "pr:N:body:L1-L2")):
+            err = self.s.fail("label", item, "root_cause=numerical_issue",
+                              "--evidence", spec, as_="alice")
+            self.assertIn(says, err, spec)
+            self.assertEqual(len(err.strip().splitlines()), 1, err)
+        self.assertEqual(before, self.s.dump())
 
 
 if __name__ == "__main__":

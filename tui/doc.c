@@ -115,6 +115,46 @@ void doc_end(struct doc *d)
 	d->open = 0;
 }
 
+/* "2024-01-02T03:04:05Z" -> "2024-01-02 03:04" (untrusted: sanitized
+ * by the caller's doc_put_untrusted). */
+void doc_put_date(struct doc *d, const char *iso, enum slot slot)
+{
+	char out[17];
+	size_t n;
+
+	if (!iso || !*iso) {
+		doc_puts(d, "?", slot);
+		return;
+	}
+	n = strlen(iso);
+	if (n >= 16 && iso[10] == 'T') {
+		memcpy(out, iso, 10);
+		out[10] = ' ';
+		memcpy(out + 11, iso + 11, 5);
+		out[16] = '\0';
+		doc_put_untrusted(d, out, slot);
+	} else {
+		doc_put_untrusted(d, iso, slot);
+	}
+}
+
+/* "AUTHOR commented on DATE:", the same way. */
+void doc_commented(struct doc *d, const char *author, const char *at)
+{
+	if (author && *author)
+		doc_put_untrusted(d, author, SLOT_STATUS_OK);
+	else
+		doc_puts(d, "(author not recorded)", SLOT_META);
+	doc_puts(d, " commented", SLOT_META);
+	if (at && *at) {
+		doc_puts(d, " on ", SLOT_META);
+		doc_put_date(d, at, SLOT_META);
+	} else {
+		doc_puts(d, " (date not recorded)", SLOT_META);
+	}
+	doc_puts(d, ":", SLOT_META);
+}
+
 void doc_wrap_last(struct doc *d, int width)
 {
 	struct text_lines tl = TEXT_LINES_INIT;

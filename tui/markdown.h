@@ -63,4 +63,20 @@ void md_sections_release(struct md_sections *sec);
 
 #define MD_ANCHOR_SPAN (1ULL << 40)
 
+/*
+ * Citing rendered text: a document whose texts were rendered one after
+ * the other at anchors k * MD_ANCHOR_SPAN (k = 1 the first text, say an
+ * issue's body, k = 2 its first comment ...), its other lines below
+ * MD_ANCHOR_SPAN, maps back to the source lines of one text.
+ */
+/* The text (*part, k as above) and source lines *lo..*hi behind doc lines
+ * from..to, lines without source (headers, blank lines) left out.  0;
+ * -1 when the lines belong to two texts; -2 when none has a source. */
+int md_source_lines(const struct doc *d, size_t from, size_t to,
+		    unsigned long long *part, long *lo, long *hi);
+/* The other way: the doc lines *from..*to rendered from source lines
+ * lo..hi of text `part`; 0 when there are none. */
+int md_doc_lines(const struct doc *d, unsigned long long part, long lo,
+		 long hi, size_t *from, size_t *to);
+
 #endif

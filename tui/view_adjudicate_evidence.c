@@ -207,7 +207,8 @@ void adj_next_evidence(struct adj *adj)
 	}
 	adj_coder_label(adj, ev->coder, &who);
 	evidence_format(&ev->cite, &b);
-	pane = ev->cite.pane == EVIDENCE_DIFF ? PANE_DIFF : PANE_ISSUE;
+	/* a pull request's text is in the fix pane, above its diff */
+	pane = ev->cite.pane == EVIDENCE_ISSUE ? PANE_ISSUE : PANE_DIFF;
 	v = &scr->panes[pane];
 	pg = v->ops->pager ? v->ops->pager(v) : NULL;
 	if (!pg || !v->ops->find || !v->ops->find(v, &ev->cite, &from, &to)) {

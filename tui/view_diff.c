@@ -342,6 +342,7 @@ static void render_pre(struct diff_pane *dp, int width)
 	struct doc *d = &dp->pre;
 	const struct fix *f = cur_fix(dp);
 	struct buf b = BUF_INIT;
+	unsigned long long sec;
 	size_t i;
 
 	doc_clear(d);
@@ -432,7 +433,33 @@ static void render_pre(struct diff_pane *dp, int width)
 		md_render_sections(d, f->body, strlen(f->body), width,
 				   MD_ANCHOR_SPAN, &dp->sec);
 	}
-	doc_line(d, "", SLOT_NORMAL, 2 * MD_ANCHOR_SPAN);
+	/* its conversation, each comment a text of its own (citable as
+	 * pr:N:comment:K, as the issue's are) */
+	sec = MD_ANCHOR_SPAN;
+	if (f->nr_comments) {
+		buf_reset(&b);
+		buf_addf(&b, "%s%s %zu comment%s on the pull request",
+			 glyph(G_RULE), glyph(G_RULE), f->nr_comments,
+			 f->nr_comments == 1 ? "" : "s");
+		doc_line(d, "", SLOT_NORMAL, sec + MD_ANCHOR_SPAN - 1);
+		doc_line(d, b.ptr, SLOT_MD_RULE, sec + MD_ANCHOR_SPAN - 1);
+	}
+	for (i = 0; i < f->nr_comments; i++) {
+		const struct comment *c = &f->comments[i];
+
+		sec += MD_ANCHOR_SPAN;
+		doc_line(d, "", SLOT_NORMAL, sec);
+		doc_begin(d, SLOT_META, 0, sec);
+		doc_commented(d, c->author, c->created_at);
+		doc_end(d);
+		doc_wrap_last(d, width);
+		if (c->body && *c->body)
+			md_render_sections(d, c->body, strlen(c->body), width,
+					   sec + 1, &dp->sec);
+		else
+			doc_line(d, "(empty)", SLOT_DIM, sec + 1);
+	}
+	doc_line(d, "", SLOT_NORMAL, sec + MD_ANCHOR_SPAN);
 	buf_release(&b);
 }
 
@@ -809,6 +836,37 @@ static const char *plain_path(const char *path)
 	return path;
 }
 
+/* Pager lines from..to above the diff as a citation of the pull
+ * request's description or of one of its comments (as the issue's are
+ * cited: tui/markdown.h's md_source_lines()). */
+static int pr_cite(struct diff_pane *dp, size_t from, size_t to,
+		   struct evidence_cite *c, struct err *e)
+{
+	const struct fix *f = cur_fix(dp);
+	unsigned long long part;
+	long lo, hi;
+	int rc = md_source_lines(&dp->pre, from, to, &part, &lo, &hi);
+
+	if (rc == -1)
+		return err_set(e, ERR_INPUT, "a citation is lines of the pull "
+			       "request's description or of one comment: the "
+			       "range goes past it");
+	if (rc < 0 || !f)
+		return err_set(e, ERR_INPUT, "no text of the pull request "
+			       "there: move the cursor onto its description, "
+			       "a comment, or lines of a hunk");
+	if (f->number <= 0)
+		return err_set(e, ERR_INPUT, "this pull request's number is "
+			       "not known: its text cannot be cited");
+	memset(c, 0, sizeof(*c));
+	c->pane = EVIDENCE_PR;
+	c->pr = f->number;
+	c->comment = (int)(part - 1);
+	c->from = lo;
+	c->to = hi;
+	return 0;
+}
+
 /*
  * Pager lines from..to as a citation: lines of one file, numbered as the
  * hunk headers count them - added and context lines on the new side,
@@ -826,7 +884,9 @@ static int diff_cite(struct view *v, size_t from, size_t to,
 	int numbered = 0;
 	const char *path;
 
-	if (to < dp->pre.nr || !dp->d.nr_lines)
+	if (to < dp->pre.nr)
+		return pr_cite(dp, from, to, c, e);
+	if (!dp->d.nr_lines)
 		return err_set(e, ERR_INPUT, "those lines are not the diff: "
 			       "put the cursor on lines of a hunk");
 	j0 = from < dp->pre.nr ? 0 : from - dp->pre.nr;
@@ -948,6 +1008,27 @@ static int find_in_fix(struct diff_pane *dp, const struct evidence_cite *c,
 	return found && (!whole || count == c->to - c->from + 1);
 }
 
+/* A citation of a pull request's text: the fix that is that pull request
+ * is shown, and its lines found above the diff. */
+static int find_pr(struct view *v, const struct evidence_cite *c,
+		   size_t *from, size_t *to)
+{
+	struct diff_pane *dp = v->priv;
+	size_t k;
+
+	for (k = 0; dp->it && k < dp->it->nr_fixes; k++)
+		if (dp->it->fixes[k].number == c->pr)
+			break;
+	if (!dp->it || k == dp->it->nr_fixes)
+		return 0;
+	if (k != dp->fix) {
+		show_fix(dp, k);
+		diff_layout(v);
+	}
+	return md_doc_lines(&dp->pre, (unsigned long long)c->comment + 1,
+			    c->from, c->to, from, to);
+}
+
 /* The shown fix when it shows every line cited; else the first other
  * fix of the item that does is shown instead (a backport, a follow-up
  * fix); else, as a last resort, the lines the shown fix has of them. */
@@ -957,6 +1038,8 @@ static int diff_find(struct view *v, const struct evidence_cite *c,
 	struct diff_pane *dp = v->priv;
 	size_t orig = dp->fix, k;
 
+	if (c->pane == EVIDENCE_PR)
+		return find_pr(v, c, from, to);
 	if (find_in_fix(dp, c, from, to, 1))
 		return 1;
 	if (c->pane != EVIDENCE_DIFF || !dp->it)

@@ -24,29 +24,6 @@ struct issue_pane {
 	struct md_sections sec;	/* the <details> of body and comments */
 };
 
-/* "2024-01-02T03:04:05Z" -> "2024-01-02 03:04" (untrusted: sanitized
- * by the caller's doc_put_untrusted). */
-static void put_date(struct doc *d, const char *iso, enum slot slot)
-{
-	char out[17];
-	size_t n;
-
-	if (!iso || !*iso) {
-		doc_puts(d, "?", slot);
-		return;
-	}
-	n = strlen(iso);
-	if (n >= 16 && iso[10] == 'T') {
-		memcpy(out, iso, 10);
-		out[10] = ' ';
-		memcpy(out + 11, iso + 11, 5);
-		out[16] = '\0';
-		doc_put_untrusted(d, out, slot);
-	} else {
-		doc_put_untrusted(d, iso, slot);
-	}
-}
-
 /* "opened by AUTHOR on DATE", saying plainly what was not recorded (an
  * import without the author or the date; a deleted account). */
 static void opened(struct doc *d, const char *author, const char *at)
@@ -66,27 +43,10 @@ static void opened(struct doc *d, const char *author, const char *at)
 	}
 	if (when) {
 		doc_puts(d, " on ", SLOT_META);
-		put_date(d, at, SLOT_META);
+		doc_put_date(d, at, SLOT_META);
 	} else {
 		doc_puts(d, " (date not recorded)", SLOT_META);
 	}
-}
-
-/* "AUTHOR commented on DATE:", the same way. */
-static void commented(struct doc *d, const char *author, const char *at)
-{
-	if (author && *author)
-		doc_put_untrusted(d, author, SLOT_STATUS_OK);
-	else
-		doc_puts(d, "(author not recorded)", SLOT_META);
-	doc_puts(d, " commented", SLOT_META);
-	if (at && *at) {
-		doc_puts(d, " on ", SLOT_META);
-		put_date(d, at, SLOT_META);
-	} else {
-		doc_puts(d, " (date not recorded)", SLOT_META);
-	}
-	doc_puts(d, ":", SLOT_META);
 }
 
 static void wrapped(struct doc *d, const char *s, int width, enum slot slot,
@@ -168,7 +128,7 @@ static void render(struct issue_pane *ip, const struct item *it, int width)
 	opened(d, it->author, it->created_at);
 	if (it->closed_at && *it->closed_at) {
 		doc_puts(d, ", closed ", SLOT_META);
-		put_date(d, it->closed_at, SLOT_META);
+		doc_put_date(d, it->closed_at, SLOT_META);
 		if (it->days_open >= 0) {
 			buf_reset(&b);
 			buf_addf(&b, " (%.0f day%s)", it->days_open,
@@ -226,7 +186,7 @@ static void render(struct issue_pane *ip, const struct item *it, int width)
 		sec += MD_ANCHOR_SPAN;
 		doc_line(d, "", SLOT_NORMAL, sec);
 		doc_begin(d, SLOT_META, 0, sec);
-		commented(d, c->author, c->created_at);
+		doc_commented(d, c->author, c->created_at);
 		doc_end(d);
 		doc_wrap_last(d, width);
 		if (c->body && *c->body)
@@ -384,35 +344,22 @@ static int issue_cite(struct view *v, size_t from, size_t to,
 		      struct evidence_cite *c, struct err *e)
 {
 	struct issue_pane *ip = v->priv;
-	const struct doc *d = &ip->doc;
-	unsigned long long part = 0;
-	long lo = 0, hi = 0;
-	size_t i;
+	unsigned long long part;
+	long lo, hi;
+	int rc = md_source_lines(&ip->doc, from, to, &part, &lo, &hi);
 
-	for (i = from; i <= to && i < d->nr; i++) {
-		const struct doc_line *l = &d->lines[i];
-		unsigned long long k = l->anchor / MD_ANCHOR_SPAN;
-
-		if (!l->src_first || !l->len || k < 1)
-			continue;
-		if (part && k != part)
-			return err_set(e, ERR_INPUT, "a citation is lines of "
-				       "the issue's text or of one comment: "
-				       "the range goes past it");
-		part = k;
-		if (!lo || l->src_first < lo)
-			lo = l->src_first;
-		if (l->src_last > hi)
-			hi = l->src_last;
-	}
-	if (!part)
+	if (rc == -1)
+		return err_set(e, ERR_INPUT, "a citation is lines of the "
+			       "issue's text or of one comment: the range "
+			       "goes past it");
+	if (rc < 0)
 		return err_set(e, ERR_INPUT, "no text of the issue there: "
 			       "move the cursor onto the body or a comment");
 	memset(c, 0, sizeof(*c));
 	c->pane = EVIDENCE_ISSUE;
 	c->comment = (int)(part - 1);
 	c->from = lo;
-	c->to = hi < lo ? lo : hi;
+	c->to = hi;
 	return 0;
 }
 
@@ -420,26 +367,11 @@ static int issue_find(struct view *v, const struct evidence_cite *c,
 		      size_t *from, size_t *to)
 {
 	struct issue_pane *ip = v->priv;
-	const struct doc *d = &ip->doc;
-	size_t i;
-	int found = 0;
 
 	if (c->pane != EVIDENCE_ISSUE)
 		return 0;
-	for (i = 0; i < d->nr; i++) {
-		const struct doc_line *l = &d->lines[i];
-
-		if (!l->src_first || !l->len ||
-		    l->anchor / MD_ANCHOR_SPAN != (unsigned long long)
-		    c->comment + 1 || l->src_last < c->from ||
-		    l->src_first > c->to)
-			continue;
-		if (!found)
-			*from = i;
-		*to = i;
-		found = 1;
-	}
-	return found;
+	return md_doc_lines(&ip->doc, (unsigned long long)c->comment + 1,
+			    c->from, c->to, from, to);
 }
 
 static struct pager *issue_pager(struct view *v)
