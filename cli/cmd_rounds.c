@@ -498,6 +498,45 @@ static int cite(struct cli *c, const struct codebook *cb, const char **pos,
 	return ret;
 }
 
+struct kept {
+	const char *dim;
+	size_t nr;
+};
+
+static int count_dim(const struct evidence_row *row, void *data)
+{
+	struct kept *k = data;
+
+	k->nr += !strcmp(row->dimension, k->dim);
+	return 0;
+}
+
+/* A dimension cleared (DIM=) keeps its citations, as the screen does when
+ * told to: say so, and how to drop them. */
+static void kept_citations(struct cli *c, const char **pos, int npos)
+{
+	struct err e = ERR_INIT;
+	long long id = item_find(&c->st, pos[0], &e);
+	int i;
+
+	for (i = 1; id > 0 && i < npos; i++) {
+		const char *eq = strchr(pos[i], '=');
+		struct kept k;
+
+		if (!eq || eq[1])
+			continue;
+		k.dim = xstrndup(pos[i], (size_t)(eq - pos[i]));
+		k.nr = 0;
+		if (evidence_list(&c->st, &c->actor, id, count_dim, &k,
+				  &e) == 0 && k.nr)
+			printf("%s: %s cleared; its %zu citation%s (`bugcoder "
+			       "evidence list %s` lists them, `evidence remove` "
+			       "drops one)\n", pos[0], k.dim, k.nr,
+			       k.nr == 1 ? " stays" : "s stay", pos[0]);
+		free((char *)k.dim);
+	}
+}
+
 CMD(label)
 {
 	static const char usage[] =
@@ -599,6 +638,7 @@ CMD(label)
 	if (nr_cites)
 		printf(", %zu citation%s", nr_cites, nr_cites == 1 ? "" : "s");
 	printf("\n");
+	kept_citations(c, pos, npos);
 	goto out;
 fail:
 	store_rollback(&c->st);

@@ -495,32 +495,48 @@ out:
 	return ret;
 }
 
-int evidence_remove(struct store *st, const struct actor *a, long long id,
-		    struct err *e)
+static void fill_row(sqlite3_stmt *s, struct evidence_row *r);
+#define EVIDENCE_COLS "SELECT id, member_id, dimension, pane, path, " \
+	"old_side, comment, line_from, line_to, quote, item_id, pr, " \
+	"created_at FROM evidence "
+
+/* Remove evidence `id` (the actor's, on `item_id` when not 0) inside the
+ * caller's transaction, audited with what it cited. */
+static int remove_one(struct store *st, const struct actor *a,
+		      long long item_id, long long id, struct err *e)
 {
 	sqlite3_stmt *s = NULL;
-	long long item_id = 0;
+	struct evidence_row r;
+	struct buf spec = BUF_INIT;
 	char *dim = NULL;
+	long long on;
 	int ret = -1, rc;
 
-	if (store_begin(st, e) < 0)
-		return -1;
-	s = store_prepare(st, "SELECT item_id, dimension FROM evidence WHERE "
-			  "id = ? AND member_id = ?", e);
+	s = store_prepare(st, EVIDENCE_COLS "WHERE id = ? AND member_id = ?",
+			  e);
 	if (!s)
 		goto out;
 	sqlite3_bind_int64(s, 1, id);
 	sqlite3_bind_int64(s, 2, a->member_id);
 	rc = store_step(st, s, "reading evidence", e);
 	if (rc == 0)
-		err_set(e, ERR_NOTFOUND, "no evidence %lld of yours", id);
+		err_set(e, ERR_NOTFOUND, "no evidence %lld of %s's", id,
+			a->name);
 	if (rc <= 0)
 		goto out;
-	item_id = sqlite3_column_int64(s, 0);
-	dim = xstrdup((const char *)sqlite3_column_text(s, 1));
+	fill_row(s, &r);
+	on = sqlite3_column_int64(s, 10);
+	if (item_id && on != item_id) {
+		err_set(e, ERR_NOTFOUND, "evidence %lld of %s's is not on that "
+			"item", id, a->name);
+		goto out;
+	}
+	dim = xstrdup(r.dimension);
+	evidence_format(&r.cite, &spec);
 	sqlite3_finalize(s);
 	s = NULL;
-	if (label_check_access(st, a, item_id, e) < 0)
+	/* frozen like the label: a closed round, an adjudicated item */
+	if (label_check_access(st, a, on, e) < 0)
 		goto out;
 	s = store_prepare(st, "DELETE FROM evidence WHERE id = ?", e);
 	if (!s)
@@ -529,14 +545,73 @@ int evidence_remove(struct store *st, const struct actor *a, long long id,
 	if (store_step(st, s, "removing evidence", e) < 0)
 		goto out;
 	if (store_audit(st, a->os_user, actor_for(a), "evidence.remove",
-			item_id, dim, NULL, NULL, e) < 0)
+			on, dim, spec.ptr, NULL, e) < 0)
 		goto out;
-	ret = store_commit(st, e);
+	ret = 0;
+out:
+	sqlite3_finalize(s);
+	buf_release(&spec);
+	free(dim);
+	return ret;
+}
+
+int evidence_remove(struct store *st, const struct actor *a,
+		    long long item_id, long long id, struct err *e)
+{
+	if (store_begin(st, e) < 0)
+		return -1;
+	if (remove_one(st, a, item_id, id, e) < 0) {
+		store_rollback(st);
+		return -1;
+	}
+	return store_commit(st, e);
+}
+
+/* The ids of one dimension's citations. */
+struct id_list {
+	const char *dim;
+	long long *v;
+	size_t nr, alloc;
+};
+
+static int collect_ids(const struct evidence_row *row, void *data)
+{
+	struct id_list *l = data;
+
+	if (!strcmp(row->dimension, l->dim)) {
+		ALLOC_GROW(l->v, l->nr + 1, l->alloc);
+		l->v[l->nr++] = row->id;
+	}
+	return 0;
+}
+
+int evidence_remove_dim(struct store *st, const struct actor *a,
+			long long item_id, const char *dim, size_t *removed,
+			struct err *e)
+{
+	struct id_list l = { dim, NULL, 0, 0 };
+	size_t i;
+	int ret = -1;
+
+	if (removed)
+		*removed = 0;
+	if (store_begin(st, e) < 0)
+		return -1;
+	if (evidence_each(st, a, item_id, a->member_id, collect_ids, &l,
+			  e) < 0)
+		goto out;
+	for (i = 0; i < l.nr; i++)
+		if (remove_one(st, a, item_id, l.v[i], e) < 0)
+			goto out;
+	if (store_commit(st, e) < 0)
+		goto out;
+	if (removed)
+		*removed = l.nr;
+	ret = 0;
 out:
 	if (ret < 0)
 		store_rollback(st);
-	sqlite3_finalize(s);
-	free(dim);
+	free(l.v);
 	return ret;
 }
 
@@ -559,12 +634,12 @@ static void fill_row(sqlite3_stmt *s, struct evidence_row *r)
 	r->cite.from = (long)sqlite3_column_int64(s, 7);
 	r->cite.to = (long)sqlite3_column_int64(s, 8);
 	r->quote = (const char *)sqlite3_column_text(s, 9);
+	r->item_id = sqlite3_column_int64(s, 10);
 	r->cite.pr = sqlite3_column_int64(s, 11);
+	r->created_at = (const char *)sqlite3_column_text(s, 12);
+	r->repo = NULL;
+	r->number = 0;
 }
-
-#define EVIDENCE_COLS "SELECT id, member_id, dimension, pane, path, " \
-	"old_side, comment, line_from, line_to, quote, item_id, pr FROM " \
-	"evidence "
 
 int evidence_cursor_open(struct evidence_cursor *c, struct store *st,
 			 struct err *e)
@@ -653,6 +728,39 @@ int evidence_each(struct store *st, const struct actor *a,
 		/* evidence is the annotator's work, blinded like labels */
 		if (!access_rule(a, r.member_id, round != 0, closed))
 			continue;
+		stop = fn(&r, data);
+	}
+	sqlite3_finalize(s);
+	if (stop)
+		return stop;
+	return rc < 0 ? -1 : 0;
+}
+
+int evidence_list(struct store *st, const struct actor *a, long long item_id,
+		  int (*fn)(const struct evidence_row *row, void *data),
+		  void *data, struct err *e)
+{
+	sqlite3_stmt *s;
+	int rc, stop = 0;
+
+	/* one's own work: nothing here is another member's to hide */
+	s = store_prepare(st, "SELECT e.id, e.member_id, e.dimension, e.pane, "
+			  "e.path, e.old_side, e.comment, e.line_from, "
+			  "e.line_to, e.quote, e.item_id, e.pr, e.created_at, "
+			  "i.repo, i.number FROM evidence e JOIN items i ON "
+			  "i.id = e.item_id WHERE e.member_id = ?1 AND (?2 = 0 "
+			  "OR e.item_id = ?2) ORDER BY i.repo, i.number, "
+			  "e.dimension, e.id", e);
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, a->member_id);
+	sqlite3_bind_int64(s, 2, item_id);
+	while (!stop && (rc = store_step(st, s, "reading evidence", e)) > 0) {
+		struct evidence_row r;
+
+		fill_row(s, &r);
+		r.repo = (const char *)sqlite3_column_text(s, 13);
+		r.number = sqlite3_column_int64(s, 14);
 		stop = fn(&r, data);
 	}
 	sqlite3_finalize(s);

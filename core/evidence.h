@@ -60,16 +60,29 @@ int evidence_add(struct store *st, const struct actor *a,
 		 const struct codebook *cb, long long item_id,
 		 const char *dim, const struct evidence_cite *c,
 		 long long *id, struct err *e);
-/* Remove the actor's evidence `id`.  Audited. */
-int evidence_remove(struct store *st, const struct actor *a, long long id,
-		    struct err *e);
+/* Remove the actor's evidence `id` (on `item_id`, when not 0): the same
+ * access as labelling (a closed round or an adjudicated item keeps it).
+ * One transaction, audited with what it cited (the old value).  0, or -1
+ * with ERR_NOTFOUND when the actor has no such evidence there. */
+int evidence_remove(struct store *st, const struct actor *a,
+		    long long item_id, long long id, struct err *e);
+/* Remove every citation of the actor's for `dim` on `item_id` (when a
+ * label is cleared and its citations go with it), *removed (may be NULL)
+ * how many.  One transaction, each audited. */
+int evidence_remove_dim(struct store *st, const struct actor *a,
+			long long item_id, const char *dim, size_t *removed,
+			struct err *e);
 
 struct evidence_row {
 	long long id;
 	long long member_id;
+	long long item_id;
 	const char *dimension;
 	struct evidence_cite cite;
 	const char *quote;
+	const char *created_at;
+	const char *repo;	/* evidence_list() only, else NULL */
+	long long number;	/* ... and the item's number */
 };
 
 /* Call fn(row, data) for the evidence of member `member_id` (0: every
@@ -78,6 +91,15 @@ struct evidence_row {
  * it; 0 at the end; -1 with `e` filled. */
 int evidence_each(struct store *st, const struct actor *a,
 		  long long item_id, long long member_id,
+		  int (*fn)(const struct evidence_row *row, void *data),
+		  void *data, struct err *e);
+
+/* Call fn(row, data) for every citation of the actor's own (member
+ * actor->member_id) on `item_id`, or on every item when it is 0, by item
+ * name, dimension and id; row->repo and row->number name the item.
+ * Stops at fn's first non-zero return and returns it; 0 at the end; -1
+ * with `e` filled. */
+int evidence_list(struct store *st, const struct actor *a, long long item_id,
 		  int (*fn)(const struct evidence_row *row, void *data),
 		  void *data, struct err *e);
 

@@ -183,6 +183,93 @@ ODD_DIFF = (
     " forty-two\n")
 
 
+class EvidenceCommand(unittest.TestCase):
+    """`bugcoder evidence list|remove`: one's own citations, with ids."""
+
+    def setUp(self):
+        self.s = Study(members=MEMBERS)
+        self.s.ok("round", "create", "r1", "--items",
+                  "DeepSpeed#4187,DeepSpeed#4422", "--annotators",
+                  "alice,bob")
+        self.s.ok("label", ITEM, "symptom=hang", "root_cause=concurrency",
+                  "--evidence", "symptom=issue:body:1", "--evidence",
+                  "root_cause=diff:%s:287-288" % PATH, as_="alice")
+        self.s.ok("label", ITEM, "symptom=crash", "--evidence",
+                  "issue:body:2", as_="bob")
+
+    def tearDown(self):
+        self.s.close()
+
+    def ids(self, who):
+        return {d: i for i, d in self.s.query(
+            "SELECT e.id, e.dimension FROM evidence e JOIN members m ON "
+            "m.id = e.member_id WHERE m.name = ?", who)}
+
+    def test_list_shows_ones_own_with_ids(self):
+        mine = self.ids("alice")
+        out = self.s.ok("evidence", "list", as_="alice")
+        self.assertIn("%-6d microsoft/DeepSpeed#4187  symptom      "
+                      "issue:body:1" % mine["symptom"], out)
+        self.assertIn("root_cause   diff:%s:287-288" % PATH, out)
+        self.assertIn("| +        elif not self.__is_next_in_trace", out)
+        # never bob's, never his name
+        self.assertNotIn("issue:body:2", out)
+        rows = list(csv.DictReader(io.StringIO(self.s.ok(
+            "evidence", "list", ITEM, "--format", "csv", as_="alice"))))
+        self.assertEqual([(int(r["id"]), r["dimension"], r["evidence"])
+                          for r in rows],
+                         [(mine["root_cause"], "root_cause",
+                           "diff:%s:287-288" % PATH),
+                          (mine["symptom"], "symptom", "issue:body:1")])
+        js = json.loads(self.s.ok("evidence", "list", "--format", "json",
+                                  as_="bob"))
+        self.assertEqual(js["annotator"], "bob")
+        self.assertEqual([(e["item"], e["evidence"]) for e in js["evidence"]],
+                         [(ITEM, "issue:body:2")])
+        self.assertIn("bob has cited nothing on DeepSpeed#4422",
+                      self.s.ok("evidence", "list", "DeepSpeed#4422",
+                                as_="bob"))
+
+    def test_remove_is_audited_and_ones_own(self):
+        mine = self.ids("alice")
+        bobs = self.ids("bob")
+        # bob cannot remove alice's citation, nor one on another item
+        err = self.s.fail("evidence", "remove", ITEM, str(mine["symptom"]),
+                          as_="bob")
+        self.assertIn("no evidence %d of bob's" % mine["symptom"], err)
+        err = self.s.fail("evidence", "remove", "DeepSpeed#4422",
+                          str(mine["symptom"]), as_="alice")
+        self.assertIn("is not on that item", err)
+        self.assertEqual(self.s.fail("evidence", "remove", ITEM, "x",
+                                     as_="alice", code=2).count("\n"), 1)
+        out = self.s.ok("evidence", "remove", ITEM, str(mine["symptom"]),
+                        as_="alice")
+        self.assertIn("evidence %d removed" % mine["symptom"], out)
+        self.assertEqual(set(self.ids("alice")), {"root_cause"})
+        self.assertEqual(self.ids("bob"), bobs)
+        self.assertEqual(self.s.query(
+            "SELECT actor, dimension, old, new FROM audit WHERE action = "
+            "'evidence.remove'"), [(self.s.query(
+                "SELECT actor FROM audit WHERE action = 'evidence.add' "
+                "LIMIT 1")[0][0], "symptom", "issue:body:1", None)])
+        # what the label keeps: the export no longer has it
+        rows = {r["dimension"]: r for r in csv.DictReader(io.StringIO(
+            self.s.ok("export", "--raw", as_="alice")))}
+        self.assertEqual(rows["symptom"]["evidence"], "")
+        # a closed round freezes evidence as it freezes labels
+        self.s.ok("round", "close", "r1", "--force")
+        before = self.s.dump()
+        err = self.s.fail("evidence", "remove", ITEM,
+                          str(mine["root_cause"]), as_="alice")
+        self.assertIn("closed", err)
+        self.assertEqual(before, self.s.dump())
+
+    def test_clearing_a_dimension_says_its_citations_stay(self):
+        out = self.s.ok("label", ITEM, "symptom=", as_="alice")
+        self.assertIn("symptom cleared; its 1 citation stays", out)
+        self.assertEqual(set(self.ids("alice")), {"symptom", "root_cause"})
+
+
 class EvidenceChecks(unittest.TestCase):
     """Evidence is checked as evenly as the issue's text: every line cited
     must be shown by the diff, the dimension must be coded, and a path
