@@ -67,6 +67,7 @@ static const struct binding main_keys[] = {
 	{ '}', ACT_NEXT_FILE }, { '{', ACT_PREV_FILE },
 	{ 'F', ACT_NEXT_FIX },
 	{ '.', ACT_LINE_CURSOR }, { 'v', ACT_MARK_RANGE }, { 'e', ACT_CITE },
+	{ 'E', ACT_CITATIONS },
 	{ '>', ACT_NEXT_ITEM }, { '<', ACT_PREV_ITEM }, { 't', ACT_NEXT_TODO },
 	{ 'C', ACT_CODEBOOK }, { 'A', ACT_AGREEMENT },
 	{ 0, ACT_NONE }
@@ -173,6 +174,18 @@ static const struct binding agree_keys[] = {
 	{ 0, ACT_NONE }
 };
 
+static const struct binding citations_keys[] = {
+	{ 'j', ACT_NEXT_CITATION }, { TK_FN(KEY_DOWN), ACT_NEXT_CITATION },
+	{ TK_CTRL('n'), ACT_NEXT_CITATION },
+	{ 'k', ACT_PREV_CITATION }, { TK_FN(KEY_UP), ACT_PREV_CITATION },
+	{ TK_CTRL('p'), ACT_PREV_CITATION },
+	{ TK_ENTER, ACT_SHOW_CITATION },
+	{ 'x', ACT_REMOVE_CITATION }, { TK_FN(KEY_DC), ACT_REMOVE_CITATION },
+	{ 'q', ACT_CLOSE }, { TK_ESC, ACT_CLOSE }, { TK_CTRL('g'), ACT_CLOSE },
+	{ 'E', ACT_CLOSE },
+	{ 0, ACT_NONE }
+};
+
 static const struct binding proposals_keys[] = {
 	{ 'j', ACT_NEXT_PROPOSAL }, { TK_FN(KEY_DOWN), ACT_NEXT_PROPOSAL },
 	{ TK_CTRL('n'), ACT_NEXT_PROPOSAL },
@@ -204,7 +217,7 @@ static const char *const keymap_names[NR_KEYMAPS] = {
 	[KEYMAP_MEMO] = "memo", [KEYMAP_FORM] = "form",
 	[KEYMAP_PROMPT] = "prompt", [KEYMAP_ADJUDICATE] = "adjudicate",
 	[KEYMAP_RESOLVE] = "resolve", [KEYMAP_AGREE] = "agree",
-	[KEYMAP_PROPOSALS] = "proposals",
+	[KEYMAP_PROPOSALS] = "proposals", [KEYMAP_CITATIONS] = "citations",
 };
 
 static const struct {
@@ -229,6 +242,8 @@ static const struct {
 	[KEYMAP_AGREE] = { "Agreement view", agree_keys, 1, ON_ALL },
 	[KEYMAP_PROPOSALS] = { "Proposed codes (P on the adjudicator's "
 			       "screen)", proposals_keys, 1, ON_ADJ },
+	[KEYMAP_CITATIONS] = { "Your citations (E on the coding screen)",
+			       citations_keys, 1, ON_CODE },
 };
 
 /* The order of the help's sections after a screen's own keymap and the
@@ -236,7 +251,7 @@ static const struct {
 static const enum keymap_id help_order[] = {
 	KEYMAP_MAIN, KEYMAP_ADJUDICATE, KEYMAP_PAGER, KEYMAP_PICKER,
 	KEYMAP_MEMO, KEYMAP_FORM, KEYMAP_RESOLVE, KEYMAP_AGREE,
-	KEYMAP_PROPOSALS, KEYMAP_PROMPT,
+	KEYMAP_PROPOSALS, KEYMAP_CITATIONS, KEYMAP_PROMPT,
 };
 
 static enum action find(const struct binding *b, int key)

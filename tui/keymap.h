@@ -73,10 +73,23 @@
 	_(LINE_CURSOR, "line-cursor", \
 	  "Show or hide the line cursor in the focused pane (j/k move it)") \
 	_(MARK_RANGE, "mark-range", \
-	  "Start a range of lines at the line cursor (again to drop it)") \
+	  "Start a range of lines at the line cursor (again to drop it); " \
+	  "without a cursor, the changed lines e would cite and the rest " \
+	  "of their run") \
 	_(CITE, "cite", \
-	  "Cite the range (or the cursor line) as evidence for dimension N " \
-	  "(the key after it, 1-9)") \
+	  "Cite the range or the cursor line - without a cursor, the " \
+	  "search match in view or the fix pane's first changed line in " \
+	  "view - for dimension N: the key after it, 1-9, or e or Enter " \
+	  "for the dimension last coded") \
+	_(CITATIONS, "citations", \
+	  "List your citations of this item with their quotes (Enter " \
+	  "shows one, x removes it)") \
+	_(NEXT_CITATION, "next-citation", "Select the next citation") \
+	_(PREV_CITATION, "prev-citation", "Select the previous citation") \
+	_(SHOW_CITATION, "show-citation", \
+	  "Show the selected citation's lines in their pane") \
+	_(REMOVE_CITATION, "remove-citation", \
+	  "Remove the selected citation (audited)") \
 	_(PICK_DIM, "pick-dimension", \
 	  "Choose a code for dimension N of the coding bar") \
 	_(PICK_UNCODED, "pick-uncoded", \
@@ -190,6 +203,7 @@ enum keymap_id {
 	KEYMAP_RESOLVE,	/* the rationale (or note) dialog */
 	KEYMAP_AGREE,	/* the agreement view */
 	KEYMAP_PROPOSALS,	/* the proposed codes (adjudicator's screen) */
+	KEYMAP_CITATIONS,	/* one's citations (annotator's screen) */
 	NR_KEYMAPS
 };
 
@@ -237,8 +251,8 @@ int key_is_text(int key);
  *	set NAME VALUE
  *
  * KEYMAP is a keymap's name (generic, main, pager, picker, memo, form,
- * prompt, adjudicate, resolve, agree, proposals), KEY a key as key
- * scripts write it ("x", "<C-x>", "<F5>", "<Space>"), ACTION an action's
+ * prompt, adjudicate, resolve, agree, proposals, citations), KEY a key as
+ * key scripts write it ("x", "<C-x>", "<F5>", "<Space>"), ACTION an action's
  * name as `?` lists it, or "none" to take the key away.  A binding comes
  * before the keymap's defaults; a key bound again replaces the default.
  * A `set` line gives a setting its default (tui/settings.h).

@@ -276,6 +276,17 @@ static size_t last_visible(struct pager *p)
 	return i > p->top ? i - 1 : p->top;
 }
 
+size_t pager_last_in_view(struct pager *p)
+{
+	return last_visible(p);
+}
+
+int pager_in_view(struct pager *p, size_t line)
+{
+	return line < pager_count(p) && line >= p->top &&
+	       line <= last_visible(p);
+}
+
 /* Bring the view to the cursor (line moves) or the cursor into the view
  * (the view moved). */
 static int cursor_follow(struct pager *p, int scroll)

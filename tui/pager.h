@@ -144,6 +144,11 @@ void pager_mark(struct pager *p);
  * no cursor is shown. */
 int pager_cursor_range(const struct pager *p, size_t *from, size_t *to);
 
+/* The last line with a row in view. */
+size_t pager_last_in_view(struct pager *p);
+/* Is line `line` (some row of it) in view? */
+int pager_in_view(struct pager *p, size_t line);
+
 /* The position, appended to out: "all" when the first and the last row
  * are both on screen, "end" when the last is, else the share of the rows
  * above and on screen ("37%"), counted in displayed rows (a wrapped line

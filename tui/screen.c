@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/evidence.h"
 #include "core/text.h"
 #include "tui/screen.h"
 #include "tui/settings.h"
@@ -408,6 +409,25 @@ void screen_open_picker(struct screen *scr, size_t dim)
 
 	*p = dim;
 	screen_push(scr, &picker_view_ops, p);
+}
+
+int screen_show_cite(struct screen *scr, const struct evidence_cite *c)
+{
+	/* a pull request's text is in the fix pane, above its diff */
+	int pane = c->pane == EVIDENCE_ISSUE ? PANE_ISSUE : PANE_DIFF;
+	struct view *v = &scr->panes[pane];
+	struct pager *pg = v->ops->pager ? v->ops->pager(v) : NULL;
+	size_t from, to;
+
+	if (!pg || !v->ops->find || !v->ops->find(v, c, &from, &to))
+		return -1;
+	scr->focus = pane;
+	pager_cursor(pg, 1);
+	pager_goto(pg, from);
+	pg->mark = to;
+	v->dirty = 1;
+	scr->dirty |= DIRTY_PANES;
+	return 0;
 }
 
 void screen_open_memo(struct screen *scr)

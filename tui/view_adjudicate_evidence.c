@@ -168,10 +168,7 @@ void adj_next_evidence(struct adj *adj)
 	struct buf b = BUF_INIT, who = BUF_INIT;
 	const struct adj_ev *ev = NULL;
 	const char *dim;
-	struct view *v;
-	struct pager *pg;
-	size_t from, to, i, nr = 0, at = 0;
-	int pane;
+	size_t i, nr = 0, at = 0;
 
 	if (!adj->is.nr_dims)
 		return;
@@ -207,25 +204,15 @@ void adj_next_evidence(struct adj *adj)
 	}
 	adj_coder_label(adj, ev->coder, &who);
 	evidence_format(&ev->cite, &b);
-	/* a pull request's text is in the fix pane, above its diff */
-	pane = ev->cite.pane == EVIDENCE_ISSUE ? PANE_ISSUE : PANE_DIFF;
-	v = &scr->panes[pane];
-	pg = v->ops->pager ? v->ops->pager(v) : NULL;
-	if (!pg || !v->ops->find || !v->ops->find(v, &ev->cite, &from, &to)) {
+	if (screen_show_cite(scr, &ev->cite) < 0)
 		screen_msg(scr, MSG_ERR, "%s's evidence for %s (%zu of %zu), "
 			   "%s, is not in the %s", who.ptr, dim,
-			   adj->ev_next + 1, nr, b.ptr, pane == PANE_DIFF ?
-			   "item's fixes" : "issue");
-	} else {
-		scr->focus = pane;
-		pager_cursor(pg, 1);
-		pager_goto(pg, from);
-		pg->mark = to;
-		v->dirty = 1;
-		scr->dirty |= DIRTY_PANES;
+			   adj->ev_next + 1, nr, b.ptr,
+			   ev->cite.pane == EVIDENCE_ISSUE ? "issue" :
+			   "item's fixes");
+	else
 		screen_msg(scr, MSG_INFO, "%s's evidence for %s (%zu of %zu): "
 			   "%s", who.ptr, dim, adj->ev_next + 1, nr, b.ptr);
-	}
 	adj->ev_next++;
 	buf_release(&b);
 	buf_release(&who);

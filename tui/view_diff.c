@@ -1059,6 +1059,30 @@ static int diff_find(struct view *v, const struct evidence_cite *c,
 	return find_in_fix(dp, c, from, to, 0);
 }
 
+/* `e` without a cursor: the first changed line in view (after ], the
+ * hunk's first change); with `whole`, the changed lines after it that
+ * run on without a context line between. */
+static int diff_target(struct view *v, int whole, size_t *from, size_t *to)
+{
+	struct diff_pane *dp = v->priv;
+	size_t pre = dp->pre.nr, last = pager_last_in_view(&dp->pg), i;
+	int kind;
+
+	for (i = dp->pg.top > pre ? dp->pg.top : pre; i <= last; i++) {
+		kind = kind_at(dp, i - pre);
+		if (kind == DIFF_ADD || kind == DIFF_DEL)
+			break;
+	}
+	if (i > last || i >= pre + dp->d.nr_lines)
+		return 0;
+	*from = *to = i;
+	while (whole && *to + 1 < pre + dp->d.nr_lines &&
+	       (kind_at(dp, *to + 1 - pre) == DIFF_ADD ||
+		kind_at(dp, *to + 1 - pre) == DIFF_DEL))
+		(*to)++;
+	return 1;
+}
+
 static struct pager *diff_pager(struct view *v)
 {
 	struct diff_pane *dp = v->priv;
@@ -1077,4 +1101,5 @@ const struct view_ops diff_view_ops = {
 	.pager = diff_pager,
 	.cite = diff_cite,
 	.find = diff_find,
+	.target = diff_target,
 };
