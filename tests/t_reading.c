@@ -1076,6 +1076,44 @@ static void test_six_keys(void **state)
 	sqlite3_finalize(st);
 }
 
+/* The bench's citation script cites a line of the fix for the dimension
+ * being coded in three keys, replayed after the coding keys. */
+static void test_three_key_citation(void **state)
+{
+	struct fixture *f = *state;
+	char *code = st_slurp("tests/bench/code-one-item.keys");
+	char *cite = st_slurp("tests/bench/cite-one-line.keys"), *p;
+	struct buf both = BUF_INIT;
+	sqlite3_stmt *st;
+	int n = 0;
+
+	assert_non_null(code);
+	assert_non_null(cite);
+	for (p = cite; *p;) {
+		char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+
+		if (len && *p != '#' && *p != ':')
+			n += (int)len;
+		p += len + (nl ? 1 : 0);
+	}
+	assert_true(n <= 3);
+	add_long(f, NULL);
+	buf_addf(&both, "%s\n%s", code, cite);
+	run(f, 24, 80, NULL, both.ptr);
+	assert_int_equal(sqlite3_prepare_v2(f->st.db, "SELECT dimension, "
+		"pane, quote FROM evidence", -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_string_equal((const char *)sqlite3_column_text(st, 0), "phase");
+	assert_string_equal((const char *)sqlite3_column_text(st, 1), "diff");
+	assert_int_equal(sqlite3_column_text(st, 2)[0], '-');
+	assert_int_equal(sqlite3_step(st), SQLITE_DONE);
+	sqlite3_finalize(st);
+	free(code);
+	free(cite);
+	buf_release(&both);
+}
+
 /* ---- keys of one's own ------------------------------------------------ */
 
 /* A keys file binds keys; its bad lines are named by file and line and
@@ -1158,6 +1196,7 @@ int main(int argc, char **argv)
 		T(test_details_toggle),
 		T(test_search_offscreen),
 		T(test_six_keys),
+		T(test_three_key_citation),
 		T(test_keys_file),
 #undef T
 	};
