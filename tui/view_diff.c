@@ -410,6 +410,8 @@ static void render_pre(struct diff_pane *dp, int width)
 		else if (df->old_path && df->new_path &&
 			 strcmp(df->old_path, df->new_path))
 			mark = "R";
+		/* a long path scrolls sideways (or wraps with w), marked
+		 * where it is cut, as a diff line does */
 		doc_begin(d, SLOT_NORMAL, 1, 4 + i);
 		doc_puts(d, "  ", SLOT_NORMAL);
 		doc_puts(d, mark, SLOT_DIFF_FILE);
@@ -423,7 +425,6 @@ static void render_pre(struct diff_pane *dp, int width)
 				 df->deletions);
 		doc_puts(d, b.ptr, SLOT_DIM);
 		doc_end(d);
-		doc_wrap_last(d, width);
 	}
 	dp->sec.nr = 0;
 	if (f->body && *f->body) {
