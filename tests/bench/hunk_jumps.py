@@ -32,6 +32,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import unicodedata
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
@@ -40,6 +41,23 @@ SIZES = ((50, 200), (35, 120), (24, 80))
 LEFT_MARKS = ("\u00ab", "<")
 EDGE_MARKS = (">", "\u00bb")
 SEP = "\u2502"
+
+
+def sanitized(s):
+    """s as the screen shows it (core/text.c): a control character as its
+    picture (U+2400 + code), DEL as U+2421, a C1 control as U+FFFD."""
+    out = []
+    for c in s:
+        o = ord(c)
+        if o < 0x20 and c != "\t":
+            out.append(chr(0x2400 + o))
+        elif o == 0x7f:
+            out.append("\u2421")
+        elif 0x80 <= o < 0xa0:
+            out.append("\ufffd")
+        else:
+            out.append(c)
+    return "".join(out)
 
 
 def diff_lines(diff):
@@ -58,19 +76,34 @@ def diff_lines(diff):
     return lines, hunks, max(files, 1)
 
 
-def pane_rows(dump, split):
+def right_of(row, col):
+    """What a dumped row shows right of display column `col` (the
+    separator's): characters counted by their width, not their bytes."""
+    at = 0
+    for i, c in enumerate(row):
+        if at > col:
+            return row[i:]
+        at += 2 if unicodedata.east_asian_width(c) in "WF" else \
+            0 if unicodedata.combining(c) else 1
+    return ""
+
+
+def pane_rows(dump, split, cols=200):
     """The fix pane's text rows of a dumped screen (from row 2 to the
     coding bar, whose first cell is the bundled codebook's first
-    dimension)."""
+    dimension); side by side, what is right of the separator's column
+    (the issue pane may hold the same character, in a table)."""
     rows = dump.split("\n")[2:]
     out = []
     for r in rows:
         if r.startswith(" 1 symptom:") or r.startswith(' 1"symptom:'):
             break
         if split:
-            if SEP not in r:
-                break
-            r = r.split(SEP, 1)[1]
+            sep = (cols - 1) // 2
+            if len(r) <= sep:
+                out.append("")
+                continue
+            r = right_of(r, sep)
         out.append(r)
     return out
 
@@ -92,7 +125,9 @@ def classify(rows, lines, width):
         return counts
     i = start
     for r in rows:
-        if r.startswith(("\u21aa", "\\")) or i >= len(lines):
+        # a wrapped line's further rows (the screens run in UTF-8: the
+        # mark is never "\\", which starts "\\ No newline at end of file")
+        if r.startswith("\u21aa") or i >= len(lines):
             continue
         line = lines[i]
         i += 1
@@ -105,14 +140,18 @@ def classify(rows, lines, width):
             continue
         if len(r) >= width - 1 and body.endswith(EDGE_MARKS):
             body = body[:-1]
-        body = body.rstrip(" ")
-        shown = [text, text.rstrip("\r"), text.replace("\r", "\u240d")]
+        # a CR ending a line of the file shows as its picture (older
+        # screens dropped it)
+        shown = [sanitized(text), sanitized(text.rstrip("\r"))]
         if not text.strip("\r "):
             counts["shown"] += 1
-        elif not body:
-            counts["bare"] += 1
-        elif any(t.startswith(body) for t in shown):
+        elif body and any(t.startswith(body) or
+                          (body.strip() and t.startswith(body.rstrip(" ")))
+                          for t in shown):
+            # blanks cut at the edge are the line's own start too
             counts["shown"] += 1
+        elif not body.strip():
+            counts["bare"] += 1
         else:
             counts["cut"] += 1
     return counts
@@ -178,7 +217,7 @@ def measure_in(binary, items_path, items, tmp):
                 title = text.split("\n")[1]
                 if split:
                     title = title.split(SEP, 1)[-1]
-                c = classify(pane_rows(text, split), lines, width)
+                c = classify(pane_rows(text, split, cols), lines, width)
                 tot["jumps"] += 1
                 tot["scrolled"] += bool(re.search(
                     "(%s)\\+\\d+" % "|".join(LEFT_MARKS), title)) or \
