@@ -520,11 +520,16 @@ static void cite_begin(struct screen *scr)
 	scr->citing = xmalloc(sizeof(*scr->citing));
 	*scr->citing = c;
 	evidence_format(&c, &b);
-	if (scr->last_dim >= 0 && (size_t)scr->last_dim < scr->cb.nr_dims)
-		screen_msg(scr, MSG_INFO, "cite %s for which dimension? e: "
+	if (scr->last_dim >= 0 && (size_t)scr->last_dim < scr->cb.nr_dims) {
+		char kn[32];
+		int k = keymap_key_for(KEYMAP_MAIN, ACT_CITE);
+
+		screen_msg(scr, MSG_INFO, "cite %s for which dimension? %s: "
 			   "%s (last coded), or 1-%zu; Esc cancels", b.ptr,
+			   k ? keyname_hint(k, kn) : "Enter",
 			   scr->cb.dims[scr->last_dim].key,
 			   scr->cb.nr_dims < 9 ? scr->cb.nr_dims : (size_t)9);
+	}
 	else
 		screen_msg(scr, MSG_INFO, "cite %s for which dimension? 1-%zu "
 			   "(Esc cancels)", b.ptr, scr->cb.nr_dims < 9 ?
@@ -533,7 +538,7 @@ static void cite_begin(struct screen *scr)
 }
 
 /* The key after `e`: the dimension to cite the lines for - a digit, or
- * `e` (Enter) for the one last coded. */
+ * the cite key again (or Enter) for the one last coded. */
 static void cite_key(struct screen *scr, int key)
 {
 	struct err e = ERR_INIT;
@@ -542,8 +547,9 @@ static void cite_key(struct screen *scr, int key)
 	size_t i = (size_t)(key - '1');
 	const char *dim;
 
-	if ((key == 'e' || key == TK_ENTER) && scr->last_dim >= 0 &&
-	    (size_t)scr->last_dim < scr->cb.nr_dims)
+	/* the cite key again (e), or Enter: the dimension coded last */
+	if ((keymap_lookup(KEYMAP_MAIN, key) == ACT_CITE || key == TK_ENTER) &&
+	    scr->last_dim >= 0 && (size_t)scr->last_dim < scr->cb.nr_dims)
 		i = (size_t)scr->last_dim;
 	else if (key < '1' || key > '9' || i >= scr->cb.nr_dims) {
 		screen_msg(scr, MSG_INFO, "not cited");
