@@ -4,6 +4,7 @@
 #include "core/evidence.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,28 @@ static int parse_range(const char *s, long *from, long *to)
 	*to = strtol(s, &end, 10);
 	if (end == s || *end || errno || *to < *from)
 		return -1;
+	return 0;
+}
+
+/* A comment's number: digits from s up to `end` (exclusive), 1 to
+ * INT_MAX.  0, or -1 with *n left 0. */
+static int parse_comment(const char *s, const char *end, int *n)
+{
+	long v = 0;
+
+	*n = 0;
+	if (s >= end)
+		return -1;
+	for (; s < end; s++) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		v = v * 10 + (*s - '0');
+		if (v > INT_MAX)
+			return -1;
+	}
+	if (v < 1)
+		return -1;
+	*n = (int)v;
 	return 0;
 }
 
@@ -93,14 +116,9 @@ int evidence_parse(const char *spec, struct evidence_cite *c,
 		c->pane = EVIDENCE_ISSUE;
 		if (!strncmp(what, "body:", 5) && what + 4 == range)
 			return 0;
-		if (!strncmp(what, "comment:", 8)) {
-			char *end;
-
-			errno = 0;
-			c->comment = (int)strtol(what + 8, &end, 10);
-			if (end == range && !errno && c->comment >= 1)
-				return 0;
-		}
+		if (!strncmp(what, "comment:", 8) &&
+		    parse_comment(what + 8, range, &c->comment) == 0)
+			return 0;
 		return err_set(e, ERR_INPUT, "--evidence %s: issue:body:L1-L2 "
 			       "or issue:comment:N:L1-L2", spec);
 	}
@@ -120,9 +138,7 @@ int evidence_parse(const char *spec, struct evidence_cite *c,
 		if (!strncmp(what, "body:", 5) && what + 4 == range)
 			return 0;
 		if (!strncmp(what, "comment:", 8) && what + 8 < range) {
-			errno = 0;
-			c->comment = (int)strtol(what + 8, &end, 10);
-			if (end == range && !errno && c->comment >= 1)
+			if (parse_comment(what + 8, range, &c->comment) == 0)
 				return 0;
 		}
 		c->comment = 0;

@@ -69,6 +69,10 @@ static void test_malformed(void **state)
 	refused("issue:comment:0:1", "issue:body");
 	refused("issue:comment:x:1", "issue:body");
 	refused("issue:comment::1", "issue:body");
+	refused("issue:comment:4294967297:1", "issue:body");
+	refused("issue:comment:+3:1", "issue:body");
+	refused("issue:comment: 3:1", "issue:body");
+	refused("pr:5:comment:4294967297:1", "pr:N:body");
 	refused("issue:bodyx:1", "issue:body");
 	refused("wiki:x:1", "cite the diff");
 	refused("pr:12", "pr:N:body");
