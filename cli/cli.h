@@ -166,6 +166,7 @@ CMD(fetch);
 CMD(code);
 CMD(label);
 CMD(labels);
+CMD(evidence);
 CMD(round);
 CMD(agree);
 CMD(adjudicate);

@@ -508,10 +508,52 @@ static int cite(struct cli *c, const struct codebook *cb, const char **pos,
 	if (id >= 0 && evidence_parse(arg, &ev, &c->err) == 0) {
 		ret = evidence_add(&c->st, &c->actor, cb, id, dim, &ev, NULL,
 				   &c->err);
+		if (ret < 0)
+			err_prefix(&c->err, "--evidence %s%s%s", eq ? dim : "",
+				   eq ? "=" : "", arg);
 		evidence_cite_release(&ev);
 	}
 	free(dim);
 	return ret;
+}
+
+struct kept {
+	const char *dim;
+	size_t nr;
+};
+
+static int count_dim(const struct evidence_row *row, void *data)
+{
+	struct kept *k = data;
+
+	k->nr += !strcmp(row->dimension, k->dim);
+	return 0;
+}
+
+/* A dimension cleared (DIM=) keeps its citations, as the screen does when
+ * told to: say so, and how to drop them. */
+static void kept_citations(struct cli *c, const char **pos, int npos)
+{
+	struct err e = ERR_INIT;
+	long long id = item_find(&c->st, pos[0], &e);
+	int i;
+
+	for (i = 1; id > 0 && i < npos; i++) {
+		const char *eq = strchr(pos[i], '=');
+		struct kept k;
+
+		if (!eq || eq[1])
+			continue;
+		k.dim = xstrndup(pos[i], (size_t)(eq - pos[i]));
+		k.nr = 0;
+		if (evidence_list(&c->st, &c->actor, id, count_dim, &k,
+				  &e) == 0 && k.nr)
+			printf("%s: %s cleared; its %zu citation%s (`bugcoder "
+			       "evidence list %s` lists them, `evidence remove` "
+			       "drops one)\n", pos[0], k.dim, k.nr,
+			       k.nr == 1 ? " stays" : "s stay", pos[0]);
+		free((char *)k.dim);
+	}
 }
 
 CMD(label)
@@ -533,8 +575,13 @@ CMD(label)
 		"DIM=CODE when\n"
 		"                 DIM= is left out): diff:PATH:L1-L2 (after "
 		"the fix),\n"
-		"                 diff:PATH:old:L1-L2, issue:body:L1-L2 or\n"
-		"                 issue:comment:N:L1-L2; may be repeated\n"
+		"                 diff:PATH:old:L1-L2, issue:body:L1-L2,\n"
+		"                 issue:comment:N:L1-L2, pr:N:body:L1-L2 (pull "
+		"request\n"
+		"                 #N's description) or pr:N:comment:K:L1-L2; "
+		"may be\n"
+		"                 repeated; `bugcoder evidence` lists and "
+		"removes them\n"
 		"  --from FILE    the same words, one item per line (- reads "
 		"standard\n"
 		"                 input), saved in one transaction: codes stay "
@@ -610,6 +657,7 @@ CMD(label)
 	if (nr_cites)
 		printf(", %zu citation%s", nr_cites, nr_cites == 1 ? "" : "s");
 	printf("\n");
+	kept_citations(c, pos, npos);
 	goto out;
 fail:
 	store_rollback(&c->st);

@@ -48,6 +48,7 @@ static const struct command {
 	{ "code", cmd_code, "the annotator's screen" },
 	{ "label", cmd_label, "label an item without the screen" },
 	{ "labels", cmd_labels, "import labels from CSV" },
+	{ "evidence", cmd_evidence, "list or remove your citations" },
 	{ "machine-code", cmd_machine_code, "let a machine coder (a command) "
 	  "code its items" },
 	{ "agree", cmd_agree, "agreement statistics" },

@@ -50,7 +50,19 @@ struct parser {
 	int git;		/* this file began with "diff --git" */
 	int seen_old;		/* this file has had its "--- " line */
 	int files, additions, deletions;
+	int ends_known;		/* a header told how the diff's lines end */
 };
+
+/* The first file or hunk header tells how the diff's own lines end. */
+static void note_ends(struct parser *p, int kind, int cr)
+{
+	if (p->ends_known || (kind != DIFF_FILE && kind != DIFF_META &&
+			      kind != DIFF_HUNK))
+		return;
+	p->ends_known = 1;
+	if (p->d)
+		p->d->crlf = cr;
+}
 
 #define STARTS(s, n, lit) \
 	((n) >= sizeof(lit) - 1 && !memcmp((s), (lit), sizeof(lit) - 1))
@@ -483,23 +495,51 @@ static size_t stride_of(const struct diff *d, size_t i)
 		d->longs[lo].stride : DIFF_STRIDE_LONG;
 }
 
-struct diff_line diff_line_at(const struct diff *d, size_t i)
+/* Line i's length and kind from its stride and flags, at `off`. */
+static struct diff_line line_from(const struct diff *d, size_t i, size_t off)
 {
-	struct diff_line l = { 0, 0, DIFF_OTHER };
-	size_t k, stride, len;
-	uint8_t f;
+	struct diff_line l = { 0, 0, DIFF_OTHER, 0 };
+	size_t stride = stride_of(d, i), len;
+	uint8_t f = d->kind[i];
 
-	if (i >= d->nr_lines)
-		return l;
-	l.off = d->block_off[i / DIFF_BLOCK];
-	for (k = i - i % DIFF_BLOCK; k < i; k++)
-		l.off += stride_of(d, k);
-	f = d->kind[i];
-	stride = stride_of(d, i);
+	l.off = off;
 	len = stride - !!(f & DIFF_KIND_NL) - !!(f & DIFF_KIND_CR);
 	l.len = len > DIFF_LINE_MAX ? DIFF_LINE_MAX : len;
 	l.kind = f & DIFF_KIND_MASK;
+	l.cr = !!(f & DIFF_KIND_CR);
 	return l;
+}
+
+int diff_line_file_cr(const struct diff *d, const struct diff_line *l)
+{
+	return l->cr && !d->crlf && (l->kind == DIFF_CONTEXT ||
+				     l->kind == DIFF_ADD ||
+				     l->kind == DIFF_DEL);
+}
+
+struct diff_line diff_line_at(const struct diff *d, size_t i)
+{
+	struct diff_line l = { 0, 0, DIFF_OTHER, 0 };
+	size_t k, off;
+
+	if (i >= d->nr_lines)
+		return l;
+	off = d->block_off[i / DIFF_BLOCK];
+	for (k = i - i % DIFF_BLOCK; k < i; k++)
+		off += stride_of(d, k);
+	return line_from(d, i, off);
+}
+
+struct diff_line diff_line_next(const struct diff *d, size_t i,
+				const struct diff_line *prev)
+{
+	struct diff_line l = { 0, 0, DIFF_OTHER, 0 };
+
+	if (i + 1 >= d->nr_lines)
+		return l;
+	if ((i + 1) % DIFF_BLOCK == 0)
+		return line_from(d, i + 1, d->block_off[(i + 1) / DIFF_BLOCK]);
+	return line_from(d, i + 1, prev->off + stride_of(d, i));
 }
 
 static void run(struct parser *p, const char *text, size_t len)
@@ -517,6 +557,7 @@ static void run(struct parser *p, const char *text, size_t len)
 		if (n && s[n - 1] == '\r')
 			n--;
 		kind = classify(p, idx, s, n, text + next_off, len - next_off);
+		note_ends(p, kind, n < raw);
 		if (d)
 			add_line(d, off, raw, nl != NULL, n < raw, kind);
 		idx++;
@@ -626,6 +667,7 @@ void diff_parse_read(struct diff *d, diff_read_fn rd, void *arg, size_t len)
 		if (n && s[n - 1] == '\r')
 			n--;
 		kind = classify(&p, idx, s, n, next, next_end - next_off);
+		note_ends(&p, kind, n < end - off);
 		add_line(d, off, end - off, nl, n < end - off, kind);
 		idx++;
 		off = next_off;

@@ -32,6 +32,7 @@ struct diff_line {
 	size_t len;		/* bytes, without the newline and any CR; cut
 				 * at DIFF_LINE_MAX for display */
 	int kind;		/* enum diff_kind */
+	int cr;			/* a CR ended it (not counted in len) */
 };
 
 #define DIFF_LINE_MAX 0xFFFFFFu
@@ -74,6 +75,9 @@ struct diff {
 	size_t *hunks;		/* line index of every DIFF_HUNK line */
 	size_t nr_hunks, alloc_hunks;
 	int additions, deletions;	/* totals over all files */
+	int crlf;		/* its own lines end in CRLF (its first file
+				 * or hunk header does): a CR ending a line
+				 * is the diff's, not the file's */
 };
 
 #define DIFF_INIT { 0 }
@@ -91,8 +95,17 @@ typedef const char *(*diff_read_fn)(void *arg, size_t off, size_t n);
  * text as `rd` sees it.  A read failure ends the parse early. */
 void diff_parse_read(struct diff *d, diff_read_fn rd, void *arg, size_t len);
 
-/* Line i (< d->nr_lines) of a parsed diff. */
+/* Line i (< d->nr_lines) of a parsed diff: its offset is worked out
+ * from its block's, up to DIFF_BLOCK - 1 strides. */
 struct diff_line diff_line_at(const struct diff *d, size_t i);
+/* Line i + 1, given line i as diff_line_at() (or this) gave it: in
+ * constant time, for a pass over many lines in order. */
+struct diff_line diff_line_next(const struct diff *d, size_t i,
+				const struct diff_line *prev);
+/* Does line l of the file (context, added or removed) end in a CR of
+ * the file's own - a CRLF line of a diff whose lines end in LF?  (A
+ * change from CRLF to LF differs in that CR alone.) */
+int diff_line_file_cr(const struct diff *d, const struct diff_line *l);
 
 /* Free what diff_parse() allocated.  Accepts NULL. */
 void diff_release(struct diff *d);

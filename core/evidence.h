@@ -10,9 +10,15 @@
  *   diff:PATH:old:L1-L2    ... before the fix (the old side)
  *   issue:body:L1-L2       lines of the issue's text
  *   issue:comment:N:L1-L2  lines of its N-th comment (from 1)
- * "L1" alone is the one line.  The quoted text is taken from the item as
+ *   pr:N:body:L1-L2        lines of pull request #N's description
+ *   pr:N:comment:K:L1-L2   lines of its K-th comment (from 1)
+ * "L1" alone is the one line.  A PATH that itself ends in ":old" or
+ * ":new" is written with ":new:" for the new side, so the form reads
+ * back as it was written.  The quoted text is taken from the item as
  * stored: for the diff, the hunk lines of that side in that range, with
- * their +/-/space sigils.
+ * their +/-/space sigils.  Every line cited must be there: in the text,
+ * or shown by one fix's diff on that side (lines past the end of a
+ * file's hunks, or between them, are not in the fix).
  */
 #ifndef BUGCODER_EVIDENCE_H
 #define BUGCODER_EVIDENCE_H
@@ -25,14 +31,16 @@
 #include "core/member.h"
 #include "core/store.h"
 
-enum evidence_pane { EVIDENCE_DIFF, EVIDENCE_ISSUE };
+enum evidence_pane { EVIDENCE_DIFF, EVIDENCE_ISSUE, EVIDENCE_PR };
 
 struct evidence_cite {
 	enum evidence_pane pane;
-	char *path;		/* diff: the file; issue: NULL */
+	char *path;		/* diff: the file; else NULL */
 	int old_side;		/* diff: the lines before the fix */
-	int comment;		/* issue: 0 the body, else the N-th comment */
+	int comment;		/* issue, pr: 0 the body (description), else
+				   the N-th comment */
 	long from, to;		/* lines, from 1, from <= to */
+	long long pr;		/* pr: the pull request's number */
 };
 
 /* Parse SPEC (above) into *c (release with evidence_cite_release()).
@@ -45,23 +53,37 @@ void evidence_format(const struct evidence_cite *c, struct buf *out);
 
 /* Cite `c` for the actor's label of dimension `dim` on `item_id`: the
  * same access as labelling (core/label's label_check_access()), the
- * dimension must be in `cb`, and the lines must be in the item (else
+ * dimension must be in `cb` and coded by the actor on the item (a
+ * citation supports a label), and the lines must be in the item (else
  * ERR_INPUT saying what the item has).  One transaction, audited.
  * *id (may be NULL) gets the evidence's id. */
 int evidence_add(struct store *st, const struct actor *a,
 		 const struct codebook *cb, long long item_id,
 		 const char *dim, const struct evidence_cite *c,
 		 long long *id, struct err *e);
-/* Remove the actor's evidence `id`.  Audited. */
-int evidence_remove(struct store *st, const struct actor *a, long long id,
-		    struct err *e);
+/* Remove the actor's evidence `id` (on `item_id`, when not 0): the same
+ * access as labelling (a closed round or an adjudicated item keeps it).
+ * One transaction, audited with what it cited (the old value).  0, or -1
+ * with ERR_NOTFOUND when the actor has no such evidence there. */
+int evidence_remove(struct store *st, const struct actor *a,
+		    long long item_id, long long id, struct err *e);
+/* Remove every citation of the actor's for `dim` on `item_id` (when a
+ * label is cleared and its citations go with it), *removed (may be NULL)
+ * how many.  One transaction, each audited. */
+int evidence_remove_dim(struct store *st, const struct actor *a,
+			long long item_id, const char *dim, size_t *removed,
+			struct err *e);
 
 struct evidence_row {
 	long long id;
 	long long member_id;
+	long long item_id;
 	const char *dimension;
 	struct evidence_cite cite;
 	const char *quote;
+	const char *created_at;
+	const char *repo;	/* evidence_list() only, else NULL */
+	long long number;	/* ... and the item's number */
 };
 
 /* Call fn(row, data) for the evidence of member `member_id` (0: every
@@ -70,6 +92,15 @@ struct evidence_row {
  * it; 0 at the end; -1 with `e` filled. */
 int evidence_each(struct store *st, const struct actor *a,
 		  long long item_id, long long member_id,
+		  int (*fn)(const struct evidence_row *row, void *data),
+		  void *data, struct err *e);
+
+/* Call fn(row, data) for every citation of the actor's own (member
+ * actor->member_id) on `item_id`, or on every item when it is 0, by item
+ * name, dimension and id; row->repo and row->number name the item.
+ * Stops at fn's first non-zero return and returns it; 0 at the end; -1
+ * with `e` filled. */
+int evidence_list(struct store *st, const struct actor *a, long long item_id,
 		  int (*fn)(const struct evidence_row *row, void *data),
 		  void *data, struct err *e);
 

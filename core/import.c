@@ -176,29 +176,33 @@ static int get_user(const cJSON *obj, const char *key, char **out,
 		       path, key);
 }
 
-static int get_comments(const cJSON *arr, struct item *it, const char *where,
-			int github, struct err *e)
+/* The comments of array `arr` (NULL or null: none) into *v and *nr;
+ * `prefix` names where the array is ("" for the issue's, "fixes[0]."
+ * for a pull request's). */
+static int get_comment_list(const cJSON *arr, struct comment **v, size_t *nr,
+			    const char *where, const char *prefix, int github,
+			    struct err *e)
 {
 	const cJSON *el;
-	char path[48];
+	char path[96];
 	size_t i = 0;
 
-	if (!arr || cJSON_IsNull(arr))
+	/* GitHub's pull request object gives a count there */
+	if (!arr || cJSON_IsNull(arr) || (github && cJSON_IsNumber(arr)))
 		return 0;
 	if (!cJSON_IsArray(arr))
-		return err_set(e, ERR_INPUT, "%s: comments: expected an "
-			       "array", where);
-	it->comments = xcalloc((size_t)cJSON_GetArraySize(arr) + 1,
-			       sizeof(*it->comments));
+		return err_set(e, ERR_INPUT, "%s: %scomments: expected an "
+			       "array", where, prefix);
+	*v = xcalloc((size_t)cJSON_GetArraySize(arr) + 1, sizeof(**v));
 	cJSON_ArrayForEach(el, arr) {
-		struct comment *c = &it->comments[it->nr_comments];
+		struct comment *c = &(*v)[*nr];
 
-		snprintf(path, sizeof(path), "comments[%zu].", i++);
+		snprintf(path, sizeof(path), "%scomments[%zu].", prefix, i++);
 		if (!cJSON_IsObject(el))
 			return err_set(e, ERR_INPUT, "%s: %.*s: expected an "
 				       "object", where,
 				       (int)strlen(path) - 1, path);
-		it->nr_comments++;
+		(*nr)++;
 		if (get_user(el, github ? "user" : "author", &c->author,
 			     where, path, e) < 0 ||
 		    get_date(el, "created_at", &c->created_at, where, path,
@@ -207,6 +211,13 @@ static int get_comments(const cJSON *arr, struct item *it, const char *where,
 			return -1;
 	}
 	return 0;
+}
+
+static int get_comments(const cJSON *arr, struct item *it, const char *where,
+			int github, struct err *e)
+{
+	return get_comment_list(arr, &it->comments, &it->nr_comments, where,
+				"", github, e);
 }
 
 static int get_fix(const cJSON *el, struct fix *f, const char *where,
@@ -237,7 +248,11 @@ static int get_fix(const cJSON *el, struct fix *f, const char *where,
 
 		f->diff_partial = cJSON_IsTrue(p);
 	}
-	return 0;
+	/* its conversation, when given */
+	return get_comment_list(cJSON_GetObjectItemCaseSensitive(el,
+							"comments"),
+				&f->comments, &f->nr_comments, where, path,
+				github, e);
 }
 
 static int get_fixes(const cJSON *arr, struct item *it, const char *where,

@@ -19,6 +19,18 @@
 #include "core/suggest.h"
 #include "core/diff.h"
 
+static void comments_free(struct comment *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(v[i].author);
+		free(v[i].created_at);
+		free(v[i].body);
+	}
+	free(v);
+}
+
 void item_release(struct item *it)
 {
 	size_t i;
@@ -38,12 +50,7 @@ void item_release(struct item *it)
 	for (i = 0; i < it->nr_labels; i++)
 		free(it->labels[i]);
 	free(it->labels);
-	for (i = 0; i < it->nr_comments; i++) {
-		free(it->comments[i].author);
-		free(it->comments[i].created_at);
-		free(it->comments[i].body);
-	}
-	free(it->comments);
+	comments_free(it->comments, it->nr_comments);
 	for (i = 0; i < it->nr_fixes; i++) {
 		struct fix *f = &it->fixes[i];
 
@@ -52,6 +59,7 @@ void item_release(struct item *it)
 		free(f->url);
 		free(f->merged_at);
 		free(f->diff);
+		comments_free(f->comments, f->nr_comments);
 	}
 	free(it->fixes);
 	memset(it, 0, sizeof(*it));
@@ -340,6 +348,13 @@ static int save_children(struct store *st, struct item *it, struct err *e)
 	if (sqlite3_step(s) != SQLITE_DONE)
 		goto db;
 	sqlite3_finalize(s);
+	s = store_prepare(st, "DELETE FROM fix_comments WHERE item_id = ?", e);
+	if (!s)
+		goto out;
+	sqlite3_bind_int64(s, 1, it->id);
+	if (sqlite3_step(s) != SQLITE_DONE)
+		goto db;
+	sqlite3_finalize(s);
 
 	s = store_prepare(st, "INSERT INTO comments (item_id, position, "
 			  "author, created_at, body) VALUES (?, ?, ?, ?, ?)",
@@ -392,6 +407,31 @@ static int save_children(struct store *st, struct item *it, struct err *e)
 		bind_int_or_null(s, 13, f->repeats - 1);
 		if (sqlite3_step(s) != SQLITE_DONE)
 			goto db;
+	}
+	sqlite3_finalize(s);
+
+	s = store_prepare(st, "INSERT INTO fix_comments (item_id, fix, "
+			  "position, author, created_at, body) VALUES "
+			  "(?, ?, ?, ?, ?, ?)", e);
+	if (!s)
+		goto out;
+	for (i = 0; i < it->nr_fixes; i++) {
+		const struct fix *f = &it->fixes[i];
+		size_t k;
+
+		for (k = 0; k < f->nr_comments; k++) {
+			const struct comment *c = &f->comments[k];
+
+			sqlite3_reset(s);
+			sqlite3_bind_int64(s, 1, it->id);
+			sqlite3_bind_int(s, 2, (int)i);
+			sqlite3_bind_int(s, 3, (int)k);
+			store_bind_text(s, 4, c->author);
+			store_bind_text(s, 5, c->created_at);
+			store_bind_text(s, 6, c->body);
+			if (sqlite3_step(s) != SQLITE_DONE)
+				goto db;
+		}
 	}
 	ret = 0;
 	goto out;
@@ -644,6 +684,32 @@ int item_load_flags(struct store *st, long long id, struct item *it,
 			sqlite3_finalize(s);
 			goto fail;
 		}
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		goto fail_db;
+
+	/* the pull requests' conversations */
+	s = store_prepare(st, "SELECT fix, author, created_at, body FROM "
+			  "fix_comments WHERE item_id = ? ORDER BY fix, "
+			  "position", e);
+	if (!s)
+		goto fail;
+	sqlite3_bind_int64(s, 1, id);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		long long k = sqlite3_column_int64(s, 0);
+		struct fix *f;
+		struct comment *c;
+
+		if (k < 0 || (size_t)k >= it->nr_fixes)
+			continue;
+		f = &it->fixes[k];
+		f->comments = xrealloc(f->comments, (f->nr_comments + 1) *
+				       sizeof(*f->comments));
+		c = &f->comments[f->nr_comments++];
+		c->author = col_dup(s, 1);
+		c->created_at = col_dup(s, 2);
+		c->body = col_dup(s, 3);
 	}
 	sqlite3_finalize(s);
 	if (rc != SQLITE_DONE)

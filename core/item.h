@@ -27,6 +27,8 @@ struct comment {
 struct fix {
 	long long number;	/* pull request number, 0 if unknown */
 	char *title, *body, *url, *merged_at;
+	struct comment *comments;	/* its conversation, as imported */
+	size_t nr_comments;
 	int additions, deletions, changed_files;	/* -1 when unknown */
 	char *diff;		/* unified diff text, NULL if none (or not
 				   loaded: see ITEM_LOAD_NO_DIFF) */

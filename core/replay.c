@@ -87,11 +87,12 @@ static const struct table tables[] = {
 	  "item_id INTEGER, member_id INTEGER, submitted_at TEXT, PRIMARY KEY "
 	  "(item_id, member_id)) WITHOUT ROWID" },
 	{ "evidence", "id, item_id, member_id, dimension, pane, path, "
-	  "old_side, comment, line_from, line_to, quote, created_at", NULL, 1,
+	  "old_side, comment, line_from, line_to, quote, created_at, pr", NULL,
+	  1,
 	  "id INTEGER PRIMARY KEY, item_id INTEGER, member_id INTEGER, "
 	  "dimension TEXT, pane TEXT, path TEXT, old_side INTEGER, comment "
 	  "INTEGER, line_from INTEGER, line_to INTEGER, quote TEXT, "
-	  "created_at TEXT)" },
+	  "created_at TEXT, pr INTEGER)" },
 	{ "memos", "item_id, member_id, text, updated_at", NULL, 2,
 	  "item_id INTEGER, member_id INTEGER, text TEXT, updated_at TEXT, "
 	  "PRIMARY KEY (item_id, member_id)) WITHOUT ROWID" },
@@ -471,7 +472,7 @@ static const char *const stmt_sql[NR_STMTS] = {
 	[S_SETTLE] = "INSERT INTO r_settled VALUES (?1, ?2, ?3, ?4) ON "
 		"CONFLICT (item_id) DO UPDATE SET note = ?3, settled_at = ?4",
 	[S_EVIDENCE_ADD] = "INSERT INTO r_evidence VALUES (?1, ?2, ?3, ?4, "
-		"?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+		"?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
 	[S_EVIDENCE_DEL] = "DELETE FROM r_evidence WHERE id = ?1",
 	[S_MACHINE] = "INSERT INTO r_machine_answers VALUES (?1, ?2, ?3, ?4, "
 		"?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
@@ -1260,6 +1261,14 @@ static int do_evidence_add(struct replay *rp)
 	}
 	bind_text(s, 11, jstr(r, "quote"));
 	bind_text(s, 12, r->at);
+	/* a pull request's text: its number (schema 11 on) */
+	if (!strcmp(jstr(r, "pane"), "pr")) {
+		if ((rc = jint(rp, "pr", &v)))
+			return rc;
+		sqlite3_bind_int64(s, 13, v);
+	} else {
+		sqlite3_bind_null(s, 13);
+	}
 	return run(rp, s);
 }
 

@@ -51,7 +51,7 @@
 
 /* The schema version whose migration brought the replay: a study
  * migrated from an older one gets a baseline. */
-#define REPLAY_SINCE_VERSION 10
+#define REPLAY_SINCE_VERSION 11
 
 enum replay_failure {
 	REPLAY_OK = 0,

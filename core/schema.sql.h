@@ -359,7 +359,40 @@ static const char *const migrations[] = {
 	"CREATE INDEX machine_answers_member ON machine_answers"
 	"  (member_id, item_id);",
 
-	/* 9 -> 10: the study's state is checked against a replay of the
+	/* 9 -> 10: a pull request's conversation (its comments), and
+	   evidence citing a pull request's description or comments: pane
+	   'pr', `pr` the pull request's number (core/evidence.h) */
+	"CREATE TABLE fix_comments ("
+	"  item_id INTEGER NOT NULL REFERENCES items(id) ON DELETE CASCADE,"
+	"  fix INTEGER NOT NULL,"		/* fixes.position */
+	"  position INTEGER NOT NULL,"
+	"  author TEXT,"
+	"  created_at TEXT,"
+	"  body TEXT,"
+	"  PRIMARY KEY (item_id, fix, position));"
+	"CREATE TABLE evidence_v10 ("
+	"  id INTEGER PRIMARY KEY,"
+	"  item_id INTEGER NOT NULL REFERENCES items(id),"
+	"  member_id INTEGER NOT NULL REFERENCES members(id),"
+	"  dimension TEXT NOT NULL,"
+	"  pane TEXT NOT NULL CHECK (pane IN ('diff','issue','pr')),"
+	"  path TEXT,"
+	"  old_side INTEGER NOT NULL DEFAULT 0,"
+	"  comment INTEGER NOT NULL DEFAULT 0,"
+	"  line_from INTEGER NOT NULL,"
+	"  line_to INTEGER NOT NULL,"
+	"  quote TEXT NOT NULL,"
+	"  created_at TEXT NOT NULL,"
+	"  pr INTEGER);"
+	"INSERT INTO evidence_v10 (id, item_id, member_id, dimension, pane,"
+	"  path, old_side, comment, line_from, line_to, quote, created_at)"
+	"  SELECT id, item_id, member_id, dimension, pane, path, old_side,"
+	"  comment, line_from, line_to, quote, created_at FROM evidence;"
+	"DROP TABLE evidence;"
+	"ALTER TABLE evidence_v10 RENAME TO evidence;"
+	"CREATE INDEX evidence_item ON evidence(item_id, member_id);",
+
+	/* 10 -> 11: the study's state is checked against a replay of the
 	   audit log (core/replay.h).  A row says what it changed in `detail`
 	   (JSON) where old and new do not say it all; the state a study had
 	   when it came to this version is kept as the replay's baseline, in
@@ -487,7 +520,8 @@ static const char *const migrations[] = {
 	"  line_from INTEGER,"
 	"  line_to INTEGER,"
 	"  quote TEXT,"
-	"  created_at TEXT);"
+	"  created_at TEXT,"
+	"  pr INTEGER);"
 	"CREATE TABLE replay_base_machine_answers ("
 	"  id INTEGER PRIMARY KEY,"
 	"  member_id INTEGER,"

@@ -71,13 +71,33 @@ class Study:
     # How to take a study back from schema version v to v - 1, newest
     # first: tests of a migration make an older study out of a new one.
     UNDO = {
-        10: "".join("DROP TABLE replay_base_%s;" % t for t in (
+        11: "".join("DROP TABLE replay_base_%s;" % t for t in (
             "meta", "members", "codebooks", "rounds", "round_annotators",
             "assignments", "round_gates", "round_frozen",
             "round_submissions", "round_labels", "proposals", "labels",
             "submissions", "memos", "flags", "resolutions", "settled",
             "evidence", "machine_answers")) +
             "ALTER TABLE audit DROP COLUMN detail;",
+        10: "DROP TABLE fix_comments;"
+            "CREATE TABLE evidence_v9 ("
+            "  id INTEGER PRIMARY KEY,"
+            "  item_id INTEGER NOT NULL REFERENCES items(id),"
+            "  member_id INTEGER NOT NULL REFERENCES members(id),"
+            "  dimension TEXT NOT NULL,"
+            "  pane TEXT NOT NULL CHECK (pane IN ('diff','issue')),"
+            "  path TEXT,"
+            "  old_side INTEGER NOT NULL DEFAULT 0,"
+            "  comment INTEGER NOT NULL DEFAULT 0,"
+            "  line_from INTEGER NOT NULL,"
+            "  line_to INTEGER NOT NULL,"
+            "  quote TEXT NOT NULL,"
+            "  created_at TEXT NOT NULL);"
+            "INSERT INTO evidence_v9 SELECT id, item_id, member_id, dimension,"
+            "  pane, path, old_side, comment, line_from, line_to, quote,"
+            "  created_at FROM evidence WHERE pane <> 'pr';"
+            "DROP TABLE evidence;"
+            "ALTER TABLE evidence_v9 RENAME TO evidence;"
+            "CREATE INDEX evidence_item ON evidence(item_id, member_id);",
         9: "DROP TABLE machine_answers;"
            "ALTER TABLE members DROP COLUMN machine;",
         8: "DROP TABLE evidence;",

@@ -27,7 +27,8 @@ def clean_env(home):
     env = dict(os.environ)
     for k in list(env):
         if k.startswith("BUGCODER_") or k in ("GITHUB_TOKEN", "GITHUB_API_URL",
-                                              "NO_COLOR", "EDITOR", "VISUAL"):
+                                              "NO_COLOR", "EDITOR", "VISUAL",
+                                              "XDG_CONFIG_HOME"):
             del env[k]
     env.update(TZ="UTC", LC_ALL="C.UTF-8", HOME=home, CMOCKA_MESSAGE_OUTPUT="stdout")
     return env

@@ -227,7 +227,7 @@ static void test_migration_chains_old_rows(void **state)
 	buf_addf(&path, "%s/old.db", tmpdir);
 	assert_int_equal(store_open(&st, path.ptr, STORE_CREATE, &e), 0);
 	five_rows(&st);
-	exec_ok(&st, "DROP TABLE replay_base_meta;"	/* 9 -> 10 undone */
+	exec_ok(&st, "DROP TABLE replay_base_meta;"	/* 10 -> 11 undone */
 		"DROP TABLE replay_base_members;"
 		"DROP TABLE replay_base_codebooks;"
 		"DROP TABLE replay_base_rounds;"
@@ -247,6 +247,7 @@ static void test_migration_chains_old_rows(void **state)
 		"DROP TABLE replay_base_evidence;"
 		"DROP TABLE replay_base_machine_answers;"
 		"ALTER TABLE audit DROP COLUMN detail;"
+		"DROP TABLE fix_comments;"	/* 9 -> 10 undone */
 		"DROP TABLE machine_answers;"	/* 8 -> 9 undone */
 		"ALTER TABLE members DROP COLUMN machine;"
 		"DROP TABLE evidence;"	/* 7 -> 8 undone */
@@ -483,7 +484,7 @@ static void build_study(const char *path)
 	OK(evidence_parse("issue:body:3", &cite, &err));
 	OK(evidence_add(&st, &alice, &cb, i1, "phase", &cite, NULL, &err));
 	evidence_cite_release(&cite);
-	OK(evidence_remove(&st, &alice, ev, &err));
+	OK(evidence_remove(&st, &alice, i1, ev, &err));
 	holds(&st, &owner, "evidence");
 	OK(label_submit(&st, &alice, &cb, i1, &err));
 	OK(label_set(&st, &bob, &cb, i1, "symptom", &hang, 1, 0, &err));
@@ -804,7 +805,7 @@ static void test_replay_baseline_of_an_older_study(void **state)
 		"DROP TABLE replay_base_evidence; DROP TABLE "
 		"replay_base_machine_answers;"
 		"ALTER TABLE audit DROP COLUMN detail;"
-		"PRAGMA user_version = 9");
+		"PRAGMA user_version = 10");
 	store_close(&st);
 
 	/* opened: migrated, the baseline taken */
@@ -887,7 +888,7 @@ static void test_replay_baseline_of_an_older_study(void **state)
 		"DROP TABLE replay_base_evidence; DROP TABLE "
 		"replay_base_machine_answers;"
 		"ALTER TABLE audit DROP COLUMN detail;"
-		"PRAGMA user_version = 9");
+		"PRAGMA user_version = 10");
 	store_close(&st);
 	assert_int_equal(store_open(&st, path.ptr, 0, &e), 0);
 	assert_int_equal(member_resolve(&st, NULL, &owner, &e), 0);

@@ -561,12 +561,35 @@ static void test_crlf_lines(void **state)
 	assert_line(&d, text, 7, DIFF_NOEOL, "\\ No newline at end of file");
 	assert_string_equal(d.files[0].old_path, "w.bat");
 	assert_string_equal(d.files[0].new_path, "w.bat");
+	/* a diff whose own lines end in CRLF: no CR is the file's */
+	assert_int_equal(d.crlf, 1);
+	{
+		struct diff_line l = diff_line_at(&d, 5);
+
+		assert_int_equal(l.cr, 1);
+		assert_int_equal(diff_line_file_cr(&d, &l), 0);
+	}
 	diff_release(&d);
 
 	/* only one CR is a line end; a lone CR at the very end is too */
 	parse(&d, LIT("@@ -1 +1 @@\n-a\r\r\n+b\r"));
 	assert_line(&d, "@@ -1 +1 @@\n-a\r\r\n+b\r", 1, DIFF_DEL, "-a\r");
 	assert_line(&d, "@@ -1 +1 @@\n-a\r\r\n+b\r", 2, DIFF_ADD, "+b");
+	diff_release(&d);
+
+	/* an LF diff of a change from CRLF to LF: that CR is the file's */
+	parse(&d, LIT("diff --git a/s.sh b/s.sh\n--- a/s.sh\n+++ b/s.sh\n"
+		      "@@ -1,2 +1,2 @@\n x\n-export A=8\r\n+export A=8\n"));
+	assert_int_equal(d.crlf, 0);
+	{
+		struct diff_line del = diff_line_at(&d, 5), add = diff_line_at(
+			&d, 6), ctx = diff_line_at(&d, 4);
+
+		assert_int_equal(del.len, add.len);
+		assert_int_equal(diff_line_file_cr(&d, &del), 1);
+		assert_int_equal(diff_line_file_cr(&d, &add), 0);
+		assert_int_equal(diff_line_file_cr(&d, &ctx), 0);
+	}
 	diff_release(&d);
 }
 
@@ -969,6 +992,18 @@ static void test_index_long_lines_and_blocks(void **state)
 	/* out of range: an empty line */
 	l = diff_line_at(&d, d.nr_lines);
 	assert_int_equal(l.len, 0);
+	/* line after line, each from the last: what diff_line_at says */
+	l = diff_line_at(&d, 0);
+	for (i = 0; i + 1 < d.nr_lines; i++) {
+		struct diff_line at = diff_line_at(&d, i + 1);
+
+		l = diff_line_next(&d, i, &l);
+		assert_int_equal(l.off, at.off);
+		assert_int_equal(l.len, at.len);
+		assert_int_equal(l.kind, at.kind);
+	}
+	l = diff_line_next(&d, d.nr_lines - 1, &l);
+	assert_int_equal(l.len, 0);
 	diff_release(&d);
 
 	/* many short lines: blocks of DIFF_BLOCK lines and their edges */
@@ -982,6 +1017,15 @@ static void test_index_long_lines_and_blocks(void **state)
 		char want[16];
 
 		l = diff_line_at(&d, i + 1);
+		snprintf(want, sizeof(want), "-%zu", i);
+		assert_int_equal(l.len, strlen(want));
+		assert_memory_equal(b.ptr + l.off, want, l.len);
+	}
+	l = diff_line_at(&d, 0);
+	for (i = 0; i + 1 < d.nr_lines; i++) {
+		char want[32];
+
+		l = diff_line_next(&d, i, &l);
 		snprintf(want, sizeof(want), "-%zu", i);
 		assert_int_equal(l.len, strlen(want));
 		assert_memory_equal(b.ptr + l.off, want, l.len);

@@ -557,7 +557,9 @@ static void test_github_bundle(void **state)
 		"\"html_url\": \"https://github.com/octo/Hello/pull/8\", "
 		"\"merged_at\": \"2011-04-24T12:00:00Z\", \"additions\": 100, "
 		"\"deletions\": 3, \"changed_files\": 5, \"body\": null, "
-		"\"user\": {\"login\": \"dev\"}, "
+		"\"user\": {\"login\": \"dev\"}, \"comments\": [{\"user\": "
+		"{\"login\": \"reviewer\"}, \"created_at\": "
+		"\"2011-04-24T10:00:00Z\", \"body\": \"Root cause: x\"}], "
 		"\"diff\": \"diff --git a/a b/a\\n--- a/a\\n+++ b/a\\n"
 		"@@ -1 +1 @@\\n-x\\n+y\\n\"}]}\n";
 
@@ -582,6 +584,39 @@ static void test_github_bundle(void **state)
 	assert_int_equal(q(&f->st, "SELECT changed_files FROM items"), 5);
 	assert_int_equal(q(&f->st, "SELECT small_fix FROM items"), 0);
 	assert_int_equal(q(&f->st, "SELECT length(diff) > 0 FROM fixes"), 1);
+	/* the pull request's conversation, when the bundle gives it */
+	assert_qs(&f->st, "SELECT author || ': ' || body FROM fix_comments "
+		  "WHERE fix = 0 AND position = 0", "reviewer: Root cause: x");
+}
+
+/* A fix of JSON Lines may carry its pull request's comments; the
+ * GitHub object's count there is no list. */
+static void test_fix_comments(void **state)
+{
+	struct fixture *f = *state;
+	struct import_stats stats;
+	struct err e = ERR_INIT;
+	struct item it;
+	long long id;
+
+	memset(&stats, 0, sizeof(stats));
+	assert_int_equal(imp(f, &f->owner, "{\"repo\": \"o/r\", \"number\": "
+			     "1, \"title\": \"t\", \"fixes\": [{\"number\": 2, "
+			     "\"comments\": [{\"author\": \"a\", \"body\": "
+			     "\"one\"}, {\"author\": null, \"body\": \"two\"}]}, "
+			     "{\"number\": 3}]}\n", &stats, &e), 0);
+	id = q(&f->st, "SELECT id FROM items");
+	assert_int_equal(item_load(&f->st, id, &it, &e), 0);
+	assert_int_equal(it.nr_fixes, 2);
+	assert_int_equal(it.fixes[0].nr_comments, 2);
+	assert_string_equal(it.fixes[0].comments[0].author, "a");
+	assert_string_equal(it.fixes[0].comments[1].body, "two");
+	assert_null(it.fixes[0].comments[1].author);
+	assert_int_equal(it.fixes[1].nr_comments, 0);
+	item_release(&it);
+	assert_refused(f, "{\"repo\": \"o/r\", \"number\": 1, \"title\": "
+		       "\"t\", \"fixes\": [{\"comments\": 4}]}",
+		       "items.jsonl:1: fixes[0].comments: expected an array");
 }
 
 static void test_github_errors(void **state)
@@ -759,6 +794,7 @@ int main(void)
 		T(test_github_issue_list),
 		T(test_github_only_pulls),
 		T(test_github_bundle),
+		T(test_fix_comments),
 		T(test_github_errors),
 		T(test_github_repo_from_html_url),
 		T(test_import_file),

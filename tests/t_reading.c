@@ -30,10 +30,12 @@
 #include <sqlite3.h>
 
 #include "core/buf.h"
+#include "core/import.h"
 #include "core/item.h"
 #include "core/member.h"
 #include "core/store.h"
 #include "core/study.h"
+#include "tui/draw.h"
 #include "tui/tui.h"
 #include "tests/lib/screen_test.h"
 
@@ -215,9 +217,21 @@ static int find_row(struct fixture *f, const char *name, const char *needle)
 		free(got_); \
 	} while (0)
 
+/* The screen column of byte `at` of a dumped row: its characters before
+ * it (every one here is one column wide, the marks too). */
+static size_t col_of(const char *row, const char *at)
+{
+	size_t col = 0;
+
+	for (; row < at; row++)
+		if (((unsigned char)*row & 0xc0) != 0x80)
+			col++;
+	return col;
+}
+
 /* The theme slot letter of the cell `k` columns into the first `needle`
- * of row r of dump `name` (ASCII rows), from the colour part of its
- * .attr file. */
+ * of row r of dump `name` (one-column characters), from the colour part
+ * of its .attr file. */
 static char pair_at(struct fixture *f, const char *name, int r,
 		    const char *needle, int k)
 {
@@ -230,7 +244,7 @@ static char pair_at(struct fixture *f, const char *name, int r,
 
 	if (!at)
 		fail_msg("%s row %d has no \"%s\": %s", name, r, needle, text);
-	col = (size_t)(at - text) + (size_t)k;
+	col = col_of(text, at) + (size_t)k;
 	buf_addf(&an, "%s.attr", name);
 	attr = dump(f, an.ptr);
 	p = strstr(attr, "colour cells: ");
@@ -324,7 +338,7 @@ static void test_intraline_attrs(void **state)
 		size_t at;
 
 		assert_non_null(d);
-		at = (size_t)(d - s) + 5;
+		at = col_of(s, d) + 5;
 		assert_true(strlen(a) > at);
 		assert_int_equal(a[at], 'r');
 		assert_int_equal(a[at - 1], '.');
@@ -339,13 +353,86 @@ static void test_intraline_attrs(void **state)
 		size_t at;
 
 		assert_non_null(d);
-		at = (size_t)(d - s) + 5;
+		at = col_of(s, d) + 5;
 		assert_true(strlen(a) > at);
 		assert_int_equal(a[at], 'R');	/* reverse and bold */
 		assert_int_equal(a[at - 1], '.');
 	}
 	free(s);
 	free(a);
+}
+
+/* The line cursor keeps the colours and marks of the lines it is on: it
+ * takes a column of its own at the left (a pointer on its line, a bar on
+ * the rest of a range) instead of painting them over in reverse. */
+static void test_cursor_keeps_marks(void **state)
+{
+	struct fixture *f = *state;
+	char *s, *a;
+	int r;
+
+	add_long(f, NULL);
+	f->term = "xterm";
+	run(f, 24, 80, NULL, "<Tab>]\n.jj\n:dump-screen c\nvj\n"
+	    ":dump-screen v\n");
+	r = find_row(f, "c", "oldvalue");
+	assert_true(r > 2);
+	s = row(f, "c", r);
+	/* the pointer, then the sigil and the text as they were */
+	assert_int_equal(strncmp(s, "\xe2\x96\xb6-", 4), 0);
+	free(s);
+	/* the changed words keep their colour, the sigil its own */
+	assert_int_equal(pair_at(f, "c", r, "oldvalue", 0), 'R');
+	assert_int_equal(pair_at(f, "c", r, "-", 0), '-');
+	assert_int_equal(pair_at(f, "c", r + 1, "max(0, newvalue)", 0), 'P');
+	/* a range: a bar beside its other line */
+	s = row(f, "v", r);
+	assert_int_equal(strncmp(s, "\xe2\x94\x83-", 4), 0);
+	free(s);
+	s = row(f, "v", r + 1);
+	assert_int_equal(strncmp(s, "\xe2\x96\xb6+", 4), 0);
+	free(s);
+	/* without colour: the changed word alone is reversed, not the
+	 * whole row */
+	f->term = NULL;
+	setenv("NO_COLOR", "1", 1);
+	run(f, 24, 80, NULL, "<Tab>]\n.jj\n:dump-screen m\n");
+	unsetenv("NO_COLOR");
+	s = row(f, "m", r);
+	a = row(f, "m.attr", r);
+	{
+		const char *d = strstr(s, "oldvalue");
+		size_t at;
+
+		assert_non_null(d);
+		at = col_of(s, d);
+		assert_int_equal(a[at], 'r');
+		assert_int_equal(a[1], '.');	/* the sigil */
+		assert_int_equal(a[at - 2], '.');
+	}
+	free(s);
+	free(a);
+}
+
+/* Without colour the current search match, the other matches and the
+ * changed words of a line all look different. */
+static void test_mono_marks_distinct(void **state)
+{
+	attr_t cur, other, add, del;
+
+	(void)state;
+	draw_init(0, 1);
+	cur = slot_attr(SLOT_SEARCH_CUR);
+	other = slot_attr(SLOT_SEARCH);
+	add = slot_attr(SLOT_DIFF_ADD_WORD);
+	del = slot_attr(SLOT_DIFF_DEL_WORD);
+	assert_true(cur != other && cur != add && cur != del);
+	assert_true(other != add && other != del && add != del);
+	/* matches are underlined, changed words never are */
+	assert_true(cur & A_UNDERLINE);
+	assert_true(other & A_UNDERLINE);
+	assert_false(add & A_UNDERLINE);
+	assert_false(del & A_UNDERLINE);
 }
 
 /* w wraps the fix pane: continuation rows start with the mark in the
@@ -398,6 +485,370 @@ static void test_wrap_moves(void **state)
 	assert_row_has(f, "h2", 2, "@@ -300,14 +300,14 @@");
 	assert_true(find_row(f, "s", "gamma=3") >= 2);
 	assert_row_has(f, "s", 23, "match 1/2");
+}
+
+/* ---- the position mark ------------------------------------------------ */
+
+/* A fix as DeepSpeed's engine fixes look: long lines of context that wrap
+ * in a 59-column pane, and the one added line - the fix itself - last. */
+#define CTX_LONG "            self.optimizer.step_with_overlapped_communication(" \
+	"grads, partition_id=self.partition_id, group=self.dp_process_group)"
+static const char tail_diff[] =
+	"diff --git a/deepspeed/runtime/engine.py b/deepspeed/runtime/engine.py\n"
+	"--- a/deepspeed/runtime/engine.py\n"
+	"+++ b/deepspeed/runtime/engine.py\n"
+	"@@ -2010,16 +2010,17 @@ def _take_model_step(self, lr_kwargs):\n"
+	" " CTX_LONG "\n" " " CTX_LONG "\n" " " CTX_LONG "\n"
+	" " CTX_LONG "\n" " " CTX_LONG "\n" " " CTX_LONG "\n"
+	" " CTX_LONG "\n" " " CTX_LONG "\n" " " CTX_LONG "\n"
+	" " CTX_LONG "\n" " " CTX_LONG "\n" " " CTX_LONG "\n"
+	" " CTX_LONG "\n" " " CTX_LONG "\n" " " CTX_LONG "\n"
+	" " CTX_LONG "\n"
+	"+        self.timers(STEP_GLOBAL_TIMER).stop(sync=True)  # the fix\n";
+
+static void add_tail(struct fixture *f)
+{
+	struct item it;
+
+	base_item(&it, "microsoft/DeepSpeed", 5642, "Timer not stopped after "
+		  "the optimizer step", "```\n" CTX_LONG "\n" CTX_LONG "\n"
+		  CTX_LONG "\n" CTX_LONG "\n" CTX_LONG "\n" CTX_LONG "\n"
+		  CTX_LONG "\n" CTX_LONG "\n" CTX_LONG "\n" CTX_LONG "\n"
+		  CTX_LONG "\n" CTX_LONG "\n```\n\nTHE LAST LINE of the issue.");
+	it.fixes = xcalloc(1, sizeof(*it.fixes));
+	set_fix(&it.fixes[0], 5643, "Stop the step timer", tail_diff);
+	it.nr_fixes = 1;
+	save(f, &it);
+}
+
+/* The position word at the right of row 1 that belongs to the pane whose
+ * title is `title` (side by side: the issue's ends before the
+ * separator). */
+static char *pos_of(struct fixture *f, const char *name, const char *title)
+{
+	char *r = row(f, name, 1), *at = strstr(r, title), *end, *sp;
+	char *sep = strstr(r, "\xe2\x94\x82");
+
+	if (!at)
+		fail_msg("%s row 1 has no \"%s\": %s", name, title, r);
+	end = sep && sep > at ? sep : r + strlen(r);
+	while (end > at && end[-1] == ' ')
+		end--;
+	*end = '\0';
+	sp = strrchr(at, ' ');
+	sp = xstrdup(sp ? sp + 1 : at);
+	free(r);
+	return sp;
+}
+
+/* With wrap on, a fix whose wrapped lines push its last line below the
+ * pane says how much is above and on screen, not "all"; at the bottom it
+ * says "end" with the last line in view.  The same holds in the issue
+ * pane, and with wrap off, where a line is a row. */
+static void test_position_counts_rows(void **state)
+{
+	struct fixture *f = *state;
+	char *p;
+
+	add_tail(f);
+	run(f, 35, 120, NULL, "<Tab>w<Tab>w\n:dump-screen top\nG<Tab>G\n"
+	    ":dump-screen end\n");
+	assert_int_equal(find_row(f, "top", "timers(STEP"), -1);
+	p = pos_of(f, "top", "fix #5643");
+	if (!strcmp(p, "all") || !strcmp(p, "end") || !strchr(p, '%'))
+		fail_msg("the fix pane says \"%s\" with its last line hidden",
+			 p);
+	free(p);
+	assert_int_equal(find_row(f, "top", "THE LAST LINE"), -1);
+	p = pos_of(f, "top", "issue");
+	assert_non_null(strchr(p, '%'));
+	free(p);
+	assert_true(find_row(f, "end", "timers(STEP") > 1);
+	assert_true(find_row(f, "end", "THE LAST LINE") > 1);
+	p = pos_of(f, "end", "fix #5643");
+	assert_string_equal(p, "end");
+	free(p);
+	p = pos_of(f, "end", "issue");
+	assert_string_equal(p, "end");
+	free(p);
+	/* the choice is kept: the next session starts wrapped */
+	run(f, 35, 120, NULL, ":dump-screen again\n");
+	p = pos_of(f, "again", "fix #5643");
+	assert_non_null(strchr(p, '%'));
+	free(p);
+	assert_int_equal(find_row(f, "again", "timers(STEP"), -1);
+	/* one line a row: the same words */
+	run(f, 35, 120, NULL, "w<Tab>w\n");
+	run(f, 35, 120, NULL, ":dump-screen off\n");
+	p = pos_of(f, "off", "fix #5643");
+	assert_string_equal(p, "all");
+	free(p);
+	assert_true(find_row(f, "off", "+        self.timers") > 1);
+}
+
+/* Wrap is a setting of one's own: the keys file's `set` lines give its
+ * default per pane, w changes it and keeps the choice in the settings
+ * file beside the keys file, which wins from then on. */
+static void test_wrap_setting(void **state)
+{
+	struct fixture *f = *state;
+	struct buf dir = BUF_INIT, keys = BUF_INIT, set = BUF_INIT;
+	char *s;
+
+	add_tail(f);
+	buf_addf(&dir, "%s/config", f->dir);
+	mkdir(dir.ptr, 0777);
+	buf_addstr(&dir, "/bugcoder");
+	mkdir(dir.ptr, 0777);
+	buf_addf(&keys, "%s/keys", dir.ptr);
+	buf_addf(&set, "%s/settings", dir.ptr);
+	st_spit(keys.ptr, "set wrap-fix on\nset wrap-issue off\n"
+		"set wrap-fox on\nset wrap-fix maybe\n");
+	run(f, 35, 120, NULL, ":dump-screen k\n");
+	/* the fix pane wraps, the issue's code scrolls sideways */
+	assert_true(find_row(f, "k", "\xe2\x94\x82\xe2\x86\xaa") > 1);
+	s = row(f, "k", 34);
+	assert_contains(s, "keys:3: no setting \"wrap-fox\"");
+	free(s);
+	assert_null(st_slurp(set.ptr));
+	/* w: kept in the settings file */
+	run(f, 35, 120, NULL, "<Tab>w\n:dump-screen w\n");
+	assert_row_has(f, "w", 34, "fix: long lines scroll sideways (kept");
+	s = st_slurp(set.ptr);
+	assert_non_null(s);
+	assert_contains(s, "set wrap-fix off\n");
+	assert_contains(s, "set wrap-issue off\n");
+	free(s);
+	/* which wins over the keys file */
+	run(f, 35, 120, NULL, ":dump-screen next\n");
+	assert_int_equal(find_row(f, "next", "\xe2\x94\x82\xe2\x86\xaa"),
+			 -1);
+	buf_release(&dir);
+	buf_release(&keys);
+	buf_release(&set);
+}
+
+/* ---- hunk and file jumps ---------------------------------------------- */
+
+#define REAL_ITEMS "tests/fixtures/reading-real.jsonl"
+
+/* The items of tests/fixtures/reading-real.jsonl: real-looking bugs of
+ * DeepSpeed, Megatron-LM and Colossal-AI (tests/bench/hunk_jumps.py
+ * measures every jump on them). */
+static void add_real(struct fixture *f)
+{
+	struct import_stats stats;
+	struct err e = ERR_INIT;
+
+	memset(&stats, 0, sizeof(stats));
+	if (import_file(&f->st, &f->owner, REAL_ITEMS, &stats, &e) < 0)
+		fail_msg("%s", e.msg);
+}
+
+/* Does every changed row (a '+' or '-' first) of dump `name` from row
+ * `from` to `to` have the mark of text scrolled off to the left right
+ * after its sigil? */
+static void assert_changed_rows_marked(struct fixture *f, const char *name,
+				       int from, int to, int split_x)
+{
+	int r, seen = 0;
+
+	for (r = from; r <= to; r++) {
+		char *s = row(f, name, r), *p = s;
+
+		if (split_x) {
+			p = strstr(s, "\xe2\x94\x82");
+			p = p ? p + 3 : s + strlen(s);
+		}
+		if ((*p == '+' || *p == '-') && strncmp(p + 1, "\xc2\xab", 2))
+			fail_msg("%s row %d: a changed line scrolled without "
+				 "the mark: %s", name, r, s);
+		seen += *p == '+' || *p == '-';
+		free(s);
+	}
+	assert_true(seen > 0);
+}
+
+/* The Megatron fix's first hunk: its first change ("False" -> "True" at
+ * column 98) lies past the right edge, beside short added lines.  ]
+ * scrolls just far enough to show the change whole; every changed line
+ * scrolled says so ("+<<" even when all of it is to the left), and the
+ * title gives the offset.  The next hunk's first change is a short line:
+ * no scroll there, its long pair keeps its mark at the edge. */
+static void test_jump_keeps_line_starts(void **state)
+{
+	struct fixture *f = *state;
+	char *s;
+
+	add_real(f);
+	run(f, 35, 120, "NVIDIA/Megatron-LM#1474", "]\n:dump-screen h1\n"
+	    "]\n:dump-screen h2\n^\n:dump-screen home\n");
+	assert_row_has(f, "h1", 1, "fix #3694");
+	assert_row_has(f, "h1", 1, "\xc2\xab+");
+	assert_row_has(f, "h1", 2, "@@ -210,5 +210,8 @@");
+	assert_true(find_row(f, "h1", "non_blocking=False)") > 2);
+	assert_true(find_row(f, "h1", "non_blocking=True)") > 2);
+	assert_changed_rows_marked(f, "h1", 3, 10, 1);
+	/* the short added lines are not bare: they say they go on left */
+	s = row(f, "h1", 6);
+	assert_contains(s, "\xe2\x94\x82+\xc2\xab");
+	free(s);
+	/* the next hunk starts with a short change: seen from its start */
+	assert_row_has(f, "h2", 2, "@@ -301,3 +304,4 @@");
+	assert_row_has(f, "h2", 4, "+        assert self.capacity is not None");
+	assert_row_has(f, "h2", 5, "-        self.input_splits = num_local");
+	assert_row_has(f, "h2", 6, CHANGE_MARK);
+	s = row(f, "h2", 1);
+	assert_not_contains(s, "\xc2\xab");
+	free(s);
+	s = dump(f, "h2");
+	assert_not_contains(s, "+\xc2\xab");
+	free(s);
+	/* ^ back to the left: no mark anywhere */
+	s = dump(f, "home");
+	assert_not_contains(s, "\xc2\xab");
+	free(s);
+}
+
+/* Wrap on: a jump never scrolls sideways; the change is on the rows the
+ * line wraps to. */
+static void test_jump_wrapped(void **state)
+{
+	struct fixture *f = *state;
+	char *s;
+
+	add_real(f);
+	run(f, 35, 120, "NVIDIA/Megatron-LM#1474", "<Tab>w]\n:dump-screen w\n");
+	s = dump(f, "w");
+	assert_not_contains(s, "\xc2\xab");
+	assert_contains(s, "non_blocking=True)");
+	free(s);
+	assert_row_has(f, "w", 2, "@@ -210,5 +210,8 @@");
+}
+
+/* A change from CRLF to LF: the removed line's CR shows (U+240D at its
+ * end) and is its changed "word"; citing the line quotes it with its CR. */
+static void test_crlf_change_visible(void **state)
+{
+	struct fixture *f = *state;
+	char *s;
+	int r;
+
+	add_real(f);
+	run(f, 24, 80, "hpcaitech/ColossalAI#5580", "<Tab>\n:dump-screen c\n"
+	    "14<Esc>\n/OMP\n<Enter>\n.e1\n:dump-screen e\n");
+	r = find_row(f, "c", "-export OMP_NUM_THREADS=8");
+	assert_true(r > 2);
+	assert_row_has(f, "c", r, "-export OMP_NUM_THREADS=8\xe2\x90\x8d");
+	s = row(f, "c", r + 1);
+	assert_string_equal(s, "+export OMP_NUM_THREADS=8");
+	free(s);
+	/* the CR stands out (reverse, as a control character and within
+	 * the changed word "8\r"); the rest of the line does not */
+	s = row(f, "c.attr", r);
+	assert_true(s[25] == 'r' || s[25] == 'R');
+	assert_int_equal(s[1], '.');
+	assert_int_equal(s[20], '.');
+	free(s);
+	assert_row_has(f, "e", 23, "cited diff:applications/ColossalChat/");
+	{
+		sqlite3_stmt *st;
+
+		assert_int_equal(sqlite3_prepare_v2(f->st.db, "SELECT quote "
+			"FROM evidence", -1, &st, NULL), SQLITE_OK);
+		assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+		assert_string_equal((const char *)sqlite3_column_text(st, 0),
+				    "-export OMP_NUM_THREADS=8\r\n");
+		sqlite3_finalize(st);
+	}
+}
+
+/* The fix pane's title wraps with the pane (Megatron's "for dev", the
+ * mark of a backport, at its end); o closes and opens the <details> of
+ * the pull request's description as it does the issue's. */
+static void test_fix_title_and_details(void **state)
+{
+	struct fixture *f = *state;
+	char *s;
+
+	add_real(f);
+	run(f, 35, 120, "NVIDIA/Megatron-LM#1474", "<Tab>\n:dump-screen t\n"
+	    "/Test log\n<Enter>\no\n:dump-screen closed\no\n"
+	    ":dump-screen open\n");
+	s = dump(f, "t");
+	assert_contains(s, "#3694 Pad dropped tokens before the all-to-all");
+	assert_contains(s, "for dev");
+	assert_contains(s, "\xe2\x96\xbe Test log");
+	assert_contains(s, "all 4 MoE functional tests pass");
+	free(s);
+	s = dump(f, "closed");
+	assert_contains(s, "\xe2\x96\xb8 Test log");
+	assert_not_contains(s, "all 4 MoE functional tests pass");
+	assert_contains(s, "section closed (o opens it)");
+	free(s);
+	s = dump(f, "open");
+	assert_contains(s, "all 4 MoE functional tests pass");
+	free(s);
+	/* in the diff there is no section to close */
+	run(f, 35, 120, "NVIDIA/Megatron-LM#1474", "]o\n:dump-screen d\n");
+	assert_row_has(f, "d", 34, "no <details> section here");
+}
+
+/* The root cause stated only in the pull request's description: the fix
+ * pane shows the description and the pull request's comments, and their
+ * lines are cited like the issue's (pr:N:body, pr:N:comment:K). */
+static void test_cite_pr_text(void **state)
+{
+	struct fixture *f = *state;
+	char *s;
+
+	add_real(f);
+	run(f, 35, 120, "microsoft/DeepSpeed#5337", "<Tab>\n:dump-screen p\n"
+	    "22<Esc>\n/The gradients of the first\n<Enter>\n.e2\n"
+	    ":dump-screen b\n/also explains\n<Enter>\ne2\n:dump-screen c\n");
+	s = dump(f, "p");
+	assert_contains(s, "## Root cause");
+	assert_contains(s, "1 comment on the pull request");
+	assert_contains(s, "reviewer commented on 2024-04-02 15:00:");
+	assert_contains(s, "This also explains the divergence");
+	free(s);
+	assert_row_has(f, "b", 34, "cited pr:5342:body:3 for root_cause");
+	assert_row_has(f, "c", 34, "cited pr:5342:comment:1:1-2 for "
+		       "root_cause");
+	{
+		sqlite3_stmt *st;
+
+		assert_int_equal(sqlite3_prepare_v2(f->st.db, "SELECT pane, pr, "
+			"comment, quote FROM evidence ORDER BY id", -1, &st,
+			NULL), SQLITE_OK);
+		assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+		assert_string_equal((const char *)sqlite3_column_text(st, 0),
+				    "pr");
+		assert_int_equal(sqlite3_column_int(st, 1), 5342);
+		assert_int_equal(sqlite3_column_int(st, 2), 0);
+		assert_non_null(strstr((const char *)sqlite3_column_text(st,
+			3), "were never averaged"));
+		assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+		assert_int_equal(sqlite3_column_int(st, 2), 1);
+		sqlite3_finalize(st);
+	}
+}
+
+/* An item whose author and dates were not recorded says so, in words. */
+static void test_unknown_author(void **state)
+{
+	struct fixture *f = *state;
+	char *s;
+
+	add_real(f);
+	run(f, 24, 80, "hpcaitech/ColossalAI#5580", ":dump-screen a\n");
+	s = dump(f, "a");
+	assert_contains(s, "author and opening date not recorded");
+	assert_contains(s, "(author not recorded) commented (date not "
+			"recorded):");
+	assert_not_contains(s, "ghost");
+	assert_not_contains(s, " on ?");
+	free(s);
 }
 
 /* ---- HTML, links, shortcodes ----------------------------------------- */
@@ -562,7 +1013,7 @@ static void test_search_offscreen(void **state)
 	a = row(f, "s.attr", 2);
 	at = strstr(s, "needle");
 	assert_non_null(at);
-	assert_int_equal(a[at - s], 'R');
+	assert_int_equal(a[col_of(s, at)], 'R');
 	free(s);
 	free(a);
 	/* w wraps the issue pane's code too: the match on the row that
@@ -626,6 +1077,44 @@ static void test_six_keys(void **state)
 	sqlite3_finalize(st);
 }
 
+/* The bench's citation script cites a line of the fix for the dimension
+ * being coded in three keys, replayed after the coding keys. */
+static void test_three_key_citation(void **state)
+{
+	struct fixture *f = *state;
+	char *code = st_slurp("tests/bench/code-one-item.keys");
+	char *cite = st_slurp("tests/bench/cite-one-line.keys"), *p;
+	struct buf both = BUF_INIT;
+	sqlite3_stmt *st;
+	int n = 0;
+
+	assert_non_null(code);
+	assert_non_null(cite);
+	for (p = cite; *p;) {
+		char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+
+		if (len && *p != '#' && *p != ':')
+			n += (int)len;
+		p += len + (nl ? 1 : 0);
+	}
+	assert_true(n <= 3);
+	add_long(f, NULL);
+	buf_addf(&both, "%s\n%s", code, cite);
+	run(f, 24, 80, NULL, both.ptr);
+	assert_int_equal(sqlite3_prepare_v2(f->st.db, "SELECT dimension, "
+		"pane, quote FROM evidence", -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_string_equal((const char *)sqlite3_column_text(st, 0), "phase");
+	assert_string_equal((const char *)sqlite3_column_text(st, 1), "diff");
+	assert_int_equal(sqlite3_column_text(st, 2)[0], '-');
+	assert_int_equal(sqlite3_step(st), SQLITE_DONE);
+	sqlite3_finalize(st);
+	free(code);
+	free(cite);
+	buf_release(&both);
+}
+
 /* ---- keys of one's own ------------------------------------------------ */
 
 /* A keys file binds keys; its bad lines are named by file and line and
@@ -654,7 +1143,8 @@ static void test_keys_file(void **state)
 		"bind picker \x1b[2J quit\n"
 		"bind generic <C-j> line-down\n");
 	run(f, 24, 80, NULL, ":dump-screen start\nx\n:dump-screen x\ns\n"
-	    ":dump-screen s\n?/Submit the\n<Enter>\n:dump-screen help\n");
+	    ":dump-screen s\n?/Submit the\n<Enter>\n:dump-screen help\n"
+	    "q\nj\n:dump-screen hint\n");
 	buf_addf(&want, "%s:3: no keymap \"nosuch\" (line ignored); 4 more "
 		 "bad lines", path.ptr);
 	{
@@ -668,6 +1158,11 @@ static void test_keys_file(void **state)
 	}
 	assert_row_has(f, "x", 23, "not submitted: required dimensions");
 	assert_row_has(f, "s", 23, "s: no such key here");
+	/* the hint line names the keys in force */
+	assert_row_has(f, "hint", 23, "x submit");
+	s = row(f, "hint", 23);
+	assert_not_contains(s, "s submit");
+	free(s);
 	/* ? lists x for submit, and not s */
 	s = dump(f, "help");
 	assert_contains(s, "\xe2\x94\x82   x                           Submit "
@@ -685,13 +1180,24 @@ int main(int argc, char **argv)
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 		T(test_change_past_edge),
 		T(test_intraline_attrs),
+		T(test_cursor_keeps_marks),
+		T(test_mono_marks_distinct),
 		T(test_wrap),
 		T(test_wrap_moves),
+		T(test_position_counts_rows),
+		T(test_wrap_setting),
+		T(test_jump_keeps_line_starts),
+		T(test_jump_wrapped),
+		T(test_crlf_change_visible),
+		T(test_fix_title_and_details),
+		T(test_unknown_author),
+		T(test_cite_pr_text),
 		T(test_html),
 		T(test_links_and_shortcodes),
 		T(test_details_toggle),
 		T(test_search_offscreen),
 		T(test_six_keys),
+		T(test_three_key_citation),
 		T(test_keys_file),
 #undef T
 	};

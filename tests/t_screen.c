@@ -141,6 +141,30 @@ static char *row(struct fixture *f, const char *name, int r)
 	return st_row(f->dir, name, r);
 }
 
+/* The first row of dump `name` that contains `needle`, or -1. */
+static int find_row(struct fixture *f, const char *name, const char *needle)
+{
+	char *s = dump(f, name), *p = s;
+	int r = 0;
+
+	while (p && *p) {
+		char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char *line = xstrndup(p, len);
+		int hit = strstr(line, needle) != NULL;
+
+		free(line);
+		if (hit) {
+			free(s);
+			return r;
+		}
+		r++;
+		p = nl ? nl + 1 : NULL;
+	}
+	free(s);
+	return -1;
+}
+
 static void assert_row(struct fixture *f, const char *name, int r,
 		       const char *want)
 {
@@ -650,16 +674,17 @@ static void test_hunks_and_files(void **state)
 
 /* A range of the fix cited for symptom (new-side numbers from the hunk
  * header, the removed line inside left out), a removed line alone for
- * root_cause (old side); the bar marks both; bob sees neither. */
+ * root_cause (old side); the bar marks both; bob sees neither.  (A
+ * citation supports a label: both are coded first.) */
 static void test_cite_diff(void **state)
 {
 	struct fixture *f = *state;
 
-	RUN_OK(f, 24, 80, NULL, "].jjvjj\n:dump-screen r\ne\n"
+	RUN_OK(f, 24, 80, NULL, "142<Esc>\n].jjvjj\n:dump-screen r\ne\n"
 	       ":dump-screen ask\n1\n:dump-screen a\nkke2\n:dump-screen b\n"
 	       "]e\n:dump-screen hdr\n");
 	assert_row_contains(f, "ask", 23, "cite diff:widgets/core.py:11-12 "
-			    "for which dimension? 1-5");
+			    "for which dimension? e: root_cause (last coded)");
 	assert_row_contains(f, "a", 23, "cited diff:widgets/core.py:11-12 "
 			    "for symptom");
 	assert_row_contains(f, "a", 21, "1\"symptom:");
@@ -687,22 +712,121 @@ static void test_cite_diff(void **state)
 }
 
 /* Lines of the issue: a traceback line is its own source line; a
- * wrapped paragraph's row stands for the paragraph's lines. */
+ * wrapped paragraph's row stands for the paragraph's lines (symptom and
+ * fix_pattern coded first). */
 static void test_cite_issue(void **state)
 {
 	struct fixture *f = *state;
 
-	RUN_OK(f, 24, 80, NULL, "./start(cfg)\n<Enter>\ne3\n:dump-screen a\n"
-	       "/Starting a\n<Enter>\ne1\n:dump-screen b\n.e\n:dump-screen c\n");
+	RUN_OK(f, 24, 80, NULL, "14<Esc>31<Esc>\n./start(cfg)\n<Enter>\ne3\n:dump-screen a\n"
+	       "/Starting a\n<Enter>\ne1\n:dump-screen b\n.e\n:dump-screen c\n"
+	       ".e5\n:dump-screen d\n");
 	assert_row_contains(f, "a", 23, "cited issue:body:23 for fix_pattern");
+	/* phase has no code: nothing to support */
+	assert_row_contains(f, "d", 23, "not cited: issue:body:");
+	assert_row_contains(f, "d", 23, "alice has no code for phase");
 	assert_row_contains(f, "b", 23, "cited issue:body:3-4 for symptom");
-	assert_row_contains(f, "c", 23, "no line cursor");
+	/* no cursor: the search match in view is what e cites */
+	assert_row_contains(f, "c", 23, "cite issue:body:3-4 for which "
+			    "dimension? e: fix_pattern (last coded)");
 	assert_sql_str(f, "SELECT e.dimension || ' ' || e.comment || ' ' || "
 		       "e.line_from || '-' || e.line_to || ' ' || e.quote "
 		       "FROM evidence e ORDER BY e.id",
 		       "fix_pattern 0 23-23     start(cfg)\n|symptom 0 3-4 Starting "
 		       "a widget **crashes** with *some* `ValueError`. See\n"
 		       "[the docs](https://example.org/docs).\n");
+}
+
+/* Nothing under a cursor, no match in view, in the issue pane: nothing
+ * to cite, and the status line says how to. */
+static void test_cite_nothing(void **state)
+{
+	struct fixture *f = *state;
+
+	RUN_OK(f, 24, 80, NULL, "14<Esc>\ne\n:dump-screen a\n");
+	assert_row_contains(f, "a", 23, "nothing to cite in view");
+	assert_int_equal(q(f, "SELECT count(*) FROM evidence"), 0);
+}
+
+/* A line of the fix cited for the dimension being coded in three keys
+ * from the moment it is on screen: ] puts the hunk's first change in
+ * view, e cites it, e (the dimension coded last) saves; ] v e e cites
+ * the run of changed lines. */
+static void test_cite_in_three_keys(void **state)
+{
+	struct fixture *f = *state;
+
+	RUN_OK(f, 24, 80, NULL, "14<Esc>\n]ee\n:dump-screen a\ng]vee\n"
+	       ":dump-screen b\n");
+	assert_row_contains(f, "a", 23, "cited diff:widgets/core.py:old:11 "
+			    "for symptom");
+	/* the run: the removed line and the two added ones (the new side) */
+	assert_row_contains(f, "b", 23, "cited diff:widgets/core.py:11-12 "
+			    "for symptom");
+	assert_sql_str(f, "SELECT e.path || ':' || e.old_side || ':' || "
+		       "e.line_from || '-' || e.line_to || ' ' || e.quote FROM "
+		       "evidence e ORDER BY e.id",
+		       "widgets/core.py:1:11-11 -    engine.run()\n|"
+		       "widgets/core.py:0:11-12 +    if engine.ready:\n"
+		       "+        engine.run()\n");
+}
+
+/* E lists one's citations per dimension with their quotes; j/k select,
+ * Enter shows the lines in their pane, x removes one (audited).
+ * Clearing a cited dimension asks whether its citations go: y drops
+ * them, another key keeps them. */
+static void test_citations_list(void **state)
+{
+	struct fixture *f = *state;
+	char *s;
+
+	RUN_OK(f, 24, 80, NULL, "142<Esc>\n]ee\n<Tab>/Starting a\n<Enter>\n"
+	       "e1\nE\n:dump-screen l\nj\n:dump-screen l2\n<Enter>\n"
+	       ":dump-screen show\nEkx\n:dump-screen x\nq\n");
+	s = dump(f, "l");
+	assert_contains(s, "Your citations (2)");
+	assert_contains(s, "symptom = hang");
+	assert_contains(s, "issue:body:3-4");
+	assert_contains(s, "Starting a widget **crashes**");
+	assert_contains(s, "root_cause = ");
+	assert_contains(s, "diff:widgets/core.py:old:11");
+	assert_contains(s, "-    engine.run()");
+	free(s);
+	/* Enter on the second (root_cause's): the fix pane, its line under
+	 * the cursor */
+	assert_row_contains(f, "show", 1, "fix #2");
+	assert_row_contains(f, "show", 23, "diff:widgets/core.py:old:11 (e "
+			    "cites again");
+	assert_int_equal(find_row(f, "show", "\xe2\x96\xb6-    engine.run()"),
+			 2);
+	/* x on the first (symptom's) */
+	assert_row_contains(f, "x", 23, "removed: #");
+	assert_row_contains(f, "x", 23, "issue:body:3-4 of symptom");
+	s = dump(f, "x");
+	assert_contains(s, "Your citations (1)");
+	assert_not_contains(s, "Starting a widget **crashes**");
+	free(s);
+	assert_sql_str(f, "SELECT dimension FROM evidence", "root_cause");
+	assert_sql_str(f, "SELECT dimension || ' ' || old FROM audit WHERE "
+		       "action = 'evidence.remove'", "symptom issue:body:3-4");
+
+	/* clearing root_cause: keep (n), then clearing after a new code:
+	 * drop (y) */
+	RUN_OK(f, 24, 80, NULL, "2<Del>\n:dump-screen ask\nn\n"
+	       ":dump-screen kept\n<Esc>E\n:dump-screen k2\nq\n24<Esc>\n"
+	       "2<Del>y\n:dump-screen drop\n");
+	assert_row_contains(f, "ask", 23, "saved: root_cause cleared; drop "
+			    "its 1 citation too? y drops");
+	assert_row_contains(f, "kept", 23, "kept: 1 citation of root_cause");
+	s = dump(f, "k2");
+	assert_contains(s, "root_cause (not coded now: cleared, its citations "
+			"kept)");
+	free(s);
+	assert_row_contains(f, "drop", 23, "dropped: 1 citation of "
+			    "root_cause");
+	assert_int_equal(q(f, "SELECT count(*) FROM evidence"), 0);
+	assert_int_equal(q(f, "SELECT count(*) FROM audit WHERE action = "
+			   "'evidence.remove'"), 2);
 }
 
 static void test_fix_header_and_scroll(void **state)
@@ -1979,6 +2103,9 @@ int main(int argc, char **argv)
 		T(test_hunks_and_files),
 		T(test_cite_diff),
 		T(test_cite_issue),
+		T(test_cite_nothing),
+		T(test_cite_in_three_keys),
+		T(test_citations_list),
 		T(test_fix_header_and_scroll),
 		T(test_no_fix),
 		T(test_two_fixes),

@@ -625,6 +625,44 @@ static void test_several_disagreements(void **state)
 	assert_row_contains(f, "c", 23, "done: microsoft/DeepSpeed#5733");
 }
 
+/* At 80 columns a coder's codes get 21 columns: the code both coders
+ * chose comes first, bold, and what does not fit is counted - never a
+ * longer code of one coder hiding the one they share. */
+static void test_shared_code_at_80(void **state)
+{
+	struct fixture *f = *state;
+	static const char *const a2[] = { "dependency_management",
+					  "version_compatibility" };
+	static const char *const b1[] = { "version_compatibility" };
+	struct err e = ERR_INIT;
+	long long id;
+	char *r, *a, *at;
+	int y;
+
+	id = item_find(&f->st, "microsoft/DeepSpeed#6011", &e);
+	assert_true(id > 0);
+	if (label_set(&f->st, &f->alice, &f->cb, id, "fix_pattern", a2, 2, 0,
+		      &e) < 0 ||
+	    label_set(&f->st, &f->bob, &f->cb, id, "fix_pattern", b1, 1, 0,
+		      &e) < 0)
+		fail_msg("%s", e.msg);
+	ADJ_OK(f, NULL, 24, 80, "microsoft/DeepSpeed#6011", ":dump-screen a\n");
+	y = find_row(f, "a", "fix_pattern");
+	assert_true(y > 0);
+	r = row(f, "a", y);
+	/* both cells start with the shared code; alice's says one more */
+	at = strstr(r, "version_compatib");
+	assert_non_null(at);
+	assert_non_null(strstr(at + 1, "version_compatib"));
+	assert_contains(r, "+1");
+	assert_not_contains(r, "dependency_manag");
+	/* the shared code is bold, the rest of the row as it was */
+	a = row(f, "a.attr", y);
+	assert_int_equal(a[at - r], 'b');
+	free(a);
+	free(r);
+}
+
 /* ---- discussion ------------------------------------------------------- */
 
 static void test_settle_discussion(void **state)
@@ -678,7 +716,8 @@ static void cite(struct fixture *f, const struct actor *a, long long id,
 }
 
 /* E lists each coder's evidence, blind, with its quote; e shows each
- * citation in turn in its pane, under the line cursor. */
+ * citation of the selected dimension in turn in its pane, under the
+ * line cursor. */
 static void test_evidence_list_and_jump(void **state)
 {
 	struct fixture *f = *state;
@@ -693,7 +732,8 @@ static void test_evidence_list_and_jump(void **state)
 	cite(f, &f->bob, id, "symptom", "issue:body:7");
 	ADJ_OK(f, NULL, 30, 120, "hpcaitech/ColossalAI#4799",
 	       "E\n:dump-screen list\nq\ne\n:dump-screen j1\ne\n"
-	       ":dump-screen j2\ne\n:dump-screen j3\n");
+	       ":dump-screen j2\nJ\ne\n:dump-screen j3\nJ\ne\n"
+	       ":dump-screen j4\n");
 	s = dump(f, "list");
 	assert_contains(s, "Coder 1");
 	assert_contains(s, "Coder 2");
@@ -706,21 +746,81 @@ static void test_evidence_list_and_jump(void **state)
 	assert_not_contains(s, "alice");
 	assert_not_contains(s, "bob");
 	free(s);
-	/* one citation each, Coder 1's first, then round again (the fixed
-	 * coder salt makes bob Coder 1); the pane with the lines gets the
-	 * focus (its `*`) and shows them at its top */
+	/* symptom is selected: its one citation (the fixed coder salt
+	 * makes bob Coder 1), again and again; the pane with the lines
+	 * gets the focus (its `*`) and shows them at its top */
 	assert_row_contains(f, "j1", 29, "Coder 1's evidence for symptom "
-			    "(1 of 2): issue:body:7");
+			    "(1 of 1): issue:body:7");
 	assert_row_contains(f, "j1", 1, "issue *");
 	assert_row_contains(f, "j1", 2, "I saved a Llama-7B checkpoint");
-	assert_row_contains(f, "j2", 29, "Coder 2's evidence for root_cause "
-			    "(2 of 2): diff:colossalai/checkpoint_io/"
+	assert_row_contains(f, "j2", 29, "Coder 1's evidence for symptom "
+			    "(1 of 1)");
+	/* J selects root_cause: e follows it */
+	assert_row_contains(f, "j3", 29, "Coder 2's evidence for root_cause "
+			    "(1 of 1): diff:colossalai/checkpoint_io/"
 			    "hybrid_parallel_checkpoint_io.py:14");
-	assert_row_contains(f, "j2", 1, "4 files) *");
-	assert_row_contains(f, "j2", 2, "+from colossalai.shardformer.layer."
+	assert_row_contains(f, "j3", 1, "4 files) *");
+	assert_row_contains(f, "j3", 2, "+from colossalai.shardformer.layer."
 			    "parallel_module import");
-	assert_row_contains(f, "j3", 29, "Coder 1's evidence for symptom "
-			    "(1 of 2)");
+	/* fix_pattern: nothing cited */
+	assert_row_contains(f, "j4", 29, "no evidence cited for fix_pattern");
+}
+
+/* A citation of a pull request's description: e shows that fix, with
+ * the cited lines above its diff. */
+static void test_evidence_in_a_pr_description(void **state)
+{
+	struct fixture *f = *state;
+	struct err e = ERR_INIT;
+	long long id;
+
+	id = item_find(&f->st, "microsoft/DeepSpeed#6011", &e);
+	assert_true(id > 0);
+	cite(f, &f->bob, id, "symptom", "pr:6098:body:1");
+	ADJ_OK(f, NULL, 30, 120, "microsoft/DeepSpeed#6011",
+	       "e\n:dump-screen a\n");
+	assert_row_contains(f, "a", 29, "evidence for symptom (1 of 1): "
+			    "pr:6098:body:1");
+	assert_row_contains(f, "a", 1, "fix 2/2 #6098");
+	assert_row_contains(f, "a", 2, "Follow-up to #6020.");
+}
+
+/* A citation of lines only the item's second fix shows: e shows that
+ * fix, and the first one again for a citation of its lines. */
+static void test_evidence_in_the_other_fix(void **state)
+{
+	struct fixture *f = *state;
+	struct err e = ERR_INIT;
+	long long id;
+
+	id = item_find(&f->st, "microsoft/DeepSpeed#6011", &e);
+	assert_true(id > 0);
+	/* symptom (where the coders differ): line 472 is in the first
+	 * fix's hunk, 424 in the second's only */
+	cite(f, &f->alice, id, "symptom", "diff:deepspeed/launcher/"
+	     "runner.py:472-473");
+	cite(f, &f->bob, id, "symptom", "diff:deepspeed/launcher/"
+	     "runner.py:424");
+	cite(f, &f->alice, id, "root_cause", "issue:body:1");
+	ADJ_OK(f, NULL, 30, 120, "microsoft/DeepSpeed#6011",
+	       "e\n:dump-screen a\ne\n:dump-screen b\ne\n:dump-screen c\n");
+	assert_row_contains(f, "a", 29, "evidence for symptom (1 of 2)");
+	assert_row_contains(f, "b", 29, "evidence for symptom (2 of 2)");
+	assert_row_contains(f, "c", 29, "evidence for symptom (1 of 2)");
+	/* whichever coder is first, the lines are on screen with the
+	 * fix that has them */
+	if (find_row(f, "a", "fix 1/2 #6020") == 1) {
+		assert_row_contains(f, "a", 2, "+    # --num_gpus keeps");
+		assert_row_contains(f, "b", 1, "fix 2/2 #6098");
+		assert_row_contains(f, "b", 2, "+    include_from_user = len");
+		assert_row_contains(f, "c", 1, "fix 1/2 #6020");
+	} else {
+		assert_row_contains(f, "a", 1, "fix 2/2 #6098");
+		assert_row_contains(f, "a", 2, "+    include_from_user = len");
+		assert_row_contains(f, "b", 1, "fix 1/2 #6020");
+		assert_row_contains(f, "b", 2, "+    # --num_gpus keeps");
+		assert_row_contains(f, "c", 1, "fix 2/2 #6098");
+	}
 }
 
 /* ---- blinding --------------------------------------------------------- */
@@ -1433,7 +1533,10 @@ int main(int argc, char **argv)
 		T(test_moves_on_to_the_end),
 		T(test_several_disagreements),
 		T(test_settle_discussion),
+		T(test_shared_code_at_80),
 		T(test_evidence_list_and_jump),
+		T(test_evidence_in_the_other_fix),
+		T(test_evidence_in_a_pr_description),
 		T(test_blind_coders),
 		T(test_blind_order_both_ways),
 		T(test_owner_turns_blinding_off),

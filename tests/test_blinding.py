@@ -141,6 +141,8 @@ WRITERS = {
     "proposals map": "decides a proposal",
     "proposals add": "proposes a code as the actor",
     "study set": "changes a setting of the study (owner only)",
+    "evidence remove": "takes back one of the actor's citations; prints "
+                       "its id",
 }
 # Options of `export` that do not choose what is exported.
 EXPORT_NOT_KINDS = {"--format", "--no-formula-guard", "--round", "-o",
@@ -245,6 +247,16 @@ ROWS = [
     ("proposals", ["proposals"], "doc"),
     ("proposals list", ["proposals", "list"], "doc"),
     ("proposals list --all", ["proposals", "list", "--all"], "doc"),
+    # one's own citations, with their ids
+    ("evidence list", ["evidence", "list"], "doc"),
+    ("evidence list ITEM", ["evidence", "list", "%s#%d" % (REPO, I3)],
+     "doc"),
+    ("evidence list --format text",
+     ["evidence", "list", "--format", "text"], "doc"),
+    ("evidence list --format csv", ["evidence", "list", "--format", "csv"],
+     "csv"),
+    ("evidence list --format json",
+     ["evidence", "list", "--format", "json"], "doc"),
     # issue 10, point 7
     ("disagreements", ["disagreements"], "doc"),
     ("disagreements --format text", ["disagreements", "--format", "text"],
@@ -537,9 +549,23 @@ def must_exit(row_id, role, kind):
     return None
 
 
+# the line of #I3's body each annotator cites
+CITED = {"alice": 1, "bob": 3}
+
+
 def must_see(row_id, role, state, recs):
     """Positive checks: what the rules say a role does see."""
     probs = []
+
+    if row_id.startswith("evidence list") and role in ANNOTATORS:
+        # one's own citations, never the other's, whatever the round
+        mine = "issue:body:%d" % CITED[role]
+        other = "issue:body:%d" % CITED["bob" if role == "alice" else
+                                        "alice"]
+        if not any(mine in r for r in recs):
+            probs.append("should list the annotator's own citation")
+        if any(other in r for r in recs):
+            probs.append("lists the other annotator's citation")
 
     def any_rec(pred, what):
         if not any(pred(r) for r in recs):
@@ -843,6 +869,12 @@ def build_studies(top):
           "root_cause=configuration_error",
           "fix_pattern=distributed_tuning", "stage=fault_tolerance",
           "phase=both")
+    # a citation each on the item they disagree on, told apart by their
+    # lines (must_see: an annotator's list is theirs alone)
+    ok(db, "label", ref(I3), "symptom=build_failure", "--evidence",
+       "issue:body:%d" % CITED["alice"], as_="alice")
+    ok(db, "label", ref(I3), "symptom=setup_failure", "--evidence",
+       "issue:body:%d" % CITED["bob"], as_="bob")
     label("alice", I4, "root_cause=allocation_strategy", submit=False)
     label("bob", I5, "symptom=cross_device_inconsistency",
           "root_cause=numerical_issue", "fix_pattern=algorithm_rewrite",

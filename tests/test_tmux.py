@@ -15,6 +15,7 @@ session never races the end of the last one.  Skipped when tmux is not
 installed.
 """
 import os
+import re
 import select
 import shutil
 import signal
@@ -70,7 +71,7 @@ class TmuxScreen(unittest.TestCase):
         self.tmux("kill-session", "-t", "t", check=False)
         self.new_session("-x", str(self.width),
                          "-y", str(self.height), "-e", "LC_ALL=C.UTF-8",
-                         "-e", "TZ=UTC", "sh", "-c", cmd)
+                         "-e", "TZ=UTC", "-e", self.config(), "sh", "-c", cmd)
         self.screen_has("1 symptom:")
         self.pid = self.program_pid()
 
@@ -87,6 +88,14 @@ class TmuxScreen(unittest.TestCase):
 
     def capture(self):
         return self.tmux("capture-pane", "-p", "-t", "t", check=False).stdout
+
+    def config(self):
+        """The test's own keys and settings directory: what one test
+        chose (w) never reaches another.  (tmux refuses to start a pane
+        whose XDG_CONFIG_HOME does not exist.)"""
+        path = os.path.join(self.study.dir, "config")
+        os.makedirs(path, exist_ok=True)
+        return "XDG_CONFIG_HOME=" + path
 
     def screen_has(self, text, timeout=30.0):
         """Wait until `text` is on the screen and the screen is stable;
@@ -265,7 +274,7 @@ class TmuxScreen(unittest.TestCase):
         # screen is stopped (Ctrl-Z); after fg it must be on again
         bash = shutil.which("bash") or "/bin/bash"   # Essential in Debian
         self.new_session("-x", str(self.width), "-y", str(self.height),
-                         "-e", "LC_ALL=C.UTF-8", "-e", "TZ=UTC",
+                         "-e", "LC_ALL=C.UTF-8", "-e", "TZ=UTC", "-e", self.config(),
                          "-e", "PS1=PROMPT$ ", bash, "--norc",
                          "--noprofile", "-i")
         self.screen_has("PROMPT$")
@@ -325,6 +334,7 @@ class TmuxReading(unittest.TestCase):
     new_session = TmuxScreen.new_session
     program_pid = TmuxScreen.program_pid
     capture = TmuxScreen.capture
+    config = TmuxScreen.config
     screen_has = TmuxScreen.screen_has
     keys = TmuxScreen.keys
 
@@ -343,7 +353,7 @@ class TmuxReading(unittest.TestCase):
         self.tmux("kill-session", "-t", "t", check=False)
         self.new_session("-x", str(self.width),
                          "-y", str(self.height), "-e", "LC_ALL=C.UTF-8",
-                         "-e", "TZ=UTC", "-e", "TERM=xterm", "sh", "-c", cmd)
+                         "-e", "TZ=UTC", "-e", self.config(), "-e", "TERM=xterm", "sh", "-c", cmd)
         self.screen_has("1 symptom:")
         self.pid = self.program_pid()
 
@@ -383,6 +393,169 @@ class TmuxReading(unittest.TestCase):
 
 
 @unittest.skipUnless(TMUX, "tmux is not installed")
+class TmuxRealBugs(unittest.TestCase):
+    """Real-looking DeepSpeed, Megatron-LM and Colossal-AI bugs
+    (tests/fixtures/reading-real.jsonl) on a real terminal: a citation in
+    three keys, the list of one's citations and a removal from it, the
+    pull request's description cited, a position mark that never says
+    "all" above hidden lines, a CR->LF change, and without colour a search
+    match that does not look like a changed word.  Every step waits for
+    what it expects on the screen, never for a fixed time."""
+    width, height = 120, 35
+    tearDown = TmuxScreen.tearDown
+    tmux = TmuxScreen.tmux
+    new_session = TmuxScreen.new_session
+    program_pid = TmuxScreen.program_pid
+    capture = TmuxScreen.capture
+    config = TmuxScreen.config
+    keys = TmuxScreen.keys
+
+    def setUp(self):
+        self.study = Study(items=os.path.join(HERE, "fixtures",
+                                              "reading-real.jsonl"),
+                           members=[("alice", "annotator")])
+        self.sock = "bugcoder-test-%d-%s" % (os.getpid(),
+                                             self._testMethodName)
+        self.pid = None
+
+    def screen_has(self, text, timeout=30.0):
+        # a loaded machine: waited for, never slept
+        return TmuxScreen.screen_has(self, text, timeout)
+
+    def start_item(self, item, env="", term="xterm"):
+        cmd = (f"cd {self.study.dir} && {env} {BIN} --study "
+               f"{self.study.path} --as alice code {item}; "
+               "echo EXITED $?; sleep 600")
+        self.tmux("kill-session", "-t", "t", check=False)
+        self.new_session("-x", str(self.width),
+                         "-y", str(self.height), "-e", "LC_ALL=C.UTF-8",
+                         "-e", "TZ=UTC", "-e", "TERM=" + term, "-e",
+                         self.config(), "sh", "-c", cmd)
+        self.screen_has("1 symptom:")
+        self.pid = self.program_pid()
+
+    def capture_attrs(self):
+        return self.tmux("capture-pane", "-p", "-e", "-t", "t",
+                         check=False).stdout
+
+    def evidence(self):
+        return self.study.query("SELECT dimension, pane, path, old_side, "
+                                "line_from, line_to, pr FROM evidence "
+                                "ORDER BY id")
+
+    def quit(self):
+        self.keys("q")
+        self.screen_has("EXITED 0")
+
+    def test_citation_in_three_keys_list_and_removal(self):
+        self.start_item("microsoft/DeepSpeed#5337")
+        # root_cause = api_misuse (its first code), the picker closed
+        self.keys("2", "1")
+        self.screen_has("saved: root_cause = api_misuse")
+        self.keys("Escape")
+        # three keys from the fix's first change being on screen
+        self.keys("]", "e", "e")
+        self.screen_has("cited diff:deepspeed/runtime/zero/"
+                        "stage_1_and_2.py:old:1093 for root_cause")
+        self.assertEqual(self.evidence(), [
+            ("root_cause", "diff", "deepspeed/runtime/zero/"
+             "stage_1_and_2.py", 1, 1093, 1093, None)])
+        # the list, with the quote; x removes the citation
+        self.keys("E")
+        scr = self.screen_has("Your citations (1)")
+        self.assertIn("root_cause = api_misuse", scr)
+        self.assertIn("-            if self.is_gradient_accumulation_"
+                      "boundary:", scr)
+        self.keys("x")
+        self.screen_has("Your citations (0)")
+        self.keys("q")
+        self.screen_has("1 symptom:")
+        self.assertEqual(self.evidence(), [])
+        self.assertEqual(self.study.query(
+            "SELECT dimension, old FROM audit WHERE action = "
+            "'evidence.remove'"),
+            [("root_cause", "diff:deepspeed/runtime/zero/"
+              "stage_1_and_2.py:old:1093")])
+        self.quit()
+
+    def test_the_pull_requests_description_cited(self):
+        self.start_item("microsoft/DeepSpeed#5337")
+        self.keys("2", "1")
+        self.screen_has("saved: root_cause = api_misuse")
+        self.keys("Escape", "Tab", "/")
+        self.tmux("send-keys", "-t", "t", "-l", "were never averaged")
+        self.keys("Enter")
+        self.screen_has("match 1/1")
+        self.keys("e", "e")
+        self.screen_has("cited pr:5342:body:3 for root_cause")
+        self.assertEqual(self.evidence(),
+                         [("root_cause", "pr", None, 0, 3, 3, 5342)])
+        self.quit()
+
+    def test_position_says_where_the_last_lines_are(self):
+        self.start_item("microsoft/DeepSpeed#5642")
+        self.keys("Tab", "w")
+        scr = self.screen_has("long lines wrap")
+        title = scr.splitlines()[1].split("\u2502")[1].rstrip()
+        self.assertNotIn("timers(STEP", scr)
+        self.assertRegex(title, r"\d+%$")
+        self.keys("G")
+        scr = self.screen_has("end")
+        self.assertIn("timers(STEP", scr)
+        self.assertTrue(scr.splitlines()[1].rstrip().endswith("end"))
+        self.quit()
+
+    def test_a_cr_to_lf_change_is_seen(self):
+        self.start_item("hpcaitech/ColossalAI#5580")
+        self.keys("Tab")
+        scr = self.screen_has("-export OMP_NUM_THREADS=8\u240d")
+        self.assertIn("\u2502+export OMP_NUM_THREADS=8\n", scr)
+        self.assertIn("author and opening date not recorded", scr)
+        self.quit()
+
+    def test_jump_marks_lines_scrolled_sideways(self):
+        self.start_item("NVIDIA/Megatron-LM#1474")
+        self.keys("]")
+        scr = self.screen_has("non_blocking=True)")
+        # the fix pane: right of the separator's column
+        fix = [r[60:] for r in scr.splitlines()[2:30] if len(r) > 60]
+        changed = [r for r in fix if r[:1] in "+-"]
+        self.assertTrue(changed)
+        # every changed line says it goes on to the left; none is bare
+        for r in changed:
+            self.assertEqual(r[1], "\u00ab", r)
+        self.assertIn("\u00ab+", scr.splitlines()[1])
+        self.quit()
+
+    def test_no_color_search_match_is_not_a_changed_word(self):
+        self.start_item("NVIDIA/Megatron-LM#1474", env="NO_COLOR=1")
+        self.keys("Tab", "/")
+        self.tmux("send-keys", "-t", "t", "-l", "non_blocking")
+        self.keys("Enter")
+        self.screen_has("match 1/")
+        rows = self.capture_attrs().splitlines()
+        row = [r for r in rows if "non_blocking" in r and "False" in r][0]
+        # the current match: reverse and underlined; the changed word
+        # ("False") reverse, never underlined
+        def sgr_before(text):
+            head = row.split(text)[0]
+            codes = re.findall("\x1b\\[([0-9;]*)m", head)
+            on = set()
+            for c in codes:
+                for p in (c or "0").split(";"):
+                    if p in ("0", ""):
+                        on = set()
+                    else:
+                        on.add(p)
+            return on
+        self.assertIn("4", sgr_before("non_blocking"), repr(row))
+        self.assertIn("7", sgr_before("non_blocking"), repr(row))
+        self.assertIn("7", sgr_before("False"), repr(row))
+        self.assertNotIn("4", sgr_before("False"), repr(row))
+        self.quit()
+
+
+@unittest.skipUnless(TMUX, "tmux is not installed")
 class TmuxAdjudicate(unittest.TestCase):
     """The adjudicator's screen on the real binary: 20 sample items coded
     by alice and bob (13 with disagreements), carol adjudicates."""
@@ -393,6 +566,7 @@ class TmuxAdjudicate(unittest.TestCase):
     new_session = TmuxScreen.new_session
     program_pid = TmuxScreen.program_pid
     capture = TmuxScreen.capture
+    config = TmuxScreen.config
     screen_has = TmuxScreen.screen_has
     keys = TmuxScreen.keys
 
@@ -410,7 +584,7 @@ class TmuxAdjudicate(unittest.TestCase):
         self.tmux("kill-session", "-t", "t", check=False)
         self.new_session("-x", str(self.width),
                          "-y", str(self.height), "-e", "LC_ALL=C.UTF-8",
-                         "-e", "TZ=UTC", "sh", "-c", cmd)
+                         "-e", "TZ=UTC", "-e", self.config(), "sh", "-c", cmd)
 
     def test_adjudicate_one_item(self):
         self.start_adj()
@@ -449,7 +623,7 @@ class TmuxAdjudicate(unittest.TestCase):
         cmd = (f"cd {self.study.dir} && {BIN} --study {self.study.path} "
                f"--as carol agree --screen; echo EXITED $?; sleep 600")
         self.new_session("-x", "100", "-y", "30", "-e", "LC_ALL=C.UTF-8",
-                         "-e", "TZ=UTC", "sh", "-c", cmd)
+                         "-e", "TZ=UTC", "-e", self.config(), "sh", "-c", cmd)
         scr = self.screen_has("Cohen's kappa for symptom was 0.81")
         # blind adjudication: the adjudicator's grid names nobody
         self.assertIn("Confusion: rows annotator 1, columns annotator 2",

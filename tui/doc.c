@@ -116,6 +116,106 @@ void doc_end(struct doc *d)
 	d->open = 0;
 }
 
+/* "2024-01-02T03:04:05Z" -> "2024-01-02 03:04" (untrusted: sanitized
+ * by the caller's doc_put_untrusted). */
+void doc_put_date(struct doc *d, const char *iso, enum slot slot)
+{
+	char out[17];
+	size_t n;
+
+	if (!iso || !*iso) {
+		doc_puts(d, "?", slot);
+		return;
+	}
+	n = strlen(iso);
+	if (n >= 16 && iso[10] == 'T') {
+		memcpy(out, iso, 10);
+		out[10] = ' ';
+		memcpy(out + 11, iso + 11, 5);
+		out[16] = '\0';
+		doc_put_untrusted(d, out, slot);
+	} else {
+		doc_put_untrusted(d, iso, slot);
+	}
+}
+
+/* "AUTHOR commented on DATE:", the same way. */
+void doc_commented(struct doc *d, const char *author, const char *at)
+{
+	if (author && *author)
+		doc_put_untrusted(d, author, SLOT_STATUS_OK);
+	else
+		doc_puts(d, "(author not recorded)", SLOT_META);
+	doc_puts(d, " commented", SLOT_META);
+	if (at && *at) {
+		doc_puts(d, " on ", SLOT_META);
+		doc_put_date(d, at, SLOT_META);
+	} else {
+		doc_puts(d, " (date not recorded)", SLOT_META);
+	}
+	doc_puts(d, ":", SLOT_META);
+}
+
+void doc_wrap_last(struct doc *d, int width)
+{
+	struct text_lines tl = TEXT_LINES_INIT;
+	struct doc_line l;
+	struct span *spans = NULL;
+	char *text;
+	size_t i, k;
+
+	if (d->open)
+		doc_end(d);
+	if (!d->nr)
+		return;
+	l = d->lines[d->nr - 1];
+	if (text_width(d->text.ptr + l.off, l.len) <= width)
+		return;
+	text_wrap(&tl, d->text.ptr + l.off, l.len, width);
+	if (tl.nr < 2) {
+		text_lines_release(&tl);
+		return;
+	}
+	/* take the line out, then lay its pieces down again */
+	text = xstrndup(d->text.ptr + l.off, l.len);
+	if (l.nr_spans) {
+		spans = xcalloc(l.nr_spans, sizeof(*spans));
+		memcpy(spans, d->spans + l.span0, l.nr_spans * sizeof(*spans));
+	}
+	d->nr--;
+	buf_setlen(&d->text, l.off);
+	d->nr_spans = l.span0;
+	for (i = 0; i < tl.nr; i++) {
+		size_t at = tl.v[i].off, end = at + tl.v[i].len;
+
+		doc_begin(d, (enum slot)l.slot, l.verbatim, l.anchor);
+		d->lines[d->nr].src_first = l.src_first;
+		d->lines[d->nr].src_last = l.src_last;
+		while (at < end) {
+			enum slot slot = (enum slot)l.slot;
+			size_t stop = end;
+
+			/* the span at `at`, or the plain text up to the next */
+			for (k = 0; k < l.nr_spans; k++) {
+				if (spans[k].start <= at && at < spans[k].end) {
+					slot = (enum slot)spans[k].slot;
+					if (spans[k].end < stop)
+						stop = spans[k].end;
+				} else if (spans[k].start > at &&
+					   spans[k].start < stop) {
+					stop = spans[k].start;
+				}
+			}
+			doc_put(d, text + at, stop - at, slot);
+			at = stop;
+		}
+		doc_end(d);
+	}
+	free(text);
+	free(spans);
+	text_lines_release(&tl);
+}
+
 void doc_line(struct doc *d, const char *s, enum slot slot,
 	      unsigned long long anchor)
 {

@@ -68,6 +68,19 @@ void doc_line(struct doc *d, const char *s, enum slot slot,
 /* Drop lines n and after. */
 void doc_truncate(struct doc *d, size_t n);
 
+/* A date from outside, "2024-01-02T03:04:05Z" shown as "2024-01-02
+ * 03:04" ("?" when there is none). */
+void doc_put_date(struct doc *d, const char *iso, enum slot slot);
+/* "AUTHOR commented on DATE:" into the open line, saying plainly what was
+ * not recorded. */
+void doc_commented(struct doc *d, const char *author, const char *at);
+
+/* Wrap the last line (closed) at `width` columns, at spaces where it can,
+ * into as many lines as it takes, each keeping the styles of its text and
+ * the line's slot and anchor: for prose-like lines built a piece at a
+ * time (a title, a line of facts) that must not be cut at the edge. */
+void doc_wrap_last(struct doc *d, int width);
+
 /* Index of the last line whose anchor is <= `anchor` (0 if none). */
 size_t doc_find_anchor(const struct doc *d, unsigned long long anchor);
 

@@ -41,8 +41,10 @@ static const struct theme_slot theme[NR_SLOTS] = {
 				A_BOLD | A_UNDERLINE },
 	[SLOT_SEL]          = { 'S', DEF, DEF, A_REVERSE, A_REVERSE },
 	[SLOT_MARK]         = { 'm', COLOR_GREEN, DEF, A_BOLD, A_BOLD },
+	/* matches are underlined in mono, the current one reversed too:
+	 * changed words are reversed without underline */
 	[SLOT_SEARCH]       = { '/', COLOR_BLACK, COLOR_YELLOW, 0,
-				A_REVERSE | A_UNDERLINE },
+				A_UNDERLINE | A_BOLD },
 	[SLOT_CTRL]         = { '!', COLOR_WHITE, COLOR_MAGENTA, A_BOLD,
 				A_BOLD | A_REVERSE },
 	[SLOT_DIFF_ADD]     = { '+', COLOR_GREEN, DEF, 0, 0 },
@@ -81,8 +83,9 @@ static const struct theme_slot theme[NR_SLOTS] = {
 				 A_REVERSE | A_BOLD },
 	[SLOT_DIFF_DEL_WORD] = { 'R', COLOR_RED, DEF, A_REVERSE | A_BOLD,
 				 A_REVERSE },
-	[SLOT_SEARCH_CUR]   = { '=', COLOR_BLACK, COLOR_GREEN, A_BOLD,
-				A_REVERSE | A_BOLD },
+	[SLOT_SEARCH_CUR]   = { '=', COLOR_BLACK, COLOR_GREEN,
+				A_BOLD | A_UNDERLINE,
+				A_REVERSE | A_BOLD | A_UNDERLINE },
 };
 
 static const char *const glyphs_utf8[NR_GLYPHS] = {
@@ -93,14 +96,16 @@ static const char *const glyphs_utf8[NR_GLYPHS] = {
 	[G_DIFFER] = "\xe2\x89\xa0", [G_PENDING] = "\xe2\x80\xa6",
 	[G_ARROW] = "\xe2\x86\x92", [G_WRAP] = "\xe2\x86\xaa",
 	[G_CHANGE] = "\xc2\xbb", [G_OPEN] = "\xe2\x96\xbe",
-	[G_CLOSED] = "\xe2\x96\xb8",
+	[G_CLOSED] = "\xe2\x96\xb8", [G_LEFT] = "\xc2\xab",
+	[G_CURSOR] = "\xe2\x96\xb6", [G_RANGE] = "\xe2\x94\x83",
 };
 static const char *const glyphs_ascii[NR_GLYPHS] = {
 	[G_ELLIPSIS] = "~", [G_BULLET] = "*", [G_QUOTE] = "|",
 	[G_RULE] = "-", [G_OVERFLOW] = ">", [G_DOT] = "-", [G_CHECK] = "x",
 	[G_CROSS] = "+", [G_AGREED] = "ok", [G_DIFFER] = "!=",
 	[G_PENDING] = "..", [G_ARROW] = "->", [G_WRAP] = "\\",
-	[G_CHANGE] = ">", [G_OPEN] = "v", [G_CLOSED] = ">",
+	[G_CHANGE] = ">", [G_OPEN] = "v", [G_CLOSED] = ">", [G_LEFT] = "<",
+	[G_CURSOR] = ">", [G_RANGE] = "|",
 };
 
 static attr_t attrs[NR_SLOTS];
@@ -331,7 +336,7 @@ int draw_line(WINDOW *w, int y, int x, int cols, const struct draw_text *t)
 {
 	size_t start, end, fixed = 0;
 	struct matches mt;
-	int pad = 0, used = 0, room, overflow = 0, lead = 0;
+	int pad = 0, used = 0, room, overflow = 0, lead = 0, left = 0;
 	enum slot change;
 
 	cols = clip(w, y, x, cols);
@@ -357,7 +362,12 @@ int draw_line(WINDOW *w, int y, int x, int cols, const struct draw_text *t)
 			start = text_skip_cols(t->s, t->len, t->hscroll,
 					       &pad);
 		}
+		/* scrolled sideways: say so on every line that has text
+		 * to the left, a line all gone to the left too */
+		left = t->mark_left && t->hscroll > 0 && t->len > t->fixed &&
+		       lead < cols;
 	}
+	lead += left;
 	if (pad > cols - lead)
 		pad = cols - lead;
 	room = cols - lead - pad;
@@ -370,6 +380,11 @@ int draw_line(WINDOW *w, int y, int x, int cols, const struct draw_text *t)
 	find_matches(t, fixed ? 0 : start, end, &mt);
 	if (fixed)
 		draw_range(w, t, 0, fixed, &mt);
+	if (left) {
+		wattrset(w, slot_attr(SLOT_OVERFLOW));
+		waddstr(w, glyph(G_LEFT));
+		wattrset(w, A_NORMAL);
+	}
 	if (pad) {
 		wattrset(w, slot_attr(t->base));
 		whline(w, ' ', pad);

@@ -73,6 +73,10 @@ enum glyph {
 	G_CHANGE,	/* "»" or ">": a change lies past the edge */
 	G_OPEN,		/* "▾" or "v": an open section */
 	G_CLOSED,	/* "▸" or ">": a closed one */
+	G_LEFT,		/* "«" or "<": a line goes on to the left (it is
+			   scrolled sideways) */
+	G_CURSOR,	/* "▶" or ">": the line cursor */
+	G_RANGE,	/* "┃" or "|": a line of the cursor's range */
 	NR_GLYPHS
 };
 const char *glyph(enum glyph g);
@@ -93,7 +97,11 @@ int slot_is_change(enum slot s);
  * right shows G_OVERFLOW in its last column, or G_CHANGE when a change
  * span (slot_is_change) begins past the edge.  The first `fixed` bytes
  * (a diff's sigil) stay in place while the rest scrolls; a line that is
- * all `fixed` (a hunk header) does not scroll.  A row of a
+ * all `fixed` (a hunk header) does not scroll.  With `mark_left`, a line
+ * scrolled sideways (hscroll > 0) that has text after `fixed` shows
+ * G_LEFT in the column after `fixed`, then its text from column
+ * `hscroll`: text to the left of the pane is never hidden unmarked, a
+ * line shorter than the scroll included.  A row of a
  * wrapped line (`cont`) starts with G_WRAP in the first column, then the
  * text from byte `from`; hscroll and `fixed` do not apply to it.  The
  * rest of the row is filled with `fill`. */
@@ -108,6 +116,7 @@ struct draw_text {
 	const char *pat;
 	size_t plen;
 	int mark_overflow;
+	int mark_left;		/* G_LEFT where text is scrolled off */
 	size_t fixed;		/* bytes kept in place (the sigil) */
 	size_t cur_match;	/* 1 + byte of the current match; 0: none */
 	int cont;		/* a continuation row of a wrapped line */

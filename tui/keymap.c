@@ -18,6 +18,7 @@
 #include <wctype.h>
 
 #include "core/text.h"
+#include "tui/settings.h"
 
 struct binding {
 	int key;
@@ -67,6 +68,7 @@ static const struct binding main_keys[] = {
 	{ '}', ACT_NEXT_FILE }, { '{', ACT_PREV_FILE },
 	{ 'F', ACT_NEXT_FIX },
 	{ '.', ACT_LINE_CURSOR }, { 'v', ACT_MARK_RANGE }, { 'e', ACT_CITE },
+	{ 'E', ACT_CITATIONS },
 	{ '>', ACT_NEXT_ITEM }, { '<', ACT_PREV_ITEM }, { 't', ACT_NEXT_TODO },
 	{ 'C', ACT_CODEBOOK }, { 'A', ACT_AGREEMENT },
 	{ 0, ACT_NONE }
@@ -173,6 +175,18 @@ static const struct binding agree_keys[] = {
 	{ 0, ACT_NONE }
 };
 
+static const struct binding citations_keys[] = {
+	{ 'j', ACT_NEXT_CITATION }, { TK_FN(KEY_DOWN), ACT_NEXT_CITATION },
+	{ TK_CTRL('n'), ACT_NEXT_CITATION },
+	{ 'k', ACT_PREV_CITATION }, { TK_FN(KEY_UP), ACT_PREV_CITATION },
+	{ TK_CTRL('p'), ACT_PREV_CITATION },
+	{ TK_ENTER, ACT_SHOW_CITATION },
+	{ 'x', ACT_REMOVE_CITATION }, { TK_FN(KEY_DC), ACT_REMOVE_CITATION },
+	{ 'q', ACT_CLOSE }, { TK_ESC, ACT_CLOSE }, { TK_CTRL('g'), ACT_CLOSE },
+	{ 'E', ACT_CLOSE },
+	{ 0, ACT_NONE }
+};
+
 static const struct binding proposals_keys[] = {
 	{ 'j', ACT_NEXT_PROPOSAL }, { TK_FN(KEY_DOWN), ACT_NEXT_PROPOSAL },
 	{ TK_CTRL('n'), ACT_NEXT_PROPOSAL },
@@ -204,7 +218,7 @@ static const char *const keymap_names[NR_KEYMAPS] = {
 	[KEYMAP_MEMO] = "memo", [KEYMAP_FORM] = "form",
 	[KEYMAP_PROMPT] = "prompt", [KEYMAP_ADJUDICATE] = "adjudicate",
 	[KEYMAP_RESOLVE] = "resolve", [KEYMAP_AGREE] = "agree",
-	[KEYMAP_PROPOSALS] = "proposals",
+	[KEYMAP_PROPOSALS] = "proposals", [KEYMAP_CITATIONS] = "citations",
 };
 
 static const struct {
@@ -229,6 +243,8 @@ static const struct {
 	[KEYMAP_AGREE] = { "Agreement view", agree_keys, 1, ON_ALL },
 	[KEYMAP_PROPOSALS] = { "Proposed codes (P on the adjudicator's "
 			       "screen)", proposals_keys, 1, ON_ADJ },
+	[KEYMAP_CITATIONS] = { "Your citations (E on the coding screen)",
+			       citations_keys, 1, ON_CODE },
 };
 
 /* The order of the help's sections after a screen's own keymap and the
@@ -236,7 +252,7 @@ static const struct {
 static const enum keymap_id help_order[] = {
 	KEYMAP_MAIN, KEYMAP_ADJUDICATE, KEYMAP_PAGER, KEYMAP_PICKER,
 	KEYMAP_MEMO, KEYMAP_FORM, KEYMAP_RESOLVE, KEYMAP_AGREE,
-	KEYMAP_PROPOSALS, KEYMAP_PROMPT,
+	KEYMAP_PROPOSALS, KEYMAP_CITATIONS, KEYMAP_PROMPT,
 };
 
 static enum action find(const struct binding *b, int key)
@@ -332,9 +348,15 @@ static const char *bind_line(char *line, char why[160])
 
 	if (!n || w[0][0] == '#')
 		return NULL;
+	if (!strcmp(w[0], "set")) {
+		if (n != 3)
+			return snprintf(why, 160, "set takes two words: NAME "
+					"VALUE"), why;
+		return settings_set_words(w[1], w[2], why);
+	}
 	if (strcmp(w[0], "bind"))
-		return snprintf(why, 160, "unknown command \"%.40s\" (only "
-				"bind)", w[0]), why;
+		return snprintf(why, 160, "unknown command \"%.40s\" (bind "
+				"or set)", w[0]), why;
 	if (n != 4)
 		return snprintf(why, 160, "bind takes three words: KEYMAP KEY "
 				"ACTION"), why;
@@ -367,6 +389,7 @@ int keymap_load(const char *path, struct buf *warn)
 	int bad = 0, nr = 0;
 
 	keymap_reset();
+	settings_reset();
 	if (!path) {
 		const char *x = getenv("XDG_CONFIG_HOME"), *h = getenv("HOME");
 
@@ -574,6 +597,60 @@ size_t key_parse(const char *s, size_t len, int *key)
 		return 0;
 	*key = (int)cp;
 	return n;
+}
+
+/* The first key of table `b` (NULL-ended by ACT_NONE), or of the user's
+ * bindings `u`, that does `a` in keymap km. */
+static int first_key(enum keymap_id km, enum action a,
+		     const struct user_keys *u, const struct binding *b)
+{
+	size_t i;
+
+	if (u) {
+		for (i = 0; i < u->nr; i++)
+			if (u->v[i].action == a &&
+			    keymap_lookup(km, u->v[i].key) == a)
+				return u->v[i].key;
+		return 0;
+	}
+	for (; b->action != ACT_NONE; b++)
+		if (b->action == a && keymap_lookup(km, b->key) == a)
+			return b->key;
+	return 0;
+}
+
+int keymap_key_for(enum keymap_id km, enum action a)
+{
+	int k;
+
+	if ((unsigned)km >= NR_KEYMAPS)
+		return 0;
+	if ((k = first_key(km, a, &user[km], NULL)) ||
+	    (k = first_key(km, a, NULL, keymaps[km].keys)))
+		return k;
+	if (!keymaps[km].fallback)
+		return 0;
+	if ((k = first_key(km, a, &user[KEYMAP_GENERIC], NULL)) ||
+	    (k = first_key(km, a, NULL, keymaps[KEYMAP_GENERIC].keys)))
+		return k;
+	return 0;
+}
+
+const char *keyname_hint(int key, char out[32])
+{
+	size_t n;
+
+	if (key == '<') {
+		snprintf(out, 32, "<");
+		return out;
+	}
+	keyname_of(key, out);
+	n = strlen(out);
+	if (n > 2 && out[0] == '<' && out[n - 1] == '>') {
+		memmove(out, out + 1, n - 2);
+		out[n - 2] = '\0';
+	}
+	return out;
 }
 
 int key_is_text(int key)

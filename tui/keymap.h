@@ -74,10 +74,23 @@
 	_(LINE_CURSOR, "line-cursor", \
 	  "Show or hide the line cursor in the focused pane (j/k move it)") \
 	_(MARK_RANGE, "mark-range", \
-	  "Start a range of lines at the line cursor (again to drop it)") \
+	  "Start a range of lines at the line cursor (again to drop it); " \
+	  "without a cursor, the changed lines e would cite and the rest " \
+	  "of their run") \
 	_(CITE, "cite", \
-	  "Cite the range (or the cursor line) as evidence for dimension N " \
-	  "(the key after it, 1-9)") \
+	  "Cite the range or the cursor line - without a cursor, the " \
+	  "search match in view or the fix pane's first changed line in " \
+	  "view - for dimension N: the key after it, 1-9, or e or Enter " \
+	  "for the dimension last coded") \
+	_(CITATIONS, "citations", \
+	  "List your citations of this item with their quotes (Enter " \
+	  "shows one, x removes it)") \
+	_(NEXT_CITATION, "next-citation", "Select the next citation") \
+	_(PREV_CITATION, "prev-citation", "Select the previous citation") \
+	_(SHOW_CITATION, "show-citation", \
+	  "Show the selected citation's lines in their pane") \
+	_(REMOVE_CITATION, "remove-citation", \
+	  "Remove the selected citation (audited)") \
 	_(PICK_DIM, "pick-dimension", \
 	  "Choose a code for dimension N of the coding bar") \
 	_(PICK_UNCODED, "pick-uncoded", \
@@ -143,7 +156,8 @@
 	_(SHOW_EVIDENCE, "show-evidence", \
 	  "Show the coders' evidence with the lines they quote") \
 	_(NEXT_EVIDENCE, "next-evidence", \
-	  "Show the next citation of the coders' evidence in its pane") \
+	  "Show the next citation of the selected dimension in its pane " \
+	  "(the fix that has it)") \
 	_(TOGGLE_BLIND, "toggle-blind", \
 	  "Turn blind adjudication off or on (the owner only)") \
 	_(AGREEMENT, "agreement", \
@@ -190,6 +204,7 @@ enum keymap_id {
 	KEYMAP_RESOLVE,	/* the rationale (or note) dialog */
 	KEYMAP_AGREE,	/* the agreement view */
 	KEYMAP_PROPOSALS,	/* the proposed codes (adjudicator's screen) */
+	KEYMAP_CITATIONS,	/* one's citations (annotator's screen) */
 	NR_KEYMAPS
 };
 
@@ -218,6 +233,14 @@ void keymap_help(struct buf *out);
  * generic ones, then the overlays it opens. */
 void keymap_help_for(struct buf *out, enum keymap_id screen);
 
+/* The first key in force (a keys file's bindings first, then the
+ * defaults, then the generic ones for the keymaps that fall back) that
+ * does `a` in keymap `km`; 0 when no key does. */
+int keymap_key_for(enum keymap_id km, enum action a);
+/* A key's name for a hint line: as keyname_of() gives it, without the
+ * angle brackets ("Tab", "C-x", "j").  Writes into out[32]. */
+const char *keyname_hint(int key, char out[32]);
+
 /* Is `key` something a text field takes (a printable character)? */
 int key_is_text(int key);
 
@@ -226,18 +249,21 @@ int key_is_text(int key);
  *
  *	# a comment
  *	bind KEYMAP KEY ACTION
+ *	set NAME VALUE
  *
  * KEYMAP is a keymap's name (generic, main, pager, picker, memo, form,
- * prompt, adjudicate, resolve, agree, proposals), KEY a key as key
- * scripts write it ("x", "<C-x>", "<F5>", "<Space>"), ACTION an action's
+ * prompt, adjudicate, resolve, agree, proposals, citations), KEY a key as
+ * key scripts write it ("x", "<C-x>", "<F5>", "<Space>"), ACTION an action's
  * name as `?` lists it, or "none" to take the key away.  A binding comes
  * before the keymap's defaults; a key bound again replaces the default.
+ * A `set` line gives a setting its default (tui/settings.h).
  */
 
 /* Forget every binding of a keys file. */
 void keymap_reset(void);
 /* Read the keys file `path` (NULL: $XDG_CONFIG_HOME/bugcoder/keys, or
- * ~/.config/bugcoder/keys).  A missing file is no error.  Every bad line
+ * ~/.config/bugcoder/keys), after forgetting every binding and setting
+ * of the last one.  A missing file is no error.  Every bad line
  * is ignored and described in `warn` ("FILE:LINE: what is wrong", one a
  * line); returns the number of bad lines, or -1 when the file exists but
  * cannot be read (said in `warn`). */

@@ -1126,6 +1126,19 @@ void md_sections_toggle(struct md_sections *sec, size_t k)
 	sec->closed[k] = !sec->closed[k];
 }
 
+size_t md_sections_at(const struct md_sections *sec, size_t top, size_t end)
+{
+	size_t k, pick = (size_t)-1;
+
+	for (k = 0; k < sec->nr; k++) {
+		if (sec->title[k] >= top && sec->title[k] < end)
+			return k;
+		if (sec->title[k] < top)
+			pick = k;
+	}
+	return pick;
+}
+
 void md_sections_release(struct md_sections *sec)
 {
 	if (!sec)
@@ -1362,4 +1375,53 @@ void md_render_sections(struct doc *d, const char *md, size_t len,
 	free(m.pslot);
 	free(m.line_at);
 	text_lines_release(&m.wrap);
+}
+
+int md_source_lines(const struct doc *d, size_t from, size_t to,
+		    unsigned long long *part, long *lo, long *hi)
+{
+	size_t i;
+
+	*part = 0;
+	*lo = *hi = 0;
+	for (i = from; i <= to && i < d->nr; i++) {
+		const struct doc_line *l = &d->lines[i];
+		unsigned long long k = l->anchor / MD_ANCHOR_SPAN;
+
+		if (!l->src_first || !l->len || k < 1)
+			continue;
+		if (*part && k != *part)
+			return -1;
+		*part = k;
+		if (!*lo || l->src_first < *lo)
+			*lo = l->src_first;
+		if (l->src_last > *hi)
+			*hi = l->src_last;
+	}
+	if (!*part)
+		return -2;
+	if (*hi < *lo)
+		*hi = *lo;
+	return 0;
+}
+
+int md_doc_lines(const struct doc *d, unsigned long long part, long lo,
+		 long hi, size_t *from, size_t *to)
+{
+	size_t i;
+	int found = 0;
+
+	for (i = 0; i < d->nr; i++) {
+		const struct doc_line *l = &d->lines[i];
+
+		if (!l->src_first || !l->len ||
+		    l->anchor / MD_ANCHOR_SPAN != part ||
+		    l->src_last < lo || l->src_first > hi)
+			continue;
+		if (!found)
+			*from = i;
+		*to = i;
+		found = 1;
+	}
+	return found;
 }

@@ -55,8 +55,29 @@ void md_render_sections(struct doc *d, const char *md, size_t len,
 			struct md_sections *sec);
 /* Open section k if closed, close it if open. */
 void md_sections_toggle(struct md_sections *sec, size_t k);
+/* The section `o` means for a view of doc lines [top, end): the first
+ * whose title is in view, else the last one that begins above it (the
+ * one being read); (size_t)-1 when there is none. */
+size_t md_sections_at(const struct md_sections *sec, size_t top,
+		      size_t end);
 void md_sections_release(struct md_sections *sec);
 
 #define MD_ANCHOR_SPAN (1ULL << 40)
+
+/*
+ * Citing rendered text: a document whose texts were rendered one after
+ * the other at anchors k * MD_ANCHOR_SPAN (k = 1 the first text, say an
+ * issue's body, k = 2 its first comment ...), its other lines below
+ * MD_ANCHOR_SPAN, maps back to the source lines of one text.
+ */
+/* The text (*part, k as above) and source lines *lo..*hi behind doc lines
+ * from..to, lines without source (headers, blank lines) left out.  0;
+ * -1 when the lines belong to two texts; -2 when none has a source. */
+int md_source_lines(const struct doc *d, size_t from, size_t to,
+		    unsigned long long *part, long *lo, long *hi);
+/* The other way: the doc lines *from..*to rendered from source lines
+ * lo..hi of text `part`; 0 when there are none. */
+int md_doc_lines(const struct doc *d, unsigned long long part, long lo,
+		 long hi, size_t *from, size_t *to);
 
 #endif

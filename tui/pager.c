@@ -31,14 +31,30 @@ void pager_release(struct pager *p)
 	buf_release(&p->pat);
 	free(p->hits);
 	free(p->brk);
+	free(p->row_at);
 	p->hits = NULL;
 	p->brk = NULL;
+	p->row_at = NULL;
 	p->nr_hits = p->alloc_hits = p->alloc_brk = 0;
+	p->nr_row_at = p->alloc_row_at = 0;
+	p->rows_cols = 0;
+}
+
+void pager_changed(struct pager *p)
+{
+	p->rows_cols = 0;
 }
 
 size_t pager_count(const struct pager *p)
 {
 	return p->src ? p->src->count(p->ctx) : 0;
+}
+
+int pager_width(const struct pager *p)
+{
+	int w = p->cols - (p->cursor_on ? 1 : 0);
+
+	return w < 1 ? 1 : w;
 }
 
 /* The rows line i takes: 1 unless it is a code line and wrapping is on. */
@@ -48,10 +64,16 @@ static size_t line_rows(struct pager *p, size_t i)
 
 	if (!p->wrap)
 		return 1;
+	if (p->src->rows) {
+		size_t r = p->src->rows(p->ctx, i, pager_width(p));
+
+		if (r)
+			return r;
+	}
 	memset(&t, 0, sizeof(t));
-	if (!p->src->get(p->ctx, i, &t, WANT_WRAP))
+	if (!p->src->get(p->ctx, i, &t, WANT_ROWS))
 		return 1;
-	return draw_wrap_rows(&t, p->cols, &p->brk, &p->alloc_brk);
+	return draw_wrap_rows(&t, pager_width(p), &p->brk, &p->alloc_brk);
 }
 
 /* The position that shows the last line at the bottom. */
@@ -115,6 +137,46 @@ void pager_set_size(struct pager *p, int rows, int cols)
 	p->rows = rows < 1 ? 1 : rows;
 	p->cols = cols < 1 ? 1 : cols;
 	pager_clamp(p);
+}
+
+#define PAGER_ROW_STEP 256
+
+/* Count the rows of every line at the current width, keeping the rows
+ * before every PAGER_ROW_STEP-th line. */
+static void count_rows(struct pager *p)
+{
+	size_t n = pager_count(p), i, acc = 0;
+
+	p->nr_row_at = 0;
+	for (i = 0; i < n; i++) {
+		if (i % PAGER_ROW_STEP == 0) {
+			ALLOC_GROW(p->row_at, p->nr_row_at + 1,
+				   p->alloc_row_at);
+			p->row_at[p->nr_row_at++] = acc;
+		}
+		acc += line_rows(p, i);
+	}
+	p->rows_total = acc;
+	p->rows_cols = pager_width(p);
+	p->rows_lines = n;
+}
+
+/* The rows of lines [0, line) as the pane shows them. */
+static size_t rows_before(struct pager *p, size_t line)
+{
+	size_t n = pager_count(p), acc, i;
+
+	if (!p->wrap)
+		return line;
+	if (p->rows_cols != pager_width(p) || p->rows_lines != n)
+		count_rows(p);
+	if (line >= n)
+		return p->rows_total;
+	i = line - line % PAGER_ROW_STEP;
+	acc = p->row_at[line / PAGER_ROW_STEP];
+	for (; i < line; i++)
+		acc += line_rows(p, i);
+	return acc;
 }
 
 void pager_goto(struct pager *p, size_t line)
@@ -213,6 +275,17 @@ static size_t last_visible(struct pager *p)
 		i++;
 	}
 	return i > p->top ? i - 1 : p->top;
+}
+
+size_t pager_last_in_view(struct pager *p)
+{
+	return last_visible(p);
+}
+
+int pager_in_view(struct pager *p, size_t line)
+{
+	return line < pager_count(p) && line >= p->top &&
+	       line <= last_visible(p);
 }
 
 /* Bring the view to the cursor (line moves) or the cursor into the view
@@ -417,7 +490,9 @@ static size_t hit_at(const struct pager *p, size_t line)
 
 void pager_show_col(struct pager *p, int col)
 {
-	int room = p->cols - 2;
+	/* a sigil, the mark of text to the left and the mark at the edge
+	 * take a column each */
+	int room = pager_width(p) - 3;
 
 	if (room < 1)
 		room = 1;
@@ -454,7 +529,7 @@ static void show_match(struct pager *p)
 	if (!verbatim)
 		return;
 	if (p->wrap) {
-		size_t nb = draw_wrap_rows(&t, p->cols, &p->brk,
+		size_t nb = draw_wrap_rows(&t, pager_width(p), &p->brk,
 					   &p->alloc_brk), r = 0;
 
 		while (r + 1 < nb && p->brk[r + 1] <= from)
@@ -565,32 +640,48 @@ int pager_match_pos(const struct pager *p, size_t *n, size_t *m)
 
 /* ---- drawing --------------------------------------------------------- */
 
-/* Show the rows of line i from row r0 to before r1 as under the cursor
- * when it is in the cursor's range. */
+/* The cursor's column beside rows r0..r1 (before r1) of line i: the
+ * cursor line's first row points at it, the range's other rows are
+ * marked, every other row is blank.  The line's own colours and marks
+ * stay as they are. */
 static void cursor_rows(struct pager *p, WINDOW *w, int y, int x,
 			size_t i, int r0, int r1)
 {
 	size_t from, to;
 	int r;
 
-	if (!pager_cursor_range(p, &from, &to) || i < from || i > to)
+	if (!pager_cursor_range(p, &from, &to))
 		return;
-	for (r = r0; r < r1; r++)
-		mvwchgat(w, y + r, x, p->cols, A_REVERSE, 0, NULL);
+	for (r = r0; r < r1; r++) {
+		const char *g = " ";
+		enum slot slot = SLOT_NORMAL;
+
+		if (i == p->cursor && r == r0) {
+			g = glyph(G_CURSOR);
+			slot = SLOT_CURSOR;
+		} else if (i >= from && i <= to) {
+			g = glyph(G_RANGE);
+			slot = SLOT_CURSOR;
+		}
+		draw_str(w, y + r, x, 1, g, strlen(g), slot);
+	}
 }
 
 void pager_draw(struct pager *p, WINDOW *w, int y, int x, int highlight)
 {
 	size_t n = pager_count(p), i = p->top;
-	int r = 0, first = p->sub;
+	int r = 0, first = p->sub, cols = pager_width(p), gx = x;
 
+	/* the cursor takes the first column */
+	if (p->cursor_on)
+		x++;
 	while (r < p->rows) {
 		struct draw_text t;
 		size_t nb, k, len;
 		int verbatim, r0;
 
 		if (i >= n) {
-			draw_fill(w, y + r, x, p->cols, SLOT_NORMAL);
+			draw_fill(w, y + r, gx, p->cols, SLOT_NORMAL);
 			r++;
 			continue;
 		}
@@ -607,8 +698,8 @@ void pager_draw(struct pager *p, WINDOW *w, int y, int x, int highlight)
 		if (!verbatim) {
 			t.fixed = 0;
 			if (!first) {
-				draw_line(w, y + r, x, p->cols, &t);
-				cursor_rows(p, w, y, x, i, r, r + 1);
+				draw_line(w, y + r, x, cols, &t);
+				cursor_rows(p, w, y, gx, i, r, r + 1);
 				r++;
 			}
 			first = 0;
@@ -618,42 +709,46 @@ void pager_draw(struct pager *p, WINDOW *w, int y, int x, int highlight)
 		if (!p->wrap) {
 			t.hscroll = p->hscroll;
 			t.mark_overflow = 1;
-			draw_line(w, y + r, x, p->cols, &t);
-			cursor_rows(p, w, y, x, i, r, r + 1);
+			t.mark_left = 1;
+			draw_line(w, y + r, x, cols, &t);
+			cursor_rows(p, w, y, gx, i, r, r + 1);
 			r++;
 			i++;
 			continue;
 		}
-		nb = draw_wrap_rows(&t, p->cols, &p->brk, &p->alloc_brk);
+		nb = draw_wrap_rows(&t, cols, &p->brk, &p->alloc_brk);
 		len = t.len;
 		r0 = r;
 		for (k = (size_t)first; k < nb && r < p->rows; k++) {
 			t.cont = k > 0;
 			t.from = p->brk[k];
 			t.len = k + 1 < nb ? p->brk[k + 1] : len;
-			draw_line(w, y + r++, x, p->cols, &t);
+			draw_line(w, y + r++, x, cols, &t);
 		}
-		cursor_rows(p, w, y, x, i, r0, r);
+		cursor_rows(p, w, y, gx, i, r0, r);
 		first = 0;
 		i++;
 	}
 }
 
-void pager_position(const struct pager *p, struct buf *out)
+void pager_position(struct pager *p, struct buf *out)
 {
-	size_t n = pager_count(p);
-	size_t last = p->top + (size_t)p->rows;
+	size_t n = pager_count(p), total, above, below;
 
 	if (!n) {
 		buf_addstr(out, "empty");
 		return;
 	}
-	if (last > n)
-		last = n;
-	if (p->top == 0 && last >= n)
+	/* scrolled sideways: by how much, before where */
+	if (!p->wrap && p->hscroll > 0)
+		buf_addf(out, "%s+%d ", glyph(G_LEFT), p->hscroll);
+	total = rows_before(p, n);
+	above = rows_before(p, p->top) + (size_t)(p->sub > 0 ? p->sub : 0);
+	below = above + (size_t)p->rows;
+	if (above == 0 && below >= total)
 		buf_addstr(out, "all");
-	else if (last >= n)
+	else if (below >= total)
 		buf_addstr(out, "end");
 	else
-		buf_addf(out, "%zu%%", last * 100 / n);
+		buf_addf(out, "%zu%%", below * 100 / total);
 }

@@ -20,11 +20,13 @@
 
 /* How much of a line a source's get() gives: what fits the pane at its
  * sideways scroll, up to PAGER_WRAP_MAX bytes (a wrapped line), or all
- * of it (to find a match). */
+ * of it (to find a match); WANT_ROWS is WANT_WRAP for counting the rows
+ * it wraps to, which needs its text and `fixed` but no spans. */
 enum pager_want {
 	WANT_VISIBLE,
 	WANT_WRAP,
 	WANT_ALL,
+	WANT_ROWS,
 };
 
 #define PAGER_WRAP_MAX 65536
@@ -40,6 +42,10 @@ struct pager_src {
 	/* How many times does line i contain pat?  NULL: count in the
 	 * text get() gives. */
 	size_t (*matches)(void *ctx, size_t i, const char *pat, size_t plen);
+	/* The rows line i takes wrapped at `cols` columns (when wrapping),
+	 * as draw_wrap_rows() counts them; 0: count them from get()'s text.
+	 * NULL: always from the text. */
+	size_t (*rows)(void *ctx, size_t i, int cols);
 };
 
 /* The lines that match the search, with their number of matches. */
@@ -70,6 +76,14 @@ struct pager {
 	int cursor_on;		/* a line cursor is shown */
 	size_t cursor;		/* its line (kept in view) */
 	size_t mark;		/* the other end of a range, or NO_MATCH */
+	/* the rows of the wrapped lines, counted for the position: the rows
+	 * before every PAGER_ROW_STEP-th line, valid for the width, line
+	 * count and source they were counted for (pager_changed()) */
+	size_t *row_at;
+	size_t nr_row_at, alloc_row_at;
+	size_t rows_total;	/* rows of every line */
+	int rows_cols;		/* width counted at; 0: not counted */
+	size_t rows_lines;	/* lines counted */
 };
 
 #define NO_MATCH ((size_t)-1)
@@ -79,6 +93,13 @@ void pager_init(struct pager *p, const struct pager_src *src, void *ctx);
 void pager_release(struct pager *p);
 
 void pager_set_size(struct pager *p, int rows, int cols);
+/* The columns the lines have: the pager's, less the first one while the
+ * line cursor is shown (it marks the cursor's lines there, leaving their
+ * own colours and marks as they are). */
+int pager_width(const struct pager *p);
+/* The source's lines changed (a new text, or the same count of other
+ * lines): what was counted of them is counted again when needed. */
+void pager_changed(struct pager *p);
 size_t pager_count(const struct pager *p);
 /* Show line `line` at the top, even near the end (less's search does the
  * same); scrolling down from there does not go further. */
@@ -115,7 +136,8 @@ void pager_show_col(struct pager *p, int col);
 void pager_draw(struct pager *p, WINDOW *w, int y, int x, int highlight);
 
 /* Show the line cursor (on the top line in view) or hide it; either way
- * no range is marked. */
+ * no range is marked.  The cursor's column (pager_width()) shows G_CURSOR
+ * on the cursor line and G_RANGE on the other lines of a range. */
 void pager_cursor(struct pager *p, int on);
 /* Start a range at the cursor (showing it first), or drop the range. */
 void pager_mark(struct pager *p);
@@ -123,7 +145,17 @@ void pager_mark(struct pager *p);
  * no cursor is shown. */
 int pager_cursor_range(const struct pager *p, size_t *from, size_t *to);
 
-/* "lines 12-40 of 300" style position, appended to out. */
-void pager_position(const struct pager *p, struct buf *out);
+/* The last line with a row in view. */
+size_t pager_last_in_view(struct pager *p);
+/* Is line `line` (some row of it) in view? */
+int pager_in_view(struct pager *p, size_t line);
+
+/* The position, appended to out: "all" when the first and the last row
+ * are both on screen, "end" when the last is, else the share of the rows
+ * above and on screen ("37%"), counted in displayed rows (a wrapped line
+ * is as many rows as it takes: the rows of every line are counted once
+ * per width and source, then kept); after "«+N " when the lines are
+ * scrolled N columns sideways. */
+void pager_position(struct pager *p, struct buf *out);
 
 #endif

@@ -20,8 +20,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/evidence.h"
 #include "core/text.h"
 #include "tui/screen.h"
+#include "tui/settings.h"
 #include "tui/ui.h"
 
 /* ---- windows and overlays ----------------------------------------------- */
@@ -410,6 +412,25 @@ void screen_open_picker(struct screen *scr, size_t dim)
 	screen_push(scr, &picker_view_ops, p);
 }
 
+int screen_show_cite(struct screen *scr, const struct evidence_cite *c)
+{
+	/* a pull request's text is in the fix pane, above its diff */
+	int pane = c->pane == EVIDENCE_ISSUE ? PANE_ISSUE : PANE_DIFF;
+	struct view *v = &scr->panes[pane];
+	struct pager *pg = v->ops->pager ? v->ops->pager(v) : NULL;
+	size_t from, to;
+
+	if (!pg || !v->ops->find || !v->ops->find(v, c, &from, &to))
+		return -1;
+	scr->focus = pane;
+	pager_cursor(pg, 1);
+	pager_goto(pg, from);
+	pg->mark = to;
+	v->dirty = 1;
+	scr->dirty |= DIRTY_PANES;
+	return 0;
+}
+
 void screen_open_memo(struct screen *scr)
 {
 	screen_push(scr, &memo_view_ops, NULL);
@@ -476,6 +497,53 @@ int screen_action(struct screen *scr, enum action a, int key)
 	default:
 		return 0;
 	}
+}
+
+void screen_hint(struct buf *out, enum keymap_id km, enum action a,
+		 enum action a2, const char *what)
+{
+	int k = keymap_key_for(km, a), k2 = 0;
+	char kn[32];
+
+	if (!k)
+		return;
+	buf_addstr(out, keyname_hint(k, kn));
+	if (a2 != ACT_NONE && (k2 = keymap_key_for(km, a2)))
+		buf_addf(out, "/%s", keyname_hint(k2, kn));
+	buf_addf(out, " %s  ", what);
+}
+
+int screen_wrap_setting(int pane)
+{
+	return settings_get(pane == PANE_DIFF ? SET_WRAP_FIX :
+			    SET_WRAP_ISSUE);
+}
+
+void screen_toggle_wrap(struct screen *scr, int pane, struct pager *pg)
+{
+	struct buf err = BUF_INIT, safe = BUF_INIT;
+	int on = !pg->wrap;
+
+	pager_set_wrap(pg, on);
+	if (settings_remember(pane == PANE_DIFF ? SET_WRAP_FIX :
+			      SET_WRAP_ISSUE, on, &err) < 0) {
+		sanitize_line(&safe, err.ptr);
+		screen_msg(scr, MSG_ERR, "%s: long %slines %s, this time (not "
+			   "kept for the next: %s)", pane == PANE_DIFF ?
+			   "fix" : "issue", pane == PANE_DIFF ? "" : "code ",
+			   on ? "wrap" : "scroll sideways", safe.ptr);
+	} else if (pane == PANE_DIFF) {
+		/* "kept": the next session starts the same way */
+		screen_msg(scr, MSG_INFO, on ? "fix: long lines wrap (kept; w "
+			   "scrolls them sideways)" : "fix: long lines scroll "
+			   "sideways (kept; w wraps them)");
+	} else {
+		screen_msg(scr, MSG_INFO, on ? "issue: long code lines wrap "
+			   "(kept; w scrolls them sideways)" : "issue: long "
+			   "code lines scroll sideways (kept; w wraps them)");
+	}
+	buf_release(&err);
+	buf_release(&safe);
 }
 
 /* Let the open overlays save what was typed; returns what the topmost

@@ -76,9 +76,15 @@ struct view_ops {
 	int (*cite)(struct view *v, size_t from, size_t to,
 		    struct evidence_cite *c, struct err *e);
 	/* The other way: the pager lines *from..*to showing citation c;
-	 * 0 when this pane does not show them.  May be NULL. */
+	 * 0 when this pane does not show them.  The fix pane shows another
+	 * fix of the item when that one has them.  May be NULL. */
 	int (*find)(struct view *v, const struct evidence_cite *c,
 		    size_t *from, size_t *to);
+	/* Without a line cursor or a search match in view: the pager lines
+	 * *from..*to that `e` cites of what the pane shows (the fix pane:
+	 * its first changed line in view), with `whole` the rest of their
+	 * run too (`v`); 0 when there are none.  May be NULL. */
+	int (*target)(struct view *v, int whole, size_t *from, size_t *to);
 };
 
 struct view {
@@ -153,6 +159,12 @@ struct screen {
 					   64) has the actor's evidence */
 	struct evidence_cite *citing;	/* lines waiting for `e`'s dimension
 					   key (owned); NULL: none */
+	int last_dim;		/* the dimension last coded on the item,
+				   which `e e` cites for; -1: none yet */
+	char *drop_dim;		/* a dimension just cleared whose
+				   citations the next key drops (y) or
+				   keeps (owned); NULL: none asked */
+	size_t drop_nr;		/* ... how many there are */
 
 	struct view panes[2];	/* PANE_ISSUE, PANE_DIFF */
 	struct view *overlays[MAX_OVERLAYS];
@@ -260,6 +272,16 @@ int screen_has_code(struct screen *scr, const char *dim, const char *code);
 
 /* Open the picker on dimension index `dim`. */
 void screen_open_picker(struct screen *scr, size_t dim);
+/* Show citation c in its pane, under the line cursor (the fix pane
+ * showing the fix that has its lines); the pane gets the focus.  0, or
+ * -1 when neither pane shows it. */
+int screen_show_cite(struct screen *scr, const struct evidence_cite *c);
+/* Remove the actor's citation `id` of the item shown (one transaction,
+ * audited, view_code.c); says so on the status line.  0 or -1. */
+int screen_remove_citation(struct screen *scr, long long id);
+/* The overlay that lists the actor's citations of the item (E). */
+extern const struct view_ops citations_view_ops;
+
 /* Open the memo editor; run $EDITOR on the memo text `text` (NULL: the
  * saved memo) and return the edited text (owned) or NULL on failure. */
 void screen_open_memo(struct screen *scr);
@@ -277,6 +299,20 @@ struct view *screen_open_proposals(struct screen *scr,
 
 /* Actions every view may fall back to. */
 int screen_action(struct screen *scr, enum action a, int key);
+
+/* `w` in pane `pane` (PANE_ISSUE or PANE_DIFF), whose pager is `pg`:
+ * its long lines wrap, or scroll sideways again; the choice is kept for
+ * the next sessions (tui/settings.h) and the status line says so. */
+void screen_toggle_wrap(struct screen *scr, int pane, struct pager *pg);
+/* The wrap a pane starts with: the user's setting. */
+int screen_wrap_setting(int pane);
+
+/* Append a hint for the status line to `out`: the key in force in keymap
+ * `km` for action `a` (and, when `a2` is not ACT_NONE, "/" and its key),
+ * then `what` - "s submit  ", "]/[ hunk  "; nothing when no key does
+ * `a`, so the hints follow a keys file. */
+void screen_hint(struct buf *out, enum keymap_id km, enum action a,
+		 enum action a2, const char *what);
 
 /*
  * The frame every screen shares (screen.c), for the screens built on it

@@ -33,6 +33,7 @@
 #include "tui/keymap.h"
 #include "tui/keytime.h"
 #include "tui/script.h"
+#include "tui/settings.h"
 
 /* ---- bracketed paste ------------------------------------------------ */
 
@@ -303,7 +304,7 @@ int ui_start(struct err *e)
 {
 	const char *keys = priv_hook_env("BUGCODER_KEYS");
 	const char *codeset, *nocolor;
-	int utf8, color;
+	int utf8, color, bad;
 
 	if (ui.started)
 		return err_set(e, ERR_INPUT, "the screen is already open");
@@ -395,10 +396,14 @@ int ui_start(struct err *e)
 	capture_stderr();
 	catch_signals();
 
-	/* 10. the user's keys; every bad line is listed on stderr, which
-	 * shows when the screen ends, and the first on the status line */
+	/* 10. the user's keys and settings; every bad line is listed on
+	 * stderr, which shows when the screen ends, and the first on the
+	 * status line */
 	buf_reset(&keys_warn);
-	if (keymap_load(NULL, &keys_warn))
+	bad = keymap_load(NULL, &keys_warn) != 0;
+	if (settings_load(NULL, &keys_warn))
+		bad = 1;
+	if (bad)
 		fputs(keys_warn.ptr, stderr);
 
 	if (!ui.atexit_done) {

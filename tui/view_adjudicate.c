@@ -275,6 +275,7 @@ static int load_item(struct adj *adj, long long id, struct err *e)
 	adj->top = 0;
 	adj->sel = 0;
 	adj->ev_next = 0;
+	adj->ev_dim = adj->sel;
 	if (adj->is.nr_dims) {
 		size_t d = adj_first_disagreement(adj, adj->is.nr_dims - 1);
 
@@ -582,17 +583,27 @@ static void draw_status(struct adj *adj)
 		buf_addf(&pos, " %zu/%zu ", adj->pos + 1, adj->nr_queue);
 	else
 		buf_addstr(&pos, " not queued ");
-	if (n >= 2)
+	if (n >= 2 && keymap_lookup(KEYMAP_ADJUDICATE, '1') ==
+	    ACT_TAKE_CODER)
 		buf_addf(&b, "1-%zu take  ", n > 9 ? 9 : n);
-	buf_addstr(&b, "c choose  J/K dim  ");
+	screen_hint(&b, KEYMAP_ADJUDICATE, ACT_CHOOSE_CODE, ACT_NONE,
+		    "choose");
+	screen_hint(&b, KEYMAP_ADJUDICATE, ACT_NEXT_DIM, ACT_PREV_DIM, "dim");
 	if (adj->is.discuss)
-		buf_addstr(&b, "S settle  ");
+		screen_hint(&b, KEYMAP_ADJUDICATE, ACT_SETTLE, ACT_NONE,
+			    "settle");
 	if (scr->split)
-		buf_addstr(&b, "M memos  ");
-	buf_addstr(&b, "A agreement  ");
+		screen_hint(&b, KEYMAP_ADJUDICATE, ACT_SHOW_MEMOS, ACT_NONE,
+			    "memos");
+	screen_hint(&b, KEYMAP_ADJUDICATE, ACT_AGREEMENT, ACT_NONE,
+		    "agreement");
 	if (!scr->split)
-		buf_addstr(&b, "Tab pane  ");
-	buf_addstr(&b, "? help  q quit");
+		screen_hint(&b, KEYMAP_ADJUDICATE, ACT_SWITCH_PANE, ACT_NONE,
+			    "pane");
+	screen_hint(&b, KEYMAP_ADJUDICATE, ACT_HELP, ACT_NONE, "help");
+	screen_hint(&b, KEYMAP_ADJUDICATE, ACT_QUIT, ACT_NONE, "quit");
+	while (b.len && b.ptr[b.len - 1] == ' ')
+		buf_setlen(&b, b.len - 1);
 	screen_draw_status(scr, b.ptr, pos.ptr);
 	buf_release(&b);
 	buf_release(&pos);

@@ -35,7 +35,8 @@ struct adj {
 	int advance;		/* saved: move on if the item is done */
 	struct buf saved;	/* what the last save did, in short */
 	size_t nr_proposals;	/* open proposed codes, for the header */
-	size_t ev_next;		/* the evidence `e` shows next */
+	size_t ev_next;		/* the evidence `e` shows next, of ... */
+	size_t ev_dim;		/* ... this dimension */
 };
 
 #define ADJ(s) ((struct adj *)(s))
@@ -81,8 +82,8 @@ void adj_ask_rationale(struct adj *adj, size_t d, const char *const *codes,
 
 /* The coders' evidence with its quotes, for the text view. */
 void adj_evidence_render(struct doc *d, struct screen *scr, int width);
-/* Show the next citation (going round) in its pane, under the line
- * cursor, and say whose it is. */
+/* Show the next citation of the selected dimension (going round) in its
+ * pane, under the line cursor, and say whose it is. */
 void adj_next_evidence(struct adj *adj);
 
 /* view_adjudicate_panel.c */

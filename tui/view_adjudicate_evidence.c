@@ -3,8 +3,8 @@
  * view_adjudicate_evidence: the coders' evidence on the adjudicator's
  * screen - the list (`E`, a text view: per coder, as the screen names
  * them, each citation with its quote) and `e`, which shows the next
- * citation in turn in the fix or issue pane, its lines under the line
- * cursor.  The evidence is read afresh each time (evidence_each, which
+ * citation of the selected dimension in turn in the fix or issue pane
+ * (the fix that has its lines), its lines under the line cursor.  The evidence is read afresh each time (evidence_each, which
  * blinds what the actor may not see).
  */
 #define _XOPEN_SOURCE_EXTENDED 1
@@ -167,46 +167,53 @@ void adj_next_evidence(struct adj *adj)
 	struct ev_list l;
 	struct err e = ERR_INIT;
 	struct buf b = BUF_INIT, who = BUF_INIT;
-	const struct adj_ev *ev;
-	struct view *v;
-	struct pager *pg;
-	size_t from, to;
-	int pane;
+	const struct adj_ev *ev = NULL;
+	const char *dim;
+	size_t i, nr = 0, at = 0;
 
+	if (!adj->is.nr_dims)
+		return;
+	dim = adj->is.dims[adj->sel].dim->key;
 	if (ev_load(adj, &l, &e) < 0) {
 		screen_msg(scr, MSG_ERR, "%s", e.msg);
 		return;
 	}
-	if (!l.nr) {
-		screen_msg(scr, MSG_INFO, "no evidence cited for this item");
+	/* the selected dimension's citations, going round; a dimension
+	 * selected anew starts at its first */
+	if (adj->ev_dim != adj->sel) {
+		adj->ev_dim = adj->sel;
+		adj->ev_next = 0;
+	}
+	for (i = 0; i < l.nr; i++)
+		if (!strcmp(l.v[i].dim, dim))
+			nr++;
+	if (!nr) {
+		screen_msg(scr, MSG_INFO, "no evidence cited for %s (J/K "
+			   "select a dimension; E lists them all)", dim);
 		ev_release(&l);
 		return;
 	}
-	if (adj->ev_next >= l.nr)
+	if (adj->ev_next >= nr)
 		adj->ev_next = 0;
-	ev = &l.v[adj->ev_next];
+	for (i = 0; i < l.nr; i++) {
+		if (strcmp(l.v[i].dim, dim))
+			continue;
+		if (at++ == adj->ev_next) {
+			ev = &l.v[i];
+			break;
+		}
+	}
 	adj_coder_label(adj, ev->coder, &who);
 	evidence_format(&ev->cite, &b);
-	pane = ev->cite.pane == EVIDENCE_DIFF ? PANE_DIFF : PANE_ISSUE;
-	v = &scr->panes[pane];
-	pg = v->ops->pager ? v->ops->pager(v) : NULL;
-	if (!pg || !v->ops->find || !v->ops->find(v, &ev->cite, &from, &to)) {
-		screen_msg(scr, MSG_ERR, "%s's evidence %zu of %zu (%s) is not "
-			   "in the %s shown", who.ptr, adj->ev_next + 1, l.nr,
-			   b.ptr, pane == PANE_DIFF ? "fix" : "issue");
-	} else {
-		scr->focus = pane;
-		pager_cursor(pg, 1);
-		pager_goto(pg, from);
-		pg->mark = to;
-		v->dirty = 1;
-		scr->dirty |= DIRTY_PANES;
-		buf_reset(&who);
-		adj_coder_label(adj, ev->coder, &who);
+	if (screen_show_cite(scr, &ev->cite) < 0)
+		screen_msg(scr, MSG_ERR, "%s's evidence for %s (%zu of %zu), "
+			   "%s, is not in the %s", who.ptr, dim,
+			   adj->ev_next + 1, nr, b.ptr,
+			   ev->cite.pane == EVIDENCE_ISSUE ? "issue" :
+			   "item's fixes");
+	else
 		screen_msg(scr, MSG_INFO, "%s's evidence for %s (%zu of %zu): "
-			   "%s", who.ptr, ev->dim, adj->ev_next + 1, l.nr,
-			   b.ptr);
-	}
+			   "%s", who.ptr, dim, adj->ev_next + 1, nr, b.ptr);
 	adj->ev_next++;
 	buf_release(&b);
 	buf_release(&who);

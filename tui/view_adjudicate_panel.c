@@ -56,6 +56,85 @@ static void geometry(const struct adj *adj, struct panel_geom *g)
 		g->nr_cols = (size_t)((g->final_x - g->coder_x) / g->coder_w);
 }
 
+/* Does every coder shown have `code` for dimension `dim`? */
+static int shared(const struct adj *adj, const char *dim, const char *code)
+{
+	size_t n, k;
+
+	if (adj->is.nr_coders < 2)
+		return 0;
+	for (n = 0; n < adj->is.nr_coders; n++) {
+		const struct coded_dim *cd = adj_coder_dim(adj, n, dim);
+
+		for (k = 0; cd && k < cd->nr_codes; k++)
+			if (!strcmp(cd->codes[k], code))
+				break;
+		if (!cd || k == cd->nr_codes)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * Coder n's codes of a dimension in `cols` columns at (y, x): the codes
+ * every coder shares first - bold where the coders disagree, so what
+ * they have in common shows at a glance - then the others; what does not
+ * fit is counted ("+2"), never left out unsaid, and a shared code is
+ * never pushed out by one that is not.
+ */
+static void draw_codes(struct adj *adj, int y, int x, int cols,
+		       const struct dim_state *ds, size_t n, enum slot slot)
+{
+	WINDOW *w = adj->scr.bar;
+	const struct coded_dim *cd = adj_coder_dim(adj, n, ds->dim->key);
+	const char **order;
+	struct buf b = BUF_INIT;
+	char more[32];
+	size_t k, m = 0, nr = cd ? cd->nr_codes : 0;
+	int used = 0, pass;
+
+	if (!nr) {
+		draw_str(w, y, x, cols, "(none)", 6, SLOT_DIM);
+		return;
+	}
+	order = xcalloc(nr, sizeof(*order));
+	for (pass = 0; pass < 2; pass++)
+		for (k = 0; k < nr; k++)
+			if (shared(adj, ds->dim->key, cd->codes[k]) == !pass)
+				order[m++] = cd->codes[k];
+	for (k = 0; k < nr && used < cols; k++) {
+		int sh = ds->status == DIM_DISAGREE &&
+			 shared(adj, ds->dim->key, order[k]);
+		int need, room = cols - used;
+
+		buf_reset(&b);
+		if (k)
+			buf_addch(&b, ',');
+		sanitize_line(&b, order[k]);
+		need = text_width(b.ptr, b.len);
+		/* the codes after this one, if it is the last that fits */
+		snprintf(more, sizeof(more), " +%zu", nr - k - 1);
+		if (k + 1 < nr)
+			room -= (int)strlen(more);
+		if (need > room && k) {
+			/* say how many are left, this one included */
+			snprintf(more, sizeof(more), " +%zu", nr - k);
+			draw_str(w, y, x + used, cols - used, more,
+				 strlen(more), SLOT_DIM);
+			break;
+		}
+		used += draw_str(w, y, x + used, room > 0 ? room : 1, b.ptr,
+				 b.len, sh ? SLOT_AGREED : slot);
+		if (need > room && k + 1 < nr) {
+			draw_str(w, y, x + used, cols - used, more,
+				 strlen(more), SLOT_DIM);
+			break;
+		}
+	}
+	free(order);
+	buf_release(&b);
+}
+
 static void draw_dim_row(struct adj *adj, const struct panel_geom *g, int y,
 			 size_t d)
 {
@@ -95,18 +174,9 @@ static void draw_dim_row(struct adj *adj, const struct panel_geom *g, int y,
 		     SLOT_DISAGREE : SLOT_NORMAL);
 	if (sel && x < g->key_w)
 		draw_fill(w, y, g->key_x + x, g->key_w - x, SLOT_SEL);
-	for (n = 0; n < adj->is.nr_coders && n < g->nr_cols; n++) {
-		const struct coded_dim *cd = adj_coder_dim(adj, n, ds->dim->key);
-
-		buf_reset(&b);
-		adj_codes_of(cd, &b);
-		if (!b.len)
-			draw_str(w, y, g->coder_x + (int)n * g->coder_w,
-				 g->coder_w - 1, "(none)", 6, SLOT_DIM);
-		else
-			draw_str(w, y, g->coder_x + (int)n * g->coder_w,
-				 g->coder_w - 1, b.ptr, b.len, codes);
-	}
+	for (n = 0; n < adj->is.nr_coders && n < g->nr_cols; n++)
+		draw_codes(adj, y, g->coder_x + (int)n * g->coder_w,
+			   g->coder_w - 1, ds, n, codes);
 	buf_reset(&b);
 	switch (ds->status) {
 	case DIM_AGREED:

@@ -211,6 +211,7 @@ static int pending_refuse(struct screen *scr)
 }
 
 static void saved_msg(struct screen *scr, const char *dim);
+static void ask_drop(struct screen *scr, const char *dim);
 
 /* Try the pending pick again: 1 saved (or given up, said why), 0 still
  * busy. */
@@ -287,6 +288,10 @@ int screen_save_codes(struct screen *scr, const struct dimension *dim,
 	}
 	reload_coding(scr);
 	saved_msg(scr, dim->key);
+	if (n)
+		scr->last_dim = (int)(dim - scr->cb.dims);
+	else
+		ask_drop(scr, dim->key);
 	return 0;
 }
 
@@ -308,6 +313,10 @@ int screen_save_toggle(struct screen *scr, const struct dimension *dim,
 	}
 	reload_coding(scr);
 	saved_msg(scr, dim->key);
+	if (coding_dim(&scr->coding, dim->key))
+		scr->last_dim = (int)(dim - scr->cb.dims);
+	else
+		ask_drop(scr, dim->key);
 	return 0;
 }
 
@@ -467,8 +476,26 @@ static void panes_dirty(struct screen *scr)
 	scr->dirty |= DIRTY_PANES;
 }
 
-/* `e`: the lines under the cursor become the citation waiting for its
- * dimension's key. */
+/* What `e` cites without a line cursor: the current search match when
+ * it is in view, else what the pane offers (the fix pane: its first
+ * changed line in view, and with `whole` the rest of their run). */
+static int cite_target(struct screen *scr, int whole, size_t *from,
+		       size_t *to)
+{
+	struct view *v = &scr->panes[scr->focus];
+	struct pager *pg = focus_pager(scr);
+
+	if (!pg)
+		return 0;
+	if (pg->match != NO_MATCH && pager_in_view(pg, pg->match)) {
+		*from = *to = pg->match;
+		return 1;
+	}
+	return v->ops->target && v->ops->target(v, whole, from, to);
+}
+
+/* `e`: the lines under the cursor (or, without one, cite_target()'s)
+ * become the citation waiting for its dimension's key. */
 static void cite_begin(struct screen *scr)
 {
 	struct view *v = &scr->panes[scr->focus];
@@ -479,9 +506,12 @@ static void cite_begin(struct screen *scr)
 	size_t from, to;
 
 	cite_drop(scr);
-	if (!pg || !v->ops->cite || !pager_cursor_range(pg, &from, &to)) {
-		screen_msg(scr, MSG_ERR, "no line cursor: . shows it in the "
-			   "focused pane, v marks a range, e cites it");
+	if (!pg || !v->ops->cite || (!pager_cursor_range(pg, &from, &to) &&
+				     !cite_target(scr, 0, &from, &to))) {
+		screen_msg(scr, MSG_ERR, "nothing to cite in view: . shows a "
+			   "line cursor, v marks a range, e cites it (or a "
+			   "search match, or the fix's first change in "
+			   "view)");
 		return;
 	}
 	if (v->ops->cite(v, from, to, &c, &e) < 0) {
@@ -491,13 +521,25 @@ static void cite_begin(struct screen *scr)
 	scr->citing = xmalloc(sizeof(*scr->citing));
 	*scr->citing = c;
 	evidence_format(&c, &b);
-	screen_msg(scr, MSG_INFO, "cite %s for which dimension? 1-%zu (Esc "
-		   "cancels)", b.ptr, scr->cb.nr_dims < 9 ? scr->cb.nr_dims :
-		   (size_t)9);
+	if (scr->last_dim >= 0 && (size_t)scr->last_dim < scr->cb.nr_dims) {
+		char kn[32];
+		int k = keymap_key_for(KEYMAP_MAIN, ACT_CITE);
+
+		screen_msg(scr, MSG_INFO, "cite %s for which dimension? %s: "
+			   "%s (last coded), or 1-%zu; Esc cancels", b.ptr,
+			   k ? keyname_hint(k, kn) : "Enter",
+			   scr->cb.dims[scr->last_dim].key,
+			   scr->cb.nr_dims < 9 ? scr->cb.nr_dims : (size_t)9);
+	}
+	else
+		screen_msg(scr, MSG_INFO, "cite %s for which dimension? 1-%zu "
+			   "(Esc cancels)", b.ptr, scr->cb.nr_dims < 9 ?
+			   scr->cb.nr_dims : (size_t)9);
 	buf_release(&b);
 }
 
-/* The key after `e`: the dimension to cite the lines for. */
+/* The key after `e`: the dimension to cite the lines for - a digit, or
+ * the cite key again (or Enter) for the one last coded. */
 static void cite_key(struct screen *scr, int key)
 {
 	struct err e = ERR_INIT;
@@ -506,7 +548,11 @@ static void cite_key(struct screen *scr, int key)
 	size_t i = (size_t)(key - '1');
 	const char *dim;
 
-	if (key < '1' || key > '9' || i >= scr->cb.nr_dims) {
+	/* the cite key again (e), or Enter: the dimension coded last */
+	if ((keymap_lookup(KEYMAP_MAIN, key) == ACT_CITE || key == TK_ENTER) &&
+	    scr->last_dim >= 0 && (size_t)scr->last_dim < scr->cb.nr_dims)
+		i = (size_t)scr->last_dim;
+	else if (key < '1' || key > '9' || i >= scr->cb.nr_dims) {
 		screen_msg(scr, MSG_INFO, "not cited");
 		cite_drop(scr);
 		return;
@@ -518,10 +564,12 @@ static void cite_key(struct screen *scr, int key)
 		if (e.code == ERR_STALE)
 			save_failed(scr, &e, "not cited");
 		else
-			screen_msg(scr, MSG_ERR, "not cited: %s", e.msg);
+			screen_msg(scr, MSG_ERR, "not cited: %s: %s", b.ptr,
+				   e.msg);
 	} else {
 		reload_coding(scr);
-		screen_msg(scr, MSG_OK, "cited %s for %s", b.ptr, dim);
+		screen_msg(scr, MSG_OK, "cited %s for %s (E lists your "
+			   "citations)", b.ptr, dim);
 		pg = focus_pager(scr);
 		if (pg)
 			pg->mark = NO_MATCH;
@@ -529,6 +577,104 @@ static void cite_key(struct screen *scr, int key)
 	}
 	buf_release(&b);
 	cite_drop(scr);
+}
+
+/* `v`: a range at the line cursor, or, without one, the lines `e` would
+ * cite with the rest of their run, under a cursor. */
+static void mark_range(struct screen *scr)
+{
+	struct pager *pg = focus_pager(scr);
+	size_t from, to;
+
+	if (!pg)
+		return;
+	if (!pg->cursor_on && cite_target(scr, 1, &from, &to)) {
+		pager_cursor(pg, 1);
+		pg->cursor = to;
+		pg->mark = from;
+		screen_msg(scr, MSG_INFO, "range of %zu line%s: e cites it, "
+			   "j/k change it, v drops it", to - from + 1,
+			   to == from ? "" : "s");
+	} else {
+		pager_mark(pg);
+		screen_msg(scr, MSG_INFO, pg->mark != NO_MATCH ? "range from "
+			   "the cursor line: j/k extend it, e cites it" :
+			   "range dropped");
+	}
+	panes_dirty(scr);
+}
+
+/* ---- clearing a dimension: its citations ----------------------------- */
+
+struct dim_count {
+	const char *dim;
+	size_t nr;
+};
+
+static int count_cites(const struct evidence_row *row, void *data)
+{
+	struct dim_count *dc = data;
+
+	dc->nr += !strcmp(row->dimension, dc->dim);
+	return 0;
+}
+
+/* A dimension was cleared: when it has citations, ask whether they go
+ * too (the next key answers). */
+static void ask_drop(struct screen *scr, const char *dim)
+{
+	struct dim_count dc = { dim, 0 };
+	struct err e = ERR_INIT;
+
+	if (evidence_each(scr->st, scr->actor, scr->item.id,
+			  scr->actor->member_id, count_cites, &dc, &e) < 0 ||
+	    !dc.nr)
+		return;
+	free(scr->drop_dim);
+	scr->drop_dim = xstrdup(dim);
+	scr->drop_nr = dc.nr;
+	screen_msg(scr, MSG_INFO, "saved: %s cleared; drop its %zu "
+		   "citation%s too? y drops, any other key keeps", dim, dc.nr,
+		   dc.nr == 1 ? "" : "s");
+}
+
+/* The answer to ask_drop(): y drops the citations, any other key keeps
+ * them (and is used up). */
+static void drop_key(struct screen *scr, int key)
+{
+	struct err e = ERR_INIT;
+	size_t n = 0;
+	char *dim = scr->drop_dim;
+
+	scr->drop_dim = NULL;
+	if (key == 'y' || key == 'Y') {
+		if (evidence_remove_dim(scr->st, scr->actor, scr->item.id, dim,
+					&n, &e) < 0)
+			screen_msg(scr, MSG_ERR, "citations of %s not dropped: "
+				   "%s", dim, e.msg);
+		else
+			screen_msg(scr, MSG_OK, "dropped: %zu citation%s of %s",
+				   n, n == 1 ? "" : "s", dim);
+		reload_coding(scr);
+	} else {
+		screen_msg(scr, MSG_INFO, "kept: %zu citation%s of %s (E lists "
+			   "them)", scr->drop_nr, scr->drop_nr == 1 ? "" : "s",
+			   dim);
+	}
+	free(dim);
+}
+
+int screen_remove_citation(struct screen *scr, long long id)
+{
+	struct err e = ERR_INIT;
+
+	if (evidence_remove(scr->st, scr->actor, scr->item.id, id, &e) < 0) {
+		screen_msg(scr, MSG_ERR, "not removed: %s", e.msg);
+		return -1;
+	}
+	reload_coding(scr);
+	panes_dirty(scr);
+	return 0;
 }
 
 /* ---- items ---------------------------------------------------------- */
@@ -557,6 +703,9 @@ static int load_item(struct screen *scr, long long id, struct err *e)
 	scr->item = it;
 	scr->coding = c;
 	cite_drop(scr);
+	scr->last_dim = -1;
+	free(scr->drop_dim);
+	scr->drop_dim = NULL;
 	if (reload_evidence(scr, e) < 0)
 		return -1;
 	free(scr->item_name);
@@ -773,16 +922,29 @@ static void draw_bar(struct screen *scr)
 	free(cx);
 }
 
+/* The status line's hints: the keys in force (a keys file's too). */
 static void hints(struct screen *scr, struct buf *b)
 {
 	size_t n = scr->cb.nr_dims > 9 ? 9 : scr->cb.nr_dims;
 
-	if (n)
+	if (n && keymap_lookup(KEYMAP_MAIN, '1') == ACT_PICK_DIM &&
+	    keymap_lookup(KEYMAP_MAIN, (int)('0' + n)) == ACT_PICK_DIM)
 		buf_addf(b, "1-%zu code  ", n);
-	buf_addstr(b, "s submit  m memo  u/d flag  ");
+	else
+		screen_hint(b, KEYMAP_MAIN, ACT_PICK_UNCODED, ACT_NONE, "code");
+	screen_hint(b, KEYMAP_MAIN, ACT_SUBMIT, ACT_NONE, "submit");
+	screen_hint(b, KEYMAP_MAIN, ACT_MEMO, ACT_NONE, "memo");
+	screen_hint(b, KEYMAP_MAIN, ACT_UNCERTAIN, ACT_DISCUSS, "flag");
 	if (!scr->split)
-		buf_addstr(b, "Tab pane  ");
-	buf_addstr(b, "]/[ hunk  / search  >/< item  ? help  q quit");
+		screen_hint(b, KEYMAP_MAIN, ACT_SWITCH_PANE, ACT_NONE, "pane");
+	screen_hint(b, KEYMAP_MAIN, ACT_NEXT_HUNK, ACT_PREV_HUNK, "hunk");
+	screen_hint(b, KEYMAP_MAIN, ACT_SEARCH, ACT_NONE, "search");
+	screen_hint(b, KEYMAP_MAIN, ACT_NEXT_ITEM, ACT_PREV_ITEM, "item");
+	screen_hint(b, KEYMAP_MAIN, ACT_HELP, ACT_NONE, "help");
+	screen_hint(b, KEYMAP_MAIN, ACT_QUIT, ACT_NONE, "quit");
+	/* no trailing blanks */
+	while (b->len && b->ptr[b->len - 1] == ' ')
+		buf_setlen(b, b->len - 1);
 }
 
 static void draw_status(struct screen *scr)
@@ -889,20 +1051,16 @@ static int code_action(struct screen *scr, enum action a, int key)
 		panes_dirty(scr);
 		return 1;
 	}
-	case ACT_MARK_RANGE: {
-		struct pager *pg = focus_pager(scr);
-
-		if (!pg)
+	case ACT_MARK_RANGE:
+		if (!focus_pager(scr))
 			return 0;
-		pager_mark(pg);
-		screen_msg(scr, MSG_INFO, pg->mark != NO_MATCH ? "range from "
-			   "the cursor line: j/k extend it, e cites it" :
-			   "range dropped");
-		panes_dirty(scr);
+		mark_range(scr);
 		return 1;
-	}
 	case ACT_CITE:
 		cite_begin(scr);
+		return 1;
+	case ACT_CITATIONS:
+		screen_push(scr, &citations_view_ops, NULL);
 		return 1;
 	case ACT_MEMO:
 		screen_open_memo(scr);
@@ -1063,6 +1221,10 @@ static void key_cb(void *ctx, int key)
 	int r;
 
 	time_key(scr);
+	if (scr->drop_dim) {
+		drop_key(scr, key);
+		return;
+	}
 	if (scr->citing) {
 		cite_key(scr, key);
 		return;
@@ -1159,6 +1321,7 @@ int tui_code(struct store *st, const struct actor *a, const char *name,
 	scr.actor = a;
 	scr.qpos = NOT_QUEUED;
 	scr.picking = -1;
+	scr.last_dim = -1;
 	scr.keymap = KEYMAP_MAIN;
 	scr.last_key = -1;
 	scr.key_gaps = priv_hook_env("BUGCODER_KEY_GAPS");
@@ -1243,6 +1406,7 @@ out:
 	store_busy_timeout(st, -1);
 	pending_free(scr.pending);
 	cite_drop(&scr);
+	free(scr.drop_dim);
 	screen_release_windows(&scr);
 	if (started)
 		ui_stop();

@@ -44,6 +44,7 @@ struct diff_pane {
 	size_t fix;		/* shown fix, index into item.fixes */
 	struct diff d;		/* its parse */
 	struct doc pre;		/* lines above the diff, per width */
+	struct md_sections sec;	/* the <details> of its description */
 	int width;		/* pre rendered for; 0 = not yet */
 	struct pager pg;
 	struct buf line;	/* the sanitized line last asked for */
@@ -53,6 +54,8 @@ struct diff_pane {
 	struct intra intra[INTRA_CACHE];
 	struct buf ia, ib;	/* scratch: a pair's sanitized lines */
 	struct diff_ranges ra, rb;
+	size_t seq;		/* 1 + the diff line dp_rows() read last */
+	struct diff_line seq_line;	/* that line */
 };
 
 /* The raw bytes of diff line `l`, at most `max` of them; an empty line if
@@ -145,6 +148,17 @@ static size_t partner(const struct diff_pane *dp, size_t i, int kind)
 	return j + k <= e ? j + k : NO_LINE;
 }
 
+/* A line of the file that ends in a CR of its own (a CRLF line of an LF
+ * diff) shows it as U+240D at its end, when all of it (n bytes) was
+ * read: a change from CRLF to LF is then seen, and marked, as the change
+ * of that CR. */
+static void file_cr(const struct diff_pane *dp, const struct diff_line *l,
+		    size_t n, struct buf *out)
+{
+	if (n == l->len && diff_line_file_cr(&dp->d, l))
+		buf_addstr(out, "\xe2\x90\x8d");
+}
+
 /* Sanitize diff line i whole (it is at most INTRA_MAX bytes) into out. */
 static int whole_line(struct diff_pane *dp, size_t i, struct buf *out)
 {
@@ -157,6 +171,7 @@ static int whole_line(struct diff_pane *dp, size_t i, struct buf *out)
 		return -1;
 	raw = line_text(dp, &l, l.len, &n);
 	text_sanitize(out, raw, n, 8, 0);
+	file_cr(dp, &l, n, out);
 	return 0;
 }
 
@@ -219,7 +234,8 @@ static int dp_get(void *ctx, size_t i, struct draw_text *t,
 	}
 	i -= dp->pre.nr;
 	l = diff_line_at(&dp->d, i);
-	if (l.kind == DIFF_DEL || l.kind == DIFF_ADD)
+	/* the marks take no room: counting rows needs none */
+	if ((l.kind == DIFF_DEL || l.kind == DIFF_ADD) && want != WANT_ROWS)
 		in = intra_of(dp, i, l.kind);
 	buf_reset(&dp->line);
 	/* only what can reach the screen is read and sanitized: every
@@ -227,8 +243,8 @@ static int dp_get(void *ctx, size_t i, struct draw_text *t,
 	 * column per byte, so a megabyte-long minified line costs what a
 	 * short one does (search counts in the raw line, in dp_matches);
 	 * one byte more tells where the last character ends */
-	max = want == WANT_ALL ? l.len : want == WANT_WRAP ? PAGER_WRAP_MAX :
-	      drawn_bytes(dp);
+	max = want == WANT_ALL ? l.len : want == WANT_WRAP ||
+	      want == WANT_ROWS ? PAGER_WRAP_MAX : drawn_bytes(dp);
 	raw = line_text(dp, &l, max + 1, &n);
 	if (n > max) {
 		n = max;
@@ -236,6 +252,7 @@ static int dp_get(void *ctx, size_t i, struct draw_text *t,
 			n--;
 	}
 	text_sanitize(&dp->line, raw, n, 8, 0);
+	file_cr(dp, &l, n, &dp->line);
 	t->s = dp->line.ptr;
 	t->len = dp->line.len;
 	t->base = kind_slot((unsigned)l.kind);
@@ -272,10 +289,43 @@ static size_t dp_matches(void *ctx, size_t i, const char *pat, size_t plen)
 	return k;
 }
 
+/* A diff line that cannot be wider than its bytes fits in one row when
+ * it has no more bytes than the row has columns: every character takes
+ * at most a column a byte once sanitized but a TAB (up to 8) and a bidi
+ * control (shown as "<U+202E>"), whose first bytes are looked for.  That
+ * saves sanitizing nearly every line when the rows of a long diff are
+ * counted. */
+static size_t dp_rows(void *ctx, size_t i, int cols)
+{
+	struct diff_pane *dp = ctx;
+	struct diff_line l;
+	const char *raw;
+	size_t n, j;
+
+	if (i < dp->pre.nr)
+		return 0;
+	j = i - dp->pre.nr;
+	/* the rows are counted line after line: each from the last */
+	if (dp->seq && dp->seq == j)
+		l = diff_line_next(&dp->d, j - 1, &dp->seq_line);
+	else
+		l = diff_line_at(&dp->d, j);
+	dp->seq = j + 1;
+	dp->seq_line = l;
+	if (cols < 1 || l.len + !!diff_line_file_cr(&dp->d, &l) > (size_t)cols)
+		return 0;
+	raw = line_text(dp, &l, l.len, &n);
+	if (memchr(raw, '\t', n) || memchr(raw, 0xe2, n) ||
+	    memchr(raw, 0xd8, n))
+		return 0;
+	return 1;
+}
+
 static const struct pager_src diff_src = {
 	.count = dp_count,
 	.get = dp_get,
 	.matches = dp_matches,
+	.rows = dp_rows,
 };
 
 static void fig(struct buf *b, int adds, int dels, int files)
@@ -293,16 +343,20 @@ static void render_pre(struct diff_pane *dp, int width)
 	struct doc *d = &dp->pre;
 	const struct fix *f = cur_fix(dp);
 	struct buf b = BUF_INIT;
+	unsigned long long sec;
 	size_t i;
 
 	doc_clear(d);
 	dp->width = width;
+	pager_changed(&dp->pg);
 	if (!f) {
 		doc_line(d, "No fix: this item has no linked pull request.",
 			 SLOT_NOTICE, 0);
 		doc_line(d, "Code it from the issue alone.", SLOT_DIM, 1);
 		return;
 	}
+	/* the title wraps with the pane: its end (" for dev", a backport's
+	 * mark) is never cut */
 	doc_begin(d, SLOT_MD_HEADING, 0, 0);
 	if (f->number) {
 		buf_addf(&b, "#%lld ", f->number);
@@ -311,6 +365,7 @@ static void render_pre(struct diff_pane *dp, int width)
 	doc_put_untrusted(d, f->title && *f->title ? f->title : "(untitled)",
 			  SLOT_MD_HEADING);
 	doc_end(d);
+	doc_wrap_last(d, width);
 
 	buf_reset(&b);
 	fig(&b, f->additions >= 0 ? f->additions : dp->d.additions,
@@ -331,6 +386,7 @@ static void render_pre(struct diff_pane *dp, int width)
 		doc_puts(d, b.ptr, SLOT_META);
 	}
 	doc_end(d);
+	doc_wrap_last(d, width);
 	if (f->url && *f->url) {
 		doc_begin(d, SLOT_MD_LINK, 1, 2);
 		doc_put_untrusted(d, f->url, SLOT_MD_LINK);
@@ -355,6 +411,8 @@ static void render_pre(struct diff_pane *dp, int width)
 		else if (df->old_path && df->new_path &&
 			 strcmp(df->old_path, df->new_path))
 			mark = "R";
+		/* a long path scrolls sideways (or wraps with w), marked
+		 * where it is cut, as a diff line does */
 		doc_begin(d, SLOT_NORMAL, 1, 4 + i);
 		doc_puts(d, "  ", SLOT_NORMAL);
 		doc_puts(d, mark, SLOT_DIFF_FILE);
@@ -369,13 +427,41 @@ static void render_pre(struct diff_pane *dp, int width)
 		doc_puts(d, b.ptr, SLOT_DIM);
 		doc_end(d);
 	}
+	dp->sec.nr = 0;
 	if (f->body && *f->body) {
 		unsigned long long a = 4 + dp->d.nr_files;
 
 		doc_line(d, "", SLOT_NORMAL, a);
-		md_render(d, f->body, strlen(f->body), width, MD_ANCHOR_SPAN);
+		md_render_sections(d, f->body, strlen(f->body), width,
+				   MD_ANCHOR_SPAN, &dp->sec);
 	}
-	doc_line(d, "", SLOT_NORMAL, 2 * MD_ANCHOR_SPAN);
+	/* its conversation, each comment a text of its own (citable as
+	 * pr:N:comment:K, as the issue's are) */
+	sec = MD_ANCHOR_SPAN;
+	if (f->nr_comments) {
+		buf_reset(&b);
+		buf_addf(&b, "%s%s %zu comment%s on the pull request",
+			 glyph(G_RULE), glyph(G_RULE), f->nr_comments,
+			 f->nr_comments == 1 ? "" : "s");
+		doc_line(d, "", SLOT_NORMAL, sec + MD_ANCHOR_SPAN - 1);
+		doc_line(d, b.ptr, SLOT_MD_RULE, sec + MD_ANCHOR_SPAN - 1);
+	}
+	for (i = 0; i < f->nr_comments; i++) {
+		const struct comment *c = &f->comments[i];
+
+		sec += MD_ANCHOR_SPAN;
+		doc_line(d, "", SLOT_NORMAL, sec);
+		doc_begin(d, SLOT_META, 0, sec);
+		doc_commented(d, c->author, c->created_at);
+		doc_end(d);
+		doc_wrap_last(d, width);
+		if (c->body && *c->body)
+			md_render_sections(d, c->body, strlen(c->body), width,
+					   sec + 1, &dp->sec);
+		else
+			doc_line(d, "(empty)", SLOT_DIM, sec + 1);
+	}
+	doc_line(d, "", SLOT_NORMAL, sec + MD_ANCHOR_SPAN);
 	buf_release(&b);
 }
 
@@ -386,6 +472,7 @@ static void show_fix(struct diff_pane *dp, size_t fix)
 
 	diff_release(&dp->d);
 	diff_source_close(&dp->src);
+	md_sections_release(&dp->sec);	/* every section open again */
 	dp->fix = fix;
 	f = cur_fix(dp);
 	if (f) {
@@ -397,6 +484,8 @@ static void show_fix(struct diff_pane *dp, size_t fix)
 			diff_parse_source(&dp->d, &dp->src);
 	}
 	intra_forget(dp);
+	dp->seq = 0;
+	pager_changed(&dp->pg);
 	dp->width = 0;
 	dp->pg.top = 0;
 	dp->pg.sub = 0;
@@ -439,6 +528,10 @@ static void diff_layout(struct view *v)
 			dp->pre.lines[top].anchor : 0;
 		int had = dp->width != 0;
 
+		/* a new item or fix starts as the user's setting says (read
+		 * with the keys, when the terminal was set up) */
+		if (!had)
+			pager_set_wrap(&dp->pg, screen_wrap_setting(PANE_DIFF));
 		render_pre(dp, v->cols);
 		if (!had)
 			top = 0;
@@ -498,37 +591,81 @@ static void diff_draw(struct view *v)
 }
 
 #define FIRST_CHANGE_SCAN 200	/* lines of a hunk searched for it */
+#define CHANGE_MARGIN 4		/* columns kept right of a change shown */
 
-/* Scroll sideways so that the first change of the hunk or file starting
- * at diff line `from` is in view: the first marked word of a changed
- * pair, else the start of the lines. */
+/* The columns [*c0, *c1) of the first marked words of changed line i
+ * (of kind `kind`), in its text after the sigil; -1 when it has none. */
+static int first_span_cols(struct diff_pane *dp, size_t i, int kind, int *c0,
+			   int *c1)
+{
+	const struct intra *in = intra_of(dp, i, kind);
+	unsigned s0, s1;
+
+	if (!in->nr)
+		return -1;
+	/* copied: whole_line() reuses the buffers intra_of() fills */
+	s0 = in->spans[0].start;
+	s1 = in->spans[0].end;
+	if (whole_line(dp, i, &dp->ia) < 0 || s1 > dp->ia.len || s0 < 1)
+		return -1;
+	*c0 = text_width(dp->ia.ptr + 1, s0 - 1);
+	*c1 = text_width(dp->ia.ptr + 1, s1 - 1);
+	return 0;
+}
+
+/*
+ * After a jump to the hunk or file starting at diff line `from`: the
+ * view starts at the left edge, unless wrap is off and the whole first
+ * change cannot be seen there - the first marked words of the first
+ * changed line (and of the added line a removed one pairs with), when
+ * they lie past the right edge.  Then it scrolls just
+ * far enough to show them whole (the lines scrolled show G_LEFT, the
+ * title the offset).  A first changed line without marks is its own
+ * change: its start is in view, so the view does not move.
+ */
 static void show_first_change(struct diff_pane *dp, size_t from)
 {
-	size_t i;
+	size_t i, j;
+	int kind = DIFF_OTHER, c0, c1, p0, p1, room, h;
 
 	dp->pg.hscroll = 0;
 	if (dp->pg.wrap)
 		return;
 	for (i = from + 1; i < dp->d.nr_lines && i <= from +
 	     FIRST_CHANGE_SCAN; i++) {
-		int kind = kind_at(dp, i);
-		const struct intra *in;
-
+		kind = kind_at(dp, i);
 		if (kind == DIFF_HUNK && i > from + 1 &&
 		    kind_at(dp, from) == DIFF_HUNK)
 			return;
-		if (kind != DIFF_DEL && kind != DIFF_ADD)
-			continue;
-		in = intra_of(dp, i, kind);
-		if (!in->nr)
-			continue;
-		if (whole_line(dp, i, &dp->ia) < 0 ||
-		    in->spans[0].start > dp->ia.len)
-			return;
-		pager_show_col(&dp->pg, text_width(dp->ia.ptr + 1,
-						   in->spans[0].start - 1));
-		return;
+		if (kind == DIFF_DEL || kind == DIFF_ADD)
+			break;
 	}
+	if (i >= dp->d.nr_lines || i > from + FIRST_CHANGE_SCAN)
+		return;
+	if (first_span_cols(dp, i, kind, &c0, &c1) < 0)
+		return;
+	/* a removed line's change goes with the added line's it pairs
+	 * with: both are shown */
+	j = kind == DIFF_DEL ? partner(dp, i, kind) : NO_LINE;
+	if (j != NO_LINE && first_span_cols(dp, j, DIFF_ADD, &p0, &p1) == 0) {
+		if (p0 < c0)
+			c0 = p0;
+		if (p1 > c1)
+			c1 = p1;
+	}
+	/* unscrolled, the sigil and the edge's mark take a column each */
+	if (c1 <= pager_width(&dp->pg) - 2)
+		return;
+	/* scrolled, G_LEFT takes one more */
+	room = pager_width(&dp->pg) - 3;
+	if (room < 1)
+		room = 1;
+	h = c1 - room + CHANGE_MARGIN;
+	if (h > c0)
+		h = c0;
+	if (h < 1)
+		h = 1;
+	dp->pg.hscroll = h;
 }
 
 /* Jump to a hunk or file line `target` of the diff (a diff line index)
@@ -540,6 +677,36 @@ static int jump(struct diff_pane *dp, size_t target, size_t cur, int found)
 	pager_goto(&dp->pg, dp->pre.nr + target);
 	show_first_change(dp, target);
 	return 1;
+}
+
+/* `o`: close or open the <details> section of the description in view
+ * (or the one being read), rendering the lines above the diff again and
+ * keeping the place. */
+static int toggle_section(struct view *v)
+{
+	struct diff_pane *dp = v->priv;
+	struct md_sections *ms = &dp->sec;
+	size_t pick, top = dp->pg.top, old_pre = dp->pre.nr;
+	size_t end = top + (size_t)(dp->pg.rows > 0 ? dp->pg.rows : 1);
+	unsigned long long a;
+
+	/* the sections are the description's, above the diff */
+	pick = top < old_pre ? md_sections_at(ms, top, end) : (size_t)-1;
+	if (pick == (size_t)-1) {
+		screen_msg(v->scr, MSG_INFO, "no <details> section here");
+		return H_HANDLED;
+	}
+	md_sections_toggle(ms, pick);
+	a = dp->pre.lines[top].anchor;
+	render_pre(dp, dp->width);
+	dp->pg.match = NO_MATCH;
+	pager_goto(&dp->pg, doc_find_anchor(&dp->pre, a));
+	if (pick < ms->nr && ms->title[pick] < dp->pg.top)
+		pager_goto(&dp->pg, ms->title[pick]);
+	screen_msg(v->scr, MSG_INFO, "section %s (o %s it)",
+		   ms->closed[pick] ? "closed" : "opened",
+		   ms->closed[pick] ? "opens" : "closes");
+	return H_REDRAW;
 }
 
 static int diff_handle(struct view *v, enum action a, int key)
@@ -604,11 +771,10 @@ static int diff_handle(struct view *v, enum action a, int key)
 			   dp->it->nr_fixes);
 		return H_REDRAW;
 	case ACT_WRAP:
-		pager_set_wrap(&dp->pg, !dp->pg.wrap);
-		screen_msg(scr, MSG_INFO, dp->pg.wrap ? "fix: long lines wrap "
-			   "(w scrolls them sideways again)" :
-			   "fix: long lines scroll sideways (w wraps them)");
+		screen_toggle_wrap(scr, PANE_DIFF, &dp->pg);
 		return H_REDRAW;
+	case ACT_TOGGLE_SECTION:
+		return toggle_section(v);
 	default:
 		return pager_action(&dp->pg, a) ? H_REDRAW : H_UNHANDLED;
 	}
@@ -627,6 +793,7 @@ static void diff_close(struct view *v)
 		diff_release(&dp->d);
 		diff_source_close(&dp->src);
 		doc_release(&dp->pre);
+		md_sections_release(&dp->sec);
 		pager_release(&dp->pg);
 		buf_release(&dp->line);
 		buf_release(&dp->ia);
@@ -671,6 +838,37 @@ static const char *plain_path(const char *path)
 	return path;
 }
 
+/* Pager lines from..to above the diff as a citation of the pull
+ * request's description or of one of its comments (as the issue's are
+ * cited: tui/markdown.h's md_source_lines()). */
+static int pr_cite(struct diff_pane *dp, size_t from, size_t to,
+		   struct evidence_cite *c, struct err *e)
+{
+	const struct fix *f = cur_fix(dp);
+	unsigned long long part;
+	long lo, hi;
+	int rc = md_source_lines(&dp->pre, from, to, &part, &lo, &hi);
+
+	if (rc == -1)
+		return err_set(e, ERR_INPUT, "a citation is lines of the pull "
+			       "request's description or of one comment: the "
+			       "range goes past it");
+	if (rc < 0 || !f)
+		return err_set(e, ERR_INPUT, "no text of the pull request "
+			       "there: move the cursor onto its description, "
+			       "a comment, or lines of a hunk");
+	if (f->number <= 0)
+		return err_set(e, ERR_INPUT, "this pull request's number is "
+			       "not known: its text cannot be cited");
+	memset(c, 0, sizeof(*c));
+	c->pane = EVIDENCE_PR;
+	c->pr = f->number;
+	c->comment = (int)(part - 1);
+	c->from = lo;
+	c->to = hi;
+	return 0;
+}
+
 /*
  * Pager lines from..to as a citation: lines of one file, numbered as the
  * hunk headers count them - added and context lines on the new side,
@@ -688,7 +886,9 @@ static int diff_cite(struct view *v, size_t from, size_t to,
 	int numbered = 0;
 	const char *path;
 
-	if (to < dp->pre.nr || !dp->d.nr_lines)
+	if (to < dp->pre.nr)
+		return pr_cite(dp, from, to, c, e);
+	if (!dp->d.nr_lines)
 		return err_set(e, ERR_INPUT, "those lines are not the diff: "
 			       "put the cursor on lines of a hunk");
 	j0 = from < dp->pre.nr ? 0 : from - dp->pre.nr;
@@ -757,12 +957,13 @@ static int diff_cite(struct view *v, size_t from, size_t to,
 	return 0;
 }
 
-static int diff_find(struct view *v, const struct evidence_cite *c,
-		     size_t *from, size_t *to)
+/* The pager lines of the shown fix that show citation c: all of its
+ * lines when `whole`, else any. */
+static int find_in_fix(struct diff_pane *dp, const struct evidence_cite *c,
+		       size_t *from, size_t *to, int whole)
 {
-	struct diff_pane *dp = v->priv;
 	const struct diff_file *df = NULL;
-	long old = 0, new = 0, n;
+	long old = 0, new = 0, n, count = 0;
 	size_t j, k;
 	int numbered = 0, found = 0;
 
@@ -804,8 +1005,84 @@ static int diff_find(struct view *v, const struct evidence_cite *c,
 			*from = dp->pre.nr + j;
 		*to = dp->pre.nr + j;
 		found = 1;
+		count++;
 	}
-	return found;
+	return found && (!whole || count == c->to - c->from + 1);
+}
+
+/* A citation of a pull request's text: the fix that is that pull request
+ * is shown, and its lines found above the diff. */
+static int find_pr(struct view *v, const struct evidence_cite *c,
+		   size_t *from, size_t *to)
+{
+	struct diff_pane *dp = v->priv;
+	size_t k;
+
+	for (k = 0; dp->it && k < dp->it->nr_fixes; k++)
+		if (dp->it->fixes[k].number == c->pr)
+			break;
+	if (!dp->it || k == dp->it->nr_fixes)
+		return 0;
+	if (k != dp->fix) {
+		show_fix(dp, k);
+		diff_layout(v);
+	}
+	return md_doc_lines(&dp->pre, (unsigned long long)c->comment + 1,
+			    c->from, c->to, from, to);
+}
+
+/* The shown fix when it shows every line cited; else the first other
+ * fix of the item that does is shown instead (a backport, a follow-up
+ * fix); else, as a last resort, the lines the shown fix has of them. */
+static int diff_find(struct view *v, const struct evidence_cite *c,
+		     size_t *from, size_t *to)
+{
+	struct diff_pane *dp = v->priv;
+	size_t orig = dp->fix, k;
+
+	if (c->pane == EVIDENCE_PR)
+		return find_pr(v, c, from, to);
+	if (find_in_fix(dp, c, from, to, 1))
+		return 1;
+	if (c->pane != EVIDENCE_DIFF || !dp->it)
+		return 0;
+	for (k = 0; k < dp->it->nr_fixes; k++) {
+		if (k == orig)
+			continue;
+		show_fix(dp, k);
+		diff_layout(v);
+		if (find_in_fix(dp, c, from, to, 1))
+			return 1;
+	}
+	if (dp->fix != orig) {
+		show_fix(dp, orig);
+		diff_layout(v);
+	}
+	return find_in_fix(dp, c, from, to, 0);
+}
+
+/* `e` without a cursor: the first changed line in view (after ], the
+ * hunk's first change); with `whole`, the changed lines after it that
+ * run on without a context line between. */
+static int diff_target(struct view *v, int whole, size_t *from, size_t *to)
+{
+	struct diff_pane *dp = v->priv;
+	size_t pre = dp->pre.nr, last = pager_last_in_view(&dp->pg), i;
+	int kind;
+
+	for (i = dp->pg.top > pre ? dp->pg.top : pre; i <= last; i++) {
+		kind = kind_at(dp, i - pre);
+		if (kind == DIFF_ADD || kind == DIFF_DEL)
+			break;
+	}
+	if (i > last || i >= pre + dp->d.nr_lines)
+		return 0;
+	*from = *to = i;
+	while (whole && *to + 1 < pre + dp->d.nr_lines &&
+	       (kind_at(dp, *to + 1 - pre) == DIFF_ADD ||
+		kind_at(dp, *to + 1 - pre) == DIFF_DEL))
+		(*to)++;
+	return 1;
 }
 
 static struct pager *diff_pager(struct view *v)
@@ -826,4 +1103,5 @@ const struct view_ops diff_view_ops = {
 	.pager = diff_pager,
 	.cite = diff_cite,
 	.find = diff_find,
+	.target = diff_target,
 };

@@ -25,26 +25,28 @@ struct issue_pane {
 	struct md_sections sec;	/* the <details> of body and comments */
 };
 
-/* "2024-01-02T03:04:05Z" -> "2024-01-02 03:04" (untrusted: sanitized
- * by the caller's doc_put_untrusted). */
-static void put_date(struct doc *d, const char *iso, enum slot slot)
+/* "opened by AUTHOR on DATE", saying plainly what was not recorded (an
+ * import without the author or the date; a deleted account). */
+static void opened(struct doc *d, const char *author, const char *at)
 {
-	char out[17];
-	size_t n;
+	int who = author && *author, when = at && *at;
 
-	if (!iso || !*iso) {
-		doc_puts(d, "?", slot);
+	if (!who && !when) {
+		doc_puts(d, "author and opening date not recorded", SLOT_META);
 		return;
 	}
-	n = strlen(iso);
-	if (n >= 16 && iso[10] == 'T') {
-		memcpy(out, iso, 10);
-		out[10] = ' ';
-		memcpy(out + 11, iso + 11, 5);
-		out[16] = '\0';
-		doc_put_untrusted(d, out, slot);
+	doc_puts(d, "opened ", SLOT_META);
+	if (who) {
+		doc_puts(d, "by ", SLOT_META);
+		doc_put_untrusted(d, author, SLOT_STATUS_OK);
 	} else {
-		doc_put_untrusted(d, iso, slot);
+		doc_puts(d, "(author not recorded)", SLOT_META);
+	}
+	if (when) {
+		doc_puts(d, " on ", SLOT_META);
+		doc_put_date(d, at, SLOT_META);
+	} else {
+		doc_puts(d, " (date not recorded)", SLOT_META);
 	}
 }
 
@@ -102,6 +104,7 @@ static void render(struct issue_pane *ip, const struct item *it, int width)
 	doc_clear(d);
 	ip->width = width;
 	ms->nr = 0;
+	pager_changed(&ip->pg);
 
 	/* title and facts */
 	wrapped(d, it->title, width, SLOT_MD_HEADING, 0);
@@ -120,15 +123,13 @@ static void render(struct issue_pane *ip, const struct item *it, int width)
 		doc_puts(d, ")", SLOT_META);
 	}
 	doc_end(d);
+	doc_wrap_last(d, width);
 
 	doc_begin(d, SLOT_META, 0, 1ULL << 31);
-	doc_puts(d, "opened by ", SLOT_META);
-	doc_put_untrusted(d, it->author ? it->author : "ghost", SLOT_STATUS_OK);
-	doc_puts(d, " on ", SLOT_META);
-	put_date(d, it->created_at, SLOT_META);
-	if (it->closed_at) {
+	opened(d, it->author, it->created_at);
+	if (it->closed_at && *it->closed_at) {
 		doc_puts(d, ", closed ", SLOT_META);
-		put_date(d, it->closed_at, SLOT_META);
+		doc_put_date(d, it->closed_at, SLOT_META);
 		if (it->days_open >= 0) {
 			buf_reset(&b);
 			buf_addf(&b, " (%.0f day%s)", it->days_open,
@@ -136,8 +137,11 @@ static void render(struct issue_pane *ip, const struct item *it, int width)
 				 "" : "s");
 			doc_puts(d, b.ptr, SLOT_META);
 		}
+	} else if (it->state && !strcmp(it->state, "closed")) {
+		doc_puts(d, ", closed (date not recorded)", SLOT_META);
 	}
 	doc_end(d);
+	doc_wrap_last(d, width);
 
 	if (it->nr_labels) {
 		doc_begin(d, SLOT_META, 0, (1ULL << 31) + 1);
@@ -148,6 +152,7 @@ static void render(struct issue_pane *ip, const struct item *it, int width)
 			doc_puts(d, "]", SLOT_LABEL);
 		}
 		doc_end(d);
+		doc_wrap_last(d, width);
 	}
 	if (it->url && *it->url) {
 		doc_begin(d, SLOT_MD_LINK, 1, (1ULL << 31) + 2);
@@ -182,12 +187,9 @@ static void render(struct issue_pane *ip, const struct item *it, int width)
 		sec += MD_ANCHOR_SPAN;
 		doc_line(d, "", SLOT_NORMAL, sec);
 		doc_begin(d, SLOT_META, 0, sec);
-		doc_put_untrusted(d, c->author ? c->author : "ghost",
-				  SLOT_STATUS_OK);
-		doc_puts(d, " commented on ", SLOT_META);
-		put_date(d, c->created_at, SLOT_META);
-		doc_puts(d, ":", SLOT_META);
+		doc_commented(d, c->author, c->created_at);
 		doc_end(d);
+		doc_wrap_last(d, width);
 		if (c->body && *c->body)
 			md_render_sections(d, c->body, strlen(c->body), width,
 					   sec + 1, ms);
@@ -233,6 +235,10 @@ static void issue_layout(struct view *v)
 			ip->doc.lines[ip->pg.top].anchor : 0;
 		int had = ip->width != 0;
 
+		/* a new item starts as the user's setting says (read with
+		 * the keys, when the terminal was set up) */
+		if (!had)
+			pager_set_wrap(&ip->pg, screen_wrap_setting(PANE_ISSUE));
 		render(ip, &v->scr->item, width);
 		ip->pg.match = NO_MATCH;
 		pager_goto(&ip->pg, had ? doc_find_anchor(&ip->doc, a) : 0);
@@ -275,18 +281,11 @@ static int toggle_section(struct view *v)
 {
 	struct issue_pane *ip = v->priv;
 	struct md_sections *ms = &ip->sec;
-	size_t k, pick = (size_t)-1, top = ip->pg.top;
+	size_t pick, top = ip->pg.top;
 	size_t end = top + (size_t)(ip->pg.rows > 0 ? ip->pg.rows : 1);
 	unsigned long long a;
 
-	for (k = 0; k < ms->nr; k++) {
-		if (ms->title[k] >= top && ms->title[k] < end) {
-			pick = k;
-			break;
-		}
-		if (ms->title[k] < top)
-			pick = k;
-	}
+	pick = md_sections_at(ms, top, end);
 	if (pick == (size_t)-1) {
 		screen_msg(v->scr, MSG_INFO, "no <details> section here");
 		return H_HANDLED;
@@ -312,11 +311,7 @@ static int issue_handle(struct view *v, enum action a, int key)
 	if (a == ACT_TOGGLE_SECTION)
 		return toggle_section(v);
 	if (a == ACT_WRAP) {
-		pager_set_wrap(&ip->pg, !ip->pg.wrap);
-		screen_msg(v->scr, MSG_INFO, ip->pg.wrap ? "issue: long code "
-			   "lines wrap (w scrolls them sideways again)" :
-			   "issue: long code lines scroll sideways (w wraps "
-			   "them)");
+		screen_toggle_wrap(v->scr, PANE_ISSUE, &ip->pg);
 		return H_REDRAW;
 	}
 	return pager_action(&ip->pg, a) ? H_REDRAW : H_UNHANDLED;
@@ -350,35 +345,22 @@ static int issue_cite(struct view *v, size_t from, size_t to,
 		      struct evidence_cite *c, struct err *e)
 {
 	struct issue_pane *ip = v->priv;
-	const struct doc *d = &ip->doc;
-	unsigned long long part = 0;
-	long lo = 0, hi = 0;
-	size_t i;
+	unsigned long long part;
+	long lo, hi;
+	int rc = md_source_lines(&ip->doc, from, to, &part, &lo, &hi);
 
-	for (i = from; i <= to && i < d->nr; i++) {
-		const struct doc_line *l = &d->lines[i];
-		unsigned long long k = l->anchor / MD_ANCHOR_SPAN;
-
-		if (!l->src_first || !l->len || k < 1)
-			continue;
-		if (part && k != part)
-			return err_set(e, ERR_INPUT, "a citation is lines of "
-				       "the issue's text or of one comment: "
-				       "the range goes past it");
-		part = k;
-		if (!lo || l->src_first < lo)
-			lo = l->src_first;
-		if (l->src_last > hi)
-			hi = l->src_last;
-	}
-	if (!part)
+	if (rc == -1)
+		return err_set(e, ERR_INPUT, "a citation is lines of the "
+			       "issue's text or of one comment: the range "
+			       "goes past it");
+	if (rc < 0)
 		return err_set(e, ERR_INPUT, "no text of the issue there: "
 			       "move the cursor onto the body or a comment");
 	memset(c, 0, sizeof(*c));
 	c->pane = EVIDENCE_ISSUE;
 	c->comment = (int)(part - 1);
 	c->from = lo;
-	c->to = hi < lo ? lo : hi;
+	c->to = hi;
 	return 0;
 }
 
@@ -386,26 +368,11 @@ static int issue_find(struct view *v, const struct evidence_cite *c,
 		      size_t *from, size_t *to)
 {
 	struct issue_pane *ip = v->priv;
-	const struct doc *d = &ip->doc;
-	size_t i;
-	int found = 0;
 
 	if (c->pane != EVIDENCE_ISSUE)
 		return 0;
-	for (i = 0; i < d->nr; i++) {
-		const struct doc_line *l = &d->lines[i];
-
-		if (!l->src_first || !l->len ||
-		    l->anchor / MD_ANCHOR_SPAN != (unsigned long long)
-		    c->comment + 1 || l->src_last < c->from ||
-		    l->src_first > c->to)
-			continue;
-		if (!found)
-			*from = i;
-		*to = i;
-		found = 1;
-	}
-	return found;
+	return md_doc_lines(&ip->doc, (unsigned long long)c->comment + 1,
+			    c->from, c->to, from, to);
 }
 
 static struct pager *issue_pager(struct view *v)

@@ -66,7 +66,7 @@ def clean_env(**extra):
         if k.startswith("BUGCODER_") or k in (
                 "GITHUB_TOKEN", "GITHUB_API_URL", "NO_COLOR", "EDITOR",
                 "VISUAL", "LESS", "LESSOPEN", "LESSCLOSE", "LESSKEY",
-                "LINES", "COLUMNS", "ESCDELAY"):
+                "LINES", "COLUMNS", "ESCDELAY", "XDG_CONFIG_HOME"):
             del env[k]
     home = os.path.join(WORK, "home")
     os.makedirs(home, exist_ok=True)
@@ -1219,6 +1219,45 @@ class Bench:
                    "counted from tests/bench/code-one-item.keys, replayed on "
                    "a fresh one-item study: " + verdict)
 
+    def m9b_cite_keys(self):
+        name = "9b. keystrokes to cite a line of the fix"
+        script = os.path.join(HERE, "cite-one-line.keys")
+        try:
+            with open(script, encoding="utf-8") as f:
+                text = f.read()
+        except OSError:
+            return Row(name, note="n/a (tests/bench/cite-one-line.keys "
+                       "missing)")
+        n = count_script_keys(text)
+        verdict = self.verify_citation(script)
+        return Row(name, "%d keys" % n, "-", None, "<= 3",
+                   "yes" if n <= 3 and verdict.startswith("verified")
+                   else "no",
+                   "counted from tests/bench/cite-one-line.keys (] e e: "
+                   "the first hunk's first change, for the dimension "
+                   "coded last), replayed after measure 9's coding keys "
+                   "on a fresh one-item study: " + verdict)
+
+    def verify_citation(self, script):
+        """Replay code-one-item.keys then `script`; is one line of the
+        fix cited?"""
+        both = os.path.join(WORK, "code-and-cite.keys")
+        with open(os.path.join(HERE, "code-one-item.keys")) as a, \
+                open(script) as b, open(both, "w") as o:
+            o.write(a.read() + "\n" + b.read())
+        verdict = self.verify_script(both)
+        if not verdict.startswith("verified"):
+            return verdict
+        db = os.path.join(WORK, "keys.db")
+        rows = db_rows(db, "SELECT e.dimension, e.pane, e.quote FROM "
+                       "evidence e JOIN members m ON m.id = e.member_id "
+                       "WHERE m.name = 'alice'")
+        if len(rows) == 1 and rows[0][1] == "diff" and \
+                rows[0][2][:1] in ("+", "-"):
+            return "verified (%s cited with the changed line %r)" % (
+                rows[0][0], rows[0][2].split("\n")[0][:40])
+        return "NOT verified (%d citations: %r)" % (len(rows), rows[:3])
+
     def verify_script(self, script):
         db = os.path.join(WORK, "keys.db")
         one = os.path.join(WORK, "one-item.jsonl")
@@ -1481,7 +1520,8 @@ def main():
                 ("4", b.m4_export), ("5", b.m5_import), ("6a", b.m6a_agree_small),
                 ("6b", b.m6b_agree),
                 ("7", b.m7_memory), ("8", b.m8_fetch),
-                ("9", b.m9_keystrokes), ("10", b.m10_status),
+                ("9", b.m9_keystrokes), ("9b", b.m9b_cite_keys),
+                ("10", b.m10_status),
                 ("11", b.m11_items), ("12", b.m12_rounds),
                 ("13", b.m13_import_lock), ("14", b.m14_audit_verify)]
     rows = []
