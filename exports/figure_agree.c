@@ -79,7 +79,7 @@ static double draw(struct canvas *cv, void *data)
 {
 	struct agree_fig *a = data;
 	struct buf b = BUF_INIT;
-	double lw = 0.30 * FIG_WIDTH, vw, x0, x1, y, y0, t;
+	double lw = 0.30 * FIG_WIDTH, vw, x0, x1, y, y0, t, step, yend;
 	size_t i;
 
 #define PX(v) (x0 + ((v) - a->xmin) / (1 - a->xmin) * (x1 - x0))
@@ -114,6 +114,30 @@ static double draw(struct canvas *cv, void *data)
 		y += FIG_SMALL + 2.5;
 	}
 	y0 = y + 2;
+	y = y0;
+	for (i = 0; i < a->nr; i++)
+		y += a->r[i].head ? 2 * ROW_H : ROW_H;
+	/* grid, gates and axis under the rows */
+	fig_font(cv, FIG_SMALL, 0);
+	step = 0.2;
+	if (fig_text_width(cv, "-0.0") + 3 > PX(0.2) - PX(0))
+		step = 0.5;
+	for (t = ceil(a->xmin / step - 1e-9) * step; t <= 1.0001; t += step) {
+		double tx = PX(t);
+
+		fig_set(cv, fig_grid);
+		fig_line(cv, tx, y0, tx, y, 0.3, 0);
+		fig_set(cv, fig_ink);
+		buf_reset(&b);
+		buf_addf(&b, "%.1f", fabs(t) < 1e-9 ? 0.0 : t);
+		fig_text(cv, tx, y + FIG_SMALL + 1.5, FIG_CENTER, b.ptr);
+	}
+	fig_set(cv, fig_ink);
+	fig_line(cv, x0, y, x1, y, 0.6, 0);
+	for (i = 0; i < a->nr_gates; i++)
+		fig_line(cv, PX(a->gates[i].min_kappa), y0,
+			 PX(a->gates[i].min_kappa), y, 0.6, 1.5);
+	yend = y;
 	y = y0;
 	for (i = 0; i < a->nr; i++) {
 		const struct arow *r = &a->r[i];
@@ -159,32 +183,18 @@ static double draw(struct canvas *cv, void *data)
 			buf_reset(&b);
 			buf_addf(&b, "undefined%s%s", r->note && *r->note ?
 				 ": " : "", r->note ? r->note : "");
-			s = fig_fit(cv, b.ptr, FIG_WIDTH - FIG_MARGIN - x0,
-				    NULL);
+			s = fig_fit(cv, b.ptr, FIG_WIDTH - FIG_MARGIN - x0 -
+				    4, NULL);
+			cairo_set_source_rgb(cv->cr, 1, 1, 1);
+			fig_rect(cv, x0 + 1, cy - 3.5, fig_text_width(cv, s) +
+				 2, 7.5);
 			fig_set(cv, fig_ink);
 			fig_text(cv, x0 + 2, cy + 2.2, FIG_LEFT, s);
 			free(s);
 		}
 		y += ROW_H;
 	}
-	/* axis, grid, gates */
-	fig_font(cv, FIG_SMALL, 0);
-	for (t = a->xmin; t <= 1.0001; t += 0.2) {
-		double tx = PX(t);
-
-		fig_set(cv, fig_grid);
-		fig_line(cv, tx, y0, tx, y, 0.3, 0);
-		fig_set(cv, fig_ink);
-		buf_reset(&b);
-		buf_addf(&b, "%.1f", fabs(t) < 1e-9 ? 0.0 : t);
-		fig_text(cv, tx, y + FIG_SMALL + 1.5, FIG_CENTER, b.ptr);
-	}
-	fig_set(cv, fig_ink);
-	fig_line(cv, x0, y, x1, y, 0.6, 0);
-	for (i = 0; i < a->nr_gates; i++)
-		fig_line(cv, PX(a->gates[i].min_kappa), y0,
-			 PX(a->gates[i].min_kappa), y, 0.6, 1.5);
-	y += FIG_SMALL + 3;
+	y = yend + FIG_SMALL + 3;
 	fig_text(cv, (x0 + x1) / 2, y + FIG_SMALL, FIG_CENTER,
 		 "kappa with its 95% interval");
 	y += FIG_SMALL + 2;

@@ -122,24 +122,6 @@ static double draw(struct canvas *cv, void *data)
 	fig_text(cv, (x0 + x1) / 2, y + FIG_SMALL, FIG_CENTER, b.ptr);
 	y += FIG_SMALL + 3;
 
-	/* the --small mark */
-	if (c->ms->m == SUMMARY_LINES_CHANGED && c->nr && c->l[0].has_small) {
-		double sx = PX((double)c->x->o->report.small);
-		double sy = PY(c->l[0].small_share / 100);
-
-		fig_set(cv, fig_ink);
-		fig_line(cv, sx, y0, sx, y1, 0.6, 2);
-		fig_line(cv, x0, sy, sx, sy, 0.6, 2);
-		buf_reset(&b);
-		buf_addf(&b, "<= %ld: %.1f%%", c->x->o->report.small,
-			 c->l[0].small_share);
-		cairo_set_source_rgba(cv->cr, 1, 1, 1, 0.85);
-		fig_rect(cv, sx + 1.5, y0 + 1, fig_text_width(cv, b.ptr) + 2,
-			 FIG_SMALL + 1.5);
-		fig_set(cv, fig_ink);
-		fig_text(cv, sx + 2.5, y0 + FIG_SMALL + 0.5, FIG_LEFT, b.ptr);
-	}
-
 	/* the steps, the lines of repositories first, "all" on top */
 	for (k = c->nr; k-- > 0;) {
 		const struct line *l = &c->l[k];
@@ -162,6 +144,24 @@ static double draw(struct canvas *cv, void *data)
 		cairo_line_to(cv->cr, x1, PY(1));
 		cairo_stroke(cv->cr);
 		cairo_set_dash(cv->cr, NULL, 0, 0);
+	}
+
+	/* the --small mark */
+	if (c->ms->m == SUMMARY_LINES_CHANGED && c->nr && c->l[0].has_small) {
+		double sx = PX((double)c->x->o->report.small);
+		double sy = PY(c->l[0].small_share / 100);
+
+		fig_set(cv, fig_ink);
+		fig_line(cv, sx, y0, sx, y1, 0.6, 2);
+		fig_line(cv, x0, sy, sx, sy, 0.6, 2);
+		buf_reset(&b);
+		buf_addf(&b, "\xe2\x89\xa4 %ld: %.1f%%", c->x->o->report.small,
+			 c->l[0].small_share);
+		cairo_set_source_rgba(cv->cr, 1, 1, 1, 0.85);
+		fig_rect(cv, sx + 1.5, y0 + 1, fig_text_width(cv, b.ptr) + 2,
+			 FIG_SMALL + 1.5);
+		fig_set(cv, fig_ink);
+		fig_text(cv, sx + 2.5, y0 + FIG_SMALL + 0.5, FIG_LEFT, b.ptr);
 	}
 
 	/* legend: one line each */
@@ -268,7 +268,7 @@ static int one(const struct fig_ctx *x, const struct measure *ms,
 			if (l->has_median)
 				buf_addf(&lg, ", median %g", l->median);
 			if (ms->m == SUMMARY_LINES_CHANGED && l->has_small)
-				buf_addf(&lg, ", %.1f%% <= %ld lines",
+				buf_addf(&lg, ", %.1f%% \xe2\x89\xa4 %ld lines",
 					 l->small_share, x->o->report.small);
 			l->legend = buf_detach(&lg, NULL);
 		}

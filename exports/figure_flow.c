@@ -280,12 +280,14 @@ static void columns(struct flow *fl, struct canvas *cv, double xs[3],
 	size_t a, i;
 
 	fig_font(cv, FIG_SMALL, 0);
-	*lw = 0.27 * FIG_WIDTH;
+	/* the middle column's labels lie over the ribbons on its right:
+	 * it stands left of centre, to give them room */
+	*lw = (fl->nax == 3 ? 0.22 : 0.3) * FIG_WIDTH;
 	xs[0] = FIG_MARGIN + *lw + 2;
 	xs[fl->nax - 1] = FIG_WIDTH - FIG_MARGIN - *lw - 2 - NODE_W;
 	if (fl->nax == 3)
-		xs[1] = (xs[0] + xs[2]) / 2;
-	mid_w = fl->nax == 3 ? xs[2] - xs[1] - NODE_W - 6 : *lw;
+		xs[1] = xs[0] + 0.38 * (xs[2] - xs[0]);
+	mid_w = fl->nax == 3 ? xs[2] - xs[1] - NODE_W - 8 : *lw;
 	for (a = 0; a < fl->nax; a++)
 		for (i = 0; i < fl->ax[a].nr; i++)
 			node_label(fl, cv, a, i, a == 0 || a == fl->nax - 1 ?

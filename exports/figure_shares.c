@@ -253,11 +253,11 @@ static double draw_overall(struct canvas *cv, void *data)
 		fig_set(cv, fig_ink);
 		fig_text(cv, xb + len + 2, y + ROW_H / 2 + 2.3, FIG_LEFT,
 			 b.ptr);
+		/* the axis the bars stand on, row by row (not through a
+		 * group's heading) */
+		fig_line(cv, xb, y, xb, y + ROW_H, 0.6, 0);
 		y += ROW_H;
 	}
-	/* the axis the bars stand on */
-	fig_set(cv, fig_ink);
-	fig_line(cv, xb, FIG_MARGIN, xb, y, 0.6, 0);
 	y = left_out_row(cv, sh, x0, y);
 	buf_release(&b);
 	return y;
@@ -276,7 +276,6 @@ static double draw_by_repo(struct canvas *cv, void *data)
 	xl = FIG_MARGIN + sh->label_w + 4;
 	pw = (FIG_WIDTH - FIG_MARGIN - xl) / (double)nper;
 	for (first = 0; first < sh->nr_panels; first += nper) {
-		double top = y, ybar;
 
 		/* panel titles */
 		fig_font(cv, FIG_SMALL, 1);
@@ -291,7 +290,6 @@ static double draw_by_repo(struct canvas *cv, void *data)
 			free(t);
 		}
 		y += FIG_SMALL + 4;
-		ybar = y;
 		for (i = 0; i < sh->nr_shown; i++) {
 			const struct bar *r = sh->shown[i];
 
@@ -330,16 +328,11 @@ static double draw_by_repo(struct canvas *cv, void *data)
 				fig_set(cv, fig_ink);
 				fig_text(cv, px + 2 + len, y + ROW_H / 2 + 2.3,
 					 FIG_LEFT, b.ptr);
+				fig_line(cv, px + 1, y, px + 1, y + ROW_H, 0.6,
+					 0);
 			}
 			y += ROW_H;
 		}
-		fig_set(cv, fig_ink);
-		for (k = first; k < first + nper && k < sh->nr_panels; k++) {
-			double px = xl + (double)(k - first) * pw + 1;
-
-			fig_line(cv, px, ybar, px, y, 0.6, 0);
-		}
-		(void)top;
 		y += 4;
 	}
 	y = left_out_row(cv, sh, FIG_MARGIN, y - 4);

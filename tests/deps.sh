@@ -35,7 +35,8 @@ have "$1" || need "C compiler $1" gcc
 
 # libraries, as the Makefile asks for them
 modules='ncursesw:libncurses-dev sqlite3:libsqlite3-dev libcjson:libcjson-dev
-libcurl:libcurl4-openssl-dev libcmark-gfm:libcmark-gfm-dev cmocka:libcmocka-dev'
+libcurl:libcurl4-openssl-dev libcmark-gfm:libcmark-gfm-dev cmocka:libcmocka-dev
+cairo:libcairo2-dev'
 if have "$PKG_CONFIG"; then
 	for m in $modules; do
 		"$PKG_CONFIG" --exists "${m%%:*}" ||
@@ -63,6 +64,8 @@ have tmux || need tmux tmux
 have sqlite3 || need "sqlite3 (the command)" sqlite3
 have less || need less less
 have Rscript || need Rscript r-base-core
+# the figure tests read PDFs back (text, fonts)
+have pdftotext || need "pdftotext (the command)" poppler-utils
 # the mock GitHub validates GraphQL queries against GitHub's schema with
 # graphql-core 3 or, failing that, Debian's graphql-js under node
 if ! { have "$PYTHON" && "$PYTHON" -c 'import graphql, sys
