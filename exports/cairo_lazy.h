@@ -27,6 +27,10 @@
 	_(curve_to) \
 	_(destroy) \
 	_(fill) \
+	_(font_options_create) \
+	_(font_options_destroy) \
+	_(font_options_set_hint_metrics) \
+	_(font_options_set_hint_style) \
 	_(get_scaled_font) \
 	_(glyph_free) \
 	_(image_surface_create) \
@@ -44,6 +48,7 @@
 	_(scaled_font_text_to_glyphs) \
 	_(select_font_face) \
 	_(set_dash) \
+	_(set_font_options) \
 	_(set_font_size) \
 	_(set_line_width) \
 	_(set_source_rgb) \
@@ -79,6 +84,10 @@ int cairo_lazy_load(struct err *e);
 #define cairo_curve_to (*cairo_lazy.curve_to)
 #define cairo_destroy (*cairo_lazy.destroy)
 #define cairo_fill (*cairo_lazy.fill)
+#define cairo_font_options_create (*cairo_lazy.font_options_create)
+#define cairo_font_options_destroy (*cairo_lazy.font_options_destroy)
+#define cairo_font_options_set_hint_metrics (*cairo_lazy.font_options_set_hint_metrics)
+#define cairo_font_options_set_hint_style (*cairo_lazy.font_options_set_hint_style)
 #define cairo_get_scaled_font (*cairo_lazy.get_scaled_font)
 #define cairo_glyph_free (*cairo_lazy.glyph_free)
 #define cairo_image_surface_create (*cairo_lazy.image_surface_create)
@@ -96,6 +105,7 @@ int cairo_lazy_load(struct err *e);
 #define cairo_scaled_font_text_to_glyphs (*cairo_lazy.scaled_font_text_to_glyphs)
 #define cairo_select_font_face (*cairo_lazy.select_font_face)
 #define cairo_set_dash (*cairo_lazy.set_dash)
+#define cairo_set_font_options (*cairo_lazy.set_font_options)
 #define cairo_set_font_size (*cairo_lazy.set_font_size)
 #define cairo_set_line_width (*cairo_lazy.set_line_width)
 #define cairo_set_source_rgb (*cairo_lazy.set_source_rgb)

@@ -69,6 +69,10 @@ enum fig_align {
 	FIG_CENTER,
 };
 
+/* Make `cr` measure text as every other canvas does: unhinted metrics,
+ * whatever the surface, so a label measured on one surface has the same
+ * width on another.  Call once, after cairo_create(). */
+void fig_canvas_init(cairo_t *cr);
 void fig_font(struct canvas *cv, double size, int bold);
 double fig_text_width(struct canvas *cv, const char *s);
 /* Draw one line of text with its baseline at y. */

@@ -96,6 +96,16 @@ void fig_set(struct canvas *cv, struct rgb c)
 
 /* ---- text --------------------------------------------------------------- */
 
+void fig_canvas_init(cairo_t *cr)
+{
+	cairo_font_options_t *fo = cairo_font_options_create();
+
+	cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
+	cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_NONE);
+	cairo_set_font_options(cr, fo);
+	cairo_font_options_destroy(fo);
+}
+
 void fig_font(struct canvas *cv, double size, int bold)
 {
 	cairo_select_font_face(cv->cr, FIG_FONT, CAIRO_FONT_SLANT_NORMAL,
@@ -453,6 +463,7 @@ int figure_finish(struct figure *f, const struct fig_ctx *x,
 	cv.measuring = 1;
 	s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1);
 	cv.cr = cairo_create(s);
+	fig_canvas_init(cv.cr);
 	h = draw_all(&cv, &d);
 	st = cairo_status(cv.cr);
 	cairo_destroy(cv.cr);
@@ -478,6 +489,7 @@ int figure_finish(struct figure *f, const struct fig_ctx *x,
 			(int)ceil(h * FIG_PNG_DPI / 72.0));
 	}
 	cv.cr = cairo_create(s);
+	fig_canvas_init(cv.cr);
 	if (fmt == FIGURE_PNG) {
 		cairo_scale(cv.cr, FIG_PNG_DPI / 72.0, FIG_PNG_DPI / 72.0);
 		cairo_set_source_rgb(cv.cr, 1, 1, 1);

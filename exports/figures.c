@@ -136,6 +136,7 @@ int figures_build(struct store *st, const struct actor *a,
 	memset(&probe, 0, sizeof(probe));
 	ps = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1);
 	probe.cr = cairo_create(ps);
+	fig_canvas_init(probe.cr);
 	probe.measuring = 1;
 	probe.w = FIG_WIDTH;
 	/* every report from one snapshot */

@@ -715,7 +715,8 @@ static void render_json(const struct table *t, struct buf *out, int first)
 	buf_addstr(out, ", \"title\": ");
 	json_quote(out, t->title, strlen(t->title));
 	buf_addstr(out, ",\n     \"columns\": [");
-	for (c = 0; c < shown; c++) {
+	/* an empty cross table has no cells at all, not even a header */
+	for (c = 0; c < shown && c < t->nr; c++) {
 		if (c)
 			buf_addstr(out, ", ");
 		json_quote(out, t->cell[c].s, strlen(t->cell[c].s));
