@@ -49,3 +49,19 @@ int cairo_lazy_load(struct err *e)
 	cairo_lazy = t;
 	return 0;
 }
+
+void cairo_lazy_drop_caches(void)
+{
+	void *sym;
+	void (*fini)(void);
+
+	if (!handle)
+		return;
+	cairo_debug_reset_static_data();
+	/* fontconfig came with cairo: found through cairo's handle */
+	sym = dlsym(handle, "FcFini");
+	if (sym) {
+		memcpy(&fini, &sym, sizeof(fini));
+		fini();
+	}
+}

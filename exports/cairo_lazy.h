@@ -25,6 +25,7 @@
 	_(close_path) \
 	_(create) \
 	_(curve_to) \
+	_(debug_reset_static_data) \
 	_(destroy) \
 	_(fill) \
 	_(font_options_create) \
@@ -78,10 +79,17 @@ extern struct cairo_lazy cairo_lazy;
  * ERR_IO naming what is missing. */
 int cairo_lazy_load(struct err *e);
 
+/* Drop cairo's and fontconfig's caches (fonts, patterns, the config),
+ * which live as long as the process: a sanitizer build calls this when
+ * no cairo object is left, so that LeakSanitizer sees only our memory.
+ * cairo loads them again if used after. */
+void cairo_lazy_drop_caches(void);
+
 #define cairo_arc (*cairo_lazy.arc)
 #define cairo_close_path (*cairo_lazy.close_path)
 #define cairo_create (*cairo_lazy.create)
 #define cairo_curve_to (*cairo_lazy.curve_to)
+#define cairo_debug_reset_static_data (*cairo_lazy.debug_reset_static_data)
 #define cairo_destroy (*cairo_lazy.destroy)
 #define cairo_fill (*cairo_lazy.fill)
 #define cairo_font_options_create (*cairo_lazy.font_options_create)

@@ -178,6 +178,9 @@ out:
 	summary_free(main);
 	cairo_destroy(probe.cr);
 	cairo_surface_destroy(ps);
+#ifdef BUGCODER_SAN
+	cairo_lazy_drop_caches();
+#endif
 	buf_release(&b);
 	return ret;
 }

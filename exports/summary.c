@@ -1225,10 +1225,15 @@ int summary_build(struct store *st, const struct actor *a,
 	for (g = 0; g < ts->nr; g++) {
 		struct tally *x = &ts->v[g];
 
-		qsort(x->days.v, x->days.nr, sizeof(double), cmp_double);
-		qsort(x->comments.v, x->comments.nr, sizeof(double),
-		      cmp_double);
-		qsort(x->lines.v, x->lines.nr, sizeof(double), cmp_double);
+		if (x->days.nr)
+			qsort(x->days.v, x->days.nr, sizeof(double),
+			      cmp_double);
+		if (x->comments.nr)
+			qsort(x->comments.v, x->comments.nr, sizeof(double),
+			      cmp_double);
+		if (x->lines.nr)
+			qsort(x->lines.v, x->lines.nr, sizeof(double),
+			      cmp_double);
 	}
 
 	if (o->include_pending)
