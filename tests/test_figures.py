@@ -467,6 +467,8 @@ class Checks:
                                                            fig["file"]))
             bars = [r for r in rects if r[0] in (BAR, BAR_DIST, BAR_EXTRA)]
             boxes = [r[1:] for r in bars]
+            # the caption alone is dozens of glyphs: the check has teeth
+            self.assertGreater(len(glyphs), 30, fig["file"])
             self.assertEqual(overlapping_pairs(glyphs, boxes), [],
                              fig["file"])
             if fig["kind"] == "shares":
@@ -617,6 +619,15 @@ class Figures(Checks, unittest.TestCase):
         self.check_all(self.s, figs, ["--round", "pilot"])
         agree = [f for f in figs["figures"] if f["kind"] == "agreement"][0]
         self.assertEqual({m["round"] for m in agree["marks"]}, {"pilot"})
+
+    def test_palette_prints_in_grey(self):
+        # bars of general, distributed and extra codes differ in
+        # lightness, not only in hue
+        def lum(c):
+            return (0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]) / 255
+        ls = sorted(lum(c) for c in (BAR, BAR_DIST, BAR_EXTRA))
+        self.assertGreater(ls[1] - ls[0], 0.2)
+        self.assertGreater(ls[2] - ls[1], 0.05)
 
     def test_bad_options(self):
         self.s.fail("report", "--figures", self.out, "--figure-format",
