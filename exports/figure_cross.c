@@ -4,8 +4,8 @@
  * heat map with the count in every cell and the totals beside it.
  *
  * The shade grows with the count (ColorBrewer YlGnBu, so it prints in
- * grey); an empty cell stays white.  With more rows than MAX_ROWS or
- * more columns than fit at MIN_CELL points, the rows or columns with the
+ * grey); an empty cell stays white.  A cell is at least as wide as the
+ * widest count.  With more rows than MAX_ROWS or more columns than fit, the rows or columns with the
  * fewest items are left out, and the caption says how many and with how
  * many items (figures.json names them).
  */
@@ -30,6 +30,8 @@ struct heat {
 	size_t left_rows, left_cols;
 	double left_row_items, left_col_items;
 	double max;
+	double cell_w;		/* the narrowest a cell may be */
+	double total_w;		/* the totals' column */
 	char **rlabel, **clabel;	/* drawn, owned */
 	struct figure *f;	/* while labels are first cut */
 };
@@ -160,20 +162,12 @@ static double draw(struct canvas *cv, void *data)
 	fig_font(cv, FIG_SMALL, 0);
 	rw = widest(cv, h->rlabel, h->nrow);
 	ch = widest(cv, h->clabel, h->ncol);
-	tw = fig_text_width(cv, "total") + 4;
-	{
-		double all = 0;
-
-		summary_value(h->s, h->t, h->nr, h->nc + 1, &all);
-		buf_addf(&b, "%.0f", all);
-	}
-	if (fig_text_width(cv, b.ptr) + 4 > tw)
-		tw = fig_text_width(cv, b.ptr) + 4;
+	tw = h->total_w;
 	x0 = FIG_MARGIN + rw + 3;
 	cw = h->ncol ? (FIG_WIDTH - FIG_MARGIN - x0 - tw) / (double)h->ncol :
 	     MAX_CELL;
-	if (cw > MAX_CELL)
-		cw = MAX_CELL;
+	if (cw > MAX_CELL && cw > h->cell_w)
+		cw = MAX_CELL > h->cell_w ? MAX_CELL : h->cell_w;
 	y0 = FIG_MARGIN + ch + 3;
 
 	/* column labels, reading upwards, and the totals' heading */
@@ -285,8 +279,30 @@ static int one(const struct fig_ctx *x, size_t t, const char *bycode,
 		return 0;
 	h.nr = summary_table_rows(s, t) - 1;
 	h.nc = summary_table_cols(s, t) - 2;
+	/* a cell holds its count: as many columns as fit at the width of
+	 * the widest count (the column totals included) */
+	h.cell_w = MIN_CELL;
+	fig_font(x->probe, FIG_SMALL, 0);
+	for (r = 0; r <= h.nr; r++)
+		for (c = 0; c <= h.nc; c++) {
+			double v = 0, w;
+			struct buf n = BUF_INIT;
+
+			summary_value(s, t, r, c + 1, &v);
+			buf_addf(&n, "%.0f", v);
+			w = fig_text_width(x->probe, n.ptr) + 3;
+			if (r == h.nr && c == h.nc)
+				h.total_w = w + 1;
+			else if (w > h.cell_w)
+				h.cell_w = w;
+			buf_release(&n);
+		}
+	if (h.total_w < fig_text_width(x->probe, "total") + 4)
+		h.total_w = fig_text_width(x->probe, "total") + 4;
 	max_cols = (size_t)((FIG_WIDTH - 2 * FIG_MARGIN - 0.32 * FIG_WIDTH -
-			     20) / MIN_CELL);
+			     3 - h.total_w) / h.cell_w);
+	if (!max_cols)
+		max_cols = 1;
 	choose(&h, max_cols);
 	h.rlabel = xcalloc(h.nrow + 1, sizeof(char *));
 	h.clabel = xcalloc(h.ncol + 1, sizeof(char *));

@@ -787,6 +787,20 @@ class EdgeCases(Checks, unittest.TestCase):
         finally:
             close_study(s)
 
+    def test_large_counts(self):
+        # four-digit totals and three-digit cells: every count still fits
+        # its cell (the glyph check), and the numbers are the report's
+        s = generated_study(seed=9, n=1500, repos=3, agree=0.97)
+        try:
+            figs = draw(s, self.out, fmt="svg")
+            self.check_all(s, figs)
+            self.check_svg(figs)
+            heat = [f for f in figs["figures"] if f["kind"] == "cross"][0]
+            self.assertGreaterEqual(heat["max"], 50)
+            self.assertGreaterEqual(figs["items"], 1000)
+        finally:
+            close_study(s)
+
     def test_package_figures(self):
         s = sample_study()
         try:
