@@ -27,13 +27,14 @@ STUDYDIR   ?= /var/lib/bugcoder
 CREATORS   ?=
 DATADIR    ?= $(PREFIX)/share/bugcoder
 
-PKGS = ncursesw sqlite3 libcjson libcurl libcmark-gfm
+PKGS = ncursesw sqlite3 libcjson libcurl libcmark-gfm cairo
 
 # Lazily expanded, so that `make test` can install packages before the
 # flags are asked for.
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
-# libcurl is loaded at run time by core/curl_lazy.c (only `fetch` needs
-# it), so it is not linked: its compile flags are enough.
+# libcurl and cairo are loaded at run time by core/curl_lazy.c and
+# exports/cairo_lazy.c (only `fetch` needs the one, only the figures the
+# other), so they are not linked: their compile flags are enough.
 LINK_PKGS  = ncursesw sqlite3 libcjson libcmark-gfm
 PKG_LIBS   = $(shell $(PKG_CONFIG) --libs $(LINK_PKGS) 2>/dev/null) -lcmark-gfm-extensions -lm -ldl
 TEST_LIBS  = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)

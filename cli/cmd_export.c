@@ -19,6 +19,7 @@
 #include "core/buf.h"
 #include "exports/atomic.h"
 #include "exports/export.h"
+#include "exports/figures.h"
 #include "exports/package.h"
 #include "exports/summary.h"
 
@@ -304,6 +305,61 @@ static int utf8_terminal(void)
 					       !strcmp(cs, "utf8"));
 }
 
+/* Write the figures into directory `dir` (made when missing), each file
+ * whole or not at all; prints what was written. */
+static int write_figures(struct cli *c, const struct codebook *cb,
+			 const char *dir, const struct figures_opts *fo,
+			 mode_t mode)
+{
+	struct figure_files files = FIGURE_FILES_INIT;
+	struct buf path = BUF_INIT;
+	size_t i, n = 0;
+	int ret = 0;
+
+	/* private, as every output: 0700 whatever the umask, unless
+	 * --mode widens it; a directory that is there is left as it is */
+	if (mkdir(dir, 0700) == 0) {
+		if (chmod(dir, output_dir_mode(mode)) < 0) {
+			err_set(&c->err, ERR_IO, "--figures %s: %s", dir,
+				strerror(errno));
+			return cli_fail(c);
+		}
+	} else if (errno != EEXIST) {
+		err_set(&c->err, ERR_IO, "--figures %s: %s", dir,
+			strerror(errno));
+		return cli_fail(c);
+	}
+	if (figures_build(&c->st, &c->actor, cb, fo, &files, &c->err) < 0) {
+		ret = cli_fail(c);
+		goto out;
+	}
+	for (i = 0; i < files.nr; i++) {
+		struct atomic_file af = ATOMIC_FILE_INIT;
+		const struct figure_file *f = &files.v[i];
+
+		buf_reset(&path);
+		buf_addf(&path, "%s/%s", dir, f->name);
+		if (refuse_study(c, path.ptr, &c->err) < 0 ||
+		    atomic_open_mode(&af, path.ptr, mode, &c->err) < 0) {
+			ret = cli_fail(c);
+			goto out;
+		}
+		fwrite(f->data.ptr, 1, f->data.len, af.f);
+		if (atomic_commit(&af, &c->err) < 0) {
+			ret = cli_fail(c);
+			goto out;
+		}
+		n += strcmp(f->name + strlen(f->name) - 4, ".csv") &&
+		     strcmp(f->name, "figures.json");
+	}
+	printf("%zu figure%s written to %s (figures.json indexes them, with "
+	       "their data as CSV)\n", n, n == 1 ? "" : "s", dir);
+out:
+	figure_files_release(&files);
+	buf_release(&path);
+	return ret;
+}
+
 CMD(report)
 {
 	static const char usage[] =
@@ -311,6 +367,10 @@ CMD(report)
 		"[--round R] [--include-pending] [--cross DIM1,DIM2] [--by DIM3] "
 		"[--small N] [--hard DAYS,COMMENTS] [--effort-by DIM] [-o FILE] "
 		"[--mode MODE]\n"
+		"       bugcoder report --figures DIR [--figure-format pdf|svg|png] "
+		"[--round R]\n"
+		"                       [--include-pending] [--cross DIM1,DIM2] "
+		"[--by DIM3] [--small N] [--mode MODE]\n"
 		"\n"
 		"  --format F          text (default), markdown, latex (a fragment\n"
 		"                      for \\input) or json: the same numbers\n"
@@ -327,14 +387,25 @@ CMD(report)
 		"                      at least COMMENTS comments (30,10)\n"
 		"  --effort-by D       effort figures per code of D too\n"
 		"  -o FILE             write the report to FILE, mode 600 (you\n"
-		"                      only) unless --mode MODE widens it\n"
+		"                      only) unless --mode MODE widens it (the\n"
+		"                      figures' files too, and 700 their DIR)\n"
+		"  --figures DIR       draw the paper's figures into DIR instead\n"
+		"                      (made if missing): shares per dimension\n"
+		"                      (and per repository), the symptom -> root\n"
+		"                      cause -> fix pattern flow (one per code of\n"
+		"                      --by too), the cross table as a heat map,\n"
+		"                      effort distributions, agreement per round;\n"
+		"                      figures.json indexes them with their data\n"
+		"  --figure-format F   pdf (default), svg or png (300 dpi)\n"
 		"\n"
 		"  e.g. bugcoder report --cross symptom,root_cause --by stage "
-		"--format markdown";
+		"--format markdown\n"
+		"       bugcoder report --figures figs/ --by stage --small 10";
 	const char *format = NULL, *round = NULL, *cross = NULL;
 	const char *output = NULL, *by = NULL, *effort_by = NULL;
 	const char *small = NULL, *hard = NULL, *mode_arg = NULL;
 	mode_t mode;
+	const char *figures = NULL, *figure_format = NULL;
 	int pending = 0;
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
 	const struct cli_opt opts[] = {
@@ -346,12 +417,15 @@ CMD(report)
 		{ "--hard", 1, &hard, NULL, NULL, NULL },
 		{ "--effort-by", 1, &effort_by, NULL, NULL, NULL },
 		{ "--include-pending", 0, NULL, &pending, NULL, NULL },
+		{ "--figures", 1, &figures, NULL, NULL, NULL },
+		{ "--figure-format", 1, &figure_format, NULL, NULL, NULL },
 		{ "-o", 1, &output, NULL, NULL, NULL },
 		{ "--output", 1, &output, NULL, NULL, NULL },
 		{ "--mode", 1, &mode_arg, NULL, NULL, NULL },
 		{ NULL, 0, NULL, NULL, NULL, NULL },
 	};
 	struct summary_opts o = SUMMARY_OPTS_INIT;
+	struct figures_opts fo = FIGURES_OPTS_INIT;
 	struct atomic_file af = ATOMIC_FILE_INIT;
 	struct codebook cb = CODEBOOK_INIT;
 	struct buf text = BUF_INIT;
@@ -366,9 +440,26 @@ CMD(report)
 		return cli_usage_error(usage, "unexpected argument");
 	if (cli_mode(mode_arg, &mode, usage))
 		return 2;
-	if (mode_arg && to_stdout(output))
+	if (mode_arg && to_stdout(output) && !figures)
 		return cli_usage_error(usage, "--mode is for the file -o "
-				       "writes");
+				       "writes, or the --figures files");
+	if (figures && (format || output))
+		return cli_usage_error(usage, "--figures draws the figures; "
+				       "--format and -o are for the tables");
+	if (figure_format && !figures)
+		return cli_usage_error(usage, "--figure-format goes with "
+				       "--figures DIR");
+	if (figures && !*figures)
+		return cli_usage_error(usage, "--figures needs a directory");
+	if (!figure_format || !strcmp(figure_format, "pdf"))
+		fo.format = FIGURE_PDF;
+	else if (!strcmp(figure_format, "svg"))
+		fo.format = FIGURE_SVG;
+	else if (!strcmp(figure_format, "png"))
+		fo.format = FIGURE_PNG;
+	else
+		return cli_usage_error(usage, "--figure-format %s: pdf, svg or "
+				       "png", figure_format);
 	if (!format || !strcmp(format, "text"))
 		o.format = SUMMARY_TEXT;
 	else if (!strcmp(format, "markdown") || !strcmp(format, "md"))
@@ -422,6 +513,11 @@ CMD(report)
 	o.unicode = to_stdout(output) && utf8_terminal();
 	if ((ret = cli_open(c, CLI_MEMBER)) || (ret = cli_codebook(c, &cb)))
 		goto out;
+	if (figures) {
+		fo.report = o;
+		ret = write_figures(c, &cb, figures, &fo, mode);
+		goto out;
+	}
 	if (summary_write(&c->st, &c->actor, &cb, &o, &text, &c->err) < 0) {
 		ret = cli_fail(c);
 		goto out;

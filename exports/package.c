@@ -26,6 +26,7 @@
 #include "core/agreed.h"
 #include "exports/audit_out.h"
 #include "exports/export.h"
+#include "exports/figures.h"
 #include "exports/json_out.h"
 #include "exports/summary.h"
 #include "core/sha256.h"
@@ -47,6 +48,7 @@ struct pkg {
 	int has_subdir;		/* made tmp/codebooks */
 	mode_t file_mode;	/* of every file; private unless --mode */
 	mode_t dir_mode;	/* of tmp and its subdirectories */
+	int has_figures;	/* made tmp/figures */
 };
 
 static char *join(const char *dir, const char *name)
@@ -200,6 +202,12 @@ static void remove_tmp(struct pkg *p)
 	}
 	if (p->has_subdir) {
 		char *sub = join(p->tmp, "codebooks");
+
+		rmdir(sub);
+		free(sub);
+	}
+	if (p->has_figures) {
+		char *sub = join(p->tmp, "figures");
 
 		rmdir(sub);
 		free(sub);
@@ -654,6 +662,65 @@ out:
 	return ret;
 }
 
+/* The command that redraws figures/ from the study, owned. */
+static char *redraw_command(const struct codebook *cb,
+			    const struct package_opts *po)
+{
+	struct summary_opts o = SUMMARY_OPTS_INIT;
+	struct buf b = BUF_INIT;
+
+	package_summary_opts(&o, cb, po);
+	buf_addstr(&b, "bugcoder report --figures figures/");
+	if (o.round)
+		buf_addf(&b, " --round %s", o.round);
+	if (o.include_pending)
+		buf_addstr(&b, " --include-pending");
+	if (o.by)
+		buf_addf(&b, " --by %s", o.by);
+	if (o.effort_by)
+		buf_addf(&b, " --effort-by %s", o.effort_by);
+	return buf_detach(&b, NULL);
+}
+
+/* figures/: the report's figures as PDF, their data as CSV and
+ * figures.json, drawn with the options of report.json. */
+static int write_figures(struct pkg *p, struct store *st,
+			 const struct actor *a, const struct codebook *cb,
+			 const struct package_opts *po, struct err *e)
+{
+	struct figures_opts fo = FIGURES_OPTS_INIT;
+	struct figure_files files = FIGURE_FILES_INIT;
+	struct buf name = BUF_INIT;
+	char *sub;
+	size_t i;
+	int ret = -1;
+
+	fo.format = FIGURE_PDF;
+	package_summary_opts(&fo.report, cb, po);
+	if (figures_build(st, a, cb, &fo, &files, e) < 0)
+		goto out;
+	sub = join(p->tmp, "figures");
+	if (mkdir(sub, 0777) < 0) {
+		err_set(e, ERR_IO, "%s: %s", sub, strerror(errno));
+		free(sub);
+		goto out;
+	}
+	free(sub);
+	p->has_figures = 1;
+	for (i = 0; i < files.nr; i++) {
+		buf_reset(&name);
+		buf_addf(&name, "figures/%s", files.v[i].name);
+		if (write_text(p, name.ptr, files.v[i].data.ptr,
+			       files.v[i].data.len, e) < 0)
+			goto out;
+	}
+	ret = 0;
+out:
+	figure_files_release(&files);
+	buf_release(&name);
+	return ret;
+}
+
 static const char readme[] =
 	"Replication package written by %s on %s.\n"
 	"\n"
@@ -693,6 +760,15 @@ static const char readme[] =
 	"                   resamples) (Rscript analysis.R; --csv prints\n"
 	"                   every cell as table,row,column,value; --mc-band\n"
 	"                   adds where other resamples may put each bound)\n"
+	"figures/           the report's figures as PDF, one column of a\n"
+	"                   two-column paper (8.5 cm) wide: shares per\n"
+	"                   dimension and per repository, the symptom to\n"
+	"                   root cause to fix pattern flow, the cross table\n"
+	"                   as a heat map, effort distributions, agreement\n"
+	"                   per round; NAME.csv beside each is its data, and\n"
+	"                   figures/figures.json says which report table\n"
+	"                   each shows.  Redraw them from the study with\n"
+	"                   %s\n"
 	"manifest.json      sizes, rows and SHA-256 of the files; audit_head:\n"
 	"                   the audit log's newest row and its hash when the\n"
 	"                   package was made (bugcoder audit verify --head\n"
@@ -745,18 +821,22 @@ static const char readme[] =
 	"are joined by ';'.\n"
 	"In R: read.csv(f, encoding = \"UTF-8\"); in pandas: read_csv(f).\n";
 
-static int write_readme(struct pkg *p, const char *now, unsigned flags,
-			struct err *e)
+static int write_readme(struct pkg *p, const char *now,
+			const struct codebook *cb,
+			const struct package_opts *po, struct err *e)
 {
 	struct buf b = BUF_INIT;
+	char *redraw = redraw_command(cb, po);
+	unsigned flags = po->flags;
 	int ret;
 
-	buf_addf(&b, readme, bugcoder_version_line(), now,
+	buf_addf(&b, readme, bugcoder_version_line(), now, redraw,
 		 (flags & EXPORT_NO_GUARD) ? "" :
 		 "Text cells starting with = + - @ TAB or CR have a ' put in "
 		 "front\nso spreadsheets do not run them as formulas.\n");
 	ret = write_text(p, "README.txt", b.ptr, b.len, e);
 	buf_release(&b);
+	free(redraw);
 	return ret;
 }
 
@@ -906,15 +986,24 @@ int package_write(struct store *st, const struct actor *a,
 	    write_codebooks(&p, st, e) < 0 ||
 	    write_agreement(&p, st, a, cb, o->round, e) < 0 ||
 	    write_report(&p, st, a, cb, o, e) < 0 ||
+	    write_figures(&p, st, a, cb, o, e) < 0 ||
 	    write_codes(&p, cb, o->flags, e) < 0 ||
 	    write_round_items(&p, st, a, cb, o->round, e) < 0 ||
-	    write_readme(&p, now, o->flags, e) < 0 ||
+	    write_readme(&p, now, cb, o, e) < 0 ||
 	    write_manifest_json(&p, st, a, cb, now, o, e) < 0 ||
 	    write_manifest(&p, e) < 0 ||
 	    interrupted(o, e) < 0)
 		goto out;
 	if (p.has_subdir) {
 		char *sub = join(p.tmp, "codebooks");
+		int rc = atomic_sync_dir(sub, e);
+
+		free(sub);
+		if (rc < 0)
+			goto out;
+	}
+	if (p.has_figures) {
+		char *sub = join(p.tmp, "figures");
 		int rc = atomic_sync_dir(sub, e);
 
 		free(sub);

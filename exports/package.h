@@ -18,6 +18,9 @@
  *                         stage and with effort per phase when the
  *                         codebook has such dimensions
  *   analysis.R            base R: recomputes report.json from the CSV
+ *   figures/              the report's figures as PDF (exports/figures.h)
+ *                         with each one's data as CSV and figures.json;
+ *                         README.txt names the command that redraws them
  *   README.txt            what each file is and how to check them
  *   manifest.json         study, codebook, date, and per file its size,
  *                         rows and SHA-256

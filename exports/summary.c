@@ -716,7 +716,8 @@ static void render_json(const struct table *t, struct buf *out, int first)
 	buf_addstr(out, ", \"title\": ");
 	json_quote(out, t->title, strlen(t->title));
 	buf_addstr(out, ",\n     \"columns\": [");
-	for (c = 0; c < shown; c++) {
+	/* an empty cross table has no cells at all, not even a header */
+	for (c = 0; c < shown && c < t->nr; c++) {
 		if (c)
 			buf_addstr(out, ", ");
 		json_quote(out, t->cell[c].s, strlen(t->cell[c].s));
@@ -1188,60 +1189,109 @@ static void statement(struct buf *s, const struct tallies *ts)
 			 ts->pending == 1 ? "is" : "are");
 }
 
-int summary_write(struct store *st, const struct actor *a,
-		 const struct codebook *cb, const struct summary_opts *o,
-		 struct buf *out, struct err *e)
-{
+struct summary {
+	struct summary_opts o;	/* a copy; ts.o points here */
 	struct tallies ts;
-	struct report r = { NULL, 0, 0 };
-	struct buf s = BUF_INIT, st_line = BUF_INIT;
-	size_t d, i;
-	int ret = -1;
+	struct report r;
+	struct buf head;	/* "20 agreed items; ..." */
+	struct buf statement;	/* which items count */
+};
 
-	memset(&ts, 0, sizeof(ts));
-	ts.cb = cb;
-	ts.o = o;
-	if (collect(&ts, st, a, e) < 0)
-		goto out;
+void summary_free(struct summary *s)
+{
+	if (!s)
+		return;
+	report_release(&s->r);
+	tallies_release(&s->ts);
+	buf_release(&s->head);
+	buf_release(&s->statement);
+	free(s);
+}
+
+int summary_build(struct store *st, const struct actor *a,
+		  const struct codebook *cb, const struct summary_opts *o,
+		  struct summary **out, struct err *e)
+{
+	struct summary *s = xcalloc(1, sizeof(*s));
+	struct tallies *ts = &s->ts;
+	size_t d, i, g;
+
+	*out = NULL;
+	s->o = *o;
+	buf_init(&s->head, 0);
+	buf_init(&s->statement, 0);
+	ts->cb = cb;
+	ts->o = &s->o;
+	if (collect(ts, st, a, e) < 0)
+		goto fail;
 	for (d = 0; d < cb->nr_dims; d++)
-		shares_table(&r, &ts, d);
-	if (ts.nr > 2)
+		shares_table(&s->r, ts, d);
+	if (ts->nr > 2)
 		for (d = 0; d < cb->nr_dims; d++)
-			repo_table(&r, &ts, d);
-	distributed_tables(&r, &ts);
-	if (ts.cx >= 0) {
-		if (ts.cb3 >= 0)
-			for (i = 0; i < nslots(&cb->dims[ts.cb3]); i++)
-				cross_tables(&r, &ts, i);
+			repo_table(&s->r, ts, d);
+	distributed_tables(&s->r, ts);
+	if (ts->cx >= 0) {
+		if (ts->cb3 >= 0)
+			for (i = 0; i < nslots(&cb->dims[ts->cb3]); i++)
+				cross_tables(&s->r, ts, i);
 		else
-			cross_tables(&r, &ts, 0);
+			cross_tables(&s->r, ts, 0);
 	}
-	effort_tables(&r, &ts);
-	if (agreement_table(&r, st, a, cb, o, e) < 0)
-		goto out;
+	effort_tables(&s->r, ts);
+	if (!o->no_agreement && agreement_table(&s->r, st, a, cb, o, e) < 0)
+		goto fail;
+	/* the quartiles sorted some of these in place; sort them all */
+	for (g = 0; g < ts->nr; g++) {
+		struct tally *x = &ts->v[g];
+
+		if (x->days.nr)
+			qsort(x->days.v, x->days.nr, sizeof(double),
+			      cmp_double);
+		if (x->comments.nr)
+			qsort(x->comments.v, x->comments.nr, sizeof(double),
+			      cmp_double);
+		if (x->lines.nr)
+			qsort(x->lines.v, x->lines.nr, sizeof(double),
+			      cmp_double);
+	}
 
 	if (o->include_pending)
-		buf_addf(&s, "%zu %s counted (%zu not agreed yet)",
-			 ts.v[0].items, text_plural((long long)ts.v[0].items,
-						    "item", "items"),
-			 ts.pending);
+		buf_addf(&s->head, "%zu %s counted (%zu not agreed yet)",
+			 ts->v[0].items, text_plural((long long)ts->v[0].items,
+						     "item", "items"),
+			 ts->pending);
 	else {
-		buf_addf(&s, "%zu agreed item%s", ts.v[0].items,
-			 ts.v[0].items == 1 ? "" : "s");
-		if (ts.pending)
-			buf_addf(&s, " (%zu more not agreed yet, left out)",
-				 ts.pending);
+		buf_addf(&s->head, "%zu agreed item%s", ts->v[0].items,
+			 ts->v[0].items == 1 ? "" : "s");
+		if (ts->pending)
+			buf_addf(&s->head, " (%zu more not agreed yet, left "
+				 "out)", ts->pending);
 	}
-	buf_addf(&s, "; %zu repositor%s", ts.nr - 1, ts.nr == 2 ? "y" :
-		 "ies");
+	buf_addf(&s->head, "; %zu repositor%s", ts->nr - 1, ts->nr == 2 ?
+		 "y" : "ies");
 	if (o->round)
-		buf_addf(&s, "; round %s", o->round);
-	buf_addstr(&s, "; codebook ");
-	add_safe(&s, cb->name);
-	buf_addch(&s, ' ');
-	add_safe(&s, cb->version);
-	buf_addch(&s, '.');
-	statement(&st_line, &ts);
+		buf_addf(&s->head, "; round %s", o->round);
+	buf_addstr(&s->head, "; codebook ");
+	add_safe(&s->head, cb->name);
+	buf_addch(&s->head, ' ');
+	add_safe(&s->head, cb->version);
+	buf_addch(&s->head, '.');
+	statement(&s->statement, ts);
+	*out = s;
+	return 0;
+fail:
+	summary_free(s);
+	return -1;
+}
+
+static void summary_render(const struct summary *sum, struct buf *out)
+{
+	const struct summary_opts *o = &sum->o;
+	const struct tallies *ts = &sum->ts;
+	const struct codebook *cb = ts->cb;
+	const struct report *r = &sum->r;
+	const struct buf *s = &sum->head, *st_line = &sum->statement;
+	size_t i;
 
 	switch (o->format) {
 	case SUMMARY_JSON:
@@ -1249,10 +1299,10 @@ int summary_write(struct store *st, const struct actor *a,
 		buf_addstr(out, o->include_pending ? "\"all\"" :
 			   "\"agreed\"");
 		buf_addstr(out, ",\n \"statement\": ");
-		json_quote(out, st_line.ptr, st_line.len);
+		json_quote(out, st_line->ptr, st_line->len);
 		buf_addf(out, ",\n \"items\": %zu, \"pending\": %zu, "
-			 "\"repositories\": %zu,\n \"round\": ", ts.v[0].items,
-			 ts.pending, ts.nr - 1);
+			 "\"repositories\": %zu,\n \"round\": ",
+			 ts->v[0].items, ts->pending, ts->nr - 1);
 		if (o->round)
 			json_quote(out, o->round, strlen(o->round));
 		else
@@ -1265,42 +1315,167 @@ int summary_write(struct store *st, const struct actor *a,
 		json_num(out, o->hard_days);
 		buf_addf(out, ", \"hard_comments\": %ld,\n \"tables\": [",
 			 o->hard_comments);
-		for (i = 0; i < r.nr; i++)
-			render_json(&r.t[i], out, !i);
+		for (i = 0; i < r->nr; i++)
+			render_json(&r->t[i], out, !i);
 		buf_addstr(out, "\n]}\n");
 		break;
 	case SUMMARY_LATEX:
 		buf_addstr(out, "% bugcoder report: a fragment for \\input\n"
 			   "\\section*{Agreed data}\n");
-		tex_cell(out, s.ptr);
+		tex_cell(out, s->ptr);
 		buf_addstr(out, "\n\n");
-		tex_cell(out, st_line.ptr);
+		tex_cell(out, st_line->ptr);
 		buf_addstr(out, "\n\n");
-		for (i = 0; i < r.nr; i++)
-			render_latex(&r.t[i], out);
+		for (i = 0; i < r->nr; i++)
+			render_latex(&r->t[i], out);
 		break;
 	case SUMMARY_MARKDOWN:
 		buf_addstr(out, "# Agreed data\n\n");
-		md_cell(out, s.ptr);
+		md_cell(out, s->ptr);
 		buf_add(out, "\n\n", 2);
-		md_cell(out, st_line.ptr);
+		md_cell(out, st_line->ptr);
 		buf_add(out, "\n\n", 2);
-		for (i = 0; i < r.nr; i++)
-			render_markdown(&r.t[i], out);
+		for (i = 0; i < r->nr; i++)
+			render_markdown(&r->t[i], out);
 		break;
 	default:
-		buf_addstr(out, s.ptr);
+		buf_addstr(out, s->ptr);
 		buf_addch(out, '\n');
-		buf_addstr(out, st_line.ptr);
+		buf_addstr(out, st_line->ptr);
 		buf_add(out, "\n\n", 2);
-		for (i = 0; i < r.nr; i++)
-			render_text(&r.t[i], out);
+		for (i = 0; i < r->nr; i++)
+			render_text(&r->t[i], out);
 	}
-	ret = 0;
-out:
-	report_release(&r);
-	tallies_release(&ts);
-	buf_release(&s);
-	buf_release(&st_line);
-	return ret;
+}
+
+int summary_write(struct store *st, const struct actor *a,
+		 const struct codebook *cb, const struct summary_opts *o,
+		 struct buf *out, struct err *e)
+{
+	struct summary *s;
+
+	if (summary_build(st, a, cb, o, &s, e) < 0)
+		return -1;
+	summary_render(s, out);
+	summary_free(s);
+	return 0;
+}
+
+/* ---- the report as data ------------------------------------------------ */
+
+size_t summary_items(const struct summary *s)
+{
+	return s->ts.v[0].items;
+}
+
+size_t summary_pending(const struct summary *s)
+{
+	return s->ts.pending;
+}
+
+size_t summary_repositories(const struct summary *s)
+{
+	return s->ts.nr - 1;
+}
+
+const char *summary_statement(const struct summary *s)
+{
+	return s->statement.ptr;
+}
+
+size_t summary_nr_tables(const struct summary *s)
+{
+	return s->r.nr;
+}
+
+int summary_table(const struct summary *s, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < s->r.nr; i++)
+		if (!strcmp(s->r.t[i].id, id))
+			return (int)i;
+	return -1;
+}
+
+const char *summary_table_id(const struct summary *s, size_t t)
+{
+	return s->r.t[t].id;
+}
+
+const char *summary_table_title(const struct summary *s, size_t t)
+{
+	return s->r.t[t].title;
+}
+
+size_t summary_table_cols(const struct summary *s, size_t t)
+{
+	return shown_cols(&s->r.t[t]);
+}
+
+size_t summary_table_rows(const struct summary *s, size_t t)
+{
+	const struct table *x = &s->r.t[t];
+
+	return x->nr / x->cols > 0 ? x->nr / x->cols - 1 : 0;
+}
+
+const char *summary_column(const struct summary *s, size_t t, size_t c)
+{
+	const struct table *x = &s->r.t[t];
+
+	return x->nr > c ? x->cell[c].s : "";
+}
+
+int summary_column_index(const struct summary *s, size_t t,
+			 const char *name)
+{
+	size_t c, n = summary_table_cols(s, t);
+
+	for (c = 0; c < n; c++)
+		if (!strcmp(summary_column(s, t, c), name))
+			return (int)c;
+	return -1;
+}
+
+const char *summary_text(const struct summary *s, size_t t, size_t r,
+			 size_t c)
+{
+	const struct table *x = &s->r.t[t];
+
+	return x->cell[(r + 1) * x->cols + c].s;
+}
+
+int summary_value(const struct summary *s, size_t t, size_t r, size_t c,
+		  double *v)
+{
+	const struct table *x = &s->r.t[t];
+	const struct cell *cl = &x->cell[(r + 1) * x->cols + c];
+
+	if (cl->kind != CELL_INT && cl->kind != CELL_PCT &&
+	    cl->kind != CELL_NUM)
+		return 0;
+	*v = cl->v;
+	return 1;
+}
+
+size_t summary_nr_groups(const struct summary *s)
+{
+	return s->ts.nr;
+}
+
+const char *summary_group_name(const struct summary *s, size_t g)
+{
+	return s->ts.v[g].name;
+}
+
+const double *summary_values(const struct summary *s, size_t g,
+			     enum summary_measure m, size_t *n)
+{
+	const struct tally *x = &s->ts.v[g];
+	const struct nums *v = m == SUMMARY_DAYS_OPEN ? &x->days :
+			       m == SUMMARY_COMMENTS ? &x->comments : &x->lines;
+
+	*n = v->nr;
+	return v->v;
 }

@@ -68,10 +68,12 @@ struct summary_opts {
 	long small;		/* fixes of at most this many lines */
 	double hard_days;	/* hard: open more than this many days */
 	long hard_comments;	/* and at least this many comments */
+	int no_agreement;	/* leave the agreement table out (a caller
+				   that has it from another build) */
 };
 
 #define SUMMARY_OPTS_INIT { SUMMARY_TEXT, 0, NULL, { NULL, NULL }, NULL, \
-			    NULL, 0, 10, 30, 10 }
+			    NULL, 0, 10, 30, 10, 0 }
 
 /* Append the summary of the data `a` may see (agreed.h's rule) to
  * `out`.  Returns 0, or -1 with `e` filled: ERR_INPUT for an unknown
@@ -80,5 +82,70 @@ struct summary_opts {
 int summary_write(struct store *st, const struct actor *a,
 		 const struct codebook *cb, const struct summary_opts *o,
 		 struct buf *out, struct err *e);
+
+/*
+ * The report as data, for writers that draw it (exports/figures.h): the
+ * very tables summary_write() renders, built by the same pass, so a
+ * figure shows the numbers of `report --format json` and no others.
+ */
+struct summary;
+
+/* Build the report of the data `a` may see with options `o` (copied; its
+ * strings must outlive the summary).  Returns 0 with *out set (free with
+ * summary_free()), or -1 with `e` filled as summary_write() says. */
+int summary_build(struct store *st, const struct actor *a,
+		  const struct codebook *cb, const struct summary_opts *o,
+		  struct summary **out, struct err *e);
+/* Free a summary; accepts NULL. */
+void summary_free(struct summary *s);
+
+/* Items counted, items not agreed yet (counted only with
+ * include_pending), repositories. */
+size_t summary_items(const struct summary *s);
+size_t summary_pending(const struct summary *s);
+size_t summary_repositories(const struct summary *s);
+/* The sentence saying which items count (the "statement" of the JSON
+ * form); borrowed from `s`. */
+const char *summary_statement(const struct summary *s);
+
+/* The table with id `id` ("shares.symptom", "cross.training.counts",
+ * "effort.size", "agreement", ...), as an index, or -1 when the report
+ * has none. */
+int summary_table(const struct summary *s, const char *id);
+size_t summary_nr_tables(const struct summary *s);
+/* Of table `t`: its id and title, its columns as the JSON form has them
+ * (bars left out) and its data rows (the header row not counted).
+ * Strings are borrowed from `s`. */
+const char *summary_table_id(const struct summary *s, size_t t);
+const char *summary_table_title(const struct summary *s, size_t t);
+size_t summary_table_cols(const struct summary *s, size_t t);
+size_t summary_table_rows(const struct summary *s, size_t t);
+const char *summary_column(const struct summary *s, size_t t, size_t c);
+/* The index of the column headed `name`, or -1. */
+int summary_column_index(const struct summary *s, size_t t,
+			 const char *name);
+/* Cell (r, c) of the data rows: its text as the text form shows it
+ * (borrowed), and through summary_value() its number: 1 with *v set for
+ * a count, percentage or number, 0 for text or an undefined figure (JSON
+ * null). */
+const char *summary_text(const struct summary *s, size_t t, size_t r,
+			 size_t c);
+int summary_value(const struct summary *s, size_t t, size_t r, size_t c,
+		  double *v);
+
+/* The per-item values behind effort.quartiles, sorted ascending: group
+ * 0 is every item counted, groups 1.. the repositories in name order
+ * (summary_group_name()).  Days open are as the export writes them (two
+ * decimals); an item whose figure is unknown has no value.  Borrowed
+ * from `s`. */
+enum summary_measure {
+	SUMMARY_DAYS_OPEN,
+	SUMMARY_COMMENTS,
+	SUMMARY_LINES_CHANGED,
+};
+size_t summary_nr_groups(const struct summary *s);
+const char *summary_group_name(const struct summary *s, size_t g);
+const double *summary_values(const struct summary *s, size_t g,
+			     enum summary_measure m, size_t *n);
 
 #endif

@@ -69,7 +69,7 @@ have "$PKG_CONFIG" || need "$PKG_CONFIG" pkg-config
 
 modules ncursesw:libncurses-dev sqlite3:libsqlite3-dev \
 	libcjson:libcjson-dev libcurl:libcurl4-openssl-dev \
-	libcmark-gfm:libcmark-gfm-dev
+	libcmark-gfm:libcmark-gfm-dev cairo:libcairo2-dev
 
 # linked as -lcmark-gfm-extensions; it has no module of its own
 if ! { have "$1" && printf '#include <cmark-gfm-core-extensions.h>\n' |
@@ -86,6 +86,8 @@ if [ "$mode" = test ]; then
 	have tmux || need tmux tmux
 	have sqlite3 || need "sqlite3 (the command)" sqlite3
 	have less || need less less
+	# the figures' tests read PDFs back (pdftotext, pdffonts)
+	have pdftotext || need pdftotext poppler-utils
 	have Rscript || need Rscript r-base-core
 	# the mock GitHub validates GraphQL queries against GitHub's schema
 	# with graphql-core 3 or, failing that, Debian's graphql-js under node
