@@ -139,9 +139,15 @@ static void make_companion(const char *path, const char *db_path)
 		goto out;
 	if (anon) {
 		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
-		linkat(AT_FDCWD, proc, AT_FDCWD, path, AT_SYMLINK_FOLLOW);
+		if (linkat(AT_FDCWD, proc, AT_FDCWD, path,
+			   AT_SYMLINK_FOLLOW) < 0) {
+			/* another process made it first, or we may not:
+			 * SQLite's own open reports what matters */
+		}
 	} else {
-		link(tmp.ptr, path);	/* EEXIST: another process won */
+		if (link(tmp.ptr, path) < 0) {
+			/* EEXIST: another process won */
+		}
 	}
 out:
 	if (tmp.len)

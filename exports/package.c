@@ -700,7 +700,7 @@ static int write_figures(struct pkg *p, struct store *st,
 	if (figures_build(st, a, cb, &fo, &files, e) < 0)
 		goto out;
 	sub = join(p->tmp, "figures");
-	if (mkdir(sub, 0777) < 0) {
+	if (mkdir(sub, 0700) < 0 || chmod(sub, p->dir_mode) < 0) {
 		err_set(e, ERR_IO, "%s: %s", sub, strerror(errno));
 		free(sub);
 		goto out;
