@@ -866,6 +866,9 @@ class Validator:
 class State:
     def __init__(self, seed):
         self.lock = threading.Lock()
+        # requests being answered (not control ones), for reset
+        self.idle = threading.Condition()
+        self.inflight = 0
         self.repos = build_repos(seed)
         self.by_id = {r.id: r for r in self.repos.values()}
         self.reset()
@@ -1049,6 +1052,19 @@ class Handler(http.server.BaseHTTPRequestHandler):
         query = urllib.parse.parse_qs(url.query, keep_blank_values=True)
         if path.startswith("/_control/"):
             return self.control(path, query)
+        # a request still being answered when a test resets the counts
+        # (a client that gave up on a slow answer and asked again) must
+        # not count in the next test's figures: reset waits for it
+        with self.st.idle:
+            self.st.inflight += 1
+        try:
+            return self.handle_counted(url, path, query)
+        finally:
+            with self.st.idle:
+                self.st.inflight -= 1
+                self.st.idle.notify_all()
+
+    def handle_counted(self, url, path, query):
         body = self.read_body() if self.command == "POST" else b""
         with self.st.lock:
             self.st.log.append({"method": self.command, "path": self.path,
@@ -1350,6 +1366,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             with st.lock:
                 return self._ctl(list(st.log))
         if path == "/_control/reset":
+            with st.idle:
+                st.idle.wait_for(lambda: st.inflight == 0, timeout=60)
             with st.lock:
                 st.reset()
             return self._ctl({"ok": True})
