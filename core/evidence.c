@@ -56,7 +56,8 @@ int evidence_parse(const char *spec, struct evidence_cite *c,
 			       "issue:comment:N:L1-L2 (lines from 1)", spec);
 	if (!strncmp(spec, "diff:", 5)) {
 		const char *path = spec + 5;
-		size_t len = (size_t)(range - path);
+		/* "diff:12": the last ':' is the one after "diff" */
+		size_t len = range > path ? (size_t)(range - path) : 0;
 
 		c->pane = EVIDENCE_DIFF;
 		if (len > 4 && !strncmp(range - 4, ":old", 4)) {
