@@ -94,10 +94,22 @@ int evidence_parse(const char *spec, struct evidence_cite *c,
 		       spec);
 }
 
+/* Does the path end with what would read as a side (":old", ":new")? */
+static int ends_like_side(const char *path)
+{
+	size_t n = strlen(path);
+
+	return n > 4 && (!strcmp(path + n - 4, ":old") ||
+			 !strcmp(path + n - 4, ":new"));
+}
+
 void evidence_format(const struct evidence_cite *c, struct buf *out)
 {
+	/* the new side is said when the path's end would read as a side,
+	 * so that the compact form parses back to this citation */
 	if (c->pane == EVIDENCE_DIFF)
-		buf_addf(out, "diff:%s:%s", c->path, c->old_side ? "old:" : "");
+		buf_addf(out, "diff:%s:%s", c->path, c->old_side ? "old:" :
+			 ends_like_side(c->path) ? "new:" : "");
 	else if (c->comment)
 		buf_addf(out, "issue:comment:%d:", c->comment);
 	else

@@ -74,11 +74,23 @@ static void test_evidence_path_left_out(void **state)
 	refused("issue:3", "issue:body");
 }
 
+/* A file whose name ends like a side ("x:old") keeps its side in the
+ * compact form, so exports read back as they were written. */
+static void test_evidence_path_like_a_side(void **state)
+{
+	parses_as("diff:x:old:new:3", "diff:x:old:new:3");
+	parses_as("diff:x:new:new:3-4", "diff:x:new:new:3-4");
+	parses_as("diff:x:old:old:3", "diff:x:old:old:3");
+	parses_as("diff:x:new:old:3", "diff:x:new:old:3");
+	parses_as("diff:x:old:3", "diff:x:old:3");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_evidence_specs),
 		cmocka_unit_test(test_evidence_path_left_out),
+		cmocka_unit_test(test_evidence_path_like_a_side),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
