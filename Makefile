@@ -170,7 +170,7 @@ bench: deps
 # (new inputs go to tests/tmp/fuzz/, never into the seeds) and fails on
 # a crash, a leak, a timeout (FUZZ_TIMEOUT seconds for one input) or
 # running out of memory; what failed is kept as tests/tmp/fuzz/NAME-*.
-FUZZ_NAMES = text codebook diff evidence keys
+FUZZ_NAMES = text codebook diff evidence keys csv labels
 FUZZ_BIN = $(addprefix tests/fuzz/fuzz_,$(FUZZ_NAMES))
 FUZZ_CC ?= clang
 FUZZ_TIME ?= 20
@@ -185,7 +185,7 @@ tests/fuzz/obj/%.o: %.c
 	$(QUIET_CC)$(FUZZ_CC) $(FUZZ_CFLAGS) $(CPPFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
 tests/fuzz/obj/libfuzz.a: $(FUZZ_OBJ)
 	$(QUIET_AR)rm -f $@ && $(AR) rcs $@ $^
-tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/obj/libfuzz.a
+tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/obj/libfuzz.a $(wildcard tests/fuzz/*.h)
 	$(QUIET_LINK)$(FUZZ_CC) $(FUZZ_CFLAGS) $(CPPFLAGS) -fsanitize=fuzzer -o $@ $< tests/fuzz/obj/libfuzz.a $(PKG_LIBS)
 fuzz-smoke: $(FUZZ_BIN)
 	@rm -rf tests/tmp/fuzz && mkdir -p tests/tmp/fuzz && ok=1; \
