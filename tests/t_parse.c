@@ -6,6 +6,7 @@
  *  - evidence specs (core/evidence's evidence_parse());
  *  - the keys file and key names (tui/keymap's keymap_load_text(),
  *    key_parse(), keyname_of());
+ *  - Markdown with HTML in it, rendered (tui/markdown, tui/html).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,7 +21,9 @@
 #include "core/buf.h"
 #include "core/err.h"
 #include "core/evidence.h"
+#include "tui/doc.h"
 #include "tui/keymap.h"
+#include "tui/markdown.h"
 
 /* ---- evidence specs --------------------------------------------------- */
 
@@ -145,6 +148,66 @@ static void test_keys_file(void **state)
 	buf_release(&warn);
 }
 
+/* ---- Markdown and its HTML ------------------------------------------ */
+
+static void render(struct doc *d, const char *md, int width)
+{
+	doc_clear(d);
+	md_render(d, md, strlen(md), width, 0);
+	assert_true(d->nr > 0);
+}
+
+/* Anchors never go down (a resize finds the reader's place by
+ * bisecting them): the blank line after a paragraph of several lines
+ * took the paragraph's first anchor. */
+static void test_markdown_anchors_go_up(void **state)
+{
+	struct doc d = DOC_INIT;
+	size_t i;
+
+	render(&d, "one two three four five six seven eight nine ten\n\n"
+	       "after\n\n| a |\n|---|\n| 1 |\n| 2 |\n\nend\n", 12);
+	for (i = 1; i < d.nr; i++)
+		assert_true(d.lines[i].anchor >= d.lines[i - 1].anchor);
+	assert_int_equal(doc_find_anchor(&d, d.lines[2].anchor), 2);
+	doc_release(&d);
+}
+
+/* A <br> in a table cell (as GitHub tables write line breaks) stays in
+ * its row: it put a newline inside a display line. */
+static void test_markdown_br_in_table_cell(void **state)
+{
+	struct doc d = DOC_INIT;
+	struct buf all = BUF_INIT;
+	size_t i;
+
+	render(&d, "| a | b |\n|---|---|\n| one<br>two | <br/> |\n", 80);
+	for (i = 0; i < d.nr; i++) {
+		assert_null(memchr(d.text.ptr + d.lines[i].off, '\n',
+				   d.lines[i].len));
+		buf_add(&all, d.text.ptr + d.lines[i].off, d.lines[i].len);
+		buf_addch(&all, '\n');
+	}
+	assert_non_null(strstr(all.ptr, "one two"));
+	buf_release(&all);
+	doc_release(&d);
+}
+
+/* cmark-gfm ends an HTML block that opens a quote's line before the
+ * line it starts on; the source lines of what it renders stay in
+ * order. */
+static void test_markdown_source_lines_in_order(void **state)
+{
+	struct doc d = DOC_INIT;
+	size_t i;
+
+	render(&d, "text\n><?pi?> x\n", 40);
+	for (i = 0; i < d.nr; i++)
+		assert_true(d.lines[i].src_first <= d.lines[i].src_last);
+	assert_int_equal(d.lines[d.nr - 1].src_first, 2);
+	doc_release(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -153,6 +216,9 @@ int main(void)
 		cmocka_unit_test(test_evidence_path_like_a_side),
 		cmocka_unit_test(test_key_names),
 		cmocka_unit_test(test_keys_file),
+		cmocka_unit_test(test_markdown_anchors_go_up),
+		cmocka_unit_test(test_markdown_br_in_table_cell),
+		cmocka_unit_test(test_markdown_source_lines_in_order),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
