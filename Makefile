@@ -170,7 +170,8 @@ bench: deps
 # (new inputs go to tests/tmp/fuzz/, never into the seeds) and fails on
 # a crash, a leak, a timeout (FUZZ_TIMEOUT seconds for one input) or
 # running out of memory; what failed is kept as tests/tmp/fuzz/NAME-*.
-FUZZ_NAMES = text codebook diff evidence keys csv labels sheet urls machine html
+FUZZ_NAMES = text codebook diff evidence keys csv labels sheet urls \
+	machine html label_line
 FUZZ_BIN = $(addprefix tests/fuzz/fuzz_,$(FUZZ_NAMES))
 FUZZ_CC ?= clang
 FUZZ_TIME ?= 20

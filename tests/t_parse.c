@@ -6,7 +6,8 @@
  *  - evidence specs (core/evidence's evidence_parse());
  *  - the keys file and key names (tui/keymap's keymap_load_text(),
  *    key_parse(), keyname_of());
- *  - Markdown with HTML in it, rendered (tui/markdown, tui/html).
+ *  - Markdown with HTML in it, rendered (tui/markdown, tui/html);
+ *  - the lines of `label --from` (core/label_line).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -21,6 +22,7 @@
 #include "core/buf.h"
 #include "core/err.h"
 #include "core/evidence.h"
+#include "core/label_line.h"
 #include "tui/doc.h"
 #include "tui/keymap.h"
 #include "tui/markdown.h"
@@ -208,6 +210,74 @@ static void test_markdown_source_lines_in_order(void **state)
 	doc_release(&d);
 }
 
+/* ---- label --from lines --------------------------------------------- */
+
+static void line_refused(const char *line, size_t len, const char *msg)
+{
+	struct label_line l = LABEL_LINE_INIT;
+	struct err e = ERR_INIT;
+
+	assert_int_equal(label_line_parse(line, len, &l, &e), -1);
+	assert_int_equal(e.code, ERR_INPUT);
+	assert_string_equal(e.msg, msg);
+	assert_null(l.item);
+	assert_null(l.dims);
+}
+
+static void test_label_lines(void **state)
+{
+	static const char good[] = "  o/r#1\tsymptom=hang root_cause="
+		"concurrency,,memory, stage= --submit\r";
+	struct label_line l = LABEL_LINE_INIT;
+	struct err e = ERR_INIT;
+	struct buf big = BUF_INIT;
+	int i;
+
+	assert_int_equal(label_line_parse(good, strlen(good), &l, &e), 1);
+	assert_string_equal(l.item, "o/r#1");
+	assert_int_equal(l.submit, 1);
+	assert_int_equal(l.nr_dims, 3);
+	assert_string_equal(l.dims[0].dim, "symptom");
+	assert_int_equal(l.dims[0].nr, 1);
+	assert_string_equal(l.dims[0].codes[0], "hang");
+	assert_string_equal(l.dims[1].dim, "root_cause");
+	assert_int_equal(l.dims[1].nr, 2);
+	assert_string_equal(l.dims[1].codes[0], "concurrency");
+	assert_string_equal(l.dims[1].codes[1], "memory");
+	assert_string_equal(l.dims[2].dim, "stage");
+	assert_int_equal(l.dims[2].nr, 0);
+	/* parsing again releases what was there; #3 is an item, not a
+	 * comment (its line was skipped, saving nothing and saying so) */
+	assert_int_equal(label_line_parse("#3 --submit", 11, &l, &e), 1);
+	assert_string_equal(l.item, "#3");
+	assert_int_equal(l.nr_dims, 0);
+	assert_int_equal(label_line_parse(" \t\r", 3, &l, &e), 0);
+	assert_null(l.item);
+	assert_int_equal(label_line_parse("# o/r#1 x=y", 11, &l, &e), 0);
+	assert_int_equal(label_line_parse("#mine x=y", 9, &l, &e), 0);
+	assert_int_equal(label_line_parse("#", 1, &l, &e), 0);
+	assert_int_equal(label_line_parse("#12a x=y", 8, &l, &e), 0);
+	assert_int_equal(label_line_parse("", 0, &l, &e), 0);
+
+	line_refused("o/r#1", 5, "expected ITEM DIM=CODE ... [--submit]");
+	line_refused("--submit", 8, "expected ITEM DIM=CODE ... [--submit]");
+	line_refused("o/r#1 hang", 10, "'hang' is not DIM=CODE");
+	line_refused("o/r#1 =hang", 11, "'=hang' is not DIM=CODE");
+	line_refused("o/r#1 a=b -q x", 14, "unknown option -q (a line is "
+		     "ITEM DIM=CODE ... [--submit])");
+	/* a NUL byte ended the line, the rest read as nothing */
+	line_refused("o/r#1 a=b\0 c=d", 15, "a NUL byte in the line");
+	buf_addstr(&big, "o/r#1");
+	for (i = 0; i < LABEL_LINE_MAX_WORDS; i++)
+		buf_addstr(&big, " a=b");
+	line_refused(big.ptr, big.len, "more than 256 words");
+	/* a long comment is a comment */
+	big.ptr[0] = '#';
+	assert_int_equal(label_line_parse(big.ptr, big.len, &l, &e), 0);
+	buf_release(&big);
+	label_line_release(&l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -219,6 +289,7 @@ int main(void)
 		cmocka_unit_test(test_markdown_anchors_go_up),
 		cmocka_unit_test(test_markdown_br_in_table_cell),
 		cmocka_unit_test(test_markdown_source_lines_in_order),
+		cmocka_unit_test(test_label_lines),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
