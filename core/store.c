@@ -877,7 +877,7 @@ void store_remove_reader(struct store *st, struct store_reader *r)
  */
 static void test_begin_gate(void)
 {
-	const char *gate = getenv("BUGCODER_TEST_BEGIN_GATE");
+	const char *gate = priv_hook_env("BUGCODER_TEST_BEGIN_GATE");
 	struct timespec ts = { 0, 10 * 1000 * 1000 };
 	struct buf waiting = BUF_INIT;
 	FILE *f;

@@ -338,6 +338,16 @@ class ServerInstall(unittest.TestCase):
                         env={"BUGCODER_KEYS": "q", "TERM": "dumb",
                              "BUGCODER_NO_DISPLAY": "1"})
         self.assertNotEqual(p.returncode, 0)
+        # the write-lock gate: honoured, it would make PATH.waiting and
+        # wait a minute for PATH
+        gates = tempfile.mkdtemp(prefix="gate.", dir=self.tmp)
+        os.chmod(gates, 0o1777)
+        gate = os.path.join(gates, "gate")
+        start = time.monotonic()
+        self.must(self.alice, "label", self.items[3], "symptom=hang",
+                  env={"BUGCODER_TEST_BEGIN_GATE": gate})
+        self.assertLess(time.monotonic() - start, 30)
+        self.assertEqual(os.listdir(gates), [])
 
     def test_concurrent_labels_umask_022(self):
         # each call changes one label, so each is one audit row
