@@ -3,11 +3,17 @@ real ./bugcoder on temporary studies.
 
 - `label --from` lines: #N is an item, '#' otherwise a comment, a bad
   line (a NUL byte among them) named with nothing saved;
-- `label --evidence` with the path left out is refused, not a crash.
+- `label --evidence` with the path left out is refused, not a crash;
+- memo, rationale, proposal name and definition, settle note, and a
+  machine coder's rationale and note are at most 64 KiB: longer ones are
+  refused naming the limit, by a command, a screen's editor or paste, or
+  $EDITOR, and the study is left as it was.
 
 Standard library only.
 """
+import json
 import os
+import stat
 import unittest
 
 from bchelp import Study
@@ -61,6 +67,158 @@ class LabelFrom(unittest.TestCase):
         self.assertIn("--evidence diff:12: which file of the diff?",
                       p.stderr)
         self.assertEqual(self.labels(), [])
+
+
+LIMIT = 64 * 1024
+CODES = ["symptom=hang", "root_cause=api_misuse",
+         "fix_pattern=conditional_logic", "phase=training"]
+LIMIT_MSG = "bytes, more than the limit of 64 KiB (65536 bytes)"
+
+
+class Limits(unittest.TestCase):
+    """Free texts are bounded: one byte over 64 KiB is refused, from every
+    way in, and nothing changes; 64 KiB itself is taken."""
+
+    def setUp(self):
+        self.st = Study(members=[("alice", "annotator"),
+                                 ("bob", "annotator"),
+                                 ("carol", "adjudicator")])
+        self.item = "microsoft/DeepSpeed#4187"
+
+    def tearDown(self):
+        self.st.close()
+
+    def refused(self, *args, as_=None, env=None, what=""):
+        before = self.st.dump()
+        p = self.st.run(*args, as_=as_, env=env)
+        self.assertEqual(p.returncode, 1, p.stderr + p.stdout)
+        self.assertIn(what + " is %d %s" % (LIMIT + 1, LIMIT_MSG), p.stderr)
+        self.assertEqual(self.st.dump(), before)
+
+    def both_submit(self, item, alice=CODES, bob=CODES):
+        self.st.ok("label", item, *alice, "--submit", as_="alice")
+        self.st.ok("label", item, *bob, "--submit", as_="bob")
+
+    def screen(self, args, as_, keys, editor_text=None):
+        """Run a screen on a key script, $EDITOR writing `editor_text`
+        into the file it is given; returns the finished process."""
+        script = os.path.join(self.st.dir, "keys")
+        with open(script, "w") as f:
+            f.write(keys)
+        env = {"BUGCODER_KEYS": script, "BUGCODER_NO_DISPLAY": "1",
+               "LINES": "40", "COLUMNS": "120", "TERM": "dumb",
+               "XDG_CONFIG_HOME": os.path.join(self.st.dir, "cfg"),
+               "BUGCODER_DUMP_DIR": self.st.dir}
+        if editor_text is not None:
+            text = os.path.join(self.st.dir, "editor-text")
+            with open(text, "w") as f:
+                f.write(editor_text)
+            editor = os.path.join(self.st.dir, "editor.sh")
+            with open(editor, "w") as f:
+                f.write('#!/bin/sh\ncat "%s" > "$1"\n' % text)
+            os.chmod(editor, stat.S_IRWXU)
+            env["EDITOR"] = editor
+            env["VISUAL"] = ""
+        p = self.st.run(*args, as_=as_, env=env)
+        self.assertEqual(p.returncode, 0, p.stderr + p.stdout)
+        return p
+
+    def dump(self, name):
+        with open(os.path.join(self.st.dir, name)) as f:
+            return f.read()
+
+    def test_rationale(self):
+        self.both_submit(self.item, bob=["symptom=crash"] + CODES[1:])
+        self.refused("resolve", self.item, "symptom=hang", "--rationale",
+                     "r" * (LIMIT + 1), as_="carol", what="the rationale")
+        self.st.ok("resolve", self.item, "symptom=hang", "--rationale",
+                   "r" * LIMIT, as_="carol")
+        self.assertEqual(self.st.query(
+            "SELECT length(rationale) FROM resolutions"), [(LIMIT,)])
+
+    def test_proposal_name_and_definition(self):
+        for opt, what in (("--name", "the proposal's name"),
+                          ("--definition", "the proposal's definition")):
+            args = {"--name": "N", "--definition": "D"}
+            args[opt] = "x" * (LIMIT + 1)
+            self.refused("proposals", "add", self.item, "root_cause",
+                         "ckpt_format", "--name", args["--name"],
+                         "--definition", args["--definition"],
+                         as_="alice", what=what)
+        self.st.ok("proposals", "add", self.item, "root_cause",
+                   "ckpt_format", "--name", "n" * LIMIT, "--definition",
+                   "d" * LIMIT, as_="alice")
+
+    def test_memo_typed_pasted_or_from_the_editor(self):
+        memos = "SELECT count(*) FROM memos"
+        # pasted into the memo editor, Esc saves: refused, kept there
+        self.screen(["code", self.item], "alice",
+                    "m\n:paste %s\n<Esc>\n:dump-screen memo\n<C-g>\nq\n"
+                    % ("x" * (LIMIT + 1)))
+        self.assertIn("memo not saved: the memo is %d" % (LIMIT + 1),
+                      self.dump("memo"))
+        self.assertIn("Memo on", self.dump("memo"))
+        self.assertEqual(self.st.query(memos), [(0,)])
+        # from $EDITOR (M): refused, and the text opens in the memo
+        # editor rather than being lost
+        self.screen(["code", self.item], "alice",
+                    "M\n:dump-screen editor\n<C-g>\nq\n",
+                    editor_text="y" * (LIMIT + 1))
+        self.assertIn("memo not saved: the memo is %d" % (LIMIT + 1),
+                      self.dump("editor"))
+        self.assertIn("Memo on", self.dump("editor"))
+        self.assertIn("yyyyyyyy", self.dump("editor"))
+        self.assertEqual(self.st.query(memos), [(0,)])
+        # 64 KiB is a memo
+        self.screen(["code", self.item], "alice", "M\nq\n",
+                    editor_text="z" * LIMIT)
+        self.assertEqual(self.st.query("SELECT length(text) FROM memos"),
+                         [(LIMIT,)])
+
+    def test_settle_note(self):
+        self.both_submit(self.item)
+        self.screen(["code", self.item], "alice", "d\nq\n")
+        before = self.st.dump()
+        self.screen(["adjudicate", self.item], "carol",
+                    "S\n:paste %s\n<Enter>\n:dump-screen settle\n<Esc>\nq\n"
+                    % ("n" * (LIMIT + 1)))
+        self.assertIn("not saved: the settle note is %d" % (LIMIT + 1),
+                      self.dump("settle"))
+        self.assertEqual(self.st.dump(), before)
+        # from $EDITOR too (C-o in the settle dialog)
+        self.screen(["adjudicate", self.item], "carol",
+                    "S\n<C-o>\n:dump-screen settle2\n<Esc>\nq\n",
+                    editor_text="e" * (LIMIT + 1))
+        self.assertIn("not saved: the settle note is %d" % (LIMIT + 1),
+                      self.dump("settle2"))
+        self.assertEqual(self.st.dump(), before)
+        self.screen(["adjudicate", self.item], "carol",
+                    "S\n:paste %s\n<Enter>\nq\n" % ("n" * LIMIT))
+        self.assertEqual(self.st.query("SELECT length(note) FROM settled"),
+                         [(LIMIT,)])
+
+    def test_machine_rationale_and_note(self):
+        self.st.ok("member", "add", "bot", "--role", "machine")
+        self.st.ok("round", "create", "r1", "--items", self.item,
+                   "--annotators", "alice,bot")
+        answer = os.path.join(self.st.dir, "answer.json")
+        with open(answer, "w") as f:
+            json.dump({"labels": {"symptom": "hang",
+                                  "root_cause": "api_misuse",
+                                  "fix_pattern": ["conditional_logic"],
+                                  "phase": "training"},
+                       "rationale": "w" * (LIMIT + 1)}, f)
+        before = self.st.dump()
+        p = self.st.run("machine-code", "bot", "--command",
+                        "cat " + answer)
+        self.assertNotEqual(p.returncode, 0, p.stdout)
+        self.assertIn("the answer's rationale is %d %s" % (LIMIT + 1,
+                                                          LIMIT_MSG),
+                      p.stderr + p.stdout)
+        self.assertEqual(self.st.query(
+            "SELECT count(*) FROM machine_answers"), [(0,)])
+        self.refused("machine-code", "bot", "--command", "cat " + answer,
+                     "--note", "n" * (LIMIT + 1), what="--note")
 
 
 if __name__ == "__main__":
