@@ -7,16 +7,25 @@ real ./bugcoder on temporary studies.
 - memo, rationale, proposal name and definition, settle note, and a
   machine coder's rationale and note are at most 64 KiB: longer ones are
   refused naming the limit, by a command, a screen's editor or paste, or
-  $EDITOR, and the study is left as it was.
+  $EDITOR, and the study is left as it was;
+- a `backup` killed with SIGKILL mid-way leaves nothing under the chosen
+  name (no journal either), only a hidden temporary that the next backup
+  removes, and that next backup is whole.
 
 Standard library only.
 """
+import glob
 import json
 import os
+import random
+import signal
+import sqlite3
 import stat
+import subprocess
+import time
 import unittest
 
-from bchelp import Study
+from bchelp import BIN, Study
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -219,6 +228,106 @@ class Limits(unittest.TestCase):
             "SELECT count(*) FROM machine_answers"), [(0,)])
         self.refused("machine-code", "bot", "--command", "cat " + answer,
                      "--note", "n" * (LIMIT + 1), what="--note")
+
+
+class KilledBackup(unittest.TestCase):
+    """kill -9 a backup of a 60 MB study at ten points of its copy."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.st = Study(items=None)
+        items = os.path.join(cls.st.dir, "big.jsonl")
+        r = random.Random(7)
+        words = ["alpha", "beta", "gamma", "delta", "eps", "zeta"]
+        with open(items, "w") as f:
+            for i in range(1, 2501):
+                body = " ".join(r.choice(words) + str(r.randrange(1000))
+                                for _ in range(2000))
+                f.write(json.dumps({"repo": "big/repo", "number": i,
+                                    "title": "t%d" % i, "body": body}))
+                f.write("\n")
+        cls.st.ok("import", items)
+        os.unlink(items)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.st.close()
+
+    def leftovers(self, d):
+        return sorted(glob.glob(os.path.join(d, ".copy.db.bugcoder-tmp-*")))
+
+    def test_kill_mid_way_leaves_nothing_under_the_name(self):
+        d = os.path.join(self.st.dir, "out")
+        os.mkdir(d)
+        copy = os.path.join(d, "copy.db")
+        size = os.path.getsize(self.st.path)
+        killed = 0
+        for k in range(10):
+            p = subprocess.Popen([BIN, "--study", self.st.path, "backup",
+                                  copy], stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.DEVNULL)
+            # wait until the copy is k/10 written, then kill it
+            want = size * k // 10
+            deadline = time.monotonic() + 60
+            while p.poll() is None and time.monotonic() < deadline:
+                # whatever it writes to: its temporary, or the name
+                written = [t for t in self.leftovers(d) + [copy]
+                           if not t.endswith(("-journal", "-wal", "-shm"))]
+                try:
+                    if any(os.path.getsize(t) >= want and want
+                           for t in written if os.path.exists(t)):
+                        break
+                    if not want and written:
+                        break
+                except OSError:
+                    pass
+                time.sleep(0.0005)
+            if p.poll() is None:
+                p.send_signal(signal.SIGKILL)
+                killed += 1
+            p.wait()
+            if p.returncode == -signal.SIGKILL:
+                # nothing under the name, no journal beside it; one
+                # temporary at most (the killed one: the last backup
+                # removed the ones before)
+                self.assertFalse(os.path.exists(copy), k)
+                self.assertEqual(glob.glob(copy + "*"), [], k)
+                self.assertLessEqual(
+                    len([t for t in self.leftovers(d)
+                         if not t.endswith(("-journal", "-wal", "-shm"))]),
+                    1, self.leftovers(d))
+            else:
+                # it finished first: then the copy is whole
+                self.assertEqual(p.returncode, 0, k)
+                os.unlink(copy)
+        self.assertGreaterEqual(killed, 8)
+        self.assertNotEqual(self.leftovers(d), [])
+        # the next backup to the name is not refused, and cleans up
+        out = self.st.ok("backup", copy)
+        self.assertIn("copy.db", out)
+        self.assertEqual(self.leftovers(d), [])
+        self.assertEqual(sorted(os.listdir(d)), ["copy.db"])
+        self.assertEqual(stat.S_IMODE(os.stat(copy).st_mode), 0o600)
+        with sqlite3.connect(copy) as c:
+            self.assertEqual(c.execute("PRAGMA integrity_check").fetchall(),
+                             [("ok",)])
+            self.assertEqual(c.execute("PRAGMA journal_mode").fetchall(),
+                             [("delete",)])
+            self.assertEqual(c.execute("SELECT count(*) FROM items")
+                             .fetchall(), [(2500,)])
+
+    def test_existing_file_never_replaced(self):
+        d = os.path.join(self.st.dir, "keep")
+        os.mkdir(d)
+        keep = os.path.join(d, "keep.db")
+        with open(keep, "w") as f:
+            f.write("mine")
+        p = self.st.run("backup", keep)
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("keep.db: already exists; name a new file", p.stderr)
+        with open(keep) as f:
+            self.assertEqual(f.read(), "mine")
+        self.assertEqual(os.listdir(d), ["keep.db"])
 
 
 if __name__ == "__main__":
