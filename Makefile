@@ -196,6 +196,9 @@ check-layering:
 		echo 'core/ and exports/ must not include curses' >&2; exit 1; fi
 	@if grep -nE 'sqlite3_|store_(prepare|exec)' cli/*.[ch] tui/*.[ch] 2>/dev/null; then \
 		echo 'cli/ and tui/ hold no SQL: read and write the study through core/' >&2; exit 1; fi
+	@if grep -nE 'getenv *\( *("BUGCODER_|[^") ])' core/*.c cli/*.c tui/*.c exports/*.c 2>/dev/null | \
+		grep -vE '^core/priv\.c:|getenv *\( *"BUGCODER_STUDY"'; then \
+		echo 'test hooks (BUGCODER_*) are read through priv_hook_env() only, which ignores them in a privileged program' >&2; exit 1; fi
 
 # Line and branch coverage of the whole suite (C and Python layers), per
 # folder: an instrumented build, the suite, then tests/coverage.py (gcovr).
@@ -217,12 +220,48 @@ bench: test-deps
 
 # libFuzzer targets (clang); not part of `make test`:
 #   make fuzz && tests/fuzz/fuzz_text -max_total_time=60
-FUZZ_BIN = tests/fuzz/fuzz_text tests/fuzz/fuzz_codebook tests/fuzz/fuzz_diff
+# One harness a parser of user input (tests/fuzz/fuzz_NAME.c), each with
+# its seeds in tests/fuzz/seeds/NAME/.  The library code is built once,
+# instrumented, into tests/fuzz/obj/ and an archive the harnesses link.
+# `make fuzz-smoke` runs every harness FUZZ_TIME seconds from its seeds
+# (new inputs go to tests/tmp/fuzz/, never into the seeds) and fails on
+# a crash, a leak, a timeout (FUZZ_TIMEOUT seconds for one input) or
+# running out of memory; what failed is kept as tests/tmp/fuzz/NAME-*.
+FUZZ_NAMES = text codebook diff evidence keys csv labels sheet urls \
+	machine html label_line
+FUZZ_BIN = $(addprefix tests/fuzz/fuzz_,$(FUZZ_NAMES))
+FUZZ_CC ?= clang
+FUZZ_TIME ?= 20
+FUZZ_TIMEOUT ?= 10
 FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -I. \
-	-g -O1 -fsanitize=fuzzer,address,undefined $(PKG_CFLAGS)
+	-g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
+	-fno-sanitize-recover=undefined $(PKG_CFLAGS)
+FUZZ_OBJ = $(patsubst %.c,tests/fuzz/obj/%.o,$(CORE_SRC) $(TUI_SRC))
 fuzz: $(FUZZ_BIN)
-tests/fuzz/%: tests/fuzz/%.c $(CORE_SRC) $(wildcard core/*.h)
-	$(QUIET_LINK)clang $(FUZZ_CFLAGS) $(CPPFLAGS) -o $@ $< $(CORE_SRC) $(PKG_LIBS)
+tests/fuzz/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(QUIET_CC)$(FUZZ_CC) $(FUZZ_CFLAGS) $(CPPFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+tests/fuzz/obj/libfuzz.a: $(FUZZ_OBJ)
+	$(QUIET_AR)rm -f $@ && $(AR) rcs $@ $^
+tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/obj/libfuzz.a $(wildcard tests/fuzz/*.h)
+	$(QUIET_LINK)$(FUZZ_CC) $(FUZZ_CFLAGS) $(CPPFLAGS) -fsanitize=fuzzer -o $@ $< tests/fuzz/obj/libfuzz.a $(PKG_LIBS)
+fuzz-smoke: $(FUZZ_BIN)
+	@rm -rf tests/tmp/fuzz && mkdir -p tests/tmp/fuzz && ok=1; \
+	for n in $(FUZZ_NAMES); do \
+		mkdir -p tests/tmp/fuzz/$$n; \
+		if tests/fuzz/fuzz_$$n -max_total_time=$(FUZZ_TIME) \
+			-timeout=$(FUZZ_TIMEOUT) -rss_limit_mb=2048 \
+			-artifact_prefix=tests/tmp/fuzz/$$n- -print_final_stats=1 \
+			tests/tmp/fuzz/$$n tests/fuzz/seeds/$$n \
+			>tests/tmp/fuzz/$$n.log 2>&1; then \
+			echo "fuzz $$n: ok, $$(sed -n 's/^stat::number_of_executed_units: *//p' tests/tmp/fuzz/$$n.log) runs"; \
+		else \
+			echo "fuzz $$n: FAILED (tests/tmp/fuzz/$$n.log)" >&2; \
+			grep -E '^(==[0-9]+==ERROR|SUMMARY|.*runtime error)' tests/tmp/fuzz/$$n.log | head -5 >&2; \
+			ok=0; \
+		fi; \
+	done; [ $$ok = 1 ]
+-include $(wildcard tests/fuzz/obj/*/*.d)
 
 # ---- install --------------------------------------------------------------
 
@@ -288,9 +327,9 @@ clean:
 	rm -f bugcoder BUILD-FLAGS BUILD-VERSION tui/bugcoder.1 exports/analysis_r.inc $(TOOL_BIN) $(TEST_BIN) $(FUZZ_BIN)
 	rm -f */*.o */*.d */*/*.o */*/*.d */*.a
 	rm -f */*.gcda */*.gcno */*/*.gcda */*/*.gcno
-	rm -rf tests/tmp
+	rm -rf tests/tmp tests/fuzz/obj
 
-.PHONY: all deps test-deps test check test-build coverage check-layering hdr-check syntax-check demo bench fuzz install install-server uninstall clean FORCE
+.PHONY: all deps test-deps test check test-build coverage check-layering hdr-check syntax-check demo bench fuzz fuzz-smoke install install-server uninstall clean FORCE
 .SECONDARY:
 
 -include $(wildcard */*.d */*/*.d)

@@ -14,6 +14,7 @@
 #include "cli/cli.h"
 #include "core/buf.h"
 #include "core/item.h"
+#include "core/limits.h"
 #include "core/machine.h"
 #include "core/round.h"
 #include "core/sha256.h"
@@ -116,6 +117,7 @@ CMD(machine_code)
 		"answer\n"
 		"  --note TEXT     e.g. the prompt's version, kept with each "
 		"answer\n"
+		"                  (at most 64 KiB, as an answer's rationale)\n"
 		"\n"
 		"  e.g. bugcoder machine-code gpt --command ./ask-model.sh "
 		"--round r1";
@@ -162,6 +164,10 @@ CMD(machine_code)
 	if (timeout_s && parse_count(timeout_s, 86400L, &timeout) < 0) {
 		ret = cli_usage_error(usage, "--timeout %s: not a number of "
 				      "seconds (1 to 86400)", timeout_s);
+		goto out;
+	}
+	if (limit_text("--note", note, &c->err) < 0) {
+		ret = cli_fail(c);
 		goto out;
 	}
 	if ((ret = cli_open(c, CLI_MEMBER)))

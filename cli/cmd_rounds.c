@@ -15,6 +15,7 @@
 #include "core/evidence.h"
 #include "core/item.h"
 #include "core/label.h"
+#include "core/label_line.h"
 #include "core/labels_csv.h"
 #include "core/gate.h"
 #include "core/round.h"
@@ -331,65 +332,25 @@ static int label_item(struct cli *c, const struct codebook *cb,
 	return 0;
 }
 
-/* One line of `label --from`: its words in `words` (pointing into
- * `line`, which is changed).  Returns the number of words. */
-static int split_words(char *line, const char **words, int max)
+/* Save one line of `label --from` (core/label_line), in the caller's
+ * transaction.  0, or -1 with c->err filled. */
+static int label_line_save(struct cli *c, const struct codebook *cb,
+			   const struct label_line *ll)
 {
-	int n = 0;
-	char *p = line;
+	long long id = item_find(&c->st, ll->item, &c->err);
+	size_t i;
 
-	while (*p) {
-		while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
-			*p++ = '\0';
-		if (!*p)
-			break;
-		if (n == max)
-			return max + 1;
-		words[n++] = p;
-		while (*p && *p != ' ' && *p != '\t' && *p != '\r' &&
-		       *p != '\n')
-			p++;
-	}
-	return n;
-}
-
-#define MAX_WORDS 256
-
-/* One line of `label --from` into pos[] (ITEM and DIM=CODE words) and
- * *submit.  Returns the number of positional words (0 for a blank or
- * comment line), or -1 with c->err naming the line. */
-static int parse_from_line(struct cli *c, char *line, const char *name,
-			   long lineno, const char **pos, int *submit)
-{
-	const char *words[MAX_WORDS];
-	int n, i, npos = 0;
-
-	*submit = 0;
-	n = split_words(line, words, MAX_WORDS);
-	if (n == 0 || words[0][0] == '#')
-		return 0;
-	if (n > MAX_WORDS)
-		return err_set(&c->err, ERR_INPUT, "%s:%ld: more than %d "
-			       "words", name, lineno, MAX_WORDS);
-	for (i = 0; i < n; i++) {
-		if (!strcmp(words[i], "--submit"))
-			*submit = 1;
-		else if (words[i][0] == '-' && words[i][1])
-			return err_set(&c->err, ERR_INPUT, "%s:%ld: unknown "
-				       "option %s (a line is ITEM DIM=CODE "
-				       "... [--submit])", name, lineno,
-				       words[i]);
-		else
-			pos[npos++] = words[i];
-	}
-	if (npos < 1 || (npos < 2 && !*submit))
-		return err_set(&c->err, ERR_INPUT, "%s:%ld: expected ITEM "
-			       "DIM=CODE ... [--submit]", name, lineno);
-	for (i = 1; i < npos; i++)
-		if (!strchr(pos[i], '=') || pos[i][0] == '=')
-			return err_set(&c->err, ERR_INPUT, "%s:%ld: '%s' is "
-				       "not DIM=CODE", name, lineno, pos[i]);
-	return npos;
+	if (id < 0)
+		return -1;
+	for (i = 0; i < ll->nr_dims; i++)
+		if (label_set(&c->st, &c->actor, cb, id, ll->dims[i].dim,
+			      (const char *const *)ll->dims[i].codes,
+			      ll->dims[i].nr, 0, &c->err) < 0)
+			return -1;
+	if (ll->submit && label_submit(&c->st, &c->actor, cb, id,
+				       &c->err) < 0)
+		return -1;
+	return 0;
 }
 
 /* `label --from FILE`: one `ITEM DIM=CODE ... [--submit]` per line, so
@@ -403,7 +364,6 @@ static int label_from(struct cli *c, const char *from)
 	const char *name = is_stdin ? "stdin" : from;
 	struct codebook cb = CODEBOOK_INIT;
 	struct buf in = BUF_INIT;
-	const char *pos[MAX_WORDS];
 	long items = 0, submitted = 0;
 	int pass, ret = 0, in_tx = 0, fd;
 
@@ -439,34 +399,24 @@ static int label_from(struct cli *c, const char *from)
 		while (p < end) {
 			const char *nl = memchr(p, '\n', (size_t)(end - p));
 			size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
-			char *line = xstrndup(p, len);
-			int npos, submit;
+			struct label_line ll = LABEL_LINE_INIT;
+			int rc = label_line_parse(p, len, &ll, &c->err);
 
-			lineno++;
-			/* a NUL would end the line early, unseen */
-			if (memchr(p, '\0', len)) {
-				err_set(&c->err, ERR_INPUT, "%s:%ld: a NUL byte "
-					"in the line", name, lineno);
-				free(line);
-				goto fail;
-			}
 			p += len + (nl != NULL);
-			npos = parse_from_line(c, line, name, lineno, pos,
-					       &submit);
-			if (npos > 0 && pass == 1) {
-				if (label_item(c, &cb, pos, npos,
-					       submit) < 0) {
-					err_prefix(&c->err, "%s:%ld", name,
-						   lineno);
-					npos = -1;
+			lineno++;
+			if (rc > 0 && pass == 1) {
+				if (label_line_save(c, &cb, &ll) < 0) {
+					rc = -1;
 				} else {
 					items++;
-					submitted += submit;
+					submitted += ll.submit;
 				}
 			}
-			free(line);
-			if (npos < 0)
+			label_line_release(&ll);
+			if (rc < 0) {
+				err_prefix(&c->err, "%s:%ld", name, lineno);
 				goto fail;
+			}
 		}
 	}
 	if (store_commit(&c->st, &c->err) < 0)

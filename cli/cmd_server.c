@@ -258,7 +258,10 @@ CMD(backup)
 		"  FILE  where the copy goes: a new file (an existing one is "
 		"refused),\n"
 		"        created readable and writable by you only (mode "
-		"0600)\n"
+		"0600); written\n"
+		"        under a hidden name beside it and renamed when whole, "
+		"so a\n"
+		"        killed backup leaves nothing under FILE\n"
 		"\n"
 		"  e.g. bugcoder backup llm-2024-05-01.db";
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));

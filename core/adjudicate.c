@@ -12,6 +12,7 @@
 
 #include "core/audit.h"
 #include "core/buf.h"
+#include "core/limits.h"
 #include "core/suggest.h"
 
 static const char *const causes[] = {
@@ -436,6 +437,8 @@ int adjudicate_resolve(struct store *st, const struct actor *a,
 	if (!rationale || !*rationale)
 		return err_set(e, ERR_INPUT, "a resolution needs a rationale "
 			       "(--rationale TEXT)");
+	if (limit_text("the rationale", rationale, e) < 0)
+		return -1;
 	if (cause && *cause && !adjudicate_valid_cause(cause))
 		return err_set(e, ERR_INPUT, "--cause %s: one of guideline_gap, "
 			       "slip, ambiguous, code_missing", cause);
@@ -562,6 +565,8 @@ int adjudicate_settle(struct store *st, const struct actor *a,
 
 	if (actor_require(a, ROLES(ROLE_OWNER) | ROLES(ROLE_ADJUDICATOR),
 			  "adjudication", e) < 0)
+		return -1;
+	if (limit_text("the settle note", note, e) < 0)
 		return -1;
 	if (store_begin(st, e) < 0)
 		return -1;

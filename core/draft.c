@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/limits.h"
 
 static const char *kind_name(enum draft_kind k)
 {
@@ -48,6 +49,9 @@ int draft_save(struct store *st, const struct actor *a, long long item_id,
 	if (!a->member_id)
 		return err_set(e, ERR_PERM, "%s is not a member of this study",
 			       a->name);
+	for (i = 0; i < n; i++)
+		if (limit_text("the draft", fields[i].text, e) < 0)
+			return -1;
 	if (store_begin(st, e) < 0)
 		return -1;
 	if (remove_rows(st, a, item_id, kind, dim, e) < 0)

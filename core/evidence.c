@@ -165,6 +165,8 @@ static int ends_like_side(const char *path)
 
 void evidence_format(const struct evidence_cite *c, struct buf *out)
 {
+	/* the new side is said when the path's end would read as a side,
+	 * so that the compact form parses back to this citation */
 	if (c->pane == EVIDENCE_DIFF)
 		buf_addf(out, "diff:%s:%s", c->path, c->old_side ? "old:" :
 			 ends_like_side(c->path) ? "new:" : "");

@@ -11,6 +11,7 @@
 #include "core/audit.h"
 #include "core/buf.h"
 #include "core/item.h"
+#include "core/limits.h"
 #include "core/study.h"
 #include "core/suggest.h"
 
@@ -510,6 +511,8 @@ int label_memo(struct store *st, const struct actor *a, long long item_id,
 	char *old = NULL;
 	int ret = -1, rc;
 
+	if (limit_text("the memo", text, e) < 0)
+		return -1;
 	if (store_begin(st, e) < 0)
 		return -1;
 	if (label_check_access(st, a, item_id, e) < 0)
@@ -625,6 +628,9 @@ int label_propose(struct store *st, const struct actor *a,
 	if (!name || !*name || !definition || !*definition)
 		return err_set(e, ERR_INPUT, "a proposal needs a name and a "
 			       "definition");
+	if (limit_text("the proposal's name", name, e) < 0 ||
+	    limit_text("the proposal's definition", definition, e) < 0)
+		return -1;
 	if (store_begin(st, e) < 0)
 		return -1;
 	if (study_codebook_current(st, cb, e) < 0 ||

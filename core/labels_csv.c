@@ -422,6 +422,29 @@ int labels_import_opts(struct store *st, const struct actor *a,
 		       struct labels_import_stats *stats, struct err *e)
 {
 	struct buf text = BUF_INIT;
+	int ret;
+
+	memset(stats, 0, sizeof(*stats));
+	if (a->role != ROLE_OWNER && a->role != ROLE_ANNOTATOR)
+		return err_set(e, ERR_PERM, "labels import: only annotators "
+			       "and the owner");
+	if (buf_read_file(&text, path) < 0) {
+		ret = err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
+		buf_release(&text);
+		return ret;
+	}
+	ret = labels_import_text(st, a, cb, text.ptr, text.len, path, submit,
+				 annotator, stats, e);
+	buf_release(&text);
+	return ret;
+}
+
+int labels_import_text(struct store *st, const struct actor *a,
+		       const struct codebook *cb, const char *text,
+		       size_t len, const char *path, int submit,
+		       const char *annotator,
+		       struct labels_import_stats *stats, struct err *e)
+{
 	struct csv raw = CSV_INIT, csv = CSV_INIT;
 	struct row *rows = NULL;
 	const char **codes = NULL;
@@ -432,13 +455,8 @@ int labels_import_opts(struct store *st, const struct actor *a,
 	if (a->role != ROLE_OWNER && a->role != ROLE_ANNOTATOR)
 		return err_set(e, ERR_PERM, "labels import: only annotators "
 			       "and the owner");
-	if (buf_read_file(&text, path) < 0) {
-		err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
-		goto out;
-	}
-	if (csv_parse_sep(&raw, text.ptr, text.len, csv_sniff(text.ptr,
-							       text.len),
-			  path, e) < 0)
+	if (csv_parse_sep(&raw, text, len, csv_sniff(text, len), path,
+			  e) < 0)
 		goto out;
 	if (!raw.nr) {
 		err_set(e, ERR_INPUT, "%s: empty file, no header", path);
@@ -514,6 +532,5 @@ out:
 	free(rows);
 	csv_release(&csv);
 	csv_release(&raw);
-	buf_release(&text);
 	return ret;
 }

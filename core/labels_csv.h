@@ -17,6 +17,8 @@
 #ifndef BUGCODER_LABELS_CSV_H
 #define BUGCODER_LABELS_CSV_H
 
+#include <stddef.h>
+
 #include "core/codebook.h"
 #include "core/err.h"
 #include "core/member.h"
@@ -46,6 +48,13 @@ int labels_import(struct store *st, const struct actor *a,
  */
 int labels_import_opts(struct store *st, const struct actor *a,
 		       const struct codebook *cb, const char *path, int submit,
+		       const char *annotator,
+		       struct labels_import_stats *stats, struct err *e);
+/* labels_import_opts() of the file's text[0..len), read from `path`
+ * (which errors name). */
+int labels_import_text(struct store *st, const struct actor *a,
+		       const struct codebook *cb, const char *text,
+		       size_t len, const char *path, int submit,
 		       const char *annotator,
 		       struct labels_import_stats *stats, struct err *e);
 

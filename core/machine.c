@@ -21,6 +21,7 @@
 #include "core/audit.h"
 #include "core/item.h"
 #include "core/label.h"
+#include "core/limits.h"
 #include "core/priv.h"
 
 /* the start of the command's stderr kept for the reason of a failure */
@@ -307,6 +308,9 @@ int machine_parse(const struct codebook *cb, const char *text, size_t len,
 		}
 	}
 	v = cJSON_GetObjectItemCaseSensitive(doc, "rationale");
+	if (cJSON_IsString(v) &&
+	    limit_text("the answer's rationale", v->valuestring, e) < 0)
+		goto out;
 	if (cJSON_IsString(v))
 		ans->rationale = xstrdup(v->valuestring);
 	v = cJSON_GetObjectItemCaseSensitive(doc, "model");
@@ -619,7 +623,9 @@ int machine_store(struct store *st, const struct actor *a,
 	size_t i;
 	int ret = -1;
 
-	if (actor_require(a, ROLES(ROLE_OWNER), "machine-code", e) < 0)
+	if (actor_require(a, ROLES(ROLE_OWNER), "machine-code", e) < 0 ||
+	    limit_text("--note", p->note, e) < 0 ||
+	    limit_text("the answer's rationale", ans->rationale, e) < 0)
 		return -1;
 	if (store_begin(st, e) < 0)
 		return -1;

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -165,7 +166,10 @@ void priv_close_fds(int from)
 
 const char *priv_hook_env(const char *name)
 {
-	if (priv.setgid || getegid() != getgid())
+	/* AT_SECURE: started setuid, setgid or with file capabilities,
+	 * whether or not the privilege is still held */
+	if (priv.setgid || getegid() != getgid() || geteuid() != getuid() ||
+	    getauxval(AT_SECURE))
 		return NULL;
 	return getenv(name);
 }

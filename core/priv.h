@@ -86,8 +86,12 @@ void priv_clean_env(void);
 /* In a child about to exec: close every descriptor from `from` up. */
 void priv_close_fds(int from);
 
-/* getenv() for test and benchmark hooks: NULL whenever the program runs
- * setgid, whatever the environment says.  Borrowed. */
+/* getenv() for test and benchmark hooks (every BUGCODER_* variable but
+ * BUGCODER_STUDY): NULL whenever the program holds or was started with
+ * a privilege it was not given by its caller (setgid or setuid, file
+ * capabilities), whatever the environment says.  Borrowed.  The hooks
+ * are read through this one guard only: `make check-layering` fails on
+ * a getenv() of one elsewhere. */
 const char *priv_hook_env(const char *name);
 
 /* The server install's settings, or NULL for a personal install (no

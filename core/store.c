@@ -23,6 +23,7 @@
 
 #include "core/audit.h"
 #include "core/buf.h"
+#include "core/partial.h"
 #include "core/priv.h"
 #include "core/replay.h"
 #include "core/schema.sql.h"
@@ -974,23 +975,28 @@ int store_check(struct store *st, int full, struct err *e)
 
 int store_backup(struct store *st, const char *path, struct err *e)
 {
+	struct partial part = PARTIAL_INIT;
 	sqlite3 *dst = NULL;
 	sqlite3_backup *b = NULL;
 	struct buf plain = BUF_INIT;
-	int fd, rc, ret = -1;
+	int rc, ret = -1;
 
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
-		  0600);
-	if (fd < 0)
-		return err_set(e, ERR_IO, "%s: %s", path, errno == EEXIST ?
-			       "already exists; name a new file" :
-			       strerror(errno));
-	close(fd);
-	if (sqlite3_open_v2(store_plain_name(path, &plain), &dst,
+	/* written under a temporary name (core/partial), so a backup
+	 * killed mid-way leaves nothing under `path` */
+	if (partial_open(&part, path, e) < 0)
+		return -1;
+	if (sqlite3_open_v2(store_plain_name(part.tmp, &plain), &dst,
 			    SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX,
 			    VFS_PLAIN) != SQLITE_OK) {
 		err_set(e, ERR_IO, "%s: %s", path, dst ? sqlite3_errmsg(dst) :
 			"cannot open");
+		goto out;
+	}
+	/* private until it is whole: no journal, no syncs but the last */
+	if (sqlite3_exec(dst, "PRAGMA journal_mode = OFF; "
+			 "PRAGMA synchronous = OFF", NULL, NULL, NULL) !=
+	    SQLITE_OK) {
+		err_set(e, ERR_IO, "%s: %s", path, sqlite3_errmsg(dst));
 		goto out;
 	}
 	b = sqlite3_backup_init(dst, "main", st->db, "main");
@@ -1020,8 +1026,10 @@ int store_backup(struct store *st, const char *path, struct err *e)
 out:
 	if (dst && sqlite3_close(dst) != SQLITE_OK && ret == 0)
 		ret = err_set(e, ERR_IO, "%s: closing the copy failed", path);
-	if (ret < 0)
-		unlink(path);
+	if (ret == 0)
+		ret = partial_publish(&part, e);
+	else
+		partial_abort(&part);
 	buf_release(&plain);
 	return ret;
 }
@@ -1079,7 +1087,7 @@ void store_remove_reader(struct store *st, struct store_reader *r)
  */
 static void test_begin_gate(void)
 {
-	const char *gate = getenv("BUGCODER_TEST_BEGIN_GATE");
+	const char *gate = priv_hook_env("BUGCODER_TEST_BEGIN_GATE");
 	struct timespec ts = { 0, 10 * 1000 * 1000 };
 	struct buf waiting = BUF_INIT;
 	FILE *f;

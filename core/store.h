@@ -119,9 +119,12 @@ void store_close(struct store *st);
 void store_checkpoint(struct store *st);
 
 /* Write a consistent copy of the study to `path` through SQLite's online
- * backup API (others may keep working meanwhile).  `path` must not exist;
- * it is created 0600 as the user (never with the group privilege), and
- * removed again on failure.  Returns 0, or -1 with `e` filled. */
+ * backup API (others may keep working meanwhile).  `path` must not exist.
+ * The copy is written 0600 as the user (never with the group privilege)
+ * under a hidden temporary name beside it (core/partial) and renamed to
+ * `path` when whole: a failed or killed backup leaves nothing under
+ * `path`, and the next one removes what a killed one left.  Returns 0, or
+ * -1 with `e` filled. */
 int store_backup(struct store *st, const char *path, struct err *e);
 
 /* SQLite's integrity check: PRAGMA quick_check (`full` 0) or

@@ -170,8 +170,7 @@ class ServerInstall(unittest.TestCase):
                         "BUGCODER_STUDY=" + study, "tmux", "-S", sock,
                         "new-session", "-d", "-x", "120", "-y", "40",
                         "exec %s code" % (binary or self.bin)], check=True)
-        self.addCleanup(subprocess.run, tmux + ["kill-server"],
-                        capture_output=True)
+        self.addCleanup(self.close_screen, user, tmux)
         end = time.time() + 15
         screen = ""
         while time.time() < end:
@@ -181,6 +180,16 @@ class ServerInstall(unittest.TestCase):
                 return tmux
             time.sleep(0.1)
         self.fail("the screen did not open:\n" + screen)
+
+    def close_screen(self, user, tmux):
+        """End `user`'s screen and wait until its bugcoder has exited
+        (a screen still closing holds the study open for the next test)."""
+        subprocess.run(tmux + ["kill-server"], capture_output=True)
+        end = time.time() + 15
+        while time.time() < end and subprocess.run(
+                ["pgrep", "-u", user, "-x", "bugcoder"],
+                capture_output=True).returncode == 0:
+            time.sleep(0.1)
 
     def wait_for(self, path, timeout=10):
         end = time.time() + timeout
@@ -343,6 +352,16 @@ class ServerInstall(unittest.TestCase):
                         env={"BUGCODER_KEYS": "q", "TERM": "dumb",
                              "BUGCODER_NO_DISPLAY": "1"})
         self.assertNotEqual(p.returncode, 0)
+        # the write-lock gate: honoured, it would make PATH.waiting and
+        # wait a minute for PATH
+        gates = tempfile.mkdtemp(prefix="gate.", dir=self.tmp)
+        os.chmod(gates, 0o1777)
+        gate = os.path.join(gates, "gate")
+        start = time.monotonic()
+        self.must(self.alice, "label", self.items[3], "symptom=hang",
+                  env={"BUGCODER_TEST_BEGIN_GATE": gate})
+        self.assertLess(time.monotonic() - start, 30)
+        self.assertEqual(os.listdir(gates), [])
 
     def test_concurrent_labels_umask_022(self):
         # each call changes one label, so each is one audit row

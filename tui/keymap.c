@@ -25,6 +25,10 @@ struct binding {
 	enum action action;
 };
 
+/* The function keys curses has: F1 to F63 (terminals send F13 and up
+ * for F1-F12 with Shift, Control or both). */
+#define KEYMAP_F_MAX 63
+
 #define ACTION_NAME(id, name, help) name,
 static const char *const action_names[] = { ACTION_LIST(ACTION_NAME) };
 #undef ACTION_NAME
@@ -382,11 +386,47 @@ static const char *bind_line(char *line, char why[160])
 	return NULL;
 }
 
+int keymap_load_text(const char *text, size_t len, const char *origin,
+		     struct buf *warn)
+{
+	const char *p = text, *end = text + len;
+	int bad = 0, nr = 0;
+
+	keymap_reset();
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		char *line = xstrndup(p, n), why[160];
+		const char *err;
+
+		nr++;
+		if (memchr(p, '\0', n)) {
+			err = "a NUL byte in the line";
+		} else {
+			if (n && line[n - 1] == '\r')
+				line[n - 1] = '\0';
+			err = bind_line(line, why);
+		}
+		if (err) {
+			struct buf safe = BUF_INIT;
+
+			/* the file's words go to a terminal: sanitized */
+			text_sanitize(&safe, err, strlen(err), 8, 0);
+			buf_addf(warn, "%s:%d: %s (line ignored)\n", origin, nr,
+				 safe.ptr);
+			buf_release(&safe);
+			bad++;
+		}
+		free(line);
+		p += n + (nl ? 1 : 0);
+	}
+	return bad;
+}
+
 int keymap_load(const char *path, struct buf *warn)
 {
 	struct buf def = BUF_INIT, text = BUF_INIT;
-	const char *p;
-	int bad = 0, nr = 0;
+	int bad = 0;
 
 	keymap_reset();
 	settings_reset();
@@ -409,35 +449,7 @@ int keymap_load(const char *path, struct buf *warn)
 		}
 		goto out;
 	}
-	for (p = text.ptr; p < text.ptr + text.len;) {
-		const char *end = text.ptr + text.len;
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		char *line = xstrndup(p, len), why[160];
-		const char *err;
-
-		nr++;
-		/* a NUL would cut the line (and used to end the file) */
-		if (memchr(p, '\0', len)) {
-			err = "a NUL byte in the line";
-		} else {
-			if (len && line[len - 1] == '\r')
-				line[len - 1] = '\0';
-			err = bind_line(line, why);
-		}
-		if (err) {
-			struct buf safe = BUF_INIT;
-
-			/* the file's words go to a terminal: sanitized */
-			text_sanitize(&safe, err, strlen(err), 8, 0);
-			buf_addf(warn, "%s:%d: %s (line ignored)\n", path, nr,
-				 safe.ptr);
-			buf_release(&safe);
-			bad++;
-		}
-		free(line);
-		p += len + (nl ? 1 : 0);
-	}
+	bad = keymap_load_text(text.ptr, text.len, path, warn);
 out:
 	buf_release(&def);
 	buf_release(&text);
@@ -485,7 +497,7 @@ const char *keyname_of(int key, char out[32])
 	if (TK_IS_FN(key)) {
 		int k = key - TK_FN_BASE;
 
-		if (k >= KEY_F(1) && k <= KEY_F(24))
+		if (k >= KEY_F(1) && k <= KEY_F(KEYMAP_F_MAX))
 			snprintf(out, 32, "<F%d>", k - KEY_F0);
 		else
 			snprintf(out, 32, "<key%d>", k);
@@ -565,8 +577,12 @@ size_t key_parse(const char *s, size_t len, int *key)
 		    name[1] <= '9') {
 			int f = name[1] - '0';
 
-			if (nl == 3 && name[2] >= '0' && name[2] <= '9')
+			if (nl == 3 && (name[2] < '0' || name[2] > '9'))
+				return 0;
+			if (nl == 3)
 				f = f * 10 + name[2] - '0';
+			if (f > KEYMAP_F_MAX)
+				return 0;
 			*key = TK_FN(KEY_F(f));
 			return nl + 2;
 		}

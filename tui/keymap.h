@@ -268,6 +268,10 @@ void keymap_reset(void);
  * line); returns the number of bad lines, or -1 when the file exists but
  * cannot be read (said in `warn`). */
 int keymap_load(const char *path, struct buf *warn);
+/* keymap_load() of the keys file's text[0..len), read from `origin` (a
+ * path, for the warnings).  A line holding a NUL byte is a bad line. */
+int keymap_load_text(const char *text, size_t len, const char *origin,
+		     struct buf *warn);
 /* The keymap named `name`, or -1. */
 int keymap_by_name(const char *name);
 /* The action named `name`, or -1. */

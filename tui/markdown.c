@@ -96,19 +96,30 @@ struct md {
 
 static void section_title(struct md *m, const char *title);
 
+/* The anchor of a line starting at byte `off` of the current block; never
+ * below the line before's (a blank line or a rule after a block of
+ * several lines would be), as doc_find_anchor() bisects. */
 static unsigned long long anchor(struct md *m, size_t off)
 {
+	unsigned long long a;
+
 	if (off > 0xfffff)
 		off = 0xfffff;
-	return m->base + ((unsigned long long)(m->block & 0xfffff) << 20) +
-	       off;
+	a = m->base + ((unsigned long long)(m->block & 0xfffff) << 20) + off;
+	if (m->d->nr && m->d->lines[m->d->nr - 1].anchor > a)
+		a = m->d->lines[m->d->nr - 1].anchor;
+	return a;
 }
 
 /* The lines rendered from here on come from block n's source lines. */
 static void src_block(struct md *m, cmark_node *n)
 {
-	doc_source(m->d, cmark_node_get_start_line(n),
-		   cmark_node_get_end_line(n));
+	int first = cmark_node_get_start_line(n);
+	int last = cmark_node_get_end_line(n);
+
+	/* cmark-gfm ends an HTML block that opens a quote's line ("><?x?>")
+	 * on the line before it starts */
+	doc_source(m->d, first, last < first ? first : last);
 }
 
 static struct container *top(struct md *m)
@@ -831,8 +842,14 @@ static void table(struct md *m, cmark_node *tbl)
 			struct cell *k = &cells[nrows * ncols + c];
 
 			if (cell) {
+				char *nl;
+
 				collect_inlines(m, cell, SLOT_NORMAL);
 				k->text = xstrndup(m->para.ptr, m->para.len);
+				/* a row is one line: a <br> in a cell (GitHub
+				 * tables use them) is a space */
+				while ((nl = strchr(k->text, '\n')))
+					*nl = ' ';
 				cell = cmark_node_next(cell);
 			} else {
 				k->text = xstrdup("");

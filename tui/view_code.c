@@ -1072,9 +1072,12 @@ static int code_action(struct screen *scr, enum action a, int key)
 			const char *old = scr->coding.memo ?
 					  scr->coding.memo : "";
 
-			if (strcmp(old, text))
-				screen_save_memo(scr, text);
-			else
+			/* not saved (too long, say): kept in the memo
+			 * editor, to be cut and saved there */
+			if (strcmp(old, text) &&
+			    screen_save_memo(scr, text) < 0)
+				screen_push_with(scr, &memo_view_ops, text);
+			else if (!strcmp(old, text))
 				screen_msg(scr, MSG_INFO, "memo unchanged");
 			free(text);
 		}

@@ -5,7 +5,8 @@
  * A multi-line editor for the actor's memo on the item.  Esc (or C-x)
  * saves - one transaction, confirmed on the status line - and closes;
  * C-g closes without saving; C-o hands the text to $VISUAL/$EDITOR and
- * saves what comes back at once.  A memo being typed when the screen is
+ * saves what comes back at once; what the study refuses (a memo is at
+ * most 64 KiB: core/limits) stays in the editor.  A memo being typed when the screen is
  * stopped by a signal or a lost terminal, or left with q from the "too
  * small" notice, is saved, as Esc would save it: a dropped connection
  * does not lose it.
@@ -26,7 +27,8 @@ static int memo_open(struct view *v)
 	struct memo *m = xcalloc(1, sizeof(*m));
 
 	edit_init(&m->ed, 1);
-	edit_set(&m->ed, v->scr->coding.memo);
+	/* v->arg: a text from $EDITOR the study refused */
+	edit_set(&m->ed, v->arg ? v->arg : v->scr->coding.memo);
 	v->priv = m;
 	return 0;
 }
