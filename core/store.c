@@ -989,11 +989,14 @@ void store_remove_reader(struct store *st, struct store_reader *r)
  * BUGCODER_TEST_BEGIN_GATE=PATH: the outermost store_begin() creates
  * PATH.waiting, then waits (at most a minute) until PATH exists before it
  * takes the write lock.  Whatever the process read before that is then
- * read before whatever the test does meanwhile.
+ * read before whatever the test does meanwhile.  A hook like the others:
+ * ignored by a setgid binary (the file it creates is opened with the
+ * user's rights, and a link planted at PATH.waiting could name one of
+ * the study's own files through /proc/self/fd).
  */
 static void test_begin_gate(void)
 {
-	const char *gate = getenv("BUGCODER_TEST_BEGIN_GATE");
+	const char *gate = priv_hook_env("BUGCODER_TEST_BEGIN_GATE");
 	struct timespec ts = { 0, 10 * 1000 * 1000 };
 	struct buf waiting = BUF_INIT;
 	FILE *f;

@@ -341,6 +341,15 @@ class ServerInstall(unittest.TestCase):
                         env={"BUGCODER_KEYS": "q", "TERM": "dumb",
                              "BUGCODER_NO_DISPLAY": "1"})
         self.assertNotEqual(p.returncode, 0)
+        # the race gate: it would create GATE.waiting as the user, and a
+        # link planted there would open (and truncate) one of the study's
+        # own files through /proc/self/fd
+        home = pwd.getpwnam(self.alice).pw_dir
+        gate = os.path.join(home, "gate")
+        self.sh_as(self.alice, "touch '%s'" % gate)
+        self.must(self.alice, "label", self.items[3], "symptom=hang",
+                  env={"BUGCODER_TEST_BEGIN_GATE": gate})
+        self.assertFalse(os.path.lexists(gate + ".waiting"))
 
     def test_concurrent_labels_umask_022(self):
         # each call changes one label, so each is one audit row
