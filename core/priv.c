@@ -169,6 +169,21 @@ const char *priv_hook_env(const char *name)
 	return getenv(name);
 }
 
+int priv_input_ok(int fd)
+{
+	struct stat sb;
+
+	if (!priv.setgid)
+		return 0;
+	if (fstat(fd, &sb) < 0)
+		return -1;
+	if (sb.st_gid == priv.egid) {
+		errno = EACCES;
+		return -1;
+	}
+	return 0;
+}
+
 static char *trim(char *s)
 {
 	char *end;

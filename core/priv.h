@@ -89,6 +89,14 @@ void priv_close_fds(int from);
  * setgid, whatever the environment says.  Borrowed. */
 const char *priv_hook_env(const char *name);
 
+/* May the open file `fd`, a file the user named as input, be read?  On a
+ * server install never a file of the install's group: every such file
+ * is a study's own (the study, its -wal, -shm or journal), and a process
+ * that has a study open reaches them through /proc/self/fd/N with the
+ * rights of their owner (the study's creator; whoever first opened the
+ * study, for the -wal and -shm).  Returns 0, or -1 with errno EACCES. */
+int priv_input_ok(int fd);
+
 /* The server install's settings, or NULL for a personal install (no
  * server.conf beside the binary).  The file must belong to root and be
  * writable by nobody else, or it is ignored. */
