@@ -481,7 +481,8 @@ static void unreachable_error(const char *path, struct err *e)
 }
 
 /* Check a study named in STUDYDIR before it is opened with the group
- * privilege: a regular file (not a link someone planted) of that group. */
+ * privilege: a regular file (not a link someone planted) of that group,
+ * with one name. */
 static int check_privileged(const char *path, struct stat *sb,
 			    struct err *e)
 {
@@ -496,6 +497,15 @@ static int check_privileged(const char *path, struct stat *sb,
 	}
 	if (!S_ISREG(sb->st_mode)) {
 		err_set(e, ERR_INPUT, "%s: not a regular file; refused", path);
+		goto out;
+	}
+	/* SQLite keeps a -wal and -shm per name: two names of one file are
+	 * two writers that do not see each other's locks */
+	if (sb->st_nlink != 1) {
+		err_set(e, ERR_INPUT, "%s: a hard link (the file has %lu "
+			"names); refused: a study has one name, or two writers "
+			"corrupt it (the administrator removes the other name)",
+			path, (unsigned long)sb->st_nlink);
 		goto out;
 	}
 	if (sb->st_gid != priv_group()) {

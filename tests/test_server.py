@@ -440,6 +440,23 @@ class ServerInstall(unittest.TestCase):
             self.assertIn("symbolic link", p.stderr)
         finally:
             os.unlink(link)
+        # a second name for the study (a hard link root made): its own
+        # -wal and -shm would let two writers corrupt it
+        linked = os.path.join(self.studydir, "linked.db")
+        os.link(self.study, linked)
+        try:
+            p = self.run_as(self.alice, ["status"], study="linked")
+            self.assertEqual(p.returncode, 1)
+            self.assertEqual(len(p.stderr.strip().splitlines()), 1)
+            self.assertIn("hard link", p.stderr)
+            self.assertFalse(os.path.exists(linked + "-wal"))
+            p = self.run_as(self.alice, ["status"])
+            self.assertEqual(p.returncode, 1)
+            self.assertIn("hard link", p.stderr)
+        finally:
+            for sfx in ("", "-wal", "-shm"):
+                if os.path.lexists(linked + sfx):
+                    os.unlink(linked + sfx)
         # a study of another group
         other = os.path.join(self.studydir, "other.db")
         shutil.copy(self.study, other)
