@@ -295,7 +295,9 @@ int priv_may_create(const char *user)
  * after a 'k') lets it exit; 'r', or the pipe closed with nothing said
  * (the parent died), makes it remove the files named at the start.  It
  * reads no input, holds no descriptor but the pipe, and ignores the
- * terminal's signals so that a Ctrl-C of the command still cleans up.
+ * terminal's signals and SIGTERM so that a Ctrl-C of the command, a
+ * `timeout` or a session's end (signals to the whole process group)
+ * still clean up; only SIGKILL stops it before its job.
  */
 int priv_keeper_start(const char *const *paths, int n, struct err *e)
 {
@@ -320,6 +322,7 @@ int priv_keeper_start(const char *const *paths, int n, struct err *e)
 		signal(SIGINT, SIG_IGN);
 		signal(SIGQUIT, SIG_IGN);
 		signal(SIGHUP, SIG_IGN);
+		signal(SIGTERM, SIG_IGN);
 		signal(SIGTSTP, SIG_IGN);
 		signal(SIGPIPE, SIG_IGN);
 		close(fds[1]);
@@ -345,14 +348,22 @@ int priv_keeper_start(const char *const *paths, int n, struct err *e)
 
 void priv_keeper_end(int remove)
 {
+	struct sigaction ign, old;
 	char c = remove ? 'r' : 'k';
 	int status;
 
 	if (!priv.keeper)
 		return;
+	/* a keeper killed already (its owner may) must not take the
+	 * command with it through SIGPIPE */
+	memset(&ign, 0, sizeof(ign));
+	ign.sa_handler = SIG_IGN;
+	sigemptyset(&ign.sa_mask);
+	sigaction(SIGPIPE, &ign, &old);
 	if (write(priv.keeper_fd, &c, 1) != 1) {
 		/* the keeper is gone already: nothing it could do now */
 	}
+	sigaction(SIGPIPE, &old, NULL);
 	close(priv.keeper_fd);
 	while (waitpid(priv.keeper, &status, 0) < 0 && errno == EINTR)
 		;

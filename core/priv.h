@@ -73,7 +73,9 @@ int priv_may_create(const char *user);
  * removing `paths` (n of them; copied by the fork) if the command fails
  * after the drop (`init` in STUDYDIR parses its codebook without the
  * group, and must not leave a half-made study behind).  It reads nothing
- * but one byte from a pipe.  Returns 0 or -1 with `e` filled. */
+ * but one byte from a pipe, and ignores the signals that end a command
+ * (a terminal's, SIGTERM): only SIGKILL stops it before its job.
+ * Returns 0 or -1 with `e` filled. */
 int priv_keeper_start(const char *const *paths, int n, struct err *e);
 /* Tell the keeper to remove its files (`remove`) or to leave them, and
  * wait for it.  No-op without a keeper. */
