@@ -12,6 +12,7 @@
 #include "core/audit.h"
 #include "core/buf.h"
 #include "core/suggest.h"
+#include "core/text.h"
 
 static const char *const causes[] = {
 	"guideline_gap", "slip", "ambiguous", "code_missing", NULL
@@ -414,6 +415,8 @@ int adjudicate_resolve(struct store *st, const struct actor *a,
 	size_t i;
 	int ret = -1;
 
+	if (text_check_limit("the rationale", rationale, e) < 0)
+		return -1;
 	if (!d) {
 		err_set(e, ERR_INPUT, "%s: no such dimension in codebook %s",
 			dim, cb->name);
@@ -559,6 +562,8 @@ int adjudicate_settle(struct store *st, const struct actor *a,
 	char now[32];
 	int ret = -1;
 
+	if (text_check_limit("the settle note", note, e) < 0)
+		return -1;
 	if (actor_require(a, ROLES(ROLE_OWNER) | ROLES(ROLE_ADJUDICATOR),
 			  "adjudication", e) < 0)
 		return -1;

@@ -12,6 +12,7 @@
 #include "core/item.h"
 #include "core/study.h"
 #include "core/suggest.h"
+#include "core/text.h"
 
 static int cmp_str(const void *a, const void *b)
 {
@@ -509,6 +510,8 @@ int label_memo(struct store *st, const struct actor *a, long long item_id,
 	char *old = NULL;
 	int ret = -1, rc;
 
+	if (text_check_limit("memo", text, e) < 0)
+		return -1;
 	if (store_begin(st, e) < 0)
 		return -1;
 	if (label_check_access(st, a, item_id, e) < 0)
@@ -608,6 +611,10 @@ int label_propose(struct store *st, const struct actor *a,
 	long long pid;
 	int ret = -1;
 
+	if (text_check_limit("the proposed code's name", name, e) < 0 ||
+	    text_check_limit("the proposed code's definition", definition,
+			     e) < 0)
+		return -1;
 	if (!d) {
 		err_set(e, ERR_INPUT, "%s: no such dimension", dim);
 		return err_suggest(e, codebook_suggest_dim(cb, dim));

@@ -532,3 +532,14 @@ long text_find(const char *hay, size_t hlen, const char *needle, size_t nlen)
 	}
 	return -1;
 }
+
+int text_check_limit(const char *what, const char *text, struct err *e)
+{
+	size_t n = text ? strlen(text) : 0;
+
+	if (n <= TEXT_LIMIT)
+		return 0;
+	return err_set(e, ERR_INPUT, "%s: %zu bytes, more than the %d (%d "
+		       "KiB) it may have; shorten it: nothing was saved", what,
+		       n, TEXT_LIMIT, TEXT_LIMIT / 1024);
+}

@@ -35,6 +35,7 @@
 #include <stdint.h>
 
 #include "core/buf.h"
+#include "core/err.h"
 
 enum text_flags {
 	TEXT_KEEP_NL = 1 << 0,	/* keep '\n' as a line break */
@@ -46,6 +47,16 @@ enum text_flags {
  * only with TEXT_KEEP_NL), no DEL and no C1 control. */
 int text_sanitize(struct buf *out, const char *s, size_t len, int tabstop,
 		  unsigned flags);
+
+/* The most bytes a member's free text may have: a memo, a rationale, a
+ * proposed code's name or definition, a settle note.  Bounded so that no
+ * member can grow the study (and its audit log, which keeps the old and
+ * the new text) without end. */
+#define TEXT_LIMIT (64 * 1024)
+
+/* 0 when `text` (NULL counts as empty) fits in TEXT_LIMIT bytes, else -1
+ * with `e` filled (ERR_INPUT) naming `what`, its size and the limit. */
+int text_check_limit(const char *what, const char *text, struct err *e);
 
 /* Is s[0..len) valid UTF-8 (no overlongs, no surrogates)? */
 int text_valid_utf8(const char *s, size_t len);

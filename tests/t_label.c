@@ -20,10 +20,12 @@
 #include "core/buf.h"
 #include "core/codebook.h"
 #include "core/access.h"
+#include "core/adjudicate.h"
 #include "core/label.h"
 #include "core/member.h"
 #include "core/round.h"
 #include "core/store.h"
+#include "core/text.h"
 
 #define CODEBOOK "codebooks/llm-framework-bugs.json"
 
@@ -545,6 +547,47 @@ static void test_memo(void **state)
 	assert_int_equal(e.code, ERR_PERM);
 }
 
+/* A member's free text is bounded (TEXT_LIMIT bytes): a memo, a proposed
+ * code's name and definition, a settle note.  One byte over is refused
+ * with the limit named, and nothing is written; the limit itself is
+ * taken. */
+static void test_text_limits(void **state)
+{
+	struct fixture *f = *state;
+	struct err e = ERR_INIT;
+	long long audit = audit_count(f), pid = 0;
+	char *big = malloc(TEXT_LIMIT + 2);
+
+	assert_non_null(big);
+	memset(big, 'x', TEXT_LIMIT + 1);
+	big[TEXT_LIMIT + 1] = '\0';
+	assert_int_equal(label_memo(&f->st, &f->alice, f->item1, big, &e), -1);
+	assert_int_equal(e.code, ERR_INPUT);
+	assert_non_null(strstr(e.msg, "memo"));
+	assert_non_null(strstr(e.msg, "64 KiB"));
+	assert_int_equal(label_propose(&f->st, &f->alice, &f->cb, f->item1,
+				       "root_cause", "k", big, "d", &pid, &e),
+			 -1);
+	assert_non_null(strstr(e.msg, "name"));
+	assert_int_equal(label_propose(&f->st, &f->alice, &f->cb, f->item1,
+				       "root_cause", "k", "K", big, &pid, &e),
+			 -1);
+	assert_non_null(strstr(e.msg, "definition"));
+	assert_int_equal(adjudicate_settle(&f->st, &f->carol, f->item1, big,
+					   &e), -1);
+	assert_non_null(strstr(e.msg, "note"));
+	assert_int_equal(q(&f->st, "SELECT count(*) FROM memos"), 0);
+	assert_int_equal(q(&f->st, "SELECT count(*) FROM proposals"), 0);
+	assert_int_equal(q(&f->st, "SELECT count(*) FROM settled"), 0);
+	assert_int_equal(audit_count(f), audit);
+
+	big[TEXT_LIMIT] = '\0';
+	assert_int_equal(label_memo(&f->st, &f->alice, f->item1, big, &e), 0);
+	assert_int_equal(q(&f->st, "SELECT length(text) FROM memos"),
+			 TEXT_LIMIT);
+	free(big);
+}
+
 static void test_flags(void **state)
 {
 	struct fixture *f = *state;
@@ -991,6 +1034,7 @@ int main(void)
 		T(test_toggle),
 		T(test_submit_requires_dimensions),
 		T(test_memo),
+		T(test_text_limits),
 		T(test_flags),
 		T(test_propose_one),
 		T(test_propose_many),
