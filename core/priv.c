@@ -36,6 +36,17 @@ static struct {
 	int have_conf;
 } priv;
 
+/*
+ * No core file, and no ptrace or /proc/PID/fd by the user: a process that
+ * has opened a study holds its descriptors.  The kernel sets the flag
+ * back to fs.suid_dumpable at every change of the effective group (1 there
+ * would let the user trace us), so this follows each one.
+ */
+static void no_dump(void)
+{
+	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+}
+
 int priv_init(struct err *e)
 {
 	struct rlimit rl = { 0, 0 };
@@ -43,13 +54,12 @@ int priv_init(struct err *e)
 	priv.rgid = getgid();
 	priv.egid = getegid();
 	priv.setgid = priv.rgid != priv.egid;
-	/* no core file, and no ptrace or /proc/PID/fd by the user: a
-	 * process that has opened a study holds its descriptors */
 	setrlimit(RLIMIT_CORE, &rl);
-	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	no_dump();
 	if (priv.setgid && setegid(priv.rgid) < 0)
 		return err_set(e, ERR_IO, "cannot lower the group privilege: "
 			       "%s", strerror(errno));
+	no_dump();
 	return 0;
 }
 
@@ -82,6 +92,7 @@ int priv_raise(void)
 		priv.depth = 0;
 		return -1;
 	}
+	no_dump();
 	return 0;
 }
 
@@ -95,6 +106,7 @@ int priv_lower(void)
 		return 0;
 	if (setegid(priv.rgid) < 0)
 		abort();	/* never go on with a privilege we meant to drop */
+	no_dump();
 	errno = saved;
 	return 0;
 }
@@ -106,6 +118,7 @@ int priv_drop_for_good(void)
 
 	if (setresgid(g, g, g) < 0)
 		return -1;
+	no_dump();
 	if (getresgid(&r, &e, &s) < 0 || r != g || e != g || s != g)
 		return -1;
 	/* still able to raise: refuse to go on (root can always) */
@@ -336,6 +349,7 @@ int priv_keeper_start(const char *const *paths, int n, struct err *e)
 			_exit(0);
 		if (priv.setgid && setegid(priv.egid) < 0)
 			_exit(1);
+		no_dump();
 		for (i = 0; i < n; i++)
 			unlink(paths[i]);
 		_exit(0);

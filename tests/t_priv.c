@@ -1,5 +1,6 @@
 /*
- * t_priv: the keeper that removes a half-made study (core/priv.h).
+ * t_priv: the keeper that removes a half-made study, and the process
+ * never dumpable (core/priv.h).
  *
  * Run without a privilege (the test binary is not setgid), the keeper
  * does the same job with the caller's rights, so what it leaves or
@@ -7,6 +8,7 @@
  * runs the command's side in a child of its own process group, as a
  * shell runs a command.
  */
+#define _GNU_SOURCE		/* setresgid */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -19,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -215,6 +218,47 @@ static void test_keeper_killed_command_ends(void **state)
 	assert_false(gone(paths[0]));
 }
 
+/* No core file and no tracing, whatever fs.suid_dumpable says: the
+ * kernel sets a process's dumpable flag back to fs.suid_dumpable at every
+ * change of its effective group, so each of them must leave the flag off.
+ * Needs root to start with two groups, as a setgid binary does. */
+static void test_never_dumpable(void **state)
+{
+	int status;
+	pid_t pid;
+
+	(void)state;
+	if (geteuid() != 0)
+		skip();
+	pid = fork();
+	if (pid == 0) {
+		struct err e = ERR_INIT;
+
+		/* real group nogroup, effective and saved root's: what a
+		 * setgid binary starts with */
+		if (setresgid(65534, 0, 0) < 0)
+			_exit(20);
+		if (priv_init(&e) < 0 || !priv_is_setgid())
+			_exit(21);
+		if (prctl(PR_GET_DUMPABLE) != 0)
+			_exit(1);
+		if (priv_raise() < 0 || prctl(PR_GET_DUMPABLE) != 0)
+			_exit(2);
+		priv_lower();
+		if (prctl(PR_GET_DUMPABLE) != 0)
+			_exit(3);
+		if (priv_drop_for_good() < 0 || getegid() != 65534)
+			_exit(22);
+		if (prctl(PR_GET_DUMPABLE) != 0)
+			_exit(4);
+		_exit(0);
+	}
+	assert_true(pid > 0);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -222,6 +266,7 @@ int main(void)
 		cmocka_unit_test(test_command_killed_removes),
 		cmocka_unit_test(test_group_terminated_removes),
 		cmocka_unit_test(test_keeper_killed_command_ends),
+		cmocka_unit_test(test_never_dumpable),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
