@@ -210,7 +210,8 @@ static char *trim(char *s)
 	return s;
 }
 
-/* Parse `key = value` lines; '#' starts a comment line. */
+/* Parse `key = value` lines; '#' starts a comment line (and, in the
+ * creators line, a comment after the names). */
 static void read_conf(FILE *f)
 {
 	char line[PATH_MAX + 64];
@@ -235,6 +236,14 @@ static void read_conf(FILE *f)
 			free(priv.conf.group);
 			priv.conf.group = xstrdup(val);
 		} else if (!strcmp(key, "creators")) {
+			/* no account name holds a '#': what follows one is
+			 * a note, and names nobody */
+			char *hash = strchr(val, '#');
+
+			if (hash) {
+				*hash = '\0';
+				val = trim(val);
+			}
 			free(priv.conf.creators);
 			priv.conf.creators = xstrdup(val);
 		}

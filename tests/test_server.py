@@ -849,6 +849,26 @@ class ServerInstall(unittest.TestCase):
                       p.stderr)
         self.assertFalse(os.path.exists(os.path.join(self.studydir,
                                                      "alices.db")))
+        # a comment after the names (an administrator's note) names
+        # nobody: alice is still refused
+        conf = os.path.join(self.prefix, "share", "bugcoder", "server.conf")
+        with open(conf) as f:
+            kept = f.read()
+        try:
+            with open(conf, "w") as f:
+                f.write(kept.replace("creators = %s" % self.owner,
+                                     "creators = %s  # %s asked too" %
+                                     (self.owner, self.alice)))
+            p = self.run_as(self.alice, ["init", "--title", "x"],
+                            study="alices")
+            self.assertEqual(p.returncode, 1, p.stdout + p.stderr)
+            self.assertIn("only root and %s may create" % self.owner,
+                          p.stderr)
+        finally:
+            with open(conf, "w") as f:
+                f.write(kept)
+        self.assertFalse(os.path.exists(os.path.join(self.studydir,
+                                                     "alices.db")))
         # the owner may; a bad codebook leaves nothing behind (the keeper
         # removes what was made before the group was given up)
         bad = os.path.join(pwd.getpwnam(self.owner).pw_dir, "bad.json")
