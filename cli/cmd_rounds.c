@@ -18,6 +18,7 @@
 #include "core/label_line.h"
 #include "core/labels_csv.h"
 #include "core/gate.h"
+#include "core/priv.h"
 #include "core/round.h"
 #include "core/study.h"
 #include "core/text.h"
@@ -368,7 +369,8 @@ static int label_from(struct cli *c, const char *from)
 	int pass, ret = 0, in_tx = 0, fd;
 
 	fd = is_stdin ? STDIN_FILENO : open(from, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || buf_read_fd(&in, fd) < 0) {
+	if (fd < 0 || (!is_stdin && priv_input_ok(fd) < 0) ||
+	    buf_read_fd(&in, fd) < 0) {
 		fprintf(stderr, "bugcoder: %s: %s\n", name, strerror(errno));
 		if (fd > STDIN_FILENO)
 			close(fd);

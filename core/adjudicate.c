@@ -14,6 +14,7 @@
 #include "core/buf.h"
 #include "core/limits.h"
 #include "core/suggest.h"
+#include "core/text.h"
 
 static const char *const causes[] = {
 	"guideline_gap", "slip", "ambiguous", "code_missing", NULL

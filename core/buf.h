@@ -46,8 +46,9 @@ void buf_vaddf(struct buf *b, const char *fmt, va_list ap);
 /* Replace the content by s. */
 void buf_set(struct buf *b, const char *s);
 
-/* Read a whole file into `b` (appending).  Returns 0, or -1 with errno
- * set. */
+/* Read a whole file into `b` (appending): a file the user named as
+ * input, so never one of a study's own (priv_input_ok()).  Returns 0, or
+ * -1 with errno set. */
 int buf_read_file(struct buf *b, const char *path);
 /* Read all of a stream into `b`.  Returns 0, or -1 with errno set. */
 int buf_read_fd(struct buf *b, int fd);

@@ -38,6 +38,17 @@ static struct {
 	int have_conf;
 } priv;
 
+/*
+ * No core file, and no ptrace or /proc/PID/fd by the user: a process that
+ * has opened a study holds its descriptors.  The kernel sets the flag
+ * back to fs.suid_dumpable at every change of the effective group (1 there
+ * would let the user trace us), so this follows each one.
+ */
+static void no_dump(void)
+{
+	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+}
+
 int priv_init(struct err *e)
 {
 	struct rlimit rl = { 0, 0 };
@@ -45,13 +56,12 @@ int priv_init(struct err *e)
 	priv.rgid = getgid();
 	priv.egid = getegid();
 	priv.setgid = priv.rgid != priv.egid;
-	/* no core file, and no ptrace or /proc/PID/fd by the user: a
-	 * process that has opened a study holds its descriptors */
 	setrlimit(RLIMIT_CORE, &rl);
-	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	no_dump();
 	if (priv.setgid && setegid(priv.rgid) < 0)
 		return err_set(e, ERR_IO, "cannot lower the group privilege: "
 			       "%s", strerror(errno));
+	no_dump();
 	return 0;
 }
 
@@ -84,6 +94,7 @@ int priv_raise(void)
 		priv.depth = 0;
 		return -1;
 	}
+	no_dump();
 	return 0;
 }
 
@@ -97,6 +108,7 @@ int priv_lower(void)
 		return 0;
 	if (setegid(priv.rgid) < 0)
 		abort();	/* never go on with a privilege we meant to drop */
+	no_dump();
 	errno = saved;
 	return 0;
 }
@@ -108,6 +120,7 @@ int priv_drop_for_good(void)
 
 	if (setresgid(g, g, g) < 0)
 		return -1;
+	no_dump();
 	if (getresgid(&r, &e, &s) < 0 || r != g || e != g || s != g)
 		return -1;
 	/* still able to raise: refuse to go on (root can always) */
@@ -174,6 +187,21 @@ const char *priv_hook_env(const char *name)
 	return getenv(name);
 }
 
+int priv_input_ok(int fd)
+{
+	struct stat sb;
+
+	if (!priv.setgid)
+		return 0;
+	if (fstat(fd, &sb) < 0)
+		return -1;
+	if (sb.st_gid == priv.egid) {
+		errno = EACCES;
+		return -1;
+	}
+	return 0;
+}
+
 static char *trim(char *s)
 {
 	char *end;
@@ -187,7 +215,8 @@ static char *trim(char *s)
 	return s;
 }
 
-/* Parse `key = value` lines; '#' starts a comment line. */
+/* Parse `key = value` lines; '#' starts a comment line (and, in the
+ * creators line, a comment after the names). */
 static void read_conf(FILE *f)
 {
 	char line[PATH_MAX + 64];
@@ -212,6 +241,14 @@ static void read_conf(FILE *f)
 			free(priv.conf.group);
 			priv.conf.group = xstrdup(val);
 		} else if (!strcmp(key, "creators")) {
+			/* no account name holds a '#': what follows one is
+			 * a note, and names nobody */
+			char *hash = strchr(val, '#');
+
+			if (hash) {
+				*hash = '\0';
+				val = trim(val);
+			}
 			free(priv.conf.creators);
 			priv.conf.creators = xstrdup(val);
 		}
@@ -285,7 +322,9 @@ int priv_may_create(const char *user)
  * after a 'k') lets it exit; 'r', or the pipe closed with nothing said
  * (the parent died), makes it remove the files named at the start.  It
  * reads no input, holds no descriptor but the pipe, and ignores the
- * terminal's signals so that a Ctrl-C of the command still cleans up.
+ * terminal's signals and SIGTERM so that a Ctrl-C of the command, a
+ * `timeout` or a session's end (signals to the whole process group)
+ * still clean up; only SIGKILL stops it before its job.
  */
 int priv_keeper_start(const char *const *paths, int n, struct err *e)
 {
@@ -310,6 +349,7 @@ int priv_keeper_start(const char *const *paths, int n, struct err *e)
 		signal(SIGINT, SIG_IGN);
 		signal(SIGQUIT, SIG_IGN);
 		signal(SIGHUP, SIG_IGN);
+		signal(SIGTERM, SIG_IGN);
 		signal(SIGTSTP, SIG_IGN);
 		signal(SIGPIPE, SIG_IGN);
 		close(fds[1]);
@@ -323,6 +363,7 @@ int priv_keeper_start(const char *const *paths, int n, struct err *e)
 			_exit(0);
 		if (priv.setgid && setegid(priv.egid) < 0)
 			_exit(1);
+		no_dump();
 		for (i = 0; i < n; i++)
 			unlink(paths[i]);
 		_exit(0);
@@ -335,14 +376,22 @@ int priv_keeper_start(const char *const *paths, int n, struct err *e)
 
 void priv_keeper_end(int remove)
 {
+	struct sigaction ign, old;
 	char c = remove ? 'r' : 'k';
 	int status;
 
 	if (!priv.keeper)
 		return;
+	/* a keeper killed already (its owner may) must not take the
+	 * command with it through SIGPIPE */
+	memset(&ign, 0, sizeof(ign));
+	ign.sa_handler = SIG_IGN;
+	sigemptyset(&ign.sa_mask);
+	sigaction(SIGPIPE, &ign, &old);
 	if (write(priv.keeper_fd, &c, 1) != 1) {
 		/* the keeper is gone already: nothing it could do now */
 	}
+	sigaction(SIGPIPE, &old, NULL);
 	close(priv.keeper_fd);
 	while (waitpid(priv.keeper, &status, 0) < 0 && errno == EINTR)
 		;

@@ -74,7 +74,9 @@ int priv_may_create(const char *user);
  * removing `paths` (n of them; copied by the fork) if the command fails
  * after the drop (`init` in STUDYDIR parses its codebook without the
  * group, and must not leave a half-made study behind).  It reads nothing
- * but one byte from a pipe.  Returns 0 or -1 with `e` filled. */
+ * but one byte from a pipe, and ignores the signals that end a command
+ * (a terminal's, SIGTERM): only SIGKILL stops it before its job.
+ * Returns 0 or -1 with `e` filled. */
 int priv_keeper_start(const char *const *paths, int n, struct err *e);
 /* Tell the keeper to remove its files (`remove`) or to leave them, and
  * wait for it.  No-op without a keeper. */
@@ -93,6 +95,14 @@ void priv_close_fds(int from);
  * are read through this one guard only: `make check-layering` fails on
  * a getenv() of one elsewhere. */
 const char *priv_hook_env(const char *name);
+
+/* May the open file `fd`, a file the user named as input, be read?  On a
+ * server install never a file of the install's group: every such file
+ * is a study's own (the study, its -wal, -shm or journal), and a process
+ * that has a study open reaches them through /proc/self/fd/N with the
+ * rights of their owner (the study's creator; whoever first opened the
+ * study, for the -wal and -shm).  Returns 0, or -1 with errno EACCES. */
+int priv_input_ok(int fd);
 
 /* The server install's settings, or NULL for a personal install (no
  * server.conf beside the binary).  The file must belong to root and be

@@ -545,7 +545,8 @@ static void unreachable_error(const char *path, struct err *e)
 }
 
 /* Check a study named in STUDYDIR before it is opened with the group
- * privilege: a regular file (not a link someone planted) of that group. */
+ * privilege: a regular file (not a link someone planted) of that group,
+ * with one name. */
 static int check_privileged(const char *path, struct stat *sb,
 			    struct err *e)
 {
@@ -560,6 +561,15 @@ static int check_privileged(const char *path, struct stat *sb,
 	}
 	if (!S_ISREG(sb->st_mode)) {
 		err_set(e, ERR_INPUT, "%s: not a regular file; refused", path);
+		goto out;
+	}
+	/* SQLite keeps a -wal and -shm per name: two names of one file are
+	 * two writers that do not see each other's locks */
+	if (sb->st_nlink != 1) {
+		err_set(e, ERR_INPUT, "%s: a hard link (the file has %lu "
+			"names); refused: a study has one name, or two writers "
+			"corrupt it (the administrator removes the other name)",
+			path, (unsigned long)sb->st_nlink);
 		goto out;
 	}
 	if (sb->st_gid != priv_group()) {
@@ -1083,7 +1093,10 @@ void store_remove_reader(struct store *st, struct store_reader *r)
  * BUGCODER_TEST_BEGIN_GATE=PATH: the outermost store_begin() creates
  * PATH.waiting, then waits (at most a minute) until PATH exists before it
  * takes the write lock.  Whatever the process read before that is then
- * read before whatever the test does meanwhile.
+ * read before whatever the test does meanwhile.  A hook like the others:
+ * ignored by a setgid binary (the file it creates is opened with the
+ * user's rights, and a link planted at PATH.waiting could name one of
+ * the study's own files through /proc/self/fd).
  */
 static void test_begin_gate(void)
 {

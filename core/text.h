@@ -36,6 +36,7 @@
 #include <stdint.h>
 
 #include "core/buf.h"
+#include "core/err.h"
 
 enum text_flags {
 	TEXT_KEEP_NL = 1 << 0,	/* keep '\n' as a line break */

@@ -63,14 +63,16 @@ static int is_allowed(const char *name, int main_db)
 }
 
 /* The study itself, checked with the group raised just before SQLite
- * opens it: a regular file (not a link), of the install's group. */
+ * opens it: a regular file (not a link, not a second name of another
+ * study), of the install's group. */
 static int study_file_ok(const char *name)
 {
 	struct stat sb;
 
 	if (lstat(name, &sb) < 0)
 		return errno == ENOENT;	/* SQLite says "cannot open" */
-	return S_ISREG(sb.st_mode) && sb.st_gid == priv_group();
+	return S_ISREG(sb.st_mode) && sb.st_nlink == 1 &&
+	       sb.st_gid == priv_group();
 }
 
 #define REAL(f) (((struct vfs_file *)(f))->real)

@@ -21,10 +21,12 @@
 #include "core/buf.h"
 #include "core/codebook.h"
 #include "core/access.h"
+#include "core/adjudicate.h"
 #include "core/label.h"
 #include "core/member.h"
 #include "core/round.h"
 #include "core/store.h"
+#include "core/text.h"
 
 #define CODEBOOK "codebooks/llm-framework-bugs.json"
 

@@ -70,7 +70,8 @@ static void test_evidence_specs(void **state)
 	refused("diff:a.c:0", "expected diff:PATH");
 	refused("diff::4", "which file");
 	refused("issue:comment:0:1", "issue:comment:N");
-	refused("pr:1", "cite the diff");
+	refused("pr:1", "pr:N:body:L1-L2");
+	refused("xyz:1", "cite the diff");
 }
 
 /* The path left out ("diff:12"): the last ':' is the one after "diff",
@@ -142,7 +143,7 @@ static void test_keys_file(void **state)
 	assert_string_equal(warn.ptr,
 			    "k:3: no action \"fly\" (line ignored)\n"
 			    "k:4: no keymap \"nope\" (line ignored)\n"
-			    "k:6: a NUL byte (line ignored)\n"
+			    "k:6: a NUL byte in the line (line ignored)\n"
 			    "k:7: no key \"\xe2\x90\x9b[31m\" (line ignored)\n");
 	assert_int_equal(keymap_lookup(KEYMAP_MAIN, 'x'), ACT_SUBMIT);
 	assert_int_equal(keymap_lookup(KEYMAP_MAIN, TK_FN(KEY_F(30))),

@@ -82,6 +82,12 @@ class Resolve(unittest.TestCase):
         err = self.s.fail("resolve", "DeepSpeed#4422", "symptom=hang",
                           "--rationale", "r", as_="carol")
         self.assertIn("not ready", err)
+        # a rationale is bounded like every member's free text
+        err = self.s.fail("resolve", "DeepSpeed#4187", "symptom=hang",
+                          "--rationale", "x" * 65537, as_="carol")
+        self.assertIn("rationale", err)
+        self.assertIn("64 KiB", err)
+        self.assertEqual(len(err.strip().splitlines()), 1)
         self.assertEqual(before, self.s.dump())
 
     def test_blind_coder_order_is_stable_and_mixed(self):

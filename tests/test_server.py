@@ -452,6 +452,23 @@ class ServerInstall(unittest.TestCase):
             self.assertIn("symbolic link", p.stderr)
         finally:
             os.unlink(link)
+        # a second name for the study (a hard link root made): its own
+        # -wal and -shm would let two writers corrupt it
+        linked = os.path.join(self.studydir, "linked.db")
+        os.link(self.study, linked)
+        try:
+            p = self.run_as(self.alice, ["status"], study="linked")
+            self.assertEqual(p.returncode, 1)
+            self.assertEqual(len(p.stderr.strip().splitlines()), 1)
+            self.assertIn("hard link", p.stderr)
+            self.assertFalse(os.path.exists(linked + "-wal"))
+            p = self.run_as(self.alice, ["status"])
+            self.assertEqual(p.returncode, 1)
+            self.assertIn("hard link", p.stderr)
+        finally:
+            for sfx in ("", "-wal", "-shm"):
+                if os.path.lexists(linked + sfx):
+                    os.unlink(linked + sfx)
         # a study of another group
         other = os.path.join(self.studydir, "other.db")
         shutil.copy(self.study, other)
@@ -683,6 +700,56 @@ class ServerInstall(unittest.TestCase):
         p = self.must(self.alice, "doctor")
         self.assertRegex(p.stdout, r"ok +group privilege given up")
 
+    def test_study_files_are_no_input(self):
+        """The study's -wal and -shm belong to whoever first opened the
+        study (here alice, after root removed them), and the study file
+        to its creator.  A process that has the study open reaches them
+        through /proc/self/fd/N with the owner's own rights: no input it
+        reads may be one of them."""
+        name = "fdin" + self.group
+        self.must(self.owner, "init", "--title", "F", "--codebook",
+                  os.path.join(self.prefix, "share", "bugcoder", "codebooks",
+                               "llm-framework-bugs.json"), study=name)
+        self.must(self.owner, "member", "add", self.alice, "--role",
+                  "annotator", study=name)
+        path = os.path.join(self.studydir, name + ".db")
+        self.addCleanup(lambda: [os.unlink(path + s) for s in
+                                 ("", "-wal", "-shm")
+                                 if os.path.lexists(path + s)])
+        for sfx in ("-wal", "-shm"):
+            os.unlink(path + sfx)
+        self.must(self.alice, "status", study=name)
+        uid = pwd.getpwnam(self.alice).pw_uid
+        for sfx in ("-wal", "-shm"):
+            self.assertEqual(os.stat(path + sfx).st_uid, uid, sfx)
+        self.assertEqual(os.stat(path).st_uid,
+                         pwd.getpwnam(self.owner).pw_uid)
+        cases = []
+        for n in range(3, 9):
+            fd = "/proc/self/fd/%d" % n
+            cases += [(self.alice, ["label", "--from", fd]),
+                      (self.alice, ["labels", "import", fd]),
+                      (self.alice, ["codebook", "check", fd]),
+                      (self.owner, ["label", "--from", fd]),
+                      (self.owner, ["import", fd])]
+        for user, args in cases:
+            p = self.run_as(user, args, study=name)
+            self.assertNotEqual(p.returncode, 0, (user, args))
+            self.assertRegex(p.stderr, "Permission denied|No such file",
+                             (user, args))
+        # nor a keys file linked there (the screen reads it)
+        home = pwd.getpwnam(self.alice).pw_dir
+        self.sh_as(self.alice, "mkdir -p '%s/.config/bugcoder' && ln -sf "
+                   "/proc/self/fd/5 '%s/.config/bugcoder/keys'" %
+                   (home, home))
+        try:
+            p = self.run_as(self.alice, ["label", "--from",
+                                         home + "/.config/bugcoder/keys"],
+                            study=name)
+            self.assertIn("Permission denied", p.stderr)
+        finally:
+            shutil.rmtree(os.path.join(home, ".config"), True)
+
     # ---- private outputs ---------------------------------------------------
 
     def test_outputs_private_under_umask_022(self):
@@ -792,6 +859,26 @@ class ServerInstall(unittest.TestCase):
         self.assertEqual(len(p.stderr.strip().splitlines()), 1)
         self.assertIn("only root and %s may create studies" % self.owner,
                       p.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.studydir,
+                                                     "alices.db")))
+        # a comment after the names (an administrator's note) names
+        # nobody: alice is still refused
+        conf = os.path.join(self.prefix, "share", "bugcoder", "server.conf")
+        with open(conf) as f:
+            kept = f.read()
+        try:
+            with open(conf, "w") as f:
+                f.write(kept.replace("creators = %s" % self.owner,
+                                     "creators = %s  # %s asked too" %
+                                     (self.owner, self.alice)))
+            p = self.run_as(self.alice, ["init", "--title", "x"],
+                            study="alices")
+            self.assertEqual(p.returncode, 1, p.stdout + p.stderr)
+            self.assertIn("only root and %s may create" % self.owner,
+                          p.stderr)
+        finally:
+            with open(conf, "w") as f:
+                f.write(kept)
         self.assertFalse(os.path.exists(os.path.join(self.studydir,
                                                      "alices.db")))
         # the owner may; a bad codebook leaves nothing behind (the keeper
