@@ -75,7 +75,8 @@ int round_create(struct store *st, const struct actor *a,
 		 struct err *e);
 
 /* Close a round (owner or adjudicator): labels freeze, blinding lifts.
- * Refused while an item is not submitted by every annotator of the
+ * The study's full check runs first (store_verify()): a damaged study is
+ * refused.  Refused while an item is not submitted by every annotator of the
  * round, saying how many and naming the first, unless `flags` has
  * ROUND_FORCE; a forced close is audited with the count. */
 int round_close(struct store *st, const struct actor *a, const char *name,

@@ -238,7 +238,9 @@ static int damaged_error(struct store *st, struct err *e, const char *what,
 	struct buf why = BUF_INIT;
 
 	buf_addf(&why, "%s: %s", what, msg);
-	damage_msg(st, e, why.ptr, st->depth > 0);
+	/* a study found damaged as it is opened: whatever the command was
+	 * to do, it did nothing */
+	damage_msg(st, e, why.ptr, st->depth > 0 || st->opening);
 	buf_release(&why);
 	return -1;
 }
@@ -759,6 +761,7 @@ int store_open(struct store *st, const char *path, unsigned flags,
 	st->flags = flags;
 	/* a study made now has nothing to check before its first write */
 	st->checked = (flags & STORE_CREATE) != 0;
+	st->opening = 1;
 	if (vfs_register() != SQLITE_OK) {
 		err_set(e, ERR_DB, "cannot set up SQLite's file access");
 		goto fail;
@@ -916,6 +919,7 @@ int store_open(struct store *st, const char *path, unsigned flags,
 		goto fail_created;
 	open_shm_fd(st, open_path);
 	free(canonical);
+	st->opening = 0;
 	return 0;
 fail_created:
 	if (flags & STORE_CREATE) {

@@ -61,6 +61,7 @@ struct store {
 	int unclean;		/* the last session before this one did not
 				   end cleanly (found at open) */
 	int no_daily;		/* no daily full check (store_interactive()) */
+	int opening;		/* inside store_open() */
 	int shm_fd;		/* the -shm, read-only, for F_GETLK; -1 */
 	struct store_stmt *cache;	/* store_cached(): owned */
 	size_t nr_cache, alloc_cache;
