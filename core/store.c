@@ -240,7 +240,7 @@ static int damaged_error(struct store *st, struct err *e, const char *what,
 	buf_addf(&why, "%s: %s", what, msg);
 	/* a study found damaged as it is opened: whatever the command was
 	 * to do, it did nothing */
-	damage_msg(st, e, why.ptr, st->depth > 0 || st->opening);
+	damage_msg(st, e, why.ptr, st->depth > 0 || st->will_write);
 	buf_release(&why);
 	return -1;
 }
@@ -362,6 +362,13 @@ int store_bind_text(sqlite3_stmt *s, int i, const char *text)
 	if (!text)
 		return sqlite3_bind_null(s, i);
 	return sqlite3_bind_text(s, i, text, -1, SQLITE_TRANSIENT);
+}
+
+int store_bind_static(sqlite3_stmt *s, int i, const char *text)
+{
+	if (!text)
+		return sqlite3_bind_null(s, i);
+	return sqlite3_bind_text(s, i, text, -1, SQLITE_STATIC);
 }
 
 static int user_version(struct store *st, int *v, struct err *e)
@@ -761,7 +768,7 @@ int store_open(struct store *st, const char *path, unsigned flags,
 	st->flags = flags;
 	/* a study made now has nothing to check before its first write */
 	st->checked = (flags & STORE_CREATE) != 0;
-	st->opening = 1;
+	st->will_write = 1;
 	if (vfs_register() != SQLITE_OK) {
 		err_set(e, ERR_DB, "cannot set up SQLite's file access");
 		goto fail;
@@ -919,7 +926,7 @@ int store_open(struct store *st, const char *path, unsigned flags,
 		goto fail_created;
 	open_shm_fd(st, open_path);
 	free(canonical);
-	st->opening = 0;
+	st->will_write = 0;
 	return 0;
 fail_created:
 	if (flags & STORE_CREATE) {
@@ -1644,6 +1651,8 @@ int store_meta_set(struct store *st, const char *key, const char *value,
 
 void store_now(char out[32])
 {
+	static time_t last = (time_t)-1;	/* what `text` shows */
+	static char text[32];
 	const char *fixed = priv_hook_env("BUGCODER_NOW");
 	time_t t;
 	struct tm tm;
@@ -1653,25 +1662,64 @@ void store_now(char out[32])
 		return;
 	}
 	t = time(NULL);
-	gmtime_r(&t, &tm);
-	strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	if (t != last) {
+		gmtime_r(&t, &tm);
+		strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%SZ", &tm);
+		last = t;
+	}
+	memcpy(out, text, sizeof(text));
+}
+
+static const char audit_insert_sql[] = "INSERT INTO audit (id, at, actor, "
+	"for_member, action, item_id, dimension, old, new, hash) VALUES (?, ?, "
+	"?, ?, ?, ?, ?, ?, ?, ?)";
+
+int store_audit_row(struct store *st, const struct audit_row *r,
+		    struct err *e)
+{
+	sqlite3_stmt *s = store_cached(st, audit_insert_sql, e);
+	int rc;
+
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, r->id);
+	sqlite3_bind_text(s, 2, r->at, -1, SQLITE_STATIC);
+	store_bind_static(s, 3, r->actor);
+	store_bind_static(s, 4, r->for_member);
+	store_bind_static(s, 5, r->action);
+	if (r->item_id)
+		sqlite3_bind_int64(s, 6, r->item_id);
+	else
+		sqlite3_bind_null(s, 6);
+	store_bind_static(s, 7, r->dimension);
+	store_bind_static(s, 8, r->old);
+	store_bind_static(s, 9, r->new_value);
+	sqlite3_bind_text(s, 10, r->hash, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	if (rc != SQLITE_DONE) {
+		store_error(st, e, "writing the audit log");
+		store_done(s);
+		st->audit_known = 0;
+		return -1;
+	}
+	store_done(s);
+	st->audit_known = 1;
+	st->audit_id = r->id;
+	memcpy(st->audit_hash, r->hash, sizeof(st->audit_hash));
+	return 0;
 }
 
 int store_audit(struct store *st, const char *actor, const char *for_member,
 		const char *action, long long item_id, const char *dimension,
 		const char *old_value, const char *new_value, struct err *e)
 {
-	static const char insert_sql[] = "INSERT INTO audit (id, at, actor, "
-		"for_member, action, item_id, dimension, old, new, hash) "
-		"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 	struct audit_row r = {
 		.actor = actor, .for_member = for_member, .action = action,
 		.item_id = item_id, .dimension = dimension, .old = old_value,
 		.new_value = new_value,
 	};
 	char prev[SHA256_HEX_LEN + 1], now[32];
-	sqlite3_stmt *s = NULL;
-	int own = st->depth == 0, rc;
+	int own = st->depth == 0;
 
 	/* the chain needs the last row and the new one in one write lock */
 	if (own && store_begin(st, e) < 0)
@@ -1688,32 +1736,8 @@ int store_audit(struct store *st, const char *actor, const char *for_member,
 	store_now(now);
 	r.at = now;
 	audit_row_hash(prev, &r, r.hash);
-	s = store_cached(st, insert_sql, e);
-	if (!s)
+	if (store_audit_row(st, &r, e) < 0)
 		goto fail;
-	sqlite3_bind_int64(s, 1, r.id);
-	sqlite3_bind_text(s, 2, now, -1, SQLITE_TRANSIENT);
-	store_bind_text(s, 3, actor);
-	store_bind_text(s, 4, for_member);
-	store_bind_text(s, 5, action);
-	if (item_id)
-		sqlite3_bind_int64(s, 6, item_id);
-	else
-		sqlite3_bind_null(s, 6);
-	store_bind_text(s, 7, dimension);
-	store_bind_text(s, 8, old_value);
-	store_bind_text(s, 9, new_value);
-	sqlite3_bind_text(s, 10, r.hash, -1, SQLITE_TRANSIENT);
-	rc = sqlite3_step(s);
-	if (rc != SQLITE_DONE) {
-		store_error(st, e, "writing the audit log");
-		store_done(s);
-		goto fail;
-	}
-	store_done(s);
-	st->audit_known = 1;
-	st->audit_id = r.id;
-	memcpy(st->audit_hash, r.hash, sizeof(st->audit_hash));
 	if (own)
 		return store_commit(st, e);
 	return 0;

@@ -61,7 +61,8 @@ struct store {
 	int unclean;		/* the last session before this one did not
 				   end cleanly (found at open) */
 	int no_daily;		/* no daily full check (store_interactive()) */
-	int opening;		/* inside store_open() */
+	int will_write;		/* a damage met now gives a write up:
+				   inside store_open(), a batch's checks */
 	int shm_fd;		/* the -shm, read-only, for F_GETLK; -1 */
 	struct store_stmt *cache;	/* store_cached(): owned */
 	size_t nr_cache, alloc_cache;
@@ -223,6 +224,8 @@ int store_damaged(struct store *st);
 
 /* Bind a string, or NULL when s is NULL. */
 int store_bind_text(sqlite3_stmt *s, int i, const char *text);
+/* The same without a copy: `text` must outlive the statement's use. */
+int store_bind_static(sqlite3_stmt *s, int i, const char *text);
 
 /* Key/value settings of the study (title, blind_adjudication, ...).
  * store_meta_read sets *value to an owned string, or NULL when unset, and
@@ -243,6 +246,16 @@ int store_meta_set(struct store *st, const char *key, const char *value,
 int store_audit(struct store *st, const char *actor, const char *for_member,
 		const char *action, long long item_id, const char *dimension,
 		const char *old_value, const char *new_value, struct err *e);
+
+struct audit_row;
+
+/* Append audit row `r` whose id, time and hash are made already (the
+ * hash by audit_row_hash(), chained on the log's head as audit_last()
+ * read it), in the caller's transaction: for a writer that works its
+ * rows out before it takes the write lock, and checks under it that the
+ * head is still the one it chained on (label_batch).  0, or -1. */
+int store_audit_row(struct store *st, const struct audit_row *r,
+		    struct err *e);
 
 /* The current time as ISO 8601 UTC ("2024-01-02T03:04:05Z").  Honors
  * BUGCODER_NOW for reproducible tests, except in a setgid program (see
