@@ -454,6 +454,20 @@ static int adjudication(struct fixture *f, struct buf *out, struct err *e)
 	return 0;
 }
 
+static int queue_carol(struct fixture *f, struct buf *out, struct err *e)
+{
+	long long *ids;
+	size_t nr, i;
+
+	if (adjudicate_queue(&f->st, &f->carol, &f->cb, &ids, &nr, e) < 0)
+		return -1;
+	buf_addf(out, "queue of %zu:", nr);
+	for (i = 0; i < nr; i++)
+		buf_addf(out, " %lld", ids[i]);
+	free(ids);
+	return 0;
+}
+
 static int export_raw_carol(struct fixture *f, struct buf *out,
 			    struct err *e)
 {
@@ -484,6 +498,7 @@ static void test_lists(void **state)
 	faultsim(f, "agreed labels", agreed_all);
 	faultsim(f, "agreement", agreement);
 	faultsim(f, "adjudicate_state", adjudication);
+	faultsim(f, "adjudicator's queue", queue_carol);
 	faultsim(f, "export --raw", export_raw_carol);
 }
 
