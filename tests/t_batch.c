@@ -7,6 +7,10 @@
  * column, the hash chain included - must be the same, and a refused
  * batch must say what the one-by-one calls say (after its `where`) and
  * leave its study exactly as it was.
+ *
+ * And one label, made as the command makes it on a study file of 3,000
+ * items, reads a small fraction of the study's pages (SQLite's count of
+ * pages read into the cache), never the whole study.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/buf.h"
 #include "core/codebook.h"
@@ -25,6 +30,7 @@
 #include "core/label_batch.h"
 #include "core/member.h"
 #include "core/store.h"
+#include "core/study.h"
 
 #define CODEBOOK "codebooks/llm-framework-bugs.json"
 
@@ -389,6 +395,134 @@ static void test_inside_a_transaction(void **state)
 	buf_release(&b);
 }
 
+/* ---- what one label reads ---------------------------------------------- */
+
+/* Pages the connection has read from the study file since it opened. */
+static int pages_read(struct store *st)
+{
+	int cur = 0, high = 0;
+
+	assert_int_equal(sqlite3_db_status(st->db, SQLITE_DBSTATUS_CACHE_MISS,
+					   &cur, &high, 0), SQLITE_OK);
+	return cur;
+}
+
+static void open_file(struct store *st, const char *path,
+		      struct actor *as, const char *name)
+{
+	struct err e = ERR_INIT;
+
+	must(store_open(st, path, 0, &e), &e, "open");
+	must(member_resolve(st, name, as, &e), &e, name);
+}
+
+/*
+ * One `label` of four dimensions with --submit, as the command runs it
+ * (open, the member, the codebook, one batch), on a study of 3,000 items
+ * with long texts and two coders' labels: it reads a small fraction of
+ * the study's pages - its own rows' pages, never the whole study (no scan
+ * before a write).  The same counter, run over a full check, sees nearly
+ * every page: it counts what a scan would cost.
+ */
+static void test_one_label_reads_its_rows(void **state)
+{
+	static const char *const dims[][2] = {
+		{ "symptom", "crash" }, { "root_cause", "api_misuse" },
+		{ "fix_pattern", "conditional_logic" }, { "phase", "training" },
+	};
+	char dir[] = "/tmp/t_batch.XXXXXX";
+	struct buf path = BUF_INIT, side = BUF_INIT;
+	struct codebook cb = CODEBOOK_INIT;
+	struct store st;
+	struct actor owner, dave;
+	struct err e = ERR_INIT;
+	struct label_op ops[5];
+	const char *codes[4];
+	sqlite3_stmt *q;
+	long long pages;
+	int read, i;
+
+	(void)state;
+	setenv("BUGCODER_NOW", "2024-06-01T00:00:00Z", 1);
+	assert_non_null(mkdtemp(dir));
+	buf_addf(&path, "%s/study.db", dir);
+	must(study_create_in(&st, path.ptr, 0, "pages", CODEBOOK, &e), &e,
+	     "create");
+	must(member_resolve(&st, NULL, &owner, &e), &e, "owner");
+	for (i = 0; i < 3; i++)
+		must(member_add(&st, &owner, (const char *[]){ "alice", "bob",
+				"dave" }[i], ROLE_ANNOTATOR, &e), &e, "add");
+	actor_release(&owner);
+	/* 3,000 items with 3 KB texts; alice and bob labelled and submitted
+	 * every one */
+	exec(&st, "BEGIN;"
+	     "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n "
+	     " WHERE i < 3000) "
+	     "INSERT INTO items (repo, number, title, body, imported_at) "
+	     "SELECT 'o/r', i, 'bug ' || i, printf('%.3000c', 'x') || i, 'x' "
+	     "FROM n;"
+	     "INSERT INTO labels SELECT i.id, m.id, d.dim, d.code, '1.0', "
+	     " NULL, 'x' FROM items i, members m, (SELECT 'symptom' AS dim, "
+	     " 'crash' AS code UNION ALL SELECT 'root_cause', 'api_misuse' "
+	     " UNION ALL SELECT 'fix_pattern', 'conditional_logic' UNION ALL "
+	     " SELECT 'phase', 'training') d WHERE m.name IN ('alice', 'bob');"
+	     "INSERT INTO submissions SELECT i.id, m.id, 'x' FROM items i, "
+	     " members m WHERE m.name IN ('alice', 'bob');"
+	     "COMMIT");
+	/* the full check of the day, done and recorded */
+	must(store_verify(&st, 1, &e), &e, "verify");
+	store_close(&st);
+
+	open_file(&st, path.ptr, &dave, "dave");
+	must(study_codebook(&st, &cb, NULL, &e), &e, "codebook");
+	for (i = 0; i < 4; i++) {
+		codes[i] = dims[i][1];
+		memset(&ops[i], 0, sizeof(ops[i]));
+		ops[i].kind = LABEL_OP_SET;
+		ops[i].item = "o/r#1500";
+		ops[i].dim = dims[i][0];
+		ops[i].codes = &codes[i];
+		ops[i].nr_codes = 1;
+	}
+	memset(&ops[4], 0, sizeof(ops[4]));
+	ops[4].kind = LABEL_OP_SUBMIT;
+	ops[4].item = "o/r#1500";
+	must(label_batch(&st, &dave, &cb, ops, 5, &e), &e, "label");
+	read = pages_read(&st);
+	q = store_prepare(&st, "SELECT (SELECT page_count FROM "
+			  "pragma_page_count), (SELECT count(*) FROM labels "
+			  "WHERE member_id = ?)", &e);
+	sqlite3_bind_int64(q, 1, dave.member_id);
+	assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+	pages = sqlite3_column_int64(q, 0);
+	assert_int_equal(sqlite3_column_int(q, 1), 4);
+	sqlite3_finalize(q);
+	actor_release(&dave);
+	codebook_release(&cb);
+	store_close(&st);
+	print_message("one label read %d of %lld pages\n", read, pages);
+	assert_true(pages > 2000);
+	assert_true(read > 0);
+	assert_true(read * 20 < pages);
+
+	/* the counter sees a scan */
+	open_file(&st, path.ptr, &dave, "dave");
+	must(store_verify(&st, 0, &e), &e, "verify");
+	assert_true(pages_read(&st) * 2 > pages);
+	actor_release(&dave);
+	store_close(&st);
+
+	for (i = 0; i < 3; i++) {
+		buf_reset(&side);
+		buf_addf(&side, "%s%s", path.ptr,
+			 (const char *[]){ "", "-wal", "-shm" }[i]);
+		unlink(side.ptr);
+	}
+	assert_int_equal(rmdir(dir), 0);
+	buf_release(&side);
+	buf_release(&path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -398,6 +532,7 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_inside_a_transaction,
 						setup, teardown),
+		cmocka_unit_test(test_one_label_reads_its_rows),
 	};
 
 	return cmocka_run_group_tests_name("batch", tests, NULL, NULL);
