@@ -88,6 +88,8 @@ CMD(adjudicate)
 			goto out;
 		}
 	}
+	/* a screen pays no daily full check at its first save */
+	store_interactive(&c->st);
 	if (tui_adjudicate(&c->st, &c->actor, npos ? posv[0] : NULL,
 			   &c->err) < 0)
 		rc = cli_fail(c);

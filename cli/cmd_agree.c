@@ -181,6 +181,7 @@ CMD(agree)
 					       "or --level");
 		if ((ret = cli_open(c, CLI_MEMBER)))
 			return ret;
+		store_interactive(&c->st);
 		if (tui_agree(&c->st, &c->actor, round, &c->err) < 0)
 			return cli_fail(c);
 		return 0;

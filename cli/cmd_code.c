@@ -42,6 +42,8 @@ CMD(code)
 	}
 	if (!c->have_actor && (rc = cli_open(c, CLI_MEMBER)))
 		goto out;
+	/* a screen pays no daily full check at its first save */
+	store_interactive(&c->st);
 	if (tui_code(&c->st, &c->actor, npos ? posv[0] : NULL,
 		     &c->err) < 0)
 		rc = cli_fail(c);

@@ -15,6 +15,7 @@
 #include "core/evidence.h"
 #include "core/item.h"
 #include "core/label.h"
+#include "core/label_batch.h"
 #include "core/label_line.h"
 #include "core/labels_csv.h"
 #include "core/gate.h"
@@ -306,68 +307,132 @@ out:
 	return ret;
 }
 
-/* Label one item with pos[1..npos) DIM=CODE words (and submit), in the
- * caller's transaction.  0, or -1 with c->err filled. */
-static int label_item(struct cli *c, const struct codebook *cb,
-		      const char **pos, int npos, int submit)
+/*
+ * The label commands' words made into operations of core/label_batch:
+ * ITEM DIM=CODE[,CODE] ... [--submit].  The operations borrow the words,
+ * which must outlive them; `dcs` keeps the split DIM=CODE words.
+ */
+struct label_words {
+	struct label_op *ops;
+	size_t nr, alloc;
+	struct dim_codes *dcs;
+	size_t nr_dcs, alloc_dcs;
+	char **wheres;		/* owned "FILE:LINE" strings */
+	size_t nr_wheres, alloc_wheres;
+};
+
+/* "NAME:LINE", owned. */
+static char *where_of(const char *name, long lineno)
 {
-	long long id;
-	int i;
+	struct buf b = BUF_INIT;
 
-	id = item_find(&c->st, pos[0], &c->err);
-	if (id < 0)
-		return -1;
-	for (i = 1; i < npos; i++) {
-		struct dim_codes dc;
-		int rc;
-
-		cli_dim_codes(pos[i], &dc);
-		rc = label_set(&c->st, &c->actor, cb, id, dc.dim, dc.codes,
-			       dc.nr, 0, &c->err);
-		cli_dim_codes_release(&dc);
-		if (rc < 0)
-			return -1;
-	}
-	if (submit && label_submit(&c->st, &c->actor, cb, id, &c->err) < 0)
-		return -1;
-	return 0;
+	buf_addf(&b, "%s:%ld", name, lineno);
+	return buf_detach(&b, NULL);
 }
 
-/* Save one line of `label --from` (core/label_line), in the caller's
- * transaction.  0, or -1 with c->err filled. */
-static int label_line_save(struct cli *c, const struct codebook *cb,
-			   const struct label_line *ll)
+static void add_op(struct label_words *w, enum label_op_kind kind,
+		   const char *item, const char *where, long dc)
 {
-	long long id = item_find(&c->st, ll->item, &c->err);
+	struct label_op *op;
+
+	ALLOC_GROW(w->ops, w->nr + 1, w->alloc);
+	op = &w->ops[w->nr++];
+	memset(op, 0, sizeof(*op));
+	op->kind = kind;
+	op->item = item;
+	op->where = where;
+	/* the dimension and codes, once every word is split (dcs moves) */
+	op->nr_codes = dc < 0 ? 0 : (size_t)dc;
+	op->dim = dc < 0 ? NULL : "";
+}
+
+/* One item's words: pos[0] the item, pos[1..npos) DIM=CODE. */
+static void add_item(struct label_words *w, const char **pos, int npos,
+		     int submit, const char *where)
+{
+	int i;
+
+	for (i = 1; i < npos; i++) {
+		ALLOC_GROW(w->dcs, w->nr_dcs + 1, w->alloc_dcs);
+		cli_dim_codes(pos[i], &w->dcs[w->nr_dcs]);
+		add_op(w, LABEL_OP_SET, pos[0], where, (long)w->nr_dcs++);
+	}
+	if (submit)
+		add_op(w, LABEL_OP_SUBMIT, pos[0], where, -1);
+}
+
+/* Point the operations at their split words. */
+static void resolve_words(struct label_words *w)
+{
 	size_t i;
 
-	if (id < 0)
-		return -1;
-	for (i = 0; i < ll->nr_dims; i++)
-		if (label_set(&c->st, &c->actor, cb, id, ll->dims[i].dim,
-			      (const char *const *)ll->dims[i].codes,
-			      ll->dims[i].nr, 0, &c->err) < 0)
-			return -1;
-	if (ll->submit && label_submit(&c->st, &c->actor, cb, id,
-				       &c->err) < 0)
-		return -1;
-	return 0;
+	for (i = 0; i < w->nr; i++) {
+		struct label_op *op = &w->ops[i];
+		const struct dim_codes *dc;
+
+		/* an operation of add_line() has its words already */
+		if (op->kind != LABEL_OP_SET || *op->dim)
+			continue;
+		dc = &w->dcs[op->nr_codes];
+		op->dim = dc->dim;
+		op->codes = dc->codes;
+		op->nr_codes = dc->nr;
+	}
+}
+
+static void label_words_release(struct label_words *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->nr_dcs; i++)
+		cli_dim_codes_release(&w->dcs[i]);
+	for (i = 0; i < w->nr_wheres; i++)
+		free(w->wheres[i]);
+	free(w->dcs);
+	free(w->wheres);
+	free(w->ops);
+	memset(w, 0, sizeof(*w));
+}
+
+/* The operations of one parsed line of `label --from` (core/label_line),
+ * which must outlive them. */
+static void add_line(struct label_words *w, const struct label_line *ll,
+		     const char *where)
+{
+	size_t i;
+
+	for (i = 0; i < ll->nr_dims; i++) {
+		struct label_op *op;
+
+		add_op(w, LABEL_OP_SET, ll->item, where, -1);
+		op = &w->ops[w->nr - 1];
+		op->dim = ll->dims[i].dim;
+		op->codes = (const char *const *)ll->dims[i].codes;
+		op->nr_codes = ll->dims[i].nr;
+	}
+	if (ll->submit)
+		add_op(w, LABEL_OP_SUBMIT, ll->item, where, -1);
 }
 
 /* `label --from FILE`: one `ITEM DIM=CODE ... [--submit]` per line, so
  * codes never stand on a command line that `ps` shows.  The whole input
- * is read first (a slow producer never holds the study's write lock),
- * then saved in one transaction: a bad line is named and nothing is
- * saved. */
+ * is read and its words checked first (a slow producer never holds the
+ * study's write lock), then core/label_batch checks and saves it all in
+ * one short transaction: a bad line is named and nothing is saved. */
 static int label_from(struct cli *c, const char *from)
 {
 	int is_stdin = !strcmp(from, "-");
 	const char *name = is_stdin ? "stdin" : from;
 	struct codebook cb = CODEBOOK_INIT;
+	struct label_words w;
 	struct buf in = BUF_INIT;
-	long items = 0, submitted = 0;
-	int pass, ret = 0, in_tx = 0, fd;
+	struct label_line *lines = NULL;
+	size_t nr_lines = 0, alloc_lines = 0, i;
+	long items = 0, submitted = 0, lineno = 0;
+	const char *p, *end;
+	int ret = 0, fd;
 
+	memset(&w, 0, sizeof(w));
 	fd = is_stdin ? STDIN_FILENO : open(from, O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || (!is_stdin && priv_input_ok(fd) < 0) ||
 	    buf_read_fd(&in, fd) < 0) {
@@ -379,73 +444,63 @@ static int label_from(struct cli *c, const char *from)
 	}
 	if (!is_stdin)
 		close(fd);
-	/* pass 0 checks the words, pass 1 saves them */
-	for (pass = 0; pass < 2; pass++) {
-		const char *p = in.ptr, *end = in.ptr + in.len;
-		long lineno = 0;
+	/* the words, line by line, in place */
+	for (p = in.ptr, end = in.ptr + in.len; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		struct label_line *ll;
+		int rc;
 
-		if (pass == 1) {
-			/* the codebook is read inside the transaction, so
-			 * no update comes between a code's check and its
-			 * saving */
-			if ((ret = cli_open(c, CLI_MEMBER)))
-				goto out;
-			if (store_begin(&c->st, &c->err) < 0)
-				goto fail;
-			in_tx = 1;
-			if ((ret = cli_codebook(c, &cb))) {
-				store_rollback(&c->st);
-				goto out;
-			}
+		ALLOC_GROW(lines, nr_lines + 1, alloc_lines);
+		ll = &lines[nr_lines];
+		memset(ll, 0, sizeof(*ll));
+		rc = label_line_parse(p, len, ll, &c->err);
+		p += len + (nl != NULL);
+		lineno++;
+		if (rc < 0) {
+			label_line_release(ll);
+			err_prefix(&c->err, "%s:%ld", name, lineno);
+			goto fail;
 		}
-		while (p < end) {
-			const char *nl = memchr(p, '\n', (size_t)(end - p));
-			size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
-			struct label_line ll = LABEL_LINE_INIT;
-			int rc = label_line_parse(p, len, &ll, &c->err);
-
-			p += len + (nl != NULL);
-			lineno++;
-			if (rc > 0 && pass == 1) {
-				if (label_line_save(c, &cb, &ll) < 0) {
-					rc = -1;
-				} else {
-					items++;
-					submitted += ll.submit;
-				}
-			}
-			label_line_release(&ll);
-			if (rc < 0) {
-				err_prefix(&c->err, "%s:%ld", name, lineno);
-				goto fail;
-			}
+		if (!rc) {
+			label_line_release(ll);
+			continue;
 		}
+		nr_lines++;
+		ALLOC_GROW(w.wheres, w.nr_wheres + 1, w.alloc_wheres);
+		w.wheres[w.nr_wheres] = where_of(name, lineno);
+		add_line(&w, ll, w.wheres[w.nr_wheres++]);
+		items++;
+		submitted += ll->submit;
 	}
-	if (store_commit(&c->st, &c->err) < 0)
+	resolve_words(&w);
+	if ((ret = cli_open(c, CLI_MEMBER)) || (ret = cli_codebook(c, &cb)))
+		goto out;
+	if (label_batch(&c->st, &c->actor, &cb, w.ops, w.nr, &c->err) < 0)
 		goto fail;
 	printf("%s: %ld item%s labelled, %ld submitted\n", name, items,
 	       items == 1 ? "" : "s", submitted);
 	goto out;
 fail:
-	if (in_tx)
-		store_rollback(&c->st);
 	ret = cli_fail_also(c, "nothing saved");
 out:
 	codebook_release(&cb);
+	label_words_release(&w);
+	for (i = 0; i < nr_lines; i++)
+		label_line_release(&lines[i]);
+	free(lines);
 	buf_release(&in);
 	return ret;
 }
 
-/* One --evidence [DIM=]SPEC of `label`: the dimension is the one given
- * before the '=' or, without it, the only DIM=CODE of the command. */
-static int cite(struct cli *c, const struct codebook *cb, const char **pos,
-		int npos, const char *arg)
+/* One --evidence [DIM=]SPEC of `label` as an operation: the dimension is
+ * the one given before the '=' or, without it, the only DIM=CODE of the
+ * command.  The parsed citation goes to `ev`. */
+static int cite_op(struct cli *c, struct label_words *w, const char **pos,
+		   int npos, const char *arg, struct evidence_cite *ev)
 {
-	struct evidence_cite ev;
 	const char *eq = strchr(arg, '='), *colon = strchr(arg, ':');
-	char *dim = NULL;
-	long long id;
-	int ret = -1;
+	char *dim;
 
 	if (eq && (!colon || eq < colon)) {
 		dim = xstrndup(arg, (size_t)(eq - arg));
@@ -456,17 +511,17 @@ static int cite(struct cli *c, const struct codebook *cb, const char **pos,
 		return err_set(&c->err, ERR_USAGE, "--evidence %s: which "
 			       "dimension? give it as DIM=%s", arg, arg);
 	}
-	id = item_find(&c->st, pos[0], &c->err);
-	if (id >= 0 && evidence_parse(arg, &ev, &c->err) == 0) {
-		ret = evidence_add(&c->st, &c->actor, cb, id, dim, &ev, NULL,
-				   &c->err);
-		if (ret < 0)
-			err_prefix(&c->err, "--evidence %s%s%s", eq ? dim : "",
-				   eq ? "=" : "", arg);
-		evidence_cite_release(&ev);
+	if (evidence_parse(arg, ev, &c->err) < 0) {
+		free(dim);
+		return -1;
 	}
-	free(dim);
-	return ret;
+	add_op(w, LABEL_OP_CITE, pos[0], NULL, -1);
+	w->ops[w->nr - 1].cite = ev;
+	/* the dimension's name lives with the words */
+	ALLOC_GROW(w->wheres, w->nr_wheres + 1, w->alloc_wheres);
+	w->wheres[w->nr_wheres++] = dim;
+	w->ops[w->nr - 1].dim = dim;
+	return 0;
 }
 
 struct kept {
@@ -546,7 +601,8 @@ CMD(label)
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
 	const char *from = NULL;
 	const char **cites = NULL;
-	size_t nr_cites = 0, i;
+	struct evidence_cite *evs = NULL;
+	size_t nr_cites = 0, nr_evs = 0, i;
 	int submit = 0;
 	const struct cli_opt opts[] = {
 		{ "--submit", 0, NULL, &submit, NULL, NULL },
@@ -555,8 +611,10 @@ CMD(label)
 		{ NULL, 0, NULL, NULL, NULL, NULL },
 	};
 	struct codebook cb = CODEBOOK_INIT;
+	struct label_words w;
 	int npos, rc, ret = 0;
 
+	memset(&w, 0, sizeof(w));
 	rc = cli_parse(argc, argv, opts, pos, &npos, usage);
 	if (rc) {
 		free(pos);
@@ -584,25 +642,17 @@ CMD(label)
 		free(pos);
 		return rc;
 	}
-	if ((ret = cli_open(c, CLI_MEMBER)))
+	if ((ret = cli_open(c, CLI_MEMBER)) || (ret = cli_codebook(c, &cb)))
 		goto out;
-	/* all dimensions in one transaction: all or nothing; the codebook
-	 * is read inside it, so no update can come in between the check
-	 * of a code and its saving */
-	if (store_begin(&c->st, &c->err) < 0) {
-		ret = cli_fail(c);
-		goto out;
-	}
-	if ((ret = cli_codebook(c, &cb))) {
-		store_rollback(&c->st);
-		goto out;
-	}
-	if (label_item(c, &cb, pos, npos, submit) < 0)
-		goto fail;
-	for (i = 0; i < nr_cites; i++)
-		if (cite(c, &cb, pos, npos, cites[i]) < 0)
+	/* every dimension, the submission and the citations: one batch,
+	 * all or nothing, one access check and one codebook check */
+	add_item(&w, pos, npos, submit, NULL);
+	resolve_words(&w);
+	evs = xcalloc(nr_cites + 1, sizeof(*evs));
+	for (i = 0; i < nr_cites; i++, nr_evs++)
+		if (cite_op(c, &w, pos, npos, cites[i], &evs[i]) < 0)
 			goto fail;
-	if (store_commit(&c->st, &c->err) < 0)
+	if (label_batch(&c->st, &c->actor, &cb, w.ops, w.nr, &c->err) < 0)
 		goto fail;
 	printf("%s: %d dimension%s saved%s", pos[0], npos - 1,
 	       npos == 2 ? "" : "s", submit ? ", submitted" : "");
@@ -612,9 +662,12 @@ CMD(label)
 	kept_citations(c, pos, npos);
 	goto out;
 fail:
-	store_rollback(&c->st);
 	ret = cli_fail(c);
 out:
+	for (i = 0; i < nr_evs; i++)
+		evidence_cite_release(&evs[i]);
+	free(evs);
+	label_words_release(&w);
 	codebook_release(&cb);
 	free(pos);
 	free(cites);
@@ -664,21 +717,11 @@ CMD(labels)
 		return cli_usage_error(usage, "expected: labels import "
 				       "FILE.csv");
 	}
-	if ((ret = cli_open(c, CLI_MEMBER)))
+	if ((ret = cli_open(c, CLI_MEMBER)) || (ret = cli_codebook(c, &cb)))
 		goto out;
-	/* the codebook is read inside the import's write transaction */
-	if (store_begin(&c->st, &c->err) < 0) {
-		ret = cli_fail(c);
-		goto out;
-	}
-	if ((ret = cli_codebook(c, &cb))) {
-		store_rollback(&c->st);
-		goto out;
-	}
+	/* read and checked, then written in one short transaction */
 	if (labels_import_opts(&c->st, &c->actor, &cb, pos[1], submit,
-			       annotator, &stats, &c->err) < 0 ||
-	    store_commit(&c->st, &c->err) < 0) {
-		store_rollback(&c->st);
+			       annotator, &stats, &c->err) < 0) {
 		ret = cli_fail_also(c, "nothing imported");
 		goto out;
 	}

@@ -41,14 +41,15 @@ int access_names_coders(const struct actor *a, int blind, int resolved)
 int access_item_round(struct store *st, long long item_id,
 		      long long *round_id, int *closed, struct err *e)
 {
+	static const char round_sql[] = "SELECT r.id, r.closed_at IS NOT "
+		"NULL FROM assignments a JOIN rounds r ON r.id = a.round_id "
+		"WHERE a.item_id = ?";
 	sqlite3_stmt *s;
 	int rc;
 
 	*round_id = 0;
 	*closed = 0;
-	s = store_prepare(st, "SELECT r.id, r.closed_at IS NOT NULL FROM "
-			  "assignments a JOIN rounds r ON r.id = a.round_id "
-			  "WHERE a.item_id = ?", e);
+	s = store_cached(st, round_sql, e);
 	if (!s)
 		return -1;
 	sqlite3_bind_int64(s, 1, item_id);
@@ -57,7 +58,7 @@ int access_item_round(struct store *st, long long item_id,
 		*round_id = sqlite3_column_int64(s, 0);
 		*closed = sqlite3_column_int(s, 1);
 	}
-	sqlite3_finalize(s);
+	store_done(s);
 	return rc < 0 ? -1 : 0;
 }
 

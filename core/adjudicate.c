@@ -347,53 +347,79 @@ int item_state_needs_adjudication(const struct item_state *s)
 	return s->nr_disagree > 0 || (s->discuss && !s->settled);
 }
 
+/* One item of the queue while it is built. */
+struct queued {
+	long long id;
+	char *last;		/* when its last submission came in */
+};
+
+static int cmp_queued(const void *x, const void *y)
+{
+	const struct queued *a = x, *b = y;
+	int c = strcmp(a->last ? a->last : "", b->last ? b->last : "");
+
+	if (c)
+		return c;
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+/*
+ * One pass of core/agreed, the reader of `disagreements`: the items it
+ * finds ready with a dimension still disagreeing, or flagged for
+ * discussion and not settled, are exactly the items the disagreement
+ * list shows (item_state_needs_adjudication() in bulk).  Then in the
+ * order adjudicators work them: by the time the last submission came
+ * in, then by id.
+ */
 int adjudicate_queue(struct store *st, const struct actor *a,
 		     const struct codebook *cb, long long **ids, size_t *nr,
 		     struct err *e)
 {
-	sqlite3_stmt *q;
-	size_t alloc = 0;
-	int rc;
+	struct agreed_iter it;
+	struct queued *q = NULL;
+	size_t n = 0, alloc = 0, i;
+	int rc, ret = -1;
 
 	*ids = NULL;
 	*nr = 0;
+	memset(&it, 0, sizeof(it));
 	if (actor_require(a, ROLES(ROLE_OWNER) | ROLES(ROLE_ADJUDICATOR),
 			  "adjudication", e) < 0)
 		return -1;
-	/* candidates: items with two or more submissions, by the time the
-	 * last one came in */
-	q = store_prepare(st, "SELECT item_id FROM submissions GROUP BY "
-			  "item_id HAVING count(*) >= 2 ORDER BY "
-			  "max(submitted_at), item_id", e);
-	if (!q)
-		return -1;
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		struct item_state s;
-		long long id = sqlite3_column_int64(q, 0);
-		int need;
+	if (agreed_open(&it, st, a, cb, NULL, e) < 0)
+		goto out;
+	agreed_skip_fixes(&it);
+	while ((rc = agreed_next(&it, e)) > 0) {
+		const struct agreed_item *t = &it.item;
+		int open = 0;
+		size_t d;
 
-		if (adjudicate_state(st, a, cb, id, &s, e) < 0) {
-			sqlite3_finalize(q);
-			free(*ids);
-			*ids = NULL;
-			*nr = 0;
-			return -1;
-		}
-		need = item_state_needs_adjudication(&s);
-		item_state_release(&s);
-		if (!need)
+		if (!t->ready)
 			continue;
-		ALLOC_GROW(*ids, *nr + 1, alloc);
-		(*ids)[(*nr)++] = id;
+		for (d = 0; d < cb->nr_dims; d++)
+			open |= t->dims[d].status == DIM_DISAGREE;
+		if (!open && !(t->discuss && !t->settled))
+			continue;
+		ALLOC_GROW(q, n + 1, alloc);
+		q[n].id = t->id;
+		q[n].last = t->last_submitted ? xstrdup(t->last_submitted) :
+			    NULL;
+		n++;
 	}
-	sqlite3_finalize(q);
-	if (rc != SQLITE_DONE) {
-		free(*ids);
-		*ids = NULL;
-		*nr = 0;
-		return store_error(st, e, "loading the queue");
-	}
-	return 0;
+	if (rc < 0)
+		goto out;
+	qsort(q, n, sizeof(*q), cmp_queued);
+	*ids = xcalloc(n + 1, sizeof(**ids));
+	for (i = 0; i < n; i++)
+		(*ids)[i] = q[i].id;
+	*nr = n;
+	ret = 0;
+out:
+	agreed_close(&it);
+	for (i = 0; i < n; i++)
+		free(q[i].last);
+	free(q);
+	return ret;
 }
 
 static int cmp_str(const void *a, const void *b)

@@ -74,8 +74,10 @@ void item_state_release(struct item_state *s);
  * left or flagged "discuss" and not settled? */
 int item_state_needs_adjudication(const struct item_state *s);
 
-/* The adjudicator's queue: ready items that need adjudication, oldest
- * first (by the time the last coder submitted). */
+/* The adjudicator's queue: ready items that need adjudication (the
+ * items adjudicate_disagreements() lists, found by the same one pass
+ * over the study), oldest first (by the time the last submission came
+ * in, then by id).  *ids is owned (free()). */
 int adjudicate_queue(struct store *st, const struct actor *a,
 		     const struct codebook *cb, long long **ids, size_t *nr,
 		     struct err *e);

@@ -176,6 +176,7 @@ int agreed_open(struct agreed_iter *it, struct store *st,
 	buf_init(&it->item.fixes, 0);
 	buf_init(&it->item.fix_lines, 0);
 	buf_init(&it->item.fix_repeats, 0);
+	buf_init(&it->last, 0);
 	if (a->role == ROLE_NONE)
 		return err_set(e, ERR_PERM, "%s is not a member of this study",
 			       a->name ? a->name : "you");
@@ -199,8 +200,9 @@ int agreed_open(struct agreed_iter *it, struct store *st,
 	it->fixes = store_prepare(st, "SELECT item_id, number, additions + "
 				  "deletions, repeats FROM fixes ORDER BY "
 				  "item_id, position", e);
-	it->subs = store_prepare(st, "SELECT item_id, member_id FROM "
-				 "submissions ORDER BY item_id, member_id", e);
+	it->subs = store_prepare(st, "SELECT item_id, member_id, "
+				 "submitted_at FROM submissions ORDER BY "
+				 "item_id, member_id", e);
 	it->labels = store_prepare(st, "SELECT item_id, member_id, dimension, "
 				   "code FROM labels ORDER BY item_id, "
 				   "member_id, dimension, code", e);
@@ -269,6 +271,7 @@ void agreed_close(struct agreed_iter *it)
 	buf_release(&it->item.fixes);
 	buf_release(&it->item.fix_lines);
 	buf_release(&it->item.fix_repeats);
+	buf_release(&it->last);
 	memset(it, 0, sizeof(*it));
 }
 
@@ -328,10 +331,19 @@ static int load_coders(struct agreed_iter *it, long long id,
 		       struct err *e)
 {
 	it->nr_coders = 0;
+	buf_reset(&it->last);
+	it->item.last_submitted = NULL;
 	if (skip_to(it, it->subs, &it->has_sub, id, e) < 0)
 		return -1;
 	while (at(it->subs, it->has_sub, id)) {
 		long long m = sqlite3_column_int64(it->subs, 1);
+		const char *when = col_text(it->subs, 2);
+
+		if (when && (!it->item.last_submitted ||
+			     strcmp(when, it->last.ptr) > 0)) {
+			buf_set(&it->last, when);
+			it->item.last_submitted = it->last.ptr;
+		}
 
 		if (!r || in_round(r, m)) {
 			ALLOC_GROW(it->coders, it->nr_coders + 1,

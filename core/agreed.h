@@ -87,6 +87,8 @@ struct agreed_item {
 	int complete;		/* every dimension agreed or resolved */
 	int discuss;		/* a coder flagged it for discussion */
 	int settled;		/* an adjudicator settled it */
+	const char *last_submitted;	/* the latest submission's time, of
+				   anyone's; NULL when none */
 	struct agreed_dim *dims;	/* one per codebook dimension */
 };
 
@@ -103,6 +105,7 @@ struct agreed_iter {
 	long long *coders;	/* the current item's coders, sorted */
 	size_t nr_coders, alloc_coders;
 	struct buf *cur;	/* per dimension: one coder's codes */
+	struct buf last;	/* item.last_submitted */
 	int in_savepoint;
 	struct agreed_item item;	/* the current item */
 };

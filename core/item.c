@@ -919,8 +919,9 @@ int item_parse_ref(const char *s, char **repo, long long *number, int *kind)
 
 char *item_canonical_repo(struct store *st, const char *repo, struct err *e)
 {
-	sqlite3_stmt *s = store_prepare(st, "SELECT repo FROM repo_aliases "
-					"WHERE alias = ?", e);
+	static const char sql[] = "SELECT repo FROM repo_aliases WHERE "
+		"alias = ?";
+	sqlite3_stmt *s = store_cached(st, sql, e);
 	char *out = NULL;
 	int rc;
 
@@ -934,8 +935,30 @@ char *item_canonical_repo(struct store *st, const char *repo, struct err *e)
 		out = xstrdup(repo);
 	else
 		store_error(st, e, "reading repository aliases");
-	sqlite3_finalize(s);
+	store_done(s);
 	return out;
+}
+
+/* The item named exactly `repo` and `number` through the items' index
+ * (a name in any other case needs a scan): 1 with *id, 0 when there is
+ * none, -1 with `e` filled. */
+static int find_exact(struct store *st, const char *repo, long long number,
+		      long long *id, struct err *e)
+{
+	static const char sql[] = "SELECT id FROM items WHERE repo = ?1 AND "
+		"number = ?2";
+	sqlite3_stmt *s = store_cached(st, sql, e);
+	int rc;
+
+	if (!s)
+		return -1;
+	sqlite3_bind_text(s, 1, repo, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 2, number);
+	rc = store_step(st, s, "finding an item", e);
+	if (rc > 0)
+		*id = sqlite3_column_int64(s, 0);
+	store_done(s);
+	return rc;
 }
 
 /* Run `sql` with ?1 = a and ?2 = b; 0 or -1. */
@@ -1005,10 +1028,17 @@ long long item_find(struct store *st, const char *name, struct err *e)
 
 	if (item_parse_ref(name, &repo, &n, NULL) == 0) {
 		char *canon = item_canonical_repo(st, repo, e);
+		int rc;
 
 		free(repo);
 		if (!canon)
 			return -1;
+		/* the name as stored, the usual case, through the index */
+		rc = find_exact(st, canon, n, &id, e);
+		if (rc != 0) {
+			free(canon);
+			return rc < 0 ? -1 : id;
+		}
 		id = find_one(st, "SELECT id FROM items WHERE repo = ?1 "
 			      "COLLATE NOCASE AND number = ?2", canon, n,
 			      name, e);

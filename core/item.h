@@ -141,9 +141,11 @@ void diff_source_close(struct diff_source *src);
 void diff_parse_source(struct diff *d, struct diff_source *src);
 
 /* Find an item by name: "owner/repo#N" or an issue or pull request URL
- * (an old name of a renamed repository too), "repo#N" (when only one
- * repository has that name) or "#N"/"N" (when only one item has that
- * number).
+ * (an old name of a renamed repository too; the repository in any case,
+ * the name as stored found through the index first), "repo#N" (when only
+ * one repository has that name) or "#N"/"N" (when only one item has that
+ * number).  Its statements are the store's cached ones, so a caller may
+ * find many items in a row cheaply.
  * Returns its id, or -1 with ERR_NOTFOUND / ERR_INPUT. */
 long long item_find(struct store *st, const char *name, struct err *e);
 

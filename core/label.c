@@ -167,6 +167,14 @@ static int round_error(struct store *st, long long item_id, const char *who,
 	return -1;
 }
 
+/* Statements prepared once a connection: a batch checks many items. */
+static const char item_sql[] = "SELECT 1 FROM items WHERE id = ?";
+static const char decided_sql[] = "SELECT EXISTS (SELECT 1 FROM "
+	"resolutions WHERE item_id = ?1) OR EXISTS (SELECT 1 FROM settled "
+	"WHERE item_id = ?1)";
+static const char annotates_sql[] = "SELECT 1 FROM round_annotators WHERE "
+	"round_id = ? AND member_id = ?";
+
 int label_check_access(struct store *st, const struct actor *a,
 		       long long item_id, struct err *e)
 {
@@ -180,12 +188,12 @@ int label_check_access(struct store *st, const struct actor *a,
 			       "items", a->name, a->role == ROLE_NONE ?
 			       "not" : "an", a->role == ROLE_NONE ?
 			       "a member" : role_name(a->role));
-	s = store_prepare(st, "SELECT 1 FROM items WHERE id = ?", e);
+	s = store_cached(st, item_sql, e);
 	if (!s)
 		return -1;
 	sqlite3_bind_int64(s, 1, item_id);
 	ok = store_step(st, s, "checking the item", e);
-	sqlite3_finalize(s);
+	store_done(s);
 	if (ok < 0)
 		return -1;
 	if (!ok)
@@ -193,16 +201,14 @@ int label_check_access(struct store *st, const struct actor *a,
 			       item_id);
 	/* once adjudication has begun on the item, what the adjudicator
 	 * saw is what the study keeps */
-	s = store_prepare(st, "SELECT EXISTS (SELECT 1 FROM resolutions "
-			  "WHERE item_id = ?1) OR EXISTS (SELECT 1 FROM "
-			  "settled WHERE item_id = ?1)", e);
+	s = store_cached(st, decided_sql, e);
 	if (!s)
 		return -1;
 	sqlite3_bind_int64(s, 1, item_id);
 	ok = store_step(st, s, "checking the item", e);
 	if (ok > 0)
 		ok = sqlite3_column_int(s, 0);
-	sqlite3_finalize(s);
+	store_done(s);
 	if (ok < 0)
 		return -1;
 	if (ok)
@@ -223,14 +229,13 @@ int label_check_access(struct store *st, const struct actor *a,
 		return round_error(st, item_id, NULL, e);
 	if (a->role == ROLE_MACHINE)
 		return 0;
-	s = store_prepare(st, "SELECT 1 FROM round_annotators WHERE "
-			  "round_id = ? AND member_id = ?", e);
+	s = store_cached(st, annotates_sql, e);
 	if (!s)
 		return -1;
 	sqlite3_bind_int64(s, 1, round);
 	sqlite3_bind_int64(s, 2, a->member_id);
 	ok = store_step(st, s, "checking the round's annotators", e);
-	sqlite3_finalize(s);
+	store_done(s);
 	if (ok < 0)
 		return -1;
 	if (!ok)
@@ -249,21 +254,15 @@ static int step_done(struct store *st, sqlite3_stmt *s, struct err *e,
 	return 0;
 }
 
-int label_set(struct store *st, const struct actor *a,
-	      const struct codebook *cb, long long item_id, const char *dim,
-	      const char *const *codes, size_t n, long long proposal_id,
-	      struct err *e)
+int label_check_codes(const struct codebook *cb, const char *dim,
+		      const char *const *codes, size_t n,
+		      const char ***sorted, struct err *e)
 {
 	const struct dimension *d = codebook_dim(cb, dim);
-	const char **sorted = NULL;
-	char *old = NULL, *new_ = NULL;
-	struct buf detail = BUF_INIT;
-	sqlite3_stmt *s;
-	char now[32];
-	long long old_pid = 0;
+	const char **v;
 	size_t i;
-	int ret = -1, rc, same_version = 1, has_other = 0;
 
+	*sorted = NULL;
 	if (!d) {
 		err_set(e, ERR_INPUT, "%s: no such dimension in codebook %s",
 			dim, cb->name);
@@ -279,18 +278,38 @@ int label_set(struct store *st, const struct actor *a,
 			return err_suggest(e, dimension_suggest_code(d,
 								    codes[i]));
 		}
-	sorted = xcalloc(n + 1, sizeof(*sorted));
+	v = xcalloc(n + 1, sizeof(*v));
 	if (n) {
-		memcpy(sorted, codes, n * sizeof(*sorted));
-		qsort(sorted, n, sizeof(*sorted), cmp_str);
+		memcpy(v, codes, n * sizeof(*v));
+		qsort(v, n, sizeof(*v), cmp_str);
 	}
 	for (i = 1; i < n; i++)
-		if (!strcmp(sorted[i], sorted[i - 1])) {
+		if (!strcmp(v[i], v[i - 1])) {
 			err_set(e, ERR_INPUT, "%s=%s: code given twice", dim,
-				sorted[i]);
-			free(sorted);
+				v[i]);
+			free(v);
 			return -1;
 		}
+	*sorted = v;
+	return 0;
+}
+
+int label_set(struct store *st, const struct actor *a,
+	      const struct codebook *cb, long long item_id, const char *dim,
+	      const char *const *codes, size_t n, long long proposal_id,
+	      struct err *e)
+{
+	const char **sorted = NULL;
+	char *old = NULL, *new_ = NULL;
+	struct buf detail = BUF_INIT;
+	sqlite3_stmt *s;
+	char now[32];
+	long long old_pid = 0;
+	size_t i;
+	int ret = -1, rc, same_version = 1, has_other = 0;
+
+	if (label_check_codes(cb, dim, codes, n, &sorted, e) < 0)
+		return -1;
 
 	if (store_begin(st, e) < 0)
 		goto out;

@@ -60,6 +60,15 @@ int label_set(struct store *st, const struct actor *a,
 	      const struct codebook *cb, long long item_id, const char *dim,
 	      const char *const *codes, size_t n, long long proposal_id,
 	      struct err *e);
+/* Check codes[0..n) for dimension `dim` of `cb` as label_set() does (the
+ * dimension and every code exist, one code for a `select: one`
+ * dimension, none twice): 0 with *sorted an owned array of the codes in
+ * key order (free() it; the strings stay the caller's), or -1 with `e`
+ * filled (ERR_INPUT, with a suggestion). */
+int label_check_codes(const struct codebook *cb, const char *dim,
+		      const char *const *codes, size_t n,
+		      const char ***sorted, struct err *e);
+
 /* For a `select: many` dimension: add the code if absent, else remove
  * it; for a `select: one` dimension: set it (or clear it if it was the
  * chosen one). */

@@ -12,6 +12,7 @@
 #include "core/csv.h"
 #include "core/item.h"
 #include "core/label.h"
+#include "core/label_batch.h"
 #include "core/suggest.h"
 
 struct row {
@@ -162,6 +163,15 @@ out:
 	free(items);
 	free(members);
 	return ret;
+}
+
+/* "PATH:LINE", owned. */
+static char *where_of(const char *path, int line)
+{
+	struct buf b = BUF_INIT;
+
+	buf_addf(&b, "%s:%d", path, line);
+	return buf_detach(&b, NULL);
 }
 
 static int same_group(const struct row *x, const struct row *y)
@@ -448,7 +458,10 @@ int labels_import_text(struct store *st, const struct actor *a,
 	struct csv raw = CSV_INIT, csv = CSV_INIT;
 	struct row *rows = NULL;
 	const char **codes = NULL;
-	size_t n, i, j;
+	struct label_op *ops = NULL;
+	struct actor *as = NULL;
+	char **wheres = NULL;
+	size_t n, i, j, nr_ops = 0;
 	int ret = -1;
 
 	memset(stats, 0, sizeof(*stats));
@@ -489,24 +502,28 @@ int labels_import_text(struct store *st, const struct actor *a,
 			goto out;
 		}
 	}
+	/* the groups' labels, then the submissions, as one batch: every
+	 * group's codes point into `codes`, in the rows' order */
 	codes = xcalloc(n + 1, sizeof(*codes));
-	if (store_begin(st, e) < 0)
-		goto out;
+	ops = xcalloc(2 * n + 1, sizeof(*ops));
+	as = xcalloc(2 * n + 1, sizeof(*as));
+	wheres = xcalloc(2 * n + 1, sizeof(*wheres));
 	for (i = 0; i < n; i = j) {
-		struct actor as;
-
 		for (j = i; j < n && same_group(&rows[j], &rows[i]); j++)
-			codes[j - i] = rows[j].code;
-		actor_for_row(&as, a, &rows[i]);
-		if (label_set(st, &as, cb, rows[i].item_id, rows[i].dim->key,
-			      codes, j - i, 0, e) < 0) {
-			err_prefix(e, "%s:%d", path, rows[i].line);
-			goto out;
-		}
+			codes[j] = rows[j].code;
+		actor_for_row(&as[nr_ops], a, &rows[i]);
+		wheres[nr_ops] = where_of(path, rows[i].line);
+		ops[nr_ops].kind = LABEL_OP_SET;
+		ops[nr_ops].where = wheres[nr_ops];
+		ops[nr_ops].item_id = rows[i].item_id;
+		ops[nr_ops].as = &as[nr_ops];
+		ops[nr_ops].dim = rows[i].dim->key;
+		ops[nr_ops].codes = codes + i;
+		ops[nr_ops].nr_codes = j - i;
+		nr_ops++;
 		stats->labels++;
 	}
 	for (i = 0; i < n; i = j) {
-		struct actor as;
 		int sub = submit;
 
 		for (j = i; j < n && rows[j].item_id == rows[i].item_id &&
@@ -514,20 +531,25 @@ int labels_import_text(struct store *st, const struct actor *a,
 			sub |= rows[j].submitted;
 		if (!sub)
 			continue;
-		actor_for_row(&as, a, &rows[i]);
-		if (label_submit(st, &as, cb, rows[i].item_id, e) < 0) {
-			err_prefix(e, "%s:%d", path, rows[i].line);
-			goto out;
-		}
+		actor_for_row(&as[nr_ops], a, &rows[i]);
+		wheres[nr_ops] = where_of(path, rows[i].line);
+		ops[nr_ops].kind = LABEL_OP_SUBMIT;
+		ops[nr_ops].where = wheres[nr_ops];
+		ops[nr_ops].item_id = rows[i].item_id;
+		ops[nr_ops].as = &as[nr_ops];
+		nr_ops++;
 		stats->submitted++;
 	}
-	if (store_commit(st, e) < 0)
+	if (label_batch(st, a, cb, ops, nr_ops, e) < 0)
 		goto out;
 	stats->rows = (int)n;
 	ret = 0;
 out:
-	if (ret < 0)
-		store_rollback(st);
+	for (i = 0; wheres && i < nr_ops; i++)
+		free(wheres[i]);
+	free(wheres);
+	free(ops);
+	free(as);
 	free(codes);
 	free(rows);
 	csv_release(&csv);

@@ -328,6 +328,10 @@ int priv_may_create(const char *user)
  */
 int priv_keeper_start(const char *const *paths, int n, struct err *e)
 {
+	static const int ignored[] = {
+		SIGINT, SIGQUIT, SIGHUP, SIGTERM, SIGTSTP, SIGPIPE
+	};
+	sigset_t block, old;
 	int fds[2], i;
 	pid_t pid;
 
@@ -336,8 +340,15 @@ int priv_keeper_start(const char *const *paths, int n, struct err *e)
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		return err_set(e, ERR_IO, "cannot make a pipe: %s",
 			       strerror(errno));
+	/* blocked across the fork, so that a signal to the group sent as
+	 * soon as the command goes on finds the keeper ignoring it */
+	sigemptyset(&block);
+	for (i = 0; i < (int)(sizeof(ignored) / sizeof(ignored[0])); i++)
+		sigaddset(&block, ignored[i]);
+	sigprocmask(SIG_BLOCK, &block, &old);
 	pid = fork();
 	if (pid < 0) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		close(fds[0]);
 		close(fds[1]);
 		return err_set(e, ERR_IO, "cannot fork: %s", strerror(errno));
@@ -346,12 +357,10 @@ int priv_keeper_start(const char *const *paths, int n, struct err *e)
 		char c = 0;
 		ssize_t r;
 
-		signal(SIGINT, SIG_IGN);
-		signal(SIGQUIT, SIG_IGN);
-		signal(SIGHUP, SIG_IGN);
-		signal(SIGTERM, SIG_IGN);
-		signal(SIGTSTP, SIG_IGN);
-		signal(SIGPIPE, SIG_IGN);
+		for (i = 0; i < (int)(sizeof(ignored) / sizeof(ignored[0]));
+		     i++)
+			signal(ignored[i], SIG_IGN);
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		close(fds[1]);
 		if (dup2(fds[0], 0) < 0)
 			_exit(1);
@@ -368,6 +377,7 @@ int priv_keeper_start(const char *const *paths, int n, struct err *e)
 			unlink(paths[i]);
 		_exit(0);
 	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	close(fds[0]);
 	priv.keeper = pid;
 	priv.keeper_fd = fds[1];

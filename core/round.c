@@ -850,6 +850,9 @@ int round_close(struct store *st, const struct actor *a, const char *name,
 	if (actor_require(a, ROLES(ROLE_OWNER) | ROLES(ROLE_ADJUDICATOR),
 			  "round close", e) < 0)
 		return -1;
+	/* the full check before a round's labels are frozen for good */
+	if (store_verify(st, 1, e) < 0)
+		return -1;
 	if (store_begin(st, e) < 0)
 		return -1;
 	if (round_get(st, name, &r, e) < 0)

@@ -82,7 +82,8 @@ int round_unknown(struct store *st, const char *what, const char *name,
 		  struct err *e);
 
 /* Close a round (owner or adjudicator): labels freeze, blinding lifts.
- * Refused while an item is not submitted by every annotator of the
+ * The study's full check runs first (store_verify()): a damaged study is
+ * refused.  Refused while an item is not submitted by every annotator of the
  * round, saying how many and naming the first, unless `flags` has
  * ROUND_FORCE; a forced close is audited with the count.  Returns 0, 1
  * when the round was closed already (nothing to do, nothing changed), or

@@ -31,6 +31,75 @@
 
 #define NR_MIGRATIONS (sizeof(migrations) / sizeof(migrations[0]))
 #define BUSY_TIMEOUT_MS 8000
+#define DAILY_CHECK_SECONDS (24 * 60 * 60)
+#define CHECKED_AT_KEY "integrity_checked_at"
+
+/* A statement of store_cached(). */
+struct store_stmt {
+	const char *sql;	/* the key: a string constant's address */
+	sqlite3_stmt *s;
+};
+
+/*
+ * Figures for tests and the benchmark (BUGCODER_STATS=FILE, a hook:
+ * ignored by a setgid program): every store_close() appends one line,
+ * "reads R pages P prepares N lock_max S lock_total T", R the reads the
+ * process made from studies and their -wal (vfs_reads()), P the study's
+ * size in pages, N the statements prepared, S and T the longest and the
+ * total time in seconds this connection held the write lock.
+ */
+static long long nr_prepares;
+static double lock_max, lock_total;
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The write lock was let go (commit or rollback of the outermost
+ * transaction). */
+static void lock_released(struct store *st)
+{
+	double held;
+
+	st->audit_known = 0;
+	if (st->lock_since <= 0)
+		return;
+	held = now_seconds() - st->lock_since;
+	st->lock_since = 0;
+	lock_total += held;
+	if (held > lock_max)
+		lock_max = held;
+}
+
+static void note_check(struct store *st);
+
+static void write_stats(struct store *st)
+{
+	const char *path = priv_hook_env("BUGCODER_STATS");
+	sqlite3_stmt *s;
+	long long pages = 0;
+	FILE *f;
+
+	if (!path || !*path)
+		return;
+	if (sqlite3_prepare_v2(st->db, "PRAGMA page_count", -1, &s, NULL) ==
+	    SQLITE_OK) {
+		if (sqlite3_step(s) == SQLITE_ROW)
+			pages = sqlite3_column_int64(s, 0);
+		sqlite3_finalize(s);
+	}
+	f = fopen(path, "a");
+	if (!f)
+		return;
+	fprintf(f, "reads %lld pages %lld prepares %lld lock_max %.6f "
+		"lock_total %.6f\n", vfs_reads(), pages, nr_prepares, lock_max,
+		lock_total);
+	fclose(f);
+}
 
 /*
  * The time of the transaction in progress: every row one transaction
@@ -230,12 +299,57 @@ out:
 	return ret;
 }
 
+/* SQLite found a page it read damaged (or the file is no database). */
+static int is_damage(int rc)
+{
+	return rc == SQLITE_CORRUPT || rc == SQLITE_NOTADB;
+}
+
+int store_damaged(struct store *st)
+{
+	return st->db && is_damage(sqlite3_errcode(st->db));
+}
+
+/* The one message for a damaged study: why, whether anything was
+ * written (`writing`: a write the caller gives up), and what to do. */
+static int damage_msg(struct store *st, struct err *e, const char *why,
+		      int writing)
+{
+	return err_set(e, ERR_DB, "%s: the study is damaged (%.300s)%s: "
+		       "restore it from a backup (`bugcoder doctor` runs the "
+		       "full check)", st->path ? st->path : "study", why,
+		       writing ? "; nothing was written" : "");
+}
+
+static int damaged_error(struct store *st, struct err *e, const char *what,
+			 const char *msg)
+{
+	struct buf why = BUF_INIT;
+
+	buf_addf(&why, "%s: %s", what, msg);
+	/* a study found damaged as it is opened: whatever the command was
+	 * to do, it did nothing */
+	damage_msg(st, e, why.ptr, st->depth > 0 || st->will_write ||
+		   !st->commits);
+	buf_release(&why);
+	return -1;
+}
+
+int store_damage(struct store *st, struct err *e, const char *why)
+{
+	damage_msg(st, e, why, st->depth > 0 || st->will_write ||
+		   !st->commits);
+	return -1;
+}
+
 int store_error(struct store *st, struct err *e, const char *what)
 {
 	int rc = sqlite3_errcode(st->db);
 	int code = (rc == SQLITE_BUSY || rc == SQLITE_LOCKED) ? ERR_BUSY :
 		   ERR_DB;
 
+	if (is_damage(rc))
+		return damaged_error(st, e, what, sqlite3_errmsg(st->db));
 	if ((rc == SQLITE_READONLY || rc == SQLITE_CANTOPEN ||
 	     rc == SQLITE_PERM) && st->path &&
 	    explain_access(st->path, rc == SQLITE_READONLY, e) < 0)
@@ -276,6 +390,12 @@ int store_exec(struct store *st, const char *sql, struct err *e)
 			sqlite3_free(msg);
 			return -1;
 		}
+		if (is_damage(rc)) {
+			damaged_error(st, e, "running a statement", msg ? msg :
+				      sqlite3_errmsg(st->db));
+			sqlite3_free(msg);
+			return -1;
+		}
 		err_set(e, (rc == SQLITE_BUSY || rc == SQLITE_LOCKED) ?
 			ERR_BUSY : ERR_DB, "%s: %s", st->path ? st->path :
 			"study", msg ? msg : sqlite3_errmsg(st->db));
@@ -289,6 +409,7 @@ sqlite3_stmt *store_prepare(struct store *st, const char *sql, struct err *e)
 {
 	sqlite3_stmt *s = NULL;
 
+	nr_prepares++;
 	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK) {
 		store_error(st, e, "preparing a query");
 		return NULL;
@@ -296,11 +417,55 @@ sqlite3_stmt *store_prepare(struct store *st, const char *sql, struct err *e)
 	return s;
 }
 
+sqlite3_stmt *store_cached(struct store *st, const char *sql, struct err *e)
+{
+	struct store_stmt *c;
+	size_t i;
+
+	for (i = 0; i < st->nr_cache; i++) {
+		c = &st->cache[i];
+		if (c->sql != sql)
+			continue;
+		if (sqlite3_stmt_busy(c->s)) {
+			err_set(e, ERR_DB, "a cached statement is still in "
+				"use: %.60s", sql);
+			return NULL;
+		}
+		sqlite3_reset(c->s);
+		sqlite3_clear_bindings(c->s);
+		return c->s;
+	}
+	nr_prepares++;
+	ALLOC_GROW(st->cache, st->nr_cache + 1, st->alloc_cache);
+	c = &st->cache[st->nr_cache];
+	if (sqlite3_prepare_v3(st->db, sql, -1, SQLITE_PREPARE_PERSISTENT,
+			       &c->s, NULL) != SQLITE_OK) {
+		store_error(st, e, "preparing a query");
+		return NULL;
+	}
+	c->sql = sql;
+	st->nr_cache++;
+	return c->s;
+}
+
+void store_done(sqlite3_stmt *s)
+{
+	if (s)
+		sqlite3_reset(s);
+}
+
 int store_bind_text(sqlite3_stmt *s, int i, const char *text)
 {
 	if (!text)
 		return sqlite3_bind_null(s, i);
 	return sqlite3_bind_text(s, i, text, -1, SQLITE_TRANSIENT);
+}
+
+int store_bind_static(sqlite3_stmt *s, int i, const char *text)
+{
+	if (!text)
+		return sqlite3_bind_null(s, i);
+	return sqlite3_bind_text(s, i, text, -1, SQLITE_STATIC);
 }
 
 static int user_version(struct store *st, int *v, struct err *e)
@@ -383,6 +548,10 @@ static int configure(struct store *st, int readonly, struct err *e)
 	    SQLITE_OK)
 		return err_set(e, ERR_DB, "%s: cannot turn SQLite's defensive "
 			       "mode on", st->path);
+	/* every page read is checked a little more (its cells lie inside
+	 * it): a damaged page is reported, not read as data */
+	if (store_exec(st, "PRAGMA cell_size_check = ON", e) < 0)
+		return -1;
 	/* nothing of a server study in temporary files the user could
 	 * reach */
 	if ((st->flags & STORE_PRIVILEGED) &&
@@ -695,6 +864,8 @@ static void open_shm_fd(struct store *st, const char *path)
 	buf_release(&shm);
 }
 
+static int stopped_uncleanly(const char *path, unsigned flags);
+
 int store_open(struct store *st, const char *path, unsigned flags,
 	       struct err *e)
 {
@@ -708,6 +879,9 @@ int store_open(struct store *st, const char *path, unsigned flags,
 	st->shm_fd = -1;
 	st->path = xstrdup(path);
 	st->flags = flags;
+	/* a study made now has nothing to check before its first write */
+	st->checked = (flags & STORE_CREATE) != 0;
+	st->will_write = 1;
 	if (vfs_register() != SQLITE_OK) {
 		err_set(e, ERR_DB, "cannot set up SQLite's file access");
 		goto fail;
@@ -794,6 +968,10 @@ int store_open(struct store *st, const char *path, unsigned flags,
 			goto fail;
 		}
 	}
+	/* found before SQLite opens it (and recovers its -wal): checked
+	 * in full before the first write */
+	if (!(flags & (STORE_CREATE | STORE_READONLY)))
+		st->unclean = stopped_uncleanly(path, flags);
 	if (privileged) {
 		/* the privileged layer opens this one file and its own, by
 		 * the name SQLite will give them */
@@ -820,11 +998,19 @@ int store_open(struct store *st, const char *path, unsigned flags,
 			int code = sqlite3_errcode(st->db);
 
 			if (code == SQLITE_NOTADB) {
+				/* whole pages: maybe a study whose first
+				 * page is damaged */
+				int pages = sb.st_size >= 512 &&
+					    sb.st_size % 512 == 0;
+
 				err_set(e, ERR_INPUT, "%s: not a bugcoder "
 					"study: a file of %lld bytes that is "
 					"not an SQLite database (name the "
-					"study's file with --study)", path,
-					(long long)sb.st_size);
+					"study's file with --study%s)", path,
+					(long long)sb.st_size, pages ?
+					"; a study whose first page is "
+					"damaged reads so too: restore it "
+					"from a backup" : "");
 				goto fail_created;
 			}
 			if ((code != SQLITE_CANTOPEN &&
@@ -869,6 +1055,7 @@ int store_open(struct store *st, const char *path, unsigned flags,
 		goto fail_created;
 	open_shm_fd(st, open_path);
 	free(canonical);
+	st->will_write = 0;
 	return 0;
 fail_created:
 	if (flags & STORE_CREATE) {
@@ -948,19 +1135,22 @@ void store_checkpoint(struct store *st)
 	checkpoint(st, 1);
 }
 
-int store_check(struct store *st, int full, struct err *e)
+/* store_check(), saying "nothing was written" when `writing`. */
+static int check_pages(struct store *st, int full, int writing,
+		       struct err *e)
 {
 	sqlite3_stmt *s;
-	struct buf msg = BUF_INIT;
+	struct buf msg = BUF_INIT, why = BUF_INIT;
 	int rc, n = 0, ret = 0;
 
 	s = store_prepare(st, full ? "PRAGMA integrity_check(20)" :
 			  "PRAGMA quick_check(20)", e);
 	if (!s) {
 		/* a file too damaged to prepare on is damaged */
-		if (e)
-			err_prefix(e, "%s: the study is damaged", st->path);
-		return -1;
+		buf_addf(&why, "checking the study: %s",
+			 sqlite3_errmsg(st->db));
+		ret = damage_msg(st, e, why.ptr, writing);
+		goto out;
 	}
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		const char *t = (const char *)sqlite3_column_text(s, 0);
@@ -970,17 +1160,54 @@ int store_check(struct store *st, int full, struct err *e)
 		if (n++ < 1)
 			buf_addstr(&msg, t ? t : "?");
 	}
-	if (rc != SQLITE_DONE) {
+	if (rc == SQLITE_BUSY || rc == SQLITE_LOCKED) {
 		ret = store_error(st, e, "checking the study");
-		if (sqlite3_errcode(st->db) != SQLITE_BUSY)
-			err_prefix(e, "%s: the study is damaged", st->path);
+	} else if (rc != SQLITE_DONE) {
+		buf_addf(&why, "checking the study: %s",
+			 sqlite3_errmsg(st->db));
+		ret = damage_msg(st, e, why.ptr, writing);
 	} else if (n) {
-		ret = err_set(e, ERR_DB, "%s: the study is damaged (%s%s)",
-			      st->path, msg.ptr, n > 1 ? ", and more" : "");
+		buf_addf(&why, "%s%s", msg.ptr, n > 1 ? ", and more" : "");
+		ret = damage_msg(st, e, why.ptr, writing);
 	}
+out:
 	sqlite3_finalize(s);
 	buf_release(&msg);
+	buf_release(&why);
 	return ret;
+}
+
+int store_check(struct store *st, int full, struct err *e)
+{
+	return check_pages(st, full, 0, e);
+}
+
+/* integrity_check on the copy `db`: 0, or -1 with `problem` saying what
+ * is wrong. */
+static int copy_check(sqlite3 *db, struct buf *problem)
+{
+	sqlite3_stmt *s;
+	int rc, n = 0;
+
+	if (sqlite3_prepare_v2(db, "PRAGMA integrity_check(20)", -1, &s,
+			       NULL) != SQLITE_OK) {
+		buf_addstr(problem, sqlite3_errmsg(db));
+		return -1;
+	}
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *t = (const char *)sqlite3_column_text(s, 0);
+
+		if (t && !strcmp(t, "ok"))
+			continue;
+		if (n++ == 0)
+			buf_addstr(problem, t ? t : "?");
+	}
+	if (rc != SQLITE_DONE && !n)
+		buf_addstr(problem, sqlite3_errmsg(db));
+	sqlite3_finalize(s);
+	if (n > 1)
+		buf_addstr(problem, ", and more");
+	return rc == SQLITE_DONE && !n ? 0 : -1;
 }
 
 int store_backup(struct store *st, const char *path, struct err *e)
@@ -988,7 +1215,7 @@ int store_backup(struct store *st, const char *path, struct err *e)
 	struct partial part = PARTIAL_INIT;
 	sqlite3 *dst = NULL;
 	sqlite3_backup *b = NULL;
-	struct buf plain = BUF_INIT;
+	struct buf plain = BUF_INIT, problem = BUF_INIT;
 	int rc, ret = -1;
 
 	/* written under a temporary name (core/partial), so a backup
@@ -1032,6 +1259,16 @@ int store_backup(struct store *st, const char *path, struct err *e)
 		err_set(e, ERR_IO, "%s: %s", path, sqlite3_errmsg(dst));
 		goto out;
 	}
+	/* the full check, on the copy just written (its pages are the
+	 * study's): a damaged study gives no backup that looks sound */
+	if (copy_check(dst, &problem) < 0) {
+		err_set(e, ERR_DB, "%s: the study is damaged (%.300s); no "
+			"copy was kept: restore it from an earlier backup "
+			"(`bugcoder doctor` runs the full check)", st->path,
+			problem.ptr);
+		goto out;
+	}
+	note_check(st);
 	ret = 0;
 out:
 	if (dst && sqlite3_close(dst) != SQLITE_OK && ret == 0)
@@ -1041,20 +1278,30 @@ out:
 	else
 		partial_abort(&part);
 	buf_release(&plain);
+	buf_release(&problem);
 	return ret;
 }
 
 void store_close(struct store *st)
 {
+	size_t i;
+
 	if (!st)
 		return;
+	for (i = 0; i < st->nr_cache; i++)
+		sqlite3_finalize(st->cache[i].s);
+	free(st->cache);
+	st->cache = NULL;
+	st->nr_cache = st->alloc_cache = 0;
 	if (st->db) {
 		if (st->depth) {
 			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 			tx_ended();
+			lock_released(st);
 		} else {
 			checkpoint(st, 1);
 		}
+		write_stats(st);
 		sqlite3_close_v2(st->db);
 	}
 	/* after the connection: see open_shm_fd() */
@@ -1237,6 +1484,40 @@ int store_in_use(const char *path, struct store_holder *h)
 	return rc;
 }
 
+/*
+ * Did the last session on the study stop uncleanly?  Nobody has it open
+ * (nobody holds the -shm's dead man switch) and yet its -wal holds
+ * frames: the last connection did not checkpoint and empty it as
+ * store_close() and SQLite's own close do (it was killed, the machine
+ * crashed or lost power).  Called before this process opens the study.
+ */
+static int stopped_uncleanly(const char *path, unsigned flags)
+{
+	struct buf side = BUF_INIT;
+	struct store_holder h;
+	struct stat sb;
+	int fd, ret = 0;
+
+	buf_addf(&side, "%s-wal", path);
+	if (flags & STORE_PRIVILEGED)
+		priv_raise();
+	if (stat(side.ptr, &sb) == 0 && sb.st_size > 0) {
+		buf_reset(&side);
+		buf_addf(&side, "%s-shm", path);
+		fd = open(side.ptr, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+		if (fd < 0) {
+			ret = errno == ENOENT;
+		} else {
+			ret = lock_query(fd, WAL_DMS_BYTE, &h) == 0;
+			close(fd);
+		}
+	}
+	if (flags & STORE_PRIVILEGED)
+		priv_lower();
+	buf_release(&side);
+	return ret;
+}
+
 void store_holder_describe(const struct store_holder *h, struct buf *out)
 {
 	buf_addf(out, "%s's %s (process %ld", h->user, h->program,
@@ -1273,9 +1554,103 @@ static void busy_error(struct store *st, struct err *e)
 	buf_release(&b);
 }
 
+/* "2024-01-02T03:04:05Z" as seconds since the epoch, or -1. */
+static long long iso_seconds(const char *s)
+{
+	struct tm tm;
+	char z = 0;
+
+	memset(&tm, 0, sizeof(tm));
+	if (!s || sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%c", &tm.tm_year,
+			 &tm.tm_mon, &tm.tm_mday, &tm.tm_hour, &tm.tm_min,
+			 &tm.tm_sec, &z) != 7 || z != 'Z')
+		return -1;
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	return (long long)timegm(&tm);
+}
+
+/* Is the full check recorded at `last` (NULL: never) a day old? */
+static int check_is_old(const char *last)
+{
+	char now[32];
+	long long a, b;
+
+	store_now(now);
+	a = iso_seconds(last);
+	b = iso_seconds(now);
+	return a < 0 || b < 0 || b - a >= DAILY_CHECK_SECONDS;
+}
+
+/* The full check at the first write of a connection, when it is due:
+ * after an unclean stop, or a day after the last one.  *record is set
+ * when it ran and passed (the caller records it once it holds the write
+ * lock).  0, or -1 with `e` filled. */
+static int first_write_checks(struct store *st, int *record, struct err *e)
+{
+	char *last = NULL;
+	int due = st->unclean;
+
+	*record = 0;
+	if (!due && !st->no_daily) {
+		if (store_meta_read(st, CHECKED_AT_KEY, &last, e) < 0)
+			return -1;
+		due = check_is_old(last);
+		free(last);
+	}
+	if (!due)
+		return 0;
+	if (check_pages(st, 1, 1, e) < 0)
+		return -1;
+	*record = 1;
+	return 0;
+}
+
+/* The time of a full check that passed, in the caller's transaction. */
+static int record_check(struct store *st, struct err *e)
+{
+	char now[32];
+
+	store_now(now);
+	return store_meta_set(st, CHECKED_AT_KEY, now, e);
+}
+
+void store_interactive(struct store *st)
+{
+	st->no_daily = 1;
+}
+
+/* Note a full check that passed, when the study can be written at once
+ * (a busy or read-only study is checked again another time). */
+static void note_check(struct store *st)
+{
+	struct err ignored = ERR_INIT;
+
+	st->unclean = 0;
+	if (st->readonly || st->depth || !strcmp(st->path, ":memory:"))
+		return;
+	store_busy_timeout(st, 0);
+	if (store_exec(st, "BEGIN IMMEDIATE", &ignored) == 0) {
+		if (record_check(st, &ignored) == 0)
+			store_exec(st, "COMMIT", &ignored);
+		if (!sqlite3_get_autocommit(st->db))
+			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	}
+	store_busy_timeout(st, -1);
+}
+
+int store_verify(struct store *st, int writing, struct err *e)
+{
+	if (check_pages(st, 1, writing, e) < 0)
+		return -1;
+	note_check(st);
+	return 0;
+}
+
 int store_begin(struct store *st, struct err *e)
 {
 	struct store_reader *r;
+	int record = 0;
 
 	if (st->depth++)
 		return 0;
@@ -1293,20 +1668,14 @@ int store_begin(struct store *st, struct err *e)
 			       "full); nothing was written", st->path);
 	}
 	if (!st->checked && strcmp(st->path, ":memory:")) {
-		if (store_check(st, 0, e) < 0) {
+		/* outside the write lock (a check holds nobody up); depth
+		 * stays 1, so a damage met says nothing was written */
+		if (first_write_checks(st, &record, e) < 0) {
 			st->depth = 0;
-			if (e && e->code != ERR_BUSY) {
-				char why[sizeof(e->msg)];
-
-				memcpy(why, e->msg, sizeof(why));
-				err_set(e, ERR_DB, "%.300s; nothing was "
-					"written: restore the study from a "
-					"backup (`bugcoder doctor` runs the "
-					"full check)", why);
-			}
 			return -1;
 		}
 		st->checked = 1;
+		st->unclean = 0;
 	}
 	if (store_exec(st, "BEGIN IMMEDIATE", e) < 0) {
 		st->depth = 0;
@@ -1320,6 +1689,12 @@ int store_begin(struct store *st, struct err *e)
 	}
 	/* the time is taken once the write lock is held */
 	tx_started();
+	st->lock_since = now_seconds();
+	st->audit_known = 0;
+	if (record && record_check(st, e) < 0) {
+		store_rollback(st);
+		return -1;
+	}
 	return 0;
 }
 
@@ -1332,8 +1707,11 @@ int store_commit(struct store *st, struct err *e)
 	tx_ended();
 	if (store_exec(st, "COMMIT", e) < 0) {
 		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+		lock_released(st);
 		return -1;
 	}
+	lock_released(st);
+	st->commits++;
 	/* a `cp` of the study alone, or a session killed next, keeps it */
 	checkpoint(st, 0);
 	return 0;
@@ -1350,6 +1728,7 @@ void store_rollback(struct store *st)
 	if (sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL) != SQLITE_OK &&
 	    !sqlite3_get_autocommit(st->db))
 		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	lock_released(st);
 }
 
 int store_meta_read(struct store *st, const char *key, char **value,
@@ -1432,6 +1811,8 @@ int store_meta_set(struct store *st, const char *key, const char *value,
 
 void store_now(char out[32])
 {
+	static time_t last = (time_t)-1;	/* what `text` shows */
+	static char text[32];
 	const char *fixed = priv_hook_env("BUGCODER_NOW");
 	time_t t;
 	struct tm tm;
@@ -1445,8 +1826,52 @@ void store_now(char out[32])
 		return;
 	}
 	t = time(NULL);
-	gmtime_r(&t, &tm);
-	strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	if (t != last) {
+		gmtime_r(&t, &tm);
+		strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%SZ", &tm);
+		last = t;
+	}
+	memcpy(out, text, sizeof(text));
+}
+
+static const char audit_insert_sql[] = "INSERT INTO audit (id, at, actor, "
+	"for_member, action, item_id, dimension, old, new, hash, detail) VALUES "
+	"(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+
+int store_audit_row(struct store *st, const struct audit_row *r,
+		    struct err *e)
+{
+	sqlite3_stmt *s = store_cached(st, audit_insert_sql, e);
+	int rc;
+
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, r->id);
+	sqlite3_bind_text(s, 2, r->at, -1, SQLITE_STATIC);
+	store_bind_static(s, 3, r->actor);
+	store_bind_static(s, 4, r->for_member);
+	store_bind_static(s, 5, r->action);
+	if (r->item_id)
+		sqlite3_bind_int64(s, 6, r->item_id);
+	else
+		sqlite3_bind_null(s, 6);
+	store_bind_static(s, 7, r->dimension);
+	store_bind_static(s, 8, r->old);
+	store_bind_static(s, 9, r->new_value);
+	sqlite3_bind_text(s, 10, r->hash, -1, SQLITE_STATIC);
+	store_bind_static(s, 11, r->detail);
+	rc = sqlite3_step(s);
+	if (rc != SQLITE_DONE) {
+		store_error(st, e, "writing the audit log");
+		store_done(s);
+		st->audit_known = 0;
+		return -1;
+	}
+	store_done(s);
+	st->audit_known = 1;
+	st->audit_id = r->id;
+	memcpy(st->audit_hash, r->hash, sizeof(st->audit_hash));
+	return 0;
 }
 
 int store_audit(struct store *st, const char *actor, const char *for_member,
@@ -1469,47 +1894,30 @@ int store_audit_detail(struct store *st, const char *actor,
 		.new_value = new_value, .detail = detail,
 	};
 	char prev[SHA256_HEX_LEN + 1], now[32];
-	sqlite3_stmt *s = NULL;
-	int own = st->depth == 0, rc;
+	int own = st->depth == 0;
 
 	/* the chain needs the last row and the new one in one write lock */
 	if (own && store_begin(st, e) < 0)
 		return -1;
-	if (audit_last(st, &r.id, prev, e) < 0)
+	/* the head of the chain is read once a transaction, then kept:
+	 * rows are appended only here */
+	if (st->audit_known) {
+		r.id = st->audit_id;
+		memcpy(prev, st->audit_hash, sizeof(prev));
+	} else if (audit_last(st, &r.id, prev, e) < 0) {
 		goto fail;
+	}
 	r.id++;
 	store_now(now);
 	r.at = now;
 	audit_row_hash(prev, &r, r.hash);
-	s = store_prepare(st, "INSERT INTO audit (id, at, actor, for_member, "
-			  "action, item_id, dimension, old, new, hash, detail) "
-			  "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", e);
-	if (!s)
+	if (store_audit_row(st, &r, e) < 0)
 		goto fail;
-	sqlite3_bind_int64(s, 1, r.id);
-	sqlite3_bind_text(s, 2, now, -1, SQLITE_TRANSIENT);
-	store_bind_text(s, 3, actor);
-	store_bind_text(s, 4, for_member);
-	store_bind_text(s, 5, action);
-	if (item_id)
-		sqlite3_bind_int64(s, 6, item_id);
-	else
-		sqlite3_bind_null(s, 6);
-	store_bind_text(s, 7, dimension);
-	store_bind_text(s, 8, old_value);
-	store_bind_text(s, 9, new_value);
-	sqlite3_bind_text(s, 10, r.hash, -1, SQLITE_TRANSIENT);
-	store_bind_text(s, 11, detail);
-	rc = sqlite3_step(s);
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE) {
-		store_error(st, e, "writing the audit log");
-		goto fail;
-	}
 	if (own)
 		return store_commit(st, e);
 	return 0;
 fail:
+	st->audit_known = 0;
 	if (own)
 		store_rollback(st);
 	return -1;

@@ -47,6 +47,8 @@ struct store_reader {
 	struct store_reader *next;
 };
 
+struct store_stmt;		/* a cached statement (store_cached()) */
+
 struct store {
 	sqlite3 *db;
 	char *path;		/* owned */
@@ -57,8 +59,21 @@ struct store {
 	unsigned flags;		/* enum store_flags it was opened with */
 	int readonly;		/* opened read-only (asked, or fallen back
 				   to: a read-only directory or full disk) */
-	int checked;		/* quick_check passed on this connection */
+	int checked;		/* the first write's checks are done */
+	int unclean;		/* the last session before this one did not
+				   end cleanly (found at open) */
+	int no_daily;		/* no daily full check (store_interactive()) */
+	int will_write;		/* a damage met now gives a write up:
+				   inside store_open(), a batch's checks */
+	long commits;		/* transactions this connection committed */
 	int shm_fd;		/* the -shm, read-only, for F_GETLK; -1 */
+	struct store_stmt *cache;	/* store_cached(): owned */
+	size_t nr_cache, alloc_cache;
+	int audit_known;	/* in this transaction, the audit chain's
+				   head is audit_id/audit_hash: */
+	long long audit_id;
+	char audit_hash[65];
+	double lock_since;	/* when the write lock was taken (stats) */
 };
 
 /* Who holds the study's write lock (see store_lock_holder()). */
@@ -123,8 +138,10 @@ void store_checkpoint(struct store *st);
  * The copy is written 0600 as the user (never with the group privilege)
  * under a hidden temporary name beside it (core/partial) and renamed to
  * `path` when whole: a failed or killed backup leaves nothing under
- * `path`, and the next one removes what a killed one left.  Returns 0, or
- * -1 with `e` filled. */
+ * `path`, and the next one removes what a killed one left.  The copy gets
+ * the full check (the study's own pages, just written): a damaged study
+ * leaves no copy behind, and a sound one counts as checked
+ * (store_verify()).  Returns 0, or -1 with `e` filled. */
 int store_backup(struct store *st, const char *path, struct err *e);
 
 /* SQLite's integrity check: PRAGMA quick_check (`full` 0) or
@@ -132,11 +149,34 @@ int store_backup(struct store *st, const char *path, struct err *e);
  * naming the first problem (ERR_DB). */
 int store_check(struct store *st, int full, struct err *e);
 
+/*
+ * When the study's pages are checked.  No command pays a scan of the
+ * whole study before it writes: SQLite checks every page it reads (with
+ * cell_size_check on), and a damaged page met on the way (SQLITE_CORRUPT)
+ * is an error that says the study is damaged, that nothing was written
+ * and how to go on (store_error()).  The full check (integrity_check)
+ * runs where it is asked for or costs little next to the work:
+ * store_verify() (doctor, backup, export --package, round close), and at
+ * the first write of a connection when the session before it stopped
+ * uncleanly (a -wal left behind with nobody using the study) or when the
+ * study's last full check is more than a day old (not in the screens:
+ * store_interactive()).  The time of the last full check that passed is
+ * kept in the study (meta integrity_checked_at).
+ */
+
+/* The full check, recorded in the study when it passes and the study can
+ * be written.  0, or -1 with `e` saying the study is damaged (and, with
+ * `writing`, that the write the caller meant to make was not made). */
+int store_verify(struct store *st, int writing, struct err *e);
+/* The connection serves a screen: no daily full check at its first
+ * write (a check after an unclean stop still runs). */
+void store_interactive(struct store *st);
+
 /* Transactions.  store_begin() starts an IMMEDIATE transaction (so a busy
  * writer is reported at once rather than at commit); nested calls only
  * count depth.  store_rollback() undoes everything of the outermost.
- * The first store_begin() of a connection runs store_check() and refuses
- * to write to a damaged study. */
+ * The first store_begin() of a connection runs the full check when it is
+ * due (see above) and refuses to write to a study it finds damaged. */
 int store_begin(struct store *st, struct err *e);
 int store_commit(struct store *st, struct err *e);
 void store_rollback(struct store *st);
@@ -156,6 +196,17 @@ int store_changed(struct store *st, struct err *e);
 /* Prepare `sql` (a constant) or fill `e`.  Caller finalizes. */
 sqlite3_stmt *store_prepare(struct store *st, const char *sql,
 			    struct err *e);
+/* The statement for `sql`, prepared once per connection and kept by the
+ * store until store_close() (never finalize it): reset, its bindings
+ * cleared.  Keyed by the address of `sql`, which must be a string
+ * constant; a statement is not used by two callers at once (asking for
+ * one that is still stepping is an error).  Call store_done() when
+ * finished with it, so that it holds no read open.  NULL with `e`
+ * filled. */
+sqlite3_stmt *store_cached(struct store *st, const char *sql,
+			   struct err *e);
+/* Reset a statement of store_cached() (NULL is fine). */
+void store_done(sqlite3_stmt *s);
 /* Step `s` once: 1 for a row, 0 when it is done, or -1 with `e` filled
  * (ERR_BUSY when the study is busy or locked, ERR_DB otherwise: "what:
  * message") for any other result.  An error is never read as "no row":
@@ -170,11 +221,19 @@ void store_small_cache(struct store *st);
 
 /* Run a statement that returns no rows, with no parameters. */
 int store_exec(struct store *st, const char *sql, struct err *e);
-/* Set `e` from the database's last error: "what: sqlite message". */
+/* Set `e` from the database's last error: "what: sqlite message"; a
+ * damaged study (SQLITE_CORRUPT, SQLITE_NOTADB) is said to be damaged,
+ * with "nothing was written" inside a transaction (which the caller rolls
+ * back), restore from a backup, and `bugcoder doctor` for the full
+ * check.  Returns -1. */
 int store_error(struct store *st, struct err *e, const char *what);
+/* Did the study's last error say it is damaged? */
+int store_damaged(struct store *st);
 
 /* Bind a string, or NULL when s is NULL. */
 int store_bind_text(sqlite3_stmt *s, int i, const char *text);
+/* The same without a copy: `text` must outlive the statement's use. */
+int store_bind_static(sqlite3_stmt *s, int i, const char *text);
 
 /* Key/value settings of the study (title, blind_adjudication, ...).
  * store_meta_read sets *value to an owned string, or NULL when unset, and
@@ -204,6 +263,23 @@ int store_audit_detail(struct store *st, const char *actor,
 		       long long item_id, const char *dimension,
 		       const char *old_value, const char *new_value,
 		       const char *detail, struct err *e);
+
+struct audit_row;
+
+/* Append audit row `r` whose id, time and hash are made already (the
+ * hash by audit_row_hash(), chained on the log's head as audit_last()
+ * read it), in the caller's transaction: for a writer that works its
+ * rows out before it takes the write lock, and checks under it that the
+ * head is still the one it chained on (label_batch).  0, or -1. */
+int store_audit_row(struct store *st, const struct audit_row *r,
+		    struct err *e);
+
+/* The error for a study found damaged by what is read from it rather
+ * than by SQLite (a stored text that no longer parses): `why` says what
+ * (e.g. "stored codebook:3:7: control character 0x04"); the message
+ * says the study is damaged and what to do, as SQLite's damage does.
+ * Returns -1. */
+int store_damage(struct store *st, struct err *e, const char *why);
 
 /* The current time as ISO 8601 UTC ("2024-01-02T03:04:05Z"); inside a
  * transaction, the time it took the write lock, the same for every row

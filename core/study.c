@@ -80,6 +80,15 @@ int study_store_codebook(struct store *st, const struct codebook *cb,
 	return rc;
 }
 
+/* A stored codebook that does not parse (its message in `e`). */
+static void damaged_codebook(struct store *st, struct err *e)
+{
+	char why[sizeof(e->msg)];
+
+	snprintf(why, sizeof(why), "%s", e->msg);
+	store_damage(st, e, why);
+}
+
 int study_codebook(struct store *st, struct codebook *cb, long long *id,
 		   struct err *e)
 {
@@ -105,6 +114,10 @@ int study_codebook(struct store *st, struct codebook *cb, long long *id,
 			     (size_t)sqlite3_column_bytes(s, 1),
 			     "stored codebook", e);
 	sqlite3_finalize(s);
+	/* it was checked when it was stored: a stored codebook that no
+	 * longer reads is a damaged study */
+	if (ret < 0)
+		damaged_codebook(st, e);
 	return ret;
 }
 
@@ -132,6 +145,10 @@ int study_codebook_version(struct store *st, const char *version,
 			     (size_t)sqlite3_column_bytes(s, 0),
 			     "stored codebook", e);
 	sqlite3_finalize(s);
+	/* it was checked when it was stored: a stored codebook that no
+	 * longer reads is a damaged study */
+	if (ret < 0)
+		damaged_codebook(st, e);
 	return ret;
 }
 

@@ -30,8 +30,16 @@ struct vfs_file {
 				   until xClose); NULL for other files */
 	int privileged;		/* raise around file-creating calls */
 	int shm_made;		/* the -shm has been seen to exist */
+	int counted;		/* a study or its -wal: reads are counted */
 	sqlite3_file *real;	/* the default VFS's file, after us */
 };
+
+static long long nr_reads;	/* vfs_reads() */
+
+long long vfs_reads(void)
+{
+	return nr_reads;
+}
 
 static sqlite3_vfs *real_vfs;
 static char *allowed;		/* the study the privileged VFS opens */
@@ -177,6 +185,8 @@ static int f_close(sqlite3_file *f)
 
 static int f_read(sqlite3_file *f, void *p, int n, sqlite3_int64 off)
 {
+	if (((struct vfs_file *)f)->counted)
+		nr_reads++;
 	return REAL(f)->pMethods->xRead(REAL(f), p, n, off);
 }
 
@@ -337,6 +347,7 @@ static int v_open(sqlite3_vfs *v, sqlite3_filename name, sqlite3_file *f,
 	}
 	if (study && (flags & SQLITE_OPEN_MAIN_DB))
 		vf->db_path = name;
+	vf->counted = (flags & (SQLITE_OPEN_MAIN_DB | SQLITE_OPEN_WAL)) != 0;
 	if (vf->privileged)
 		priv_raise();
 	if (study && !(flags & SQLITE_OPEN_MAIN_DB) &&

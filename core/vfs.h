@@ -45,6 +45,11 @@ int vfs_register(void);
  * to allow none.  The string is copied. */
 void vfs_allow(const char *path);
 
+/* How many reads the process made from studies and their -wal files
+ * (a page, or a frame header, each), for the test and benchmark figures
+ * of store.c's BUGCODER_STATS. */
+long long vfs_reads(void);
+
 /* Append "owner U, group G, mode 0660" for `sb` to `out`. */
 void vfs_describe(struct buf *out, const struct stat *sb);
 

@@ -13,6 +13,7 @@
 #include "core/access.h"
 #include "core/adjudicate.h"
 #include "core/evidence.h"
+#include "core/rawlabels.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -442,37 +443,22 @@ int export_raw(struct store *st, const struct actor *a,
 	struct row_namer nm = { 0, NULL, BUF_INIT, 0, 0 };
 	struct cites cites = { NULL, 0, 0, BUF_INIT, BUF_INIT };
 	struct evidence_cursor cur = { NULL, NULL, 0 };
-	sqlite3_stmt *s = NULL;
+	struct rawlabels r;
 	int rc, ret = -1;
 
+	memset(&r, 0, sizeof(r));
 	progress_init(&p, o, out);
 	csvw_init(&w, out, csv_flags(o));
 	if (require_member(a, e) < 0 ||
 	    (o->round && agreed_check_round(st, o->round, e) < 0))
 		goto out;
+	/* one ordered pass over the labels (core/rawlabels), the citations
+	 * beside it; who sees whose labels, and under which name, is
+	 * core/access's decision, asked row by row */
 	if ((nm.blind = access_blind(st, e)) < 0 ||
+	    rawlabels_open(&r, st, o->round, e) < 0 ||
 	    evidence_cursor_open(&cur, st, e) < 0)
 		goto out;
-	/* who sees whose labels, and under which name, is core/access's
-	 * decision, asked row by row */
-	s = store_prepare(st,
-		"SELECT i.repo, i.number, m.name, l.dimension, l.code, "
-		" l.codebook_version, l.labeled_at, (SELECT submitted_at FROM "
-		" submissions sb WHERE sb.item_id = l.item_id AND "
-		" sb.member_id = l.member_id), l.item_id, l.member_id, "
-		" a.round_id IS NOT NULL, r.closed_at IS NOT NULL, "
-		" EXISTS (SELECT 1 FROM resolutions x WHERE x.item_id = "
-		"  l.item_id) OR EXISTS (SELECT 1 FROM settled x WHERE "
-		"  x.item_id = l.item_id) "
-		"FROM labels l JOIN items i ON i.id = l.item_id "
-		"JOIN members m ON m.id = l.member_id "
-		"LEFT JOIN assignments a ON a.item_id = l.item_id "
-		"LEFT JOIN rounds r ON r.id = a.round_id "
-		"WHERE (?1 IS NULL OR r.name = ?1) "
-		"ORDER BY l.item_id, l.member_id, l.dimension, l.code", e);
-	if (!s)
-		goto out;
-	store_bind_text(s, 1, o->round);
 	if (o->format == EXPORT_CSV) {
 		csvw_header(&w, raw_cols);
 		if (csvw_end(&w) < 0) {
@@ -480,38 +466,31 @@ int export_raw(struct store *st, const struct actor *a,
 			goto out;
 		}
 	}
-	while ((rc = store_step(st, s, "reading labels", e)) > 0) {
-		const char *user = (const char *)sqlite3_column_text(s, 2);
-		long long item_id = sqlite3_column_int64(s, 8);
-		long long member_id = sqlite3_column_int64(s, 9);
-		const char *dim = (const char *)sqlite3_column_text(s, 3);
-		const char *code = (const char *)sqlite3_column_text(s, 4);
-		const char *ver = (const char *)sqlite3_column_text(s, 5);
-		const char *at = (const char *)sqlite3_column_text(s, 6);
-		const char *sub = (const char *)sqlite3_column_text(s, 7);
+	while ((rc = rawlabels_next(&r, e)) > 0) {
+		const struct raw_label *l = &r.row;
+		const char *user;
 		int bad;
 
-		switch (name_row(st, a, &nm, item_id, member_id, user,
-				 sqlite3_column_int(s, 10),
-				 sqlite3_column_int(s, 11),
-				 sqlite3_column_int(s, 12), &user, e)) {
+		switch (name_row(st, a, &nm, l->item_id, l->member_id,
+				 l->member, l->in_round, l->closed, l->decided,
+				 &user, e)) {
 		case -1:
 			goto out;
 		case 0:
 			continue;
 		}
-		item_name(&name, (const char *)sqlite3_column_text(s, 0),
-			  sqlite3_column_int64(s, 1));
-		if (load_cites(&cur, item_id, member_id, dim, &cites, e) < 0)
+		item_name(&name, l->repo, l->number);
+		if (load_cites(&cur, l->item_id, l->member_id, l->dimension,
+			       &cites, e) < 0)
 			goto out;
 		if (o->format == EXPORT_CSV) {
 			csvw_key(&w, name.ptr);
 			csvw_key(&w, user);
-			csvw_key(&w, dim);
-			csvw_key(&w, code);
-			csvw_text(&w, ver);
-			csvw_text(&w, at);
-			csvw_text(&w, sub);
+			csvw_key(&w, l->dimension);
+			csvw_key(&w, l->code);
+			csvw_text(&w, l->codebook_version);
+			csvw_text(&w, l->labeled_at);
+			csvw_text(&w, l->submitted_at);
 			csvw_text(&w, cites.compact.ptr);
 			bad = csvw_end(&w);
 		} else {
@@ -520,11 +499,11 @@ int export_raw(struct store *st, const struct actor *a,
 			jsonw_begin(&j, &line);
 			jsonw_str(&j, "item", name.ptr);
 			jsonw_str(&j, "annotator", user);
-			jsonw_str(&j, "dimension", dim);
-			jsonw_str(&j, "code", code);
-			jsonw_str(&j, "codebook_version", ver);
-			jsonw_str(&j, "labeled_at", at);
-			jsonw_str(&j, "submitted_at", sub);
+			jsonw_str(&j, "dimension", l->dimension);
+			jsonw_str(&j, "code", l->code);
+			jsonw_str(&j, "codebook_version", l->codebook_version);
+			jsonw_str(&j, "labeled_at", l->labeled_at);
+			jsonw_str(&j, "submitted_at", l->submitted_at);
 			jsonw_end(&j);
 			/* the citations, with their quoted lines */
 			line.len -= 2;
@@ -540,7 +519,7 @@ int export_raw(struct store *st, const struct actor *a,
 		goto out;
 	ret = finish(&p, e);
 out:
-	sqlite3_finalize(s);
+	rawlabels_close(&r);
 	csvw_release(&w);
 	buf_release(&line);
 	buf_release(&name);

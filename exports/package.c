@@ -961,7 +961,12 @@ int package_write(struct store *st, const struct actor *a,
 			       "make a replication package");
 	if (!*dir)
 		return err_set(e, ERR_INPUT, "--package needs a directory");
-	if (check_target(dir, e) < 0 || make_tmpdir(&p, dir, e) < 0)
+	if (check_target(dir, e) < 0)
+		return -1;
+	/* the full check first: no package is made from a damaged study */
+	if (store_verify(st, 0, e) < 0)
+		return err_prefix(e, "%s: no package written", dir);
+	if (make_tmpdir(&p, dir, e) < 0)
 		return -1;
 	/* one snapshot for every file, though annotators keep working */
 	if (store_exec(st, "SAVEPOINT package_read", e) < 0)

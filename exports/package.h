@@ -65,9 +65,10 @@ struct package_opts {
 
 #define PACKAGE_OPTS_INIT { 0, NULL, NULL, 0, 0 }
 
-/* Write the package into directory `dir`.  Returns 0, or -1 with `e`
- * filled (ERR_PERM, ERR_INPUT when DIR is not empty, ERR_IO, ERR_DB,
- * ERR_INTERRUPTED) and nothing left behind. */
+/* Write the package into directory `dir`, after the study's full check
+ * (store_verify(): a damaged study gives no package).  Returns 0, or -1
+ * with `e` filled (ERR_PERM, ERR_INPUT when DIR is not empty, ERR_IO,
+ * ERR_DB, ERR_INTERRUPTED) and nothing left behind. */
 int package_write(struct store *st, const struct actor *a,
 		  const struct codebook *cb, const char *dir,
 		  struct package_opts *o, struct err *e);

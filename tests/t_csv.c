@@ -734,6 +734,136 @@ static void test_agreed_matches_adjudicate(void **state)
 	codebook_release(&cb);
 }
 
+static int note_item(const struct disagreement *d, void *data)
+{
+	struct buf *b = data;
+	char mark[48];
+
+	/* each item once: its name as a line */
+	snprintf(mark, sizeof(mark), "%s\n", d->item);
+	if (!b->len || strcmp(b->ptr + b->len - strlen(mark), mark))
+		buf_addstr(b, mark);
+	return 0;
+}
+
+static int cmp_line(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The lines of `text`, sorted, joined again. */
+static void sort_lines(struct buf *text)
+{
+	char *copy = xstrdup(text->ptr), *p, **v = NULL;
+	size_t n = 0, alloc = 0, i;
+
+	for (p = strtok(copy, "\n"); p; p = strtok(NULL, "\n")) {
+		ALLOC_GROW(v, n + 1, alloc);
+		v[n++] = p;
+	}
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_line);
+	buf_reset(text);
+	for (i = 0; i < n; i++)
+		buf_addf(text, "%s\n", v[i]);
+	free(v);
+	free(copy);
+}
+
+/*
+ * The adjudicator's queue, built in one pass, is the disagreement list's
+ * items, in the order the item-by-item queue had: by the time of the
+ * last submission, then by id (the reference below is that queue).
+ */
+static void test_queue_is_the_disagreement_list(void **state)
+{
+	static const unsigned long long seeds[] = { 1, 7, 42, 2024 };
+	size_t k;
+
+	(void)state;
+	for (k = 0; k < sizeof(seeds) / sizeof(seeds[0]); k++) {
+		struct codebook cb = CODEBOOK_INIT;
+		struct store st;
+		struct err e = ERR_INIT;
+		struct actor own, adj;
+		struct buf queue = BUF_INIT, listed = BUF_INIT;
+		struct buf want = BUF_INIT;
+		sqlite3_stmt *s;
+		long long *ids;
+		size_t nr, i;
+		int rc;
+
+		rng = seeds[k] * 0x9e3779b97f4a7c15ULL + 1;
+		assert_int_equal(codebook_load_file(&cb,
+				 "codebooks/llm-framework-bugs.json", &e), 0);
+		assert_int_equal(store_open_memory(&st, &e), 0);
+		random_study(&st, &cb, 300);
+		/* submission times with ties, discussions, one settled */
+		exec_ok(&st, "UPDATE submissions SET submitted_at = "
+			"printf('2024-%02d-01', (item_id * 7 + member_id * 13) "
+			"% 12 + 1)");
+		exec_ok(&st, "INSERT INTO flags SELECT item_id, member_id, "
+			"'discuss', 't' FROM submissions WHERE (item_id + "
+			"member_id) % 9 = 0");
+		exec_ok(&st, "INSERT INTO settled SELECT item_id, 5, 'n', 't' "
+			"FROM flags WHERE item_id % 2 = 0 GROUP BY item_id");
+		actor_set(&own, 1, "own", ROLE_OWNER);
+		actor_set(&adj, 5, "adj", ROLE_ADJUDICATOR);
+
+		assert_int_equal(adjudicate_queue(&st, &adj, &cb, &ids, &nr,
+						  &e), 0);
+		for (i = 0; i < nr; i++)
+			buf_addf(&queue, "%lld\n", ids[i]);
+		free(ids);
+
+		/* the item-by-item queue it replaces */
+		s = store_prepare(&st, "SELECT item_id FROM submissions GROUP "
+				  "BY item_id HAVING count(*) >= 2 ORDER BY "
+				  "max(submitted_at), item_id", &e);
+		while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+			struct item_state is;
+			long long id = sqlite3_column_int64(s, 0);
+
+			if (adjudicate_state(&st, &adj, &cb, id, &is, &e) < 0)
+				fail_msg("%s", e.msg);
+			if (item_state_needs_adjudication(&is))
+				buf_addf(&want, "%lld\n", id);
+			item_state_release(&is);
+		}
+		assert_int_equal(rc, SQLITE_DONE);
+		sqlite3_finalize(s);
+		assert_string_equal(queue.ptr, want.ptr);
+		assert_true(nr > 10);
+
+		/* the same items `disagreements` lists */
+		assert_int_equal(adjudicate_disagreements(&st, &adj, &cb, NULL,
+							  note_item, &listed,
+							  &e), 0);
+		buf_reset(&want);
+		{
+			char *copy = xstrdup(queue.ptr), *p;
+
+			for (p = strtok(copy, "\n"); p; p = strtok(NULL, "\n"))
+				buf_addf(&want, "o/r#%lld\n", 1000 +
+					 atoll(p));
+			free(copy);
+		}
+		sort_lines(&want);
+		sort_lines(&listed);
+		assert_string_equal(listed.ptr, want.ptr);
+		/* and so does the owner */
+		assert_int_equal(adjudicate_queue(&st, &own, &cb, &ids, &nr,
+						  &e), 0);
+		free(ids);
+
+		buf_release(&queue);
+		buf_release(&listed);
+		buf_release(&want);
+		store_close(&st);
+		codebook_release(&cb);
+	}
+}
+
 static void test_agreed_refuses_non_member(void **state)
 {
 	struct codebook cb = CODEBOOK_INIT;
@@ -868,6 +998,7 @@ int main(void)
 		cmocka_unit_test(test_atomic_into_a_pipe),
 		cmocka_unit_test(test_agreed_matches_adjudicate),
 		cmocka_unit_test(test_agreed_refuses_non_member),
+		cmocka_unit_test(test_queue_is_the_disagreement_list),
 	};
 
 	return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);

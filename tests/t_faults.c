@@ -11,6 +11,8 @@
  * gives without faults: an access check never says "yes" where the true
  * answer is "no", a list never comes back short, the audit never records
  * a wrong old value, and a refused change leaves the study as it was.
+ * The batch writers (core/label_batch: `label`, `label --from`, `labels
+ * import`) are faulted at every step of their read, check and write.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -21,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/access.h"
 #include "core/adjudicate.h"
@@ -30,6 +33,8 @@
 #include "core/codebook.h"
 #include "core/evolve.h"
 #include "core/label.h"
+#include "core/label_batch.h"
+#include "core/labels_csv.h"
 #include "core/member.h"
 #include "core/round.h"
 #include "core/store.h"
@@ -454,6 +459,20 @@ static int adjudication(struct fixture *f, struct buf *out, struct err *e)
 	return 0;
 }
 
+static int queue_carol(struct fixture *f, struct buf *out, struct err *e)
+{
+	long long *ids;
+	size_t nr, i;
+
+	if (adjudicate_queue(&f->st, &f->carol, &f->cb, &ids, &nr, e) < 0)
+		return -1;
+	buf_addf(out, "queue of %zu:", nr);
+	for (i = 0; i < nr; i++)
+		buf_addf(out, " %lld", ids[i]);
+	free(ids);
+	return 0;
+}
+
 static int export_raw_carol(struct fixture *f, struct buf *out,
 			    struct err *e)
 {
@@ -484,6 +503,7 @@ static void test_lists(void **state)
 	faultsim(f, "agreed labels", agreed_all);
 	faultsim(f, "agreement", agreement);
 	faultsim(f, "adjudicate_state", adjudication);
+	faultsim(f, "adjudicator's queue", queue_carol);
 	faultsim(f, "export --raw", export_raw_carol);
 }
 
@@ -813,6 +833,140 @@ static void test_role_change_refusal(void **state)
 	assert_true(n > 0 && n < MAX_STEPS);
 }
 
+/* Every row a batch writes, as text. */
+static void rows(struct fixture *f, struct buf *out)
+{
+	static const char *const sql[] = {
+		"SELECT item_id, member_id, dimension, code, labeled_at FROM "
+		"labels ORDER BY 1, 2, 3, 4",
+		"SELECT item_id, member_id FROM submissions ORDER BY 1, 2",
+		"SELECT id, action, ifnull(old, '-'), ifnull(new, '-'), hash "
+		"FROM audit ORDER BY id",
+	};
+	size_t i;
+
+	buf_reset(out);
+	for (i = 0; i < 3; i++) {
+		sqlite3_stmt *s = NULL;
+		int c;
+
+		assert_int_equal(sqlite3_prepare_v2(f->st.db, sql[i], -1, &s,
+						    NULL), SQLITE_OK);
+		while (sqlite3_step(s) == SQLITE_ROW) {
+			for (c = 0; c < sqlite3_column_count(s); c++)
+				buf_addf(out, "%s|", (const char *)
+					 sqlite3_column_text(s, c));
+			buf_addch(out, '\n');
+		}
+		sqlite3_finalize(s);
+	}
+}
+
+/* A writer run with a fault at each step in turn: refused with a reason
+ * and the study as it was (or, a COMMIT interrupted after it took
+ * effect, the whole change), until it runs through and makes the whole
+ * change.  `write` returns 0 or -1 with `e` filled. */
+static void faulted_writes(struct fixture *f, const char *what,
+			   int (*write)(struct fixture *f, struct err *e))
+{
+	struct buf before = BUF_INIT, after = BUF_INIT, saved = BUF_INIT;
+	struct buf truth = BUF_INIT;
+	struct err te = ERR_INIT;
+	struct fault flt;
+	long n;
+
+	rows(f, &before);
+	/* the whole change, made once inside a transaction and undone */
+	must(store_begin(&f->st, &te), &te, "begin");
+	must(write(f, &te), &te, what);
+	rows(f, &truth);
+	store_rollback(&f->st);
+	rows(f, &after);
+	assert_string_equal(after.ptr, before.ptr);
+	for (n = 0; n < MAX_STEPS; n++) {
+		struct err e = ERR_INIT;
+		int rc;
+
+		arm(&f->st, &flt, n);
+		rc = write(f, &e);
+		disarm(&f->st);
+		rows(f, &after);
+		if (rc < 0) {
+			if (!flt.hit)
+				fail_msg("%s: refused without a fault: %s",
+					 what, e.msg);
+			if (!e.msg[0])
+				fail_msg("%s: no reason at step %ld", what, n);
+			/* nothing, or (a COMMIT that took effect before
+			 * its fault) the whole change: never a part */
+			if (strcmp(after.ptr, before.ptr) &&
+			    strcmp(after.ptr, truth.ptr))
+				fail_msg("%s: a fault at step %ld left a part "
+					 "of the change:\n%s", what, n,
+					 after.ptr);
+			if (strcmp(after.ptr, before.ptr))
+				buf_addstr(&saved, "x");
+			continue;
+		}
+		break;
+	}
+	assert_true(n > 0 && n < MAX_STEPS);
+	/* made, or made already by a COMMIT that took effect */
+	if (!saved.len)
+		assert_string_equal(after.ptr, truth.ptr);
+	buf_release(&truth);
+	buf_release(&before);
+	buf_release(&after);
+	buf_release(&saved);
+}
+
+static int batch_alice(struct fixture *f, struct err *e)
+{
+	static const char *const hang[] = { "hang" };
+	static const char *const inference[] = { "inference" };
+	struct label_op ops[3];
+
+	memset(ops, 0, sizeof(ops));
+	ops[0].kind = LABEL_OP_SET;
+	ops[0].item = "o/r#2";
+	ops[0].dim = "symptom";
+	ops[0].codes = hang;
+	ops[0].nr_codes = 1;
+	ops[1] = ops[0];
+	ops[1].dim = "phase";
+	ops[1].codes = inference;
+	ops[2].kind = LABEL_OP_SUBMIT;
+	ops[2].item_id = f->item[2];
+	return label_batch(&f->st, &f->alice, &f->cb, ops, 3, e);
+}
+
+static int import_bob(struct fixture *f, struct err *e)
+{
+	struct labels_import_stats stats;
+	char path[] = "/tmp/t_faults.XXXXXX";
+	int fd = mkstemp(path), rc;
+	FILE *out = fd >= 0 ? fdopen(fd, "w") : NULL;
+
+	assert_non_null(out);
+	fputs("item,annotator,dimension,code\n"
+	      "o/r#2,bob,symptom,crash\n"
+	      "o/r#2,bob,root_cause,api_misuse\n"
+	      "o/r#2,bob,fix_pattern,conditional_logic\n"
+	      "o/r#2,bob,phase,training\n", out);
+	fclose(out);
+	rc = labels_import(&f->st, &f->bob, &f->cb, path, 1, &stats, e);
+	unlink(path);
+	return rc;
+}
+
+static void test_batch_writes(void **state)
+{
+	struct fixture *f = *state;
+
+	faulted_writes(f, "label batch", batch_alice);
+	faulted_writes(f, "labels import", import_bob);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -826,6 +980,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_writers, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_role_change_refusal,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_batch_writes, setup,
+						teardown),
 	};
 
 	return cmocka_run_group_tests_name("faults", tests, NULL, NULL);

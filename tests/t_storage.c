@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * t_storage: the study file tells the truth - a damaged study is refused
- * for writing (quick_check) and named by the full check, the -wal is
- * empty once the last connection closes, a study in a read-only
- * directory is still read, and the backup copy is complete and private.
+ * t_storage: the study file tells the truth - a write pays no scan of the
+ * whole study, yet one that meets a damaged page is refused and says so;
+ * the full check runs a day after the last one and after an unclean
+ * stop, and names the damage; the -wal is empty once the last connection
+ * closes, a study in a read-only directory is still read, and the backup
+ * copy is complete, private and checked.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -92,32 +94,197 @@ static void test_last_close_leaves_no_wal(void **state)
 	free(path);
 }
 
-static void test_damaged_study_refused_for_writing(void **state)
+/* Scribble over page `page` (from 1) of the study at `path`; 0 for a
+ * page in the middle of the audit table, which make_study() filled
+ * last. */
+static void scribble(const char *path, long page)
+{
+	char junk[512];
+	struct stat sb;
+	int fd;
+
+	if (!page) {
+		assert_int_equal(stat(path, &sb), 0);
+		page = (long)(sb.st_size / 4096) - 6;
+	}
+	memset(junk, 0x5a, sizeof(junk));
+	fd = open(path, O_WRONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(pwrite(fd, junk, sizeof(junk), 4096 * (page - 1)),
+			 (ssize_t)sizeof(junk));
+	close(fd);
+}
+
+static void assert_damaged_write(const struct err *e)
+{
+	assert_int_equal(e->code, ERR_DB);
+	if (!strstr(e->msg, "the study is damaged") ||
+	    !strstr(e->msg, "nothing was written") ||
+	    !strstr(e->msg, "restore it from a backup") ||
+	    !strstr(e->msg, "bugcoder doctor"))
+		fail_msg("not the damaged study's message: %s", e->msg);
+}
+
+static void set_checked_at(const char *path, const char *when)
+{
+	struct store st;
+	struct err e = ERR_INIT;
+
+	assert_int_equal(store_open(&st, path, 0, &e), 0);
+	assert_int_equal(store_meta_set(&st, "integrity_checked_at", when,
+					&e), 0);
+	store_close(&st);
+}
+
+static void test_damage_met_by_a_write(void **state)
 {
 	char *path = tmp_path("damaged.db");
 	struct store st;
 	struct err e = ERR_INIT;
-	char junk[512];
-	int fd;
+	char *at;
 
 	(void)state;
 	make_study(path);
-	/* scribble over a page in the middle of the audit table */
-	memset(junk, 0x5a, sizeof(junk));
-	fd = open(path, O_WRONLY);
-	assert_true(fd >= 0);
-	assert_int_equal(pwrite(fd, junk, sizeof(junk), 4096 * 20),
-			 (ssize_t)sizeof(junk));
-	close(fd);
-
+	/* the first write of a later connection runs the full check (none
+	 * was recorded) */
 	assert_int_equal(store_open(&st, path, 0, &e), 0);
-	assert_int_equal(store_begin(&st, &e), -1);
-	assert_int_equal(e.code, ERR_DB);
-	assert_non_null(strstr(e.msg, "damaged"));
-	assert_non_null(strstr(e.msg, "nothing was written"));
+	assert_int_equal(store_begin(&st, &e), 0);
+	assert_int_equal(store_commit(&st, &e), 0);
+	at = store_meta_get(&st, "integrity_checked_at");
+	assert_non_null(at);
+	free(at);
+	store_close(&st);
+	scribble(path, 0);
+
+	/* no scan before the write: one that does not meet the page is
+	 * made (SQLite reports what it reads, not what it does not) */
+	assert_int_equal(store_open(&st, path, 0, &e), 0);
+	assert_int_equal(store_begin(&st, &e), 0);
+	assert_int_equal(store_audit(&st, "alice", NULL, "memo", 0, NULL,
+				     NULL, "after the damage", &e), 0);
+	assert_int_equal(store_commit(&st, &e), 0);
+	/* one that reads it is refused, and says what to do */
+	assert_int_equal(store_begin(&st, &e), 0);
+	assert_int_equal(store_exec(&st, "INSERT INTO meta (key, value) "
+				    "SELECT 'all', group_concat(new) FROM audit",
+				    &e), -1);
+	assert_damaged_write(&e);
+	store_rollback(&st);
+	/* a read that meets it says the study is damaged */
+	memset(&e, 0, sizeof(e));
+	assert_int_equal(store_exec(&st, "SELECT group_concat(new) FROM "
+				    "audit", &e), -1);
+	assert_non_null(strstr(e.msg, "the study is damaged"));
+	assert_null(strstr(e.msg, "nothing was written"));
 	assert_int_equal(store_check(&st, 1, &e), -1);
 	assert_non_null(strstr(e.msg, "damaged"));
 	store_close(&st);
+	free(path);
+}
+
+static void test_daily_check(void **state)
+{
+	char *path = tmp_path("daily.db");
+	struct store st;
+	struct err e = ERR_INIT;
+	char *at;
+
+	(void)state;
+	make_study(path);
+	setenv("BUGCODER_NOW", "2030-05-01T12:00:00Z", 1);
+	/* checked a day ago: checked again at the first write, and the
+	 * time recorded in the write's transaction */
+	set_checked_at(path, "2030-04-30T12:00:00Z");
+	assert_int_equal(store_open(&st, path, 0, &e), 0);
+	assert_int_equal(store_begin(&st, &e), 0);
+	assert_int_equal(store_commit(&st, &e), 0);
+	at = store_meta_get(&st, "integrity_checked_at");
+	assert_string_equal(at, "2030-05-01T12:00:00Z");
+	free(at);
+	store_close(&st);
+
+	/* checked less than a day ago: not again, even on a damaged one */
+	set_checked_at(path, "2030-04-30T12:00:01Z");
+	scribble(path, 0);
+	assert_int_equal(store_open(&st, path, 0, &e), 0);
+	assert_int_equal(store_begin(&st, &e), 0);
+	store_rollback(&st);
+	store_close(&st);
+
+	/* a day old: the damage is found before anything is written */
+	set_checked_at(path, "2030-04-30T11:59:59Z");
+	assert_int_equal(store_open(&st, path, 0, &e), 0);
+	assert_int_equal(store_begin(&st, &e), -1);
+	assert_damaged_write(&e);
+	store_close(&st);
+
+	/* the screens never pay it */
+	assert_int_equal(store_open(&st, path, 0, &e), 0);
+	store_interactive(&st);
+	assert_int_equal(store_begin(&st, &e), 0);
+	store_rollback(&st);
+	store_close(&st);
+	unsetenv("BUGCODER_NOW");
+	free(path);
+}
+
+/* A process that writes and is gone without closing the study (as one
+ * killed would): its -wal stays behind. */
+static void write_and_vanish(const char *path)
+{
+	int status = -1;
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct store st;
+		struct err e = ERR_INIT;
+
+		if (store_open(&st, path, 0, &e) < 0 ||
+		    store_audit(&st, "alice", NULL, "memo", 0, NULL, NULL,
+				"the last words", &e) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+static void test_unclean_stop_checked(void **state)
+{
+	char *path = tmp_path("unclean.db");
+	struct buf wal = BUF_INIT;
+	struct store st;
+	struct err e = ERR_INIT;
+
+	(void)state;
+	make_study(path);
+	buf_addf(&wal, "%s-wal", path);
+	write_and_vanish(path);
+	assert_true(file_size(wal.ptr) > 0);
+	/* found at open, checked in full at the first write */
+	assert_int_equal(store_open(&st, path, 0, &e), 0);
+	assert_int_equal(st.unclean, 1);
+	assert_int_equal(store_begin(&st, &e), 0);
+	assert_int_equal(st.unclean, 0);
+	store_rollback(&st);
+	store_close(&st);
+	/* a clean close leaves nothing to find */
+	assert_int_equal(store_open(&st, path, 0, &e), 0);
+	assert_int_equal(st.unclean, 0);
+	store_close(&st);
+
+	/* and a damage found that way refuses the write, even in a
+	 * screen */
+	write_and_vanish(path);
+	scribble(path, 0);
+	assert_int_equal(store_open(&st, path, 0, &e), 0);
+	store_interactive(&st);
+	assert_int_equal(store_begin(&st, &e), -1);
+	assert_damaged_write(&e);
+	store_close(&st);
+	buf_release(&wal);
 	free(path);
 }
 
@@ -221,7 +388,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_last_close_leaves_no_wal),
-		cmocka_unit_test(test_damaged_study_refused_for_writing),
+		cmocka_unit_test(test_damage_met_by_a_write),
+		cmocka_unit_test(test_daily_check),
+		cmocka_unit_test(test_unclean_stop_checked),
 		cmocka_unit_test(test_read_only_directory),
 		cmocka_unit_test(test_backup),
 	};

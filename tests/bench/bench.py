@@ -44,7 +44,11 @@ GEN_FORMAT = 2          # must match GEN_FORMAT in gen.c
 IMPORT_ITEMS = 10000
 HUGE_LINES = 200000
 SMALL_AGREE_ITEMS = 5000   # measure 6a's study
-ROWS, COLS = 50, 200    # the pseudo-terminal of measures 1, 2 and 7
+ROWS, COLS = 50, 200    # the pseudo-terminal of measures 1, 2, 7 and 17
+# the words of the write measures' label: the LLM codebook's 4 required
+# dimensions
+LABEL_WORDS = (("symptom", "crash"), ("root_cause", "api_misuse"),
+               ("fix_pattern", "conditional_logic"), ("phase", "training"))
 
 VERBOSE = False
 
@@ -1202,6 +1206,316 @@ class Bench:
                    "the server install they are kept in memory)" %
                    Figure(peaks, "MiB").text())
 
+    # -- writes: one label, label --from -------------------------------------
+
+    def study_copy(self, name, change, what):
+        """A copy of the study named `name` under WORK, changed by the SQL
+        `change`, which deletes rows; reused while the study is unchanged
+        and `change` finds nothing left to delete."""
+        path = os.path.join(WORK, name)
+        try:
+            if os.path.getmtime(path) >= os.path.getmtime(self.db):
+                con = sqlite3.connect(path)
+                try:
+                    with con:
+                        if con.execute(change).rowcount == 0:
+                            return path
+                finally:
+                    con.close()
+        except (OSError, sqlite3.Error):
+            pass
+        progress("copying the study %s ..." % what)
+        for suffix in ("", "-wal", "-shm"):
+            try:
+                os.unlink(path + suffix)
+            except FileNotFoundError:
+                pass
+        src = sqlite3.connect("file:%s?mode=ro" % self.db, uri=True)
+        dst = sqlite3.connect(path)
+        with dst:
+            src.backup(dst)
+        src.close()
+        with dst:
+            dst.execute(change)
+        dst.close()
+        return path
+
+    def writes_db(self):
+        """The study for the write measures: a copy without its
+        resolutions (an adjudicated item's labels can no longer change, so
+        every item can be labelled there); each run labels as a member of
+        its own, added untimed."""
+        return self.study_copy("writes.db", "DELETE FROM resolutions",
+                               "for the write measures")
+
+    def new_member(self, db, tag):
+        """A fresh annotator for one run of a write measure."""
+        n = db_scalar(db, "SELECT coalesce(max(id), 0) + 1 FROM members")
+        name = "%s%d" % (tag, n)
+        p = subprocess.run([BC, "--study", db, "member", "add", name,
+                            "--role", "annotator"], env=self.env, cwd=ROOT,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        check(p, "bugcoder member add")
+        return name
+
+    def peer_label_sql(self, items, out):
+        """The sqlite3 shell's side of `label ITEM symptom=.. root_cause=..
+        fix_pattern=.. phase=.. --submit` for each item: the same rows -
+        four labels, the submission, five audit rows, each audit row's
+        hash over the previous one's (sha3 here, SHA-256 in bugcoder) -
+        the member given by the temp table `me`."""
+        at = "2024-07-01T12:00:00Z"
+        actor = os.environ.get("USER") or "owner"
+        for repo, number in items:
+            out.write("UPDATE cur SET id = (SELECT id FROM items WHERE "
+                      "repo = '%s' AND number = %d);\n" % (
+                          repo.replace("'", "''"), number))
+            for dim, code in LABEL_WORDS:
+                out.write("INSERT INTO labels VALUES ((SELECT id FROM cur), "
+                          "(SELECT id FROM me), '%s', '%s', '1.0', NULL, "
+                          "'%s');\n" % (dim, code, at))
+            out.write("INSERT INTO submissions VALUES ((SELECT id FROM cur),"
+                      " (SELECT id FROM me), '%s');\n" % at)
+            for action, dim, new in [("label", d, c) for d, c in
+                                     LABEL_WORDS] + [("submit", None, at)]:
+                dim_sql = "'%s'" % dim if dim else "NULL"
+                out.write(
+                    "INSERT INTO audit (at, actor, for_member, action, "
+                    "item_id, dimension, old, new, hash) SELECT '%s', '%s', "
+                    "me.name, '%s', cur.id, %s, NULL, '%s', lower(hex(sha3("
+                    "coalesce((SELECT hash FROM audit ORDER BY id DESC "
+                    "LIMIT 1), '') || '%s;%s;' || me.name || ';%s;' || "
+                    "cur.id || ';%s;N;%s;', 256))) FROM me, cur;\n" % (
+                        at, actor, action, dim_sql, new, at, actor, action,
+                        dim or "N", new))
+
+    def peer_label_run(self, db, member, body):
+        """Time the sqlite3 shell running `body` (peer_label_sql) as
+        `member`, in one transaction."""
+        head = os.path.join(WORK, "label-peer-head.sql")
+        with open(head, "w") as f:
+            f.write(".bail on\nBEGIN IMMEDIATE;\nCREATE TEMP TABLE me AS "
+                    "SELECT id, name FROM members WHERE name = '%s';\n"
+                    "CREATE TEMP TABLE cur (id INTEGER);\n"
+                    "INSERT INTO cur VALUES (0);\n.read %s\nCOMMIT;\n" % (
+                        member, body))
+        with open(head, "rb") as i:
+            t, p = timed(["sqlite3", db], self.env, stdin=i)
+        check(p, "sqlite3 (label)")
+        return t
+
+    def m15_label_one(self):
+        name = "15. one `label` of 4 dimensions --submit, %d items" % \
+            self.meta["items"]
+        target = "<= 2x sqlite3"
+        if not have("sqlite3"):
+            return Row(name, target=target,
+                       note="n/a (sqlite3 not installed)")
+        db = self.writes_db()
+        runs = self.runs(fast=True)
+        items = db_rows(db, "SELECT repo, number FROM items ORDER BY id "
+                        "LIMIT %d" % (2 * (runs + 1)))
+        if len(items) < 2 * (runs + 1):
+            return Row(name, target=target, note="n/a (too few items)")
+        me_bc = self.new_member(db, "one")
+        me_sql = self.new_member(db, "onesql")
+        words = ["%s=%s" % w for w in LABEL_WORDS]
+        bodies = []
+        for k in range(runs + 1):
+            path = os.path.join(WORK, "label-one-%d.sql" % k)
+            with open(path, "w") as f:
+                self.peer_label_sql([items[2 * k + 1]], f)
+            bodies.append(path)
+        left = {"bc": list(items[0::2]), "sql": list(bodies)}
+
+        def bc():
+            repo, number = left["bc"].pop(0)
+            t, p = timed([BC, "--study", db, "--as", me_bc, "label",
+                          "%s#%d" % (repo, number)] + words + ["--submit"],
+                         self.env)
+            check(p, "bugcoder label")
+            return t
+
+        def peer():
+            return self.peer_label_run(db, me_sql, left["sql"].pop(0))
+
+        bc_t, peer_t = interleave([bc, peer], runs, warmup=1)
+        got = [db_scalar(db, "SELECT count(*) FROM labels l JOIN members m "
+                         "ON m.id = l.member_id WHERE m.name = '%s'" % m)
+               for m in (me_bc, me_sql)]
+        note = ("`bugcoder --as M label ITEM %s --submit` (a new item each "
+                "run) vs `sqlite3` making the same rows in one transaction: "
+                "4 labels, the submission and 5 audit rows hashed in a chain "
+                "(tests/bench/bench.py, peer_label_sql); on a copy of the "
+                "study without its resolutions, so that every item can "
+                "still be labelled; labels stored: bugcoder %d, sqlite3 %d" %
+                (" ".join(words), got[0], got[1]))
+        return ratio_row(name, Figure(bc_t, "s"), Figure(peer_t, "s"), 2.0,
+                         target, note)
+
+    def m16_label_from(self):
+        import threading
+        n = self.meta["items"]
+        name = "16. `label --from` of %d lines (4 dimensions --submit)" % n
+        target = "<= 2x sqlite3"
+        if not have("sqlite3"):
+            return Row(name, target=target,
+                       note="n/a (sqlite3 not installed)")
+        db = self.writes_db()
+        items = db_rows(db, "SELECT repo, number FROM items ORDER BY id")
+        lines = os.path.join(WORK, "label-from.txt")
+        body = os.path.join(WORK, "label-from-peer.sql")
+        words = " ".join("%s=%s" % w for w in LABEL_WORDS)
+        with open(lines, "w") as f:
+            for repo, number in items:
+                f.write("%s#%d %s --submit\n" % (repo, number, words))
+        with open(body, "w") as f:
+            self.peer_label_sql(items, f)
+        held = []
+
+        def bc():
+            me = self.new_member(db, "from")
+            stop = threading.Event()
+            spans = []
+
+            def probe():
+                con = sqlite3.connect(db, timeout=0, isolation_level=None)
+                start = None
+                while not stop.is_set():
+                    try:
+                        con.execute("BEGIN IMMEDIATE")
+                        con.execute("ROLLBACK")
+                        if start is not None:
+                            spans.append(time.time() - start)
+                            start = None
+                    except sqlite3.OperationalError:
+                        if start is None:
+                            start = time.time()
+                    time.sleep(0.002)
+                if start is not None:
+                    spans.append(time.time() - start)
+                con.close()
+
+            th = threading.Thread(target=probe)
+            th.start()
+            try:
+                t, p = timed([BC, "--study", db, "--as", me, "label",
+                              "--from", lines], self.env)
+            finally:
+                stop.set()
+                th.join()
+            check(p, "bugcoder label --from")
+            held.append(max(spans) if spans else 0.0)
+            return t
+
+        def peer():
+            return self.peer_label_run(db, self.new_member(db, "fromsql"),
+                                       body)
+
+        bc_t, peer_t = interleave([bc, peer], self.runs(fast=False),
+                                  warmup=0)
+        lock = Figure(held, "s")
+        row = ratio_row(
+            name, Figure(bc_t, "s"), Figure(peer_t, "s"), 2.0, target,
+            "`bugcoder --as M label --from FILE` of one line an item (`ITEM "
+            "%s --submit`), a new member each run, vs `sqlite3` making the "
+            "same rows (4 labels, the submission, 5 chained audit rows an "
+            "item) in one transaction; on the copy of measure 15.  The "
+            "write lock (a probe tries BEGIN IMMEDIATE every 2 ms) was held "
+            "%s of bugcoder's run: the lines are read and checked first" % (
+                words, lock.text()))
+        row.bc += " (lock %s)" % lock.text()
+        return row
+
+    # -- the adjudicator's screen, export --raw ------------------------------
+
+    def m17_adjudicate_open(self):
+        name = "17. open the adjudicator's screen, %d items" % \
+            self.meta["items"]
+        target = "<= 1.5x disagreements"
+        out = os.path.join(WORK, "disagreements.txt")
+        quit_key = self.keys["QUIT"].encode()
+        # the generated study is adjudicated throughout: half of it is
+        # left to do in a copy
+        db = self.study_copy("adjudicate.db", "DELETE FROM resolutions "
+                             "WHERE item_id % 2 = 0", "half adjudicated")
+        argv = [BC, "--study", db, "--as", "carol", "adjudicate"]
+
+        def screen():
+            p = Pty(argv, self.env)
+            p.send(quit_key)
+            t = p.wait(timeout=300)
+            if p.exit_code() != 0:
+                text = bytes(p.out).decode("utf-8", "replace")
+                m = re.search(r"bugcoder: ([^\r\n]*)", text)
+                raise Failed("`bugcoder adjudicate` exit %d%s" % (
+                    p.exit_code(), ": " + m.group(1) if m else ""))
+            return t
+
+        def peer():
+            with open(out, "wb") as f:
+                t, p = timed([BC, "--study", db, "--as", "carol",
+                              "disagreements"], self.env, stdout=f)
+            check(p, "bugcoder disagreements")
+            return t
+
+        try:
+            first = screen()
+        except Failed as e:
+            return Row(name, target=target, note="n/a: " + str(e))
+        runs = self.runs(fast=first < 5)
+        bc_t, peer_t = interleave([screen, peer], runs, warmup=0)
+        with open(out, encoding="utf-8", errors="replace") as f:
+            listed = sum(1 for _ in f)
+        note = ("`bugcoder --as carol adjudicate` on a %dx%d pty, %s sent "
+                "at start (the queue built, the first item drawn, quit), "
+                "wall time from fork to exit, vs `bugcoder --as carol "
+                "disagreements` into a file (%d lines): the same question "
+                "without the screen; on a copy of the study with the "
+                "resolutions of its even-numbered items taken away (the "
+                "generated study has none left to adjudicate)" % (
+                    COLS, ROWS, repr(quit_key.decode()), listed))
+        return ratio_row(name, Figure(bc_t, "s"), Figure(peer_t, "s"), 1.5,
+                         target, note)
+
+    def m18_export_raw(self):
+        name = "18. export --raw, every label"
+        target = "<= 1.5x sqlite3"
+        if not have("sqlite3"):
+            return Row(name, target=target,
+                       note="n/a (sqlite3 not installed)")
+        out_bc = os.path.join(WORK, "export-raw-bugcoder.csv")
+        out_sql = os.path.join(WORK, "export-raw-sqlite3.csv")
+        sql = os.path.join(HERE, "peer_export_raw.sql")
+
+        def bc():
+            with open(out_bc, "wb") as f:
+                t, p = timed([BC, "--study", self.db, "export", "--raw"],
+                             self.env, stdout=f)
+            check(p, "bugcoder export --raw")
+            return t
+
+        def peer():
+            with open(sql, "rb") as i, open(out_sql, "wb") as o:
+                t, p = timed(["sqlite3", "-csv", "-header", self.db],
+                             self.env, stdin=i, stdout=o)
+            check(p, "sqlite3 (export --raw)")
+            return t
+
+        try:
+            bc()
+        except Failed as e:
+            return Row(name, target=target, note="n/a: " + str(e))
+        bc_t, peer_t = interleave([bc, peer], self.runs(fast=False),
+                                  warmup=0)
+        note = ("`bugcoder export --raw` (the owner: every label, names "
+                "shown) vs `sqlite3 -csv -header` running "
+                "tests/bench/peer_export_raw.sql (labels joined to items, "
+                "members, submissions, citations), both into a file; "
+                "outputs: " + compare_csv(out_bc, out_sql))
+        return ratio_row(name, Figure(bc_t, "s"), Figure(peer_t, "s"), 1.5,
+                         target, note)
+
     # -- keystrokes -----------------------------------------------------------
 
     def m9_keystrokes(self):
@@ -1523,7 +1837,9 @@ def main():
                 ("9", b.m9_keystrokes), ("9b", b.m9b_cite_keys),
                 ("10", b.m10_status),
                 ("11", b.m11_items), ("12", b.m12_rounds),
-                ("13", b.m13_import_lock), ("14", b.m14_audit_verify)]
+                ("13", b.m13_import_lock), ("14", b.m14_audit_verify),
+                ("15", b.m15_label_one), ("16", b.m16_label_from),
+                ("17", b.m17_adjudicate_open), ("18", b.m18_export_raw)]
     rows = []
     for tag, fn in measures:
         if only and int(re.match(r"\d+", tag).group()) not in only:
