@@ -24,7 +24,7 @@
 #include "core/buf.h"
 #include "core/err.h"
 
-#define STORE_SCHEMA_VERSION 9
+#define STORE_SCHEMA_VERSION 10
 
 enum store_flags {
 	STORE_CREATE = 1 << 0,	/* create the file; fail if it exists */

@@ -70,6 +70,12 @@ class Study:
     # How to take a study back from schema version v to v - 1, newest
     # first: tests of a migration make an older study out of a new one.
     UNDO = {
+        10: "DROP TABLE recodes;"
+            "DROP TABLE screen_decisions;"
+            "DROP TABLE screen_labels;"
+            "DROP TABLE screen_assignments;"
+            "ALTER TABLE rounds DROP COLUMN reasons;"
+            "ALTER TABLE rounds DROP COLUMN kind;",
         9: "DROP TABLE machine_answers;"
            "ALTER TABLE members DROP COLUMN machine;",
         8: "DROP TABLE evidence;",
