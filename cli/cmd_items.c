@@ -55,9 +55,24 @@ static int print_item(const struct item_row *r, void *data)
 		printf(" %7s", "-");
 	printf(" %4lld", r->comments);
 	if (r->own_only)
-		printf(" %s\n", r->nr_submitted ? "yes" : "no");
+		printf(" %-9s", r->nr_submitted ? "yes" : "no");
 	else
-		printf(" %d\n", r->nr_submitted);
+		printf(" %-9d", r->nr_submitted);
+	/* where it stands in the design; round names and reasons are
+	 * keys, safe to print */
+	if (r->missing)
+		printf(" not fetched");
+	else if (r->round)
+		printf(" %s", r->round);
+	else if (r->decision && !strcmp(r->decision, "include"))
+		printf(" screened in (%s)", r->screen_round);
+	else if (r->decision)
+		printf(" excluded: %s (%s)", r->decision, r->screen_round);
+	else if (r->screen_round)
+		printf(" screening %s", r->screen_round);
+	else
+		printf(" -");
+	printf("\n");
 	buf_release(&name);
 	(*(int *)data)++;
 	return 0;
@@ -160,8 +175,9 @@ CMD(items)
 		return list_missing(c);
 	filter.round = round;
 	filter.repo = repo;
-	printf("%-32s %-44s %5s %6s %5s %7s %4s %s\n", "ITEM", "TITLE",
-	       "FIXES", "LINES", "FILES", "DAYS", "CMTS", "SUBMITTED");
+	printf("%-32s %-44s %5s %6s %5s %7s %4s %-9s %s\n", "ITEM", "TITLE",
+	       "FIXES", "LINES", "FILES", "DAYS", "CMTS", "SUBMITTED",
+	       "ROUND");
 	if (studyview_items(&c->st, &c->actor, &filter, print_item, &n,
 			    &c->err) < 0)
 		return cli_fail(c);
@@ -277,11 +293,23 @@ CMD(status)
 		       ss.open_proposals, ss.resolutions);
 	printf("%ld items without a fix, %ld with a partial diff\n",
 	       ss.no_fix, ss.partial_diff);
-	if (ss.agreement_visible)
+	if (ss.screen_rounds)
+		printf("screening: %ld item%s in %ld screening round%s, %ld "
+		       "decided (%ld included, %ld excluded), %ld not yet\n",
+		       ss.screened, ss.screened == 1 ? "" : "s",
+		       ss.screen_rounds, ss.screen_rounds == 1 ? "" : "s",
+		       ss.included + ss.excluded, ss.included, ss.excluded,
+		       ss.undecided);
+	if (ss.scope)
+		cli_print_safe(stdout, ss.scope);
+	if (ss.agreement_visible) {
 		printf("%ld items coded by all their annotators: %ld agreed, "
-		       "%ld resolved, %ld with disagreements left; %ld "
-		       "flagged for discussion\n", ss.ready, ss.agreed,
-		       ss.resolved, ss.disagreeing, ss.discuss);
+		       "%ld resolved, %ld with disagreements left", ss.ready,
+		       ss.agreed, ss.resolved, ss.disagreeing);
+		if (ss.recoding)
+			printf(", %ld waiting for recoding", ss.recoding);
+		printf("; %ld flagged for discussion\n", ss.discuss);
+	}
 	study_status_release(&ss);
 	return 0;
 }

@@ -27,7 +27,11 @@ CMD(resolve)
 		"  DIM=CODE[,CODE]   the final code(s) of dimension DIM; "
 		"several, comma-\n"
 		"                    separated, for a `select: many` "
-		"dimension\n"
+		"dimension;\n"
+		"                    inclusion=CODE decides a screened item: "
+		"include, or\n"
+		"                    a reason of its screening round to leave "
+		"it out\n"
 		"  --rationale TEXT  why (required; kept with the resolution "
 		"and exported)\n"
 		"  --cause C         why the coders differed: guideline_gap "
@@ -44,7 +48,10 @@ CMD(resolve)
 		"       bugcoder resolve microsoft/DeepSpeed#3468 "
 		"symptom=crash stage=memory \\\n"
 		"           --rationale \"the OOM is the symptom\" --cause "
-		"slip";
+		"slip\n"
+		"       bugcoder resolve DeepSpeed#6203 inclusion=no_merged_fix "
+		"\\\n"
+		"           --rationale \"closed as a setup limitation\"";
 	const char *rationale = NULL, *cause = NULL;
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
 	const struct cli_opt opts[] = {

@@ -68,7 +68,7 @@ static void print_left(const struct round_info *r)
 		       "--screen ...)\n", r->left_unscreened,
 		       r->left_unscreened == 1 ? "" : "s");
 	if (r->left_screening)
-		printf("left out %zu item%s still being screened\n",
+		printf("left out %zu item%s not decided in screening yet\n",
 		       r->left_screening, r->left_screening == 1 ? "" : "s");
 	if (r->left_excluded)
 		printf("left out %zu item%s screened out\n",

@@ -141,6 +141,9 @@ struct agree_summary {
 					   decisions changed, one line each
 					   (round_later_changes()), or NULL;
 					   owned, set by the caller */
+	char *scope;			/* which items count, one line each
+					   (design_scope()), or NULL; owned,
+					   set by the caller */
 };
 
 #define AGREE_SUMMARY_INIT { AGREE_OPTS_INIT, 0, NULL, NULL }

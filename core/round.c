@@ -593,7 +593,7 @@ static void left_text(const struct left *l, struct buf *out)
 			 "--screen ...)", out->len > n ? ", " : "",
 			 l->unscreened);
 	if (l->screening)
-		buf_addf(out, "%s%zu still being screened",
+		buf_addf(out, "%s%zu not decided in screening yet",
 			 out->len > n ? ", " : "", l->screening);
 	if (l->excluded)
 		buf_addf(out, "%s%zu screened out", out->len > n ? ", " : "",
