@@ -10,6 +10,7 @@
 
 #include "core/access.h"
 #include "core/agreed.h"
+#include "core/item.h"
 #include "core/recode.h"
 #include "core/screening.h"
 
@@ -334,5 +335,99 @@ out:
 	agreed_close(&it);
 	if (ret < 0)
 		flow_release(f);
+	return ret;
+}
+
+/* What core/agreed decided of an item (index: item id). */
+enum {
+	CODED = 1 << 0,
+	AGREED = 1 << 1,
+	ADJUDICATED = 1 << 2,
+	OPEN = 1 << 3,
+};
+
+int design_items(struct store *st, const struct actor *a,
+		 const struct codebook *cb,
+		 int (*fn)(const struct design_item *it, void *data),
+		 void *data, struct err *e)
+{
+	struct agreed_iter it;
+	unsigned char *mark = NULL;
+	long long max_id = 0;
+	sqlite3_stmt *s;
+	int rc, stop = 0, ret = -1;
+
+	memset(&it, 0, sizeof(it));
+	s = store_prepare(st, "SELECT coalesce(max(id), 0) FROM items", e);
+	if (!s)
+		return -1;
+	rc = store_step(st, s, "reading items", e);
+	if (rc > 0)
+		max_id = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	if (rc < 0)
+		return -1;
+	mark = xcalloc((size_t)max_id + 1, 1);
+	if (agreed_open(&it, st, a, cb, NULL, e) < 0)
+		goto out;
+	agreed_skip_fixes(&it);
+	while ((rc = agreed_next(&it, e)) > 0) {
+		const struct agreed_item *t = &it.item;
+		int resolved = 0;
+		size_t d;
+
+		if (!t->ready || t->id < 1 || t->id > max_id)
+			continue;
+		for (d = 0; d < cb->nr_dims; d++)
+			resolved |= t->dims[d].status == DIM_RESOLVED;
+		mark[t->id] = CODED | (!t->complete ? OPEN : resolved ?
+				       ADJUDICATED : AGREED);
+	}
+	agreed_close(&it);
+	if (rc < 0)
+		goto out;
+	s = store_prepare(st, "SELECT i.id, i.repo, i.number, i.missing, "
+			  "i.has_fix, sr.name, d.code, d.how, d.rationale, "
+			  "r.name, " ACCESS_COUNTED_SQL("i.id") " FROM items i "
+			  "LEFT JOIN screen_assignments sa ON sa.item_id = i.id "
+			  "LEFT JOIN rounds sr ON sr.id = sa.round_id LEFT JOIN "
+			  "screen_decisions d ON d.item_id = i.id LEFT JOIN "
+			  "assignments a ON a.item_id = i.id LEFT JOIN rounds r "
+			  "ON r.id = a.round_id ORDER BY i.id", e);
+	if (!s)
+		goto out;
+	while (!stop && (rc = store_step(st, s, "reading items", e)) > 0) {
+		struct design_item di;
+		long long id = sqlite3_column_int64(s, 0);
+		unsigned char m = id >= 1 && id <= max_id ? mark[id] : 0;
+		char *name = item_name((const char *)sqlite3_column_text(s, 1),
+				       sqlite3_column_int64(s, 2));
+
+		di.item = name;
+		di.repo = (const char *)sqlite3_column_text(s, 1);
+		di.missing = sqlite3_column_int(s, 3);
+		di.with_fix = sqlite3_column_int(s, 4) != 0;
+		di.screen_round = (const char *)sqlite3_column_text(s, 5);
+		di.decision = (const char *)sqlite3_column_text(s, 6);
+		di.how = (const char *)sqlite3_column_text(s, 7);
+		di.rationale = (const char *)sqlite3_column_text(s, 8);
+		di.coding_round = (const char *)sqlite3_column_text(s, 9);
+		di.counted = sqlite3_column_int(s, 10);
+		di.coded = (m & CODED) != 0;
+		di.status = !(m & CODED) ? NULL : (m & OPEN) ? "open" :
+			    (m & ADJUDICATED) ? "adjudicated" : "agreed";
+		stop = fn(&di, data);
+		free(name);
+	}
+	sqlite3_finalize(s);
+	if (stop) {
+		ret = stop;
+		goto out;
+	}
+	if (rc < 0)
+		goto out;
+	ret = 0;
+out:
+	free(mark);
 	return ret;
 }

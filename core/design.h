@@ -84,4 +84,30 @@ int design_flow(struct store *st, const struct actor *a,
 		const struct codebook *cb, struct flow *f, struct err *e);
 void flow_release(struct flow *f);
 
+/* One item's place in the design, for the package's selection table.
+ * Strings are borrowed for the callback. */
+struct design_item {
+	const char *item, *repo;
+	int missing;		/* never fetched */
+	int with_fix;
+	const char *screen_round;	/* NULL: never screened */
+	const char *decision;	/* include or the reason; NULL: undecided */
+	const char *how;	/* agreed or adjudicated */
+	const char *rationale;	/* an adjudicated decision's */
+	const char *coding_round;	/* NULL: in none */
+	int counted;		/* its coding counts (ACCESS_COUNTED_SQL) */
+	int coded;		/* counted, and every assigned coder
+				   submitted (core/agreed's "ready") */
+	const char *status;	/* coded: agreed, adjudicated or open;
+				   else NULL */
+};
+
+/* Call fn for every item of the study, in id order, as actor `a` may see
+ * its coding (core/agreed's rule).  Stops at fn's first non-zero return
+ * and returns it; 0 at the end; -1 with `e` filled. */
+int design_items(struct store *st, const struct actor *a,
+		 const struct codebook *cb,
+		 int (*fn)(const struct design_item *it, void *data),
+		 void *data, struct err *e);
+
 #endif

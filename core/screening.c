@@ -851,3 +851,84 @@ int screening_count(struct store *st, struct screening_counts *c, struct err *e)
 	sqlite3_finalize(s);
 	return rc < 0 ? -1 : 0;
 }
+
+int screening_answers(struct store *st, const struct actor *a,
+		      int (*fn)(const struct screening_answer *ans,
+				void *data),
+		      void *data, struct err *e)
+{
+	sqlite3_stmt *s;
+	char *salt = NULL;
+	int blind, rc, stop = 0;
+
+	if (a->role == ROLE_NONE)
+		return err_set(e, ERR_PERM, "%s is not a member of this study",
+			       a->name ? a->name : "you");
+	if ((blind = access_blind(st, e)) < 0)
+		return -1;
+	if (!access_names_coders(a, blind, 0) &&
+	    !(salt = adjudicate_salt(st, e)))
+		return -1;
+	s = store_prepare(st, "SELECT l.item_id, i.repo, i.number, r.name, "
+			  "m.name, l.code, l.labeled_at, l.submitted_at, "
+			  "l.member_id, r.closed_at IS NOT NULL, EXISTS "
+			  "(SELECT 1 FROM screen_decisions d WHERE d.item_id = "
+			  "l.item_id), (SELECT count(*) FROM screen_labels x "
+			  "WHERE x.item_id = l.item_id AND x.submitted_at IS "
+			  "NOT NULL AND x.member_id < l.member_id), (SELECT "
+			  "count(*) FROM screen_labels x WHERE x.item_id = "
+			  "l.item_id AND x.submitted_at IS NOT NULL) FROM "
+			  "screen_labels l JOIN items i ON i.id = l.item_id "
+			  "JOIN members m ON m.id = l.member_id LEFT JOIN "
+			  "screen_assignments sa ON sa.item_id = l.item_id "
+			  "LEFT JOIN rounds r ON r.id = sa.round_id ORDER BY "
+			  "l.item_id, l.member_id", e);
+	if (!s) {
+		free(salt);
+		return -1;
+	}
+	while (!stop && (rc = store_step(st, s, "reading the screening "
+					 "answers", e)) > 0) {
+		struct screening_answer ans;
+		struct buf who = BUF_INIT;
+		long long item = sqlite3_column_int64(s, 0);
+		char *name;
+
+		if (!access_rule(a, sqlite3_column_int64(s, 8),
+				 sqlite3_column_type(s, 3) != SQLITE_NULL,
+				 sqlite3_column_int(s, 9)))
+			continue;
+		name = item_name((const char *)sqlite3_column_text(s, 1),
+				 sqlite3_column_int64(s, 2));
+		if (salt && !sqlite3_column_int(s, 10)) {
+			/* numbered as the disagreement list numbers them */
+			long long k = sqlite3_column_int64(s, 11);
+
+			if (sqlite3_column_type(s, 7) == SQLITE_NULL)
+				buf_addstr(&who, "a coder");
+			else {
+				if (sqlite3_column_int64(s, 12) >= 2 &&
+				    k < 2 && adjudicate_swap(salt, item))
+					k = !k;
+				buf_addf(&who, "Coder %lld", k + 1);
+			}
+		} else {
+			buf_addstr(&who, (const char *)
+				   sqlite3_column_text(s, 4));
+		}
+		ans.item = name;
+		ans.round = (const char *)sqlite3_column_text(s, 3);
+		ans.annotator = who.ptr;
+		ans.code = (const char *)sqlite3_column_text(s, 5);
+		ans.labeled_at = (const char *)sqlite3_column_text(s, 6);
+		ans.submitted_at = (const char *)sqlite3_column_text(s, 7);
+		stop = fn(&ans, data);
+		free(name);
+		buf_release(&who);
+	}
+	sqlite3_finalize(s);
+	free(salt);
+	if (stop)
+		return stop;
+	return rc < 0 ? -1 : 0;
+}

@@ -130,6 +130,23 @@ int screening_disagreements(struct store *st, const struct actor *a,
 				   void *data),
 			 void *data, struct err *e);
 
+/* One screener's answer, for the package.  Borrowed for the callback;
+ * `annotator` is a name, or "Coder N" for a blind adjudicator while the
+ * item is not decided. */
+struct screening_answer {
+	const char *item, *round, *annotator, *code;
+	const char *labeled_at, *submitted_at;	/* submitted_at NULL: not */
+};
+
+/* Call fn for every screening answer actor `a` may see (core/access:
+ * their own, and everyone's once the round is closed; all for the owner
+ * and adjudicators), by item and member.  Stops at fn's first non-zero
+ * return and returns it; 0 at the end; -1 with `e` filled. */
+int screening_answers(struct store *st, const struct actor *a,
+		      int (*fn)(const struct screening_answer *ans,
+				void *data),
+		      void *data, struct err *e);
+
 /* The screening figures of the study, for `status` and the report. */
 struct screening_counts {
 	long rounds;		/* screening rounds */

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "core/agreed.h"
+#include "core/design.h"
 #include "core/csv.h"
 #include "core/text.h"
 #include "exports/agree_report.h"
@@ -715,7 +716,8 @@ static void render_json(const struct table *t, struct buf *out, int first)
 	buf_addstr(out, ", \"title\": ");
 	json_quote(out, t->title, strlen(t->title));
 	buf_addstr(out, ",\n     \"columns\": [");
-	for (c = 0; c < shown; c++) {
+	/* a table left empty (no items: no header either) has none */
+	for (c = 0; c < shown && c < t->nr; c++) {
 		if (c)
 			buf_addstr(out, ", ");
 		json_quote(out, t->cell[c].s, strlen(t->cell[c].s));
@@ -1152,6 +1154,64 @@ out:
 	return ret;
 }
 
+/* The selection flow (core/design): per repository, every issue seen
+ * to every bug agreed. */
+static int flow_table(struct report *r, struct store *st,
+		      const struct actor *a, const struct codebook *cb,
+		      struct err *e)
+{
+	struct flow f = FLOW_INIT;
+	struct table *t;
+	size_t i, k;
+
+	if (design_flow(st, a, cb, &f, e) < 0)
+		return -1;
+	t = table_new(r, 9 + f.nr_reasons, 0, "flow", f.screens ?
+		      "Selection flow per repository: issues seen (imported, "
+		      "fetched or still to fetch), with a merged fix, "
+		      "screened, included, excluded per reason, coded by every "
+		      "assigned coder, then agreed without adjudication, "
+		      "adjudicated or still open" :
+		      "Selection flow per repository: issues seen (imported, "
+		      "fetched or still to fetch), with a merged fix, coded by "
+		      "every assigned coder, then agreed without adjudication, "
+		      "adjudicated or still open (no screening round: "
+		      "screening columns are empty)");
+	add_text(t, "repository");
+	add_text(t, "seen");
+	add_text(t, "with merged fix");
+	add_text(t, "screened");
+	add_text(t, "included");
+	for (k = 0; k < f.nr_reasons; k++)
+		add_text(t, "excluded: %s", f.reasons[k]);
+	add_text(t, "coded");
+	add_text(t, "agreed");
+	add_text(t, "adjudicated");
+	add_text(t, "open");
+	for (i = 0; i < f.nr_rows; i++) {
+		const struct flow_row *x = &f.rows[i];
+
+		add_text(t, "%s", x->repo ? x->repo : "all");
+		add_int(t, x->seen);
+		add_int(t, x->with_fix);
+		if (x->screened < 0) {
+			cell_new(t, CELL_NONE, 0)->s = xstrdup("-");
+			cell_new(t, CELL_NONE, 0)->s = xstrdup("-");
+		} else {
+			add_int(t, x->screened);
+			add_int(t, x->included);
+		}
+		for (k = 0; k < f.nr_reasons; k++)
+			add_int(t, x->excluded[k]);
+		add_int(t, x->coded);
+		add_int(t, x->agreed);
+		add_int(t, x->adjudicated);
+		add_int(t, x->open);
+	}
+	flow_release(&f);
+	return 0;
+}
+
 static void statement(struct buf *s, const struct tallies *ts)
 {
 	const struct summary_opts *o = ts->o;
@@ -1175,7 +1235,7 @@ int summary_write(struct store *st, const struct actor *a,
 {
 	struct tallies ts;
 	struct report r = { NULL, 0, 0 };
-	struct buf s = BUF_INIT, st_line = BUF_INIT;
+	struct buf s = BUF_INIT, st_line = BUF_INIT, scope = BUF_INIT;
 	size_t d, i;
 	int ret = -1;
 
@@ -1183,6 +1243,9 @@ int summary_write(struct store *st, const struct actor *a,
 	ts.cb = cb;
 	ts.o = o;
 	if (collect(&ts, st, a, e) < 0)
+		goto out;
+	if (flow_table(&r, st, a, cb, e) < 0 ||
+	    design_scope(st, o->round, &scope, e) < 0)
 		goto out;
 	for (d = 0; d < cb->nr_dims; d++)
 		shares_table(&r, &ts, d);
@@ -1229,6 +1292,18 @@ int summary_write(struct store *st, const struct actor *a,
 			   "\"agreed\"");
 		buf_addstr(out, ",\n \"statement\": ");
 		json_quote(out, st_line.ptr, st_line.len);
+		buf_addstr(out, ",\n \"scope\": [");
+		{
+			const char *p = scope.ptr, *nl;
+			int k = 0;
+
+			for (; (nl = strchr(p, '\n')); p = nl + 1) {
+				if (k++)
+					buf_addstr(out, ", ");
+				json_quote(out, p, (size_t)(nl - p));
+			}
+		}
+		buf_addch(out, ']');
 		buf_addf(out, ",\n \"items\": %zu, \"pending\": %zu, "
 			 "\"repositories\": %zu,\n \"round\": ", ts.v[0].items,
 			 ts.pending, ts.nr - 1);
@@ -1255,6 +1330,8 @@ int summary_write(struct store *st, const struct actor *a,
 		buf_addstr(out, "\n\n");
 		tex_cell(out, st_line.ptr);
 		buf_addstr(out, "\n\n");
+		tex_cell(out, scope.ptr);
+		buf_addstr(out, "\n\n");
 		for (i = 0; i < r.nr; i++)
 			render_latex(&r.t[i], out);
 		break;
@@ -1264,6 +1341,18 @@ int summary_write(struct store *st, const struct actor *a,
 		buf_add(out, "\n\n", 2);
 		md_cell(out, st_line.ptr);
 		buf_add(out, "\n\n", 2);
+		{
+			const char *p = scope.ptr, *nl;
+
+			for (; (nl = strchr(p, '\n')); p = nl + 1) {
+				struct buf l = BUF_INIT;
+
+				buf_add(&l, p, (size_t)(nl - p));
+				md_cell(out, l.ptr);
+				buf_add(out, "\n\n", 2);
+				buf_release(&l);
+			}
+		}
 		for (i = 0; i < r.nr; i++)
 			render_markdown(&r.t[i], out);
 		break;
@@ -1271,7 +1360,20 @@ int summary_write(struct store *st, const struct actor *a,
 		buf_addstr(out, s.ptr);
 		buf_addch(out, '\n');
 		buf_addstr(out, st_line.ptr);
-		buf_add(out, "\n\n", 2);
+		buf_addch(out, '\n');
+		{
+			const char *p = scope.ptr, *nl;
+
+			for (; (nl = strchr(p, '\n')); p = nl + 1) {
+				struct buf l = BUF_INIT;
+
+				buf_add(&l, p, (size_t)(nl - p));
+				add_safe(out, l.ptr);
+				buf_addch(out, '\n');
+				buf_release(&l);
+			}
+		}
+		buf_addch(out, '\n');
 		for (i = 0; i < r.nr; i++)
 			render_text(&r.t[i], out);
 	}
@@ -1281,5 +1383,6 @@ out:
 	tallies_release(&ts);
 	buf_release(&s);
 	buf_release(&st_line);
+	buf_release(&scope);
 	return ret;
 }
