@@ -255,10 +255,11 @@ static int label_rules(struct store *st, const struct actor *a,
 	if (v->may == LABEL_RECODE)
 		ret = recode_check(st, a, item_id, name, d->key, codes, n, e);
 	else
-		ret = err_set(e, ERR_INPUT, "not saved: %s submitted %s, and %s "
-			      "is required; choose another code instead (a "
-			      "submitted item keeps every required dimension "
-			      "coded)", a->name, name, d->key);
+		ret = err_set(e, ERR_INPUT, "%s submitted %s, and %s is "
+			      "required: choose another code instead of "
+			      "clearing it (a submitted item keeps every "
+			      "required dimension coded)", a->name, name,
+			      d->key);
 	free(name);
 	return ret;
 }

@@ -353,10 +353,10 @@ int screening_label_set(struct store *st, const struct actor *a,
 	if (own_answer(st, item_id, a->member_id, &old, &submitted, e) < 0)
 		goto out;
 	if (!n && submitted) {
-		err_set(e, ERR_INPUT, "not saved: %s submitted this item, and "
-			"%s is required; choose another answer instead (a "
-			"submitted item keeps every required answer)", a->name,
-			SCREENING_DIM);
+		err_set(e, ERR_INPUT, "%s submitted this item, and %s is "
+			"required: choose another answer instead of clearing "
+			"it (a submitted item keeps every required dimension "
+			"coded)", a->name, SCREENING_DIM);
 		goto out;
 	}
 	if ((!n && !old) || (n && old && !strcmp(old, codes[0]))) {
