@@ -32,6 +32,7 @@ CMD(resolve)
 		"include, or\n"
 		"                    a reason of its screening round to leave "
 		"it out\n"
+		"                    (e.g. inclusion=no_merged_fix)\n"
 		"  --rationale TEXT  why (required; kept with the resolution "
 		"and exported)\n"
 		"  --cause C         why the coders differed: guideline_gap "
@@ -48,10 +49,7 @@ CMD(resolve)
 		"       bugcoder resolve microsoft/DeepSpeed#3468 "
 		"symptom=crash stage=memory \\\n"
 		"           --rationale \"the OOM is the symptom\" --cause "
-		"slip\n"
-		"       bugcoder resolve DeepSpeed#6203 inclusion=no_merged_fix "
-		"\\\n"
-		"           --rationale \"closed as a setup limitation\"";
+		"slip";
 	const char *rationale = NULL, *cause = NULL;
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
 	const struct cli_opt opts[] = {

@@ -146,7 +146,7 @@ struct agree_summary {
 					   set by the caller */
 };
 
-#define AGREE_SUMMARY_INIT { AGREE_OPTS_INIT, 0, NULL, NULL }
+#define AGREE_SUMMARY_INIT { AGREE_OPTS_INIT, 0, NULL, NULL, NULL }
 
 /* Summarise every dimension of `ag` (which must outlive `out`) with
  * options `o` (NULL: AGREE_OPTS_INIT).  Returns 0, or -1 with `e` filled
