@@ -214,7 +214,13 @@ static void test_migration_chains_old_rows(void **state)
 	buf_addf(&path, "%s/old.db", tmpdir);
 	assert_int_equal(store_open(&st, path.ptr, STORE_CREATE, &e), 0);
 	five_rows(&st);
-	exec_ok(&st, "DROP TABLE machine_answers;"	/* 8 -> 9 undone */
+	exec_ok(&st, "DROP TABLE recodes;"	/* 9 -> 10 undone */
+		"DROP TABLE screen_decisions;"
+		"DROP TABLE screen_labels;"
+		"DROP TABLE screen_assignments;"
+		"ALTER TABLE rounds DROP COLUMN reasons;"
+		"ALTER TABLE rounds DROP COLUMN kind;"
+		"DROP TABLE machine_answers;"	/* 8 -> 9 undone */
 		"ALTER TABLE members DROP COLUMN machine;"
 		"DROP TABLE evidence;"	/* 7 -> 8 undone */
 		"DROP TABLE coding_times;"	/* 6 -> 7 undone */
