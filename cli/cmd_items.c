@@ -62,6 +62,8 @@ static int print_item(const struct item_row *r, void *data)
 	 * keys, safe to print */
 	if (r->missing)
 		printf(" not fetched");
+	else if (r->round && r->decision)
+		printf(" %s (screened in, %s)", r->round, r->screen_round);
 	else if (r->round)
 		printf(" %s", r->round);
 	else if (r->decision && !strcmp(r->decision, "include"))

@@ -1391,7 +1391,7 @@ int round_later_changes(struct store *st, const struct round_info *r,
 			  "assignments a ON a.item_id = rc.item_id JOIN "
 			  "round_annotators ra ON ra.round_id = a.round_id AND "
 			  "ra.member_id = rc.member_id WHERE a.round_id = ?1 "
-			  "AND rc.split_at > ?2 GROUP BY rc.dimension, "
+			  "AND rc.split_at >= ?2 GROUP BY rc.dimension, "
 			  "rc.old_code ORDER BY min(rc.id)", e);
 	if (!s)
 		return -1;
