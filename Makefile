@@ -271,7 +271,8 @@ fuzz-smoke: $(FUZZ_BIN)
 # included).
 SHAREDIR = $(DATADIR)
 CODEBOOKS = $(sort $(wildcard codebooks/*.json))
-SAMPLE_FILES = tests/sample/items.jsonl tests/sample/labels.csv
+SAMPLE_FILES = tests/sample/items.jsonl tests/sample/labels.csv \
+	       tests/sample/screening.csv tests/sample/coding.csv
 
 install: bugcoder tui/bugcoder.1
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANPREFIX)/man1 \

@@ -146,9 +146,10 @@ void cli_dim_codes(const char *arg, struct dim_codes *dc);
 void cli_dim_codes_release(struct dim_codes *dc);
 
 /* codebook update FILE / codebook revert VERSION, with their --map
- * arguments (cmd_evolve.c); exit codes. */
+ * (and, for update, --split) arguments (cmd_evolve.c); exit codes. */
 int cli_codebook_update(struct cli *c, const char *path, const char **maps,
-			size_t nr_maps);
+			size_t nr_maps, const char **splits,
+			size_t nr_splits);
 int cli_codebook_revert(struct cli *c, const char *version,
 			const char **maps, size_t nr_maps);
 

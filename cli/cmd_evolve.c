@@ -10,22 +10,26 @@
 #include "core/evolve.h"
 #include "core/item.h"
 #include "core/label.h"
+#include "core/recode.h"
 #include "core/study.h"
 
 int cli_codebook_update(struct cli *c, const char *path, const char **maps,
-			size_t nr_maps)
+			size_t nr_maps, const char **splits, size_t nr_splits)
 {
 	struct codebook old = CODEBOOK_INIT, nc = CODEBOOK_INIT;
 	struct code_map *m = xcalloc(nr_maps + 1, sizeof(*m));
 	char **copies = xcalloc(nr_maps + 1, sizeof(*copies));
+	struct code_split *sp = xcalloc(nr_splits + 1, sizeof(*sp));
+	char **scopies = xcalloc(nr_splits + 1, sizeof(*scopies));
 	struct update_stats stats = { 0 };
 	struct err ignore = ERR_INIT;
 	size_t i;
 	int ret = 0;
 
-	if (study_codebook(&c->st, &old, NULL, &ignore) < 0 && nr_maps) {
-		err_set(&c->err, ERR_INPUT, "--map: the study has no codebook "
-			"yet to map from");
+	if (study_codebook(&c->st, &old, NULL, &ignore) < 0 &&
+	    (nr_maps || nr_splits)) {
+		err_set(&c->err, ERR_INPUT, "%s: the study has no codebook "
+			"yet to change", nr_maps ? "--map" : "--split");
 		ret = cli_fail(c);
 		goto out;
 	}
@@ -36,8 +40,15 @@ int cli_codebook_update(struct cli *c, const char *path, const char **maps,
 			cli_fail(c);
 			goto out;
 		}
-	if (codebook_update(&c->st, &c->actor, path, m, nr_maps, &stats,
-			    &c->err) < 0) {
+	for (i = 0; i < nr_splits; i++)
+		if (code_split_parse(splits[i], &old, &sp[i], &scopies[i],
+				     &c->err) < 0) {
+			ret = c->err.code == ERR_USAGE ? 2 : 1;
+			cli_fail(c);
+			goto out;
+		}
+	if (codebook_update_split(&c->st, &c->actor, path, m, nr_maps, sp,
+				  nr_splits, &stats, &c->err) < 0) {
 		ret = cli_fail(c);
 		goto out;
 	}
@@ -66,6 +77,13 @@ int cli_codebook_update(struct cli *c, const char *path, const char **maps,
 		       stats.moved, stats.moved == 1 ? "" : "s",
 		       stats.resolutions, stats.resolutions == 1 ? "" : "s",
 		       nr_maps, nr_maps == 1 ? "" : "s");
+	if (nr_splits)
+		printf("%s %d label%s back in their coders' queues to recode "
+		       "(%zu split%s), %d resolution%s taken back",
+		       nr_maps ? ";" : ":", stats.recodes,
+		       stats.recodes == 1 ? "" : "s", nr_splits,
+		       nr_splits == 1 ? "" : "s", stats.reopened,
+		       stats.reopened == 1 ? "" : "s");
 	printf("\n");
 orphans:
 	if (stats.orphans) {
@@ -88,6 +106,12 @@ out:
 		free(copies[i]);
 	free(copies);
 	free(m);
+	for (i = 0; i < nr_splits; i++) {
+		free(scopies[i]);
+		free(sp[i].to);
+	}
+	free(scopies);
+	free(sp);
 	codebook_release(&old);
 	codebook_release(&nc);
 	return ret;

@@ -29,8 +29,9 @@ static void print_cell(const char *s, int cols)
 /* One line of `items`. */
 static void print_items_header(void)
 {
-	printf("%-32s %-44s %5s %6s %5s %7s %4s %s\n", "ITEM", "TITLE",
-	       "FIXES", "LINES", "FILES", "DAYS", "CMTS", "SUBMITTED");
+	printf("%-32s %-44s %5s %6s %5s %7s %4s %-9s %s\n", "ITEM", "TITLE",
+	       "FIXES", "LINES", "FILES", "DAYS", "CMTS", "SUBMITTED",
+	       "ROUND");
 }
 
 static int print_item(const struct item_row *r, void *data)
@@ -66,9 +67,26 @@ static int print_item(const struct item_row *r, void *data)
 		printf(" %7s", "-");
 	printf(" %4lld", r->comments);
 	if (r->own_only)
-		printf(" %s\n", r->nr_submitted ? "yes" : "no");
+		printf(" %-9s", r->nr_submitted ? "yes" : "no");
 	else
-		printf(" %d\n", r->nr_submitted);
+		printf(" %-9d", r->nr_submitted);
+	/* where it stands in the design; round names and reasons are
+	 * keys, safe to print */
+	if (r->missing)
+		printf(" not fetched");
+	else if (r->round && r->decision)
+		printf(" %s (screened in, %s)", r->round, r->screen_round);
+	else if (r->round)
+		printf(" %s", r->round);
+	else if (r->decision && !strcmp(r->decision, "include"))
+		printf(" screened in (%s)", r->screen_round);
+	else if (r->decision)
+		printf(" excluded: %s (%s)", r->decision, r->screen_round);
+	else if (r->screen_round)
+		printf(" screening %s", r->screen_round);
+	else
+		printf(" -");
+	printf("\n");
 	buf_release(&name);
 	(*(int *)data)++;
 	return 0;
@@ -296,12 +314,24 @@ CMD(status)
 	printf("%ld %s without a fix, %ld with a partial diff\n",
 	       ss.no_fix, text_plural(ss.no_fix, "item", "items"),
 	       ss.partial_diff);
-	if (ss.agreement_visible)
+	if (ss.screen_rounds)
+		printf("screening: %ld item%s in %ld screening round%s, %ld "
+		       "decided (%ld included, %ld excluded), %ld not yet\n",
+		       ss.screened, ss.screened == 1 ? "" : "s",
+		       ss.screen_rounds, ss.screen_rounds == 1 ? "" : "s",
+		       ss.included + ss.excluded, ss.included, ss.excluded,
+		       ss.undecided);
+	if (ss.scope)
+		cli_print_safe(stdout, ss.scope);
+	if (ss.agreement_visible) {
 		printf("%ld %s coded by all their annotators: %ld agreed, "
-		       "%ld resolved, %ld with disagreements left; %ld "
-		       "flagged for discussion\n", ss.ready,
+		       "%ld resolved, %ld with disagreements left", ss.ready,
 		       text_plural(ss.ready, "item", "items"), ss.agreed,
-		       ss.resolved, ss.disagreeing, ss.discuss);
+		       ss.resolved, ss.disagreeing);
+		if (ss.recoding)
+			printf(", %ld waiting for recoding", ss.recoding);
+		printf("; %ld flagged for discussion\n", ss.discuss);
+	}
 	study_status_release(&ss);
 	return 0;
 }

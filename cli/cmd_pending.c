@@ -32,12 +32,16 @@ PENDING(report)
 PENDING(proposals)
 
 __attribute__((weak)) int cli_codebook_update(struct cli *c, const char *path,
-					      const char **maps, size_t nr)
+					      const char **maps, size_t nr,
+					      const char **splits,
+					      size_t nr_splits)
 {
 	(void)c;
 	(void)path;
 	(void)maps;
 	(void)nr;
+	(void)splits;
+	(void)nr_splits;
 	fprintf(stderr, "bugcoder: codebook update: not available in this "
 		"version yet\n");
 	return 1;

@@ -39,6 +39,8 @@ static void print_round(struct cli *c, const struct round_info *r)
 		printf("%4zu done by you", r->nr_complete);
 	else
 		printf("%4zu done", r->nr_complete);
+	if (r->screen)
+		printf("  screening");
 	printf("  annotators ");
 	for (i = 0; i < r->nr_annotators; i++)
 		printf("%s%s", i ? "," : "", r->annotators[i]);
@@ -47,7 +49,36 @@ static void print_round(struct cli *c, const struct round_info *r)
 		printf(", seed %llu", (unsigned long long)r->seed);
 	if (r->stratify)
 		printf(", stratified by %s", r->stratify);
+	if (r->screen && r->reasons) {
+		/* the reasons are keys ([A-Za-z0-9_.-]): safe to print */
+		const char *p;
+
+		printf("; reasons ");
+		for (p = r->reasons; *p; p++)
+			if (*p != '[' && *p != ']' && *p != '"')
+				putchar(*p);
+	}
 	printf(")\n");
+}
+
+/* What a new round's `--items all` or sample left out, and why. */
+static void print_left(const struct round_info *r)
+{
+	if (r->left_missing)
+		printf("left out %zu item%s never fetched: `bugcoder fetch "
+		       "--missing` fetches them\n", r->left_missing,
+		       r->left_missing == 1 ? "" : "s");
+	if (r->left_unscreened)
+		printf("left out %zu item%s not screened yet: the study "
+		       "screens items before coding them (round create NAME "
+		       "--screen ...)\n", r->left_unscreened,
+		       r->left_unscreened == 1 ? "" : "s");
+	if (r->left_screening)
+		printf("left out %zu item%s not decided in screening yet\n",
+		       r->left_screening, r->left_screening == 1 ? "" : "s");
+	if (r->left_excluded)
+		printf("left out %zu item%s screened out\n",
+		       r->left_excluded, r->left_excluded == 1 ? "" : "s");
 }
 
 CMD(round)
@@ -57,10 +88,11 @@ CMD(round)
 		"--seed S [--stratify repo]) --annotators A,B\n"
 		"                      [--after ROUND --min-kappa K "
 		"[--gate value|lower] [--force]]\n"
+		"                      [--screen [--reasons R1,R2,...]]\n"
 		"       bugcoder round list | close NAME [--force] | reopen NAME "
 		"[--force]\n"
 		"\n"
-		"  --items SPEC      all (every item in no round yet), "
+		"  --items SPEC      all (every item free for the round), "
 		"repo:OWNER/REPO,\n"
 		"                    a list (microsoft/DeepSpeed#4187,"
 		"ColossalAI#2387),\n"
@@ -69,7 +101,16 @@ CMD(round)
 		"                    (the items a closed round left "
 		"unfinished: they move)\n"
 		"  --sample N|P%     draw N items or P% of the free ones "
-		"(needs --seed S)\n"
+		"(needs --seed S);\n"
+		"                    free: fetched, in no coding round and, "
+		"once the study\n"
+		"                    screens, screened in\n"
+		"  --screen          a screening round: each item is answered "
+		"on inclusion,\n"
+		"                    include or a reason to leave it out\n"
+		"  --reasons R1,R2   the reasons (default not_a_bug,"
+		"no_merged_fix,\n"
+		"                    duplicate,out_of_scope)\n"
 		"  --stratify repo   draw from each repository in proportion\n"
 		"  --annotators A,B  who codes the round's items\n"
 		"  --after ROUND --min-kappa K\n"
@@ -90,11 +131,14 @@ CMD(round)
 		"--stratify repo \\\n"
 		"           --annotators alice,bob\n"
 		"       bugcoder round create r2 --items unfinished:pilot "
+		"--annotators alice,bob\n"
+		"       bugcoder round create screening --screen --items all "
 		"--annotators alice,bob";
 	const char *items = NULL, *sample = NULL, *seed = NULL;
 	const char *stratify = NULL, *annotators = NULL;
 	const char *after = NULL, *min_kappa = NULL, *gate = NULL;
-	int force = 0;
+	const char *reasons = NULL;
+	int force = 0, screen = 0;
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
 	const struct cli_opt opts[] = {
 		{ "--items", 1, &items, NULL, NULL, NULL },
@@ -106,6 +150,8 @@ CMD(round)
 		{ "--min-kappa", 1, &min_kappa, NULL, NULL, NULL },
 		{ "--gate", 1, &gate, NULL, NULL, NULL },
 		{ "--force", 0, NULL, &force, NULL, NULL },
+		{ "--screen", 0, NULL, &screen, NULL, NULL },
+		{ "--reasons", 1, &reasons, NULL, NULL, NULL },
 		{ NULL, 0, NULL, NULL, NULL, NULL },
 	};
 	int npos, rc, ret = 0;
@@ -118,6 +164,15 @@ CMD(round)
 	if (!npos) {
 		ret = cli_usage_error(usage, "round: create, list, close or "
 				      "reopen?");
+		goto out;
+	}
+	if ((screen || reasons) && strcmp(pos[0], "create")) {
+		ret = cli_usage_error(usage, "--screen and --reasons go with "
+				      "round create");
+		goto out;
+	}
+	if (reasons && !screen) {
+		ret = cli_usage_error(usage, "--reasons goes with --screen");
 		goto out;
 	}
 	if (force && strcmp(pos[0], "close") && strcmp(pos[0], "reopen") &&
@@ -191,6 +246,8 @@ CMD(round)
 		spec.items = items;
 		spec.sample = sample;
 		spec.stratify = stratify;
+		spec.screen = screen;
+		spec.reasons = reasons;
 		spec.annotators = cli_split_commas(annotators,
 					       &spec.nr_annotators, &copy);
 		if ((ret = cli_open(c, CLI_MEMBER))) {
@@ -240,8 +297,9 @@ CMD(round)
 			      cli_fail(c);
 			goto out;
 		}
-		printf("created round ");
+		printf("created %sround ", r.screen ? "screening " : "");
 		print_round(c, &r);
+		print_left(&r);
 		round_info_release(&r);
 	} else if (!strcmp(pos[0], "list")) {
 		struct round_info *v;
@@ -254,30 +312,48 @@ CMD(round)
 			goto out;
 		}
 		if (!n)
-			printf("no rounds: every item goes to every "
-			       "annotator\n");
+			printf("no rounds: open coding, every item goes to "
+			       "every annotator\n");
 		for (i = 0; i < n; i++)
 			print_round(c, &v[i]);
 		round_list_free(v, n);
 	} else if (!strcmp(pos[0], "close")) {
+		struct round_info r;
+		size_t decided = 0;
+
 		if (npos != 2) {
 			ret = cli_usage_error(usage, "round close needs NAME");
 			goto out;
 		}
 		if ((ret = cli_open(c, CLI_MEMBER)))
 			goto out;
-		rc = round_close(&c->st, &c->actor, pos[1],
-				 force ? ROUND_FORCE : 0, &c->err);
+		rc = round_close_decided(&c->st, &c->actor, pos[1],
+					 force ? ROUND_FORCE : 0, &decided,
+					 &c->err);
 		if (rc < 0) {
 			ret = cli_fail(c);
 			goto out;
 		}
-		if (rc > 0)
+		if (rc > 0) {
 			printf("round %s is closed already: nothing to do\n",
 			       pos[1]);
+			goto out;
+		}
+		if (round_get(&c->st, pos[1], &r, &c->err) < 0) {
+			ret = cli_fail(c);
+			goto out;
+		}
+		if (r.screen)
+			printf("closed screening round %s: answers are frozen "
+			       "and visible to its screeners; %zu item%s "
+			       "decided where the screeners agree (the others "
+			       "go to the adjudicator: bugcoder disagreements "
+			       "--round %s)\n", pos[1], decided,
+			       decided == 1 ? "" : "s", pos[1]);
 		else
 			printf("closed round %s: labels are frozen and visible "
 			       "to its annotators\n", pos[1]);
+		round_info_release(&r);
 	} else if (!strcmp(pos[0], "reopen")) {
 		if (npos != 2) {
 			ret = cli_usage_error(usage, "round reopen needs NAME");
@@ -678,7 +754,7 @@ CMD(labels)
 {
 	static const char usage[] =
 		"bugcoder labels import FILE.csv [--submit] [--annotator NAME] "
-		"[--as USER]\n"
+		"[--round R] [--as USER]\n"
 		"\n"
 		"  FILE.csv   item,annotator,dimension,code - one row per code "
 		"(what\n"
@@ -691,16 +767,21 @@ CMD(labels)
 		"  --annotator NAME\n"
 		"             whose labels a wide sheet without an annotator "
 		"column holds\n"
+		"  --round R  put the file's items that are in no round into "
+		"open round R\n"
+		"             on the way in (the owner; without it they are "
+		"refused, named)\n"
 		"  --as USER  an annotator imports only their own rows; the "
 		"owner any\n"
 		"\n"
 		"  e.g. bugcoder labels import alice.csv --submit";
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
-	const char *annotator = NULL;
+	const char *annotator = NULL, *round = NULL;
 	int submit = 0;
 	const struct cli_opt opts[] = {
 		{ "--submit", 0, NULL, &submit, NULL, NULL },
 		{ "--annotator", 1, &annotator, NULL, NULL, NULL },
+		{ "--round", 1, &round, NULL, NULL, NULL },
 		{ NULL, 0, NULL, NULL, NULL, NULL },
 	};
 	struct codebook cb = CODEBOOK_INIT;
@@ -720,8 +801,8 @@ CMD(labels)
 	if ((ret = cli_open(c, CLI_MEMBER)) || (ret = cli_codebook(c, &cb)))
 		goto out;
 	/* read and checked, then written in one short transaction */
-	if (labels_import_opts(&c->st, &c->actor, &cb, pos[1], submit,
-			       annotator, &stats, &c->err) < 0) {
+	if (labels_import_round(&c->st, &c->actor, &cb, pos[1], submit,
+				annotator, round, &stats, &c->err) < 0) {
 		ret = cli_fail_also(c, "nothing imported");
 		goto out;
 	}
@@ -732,6 +813,9 @@ CMD(labels)
 		printf(", %d %s", stats.submitted,
 		       text_plural(stats.submitted, "submission",
 				   "submissions"));
+	if (stats.assigned)
+		printf("; %d item%s put into round %s", stats.assigned,
+		       stats.assigned == 1 ? "" : "s", round);
 	printf("\n");
 out:
 	codebook_release(&cb);

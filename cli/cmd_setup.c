@@ -257,7 +257,8 @@ CMD(codebook)
 	static const char usage[] =
 		"bugcoder codebook check FILE | "
 		"show [FILE] [--format text|markdown|latex|json] [--version V] | "
-		"update FILE [--map DIM:OLD=NEW ...] | "
+		"update FILE [--map DIM:OLD=NEW ...] "
+		"[--split DIM:OLD=NEW1,NEW2 ...] | "
 		"revert VERSION [--map DIM:OLD=NEW ...]\n"
 		"\n"
 		"  --format F         show: text (default), markdown, latex (a "
@@ -282,6 +283,16 @@ CMD(codebook)
 		"only the maps\n"
 		"                     are applied: that mends labels whose "
 		"code it lacks.\n"
+		"  --split DIM:OLD=NEW1,NEW2\n"
+		"                     the new codebook splits code OLD into "
+		"NEW1 and NEW2\n"
+		"                     (it has them, and not OLD): every label "
+		"on OLD goes\n"
+		"                     back to its coder to recode between them "
+		"(shown with\n"
+		"                     the old code); a resolution on OLD is "
+		"taken back;\n"
+		"                     closed rounds keep their figures\n"
 		"  revert VERSION     make an earlier version current again "
 		"(e.g. revert 1.0);\n"
 		"                     proposals accepted since are open again, "
@@ -290,13 +301,16 @@ CMD(codebook)
 		"lacks need --map.\n"
 		"\n"
 		"  e.g. bugcoder codebook update v2.json --map "
-		"root_cause:configuration_error=misconfig";
-	const char **maps = NULL;
-	size_t nr_maps = 0;
+		"root_cause:configuration_error=misconfig\n"
+		"       bugcoder codebook update v3.json --split "
+		"root_cause:api_misuse=api_call_error,api_contract_change";
+	const char **maps = NULL, **splits = NULL;
+	size_t nr_maps = 0, nr_splits = 0;
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
 	const char *format = NULL, *version = NULL;
 	const struct cli_opt opts[] = {
 		{ "--map", 1, NULL, NULL, &maps, &nr_maps },
+		{ "--split", 1, NULL, NULL, &splits, &nr_splits },
 		{ "--format", 1, &format, NULL, NULL, NULL },
 		{ "--version", 1, &version, NULL, NULL, NULL },
 		{ NULL, 0, NULL, NULL, NULL, NULL },
@@ -402,7 +416,8 @@ CMD(codebook)
 		}
 		if ((ret = cli_open(c, CLI_MEMBER)))
 			goto out;
-		ret = cli_codebook_update(c, pos[1], maps, nr_maps);
+		ret = cli_codebook_update(c, pos[1], maps, nr_maps, splits,
+					  nr_splits);
 	} else if (!strcmp(pos[0], "revert")) {
 		if (npos != 2) {
 			ret = cli_usage_error(usage, "codebook revert needs "

@@ -5,6 +5,7 @@
 #include "core/adjudicate.h"
 
 #include "core/access.h"
+#include "core/screening.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -252,6 +253,28 @@ static int load_resolution(struct store *st, struct item_state *s,
 	return 0;
 }
 
+/* Does dimension `dim` of the item wait for a coder's recode (a split)?
+ * 1, 0, or -1. */
+static int recoding(struct store *st, long long item_id, const char *dim,
+		    struct err *e)
+{
+	sqlite3_stmt *q = store_prepare(st, "SELECT EXISTS (SELECT 1 FROM "
+					"recodes WHERE item_id = ? AND "
+					"dimension = ? AND done_at IS NULL)",
+					e);
+	int rc;
+
+	if (!q)
+		return -1;
+	sqlite3_bind_int64(q, 1, item_id);
+	sqlite3_bind_text(q, 2, dim, -1, SQLITE_STATIC);
+	rc = store_step(st, q, "reading the recodes", e);
+	if (rc > 0)
+		rc = sqlite3_column_int(q, 0);
+	sqlite3_finalize(q);
+	return rc;
+}
+
 int adjudicate_state(struct store *st, const struct actor *a,
 		     const struct codebook *cb, long long item_id,
 		     struct item_state *s, struct err *e)
@@ -315,7 +338,9 @@ int adjudicate_state(struct store *st, const struct actor *a,
 				same = 0;
 			free(codes);
 		}
-		d->status = agreed_decide(s->ready, same, 0);
+		if ((rc = recoding(st, item_id, d->dim->key, e)) < 0)
+			goto fail;
+		d->status = agreed_decide_dim(s->ready, same, 0, rc);
 		if (d->status == DIM_AGREED)
 			d->final = first;
 		else
@@ -443,6 +468,14 @@ int adjudicate_resolve(struct store *st, const struct actor *a,
 	size_t i;
 	int ret = -1;
 
+	/* a screening disagreement: the item's inclusion is decided */
+	if (screening_is_dim(dim)) {
+		if (n != 1)
+			return err_set(e, ERR_INPUT, "%s takes one answer, "
+				       "not %zu", dim, n);
+		return screening_resolve(st, a, item_id, codes[0], rationale,
+					 cause, e);
+	}
 	if (!d) {
 		err_set(e, ERR_INPUT, "%s: no such dimension in codebook %s",
 			dim, cb->name);
@@ -707,6 +740,27 @@ static int emit_item(struct store *st, const struct actor *a,
 	return stop;
 }
 
+struct screen_adapter {
+	int (*fn)(const struct disagreement *d, void *data);
+	void *data;
+};
+
+/* A screening disagreement, as one of dimension inclusion. */
+static int screen_one(const struct screening_disagreement *sd, void *data)
+{
+	const struct screen_adapter *ad = data;
+	struct disagreement d;
+
+	d.item = sd->item;
+	d.round = sd->round;
+	d.dimension = SCREENING_DIM;
+	d.reason = "disagree";
+	d.nr_coders = sd->nr_coders;
+	d.coders = sd->coders;
+	d.codes = sd->codes;
+	return ad->fn(&d, ad->data);
+}
+
 int adjudicate_disagreements(struct store *st, const struct actor *a,
 			     const struct codebook *cb, const char *round,
 			     int (*fn)(const struct disagreement *d,
@@ -746,7 +800,13 @@ int adjudicate_disagreements(struct store *st, const struct actor *a,
 	}
 	if (rc < 0)
 		goto out;
-	ret = 0;
+	agreed_close(&it);
+	/* and the screening rounds' items whose screeners differ */
+	{
+		struct screen_adapter ad = { fn, data };
+
+		ret = screening_disagreements(st, a, round, screen_one, &ad, e);
+	}
 out:
 	agreed_close(&it);
 	return ret;

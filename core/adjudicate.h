@@ -84,7 +84,9 @@ int adjudicate_queue(struct store *st, const struct actor *a,
 
 /* Store the final code(s) for a dimension of an item, with a rationale
  * (required) and an optional cause: guideline_gap, slip, ambiguous or
- * code_missing.  Owner or adjudicator; the item must be ready.  Audited. */
+ * code_missing.  Owner or adjudicator; the item must be ready.  Audited.
+ * The dimension `inclusion` decides a screened item's inclusion
+ * (screening_resolve()). */
 int adjudicate_resolve(struct store *st, const struct actor *a,
 		       const struct codebook *cb, long long item_id,
 		       const char *dim, const char *const *codes, size_t n,

@@ -1003,8 +1003,10 @@ void agree_summary_release(struct agree_summary *s)
 	}
 	free(s->dims);
 	free(s->later);
+	free(s->scope);
 	s->dims = NULL;
 	s->later = NULL;
+	s->scope = NULL;
 	s->nr_dims = 0;
 }
 

@@ -153,9 +153,12 @@ struct agree_summary {
 					   decisions changed, one line each
 					   (round_later_changes()), or NULL;
 					   owned, set by the caller */
+	char *scope;			/* which items count, one line each
+					   (design_scope()), or NULL; owned,
+					   set by the caller */
 };
 
-#define AGREE_SUMMARY_INIT { AGREE_OPTS_INIT, 0, NULL, NULL }
+#define AGREE_SUMMARY_INIT { AGREE_OPTS_INIT, 0, NULL, NULL, NULL }
 
 /* Summarise every dimension of `ag` (which must outlive `out`) with
  * options `o` (NULL: AGREE_OPTS_INIT).  Returns 0, or -1 with `e` filled

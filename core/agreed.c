@@ -50,9 +50,15 @@ int agreed_ready(size_t nr_coders, size_t expected)
 
 enum dim_status agreed_decide(int ready, int all_same, int resolved)
 {
+	return agreed_decide_dim(ready, all_same, resolved, 0);
+}
+
+enum dim_status agreed_decide_dim(int ready, int all_same, int resolved,
+				  int recoding)
+{
 	if (resolved)
 		return DIM_RESOLVED;
-	if (!ready)
+	if (!ready || recoding)
 		return DIM_PENDING;
 	return all_same ? DIM_AGREED : DIM_DISAGREE;
 }
@@ -195,7 +201,8 @@ int agreed_open(struct agreed_iter *it, struct store *st,
 		" a.round_id, r.name, r.closed_at IS NOT NULL "
 		"FROM items i LEFT JOIN assignments a ON a.item_id = i.id "
 		"LEFT JOIN rounds r ON r.id = a.round_id "
-		"WHERE (?1 IS NULL OR r.name = ?1) "
+		"WHERE (?1 IS NULL OR r.name = ?1) AND "
+		ACCESS_COUNTED_SQL("i.id") " "
 		"ORDER BY i.id", e);
 	it->fixes = store_prepare(st, "SELECT item_id, number, additions + "
 				  "deletions, repeats FROM fixes ORDER BY "
@@ -213,11 +220,15 @@ int agreed_open(struct agreed_iter *it, struct store *st,
 				  "member_id", e);
 	it->settled = store_prepare(st, "SELECT item_id FROM settled ORDER "
 				    "BY item_id", e);
+	it->recodes = store_prepare(st, "SELECT DISTINCT item_id, dimension "
+				    "FROM recodes WHERE done_at IS NULL ORDER "
+				    "BY item_id, dimension", e);
 	if (!it->items || !it->fixes || !it->subs || !it->labels ||
-	    !it->res || !it->flags || !it->settled)
+	    !it->res || !it->flags || !it->settled || !it->recodes)
 		return -1;
 	store_bind_text(it->items, 1, round);
-	if (step(it, it->flags, &it->has_flag, e) < 0 ||
+	if (step(it, it->recodes, &it->has_recode, e) < 0 ||
+	    step(it, it->flags, &it->has_flag, e) < 0 ||
 	    step(it, it->settled, &it->has_settled, e) < 0 ||
 	    step(it, it->fixes, &it->has_fix, e) < 0 ||
 	    step(it, it->subs, &it->has_sub, e) < 0 ||
@@ -254,6 +265,7 @@ void agreed_close(struct agreed_iter *it)
 	sqlite3_finalize(it->res);
 	sqlite3_finalize(it->flags);
 	sqlite3_finalize(it->settled);
+	sqlite3_finalize(it->recodes);
 	if (it->in_savepoint)
 		store_exec(it->st, "RELEASE agreed_read", NULL);
 	for (i = 0; i < it->nr_rounds; i++)
@@ -544,9 +556,29 @@ int agreed_next(struct agreed_iter *it, struct err *e)
 	}
 	if (compare_labels(it, id, e) < 0)
 		return -1;
+	/* the dimensions a split left to recode (DIM_RESOLVED marks them
+	 * here, before any resolution is read) */
+	t->recoding = 0;
+	if (skip_to(it, it->recodes, &it->has_recode, id, e) < 0)
+		return -1;
+	while (at(it->recodes, it->has_recode, id)) {
+		int hint = -1;
+		int i = dim_index(it->cb, col_text(it->recodes, 1), &hint);
+
+		if (i >= 0) {
+			t->dims[i].status = t->dims[i].status == DIM_AGREED ?
+					    DIM_RESOLVED : DIM_PENDING;
+			t->recoding = 1;
+		}
+		if (step(it, it->recodes, &it->has_recode, e) < 0)
+			return -1;
+	}
 	for (d = 0; d < it->cb->nr_dims; d++) {
-		t->dims[d].status = agreed_decide(t->ready,
-			t->dims[d].status == DIM_AGREED, 0);
+		enum dim_status was = t->dims[d].status;
+
+		t->dims[d].status = agreed_decide_dim(t->ready,
+			was == DIM_AGREED || was == DIM_RESOLVED, 0,
+			was == DIM_RESOLVED || was == DIM_PENDING);
 		if (t->dims[d].status != DIM_AGREED)
 			buf_reset(&t->dims[d].final);
 	}

@@ -18,6 +18,12 @@
  * The decision itself is agreed_ready() and agreed_decide() below, which
  * adjudicate_state() uses too: one rule, two ways of reading the study.
  *
+ * Which items: those that count in the study's coding figures
+ * (ACCESS_COUNTED_SQL: the items of coding rounds, or every item while
+ * the study has no round); the others - outside every round, screened
+ * out - are not in the pass.  A dimension a split left to recode is
+ * pending until its coders have recoded it (agreed_decide_dim()).
+ *
  * Who sees what: core/access's rule (access_rule()), applied to whole
  * items.  An agreed label reveals what every coder chose, so:
  *  - the owner and adjudicators see every item;
@@ -58,6 +64,12 @@ int agreed_ready(size_t nr_coders, size_t expected);
  * disagreeing when not; before that, pending. */
 enum dim_status agreed_decide(int ready, int all_same, int resolved);
 
+/* agreed_decide() for a dimension a split left to recode (`recoding`: a
+ * coder's label on it waits to be recoded): pending until recoded,
+ * unless a resolution decides it. */
+enum dim_status agreed_decide_dim(int ready, int all_same, int resolved,
+				  int recoding);
+
 struct agreed_dim {
 	enum dim_status status;	/* DIM_PENDING ... DIM_RESOLVED */
 	struct buf final;	/* ';'-joined codes when agreed or resolved,
@@ -89,6 +101,7 @@ struct agreed_item {
 	int settled;		/* an adjudicator settled it */
 	const char *last_submitted;	/* the latest submission's time, of
 				   anyone's; NULL when none */
+	int recoding;		/* a dimension waits for a recode */
 	struct agreed_dim *dims;	/* one per codebook dimension */
 };
 
@@ -99,7 +112,9 @@ struct agreed_iter {
 	const struct codebook *cb;	/* borrowed; must outlive the iter */
 	const struct actor *actor;	/* borrowed */
 	sqlite3_stmt *items, *fixes, *subs, *labels, *res, *flags, *settled;
+	sqlite3_stmt *recodes;
 	int has_fix, has_sub, has_label, has_res, has_flag, has_settled;
+	int has_recode;
 	struct agreed_round *rounds;
 	size_t nr_rounds;
 	long long *coders;	/* the current item's coders, sorted */

@@ -14,6 +14,7 @@ _Static_assert(CODEBOOK_MANY_MAX <= AGREE_MULTI_MAX,
 
 #include "core/buf.h"
 #include "core/round.h"
+#include "core/screening.h"
 
 void agreement_release(struct agreement *ag)
 {
@@ -39,6 +40,10 @@ void agreement_release(struct agreement *ag)
 	if (ag->frozen_cb) {
 		codebook_release(ag->frozen_cb);
 		free(ag->frozen_cb);
+	}
+	if (ag->screen_cb) {
+		codebook_release(ag->screen_cb);
+		free(ag->screen_cb);
 	}
 	memset(ag, 0, sizeof(*ag));
 }
@@ -155,16 +160,24 @@ static int load_units(struct store *st, struct agreement *ag,
 	int rc;
 
 	/* items at least two of the annotators submitted */
-	if (ag->frozen)
+	if (ag->screen)
+		buf_addstr(&sql, "SELECT item_id FROM screen_labels WHERE "
+			   "submitted_at IS NOT NULL AND member_id IN (SELECT "
+			   "value FROM json_each(?1)) AND item_id IN (SELECT "
+			   "item_id FROM screen_assignments WHERE round_id = "
+			   "?2)");
+	else if (ag->frozen)
 		buf_addstr(&sql, "SELECT item_id FROM round_submissions WHERE "
 			   "round_id = ?2 AND member_id IN (SELECT value FROM "
 			   "json_each(?1))");
 	else
 		buf_addstr(&sql, "SELECT item_id FROM submissions WHERE "
 			   "member_id IN (SELECT value FROM json_each(?1))");
-	if (round_id && !ag->frozen)
+	if (round_id && !ag->frozen && !ag->screen)
 		buf_addstr(&sql, " AND item_id IN (SELECT item_id FROM "
 			   "assignments WHERE round_id = ?2)");
+	if (!round_id)
+		buf_addstr(&sql, " AND " ACCESS_COUNTED_SQL("item_id"));
 	buf_addstr(&sql, " GROUP BY item_id HAVING count(*) >= ?3 ORDER BY "
 		   "item_id");
 	s = store_prepare(st, sql.ptr, e);
@@ -207,12 +220,14 @@ static int load_grid(struct store *st, struct agreement *ag,
 			g->one[d][i] = AGREE_MISSING;
 		g->many[d] = xcalloc(cells + 1, sizeof(uint64_t));
 	}
-	s = store_prepare(st, ag->frozen ? "SELECT item_id, member_id FROM "
+	s = store_prepare(st, ag->screen ? "SELECT item_id, member_id FROM "
+			  "screen_labels WHERE submitted_at IS NOT NULL" :
+			  ag->frozen ? "SELECT item_id, member_id FROM "
 			  "round_submissions WHERE round_id = ?1" :
 			  "SELECT item_id, member_id FROM submissions", e);
 	if (!s)
 		return -1;
-	if (ag->frozen)
+	if (ag->frozen && !ag->screen)
 		sqlite3_bind_int64(s, 1, round_id);
 	while ((rc = store_step(st, s, "loading submissions", e)) > 0) {
 		long u = unit_index(g, sqlite3_column_int64(s, 0));
@@ -225,13 +240,15 @@ static int load_grid(struct store *st, struct agreement *ag,
 	if (rc < 0)
 		return -1;
 
-	s = store_prepare(st, ag->frozen ? "SELECT item_id, member_id, "
+	s = store_prepare(st, ag->screen ? "SELECT item_id, member_id, '"
+			  SCREENING_DIM "', code FROM screen_labels" :
+			  ag->frozen ? "SELECT item_id, member_id, "
 			  "dimension, code FROM round_labels WHERE round_id = "
 			  "?1" : "SELECT item_id, member_id, dimension, code "
 			  "FROM labels", e);
 	if (!s)
 		return -1;
-	if (ag->frozen)
+	if (ag->frozen && !ag->screen)
 		sqlite3_bind_int64(s, 1, round_id);
 	while ((rc = store_step(st, s, "loading labels", e)) > 0) {
 		long u = unit_index(g, sqlite3_column_int64(s, 0));
@@ -499,18 +516,35 @@ int agreement_compute(struct store *st, const struct actor *a,
 	memset(ag, 0, sizeof(*ag));
 	memset(&g, 0, sizeof(g));
 	memset(&r, 0, sizeof(r));
-	if (dim && !codebook_dim(cb, dim))
-		return err_set(e, ERR_INPUT, "--dimension %s: not in codebook "
-			       "%s", dim, cb->name);
 	if (round) {
 		if (round_get(st, round, &r, e) < 0)
 			return -1;
 		round_id = r.id;
 	}
+	if (r.screen) {
+		/* a screening round: its question stands for the codebook */
+		ag->screen = 1;
+		ag->screen_cb = xcalloc(1, sizeof(*ag->screen_cb));
+		if (screening_codebook_from(r.reasons, ag->screen_cb, e) < 0) {
+			round_info_release(&r);
+			agreement_release(ag);
+			return -1;
+		}
+		cb = ag->screen_cb;
+	}
+	if (dim && !codebook_dim(cb, dim)) {
+		err_set(e, ERR_INPUT, "--dimension %s: not in %s %s", dim,
+			r.screen ? "the screening question of round" :
+			"codebook", r.screen ? round : cb->name);
+		round_info_release(&r);
+		agreement_release(ag);
+		return -1;
+	}
 	/* agreement pools everyone's labels: the actor must be allowed to
 	 * see every annotator's work on the items it covers */
 	if (!access_rule(a, 0, round != NULL, r.closed_at != NULL)) {
 		round_info_release(&r);
+		agreement_release(ag);
 		return err_set(e, ERR_PERM, "agreement shows other annotators' "
 			       "labels: %s may see it for a closed round "
 			       "only (--round NAME)", a->name);
@@ -531,7 +565,7 @@ int agreement_compute(struct store *st, const struct actor *a,
 			free(ag->annotators[c]);
 			ag->annotators[c] = buf_detach(&n, NULL);
 		}
-	if (round_id && load_record(st, ag, round_id, e) < 0)
+	if (round_id && !ag->screen && load_record(st, ag, round_id, e) < 0)
 		goto out;
 	ag->dims = xcalloc(cb->nr_dims + 1, sizeof(*ag->dims));
 	for (d = 0; d < cb->nr_dims; d++) {

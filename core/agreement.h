@@ -5,7 +5,12 @@
  *
  * Which items and annotators: with a round, the round's annotators on the
  * round's items; without, every annotator (or owner) who submitted
- * something, on every item.  Only submitted items count, and for two
+ * something, on the items that count in the whole study (the items of
+ * coding rounds, or every item while the study has no round:
+ * ACCESS_COUNTED_SQL).  A screening round's agreement is on its one
+ * question, inclusion (core/screening), as on any dimension.  A
+ * dimension a split left to recode has the item's label missing until
+ * recoded.  Only submitted items count, and for two
  * annotators only the items both submitted (for more, the items at least
  * two submitted).  Kappa is pooled over items, never averaged over items.
  *
@@ -68,6 +73,9 @@ struct agreement {
 	int frozen;			/* a closed round, from its record */
 	struct codebook *frozen_cb;	/* owned: the version it was closed
 					   with; dims[].dim point into it */
+	int screen;			/* a screening round */
+	struct codebook *screen_cb;	/* owned: its question (inclusion);
+					   dims[].dim point into it */
 	char **annotators;		/* sorted by name */
 	long long *annotator_ids;
 	size_t nr_annotators;

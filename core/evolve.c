@@ -17,6 +17,7 @@
 #include "core/audit.h"
 #include "core/buf.h"
 #include "core/item.h"
+#include "core/recode.h"
 #include "core/study.h"
 #include "core/suggest.h"
 
@@ -246,9 +247,23 @@ static const struct code_map *find_map(const struct code_map *maps,
 	return NULL;
 }
 
-/* Every code in use (labels and resolutions) must survive or be mapped. */
+static const struct code_split *find_split(const struct code_split *v,
+					   size_t n, const char *dim,
+					   const char *code)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(v[i].dim, dim) && !strcmp(v[i].from, code))
+			return &v[i];
+	return NULL;
+}
+
+/* Every code in use (labels and resolutions) must survive, be mapped or
+ * be split. */
 static int check_used(struct store *st, const struct codebook *nc,
 		      const struct code_map *maps, size_t nr_maps,
+		      const struct code_split *splits, size_t nr_splits,
 		      struct err *e)
 {
 	sqlite3_stmt *s;
@@ -265,7 +280,8 @@ static int check_used(struct store *st, const struct codebook *nc,
 		const char *code = (const char *)sqlite3_column_text(s, 1);
 		const struct dimension *d = codebook_dim(nc, dim);
 
-		if (find_map(maps, nr_maps, dim, code))
+		if (find_map(maps, nr_maps, dim, code) ||
+		    find_split(splits, nr_splits, dim, code))
 			continue;
 		if (!d)
 			ret = err_set(e, ERR_INPUT, "dimension %s is used by "
@@ -298,6 +314,7 @@ static int check_used(struct store *st, const struct codebook *nc,
 		for (tok = strtok_r(copy, ";", &save); tok && !ret;
 		     tok = strtok_r(NULL, ";", &save))
 			if (!find_map(maps, nr_maps, dim, tok) &&
+			    !find_split(splits, nr_splits, dim, tok) &&
 			    (!d || !dimension_code(d, tok)))
 				ret = err_set(e, ERR_INPUT, "%s=%s is used by a "
 					      "resolution but missing from "
@@ -358,6 +375,16 @@ int codebook_update(struct store *st, const struct actor *a,
 		    size_t nr_maps, struct update_stats *stats,
 		    struct err *e)
 {
+	return codebook_update_split(st, a, path, maps, nr_maps, NULL, 0,
+				     stats, e);
+}
+
+int codebook_update_split(struct store *st, const struct actor *a,
+			  const char *path, const struct code_map *maps,
+			  size_t nr_maps, const struct code_split *splits,
+			  size_t nr_splits, struct update_stats *stats,
+			  struct err *e)
+{
 	struct codebook nc = CODEBOOK_INIT, oc = CODEBOOK_INIT;
 	struct buf json = BUF_INIT;
 	struct err ignore = ERR_INIT;
@@ -393,6 +420,13 @@ int codebook_update(struct store *st, const struct actor *a,
 		if (rc < 0)
 			goto out;
 		same = current && !strcmp(current, json.ptr);
+		if (same && nr_splits) {
+			err_set(e, ERR_INPUT, "--split: %s is the current "
+				"codebook; a split needs a new version with "
+				"the new codes and without %s", path,
+				splits[0].from);
+			goto out;
+		}
 		if (same && !nr_maps) {
 			stats->unchanged = 1;
 			if (find_orphans(st, &nc, stats, e) < 0)
@@ -430,13 +464,41 @@ int codebook_update(struct store *st, const struct actor *a,
 			goto out;
 		}
 	}
+	for (i = 0; i < nr_splits; i++) {
+		if (find_map(maps, nr_maps, splits[i].dim, splits[i].from)) {
+			err_set(e, ERR_INPUT, "--split %s:%s: the code is mapped "
+				"too (--map); a code is either mapped or split",
+				splits[i].dim, splits[i].from);
+			goto out;
+		}
+		if (find_split(splits, i, splits[i].dim, splits[i].from)) {
+			err_set(e, ERR_INPUT, "--split %s:%s given twice",
+				splits[i].dim, splits[i].from);
+			goto out;
+		}
+	}
+	if (nr_splits && !have_old) {
+		err_set(e, ERR_INPUT, "--split: the study has no codebook yet "
+			"to split a code of");
+		goto out;
+	}
 	/* the same version again only mends labels: those it leaves
 	 * are reported, not refused */
-	if (!same && check_used(st, &nc, maps, nr_maps, e) < 0)
+	if (!same && check_used(st, &nc, maps, nr_maps, splits, nr_splits,
+				e) < 0)
 		goto out;
 	for (i = 0; i < nr_maps; i++)
 		if (apply_map(st, a, &maps[i], stats, e) < 0)
 			goto out;
+	for (i = 0; i < nr_splits; i++) {
+		int labels, res;
+
+		if (recode_split(st, a, &nc, &splits[i], &labels, &res,
+				 e) < 0)
+			goto out;
+		stats->recodes += labels;
+		stats->reopened += res;
+	}
 	if (same)
 		stats->unchanged = 1;
 	else if (study_store_codebook(st, &nc, json.ptr, path, a->os_user,
@@ -987,7 +1049,7 @@ int codebook_revert(struct store *st, const struct actor *a,
 		goto out;
 	}
 	/* resolutions */
-	if (check_used(st, &target, NULL, 0, e) < 0)
+	if (check_used(st, &target, NULL, 0, NULL, 0, e) < 0)
 		goto out;
 	buf_addf(&note, "revert to %s", version);
 	if (study_store_codebook(st, &target, json, note.ptr, a->os_user,

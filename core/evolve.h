@@ -46,6 +46,8 @@ struct update_stats {
 	int moved;		/* labels moved by maps */
 	int resolutions;	/* resolutions rewritten */
 	int unchanged;		/* the file equals the current version */
+	int recodes;		/* labels split codes left to recode */
+	int reopened;		/* resolutions split codes took back */
 	/* labels whose code the current version lacks, after the update:
 	 * "DIM=CODE (N labels)" joined by "; ", or NULL when none.  Owned:
 	 * free() it.  Such labels drop out of agreement; --map DIM:CODE=NEW
@@ -64,6 +66,20 @@ int codebook_update(struct store *st, const struct actor *a,
 		    const char *path, const struct code_map *maps,
 		    size_t nr_maps, struct update_stats *stats,
 		    struct err *e);
+
+struct code_split;
+
+/* codebook_update() that also splits codes (core/recode): for each of
+ * splits[0..nr_splits), the new version has the new codes and not the
+ * old one, every label on the old code goes back to its coder to recode
+ * between the new ones, and resolutions that chose it are taken back.
+ * stats->recodes and stats->reopened count them.  A code both mapped
+ * and split is refused. */
+int codebook_update_split(struct store *st, const struct actor *a,
+			  const char *path, const struct code_map *maps,
+			  size_t nr_maps, const struct code_split *splits,
+			  size_t nr_splits, struct update_stats *stats,
+			  struct err *e);
 
 struct revert_stats {
 	int moved;		/* labels moved by maps */

@@ -12,6 +12,8 @@
 #include "core/buf.h"
 #include "core/item.h"
 #include "core/limits.h"
+#include "core/recode.h"
+#include "core/screening.h"
 #include "core/study.h"
 #include "core/suggest.h"
 
@@ -76,6 +78,10 @@ int coding_load(struct store *st, const struct actor *a, long long item_id,
 	if (!rc)
 		return err_set(e, ERR_PERM, "another annotator's work is "
 			       "hidden until the round is closed");
+	/* an item being screened is answered on inclusion alone */
+	if ((rc = (int)screening_phase(st, item_id, e)) != 0)
+		return rc < 0 ? -1 : screening_coding_load(st, item_id, member_id,
+							c, e);
 	s = store_prepare(st, "SELECT dimension, code, proposal_id FROM "
 			  "labels WHERE item_id = ? AND member_id = ? "
 			  "ORDER BY dimension, code", e);
@@ -131,116 +137,59 @@ fail_quiet:
 	return -1;
 }
 
-/* "owner/repo#N is in round R, which is closed", with the way out; or,
- * with `who`, "... which WHO does not annotate". */
-static int round_error(struct store *st, long long item_id, const char *who,
-		       struct err *e)
+/* The item's name ("owner/repo#N"), owned; "the item" when unreadable. */
+static char *name_of(struct store *st, long long item_id)
 {
-	sqlite3_stmt *s;
-	char *item = NULL, *round = NULL;
-	int rc;
+	sqlite3_stmt *s = store_prepare(st, "SELECT repo, number FROM items "
+					"WHERE id = ?", NULL);
+	char *name = NULL;
 
-	s = store_prepare(st, "SELECT i.repo, i.number, r.name FROM items i "
-			  "JOIN assignments a ON a.item_id = i.id JOIN rounds "
-			  "r ON r.id = a.round_id WHERE i.id = ?", e);
-	if (!s)
-		return -1;
-	sqlite3_bind_int64(s, 1, item_id);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW) {
-		item = item_name((const char *)sqlite3_column_text(s, 0),
-				 sqlite3_column_int64(s, 1));
-		round = xstrdup((const char *)sqlite3_column_text(s, 2));
+	if (s) {
+		sqlite3_bind_int64(s, 1, item_id);
+		if (sqlite3_step(s) == SQLITE_ROW)
+			name = item_name((const char *)
+					 sqlite3_column_text(s, 0),
+					 sqlite3_column_int64(s, 1));
+		sqlite3_finalize(s);
 	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_ROW)
-		return store_error(st, e, "reading an item's round");
-	if (who)
-		err_set(e, ERR_PERM, "%s is in round %s, which %s does not "
-			"annotate", item, round, who);
-	else
-		err_set(e, ERR_PERM, "%s is in round %s, which is closed; "
-			"labels can no longer change (the owner may `round "
-			"reopen %s`)", item, round, round);
-	free(item);
-	free(round);
-	return -1;
+	return name ? name : xstrdup("the item");
 }
 
-/* Statements prepared once a connection: a batch checks many items. */
-static const char item_sql[] = "SELECT 1 FROM items WHERE id = ?";
-static const char decided_sql[] = "SELECT EXISTS (SELECT 1 FROM "
-	"resolutions WHERE item_id = ?1) OR EXISTS (SELECT 1 FROM settled "
-	"WHERE item_id = ?1)";
-static const char annotates_sql[] = "SELECT 1 FROM round_annotators WHERE "
-	"round_id = ? AND member_id = ?";
+/* The labelling rule (core/access) for one item: its verdict in *v, or
+ * -1 with `e` filled when refused (the rule's reason) or unreadable.
+ * `screening` says whether an item being screened is allowed. */
+static int may_label(struct store *st, const struct actor *a,
+		     long long item_id, int screening,
+		     struct label_verdict *v, struct err *e)
+{
+	int may = access_label_item(st, a, item_id, v, e);
+
+	if (may < 0)
+		return -1;
+	if (may == LABEL_NO) {
+		err_set(e, ERR_PERM, "%s", v->why);
+		free(v->why);
+		v->why = NULL;
+		return -1;
+	}
+	if (may == LABEL_SCREEN && !screening) {
+		char *name = name_of(st, item_id);
+
+		err_set(e, ERR_PERM, "%s is being screened: only its %s is "
+			"answered (%s=include or a reason to exclude it), and "
+			"a memo", name, SCREENING_DIM, SCREENING_DIM);
+		free(name);
+		return -1;
+	}
+	return 0;
+}
 
 int label_check_access(struct store *st, const struct actor *a,
 		       long long item_id, struct err *e)
 {
-	sqlite3_stmt *s;
-	long long round;
-	int closed, ok = 0;
+	struct label_verdict v;
 
-	if (a->role != ROLE_ANNOTATOR && a->role != ROLE_OWNER &&
-	    a->role != ROLE_MACHINE)
-		return err_set(e, ERR_PERM, "%s is %s %s and does not label "
-			       "items", a->name, a->role == ROLE_NONE ?
-			       "not" : "an", a->role == ROLE_NONE ?
-			       "a member" : role_name(a->role));
-	s = store_cached(st, item_sql, e);
-	if (!s)
-		return -1;
-	sqlite3_bind_int64(s, 1, item_id);
-	ok = store_step(st, s, "checking the item", e);
-	store_done(s);
-	if (ok < 0)
-		return -1;
-	if (!ok)
-		return err_set(e, ERR_NOTFOUND, "no item with id %lld",
-			       item_id);
-	/* once adjudication has begun on the item, what the adjudicator
-	 * saw is what the study keeps */
-	s = store_cached(st, decided_sql, e);
-	if (!s)
-		return -1;
-	sqlite3_bind_int64(s, 1, item_id);
-	ok = store_step(st, s, "checking the item", e);
-	if (ok > 0)
-		ok = sqlite3_column_int(s, 0);
-	store_done(s);
-	if (ok < 0)
-		return -1;
-	if (ok)
-		return err_set(e, ERR_PERM, "the item has been adjudicated; "
-			       "its labels can no longer change");
-	if (access_item_round(st, item_id, &round, &closed, e) < 0)
-		return -1;
-	/* a machine codes the items of rounds only, so that the agreed
-	 * labels of an item in no round (every submitter's) stay human;
-	 * in a round that does not declare it, its labels stand beside the
-	 * annotators' and count for nothing but machine agreement */
-	if (!round && a->role == ROLE_MACHINE)
-		return err_set(e, ERR_PERM, "the item is in no round; a "
-			       "machine codes only the items of rounds");
-	if (!round)
-		return 0;
-	if (closed)
-		return round_error(st, item_id, NULL, e);
-	if (a->role == ROLE_MACHINE)
-		return 0;
-	s = store_cached(st, annotates_sql, e);
-	if (!s)
-		return -1;
-	sqlite3_bind_int64(s, 1, round);
-	sqlite3_bind_int64(s, 2, a->member_id);
-	ok = store_step(st, s, "checking the round's annotators", e);
-	store_done(s);
-	if (ok < 0)
-		return -1;
-	if (!ok)
-		return round_error(st, item_id, a->name, e);
-	return 0;
+	return may_label(st, a, item_id, 0, &v, e);
 }
 
 static int step_done(struct store *st, sqlite3_stmt *s, struct err *e,
@@ -252,6 +201,35 @@ static int step_done(struct store *st, sqlite3_stmt *s, struct err *e,
 	if (rc != SQLITE_DONE)
 		return store_error(st, e, what);
 	return 0;
+}
+
+/*
+ * What the rule allows for this dimension: on an item the actor may only
+ * recode, the recode of a split code; and a submitted item is complete -
+ * clearing a required dimension of it is refused, saying why (another
+ * code may be chosen instead).
+ */
+static int label_rules(struct store *st, const struct actor *a,
+		       const struct dimension *d, long long item_id,
+		       const struct label_verdict *v,
+		       const char *const *codes, size_t n, struct err *e)
+{
+	char *name;
+	int ret = 0;
+
+	if (v->may != LABEL_RECODE && (n || !v->submitted || !d->required))
+		return 0;
+	name = name_of(st, item_id);
+	if (v->may == LABEL_RECODE)
+		ret = recode_check(st, a, item_id, name, d->key, codes, n, e);
+	else
+		ret = err_set(e, ERR_INPUT, "%s submitted %s, and %s is "
+			      "required: choose another code instead of "
+			      "clearing it (a submitted item keeps every "
+			      "required dimension coded)", a->name, name,
+			      d->key);
+	free(name);
+	return ret;
 }
 
 int label_check_codes(const struct codebook *cb, const char *dim,
@@ -299,15 +277,19 @@ int label_set(struct store *st, const struct actor *a,
 	      const char *const *codes, size_t n, long long proposal_id,
 	      struct err *e)
 {
+	const struct dimension *d = codebook_dim(cb, dim);
 	const char **sorted = NULL;
 	char *old = NULL, *new_ = NULL;
 	struct buf detail = BUF_INIT;
+	struct label_verdict v;
 	sqlite3_stmt *s;
 	char now[32];
 	long long old_pid = 0;
 	size_t i;
 	int ret = -1, rc, same_version = 1, has_other = 0;
 
+	if (screening_is_dim(dim) || screening_is_codebook(cb))
+		return screening_label_set(st, a, item_id, codes, n, e);
 	if (label_check_codes(cb, dim, codes, n, &sorted, e) < 0)
 		return -1;
 
@@ -316,7 +298,8 @@ int label_set(struct store *st, const struct actor *a,
 	/* validated against `cb` above: that must still be the current
 	 * version now that no update can come in */
 	if (study_codebook_current(st, cb, e) < 0 ||
-	    label_check_access(st, a, item_id, e) < 0)
+	    may_label(st, a, item_id, 0, &v, e) < 0 ||
+	    label_rules(st, a, d, item_id, &v, sorted, n, e) < 0)
 		goto out;
 	/* what is there: its codes, whether each was made under this
 	 * version, and the proposal riding on its `other` */
@@ -417,6 +400,8 @@ int label_set(struct store *st, const struct actor *a,
 			       dim, old, new_, audit_detail_end(&detail),
 			       e) < 0)
 		goto out;
+	if (recode_settle(st, a, item_id, dim, new_, e) < 0)
+		goto out;
 	ret = store_commit(st, e);
 out:
 	if (ret < 0)
@@ -477,15 +462,25 @@ int label_submit(struct store *st, const struct actor *a,
 	struct buf missing = BUF_INIT;
 	sqlite3_stmt *s;
 	char now[32];
+	long long sid;
 	size_t i;
 	int ret = -1;
 
+	/* an item being screened is submitted with its answer */
+	if ((sid = screening_phase(st, item_id, e)) != 0)
+		return sid < 0 ? -1 : screening_submit(st, a, item_id, e);
 	if (store_begin(st, e) < 0)
 		return -1;
 	if (study_codebook_current(st, cb, e) < 0 ||
 	    label_check_access(st, a, item_id, e) < 0 ||
 	    coding_load(st, a, item_id, a->member_id, &c, e) < 0)
 		goto out;
+	/* submitted already (a split may have left a dimension to
+	 * recode: the submission stands meanwhile) */
+	if (c.submitted) {
+		ret = store_commit(st, e);
+		goto out;
+	}
 	for (i = 0; i < cb->nr_dims; i++)
 		if (cb->dims[i].required && !coding_dim(&c, cb->dims[i].key))
 			buf_addf(&missing, "%s%s", missing.len ? ", " : "",
@@ -494,10 +489,6 @@ int label_submit(struct store *st, const struct actor *a,
 		err_set(e, ERR_INPUT, "not submitted: required dimension%s "
 			"not coded: %s", strchr(missing.ptr, ',') ? "s" : "",
 			missing.ptr);
-		goto out;
-	}
-	if (c.submitted) {
-		ret = store_commit(st, e);
 		goto out;
 	}
 	store_now(now);
@@ -528,13 +519,14 @@ int label_memo(struct store *st, const struct actor *a, long long item_id,
 	sqlite3_stmt *s;
 	char now[32];
 	char *old = NULL;
+	struct label_verdict v;
 	int ret = -1, rc;
 
 	if (limit_text("the memo", text, e) < 0)
 		return -1;
 	if (store_begin(st, e) < 0)
 		return -1;
-	if (label_check_access(st, a, item_id, e) < 0)
+	if (may_label(st, a, item_id, 1, &v, e) < 0)
 		goto out;
 	s = store_prepare(st, "SELECT text FROM memos WHERE item_id = ? AND "
 			  "member_id = ?", e);
@@ -752,9 +744,21 @@ static long long one_int(struct store *st, const char *sql, struct err *e,
 }
 
 /* mark[item id] in queue_load() */
-enum { DONE = 1 };
+enum {
+	SUBMITTED = 1 << 0,	/* the member submitted its coding */
+	SCREENED = 1 << 1,	/* ... their screening answer */
+	SCREENING = 1 << 2,	/* the item is being screened */
+	RECODE = 1 << 3,	/* a split left the member a recode on it */
+};
 
-/* The queue keeps ids[] (nr of them); mark[] says which are DONE. */
+static int is_done(unsigned char m)
+{
+	if (m & SCREENING)
+		return (m & SCREENED) != 0;
+	return (m & SUBMITTED) && !(m & RECODE);
+}
+
+/* The queue keeps ids[] (nr of them); mark[] says which are done. */
 static void queue_take(struct queue *q, long long *ids, size_t nr,
 		       const unsigned char *mark, long long max_id)
 {
@@ -764,24 +768,50 @@ static void queue_take(struct queue *q, long long *ids, size_t nr,
 	q->nr = nr;
 	q->done = xcalloc(nr / 8 + 1, 1);
 	for (k = 0; k < nr; k++)
-		if (ids[k] > 0 && ids[k] <= max_id && (mark[ids[k]] & DONE))
+		if (ids[k] > 0 && ids[k] <= max_id && is_done(mark[ids[k]]))
 			queue_mark_submitted(q, k);
+}
+
+/* Set `bit` in mark[] for the item id in the first column of every row
+ * of `sql` (bound to the member as ?1). */
+static int mark_rows(struct store *st, const char *sql, long long member_id,
+		     unsigned char *mark, long long max_id, int bit,
+		     struct err *e)
+{
+	sqlite3_stmt *s = store_prepare(st, sql, e);
+	int rc;
+
+	if (!s)
+		return -1;
+	if (sqlite3_bind_parameter_count(s))
+		sqlite3_bind_int64(s, 1, member_id);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		long long id = sqlite3_column_int64(s, 0);
+
+		if (id > 0 && id <= max_id)
+			mark[id] |= (unsigned char)bit;
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return store_error(st, e, "loading the queue");
+	return 0;
 }
 
 /*
  * Plain scans marked in a table by item id, rather than one query with a
  * subquery per item and a sort of the union: the screen runs this every
  * time it opens, and on a study of 100,000 items it took most of the time
- * to open (about 70 of 110 ms).
+ * to open (about 70 of 110 ms).  Items never fetched are nobody's to
+ * code and stay out.
  */
 int queue_load(struct store *st, long long member_id, struct queue *q,
 	       struct err *e)
 {
 	unsigned char *mark = NULL;
-	long long *ids = NULL, max_id, nr_items, i;
-	sqlite3_stmt *s;
+	long long *ids = NULL, max_id, nr_items, missing, i;
+	sqlite3_stmt *s = NULL;
 	size_t nr = 0;
-	int rounds, ok, rc;
+	int rounds, ok;
 
 	memset(q, 0, sizeof(*q));
 	rounds = (int)one_int(st, "SELECT EXISTS (SELECT 1 FROM rounds)", e,
@@ -794,29 +824,44 @@ int queue_load(struct store *st, long long member_id, struct queue *q,
 		return -1;
 	mark = xcalloc((size_t)max_id + 1, 1);
 
-	/* the member's submissions */
-	s = store_prepare(st, "SELECT item_id FROM submissions WHERE "
-			  "member_id = ?", e);
-	if (!s)
+	if (mark_rows(st, "SELECT item_id FROM submissions WHERE member_id = "
+		      "?1", member_id, mark, max_id, SUBMITTED, e) < 0 ||
+	    mark_rows(st, "SELECT item_id FROM recodes WHERE member_id = ?1 "
+		      "AND done_at IS NULL", member_id, mark, max_id, RECODE,
+		      e) < 0)
 		goto fail;
-	sqlite3_bind_int64(s, 1, member_id);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		long long id = sqlite3_column_int64(s, 0);
-
-		if (id > 0 && id <= max_id)
-			mark[id] |= DONE;
-	}
-	if (rc != SQLITE_DONE)
-		goto db;
-	sqlite3_finalize(s);
 
 	if (rounds) {
-		/* the member's assigned items in round order; an item in no
-		 * round is not anyone's until it is assigned */
-		s = store_prepare(st, "SELECT a.item_id FROM assignments a "
-				  "JOIN round_annotators ra ON ra.round_id = "
-				  "a.round_id AND ra.member_id = ?1 ORDER BY "
-				  "a.round_id, a.position", e);
+		if (mark_rows(st, "SELECT item_id FROM screen_labels WHERE "
+			      "member_id = ?1 AND submitted_at IS NOT NULL",
+			      member_id, mark, max_id, SCREENED, e) < 0 ||
+		    mark_rows(st, "SELECT item_id FROM screen_assignments "
+			      "WHERE item_id NOT IN (SELECT item_id FROM "
+			      "assignments)", member_id, mark, max_id,
+			      SCREENING, e) < 0)
+			goto fail;
+		/* the member's items in round order - coding rounds, and
+		 * screening rounds while their items are screened - then
+		 * the items outside rounds a split left them to recode; an
+		 * item in no round is not anyone's until it is assigned */
+		s = store_prepare(st, "SELECT q.item_id FROM (SELECT "
+				  "a.item_id, a.round_id, a.position FROM "
+				  "assignments a JOIN round_annotators ra ON "
+				  "ra.round_id = a.round_id AND ra.member_id = "
+				  "?1 UNION ALL SELECT sa.item_id, sa.round_id, "
+				  "sa.position FROM screen_assignments sa JOIN "
+				  "round_annotators ra ON ra.round_id = "
+				  "sa.round_id AND ra.member_id = ?1 WHERE "
+				  "sa.item_id NOT IN (SELECT item_id FROM "
+				  "assignments) UNION ALL SELECT r.item_id, "
+				  "9223372036854775807, min(r.id) FROM recodes r "
+				  "WHERE r.member_id = ?1 AND r.done_at IS NULL "
+				  "AND r.item_id NOT IN (SELECT item_id FROM "
+				  "assignments) AND r.item_id NOT IN (SELECT "
+				  "item_id FROM screen_assignments) GROUP BY "
+				  "r.item_id) q JOIN items i ON i.id = q.item_id "
+				  "WHERE NOT i.missing ORDER BY q.round_id, "
+				  "q.position", e);
 		if (!s)
 			goto fail;
 		sqlite3_bind_int64(s, 1, member_id);
@@ -833,16 +878,21 @@ int queue_load(struct store *st, long long member_id, struct queue *q,
 	nr_items = one_int(st, "SELECT count(*) FROM items", e, &ok);
 	if (!ok)
 		goto fail;
-	if (nr_items == max_id) {
+	missing = one_int(st, "SELECT count(*) FROM items WHERE missing", e,
+			  &ok);
+	if (!ok)
+		goto fail;
+	if (nr_items == max_id && !missing) {
 		/* ids 1..max_id: implied, only the bits are kept */
 		q->done = xcalloc((size_t)max_id / 8 + 1, 1);
 		q->nr = (size_t)max_id;
 		for (i = 1; i <= max_id; i++)
-			if (mark[i] & DONE)
+			if (is_done(mark[i]))
 				queue_mark_submitted(q, (size_t)i - 1);
 		goto out;
 	}
-	s = store_prepare(st, "SELECT id FROM items ORDER BY id", e);
+	s = store_prepare(st, "SELECT id FROM items WHERE NOT missing ORDER "
+			  "BY id", e);
 	if (!s)
 		goto fail;
 	if (load_ids(s, &ids, &nr) < 0)

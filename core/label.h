@@ -7,9 +7,14 @@
  * inside a caller's), checks the actor may do it, validates keys against
  * the current codebook, and writes an audit entry.
  *
- * Who may label: annotators (and an owner coding for themself).  When the
- * item belongs to a round, only that round's annotators, and only while
- * the round is open.
+ * Who may label is core/access's rule (access_label_items()): while the
+ * study has no round, every annotator (and an owner coding for themself)
+ * codes every item; once it has rounds, only the items of open rounds
+ * that assign them.  An item being screened is answered on inclusion
+ * (core/screen; label_set(), label_submit() and coding_load() pass it
+ * there).  A submitted item is complete: clearing a required dimension of
+ * it is refused, saying why.  After a split, a coder recodes their
+ * labels on the split code (core/recode).
  *
  * Blinding: who may read another member's work is decided in
  * core/access (access_may_see()); coding_load() asks it.
@@ -102,8 +107,12 @@ int label_check_access(struct store *st, const struct actor *a,
 		       long long item_id, struct err *e);
 
 /*
- * The annotator's queue: the items assigned to a member, in round order
- * (every item, in import order, when the study has no rounds).
+ * The annotator's queue: the items assigned to a member, in round order -
+ * coding rounds, and screening rounds while their items are screened -
+ * then the items outside rounds a split left them to recode (every item,
+ * in import order, when the study has no rounds).  Items never fetched
+ * are nobody's and stay out.  "Submitted" means done: the screening
+ * answer submitted, or the coding submitted with nothing left to recode.
  *
  * Compact, since a study may hold 100,000 items: 8 bytes an item and a
  * bit for "submitted"; when the queue is every item of a study whose

@@ -20,7 +20,9 @@
 #include "core/audit.h"
 #include "core/buf.h"
 #include "core/item.h"
+#include "core/access.h"
 #include "core/label.h"
+#include "core/screening.h"
 #include "core/study.h"
 
 /* What one member has on one item, as the batch goes. */
@@ -75,6 +77,10 @@ struct batch {
 	size_t name_cap, nr_names;
 	struct plan *plans;	/* one per operation */
 	struct codebook fresh;	/* the study's, when `cb` is out of date */
+	int direct;		/* the design asks more than labels of items
+				   being coded (a screening, a recode): the
+				   operations are made one by one by core/label
+				   in the write transaction */
 	long long head_id;	/* the audit log's head when step 1 read */
 	char head_hash[SHA256_HEX_LEN + 1];
 };
@@ -216,8 +222,23 @@ static int load_pair(struct batch *b, struct pair *p, struct err *e)
 
 	if (p->checked)
 		return 0;
-	if (label_check_access(b->st, p->as, p->item_id, e) < 0)
-		return -1;
+	{
+		struct label_verdict v;
+		int may = access_label_item(b->st, p->as, p->item_id, &v, e);
+
+		if (may < 0)
+			return -1;
+		if (may == LABEL_NO) {
+			err_set(e, ERR_PERM, "%s", v.why);
+			free(v.why);
+			return -1;
+		}
+		/* screened or recoded: core/label's own rules, one by one */
+		if (may != LABEL_CODE) {
+			b->direct = 1;
+			return 0;
+		}
+	}
 	cur = xcalloc(b->cb->nr_dims + 1, sizeof(*cur));
 	for (d = 0; d < b->cb->nr_dims; d++)
 		buf_init(&cur[d], 0);
@@ -313,6 +334,24 @@ static char *join(const char *const *v, size_t n)
 	return buf_detach(&b, NULL);
 }
 
+/* The name of the pair's item ("owner/repo#N"), owned. */
+static char *pair_name(struct batch *b, const struct pair *p)
+{
+	static const char sql[] = "SELECT repo, number FROM items WHERE id = ?";
+	sqlite3_stmt *s = store_cached(b->st, sql, NULL);
+	char *name = NULL;
+
+	if (s) {
+		sqlite3_bind_int64(s, 1, p->item_id);
+		if (store_step(b->st, s, "reading the item", NULL) > 0)
+			name = item_name((const char *)
+					 sqlite3_column_text(s, 0),
+					 sqlite3_column_int64(s, 1));
+		store_done(s);
+	}
+	return name ? name : xstrdup("the item");
+}
+
 /* label_set() of one operation, in memory: as there, a change of the
  * codes, of the codebook version they were made under or of the proposal
  * on `other` is written and audited; anything else changes nothing. */
@@ -325,14 +364,29 @@ static int plan_set(struct batch *b, const struct label_op *op,
 	long long old_pid;
 	int has_other = 0, same;
 
+	if (screening_is_dim(op->dim)) {
+		b->direct = 1;
+		return 0;
+	}
 	if (label_check_codes(b->cb, op->dim, op->codes, op->nr_codes,
 			      &pl->sorted, e) < 0)
 		return -1;
 	pl->n = op->nr_codes;
 	pl->dim = dim_index(b->cb, op->dim);
 	p = &b->pairs[pl->pair];
-	if (load_pair(b, p, e) < 0)
+	if (load_pair(b, p, e) < 0 || b->direct)
+		return b->direct ? 0 : -1;
+	/* a submitted item keeps every required dimension coded */
+	if (!pl->n && p->submitted && b->cb->dims[pl->dim].required) {
+		char *name = pair_name(b, p);
+
+		err_set(e, ERR_INPUT, "%s submitted %s, and %s is required: "
+			"choose another code instead of clearing it (a "
+			"submitted item keeps every required dimension coded)",
+			p->as->name, name, op->dim);
+		free(name);
 		return -1;
+	}
 	/* a proposal rides on the `other` label: setting the dimension
 	 * again, `other` still among the codes, keeps it attached */
 	old_pid = p->proposal[pl->dim];
@@ -374,8 +428,8 @@ static int plan_submit(struct batch *b, struct plan *pl, struct err *e)
 	struct buf missing = BUF_INIT;
 	size_t d;
 
-	if (load_pair(b, p, e) < 0)
-		return -1;
+	if (load_pair(b, p, e) < 0 || b->direct)
+		return b->direct ? 0 : -1;
 	for (d = 0; d < b->cb->nr_dims; d++)
 		if (b->cb->dims[d].required && !p->codes[d])
 			buf_addf(&missing, "%s%s", missing.len ? ", " : "",
@@ -440,6 +494,9 @@ static int check(struct batch *b, struct err *e)
 			return -1;
 		b->cb = &b->fresh;
 	}
+	b->direct = screening_is_codebook(b->cb);
+	if (b->direct)
+		return 0;
 	if (audit_last(b->st, &b->head_id, b->head_hash, e) < 0)
 		return -1;
 	id = b->head_id;
@@ -471,6 +528,8 @@ static int check(struct batch *b, struct err *e)
 		}
 		if (rc < 0)
 			goto fail;
+		if (b->direct)
+			return 0;
 		continue;
 fail:
 		if (op->where)
@@ -623,6 +682,38 @@ static int write_all(struct batch *b, struct err *e)
 	return 0;
 }
 
+/* The operations one by one through core/label and core/evidence, in
+ * the caller's write transaction (b->direct). */
+static int write_direct(struct batch *b, struct err *e)
+{
+	size_t i;
+
+	for (i = 0; i < b->nr; i++) {
+		const struct label_op *op = &b->ops[i];
+		const struct actor *as = op->as ? op->as : b->a;
+		long long item = op->item ? item_find(b->st, op->item, e) :
+				 op->item_id;
+		int rc;
+
+		if (item < 0)
+			rc = -1;
+		else if (op->kind == LABEL_OP_SET)
+			rc = label_set(b->st, as, b->cb, item, op->dim,
+				       op->codes, op->nr_codes, 0, e);
+		else if (op->kind == LABEL_OP_SUBMIT)
+			rc = label_submit(b->st, as, b->cb, item, e);
+		else
+			rc = evidence_add(b->st, as, b->cb, item, op->dim,
+					  op->cite, NULL, e);
+		if (rc < 0) {
+			if (op->where)
+				err_prefix(e, "%s", op->where);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* PRAGMA data_version: changes when another connection commits. */
 static int data_version(struct store *st, long long *v, struct err *e)
 {
@@ -677,7 +768,8 @@ int label_batch(struct store *st, const struct actor *a,
 	if (outer && (data_version(st, &now, e) < 0 ||
 		      (now != before && check(&b, e) < 0)))
 		goto fail;
-	if (check_chain(&b, e) < 0 || write_all(&b, e) < 0)
+	if (b.direct ? write_direct(&b, e) < 0 :
+	    check_chain(&b, e) < 0 || write_all(&b, e) < 0)
 		goto fail;
 	ret = store_commit(st, e);
 	if (ret < 0)

@@ -8,15 +8,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/access.h"
 #include "core/buf.h"
 #include "core/csv.h"
 #include "core/item.h"
 #include "core/label.h"
 #include "core/label_batch.h"
+#include "core/round.h"
+#include "core/screening.h"
 #include "core/suggest.h"
 
 struct row {
 	long long item_id, member_id;
+	const char *item;	/* borrowed from the csv */
 	const char *member;	/* borrowed from the csv */
 	enum role role;
 	const struct dimension *dim;
@@ -60,9 +64,19 @@ static struct seen *seen_find(struct seen *v, size_t n, const char *name)
 	return NULL;
 }
 
+/* The codebook's dimension `key`, or the screening question's (its
+ * answers are checked against the item's round when saved). */
+static const struct dimension *row_dim(const struct codebook *cb,
+				       const struct codebook *q,
+				       const char *key)
+{
+	return screening_is_dim(key) ? &q->dims[0] : codebook_dim(cb, key);
+}
+
 static int check_rows(struct store *st, const struct actor *a,
-		      const struct codebook *cb, const struct csv *csv,
-		      const char *path, struct row *rows, struct err *e)
+		      const struct codebook *cb, const struct codebook *q,
+		      const struct csv *csv, const char *path,
+		      struct row *rows, struct err *e)
 {
 	const struct csv_record *h = &csv->v[0];
 	int ci = csv_column(h, "item"), ca = csv_column(h, "annotator");
@@ -103,6 +117,7 @@ static int check_rows(struct store *st, const struct actor *a,
 			s->id = id;
 		}
 		w->item_id = s->id;
+		w->item = r->fields[ci];	/* lives as long as the csv */
 		s = seen_find(members, nmembers, r->fields[ca]);
 		if (!s) {
 			long long id;
@@ -135,7 +150,7 @@ static int check_rows(struct store *st, const struct actor *a,
 		w->member_id = s->id;
 		w->member = r->fields[ca];	/* lives as long as the csv */
 		w->role = s->role;
-		w->dim = codebook_dim(cb, r->fields[cd]);
+		w->dim = row_dim(cb, q, r->fields[cd]);
 		if (!w->dim) {
 			err_set(e, ERR_INPUT, "%s:%d: dimension: %s is not in "
 				"codebook %s", path, r->line, r->fields[cd],
@@ -144,7 +159,8 @@ static int check_rows(struct store *st, const struct actor *a,
 							    r->fields[cd]));
 			goto out;
 		}
-		if (!dimension_code(w->dim, r->fields[cc])) {
+		if (w->dim != &q->dims[0] &&
+		    !dimension_code(w->dim, r->fields[cc])) {
 			err_set(e, ERR_INPUT, "%s:%d: code: %s is not a code "
 				"of %s", path, r->line, r->fields[cc],
 				w->dim->key);
@@ -194,6 +210,7 @@ static void actor_for_row(struct actor *as, const struct actor *a,
 /* The dimension header cell `h` names: its key or its name, as people
  * write headers; NULL for none. */
 static const struct dimension *dim_of_header(const struct codebook *cb,
+					     const struct codebook *q,
 					     const char *h)
 {
 	size_t i;
@@ -202,6 +219,8 @@ static const struct dimension *dim_of_header(const struct codebook *cb,
 		if (csv_same_name(h, cb->dims[i].key) ||
 		    csv_same_name(h, cb->dims[i].name))
 			return &cb->dims[i];
+	if (csv_same_name(h, q->dims[0].key))
+		return &q->dims[0];
 	return NULL;
 }
 
@@ -282,9 +301,9 @@ static void add_record(struct csv *out, int line, const char *const *f)
  * line.  The annotator is the row's `annotator` (or `coder`) cell, else
  * `annotator` (--annotator).
  */
-static int to_long(const struct codebook *cb, struct csv *in,
-		   const char *path, const char *annotator, struct csv *out,
-		   struct err *e)
+static int to_long(const struct codebook *cb, const struct codebook *q,
+		   struct csv *in, const char *path, const char *annotator,
+		   struct csv *out, struct err *e)
 {
 	static const char *const want[] = { "item", "annotator", "dimension",
 					    "code", "submitted_at" };
@@ -320,7 +339,7 @@ static int to_long(const struct codebook *cb, struct csv *in,
 	for (i = 0; i < h->nr; i++) {
 		if ((int)i == ci || (int)i == ca || (int)i == cs)
 			continue;
-		dims[i] = dim_of_header(cb, h->fields[i]);
+		dims[i] = dim_of_header(cb, q, h->fields[i]);
 		ndims += !!dims[i];
 	}
 	/* a column that names no dimension is refused, not dropped: a
@@ -431,6 +450,130 @@ int labels_import_opts(struct store *st, const struct actor *a,
 		       const char *annotator,
 		       struct labels_import_stats *stats, struct err *e)
 {
+	return labels_import_round(st, a, cb, path, submit, annotator, NULL,
+				   stats, e);
+}
+
+static int cmp_ll(const void *x, const void *y)
+{
+	long long a = *(const long long *)x, b = *(const long long *)y;
+
+	return (a > b) - (a < b);
+}
+
+/*
+ * The design's rule for every row, asked once per annotator of the file
+ * for all their items (access_label_items()).  Items in no round go into
+ * `round` when it is given; without it they are refused all together,
+ * named; any other refusal names its first line.  rows[] is sorted by
+ * item, then annotator.
+ */
+static int check_design(struct store *st, const struct actor *a,
+			const struct row *rows, size_t n, const char *path,
+			const char *round, struct labels_import_stats *stats,
+			struct err *e)
+{
+	long long *ids = NULL, *outside = NULL;
+	struct label_verdict *v = NULL;
+	size_t i, j, k, nids, nout = 0;
+	int ret = -1;
+
+	ids = xcalloc(n + 1, sizeof(*ids));
+	outside = xcalloc(n + 1, sizeof(*outside));
+	v = xcalloc(n + 1, sizeof(*v));
+	/* items in no round first: they may go into --round before the
+	 * rule is asked again */
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < i && rows[k].member_id != rows[i].member_id;
+		     k++)
+			;
+		if (k < i)
+			continue;	/* this annotator is done */
+		{
+			struct actor as;
+
+			memset(&as, 0, sizeof(as));
+			as.os_user = a->os_user;
+			as.name = (char *)rows[i].member;
+			as.member_id = rows[i].member_id;
+			as.role = rows[i].role;
+			as.acting_for = strcmp(rows[i].member, a->os_user) != 0;
+			nids = 0;
+			for (j = i; j < n; j++)
+				if (rows[j].member_id == rows[i].member_id &&
+				    (!nids || ids[nids - 1] != rows[j].item_id))
+					ids[nids++] = rows[j].item_id;
+			if (access_label_items(st, &as, ids, nids, v, e) < 0)
+				goto out;
+			for (j = 0; j < nids; j++) {
+				size_t r;
+
+				if (v[j].may != LABEL_NO)
+					continue;
+				if (v[j].outside) {
+					outside[nout++] = ids[j];
+					continue;
+				}
+				for (r = 0; r < n; r++)
+					if (rows[r].item_id == ids[j] &&
+					    rows[r].member_id ==
+					    rows[i].member_id)
+						break;
+				err_set(e, ERR_PERM, "%s:%d: %s", path,
+					r < n ? rows[r].line : 0, v[j].why);
+				access_verdicts_release(v, nids);
+				goto out;
+			}
+			access_verdicts_release(v, nids);
+		}
+	}
+	if (!nout) {
+		ret = 0;
+		goto out;
+	}
+	qsort(outside, nout, sizeof(*outside), cmp_ll);
+	for (i = j = 0; i < nout; i++)
+		if (!j || outside[j - 1] != outside[i])
+			outside[j++] = outside[i];
+	nout = j;
+	if (!round) {
+		struct buf names = BUF_INIT;
+
+		for (i = 0; i < nout && i < 5; i++)
+			for (j = 0; j < n; j++)
+				if (rows[j].item_id == outside[i]) {
+					buf_addf(&names, "%s%s (line %d)",
+						 i ? ", " : "", rows[j].item,
+						 rows[j].line);
+					break;
+				}
+		err_set(e, ERR_PERM, "%s: %zu item%s %s in no round: %s%s; a "
+			"member labels only the items of open rounds that "
+			"assign them: `labels import %s --round R` puts them "
+			"into open round R on the way in", path, nout,
+			nout == 1 ? "" : "s", nout == 1 ? "is" : "are",
+			names.ptr, nout > 5 ? ", ..." : "", path);
+		buf_release(&names);
+		goto out;
+	}
+	if (round_add_items(st, a, round, outside, nout, e) < 0) {
+		err_prefix(e, "%s: --round %s", path, round);
+		goto out;
+	}
+	stats->assigned = (int)nout;
+	ret = 0;
+out:
+	free(ids);
+	free(outside);
+	free(v);
+	return ret;
+}
+
+int labels_import_round(struct store *st, const struct actor *a,
+			const struct codebook *cb, const char *path,
+			int submit, const char *annotator, const char *round,
+			struct labels_import_stats *stats, struct err *e)
+{
 	struct buf text = BUF_INIT;
 	int ret;
 
@@ -444,7 +587,7 @@ int labels_import_opts(struct store *st, const struct actor *a,
 		return ret;
 	}
 	ret = labels_import_text(st, a, cb, text.ptr, text.len, path, submit,
-				 annotator, stats, e);
+				 annotator, round, stats, e);
 	buf_release(&text);
 	return ret;
 }
@@ -452,9 +595,10 @@ int labels_import_opts(struct store *st, const struct actor *a,
 int labels_import_text(struct store *st, const struct actor *a,
 		       const struct codebook *cb, const char *text,
 		       size_t len, const char *path, int submit,
-		       const char *annotator,
+		       const char *annotator, const char *round,
 		       struct labels_import_stats *stats, struct err *e)
 {
+	struct codebook q = CODEBOOK_INIT;
 	struct csv raw = CSV_INIT, csv = CSV_INIT;
 	struct row *rows = NULL;
 	const char **codes = NULL;
@@ -462,7 +606,7 @@ int labels_import_text(struct store *st, const struct actor *a,
 	struct actor *as = NULL;
 	char **wheres = NULL;
 	size_t n, i, j, nr_ops = 0;
-	int ret = -1;
+	int ret = -1, in_tx = 0;
 
 	memset(stats, 0, sizeof(*stats));
 	if (a->role != ROLE_OWNER && a->role != ROLE_ANNOTATOR)
@@ -475,11 +619,12 @@ int labels_import_text(struct store *st, const struct actor *a,
 		err_set(e, ERR_INPUT, "%s: empty file, no header", path);
 		goto out;
 	}
-	if (to_long(cb, &raw, path, annotator, &csv, e) < 0)
+	if (screening_codebook_from(NULL, &q, e) < 0 ||
+	    to_long(cb, &q, &raw, path, annotator, &csv, e) < 0)
 		goto out;
 	n = csv.nr - 1;
 	rows = xcalloc(n + 1, sizeof(*rows));
-	if (check_rows(st, a, cb, &csv, path, rows, e) < 0)
+	if (check_rows(st, a, cb, &q, &csv, path, rows, e) < 0)
 		goto out;
 	qsort(rows, n, sizeof(*rows), cmp_row);
 	for (i = 1; i < n; i++) {
@@ -505,6 +650,15 @@ int labels_import_text(struct store *st, const struct actor *a,
 	/* the groups' labels, then the submissions, as one batch: every
 	 * group's codes point into `codes`, in the rows' order */
 	codes = xcalloc(n + 1, sizeof(*codes));
+	/* the design's rule for every row (items in no round go into
+	 * --round, which writes: then all in one transaction) */
+	if (round) {
+		if (store_begin(st, e) < 0)
+			goto out;
+		in_tx = 1;
+	}
+	if (check_design(st, a, rows, n, path, round, stats, e) < 0)
+		goto out;
 	ops = xcalloc(2 * n + 1, sizeof(*ops));
 	as = xcalloc(2 * n + 1, sizeof(*as));
 	wheres = xcalloc(2 * n + 1, sizeof(*wheres));
@@ -542,6 +696,11 @@ int labels_import_text(struct store *st, const struct actor *a,
 	}
 	if (label_batch(st, a, cb, ops, nr_ops, e) < 0)
 		goto out;
+	if (in_tx) {
+		in_tx = 0;
+		if (store_commit(st, e) < 0)
+			goto out;
+	}
 	stats->rows = (int)n;
 	ret = 0;
 out:
@@ -554,5 +713,8 @@ out:
 	free(rows);
 	csv_release(&csv);
 	csv_release(&raw);
+	if (in_tx && ret < 0)
+		store_rollback(st);
+	codebook_release(&q);
 	return ret;
 }

@@ -13,6 +13,14 @@
  * annotator and dimension replace that annotator's codes there.
  * An annotator imports their own labels (the annotator column must name
  * them); the owner may import any member's.
+ *
+ * Rows follow the study's design (core/access): once the study has
+ * rounds, each item's rows must be for an annotator of the open round it
+ * is in.  Items in no round are refused all together, named, unless the
+ * import is given a round (--round R), into which the owner's import
+ * puts them on the way in (round_add_items(): audited, and refused for
+ * an item no round may take).  A dimension `inclusion` answers the
+ * screening question of items being screened (core/screening).
  */
 #ifndef BUGCODER_LABELS_CSV_H
 #define BUGCODER_LABELS_CSV_H
@@ -28,6 +36,7 @@ struct labels_import_stats {
 	int rows;
 	int labels;		/* (item, annotator, dimension) groups set */
 	int submitted;		/* (item, annotator) submitted */
+	int assigned;		/* items put into --round on the way in */
 };
 
 int labels_import(struct store *st, const struct actor *a,
@@ -50,12 +59,19 @@ int labels_import_opts(struct store *st, const struct actor *a,
 		       const struct codebook *cb, const char *path, int submit,
 		       const char *annotator,
 		       struct labels_import_stats *stats, struct err *e);
-/* labels_import_opts() of the file's text[0..len), read from `path`
+/* labels_import_round() of the file's text[0..len), read from `path`
  * (which errors name). */
 int labels_import_text(struct store *st, const struct actor *a,
 		       const struct codebook *cb, const char *text,
 		       size_t len, const char *path, int submit,
-		       const char *annotator,
+		       const char *annotator, const char *round,
 		       struct labels_import_stats *stats, struct err *e);
+
+/* labels_import_opts() that puts the file's items in no round into the
+ * open round `round` (NULL: refuses them) on the way in. */
+int labels_import_round(struct store *st, const struct actor *a,
+			const struct codebook *cb, const char *path,
+			int submit, const char *annotator, const char *round,
+			struct labels_import_stats *stats, struct err *e);
 
 #endif

@@ -371,6 +371,7 @@ enum stmt_id {
 	S_CB_UNCURRENT, S_CB_ADD, S_ROUND_ADD, S_ROUND_ANN, S_ASSIGN,
 	S_GATE, S_MOVE, S_CLOSE, S_FREEZE1, S_FREEZE2, S_FREEZE3, S_REOPEN,
 	S_FORGET1, S_FORGET2, S_FORGET3, S_LABEL_DEL, S_LABEL_ADD, S_SUBMIT,
+	S_RECODE_LABEL, S_RECODE_RES,
 	S_MEMO_SET, S_MEMO_DEL, S_FLAG_ON, S_FLAG_OFF, S_PROPOSE, S_PROPOSAL,
 	S_DECIDE, S_UNDECIDE, S_MOVE_P, S_MOVE_P_DEL, S_MOVE_ALL,
 	S_MOVE_ALL_DEL, S_RES_OF_DIM, S_RES_SET_CODES, S_RESOLVE, S_SETTLE,
@@ -423,6 +424,10 @@ static const char *const stmt_sql[NR_STMTS] = {
 	[S_FORGET1] = "DELETE FROM r_round_labels WHERE round_id = ?1",
 	[S_FORGET2] = "DELETE FROM r_round_submissions WHERE round_id = ?1",
 	[S_FORGET3] = "DELETE FROM r_round_frozen WHERE round_id = ?1",
+	[S_RECODE_LABEL] = "DELETE FROM r_labels WHERE item_id = ?1 AND "
+		"member_id = ?2 AND dimension = ?3 AND code = ?4",
+	[S_RECODE_RES] = "DELETE FROM r_resolutions WHERE item_id = ?1 AND "
+		"dimension = ?2",
 	[S_LABEL_DEL] = "DELETE FROM r_labels WHERE item_id = ?1 AND "
 		"member_id = ?2 AND dimension = ?3",
 	[S_LABEL_ADD] = "INSERT INTO r_labels VALUES (?1, ?2, ?3, ?4, ?5, ?6, "
@@ -769,6 +774,10 @@ static int do_round_create(struct replay *rp)
 		return rc;
 	if (!cJSON_IsArray(ann) || !items || parse_ids(items, &ids, &n) < 0)
 		return bad(rp, "its detail lacks the annotators or items");
+	/* a screening round's items are screened (screen_assignments, not
+	 * replayed), never coded in it */
+	if (jstr(r, "kind") && !strcmp(jstr(r, "kind"), "screen"))
+		n = 0;
 	if (!(s = stmt(rp, S_ROUND_ADD)))
 		goto fail;
 	sqlite3_bind_int64(s, 1, id);
@@ -844,6 +853,28 @@ static int do_round_move(struct replay *rp)
 		return -1;
 	bind_text(s, 1, rp->row->old);
 	sqlite3_bind_int64(s, 2, rp->row->item_id);
+	return run(rp, s);
+}
+
+/* round.add: an item in no round put into an open one (labels import
+ * --round); a screening round's items are not replayed. */
+static int do_round_add(struct replay *rp)
+{
+	const struct row *r = rp->row;
+	const char *kind = jstr(r, "kind");
+	long long id, pos;
+	sqlite3_stmt *s;
+	int rc;
+
+	if (kind && !strcmp(kind, "screen"))
+		return 0;
+	if ((rc = jint(rp, "round", &id)) || (rc = jint(rp, "position", &pos)))
+		return rc;
+	if (!(s = stmt(rp, S_ASSIGN)))
+		return -1;
+	sqlite3_bind_int64(s, 1, id);
+	sqlite3_bind_int64(s, 2, r->item_id);
+	sqlite3_bind_int64(s, 3, pos);
 	return run(rp, s);
 }
 
@@ -954,6 +985,69 @@ static int do_label(struct replay *rp)
 	}
 	free(codes);
 	return rc;
+}
+
+/* Is `code` one of the ';'-joined `codes` (may be NULL)? */
+static int among(const char *codes, const char *code)
+{
+	size_t n = strlen(code);
+	const char *p = codes;
+
+	while (p && *p) {
+		const char *end = strchr(p, ';');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+
+		if (len == n && !strncmp(p, code, n))
+			return 1;
+		p = end ? end + 1 : NULL;
+	}
+	return 0;
+}
+
+/* recode.queue: a split took the coder's label on the old code away (to
+ * be recoded); old and new are the dimension's codes before and after. */
+static int do_recode_queue(struct replay *rp)
+{
+	const struct row *r = rp->row;
+	char *codes, *tok, *save = NULL;
+	sqlite3_stmt *s;
+	int rc = 0;
+
+	if (!r->dimension)
+		return bad(rp, "it names no dimension");
+	if (!r->old)
+		return 0;
+	codes = xstrdup(r->old);
+	for (tok = strtok_r(codes, ";", &save); tok && !rc;
+	     tok = strtok_r(NULL, ";", &save)) {
+		if (among(r->new_, tok))
+			continue;
+		if (!(s = stmt(rp, S_RECODE_LABEL))) {
+			rc = -1;
+			break;
+		}
+		if ((rc = bind_imd(rp, s, 1)))
+			break;
+		sqlite3_bind_text(s, 4, tok, -1, SQLITE_TRANSIENT);
+		rc = run(rp, s);
+	}
+	free(codes);
+	return rc;
+}
+
+/* recode.resolution: a resolution that chose a split code, taken back. */
+static int do_recode_resolution(struct replay *rp)
+{
+	const struct row *r = rp->row;
+	sqlite3_stmt *s;
+
+	if (!r->item_id || !r->dimension)
+		return bad(rp, "it names no item or dimension");
+	if (!(s = stmt(rp, S_RECODE_RES)))
+		return -1;
+	sqlite3_bind_int64(s, 1, r->item_id);
+	bind_text(s, 2, r->dimension);
+	return run(rp, s);
 }
 
 static int do_submit(struct replay *rp)
@@ -1331,6 +1425,9 @@ static const struct action {
 	{ "round.gate", do_round_gate },
 	{ "round.gate-forced", do_round_gate },
 	{ "round.move", do_round_move },
+	{ "round.add", do_round_add },
+	{ "recode.queue", do_recode_queue },
+	{ "recode.resolution", do_recode_resolution },
 	{ "round.close", do_round_close },
 	{ "round.reopen", do_round_reopen },
 	{ "label", do_label },

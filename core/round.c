@@ -17,6 +17,7 @@
 #include "core/replay.h"
 #include "core/suggest.h"
 #include "core/text.h"
+#include "core/screening.h"
 
 uint64_t round_splitmix64(uint64_t *state)
 {
@@ -58,19 +59,67 @@ static void cands_release(struct cands *c)
 	memset(c, 0, sizeof(*c));
 }
 
-static int free_items(struct store *st, const char *repo, struct cands *out,
-		      struct err *e)
+/* What the candidates of a new round left out (round_info's left_*). */
+struct left {
+	size_t missing, unscreened, screening, excluded;
+};
+
+/*
+ * The items a new round may take (see round.h), of repository `repo`
+ * (NULL: all), in id order, into `out`; what was left out, and why,
+ * into *left.
+ */
+static int free_items(struct store *st, int screen, const char *repo,
+		      struct cands *out, struct left *left, struct err *e)
 {
 	sqlite3_stmt *s;
-	int rc;
+	int screens = 0, rc;
 
-	s = store_prepare(st, "SELECT id, repo FROM items WHERE id NOT IN "
+	memset(left, 0, sizeof(*left));
+	s = store_prepare(st, "SELECT EXISTS (SELECT 1 FROM rounds WHERE "
+			  "kind = 'screen')", e);
+	if (!s)
+		return -1;
+	rc = store_step(st, s, "reading rounds", e);
+	if (rc > 0)
+		screens = sqlite3_column_int(s, 0);
+	sqlite3_finalize(s);
+	if (rc < 0)
+		return -1;
+	s = store_prepare(st, "SELECT i.id, i.repo, i.missing, (SELECT code "
+			  "FROM screen_decisions d WHERE d.item_id = i.id), "
+			  "EXISTS (SELECT 1 FROM screen_assignments sa WHERE "
+			  "sa.item_id = i.id) FROM items i WHERE i.id NOT IN "
 			  "(SELECT item_id FROM assignments) AND (?1 IS NULL "
-			  "OR repo = ?1) ORDER BY id", e);
+			  "OR i.repo = ?1) ORDER BY i.id", e);
 	if (!s)
 		return -1;
 	store_bind_text(s, 1, repo);
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *dec = (const char *)sqlite3_column_text(s, 3);
+		int missing = sqlite3_column_int(s, 2);
+		int screened = sqlite3_column_int(s, 4);
+
+		if (screen) {
+			if (screened)
+				continue;	/* in a round already */
+			if (missing) {
+				left->missing++;
+				continue;
+			}
+		} else if (dec && strcmp(dec, SCREENING_INCLUDE)) {
+			left->excluded++;
+			continue;
+		} else if (!dec && screened) {
+			left->screening++;
+			continue;
+		} else if (missing) {
+			left->missing++;
+			continue;
+		} else if (!dec && screens) {
+			left->unscreened++;
+			continue;
+		}
 		ALLOC_GROW(out->v, out->nr + 1, out->alloc);
 		out->v[out->nr].id = sqlite3_column_int64(s, 0);
 		out->v[out->nr].repo = xstrdup((const char *)
@@ -83,65 +132,87 @@ static int free_items(struct store *st, const char *repo, struct cands *out,
 	return 0;
 }
 
-/* Item `id`'s name ("owner/repo#N") and the round it is in (NULL when in
- * none, *closed telling whether that round is closed); both owned by the
- * caller, NULL on failure. */
-static int item_whereabouts(struct store *st, long long id, char **item,
-			    char **round, int *closed, struct err *e)
+/* Refuse item `id` for a new round (a screening round when `screen`)
+ * when it may not go into it, naming it and why. */
+static int check_free(struct store *st, long long id, int screen,
+		      struct err *e)
 {
 	sqlite3_stmt *s;
-	int rc;
+	char *item = NULL;
+	int rc, ret = 0;
 
-	*item = *round = NULL;
-	*closed = 0;
-	s = store_prepare(st, "SELECT i.repo, i.number, r.name, r.closed_at "
-			  "IS NOT NULL FROM items i LEFT JOIN assignments a "
-			  "ON a.item_id = i.id LEFT JOIN rounds r ON r.id = "
-			  "a.round_id WHERE i.id = ?", e);
+	s = store_prepare(st, "SELECT i.repo, i.number, i.missing, r.name, "
+			  "r.closed_at IS NOT NULL, sr.name, sr.closed_at IS "
+			  "NOT NULL, d.code, d.how, EXISTS (SELECT 1 FROM "
+			  "rounds WHERE kind = 'screen') FROM items i LEFT JOIN "
+			  "assignments a ON a.item_id = i.id LEFT JOIN rounds r "
+			  "ON r.id = a.round_id LEFT JOIN screen_assignments sa "
+			  "ON sa.item_id = i.id LEFT JOIN rounds sr ON sr.id = "
+			  "sa.round_id LEFT JOIN screen_decisions d ON "
+			  "d.item_id = i.id WHERE i.id = ?", e);
 	if (!s)
 		return -1;
 	sqlite3_bind_int64(s, 1, id);
 	rc = sqlite3_step(s);
 	if (rc == SQLITE_ROW) {
-		const char *r = (const char *)sqlite3_column_text(s, 2);
+		const char *round = (const char *)sqlite3_column_text(s, 3);
+		const char *sround = (const char *)sqlite3_column_text(s, 5);
+		const char *dec = (const char *)sqlite3_column_text(s, 7);
+		const char *how = (const char *)sqlite3_column_text(s, 8);
+		int closed = sqlite3_column_int(s, 4);
 
-		*item = item_name((const char *)sqlite3_column_text(s, 0),
-				  sqlite3_column_int64(s, 1));
-		*round = r ? xstrdup(r) : NULL;
-		*closed = sqlite3_column_int(s, 3);
+		item = item_name((const char *)sqlite3_column_text(s, 0),
+				 sqlite3_column_int64(s, 1));
+		if (round && closed && !screen)
+			ret = err_set(e, ERR_INPUT, "%s is already in round %s "
+				      "(closed; --items unfinished:%s moves the "
+				      "items it left unfinished)", item, round,
+				      round);
+		else if (round)
+			ret = err_set(e, ERR_INPUT, "%s is already in round %s%s",
+				      item, round, screen ? " (a coding "
+				      "round: screening comes before coding)" :
+				      "");
+		else if (sqlite3_column_int(s, 2))
+			ret = err_set(e, ERR_INPUT, "%s has not been fetched "
+				      "yet: nobody can screen or code it before "
+				      "`bugcoder fetch --missing` fills it",
+				      item);
+		else if (screen && sround && sqlite3_column_int(s, 6))
+			ret = err_set(e, ERR_INPUT, "%s is already in screening "
+				      "round %s (closed; --screen --items "
+				      "unfinished:%s moves the items it left "
+				      "unfinished)", item, sround, sround);
+		else if (screen && sround)
+			ret = err_set(e, ERR_INPUT, "%s is already in screening "
+				      "round %s", item, sround);
+		else if (!screen && dec && strcmp(dec, SCREENING_INCLUDE))
+			ret = err_set(e, ERR_INPUT, "%s was screened out in "
+				      "round %s (%s, %s): it never enters a "
+				      "coding round", item, sround, dec, how);
+		else if (!screen && !dec && sround)
+			ret = err_set(e, ERR_INPUT, "%s is being screened in "
+				      "round %s: it can go into a coding round "
+				      "once it is screened in", item, sround);
+		else if (!screen && !dec && sqlite3_column_int(s, 9))
+			ret = err_set(e, ERR_INPUT, "%s has not been screened: "
+				      "the study screens items before coding "
+				      "them (round create NAME --screen --items "
+				      "%s ...)", item, item);
 	}
 	sqlite3_finalize(s);
+	free(item);
 	if (rc == SQLITE_DONE)
 		return err_set(e, ERR_NOTFOUND, "no item with id %lld", id);
 	if (rc != SQLITE_ROW)
 		return store_error(st, e, "reading an item");
-	return 0;
-}
-
-/* Refuse item `id` when it is in a round already, naming both. */
-static int check_free(struct store *st, long long id, struct err *e)
-{
-	char *item, *round;
-	int closed, ret = 0;
-
-	if (item_whereabouts(st, id, &item, &round, &closed, e) < 0)
-		return -1;
-	if (round && closed)
-		ret = err_set(e, ERR_INPUT, "%s is already in round %s (closed; "
-			      "--items unfinished:%s moves the items it left "
-			      "unfinished)", item, round, round);
-	else if (round)
-		ret = err_set(e, ERR_INPUT, "%s is already in round %s", item,
-			      round);
-	free(item);
-	free(round);
 	return ret;
 }
 
 /* The items of round `rid` that not every annotator of the round
  * submitted, in round order: appended to `out` (may be NULL), counted in
  * *nr, the first named in *first (may be NULL; owned, NULL when none). */
-static int unfinished_items(struct store *st, long long rid,
+static int unfinished_items(struct store *st, long long rid, int screen,
 			    struct cands *out, size_t *nr, char **first,
 			    struct err *e)
 {
@@ -151,7 +222,17 @@ static int unfinished_items(struct store *st, long long rid,
 	*nr = 0;
 	if (first)
 		*first = NULL;
-	s = store_prepare(st, "SELECT a.item_id, i.repo, i.number FROM "
+	s = store_prepare(st, screen ?
+			  "SELECT a.item_id, i.repo, i.number FROM "
+			  "screen_assignments a JOIN items i ON i.id = "
+			  "a.item_id WHERE a.round_id = ?1 AND (SELECT "
+			  "count(*) FROM screen_labels s JOIN round_annotators "
+			  "ra ON ra.member_id = s.member_id AND ra.round_id = "
+			  "?1 WHERE s.item_id = a.item_id AND s.submitted_at "
+			  "IS NOT NULL) < (SELECT count(*) FROM "
+			  "round_annotators WHERE round_id = ?1) ORDER BY "
+			  "a.position" :
+			  "SELECT a.item_id, i.repo, i.number FROM "
 			  "assignments a JOIN items i ON i.id = a.item_id "
 			  "WHERE a.round_id = ?1 AND (SELECT count(*) FROM "
 			  "submissions s JOIN round_annotators ra ON "
@@ -186,15 +267,15 @@ static int unfinished_items(struct store *st, long long rid,
 	return 0;
 }
 
-static int add_named(struct store *st, const char *name, struct cands *out,
-		     struct err *e)
+static int add_named(struct store *st, const char *name, int screen,
+		     struct cands *out, struct err *e)
 {
 	long long id = item_find(st, name, e);
 	size_t i;
 
 	if (id < 0)
 		return -1;
-	if (check_free(st, id, e) < 0)
+	if (check_free(st, id, screen, e) < 0)
 		return -1;
 	for (i = 0; i < out->nr; i++)
 		if (out->v[i].id == id)
@@ -208,7 +289,7 @@ static int add_named(struct store *st, const char *name, struct cands *out,
 
 /* --items unfinished:ROUND: the unfinished items of a closed round, whose
  * id goes to *from. */
-static int unfinished_spec(struct store *st, const char *name,
+static int unfinished_spec(struct store *st, const char *name, int screen,
 			   struct cands *out, long long *from, struct err *e)
 {
 	struct round_info r;
@@ -217,13 +298,21 @@ static int unfinished_spec(struct store *st, const char *name,
 
 	if (round_get(st, name, &r, e) < 0)
 		return err_prefix(e, "--items unfinished:%s", name);
+	if (r.screen != screen) {
+		err_set(e, ERR_INPUT, "--items unfinished:%s: round %s is a "
+			"%s round; its unfinished items go on to another %s "
+			"round%s", name, name, r.screen ? "screening" :
+			"coding", r.screen ? "screening" : "coding",
+			r.screen ? " (--screen)" : " (without --screen)");
+		goto out;
+	}
 	if (!r.closed_at) {
 		err_set(e, ERR_INPUT, "--items unfinished:%s: round %s is "
 			"still open; its items can move once it is closed "
 			"(round close %s --force)", name, name, name);
 		goto out;
 	}
-	if (unfinished_items(st, r.id, out, &nr, NULL, e) < 0)
+	if (unfinished_items(st, r.id, r.screen, out, &nr, NULL, e) < 0)
 		goto out;
 	*from = r.id;
 	ret = 0;
@@ -232,16 +321,18 @@ out:
 	return ret;
 }
 
-static int parse_items(struct store *st, const char *spec, struct cands *out,
-		       long long *from, struct err *e)
+static int parse_items(struct store *st, const char *spec, int screen,
+		       struct cands *out, struct left *left, long long *from,
+		       struct err *e)
 {
 	*from = 0;
+	memset(left, 0, sizeof(*left));
 	if (!strcmp(spec, "all"))
-		return free_items(st, NULL, out, e);
+		return free_items(st, screen, NULL, out, left, e);
 	if (!strncmp(spec, "unfinished:", 11))
-		return unfinished_spec(st, spec + 11, out, from, e);
+		return unfinished_spec(st, spec + 11, screen, out, from, e);
 	if (!strncmp(spec, "repo:", 5))
-		return free_items(st, spec + 5, out, e);
+		return free_items(st, screen, spec + 5, out, left, e);
 	if (spec[0] == '@') {
 		struct buf b = BUF_INIT;
 		char *line, *save = NULL;
@@ -264,7 +355,7 @@ static int parse_items(struct store *st, const char *spec, struct cands *out,
 				line++;
 			if (!*line || *line == '#')
 				continue;
-			if (add_named(st, line, out, e) < 0) {
+			if (add_named(st, line, screen, out, e) < 0) {
 				err_prefix(e, "%s:%d", spec + 1, lineno);
 				ret = -1;
 				break;
@@ -283,7 +374,7 @@ static int parse_items(struct store *st, const char *spec, struct cands *out,
 				tok++;
 			if (!*tok)
 				continue;
-			if (add_named(st, tok, out, e) < 0) {
+			if (add_named(st, tok, screen, out, e) < 0) {
 				ret = -1;
 				break;
 			}
@@ -328,7 +419,7 @@ static int parse_sample(const char *s, size_t total, size_t *want,
 		goto bad;
 	if (v > (double)total)
 		return err_set(e, ERR_INPUT, "--sample %s: only %zu items are "
-			       "in no round yet", s, total);
+			       "free for the round", s, total);
 	if (v != (double)(size_t)v)
 		goto bad;
 	*want = (size_t)v;
@@ -451,6 +542,10 @@ static int check_annotators(struct store *st, const struct round_spec *spec,
 			return err_set(e, ERR_INPUT, "--annotators: %s is %s, "
 				       "not an annotator", spec->annotators[i],
 				       role_name(r));
+		if (r == ROLE_MACHINE && spec->screen)
+			return err_set(e, ERR_INPUT, "--annotators: %s is a "
+				       "machine; people screen, machines may "
+				       "code afterwards", spec->annotators[i]);
 	}
 	return 0;
 }
@@ -518,12 +613,35 @@ static int save_gate(struct store *st, const struct actor *a,
 	}
 }
 
+/* What the candidates left out, as a clause: "; left out: 4 never
+ * fetched (bugcoder fetch --missing), 2 screened out". */
+static void left_text(const struct left *l, struct buf *out)
+{
+	size_t n = out->len;
+
+	if (l->missing)
+		buf_addf(out, "%s%zu never fetched (`bugcoder fetch "
+			 "--missing` fetches them)", out->len > n ? ", " : "",
+			 l->missing);
+	if (l->unscreened)
+		buf_addf(out, "%s%zu not screened yet (round create NAME "
+			 "--screen ...)", out->len > n ? ", " : "",
+			 l->unscreened);
+	if (l->screening)
+		buf_addf(out, "%s%zu not decided in screening yet",
+			 out->len > n ? ", " : "", l->screening);
+	if (l->excluded)
+		buf_addf(out, "%s%zu screened out", out->len > n ? ", " : "",
+			 l->excluded);
+}
+
 /* Why a round would have no items, with the way out when a closed round
  * left items unfinished. */
 static int no_items(struct store *st, const struct round_spec *spec,
-		    long long from, struct err *e)
+		    long long from, const struct left *l, struct err *e)
 {
 	sqlite3_stmt *s;
+	struct buf why = BUF_INIT;
 	char *hint = NULL;
 	int rc;
 
@@ -531,7 +649,17 @@ static int no_items(struct store *st, const struct round_spec *spec,
 		return err_set(e, ERR_INPUT, "round %s would have no items: "
 			       "round %s has none left that is unfinished",
 			       spec->name, spec->items + 11);
-	s = store_prepare(st, "SELECT r.name FROM rounds r WHERE "
+	s = store_prepare(st, spec->screen ?
+			  "SELECT r.name FROM rounds r WHERE r.kind = 'screen' "
+			  "AND r.closed_at IS NOT NULL AND EXISTS (SELECT 1 "
+			  "FROM screen_assignments a WHERE a.round_id = r.id "
+			  "AND (SELECT count(*) FROM screen_labels s JOIN "
+			  "round_annotators ra ON ra.member_id = s.member_id "
+			  "AND ra.round_id = r.id WHERE s.item_id = a.item_id "
+			  "AND s.submitted_at IS NOT NULL) < (SELECT count(*) "
+			  "FROM round_annotators WHERE round_id = r.id)) ORDER "
+			  "BY r.id LIMIT 1" :
+			  "SELECT r.name FROM rounds r WHERE "
 			  "r.closed_at IS NOT NULL AND EXISTS (SELECT 1 FROM "
 			  "assignments a WHERE a.round_id = r.id AND (SELECT "
 			  "count(*) FROM submissions s JOIN round_annotators "
@@ -547,17 +675,19 @@ static int no_items(struct store *st, const struct round_spec *spec,
 	sqlite3_finalize(s);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return store_error(st, e, "listing rounds");
+	buf_addf(&why, "round %s would have no items: every item%s is in a "
+		 "%sround already", spec->name, spec->items &&
+		 !strncmp(spec->items, "repo:", 5) ? " of that repository" :
+		 "", spec->screen ? "" : "coding ");
+	if (l->missing || l->unscreened || l->screening || l->excluded) {
+		buf_addstr(&why, " or left out: ");
+		left_text(l, &why);
+	}
 	if (hint)
-		err_set(e, ERR_INPUT, "round %s would have no items: every "
-			"item%s is in a round already; round %s is closed with "
-			"items unfinished, which --items unfinished:%s moves",
-			spec->name, spec->items && !strncmp(spec->items,
-			"repo:", 5) ? " of that repository" : "", hint, hint);
-	else
-		err_set(e, ERR_INPUT, "round %s would have no items: every "
-			"item%s is in a round already", spec->name,
-			spec->items && !strncmp(spec->items, "repo:", 5) ?
-			" of that repository" : "");
+		buf_addf(&why, "; round %s is closed with items unfinished, "
+			 "which --items unfinished:%s moves", hint, hint);
+	err_set(e, ERR_INPUT, "%s", why.ptr);
+	buf_release(&why);
 	free(hint);
 	return -1;
 }
@@ -565,7 +695,8 @@ static int no_items(struct store *st, const struct round_spec *spec,
 /* Take the items c[] out of round `from`, auditing each move to round
  * `to`. */
 static int move_out(struct store *st, const struct actor *a, long long from,
-		    const char *to, const struct cands *c, struct err *e)
+		    int screen, const char *to, const struct cands *c,
+		    struct err *e)
 {
 	struct round_info r;
 	sqlite3_stmt *s;
@@ -583,8 +714,9 @@ static int move_out(struct store *st, const struct actor *a, long long from,
 	}
 	r.name = xstrdup((const char *)sqlite3_column_text(s, 0));
 	sqlite3_finalize(s);
-	s = store_prepare(st, "DELETE FROM assignments WHERE round_id = ? AND "
-			  "item_id = ?", e);
+	s = store_prepare(st, screen ? "DELETE FROM screen_assignments WHERE "
+			  "round_id = ? AND item_id = ?" : "DELETE FROM "
+			  "assignments WHERE round_id = ? AND item_id = ?", e);
 	if (!s)
 		goto out;
 	for (i = 0; i < c->nr; i++) {
@@ -613,7 +745,9 @@ int round_create(struct store *st, const struct actor *a,
 	struct cands c = { 0 };
 	long long *ann = NULL, rid, from = 0;
 	struct buf desc = BUF_INIT;
+	struct left left;
 	sqlite3_stmt *s = NULL;
+	char *reasons = NULL;
 	size_t want = 0, i;
 	char now[32];
 	int ret = -1;
@@ -637,6 +771,17 @@ int round_create(struct store *st, const struct actor *a,
 			       "supported", spec->stratify);
 	if (spec->stratify && !spec->sample)
 		return err_set(e, ERR_USAGE, "--stratify goes with --sample");
+	if (spec->reasons && !spec->screen)
+		return err_set(e, ERR_USAGE, "--reasons goes with --screen");
+	if (spec->screen && spec->gate_after)
+		return err_set(e, ERR_USAGE, "a screening round has no "
+			       "calibration gate (--after)");
+	memset(&left, 0, sizeof(left));
+	if (spec->screen &&
+	    screening_reasons_parse(spec->reasons ? spec->reasons :
+				    SCREENING_DEFAULT_REASONS, &reasons,
+				    e) < 0)
+		return -1;
 	ann = xcalloc(spec->nr_annotators + 1, sizeof(*ann));
 	if (store_begin(st, e) < 0)
 		goto out;
@@ -656,17 +801,19 @@ int round_create(struct store *st, const struct actor *a,
 	if (check_annotators(st, spec, ann, e) < 0)
 		goto out;
 	if (spec->items) {
-		if (parse_items(st, spec->items, &c, &from, e) < 0)
+		if (parse_items(st, spec->items, spec->screen, &c, &left,
+				&from, e) < 0)
 			goto out;
 		want = c.nr;
 		if (!strcmp(spec->items, "all") ||
 		    !strncmp(spec->items, "repo:", 5))
-			buf_addf(&desc, "items: %s in no round at creation",
-				 spec->items);
+			buf_addf(&desc, "items: %s %s at creation",
+				 spec->items, spec->screen ? "in no round" :
+				 "free for coding");
 		else
 			buf_addf(&desc, "items: %s", spec->items);
 	} else {
-		if (free_items(st, NULL, &c, e) < 0)
+		if (free_items(st, spec->screen, NULL, &c, &left, e) < 0)
 			goto out;
 		if (parse_sample(spec->sample, c.nr, &want, e) < 0)
 			goto out;
@@ -674,13 +821,13 @@ int round_create(struct store *st, const struct actor *a,
 		buf_addf(&desc, "sample: %s of %zu", spec->sample, c.nr);
 	}
 	if (!want) {
-		no_items(st, spec, from, e);
+		no_items(st, spec, from, &left, e);
 		goto out;
 	}
 	store_now(now);
 	s = store_prepare(st, "INSERT INTO rounds (name, spec, seed, "
-			  "stratify, created_at, created_by) VALUES "
-			  "(?, ?, ?, ?, ?, ?)", e);
+			  "stratify, created_at, created_by, kind, reasons) "
+			  "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", e);
 	if (!s)
 		goto out;
 	sqlite3_bind_text(s, 1, spec->name, -1, SQLITE_STATIC);
@@ -692,6 +839,9 @@ int round_create(struct store *st, const struct actor *a,
 	store_bind_text(s, 4, spec->stratify);
 	sqlite3_bind_text(s, 5, now, -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 6, a->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 7, spec->screen ? "screen" : "code", -1,
+			  SQLITE_STATIC);
+	store_bind_text(s, 8, reasons);
 	if (sqlite3_step(s) != SQLITE_DONE) {
 		store_error(st, e, "creating the round");
 		goto out;
@@ -713,9 +863,11 @@ int round_create(struct store *st, const struct actor *a,
 	}
 	sqlite3_finalize(s);
 	s = NULL;
-	if (from && move_out(st, a, from, spec->name, &c, e) < 0)
+	if (from && move_out(st, a, from, spec->screen, spec->name, &c, e) < 0)
 		goto out;
-	s = store_prepare(st, "INSERT INTO assignments (round_id, item_id, "
+	s = store_prepare(st, spec->screen ? "INSERT INTO screen_assignments "
+			  "(round_id, item_id, position) VALUES (?, ?, ?)" :
+			  "INSERT INTO assignments (round_id, item_id, "
 			  "position) VALUES (?, ?, ?)", e);
 	if (!s)
 		goto out;
@@ -726,7 +878,8 @@ int round_create(struct store *st, const struct actor *a,
 		sqlite3_bind_int64(s, 3, (long long)i);
 		if (sqlite3_step(s) != SQLITE_DONE) {
 			if (sqlite3_errcode(st->db) == SQLITE_CONSTRAINT) {
-				if (check_free(st, c.v[i].id, e) == 0)
+				if (check_free(st, c.v[i].id, spec->screen,
+					       e) == 0)
 					err_set(e, ERR_INPUT, "an item is named "
 						"twice for round %s",
 						spec->name);
@@ -760,6 +913,10 @@ int round_create(struct store *st, const struct actor *a,
 			buf_addf(&d, "%s%lld", i ? "," : "", ann[i]);
 		buf_addch(&d, ']');
 		audit_detail_str(&d, "items", items.ptr);
+		/* a screening round's items are screened, not coded: the
+		 * replay keeps them out of the coding assignments */
+		if (spec->screen)
+			audit_detail_str(&d, "kind", "screen");
 		rc = store_audit_detail(st, a->os_user, actor_for(a),
 					"round.create", 0, NULL, NULL,
 					spec->name, audit_detail_end(&d), e);
@@ -768,6 +925,10 @@ int round_create(struct store *st, const struct actor *a,
 		if (rc < 0)
 			goto out;
 	}
+	if (spec->screen && store_audit(st, a->os_user, actor_for(a),
+					"round.screen", 0, NULL, spec->name,
+					reasons, e) < 0)
+		goto out;
 	if (spec->gate_after && save_gate(st, a, spec, rid, e) < 0)
 		goto out;
 	if (store_commit(st, e) < 0)
@@ -775,13 +936,94 @@ int round_create(struct store *st, const struct actor *a,
 	ret = 0;
 	if (out && round_get(st, spec->name, out, e) < 0)
 		ret = -1;
+	if (out && !ret) {
+		out->left_missing = left.missing;
+		out->left_unscreened = left.unscreened;
+		out->left_screening = left.screening;
+		out->left_excluded = left.excluded;
+	}
 out:
 	if (ret < 0)
 		store_rollback(st);
 	sqlite3_finalize(s);
 	cands_release(&c);
 	buf_release(&desc);
+	free(reasons);
 	free(ann);
+	return ret;
+}
+
+int round_add_items(struct store *st, const struct actor *a,
+		    const char *name, const long long *ids, size_t n,
+		    struct err *e)
+{
+	struct round_info r;
+	sqlite3_stmt *s = NULL;
+	long long pos = 0;
+	size_t i;
+	int rc, ret = -1;
+
+	if (actor_require(a, ROLES(ROLE_OWNER), "adding items to a round",
+			  e) < 0)
+		return -1;
+	if (round_get(st, name, &r, e) < 0)
+		return -1;
+	if (r.closed_at) {
+		err_set(e, ERR_INPUT, "round %s is closed: items go into open "
+			"rounds only", name);
+		goto out;
+	}
+	s = store_prepare(st, r.screen ? "SELECT coalesce(max(position) + 1, "
+			  "0) FROM screen_assignments WHERE round_id = ?" :
+			  "SELECT coalesce(max(position) + 1, 0) FROM "
+			  "assignments WHERE round_id = ?", e);
+	if (!s)
+		goto out;
+	sqlite3_bind_int64(s, 1, r.id);
+	rc = store_step(st, s, "reading the round", e);
+	if (rc > 0)
+		pos = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	s = NULL;
+	if (rc < 0)
+		goto out;
+	s = store_prepare(st, r.screen ? "INSERT INTO screen_assignments "
+			  "(round_id, item_id, position) VALUES (?, ?, ?)" :
+			  "INSERT INTO assignments (round_id, item_id, "
+			  "position) VALUES (?, ?, ?)", e);
+	if (!s)
+		goto out;
+	for (i = 0; i < n; i++) {
+		if (check_free(st, ids[i], r.screen, e) < 0)
+			goto out;
+		sqlite3_reset(s);
+		sqlite3_bind_int64(s, 1, r.id);
+		sqlite3_bind_int64(s, 2, ids[i]);
+		sqlite3_bind_int64(s, 3, pos++);
+		if (sqlite3_step(s) != SQLITE_DONE) {
+			store_error(st, e, "adding an item to the round");
+			goto out;
+		}
+		{
+			struct buf d = BUF_INIT;
+
+			/* what the replay puts into the round */
+			audit_detail_int(&d, "round", r.id);
+			audit_detail_int(&d, "position", pos - 1);
+			if (r.screen)
+				audit_detail_str(&d, "kind", "screen");
+			rc = store_audit_detail(st, a->os_user, actor_for(a),
+						"round.add", ids[i], NULL, NULL,
+						name, audit_detail_end(&d), e);
+			buf_release(&d);
+			if (rc < 0)
+				goto out;
+		}
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(s);
+	round_info_release(&r);
 	return ret;
 }
 
@@ -838,6 +1080,13 @@ static int round_freeze(struct store *st, long long rid, int freeze,
 int round_close(struct store *st, const struct actor *a, const char *name,
 		unsigned flags, struct err *e)
 {
+	return round_close_decided(st, a, name, flags, NULL, e);
+}
+
+int round_close_decided(struct store *st, const struct actor *a,
+			const char *name, unsigned flags, size_t *decided,
+			struct err *e)
+{
 	struct round_info r;
 	sqlite3_stmt *s = NULL;
 	struct buf note = BUF_INIT;
@@ -847,6 +1096,8 @@ int round_close(struct store *st, const struct actor *a, const char *name,
 	int ret = -1;
 
 	memset(&r, 0, sizeof(r));
+	if (decided)
+		*decided = 0;
 	if (actor_require(a, ROLES(ROLE_OWNER) | ROLES(ROLE_ADJUDICATOR),
 			  "round close", e) < 0)
 		return -1;
@@ -861,7 +1112,7 @@ int round_close(struct store *st, const struct actor *a, const char *name,
 		ret = 1;	/* nothing to do */
 		goto out;
 	}
-	if (unfinished_items(st, r.id, NULL, &left, &first, e) < 0)
+	if (unfinished_items(st, r.id, r.screen, NULL, &left, &first, e) < 0)
 		goto out;
 	if (left && !(flags & ROUND_FORCE)) {
 		err_set(e, ERR_INPUT, "round %s: %zu of %zu %s %s not "
@@ -889,7 +1140,7 @@ int round_close(struct store *st, const struct actor *a, const char *name,
 		store_error(st, e, "closing the round");
 		goto out;
 	}
-	if (round_freeze(st, r.id, 1, e) < 0)
+	if (!r.screen && round_freeze(st, r.id, 1, e) < 0)
 		goto out;
 	{
 		struct buf d = BUF_INIT;
@@ -903,6 +1154,9 @@ int round_close(struct store *st, const struct actor *a, const char *name,
 		if (rc < 0)
 			goto out;
 	}
+	/* a screening round decides what its screeners agree on */
+	if (r.screen && screening_decide_round(st, a, r.id, decided, e) < 0)
+		goto out;
 	ret = store_commit(st, e);
 out:
 	if (ret != 0)
@@ -935,7 +1189,16 @@ int round_reopen(struct store *st, const struct actor *a, const char *name,
 		ret = 1;	/* nothing to do */
 		goto out;
 	}
-	s = store_prepare(st, "SELECT i.repo, i.number, count(*) OVER () "
+	/* adjudicated items (for a screening round, also items decided
+	 * and coded since) stay as they are */
+	s = store_prepare(st, r.screen ?
+			  "SELECT i.repo, i.number, count(*) OVER () FROM "
+			  "screen_assignments a JOIN items i ON i.id = "
+			  "a.item_id JOIN screen_decisions d ON d.item_id = "
+			  "a.item_id WHERE a.round_id = ?1 AND (d.how = "
+			  "'adjudicated' OR a.item_id IN (SELECT item_id FROM "
+			  "assignments)) ORDER BY a.position LIMIT 1" :
+			  "SELECT i.repo, i.number, count(*) OVER () "
 			  "FROM assignments a JOIN items i ON i.id = "
 			  "a.item_id WHERE a.round_id = ?1 AND (EXISTS "
 			  "(SELECT 1 FROM resolutions WHERE item_id = "
@@ -976,7 +1239,9 @@ int round_reopen(struct store *st, const struct actor *a, const char *name,
 		store_error(st, e, "reopening the round");
 		goto out;
 	}
-	if (round_freeze(st, r.id, 0, e) < 0)
+	if (!r.screen && round_freeze(st, r.id, 0, e) < 0)
+		goto out;
+	if (r.screen && screening_undecide_round(st, a, r.id, e) < 0)
 		goto out;
 	{
 		struct buf d = BUF_INIT;
@@ -1027,6 +1292,9 @@ static int fill(struct store *st, sqlite3_stmt *s, struct round_info *r,
 	r->created_by = dup_col(s, 6);
 	r->closed_at = dup_col(s, 7);
 	r->closed_by = dup_col(s, 8);
+	r->screen = !strcmp((const char *)sqlite3_column_text(s, 9),
+			    "screen");
+	r->reasons = dup_col(s, 10);
 	q = store_prepare(st, "SELECT m.name FROM round_annotators ra JOIN "
 			  "members m ON m.id = ra.member_id WHERE ra.round_id "
 			  "= ? ORDER BY m.name", e);
@@ -1040,7 +1308,14 @@ static int fill(struct store *st, sqlite3_stmt *s, struct round_info *r,
 	sqlite3_finalize(q);
 	if (rc < 0)
 		return -1;
-	q = store_prepare(st, "SELECT count(*), sum((SELECT count(*) FROM "
+	q = store_prepare(st, r->screen ?
+			  "SELECT count(*), sum((SELECT count(*) FROM "
+			  "screen_labels s JOIN round_annotators ra ON "
+			  "ra.member_id = s.member_id AND ra.round_id = "
+			  "a.round_id WHERE s.item_id = a.item_id AND "
+			  "s.submitted_at IS NOT NULL) = ?2) FROM "
+			  "screen_assignments a WHERE a.round_id = ?1" :
+			  "SELECT count(*), sum((SELECT count(*) FROM "
 			  "submissions s JOIN round_annotators ra ON "
 			  "ra.member_id = s.member_id AND ra.round_id = "
 			  "a.round_id WHERE s.item_id = a.item_id) = ?2) "
@@ -1059,7 +1334,7 @@ static int fill(struct store *st, sqlite3_stmt *s, struct round_info *r,
 }
 
 #define ROUND_COLS "SELECT id, name, spec, seed, stratify, created_at, " \
-	"created_by, closed_at, closed_by FROM rounds "
+	"created_by, closed_at, closed_by, kind, reasons FROM rounds "
 
 int round_unknown(struct store *st, const char *what, const char *name,
 		  struct err *e)
@@ -1159,12 +1434,15 @@ int round_list_for(struct store *st, const struct actor *a,
 			continue;
 		r->own_only = 1;
 		r->nr_complete = 0;
-		if (!s)
-			s = store_prepare(st, "SELECT count(*) FROM "
-					  "submissions s JOIN assignments a ON "
-					  "a.item_id = s.item_id WHERE "
-					  "a.round_id = ? AND s.member_id = ?",
-					  e);
+		sqlite3_finalize(s);
+		s = store_prepare(st, r->screen ? "SELECT count(*) FROM "
+				  "screen_labels s JOIN screen_assignments a "
+				  "ON a.item_id = s.item_id WHERE a.round_id = "
+				  "? AND s.member_id = ? AND s.submitted_at IS "
+				  "NOT NULL" : "SELECT count(*) FROM "
+				  "submissions s JOIN assignments a ON "
+				  "a.item_id = s.item_id WHERE "
+				  "a.round_id = ? AND s.member_id = ?", e);
 		if (!s)
 			goto fail;
 		sqlite3_reset(s);
@@ -1233,6 +1511,33 @@ int round_later_changes(struct store *st, const struct round_info *r,
 	sqlite3_finalize(s);
 	if (rc != SQLITE_DONE)
 		return store_error(st, e, "reading later decisions");
+	/* a code split since: its labels on the round's items went back
+	 * to their coders, who recode them; the record keeps the figures */
+	s = store_prepare(st, "SELECT rc.dimension, rc.old_code, count(*), "
+			  "sum(rc.done_at IS NULL) FROM recodes rc JOIN "
+			  "assignments a ON a.item_id = rc.item_id JOIN "
+			  "round_annotators ra ON ra.round_id = a.round_id AND "
+			  "ra.member_id = rc.member_id WHERE a.round_id = ?1 "
+			  "AND rc.split_at >= ?2 GROUP BY rc.dimension, "
+			  "rc.old_code ORDER BY min(rc.id)", e);
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, r->id);
+	sqlite3_bind_text(s, 2, r->closed_at, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		int n = sqlite3_column_int(s, 2);
+		int left = sqlite3_column_int(s, 3);
+
+		buf_addf(out, "%s: code %s was split after the round closed; "
+			 "%d of its %d label%s await%s recoding (the round's "
+			 "record keeps its figures)\n",
+			 (const char *)sqlite3_column_text(s, 0),
+			 (const char *)sqlite3_column_text(s, 1), left, n,
+			 n == 1 ? "" : "s", left == 1 ? "s" : "");
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return store_error(st, e, "reading later decisions");
 	return 0;
 }
 
@@ -1275,6 +1580,7 @@ void round_info_release(struct round_info *r)
 	free(r->created_by);
 	free(r->closed_at);
 	free(r->closed_by);
+	free(r->reasons);
 	for (i = 0; i < r->nr_annotators; i++)
 		free(r->annotators[i]);
 	free(r->annotators);

@@ -4,13 +4,26 @@
  * ...).  Agreement is reported per round; blinding lifts when a round is
  * closed.
  *
- * An item belongs to at most one round.  A sample is drawn from the items
- * not yet in any round, reproducibly from a seed that is stored with the
- * round: the candidates in id order are shuffled with a 64-bit SplitMix
- * generator (Fisher-Yates), and the first N are taken.  With stratify
- * "repo", each repository contributes in proportion to its share of the
- * candidates (largest-remainder rounding, ties to the larger stratum,
- * then by name), so a 40% pilot has 40% of every framework.
+ * A round codes its items against the codebook, or screens them (a
+ * screening round, core/screening: its items are answered on inclusion).
+ * An item is in at most one coding round, and in at most one screening
+ * round.  Which items a new round may take (`--items all`, a sample):
+ *  - never an item whose text was never fetched (`fetch --missing`);
+ *  - a screening round: the items in no round of either kind;
+ *  - a coding round: the items in no coding round that are free of
+ *    screening - screened in (decided `include`), or, while the study has
+ *    no screening round, never screened.  Once a study screens, an item
+ *    not screened yet waits for screening; one screened out never enters
+ *    a coding round; one still being screened waits for the decision.
+ * What was left out is counted in the round_info round_create() gives,
+ * and naming such an item explicitly is refused, saying why.
+ *
+ * A sample is drawn from those candidates, reproducibly from a seed that
+ * is stored with the round: the candidates in id order are shuffled with
+ * a 64-bit SplitMix generator (Fisher-Yates), and the first N are taken.
+ * With stratify "repo", each repository contributes in proportion to its
+ * share of the candidates (largest-remainder rounding, ties to the larger
+ * stratum, then by name), so a 40% pilot has 40% of every framework.
  */
 #ifndef BUGCODER_ROUND_H
 #define BUGCODER_ROUND_H
@@ -32,6 +45,9 @@ struct round_spec {
 	const char *stratify;	/* "repo" or NULL */
 	const char *const *annotators;
 	size_t nr_annotators;
+	int screen;		/* a screening round */
+	const char *reasons;	/* its exclusion reasons, comma-separated;
+				   NULL: the defaults */
 	/* the calibration gate, checked by the caller (core/gate): */
 	const char *gate_after;	/* the round it waited for, or NULL */
 	double gate_min_kappa;
@@ -55,6 +71,15 @@ struct round_info {
 	size_t nr_complete;	/* items every annotator of it submitted;
 				   with own_only, those the actor submitted */
 	int own_only;		/* progress is the actor's own (blinding) */
+	int screen;		/* a screening round */
+	char *reasons;		/* a screening round's reasons, as a JSON
+				   array; NULL otherwise */
+	/* round_create() only: the items `--items all` or the sample left
+	 * out, and why */
+	size_t left_missing;	/* never fetched */
+	size_t left_unscreened;	/* the study screens; not screened yet */
+	size_t left_screening;	/* being screened, not decided yet */
+	size_t left_excluded;	/* screened out */
 };
 
 enum round_flags {
@@ -63,14 +88,17 @@ enum round_flags {
 };
 
 /* Create a round.  Only the owner.  SPEC for --items is a comma-separated
- * list of item names, "all" (every item in no round yet), "repo:OWNER/NAME",
- * "@FILE" (one item name per line) or "unfinished:ROUND" (the items of the
- * closed round ROUND that not every one of its annotators submitted; they
- * move out of ROUND into the new one, each move audited).  A sample takes
- * N items or P% of the candidates (rounded to nearest, at least 1).
- * Annotators must be members with the annotator (or owner) role.  A named
- * item already in a round is refused, naming the item and the round.
- * *out (may be NULL) gets the round.  Audited. */
+ * list of item names, "all" (every candidate, see above),
+ * "repo:OWNER/NAME" (its candidates), "@FILE" (one item name per line) or
+ * "unfinished:ROUND" (the items of the closed round ROUND that not every
+ * one of its annotators submitted; they move out of ROUND into the new
+ * one, of the same kind, each move audited).  A sample takes N items or
+ * P% of the candidates (rounded to nearest, at least 1).  Annotators
+ * must be members with the annotator (or owner) role; a screening round
+ * takes no machine.  A named item that may not go into the round is
+ * refused, naming the item and why (the round it is in, never fetched,
+ * screened out, ...).  *out (may be NULL) gets the round, with what was
+ * left out.  Audited. */
 int round_create(struct store *st, const struct actor *a,
 		 const struct round_spec *spec, struct round_info *out,
 		 struct err *e);
@@ -80,16 +108,28 @@ int round_create(struct store *st, const struct actor *a,
  * is how the name was given ("--round r2", or the name).  Returns -1. */
 int round_unknown(struct store *st, const char *what, const char *name,
 		  struct err *e);
+/* Put the items ids[0..n), each in no round, into the open round `name`
+ * (after its items, in the order given): only the owner, and only items
+ * round_create() would take by name (refused naming the first that may
+ * not go in, and why).  In the caller's transaction; each audited
+ * (round.add). */
+int round_add_items(struct store *st, const struct actor *a,
+		    const char *name, const long long *ids, size_t n,
+		    struct err *e);
 
 /* Close a round (owner or adjudicator): labels freeze, blinding lifts.
  * The study's full check runs first (store_verify()): a damaged study is
  * refused.  Refused while an item is not submitted by every annotator of the
  * round, saying how many and naming the first, unless `flags` has
- * ROUND_FORCE; a forced close is audited with the count.  Returns 0, 1
- * when the round was closed already (nothing to do, nothing changed), or
- * -1. */
+ * ROUND_FORCE; a forced close is audited with the count.  Closing a
+ * screening round decides the items its screeners agree on; *decided
+ * (may be NULL) gets how many.  Returns 0, 1 when the round was closed
+ * already (nothing to do, nothing changed), or -1. */
 int round_close(struct store *st, const struct actor *a, const char *name,
 		unsigned flags, struct err *e);
+int round_close_decided(struct store *st, const struct actor *a,
+			const char *name, unsigned flags, size_t *decided,
+			struct err *e);
 
 /* Reopen a closed round (owner only): its annotators may label again.
  * Refused, naming the first, when an item of the round has been resolved

@@ -536,6 +536,61 @@ static const char *const migrations[] = {
 	"  rationale TEXT,"
 	"  duration_ms INTEGER,"
 	"  answered_at TEXT);",
+
+	/* 11 -> 12: the study's design.  A round codes its items against
+	   the codebook (`kind` 'code') or screens them (`kind` 'screen'):
+	   each screener answers one question, inclusion, with `include`
+	   or one of the round's exclusion `reasons` (a JSON array of
+	   keys).  Screening keeps tables of its own, apart from the
+	   codebook's labels and submissions, so an item screened and then
+	   coded has both records: its place in a screening round (one at
+	   a time), each screener's answer and submission, and the
+	   decision that lets it into coding rounds or keeps it out with
+	   its reason - agreed when the screening round closes with every
+	   screener's answer the same, or adjudicated.  A code split into
+	   others leaves each of its labels to be recoded by its coder
+	   between the new codes: a row per label, `done_at` set once
+	   recoded. */
+	"ALTER TABLE rounds ADD COLUMN kind TEXT NOT NULL DEFAULT 'code'"
+	"  CHECK (kind IN ('code', 'screen'));"
+	"ALTER TABLE rounds ADD COLUMN reasons TEXT;"
+	"CREATE TABLE screen_assignments ("
+	"  round_id INTEGER NOT NULL REFERENCES rounds(id),"
+	"  item_id INTEGER NOT NULL REFERENCES items(id),"
+	"  position INTEGER NOT NULL,"
+	"  PRIMARY KEY (round_id, item_id));"
+	"CREATE UNIQUE INDEX screen_assignments_item ON"
+	"  screen_assignments(item_id);"
+	"CREATE TABLE screen_labels ("
+	"  item_id INTEGER NOT NULL REFERENCES items(id),"
+	"  member_id INTEGER NOT NULL REFERENCES members(id),"
+	"  code TEXT NOT NULL,"
+	"  labeled_at TEXT NOT NULL,"
+	"  submitted_at TEXT,"
+	"  PRIMARY KEY (item_id, member_id));"
+	"CREATE TABLE screen_decisions ("
+	"  item_id INTEGER PRIMARY KEY REFERENCES items(id),"
+	"  round_id INTEGER NOT NULL REFERENCES rounds(id),"
+	"  code TEXT NOT NULL,"		/* include, or the reason */
+	"  how TEXT NOT NULL CHECK (how IN ('agreed', 'adjudicated')),"
+	"  rationale TEXT,"
+	"  cause TEXT CHECK (cause IS NULL OR cause IN"
+	"    ('guideline_gap','slip','ambiguous','code_missing')),"
+	"  decided_by TEXT NOT NULL,"
+	"  decided_at TEXT NOT NULL);"
+	"CREATE TABLE recodes ("
+	"  id INTEGER PRIMARY KEY,"
+	"  item_id INTEGER NOT NULL REFERENCES items(id),"
+	"  member_id INTEGER NOT NULL REFERENCES members(id),"
+	"  dimension TEXT NOT NULL,"
+	"  old_code TEXT NOT NULL,"
+	"  new_codes TEXT NOT NULL,"	/* ';'-joined: the codes to choose
+					   between */
+	"  codebook_version TEXT NOT NULL,"	/* the version that split */
+	"  split_at TEXT NOT NULL,"
+	"  done_at TEXT);"
+	"CREATE INDEX recodes_member ON recodes(member_id, item_id);"
+	"CREATE INDEX recodes_item ON recodes(item_id, dimension);",
 };
 
 #endif

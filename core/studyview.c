@@ -12,6 +12,8 @@
 #include "core/agreed.h"
 #include "core/buf.h"
 #include "core/round.h"
+#include "core/design.h"
+#include "core/screening.h"
 #include "core/study.h"
 
 static int round_exists(struct store *st, const char *round, struct err *e)
@@ -66,12 +68,22 @@ int studyview_items(struct store *st, const struct actor *a,
 		" (SELECT count(*) FROM fixes f WHERE f.item_id = i.id), "
 		" i.lines_changed, i.changed_files, i.days_open, "
 		" i.comment_count, i.diff_partial, "
+		" CASE WHEN i.id IN (SELECT item_id FROM screen_assignments) "
+		"  AND i.id NOT IN (SELECT item_id FROM assignments) THEN "
+		"  (SELECT count(*) FROM screen_labels s WHERE s.item_id = "
+		"  i.id AND s.submitted_at IS NOT NULL AND (?1 = 0 OR "
+		"  s.member_id = ?2)) ELSE "
 		" (SELECT count(*) FROM submissions s WHERE s.item_id = i.id "
-		"  AND (?1 = 0 OR s.member_id = ?2)) AS nsub, "
+		"  AND (?1 = 0 OR s.member_id = ?2)) END AS nsub, "
 		" (SELECT r.name FROM assignments a JOIN rounds r ON "
-		"  r.id = a.round_id WHERE a.item_id = i.id) AS round "
+		"  r.id = a.round_id WHERE a.item_id = i.id) AS round, "
+		" (SELECT r.name FROM screen_assignments a JOIN rounds r ON "
+		"  r.id = a.round_id WHERE a.item_id = i.id) AS sround, "
+		" (SELECT code FROM screen_decisions d WHERE d.item_id = "
+		"  i.id), i.missing "
 		"FROM items i "
-		"WHERE (?3 IS NULL OR round = ?3) AND (?4 IS NULL OR "
+		"WHERE (?3 IS NULL OR round = ?3 OR sround = ?3) AND (?4 IS "
+		" NULL OR "
 		" i.repo = ?4) AND (?5 IS NULL "
 		" OR (?5 = 'todo' AND nsub = 0) "
 		" OR (?5 = 'partial' AND nsub = 1 AND ?1 = 0) "
@@ -79,6 +91,9 @@ int studyview_items(struct store *st, const struct actor *a,
 		"  ELSE 2 END))) "
 		"AND (?1 = 0 OR NOT EXISTS (SELECT 1 FROM rounds) OR EXISTS "
 		" (SELECT 1 FROM assignments a JOIN round_annotators ra ON "
+		"  ra.round_id = a.round_id WHERE a.item_id = i.id AND "
+		"  ra.member_id = ?2) OR EXISTS (SELECT 1 FROM "
+		"  screen_assignments a JOIN round_annotators ra ON "
 		"  ra.round_id = a.round_id WHERE a.item_id = i.id AND "
 		"  ra.member_id = ?2)) "
 		"ORDER BY i.id", e);
@@ -105,6 +120,9 @@ int studyview_items(struct store *st, const struct actor *a,
 		r.diff_partial = sqlite3_column_int(s, 9);
 		r.nr_submitted = sqlite3_column_int(s, 10);
 		r.round = (const char *)sqlite3_column_text(s, 11);
+		r.screen_round = (const char *)sqlite3_column_text(s, 12);
+		r.decision = (const char *)sqlite3_column_text(s, 13);
+		r.missing = sqlite3_column_int(s, 14);
 		r.own_only = own;
 		stop = fn(&r, data);
 	}
@@ -289,8 +307,11 @@ static int agreement_counts(struct store *st, const struct actor *a,
 			any_resolved |= t->dims[d].status == DIM_RESOLVED;
 			disagree |= t->dims[d].status == DIM_DISAGREE;
 		}
+		/* as the selection flow counts them (core/design) */
 		if (disagree)
 			out->disagreeing++;
+		else if (!t->complete)
+			out->recoding++;
 		else if (any_resolved)
 			out->resolved++;
 		else
@@ -303,6 +324,31 @@ out:
 	agreed_close(&it);
 	codebook_release(&cb);
 	return ret;
+}
+
+/* Which items count, and the screening, for members. */
+static int design_facts(struct store *st, const struct actor *a,
+			struct study_status *out, struct err *e)
+{
+	struct screening_counts sc;
+	struct buf b = BUF_INIT;
+
+	if (design_scope(st, NULL, &b, e) < 0) {
+		buf_release(&b);
+		return -1;
+	}
+	/* the lines after the first name items awaiting recoding */
+	if (!access_sees_all(a) && strchr(b.ptr, '\n'))
+		buf_setlen(&b, (size_t)(strchr(b.ptr, '\n') - b.ptr) + 1);
+	out->scope = buf_detach(&b, NULL);
+	if (screening_count(st, &sc, e) < 0)
+		return -1;
+	out->screen_rounds = sc.rounds;
+	out->screened = sc.screened;
+	out->included = sc.included;
+	out->excluded = sc.excluded;
+	out->undecided = sc.undecided;
+	return 0;
 }
 
 int studyview_status(struct store *st, const struct actor *a,
@@ -335,6 +381,8 @@ int studyview_status(struct store *st, const struct actor *a,
 		goto fail;
 	if (s->agreement_visible && agreement_counts(st, a, s, e) < 0)
 		goto fail;
+	if (a->role != ROLE_NONE && design_facts(st, a, s, e) < 0)
+		goto fail;
 	store_exec(st, "RELEASE status_read", NULL);
 	return 0;
 fail:
@@ -352,6 +400,7 @@ void study_status_release(struct study_status *s)
 	free(s->title);
 	free(s->codebook);
 	free(s->codebook_version);
+	free(s->scope);
 	for (i = 0; i < s->nr_repos; i++)
 		free(s->repos[i].repo);
 	free(s->repos);

@@ -42,14 +42,20 @@ struct item_row {
 	int diff_partial;
 	double days_open;	/* < 0 when unknown */
 	long long comments;
-	const char *round;	/* NULL when in no round */
-	int nr_submitted;	/* members who submitted; own_only: 0 or 1 */
+	const char *round;	/* its coding round, NULL when in none */
+	const char *screen_round;	/* its screening round, or NULL */
+	const char *decision;	/* the screening decision: include or the
+				   reason; NULL when not decided */
+	int missing;		/* never fetched */
+	int nr_submitted;	/* members who submitted; own_only: 0 or 1
+				   (of the screening while it is screened) */
 	int own_only;		/* nr_submitted counts only the actor */
 };
 
 /* Call fn(row, data) for every item actor `a` may list, in id order.  An
- * annotator sees the items of their rounds (every item while the study
- * has no rounds) and only their own submission.  Stops at the first
+ * annotator sees the items of their rounds, coding or screening (every
+ * item while the study has no rounds) and only their own submission.
+ * `round` may name a screening round.  Stops at the first
  * non-zero return of fn and returns it; 0 at the end; -1 with `e` filled
  * (ERR_NOTFOUND for an unknown round, ERR_PERM for a non-member). */
 int studyview_items(struct store *st, const struct actor *a,
@@ -75,6 +81,12 @@ struct study_status {
 	long labels, submissions, open_proposals, resolutions;
 	int agreement_visible;	/* the agreement counts below too */
 	long ready, agreed, resolved, disagreeing, discuss;
+	long recoding;		/* ready, no disagreement, a split left a
+				   dimension to recode */
+	char *scope;		/* which items count (design_scope()), lines;
+				   the items awaiting recoding are named to
+				   who may see all work only; owned */
+	long screen_rounds, screened, included, excluded, undecided;
 };
 
 #define STUDY_STATUS_INIT { 0 }

@@ -11,7 +11,9 @@
 
 #include <cjson/cJSON.h>
 
+#include "core/access.h"
 #include "core/machine.h"
+#include "core/design.h"
 #include "core/round.h"
 
 static const char BAND_SOURCE[] =
@@ -435,6 +437,20 @@ static void render_json(const struct agreement *ag,
 	}
 	cJSON_AddItemToObject(root, "changed_after_close", arr);
 	arr = cJSON_CreateArray();
+	if (sum->scope) {
+		const char *p = sum->scope, *nl;
+		struct buf line = BUF_INIT;
+
+		for (; (nl = strchr(p, '\n')); p = nl + 1) {
+			buf_reset(&line);
+			buf_add(&line, p, (size_t)(nl - p));
+			cJSON_AddItemToArray(arr,
+					     cJSON_CreateString(line.ptr));
+		}
+		buf_release(&line);
+	}
+	cJSON_AddItemToObject(root, "counting", arr);
+	arr = cJSON_CreateArray();
 	for (i = 0; i < sum->nr_dims; i++)
 		cJSON_AddItemToArray(arr, dim_json(ag, &sum->dims[i]));
 	cJSON_AddItemToObject(root, "dimensions", arr);
@@ -740,6 +756,8 @@ static void render_text(const struct agreement *ag,
 	if (!ag->nr_annotators)
 		buf_addstr(out, "none yet");
 	buf_addch(out, '\n');
+	if (sum->scope)
+		buf_addstr(out, sum->scope);
 	if (ag->nr_annotators < 2) {
 		buf_addstr(out, "Agreement needs two annotators' submitted "
 			   "labels on the same items.\n");
@@ -1233,6 +1251,21 @@ int report_agreement(struct store *st, const struct actor *a,
 		return -1;
 	if (agree_summarize(&ag, opts, &sum, e) < 0)
 		goto out;
+	{
+		struct buf scope = BUF_INIT;
+
+		/* which items count: names items awaiting recoding, so
+		 * only for readers who may see everyone's work */
+		if (access_sees_all(a) || round) {
+			if (design_scope(st, round, &scope, e) < 0) {
+				buf_release(&scope);
+				goto out;
+			}
+		}
+		if (scope.len)
+			sum.scope = buf_detach(&scope, NULL);
+		buf_release(&scope);
+	}
 	if (round) {
 		struct round_info r;
 		struct buf later = BUF_INIT;
@@ -1251,7 +1284,8 @@ int report_agreement(struct store *st, const struct actor *a,
 			sum.later = buf_detach(&later, NULL);
 		buf_release(&later);
 	}
-	if (machine_agreement(st, a, cb, round, dim, opts, &ma, e) < 0)
+	if (!ag.screen &&
+	    machine_agreement(st, a, cb, round, dim, opts, &ma, e) < 0)
 		goto out;
 	agree_render(&ag, &sum, (enum report_format)format, out);
 	if (ma.nr_machines)
@@ -1627,6 +1661,19 @@ int report_agreement_by_round(struct store *st, const struct actor *a,
 			       "%s", dim, cb->name);
 	if (round_list(st, &list, &nr, e) < 0)
 		return -1;
+	/* the codebook's dimensions, round by round: the coding rounds
+	 * (a screening round has its own question: agree --round S) */
+	{
+		size_t k = 0;
+
+		for (i = 0; i < nr; i++) {
+			if (list[i].screen)
+				round_info_release(&list[i]);
+			else
+				list[k++] = list[i];
+		}
+		nr = k;
+	}
 	rows = xcalloc(nr + 2, sizeof(*rows));
 	for (i = 0; i < nr; i++)
 		rows[i].info = list[i];

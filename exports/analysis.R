@@ -10,7 +10,8 @@
 #                               draws with its own generator)
 #
 # Inputs: agreed-labels.csv, codes.csv, raw-labels.csv, round-items.csv,
-# rounds.csv.  The options below are the ones report.json was made with.
+# rounds.csv, selection.csv.  The options below are the ones report.json
+# was made with.
 # Definitions (as in the report): shares are of the items counted; a
 # select-many item counts under each of its codes; "(none)" is an item
 # agreed to have no code, "(pending)" a dimension not decided yet (only
@@ -34,6 +35,7 @@ codes <- rd("codes.csv")
 raw <- rd("raw-labels.csv")
 round_items <- rd("round-items.csv")
 rounds <- rd("rounds.csv")
+selection <- rd("selection.csv")
 
 dims <- unique(codes$dimension)
 extra <- c("(none)", "(not in codebook)", "(pending)")
@@ -71,6 +73,35 @@ pct <- function(a, of) cl("p", if (of > 0) 100 * a / of else NA)
 add_table <- function(id, title, columns, rows)
   tables[[length(tables) + 1]] <<- list(id = id, title = title,
                                         columns = columns, rows = rows)
+
+# the selection flow: every item of the study, per repository, from seen
+# to agreed (selection.csv); screening columns are NA without screening
+screens <- any(rounds$kind == "screen")
+reasons <- c()
+for (r in rounds$reasons[rounds$kind == "screen"])
+  reasons <- union(reasons, strsplit(r, ";", fixed = TRUE)[[1]])
+decisions <- selection$decision[selection$decision != "" &
+                                selection$decision != "include"]
+reasons <- c(reasons, sort(setdiff(unique(decisions), reasons),
+                           method = "radix"))
+rows <- list()
+for (g in c(sort(unique(selection$repo), method = "radix"), "all")) {
+  s <- if (g == "all") selection else selection[selection$repo == g, ,
+                                                drop = FALSE]
+  row <- list(txt(g), int(nrow(s)), int(sum(s$with_fix == "TRUE")),
+              int(if (screens) sum(s$decision != "") else NA),
+              int(if (screens) sum(s$decision == "include") else NA))
+  for (x in reasons) row <- c(row, list(int(sum(s$decision == x))))
+  row <- c(row, list(int(sum(s$coded == "TRUE")),
+                     int(sum(s$status == "agreed")),
+                     int(sum(s$status == "adjudicated")),
+                     int(sum(s$status == "open"))))
+  rows[[length(rows) + 1]] <- row
+}
+add_table("flow", "Selection flow per repository",
+          c("repository", "seen", "with merged fix", "screened", "included",
+            paste("excluded:", reasons), "coded", "agreed", "adjudicated",
+            "open"), rows)
 
 # shares
 for (d in dims) {
@@ -421,7 +452,7 @@ agreement_row <- function(d, rname, closed, coders, items, versions) {
 rows <- list()
 bands <- list()
 for (d in dims) {
-  for (r in rounds$name) {
+  for (r in rounds$name[rounds$kind == "code"]) {
     items <- round_items$item[round_items$round == r]
     coders <- strsplit(rounds$annotators[rounds$name == r], ";", fixed = TRUE)[[1]]
     vrows <- raw[raw$item %in% items & raw$annotator %in% coders, , drop = FALSE]

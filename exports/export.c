@@ -799,15 +799,30 @@ int export_audit_log(struct store *st, const struct actor *a,
 
 static const char *const round_cols[] = {
 	"name", "spec", "seed", "stratify", "annotators", "items",
-	"created_at", "created_by", "closed_at", "closed_by", NULL
+	"created_at", "created_by", "closed_at", "closed_by", "kind",
+	"reasons", NULL
 };
+
+/* A screening round's reasons (a JSON array of keys) ';'-joined. */
+static void reasons_list(struct buf *b, const char *json)
+{
+	const char *p;
+
+	buf_reset(b);
+	for (p = json ? json : ""; *p; p++) {
+		if (*p == ',')
+			buf_addch(b, ';');
+		else if (*p != '[' && *p != ']' && *p != '"')
+			buf_addch(b, *p);
+	}
+}
 
 int export_rounds(struct store *st, const struct actor *a,
 		  struct export_opts *o, FILE *out, struct err *e)
 {
 	struct round_info *v = NULL;
 	struct csv_out w;
-	struct buf line = BUF_INIT, names = BUF_INIT;
+	struct buf line = BUF_INIT, names = BUF_INIT, reasons = BUF_INIT;
 	struct progress p;
 	size_t nr = 0, i, k;
 	int ret = -1, found = 0;
@@ -850,6 +865,12 @@ int export_rounds(struct store *st, const struct actor *a,
 			csvw_key(&w, r->created_by);
 			csvw_text(&w, r->closed_at);
 			csvw_key(&w, r->closed_by);
+			csvw_key(&w, r->screen ? "screen" : "code");
+			reasons_list(&reasons, r->reasons);
+			if (r->screen)
+				csvw_key(&w, reasons.ptr);
+			else
+				csvw_null(&w);
 			bad = csvw_end(&w);
 		} else {
 			struct json_out j;
@@ -869,6 +890,12 @@ int export_rounds(struct store *st, const struct actor *a,
 			jsonw_str(&j, "created_by", r->created_by);
 			jsonw_str(&j, "closed_at", r->closed_at);
 			jsonw_str(&j, "closed_by", r->closed_by);
+			jsonw_str(&j, "kind", r->screen ? "screen" : "code");
+			reasons_list(&reasons, r->reasons);
+			if (r->screen)
+				jsonw_list(&j, "reasons", reasons.ptr, ';', 0);
+			else
+				jsonw_null(&j, "reasons");
 			jsonw_end(&j);
 			bad = write_line(out, &line);
 		}
@@ -885,5 +912,6 @@ out:
 	csvw_release(&w);
 	buf_release(&line);
 	buf_release(&names);
+	buf_release(&reasons);
 	return ret;
 }

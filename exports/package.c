@@ -28,6 +28,7 @@
 #include "exports/export.h"
 #include "exports/figures.h"
 #include "exports/json_out.h"
+#include "exports/selection.h"
 #include "exports/summary.h"
 #include "core/sha256.h"
 #include "core/version.h"
@@ -730,8 +731,16 @@ static const char readme[] =
 	"raw-labels.csv     every annotator's labels, one row per code\n"
 	"                   (bugcoder labels import reads it)\n"
 	"resolutions.csv    every adjudicated disagreement and settle note\n"
-	"rounds.csv         the coding rounds with their sample spec and seed\n"
-	"round-items.csv    which round each item is in\n"
+	"rounds.csv         the rounds (coding and screening) with their sample\n"
+	"                   spec and seed\n"
+	"round-items.csv    which coding round each item is in: the items\n"
+	"                   every figure counts (the whole study's agreement\n"
+	"                   is over them: rebuild it from raw-labels.csv)\n"
+	"selection.csv      every item of the study, fetched or not, where it\n"
+	"                   stands: screened in or out with its reason, its\n"
+	"                   coding round, coded and agreed (the report's\n"
+	"                   selection flow counts these rows)\n"
+	"screening.csv      every screener's answer (include or a reason)\n"
 	"memos.csv          the annotators' memos and flags\n"
 	"audit.csv          the audit log: who changed what, when, for whom;\n"
 	"                   each row's hash is chained on the row before\n"
@@ -802,8 +811,23 @@ static const char readme[] =
 	"  rationale, its dimension and codes empty)\n"
 	"rounds.csv: name, spec (how the items were chosen), seed, stratify,\n"
 	"  annotators (';'-joined), items, created_at, created_by, closed_at,\n"
-	"  closed_by (empty: still open)\n"
-	"round-items.csv: round, item\n"
+	"  closed_by (empty: still open), kind (code, or screen: a screening\n"
+	"  round), reasons (a screening round's exclusion reasons,\n"
+	"  ';'-joined)\n"
+	"round-items.csv: round, item (coding rounds; the whole study's\n"
+	"  agreement counts these items, each where both its annotators\n"
+	"  submitted it; without rounds, every item)\n"
+	"selection.csv: item, repo, fetched (FALSE: still to fetch, never\n"
+	"  coded), with_fix, screening_round (empty: never screened),\n"
+	"  decision (include, or the reason it was screened out; empty: not\n"
+	"  decided), decided (agreed: the screeners agreed when the round\n"
+	"  closed; adjudicated), rationale (an adjudicated decision's),\n"
+	"  coding_round, counted (TRUE: its coding counts in the figures),\n"
+	"  coded (TRUE: every assigned coder submitted it), status (coded\n"
+	"  items: agreed, adjudicated, or open - a disagreement or a recode\n"
+	"  left)\n"
+	"screening.csv: item, round, annotator (a name, or Coder N while\n"
+	"  blind), answer (include or a reason), labeled_at, submitted_at\n"
 	"memos.csv: item, annotator, memo (empty: none), flags (discuss,\n"
 	"  uncertain, ';'-joined; empty: none), updated_at (the latest change)\n"
 	"audit.csv: id, at, actor (who acted), for_member (for whom the owner\n"
@@ -981,6 +1005,10 @@ int package_write(struct store *st, const struct actor *a,
 	    write_table(&p, "resolutions.csv", st, a, cb, export_resolutions,
 			o, e) < 0 ||
 	    write_table(&p, "rounds.csv", st, a, cb, export_rounds, o,
+			e) < 0 ||
+	    write_table(&p, "selection.csv", st, a, cb, export_selection, o,
+			e) < 0 ||
+	    write_table(&p, "screening.csv", st, a, cb, export_screening, o,
 			e) < 0 ||
 	    write_table(&p, "audit.csv", st, a, cb, export_audit, o,
 			e) < 0 ||

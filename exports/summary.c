@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "core/agreed.h"
+#include "core/design.h"
 #include "core/csv.h"
 #include "core/text.h"
 #include "exports/agree_report.h"
@@ -716,7 +717,7 @@ static void render_json(const struct table *t, struct buf *out, int first)
 	buf_addstr(out, ", \"title\": ");
 	json_quote(out, t->title, strlen(t->title));
 	buf_addstr(out, ",\n     \"columns\": [");
-	/* an empty cross table has no cells at all, not even a header */
+	/* a table left empty (no items: no header either) has none */
 	for (c = 0; c < shown && c < t->nr; c++) {
 		if (c)
 			buf_addstr(out, ", ");
@@ -1172,6 +1173,64 @@ out:
 	return ret;
 }
 
+/* The selection flow (core/design): per repository, every issue seen
+ * to every bug agreed. */
+static int flow_table(struct report *r, struct store *st,
+		      const struct actor *a, const struct codebook *cb,
+		      struct err *e)
+{
+	struct flow f = FLOW_INIT;
+	struct table *t;
+	size_t i, k;
+
+	if (design_flow(st, a, cb, &f, e) < 0)
+		return -1;
+	t = table_new(r, 9 + f.nr_reasons, 0, "flow", f.screens ?
+		      "Selection flow per repository: issues seen (imported, "
+		      "fetched or still to fetch), with a merged fix, "
+		      "screened, included, excluded per reason, coded by every "
+		      "assigned coder, then agreed without adjudication, "
+		      "adjudicated or still open" :
+		      "Selection flow per repository: issues seen (imported, "
+		      "fetched or still to fetch), with a merged fix, coded by "
+		      "every assigned coder, then agreed without adjudication, "
+		      "adjudicated or still open (no screening round: "
+		      "screening columns are empty)");
+	add_text(t, "repository");
+	add_text(t, "seen");
+	add_text(t, "with merged fix");
+	add_text(t, "screened");
+	add_text(t, "included");
+	for (k = 0; k < f.nr_reasons; k++)
+		add_text(t, "excluded: %s", f.reasons[k]);
+	add_text(t, "coded");
+	add_text(t, "agreed");
+	add_text(t, "adjudicated");
+	add_text(t, "open");
+	for (i = 0; i < f.nr_rows; i++) {
+		const struct flow_row *x = &f.rows[i];
+
+		add_text(t, "%s", x->repo ? x->repo : "all");
+		add_int(t, x->seen);
+		add_int(t, x->with_fix);
+		if (x->screened < 0) {
+			cell_new(t, CELL_NONE, 0)->s = xstrdup("-");
+			cell_new(t, CELL_NONE, 0)->s = xstrdup("-");
+		} else {
+			add_int(t, x->screened);
+			add_int(t, x->included);
+		}
+		for (k = 0; k < f.nr_reasons; k++)
+			add_int(t, x->excluded[k]);
+		add_int(t, x->coded);
+		add_int(t, x->agreed);
+		add_int(t, x->adjudicated);
+		add_int(t, x->open);
+	}
+	flow_release(&f);
+	return 0;
+}
+
 static void statement(struct buf *s, const struct tallies *ts)
 {
 	const struct summary_opts *o = ts->o;
@@ -1195,6 +1254,7 @@ struct summary {
 	struct report r;
 	struct buf head;	/* "20 agreed items; ..." */
 	struct buf statement;	/* which items count */
+	struct buf scope;	/* the design's scope lines */
 };
 
 void summary_free(struct summary *s)
@@ -1205,6 +1265,7 @@ void summary_free(struct summary *s)
 	tallies_release(&s->ts);
 	buf_release(&s->head);
 	buf_release(&s->statement);
+	buf_release(&s->scope);
 	free(s);
 }
 
@@ -1220,9 +1281,13 @@ int summary_build(struct store *st, const struct actor *a,
 	s->o = *o;
 	buf_init(&s->head, 0);
 	buf_init(&s->statement, 0);
+	buf_init(&s->scope, 0);
 	ts->cb = cb;
 	ts->o = &s->o;
 	if (collect(ts, st, a, e) < 0)
+		goto fail;
+	if (flow_table(&s->r, st, a, cb, e) < 0 ||
+	    design_scope(st, o->round, &s->scope, e) < 0)
 		goto fail;
 	for (d = 0; d < cb->nr_dims; d++)
 		shares_table(&s->r, ts, d);
@@ -1300,6 +1365,18 @@ static void summary_render(const struct summary *sum, struct buf *out)
 			   "\"agreed\"");
 		buf_addstr(out, ",\n \"statement\": ");
 		json_quote(out, st_line->ptr, st_line->len);
+		buf_addstr(out, ",\n \"scope\": [");
+		{
+			const char *p = sum->scope.ptr, *nl;
+			int k = 0;
+
+			for (; (nl = strchr(p, '\n')); p = nl + 1) {
+				if (k++)
+					buf_addstr(out, ", ");
+				json_quote(out, p, (size_t)(nl - p));
+			}
+		}
+		buf_addch(out, ']');
 		buf_addf(out, ",\n \"items\": %zu, \"pending\": %zu, "
 			 "\"repositories\": %zu,\n \"round\": ",
 			 ts->v[0].items, ts->pending, ts->nr - 1);
@@ -1326,6 +1403,8 @@ static void summary_render(const struct summary *sum, struct buf *out)
 		buf_addstr(out, "\n\n");
 		tex_cell(out, st_line->ptr);
 		buf_addstr(out, "\n\n");
+		tex_cell(out, sum->scope.ptr);
+		buf_addstr(out, "\n\n");
 		for (i = 0; i < r->nr; i++)
 			render_latex(&r->t[i], out);
 		break;
@@ -1335,6 +1414,18 @@ static void summary_render(const struct summary *sum, struct buf *out)
 		buf_add(out, "\n\n", 2);
 		md_cell(out, st_line->ptr);
 		buf_add(out, "\n\n", 2);
+		{
+			const char *p = sum->scope.ptr, *nl;
+
+			for (; (nl = strchr(p, '\n')); p = nl + 1) {
+				struct buf l = BUF_INIT;
+
+				buf_add(&l, p, (size_t)(nl - p));
+				md_cell(out, l.ptr);
+				buf_add(out, "\n\n", 2);
+				buf_release(&l);
+			}
+		}
 		for (i = 0; i < r->nr; i++)
 			render_markdown(&r->t[i], out);
 		break;
@@ -1342,7 +1433,20 @@ static void summary_render(const struct summary *sum, struct buf *out)
 		buf_addstr(out, s->ptr);
 		buf_addch(out, '\n');
 		buf_addstr(out, st_line->ptr);
-		buf_add(out, "\n\n", 2);
+		buf_addch(out, '\n');
+		{
+			const char *p = sum->scope.ptr, *nl;
+
+			for (; (nl = strchr(p, '\n')); p = nl + 1) {
+				struct buf l = BUF_INIT;
+
+				buf_add(&l, p, (size_t)(nl - p));
+				add_safe(out, l.ptr);
+				buf_addch(out, '\n');
+				buf_release(&l);
+			}
+		}
+		buf_addch(out, '\n');
 		for (i = 0; i < r->nr; i++)
 			render_text(&r->t[i], out);
 	}

@@ -71,6 +71,12 @@ class Study:
     # How to take a study back from schema version v to v - 1, newest
     # first: tests of a migration make an older study out of a new one.
     UNDO = {
+        12: "DROP TABLE recodes;"
+            "DROP TABLE screen_decisions;"
+            "DROP TABLE screen_labels;"
+            "DROP TABLE screen_assignments;"
+            "ALTER TABLE rounds DROP COLUMN reasons;"
+            "ALTER TABLE rounds DROP COLUMN kind;",
         11: "".join("DROP TABLE replay_base_%s;" % t for t in (
             "meta", "members", "codebooks", "rounds", "round_annotators",
             "assignments", "round_gates", "round_frozen",

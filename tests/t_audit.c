@@ -227,7 +227,13 @@ static void test_migration_chains_old_rows(void **state)
 	buf_addf(&path, "%s/old.db", tmpdir);
 	assert_int_equal(store_open(&st, path.ptr, STORE_CREATE, &e), 0);
 	five_rows(&st);
-	exec_ok(&st, "DROP TABLE replay_base_meta;"	/* 10 -> 11 undone */
+	exec_ok(&st, "DROP TABLE recodes;"	/* 11 -> 12 undone */
+		"DROP TABLE screen_decisions;"
+		"DROP TABLE screen_labels;"
+		"DROP TABLE screen_assignments;"
+		"ALTER TABLE rounds DROP COLUMN reasons;"
+		"ALTER TABLE rounds DROP COLUMN kind;"
+		"DROP TABLE replay_base_meta;"	/* 10 -> 11 undone */
 		"DROP TABLE replay_base_members;"
 		"DROP TABLE replay_base_codebooks;"
 		"DROP TABLE replay_base_rounds;"
@@ -791,6 +797,10 @@ static void test_replay_baseline_of_an_older_study(void **state)
 		"VALUES ('o/r', 1, 'one', 'b', 't0');"
 		"INSERT INTO labels VALUES (1, 1, 'symptom', 'crash', '1.0', "
 		"NULL, 't1');"
+		"DROP TABLE recodes; DROP TABLE screen_decisions;"
+		"DROP TABLE screen_labels; DROP TABLE screen_assignments;"
+		"ALTER TABLE rounds DROP COLUMN reasons;"
+		"ALTER TABLE rounds DROP COLUMN kind;"
 		"DROP TABLE replay_base_meta; DROP TABLE replay_base_members;"
 		"DROP TABLE replay_base_codebooks; DROP TABLE "
 		"replay_base_rounds; DROP TABLE replay_base_round_annotators;"
@@ -874,6 +884,10 @@ static void test_replay_baseline_of_an_older_study(void **state)
 		"VALUES ('o/r', 1, 'one', 'b', 't0');"
 		"INSERT INTO labels VALUES (1, 2, 'symptom', 'crash', '1.0', "
 		"NULL, 't1');"
+		"DROP TABLE recodes; DROP TABLE screen_decisions;"
+		"DROP TABLE screen_labels; DROP TABLE screen_assignments;"
+		"ALTER TABLE rounds DROP COLUMN reasons;"
+		"ALTER TABLE rounds DROP COLUMN kind;"
 		"DROP TABLE replay_base_meta; DROP TABLE replay_base_members;"
 		"DROP TABLE replay_base_codebooks; DROP TABLE "
 		"replay_base_rounds; DROP TABLE replay_base_round_annotators;"

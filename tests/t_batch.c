@@ -301,7 +301,6 @@ static const struct step work[] = {
 	{ SUBMIT, 1, NULL, 'a', NULL, { NULL } },	/* submitted already */
 	{ SET, 0, "o/r#2", 'a', "root_cause", { "other" } },	/* proposal */
 	{ SET, 0, "o/r#2", 'a', "symptom", { "crash" } },
-	{ SET, 6, NULL, 'a', "symptom", { "crash" } },	/* in no round */
 	{ SET, 2, NULL, 'b', "symptom", { "hang" } },	/* for bob */
 	{ SET, 2, NULL, 'b', "symptom", { "hang" } },	/* the same: no row */
 	{ SET, 3, NULL, 'a', "fix_pattern", { "conditional_logic" } },

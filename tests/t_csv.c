@@ -611,6 +611,21 @@ static void random_study(struct store *st, const struct codebook *cb,
 		}
 	sqlite3_finalize(s);
 
+	/* a split left some labels to recode: those dimensions are
+	 * pending until recoded, for both readers alike */
+	s = store_prepare(st, "INSERT INTO recodes (item_id, member_id, "
+			  "dimension, old_code, new_codes, codebook_version, "
+			  "split_at) VALUES (?, 2, ?, 'x', 'y;z', '1', 't')",
+			  NULL);
+	for (i = 7; i <= nitems; i += 7) {
+		sqlite3_bind_int(s, 1, i);
+		sqlite3_bind_text(s, 2, cb->dims[i % cb->nr_dims].key, -1,
+				  SQLITE_STATIC);
+		assert_int_equal(sqlite3_step(s), SQLITE_DONE);
+		sqlite3_reset(s);
+	}
+	sqlite3_finalize(s);
+
 	s = store_prepare(st, "INSERT INTO resolutions (item_id, dimension, "
 			  "code, rationale, adjudicator_id, resolved_at) "
 			  "VALUES (?, ?, ?, 'r', 5, 't')", NULL);
@@ -667,7 +682,8 @@ static void test_agreed_matches_adjudicate(void **state)
 		int complete = 1;
 
 		seen++;
-		assert_int_equal(it.item.id, seen);
+		/* the items in no round do not count once there are rounds */
+		assert_int_not_equal(it.item.id % 4, 0);
 		if (adjudicate_state(&st, &own, &cb, it.item.id, &s, &e) < 0)
 			fail_msg("%s", e.msg);
 		assert_int_equal(it.item.ready, s.ready);
@@ -691,7 +707,7 @@ static void test_agreed_matches_adjudicate(void **state)
 	}
 	assert_int_equal(rc, 0);
 	agreed_close(&it);
-	assert_int_equal(seen, nitems);
+	assert_int_equal(seen, nitems - nitems / 4);
 	/* the random study exercises every status */
 	assert_true(statuses[DIM_PENDING] > 0);
 	assert_true(statuses[DIM_AGREED] > 0);
@@ -817,8 +833,9 @@ static void test_queue_is_the_disagreement_list(void **state)
 		free(ids);
 
 		/* the item-by-item queue it replaces */
-		s = store_prepare(&st, "SELECT item_id FROM submissions GROUP "
-				  "BY item_id HAVING count(*) >= 2 ORDER BY "
+		s = store_prepare(&st, "SELECT item_id FROM submissions WHERE "
+				  ACCESS_COUNTED_SQL("item_id") " GROUP BY "
+				  "item_id HAVING count(*) >= 2 ORDER BY "
 				  "max(submitted_at), item_id", &e);
 		while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 			struct item_state is;

@@ -825,8 +825,12 @@ static void test_round_access(void **state)
 	assert_int_equal(set1(f, &f->owner, f->item1, "symptom", "hang", &e),
 			 -1);
 	assert_int_equal(e.code, ERR_PERM);
-	/* an item in no round is open to every annotator */
-	assert_int_equal(set1(f, &f->bob, f->item2, "symptom", "hang", &e), 0);
+	/* once the study has a round, an item in no round is nobody's */
+	assert_int_equal(set1(f, &f->bob, f->item2, "symptom", "hang", &e),
+			 -1);
+	assert_int_equal(e.code, ERR_PERM);
+	assert_non_null(strstr(e.msg, "o/r#2 is in no round (the study's "
+			       "rounds: r1)"));
 
 	close_round(f, "r1");
 	assert_int_equal(set1(f, &f->alice, f->item1, "symptom", "crash", &e),

@@ -896,6 +896,38 @@ static void test_owner_turns_blinding_off(void **state)
 
 /* ---- three coders ----------------------------------------------------- */
 
+/* The name of item `id`; owned. */
+static char *item_of(struct fixture *f, long long id)
+{
+	struct buf sql = BUF_INIT;
+	char *name;
+
+	buf_addf(&sql, "SELECT repo || '#' || number FROM items WHERE id = "
+		 "%lld", id);
+	name = qs(f, sql.ptr);
+	buf_release(&sql);
+	return name;
+}
+
+/* Give item `id` to a round of its own whose annotators are who[0..n):
+ * once the study has rounds, only a round's annotators code its items. */
+static void round_of(struct fixture *f, const char *round, long long id,
+		     const char *const *who, size_t n)
+{
+	struct round_spec spec;
+	struct err e = ERR_INIT;
+	char *name = item_of(f, id);
+
+	memset(&spec, 0, sizeof(spec));
+	spec.name = round;
+	spec.items = name;
+	spec.annotators = who;
+	spec.nr_annotators = n;
+	if (round_create(&f->st, &f->owner, &spec, NULL, &e) < 0)
+		fail_msg("%s", e.msg);
+	free(name);
+}
+
 static void test_three_coders(void **state)
 {
 	struct fixture *f = *state;
@@ -906,13 +938,18 @@ static void test_three_coders(void **state)
 	long long id;
 	int i;
 
-	/* an item in no round: every member who submitted it codes it */
+	/* an item of a round of three annotators */
 	id = q(f, "SELECT min(id) FROM items WHERE id NOT IN (SELECT item_id "
 	       "FROM assignments)");
 	assert_true(id > 0);
 	if (member_add(&f->st, &f->owner, "dave", ROLE_ANNOTATOR, &e) < 0 ||
 	    member_resolve(&f->st, "dave", &dave, &e) < 0)
 		fail_msg("%s", e.msg);
+	{
+		static const char *const three[] = { "alice", "bob", "dave" };
+
+		round_of(f, "trio", id, three, 3);
+	}
 	who[0] = &f->alice;
 	who[1] = &f->bob;
 	who[2] = &dave;
@@ -931,9 +968,7 @@ static void test_three_coders(void **state)
 			fail_msg("%s", e.msg);
 	}
 	{
-		char *name = qs(f, "SELECT repo || '#' || number FROM items "
-				"WHERE id NOT IN (SELECT item_id FROM "
-				"assignments) ORDER BY id LIMIT 1");
+		char *name = item_of(f, id);
 
 		ADJ_OK(f, NULL, 30, 120, name, ":dump-screen a\n3\n"
 		       ":dump-screen d\nthe third\n<Enter>\n");
@@ -963,6 +998,19 @@ static void test_many_coders(void **state)
 
 	id = q(f, "SELECT min(id) FROM items WHERE id NOT IN (SELECT item_id "
 	       "FROM assignments)");
+	{
+		const char *who24[24];
+		char names[24][16];
+
+		for (i = 0; i < 24; i++) {
+			snprintf(names[i], sizeof(names[i]), "coder%02d", i);
+			if (member_add(&f->st, &f->owner, names[i],
+				       ROLE_ANNOTATOR, &e) < 0)
+				fail_msg("%s", e.msg);
+			who24[i] = names[i];
+		}
+		round_of(f, "many", id, who24, 24);
+	}
 	for (i = 0; i < 24; i++) {
 		struct actor a = ACTOR_INIT;
 		char who[16];
@@ -970,9 +1018,7 @@ static void test_many_coders(void **state)
 		const char *rc = "api_misuse", *fp = "other", *ph = "training";
 
 		snprintf(who, sizeof(who), "coder%02d", i);
-		if (member_add(&f->st, &f->owner, who, ROLE_ANNOTATOR,
-			       &e) < 0 ||
-		    member_resolve(&f->st, who, &a, &e) < 0 ||
+		if (member_resolve(&f->st, who, &a, &e) < 0 ||
 		    label_set(&f->st, &a, &f->cb, id, "symptom", &sym, 1, 0,
 			      &e) < 0 ||
 		    label_set(&f->st, &a, &f->cb, id, "root_cause", &rc, 1, 0,
@@ -985,9 +1031,7 @@ static void test_many_coders(void **state)
 			fail_msg("%s", e.msg);
 		actor_release(&a);
 	}
-	name = qs(f, "SELECT repo || '#' || number FROM items WHERE id = "
-		  "(SELECT min(id) FROM items WHERE id NOT IN (SELECT item_id "
-		  "FROM assignments))");
+	name = item_of(f, id);
 	ADJ_OK(f, NULL, 24, 80, name, ":dump-screen a\n");
 	free(name);
 	y = find_row(f, "a", "final");

@@ -327,7 +327,8 @@ class AgreedCSV(unittest.TestCase):
         rows = read_csv(self.s.ok("export", "--rounds"))
         self.assertEqual(rows, [["name", "spec", "seed", "stratify",
                                  "annotators", "items", "created_at",
-                                 "created_by", "closed_at", "closed_by"]])
+                                 "created_by", "closed_at", "closed_by",
+                                 "kind", "reasons"]])
 
     def test_usage(self):
         err = self.s.fail("export", "-o", os.path.join(self.s.dir, "no",

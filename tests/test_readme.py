@@ -80,6 +80,17 @@ class Readme(unittest.TestCase):
         self.assertTrue(any(r.startswith("microsoft/DeepSpeed#3468,")
                             for r in rows), rows[:3])
         self.assertTrue(os.listdir(os.path.join(self.work, "replication")))
+        self.check_package_rebuilds(os.path.join(self.work, "replication"))
+        # the screening: DeepSpeed#6203 out with its reason, in `items`
+        env = dict(self.env, BUGCODER_STUDY=os.path.join(self.work,
+                                                         "llm.db"))
+        items = subprocess.run([os.path.join(local, "bin", "bugcoder"),
+                                "items"], cwd=self.work, env=env,
+                               capture_output=True, text=True).stdout
+        self.assertRegex(items, r"microsoft/DeepSpeed#6203 .* excluded: "
+                                r"no_merged_fix \(screening\)")
+        # every label went to an item of a round that assigns its coder
+        self.assertNotIn("in no round", p.stderr)
         # the installed program found the installed codebook by name
         p = subprocess.run([os.path.join(local, "bin", "bugcoder"),
                             "codebook", "check", "dl-framework-bugs"],
@@ -95,6 +106,85 @@ class Readme(unittest.TestCase):
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertFalse(os.path.exists(os.path.join(local, "share",
                                                      "bugcoder")))
+
+    def check_package_rebuilds(self, d):
+        """Every agreement figure of the package follows from its round
+        files: the whole study's from round-items.csv (every coding
+        round) and raw-labels.csv, each round's from its own items; the
+        selection flow from selection.csv."""
+        import json
+        from reportcheck import cohen_kappa, read_csv, same
+
+        def table(name):
+            with open(os.path.join(d, name), encoding="utf-8") as f:
+                return read_csv(f.read())
+
+        raw = table("raw-labels.csv")
+        by_round = {}
+        for r in table("round-items.csv"):
+            by_round.setdefault(r["round"], []).append(r["item"])
+        rounds = {r["name"]: r for r in table("rounds.csv")}
+        self.assertEqual({n for n, r in rounds.items()
+                          if r["kind"] == "code"}, set(by_round) |
+                         {n for n, r in rounds.items() if r["kind"] ==
+                          "code" and n not in by_round})
+
+        def figures(items, key):
+            pairs = []
+            for it in items:
+                codes = {}
+                for r in raw:
+                    if r["item"] == it and r["dimension"] == key and \
+                            r["submitted_at"]:
+                        codes[r["annotator"]] = r["code"]
+                if len(codes) == 2:
+                    pairs.append(tuple(codes[k] for k in sorted(codes)))
+            return len(pairs), cohen_kappa(pairs)
+
+        with open(os.path.join(d, "agreement.json")) as f:
+            whole = json.load(f)
+        every = [i for items in by_round.values() for i in items]
+        checked = 0
+        for dim in whole["dimensions"]:
+            if dim["select"] != "one":
+                continue
+            n, k = figures(every, dim["key"])
+            self.assertEqual(dim["items"], n, dim["key"])
+            self.assertTrue(same(dim["kappa"]["value"], k), dim["key"])
+            checked += 1
+        self.assertEqual(whole["dimensions"][0]["items"], 19)
+        self.assertIn("the 29 items of the coding rounds",
+                      whole["counting"][0])
+        with open(os.path.join(d, "agreement-by-round.json")) as f:
+            per = json.load(f)
+        ns = {}
+        for dim in per["dimensions"]:
+            for r in dim["rounds"]:
+                n, k = figures(by_round.get(r["round"], []), dim["key"])
+                ns[r["round"]] = n
+                self.assertEqual(r.get("items", 0), n, (dim["key"], r))
+                if r.get("coefficient") == "Cohen's kappa":
+                    v = r["kappa"]["value"] if r.get("kappa") else None
+                    self.assertTrue(v is None and k is None or
+                                    same(v, k), (dim["key"], r, k))
+                checked += 1
+        # the rounds add up to the whole study
+        self.assertEqual(ns, {"pilot": 8, "round1": 11, "round2": 0})
+        self.assertEqual(sum(ns.values()), 19)
+        self.assertGreater(checked, 10)
+        # the flow is selection.csv counted
+        sel = table("selection.csv")
+        with open(os.path.join(d, "report.json")) as f:
+            flow = next(t for t in json.load(f)["tables"]
+                        if t["id"] == "flow")
+        allrow = dict(zip(flow["columns"], flow["rows"][-1]))
+        self.assertEqual(allrow["seen"], len(sel))
+        self.assertEqual(allrow["included"], sum(r["decision"] == "include"
+                                                 for r in sel))
+        self.assertEqual(allrow["excluded: no_merged_fix"], 1)
+        self.assertEqual(allrow["coded"], 19)
+        self.assertEqual(allrow["agreed"] + allrow["adjudicated"] +
+                         allrow["open"], 19)
 
     def test_examples_name_items_of_the_sample(self):
         with open(os.path.join(ROOT, "tests", "sample", "items.jsonl")) as f:

@@ -71,7 +71,12 @@ class Check:
                 self.assertEqual(len(g), len(w), (tid, r))
                 for c, (x, y) in enumerate(zip(g, w)):
                     self.assertTrue(rc.same(x, y), (tid, r, c, x, y))
-        extra = set(tables) - set(want) - {"agreement"}
+        # the selection flow is checked against counts of its own in
+        # test_design.py; here: it covers every item of the study
+        self.assertIn("flow", tables)
+        self.assertEqual(tables["flow"]["rows"][-1][:2],
+                         ["all", len(s.query("SELECT id FROM items"))])
+        extra = set(tables) - set(want) - {"agreement", "flow"}
         self.assertEqual(extra, set())
         if rounds:
             raw = rc.read_csv(s.ok("export", "--raw"))
@@ -120,8 +125,14 @@ class SampleReport(Check, unittest.TestCase):
                                     "root_cause,fix_pattern"],
                            pending=True,
                            cross=("root_cause", "fix_pattern"))
-        self.assertEqual(got["items"], 30)
-        self.assertIn("(pending)", json.dumps(got["tables"][0]))
+        # every item of the rounds: the sample's other 10 are in none,
+        # and the design leaves them out of every figure
+        self.assertEqual(got["items"], 20)
+        self.assertIn("10 items outside every coding round are left out",
+                      got["scope"][0])
+        shares = next(t for t in got["tables"] if t["id"].startswith(
+            "shares."))
+        self.assertIn("(pending)", json.dumps(shares))
 
     def test_statement_in_every_form(self):
         for fmt in ("text", "markdown", "latex", "json"):

@@ -145,7 +145,12 @@ struct ui_client;
 struct screen {
 	struct store *st;
 	const struct actor *actor;
-	struct codebook cb;
+	struct codebook cb;	/* the codebook; on an item being screened,
+				   its screening question (core/screening) */
+	struct codebook study_cb;	/* the study's codebook while cb is a
+					   screening question (else empty) */
+	char **recode_was;	/* per dimension of cb: the split code the
+				   actor is to recode there, or NULL */
 	struct queue q;
 	size_t qpos;		/* index in q, or NOT_QUEUED */
 	struct item item;

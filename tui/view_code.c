@@ -31,10 +31,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/access.h"
 #include "core/draft.h"
 #include "core/drift.h"
 #include "core/evidence.h"
 #include "core/priv.h"
+#include "core/recode.h"
+#include "core/screening.h"
 #include "core/study.h"
 #include "core/text.h"
 #include "tui/screen.h"
@@ -67,6 +70,32 @@ static int reload_evidence(struct screen *scr, struct err *e)
 	       -1 : 0;
 }
 
+static void recodes_free(struct screen *scr)
+{
+	size_t i;
+
+	for (i = 0; scr->recode_was && i < scr->cb.nr_dims; i++)
+		free(scr->recode_was[i]);
+	free(scr->recode_was);
+	scr->recode_was = NULL;
+}
+
+/* Which dimensions of the item a split left the actor to recode: the
+ * bar shows the old code there. */
+static int reload_recodes(struct screen *scr, struct err *e)
+{
+	size_t i;
+
+	recodes_free(scr);
+	scr->recode_was = xcalloc(scr->cb.nr_dims + 1, sizeof(char *));
+	for (i = 0; i < scr->cb.nr_dims; i++)
+		if (recode_pending(scr->st, scr->item.id,
+				   scr->actor->member_id, scr->cb.dims[i].key,
+				   &scr->recode_was[i], NULL, e) < 0)
+			return -1;
+	return 0;
+}
+
 static void reload_coding(struct screen *scr)
 {
 	struct err e = ERR_INIT;
@@ -74,9 +103,35 @@ static void reload_coding(struct screen *scr)
 	coding_release(&scr->coding);
 	if (coding_load(scr->st, scr->actor, scr->item.id,
 			scr->actor->member_id, &scr->coding, &e) < 0 ||
-	    reload_evidence(scr, &e) < 0)
+	    reload_evidence(scr, &e) < 0 || reload_recodes(scr, &e) < 0)
 		screen_msg(scr, MSG_ERR, "%s", e.msg);
 	scr->dirty |= DIRTY_BAR | DIRTY_HEADER | DIRTY_STATUS;
+}
+
+/* The codebook is the study's, or, on an item being screened, its round's
+ * screening question: set scr->cb for item `id`. */
+static int choose_codebook(struct screen *scr, long long id, struct err *e)
+{
+	long long round = screening_phase(scr->st, id, e);
+	struct codebook q = CODEBOOK_INIT;
+
+	if (round < 0)
+		return -1;
+	recodes_free(scr);
+	if (round) {
+		if (screening_codebook(scr->st, round, &q, e) < 0)
+			return -1;
+		if (screening_is_codebook(&scr->cb))
+			codebook_release(&scr->cb);
+		else
+			scr->study_cb = scr->cb;
+		scr->cb = q;
+	} else if (screening_is_codebook(&scr->cb)) {
+		codebook_release(&scr->cb);
+		scr->cb = scr->study_cb;
+		memset(&scr->study_cb, 0, sizeof(scr->study_cb));
+	}
+	return 0;
 }
 
 /* Say why a save failed.  When the codebook changed since the screen
@@ -679,6 +734,8 @@ int screen_remove_citation(struct screen *scr, long long id)
 
 /* ---- items ---------------------------------------------------------- */
 
+static void layout(struct screen *scr);
+
 static int load_item(struct screen *scr, long long id, struct err *e)
 {
 	struct item it;
@@ -698,6 +755,11 @@ static int load_item(struct screen *scr, long long id, struct err *e)
 	}
 	while (scr->nr_overlays)
 		screen_pop(scr);
+	if (choose_codebook(scr, id, e) < 0) {
+		item_release(&it);
+		coding_release(&c);
+		return -1;
+	}
 	item_release(&scr->item);
 	coding_release(&scr->coding);
 	scr->item = it;
@@ -706,7 +768,7 @@ static int load_item(struct screen *scr, long long id, struct err *e)
 	scr->last_dim = -1;
 	free(scr->drop_dim);
 	scr->drop_dim = NULL;
-	if (reload_evidence(scr, e) < 0)
+	if (reload_evidence(scr, e) < 0 || reload_recodes(scr, e) < 0)
 		return -1;
 	free(scr->item_name);
 	scr->item_name = item_name(it.repo, it.number);
@@ -716,6 +778,9 @@ static int load_item(struct screen *scr, long long id, struct err *e)
 			scr->qpos = i;
 			break;
 		}
+	/* the bar's height follows the codebook (or screening question) */
+	if (!scr->too_small && scr->rows)
+		layout(scr);
 	for (i = 0; i < 2; i++) {
 		scr->panes[i].ops->open(&scr->panes[i]);
 		if (!scr->too_small && scr->rows)
@@ -911,6 +976,12 @@ static void draw_bar(struct screen *scr)
 			if (cd->proposal_id)
 				buf_addstr(&b, "+");
 			draw_str(w, cy[i], x, vw, b.ptr, b.len, SLOT_BAR_SET);
+		} else if (scr->recode_was && scr->recode_was[i]) {
+			/* a split took its code: recode it */
+			buf_addstr(&b, "was ");
+			sanitize_line(&b, scr->recode_was[i]);
+			draw_str(w, cy[i], x, vw, b.ptr, b.len,
+				 SLOT_BAR_MISSING);
 		} else {
 			draw_str(w, cy[i], x, vw, "[ ]", 3, d->required ?
 				 SLOT_BAR_MISSING : SLOT_BAR_EMPTY);
@@ -1152,8 +1223,15 @@ static void reload_codebook(struct screen *scr, int saving)
 			   "be read again: %s", e.msg);
 		return;
 	}
-	codebook_release(&scr->cb);
-	scr->cb = cb;
+	if (screening_is_codebook(&scr->cb)) {
+		/* the item shows its screening question meanwhile */
+		codebook_release(&scr->study_cb);
+		scr->study_cb = cb;
+	} else {
+		recodes_free(scr);
+		codebook_release(&scr->cb);
+		scr->cb = cb;
+	}
 	scr->picking = -1;
 	reload_coding(scr);
 	if (scr->rows && !scr->too_small)
@@ -1208,7 +1286,8 @@ static void idle_cb(void *ctx)
 	store_checkpoint(scr->st);
 	if (store_changed(scr->st, &e) <= 0)
 		return;
-	if (study_codebook_current(scr->st, &scr->cb, &e) < 0 &&
+	if (study_codebook_current(scr->st, screening_is_codebook(&scr->cb) ?
+				   &scr->study_cb : &scr->cb, &e) < 0 &&
 	    e.code == ERR_STALE)
 		reload_codebook(scr, 0);
 	reload_coding(scr);
@@ -1367,9 +1446,21 @@ int tui_code(struct store *st, const struct actor *a, const char *name,
 	}
 	if (load_item(&scr, id, e) < 0)
 		goto out;
-	if (scr.qpos == NOT_QUEUED)
-		screen_msg(&scr, MSG_ERR, "%s is not in your queue: labels "
-			   "may be refused", scr.item_name);
+	if (scr.qpos == NOT_QUEUED) {
+		struct label_verdict v;
+		int may = access_label_item(st, a, id, &v, e);
+
+		if (may < 0)
+			goto out;
+		/* the labelling rule says why, and saves are refused */
+		if (may == LABEL_NO)
+			screen_msg(&scr, MSG_ERR, "not in your queue, read "
+				   "only: %s", v.why);
+		else
+			screen_msg(&scr, MSG_INFO, "%s is not in your queue",
+				   scr.item_name);
+		free(v.why);
+	}
 	else if (!name && scr.q.nr_submitted == scr.q.nr)
 		screen_msg(&scr, MSG_INFO, "all %zu items of your queue are "
 			   "submitted", scr.q.nr);
@@ -1415,7 +1506,9 @@ out:
 		ui_stop();
 	item_release(&scr.item);
 	coding_release(&scr.coding);
+	recodes_free(&scr);
 	codebook_release(&scr.cb);
+	codebook_release(&scr.study_cb);
 	queue_release(&scr.q);
 	free(scr.item_name);
 	buf_release(&scr.msg);

@@ -52,7 +52,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_study_begin(f);
 	rc = labels_import_text(&f->st, a, &f->cb, (const char *)data + 1,
 				size - 1, "s.csv", opts & 2 ? 1 : 0,
-				opts & 4 ? "bob" : NULL, &stats, &e);
+				opts & 4 ? "bob" : NULL, NULL, &stats, &e);
 	if (getenv("FUZZ_VERBOSE"))
 		fprintf(stderr, "%s\n", rc < 0 ? e.msg : "imported");
 	if (rc < 0) {

@@ -452,6 +452,38 @@ def check_labels(path, known_names):
     return agreement, problems
 
 
+def check_screening(base, names):
+    """screening.csv answers every item twice (alice, bob) on inclusion;
+    coding.csv is labels.csv without the items both screened out."""
+    problems = []
+    scr = os.path.join(base, "screening.csv")
+    cod = os.path.join(base, "coding.csv")
+    lab = os.path.join(base, "labels.csv")
+    if not (os.path.exists(scr) and os.path.exists(cod)):
+        return ["missing screening.csv or coding.csv"]
+    with open(scr, newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    answers = {}
+    for r in rows:
+        if r["dimension"] != "inclusion" or r["item"] not in names:
+            problems.append("screening.csv: bad row %r" % r)
+        answers.setdefault(r["item"], {})[r["annotator"]] = r["code"]
+    if set(answers) != names or any(set(a) != {"alice", "bob"}
+                                    for a in answers.values()):
+        problems.append("screening.csv: not every item answered by alice "
+                        "and bob")
+    out = {i for i, a in answers.items()
+           if len(set(a.values())) == 1 and "include" not in a.values()}
+    with open(lab, encoding="utf-8") as f:
+        want = [ln for ln in f.read().splitlines(keepends=True)
+                if ln.split(",", 1)[0] not in out]
+    with open(cod, encoding="utf-8") as f:
+        if f.read() != "".join(want):
+            problems.append("coding.csv: not labels.csv without the "
+                            "items screened out")
+    return problems
+
+
 def main(argv):
     quiet = "-q" in argv
     args = [a for a in argv if a != "-q"]
@@ -474,6 +506,8 @@ def main(argv):
         problems += p
     else:
         problems.append("missing %s" % labels_path)
+
+    problems += check_screening(base, names)
 
     for p in problems:
         print(p)

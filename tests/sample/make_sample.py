@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Generate the bundled sample study: items.jsonl, hostile-raw.jsonl, labels.csv.
+"""Generate the bundled sample study: items.jsonl, hostile-raw.jsonl, labels.csv,
+screening.csv and coding.csv.
 
 The bugs are invented for bugcoder's demo and tests.  Diffs are written here
 as hunk bodies (lines starting with ' ', '-' or '+'); the hunk headers, the
@@ -3282,6 +3283,43 @@ def labels_csv():
     return out.getvalue()
 
 
+# The screening of the README's study: every item of items.jsonl answered
+# by alice and bob on inclusion (include, or a reason to leave it out).
+# DeepSpeed#6203 has no fix (closed as a setup limitation): both leave it
+# out; on ColossalAI#5102 (a kernel build with one compiler) they differ,
+# which the adjudicator settles.  Every other item is included.
+SCREENING = {
+    name(DS, 6203): {"alice": "no_merged_fix", "bob": "no_merged_fix"},
+    name(CAI, 5102): {"alice": "out_of_scope", "bob": "include"},
+}
+
+
+def screening_csv():
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(["item", "annotator", "dimension", "code"])
+    for it in ITEMS:
+        key = name(it["repo"], it["number"])
+        for annotator in ("alice", "bob"):
+            w.writerow([key, annotator, "inclusion",
+                        SCREENING.get(key, {}).get(annotator, "include")])
+    return out.getvalue()
+
+
+def excluded(key):
+    """Screened out in the README's study (both screeners agree)."""
+    answers = SCREENING.get(key, {})
+    return bool(answers) and len(set(answers.values())) == 1 and \
+        "include" not in answers.values()
+
+
+def coding_csv():
+    """labels.csv without the items the screening leaves out."""
+    rows = labels_csv().splitlines(keepends=True)
+    return "".join([rows[0]] + [r for r in rows[1:]
+                                if not excluded(r.split(",", 1)[0])])
+
+
 def main():
     with open(os.path.join(HERE, "items.jsonl"), "w", encoding="utf-8", newline="") as f:
         for it in ITEMS:
@@ -3290,6 +3328,10 @@ def main():
         f.write(hostile_raw_line())
     with open(os.path.join(HERE, "labels.csv"), "w", encoding="utf-8", newline="") as f:
         f.write(labels_csv())
+    with open(os.path.join(HERE, "screening.csv"), "w", encoding="utf-8", newline="") as f:
+        f.write(screening_csv())
+    with open(os.path.join(HERE, "coding.csv"), "w", encoding="utf-8", newline="") as f:
+        f.write(coding_csv())
     print("wrote %d items, 1 raw hostile item, labels for %d items" % (len(ITEMS), len(LABELS)))
 
 
