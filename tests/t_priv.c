@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * t_priv: the keeper that removes a half-made study, and the process
  * never dumpable (core/priv.h).

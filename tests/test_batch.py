@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Batch writes through the real binary: `label --from` makes exactly the
 rows, audit rows included, that the same lines given to `label` one at a
 time make; a refused batch (a bad line, a bad row) leaves the study as it

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """A damaged study tells the truth, and no write pays for the whole study.
 
 Copies of one study are damaged in several ways (a page of random bytes,
