@@ -126,8 +126,8 @@ fail:
 
 int access_has_rounds(struct store *st, struct err *e)
 {
-	sqlite3_stmt *s = store_prepare(st, "SELECT EXISTS (SELECT 1 FROM "
-					"rounds)", e);
+	static const char sql[] = "SELECT EXISTS (SELECT 1 FROM rounds)";
+	sqlite3_stmt *s = store_cached(st, sql, e);
 	int rc;
 
 	if (!s)
@@ -135,7 +135,7 @@ int access_has_rounds(struct store *st, struct err *e)
 	rc = store_step(st, s, "reading rounds", e);
 	if (rc > 0)
 		rc = sqlite3_column_int(s, 0);
-	sqlite3_finalize(s);
+	store_done(s);
 	return rc;
 }
 
@@ -314,10 +314,14 @@ static void verdict(const struct actor *a, const struct facts *f,
 			     "that assign them: the owner gives it to one "
 			     "with `round create`, or `labels import --round "
 			     "R`", f->name, names ? names : "");
+	} else if (f->adjudicated) {
+		v->why = why("%s has been adjudicated; its labels can no longer "
+			     "change", f->name);
 	} else {
 		v->may = LABEL_CODE;	/* open coding */
 		v->submitted = f->submitted;
 	}
+	v->recode = f->recode;
 	if (v->may == LABEL_NO && f->recode) {
 		/* a split left the actor's labels here to recode */
 		free(v->why);

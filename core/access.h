@@ -99,6 +99,8 @@ struct label_verdict {
 	int submitted;		/* the actor submitted it (in that round's
 				   kind: screening or coding) */
 	int outside;		/* refused for being in no round */
+	int recode;		/* a split left the actor's labels here to
+				   recode */
 };
 
 /*

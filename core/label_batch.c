@@ -234,7 +234,7 @@ static int load_pair(struct batch *b, struct pair *p, struct err *e)
 			return -1;
 		}
 		/* screened or recoded: core/label's own rules, one by one */
-		if (may != LABEL_CODE) {
+		if (may != LABEL_CODE || v.recode) {
 			b->direct = 1;
 			return 0;
 		}

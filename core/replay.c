@@ -896,6 +896,8 @@ static int do_round_close(struct replay *rp)
 	bind_text(s, 3, row_member(rp->row));
 	if ((rc = run(rp, s)))
 		return rc;
+	if (jstr(rp->row, "kind") && !strcmp(jstr(rp->row, "kind"), "screen"))
+		return 0;
 	for (i = 0; i < 3; i++) {
 		if (!(s = stmt(rp, freeze[i])))
 			return -1;

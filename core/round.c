@@ -1147,6 +1147,9 @@ int round_close_decided(struct store *st, const struct actor *a,
 		int rc;
 
 		audit_detail_int(&d, "round", r.id);
+		/* a screening round keeps no frozen labels */
+		if (r.screen)
+			audit_detail_str(&d, "kind", "screen");
 		rc = store_audit_detail(st, a->os_user, actor_for(a),
 					"round.close", 0, NULL, NULL, note.ptr,
 					audit_detail_end(&d), e);

@@ -159,6 +159,14 @@ static void gather(struct axis *ax)
 		memset(small, 0, n);
 		nsmall = 0;
 	}
+	/* a code of the codebook named "other" goes into the gathered
+	 * node: two nodes of one name would read as one */
+	for (i = 0; nsmall && i < n; i++)
+		if (!small[i] && ax->v[i].key &&
+		    !strcmp(ax->v[i].key, "other")) {
+			small[i] = 1;
+			nsmall++;
+		}
 	/* nodes: kept slots in order, then other */
 	nodes = xcalloc(n + 2, sizeof(*nodes));
 	ax->map = xcalloc(n + 1, sizeof(size_t));

@@ -56,6 +56,26 @@ class Study:
     def db(self):
         return sqlite3.connect(self.path)
 
+    def round_labels(self, round_, src=None):
+        """A copy of the label sheet `src` (the sample's) with the rows of
+        round `round_`'s items only, in the study's directory: labels go
+        to the items of rounds.  Returns its path."""
+        import csv
+        src = src or SAMPLE_LABELS
+        keep = {"%s#%d" % (r, n) for r, n in self.query(
+            "SELECT i.repo, i.number FROM items i JOIN assignments a ON "
+            "a.item_id = i.id JOIN rounds r ON r.id = a.round_id WHERE "
+            "r.name = ?", round_)}
+        path = os.path.join(self.dir, "%s-labels.csv" % round_)
+        with open(src, newline="") as f, open(path, "w", newline="") as out:
+            rd = csv.DictReader(f)
+            w = csv.DictWriter(out, rd.fieldnames)
+            w.writeheader()
+            for row in rd:
+                if row["item"] in keep:
+                    w.writerow(row)
+        return path
+
     def query(self, sql, *params):
         with self.db() as c:
             return c.execute(sql, params).fetchall()

@@ -166,7 +166,8 @@ class DriftReadmeFlow(unittest.TestCase):
         try:
             s.ok("round", "create", "pilot", "--sample", "40%", "--seed",
                  "7", "--stratify", "repo", "--annotators", "alice,bob")
-            s.ok("labels", "import", SAMPLE_LABELS, "--submit")
+            s.ok("labels", "import", s.round_labels("pilot", SAMPLE_LABELS),
+                 "--submit")
             s.ok("round", "close", "pilot", "--force")
             s.ok("round", "create", "round1", "--items", "unfinished:pilot",
                  "--annotators", "alice,bob")

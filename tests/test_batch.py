@@ -133,7 +133,7 @@ class LabelFrom(unittest.TestCase):
                 f.write("%s,alice,stage,communication\n" % it)
         before = self.s.dump()
         err = self.s.fail("labels", "import", path, as_="alice")
-        self.assertIn("sheet.csv:6: the item has been adjudicated", err)
+        self.assertIn("sheet.csv:6: microsoft/DeepSpeed#4903 has been adjudicated", err)
         self.assertIn("nothing imported", err)
         self.assertEqual(self.s.dump(), before)
 

@@ -995,7 +995,9 @@ class TestImportSample(ImportCase):
         out = self.ok("--as", "alice", "items")
         body = out.splitlines()[1:-1]
         self.assertEqual(len(body), len(sample))
-        self.assertTrue(all(ln.endswith(" no") for ln in body))
+        # SUBMITTED, then ROUND ("-": in none)
+        self.assertTrue(all(ln.split()[-2:] == ["no", "-"] for ln in body),
+                        body)
 
         # status: per repository and overall, the small-fix share
         out = self.ok("status")
@@ -1105,11 +1107,11 @@ class TestEffortFigures(ImportCase):
                           (5, 30, 2, 0, None)])
         lines = self.ok("items").splitlines()
         self.assertEqual(lines[1].split()[1:], ["item", "1", "1", "2", "1",
-                                                "2.5", "0", "0"])
+                                                "2.5", "0", "0", "-"])
         self.assertEqual(lines[2].split()[1:], ["item", "3", "1", "?", "?",
-                                                "-", "0", "0"])
+                                                "-", "0", "0", "-"])
         self.assertEqual(lines[3].split()[1:], ["item", "5", "1", "30", "2",
-                                                "-", "0", "0"])
+                                                "-", "0", "0", "-"])
         # the share is over fixes of known size: 1 of 2
         all_row = [ln for ln in self.ok("status").splitlines()
                    if ln.startswith("all ")][0]

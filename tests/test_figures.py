@@ -384,6 +384,7 @@ class Checks:
             sums[key] = sums.get(key, 0) + v
         links = {(l["from_dimension"], l["from"], l["to"]): l["items"]
                  for l in fig["links"]}
+        self.maxDiff = None
         self.assertEqual(links, sums, fig["file"])
         for l in fig["links"]:
             self.assertAlmostEqual(l["width_pt"],

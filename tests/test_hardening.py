@@ -67,7 +67,7 @@ class LabelFrom(unittest.TestCase):
                             input=text)
             self.assertEqual(p.returncode, 1, p.stderr)
             self.assertIn(msg, p.stderr)
-            self.assertIn("stdin: nothing saved", p.stderr)
+            self.assertIn("; nothing saved", p.stderr)
         self.assertEqual(self.st.dump(), before)
 
     def test_evidence_path_left_out(self):
