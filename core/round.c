@@ -1083,6 +1083,38 @@ int round_close(struct store *st, const struct actor *a, const char *name,
 	return round_close_decided(st, a, name, flags, NULL, e);
 }
 
+/* Would closing round `name` be refused?  -1 with `e` filled (no such
+ * round, items unfinished without ROUND_FORCE), 1 when it is closed
+ * already, 0 when it may close; *r is the round (release it), *left
+ * (may be NULL) the unfinished items. */
+static int close_refused(struct store *st, const char *name, unsigned flags,
+			 struct round_info *r, size_t *left, struct err *e)
+{
+	char *first = NULL;
+	size_t n = 0;
+
+	if (round_get(st, name, r, e) < 0)
+		return -1;
+	if (r->closed_at)
+		return 1;	/* nothing to do */
+	if (unfinished_items(st, r->id, r->screen, NULL, &n, &first, e) < 0)
+		return -1;
+	if (left)
+		*left = n;
+	if (n && !(flags & ROUND_FORCE)) {
+		err_set(e, ERR_INPUT, "round %s: %zu of %zu %s %s not "
+			"submitted by every annotator (%s is one); closing "
+			"freezes them: `round close %s --force` closes it "
+			"anyway", name, n, r->nr_items,
+			text_plural((long long)r->nr_items, "item", "items"),
+			n == 1 ? "is" : "are", first, name);
+		free(first);
+		return -1;
+	}
+	free(first);
+	return 0;
+}
+
 int round_close_decided(struct store *st, const struct actor *a,
 			const char *name, unsigned flags, size_t *decided,
 			struct err *e)
@@ -1101,28 +1133,21 @@ int round_close_decided(struct store *st, const struct actor *a,
 	if (actor_require(a, ROLES(ROLE_OWNER) | ROLES(ROLE_ADJUDICATOR),
 			  "round close", e) < 0)
 		return -1;
+	/* what refuses the close is said before the full check, so that
+	 * a refused close leaves the study as it was */
+	if ((ret = close_refused(st, name, flags, &r, NULL, e)) != 0)
+		goto out;
+	round_info_release(&r);
+	memset(&r, 0, sizeof(r));
+	ret = -1;
 	/* the full check before a round's labels are frozen for good */
 	if (store_verify(st, 1, e) < 0)
 		return -1;
 	if (store_begin(st, e) < 0)
 		return -1;
-	if (round_get(st, name, &r, e) < 0)
+	if ((ret = close_refused(st, name, flags, &r, &left, e)) != 0)
 		goto out;
-	if (r.closed_at) {
-		ret = 1;	/* nothing to do */
-		goto out;
-	}
-	if (unfinished_items(st, r.id, r.screen, NULL, &left, &first, e) < 0)
-		goto out;
-	if (left && !(flags & ROUND_FORCE)) {
-		err_set(e, ERR_INPUT, "round %s: %zu of %zu %s %s not "
-			"submitted by every annotator (%s is one); closing "
-			"freezes them: `round close %s --force` closes it "
-			"anyway", name, left, r.nr_items,
-			text_plural((long long)r.nr_items, "item", "items"),
-			left == 1 ? "is" : "are", first, name);
-		goto out;
-	}
+	ret = -1;
 	buf_addstr(&note, name);
 	if (left)
 		buf_addf(&note, " (forced: %zu of %zu %s unfinished)", left,
