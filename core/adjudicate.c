@@ -322,7 +322,6 @@ int adjudicate_state(struct store *st, const struct actor *a,
 	for (i = 0; i < cb->nr_dims; i++) {
 		struct dim_state *d = &s->dims[i];
 		char *first = NULL;
-
 		int same = 1;
 
 		d->dim = &cb->dims[i];
@@ -338,8 +337,10 @@ int adjudicate_state(struct store *st, const struct actor *a,
 				same = 0;
 			free(codes);
 		}
-		if ((rc = recoding(st, item_id, d->dim->key, e)) < 0)
+		if ((rc = recoding(st, item_id, d->dim->key, e)) < 0) {
+			free(first);
 			goto fail;
+		}
 		d->status = agreed_decide_dim(s->ready, same, 0, rc);
 		if (d->status == DIM_AGREED)
 			d->final = first;
@@ -433,7 +434,8 @@ int adjudicate_queue(struct store *st, const struct actor *a,
 	}
 	if (rc < 0)
 		goto out;
-	qsort(q, n, sizeof(*q), cmp_queued);
+	if (n)
+		qsort(q, n, sizeof(*q), cmp_queued);
 	*ids = xcalloc(n + 1, sizeof(**ids));
 	for (i = 0; i < n; i++)
 		(*ids)[i] = q[i].id;

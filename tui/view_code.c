@@ -1140,16 +1140,17 @@ static int code_action(struct screen *scr, enum action a, int key)
 		char *text = screen_run_editor(scr, NULL);
 
 		if (text) {
-			const char *old = scr->coding.memo ?
-					  scr->coding.memo : "";
+			/* compared first: saving reloads the coding, and
+			 * with it the old memo */
+			int same = !strcmp(scr->coding.memo ?
+					   scr->coding.memo : "", text);
 
 			/* not saved (too long, say): kept in the memo
 			 * editor, to be cut and saved there */
-			if (strcmp(old, text) &&
-			    screen_save_memo(scr, text) < 0)
-				screen_push_with(scr, &memo_view_ops, text);
-			else if (!strcmp(old, text))
+			if (same)
 				screen_msg(scr, MSG_INFO, "memo unchanged");
+			else if (screen_save_memo(scr, text) < 0)
+				screen_push_with(scr, &memo_view_ops, text);
 			free(text);
 		}
 		return 1;
