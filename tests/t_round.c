@@ -161,8 +161,8 @@ static void refused(struct fixture *f, const struct actor *a,
 static void code_item(struct fixture *f, const struct actor *a,
 		      long long item)
 {
-	const char *sym = "crash", *rc = "api_misuse", *fp = "conditional_logic";
-	const char *ph = "training";
+	const char *sym = "crash", *rc = "api_misuse";
+	const char *fp = "conditional_logic", *ph = "training";
 
 	OK(label_set(&f->st, a, &f->cb, item, "symptom", &sym, 1, 0, e_));
 	OK(label_set(&f->st, a, &f->cb, item, "root_cause", &rc, 1, 0, e_));
@@ -557,15 +557,14 @@ static void test_reopen_refused_after_adjudication(void **state)
 	struct round_spec s = { .name = "r1", .items = "o/r#1,o/r#2",
 				.annotators = ab, .nr_annotators = 2 };
 	struct err e = ERR_INIT;
-	long long i1 = id_of(f, "o/r#1");
 
 	OK(round_create(&f->st, &f->owner, &s, NULL, e_));
 	assert_int_equal(round_close(&f->st, &f->owner, "r1", ROUND_FORCE,
 				     &f->e), 0);
-	OK(store_exec(&f->st, "INSERT INTO settled (item_id, "
-		      "adjudicator_id, settled_at) SELECT id, 1, 'x' FROM items WHERE repo = "
+	/* o/r#1 settled by the owner (member 1) */
+	OK(store_exec(&f->st, "INSERT INTO settled (item_id, adjudicator_id, "
+		      "settled_at) SELECT id, 1, 'x' FROM items WHERE repo = "
 		      "'o/r' AND number = 1", e_));
-	(void)i1;
 	assert_int_equal(round_reopen(&f->st, &f->owner, "r1", 0, &e), -1);
 	assert_int_equal(e.code, ERR_INPUT);
 	assert_string_equal(e.msg, "round r1: 1 of its items has been "
