@@ -202,12 +202,18 @@ check-layering:
 
 # Line and branch coverage of the whole suite (C and Python layers), per
 # folder: an instrumented build, the suite, then tests/coverage.py (gcovr).
-# Leaves the tree instrumented: `make` rebuilds it plainly.
+# Leaves the tree instrumented: `make` rebuilds it plainly.  The suite
+# runs with COVERAGE=1 in its environment, so a test that runs make
+# itself (tests/test_build.py, the server install) keeps the build
+# instrumented rather than rebuilding it plainly under the tests that
+# follow.  (A run as another account, in the server install's tests,
+# cannot write its counts into this tree: those tests send them to the
+# account's home, see tests/test_server.py.)
 coverage:
 	@command -v gcovr >/dev/null || { echo 'coverage needs gcovr (Debian: gcovr)' >&2; exit 1; }
 	@find . -name '*.gcda' -delete
 	@$(MAKE) --no-print-directory COVERAGE=1 test-build
-	-@$(PYTHON) tests/run.py $(TEST_BIN)
+	-@COVERAGE=1 $(PYTHON) tests/run.py $(TEST_BIN)
 	@$(PYTHON) tests/coverage.py
 
 demo: deps

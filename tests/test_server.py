@@ -130,6 +130,11 @@ class ServerInstall(unittest.TestCase):
             base.append("BUGCODER_STUDY=" + study)
         for k, v in (env or {}).items():
             base.append(k + "=" + v)
+        # under `make coverage` the binary is instrumented, and this
+        # account cannot write its counts into the tree: they go to its
+        # home (gcov would otherwise complain on the stderr read here)
+        if os.environ.get("COVERAGE"):
+            base.append("GCOV_PREFIX=" + os.path.join(home, ".gcov"))
         cmd = (["runuser", "-u", user, "--"] + base +
                ["sh", "-c", 'umask %03o; cd "$HOME" && exec "$@"' % umask,
                 "sh", binary or cls.bin] + list(args))
