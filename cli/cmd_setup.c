@@ -435,6 +435,7 @@ out:
 	codebook_release(&cb);
 	free(file);
 	free(maps);
+	free(splits);
 	free(pos);
 	return ret;
 }

@@ -297,7 +297,7 @@ static void test_all_and_repo(void **state)
 	char *got;
 
 	OK(round_create(&f->st, &f->owner, &s, &r, e_));
-	assert_string_equal(r.spec, "items: repo:p/q in no round at creation");
+	assert_string_equal(r.spec, "items: repo:p/q free for coding at creation");
 	assert_int_equal(r.nr_items, 4);
 	round_info_release(&r);
 	got = members_of(&f->st, "p");
@@ -306,7 +306,7 @@ static void test_all_and_repo(void **state)
 
 	s.name = "p2";
 	refused(f, &f->owner, &s, ERR_INPUT, "round p2 would have no items: "
-		"every item of that repository is in a round already");
+		"every item of that repository is in a coding round already");
 	s.items = "all";
 	s.name = "rest";
 	OK(round_create(&f->st, &f->owner, &s, NULL, e_));
@@ -315,7 +315,7 @@ static void test_all_and_repo(void **state)
 	free(got);
 	s.name = "more";
 	refused(f, &f->owner, &s, ERR_INPUT, "round more would have no items: "
-		"every item is in a round already");
+		"every item is in a coding round already");
 }
 
 static void test_items_from_file(void **state)
@@ -418,7 +418,7 @@ static void test_sample_counts(void **state)
 	s.name = "m";
 	s.sample = "8";
 	refused(f, &f->owner, &s, ERR_INPUT,
-		"--sample 8: only 7 items are in no round yet");
+		"--sample 8: only 7 items are free for the round");
 	s.sample = "2.5";
 	refused(f, &f->owner, &s, ERR_INPUT,
 		"--sample 2.5: expected N or P% (e.g. 40 or 40%)");
@@ -604,7 +604,7 @@ static void test_unfinished_move(void **state)
 	OK(round_create(&f->st, &f->owner, &s, NULL, e_));
 	s.name = "none";
 	refused(f, &f->owner, &s, ERR_INPUT, "round none would have no items: "
-		"every item is in a round already; round r1 is closed with "
+		"every item is in a coding round already; round r1 is closed with "
 		"items unfinished, which --items unfinished:r1 moves");
 	s.items = "o/r#1";
 	refused(f, &f->owner, &s, ERR_INPUT, "o/r#1 is already in round r1 "
