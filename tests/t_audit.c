@@ -770,6 +770,30 @@ static void test_replay_head(void **state)
 	free(path2);
 }
 
+/* A study of today's schema taken back to version 10, as the program
+ * before the replay left it: the design's tables (12) and the replay's
+ * baseline and detail column (11) undone. */
+#define BACK_TO_SCHEMA_10 \
+	"DROP TABLE recodes; DROP TABLE screen_decisions;" \
+	"DROP TABLE screen_labels; DROP TABLE screen_assignments;" \
+	"ALTER TABLE rounds DROP COLUMN reasons;" \
+	"ALTER TABLE rounds DROP COLUMN kind;" \
+	"DROP TABLE replay_base_meta; DROP TABLE replay_base_members;" \
+	"DROP TABLE replay_base_codebooks; DROP TABLE " \
+	"replay_base_rounds; DROP TABLE replay_base_round_annotators;" \
+	"DROP TABLE replay_base_assignments; DROP TABLE " \
+	"replay_base_round_gates; DROP TABLE replay_base_round_frozen;" \
+	"DROP TABLE replay_base_round_submissions; DROP TABLE " \
+	"replay_base_round_labels; DROP TABLE replay_base_proposals;" \
+	"DROP TABLE replay_base_labels; DROP TABLE " \
+	"replay_base_submissions; DROP TABLE replay_base_memos;" \
+	"DROP TABLE replay_base_flags; DROP TABLE " \
+	"replay_base_resolutions; DROP TABLE replay_base_settled;" \
+	"DROP TABLE replay_base_evidence; DROP TABLE " \
+	"replay_base_machine_answers;" \
+	"ALTER TABLE audit DROP COLUMN detail;" \
+	"PRAGMA user_version = 10"
+
 /* A study of schema version 9, written by the program before the replay
  * (state without detail rows): its state becomes the baseline, and the
  * replay goes on from there. */
@@ -797,25 +821,7 @@ static void test_replay_baseline_of_an_older_study(void **state)
 		"VALUES ('o/r', 1, 'one', 'b', 't0');"
 		"INSERT INTO labels VALUES (1, 1, 'symptom', 'crash', '1.0', "
 		"NULL, 't1');"
-		"DROP TABLE recodes; DROP TABLE screen_decisions;"
-		"DROP TABLE screen_labels; DROP TABLE screen_assignments;"
-		"ALTER TABLE rounds DROP COLUMN reasons;"
-		"ALTER TABLE rounds DROP COLUMN kind;"
-		"DROP TABLE replay_base_meta; DROP TABLE replay_base_members;"
-		"DROP TABLE replay_base_codebooks; DROP TABLE "
-		"replay_base_rounds; DROP TABLE replay_base_round_annotators;"
-		"DROP TABLE replay_base_assignments; DROP TABLE "
-		"replay_base_round_gates; DROP TABLE replay_base_round_frozen;"
-		"DROP TABLE replay_base_round_submissions; DROP TABLE "
-		"replay_base_round_labels; DROP TABLE replay_base_proposals;"
-		"DROP TABLE replay_base_labels; DROP TABLE "
-		"replay_base_submissions; DROP TABLE replay_base_memos;"
-		"DROP TABLE replay_base_flags; DROP TABLE "
-		"replay_base_resolutions; DROP TABLE replay_base_settled;"
-		"DROP TABLE replay_base_evidence; DROP TABLE "
-		"replay_base_machine_answers;"
-		"ALTER TABLE audit DROP COLUMN detail;"
-		"PRAGMA user_version = 10");
+		BACK_TO_SCHEMA_10);
 	store_close(&st);
 
 	/* opened: migrated, the baseline taken */
@@ -884,25 +890,7 @@ static void test_replay_baseline_of_an_older_study(void **state)
 		"VALUES ('o/r', 1, 'one', 'b', 't0');"
 		"INSERT INTO labels VALUES (1, 2, 'symptom', 'crash', '1.0', "
 		"NULL, 't1');"
-		"DROP TABLE recodes; DROP TABLE screen_decisions;"
-		"DROP TABLE screen_labels; DROP TABLE screen_assignments;"
-		"ALTER TABLE rounds DROP COLUMN reasons;"
-		"ALTER TABLE rounds DROP COLUMN kind;"
-		"DROP TABLE replay_base_meta; DROP TABLE replay_base_members;"
-		"DROP TABLE replay_base_codebooks; DROP TABLE "
-		"replay_base_rounds; DROP TABLE replay_base_round_annotators;"
-		"DROP TABLE replay_base_assignments; DROP TABLE "
-		"replay_base_round_gates; DROP TABLE replay_base_round_frozen;"
-		"DROP TABLE replay_base_round_submissions; DROP TABLE "
-		"replay_base_round_labels; DROP TABLE replay_base_proposals;"
-		"DROP TABLE replay_base_labels; DROP TABLE "
-		"replay_base_submissions; DROP TABLE replay_base_memos;"
-		"DROP TABLE replay_base_flags; DROP TABLE "
-		"replay_base_resolutions; DROP TABLE replay_base_settled;"
-		"DROP TABLE replay_base_evidence; DROP TABLE "
-		"replay_base_machine_answers;"
-		"ALTER TABLE audit DROP COLUMN detail;"
-		"PRAGMA user_version = 10");
+		BACK_TO_SCHEMA_10);
 	store_close(&st);
 	assert_int_equal(store_open(&st, path.ptr, 0, &e), 0);
 	assert_int_equal(member_resolve(&st, NULL, &owner, &e), 0);
