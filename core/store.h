@@ -26,7 +26,7 @@
 #include "core/buf.h"
 #include "core/err.h"
 
-#define STORE_SCHEMA_VERSION 12
+#define STORE_SCHEMA_VERSION 13
 
 enum store_flags {
 	STORE_CREATE = 1 << 0,	/* create the file; fail if it exists */

@@ -91,6 +91,7 @@ class Study:
     # How to take a study back from schema version v to v - 1, newest
     # first: tests of a migration make an older study out of a new one.
     UNDO = {
+        13: "DROP INDEX items_missing;",
         12: "DROP TABLE recodes;"
             "DROP TABLE screen_decisions;"
             "DROP TABLE screen_labels;"

@@ -227,7 +227,8 @@ static void test_migration_chains_old_rows(void **state)
 	buf_addf(&path, "%s/old.db", tmpdir);
 	assert_int_equal(store_open(&st, path.ptr, STORE_CREATE, &e), 0);
 	five_rows(&st);
-	exec_ok(&st, "DROP TABLE recodes;"	/* 11 -> 12 undone */
+	exec_ok(&st, "DROP INDEX items_missing;"	/* 12 -> 13 undone */
+		"DROP TABLE recodes;"	/* 11 -> 12 undone */
 		"DROP TABLE screen_decisions;"
 		"DROP TABLE screen_labels;"
 		"DROP TABLE screen_assignments;"
@@ -771,9 +772,11 @@ static void test_replay_head(void **state)
 }
 
 /* A study of today's schema taken back to version 10, as the program
- * before the replay left it: the design's tables (12) and the replay's
- * baseline and detail column (11) undone. */
+ * before the replay left it: the index of unfetched items (13), the
+ * design's tables (12) and the replay's baseline and detail column (11)
+ * undone. */
 #define BACK_TO_SCHEMA_10 \
+	"DROP INDEX items_missing;" \
 	"DROP TABLE recodes; DROP TABLE screen_decisions;" \
 	"DROP TABLE screen_labels; DROP TABLE screen_assignments;" \
 	"ALTER TABLE rounds DROP COLUMN reasons;" \

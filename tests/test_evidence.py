@@ -109,7 +109,7 @@ class Evidence(unittest.TestCase):
                               " line_to, quote FROM evidence ORDER BY id")
         self.s.downgrade(9)
         self.s.ok("status")
-        self.assertEqual(self.s.query("PRAGMA user_version"), [(12,)])
+        self.assertEqual(self.s.query("PRAGMA user_version"), [(13,)])
         self.assertEqual(self.s.query(
             "SELECT id, dimension, pane, path, line_from, line_to, quote "
             "FROM evidence ORDER BY id"), before)
