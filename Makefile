@@ -196,6 +196,8 @@ check-layering:
 		echo 'core/ and exports/ must not include curses' >&2; exit 1; fi
 	@if grep -nE 'sqlite3_|store_(prepare|exec)' cli/*.[ch] tui/*.[ch] 2>/dev/null; then \
 		echo 'cli/ and tui/ hold no SQL: read and write the study through core/' >&2; exit 1; fi
+	@if grep -nE 'sqlite3|store_(prepare|exec|step|cached)' exports/*.[ch] 2>/dev/null; then \
+		echo 'exports/ only writes: it reads the study through core/ (rawlabels, records, agreed, ...)' >&2; exit 1; fi
 	@if grep -nE 'getenv *\( *("BUGCODER_|[^") ])' core/*.c cli/*.c tui/*.c exports/*.c 2>/dev/null | \
 		grep -vE '^core/priv\.c:|getenv *\( *"BUGCODER_STUDY"'; then \
 		echo 'test hooks (BUGCODER_*) are read through priv_hook_env() only, which ignores them in a privileged program' >&2; exit 1; fi

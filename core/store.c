@@ -1922,3 +1922,13 @@ fail:
 		store_rollback(st);
 	return -1;
 }
+
+int store_read_begin(struct store *st, struct err *e)
+{
+	return store_exec(st, "SAVEPOINT read_snapshot", e);
+}
+
+void store_read_end(struct store *st)
+{
+	store_exec(st, "RELEASE read_snapshot", NULL);
+}

@@ -181,6 +181,12 @@ int store_begin(struct store *st, struct err *e);
 int store_commit(struct store *st, struct err *e);
 void store_rollback(struct store *st);
 
+/* One snapshot for many reads: between store_read_begin() and
+ * store_read_end() every read sees the study as it was at the first,
+ * though others write meanwhile (a savepoint; pairs nest). */
+int store_read_begin(struct store *st, struct err *e);
+void store_read_end(struct store *st);
+
 /* How long a write waits for another writer before ERR_BUSY: `ms`, or
  * the default (several seconds) when ms < 0.  The screen waits briefly
  * and retries while it stays responsive. */

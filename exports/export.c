@@ -14,6 +14,7 @@
 #include "core/adjudicate.h"
 #include "core/evidence.h"
 #include "core/rawlabels.h"
+#include "core/records.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -550,109 +551,117 @@ static const char *const res_cols[] = {
 	"resolved_at", "kind", NULL
 };
 
+/* What a row callback of the resolutions and memos exports writes with. */
+struct rows_out {
+	const struct actor *a;
+	struct export_opts *o;
+	FILE *out;
+	struct csv_out w;
+	struct buf line, name, flags;
+	struct progress p;
+	struct store *st;
+	struct row_namer nm;
+};
+
+static void rows_out_init(struct rows_out *r, struct store *st,
+			  const struct actor *a, struct export_opts *o,
+			  FILE *out)
+{
+	memset(r, 0, sizeof(*r));
+	r->st = st;
+	r->a = a;
+	r->o = o;
+	r->out = out;
+	r->line = (struct buf)BUF_INIT;
+	r->name = (struct buf)BUF_INIT;
+	r->flags = (struct buf)BUF_INIT;
+	r->nm.coder = (struct buf)BUF_INIT;
+	progress_init(&r->p, o, out);
+	csvw_init(&r->w, out, csv_flags(o));
+}
+
+static void rows_out_release(struct rows_out *r)
+{
+	csvw_release(&r->w);
+	buf_release(&r->line);
+	buf_release(&r->name);
+	buf_release(&r->flags);
+	row_namer_release(&r->nm);
+}
+
+/* The CSV header, when CSV is written. */
+static int rows_out_header(struct rows_out *r, const char *const *cols,
+			   struct err *e)
+{
+	if (r->o->format != EXPORT_CSV)
+		return 0;
+	csvw_header(&r->w, cols);
+	if (csvw_end(&r->w) < 0)
+		return err_set(e, ERR_IO, "writing the export failed");
+	return 0;
+}
+
+static int resolution_out(const struct resolution_row *v, void *data,
+			  struct err *e)
+{
+	struct rows_out *r = data;
+	int bad;
+
+	/* a resolution shows what every coder chose */
+	if (!access_rule(r->a, 0, v->in_round, v->closed))
+		return 0;
+	item_name(&r->name, v->repo, v->number);
+	if (r->o->format == EXPORT_CSV) {
+		csvw_key(&r->w, r->name.ptr);
+		csvw_key(&r->w, v->dimension);
+		csvw_key(&r->w, v->coder1);
+		csvw_key(&r->w, v->coder1_codes);
+		csvw_key(&r->w, v->coder2);
+		csvw_key(&r->w, v->coder2_codes);
+		csvw_key(&r->w, v->final);
+		csvw_text(&r->w, v->rationale);
+		csvw_key(&r->w, v->cause);
+		csvw_key(&r->w, v->adjudicator);
+		csvw_text(&r->w, v->resolved_at);
+		csvw_key(&r->w, v->kind);
+		bad = csvw_end(&r->w);
+	} else {
+		struct json_out j;
+
+		jsonw_begin(&j, &r->line);
+		jsonw_str(&j, "item", r->name.ptr);
+		jsonw_str(&j, "dimension", v->dimension);
+		jsonw_str(&j, "coder1", v->coder1);
+		jsonw_list(&j, "coder1_codes", v->coder1_codes, ';', 0);
+		jsonw_str(&j, "coder2", v->coder2);
+		jsonw_list(&j, "coder2_codes", v->coder2_codes, ';', 0);
+		jsonw_list(&j, "final", v->final, ';', 0);
+		jsonw_str(&j, "rationale", v->rationale);
+		jsonw_str(&j, "cause", v->cause);
+		jsonw_str(&j, "adjudicator", v->adjudicator);
+		jsonw_str(&j, "resolved_at", v->resolved_at);
+		jsonw_str(&j, "kind", v->kind);
+		jsonw_end(&j);
+		bad = write_line(r->out, &r->line);
+	}
+	return progress_row(&r->p, bad, e);
+}
+
 int export_resolutions(struct store *st, const struct actor *a,
 		       struct export_opts *o, FILE *out, struct err *e)
 {
-	struct csv_out w;
-	struct buf line = BUF_INIT, name = BUF_INIT;
-	struct progress p;
-	sqlite3_stmt *s = NULL;
-	int rc, ret = -1;
+	struct rows_out r;
+	int ret = -1;
 
-	progress_init(&p, o, out);
-	csvw_init(&w, out, csv_flags(o));
-	if (require_member(a, e) < 0)
+	rows_out_init(&r, st, a, o, out);
+	if (require_member(a, e) < 0 ||
+	    (o->round && agreed_check_round(st, o->round, e) < 0) ||
+	    rows_out_header(&r, res_cols, e) < 0 ||
+	    records_resolutions(st, o->round, resolution_out, &r, e) < 0)
 		goto out;
-	if (o->round && agreed_check_round(st, o->round, e) < 0)
-		goto out;
-	s = store_prepare(st,
-		"SELECT i.repo, i.number, s.dimension, s.coder1, "
-		" s.coder1_codes, s.coder2, s.coder2_codes, s.code, "
-		" s.rationale, s.cause, m.name, s.resolved_at, "
-		" a.round_id IS NOT NULL, r.closed_at IS NOT NULL, "
-		" 'resolution', s.item_id "
-		"FROM resolutions s JOIN items i ON i.id = s.item_id "
-		"LEFT JOIN members m ON m.id = s.adjudicator_id "
-		"LEFT JOIN assignments a ON a.item_id = s.item_id "
-		"LEFT JOIN rounds r ON r.id = a.round_id "
-		"WHERE (?1 IS NULL OR r.name = ?1) "
-		"UNION ALL "
-		"SELECT i.repo, i.number, '', NULL, NULL, NULL, NULL, '', "
-		" t.note, NULL, m.name, t.settled_at, "
-		" a.round_id IS NOT NULL, r.closed_at IS NOT NULL, "
-		" 'settled', t.item_id "
-		"FROM settled t JOIN items i ON i.id = t.item_id "
-		"LEFT JOIN members m ON m.id = t.adjudicator_id "
-		"LEFT JOIN assignments a ON a.item_id = t.item_id "
-		"LEFT JOIN rounds r ON r.id = a.round_id "
-		"WHERE (?1 IS NULL OR r.name = ?1) "
-		"ORDER BY 16, 15, 3", e);
-	if (!s)
-		goto out;
-	store_bind_text(s, 1, o->round);
-	if (o->format == EXPORT_CSV) {
-		csvw_header(&w, res_cols);
-		if (csvw_end(&w) < 0) {
-			err_set(e, ERR_IO, "writing the export failed");
-			goto out;
-		}
-	}
-	while ((rc = store_step(st, s, "reading resolutions", e)) > 0) {
-		const char *v[15];
-		int i, bad;
-
-		/* a resolution shows what every coder chose */
-		if (!access_rule(a, 0, sqlite3_column_int(s, 12),
-				 sqlite3_column_int(s, 13)))
-			continue;
-
-		for (i = 0; i < 15; i++)
-			v[i] = (const char *)sqlite3_column_text(s, i);
-		item_name(&name, v[0], sqlite3_column_int64(s, 1));
-		if (o->format == EXPORT_CSV) {
-			csvw_key(&w, name.ptr);
-			csvw_key(&w, v[2]);
-			csvw_key(&w, v[3]);
-			csvw_key(&w, v[4]);
-			csvw_key(&w, v[5]);
-			csvw_key(&w, v[6]);
-			csvw_key(&w, v[7]);
-			csvw_text(&w, v[8]);
-			csvw_key(&w, v[9]);
-			csvw_key(&w, v[10]);
-			csvw_text(&w, v[11]);
-			csvw_key(&w, v[14]);
-			bad = csvw_end(&w);
-		} else {
-			struct json_out j;
-
-			jsonw_begin(&j, &line);
-			jsonw_str(&j, "item", name.ptr);
-			jsonw_str(&j, "dimension", v[2]);
-			jsonw_str(&j, "coder1", v[3]);
-			jsonw_list(&j, "coder1_codes", v[4], ';', 0);
-			jsonw_str(&j, "coder2", v[5]);
-			jsonw_list(&j, "coder2_codes", v[6], ';', 0);
-			jsonw_list(&j, "final", v[7], ';', 0);
-			jsonw_str(&j, "rationale", v[8]);
-			jsonw_str(&j, "cause", v[9]);
-			jsonw_str(&j, "adjudicator", v[10]);
-			jsonw_str(&j, "resolved_at", v[11]);
-			jsonw_str(&j, "kind", v[14]);
-			jsonw_end(&j);
-			bad = write_line(out, &line);
-		}
-		if (progress_row(&p, bad, e) < 0)
-			goto out;
-	}
-	if (rc < 0)
-		goto out;
-	ret = finish(&p, e);
+	ret = finish(&r.p, e);
 out:
-	sqlite3_finalize(s);
-	csvw_release(&w);
-	buf_release(&line);
-	buf_release(&name);
+	rows_out_release(&r);
 	return ret;
 }
 
@@ -669,112 +678,66 @@ static const char *const memo_cols[] = {
 	"item", "annotator", "memo", "flags", "updated_at", NULL
 };
 
+static int memo_out(const struct memo_row *v, void *data, struct err *e)
+{
+	struct rows_out *r = data;
+	const char *user;
+	int bad;
+
+	switch (name_row(r->st, r->a, &r->nm, v->item_id, v->member_id,
+			 v->member, v->in_round, v->closed, v->decided, &user,
+			 e)) {
+	case -1:
+		return -1;
+	case 0:
+		return 0;
+	}
+	buf_reset(&r->flags);
+	if (v->discuss)
+		buf_addstr(&r->flags, "discuss");
+	if (v->uncertain)
+		buf_addstr(&r->flags, r->flags.len ? ";uncertain" :
+			   "uncertain");
+	item_name(&r->name, v->repo, v->number);
+	if (r->o->format == EXPORT_CSV) {
+		csvw_key(&r->w, r->name.ptr);
+		csvw_key(&r->w, user);
+		csvw_text(&r->w, v->memo);
+		csvw_key(&r->w, r->flags.ptr);
+		csvw_text(&r->w, v->updated_at);
+		bad = csvw_end(&r->w);
+	} else {
+		struct json_out j;
+
+		jsonw_begin(&j, &r->line);
+		jsonw_str(&j, "item", r->name.ptr);
+		jsonw_str(&j, "annotator", user);
+		jsonw_str(&j, "memo", v->memo ? v->memo : "");
+		jsonw_list(&j, "flags", r->flags.ptr, ';', 0);
+		jsonw_str(&j, "updated_at", v->updated_at);
+		jsonw_end(&j);
+		bad = write_line(r->out, &r->line);
+	}
+	return progress_row(&r->p, bad, e);
+}
+
 int export_memos(struct store *st, const struct actor *a,
 		 struct export_opts *o, FILE *out, struct err *e)
 {
-	struct csv_out w;
-	struct buf line = BUF_INIT, name = BUF_INIT;
-	struct buf flags = BUF_INIT;
-	struct row_namer nm = { 0, NULL, BUF_INIT, 0, 0 };
-	struct progress p;
-	sqlite3_stmt *s = NULL;
-	int rc, ret = -1;
+	struct rows_out r;
+	int ret = -1;
 
-	progress_init(&p, o, out);
-	csvw_init(&w, out, csv_flags(o));
+	rows_out_init(&r, st, a, o, out);
 	if (require_member(a, e) < 0 ||
 	    (o->round && agreed_check_round(st, o->round, e) < 0))
 		goto out;
-	if ((nm.blind = access_blind(st, e)) < 0)
+	if ((r.nm.blind = access_blind(st, e)) < 0 ||
+	    rows_out_header(&r, memo_cols, e) < 0 ||
+	    records_memos(st, o->round, memo_out, &r, e) < 0)
 		goto out;
-	s = store_prepare(st,
-		"WITH k AS (SELECT item_id, member_id, max(at) AS at FROM "
-		" (SELECT item_id, member_id, updated_at AS at FROM memos "
-		"  UNION ALL SELECT item_id, member_id, set_at FROM flags) "
-		" GROUP BY item_id, member_id) "
-		"SELECT i.repo, i.number, m.name, (SELECT text FROM memos x "
-		"  WHERE x.item_id = k.item_id AND x.member_id = k.member_id), "
-		" EXISTS (SELECT 1 FROM flags f WHERE f.item_id = k.item_id "
-		"  AND f.member_id = k.member_id AND f.flag = 'discuss'), "
-		" EXISTS (SELECT 1 FROM flags f WHERE f.item_id = k.item_id "
-		"  AND f.member_id = k.member_id AND f.flag = 'uncertain'), "
-		" k.at, k.item_id, k.member_id, "
-		" a.round_id IS NOT NULL, r.closed_at IS NOT NULL, "
-		" EXISTS (SELECT 1 FROM resolutions x WHERE x.item_id = "
-		"  k.item_id) OR EXISTS (SELECT 1 FROM settled x WHERE "
-		"  x.item_id = k.item_id) "
-		"FROM k JOIN items i ON i.id = k.item_id "
-		"JOIN members m ON m.id = k.member_id "
-		"LEFT JOIN assignments a ON a.item_id = k.item_id "
-		"LEFT JOIN rounds r ON r.id = a.round_id "
-		"WHERE (?1 IS NULL OR r.name = ?1) "
-		"ORDER BY k.item_id, k.member_id", e);
-	if (!s)
-		goto out;
-	store_bind_text(s, 1, o->round);
-	if (o->format == EXPORT_CSV) {
-		csvw_header(&w, memo_cols);
-		if (csvw_end(&w) < 0) {
-			err_set(e, ERR_IO, "writing the export failed");
-			goto out;
-		}
-	}
-	while ((rc = store_step(st, s, "reading memos and flags", e)) > 0) {
-		const char *user = (const char *)sqlite3_column_text(s, 2);
-		const char *memo = (const char *)sqlite3_column_text(s, 3);
-		const char *at = (const char *)sqlite3_column_text(s, 6);
-		long long item_id = sqlite3_column_int64(s, 7);
-		long long member_id = sqlite3_column_int64(s, 8);
-		int bad;
-
-		switch (name_row(st, a, &nm, item_id, member_id, user,
-				 sqlite3_column_int(s, 9), sqlite3_column_int(s, 10),
-				 sqlite3_column_int(s, 11), &user, e)) {
-		case -1:
-			goto out;
-		case 0:
-			continue;
-		}
-		buf_reset(&flags);
-		if (sqlite3_column_int(s, 4))
-			buf_addstr(&flags, "discuss");
-		if (sqlite3_column_int(s, 5))
-			buf_addstr(&flags, flags.len ? ";uncertain" :
-				   "uncertain");
-		item_name(&name, (const char *)sqlite3_column_text(s, 0),
-			  sqlite3_column_int64(s, 1));
-		if (o->format == EXPORT_CSV) {
-			csvw_key(&w, name.ptr);
-			csvw_key(&w, user);
-			csvw_text(&w, memo);
-			csvw_key(&w, flags.ptr);
-			csvw_text(&w, at);
-			bad = csvw_end(&w);
-		} else {
-			struct json_out j;
-
-			jsonw_begin(&j, &line);
-			jsonw_str(&j, "item", name.ptr);
-			jsonw_str(&j, "annotator", user);
-			jsonw_str(&j, "memo", memo ? memo : "");
-			jsonw_list(&j, "flags", flags.ptr, ';', 0);
-			jsonw_str(&j, "updated_at", at);
-			jsonw_end(&j);
-			bad = write_line(out, &line);
-		}
-		if (progress_row(&p, bad, e) < 0)
-			goto out;
-	}
-	if (rc < 0)
-		goto out;
-	ret = finish(&p, e);
+	ret = finish(&r.p, e);
 out:
-	sqlite3_finalize(s);
-	csvw_release(&w);
-	buf_release(&line);
-	buf_release(&name);
-	buf_release(&flags);
-	row_namer_release(&nm);
+	rows_out_release(&r);
 	return ret;
 }
 

@@ -141,7 +141,7 @@ int figures_build(struct store *st, const struct actor *a,
 	probe.measuring = 1;
 	probe.w = FIG_WIDTH;
 	/* every report from one snapshot */
-	if (store_exec(st, "SAVEPOINT figures_read", e) < 0)
+	if (store_read_begin(st, e) < 0)
 		goto out;
 	in_savepoint = 1;
 	ro.format = SUMMARY_JSON;
@@ -174,7 +174,7 @@ int figures_build(struct store *st, const struct actor *a,
 	ret = 0;
 out:
 	if (in_savepoint)
-		store_exec(st, "RELEASE figures_read", NULL);
+		store_read_end(st);
 	cJSON_Delete(root);
 	summary_free(main);
 	cairo_destroy(probe.cr);

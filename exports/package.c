@@ -20,6 +20,7 @@
 #include "core/audit.h"
 #include "core/buf.h"
 #include "core/machine.h"
+#include "core/records.h"
 #include "exports/agree_report.h"
 #include "exports/atomic.h"
 #include "exports/csv_out.h"
@@ -383,12 +384,35 @@ static void file_safe(struct buf *b, const char *s)
 			      (*s >= 'A' && *s <= 'Z')) ? *s : '_');
 }
 
+/* write_codebooks()'s row callback */
+struct codebooks_out {
+	struct pkg *p;
+	struct buf name;
+	int n;
+};
+
+static int codebook_out(const struct codebook_row *r, void *data,
+			struct err *e)
+{
+	struct codebooks_out *c = data;
+
+	buf_reset(&c->name);
+	buf_addf(&c->name, "codebooks/%d-", ++c->n);
+	file_safe(&c->name, r->version ? r->version : "");
+	buf_addstr(&c->name, ".json");
+	if (write_text(c->p, c->name.ptr, r->json, r->len, e) < 0)
+		return -1;
+	if (r->current &&
+	    write_text(c->p, "codebook.json", r->json, r->len, e) < 0)
+		return -1;
+	return 0;
+}
+
 static int write_codebooks(struct pkg *p, struct store *st, struct err *e)
 {
-	struct buf name = BUF_INIT;
-	sqlite3_stmt *s;
+	struct codebooks_out c = { p, BUF_INIT, 0 };
 	char *sub;
-	int rc, n = 0, ret = -1;
+	int ret;
 
 	sub = join(p->tmp, "codebooks");
 	if (mkdir(sub, 0700) < 0 || chmod(sub, p->dir_mode) < 0) {
@@ -398,33 +422,8 @@ static int write_codebooks(struct pkg *p, struct store *st, struct err *e)
 	}
 	free(sub);
 	p->has_subdir = 1;
-	s = store_prepare(st, "SELECT version, json, current FROM codebooks "
-			  "ORDER BY id", e);
-	if (!s)
-		return -1;
-	while ((rc = store_step(st, s, "reading codebooks", e)) > 0) {
-		const char *ver = (const char *)sqlite3_column_text(s, 0);
-		const char *json = (const char *)sqlite3_column_text(s, 1);
-		size_t len = (size_t)sqlite3_column_bytes(s, 1);
-
-		buf_reset(&name);
-		buf_addf(&name, "codebooks/%d-", ++n);
-		file_safe(&name, ver ? ver : "");
-		buf_addstr(&name, ".json");
-		if (write_text(p, name.ptr, json, len, e) < 0)
-			goto out;
-		if (sqlite3_column_int(s, 2) &&
-		    write_text(p, "codebook.json", json, len, e) < 0)
-			goto out;
-	}
-	if (rc < 0) {
-		;
-		goto out;
-	}
-	ret = 0;
-out:
-	sqlite3_finalize(s);
-	buf_release(&name);
+	ret = records_codebooks(st, codebook_out, &c, e);
+	buf_release(&c.name);
 	return ret;
 }
 
@@ -993,7 +992,7 @@ int package_write(struct store *st, const struct actor *a,
 	if (make_tmpdir(&p, dir, e) < 0)
 		return -1;
 	/* one snapshot for every file, though annotators keep working */
-	if (store_exec(st, "SAVEPOINT package_read", e) < 0)
+	if (store_read_begin(st, e) < 0)
 		goto out;
 	in_savepoint = 1;
 	store_now(now);
@@ -1059,7 +1058,7 @@ int package_write(struct store *st, const struct actor *a,
 	ret = 0;
 out:
 	if (in_savepoint)
-		store_exec(st, "RELEASE package_read", NULL);
+		store_read_end(st);
 	if (ret < 0)
 		remove_tmp(&p);
 	pkg_release(&p);
