@@ -651,13 +651,6 @@ static void idle_cb(void *ctx)
 	store_checkpoint(adj->scr.st);
 }
 
-static void repaint_cb(void *ctx)
-{
-	struct adj *adj = ctx;
-
-	adj->scr.dirty = DIRTY_ALL;
-}
-
 static int done_cb(void *ctx)
 {
 	struct adj *adj = ctx;
@@ -890,7 +883,6 @@ int tui_adjudicate(struct store *st, const struct actor *a,
 		.draw = draw_cb,
 		.key = key_cb,
 		.done = done_cb,
-		.repaint = repaint_cb,
 		.idle = idle_cb,
 		.idle_ms = 3000,
 	};

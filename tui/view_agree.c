@@ -1163,13 +1163,6 @@ static int solo_done(void *ctx)
 	return scr->quit;
 }
 
-static void solo_repaint(void *ctx)
-{
-	struct screen *scr = ctx;
-
-	scr->dirty = DIRTY_ALL;
-}
-
 int tui_agree(struct store *st, const struct actor *a, const char *round,
 	      struct err *e)
 {
@@ -1180,7 +1173,6 @@ int tui_agree(struct store *st, const struct actor *a, const char *round,
 		.draw = solo_draw,
 		.key = solo_key,
 		.done = solo_done,
-		.repaint = solo_repaint,
 	};
 	struct round_info r;
 	int ret = -1, started = 0;

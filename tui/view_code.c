@@ -1066,13 +1066,6 @@ static void layout_cb(void *ctx, int rows, int cols)
 	layout(scr);
 }
 
-static void repaint_cb(void *ctx)
-{
-	struct screen *scr = ctx;
-
-	scr->dirty = DIRTY_ALL;
-}
-
 static int done_cb(void *ctx)
 {
 	struct screen *scr = ctx;
@@ -1388,7 +1381,6 @@ int tui_code(struct store *st, const struct actor *a, const char *name,
 		.draw = draw_cb,
 		.key = key_cb,
 		.done = done_cb,
-		.repaint = repaint_cb,
 		.idle = idle_cb,
 		.idle_ms = IDLE_MS,
 	};
