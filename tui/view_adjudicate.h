@@ -15,8 +15,10 @@
 #include "core/buf.h"
 #include "tui/screen.h"
 
+/* The adjudicator's screen's own state (scr->priv, allocated and freed
+ * by the frame). */
 struct adj {
-	struct screen scr;	/* first: views get a struct screen * */
+	struct screen *scr;	/* whose state this is */
 	long long *queue;	/* adjudicate_queue(), oldest first */
 	unsigned char *done;	/* per entry: needs nothing more now */
 	size_t nr_queue, nr_left;
@@ -39,7 +41,7 @@ struct adj {
 	size_t ev_dim;		/* ... this dimension */
 };
 
-#define ADJ(s) ((struct adj *)(s))
+#define ADJ(s) ((struct adj *)(s)->priv)
 
 /* view_adjudicate_coders.c */
 
@@ -88,6 +90,7 @@ void adj_next_evidence(struct adj *adj);
 
 /* view_adjudicate_panel.c */
 
-void adj_draw_panel(struct adj *adj);
+/* The resolution panel under the panes (screen_ops.draw_panel). */
+void adj_draw_panel(struct screen *scr);
 
 #endif

@@ -301,6 +301,6 @@ void adj_ask_rationale(struct adj *adj, size_t d, const char *const *codes,
 	dl->nr = n;
 	dl->source = xstrdup(source);
 	adj->sel = d;
-	adj->scr.dirty |= DIRTY_BAR;
-	screen_push(&adj->scr, &adj_dialog_view_ops, dl);
+	adj->scr->dirty |= DIRTY_BAR;
+	screen_push(adj->scr, &adj_dialog_view_ops, dl);
 }

@@ -1105,99 +1105,51 @@ const struct view_ops agree_view_ops = {
 	.pager = agree_pager,
 };
 
+struct view *screen_open_agreement(struct screen *scr, const char *round)
+{
+	return screen_push(scr, &agree_view_ops, round ? xstrdup(round) : NULL);
+}
+
 /* ---- the view as a screen of its own ---------------------------------- */
 
-static void solo_layout(void *ctx, int rows, int cols)
+static void solo_status(struct screen *scr)
 {
-	struct screen *scr = ctx;
-	int i;
-
-	scr->rows = rows;
-	scr->cols = cols;
-	scr->too_small = rows < SCREEN_MIN_ROWS || cols < SCREEN_MIN_COLS;
-	scr->dirty = DIRTY_ALL;
-	if (scr->too_small)
-		return;
-	scr->area_y = 0;
-	scr->area_rows = rows - 1;
-	if (scr->status)
-		delwin(scr->status);
-	scr->status = newwin(1, cols, rows - 1, 0);
-	if (!scr->status)
-		die("cannot create a %dx1 window", cols);
-	leaveok(scr->status, TRUE);
-	for (i = 0; i < scr->nr_overlays; i++)
-		scr->overlays[i]->ops->layout(scr->overlays[i]);
+	screen_draw_status(scr, "j/k dimension  Tab round  Space/b scroll  / "
+			   "search  ? help  q quit", NULL);
 }
 
-static void solo_draw(void *ctx)
+/* closing the view leaves the screen */
+static void solo_after_key(struct screen *scr)
 {
-	struct screen *scr = ctx;
-
-	if (scr->too_small) {
-		if (scr->dirty)
-			screen_draw_too_small(scr);
-		scr->dirty = 0;
-		return;
-	}
-	screen_draw_overlays(scr, (scr->dirty & DIRTY_ALL) == DIRTY_ALL);
-	if (scr->dirty & DIRTY_STATUS)
-		screen_draw_status(scr, "j/k dimension  Tab round  Space/b "
-				   "scroll  / search  ? help  q quit", NULL);
-	scr->dirty = 0;
-}
-
-static void solo_key(void *ctx, int key)
-{
-	struct screen *scr = ctx;
-
-	screen_route_key(scr, key);
 	if (!scr->nr_overlays)
 		scr->quit = 1;
 }
 
-static int solo_done(void *ctx)
-{
-	struct screen *scr = ctx;
-
-	return scr->quit;
-}
-
-int tui_agree(struct store *st, const struct actor *a, const char *round,
-	      struct err *e)
-{
-	struct screen scr;
-	struct ui_client client = {
-		.ctx = &scr,
-		.layout = solo_layout,
-		.draw = solo_draw,
-		.key = solo_key,
-		.done = solo_done,
-	};
-	struct round_info r;
-	int ret = -1, started = 0;
-
-	memset(&scr, 0, sizeof(scr));
-	memset(&r, 0, sizeof(r));
-	scr.st = st;
-	scr.actor = a;
-	scr.qpos = NOT_QUEUED;
-	scr.picking = -1;
-	scr.keymap = KEYMAP_AGREE;
-	scr.help_intro = "The agreement of the study's annotators, computed "
+static const struct screen_ops solo_screen_ops = {
+	.name = "agreement",
+	.keymap = KEYMAP_AGREE,
+	.help_intro = "The agreement of the study's annotators, computed "
 		"once when the screen opened: per dimension the kappa, its "
 		"95% confidence interval, the Landis & Koch band and the "
 		"number of bugs, per round and for the whole study; below, "
 		"the selected dimension's confusion matrix and how often "
 		"each annotator chose each code. An \"m\" marks the mean of "
 		"per-code kappas (a dimension of several codes per bug), an "
-		"\"F\" Fleiss' kappa (more than two annotators).";
-	/* no windows until the terminal is set up: nothing is laid out
-	 * before ui_run() */
-	scr.too_small = 1;
-	buf_init(&scr.msg, 0);
-	buf_init(&scr.last_search, 0);
-	edit_init(&scr.prompt, 0);
+		"\"F\" Fleiss' kappa (more than two annotators).",
+	.no_panes = 1,
+	.draw_status = solo_status,
+	.after_key = solo_after_key,
+};
+
+int tui_agree(struct store *st, const struct actor *a, const char *round,
+	      struct err *e)
+{
+	struct screen scr;
+	struct round_info r;
+	int ret = -1;
+
+	memset(&r, 0, sizeof(r));
+	screen_init(&scr, &solo_screen_ops, st, a);
 	if (study_codebook(st, &scr.cb, NULL, e) < 0)
 		goto out;
 	if (round) {
@@ -1205,30 +1157,13 @@ int tui_agree(struct store *st, const struct actor *a, const char *round,
 			goto out;
 		round_info_release(&r);
 	}
-	if (!screen_push(&scr, &agree_view_ops, round ? xstrdup(round) :
-			 NULL)) {
+	if (!screen_open_agreement(&scr, round)) {
 		err_set(e, ERR_INPUT, "%s", scr.msg.len ? scr.msg.ptr :
 			"cannot compute the agreement");
 		goto out;
 	}
-	if (ui_start(e) < 0)
-		goto out;
-	started = 1;
-	{
-		struct buf w = BUF_INIT;
-
-		if (ui_keys_warning(&w))
-			screen_msg(&scr, MSG_ERR, "%s", w.ptr);
-		buf_release(&w);
-	}
-	ret = ui_run(&client, e);
+	ret = screen_run(&scr, e);
 out:
-	screen_release_windows(&scr);
-	if (started)
-		ui_stop();
-	codebook_release(&scr.cb);
-	buf_release(&scr.msg);
-	buf_release(&scr.last_search);
-	edit_release(&scr.prompt);
+	screen_fini(&scr);
 	return ret;
 }

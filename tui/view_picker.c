@@ -446,12 +446,13 @@ static void picker_draw(struct view *v)
  * actor has not coded, or -1. */
 static long next_to_code(struct screen *scr, size_t dim)
 {
+	const struct coding *c = screen_coding(scr);
 	size_t n = scr->cb.nr_dims, k;
 
-	for (k = 1; k <= n; k++) {
+	for (k = 1; c && k <= n; k++) {
 		const struct dimension *d = &scr->cb.dims[(dim + k) % n];
 
-		if (d->required && !coding_dim(&scr->coding, d->key))
+		if (d->required && !coding_dim(c, d->key))
 			return (long)((dim + k) % n);
 	}
 	return -1;
@@ -492,7 +493,7 @@ static int pick(struct view *v, size_t code, int advance)
 		return H_REDRAW;
 	/* kept pending (the study is busy): the picker closes, so the keys
 	 * typed next cannot pick in another dimension meanwhile */
-	if (v->scr->pending)
+	if (screen_pick_pending(v->scr))
 		return H_CLOSE;
 	return mine ? move_on(v) : H_CLOSE;
 }
@@ -687,6 +688,14 @@ const struct view_ops picker_view_ops = {
 	.handle = picker_handle,
 	.close = picker_close,
 };
+
+void screen_open_picker(struct screen *scr, size_t dim)
+{
+	size_t *p = xmalloc(sizeof(*p));
+
+	*p = dim;
+	screen_push(scr, &picker_view_ops, p);
+}
 
 /* ---- proposing a code ----------------------------------------------- */
 
