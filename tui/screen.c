@@ -74,26 +74,24 @@ void screen_overlay_box(struct screen *scr, struct view *v, int max_rows,
 static void view_free(struct view *v)
 {
 	v->ops->close(v);
-	if (v->ops->priv_size)
-		free(v->priv);
+	free(v->priv);
 	if (v->win)
 		delwin(v->win);
 	free(v);
 }
 
-static struct view *push(struct screen *scr, const struct view_ops *ops,
-			 void *priv, const void *arg)
+struct view *screen_push_with(struct screen *scr, const struct view_ops *ops,
+			      const void *arg)
 {
 	struct view *v;
 
 	v = xcalloc(1, sizeof(*v));
 	v->ops = ops;
 	v->scr = scr;
-	v->priv = priv;
 	v->arg = arg;
-	if (ops->priv_size && !priv)
+	if (ops->priv_size)
 		v->priv = xcalloc(1, ops->priv_size);
-	/* open first: it takes over `priv`, which close then frees */
+	/* close() releases what a failed open() left */
 	if ((ops->open && ops->open(v) < 0) ||
 	    scr->nr_overlays == MAX_OVERLAYS) {
 		view_free(v);
@@ -107,16 +105,9 @@ static struct view *push(struct screen *scr, const struct view_ops *ops,
 	return v;
 }
 
-struct view *screen_push(struct screen *scr, const struct view_ops *ops,
-			 void *priv)
+struct view *screen_push(struct screen *scr, const struct view_ops *ops)
 {
-	return push(scr, ops, priv, NULL);
-}
-
-struct view *screen_push_with(struct screen *scr, const struct view_ops *ops,
-			      const void *arg)
-{
-	return push(scr, ops, NULL, arg);
+	return screen_push_with(scr, ops, NULL);
 }
 
 void screen_pop(struct screen *scr)
@@ -648,9 +639,18 @@ static void release_windows(struct screen *scr)
 
 	while (scr->nr_overlays)
 		screen_pop(scr);
-	for (i = 0; i < 2; i++)
-		if (scr->panes[i].ops)
-			scr->panes[i].ops->close(&scr->panes[i]);
+	for (i = 0; i < 2; i++) {
+		struct view *v = &scr->panes[i];
+
+		if (v->opened)
+			v->ops->close(v);
+		v->opened = 0;
+		free(v->priv);
+		v->priv = NULL;
+		if (v->win)
+			delwin(v->win);
+		v->win = NULL;
+	}
 	if (scr->hdr)
 		delwin(scr->hdr);
 	if (scr->bar)
@@ -780,9 +780,12 @@ void screen_init(struct screen *scr, const struct screen_ops *ops,
 	edit_init(&scr->prompt, 0);
 	if (!ops->no_panes)
 		for (i = 0; i < 2; i++) {
-			scr->panes[i].scr = scr;
-			scr->panes[i].ops = i == PANE_ISSUE ? &issue_view_ops :
-					    &diff_view_ops;
+			struct view *v = &scr->panes[i];
+
+			v->scr = scr;
+			v->ops = i == PANE_ISSUE ? &issue_view_ops :
+				 &diff_view_ops;
+			v->priv = xcalloc(1, v->ops->priv_size);
 		}
 	if (ops->private_size)
 		scr->priv = xcalloc(1, ops->private_size);
@@ -793,6 +796,20 @@ void screen_init(struct screen *scr, const struct screen_ops *ops,
 	scr->client.done = done_cb;
 	scr->client.idle = ops->idle ? idle_cb : NULL;
 	scr->client.idle_ms = ops->idle_ms;
+}
+
+void screen_open_panes(struct screen *scr)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		struct view *v = &scr->panes[i];
+
+		v->ops->open(v);
+		v->opened = 1;
+		if (!scr->too_small && scr->rows)
+			v->ops->layout(v);
+	}
 }
 
 void screen_set_idle(struct screen *scr, int ms)

@@ -58,11 +58,11 @@ struct evidence_cite;
 struct view_ops {
 	const char *name;
 	enum keymap_id keymap;
-	size_t priv_size;	/* the view's own state, allocated cleared
-				   by the framework before open() and
-				   freed after close(); 0: the view's
-				   business (v->priv as screen_push() gave
-				   it) */
+	size_t priv_size;	/* the view's own state (v->priv), allocated
+				   cleared by the framework before open()
+				   and freed after close() (a pane's: once,
+				   with the screen); close() releases what
+				   it holds, never v->priv itself */
 	int text_input;		/* unbound printable keys reach handle()
 				   as ACT_NONE with the key */
 	int paste;		/* so does TK_PASTE (a text field) */
@@ -104,6 +104,8 @@ struct view {
 	int y, x, rows, cols;	/* where layout put it */
 	int dirty;
 	void *priv;		/* the view's own state */
+	int opened;		/* a pane: open() ran (it runs again for
+				   every item shown) */
 	const void *arg;	/* what screen_push_with() was given (not
 				   owned) */
 };
@@ -267,17 +269,17 @@ int screen_is_codebook(const struct view *v);
 struct view *screen_open_agreement(struct screen *scr, const char *round);
 extern const struct view_ops proposals_view_ops;	/* view_proposals.c */
 
-/* Open an overlay on top of the others; `priv` is handed to the view
- * (it owns it from then on).  Returns the view or NULL. */
-struct view *screen_push(struct screen *scr, const struct view_ops *ops,
-			 void *priv);
-/* Open an overlay whose state the framework allocates (ops->priv_size),
- * handing it `arg` (v->arg, not owned: it must outlive the view).
- * Returns the view or NULL. */
+/* Open an overlay on top of the others, its state (ops->priv_size)
+ * allocated cleared.  Returns the view or NULL (open() failed, or too
+ * many overlays). */
+struct view *screen_push(struct screen *scr, const struct view_ops *ops);
+/* The same, handing open() `arg` (v->arg, not owned: what open() copies
+ * need not outlive the call; a view that reads it later needs it to
+ * outlive the view). */
 struct view *screen_push_with(struct screen *scr, const struct view_ops *ops,
 			      const void *arg);
-/* Close the topmost overlay: its close(), then its window and (with
- * priv_size) its state are freed. */
+/* Close the topmost overlay: its close(), then its window and its state
+ * are freed. */
 void screen_pop(struct screen *scr);
 /* The frame overlays use: the pane area with a margin. */
 void screen_overlay_box(struct screen *scr, struct view *v, int max_rows,
@@ -371,6 +373,9 @@ int screen_run(struct screen *scr, struct err *e);
  * terminal, ops->close() then free scr->priv, release the item, the
  * codebook and the status line. */
 void screen_fini(struct screen *scr);
+/* scr->item is new: the panes open (again) on it, laid out when the
+ * screen is. */
+void screen_open_panes(struct screen *scr);
 /* How long the loop waits without a key before ops->idle. */
 void screen_set_idle(struct screen *scr, int ms);
 

@@ -283,11 +283,7 @@ static int load_item(struct adj *adj, long long id, struct err *e)
 		if (adj->is.dims[d].status == DIM_DISAGREE)
 			adj->sel = d;
 	}
-	for (i = 0; i < 2; i++) {
-		scr->panes[i].ops->open(&scr->panes[i]);
-		if (!scr->too_small && scr->rows)
-			scr->panes[i].ops->layout(&scr->panes[i]);
-	}
+	screen_open_panes(scr);
 	if (old != s.nr_coders && !scr->too_small)
 		relayout(adj);
 	scr->dirty |= DIRTY_ALL;
@@ -742,7 +738,7 @@ static int adj_action(struct screen *scr, enum action a, int key)
 				   "discussion", scr->item_name);
 			return 1;
 		}
-		screen_push(scr, &adj_dialog_view_ops, adj_dialog_new(1, 0));
+		adj_ask_settle(adj);
 		return 1;
 	case ACT_SHOW_MEMOS:
 		screen_open_text(scr, &memos_text);

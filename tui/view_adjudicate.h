@@ -72,13 +72,12 @@ int adj_save_settle(struct adj *adj, const char *note);
 /* view_adjudicate_dialog.c */
 
 extern const struct view_ops adj_dialog_view_ops;
-/* A dialog (owned by the view it is pushed with) to settle (`settle`) or
- * to resolve dimension `dim`. */
-struct dialog *adj_dialog_new(int settle, size_t dim);
 /* Ask for the rationale of codes[0..n) for dimension d, taken from
  * `source` ("Coder 1's code" ...). */
 void adj_ask_rationale(struct adj *adj, size_t d, const char *const *codes,
 		       size_t n, const char *source);
+/* Ask for the note that settles the item's discussion. */
+void adj_ask_settle(struct adj *adj);
 
 /* view_adjudicate_evidence.c */
 

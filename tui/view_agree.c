@@ -754,8 +754,8 @@ static void scope_release(struct scope *sc)
 static int agree_open(struct view *v)
 {
 	struct screen *scr = v->scr;
-	char *want = v->priv;	/* the round to show first, or NULL */
-	struct agree_view *av = xcalloc(1, sizeof(*av));
+	const char *want = v->arg;	/* the round to show first, or NULL */
+	struct agree_view *av = v->priv;
 	struct round_info *rounds = NULL;
 	size_t nr = 0, i, best = 0;
 	struct err e = ERR_INIT;
@@ -763,10 +763,8 @@ static int agree_open(struct view *v)
 
 	buf_init(&av->doc.text, 0);
 	pager_init(&av->pg, &doc_pager_src, &av->doc);
-	v->priv = av;
 	if (round_list(scr->st, &rounds, &nr, &e) < 0) {
 		screen_msg(scr, MSG_ERR, "%s", e.msg);
-		free(want);
 		return -1;
 	}
 	av->nr_sc = nr + 1;
@@ -813,7 +811,6 @@ static int agree_open(struct view *v)
 	/* the whole study if it may be seen, else the last round that may */
 	if (!found)
 		av->cur = av->sc[nr].ok ? nr : best;
-	free(want);
 	av->doc_dim = av->doc_cur = (size_t)-1;
 	return 0;
 }
@@ -1074,17 +1071,13 @@ static void agree_close(struct view *v)
 	struct agree_view *av = v->priv;
 	size_t i;
 
-	if (av) {
-		for (i = 0; i < av->nr_sc; i++)
-			scope_release(&av->sc[i]);
-		free(av->sc);
-		round_gates_free(av->gates, av->nr_gates);
-		drift_release(&av->drift);
-		doc_release(&av->doc);
-		pager_release(&av->pg);
-		free(av);
-	}
-	v->priv = NULL;
+	for (i = 0; i < av->nr_sc; i++)
+		scope_release(&av->sc[i]);
+	free(av->sc);
+	round_gates_free(av->gates, av->nr_gates);
+	drift_release(&av->drift);
+	doc_release(&av->doc);
+	pager_release(&av->pg);
 }
 
 static struct pager *agree_pager(struct view *v)
@@ -1097,6 +1090,7 @@ static struct pager *agree_pager(struct view *v)
 const struct view_ops agree_view_ops = {
 	.name = "agreement",
 	.keymap = KEYMAP_AGREE,
+	.priv_size = sizeof(struct agree_view),
 	.open = agree_open,
 	.layout = agree_layout,
 	.draw = agree_draw,
@@ -1107,7 +1101,7 @@ const struct view_ops agree_view_ops = {
 
 struct view *screen_open_agreement(struct screen *scr, const char *round)
 {
-	return screen_push(scr, &agree_view_ops, round ? xstrdup(round) : NULL);
+	return screen_push_with(scr, &agree_view_ops, round);
 }
 
 /* ---- the view as a screen of its own ---------------------------------- */

@@ -845,11 +845,7 @@ static int load_item(struct screen *scr, long long id, struct err *e)
 	/* the bar's height follows the codebook (or screening question) */
 	if (!scr->too_small && scr->rows)
 		screen_relayout(scr);
-	for (i = 0; i < 2; i++) {
-		scr->panes[i].ops->open(&scr->panes[i]);
-		if (!scr->too_small && scr->rows)
-			scr->panes[i].ops->layout(&scr->panes[i]);
-	}
+	screen_open_panes(scr);
 	scr->dirty |= DIRTY_ALL;
 	return 0;
 }
@@ -1156,7 +1152,7 @@ static int code_action(struct screen *scr, enum action a, int key)
 		cite_begin(scr);
 		return 1;
 	case ACT_CITATIONS:
-		screen_push(scr, &citations_view_ops, NULL);
+		screen_push(scr, &citations_view_ops);
 		return 1;
 	case ACT_MEMO:
 		screen_open_memo(scr, NULL);

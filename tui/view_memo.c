@@ -32,12 +32,11 @@ static const char *saved_memo(struct view *v)
 
 static int memo_open(struct view *v)
 {
-	struct memo *m = xcalloc(1, sizeof(*m));
+	struct memo *m = v->priv;
 
 	edit_init(&m->ed, 1);
 	/* v->arg: a text from $EDITOR the study refused */
 	edit_set(&m->ed, v->arg ? v->arg : saved_memo(v));
-	v->priv = m;
 	return 0;
 }
 
@@ -112,16 +111,13 @@ static void memo_close(struct view *v)
 {
 	struct memo *m = v->priv;
 
-	if (m) {
-		edit_release(&m->ed);
-		free(m);
-	}
-	v->priv = NULL;
+	edit_release(&m->ed);
 }
 
 const struct view_ops memo_view_ops = {
 	.name = "memo",
 	.keymap = KEYMAP_MEMO,
+	.priv_size = sizeof(struct memo),
 	.text_input = 1,
 	.paste = 1,
 	.open = memo_open,

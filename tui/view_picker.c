@@ -34,19 +34,7 @@
 #include "core/text.h"
 #include "tui/doc.h"
 #include "tui/screen.h"
-
-struct picker {
-	size_t dim;
-	struct buf filter;
-	size_t *vis;		/* indexes of the codes shown */
-	size_t nr_vis;
-	size_t sel;		/* index into vis */
-	size_t top;		/* first row of the list shown */
-	int filtering;		/* `/` typed: keys go to the filter */
-	struct doc detail;	/* of the highlighted code */
-	int list_y, list_x, list_rows, list_cols;
-	int det_y, det_x, det_rows, det_cols;
-};
+#include "tui/view_picker.h"
 
 #define NR_KEYED (9 + 26 + 26)	/* codes with a key of their own */
 
@@ -148,16 +136,15 @@ static void set_dim(struct view *v, size_t dim)
 	v->scr->dirty |= DIRTY_BAR;
 }
 
+/* v->arg: the dimension's index (a size_t) */
 static int picker_open(struct view *v)
 {
-	size_t *dim = v->priv;
-	struct picker *p = xcalloc(1, sizeof(*p));
+	const size_t *dim = v->arg;
+	struct picker *p = v->priv;
 
 	buf_init(&p->filter, 0);
 	buf_init(&p->detail.text, 0);
 	p->dim = *dim;
-	free(dim);
-	v->priv = p;
 	if (p->dim >= v->scr->cb.nr_dims)
 		return -1;
 	set_dim(v, p->dim);
@@ -621,12 +608,7 @@ static int picker_handle(struct view *v, enum action a, int key)
 				   "to hold a proposal", d->key);
 			return H_REDRAW;
 		}
-		{
-			size_t *dim = xmalloc(sizeof(*dim));
-
-			*dim = p->dim;
-			screen_push(v->scr, &form_view_ops, dim);
-		}
+		screen_push_with(v->scr, &form_view_ops, &p->dim);
 		return H_HANDLED;
 	case ACT_NEXT_DIM:
 		set_dim(v, (p->dim + 1) % v->scr->cb.nr_dims);
@@ -667,13 +649,9 @@ static void picker_close(struct view *v)
 {
 	struct picker *p = v->priv;
 
-	if (p) {
-		buf_release(&p->filter);
-		free(p->vis);
-		doc_release(&p->detail);
-		free(p);
-	}
-	v->priv = NULL;
+	buf_release(&p->filter);
+	free(p->vis);
+	doc_release(&p->detail);
 	v->scr->picking = -1;
 	v->scr->dirty |= DIRTY_BAR;
 }
@@ -681,6 +659,7 @@ static void picker_close(struct view *v)
 const struct view_ops picker_view_ops = {
 	.name = "picker",
 	.keymap = KEYMAP_PICKER,
+	.priv_size = sizeof(struct picker),
 	.text_input = 1,
 	.open = picker_open,
 	.layout = picker_layout,
@@ -691,10 +670,7 @@ const struct view_ops picker_view_ops = {
 
 void screen_open_picker(struct screen *scr, size_t dim)
 {
-	size_t *p = xmalloc(sizeof(*p));
-
-	*p = dim;
-	screen_push(scr, &picker_view_ops, p);
+	screen_push_with(scr, &picker_view_ops, &dim);
 }
 
 /* ---- proposing a code ----------------------------------------------- */
@@ -718,17 +694,16 @@ struct form {
 
 static void restore_draft(struct view *v);
 
+/* v->arg: the dimension's index (a size_t) */
 static int form_open(struct view *v)
 {
-	size_t *dim = v->priv;
-	struct form *f = xcalloc(1, sizeof(*f));
+	const size_t *dim = v->arg;
+	struct form *f = v->priv;
 	int i;
 
 	f->dim = *dim;
-	free(dim);
 	for (i = 0; i < NR_FIELDS; i++)
 		edit_init(&f->f[i], 0);
-	v->priv = f;
 	restore_draft(v);
 	return 0;
 }
@@ -875,17 +850,14 @@ static void form_close(struct view *v)
 	struct form *f = v->priv;
 	int i;
 
-	if (f) {
-		for (i = 0; i < NR_FIELDS; i++)
-			edit_release(&f->f[i]);
-		free(f);
-	}
-	v->priv = NULL;
+	for (i = 0; i < NR_FIELDS; i++)
+		edit_release(&f->f[i]);
 }
 
 const struct view_ops form_view_ops = {
 	.name = "propose",
 	.keymap = KEYMAP_FORM,
+	.priv_size = sizeof(struct form),
 	.text_input = 1,
 	.paste = 1,
 	.open = form_open,
