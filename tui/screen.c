@@ -1,16 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * screen: the frame every screen is built on (see screen.h) - windows
- * and overlays, the status line and its search prompt, the frame's
- * layout and drawing (header, panes, separator, overlays, the "too
- * small" notice), the keys every screen shares and their routing to
- * the prompt and the overlays, $EDITOR, and the end of a screen (its
- * windows released, what was typed saved on a hang-up).
+ * and overlays and their state, the status line and its search prompt,
+ * the frame's layout and its one draw routine (header, panes,
+ * separator, panel, status line, overlays, the "too small" notice), the
+ * keys every screen shares and their routing to the prompt, the
+ * overlays, the focused pane and the screen's own actions, the loop's
+ * client, $EDITOR, and the start and end of a screen (its state
+ * allocated and freed, its windows released, what was typed saved on a
+ * hang-up).
  *
  * The screens themselves - the annotator's (view_code.c), the
  * adjudicator's (view_adjudicate.c), agreement on its own
- * (view_agree.c) - own their panel under the panes, their header's
- * right side, their status hints and their own actions.
+ * (view_agree.c) - are a struct screen_ops each: their state, their
+ * panel under the panes, their header's right side, their status hints
+ * and their own actions.
  */
 #define _XOPEN_SOURCE_EXTENDED 1
 #include <errno.h>
