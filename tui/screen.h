@@ -148,6 +148,10 @@ struct pick_ops {
 	int (*toggle)(struct screen *scr, const struct dimension *dim,
 		      const char *code);
 	int no_propose;		/* `+` proposes nothing here */
+	int one_pick;		/* a pick is the whole decision and closes
+				   the picker, in a `select: many`
+				   dimension too (nothing toggles, Del and
+				   Tab do nothing) */
 	const char *pick_verb;	/* the picker's hint: "pick" */
 };
 

@@ -354,8 +354,13 @@ static void picker_draw(struct view *v)
 		/* in a many-code dimension Enter closes: Space toggles; on
 		 * the annotator's screen a code's key adds it and moves on
 		 * (on a chosen code it removes it and stays), elsewhere it
-		 * toggles */
-		if (d->select_many && !po)
+		 * toggles - but where one pick is the whole decision (the
+		 * map picker) it does that and closes, even there */
+		if (po && po->one_pick)
+			buf_addf(&b, " or %s %s, / filter, Esc close",
+				 d->select_many ? "Space" : "Enter",
+				 po->pick_verb ? po->pick_verb : "pick");
+		else if (d->select_many && !po)
 			buf_addstr(&b, " add and go on (a chosen one: remove), "
 				   "Space toggle, Enter done");
 		else if (d->select_many)
@@ -363,8 +368,10 @@ static void picker_draw(struct view *v)
 		else
 			buf_addf(&b, " or Enter %s", po && po->pick_verb ?
 				 po->pick_verb : "pick");
-		buf_addf(&b, ", / filter, %sDel clear, Tab next, Esc close",
-			 po && po->no_propose ? "" : "+ propose, ");
+		if (!po || !po->one_pick)
+			buf_addf(&b, ", / filter, %sDel clear, Tab next, Esc "
+				 "close", po && po->no_propose ? "" :
+				 "+ propose, ");
 	}
 	draw_str(v->win, 2, 1, v->cols - 2, b.ptr, b.len,
 		 p->filtering ? SLOT_NORMAL : SLOT_DIM);

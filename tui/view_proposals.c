@@ -524,6 +524,7 @@ static const struct pick_ops map_pick_ops = {
 	.set_codes = map_set,
 	.toggle = map_toggle,
 	.no_propose = 1,
+	.one_pick = 1,
 	.pick_verb = "map onto",
 };
 
