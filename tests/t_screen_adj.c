@@ -1423,7 +1423,8 @@ static void test_proposal_map(void **state)
 	       ":dump-screen t\n+\n:dump-screen s\n4\n:dump-screen a\nq\n"
 	       ":dump-screen b\n");
 	assert_dump_contains(f, "p", "symptom (one code, required)");
-	assert_dump_contains(f, "p", "or Enter map onto, / filter");
+	assert_dump_contains(f, "p", "or Enter map onto, / filter, Esc close");
+	assert_dump_lacks(f, "p", "Tab next");
 	assert_dump_lacks(f, "p", "root_cause (one code");
 	assert_dump_lacks(f, "p", "+ propose");
 	assert_row_contains(f, "p", 29, "map symptom:silent_divergence onto "
@@ -1534,6 +1535,9 @@ static void test_proposal_map_many(void **state)
 	ADJ_OK(f, NULL, 30, 120, NULL, "P\nm\n:dump-screen p\n7\n"
 	       ":dump-screen a\n");
 	assert_dump_contains(f, "p", "fix_pattern (any number of codes");
+	/* a digit maps there and closes: the hint offers no toggle */
+	assert_dump_contains(f, "p", "or Space map onto, / filter, Esc close");
+	assert_dump_lacks(f, "p", "toggle");
 	assert_row_contains(f, "a", 29, "mapped: fix_pattern:retry_loop onto "
 			    "synchronization (1 label)");
 	assert_dump_lacks(f, "a", "(any number of codes");

@@ -1,16 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * screen: the frame every screen is built on (see screen.h) - windows
- * and overlays, the status line and its search prompt, the frame's
- * layout and drawing (header, panes, separator, overlays, the "too
- * small" notice), the keys every screen shares and their routing to
- * the prompt and the overlays, $EDITOR, and the end of a screen (its
- * windows released, what was typed saved on a hang-up).
+ * and overlays and their state, the status line and its search prompt,
+ * the frame's layout and its one draw routine (header, panes,
+ * separator, panel, status line, overlays, the "too small" notice), the
+ * keys every screen shares and their routing to the prompt, the
+ * overlays, the focused pane and the screen's own actions, the loop's
+ * client, $EDITOR, and the start and end of a screen (its state
+ * allocated and freed, its windows released, what was typed saved on a
+ * hang-up).
  *
  * The screens themselves - the annotator's (view_code.c), the
  * adjudicator's (view_adjudicate.c), agreement on its own
- * (view_agree.c) - own their panel under the panes, their header's
- * right side, their status hints and their own actions.
+ * (view_agree.c) - are a struct screen_ops each: their state, their
+ * panel under the panes, their header's right side, their status hints
+ * and their own actions.
  */
 #define _XOPEN_SOURCE_EXTENDED 1
 #include <errno.h>
@@ -74,26 +78,24 @@ void screen_overlay_box(struct screen *scr, struct view *v, int max_rows,
 static void view_free(struct view *v)
 {
 	v->ops->close(v);
-	if (v->ops->priv_size)
-		free(v->priv);
+	free(v->priv);
 	if (v->win)
 		delwin(v->win);
 	free(v);
 }
 
-static struct view *push(struct screen *scr, const struct view_ops *ops,
-			 void *priv, const void *arg)
+struct view *screen_push_with(struct screen *scr, const struct view_ops *ops,
+			      const void *arg)
 {
 	struct view *v;
 
 	v = xcalloc(1, sizeof(*v));
 	v->ops = ops;
 	v->scr = scr;
-	v->priv = priv;
 	v->arg = arg;
-	if (ops->priv_size && !priv)
+	if (ops->priv_size)
 		v->priv = xcalloc(1, ops->priv_size);
-	/* open first: it takes over `priv`, which close then frees */
+	/* close() releases what a failed open() left */
 	if ((ops->open && ops->open(v) < 0) ||
 	    scr->nr_overlays == MAX_OVERLAYS) {
 		view_free(v);
@@ -107,16 +109,9 @@ static struct view *push(struct screen *scr, const struct view_ops *ops,
 	return v;
 }
 
-struct view *screen_push(struct screen *scr, const struct view_ops *ops,
-			 void *priv)
+struct view *screen_push(struct screen *scr, const struct view_ops *ops)
 {
-	return push(scr, ops, priv, NULL);
-}
-
-struct view *screen_push_with(struct screen *scr, const struct view_ops *ops,
-			      const void *arg)
-{
-	return push(scr, ops, NULL, arg);
+	return screen_push_with(scr, ops, NULL);
 }
 
 void screen_pop(struct screen *scr)
@@ -254,7 +249,7 @@ void screen_draw_status(struct screen *scr, const char *hints,
 	buf_release(&b);
 }
 
-void screen_draw_too_small(struct screen *scr)
+static void draw_too_small(struct screen *scr)
 {
 	char msg[160];
 	int y = scr->rows / 2 - 1;
@@ -269,10 +264,14 @@ void screen_draw_too_small(struct screen *scr)
 	wnoutrefresh(stdscr);
 }
 
-int screen_draw_panes(struct screen *scr)
+/* Draw the panes (and their separator) that are dirty; returns 1 when
+ * anything was drawn, so the overlays above must be drawn again. */
+static int draw_panes(struct screen *scr)
 {
 	int i, under = 0;
 
+	if (scr->ops->no_panes)
+		return 0;
 	if (scr->dirty & DIRTY_PANES)
 		scr->panes[0].dirty = scr->panes[1].dirty = 1;
 	for (i = 0; i < 2; i++) {
@@ -298,7 +297,8 @@ int screen_draw_panes(struct screen *scr)
 	return under;
 }
 
-void screen_draw_overlays(struct screen *scr, int under)
+/* Draw the overlays that are dirty, all of them when `under` changed. */
+static void draw_overlays(struct screen *scr, int under)
 {
 	int i;
 
@@ -312,6 +312,30 @@ void screen_draw_overlays(struct screen *scr, int under)
 			under = 1;
 		}
 	}
+}
+
+void screen_draw(struct screen *scr)
+{
+	int under;
+
+	if (scr->too_small) {
+		if (scr->dirty)
+			draw_too_small(scr);
+		scr->dirty = 0;
+		return;
+	}
+	if ((scr->dirty & DIRTY_HEADER) && scr->ops->draw_header)
+		scr->ops->draw_header(scr);
+	under = draw_panes(scr);
+	if ((scr->dirty & DIRTY_BAR) && scr->ops->draw_panel) {
+		scr->ops->draw_panel(scr);
+		/* an overlay (agreement) may cover the panel too */
+		under = 1;
+	}
+	if (scr->dirty & DIRTY_STATUS)
+		scr->ops->draw_status(scr);
+	draw_overlays(scr, under);
+	scr->dirty = 0;
 }
 
 /* ---- keys --------------------------------------------------------------- */
@@ -404,14 +428,6 @@ static void diff_action(struct screen *scr, enum action a, int key)
 		v->dirty = 1;
 }
 
-void screen_open_picker(struct screen *scr, size_t dim)
-{
-	size_t *p = xmalloc(sizeof(*p));
-
-	*p = dim;
-	screen_push(scr, &picker_view_ops, p);
-}
-
 int screen_show_cite(struct screen *scr, const struct evidence_cite *c)
 {
 	/* a pull request's text is in the fix pane, above its diff */
@@ -431,11 +447,6 @@ int screen_show_cite(struct screen *scr, const struct evidence_cite *c)
 	return 0;
 }
 
-void screen_open_memo(struct screen *scr)
-{
-	screen_push(scr, &memo_view_ops, NULL);
-}
-
 int screen_action(struct screen *scr, enum action a, int key)
 {
 	char kn[32];
@@ -451,7 +462,7 @@ int screen_action(struct screen *scr, enum action a, int key)
 		screen_open_codebook(scr);
 		return 1;
 	case ACT_AGREEMENT:
-		screen_push(scr, &agree_view_ops, NULL);
+		screen_open_agreement(scr, NULL);
 		return 1;
 	case ACT_REDRAW:
 		clearok(curscr, TRUE);
@@ -563,7 +574,10 @@ static const char *keep_typed(struct screen *scr)
 	return kept;
 }
 
-int screen_route_key(struct screen *scr, int key)
+/* Give a key to what has it first: the "too small" notice (q quits,
+ * keeping a memo being typed), the search prompt, the topmost overlay.
+ * Returns 1 when it was used there, 0 when it is for the screen itself. */
+static int route_key(struct screen *scr, int key)
 {
 	struct view *v;
 	enum action a;
@@ -622,15 +636,25 @@ int screen_route_key(struct screen *scr, int key)
 
 /* ---- the end ------------------------------------------------------------ */
 
-void screen_release_windows(struct screen *scr)
+/* Close the overlays and panes and free the windows (not the data). */
+static void release_windows(struct screen *scr)
 {
 	size_t i;
 
 	while (scr->nr_overlays)
 		screen_pop(scr);
-	for (i = 0; i < 2; i++)
-		if (scr->panes[i].ops)
-			scr->panes[i].ops->close(&scr->panes[i]);
+	for (i = 0; i < 2; i++) {
+		struct view *v = &scr->panes[i];
+
+		if (v->opened)
+			v->ops->close(v);
+		v->opened = 0;
+		free(v->priv);
+		v->priv = NULL;
+		if (v->win)
+			delwin(v->win);
+		v->win = NULL;
+	}
 	if (scr->hdr)
 		delwin(scr->hdr);
 	if (scr->bar)
@@ -660,6 +684,193 @@ void screen_hangup(struct screen *scr, struct err *e)
 	}
 }
 
+/* ---- the screen's life -------------------------------------------------- */
+
+/* A screen of overlays only: they take every row but the status line. */
+static void layout_overlays_only(struct screen *scr)
+{
+	int i;
+
+	scr->too_small = scr->rows < SCREEN_MIN_ROWS ||
+			 scr->cols < SCREEN_MIN_COLS;
+	scr->dirty = DIRTY_ALL;
+	if (scr->too_small)
+		return;
+	scr->area_y = 0;
+	scr->area_rows = scr->rows - 1;
+	scr->status = place(scr->status, 1, scr->cols, scr->rows - 1, 0);
+	for (i = 0; i < scr->nr_overlays; i++)
+		scr->overlays[i]->ops->layout(scr->overlays[i]);
+}
+
+void screen_relayout(struct screen *scr)
+{
+	if (scr->ops->no_panes)
+		layout_overlays_only(scr);
+	else
+		screen_layout_frame(scr, scr->ops->panel_rows ?
+				    scr->ops->panel_rows(scr) : 0);
+}
+
+static void layout_cb(void *ctx, int rows, int cols)
+{
+	struct screen *scr = ctx;
+
+	scr->rows = rows;
+	scr->cols = cols;
+	screen_relayout(scr);
+}
+
+static void draw_cb(void *ctx)
+{
+	screen_draw(ctx);
+}
+
+/* A key: the screen's own prompts, then the frame's (the notice, the
+ * search prompt, the overlays), then the focused pane, the screen's own
+ * actions, the actions every screen shares. */
+static void key_cb(void *ctx, int key)
+{
+	struct screen *scr = ctx;
+	const struct screen_ops *ops = scr->ops;
+
+	if (ops->key && ops->key(scr, key))
+		return;
+	if (!route_key(scr, key) && !ops->no_panes) {
+		enum action a = keymap_lookup(ops->keymap, key);
+		struct view *v = &scr->panes[scr->focus];
+		int r = v->ops->handle(v, a, key);
+
+		if (r & H_REDRAW)
+			v->dirty = 1;
+		if (r == H_UNHANDLED && !(ops->action &&
+					  ops->action(scr, a, key)))
+			screen_action(scr, a, key);
+	}
+	if (ops->after_key)
+		ops->after_key(scr);
+}
+
+static int done_cb(void *ctx)
+{
+	struct screen *scr = ctx;
+
+	return scr->quit;
+}
+
+static void idle_cb(void *ctx)
+{
+	struct screen *scr = ctx;
+
+	scr->ops->idle(scr);
+}
+
+void screen_init(struct screen *scr, const struct screen_ops *ops,
+		 struct store *st, const struct actor *a)
+{
+	size_t i;
+
+	memset(scr, 0, sizeof(*scr));
+	scr->ops = ops;
+	scr->st = st;
+	scr->actor = a;
+	scr->picking = -1;
+	scr->pick_ops = ops->pick_ops;
+	/* no windows until the terminal is set up: nothing is laid out
+	 * before the loop */
+	scr->too_small = 1;
+	buf_init(&scr->msg, 0);
+	buf_init(&scr->last_search, 0);
+	edit_init(&scr->prompt, 0);
+	if (!ops->no_panes)
+		for (i = 0; i < 2; i++) {
+			struct view *v = &scr->panes[i];
+
+			v->scr = scr;
+			v->ops = i == PANE_ISSUE ? &issue_view_ops :
+				 &diff_view_ops;
+			v->priv = xcalloc(1, v->ops->priv_size);
+		}
+	if (ops->private_size)
+		scr->priv = xcalloc(1, ops->private_size);
+	scr->client.ctx = scr;
+	scr->client.layout = layout_cb;
+	scr->client.draw = draw_cb;
+	scr->client.key = key_cb;
+	scr->client.done = done_cb;
+	scr->client.idle = ops->idle ? idle_cb : NULL;
+	scr->client.idle_ms = ops->idle_ms;
+}
+
+void screen_open_panes(struct screen *scr)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		struct view *v = &scr->panes[i];
+
+		v->ops->open(v);
+		v->opened = 1;
+		if (!scr->too_small && scr->rows)
+			v->ops->layout(v);
+	}
+}
+
+void screen_set_idle(struct screen *scr, int ms)
+{
+	scr->client.idle_ms = ms;
+}
+
+int screen_start(struct screen *scr, struct err *e)
+{
+	struct buf w = BUF_INIT;
+
+	if (scr->started)
+		return 0;
+	if (ui_start(e) < 0)
+		return -1;
+	scr->started = 1;
+	if (ui_keys_warning(&w))
+		screen_msg(scr, MSG_ERR, "%s", w.ptr);
+	buf_release(&w);
+	return 0;
+}
+
+int screen_run(struct screen *scr, struct err *e)
+{
+	int ret;
+
+	if (screen_start(scr, e) < 0)
+		return -1;
+	ret = ui_run(&scr->client, e);
+	if (ret < 0) {
+		if (scr->ops->hangup)
+			scr->ops->hangup(scr, e);
+		else
+			screen_hangup(scr, e);
+	}
+	return ret;
+}
+
+void screen_fini(struct screen *scr)
+{
+	release_windows(scr);
+	if (scr->started)
+		ui_stop();
+	scr->started = 0;
+	if (scr->ops->close)
+		scr->ops->close(scr);
+	free(scr->priv);
+	scr->priv = NULL;
+	item_release(&scr->item);
+	free(scr->item_name);
+	scr->item_name = NULL;
+	codebook_release(&scr->cb);
+	buf_release(&scr->msg);
+	buf_release(&scr->last_search);
+	edit_release(&scr->prompt);
+}
+
 /* ---- $EDITOR ------------------------------------------------------------ */
 
 char *screen_run_editor(struct screen *scr, const char *text)
@@ -671,7 +882,7 @@ char *screen_run_editor(struct screen *scr, const char *text)
 	int fd;
 
 	if (!text)
-		text = scr->coding.memo ? scr->coding.memo : "";
+		text = "";
 	buf_addf(&path, "%s/bugcoder-memo-XXXXXX.md", tmp && *tmp ? tmp :
 		 "/tmp");
 	fd = mkstemps(path.ptr, 3);

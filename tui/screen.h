@@ -1,20 +1,29 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * screen: the annotator's coding screen - its state, its views, and the
- * calls the views make back into it.
+ * screen: the frame every screen is built on - its windows, overlays,
+ * layout, status line, search, one draw routine and loop - and the
+ * views that live in it.
  *
  * Every view is a `struct view` driven by a `const struct view_ops`
  * (tig's structure): open loads (no drawing), layout places it for the
  * current terminal size, draw draws into its own WINDOW with
  * wnoutrefresh only, handle answers an action with H_* flags, close
- * frees.  The two panes (issue, fix) live side by side or one at a time;
- * overlays (picker, memo, form, help, codebook) stack on top of them and
- * get the keys first.  Actions a view does not handle fall back to the
- * screen (screen_action), as tig's views fall back to pager_request.
+ * releases.  The two panes (issue, fix) live side by side or one at a
+ * time; overlays (picker, memo, form, help, codebook) stack on top of
+ * them and get the keys first.  Actions a view does not handle fall back
+ * to the screen's own (screen_ops.action), then to the frame's
+ * (screen_action), as tig's views fall back to pager_request.
  *
- * Everything an annotator changes goes through screen_save_*(), which
- * call core/label.h (one transaction each) and confirm on the status
- * line; nothing on this screen reads another member's work.
+ * Each screen is a `struct screen_ops` in the same way: the annotator's
+ * (view_code.c), the adjudicator's (view_adjudicate.c), agreement on its
+ * own (view_agree.c).  The frame allocates and frees a screen's state
+ * (scr->priv) as it does a view's (v->priv): a new screen costs its
+ * panel and its keys only.
+ *
+ * On the annotator's screen everything an annotator changes goes
+ * through screen_save_*(), which call core/label.h (one transaction
+ * each) and confirm on the status line; nothing on that screen reads
+ * another member's work.
  */
 #ifndef BUGCODER_TUI_SCREEN_H
 #define BUGCODER_TUI_SCREEN_H
@@ -32,6 +41,7 @@
 #include "tui/edit.h"
 #include "tui/keymap.h"
 #include "tui/pager.h"
+#include "tui/ui.h"
 
 struct screen;
 struct view;
@@ -48,11 +58,11 @@ struct evidence_cite;
 struct view_ops {
 	const char *name;
 	enum keymap_id keymap;
-	size_t priv_size;	/* the view's own state, allocated cleared
-				   by the framework before open() and
-				   freed after close(); 0: the view's
-				   business (v->priv as screen_push() gave
-				   it) */
+	size_t priv_size;	/* the view's own state (v->priv), allocated
+				   cleared by the framework before open()
+				   and freed after close() (a pane's: once,
+				   with the screen); close() releases what
+				   it holds, never v->priv itself */
 	int text_input;		/* unbound printable keys reach handle()
 				   as ACT_NONE with the key */
 	int paste;		/* so does TK_PASTE (a text field) */
@@ -94,6 +104,8 @@ struct view {
 	int y, x, rows, cols;	/* where layout put it */
 	int dirty;
 	void *priv;		/* the view's own state */
+	int opened;		/* a pane: open() ran (it runs again for
+				   every item shown) */
 	const void *arg;	/* what screen_push_with() was given (not
 				   owned) */
 };
@@ -136,40 +148,68 @@ struct pick_ops {
 	int (*toggle)(struct screen *scr, const struct dimension *dim,
 		      const char *code);
 	int no_propose;		/* `+` proposes nothing here */
+	int one_pick;		/* a pick is the whole decision and closes
+				   the picker, in a `select: many`
+				   dimension too (nothing toggles, Del and
+				   Tab do nothing) */
 	const char *pick_verb;	/* the picker's hint: "pick" */
 };
 
-struct pending_pick;
-struct ui_client;
+/*
+ * A screen is the frame (struct screen) and a `struct screen_ops`, as a
+ * view is a struct view and its view_ops: the annotator's (view_code.c),
+ * the adjudicator's (view_adjudicate.c), agreement on its own
+ * (view_agree.c).  The frame owns the windows, the overlays, the layout,
+ * the message and prompt lines, search, the one draw routine
+ * (screen_draw) and the loop (screen_run); a screen brings its state
+ * (scr->priv, allocated and freed by the frame), its panel under the
+ * panes, its header's right side, its status hints and its keys.
+ */
+struct screen_ops {
+	const char *name;
+	enum keymap_id keymap;	/* its main keys: KEYMAP_MAIN, ... */
+	size_t private_size;	/* scr->priv: allocated cleared by
+				   screen_init(), freed by screen_fini()
+				   after close() */
+	const struct pick_ops *pick_ops;	/* the picker's; NULL: save
+						   the actor's labels */
+	const char *help_intro;	/* the help's first paragraph, or NULL */
+	int no_panes;		/* overlays only: no header, no panes, no
+				   panel, the status line at the bottom */
+	/* the height of the panel under the panes (scr->bar) */
+	int (*panel_rows)(struct screen *scr);
+	/* the header row (screen_draw_header), the panel, the status line
+	 * (screen_draw_status); draw_header and draw_panel may be NULL */
+	void (*draw_header)(struct screen *scr);
+	void (*draw_panel)(struct screen *scr);
+	void (*draw_status)(struct screen *scr);
+	/* A key before the frame routes it (a prompt of the screen's own):
+	 * 1 when it used it.  May be NULL. */
+	int (*key)(struct screen *scr, int key);
+	/* The screen's own actions, after the focused pane's: 1 when `a`
+	 * was one (the rest are screen_action()'s).  May be NULL. */
+	int (*action)(struct screen *scr, enum action a, int key);
+	/* after every key the frame routed (may be NULL) */
+	void (*after_key)(struct screen *scr);
+	/* after idle_ms without a key (ui.h); may be NULL */
+	void (*idle)(struct screen *scr);
+	int idle_ms;
+	/* the loop ended with `e` (a signal, a lost terminal); NULL:
+	 * screen_hangup() */
+	void (*hangup)(struct screen *scr, struct err *e);
+	/* release what scr->priv holds (not priv itself); may be NULL */
+	void (*close)(struct screen *scr);
+};
 
 struct screen {
+	const struct screen_ops *ops;
+	void *priv;		/* the screen's own state (ops) */
 	struct store *st;
 	const struct actor *actor;
 	struct codebook cb;	/* the codebook; on an item being screened,
 				   its screening question (core/screening) */
-	struct codebook study_cb;	/* the study's codebook while cb is a
-					   screening question (else empty) */
-	char **recode_was;	/* per dimension of cb: the split code the
-				   actor is to recode there, or NULL */
-	struct queue q;
-	size_t qpos;		/* index in q, or NOT_QUEUED */
-	struct item item;
+	struct item item;	/* the item shown */
 	char *item_name;	/* owned, "owner/repo#N" */
-	struct coding coding;	/* the actor's own work on the item */
-	double item_secs;	/* work on the item not yet saved (drift) */
-	double last_key;	/* the clock at the last key; < 0: none */
-	const char *key_gaps;	/* test clock (BUGCODER_KEY_GAPS); NULL: real */
-	double fake_now;	/* that clock's time */
-	unsigned long long ev_dims;	/* bit i: dimension i (of the first
-					   64) has the actor's evidence */
-	struct evidence_cite *citing;	/* lines waiting for `e`'s dimension
-					   key (owned); NULL: none */
-	int last_dim;		/* the dimension last coded on the item,
-				   which `e e` cites for; -1: none yet */
-	char *drop_dim;		/* a dimension just cleared whose
-				   citations the next key drops (y) or
-				   keeps (owned); NULL: none asked */
-	size_t drop_nr;		/* ... how many there are */
 
 	struct view panes[2];	/* PANE_ISSUE, PANE_DIFF */
 	struct view *overlays[MAX_OVERLAYS];
@@ -182,7 +222,7 @@ struct screen {
 	int zoom;		/* the focused pane takes the whole width */
 	int too_small;
 	int area_y, area_rows;	/* the panes */
-	int bar_y, bar_rows;	/* the coding bar */
+	int bar_y, bar_rows;	/* the panel under them */
 	WINDOW *hdr, *bar, *status, *sep;
 
 	unsigned dirty;
@@ -192,18 +232,11 @@ struct screen {
 	struct edit prompt;
 	struct buf last_search;	/* for n/N in a pane not searched yet */
 	int picking;		/* dimension the picker shows, or -1 */
-	int cb_stale;		/* a save met a newer codebook version
-				   (view_code.c loads it again once the
-				   key is handled) */
-	struct pending_pick *pending;	/* a pick that met a busy study,
-					   retried while idle; owned */
-	struct ui_client *client;	/* the loop's, for its idle_ms */
+	const struct pick_ops *pick_ops;	/* ops->pick_ops, or another
+						   overlay's while it is open */
+	struct ui_client client;	/* the loop's (screen_run) */
+	int started;		/* the terminal is set up */
 	int quit;
-
-	/* what kind of screen this is (the annotator's unless set) */
-	enum keymap_id keymap;	/* its main keys: KEYMAP_MAIN, ... */
-	const struct pick_ops *pick_ops;	/* NULL: save labels */
-	const char *help_intro;	/* the help's first paragraph, or NULL */
 };
 
 #define NOT_QUEUED ((size_t)-1)
@@ -235,20 +268,22 @@ void screen_open_help(struct screen *scr);
 void screen_open_codebook(struct screen *scr);
 /* Is v the codebook's text view (which shows codes of scr->cb)? */
 int screen_is_codebook(const struct view *v);
-extern const struct view_ops agree_view_ops;	/* view_agree.c */
+/* The agreement overlay (view_agree.c) for round `round` (NULL: every
+ * round; copied); NULL after saying why on the status line. */
+struct view *screen_open_agreement(struct screen *scr, const char *round);
 extern const struct view_ops proposals_view_ops;	/* view_proposals.c */
 
-/* Open an overlay on top of the others; `priv` is handed to the view
- * (it owns it from then on).  Returns the view or NULL. */
-struct view *screen_push(struct screen *scr, const struct view_ops *ops,
-			 void *priv);
-/* Open an overlay whose state the framework allocates (ops->priv_size),
- * handing it `arg` (v->arg, not owned: it must outlive the view).
- * Returns the view or NULL. */
+/* Open an overlay on top of the others, its state (ops->priv_size)
+ * allocated cleared.  Returns the view or NULL (open() failed, or too
+ * many overlays). */
+struct view *screen_push(struct screen *scr, const struct view_ops *ops);
+/* The same, handing open() `arg` (v->arg, not owned: what open() copies
+ * need not outlive the call; a view that reads it later needs it to
+ * outlive the view). */
 struct view *screen_push_with(struct screen *scr, const struct view_ops *ops,
 			      const void *arg);
-/* Close the topmost overlay: its close(), then its window and (with
- * priv_size) its state are freed. */
+/* Close the topmost overlay: its close(), then its window and its state
+ * are freed. */
 void screen_pop(struct screen *scr);
 /* The frame overlays use: the pane area with a margin. */
 void screen_overlay_box(struct screen *scr, struct view *v, int max_rows,
@@ -275,7 +310,7 @@ int screen_save_proposal(struct screen *scr, const struct dimension *dim,
 /* Is `code` chosen for `dim` by the actor on this item? */
 int screen_has_code(struct screen *scr, const char *dim, const char *code);
 
-/* Open the picker on dimension index `dim`. */
+/* Open the picker (view_picker.c) on dimension index `dim`. */
 void screen_open_picker(struct screen *scr, size_t dim);
 /* Show citation c in its pane, under the line cursor (the fix pane
  * showing the fix that has its lines); the pane gets the focus.  0, or
@@ -287,9 +322,11 @@ int screen_remove_citation(struct screen *scr, long long id);
 /* The overlay that lists the actor's citations of the item (E). */
 extern const struct view_ops citations_view_ops;
 
-/* Open the memo editor; run $EDITOR on the memo text `text` (NULL: the
- * saved memo) and return the edited text (owned) or NULL on failure. */
-void screen_open_memo(struct screen *scr);
+/* Open the memo editor (view_memo.c) on the actor's memo, or on `text`
+ * (NULL: the saved memo; copied) the study refused. */
+void screen_open_memo(struct screen *scr, const char *text);
+/* Run $EDITOR on `text` and return the edited text (owned) or NULL after
+ * saying why on the status line. */
 char *screen_run_editor(struct screen *scr, const char *text);
 
 /* Open the proposed codes (view_proposals.c), for the owner and
@@ -324,34 +361,60 @@ void screen_hint(struct buf *out, enum keymap_id km, enum action a,
  * (view_code.c, view_adjudicate.c, view_agree.c).
  */
 
+/* Set scr up for a screen of `ops` on study `st` as actor `a`: cleared,
+ * the panes (unless ops->no_panes), scr->priv allocated cleared
+ * (ops->private_size).  Nothing is laid out until the loop runs. */
+void screen_init(struct screen *scr, const struct screen_ops *ops,
+		 struct store *st, const struct actor *a);
+/* Set the terminal up (ui_start) and put a keys file's first bad line
+ * on the status line.  0, or -1 with `e`. */
+int screen_start(struct screen *scr, struct err *e);
+/* Run the loop (screen_start() first when not started): 0 when the
+ * screen quit, -1 when a signal or a lost terminal ended it, after
+ * ops->hangup (else screen_hangup()) had its say in `e`. */
+int screen_run(struct screen *scr, struct err *e);
+/* Close the overlays and the panes, free the windows, restore the
+ * terminal, ops->close() then free scr->priv, release the item, the
+ * codebook and the status line. */
+void screen_fini(struct screen *scr);
+/* scr->item is new: the panes open (again) on it, laid out when the
+ * screen is. */
+void screen_open_panes(struct screen *scr);
+/* How long the loop waits without a key before ops->idle. */
+void screen_set_idle(struct screen *scr, int ms);
+
 /* The topmost overlay, or NULL. */
 struct view *screen_top(struct screen *scr);
 /* Lay the frame out for scr->rows x scr->cols: the header row, the
  * panes, a panel of `panel_rows` rows under them (scr->bar), the status
  * line, and the overlays.  Sets too_small instead below the minimum. */
 void screen_layout_frame(struct screen *scr, int panel_rows);
+/* The same with the panel as high as ops->panel_rows says (after what
+ * sets it changed); nothing before the loop has laid the screen out. */
+void screen_relayout(struct screen *scr);
 /* Draw the header row: the item's name and title on the left, `right`
  * (sanitized text) on the right. */
 void screen_draw_header(struct screen *scr, const char *right);
-/* Draw the panes (and their separator) that are dirty; returns 1 when
- * anything was drawn, so the overlays above must be drawn again. */
-int screen_draw_panes(struct screen *scr);
-/* Draw the overlays that are dirty, all of them when `under` changed. */
-void screen_draw_overlays(struct screen *scr, int under);
 /* The status line: the search prompt, else the message, else `hints`;
  * `pos` (may be NULL) at the right. */
 void screen_draw_status(struct screen *scr, const char *hints,
 			const char *pos);
-/* The notice drawn instead of the screen when it is too small. */
-void screen_draw_too_small(struct screen *scr);
-/* Give a key to what has it first: the "too small" notice (q quits,
- * keeping a memo being typed), the search prompt, the topmost overlay.
- * Returns 1 when it was used there, 0 when it is for the screen itself. */
-int screen_route_key(struct screen *scr, int key);
-/* Close the overlays and panes and free the windows (not the data). */
-void screen_release_windows(struct screen *scr);
-/* After ui_run() failed with `e` (a signal, a lost terminal): let the
+/* Draw what is dirty, in one order: the header, the panes, the panel,
+ * the status line, the overlays (all of them when anything under them
+ * was drawn); below the minimum size, the "too small" notice alone. */
+void screen_draw(struct screen *scr);
+/* After the loop ended with `e` (a signal, a lost terminal): let the
  * open overlays save what was typed (the memo), and say so in `e`. */
 void screen_hangup(struct screen *scr, struct err *e);
+
+/*
+ * The annotator's screen (view_code.c), for the views that show its
+ * work (the memo editor, the citations, the picker).
+ */
+
+/* The actor's own work on the item shown; NULL on another screen. */
+const struct coding *screen_coding(struct screen *scr);
+/* Is a pick waiting for a busy study (kept pending)? */
+int screen_pick_pending(struct screen *scr);
 
 #endif

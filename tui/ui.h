@@ -48,7 +48,6 @@ struct ui_client {
 	void (*draw)(void *ctx);	/* draw what is dirty */
 	void (*key)(void *ctx, int key);
 	int (*done)(void *ctx);		/* leave the loop? */
-	void (*repaint)(void *ctx);	/* everything is dirty */
 	/* called after idle_ms without a key (0 or NULL: never), so the
 	 * client can notice what other processes changed; marks dirty what
 	 * it redraws */

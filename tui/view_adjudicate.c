@@ -141,7 +141,7 @@ static void pick_msg(struct adj *adj, const struct dimension *d)
 			buf_addch(&b, ',');
 		sanitize_line(&b, adj->pick[i]);
 	}
-	screen_msg(&adj->scr, MSG_INFO, "%s: %s (Enter when done, then the "
+	screen_msg(adj->scr, MSG_INFO, "%s: %s (Enter when done, then the "
 		   "rationale)", d->key, b.len ? b.ptr : "no code");
 	buf_release(&b);
 }
@@ -196,9 +196,10 @@ static const struct pick_ops adj_pick_ops = {
 
 /* ---- loading ---------------------------------------------------------- */
 
-static int panel_rows(const struct adj *adj)
+/* The panel's height: a row per dimension and per coder. */
+static int panel_rows(struct screen *scr)
 {
-	const struct screen *scr = &adj->scr;
+	const struct adj *adj = ADJ(scr);
 	size_t coders = adj->is.nr_coders > 2 ? adj->is.nr_coders : 2;
 	int rows = 1 + (int)scr->cb.nr_dims + (int)coders;
 	int max = (scr->rows - 2) / 2;
@@ -208,16 +209,16 @@ static int panel_rows(const struct adj *adj)
 
 static void relayout(struct adj *adj)
 {
-	struct screen *scr = &adj->scr;
+	struct screen *scr = adj->scr;
 
 	if (scr->rows)
-		screen_layout_frame(scr, panel_rows(adj));
+		screen_relayout(scr);
 }
 
 /* Work the item's state out again (after a save). */
 static int reload_state(struct adj *adj)
 {
-	struct screen *scr = &adj->scr;
+	struct screen *scr = adj->scr;
 	struct item_state s;
 	struct err e = ERR_INIT;
 	size_t old = adj->is.nr_coders;
@@ -241,7 +242,7 @@ static int reload_state(struct adj *adj)
 
 static int load_item(struct adj *adj, long long id, struct err *e)
 {
-	struct screen *scr = &adj->scr;
+	struct screen *scr = adj->scr;
 	struct item it;
 	struct item_state s;
 	size_t i, old = adj->is.nr_coders;
@@ -282,11 +283,7 @@ static int load_item(struct adj *adj, long long id, struct err *e)
 		if (adj->is.dims[d].status == DIM_DISAGREE)
 			adj->sel = d;
 	}
-	for (i = 0; i < 2; i++) {
-		scr->panes[i].ops->open(&scr->panes[i]);
-		if (!scr->too_small && scr->rows)
-			scr->panes[i].ops->layout(&scr->panes[i]);
-	}
+	screen_open_panes(scr);
 	if (old != s.nr_coders && !scr->too_small)
 		relayout(adj);
 	scr->dirty |= DIRTY_ALL;
@@ -298,7 +295,7 @@ static void go_item(struct adj *adj, size_t pos)
 	struct err e = ERR_INIT;
 
 	if (load_item(adj, adj->queue[pos], &e) < 0)
-		screen_msg(&adj->scr, MSG_ERR, "%s", e.msg);
+		screen_msg(adj->scr, MSG_ERR, "%s", e.msg);
 }
 
 /* The next queue entry after `from` (NOT_QUEUED: from the start) that
@@ -319,7 +316,7 @@ static size_t next_left(const struct adj *adj, size_t from)
 /* After a save: on to the next disagreement, or the next item. */
 static void after_save(struct adj *adj)
 {
-	struct screen *scr = &adj->scr;
+	struct screen *scr = adj->scr;
 	char *name;
 	size_t next;
 
@@ -354,11 +351,11 @@ static void count_proposals(struct adj *adj)
 	struct err e = ERR_INIT;
 	size_t n;
 
-	if (proposal_list(adj->scr.st, adj->scr.actor, 0, &v, &n, &e) < 0)
+	if (proposal_list(adj->scr->st, adj->scr->actor, 0, &v, &n, &e) < 0)
 		return;
 	proposal_list_free(v, n);
 	adj->nr_proposals = n;
-	adj->scr.dirty |= DIRTY_HEADER;
+	adj->scr->dirty |= DIRTY_HEADER;
 }
 
 /*
@@ -411,7 +408,7 @@ static void proposals_decided(struct screen *scr, int new_codebook)
 		if (queue[i] == scr->item.id)
 			adj->pos = i;
 	count_proposals(adj);
-	if (!scr->too_small && scr->rows && panel_rows(adj) != scr->bar_rows)
+	if (!scr->too_small && scr->rows && panel_rows(scr) != scr->bar_rows)
 		relayout(adj);
 	scr->dirty |= DIRTY_ALL;
 	return;
@@ -427,7 +424,7 @@ int adj_save_resolution(struct adj *adj, size_t d, char **codes,
 			size_t n, const char *rationale, const char *cause,
 			const char *source)
 {
-	struct screen *scr = &adj->scr;
+	struct screen *scr = adj->scr;
 	const struct dimension *dim = adj->is.dims[d].dim;
 	struct err e = ERR_INIT;
 	struct buf b = BUF_INIT;
@@ -461,7 +458,7 @@ int adj_save_resolution(struct adj *adj, size_t d, char **codes,
 
 int adj_save_settle(struct adj *adj, const char *note)
 {
-	struct screen *scr = &adj->scr;
+	struct screen *scr = adj->scr;
 	struct err e = ERR_INIT;
 
 	if (adjudicate_settle(scr->st, scr->actor, scr->item.id,
@@ -480,7 +477,7 @@ int adj_save_settle(struct adj *adj, const char *note)
 
 static void toggle_blind(struct adj *adj)
 {
-	struct screen *scr = &adj->scr;
+	struct screen *scr = adj->scr;
 	struct err e = ERR_INIT;
 
 	if (access_set_blind(scr->st, scr->actor, !adj->blind, &e) < 0) {
@@ -553,8 +550,9 @@ static const struct text_spec evidence_text = {
 
 /* ---- drawing ---------------------------------------------------------- */
 
-static void draw_header(struct adj *adj)
+static void draw_header(struct screen *scr)
 {
+	struct adj *adj = ADJ(scr);
 	struct buf right = BUF_INIT;
 
 	if (adj->is.discuss)
@@ -567,15 +565,15 @@ static void draw_header(struct adj *adj)
 			 adj->nr_proposals == 1 ? "" : "s");
 	buf_addstr(&right, adj->blind ? "blind" : "names shown");
 	buf_addf(&right, "  %zu left  ", adj->nr_left);
-	sanitize_line(&right, adj->scr.actor->name);
+	sanitize_line(&right, adj->scr->actor->name);
 	buf_addch(&right, ' ');
-	screen_draw_header(&adj->scr, right.ptr);
+	screen_draw_header(adj->scr, right.ptr);
 	buf_release(&right);
 }
 
-static void draw_status(struct adj *adj)
+static void draw_status(struct screen *scr)
 {
-	struct screen *scr = &adj->scr;
+	struct adj *adj = ADJ(scr);
 	struct buf b = BUF_INIT, pos = BUF_INIT;
 	size_t n = adj->is.nr_coders;
 
@@ -609,60 +607,10 @@ static void draw_status(struct adj *adj)
 	buf_release(&pos);
 }
 
-static void draw_cb(void *ctx)
-{
-	struct adj *adj = ctx;
-	struct screen *scr = &adj->scr;
-	int under;
-
-	if (scr->too_small) {
-		if (scr->dirty)
-			screen_draw_too_small(scr);
-		scr->dirty = 0;
-		return;
-	}
-	if (scr->dirty & DIRTY_HEADER)
-		draw_header(adj);
-	under = screen_draw_panes(scr);
-	if (scr->dirty & DIRTY_BAR) {
-		adj_draw_panel(adj);
-		under = 1;
-	}
-	if (scr->dirty & DIRTY_STATUS)
-		draw_status(adj);
-	screen_draw_overlays(scr, under);
-	scr->dirty = 0;
-}
-
-static void layout_cb(void *ctx, int rows, int cols)
-{
-	struct adj *adj = ctx;
-
-	adj->scr.rows = rows;
-	adj->scr.cols = cols;
-	relayout(adj);
-}
-
 /* Idle: the study file alone holds everything saved so far. */
-static void idle_cb(void *ctx)
+static void adj_idle(struct screen *scr)
 {
-	struct adj *adj = ctx;
-
-	store_checkpoint(adj->scr.st);
-}
-
-static void repaint_cb(void *ctx)
-{
-	struct adj *adj = ctx;
-
-	adj->scr.dirty = DIRTY_ALL;
-}
-
-static int done_cb(void *ctx)
-{
-	struct adj *adj = ctx;
-
-	return adj->scr.quit;
+	store_checkpoint(scr->st);
 }
 
 /* ---- keys ------------------------------------------------------------- */
@@ -670,7 +618,7 @@ static int done_cb(void *ctx)
 /* May the selected dimension be resolved now?  Says why not. */
 static int resolvable(struct adj *adj)
 {
-	struct screen *scr = &adj->scr;
+	struct screen *scr = adj->scr;
 	const struct dim_state *ds;
 	struct buf b = BUF_INIT;
 
@@ -696,7 +644,7 @@ static int resolvable(struct adj *adj)
 
 static void take_coder(struct adj *adj, size_t n)
 {
-	struct screen *scr = &adj->scr;
+	struct screen *scr = adj->scr;
 	const struct dim_state *ds;
 	const struct coded_dim *cd;
 	struct buf who = BUF_INIT, src = BUF_INIT;
@@ -736,7 +684,7 @@ static int picker_shown(struct screen *scr)
 
 static void move_item(struct adj *adj, int dir)
 {
-	struct screen *scr = &adj->scr;
+	struct screen *scr = adj->scr;
 	size_t to;
 
 	if (!adj->nr_queue) {
@@ -759,9 +707,9 @@ static void move_item(struct adj *adj, int dir)
 		   adj->done[to] ? " (done)" : "");
 }
 
-static int adj_action(struct adj *adj, enum action a, int key)
+static int adj_action(struct screen *scr, enum action a, int key)
 {
-	struct screen *scr = &adj->scr;
+	struct adj *adj = ADJ(scr);
 
 	switch (a) {
 	case ACT_TAKE_CODER:
@@ -790,7 +738,7 @@ static int adj_action(struct adj *adj, enum action a, int key)
 				   "discussion", scr->item_name);
 			return 1;
 		}
-		screen_push(scr, &adj_dialog_view_ops, adj_dialog_new(1, 0));
+		adj_ask_settle(adj);
 		return 1;
 	case ACT_SHOW_MEMOS:
 		screen_open_text(scr, &memos_text);
@@ -820,9 +768,9 @@ static int adj_action(struct adj *adj, enum action a, int key)
 
 /* What a key set in motion: a pick made in the picker asks for its
  * rationale; a save moves on. */
-static void after_key(struct adj *adj)
+static void after_key(struct screen *scr)
 {
-	struct screen *scr = &adj->scr;
+	struct adj *adj = ADJ(scr);
 
 	if (adj->picker_open && !picker_shown(scr)) {
 		adj->picker_open = 0;
@@ -855,59 +803,26 @@ static void after_key(struct adj *adj)
 	}
 }
 
-static void key_cb(void *ctx, int key)
-{
-	struct adj *adj = ctx;
-	struct screen *scr = &adj->scr;
-	struct view *v;
-	enum action a;
-	int r;
-
-	if (!screen_route_key(scr, key)) {
-		a = keymap_lookup(KEYMAP_ADJUDICATE, key);
-		if (!adj_action(adj, a, key)) {
-			v = &scr->panes[scr->focus];
-			r = v->ops->handle(v, a, key);
-			if (r & H_REDRAW)
-				v->dirty = 1;
-			if (r == H_UNHANDLED)
-				screen_action(scr, a, key);
-		}
-	}
-	after_key(adj);
-}
-
 /* ---- entry ------------------------------------------------------------ */
 
-int tui_adjudicate(struct store *st, const struct actor *a,
-		   const char *name, struct err *e)
+static void adj_close(struct screen *scr)
 {
-	struct adj adj;
-	struct screen *scr = &adj.scr;
-	struct ui_client client = {
-		.ctx = &adj,
-		.layout = layout_cb,
-		.draw = draw_cb,
-		.key = key_cb,
-		.done = done_cb,
-		.repaint = repaint_cb,
-		.idle = idle_cb,
-		.idle_ms = 3000,
-	};
-	long long id = -1;
-	size_t i;
-	int ret = -1, started = 0;
+	struct adj *adj = ADJ(scr);
 
-	memset(&adj, 0, sizeof(adj));
-	adj.pos = NOT_QUEUED;
-	adj.pick_dim = -1;
-	scr->st = st;
-	scr->actor = a;
-	scr->qpos = NOT_QUEUED;
-	scr->picking = -1;
-	scr->keymap = KEYMAP_ADJUDICATE;
-	scr->pick_ops = &adj_pick_ops;
-	scr->help_intro = "Every resolution is saved the moment it is made. "
+	pick_clear(adj);
+	item_state_release(&adj->is);
+	free(adj->queue);
+	free(adj->done);
+	free(adj->shown);
+	buf_release(&adj->saved);
+}
+
+static const struct screen_ops adj_screen_ops = {
+	.name = "adjudicate",
+	.keymap = KEYMAP_ADJUDICATE,
+	.private_size = sizeof(struct adj),
+	.pick_ops = &adj_pick_ops,
+	.help_intro = "Every resolution is saved the moment it is made. "
 		"The panel lists every dimension with each coder's codes: "
 		"agreed and resolved ones are marked done, disagreements are "
 		"marked, bold and underlined. J and K select a dimension; a "
@@ -915,16 +830,32 @@ int tui_adjudicate(struct store *st, const struct actor *a,
 		"picker; then type the rationale (Tab tags a cause, C-o opens "
 		"$EDITOR) and press Enter. When an item needs nothing more, "
 		"the next one of the queue opens. P lists the codes annotators "
-		"proposed, to accept into the codebook or map onto a code.";
-	buf_init(&scr->msg, 0);
-	buf_init(&scr->last_search, 0);
-	buf_init(&adj.saved, 0);
-	edit_init(&scr->prompt, 0);
-	for (i = 0; i < 2; i++) {
-		scr->panes[i].scr = scr;
-		scr->panes[i].ops = i == PANE_ISSUE ? &issue_view_ops :
-				    &diff_view_ops;
-	}
+		"proposed, to accept into the codebook or map onto a code.",
+	.panel_rows = panel_rows,
+	.draw_header = draw_header,
+	.draw_panel = adj_draw_panel,
+	.draw_status = draw_status,
+	.action = adj_action,
+	.after_key = after_key,
+	.idle = adj_idle,
+	.idle_ms = 3000,
+	.close = adj_close,
+};
+
+int tui_adjudicate(struct store *st, const struct actor *a,
+		   const char *name, struct err *e)
+{
+	struct screen screen, *scr = &screen;
+	struct adj *adj;
+	long long id = -1;
+	int ret = -1;
+
+	screen_init(scr, &adj_screen_ops, st, a);
+	adj = scr->priv;
+	adj->scr = scr;
+	adj->pos = NOT_QUEUED;
+	adj->pick_dim = -1;
+	buf_init(&adj->saved, 0);
 
 	if (a->role == ROLE_ANNOTATOR) {
 		err_set(e, ERR_PERM, "the adjudicator's screen is for the "
@@ -938,66 +869,40 @@ int tui_adjudicate(struct store *st, const struct actor *a,
 		goto out;
 	if (study_codebook(st, &scr->cb, NULL, e) < 0)
 		goto out;
-	if (adjudicate_queue(st, a, &scr->cb, &adj.queue, &adj.nr_queue,
+	if (adjudicate_queue(st, a, &scr->cb, &adj->queue, &adj->nr_queue,
 			     e) < 0)
 		goto out;
-	adj.done = xcalloc(adj.nr_queue + 1, 1);
-	adj.nr_left = adj.nr_queue;
+	adj->done = xcalloc(adj->nr_queue + 1, 1);
+	adj->nr_left = adj->nr_queue;
 	if (name) {
 		id = item_find(st, name, e);
 		if (id < 0)
 			goto out;
-	} else if (!adj.nr_queue) {
+	} else if (!adj->nr_queue) {
 		err_set(e, ERR_NOTFOUND, "nothing to adjudicate: no item that "
 			"all its coders submitted has a disagreement or a "
 			"discussion flag left");
 		goto out;
 	} else {
-		id = adj.queue[0];
+		id = adj->queue[0];
 	}
-	if (load_item(&adj, id, e) < 0)
+	if (load_item(adj, id, e) < 0)
 		goto out;
-	count_proposals(&adj);
-	if (adj.pos == NOT_QUEUED) {
-		if (!adj.is.ready)
+	count_proposals(adj);
+	if (adj->pos == NOT_QUEUED) {
+		if (!adj->is.ready)
 			screen_msg(scr, MSG_ERR, "%s is not ready: %zu of %zu "
 				   "coders have submitted", scr->item_name,
-				   adj.is.nr_coders, adj.is.nr_expected ?
-				   adj.is.nr_expected : (size_t)2);
+				   adj->is.nr_coders, adj->is.nr_expected ?
+				   adj->is.nr_expected : (size_t)2);
 		else
 			screen_msg(scr, MSG_INFO, "%s needs no adjudication: "
 				   "every dimension is agreed or resolved",
 				   scr->item_name);
 	}
 
-	if (ui_start(e) < 0)
-		goto out;
-	started = 1;
-	{
-		struct buf w = BUF_INIT;
-
-		if (ui_keys_warning(&w))
-			screen_msg(scr, MSG_ERR, "%s", w.ptr);
-		buf_release(&w);
-	}
-	ret = ui_run(&client, e);
-	if (ret < 0)
-		screen_hangup(scr, e);
+	ret = screen_run(scr, e);
 out:
-	screen_release_windows(scr);
-	if (started)
-		ui_stop();
-	pick_clear(&adj);
-	item_release(&scr->item);
-	item_state_release(&adj.is);
-	codebook_release(&scr->cb);
-	free(adj.queue);
-	free(adj.done);
-	free(adj.shown);
-	free(scr->item_name);
-	buf_release(&scr->msg);
-	buf_release(&scr->last_search);
-	buf_release(&adj.saved);
-	edit_release(&scr->prompt);
+	screen_fini(scr);
 	return ret;
 }

@@ -15,8 +15,10 @@
 #include "core/buf.h"
 #include "tui/screen.h"
 
+/* The adjudicator's screen's own state (scr->priv, allocated and freed
+ * by the frame). */
 struct adj {
-	struct screen scr;	/* first: views get a struct screen * */
+	struct screen *scr;	/* whose state this is */
 	long long *queue;	/* adjudicate_queue(), oldest first */
 	unsigned char *done;	/* per entry: needs nothing more now */
 	size_t nr_queue, nr_left;
@@ -39,7 +41,7 @@ struct adj {
 	size_t ev_dim;		/* ... this dimension */
 };
 
-#define ADJ(s) ((struct adj *)(s))
+#define ADJ(s) ((struct adj *)(s)->priv)
 
 /* view_adjudicate_coders.c */
 
@@ -70,13 +72,12 @@ int adj_save_settle(struct adj *adj, const char *note);
 /* view_adjudicate_dialog.c */
 
 extern const struct view_ops adj_dialog_view_ops;
-/* A dialog (owned by the view it is pushed with) to settle (`settle`) or
- * to resolve dimension `dim`. */
-struct dialog *adj_dialog_new(int settle, size_t dim);
 /* Ask for the rationale of codes[0..n) for dimension d, taken from
  * `source` ("Coder 1's code" ...). */
 void adj_ask_rationale(struct adj *adj, size_t d, const char *const *codes,
 		       size_t n, const char *source);
+/* Ask for the note that settles the item's discussion. */
+void adj_ask_settle(struct adj *adj);
 
 /* view_adjudicate_evidence.c */
 
@@ -88,6 +89,7 @@ void adj_next_evidence(struct adj *adj);
 
 /* view_adjudicate_panel.c */
 
-void adj_draw_panel(struct adj *adj);
+/* The resolution panel under the panes (screen_ops.draw_panel). */
+void adj_draw_panel(struct screen *scr);
 
 #endif

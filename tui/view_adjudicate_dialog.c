@@ -32,25 +32,35 @@ struct dialog {
 	struct edit ed;
 };
 
-struct dialog *adj_dialog_new(int settle, size_t dim)
-{
-	struct dialog *dl = xcalloc(1, sizeof(*dl));
-
-	dl->settle = settle;
-	dl->dim = dim;
-	edit_init(&dl->ed, 0);
-	return dl;
-}
+/* What the dialog is opened with (v->arg, copied by open). */
+struct dialog_arg {
+	int settle;
+	size_t dim;
+	const char *const *codes;
+	size_t nr;
+	const char *source;
+};
 
 static void restore_draft(struct view *v, const char *dim);
 
 static int dialog_open(struct view *v)
 {
+	const struct dialog_arg *arg = v->arg;
 	struct dialog *dl = v->priv;
 	struct adj *adj = ADJ(v->scr);
 	const struct dim_state *ds;
 	size_t i;
 
+	dl->settle = arg->settle;
+	dl->dim = arg->dim;
+	edit_init(&dl->ed, 0);
+	if (!arg->settle) {
+		dl->codes = xcalloc(arg->nr + 1, sizeof(*dl->codes));
+		for (i = 0; i < arg->nr; i++)
+			dl->codes[i] = xstrdup(arg->codes[i]);
+		dl->nr = arg->nr;
+		dl->source = xstrdup(arg->source);
+	}
 	if (dl->settle || dl->dim >= adj->is.nr_dims)
 		return 0;
 	/* changing a resolution: start from what it says */
@@ -263,20 +273,17 @@ static void dialog_close(struct view *v)
 	struct dialog *dl = v->priv;
 	size_t i;
 
-	if (dl) {
-		for (i = 0; i < dl->nr; i++)
-			free(dl->codes[i]);
-		free(dl->codes);
-		free(dl->source);
-		edit_release(&dl->ed);
-		free(dl);
-	}
-	v->priv = NULL;
+	for (i = 0; i < dl->nr; i++)
+		free(dl->codes[i]);
+	free(dl->codes);
+	free(dl->source);
+	edit_release(&dl->ed);
 }
 
 const struct view_ops adj_dialog_view_ops = {
 	.name = "rationale",
 	.keymap = KEYMAP_RESOLVE,
+	.priv_size = sizeof(struct dialog),
 	.text_input = 1,
 	.paste = 1,
 	.open = dialog_open,
@@ -292,15 +299,16 @@ const struct view_ops adj_dialog_view_ops = {
 void adj_ask_rationale(struct adj *adj, size_t d, const char *const *codes,
 		       size_t n, const char *source)
 {
-	struct dialog *dl = adj_dialog_new(0, d);
-	size_t i;
+	struct dialog_arg arg = { 0, d, codes, n, source };
 
-	dl->codes = xcalloc(n + 1, sizeof(*dl->codes));
-	for (i = 0; i < n; i++)
-		dl->codes[i] = xstrdup(codes[i]);
-	dl->nr = n;
-	dl->source = xstrdup(source);
 	adj->sel = d;
-	adj->scr.dirty |= DIRTY_BAR;
-	screen_push(&adj->scr, &adj_dialog_view_ops, dl);
+	adj->scr->dirty |= DIRTY_BAR;
+	screen_push_with(adj->scr, &adj_dialog_view_ops, &arg);
+}
+
+void adj_ask_settle(struct adj *adj)
+{
+	struct dialog_arg arg = { 1, 0, NULL, 0, NULL };
+
+	screen_push_with(adj->scr, &adj_dialog_view_ops, &arg);
 }

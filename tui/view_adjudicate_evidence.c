@@ -78,7 +78,7 @@ static void ev_release(struct ev_list *l)
  * coder's by dimension and age, as evidence_each gives it). */
 static int ev_load(const struct adj *adj, struct ev_list *l, struct err *e)
 {
-	const struct screen *scr = &adj->scr;
+	const struct screen *scr = adj->scr;
 	size_t i;
 
 	memset(l, 0, sizeof(*l));
@@ -163,7 +163,7 @@ void adj_evidence_render(struct doc *d, struct screen *scr, int width)
 
 void adj_next_evidence(struct adj *adj)
 {
-	struct screen *scr = &adj->scr;
+	struct screen *scr = adj->scr;
 	struct ev_list l;
 	struct err e = ERR_INIT;
 	struct buf b = BUF_INIT, who = BUF_INIT;

@@ -25,7 +25,7 @@ struct panel_geom {
 
 static void geometry(const struct adj *adj, struct panel_geom *g)
 {
-	const struct screen *scr = &adj->scr;
+	const struct screen *scr = adj->scr;
 	size_t i, n = adj->is.nr_coders > 2 ? adj->is.nr_coders : 2;
 	int w = 9;
 
@@ -85,7 +85,7 @@ static int shared(const struct adj *adj, const char *dim, const char *code)
 static void draw_codes(struct adj *adj, int y, int x, int cols,
 		       const struct dim_state *ds, size_t n, enum slot slot)
 {
-	WINDOW *w = adj->scr.bar;
+	WINDOW *w = adj->scr->bar;
 	const struct coded_dim *cd = adj_coder_dim(adj, n, ds->dim->key);
 	const char **order;
 	struct buf b = BUF_INIT;
@@ -138,7 +138,7 @@ static void draw_codes(struct adj *adj, int y, int x, int cols,
 static void draw_dim_row(struct adj *adj, const struct panel_geom *g, int y,
 			 size_t d)
 {
-	struct screen *scr = &adj->scr;
+	struct screen *scr = adj->scr;
 	WINDOW *w = scr->bar;
 	const struct dim_state *ds = &adj->is.dims[d];
 	int sel = d == adj->sel, x;
@@ -219,7 +219,7 @@ static void draw_dim_row(struct adj *adj, const struct panel_geom *g, int y,
 
 static void draw_coder_row(struct adj *adj, int y, size_t n)
 {
-	struct screen *scr = &adj->scr;
+	struct screen *scr = adj->scr;
 	WINDOW *w = scr->bar;
 	const struct coding *c = &adj->is.coders[adj->shown[n]].coding;
 	struct buf b = BUF_INIT;
@@ -251,9 +251,9 @@ static void draw_coder_row(struct adj *adj, int y, size_t n)
 	buf_release(&b);
 }
 
-void adj_draw_panel(struct adj *adj)
+void adj_draw_panel(struct screen *scr)
 {
-	struct screen *scr = &adj->scr;
+	struct adj *adj = ADJ(scr);
 	WINDOW *w = scr->bar;
 	struct panel_geom g;
 	struct buf b = BUF_INIT;

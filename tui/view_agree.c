@@ -754,8 +754,8 @@ static void scope_release(struct scope *sc)
 static int agree_open(struct view *v)
 {
 	struct screen *scr = v->scr;
-	char *want = v->priv;	/* the round to show first, or NULL */
-	struct agree_view *av = xcalloc(1, sizeof(*av));
+	const char *want = v->arg;	/* the round to show first, or NULL */
+	struct agree_view *av = v->priv;
 	struct round_info *rounds = NULL;
 	size_t nr = 0, i, best = 0;
 	struct err e = ERR_INIT;
@@ -763,10 +763,8 @@ static int agree_open(struct view *v)
 
 	buf_init(&av->doc.text, 0);
 	pager_init(&av->pg, &doc_pager_src, &av->doc);
-	v->priv = av;
 	if (round_list(scr->st, &rounds, &nr, &e) < 0) {
 		screen_msg(scr, MSG_ERR, "%s", e.msg);
-		free(want);
 		return -1;
 	}
 	av->nr_sc = nr + 1;
@@ -813,7 +811,6 @@ static int agree_open(struct view *v)
 	/* the whole study if it may be seen, else the last round that may */
 	if (!found)
 		av->cur = av->sc[nr].ok ? nr : best;
-	free(want);
 	av->doc_dim = av->doc_cur = (size_t)-1;
 	return 0;
 }
@@ -1074,17 +1071,13 @@ static void agree_close(struct view *v)
 	struct agree_view *av = v->priv;
 	size_t i;
 
-	if (av) {
-		for (i = 0; i < av->nr_sc; i++)
-			scope_release(&av->sc[i]);
-		free(av->sc);
-		round_gates_free(av->gates, av->nr_gates);
-		drift_release(&av->drift);
-		doc_release(&av->doc);
-		pager_release(&av->pg);
-		free(av);
-	}
-	v->priv = NULL;
+	for (i = 0; i < av->nr_sc; i++)
+		scope_release(&av->sc[i]);
+	free(av->sc);
+	round_gates_free(av->gates, av->nr_gates);
+	drift_release(&av->drift);
+	doc_release(&av->doc);
+	pager_release(&av->pg);
 }
 
 static struct pager *agree_pager(struct view *v)
@@ -1097,6 +1090,7 @@ static struct pager *agree_pager(struct view *v)
 const struct view_ops agree_view_ops = {
 	.name = "agreement",
 	.keymap = KEYMAP_AGREE,
+	.priv_size = sizeof(struct agree_view),
 	.open = agree_open,
 	.layout = agree_layout,
 	.draw = agree_draw,
@@ -1105,107 +1099,51 @@ const struct view_ops agree_view_ops = {
 	.pager = agree_pager,
 };
 
+struct view *screen_open_agreement(struct screen *scr, const char *round)
+{
+	return screen_push_with(scr, &agree_view_ops, round);
+}
+
 /* ---- the view as a screen of its own ---------------------------------- */
 
-static void solo_layout(void *ctx, int rows, int cols)
+static void solo_status(struct screen *scr)
 {
-	struct screen *scr = ctx;
-	int i;
-
-	scr->rows = rows;
-	scr->cols = cols;
-	scr->too_small = rows < SCREEN_MIN_ROWS || cols < SCREEN_MIN_COLS;
-	scr->dirty = DIRTY_ALL;
-	if (scr->too_small)
-		return;
-	scr->area_y = 0;
-	scr->area_rows = rows - 1;
-	if (scr->status)
-		delwin(scr->status);
-	scr->status = newwin(1, cols, rows - 1, 0);
-	if (!scr->status)
-		die("cannot create a %dx1 window", cols);
-	leaveok(scr->status, TRUE);
-	for (i = 0; i < scr->nr_overlays; i++)
-		scr->overlays[i]->ops->layout(scr->overlays[i]);
+	screen_draw_status(scr, "j/k dimension  Tab round  Space/b scroll  / "
+			   "search  ? help  q quit", NULL);
 }
 
-static void solo_draw(void *ctx)
+/* closing the view leaves the screen */
+static void solo_after_key(struct screen *scr)
 {
-	struct screen *scr = ctx;
-
-	if (scr->too_small) {
-		if (scr->dirty)
-			screen_draw_too_small(scr);
-		scr->dirty = 0;
-		return;
-	}
-	screen_draw_overlays(scr, (scr->dirty & DIRTY_ALL) == DIRTY_ALL);
-	if (scr->dirty & DIRTY_STATUS)
-		screen_draw_status(scr, "j/k dimension  Tab round  Space/b "
-				   "scroll  / search  ? help  q quit", NULL);
-	scr->dirty = 0;
-}
-
-static void solo_key(void *ctx, int key)
-{
-	struct screen *scr = ctx;
-
-	screen_route_key(scr, key);
 	if (!scr->nr_overlays)
 		scr->quit = 1;
 }
 
-static int solo_done(void *ctx)
-{
-	struct screen *scr = ctx;
-
-	return scr->quit;
-}
-
-static void solo_repaint(void *ctx)
-{
-	struct screen *scr = ctx;
-
-	scr->dirty = DIRTY_ALL;
-}
-
-int tui_agree(struct store *st, const struct actor *a, const char *round,
-	      struct err *e)
-{
-	struct screen scr;
-	struct ui_client client = {
-		.ctx = &scr,
-		.layout = solo_layout,
-		.draw = solo_draw,
-		.key = solo_key,
-		.done = solo_done,
-		.repaint = solo_repaint,
-	};
-	struct round_info r;
-	int ret = -1, started = 0;
-
-	memset(&scr, 0, sizeof(scr));
-	memset(&r, 0, sizeof(r));
-	scr.st = st;
-	scr.actor = a;
-	scr.qpos = NOT_QUEUED;
-	scr.picking = -1;
-	scr.keymap = KEYMAP_AGREE;
-	scr.help_intro = "The agreement of the study's annotators, computed "
+static const struct screen_ops solo_screen_ops = {
+	.name = "agreement",
+	.keymap = KEYMAP_AGREE,
+	.help_intro = "The agreement of the study's annotators, computed "
 		"once when the screen opened: per dimension the kappa, its "
 		"95% confidence interval, the Landis & Koch band and the "
 		"number of bugs, per round and for the whole study; below, "
 		"the selected dimension's confusion matrix and how often "
 		"each annotator chose each code. An \"m\" marks the mean of "
 		"per-code kappas (a dimension of several codes per bug), an "
-		"\"F\" Fleiss' kappa (more than two annotators).";
-	/* no windows until the terminal is set up: nothing is laid out
-	 * before ui_run() */
-	scr.too_small = 1;
-	buf_init(&scr.msg, 0);
-	buf_init(&scr.last_search, 0);
-	edit_init(&scr.prompt, 0);
+		"\"F\" Fleiss' kappa (more than two annotators).",
+	.no_panes = 1,
+	.draw_status = solo_status,
+	.after_key = solo_after_key,
+};
+
+int tui_agree(struct store *st, const struct actor *a, const char *round,
+	      struct err *e)
+{
+	struct screen scr;
+	struct round_info r;
+	int ret = -1;
+
+	memset(&r, 0, sizeof(r));
+	screen_init(&scr, &solo_screen_ops, st, a);
 	if (study_codebook(st, &scr.cb, NULL, e) < 0)
 		goto out;
 	if (round) {
@@ -1213,30 +1151,13 @@ int tui_agree(struct store *st, const struct actor *a, const char *round,
 			goto out;
 		round_info_release(&r);
 	}
-	if (!screen_push(&scr, &agree_view_ops, round ? xstrdup(round) :
-			 NULL)) {
+	if (!screen_open_agreement(&scr, round)) {
 		err_set(e, ERR_INPUT, "%s", scr.msg.len ? scr.msg.ptr :
 			"cannot compute the agreement");
 		goto out;
 	}
-	if (ui_start(e) < 0)
-		goto out;
-	started = 1;
-	{
-		struct buf w = BUF_INIT;
-
-		if (ui_keys_warning(&w))
-			screen_msg(&scr, MSG_ERR, "%s", w.ptr);
-		buf_release(&w);
-	}
-	ret = ui_run(&client, e);
+	ret = screen_run(&scr, e);
 out:
-	screen_release_windows(&scr);
-	if (started)
-		ui_stop();
-	codebook_release(&scr.cb);
-	buf_release(&scr.msg);
-	buf_release(&scr.last_search);
-	edit_release(&scr.prompt);
+	screen_fini(&scr);
 	return ret;
 }

@@ -146,7 +146,7 @@ static int load(struct view *v, int width)
 
 			if (!i || strcmp(cv->v[i - 1].dim, ce->dim)) {
 				const struct coded_dim *cd =
-					coding_dim(&scr->coding, ce->dim);
+					coding_dim(screen_coding(scr), ce->dim);
 
 				if (i)
 					doc_line(&cv->doc, "", SLOT_NORMAL,

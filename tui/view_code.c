@@ -46,23 +46,61 @@
 
 #define BAR_VALUE_MAX 18
 
+struct pending_pick;
+
+/* The annotator's screen's own state (scr->priv; the frame holds the
+ * item, its name and the codebook). */
+struct code_state {
+	struct codebook study_cb;	/* the study's codebook while scr->cb
+					   is a screening question (else
+					   empty) */
+	char **recode_was;	/* per dimension of cb: the split code the
+				   actor is to recode there, or NULL */
+	struct queue q;
+	size_t qpos;		/* index in q, or NOT_QUEUED */
+	struct coding coding;	/* the actor's own work on the item */
+	double item_secs;	/* work on the item not yet saved (drift) */
+	double last_key;	/* the clock at the last key; < 0: none */
+	const char *key_gaps;	/* test clock (BUGCODER_KEY_GAPS); NULL: real */
+	double fake_now;	/* that clock's time */
+	unsigned long long ev_dims;	/* bit i: dimension i (of the first
+					   64) has the actor's evidence */
+	struct evidence_cite *citing;	/* lines waiting for `e`'s dimension
+					   key (owned); NULL: none */
+	int last_dim;		/* the dimension last coded on the item,
+				   which `e e` cites for; -1: none yet */
+	char *drop_dim;		/* a dimension just cleared whose
+				   citations the next key drops (y) or
+				   keeps (owned); NULL: none asked */
+	size_t drop_nr;		/* ... how many there are */
+	int cb_stale;		/* a save met a newer codebook version
+				   (loaded again once the key is handled) */
+	struct pending_pick *pending;	/* a pick that met a busy study,
+					   retried while idle; owned */
+};
+
+static const struct screen_ops code_screen_ops;
+
 /* ---- the coding ----------------------------------------------------- */
 
 static int ev_mark(const struct evidence_row *row, void *data)
 {
 	struct screen *scr = data;
+	struct code_state *cs = scr->priv;
 	size_t i;
 
 	for (i = 0; i < scr->cb.nr_dims && i < 64; i++)
 		if (!strcmp(scr->cb.dims[i].key, row->dimension))
-			scr->ev_dims |= 1ULL << i;
+			cs->ev_dims |= 1ULL << i;
 	return 0;
 }
 
 /* Which dimensions the actor cited evidence for (the bar's mark). */
 static int reload_evidence(struct screen *scr, struct err *e)
 {
-	scr->ev_dims = 0;
+	struct code_state *cs = scr->priv;
+
+	cs->ev_dims = 0;
 	if (!scr->actor->member_id)
 		return 0;
 	return evidence_each(scr->st, scr->actor, scr->item.id,
@@ -72,37 +110,40 @@ static int reload_evidence(struct screen *scr, struct err *e)
 
 static void recodes_free(struct screen *scr)
 {
+	struct code_state *cs = scr->priv;
 	size_t i;
 
-	for (i = 0; scr->recode_was && i < scr->cb.nr_dims; i++)
-		free(scr->recode_was[i]);
-	free(scr->recode_was);
-	scr->recode_was = NULL;
+	for (i = 0; cs->recode_was && i < scr->cb.nr_dims; i++)
+		free(cs->recode_was[i]);
+	free(cs->recode_was);
+	cs->recode_was = NULL;
 }
 
 /* Which dimensions of the item a split left the actor to recode: the
  * bar shows the old code there. */
 static int reload_recodes(struct screen *scr, struct err *e)
 {
+	struct code_state *cs = scr->priv;
 	size_t i;
 
 	recodes_free(scr);
-	scr->recode_was = xcalloc(scr->cb.nr_dims + 1, sizeof(char *));
+	cs->recode_was = xcalloc(scr->cb.nr_dims + 1, sizeof(char *));
 	for (i = 0; i < scr->cb.nr_dims; i++)
 		if (recode_pending(scr->st, scr->item.id,
 				   scr->actor->member_id, scr->cb.dims[i].key,
-				   &scr->recode_was[i], NULL, e) < 0)
+				   &cs->recode_was[i], NULL, e) < 0)
 			return -1;
 	return 0;
 }
 
 static void reload_coding(struct screen *scr)
 {
+	struct code_state *cs = scr->priv;
 	struct err e = ERR_INIT;
 
-	coding_release(&scr->coding);
+	coding_release(&cs->coding);
 	if (coding_load(scr->st, scr->actor, scr->item.id,
-			scr->actor->member_id, &scr->coding, &e) < 0 ||
+			scr->actor->member_id, &cs->coding, &e) < 0 ||
 	    reload_evidence(scr, &e) < 0 || reload_recodes(scr, &e) < 0)
 		screen_msg(scr, MSG_ERR, "%s", e.msg);
 	scr->dirty |= DIRTY_BAR | DIRTY_HEADER | DIRTY_STATUS;
@@ -112,6 +153,7 @@ static void reload_coding(struct screen *scr)
  * screening question: set scr->cb for item `id`. */
 static int choose_codebook(struct screen *scr, long long id, struct err *e)
 {
+	struct code_state *cs = scr->priv;
 	long long round = screening_phase(scr->st, id, e);
 	struct codebook q = CODEBOOK_INIT;
 
@@ -124,12 +166,12 @@ static int choose_codebook(struct screen *scr, long long id, struct err *e)
 		if (screening_is_codebook(&scr->cb))
 			codebook_release(&scr->cb);
 		else
-			scr->study_cb = scr->cb;
+			cs->study_cb = scr->cb;
 		scr->cb = q;
 	} else if (screening_is_codebook(&scr->cb)) {
 		codebook_release(&scr->cb);
-		scr->cb = scr->study_cb;
-		memset(&scr->study_cb, 0, sizeof(scr->study_cb));
+		scr->cb = cs->study_cb;
+		memset(&cs->study_cb, 0, sizeof(cs->study_cb));
 	}
 	return 0;
 }
@@ -141,14 +183,17 @@ static int choose_codebook(struct screen *scr, long long id, struct err *e)
 static void save_failed(struct screen *scr, const struct err *e,
 			const char *what)
 {
+	struct code_state *cs = scr->priv;
+
 	if (e->code == ERR_STALE)
-		scr->cb_stale = 1;
+		cs->cb_stale = 1;
 	screen_msg(scr, MSG_ERR, "%s: %s", what, e->msg);
 }
 
 static void codes_text(struct screen *scr, const char *dim, struct buf *out)
 {
-	const struct coded_dim *cd = coding_dim(&scr->coding, dim);
+	struct code_state *cs = scr->priv;
+	const struct coded_dim *cd = coding_dim(&cs->coding, dim);
 	size_t i;
 
 	for (i = 0; cd && i < cd->nr_codes; i++)
@@ -216,15 +261,17 @@ static void pending_text(const struct pending_pick *p, struct buf *b)
 
 static void set_idle(struct screen *scr)
 {
-	if (scr->client)
-		scr->client->idle_ms = scr->pending ? PENDING_RETRY_MS :
-				       IDLE_MS;
+	struct code_state *cs = scr->priv;
+
+	screen_set_idle(scr, cs->pending ? PENDING_RETRY_MS : IDLE_MS);
 }
 
 static void pending_drop(struct screen *scr)
 {
-	pending_free(scr->pending);
-	scr->pending = NULL;
+	struct code_state *cs = scr->priv;
+
+	pending_free(cs->pending);
+	cs->pending = NULL;
 	set_idle(scr);
 }
 
@@ -232,6 +279,7 @@ static void pending_drop(struct screen *scr)
 static int pend(struct screen *scr, const char *dim, const char *const *codes,
 		size_t n, int toggle)
 {
+	struct code_state *cs = scr->priv;
 	struct pending_pick *p = xcalloc(1, sizeof(*p));
 	struct buf b = BUF_INIT;
 	size_t i;
@@ -244,7 +292,7 @@ static int pend(struct screen *scr, const char *dim, const char *const *codes,
 		p->codes[i] = xstrdup(codes[i]);
 	p->nr = n;
 	p->toggle = toggle;
-	scr->pending = p;
+	cs->pending = p;
 	set_idle(scr);
 	pending_text(p, &b);
 	screen_msg(scr, MSG_INFO, "pending: %s - the study is busy (another "
@@ -256,9 +304,10 @@ static int pend(struct screen *scr, const char *dim, const char *const *codes,
 /* Refuse a second pick while one is pending. */
 static int pending_refuse(struct screen *scr)
 {
+	struct code_state *cs = scr->priv;
 	struct buf b = BUF_INIT;
 
-	pending_text(scr->pending, &b);
+	pending_text(cs->pending, &b);
 	screen_msg(scr, MSG_ERR, "not saved: %s is still pending (the study is "
 		   "busy); wait for it, or Esc drops it", b.ptr);
 	buf_release(&b);
@@ -272,7 +321,8 @@ static void ask_drop(struct screen *scr, const char *dim);
  * busy. */
 static int pending_retry(struct screen *scr)
 {
-	struct pending_pick *p = scr->pending;
+	struct code_state *cs = scr->priv;
+	struct pending_pick *p = cs->pending;
 	struct err e = ERR_INIT;
 	struct buf b = BUF_INIT;
 	int rc;
@@ -295,7 +345,7 @@ static int pending_retry(struct screen *scr)
 	}
 	if (rc < 0) {
 		if (e.code == ERR_STALE)
-			scr->cb_stale = 1;
+			cs->cb_stale = 1;
 		screen_msg(scr, MSG_ERR, "not saved: %s: %s", b.ptr, e.msg);
 	} else if (p->item_id == scr->item.id) {
 		reload_coding(scr);
@@ -311,6 +361,8 @@ static int pending_retry(struct screen *scr)
 int screen_save_codes(struct screen *scr, const struct dimension *dim,
 		      const char *const *codes, size_t n)
 {
+	struct code_state *cs = scr->priv;
+
 	static const char *const none[1] = { NULL };
 	struct err e = ERR_INIT;
 	const struct coded_dim *cd;
@@ -324,7 +376,7 @@ int screen_save_codes(struct screen *scr, const struct dimension *dim,
 	 * screen last read it): saving it again would only detach the
 	 * proposal an `other` label carries (label_set attaches none) */
 	reload_coding(scr);
-	cd = coding_dim(&scr->coding, dim->key);
+	cd = coding_dim(&cs->coding, dim->key);
 	if (n == 1 && cd && cd->nr_codes == 1 &&
 	    !strcmp(cd->codes[0], codes[0])) {
 		screen_msg(scr, MSG_INFO, "already saved: %s = %s%s", dim->key,
@@ -332,7 +384,7 @@ int screen_save_codes(struct screen *scr, const struct dimension *dim,
 			   "");
 		return 0;
 	}
-	if (scr->pending)
+	if (cs->pending)
 		return pending_refuse(scr);
 	if (label_set(scr->st, scr->actor, &scr->cb, scr->item.id, dim->key,
 		      codes, n, 0, &e) < 0) {
@@ -344,7 +396,7 @@ int screen_save_codes(struct screen *scr, const struct dimension *dim,
 	reload_coding(scr);
 	saved_msg(scr, dim->key);
 	if (n)
-		scr->last_dim = (int)(dim - scr->cb.dims);
+		cs->last_dim = (int)(dim - scr->cb.dims);
 	else
 		ask_drop(scr, dim->key);
 	return 0;
@@ -353,11 +405,12 @@ int screen_save_codes(struct screen *scr, const struct dimension *dim,
 int screen_save_toggle(struct screen *scr, const struct dimension *dim,
 		       const char *code)
 {
+	struct code_state *cs = scr->priv;
 	struct err e = ERR_INIT;
 
 	if (scr->pick_ops)
 		return scr->pick_ops->toggle(scr, dim, code);
-	if (scr->pending)
+	if (cs->pending)
 		return pending_refuse(scr);
 	if (label_toggle(scr->st, scr->actor, &scr->cb, scr->item.id,
 			 dim->key, code, &e) < 0) {
@@ -368,8 +421,8 @@ int screen_save_toggle(struct screen *scr, const struct dimension *dim,
 	}
 	reload_coding(scr);
 	saved_msg(scr, dim->key);
-	if (coding_dim(&scr->coding, dim->key))
-		scr->last_dim = (int)(dim - scr->cb.dims);
+	if (coding_dim(&cs->coding, dim->key))
+		cs->last_dim = (int)(dim - scr->cb.dims);
 	else
 		ask_drop(scr, dim->key);
 	return 0;
@@ -421,12 +474,13 @@ int screen_save_proposal(struct screen *scr, const struct dimension *dim,
 
 int screen_has_code(struct screen *scr, const char *dim, const char *code)
 {
+	struct code_state *cs = scr->priv;
 	const struct coded_dim *cd;
 	size_t i;
 
 	if (scr->pick_ops)
 		return scr->pick_ops->has_code(scr, dim, code);
-	cd = coding_dim(&scr->coding, dim);
+	cd = coding_dim(&cs->coding, dim);
 	for (i = 0; cd && i < cd->nr_codes; i++)
 		if (!strcmp(cd->codes[i], code))
 			return 1;
@@ -455,10 +509,11 @@ static void toggle_flag(struct screen *scr, const char *flag, int on)
  */
 static double clock_now(struct screen *scr)
 {
+	struct code_state *cs = scr->priv;
 	struct timespec ts;
 
-	if (scr->key_gaps)
-		return scr->fake_now;
+	if (cs->key_gaps)
+		return cs->fake_now;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
@@ -466,7 +521,8 @@ static double clock_now(struct screen *scr)
 /* Advance the test clock by the next gap of the list. */
 static void clock_tick(struct screen *scr)
 {
-	const char *p = scr->key_gaps, *comma;
+	struct code_state *cs = scr->priv;
+	const char *p = cs->key_gaps, *comma;
 	char *end;
 	double gap;
 
@@ -474,36 +530,39 @@ static void clock_tick(struct screen *scr)
 		return;
 	gap = strtod(p, &end);
 	if (end != p && gap > 0)
-		scr->fake_now += gap;
+		cs->fake_now += gap;
 	comma = strchr(p, ',');
 	if (comma && comma[1])
-		scr->key_gaps = comma + 1;
+		cs->key_gaps = comma + 1;
 }
 
 /* A key came: the gap since the last one counts for the item open,
  * unless it is longer than DRIFT_IDLE_CUTOFF. */
 static void time_key(struct screen *scr)
 {
+	struct code_state *cs = scr->priv;
 	double now;
 
 	clock_tick(scr);
 	now = clock_now(scr);
-	if (scr->last_key >= 0 && now - scr->last_key <= DRIFT_IDLE_CUTOFF &&
-	    now > scr->last_key)
-		scr->item_secs += now - scr->last_key;
-	scr->last_key = now;
+	if (cs->last_key >= 0 && now - cs->last_key <= DRIFT_IDLE_CUTOFF &&
+	    now > cs->last_key)
+		cs->item_secs += now - cs->last_key;
+	cs->last_key = now;
 }
 
 /* Save the time on the item so far (leaving it, submitting it, quitting).
  * 0, or -1 with `e`; the time is kept for the next try then. */
 static int time_save(struct screen *scr, struct err *e)
 {
-	if (!(scr->item_secs > 0) || scr->item.id <= 0)
+	struct code_state *cs = scr->priv;
+
+	if (!(cs->item_secs > 0) || scr->item.id <= 0)
 		return 0;
-	if (drift_add_time(scr->st, scr->actor, scr->item.id, scr->item_secs,
+	if (drift_add_time(scr->st, scr->actor, scr->item.id, cs->item_secs,
 			   e) < 0)
 		return -1;
-	scr->item_secs = 0;
+	cs->item_secs = 0;
 	return 0;
 }
 
@@ -511,10 +570,12 @@ static int time_save(struct screen *scr, struct err *e)
 
 static void cite_drop(struct screen *scr)
 {
-	if (scr->citing) {
-		evidence_cite_release(scr->citing);
-		free(scr->citing);
-		scr->citing = NULL;
+	struct code_state *cs = scr->priv;
+
+	if (cs->citing) {
+		evidence_cite_release(cs->citing);
+		free(cs->citing);
+		cs->citing = NULL;
 	}
 }
 
@@ -553,6 +614,7 @@ static int cite_target(struct screen *scr, int whole, size_t *from,
  * become the citation waiting for its dimension's key. */
 static void cite_begin(struct screen *scr)
 {
+	struct code_state *cs = scr->priv;
 	struct view *v = &scr->panes[scr->focus];
 	struct pager *pg = focus_pager(scr);
 	struct evidence_cite c;
@@ -573,17 +635,17 @@ static void cite_begin(struct screen *scr)
 		screen_msg(scr, MSG_ERR, "not cited: %s", e.msg);
 		return;
 	}
-	scr->citing = xmalloc(sizeof(*scr->citing));
-	*scr->citing = c;
+	cs->citing = xmalloc(sizeof(*cs->citing));
+	*cs->citing = c;
 	evidence_format(&c, &b);
-	if (scr->last_dim >= 0 && (size_t)scr->last_dim < scr->cb.nr_dims) {
+	if (cs->last_dim >= 0 && (size_t)cs->last_dim < scr->cb.nr_dims) {
 		char kn[32];
 		int k = keymap_key_for(KEYMAP_MAIN, ACT_CITE);
 
 		screen_msg(scr, MSG_INFO, "cite %s for which dimension? %s: "
 			   "%s (last coded), or 1-%zu; Esc cancels", b.ptr,
 			   k ? keyname_hint(k, kn) : "Enter",
-			   scr->cb.dims[scr->last_dim].key,
+			   scr->cb.dims[cs->last_dim].key,
 			   scr->cb.nr_dims < 9 ? scr->cb.nr_dims : (size_t)9);
 	}
 	else
@@ -597,6 +659,7 @@ static void cite_begin(struct screen *scr)
  * the cite key again (or Enter) for the one last coded. */
 static void cite_key(struct screen *scr, int key)
 {
+	struct code_state *cs = scr->priv;
 	struct err e = ERR_INIT;
 	struct buf b = BUF_INIT;
 	struct pager *pg;
@@ -605,17 +668,17 @@ static void cite_key(struct screen *scr, int key)
 
 	/* the cite key again (e), or Enter: the dimension coded last */
 	if ((keymap_lookup(KEYMAP_MAIN, key) == ACT_CITE || key == TK_ENTER) &&
-	    scr->last_dim >= 0 && (size_t)scr->last_dim < scr->cb.nr_dims)
-		i = (size_t)scr->last_dim;
+	    cs->last_dim >= 0 && (size_t)cs->last_dim < scr->cb.nr_dims)
+		i = (size_t)cs->last_dim;
 	else if (key < '1' || key > '9' || i >= scr->cb.nr_dims) {
 		screen_msg(scr, MSG_INFO, "not cited");
 		cite_drop(scr);
 		return;
 	}
 	dim = scr->cb.dims[i].key;
-	evidence_format(scr->citing, &b);
+	evidence_format(cs->citing, &b);
 	if (evidence_add(scr->st, scr->actor, &scr->cb, scr->item.id, dim,
-			 scr->citing, NULL, &e) < 0) {
+			 cs->citing, NULL, &e) < 0) {
 		if (e.code == ERR_STALE)
 			save_failed(scr, &e, "not cited");
 		else
@@ -678,6 +741,7 @@ static int count_cites(const struct evidence_row *row, void *data)
  * too (the next key answers). */
 static void ask_drop(struct screen *scr, const char *dim)
 {
+	struct code_state *cs = scr->priv;
 	struct dim_count dc = { dim, 0 };
 	struct err e = ERR_INIT;
 
@@ -685,9 +749,9 @@ static void ask_drop(struct screen *scr, const char *dim)
 			  scr->actor->member_id, count_cites, &dc, &e) < 0 ||
 	    !dc.nr)
 		return;
-	free(scr->drop_dim);
-	scr->drop_dim = xstrdup(dim);
-	scr->drop_nr = dc.nr;
+	free(cs->drop_dim);
+	cs->drop_dim = xstrdup(dim);
+	cs->drop_nr = dc.nr;
 	screen_msg(scr, MSG_INFO, "saved: %s cleared; drop its %zu "
 		   "citation%s too? y drops, any other key keeps", dim, dc.nr,
 		   dc.nr == 1 ? "" : "s");
@@ -697,11 +761,12 @@ static void ask_drop(struct screen *scr, const char *dim)
  * them (and is used up). */
 static void drop_key(struct screen *scr, int key)
 {
+	struct code_state *cs = scr->priv;
 	struct err e = ERR_INIT;
 	size_t n = 0;
-	char *dim = scr->drop_dim;
+	char *dim = cs->drop_dim;
 
-	scr->drop_dim = NULL;
+	cs->drop_dim = NULL;
 	if (key == 'y' || key == 'Y') {
 		if (evidence_remove_dim(scr->st, scr->actor, scr->item.id, dim,
 					&n, &e) < 0)
@@ -713,7 +778,7 @@ static void drop_key(struct screen *scr, int key)
 		reload_coding(scr);
 	} else {
 		screen_msg(scr, MSG_INFO, "kept: %zu citation%s of %s (E lists "
-			   "them)", scr->drop_nr, scr->drop_nr == 1 ? "" : "s",
+			   "them)", cs->drop_nr, cs->drop_nr == 1 ? "" : "s",
 			   dim);
 	}
 	free(dim);
@@ -734,10 +799,9 @@ int screen_remove_citation(struct screen *scr, long long id)
 
 /* ---- items ---------------------------------------------------------- */
 
-static void layout(struct screen *scr);
-
 static int load_item(struct screen *scr, long long id, struct err *e)
 {
+	struct code_state *cs = scr->priv;
 	struct item it;
 	struct coding c = CODING_INIT;
 	size_t i;
@@ -761,60 +825,58 @@ static int load_item(struct screen *scr, long long id, struct err *e)
 		return -1;
 	}
 	item_release(&scr->item);
-	coding_release(&scr->coding);
+	coding_release(&cs->coding);
 	scr->item = it;
-	scr->coding = c;
+	cs->coding = c;
 	cite_drop(scr);
-	scr->last_dim = -1;
-	free(scr->drop_dim);
-	scr->drop_dim = NULL;
+	cs->last_dim = -1;
+	free(cs->drop_dim);
+	cs->drop_dim = NULL;
 	if (reload_evidence(scr, e) < 0 || reload_recodes(scr, e) < 0)
 		return -1;
 	free(scr->item_name);
 	scr->item_name = item_name(it.repo, it.number);
-	scr->qpos = NOT_QUEUED;
-	for (i = 0; i < scr->q.nr; i++)
-		if (queue_item(&scr->q, i) == id) {
-			scr->qpos = i;
+	cs->qpos = NOT_QUEUED;
+	for (i = 0; i < cs->q.nr; i++)
+		if (queue_item(&cs->q, i) == id) {
+			cs->qpos = i;
 			break;
 		}
 	/* the bar's height follows the codebook (or screening question) */
 	if (!scr->too_small && scr->rows)
-		layout(scr);
-	for (i = 0; i < 2; i++) {
-		scr->panes[i].ops->open(&scr->panes[i]);
-		if (!scr->too_small && scr->rows)
-			scr->panes[i].ops->layout(&scr->panes[i]);
-	}
+		screen_relayout(scr);
+	screen_open_panes(scr);
 	scr->dirty |= DIRTY_ALL;
 	return 0;
 }
 
 static void go_item(struct screen *scr, size_t qpos, const char *verb)
 {
+	struct code_state *cs = scr->priv;
 	struct err e = ERR_INIT;
 
-	if (load_item(scr, queue_item(&scr->q, qpos), &e) < 0) {
+	if (load_item(scr, queue_item(&cs->q, qpos), &e) < 0) {
 		screen_msg(scr, MSG_ERR, "%s", e.msg);
 		return;
 	}
 	if (verb)
 		screen_msg(scr, MSG_INFO, "%s %s (%zu of %zu)", verb,
-			   scr->item_name, qpos + 1, scr->q.nr);
+			   scr->item_name, qpos + 1, cs->q.nr);
 }
 
 /* The next queue position after `from` (NOT_QUEUED: from the start)
  * not submitted, skipping `from` itself; NOT_QUEUED when none. */
 static size_t next_todo(const struct screen *scr, size_t from)
 {
-	size_t k, n = scr->q.nr;
+	struct code_state *cs = scr->priv;
+	size_t k, n = cs->q.nr;
 
 	for (k = 1; k <= n; k++) {
 		size_t i = from == NOT_QUEUED ? k - 1 : (from + k) % n;
 
 		if (i == from)
 			continue;
-		if (!queue_submitted(&scr->q, i))
+		if (!queue_submitted(&cs->q, i))
 			return i;
 	}
 	return NOT_QUEUED;
@@ -822,6 +884,7 @@ static size_t next_todo(const struct screen *scr, size_t from)
 
 static void submit(struct screen *scr)
 {
+	struct code_state *cs = scr->priv;
 	struct err e = ERR_INIT;
 	size_t next;
 	char *name;
@@ -834,21 +897,21 @@ static void submit(struct screen *scr)
 			screen_msg(scr, MSG_ERR, "%s", e.msg);
 		return;
 	}
-	if (scr->qpos != NOT_QUEUED)
-		queue_mark_submitted(&scr->q, scr->qpos);
+	if (cs->qpos != NOT_QUEUED)
+		queue_mark_submitted(&cs->q, cs->qpos);
 	if (time_save(scr, &e) < 0)
 		screen_msg(scr, MSG_ERR, "time on the item not saved: %s",
 			   e.msg);
 	reload_coding(scr);
 	name = xstrdup(scr->item_name);
-	next = next_todo(scr, scr->qpos);
+	next = next_todo(scr, cs->qpos);
 	if (next == NOT_QUEUED) {
 		screen_msg(scr, MSG_OK, "submitted %s; all %zu items of your "
-			   "queue are submitted", name, scr->q.nr);
+			   "queue are submitted", name, cs->q.nr);
 	} else {
 		go_item(scr, next, NULL);
 		screen_msg(scr, MSG_OK, "submitted %s (%zu/%zu done); now %s",
-			   name, scr->q.nr_submitted, scr->q.nr,
+			   name, cs->q.nr_submitted, cs->q.nr,
 			   scr->item_name);
 	}
 	free(name);
@@ -899,28 +962,31 @@ static int bar_flow(const struct screen *scr, int cols, int *cy, int *cx)
 	return row + 1;
 }
 
-static void layout(struct screen *scr)
+/* The coding bar's height: the codebook's alone, so that picking never
+ * moves the panes. */
+static int bar_rows(struct screen *scr)
 {
 	int rows = bar_flow(scr, scr->cols, NULL, NULL);
 
-	screen_layout_frame(scr, rows > 4 ? 4 : rows);
+	return rows > 4 ? 4 : rows;
 }
 
 /* ---- drawing -------------------------------------------------------- */
 
 static void draw_header(struct screen *scr)
 {
+	struct code_state *cs = scr->priv;
 	struct buf right = BUF_INIT;
 
-	if (scr->coding.memo)
+	if (cs->coding.memo)
 		buf_addstr(&right, "[memo] ");
-	if (scr->coding.uncertain)
+	if (cs->coding.uncertain)
 		buf_addstr(&right, "[uncertain] ");
-	if (scr->coding.discuss)
+	if (cs->coding.discuss)
 		buf_addstr(&right, "[discuss] ");
-	if (scr->coding.submitted)
+	if (cs->coding.submitted)
 		buf_addstr(&right, "[submitted] ");
-	buf_addf(&right, " %zu/%zu done  ", scr->q.nr_submitted, scr->q.nr);
+	buf_addf(&right, " %zu/%zu done  ", cs->q.nr_submitted, cs->q.nr);
 	sanitize_line(&right, scr->actor->name);
 	buf_addch(&right, ' ');
 	screen_draw_header(scr, right.ptr);
@@ -929,6 +995,7 @@ static void draw_header(struct screen *scr)
 
 static void draw_bar(struct screen *scr)
 {
+	struct code_state *cs = scr->priv;
 	WINDOW *w = scr->bar;
 	struct buf b = BUF_INIT;
 	size_t i, n = scr->cb.nr_dims;
@@ -940,7 +1007,7 @@ static void draw_bar(struct screen *scr)
 	bar_flow(scr, scr->cols, cy, cx);
 	for (i = 0; i < n; i++) {
 		const struct dimension *d = &scr->cb.dims[i];
-		const struct coded_dim *cd = coding_dim(&scr->coding, d->key);
+		const struct coded_dim *cd = coding_dim(&cs->coding, d->key);
 		int x = cx[i], vw = dim_value_width(d);
 		int active = scr->picking == (int)i;
 
@@ -949,7 +1016,7 @@ static void draw_bar(struct screen *scr)
 		buf_reset(&b);
 		if (i < 9) {
 			/* `"` after the number: the actor cited evidence */
-			int ev = i < 64 && (scr->ev_dims >> i & 1);
+			int ev = i < 64 && (cs->ev_dims >> i & 1);
 
 			buf_addf(&b, "%zu", i + 1);
 			x += draw_str(w, cy[i], x, 1, b.ptr, b.len,
@@ -976,10 +1043,10 @@ static void draw_bar(struct screen *scr)
 			if (cd->proposal_id)
 				buf_addstr(&b, "+");
 			draw_str(w, cy[i], x, vw, b.ptr, b.len, SLOT_BAR_SET);
-		} else if (scr->recode_was && scr->recode_was[i]) {
+		} else if (cs->recode_was && cs->recode_was[i]) {
 			/* a split took its code: recode it */
 			buf_addstr(&b, "was ");
-			sanitize_line(&b, scr->recode_was[i]);
+			sanitize_line(&b, cs->recode_was[i]);
 			draw_str(w, cy[i], x, vw, b.ptr, b.len,
 				 SLOT_BAR_MISSING);
 		} else {
@@ -1020,10 +1087,11 @@ static void hints(struct screen *scr, struct buf *b)
 
 static void draw_status(struct screen *scr)
 {
+	struct code_state *cs = scr->priv;
 	struct buf b = BUF_INIT, pos = BUF_INIT;
 
-	if (scr->qpos != NOT_QUEUED)
-		buf_addf(&pos, " item %zu/%zu ", scr->qpos + 1, scr->q.nr);
+	if (cs->qpos != NOT_QUEUED)
+		buf_addf(&pos, " item %zu/%zu ", cs->qpos + 1, cs->q.nr);
 	else
 		buf_addstr(&pos, " not in your queue ");
 	hints(scr, &b);
@@ -1032,60 +1100,13 @@ static void draw_status(struct screen *scr)
 	buf_release(&pos);
 }
 
-static void draw_cb(void *ctx)
-{
-	struct screen *scr = ctx;
-	int under;
-
-	if (scr->too_small) {
-		if (scr->dirty)
-			screen_draw_too_small(scr);
-		scr->dirty = 0;
-		return;
-	}
-	if (scr->dirty & DIRTY_HEADER)
-		draw_header(scr);
-	under = screen_draw_panes(scr);
-	if (scr->dirty & DIRTY_BAR) {
-		draw_bar(scr);
-		/* the agreement view covers the bar too */
-		under = 1;
-	}
-	if (scr->dirty & DIRTY_STATUS)
-		draw_status(scr);
-	screen_draw_overlays(scr, under);
-	scr->dirty = 0;
-}
-
-static void layout_cb(void *ctx, int rows, int cols)
-{
-	struct screen *scr = ctx;
-
-	scr->rows = rows;
-	scr->cols = cols;
-	layout(scr);
-}
-
-static void repaint_cb(void *ctx)
-{
-	struct screen *scr = ctx;
-
-	scr->dirty = DIRTY_ALL;
-}
-
-static int done_cb(void *ctx)
-{
-	struct screen *scr = ctx;
-
-	return scr->quit;
-}
-
 /* ---- keys ----------------------------------------------------------- */
 
 /* The annotator's own actions (the frame's are screen_action()'s);
  * returns 1 when `a` was one. */
 static int code_action(struct screen *scr, enum action a, int key)
 {
+	struct code_state *cs = scr->priv;
 	size_t i;
 
 	switch (a) {
@@ -1101,7 +1122,7 @@ static int code_action(struct screen *scr, enum action a, int key)
 		return 1;
 	case ACT_PICK_UNCODED:
 		for (i = 0; i < scr->cb.nr_dims; i++)
-			if (!coding_dim(&scr->coding, scr->cb.dims[i].key))
+			if (!coding_dim(&cs->coding, scr->cb.dims[i].key))
 				break;
 		if (i == scr->cb.nr_dims) {
 			screen_msg(scr, MSG_INFO, "every dimension is coded; "
@@ -1131,61 +1152,61 @@ static int code_action(struct screen *scr, enum action a, int key)
 		cite_begin(scr);
 		return 1;
 	case ACT_CITATIONS:
-		screen_push(scr, &citations_view_ops, NULL);
+		screen_push(scr, &citations_view_ops);
 		return 1;
 	case ACT_MEMO:
-		screen_open_memo(scr);
+		screen_open_memo(scr, NULL);
 		return 1;
 	case ACT_MEMO_EDITOR: {
-		char *text = screen_run_editor(scr, NULL);
+		char *text = screen_run_editor(scr, cs->coding.memo);
 
 		if (text) {
 			/* compared first: saving reloads the coding, and
 			 * with it the old memo */
-			int same = !strcmp(scr->coding.memo ?
-					   scr->coding.memo : "", text);
+			int same = !strcmp(cs->coding.memo ?
+					   cs->coding.memo : "", text);
 
 			/* not saved (too long, say): kept in the memo
 			 * editor, to be cut and saved there */
 			if (same)
 				screen_msg(scr, MSG_INFO, "memo unchanged");
 			else if (screen_save_memo(scr, text) < 0)
-				screen_push_with(scr, &memo_view_ops, text);
+				screen_open_memo(scr, text);
 			free(text);
 		}
 		return 1;
 	}
 	case ACT_UNCERTAIN:
-		toggle_flag(scr, "uncertain", !scr->coding.uncertain);
+		toggle_flag(scr, "uncertain", !cs->coding.uncertain);
 		return 1;
 	case ACT_DISCUSS:
-		toggle_flag(scr, "discuss", !scr->coding.discuss);
+		toggle_flag(scr, "discuss", !cs->coding.discuss);
 		return 1;
 	case ACT_SUBMIT:
 		submit(scr);
 		return 1;
 	case ACT_NEXT_ITEM:
-		if (!scr->q.nr)
+		if (!cs->q.nr)
 			return 1;
-		if (scr->qpos == NOT_QUEUED)
+		if (cs->qpos == NOT_QUEUED)
 			go_item(scr, 0, "item");
-		else if (scr->qpos + 1 < scr->q.nr)
-			go_item(scr, scr->qpos + 1, "item");
+		else if (cs->qpos + 1 < cs->q.nr)
+			go_item(scr, cs->qpos + 1, "item");
 		else
 			screen_msg(scr, MSG_INFO, "last item of your queue");
 		return 1;
 	case ACT_PREV_ITEM:
-		if (!scr->q.nr)
+		if (!cs->q.nr)
 			return 1;
-		if (scr->qpos == NOT_QUEUED)
+		if (cs->qpos == NOT_QUEUED)
 			go_item(scr, 0, "item");
-		else if (scr->qpos > 0)
-			go_item(scr, scr->qpos - 1, "item");
+		else if (cs->qpos > 0)
+			go_item(scr, cs->qpos - 1, "item");
 		else
 			screen_msg(scr, MSG_INFO, "first item of your queue");
 		return 1;
 	case ACT_NEXT_TODO:
-		i = next_todo(scr, scr->qpos);
+		i = next_todo(scr, cs->qpos);
 		if (i == NOT_QUEUED)
 			screen_msg(scr, MSG_INFO, "no other item of your "
 				   "queue is waiting");
@@ -1205,12 +1226,13 @@ static int code_action(struct screen *scr, enum action a, int key)
  */
 static void reload_codebook(struct screen *scr, int saving)
 {
+	struct code_state *cs = scr->priv;
 	struct codebook cb = CODEBOOK_INIT;
 	struct err e = ERR_INIT;
 	struct view *v;
 	int kept = 0;
 
-	scr->cb_stale = 0;
+	cs->cb_stale = 0;
 	while ((v = screen_top(scr)) && (v->ops == &picker_view_ops ||
 					 v->ops == &form_view_ops ||
 					 screen_is_codebook(v))) {
@@ -1226,8 +1248,8 @@ static void reload_codebook(struct screen *scr, int saving)
 	}
 	if (screening_is_codebook(&scr->cb)) {
 		/* the item shows its screening question meanwhile */
-		codebook_release(&scr->study_cb);
-		scr->study_cb = cb;
+		codebook_release(&cs->study_cb);
+		cs->study_cb = cb;
 	} else {
 		recodes_free(scr);
 		codebook_release(&scr->cb);
@@ -1236,7 +1258,7 @@ static void reload_codebook(struct screen *scr, int saving)
 	scr->picking = -1;
 	reload_coding(scr);
 	if (scr->rows && !scr->too_small)
-		layout(scr);
+		screen_relayout(scr);
 	scr->dirty |= DIRTY_ALL;
 	if (saving)
 		screen_msg(scr, MSG_ERR, "not saved: the codebook is now %s %s; "
@@ -1254,18 +1276,19 @@ static void reload_codebook(struct screen *scr, int saving)
  * show in its "done" count). */
 static void reload_queue(struct screen *scr)
 {
+	struct code_state *cs = scr->priv;
 	struct queue q = QUEUE_INIT;
 	struct err e = ERR_INIT;
 	size_t i;
 
 	if (queue_load(scr->st, scr->actor->member_id, &q, &e) < 0)
 		return;
-	queue_release(&scr->q);
-	scr->q = q;
-	scr->qpos = NOT_QUEUED;
-	for (i = 0; i < scr->q.nr; i++)
-		if (queue_item(&scr->q, i) == scr->item.id) {
-			scr->qpos = i;
+	queue_release(&cs->q);
+	cs->q = q;
+	cs->qpos = NOT_QUEUED;
+	for (i = 0; i < cs->q.nr; i++)
+		if (queue_item(&cs->q, i) == scr->item.id) {
+			cs->qpos = i;
 			break;
 		}
 }
@@ -1276,19 +1299,19 @@ static void reload_queue(struct screen *scr)
  * codebook (when a new version came in), the actor's own coding, the
  * queue - and redrawn.  Items themselves are as they were imported.
  */
-static void idle_cb(void *ctx)
+static void code_idle(struct screen *scr)
 {
-	struct screen *scr = ctx;
+	struct code_state *cs = scr->priv;
 	struct err e = ERR_INIT;
 
-	if (scr->pending && pending_retry(scr) && scr->cb_stale)
+	if (cs->pending && pending_retry(scr) && cs->cb_stale)
 		reload_codebook(scr, 1);
 	/* the study file alone holds everything saved so far */
 	store_checkpoint(scr->st);
 	if (store_changed(scr->st, &e) <= 0)
 		return;
 	if (study_codebook_current(scr->st, screening_is_codebook(&scr->cb) ?
-				   &scr->study_cb : &scr->cb, &e) < 0 &&
+				   &cs->study_cb : &scr->cb, &e) < 0 &&
 	    e.code == ERR_STALE)
 		reload_codebook(scr, 0);
 	reload_coding(scr);
@@ -1296,56 +1319,54 @@ static void idle_cb(void *ctx)
 	scr->dirty |= DIRTY_HEADER | DIRTY_BAR | DIRTY_STATUS;
 }
 
-static void key_cb(void *ctx, int key)
+/* A key before the frame's: the clock, and what the screen asked for
+ * (a dimension for `e`, whether to drop citations); a pick pending
+ * takes Esc (drop it) and q (not while it waits). */
+static int code_key(struct screen *scr, int key)
 {
-	struct screen *scr = ctx;
-	struct view *v;
-	enum action a;
-	int r;
+	struct code_state *cs = scr->priv;
 
 	time_key(scr);
-	if (scr->drop_dim) {
+	if (cs->drop_dim) {
 		drop_key(scr, key);
-		return;
+		return 1;
 	}
-	if (scr->citing) {
+	if (cs->citing) {
 		cite_key(scr, key);
-		return;
+		return 1;
 	}
-	if (scr->pending && !scr->nr_overlays && !scr->prompting &&
+	if (cs->pending && !scr->nr_overlays && !scr->prompting &&
 	    !scr->too_small) {
 		struct buf b = BUF_INIT;
 
 		if (key == TK_ESC) {
-			pending_text(scr->pending, &b);
+			pending_text(cs->pending, &b);
 			screen_msg(scr, MSG_INFO, "dropped: %s is not saved",
 				   b.ptr);
 			buf_release(&b);
 			pending_drop(scr);
-			return;
+			return 1;
 		}
 		if (keymap_lookup(KEYMAP_MAIN, key) == ACT_QUIT &&
 		    !pending_retry(scr)) {
-			pending_text(scr->pending, &b);
+			pending_text(cs->pending, &b);
 			screen_msg(scr, MSG_ERR, "%s is still pending (the "
 				   "study is busy): wait for it, or Esc drops "
 				   "it", b.ptr);
 			buf_release(&b);
-			return;
+			return 1;
 		}
 	}
-	/* an overlay (the picker, the form) or the screen itself may save
-	 * and find the codebook changed: it is loaded again after the key */
-	if (!screen_route_key(scr, key)) {
-		a = keymap_lookup(KEYMAP_MAIN, key);
-		v = &scr->panes[scr->focus];
-		r = v->ops->handle(v, a, key);
-		if (r & H_REDRAW)
-			v->dirty = 1;
-		if (r == H_UNHANDLED && !code_action(scr, a, key))
-			screen_action(scr, a, key);
-	}
-	if (scr->cb_stale)
+	return 0;
+}
+
+/* An overlay (the picker, the form) or the screen itself may have saved
+ * and found the codebook changed: it is loaded again after the key. */
+static void code_after_key(struct screen *scr)
+{
+	struct code_state *cs = scr->priv;
+
+	if (cs->cb_stale)
 		reload_codebook(scr, 1);
 }
 
@@ -1354,6 +1375,8 @@ static void key_cb(void *ctx, int key)
  * was typed. */
 static void code_hangup(struct screen *scr, struct err *e)
 {
+	struct code_state *cs = scr->priv;
+
 	if (e->code == ERR_INTERRUPTED || e->code == ERR_IO) {
 		struct err te = ERR_INIT;
 
@@ -1361,11 +1384,11 @@ static void code_hangup(struct screen *scr, struct err *e)
 		 * the command line would */
 		store_busy_timeout(scr->st, -1);
 		time_save(scr, &te);
-		if (scr->pending && !pending_retry(scr)) {
+		if (cs->pending && !pending_retry(scr)) {
 			char msg[sizeof(e->msg)];
 			struct buf b = BUF_INIT;
 
-			pending_text(scr->pending, &b);
+			pending_text(cs->pending, &b);
 			snprintf(msg, sizeof(msg), "%s", e->msg);
 			err_set(e, e->code, "%s; the pending %s was not saved "
 				"(the study stayed busy)", msg, b.ptr);
@@ -1378,44 +1401,69 @@ static void code_hangup(struct screen *scr, struct err *e)
 
 /* ---- entry ---------------------------------------------------------- */
 
+static void code_close(struct screen *scr)
+{
+	struct code_state *cs = scr->priv;
+
+	pending_free(cs->pending);
+	cs->pending = NULL;
+	cite_drop(scr);
+	free(cs->drop_dim);
+	coding_release(&cs->coding);
+	recodes_free(scr);
+	codebook_release(&cs->study_cb);
+	queue_release(&cs->q);
+}
+
+static const struct screen_ops code_screen_ops = {
+	.name = "code",
+	.keymap = KEYMAP_MAIN,
+	.private_size = sizeof(struct code_state),
+	.panel_rows = bar_rows,
+	.draw_header = draw_header,
+	.draw_panel = draw_bar,
+	.draw_status = draw_status,
+	.key = code_key,
+	.action = code_action,
+	.after_key = code_after_key,
+	.idle = code_idle,
+	.idle_ms = IDLE_MS,
+	.hangup = code_hangup,
+	.close = code_close,
+};
+
+const struct coding *screen_coding(struct screen *scr)
+{
+	struct code_state *cs = scr->priv;
+
+	return scr->ops == &code_screen_ops ? &cs->coding : NULL;
+}
+
+int screen_pick_pending(struct screen *scr)
+{
+	struct code_state *cs = scr->priv;
+
+	return scr->ops == &code_screen_ops && cs->pending;
+}
+
 int tui_code(struct store *st, const struct actor *a, const char *name,
 	     struct err *e)
 {
 	struct screen scr;
-	struct ui_client client = {
-		.ctx = &scr,
-		.layout = layout_cb,
-		.draw = draw_cb,
-		.key = key_cb,
-		.done = done_cb,
-		.repaint = repaint_cb,
-		.idle = idle_cb,
-		.idle_ms = IDLE_MS,
-	};
+	struct code_state *cs;
 	long long id = -1;
 	size_t i;
-	int ret = -1, started = 0;
+	int ret = -1;
 
-	memset(&scr, 0, sizeof(scr));
 	/* the screen reads one item at a time and diffs in windows: a small
 	 * page cache serves it, and a screen open all day stays small */
 	store_small_cache(st);
-	scr.st = st;
-	scr.actor = a;
-	scr.qpos = NOT_QUEUED;
-	scr.picking = -1;
-	scr.last_dim = -1;
-	scr.keymap = KEYMAP_MAIN;
-	scr.last_key = -1;
-	scr.key_gaps = priv_hook_env("BUGCODER_KEY_GAPS");
-	buf_init(&scr.msg, 0);
-	buf_init(&scr.last_search, 0);
-	edit_init(&scr.prompt, 0);
-	for (i = 0; i < 2; i++) {
-		scr.panes[i].scr = &scr;
-		scr.panes[i].ops = i == PANE_ISSUE ? &issue_view_ops :
-				   &diff_view_ops;
-	}
+	screen_init(&scr, &code_screen_ops, st, a);
+	cs = scr.priv;
+	cs->qpos = NOT_QUEUED;
+	cs->last_dim = -1;
+	cs->last_key = -1;
+	cs->key_gaps = priv_hook_env("BUGCODER_KEY_GAPS");
 
 	if (actor_require(a, ROLES(ROLE_ANNOTATOR) | ROLES(ROLE_OWNER),
 			  "coding items", e) < 0)
@@ -1425,29 +1473,29 @@ int tui_code(struct store *st, const struct actor *a, const char *name,
 		goto out;
 	if (study_codebook(st, &scr.cb, NULL, e) < 0)
 		goto out;
-	if (queue_load(st, a->member_id, &scr.q, e) < 0)
+	if (queue_load(st, a->member_id, &cs->q, e) < 0)
 		goto out;
 	if (name) {
 		id = item_find(st, name, e);
 		if (id < 0)
 			goto out;
 	} else {
-		if (!scr.q.nr) {
+		if (!cs->q.nr) {
 			err_set(e, ERR_NOTFOUND, "no items to code for %s: "
 				"the study has none, or no round gives %s any",
 				a->name, a->name);
 			goto out;
 		}
-		id = queue_item(&scr.q, 0);
-		for (i = 0; i < scr.q.nr; i++)
-			if (!queue_submitted(&scr.q, i)) {
-				id = queue_item(&scr.q, i);
+		id = queue_item(&cs->q, 0);
+		for (i = 0; i < cs->q.nr; i++)
+			if (!queue_submitted(&cs->q, i)) {
+				id = queue_item(&cs->q, i);
 				break;
 			}
 	}
 	if (load_item(&scr, id, e) < 0)
 		goto out;
-	if (scr.qpos == NOT_QUEUED) {
+	if (cs->qpos == NOT_QUEUED) {
 		struct label_verdict v;
 		int may = access_label_item(st, a, id, &v, e);
 
@@ -1462,34 +1510,23 @@ int tui_code(struct store *st, const struct actor *a, const char *name,
 				   scr.item_name);
 		free(v.why);
 	}
-	else if (!name && scr.q.nr_submitted == scr.q.nr)
+	else if (!name && cs->q.nr_submitted == cs->q.nr)
 		screen_msg(&scr, MSG_INFO, "all %zu items of your queue are "
-			   "submitted", scr.q.nr);
+			   "submitted", cs->q.nr);
 
-	scr.client = &client;
 	store_busy_timeout(st, PICK_BUSY_MS);
-	if (ui_start(e) < 0)
+	if (screen_start(&scr, e) < 0)
 		goto out;
-	started = 1;
-	scr.last_key = clock_now(&scr);	/* the item is open from now */
-	{
-		struct buf w = BUF_INIT;
-
-		if (ui_keys_warning(&w))
-			screen_msg(&scr, MSG_ERR, "%s", w.ptr);
-		buf_release(&w);
-	}
-	ret = ui_run(&client, e);
-	if (ret < 0)
-		code_hangup(&scr, e);
-	if (ret == 0 && scr.pending) {
+	cs->last_key = clock_now(&scr);	/* the item is open from now */
+	ret = screen_run(&scr, e);
+	if (ret == 0 && cs->pending) {
 		/* the loop ended with a pick pending: one last try, as long
 		 * as the command line would wait */
 		store_busy_timeout(st, -1);
 		if (!pending_retry(&scr)) {
 			struct buf b = BUF_INIT;
 
-			pending_text(scr.pending, &b);
+			pending_text(cs->pending, &b);
 			ret = err_set(e, ERR_BUSY, "%s was not saved: the study "
 				      "stayed busy", b.ptr);
 			buf_release(&b);
@@ -1499,21 +1536,6 @@ int tui_code(struct store *st, const struct actor *a, const char *name,
 		ret = -1;
 out:
 	store_busy_timeout(st, -1);
-	pending_free(scr.pending);
-	cite_drop(&scr);
-	free(scr.drop_dim);
-	screen_release_windows(&scr);
-	if (started)
-		ui_stop();
-	item_release(&scr.item);
-	coding_release(&scr.coding);
-	recodes_free(&scr);
-	codebook_release(&scr.cb);
-	codebook_release(&scr.study_cb);
-	queue_release(&scr.q);
-	free(scr.item_name);
-	buf_release(&scr.msg);
-	buf_release(&scr.last_search);
-	edit_release(&scr.prompt);
+	screen_fini(&scr);
 	return ret;
 }

@@ -498,14 +498,12 @@ static int diff_open(struct view *v)
 {
 	struct diff_pane *dp = v->priv;
 
-	if (!dp) {
-		dp = xcalloc(1, sizeof(*dp));
+	if (!v->opened) {
 		buf_init(&dp->pre.text, 0);
 		buf_init(&dp->line, 0);
 		buf_init(&dp->ia, 0);
 		buf_init(&dp->ib, 0);
 		pager_init(&dp->pg, &diff_src, dp);
-		v->priv = dp;
 	}
 	dp->it = &v->scr->item;
 	dp->st = v->scr->st;
@@ -789,25 +787,18 @@ static void diff_close(struct view *v)
 	struct diff_pane *dp = v->priv;
 	size_t i;
 
-	if (dp) {
-		diff_release(&dp->d);
-		diff_source_close(&dp->src);
-		doc_release(&dp->pre);
-		md_sections_release(&dp->sec);
-		pager_release(&dp->pg);
-		buf_release(&dp->line);
-		buf_release(&dp->ia);
-		buf_release(&dp->ib);
-		diff_ranges_release(&dp->ra);
-		diff_ranges_release(&dp->rb);
-		for (i = 0; i < INTRA_CACHE; i++)
-			free(dp->intra[i].spans);
-		free(dp);
-	}
-	v->priv = NULL;
-	if (v->win)
-		delwin(v->win);
-	v->win = NULL;
+	diff_release(&dp->d);
+	diff_source_close(&dp->src);
+	doc_release(&dp->pre);
+	md_sections_release(&dp->sec);
+	pager_release(&dp->pg);
+	buf_release(&dp->line);
+	buf_release(&dp->ia);
+	buf_release(&dp->ib);
+	diff_ranges_release(&dp->ra);
+	diff_ranges_release(&dp->rb);
+	for (i = 0; i < INTRA_CACHE; i++)
+		free(dp->intra[i].spans);
 }
 
 /* "@@ -a[,b] +c[,d] @@": a and c; 0 when the line is not one. */
@@ -1095,6 +1086,7 @@ static struct pager *diff_pager(struct view *v)
 const struct view_ops diff_view_ops = {
 	.name = "diff",
 	.keymap = KEYMAP_MAIN,
+	.priv_size = sizeof(struct diff_pane),
 	.open = diff_open,
 	.layout = diff_layout,
 	.draw = diff_draw,

@@ -61,10 +61,10 @@ static void render_keys(struct doc *d, struct screen *scr, int width)
 	char *p, *line;
 	int keyw = 0;
 
-	keymap_help_for(&help, scr->keymap);
+	keymap_help_for(&help, scr->ops->keymap);
 	doc_line(d, "Keys (q, Esc or ? closes; / searches)", SLOT_MD_HEADING,
 		 0);
-	para(d, 0, NULL, scr->help_intro ? scr->help_intro :
+	para(d, 0, NULL, scr->ops->help_intro ? scr->ops->help_intro :
 	     "Every pick, memo and flag is saved the moment it "
 	     "is made. Digits 1-9 open the picker of that dimension of the "
 	     "coding bar (c the first not coded); in the picker the key "

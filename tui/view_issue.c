@@ -203,11 +203,9 @@ static int issue_open(struct view *v)
 {
 	struct issue_pane *ip = v->priv;
 
-	if (!ip) {
-		ip = xcalloc(1, sizeof(*ip));
+	if (!v->opened) {
 		buf_init(&ip->doc.text, 0);
 		pager_init(&ip->pg, &doc_pager_src, &ip->doc);
-		v->priv = ip;
 	}
 	/* a new item: render afresh at the next layout, every section
 	 * open */
@@ -321,16 +319,9 @@ static void issue_close(struct view *v)
 {
 	struct issue_pane *ip = v->priv;
 
-	if (ip) {
-		doc_release(&ip->doc);
-		pager_release(&ip->pg);
-		md_sections_release(&ip->sec);
-		free(ip);
-	}
-	v->priv = NULL;
-	if (v->win)
-		delwin(v->win);
-	v->win = NULL;
+	doc_release(&ip->doc);
+	pager_release(&ip->pg);
+	md_sections_release(&ip->sec);
 }
 
 /*
@@ -385,6 +376,7 @@ static struct pager *issue_pager(struct view *v)
 const struct view_ops issue_view_ops = {
 	.name = "issue",
 	.keymap = KEYMAP_MAIN,
+	.priv_size = sizeof(struct issue_pane),
 	.open = issue_open,
 	.layout = issue_layout,
 	.draw = issue_draw,

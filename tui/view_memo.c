@@ -22,14 +22,21 @@ struct memo {
 	struct edit ed;
 };
 
+/* The memo saved on the item: "" when there is none. */
+static const char *saved_memo(struct view *v)
+{
+	const struct coding *c = screen_coding(v->scr);
+
+	return c && c->memo ? c->memo : "";
+}
+
 static int memo_open(struct view *v)
 {
-	struct memo *m = xcalloc(1, sizeof(*m));
+	struct memo *m = v->priv;
 
 	edit_init(&m->ed, 1);
 	/* v->arg: a text from $EDITOR the study refused */
-	edit_set(&m->ed, v->arg ? v->arg : v->scr->coding.memo);
-	v->priv = m;
+	edit_set(&m->ed, v->arg ? v->arg : saved_memo(v));
 	return 0;
 }
 
@@ -56,9 +63,8 @@ static void memo_draw(struct view *v)
 static int save(struct view *v)
 {
 	struct memo *m = v->priv;
-	const char *old = v->scr->coding.memo ? v->scr->coding.memo : "";
 
-	if (!strcmp(old, m->ed.text.ptr)) {
+	if (!strcmp(saved_memo(v), m->ed.text.ptr)) {
 		screen_msg(v->scr, MSG_INFO, "memo unchanged");
 		return 0;
 	}
@@ -95,9 +101,8 @@ static int memo_handle(struct view *v, enum action a, int key)
 static int memo_hangup(struct view *v)
 {
 	struct memo *m = v->priv;
-	const char *old = v->scr->coding.memo ? v->scr->coding.memo : "";
 
-	if (!m || !m->ed.changed || !strcmp(old, m->ed.text.ptr))
+	if (!m || !m->ed.changed || !strcmp(saved_memo(v), m->ed.text.ptr))
 		return 0;
 	return save(v) == 0;
 }
@@ -106,16 +111,13 @@ static void memo_close(struct view *v)
 {
 	struct memo *m = v->priv;
 
-	if (m) {
-		edit_release(&m->ed);
-		free(m);
-	}
-	v->priv = NULL;
+	edit_release(&m->ed);
 }
 
 const struct view_ops memo_view_ops = {
 	.name = "memo",
 	.keymap = KEYMAP_MEMO,
+	.priv_size = sizeof(struct memo),
 	.text_input = 1,
 	.paste = 1,
 	.open = memo_open,
@@ -125,3 +127,8 @@ const struct view_ops memo_view_ops = {
 	.close = memo_close,
 	.hangup = memo_hangup,
 };
+
+void screen_open_memo(struct screen *scr, const char *text)
+{
+	screen_push_with(scr, &memo_view_ops, text);
+}

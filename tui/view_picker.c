@@ -34,19 +34,7 @@
 #include "core/text.h"
 #include "tui/doc.h"
 #include "tui/screen.h"
-
-struct picker {
-	size_t dim;
-	struct buf filter;
-	size_t *vis;		/* indexes of the codes shown */
-	size_t nr_vis;
-	size_t sel;		/* index into vis */
-	size_t top;		/* first row of the list shown */
-	int filtering;		/* `/` typed: keys go to the filter */
-	struct doc detail;	/* of the highlighted code */
-	int list_y, list_x, list_rows, list_cols;
-	int det_y, det_x, det_rows, det_cols;
-};
+#include "tui/view_picker.h"
 
 #define NR_KEYED (9 + 26 + 26)	/* codes with a key of their own */
 
@@ -148,16 +136,15 @@ static void set_dim(struct view *v, size_t dim)
 	v->scr->dirty |= DIRTY_BAR;
 }
 
+/* v->arg: the dimension's index (a size_t) */
 static int picker_open(struct view *v)
 {
-	size_t *dim = v->priv;
-	struct picker *p = xcalloc(1, sizeof(*p));
+	const size_t *dim = v->arg;
+	struct picker *p = v->priv;
 
 	buf_init(&p->filter, 0);
 	buf_init(&p->detail.text, 0);
 	p->dim = *dim;
-	free(dim);
-	v->priv = p;
 	if (p->dim >= v->scr->cb.nr_dims)
 		return -1;
 	set_dim(v, p->dim);
@@ -367,8 +354,13 @@ static void picker_draw(struct view *v)
 		/* in a many-code dimension Enter closes: Space toggles; on
 		 * the annotator's screen a code's key adds it and moves on
 		 * (on a chosen code it removes it and stays), elsewhere it
-		 * toggles */
-		if (d->select_many && !po)
+		 * toggles - but where one pick is the whole decision (the
+		 * map picker) it does that and closes, even there */
+		if (po && po->one_pick)
+			buf_addf(&b, " or %s %s, / filter, Esc close",
+				 d->select_many ? "Space" : "Enter",
+				 po->pick_verb ? po->pick_verb : "pick");
+		else if (d->select_many && !po)
 			buf_addstr(&b, " add and go on (a chosen one: remove), "
 				   "Space toggle, Enter done");
 		else if (d->select_many)
@@ -376,8 +368,10 @@ static void picker_draw(struct view *v)
 		else
 			buf_addf(&b, " or Enter %s", po && po->pick_verb ?
 				 po->pick_verb : "pick");
-		buf_addf(&b, ", / filter, %sDel clear, Tab next, Esc close",
-			 po && po->no_propose ? "" : "+ propose, ");
+		if (!po || !po->one_pick)
+			buf_addf(&b, ", / filter, %sDel clear, Tab next, Esc "
+				 "close", po && po->no_propose ? "" :
+				 "+ propose, ");
 	}
 	draw_str(v->win, 2, 1, v->cols - 2, b.ptr, b.len,
 		 p->filtering ? SLOT_NORMAL : SLOT_DIM);
@@ -446,12 +440,13 @@ static void picker_draw(struct view *v)
  * actor has not coded, or -1. */
 static long next_to_code(struct screen *scr, size_t dim)
 {
+	const struct coding *c = screen_coding(scr);
 	size_t n = scr->cb.nr_dims, k;
 
-	for (k = 1; k <= n; k++) {
+	for (k = 1; c && k <= n; k++) {
 		const struct dimension *d = &scr->cb.dims[(dim + k) % n];
 
-		if (d->required && !coding_dim(&scr->coding, d->key))
+		if (d->required && !coding_dim(c, d->key))
 			return (long)((dim + k) % n);
 	}
 	return -1;
@@ -492,7 +487,7 @@ static int pick(struct view *v, size_t code, int advance)
 		return H_REDRAW;
 	/* kept pending (the study is busy): the picker closes, so the keys
 	 * typed next cannot pick in another dimension meanwhile */
-	if (v->scr->pending)
+	if (screen_pick_pending(v->scr))
 		return H_CLOSE;
 	return mine ? move_on(v) : H_CLOSE;
 }
@@ -620,12 +615,7 @@ static int picker_handle(struct view *v, enum action a, int key)
 				   "to hold a proposal", d->key);
 			return H_REDRAW;
 		}
-		{
-			size_t *dim = xmalloc(sizeof(*dim));
-
-			*dim = p->dim;
-			screen_push(v->scr, &form_view_ops, dim);
-		}
+		screen_push_with(v->scr, &form_view_ops, &p->dim);
 		return H_HANDLED;
 	case ACT_NEXT_DIM:
 		set_dim(v, (p->dim + 1) % v->scr->cb.nr_dims);
@@ -666,13 +656,9 @@ static void picker_close(struct view *v)
 {
 	struct picker *p = v->priv;
 
-	if (p) {
-		buf_release(&p->filter);
-		free(p->vis);
-		doc_release(&p->detail);
-		free(p);
-	}
-	v->priv = NULL;
+	buf_release(&p->filter);
+	free(p->vis);
+	doc_release(&p->detail);
 	v->scr->picking = -1;
 	v->scr->dirty |= DIRTY_BAR;
 }
@@ -680,6 +666,7 @@ static void picker_close(struct view *v)
 const struct view_ops picker_view_ops = {
 	.name = "picker",
 	.keymap = KEYMAP_PICKER,
+	.priv_size = sizeof(struct picker),
 	.text_input = 1,
 	.open = picker_open,
 	.layout = picker_layout,
@@ -687,6 +674,11 @@ const struct view_ops picker_view_ops = {
 	.handle = picker_handle,
 	.close = picker_close,
 };
+
+void screen_open_picker(struct screen *scr, size_t dim)
+{
+	screen_push_with(scr, &picker_view_ops, &dim);
+}
 
 /* ---- proposing a code ----------------------------------------------- */
 
@@ -709,17 +701,16 @@ struct form {
 
 static void restore_draft(struct view *v);
 
+/* v->arg: the dimension's index (a size_t) */
 static int form_open(struct view *v)
 {
-	size_t *dim = v->priv;
-	struct form *f = xcalloc(1, sizeof(*f));
+	const size_t *dim = v->arg;
+	struct form *f = v->priv;
 	int i;
 
 	f->dim = *dim;
-	free(dim);
 	for (i = 0; i < NR_FIELDS; i++)
 		edit_init(&f->f[i], 0);
-	v->priv = f;
 	restore_draft(v);
 	return 0;
 }
@@ -866,17 +857,14 @@ static void form_close(struct view *v)
 	struct form *f = v->priv;
 	int i;
 
-	if (f) {
-		for (i = 0; i < NR_FIELDS; i++)
-			edit_release(&f->f[i]);
-		free(f);
-	}
-	v->priv = NULL;
+	for (i = 0; i < NR_FIELDS; i++)
+		edit_release(&f->f[i]);
 }
 
 const struct view_ops form_view_ops = {
 	.name = "propose",
 	.keymap = KEYMAP_FORM,
+	.priv_size = sizeof(struct form),
 	.text_input = 1,
 	.paste = 1,
 	.open = form_open,

@@ -43,6 +43,7 @@
 #include "core/text.h"
 #include "tui/doc.h"
 #include "tui/screen.h"
+#include "tui/view_picker.h"
 
 #define MIN_DETAIL_ROWS 4
 
@@ -82,6 +83,12 @@ struct proposals_view {
 	struct pager pg;
 	int list_rows;		/* table rows shown */
 	int det_y, det_rows;	/* the detail's place in the window */
+};
+
+/* What screen_open_proposals() hands the view (a function pointer
+ * cannot be a void *). */
+struct decided_fn {
+	void (*decided)(struct screen *scr, int new_codebook);
 };
 
 /* The proposals view under the map picker, or NULL. */
@@ -517,6 +524,7 @@ static const struct pick_ops map_pick_ops = {
 	.set_codes = map_set,
 	.toggle = map_toggle,
 	.no_propose = 1,
+	.one_pick = 1,
 	.pick_verb = "map onto",
 };
 
@@ -571,6 +579,7 @@ static void map_picker_close(struct view *v)
 static const struct view_ops map_picker_ops = {
 	.name = "map picker",
 	.keymap = KEYMAP_PICKER,
+	.priv_size = sizeof(struct picker),
 	.text_input = 1,
 	.open = map_picker_open,
 	.layout = map_picker_layout,
@@ -583,7 +592,7 @@ static void start_map(struct screen *scr, struct proposals_view *pv)
 {
 	const struct proposal *p = selected(pv);
 	const struct dimension *d;
-	size_t *dim;
+	size_t dim;
 
 	if (!p) {
 		screen_msg(scr, MSG_INFO, "no proposal to map");
@@ -609,11 +618,10 @@ static void start_map(struct screen *scr, struct proposals_view *pv)
 	pv->mapped = 0;
 	pv->saved_ops = scr->pick_ops;
 	scr->pick_ops = &map_pick_ops;
-	dim = xmalloc(sizeof(*dim));
-	*dim = (size_t)(d - scr->cb.dims);
+	dim = (size_t)(d - scr->cb.dims);
 	/* on failure the picker is closed, which gives the screen its own
 	 * pick_ops back */
-	if (screen_push(scr, &map_picker_ops, dim))
+	if (screen_push_with(scr, &map_picker_ops, &dim))
 		screen_msg(scr, MSG_INFO, "map %s:%s onto which code of %s? "
 			   "(Esc: not mapped)", p->dimension, p->key,
 			   p->dimension);
@@ -621,10 +629,14 @@ static void start_map(struct screen *scr, struct proposals_view *pv)
 
 /* ---- the view --------------------------------------------------------- */
 
+/* v->arg: the screen's `decided` callback (struct decided_fn) */
 static int proposals_open(struct view *v)
 {
 	struct proposals_view *pv = v->priv;
+	const struct decided_fn *fn = v->arg;
 
+	buf_init(&pv->doc.text, 0);
+	pv->decided = fn->decided;
 	pager_init(&pv->pg, &doc_pager_src, &pv->doc);
 	return reload(v->scr, pv);
 }
@@ -754,15 +766,11 @@ static void proposals_close(struct view *v)
 {
 	struct proposals_view *pv = v->priv;
 
-	if (pv) {
-		proposal_list_free(pv->v, pv->nr);
-		free(pv->map_dim);
-		free(pv->map_key);
-		doc_release(&pv->doc);
-		pager_release(&pv->pg);
-		free(pv);
-	}
-	v->priv = NULL;
+	proposal_list_free(pv->v, pv->nr);
+	free(pv->map_dim);
+	free(pv->map_key);
+	doc_release(&pv->doc);
+	pager_release(&pv->pg);
 }
 
 static struct pager *proposals_pager(struct view *v)
@@ -775,6 +783,7 @@ static struct pager *proposals_pager(struct view *v)
 const struct view_ops proposals_view_ops = {
 	.name = "proposals",
 	.keymap = KEYMAP_PROPOSALS,
+	.priv_size = sizeof(struct proposals_view),
 	.text_input = 1,	/* any key answers the y/n question */
 	.open = proposals_open,
 	.layout = proposals_layout,
@@ -788,9 +797,7 @@ struct view *screen_open_proposals(struct screen *scr,
 				   void (*decided)(struct screen *scr,
 						   int new_codebook))
 {
-	struct proposals_view *pv = xcalloc(1, sizeof(*pv));
+	struct decided_fn fn = { decided };
 
-	buf_init(&pv->doc.text, 0);
-	pv->decided = decided;
-	return screen_push(scr, &proposals_view_ops, pv);
+	return screen_push_with(scr, &proposals_view_ops, &fn);
 }
