@@ -229,6 +229,26 @@ class Readme(unittest.TestCase):
         self.assertEqual(allrow["agreed"] + allrow["adjudicated"] +
                          allrow["open"], 19)
 
+    def test_keys_per_item_is_the_measured_figure(self):
+        """The README once said 10 keys an item in one place and six in
+        another; the figure is the bench's key script (t_reading's
+        test_six_keys replays it), and every mention agrees with it."""
+        with open(os.path.join(ROOT, "tests", "bench",
+                               "code-one-item.keys")) as f:
+            keys = [ln for ln in f.read().splitlines()
+                    if ln and not ln.startswith(("#", ":"))]
+        seq = " ".join(keys)
+        words = {6: "six"}
+        self.assertIn(len(seq.replace(" ", "")), words)
+        n = words[len(seq.replace(" ", ""))]
+        with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+            readme = f.read()
+        self.assertGreaterEqual(readme.count("`%s`" % seq), 2)
+        said = re.findall(r"takes (\w+) keys", readme)
+        self.assertGreaterEqual(len(said), 3)
+        self.assertEqual(set(said), {n}, said)
+        self.assertIsNone(re.search(r"\b\d+ keys", readme))
+
     def test_examples_name_items_of_the_sample(self):
         with open(os.path.join(ROOT, "tests", "sample", "items.jsonl")) as f:
             have = {f'{json_repo(l)}' for l in f}
