@@ -68,6 +68,10 @@ class Readme(unittest.TestCase):
         shims = os.path.join(self.home, "shims")
         log = os.path.join(self.home, "verify.log")
         verifying_shim(shims, os.path.join(local, "bin", "bugcoder"), log)
+        # the shim stands where the program is: the study finds the
+        # sample beside it as beside the installed program
+        os.symlink(os.path.join(local, "share"),
+                   os.path.join(self.home, "share"))
         p = self.sh(setup.split("\n", 1)[1] + "export PATH=%s:$PATH\n" %
                     shims + study, self.work)
         self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
@@ -106,6 +110,45 @@ class Readme(unittest.TestCase):
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertFalse(os.path.exists(os.path.join(local, "share",
                                                      "bugcoder")))
+
+    def test_quick_start_runs_from_any_prefix(self):
+        """The quick start at the top, as written, from an install under a
+        PREFIX other than the one it names: every command exits 0 and the
+        study holds the sample's labels, submitted."""
+        block = readme_block("## Quick start")
+        first, rest = block.split("\n", 1)
+        self.assertTrue(first.startswith("make install PREFIX=$HOME/.local"))
+        prefix = os.path.join(self.home, "opt")
+        p = subprocess.run(["make", "--no-print-directory", "install",
+                            "PREFIX=" + prefix], cwd=ROOT, env=self.env,
+                           capture_output=True, text=True, timeout=600)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.env["PATH"] = os.path.join(prefix, "bin") + ":" + \
+            self.env["PATH"]
+        cmds = [ln for ln in rest.splitlines()
+                if ln.startswith("bugcoder ")]
+        self.assertGreaterEqual(len(cmds), 5)
+        p = self.sh(rest, self.work)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        # `sh -x` traced every command the block holds
+        self.assertEqual(p.stderr.count("+ bugcoder "), len(cmds), p.stderr)
+        self.assertIn("codebook llm-framework-bugs 1.0", p.stdout)
+        self.assertIn("30 added", p.stdout)
+        self.assertIn("Cohen's kappa for symptom was", p.stdout)
+        bc = os.path.join(prefix, "bin", "bugcoder")
+        p = subprocess.run([bc, "export", "--raw", "-o", "raw.csv"],
+                           cwd=self.work, env=self.env, capture_output=True,
+                           text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        import csv
+        with open(os.path.join(self.work, "raw.csv"), newline="") as f:
+            got = sorted((r["item"], r["annotator"], r["dimension"], r["code"])
+                         for r in csv.DictReader(f) if r["submitted_at"])
+        with open(os.path.join(ROOT, "tests", "sample", "labels.csv"),
+                  newline="") as f:
+            want = sorted((r["item"], r["annotator"], r["dimension"],
+                           r["code"]) for r in csv.DictReader(f))
+        self.assertEqual(got, want)
 
     def check_package_rebuilds(self, d):
         """Every agreement figure of the package follows from its round
@@ -185,6 +228,26 @@ class Readme(unittest.TestCase):
         self.assertEqual(allrow["coded"], 19)
         self.assertEqual(allrow["agreed"] + allrow["adjudicated"] +
                          allrow["open"], 19)
+
+    def test_keys_per_item_is_the_measured_figure(self):
+        """The README once said 10 keys an item in one place and six in
+        another; the figure is the bench's key script (t_reading's
+        test_six_keys replays it), and every mention agrees with it."""
+        with open(os.path.join(ROOT, "tests", "bench",
+                               "code-one-item.keys")) as f:
+            keys = [ln for ln in f.read().splitlines()
+                    if ln and not ln.startswith(("#", ":"))]
+        seq = " ".join(keys)
+        words = {6: "six"}
+        self.assertIn(len(seq.replace(" ", "")), words)
+        n = words[len(seq.replace(" ", ""))]
+        with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+            readme = f.read()
+        self.assertGreaterEqual(readme.count("`%s`" % seq), 2)
+        said = re.findall(r"takes (\w+) keys", readme)
+        self.assertGreaterEqual(len(said), 3)
+        self.assertEqual(set(said), {n}, said)
+        self.assertIsNone(re.search(r"\b\d+ keys", readme))
 
     def test_examples_name_items_of_the_sample(self):
         with open(os.path.join(ROOT, "tests", "sample", "items.jsonl")) as f:
