@@ -154,6 +154,10 @@ int cli_codebook_revert(struct cli *c, const char *version,
 			const char **maps, size_t nr_maps);
 
 #define CMD(name) int cmd_##name(struct cli *c, int argc, char **argv)
+/* A command with its options table (options.h) also has
+ * `const struct command NAME_command`, defined next to its function. */
+struct command;
+#define CMD_TABLE(name) extern const struct command name##_command
 CMD(init);
 CMD(study);
 CMD(member);

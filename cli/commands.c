@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * commands: every command of bugcoder, in the order `bugcoder --help`
+ * lists them.  A command whose options are declared in a table
+ * (options.h) defines its struct command next to its function; the
+ * others are described here by name and summary only.
+ */
+#include "cli/cli.h"
+#include "cli/options.h"
+
+#define PLAIN(id, n, f, s) \
+	static const struct command id##_plain = { n, f, s, NULL, NULL, NULL, \
+						   NULL, NULL }
+
+PLAIN(init, "init", cmd_init, "create a study; you become its owner");
+PLAIN(member, "member", cmd_member, "add, list or remove members");
+PLAIN(study, "study", cmd_study,
+      "show or set the study's settings (blind adjudication)");
+PLAIN(codebook, "codebook", cmd_codebook, "check, show or update the codebook");
+PLAIN(import, "import", cmd_import,
+      "import items from JSON Lines or GitHub JSON");
+PLAIN(fetch, "fetch", cmd_fetch,
+      "fetch closed bug issues and their fixes from GitHub");
+PLAIN(items, "items", cmd_items, "list items");
+PLAIN(round, "round", cmd_round, "create, list or close coding rounds");
+PLAIN(code, "code", cmd_code, "the annotator's screen");
+PLAIN(label, "label", cmd_label, "label an item without the screen");
+PLAIN(labels, "labels", cmd_labels, "import labels from CSV");
+PLAIN(evidence, "evidence", cmd_evidence, "list or remove your citations");
+PLAIN(machine_code, "machine-code", cmd_machine_code,
+      "let a machine coder (a command) code its items");
+PLAIN(agree, "agree", cmd_agree, "agreement statistics");
+PLAIN(adjudicate, "adjudicate", cmd_adjudicate, "the adjudicator's screen");
+PLAIN(resolve, "resolve", cmd_resolve,
+      "resolve a disagreement without the screen");
+PLAIN(disagreements, "disagreements", cmd_disagreements,
+      "list the open disagreements");
+PLAIN(proposals, "proposals", cmd_proposals,
+      "list, accept or map proposed codes");
+PLAIN(export, "export", cmd_export,
+      "export agreed labels, raw labels, resolutions");
+PLAIN(report, "report", cmd_report, "summary of the agreed data");
+PLAIN(status, "status", cmd_status,
+      "counts: items, labels, submissions, disagreements");
+PLAIN(audit, "audit", cmd_audit, "read or verify the audit log");
+PLAIN(backup, "backup", cmd_backup, "write a consistent copy of the study");
+PLAIN(doctor, "doctor", cmd_doctor, "check the installation and the study");
+
+const struct command *const commands[] = {
+	&init_plain,
+	&member_plain,
+	&study_plain,
+	&codebook_plain,
+	&import_plain,
+	&fetch_plain,
+	&items_plain,
+	&round_plain,
+	&code_plain,
+	&label_plain,
+	&labels_plain,
+	&evidence_plain,
+	&machine_code_plain,
+	&agree_plain,
+	&adjudicate_plain,
+	&resolve_plain,
+	&disagreements_plain,
+	&proposals_plain,
+	&export_plain,
+	&report_plain,
+	&status_plain,
+	&audit_plain,
+	&backup_plain,
+	&doctor_plain,
+};
+
+const size_t nr_commands = sizeof(commands) / sizeof(commands[0]);
