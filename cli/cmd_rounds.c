@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "core/buf.h"
 #include "core/evidence.h"
 #include "core/item.h"
@@ -639,62 +640,70 @@ static void kept_citations(struct cli *c, const char **pos, int npos)
 	}
 }
 
+struct label_opts {
+	int submit;
+	const char *from;
+	struct opt_list evidence;
+};
+
+static const struct option label_opts[] = {
+	OPT_ARG("ITEM", NULL, OPT_V_ITEM,
+		"owner/repo#N, repo#N or #N when that is unique"),
+	OPT_ARG("DIM=CODE[,..]", NULL, OPT_V_DIM_CODE,
+		"the codes of one dimension (several for a `select: many` "
+		"one); DIM= clears it"),
+	OPT_FLAG(0, "submit", struct label_opts, submit,
+		 "mark the item done (every required dimension coded)"),
+	OPT_LIST(0, "evidence", struct label_opts, evidence, "[DIM=]SPEC",
+		 OPT_V_TEXT,
+		 "cite lines for the label of DIM (the only DIM=CODE when "
+		 "DIM= is left out): diff:PATH:L1-L2 (after the fix), "
+		 "diff:PATH:old:L1-L2, issue:body:L1-L2, "
+		 "issue:comment:N:L1-L2, pr:N:body:L1-L2 (pull request #N's "
+		 "description) or pr:N:comment:K:L1-L2; may be repeated; "
+		 "`bugcoder evidence` lists and removes them"),
+	OPT_STRING(0, "from", struct label_opts, from, "FILE", OPT_V_FILE,
+		   "the same words, one item per line (- reads standard "
+		   "input), saved in one transaction: codes stay off the "
+		   "command line, which `ps` shows every user"),
+	OPT_GLOBAL("as", "USER", "the owner labels for member USER"),
+	OPT_END()
+};
+
+const struct command label_command = {
+	"label", cmd_label, "label an item without the screen",
+	"bugcoder label ITEM DIM=CODE[,CODE] ... [--submit] "
+	"[--evidence [DIM=]SPEC ...] [--as USER]\n"
+	"       bugcoder label --from FILE|- [--as USER]",
+	label_opts, NULL, NULL,
+	"bugcoder label microsoft/DeepSpeed#4187 symptom=hang "
+	"root_cause=concurrency --submit"
+};
+
 CMD(label)
 {
-	static const char usage[] =
-		"bugcoder label ITEM DIM=CODE[,CODE] ... [--submit] "
-		"[--evidence [DIM=]SPEC ...] [--as USER]\n"
-		"       bugcoder label --from FILE|- [--as USER]\n"
-		"\n"
-		"  ITEM           owner/repo#N, repo#N or #N when that is "
-		"unique\n"
-		"  DIM=CODE[,..]  the codes of one dimension (several for a "
-		"`select: many`\n"
-		"                 one); DIM= clears it\n"
-		"  --submit       mark the item done (every required dimension "
-		"coded)\n"
-		"  --evidence [DIM=]SPEC\n"
-		"                 cite lines for the label of DIM (the only "
-		"DIM=CODE when\n"
-		"                 DIM= is left out): diff:PATH:L1-L2 (after "
-		"the fix),\n"
-		"                 diff:PATH:old:L1-L2, issue:body:L1-L2,\n"
-		"                 issue:comment:N:L1-L2, pr:N:body:L1-L2 (pull "
-		"request\n"
-		"                 #N's description) or pr:N:comment:K:L1-L2; "
-		"may be\n"
-		"                 repeated; `bugcoder evidence` lists and "
-		"removes them\n"
-		"  --from FILE    the same words, one item per line (- reads "
-		"standard\n"
-		"                 input), saved in one transaction: codes stay "
-		"off the\n"
-		"                 command line, which `ps` shows every user\n"
-		"  --as USER      the owner labels for member USER\n"
-		"\n"
-		"  e.g. bugcoder label microsoft/DeepSpeed#4187 symptom=hang "
-		"root_cause=concurrency --submit";
+	const char *usage = opt_usage(&label_command);
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
-	const char *from = NULL;
-	const char **cites = NULL;
+	struct label_opts o = { 0 };
+	const char *from;
+	const char **cites;
 	struct evidence_cite *evs = NULL;
-	size_t nr_cites = 0, nr_evs = 0, i;
-	int submit = 0;
-	const struct cli_opt opts[] = {
-		{ "--submit", 0, NULL, &submit, NULL, NULL },
-		{ "--from", 1, &from, NULL, NULL, NULL },
-		{ "--evidence", 1, NULL, NULL, &cites, &nr_cites },
-		{ NULL, 0, NULL, NULL, NULL, NULL },
-	};
+	size_t nr_cites, nr_evs = 0, i;
+	int submit;
 	struct codebook cb = CODEBOOK_INIT;
 	struct label_words w;
 	int npos, rc, ret = 0;
 
 	memset(&w, 0, sizeof(w));
-	rc = cli_parse(argc, argv, opts, pos, &npos, usage);
+	rc = opt_parse(&label_command, argc, argv, &o, pos, &npos);
+	from = o.from;
+	cites = o.evidence.v;
+	nr_cites = o.evidence.nr;
+	submit = o.submit;
 	if (rc) {
 		free(pos);
-		return rc > 0 ? 0 : 2;
+		free(cites);
+		return opt_parse_exit(rc);
 	}
 	if (from) {
 		free(pos);
@@ -750,48 +759,60 @@ out:
 	return ret;
 }
 
+struct labels_opts {
+	int submit;
+	const char *annotator, *round;
+};
+
+static const char *const labels_subs[] = { "import", NULL };
+
+static const struct option labels_opts[] = {
+	OPT_ARG("FILE.csv", "import", OPT_V_FILE,
+		"item,annotator,dimension,code - one row per code (what "
+		"`export --raw` writes); or a wide coding sheet, one row per "
+		"bug and one column per dimension (any other column is "
+		"refused); all rows go in, or none"),
+	OPT_FLAG(0, "submit", struct labels_opts, submit,
+		 "submit every item the file codes"),
+	OPT_STRING(0, "annotator", struct labels_opts, annotator, "NAME",
+		   OPT_V_MEMBER,
+		   "whose labels a wide sheet without an annotator column "
+		   "holds"),
+	OPT_STRING(0, "round", struct labels_opts, round, "R", OPT_V_ROUND,
+		   "put the file's items that are in no round into open round "
+		   "R on the way in (the owner; without it they are refused, "
+		   "named)"),
+	OPT_GLOBAL("as", "USER",
+		   "an annotator imports only their own rows; the owner any"),
+	OPT_END()
+};
+
+const struct command labels_command = {
+	"labels", cmd_labels, "import labels from CSV",
+	"bugcoder labels import FILE.csv [--submit] [--annotator NAME] "
+	"[--round R] [--as USER]",
+	labels_opts, labels_subs, NULL,
+	"bugcoder labels import alice.csv --submit"
+};
+
 CMD(labels)
 {
-	static const char usage[] =
-		"bugcoder labels import FILE.csv [--submit] [--annotator NAME] "
-		"[--round R] [--as USER]\n"
-		"\n"
-		"  FILE.csv   item,annotator,dimension,code - one row per code "
-		"(what\n"
-		"             `export --raw` writes); or a wide coding sheet, one "
-		"row per bug\n"
-		"             and one column per dimension (any other column is "
-		"refused);\n"
-		"             all rows go in, or none\n"
-		"  --submit   submit every item the file codes\n"
-		"  --annotator NAME\n"
-		"             whose labels a wide sheet without an annotator "
-		"column holds\n"
-		"  --round R  put the file's items that are in no round into "
-		"open round R\n"
-		"             on the way in (the owner; without it they are "
-		"refused, named)\n"
-		"  --as USER  an annotator imports only their own rows; the "
-		"owner any\n"
-		"\n"
-		"  e.g. bugcoder labels import alice.csv --submit";
+	const char *usage = opt_usage(&labels_command);
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
-	const char *annotator = NULL, *round = NULL;
-	int submit = 0;
-	const struct cli_opt opts[] = {
-		{ "--submit", 0, NULL, &submit, NULL, NULL },
-		{ "--annotator", 1, &annotator, NULL, NULL, NULL },
-		{ "--round", 1, &round, NULL, NULL, NULL },
-		{ NULL, 0, NULL, NULL, NULL, NULL },
-	};
+	struct labels_opts o = { 0 };
+	const char *annotator, *round;
+	int submit;
 	struct codebook cb = CODEBOOK_INIT;
 	struct labels_import_stats stats;
 	int npos, rc, ret = 0;
 
-	rc = cli_parse(argc, argv, opts, pos, &npos, usage);
+	rc = opt_parse(&labels_command, argc, argv, &o, pos, &npos);
+	annotator = o.annotator;
+	round = o.round;
+	submit = o.submit;
 	if (rc) {
 		free(pos);
-		return rc > 0 ? 0 : 2;
+		return opt_parse_exit(rc);
 	}
 	if (npos != 2 || strcmp(pos[0], "import")) {
 		free(pos);

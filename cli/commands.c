@@ -24,8 +24,6 @@ PLAIN(fetch, "fetch", cmd_fetch,
 PLAIN(items, "items", cmd_items, "list items");
 PLAIN(round, "round", cmd_round, "create, list or close coding rounds");
 PLAIN(code, "code", cmd_code, "the annotator's screen");
-PLAIN(label, "label", cmd_label, "label an item without the screen");
-PLAIN(labels, "labels", cmd_labels, "import labels from CSV");
 PLAIN(evidence, "evidence", cmd_evidence, "list or remove your citations");
 PLAIN(machine_code, "machine-code", cmd_machine_code,
       "let a machine coder (a command) code its items");
@@ -56,8 +54,8 @@ const struct command *const commands[] = {
 	&items_plain,
 	&round_plain,
 	&code_plain,
-	&label_plain,
-	&labels_plain,
+	&label_command,
+	&labels_command,
 	&evidence_plain,
 	&machine_code_plain,
 	&agree_plain,

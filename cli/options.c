@@ -39,7 +39,7 @@ const struct option *opt_find(const struct option *o, const char *name,
 			      size_t len)
 {
 	for (; o && o->kind != OPT_KIND_END; o++) {
-		if (o->kind == OPT_KIND_ARG)
+		if (o->kind == OPT_KIND_ARG || o->kind == OPT_KIND_GLOBAL)
 			continue;
 		if (len == 2 && name[0] == '-' && name[1] == o->short_name &&
 		    o->short_name)
@@ -75,7 +75,8 @@ static int unknown_option(const struct command *cmd, const char *arg,
 	for (o = cmd->opts; o->kind != OPT_KIND_END; o++) {
 		struct buf b = BUF_INIT;
 
-		if (o->kind == OPT_KIND_ARG || !o->long_name)
+		if (o->kind == OPT_KIND_ARG || o->kind == OPT_KIND_GLOBAL ||
+		    !o->long_name)
 			continue;
 		buf_addf(&b, "--%s", o->long_name);
 		names[n++] = buf_detach(&b, NULL);

@@ -31,6 +31,8 @@ enum opt_kind {
 	OPT_KIND_INT,		/* a whole number: the long at `off` */
 	OPT_KIND_ARG,		/* a positional argument, documented and
 				   completed, not parsed */
+	OPT_KIND_GLOBAL,	/* a global option (--as) as this command
+				   uses it: documented only */
 };
 
 /* What a value or an argument is: what the completion offers for it. */
@@ -88,6 +90,8 @@ struct opt_list {
 	  (h), NULL }
 #define OPT_ARG(name, sub, v, h) \
 	{ OPT_KIND_ARG, 0, (name), 0, NULL, (v), (h), (sub) }
+#define OPT_GLOBAL(l, a, h) \
+	{ OPT_KIND_GLOBAL, 0, (l), 0, (a), OPT_V_TEXT, (h), NULL }
 #define OPT_END() { OPT_KIND_END, 0, NULL, 0, NULL, OPT_V_TEXT, NULL, NULL }
 
 struct command {
