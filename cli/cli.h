@@ -153,6 +153,10 @@ int cli_codebook_update(struct cli *c, const char *path, const char **maps,
 int cli_codebook_revert(struct cli *c, const char *version,
 			const char **maps, size_t nr_maps);
 
+/* `bugcoder __complete WORD... CUR`: print the completions of CUR, one
+ * a line (complete.c); argv holds WORD... CUR.  Returns 0. */
+int cli_complete(int argc, char **argv);
+
 #define CMD(name) int cmd_##name(struct cli *c, int argc, char **argv)
 /* A command with its options table (options.h) also has
  * `const struct command NAME_command`, defined next to its function. */

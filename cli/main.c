@@ -162,6 +162,13 @@ static int run(int argc, char **argv)
 	setlocale(LC_NUMERIC, "C");
 	argc--;
 	argv++;
+	if (argc > 0 && !strcmp(argv[0], "__complete")) {
+		/* the shell's completion: it reads the study as the user,
+		 * never with the group */
+		if ((ret = cli_drop_privilege(&c)) == 0)
+			ret = cli_complete(argc - 1, argv + 1);
+		return ret;
+	}
 	if (take_globals(&c, &argc, argv) < 0)
 		return 2;
 	/* issue URLs name github.com, or the GitHub $GITHUB_API_URL is */
