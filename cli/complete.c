@@ -42,7 +42,13 @@ struct complete {
 static void offer(struct complete *k, const char *prefix, const char *cand)
 {
 	size_t plen = strlen(prefix), clen = strlen(k->cur);
+	const unsigned char *p;
 
+	/* study values are untrusted: one shell word of printable text,
+	 * or nothing */
+	for (p = (const unsigned char *)cand; *p; p++)
+		if (*p <= ' ' || *p == 0x7f)
+			return;
 	if (!strncmp(prefix, k->cur, plen < clen ? plen : clen) &&
 	    (clen <= plen || !strncmp(cand, k->cur + plen, clen - plen)))
 		printf("%s%s\n", prefix, cand);
