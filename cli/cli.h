@@ -163,12 +163,16 @@ int cli_complete(int argc, char **argv);
 struct command;
 #define CMD_TABLE(name) extern const struct command name##_command
 CMD(init);
+CMD_TABLE(init);
 CMD(study);
 CMD(member);
+CMD_TABLE(member);
 CMD(machine_code);
 CMD(disagreements);
 CMD(codebook);
+CMD_TABLE(codebook);
 CMD(import);
+CMD_TABLE(import);
 CMD(items);
 CMD(status);
 CMD(fetch);

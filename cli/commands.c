@@ -12,13 +12,8 @@
 	static const struct command id##_plain = { n, f, s, NULL, NULL, NULL, \
 						   NULL, NULL }
 
-PLAIN(init, "init", cmd_init, "create a study; you become its owner");
-PLAIN(member, "member", cmd_member, "add, list or remove members");
 PLAIN(study, "study", cmd_study,
       "show or set the study's settings (blind adjudication)");
-PLAIN(codebook, "codebook", cmd_codebook, "check, show or update the codebook");
-PLAIN(import, "import", cmd_import,
-      "import items from JSON Lines or GitHub JSON");
 PLAIN(fetch, "fetch", cmd_fetch,
       "fetch closed bug issues and their fixes from GitHub");
 PLAIN(items, "items", cmd_items, "list items");
@@ -45,11 +40,11 @@ PLAIN(backup, "backup", cmd_backup, "write a consistent copy of the study");
 PLAIN(doctor, "doctor", cmd_doctor, "check the installation and the study");
 
 const struct command *const commands[] = {
-	&init_plain,
-	&member_plain,
+	&init_command,
+	&member_command,
 	&study_plain,
-	&codebook_plain,
-	&import_plain,
+	&codebook_command,
+	&import_command,
 	&fetch_plain,
 	&items_plain,
 	&round_plain,
