@@ -12,11 +12,8 @@
 	static const struct command id##_plain = { n, f, s, NULL, NULL, NULL, \
 						   NULL, NULL }
 
-PLAIN(study, "study", cmd_study,
-      "show or set the study's settings (blind adjudication)");
 PLAIN(fetch, "fetch", cmd_fetch,
       "fetch closed bug issues and their fixes from GitHub");
-PLAIN(items, "items", cmd_items, "list items");
 PLAIN(round, "round", cmd_round, "create, list or close coding rounds");
 PLAIN(code, "code", cmd_code, "the annotator's screen");
 PLAIN(evidence, "evidence", cmd_evidence, "list or remove your citations");
@@ -33,8 +30,6 @@ PLAIN(proposals, "proposals", cmd_proposals,
 PLAIN(export, "export", cmd_export,
       "export agreed labels, raw labels, resolutions");
 PLAIN(report, "report", cmd_report, "summary of the agreed data");
-PLAIN(status, "status", cmd_status,
-      "counts: items, labels, submissions, disagreements");
 PLAIN(audit, "audit", cmd_audit, "read or verify the audit log");
 PLAIN(backup, "backup", cmd_backup, "write a consistent copy of the study");
 PLAIN(doctor, "doctor", cmd_doctor, "check the installation and the study");
@@ -42,11 +37,11 @@ PLAIN(doctor, "doctor", cmd_doctor, "check the installation and the study");
 const struct command *const commands[] = {
 	&init_command,
 	&member_command,
-	&study_plain,
+	&study_command,
 	&codebook_command,
 	&import_command,
 	&fetch_plain,
-	&items_plain,
+	&items_command,
 	&round_plain,
 	&code_plain,
 	&label_command,
@@ -60,7 +55,7 @@ const struct command *const commands[] = {
 	&proposals_plain,
 	&export_plain,
 	&report_plain,
-	&status_plain,
+	&status_command,
 	&audit_plain,
 	&backup_plain,
 	&doctor_plain,

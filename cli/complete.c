@@ -361,7 +361,7 @@ static void offer_argument(struct complete *k)
 			break;
 	}
 	if (last)
-		offer_values(k, "", last->value, NULL);
+		offer_values(k, "", last->value, last->argh);
 }
 
 static void offer_current(struct complete *k)

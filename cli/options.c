@@ -12,7 +12,7 @@
 #include "core/buf.h"
 
 #define HELP_WIDTH 79
-#define LABEL_MAX 20	/* a longer label puts its help on the next line */
+#define LABEL_MAX 24	/* a longer label puts its help on the next line */
 
 const struct option global_opts[] = {
 	{ OPT_KIND_STRING, 0, "study", 0, "FILE", OPT_V_FILE,
@@ -286,10 +286,15 @@ const char *opt_usage(const struct command *cmd)
 	buf_reset(&b);
 	buf_addstr(&b, cmd->usage);
 	buf_addstr(&b, "\n\n");
+	if (cmd->intro)
+		buf_addf(&b, "%s\n\n", cmd->intro);
 	if (cmd->opts)
 		entries(cmd, &b);
 	if (cmd->notes)
 		buf_addstr(&b, cmd->notes);
+	while (b.len > 1 && b.ptr[b.len - 1] == '\n' &&
+	       b.ptr[b.len - 2] == '\n')
+		buf_setlen(&b, b.len - 1);
 	if (cmd->examples)
 		buf_addf(&b, "\n  e.g. %s", cmd->examples);
 	while (b.len && b.ptr[b.len - 1] == '\n')

@@ -90,6 +90,9 @@ struct opt_list {
 	  (h), NULL }
 #define OPT_ARG(name, sub, v, h) \
 	{ OPT_KIND_ARG, 0, (name), 0, NULL, (v), (h), (sub) }
+/* an argument that is one of the |-separated `words` */
+#define OPT_ARG_WORDS(name, sub, words, h) \
+	{ OPT_KIND_ARG, 0, (name), 0, (words), OPT_V_WORDS, (h), (sub) }
 #define OPT_GLOBAL(l, a, h) \
 	{ OPT_KIND_GLOBAL, 0, (l), 0, (a), OPT_V_TEXT, (h), NULL }
 #define OPT_END() { OPT_KIND_END, 0, NULL, 0, NULL, OPT_V_TEXT, NULL, NULL }
@@ -106,6 +109,8 @@ struct command {
 	const char *notes;	/* --help's text after the options, or
 				   NULL; lines indented by the caller */
 	const char *examples;	/* "bugcoder NAME ...", '\n' between */
+	const char *intro;	/* --help's paragraph after the usage, as
+				   it is printed, or NULL */
 };
 
 /* Every command, in the order `bugcoder --help` lists them. */
