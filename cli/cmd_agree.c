@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "core/adjudicate.h"
 #include "core/buf.h"
 #include "core/study.h"
@@ -40,102 +41,99 @@ bad:
 	return -1;
 }
 
+struct agree_cmd_opts {
+	const char *round, *dim, *format, *ci, *boot, *seed, *level;
+	int screen, by_round, drift;
+};
+
+static const struct option agree_cmd_opts[] = {
+	OPT_STRING(0, "round", struct agree_cmd_opts, round, "R", OPT_V_ROUND,
+		   "only round R's items (default: every round's)"),
+	OPT_STRING(0, "dimension", struct agree_cmd_opts, dim, "D", OPT_V_DIM,
+		   "only dimension D (a key of the codebook, e.g. root_cause)"),
+	OPT_STRING(0, "format", struct agree_cmd_opts, format,
+		   "text|json|csv", OPT_V_WORDS,
+		   "text (default), json (one document) or csv"),
+	OPT_STRING(0, "ci", struct agree_cmd_opts, ci, "bootstrap|bca|wald",
+		   OPT_V_WORDS,
+		   "the 95% interval: a percentile bootstrap over items (the "
+		   "default, at every size), the bias-corrected and "
+		   "accelerated bootstrap (BCa), or Wald, clipped to [-1, 1]; "
+		   "degenerate resamples are drawn again and counted; a kappa "
+		   "of 1 gets the exact one-sided 95% lower bound instead"),
+	OPT_STRING(0, "boot", struct agree_cmd_opts, boot, "N", OPT_V_TEXT,
+		   "bootstrap samples, 100 to 1000000 (default "
+		   STR(AGREE_BOOT_DEFAULT) ")"),
+	OPT_STRING(0, "seed", struct agree_cmd_opts, seed, "S", OPT_V_TEXT,
+		   "the bootstrap's seed, 0 to 2^53-1 (a fixed default; "
+		   "printed with the intervals)"),
+	OPT_STRING(0, "level", struct agree_cmd_opts, level,
+		   "code|group|both", OPT_V_WORDS,
+		   "agreement on codes, on their groups, or both (the default "
+		   "when codes have a \"group\")"),
+	OPT_FLAG(0, "by-round", struct agree_cmd_opts, by_round,
+		 "a row per round and dimension and one for the whole study, "
+		 "with the trend of kappa over the rounds and its SE"),
+	OPT_FLAG(0, "screen", struct agree_cmd_opts, screen,
+		 "the agreement view: kappa, CI, band and n per dimension and "
+		 "round, the confusion grid and the codes chosen"),
+	OPT_FLAG(0, "drift", struct agree_cmd_opts, drift,
+		 "(owner only) per annotator and round the median time an "
+		 "item took on the screen, and per dimension how the codes "
+		 "each annotator chose moved between rounds (the round a label "
+		 "was made in), with a chi-square test of homogeneity (a Monte "
+		 "Carlo p-value when expected counts are small)"),
+	OPT_END()
+};
+
+const struct command agree_command = {
+	"agree", cmd_agree, "agreement statistics",
+	"bugcoder agree [--round R] [--dimension D] [--format text|json|csv]\n"
+	"               [--ci bootstrap|bca|wald] [--boot N] [--seed S] "
+	"[--level code|group|both]\n"
+	"       bugcoder agree --by-round [--dimension D] [--format F] "
+	"[--ci ...]\n"
+	"       bugcoder agree --screen [--round R]\n"
+	"       bugcoder agree --drift [--format F]",
+	agree_cmd_opts, NULL, NULL,
+	"bugcoder agree --round pilot --dimension root_cause --format json\n"
+	"       bugcoder agree --ci bootstrap --boot 5000 --seed 7 "
+	"--level both\n"
+	"       bugcoder agree --round pilot --ci bca\n"
+	"       bugcoder agree --by-round --format csv\n"
+	"       bugcoder agree --screen --round pilot\n"
+	"       bugcoder agree --drift --format csv"
+};
+
 CMD(agree)
 {
-	static const char usage[] =
-		"bugcoder agree [--round R] [--dimension D] "
-		"[--format text|json|csv]\n"
-		"               [--ci bootstrap|bca|wald] [--boot N] [--seed S] "
-		"[--level code|group|both]\n"
-		"       bugcoder agree --by-round [--dimension D] [--format F] "
-		"[--ci ...]\n"
-		"       bugcoder agree --screen [--round R]\n"
-		"       bugcoder agree --drift [--format F]\n"
-		"\n"
-		"  --round R        only round R's items (default: every "
-		"round's)\n"
-		"  --dimension D    only dimension D (a key of the codebook, "
-		"e.g.\n"
-		"                   root_cause)\n"
-		"  --format F       text (default), json (one document) or "
-		"csv\n"
-		"  --ci bootstrap|bca|wald\n"
-		"                   the 95% interval: a percentile bootstrap "
-		"over items\n"
-		"                   (the default, at every size), the "
-		"bias-corrected and\n"
-		"                   accelerated bootstrap (BCa), or Wald, "
-		"clipped to\n"
-		"                   [-1, 1]; degenerate resamples are drawn "
-		"again and\n"
-		"                   counted; a kappa of 1 gets the exact "
-		"one-sided 95%\n"
-		"                   lower bound instead\n"
-		"  --boot N         bootstrap samples, 100 to 1000000 "
-		"(default " STR(AGREE_BOOT_DEFAULT) ")\n"
-		"  --seed S         the bootstrap's seed, 0 to 2^53-1 (a "
-		"fixed default;\n"
-		"                   printed with the intervals)\n"
-		"  --level code|group|both\n"
-		"                   agreement on codes, on their groups, or "
-		"both (the\n"
-		"                   default when codes have a \"group\")\n"
-		"  --by-round       a row per round and dimension and one for "
-		"the whole\n"
-		"                   study, with the trend of kappa over the "
-		"rounds and its SE\n"
-		"  --screen         the agreement view: kappa, CI, band and n "
-		"per\n"
-		"                   dimension and round, the confusion grid "
-		"and the\n"
-		"                   codes chosen\n"
-		"  --drift          (owner only) per annotator and round the "
-		"median time\n"
-		"                   an item took on the screen, and per "
-		"dimension how the\n"
-		"                   codes each annotator chose moved between "
-		"rounds (the\n"
-		"                   round a label was made in), with a "
-		"chi-square test of\n"
-		"                   homogeneity (a Monte Carlo p-value when "
-		"expected counts\n"
-		"                   are small)\n"
-		"\n"
-		"  e.g. bugcoder agree --round pilot --dimension root_cause "
-		"--format json\n"
-		"       bugcoder agree --ci bootstrap --boot 5000 --seed 7 "
-		"--level both\n"
-		"       bugcoder agree --round pilot --ci bca\n"
-		"       bugcoder agree --by-round --format csv\n"
-		"       bugcoder agree --screen --round pilot\n"
-		"       bugcoder agree --drift --format csv";
-	const char *round = NULL, *dim = NULL, *format = "text";
-	const char *ci = NULL, *boot = NULL, *seed = NULL, *level = NULL;
-	int screen = 0, by_round = 0, drift = 0;
+	const char *usage = opt_usage(&agree_command);
+	struct agree_cmd_opts o;
+	const char *round, *dim, *format, *ci, *boot, *seed, *level;
+	int screen, by_round, drift;
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
-	const struct cli_opt opts[] = {
-		{ "--round", 1, &round, NULL, NULL, NULL },
-		{ "--dimension", 1, &dim, NULL, NULL, NULL },
-		{ "--format", 1, &format, NULL, NULL, NULL },
-		{ "--ci", 1, &ci, NULL, NULL, NULL },
-		{ "--boot", 1, &boot, NULL, NULL, NULL },
-		{ "--seed", 1, &seed, NULL, NULL, NULL },
-		{ "--level", 1, &level, NULL, NULL, NULL },
-		{ "--screen", 0, NULL, &screen, NULL, NULL },
-		{ "--by-round", 0, NULL, &by_round, NULL, NULL },
-		{ "--drift", 0, NULL, &drift, NULL, NULL },
-		{ NULL, 0, NULL, NULL, NULL, NULL },
-	};
 	struct agree_opts ao = AGREE_OPTS_INIT;
 	struct codebook cb = CODEBOOK_INIT;
 	struct buf out = BUF_INIT;
 	unsigned long long n;
 	int npos, rc, ret = 0, fmt;
 
-	rc = cli_parse(argc, argv, opts, pos, &npos, usage);
+	memset(&o, 0, sizeof(o));
+	o.format = "text";
+	rc = opt_parse(&agree_command, argc, argv, &o, pos, &npos);
 	free(pos);
 	if (rc)
-		return rc > 0 ? 0 : 2;
+		return opt_parse_exit(rc);
+	round = o.round;
+	dim = o.dim;
+	format = o.format;
+	ci = o.ci;
+	boot = o.boot;
+	seed = o.seed;
+	level = o.level;
+	screen = o.screen;
+	by_round = o.by_round;
+	drift = o.drift;
 	if (npos)
 		return cli_usage_error(usage, "unexpected argument");
 	if (drift) {
@@ -245,41 +243,52 @@ out:
 	return ret;
 }
 
+struct disagreements_opts {
+	const char *round, *format;
+};
+
+static const struct option disagreements_opts[] = {
+	OPT_STRING(0, "round", struct disagreements_opts, round, "R",
+		   OPT_V_ROUND, "only round R's items"),
+	OPT_STRING(0, "format", struct disagreements_opts, format,
+		   "text|csv|json", OPT_V_WORDS,
+		   "text (default); csv, one record per coder: "
+		   "item,round,dimension,reason,coder,codes; or json, one "
+		   "document"),
+	OPT_END()
+};
+
+const struct command disagreements_command = {
+	"disagreements", cmd_disagreements, "list the open disagreements",
+	"bugcoder disagreements [--round R] [--format text|csv|json]",
+	disagreements_opts, NULL, NULL,
+	"bugcoder disagreements\n"
+	"       bugcoder disagreements --round pilot --format csv",
+	"The adjudication queue without the screen (owner and\n"
+	"adjudicators): every item and dimension whose coders differ,\n"
+	"and every item flagged for discussion whose labels agree, with\n"
+	"each coder's codes.  With blind adjudication (the default) an\n"
+	"adjudicator sees the coders as Coder 1, Coder 2 in the order\n"
+	"the screen shows them."
+};
+
 CMD(disagreements)
 {
-	static const char usage[] =
-		"bugcoder disagreements [--round R] [--format text|csv|json]\n"
-		"\n"
-		"The adjudication queue without the screen (owner and\n"
-		"adjudicators): every item and dimension whose coders differ,\n"
-		"and every item flagged for discussion whose labels agree, with\n"
-		"each coder's codes.  With blind adjudication (the default) an\n"
-		"adjudicator sees the coders as Coder 1, Coder 2 in the order\n"
-		"the screen shows them.\n"
-		"\n"
-		"  --round R       only round R's items\n"
-		"  --format F      text (default); csv, one record per coder:\n"
-		"                  item,round,dimension,reason,coder,codes; or\n"
-		"                  json, one document\n"
-		"\n"
-		"  e.g. bugcoder disagreements\n"
-		"       bugcoder disagreements --round pilot --format csv";
-	const char *round = NULL, *format = "text";
+	const char *usage = opt_usage(&disagreements_command);
+	struct disagreements_opts o = { NULL, "text" };
+	const char *round, *format;
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
-	const struct cli_opt opts[] = {
-		{ "--round", 1, &round, NULL, NULL, NULL },
-		{ "--format", 1, &format, NULL, NULL, NULL },
-		{ NULL, 0, NULL, NULL, NULL, NULL },
-	};
 	struct codebook cb = CODEBOOK_INIT;
 	struct buf out = BUF_INIT;
 	enum disagree_format fmt;
 	int npos, rc, ret = 0;
 
-	rc = cli_parse(argc, argv, opts, pos, &npos, usage);
+	rc = opt_parse(&disagreements_command, argc, argv, &o, pos, &npos);
 	free(pos);
 	if (rc)
-		return rc > 0 ? 0 : 2;
+		return opt_parse_exit(rc);
+	round = o.round;
+	format = o.format;
 	if (npos)
 		return cli_usage_error(usage, "unexpected argument");
 	if (!strcmp(format, "text"))

@@ -14,17 +14,13 @@
 
 PLAIN(fetch, "fetch", cmd_fetch,
       "fetch closed bug issues and their fixes from GitHub");
-PLAIN(round, "round", cmd_round, "create, list or close coding rounds");
 PLAIN(code, "code", cmd_code, "the annotator's screen");
 PLAIN(evidence, "evidence", cmd_evidence, "list or remove your citations");
 PLAIN(machine_code, "machine-code", cmd_machine_code,
       "let a machine coder (a command) code its items");
-PLAIN(agree, "agree", cmd_agree, "agreement statistics");
 PLAIN(adjudicate, "adjudicate", cmd_adjudicate, "the adjudicator's screen");
 PLAIN(resolve, "resolve", cmd_resolve,
       "resolve a disagreement without the screen");
-PLAIN(disagreements, "disagreements", cmd_disagreements,
-      "list the open disagreements");
 PLAIN(proposals, "proposals", cmd_proposals,
       "list, accept or map proposed codes");
 PLAIN(export, "export", cmd_export,
@@ -42,16 +38,16 @@ const struct command *const commands[] = {
 	&import_command,
 	&fetch_plain,
 	&items_command,
-	&round_plain,
+	&round_command,
 	&code_plain,
 	&label_command,
 	&labels_command,
 	&evidence_plain,
 	&machine_code_plain,
-	&agree_plain,
+	&agree_command,
 	&adjudicate_plain,
 	&resolve_plain,
-	&disagreements_plain,
+	&disagreements_command,
 	&proposals_plain,
 	&export_plain,
 	&report_plain,
