@@ -19,13 +19,8 @@ PLAIN(evidence, "evidence", cmd_evidence, "list or remove your citations");
 PLAIN(machine_code, "machine-code", cmd_machine_code,
       "let a machine coder (a command) code its items");
 PLAIN(adjudicate, "adjudicate", cmd_adjudicate, "the adjudicator's screen");
-PLAIN(resolve, "resolve", cmd_resolve,
-      "resolve a disagreement without the screen");
 PLAIN(proposals, "proposals", cmd_proposals,
       "list, accept or map proposed codes");
-PLAIN(export, "export", cmd_export,
-      "export agreed labels, raw labels, resolutions");
-PLAIN(report, "report", cmd_report, "summary of the agreed data");
 PLAIN(audit, "audit", cmd_audit, "read or verify the audit log");
 PLAIN(backup, "backup", cmd_backup, "write a consistent copy of the study");
 PLAIN(doctor, "doctor", cmd_doctor, "check the installation and the study");
@@ -46,11 +41,11 @@ const struct command *const commands[] = {
 	&machine_code_plain,
 	&agree_command,
 	&adjudicate_plain,
-	&resolve_plain,
+	&resolve_command,
 	&disagreements_command,
 	&proposals_plain,
-	&export_plain,
-	&report_plain,
+	&export_command,
+	&report_command,
 	&status_command,
 	&audit_plain,
 	&backup_plain,

@@ -231,6 +231,8 @@ static void entry_label(const struct option *o, struct buf *out)
 		buf_addstr(out, o->long_name);
 		return;
 	}
+	if (o->short_name && o->long_name)
+		buf_addf(out, "-%c, ", o->short_name);
 	opt_name(o, out);
 	if (o->kind != OPT_KIND_FLAG && o->argh)
 		buf_addf(out, " %s", o->argh);
@@ -291,7 +293,7 @@ const char *opt_usage(const struct command *cmd)
 	if (cmd->opts)
 		entries(cmd, &b);
 	if (cmd->notes)
-		buf_addstr(&b, cmd->notes);
+		buf_addf(&b, "\n%s", cmd->notes);
 	while (b.len > 1 && b.ptr[b.len - 1] == '\n' &&
 	       b.ptr[b.len - 2] == '\n')
 		buf_setlen(&b, b.len - 1);
