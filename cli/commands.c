@@ -14,11 +14,9 @@
 
 PLAIN(fetch, "fetch", cmd_fetch,
       "fetch closed bug issues and their fixes from GitHub");
-PLAIN(code, "code", cmd_code, "the annotator's screen");
 PLAIN(evidence, "evidence", cmd_evidence, "list or remove your citations");
 PLAIN(machine_code, "machine-code", cmd_machine_code,
       "let a machine coder (a command) code its items");
-PLAIN(adjudicate, "adjudicate", cmd_adjudicate, "the adjudicator's screen");
 PLAIN(proposals, "proposals", cmd_proposals,
       "list, accept or map proposed codes");
 PLAIN(audit, "audit", cmd_audit, "read or verify the audit log");
@@ -34,13 +32,13 @@ const struct command *const commands[] = {
 	&fetch_plain,
 	&items_command,
 	&round_command,
-	&code_plain,
+	&code_command,
 	&label_command,
 	&labels_command,
 	&evidence_plain,
 	&machine_code_plain,
 	&agree_command,
-	&adjudicate_plain,
+	&adjudicate_command,
 	&resolve_command,
 	&disagreements_command,
 	&proposals_plain,
