@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "core/buf.h"
 #include "core/evolve.h"
 #include "core/item.h"
@@ -176,65 +177,78 @@ static long long parse_id(const char *s)
 	return *s && !*end && v > 0 ? v : -1;
 }
 
+struct proposals_opts {
+	const char *version, *name, *definition;
+	int all;
+};
+
+static const char *const proposals_subs[] = {
+	"list", "accept", "map", "add", NULL
+};
+
+static const struct option proposals_opts[] = {
+	OPT_DOC("list [--all]",
+		"the open proposals with their ID, dimension:key, name, who "
+		"proposed them on which item and how many labels carry them"),
+	OPT_FLAG(0, "all", struct proposals_opts, all,
+		 "list: also the decided ones"),
+	OPT_DOC("accept ID",
+		"a new codebook version gains the code (before the "
+		"dimension's `other`); labels that carried it take it"),
+	OPT_STRING(0, "version", struct proposals_opts, version, "V",
+		   OPT_V_TEXT,
+		   "the new version's name (default: the current one with its "
+		   "last number bumped, 1.0 -> 1.1)"),
+	OPT_DOC("map ID CODE",
+		"decide it is the existing code CODE of its dimension; its "
+		"labels take CODE"),
+	OPT_DOC("add ITEM DIM KEY",
+		"propose code KEY for dimension DIM while coding ITEM (which "
+		"is labelled DIM=other until it is decided)"),
+	OPT_STRING(0, "name", struct proposals_opts, name, "NAME", OPT_V_TEXT,
+		   "the proposed code's name"),
+	OPT_STRING(0, "definition", struct proposals_opts, definition, "TEXT",
+		   OPT_V_TEXT,
+		   "what the proposed code means (each at most 64 KiB)"),
+	OPT_ARG("ITEM", "add", OPT_V_ITEM, NULL),
+	OPT_ARG("DIM", "add", OPT_V_DIM, NULL),
+	OPT_ARG("KEY", "add", OPT_V_TEXT, NULL),
+	OPT_END()
+};
+
+const struct command proposals_command = {
+	"proposals", cmd_proposals, "list, accept or map proposed codes",
+	"bugcoder proposals [list [--all]] | accept ID [--version V] "
+	"| map ID CODE | add ITEM DIM KEY --name NAME --definition TEXT",
+	proposals_opts, proposals_subs, NULL,
+	"bugcoder proposals list --all\n"
+	"       bugcoder proposals add DeepSpeed#4187 root_cause ckpt_format "
+	"\\\n"
+	"           --name \"Checkpoint format\" --definition \"a "
+	"checkpoint's layout\"\n"
+	"       bugcoder proposals accept 1 --version 1.1\n"
+	"       bugcoder proposals map 1 configuration_error",
+	"Codes proposed while coding: an annotator proposes one (add, or on\n"
+	"the screen); the owner and adjudicators list and decide them."
+};
+
 CMD(proposals)
 {
-	static const char usage[] =
-		"bugcoder proposals [list [--all]] | accept ID [--version V] "
-		"| map ID CODE | add ITEM DIM KEY --name NAME --definition "
-		"TEXT\n"
-		"\n"
-		"Codes proposed while coding: an annotator proposes one (add, "
-		"or on\n"
-		"the screen); the owner and adjudicators list and decide "
-		"them.\n"
-		"\n"
-		"  list [--all]       the open proposals with their ID, "
-		"dimension:key,\n"
-		"                     name, who proposed them on which item "
-		"and how many\n"
-		"                     labels carry them; --all also the "
-		"decided ones\n"
-		"  accept ID          a new codebook version gains the code "
-		"(before the\n"
-		"                     dimension's `other`); labels that "
-		"carried it take it\n"
-		"  --version V        the new version's name (default: the "
-		"current one with\n"
-		"                     its last number bumped, 1.0 -> 1.1)\n"
-		"  map ID CODE        decide it is the existing code CODE of "
-		"its dimension;\n"
-		"                     its labels take CODE\n"
-		"  add ITEM DIM KEY   propose code KEY for dimension DIM "
-		"while coding ITEM\n"
-		"                     (which is labelled DIM=other until it "
-		"is decided)\n"
-		"  --name NAME        the proposed code's name\n"
-		"  --definition TEXT  what the proposed code means (each at "
-		"most 64 KiB)\n"
-		"\n"
-		"  e.g. bugcoder proposals list --all\n"
-		"       bugcoder proposals add DeepSpeed#4187 root_cause "
-		"ckpt_format \\\n"
-		"           --name \"Checkpoint format\" --definition \"a "
-		"checkpoint's layout\"\n"
-		"       bugcoder proposals accept 1 --version 1.1\n"
-		"       bugcoder proposals map 1 configuration_error";
-	const char *version = NULL, *name = NULL, *definition = NULL;
-	int all = 0;
+	const char *usage = opt_usage(&proposals_command);
+	struct proposals_opts o = { NULL, NULL, NULL, 0 };
+	const char *version, *name, *definition;
+	int all;
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
-	const struct cli_opt opts[] = {
-		{ "--all", 0, NULL, &all, NULL, NULL },
-		{ "--version", 1, &version, NULL, NULL, NULL },
-		{ "--name", 1, &name, NULL, NULL, NULL },
-		{ "--definition", 1, &definition, NULL, NULL, NULL },
-		{ NULL, 0, NULL, NULL, NULL, NULL },
-	};
 	int npos, rc, ret = 0;
 
-	rc = cli_parse(argc, argv, opts, pos, &npos, usage);
+	rc = opt_parse(&proposals_command, argc, argv, &o, pos, &npos);
+	version = o.version;
+	name = o.name;
+	definition = o.definition;
+	all = o.all;
 	if (rc) {
 		free(pos);
-		return rc > 0 ? 0 : 2;
+		return opt_parse_exit(rc);
 	}
 	if (!npos || !strcmp(pos[0], "list")) {
 		struct proposal *v;

@@ -14,11 +14,8 @@
 
 PLAIN(fetch, "fetch", cmd_fetch,
       "fetch closed bug issues and their fixes from GitHub");
-PLAIN(evidence, "evidence", cmd_evidence, "list or remove your citations");
 PLAIN(machine_code, "machine-code", cmd_machine_code,
       "let a machine coder (a command) code its items");
-PLAIN(proposals, "proposals", cmd_proposals,
-      "list, accept or map proposed codes");
 PLAIN(audit, "audit", cmd_audit, "read or verify the audit log");
 PLAIN(backup, "backup", cmd_backup, "write a consistent copy of the study");
 PLAIN(doctor, "doctor", cmd_doctor, "check the installation and the study");
@@ -35,13 +32,13 @@ const struct command *const commands[] = {
 	&code_command,
 	&label_command,
 	&labels_command,
-	&evidence_plain,
+	&evidence_command,
 	&machine_code_plain,
 	&agree_command,
 	&adjudicate_command,
 	&resolve_command,
 	&disagreements_command,
-	&proposals_plain,
+	&proposals_command,
 	&export_command,
 	&report_command,
 	&status_command,

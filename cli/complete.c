@@ -329,7 +329,7 @@ static void offer_options(struct complete *k, const struct option *o)
 
 	for (; o && o->kind != OPT_KIND_END; o++) {
 		if (o->kind == OPT_KIND_ARG || o->kind == OPT_KIND_GLOBAL ||
-		    !o->long_name)
+		    o->kind == OPT_KIND_DOC || !o->long_name)
 			continue;
 		buf_reset(&name);
 		buf_addf(&name, "--%s", o->long_name);

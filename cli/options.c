@@ -39,7 +39,8 @@ const struct option *opt_find(const struct option *o, const char *name,
 			      size_t len)
 {
 	for (; o && o->kind != OPT_KIND_END; o++) {
-		if (o->kind == OPT_KIND_ARG || o->kind == OPT_KIND_GLOBAL)
+		if (o->kind == OPT_KIND_ARG || o->kind == OPT_KIND_GLOBAL ||
+		    o->kind == OPT_KIND_DOC)
 			continue;
 		if (len == 2 && name[0] == '-' && name[1] == o->short_name &&
 		    o->short_name)
@@ -76,7 +77,7 @@ static int unknown_option(const struct command *cmd, const char *arg,
 		struct buf b = BUF_INIT;
 
 		if (o->kind == OPT_KIND_ARG || o->kind == OPT_KIND_GLOBAL ||
-		    !o->long_name)
+		    o->kind == OPT_KIND_DOC || !o->long_name)
 			continue;
 		buf_addf(&b, "--%s", o->long_name);
 		names[n++] = buf_detach(&b, NULL);
@@ -227,7 +228,7 @@ static void wrap(struct buf *out, const char *text, int col, int indent)
 /* "--items SPEC", "-o FILE", "ITEM": what an entry's line starts with */
 static void entry_label(const struct option *o, struct buf *out)
 {
-	if (o->kind == OPT_KIND_ARG) {
+	if (o->kind == OPT_KIND_ARG || o->kind == OPT_KIND_DOC) {
 		buf_addstr(out, o->long_name);
 		return;
 	}

@@ -33,6 +33,7 @@ enum opt_kind {
 				   completed, not parsed */
 	OPT_KIND_GLOBAL,	/* a global option (--as) as this command
 				   uses it: documented only */
+	OPT_KIND_DOC,		/* an entry of --help only ("list [--all]") */
 };
 
 /* What a value or an argument is: what the completion offers for it. */
@@ -95,6 +96,8 @@ struct opt_list {
 	{ OPT_KIND_ARG, 0, (name), 0, (words), OPT_V_WORDS, (h), (sub) }
 #define OPT_GLOBAL(l, a, h) \
 	{ OPT_KIND_GLOBAL, 0, (l), 0, (a), OPT_V_TEXT, (h), NULL }
+#define OPT_DOC(label, h) \
+	{ OPT_KIND_DOC, 0, (label), 0, NULL, OPT_V_TEXT, (h), NULL }
 #define OPT_END() { OPT_KIND_END, 0, NULL, 0, NULL, OPT_V_TEXT, NULL, NULL }
 
 struct command {
