@@ -180,6 +180,7 @@ CMD_TABLE(items);
 CMD(status);
 CMD_TABLE(status);
 CMD(fetch);
+CMD_TABLE(fetch);
 CMD(code);
 CMD_TABLE(code);
 CMD(label);

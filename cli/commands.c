@@ -12,8 +12,6 @@
 	static const struct command id##_plain = { n, f, s, NULL, NULL, NULL, \
 						   NULL, NULL }
 
-PLAIN(fetch, "fetch", cmd_fetch,
-      "fetch closed bug issues and their fixes from GitHub");
 PLAIN(machine_code, "machine-code", cmd_machine_code,
       "let a machine coder (a command) code its items");
 PLAIN(audit, "audit", cmd_audit, "read or verify the audit log");
@@ -26,7 +24,7 @@ const struct command *const commands[] = {
 	&study_command,
 	&codebook_command,
 	&import_command,
-	&fetch_plain,
+	&fetch_command,
 	&items_command,
 	&round_command,
 	&code_command,
