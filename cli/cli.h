@@ -169,6 +169,7 @@ CMD_TABLE(study);
 CMD(member);
 CMD_TABLE(member);
 CMD(machine_code);
+CMD_TABLE(machine_code);
 CMD(disagreements);
 CMD_TABLE(disagreements);
 CMD(codebook);
@@ -204,6 +205,7 @@ CMD_TABLE(report);
 CMD(proposals);
 CMD_TABLE(proposals);
 CMD(audit);
+CMD_TABLE(audit);
 CMD(backup);
 CMD(doctor);
 

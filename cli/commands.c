@@ -12,9 +12,6 @@
 	static const struct command id##_plain = { n, f, s, NULL, NULL, NULL, \
 						   NULL, NULL }
 
-PLAIN(machine_code, "machine-code", cmd_machine_code,
-      "let a machine coder (a command) code its items");
-PLAIN(audit, "audit", cmd_audit, "read or verify the audit log");
 PLAIN(backup, "backup", cmd_backup, "write a consistent copy of the study");
 PLAIN(doctor, "doctor", cmd_doctor, "check the installation and the study");
 
@@ -31,7 +28,7 @@ const struct command *const commands[] = {
 	&label_command,
 	&labels_command,
 	&evidence_command,
-	&machine_code_plain,
+	&machine_code_command,
 	&agree_command,
 	&adjudicate_command,
 	&resolve_command,
@@ -40,7 +37,7 @@ const struct command *const commands[] = {
 	&export_command,
 	&report_command,
 	&status_command,
-	&audit_plain,
+	&audit_command,
 	&backup_plain,
 	&doctor_plain,
 };

@@ -45,7 +45,7 @@ const struct option *opt_find(const struct option *o, const char *name,
 		if (len == 2 && name[0] == '-' && name[1] == o->short_name &&
 		    o->short_name)
 			return o;
-		if (len > 2 && !strncmp(name, "--", 2) &&
+		if (len > 2 && !strncmp(name, "--", 2) && o->long_name &&
 		    strlen(o->long_name) == len - 2 &&
 		    !strncmp(o->long_name, name + 2, len - 2))
 			return o;
