@@ -93,28 +93,6 @@ int cli_mode(const char *arg, mode_t *mode, const char *usage);
 /* Print the usage text to stdout (for --help); returns 0. */
 int cli_help(const char *usage);
 
-/*
- * A small option parser.  Options may come in any order among the
- * positional arguments; "--name value" and "--name=value" both work; "--"
- * ends options.  Unknown options are a usage error.
- */
-struct cli_opt {
-	const char *name;	/* "--label" or "-o" */
-	int takes_value;
-	const char **value;	/* set for options with a value */
-	int *flag;		/* incremented for options without */
-	/* for repeatable options with a value: */
-	const char ***list;
-	size_t *nr;
-};
-
-/* Parse argv[1..argc) against `opts` (terminated by a zero entry).
- * Positional arguments are collected into pos[] (caller's array of at
- * least argc entries), their count in *npos.  Returns 0, 1 when --help
- * was given, or -1 after printing a usage error. */
-int cli_parse(int argc, char **argv, const struct cli_opt *opts,
-	      const char **pos, int *npos, const char *usage);
-
 /* The long option among names[0..n) (and the global --study, --as and
  * --help) that the mistyped long option arg[0..len) is closest to, as
  * suggest.h judges it; NULL when none is close or arg is no long
@@ -207,6 +185,8 @@ CMD_TABLE(proposals);
 CMD(audit);
 CMD_TABLE(audit);
 CMD(backup);
+CMD_TABLE(backup);
 CMD(doctor);
+CMD_TABLE(doctor);
 
 #endif

@@ -250,36 +250,36 @@ CMD(audit)
 
 /* ---- backup ---------------------------------------------------------- */
 
+static const struct option backup_opts[] = {
+	OPT_ARG("FILE", NULL, OPT_V_FILE,
+		"where the copy goes: a new file (an existing one is refused), "
+		"created readable and writable by you only (mode 0600); "
+		"written under a hidden name beside it and renamed when whole, "
+		"so a killed backup leaves nothing under FILE"),
+	OPT_END()
+};
+
+const struct command backup_command = {
+	"backup", cmd_backup, "write a consistent copy of the study",
+	"bugcoder backup FILE",
+	backup_opts, NULL, NULL,
+	"bugcoder backup llm-2024-05-01.db",
+	"The owner's consistent copy of the study, made while others keep\n"
+	"working (SQLite's online backup)."
+};
+
 CMD(backup)
 {
-	static const char usage[] =
-		"bugcoder backup FILE\n"
-		"\n"
-		"The owner's consistent copy of the study, made while others "
-		"keep\n"
-		"working (SQLite's online backup).\n"
-		"\n"
-		"  FILE  where the copy goes: a new file (an existing one is "
-		"refused),\n"
-		"        created readable and writable by you only (mode "
-		"0600); written\n"
-		"        under a hidden name beside it and renamed when whole, "
-		"so a\n"
-		"        killed backup leaves nothing under FILE\n"
-		"\n"
-		"  e.g. bugcoder backup llm-2024-05-01.db";
+	const char *usage = opt_usage(&backup_command);
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
-	const struct cli_opt opts[] = {
-		{ NULL, 0, NULL, NULL, NULL, NULL },
-	};
 	const char *path;
 	int npos, rc, ret;
 
-	rc = cli_parse(argc, argv, opts, pos, &npos, usage);
+	rc = opt_parse(&backup_command, argc, argv, NULL, pos, &npos);
 	path = npos == 1 ? pos[0] : NULL;
 	free(pos);
 	if (rc)
-		return rc > 0 ? 0 : 2;
+		return opt_parse_exit(rc);
 	if (!path)
 		return cli_usage_error(usage, "backup needs one FILE");
 	if ((ret = cli_open(c, CLI_MEMBER)))
@@ -748,51 +748,59 @@ static void doctor_env(struct doctor *d)
 		line(d, "warn", "%s", te.msg);
 }
 
+struct doctor_opts {
+	const char *remove;
+	int studies;
+};
+
+static const struct option doctor_opts[] = {
+	OPT_FLAG(0, "studies", struct doctor_opts, studies,
+		 "(root) every study in the study directory, with its owner, "
+		 "size, items, members and last activity"),
+	OPT_STRING(0, "remove-study", struct doctor_opts, remove, "NAME",
+		   OPT_V_TEXT,
+		   "(root) remove study NAME, its -wal and -shm, when no "
+		   "process has it open"),
+	OPT_END()
+};
+
+const struct command doctor_command = {
+	"doctor", cmd_doctor, "check the installation and the study",
+	"bugcoder doctor [--studies | --remove-study NAME]",
+	doctor_opts, NULL, NULL,
+	"bugcoder doctor",
+	"Check the installation and the study, one line each (ok, warn, "
+	"FAIL or\n"
+	"note): the server install's binary, that the group privilege was "
+	"given up,\n"
+	"who may create studies, the study directory; for a member, the "
+	"study\n"
+	"file's owner, group and mode, whether you could open it without\n"
+	"bugcoder, its integrity, the audit log's chain, the schema and the "
+	"state\n"
+	"against the log's replay (as `audit verify`), who holds the write "
+	"lock;\n"
+	"then umask, home directory, locale and TERM.  Exit 1 if any line is "
+	"FAIL."
+};
+
 CMD(doctor)
 {
-	static const char usage[] =
-		"bugcoder doctor [--studies | --remove-study NAME]\n"
-		"\n"
-		"Check the installation and the study, one line each (ok, "
-		"warn, FAIL or\n"
-		"note): the server install's binary, that the group privilege "
-		"was given up,\n"
-		"who may create studies, the study directory; for a member, "
-		"the study\n"
-		"file's owner, group and mode, whether you could open it "
-		"without\n"
-		"bugcoder, its integrity, the audit log's chain, the schema "
-		"and the state\n"
-		"against the log's replay (as `audit verify`), who holds the "
-		"write lock;\n"
-		"then umask, home directory, locale and TERM.  Exit 1 if any "
-		"line is FAIL.\n"
-		"\n"
-		"  --studies            (root) every study in the study "
-		"directory, with its\n"
-		"                       owner, size, items, members and last "
-		"activity\n"
-		"  --remove-study NAME  (root) remove study NAME, its -wal "
-		"and -shm, when\n"
-		"                       no process has it open\n"
-		"\n"
-		"  e.g. bugcoder doctor";
+	const char *usage = opt_usage(&doctor_command);
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
-	const char *remove = NULL;
-	int studies = 0;
-	const struct cli_opt opts[] = {
-		{ "--studies", 0, NULL, &studies, NULL, NULL },
-		{ "--remove-study", 1, &remove, NULL, NULL, NULL },
-		{ NULL, 0, NULL, NULL, NULL, NULL },
-	};
+	struct doctor_opts o = { NULL, 0 };
+	const char *remove;
+	int studies;
 	const struct server_conf *conf = priv_server_conf();
 	struct doctor d = { 0 };
 	int npos, rc;
 
-	rc = cli_parse(argc, argv, opts, pos, &npos, usage);
+	rc = opt_parse(&doctor_command, argc, argv, &o, pos, &npos);
 	free(pos);
 	if (rc)
-		return rc > 0 ? 0 : 2;
+		return opt_parse_exit(rc);
+	remove = o.remove;
+	studies = o.studies;
 	if (npos)
 		return cli_usage_error(usage, "doctor takes no arguments");
 	if (studies && remove)

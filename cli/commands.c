@@ -1,19 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * commands: every command of bugcoder, in the order `bugcoder --help`
- * lists them.  A command whose options are declared in a table
- * (options.h) defines its struct command next to its function; the
- * others are described here by name and summary only.
+ * lists them.  Each command's struct command, with its options table
+ * (options.h), is defined next to its function.
  */
 #include "cli/cli.h"
 #include "cli/options.h"
-
-#define PLAIN(id, n, f, s) \
-	static const struct command id##_plain = { n, f, s, NULL, NULL, NULL, \
-						   NULL, NULL }
-
-PLAIN(backup, "backup", cmd_backup, "write a consistent copy of the study");
-PLAIN(doctor, "doctor", cmd_doctor, "check the installation and the study");
 
 const struct command *const commands[] = {
 	&init_command,
@@ -38,8 +30,8 @@ const struct command *const commands[] = {
 	&report_command,
 	&status_command,
 	&audit_command,
-	&backup_plain,
-	&doctor_plain,
+	&backup_command,
+	&doctor_command,
 };
 
 const size_t nr_commands = sizeof(commands) / sizeof(commands[0]);
