@@ -154,135 +154,130 @@ const struct command round_command = {
 	"--annotators alice,bob"
 };
 
+/* round create's options checked and put into `spec` (its names borrow
+ * the options); 0, or the exit code after a usage error. */
+static int round_spec_from(const struct round_opts *o, int npos,
+			   struct round_spec *spec)
+{
+	const char *usage = opt_usage(&round_command);
+	char *end;
+
+	if (!o->after != !o->min_kappa ||
+	    ((o->gate || o->force) && !o->after))
+		return cli_usage_error(usage, "a gate needs both --after "
+				       "ROUND and --min-kappa K");
+	if (o->gate && strcmp(o->gate, "lower") && strcmp(o->gate, "value"))
+		return cli_usage_error(usage, "--gate %s: value or lower",
+				       o->gate);
+	if (o->min_kappa) {
+		errno = 0;
+		spec->gate_min_kappa = strtod(o->min_kappa, &end);
+		if (!*o->min_kappa || *end || errno ||
+		    !(spec->gate_min_kappa >= -1 &&
+		      spec->gate_min_kappa <= 1))
+			return cli_usage_error(usage, "--min-kappa %s: a "
+					       "number from -1 to 1",
+					       o->min_kappa);
+		spec->gate_after = o->after;
+		spec->gate_on_lower = o->gate && !strcmp(o->gate, "lower");
+	}
+	if (npos != 2)
+		return cli_usage_error(usage, "round create needs NAME");
+	if (!o->annotators)
+		return cli_usage_error(usage, "round create needs "
+				       "--annotators A,B");
+	if (!o->items == !o->sample)
+		return cli_usage_error(usage, "give either --items or "
+				       "--sample");
+	if (o->seed) {
+		errno = 0;
+		spec->seed = strtoull(o->seed, &end, 10);
+		if (!*o->seed || *end || errno || *o->seed == '-')
+			return cli_usage_error(usage, "--seed %s: expected a "
+					       "whole number", o->seed);
+		spec->has_seed = 1;
+	}
+	spec->items = o->items;
+	spec->sample = o->sample;
+	spec->stratify = o->stratify;
+	spec->screen = o->screen;
+	spec->reasons = o->reasons;
+	return 0;
+}
+
+/* The calibration gate of round `name` (spec->gate_after): checked, and
+ * described into `detail` (spec->gate_detail points there).  0, or -1
+ * with c->err filled (a closed gate without --force too). */
+static int round_gate(struct cli *c, const char *name, int force,
+		      struct round_spec *spec, struct buf *detail)
+{
+	struct gate_check gc = GATE_CHECK_INIT;
+	struct codebook cb = CODEBOOK_INIT;
+	int rc = 0;
+
+	/* the owner only, as round create itself */
+	if (actor_require(&c->actor, ROLES(ROLE_OWNER), "round create",
+			  &c->err) < 0 ||
+	    study_codebook(&c->st, &cb, NULL, &c->err) < 0 ||
+	    gate_check(&c->st, &c->actor, &cb, spec->gate_after,
+		       spec->gate_min_kappa, spec->gate_on_lower, &gc,
+		       &c->err) < 0) {
+		rc = -1;
+	} else {
+		gate_describe(&gc, detail);
+		spec->gate_detail = detail->ptr;
+		if (!gc.pass && !force) {
+			err_set(&c->err, ERR_INPUT, "round %s waits for its "
+				"gate: %s (--force overrides)", name,
+				detail->ptr);
+			rc = -1;
+		}
+		spec->gate_forced = !gc.pass;
+	}
+	gate_release(&gc);
+	codebook_release(&cb);
+	return rc;
+}
+
 static int round_create_cmd(struct cli *c, const struct round_opts *o,
 			    const char **pos, int npos)
 {
-	const char *usage = opt_usage(&round_command);
-	const char *items = o->items, *sample = o->sample, *seed = o->seed;
-	const char *stratify = o->stratify, *annotators = o->annotators;
-	const char *after = o->after, *min_kappa = o->min_kappa;
-	const char *gate = o->gate, *reasons = o->reasons;
-	int force = o->force, screen = o->screen;
 	struct round_spec spec;
 	struct round_info r;
-	struct gate_check gc = GATE_CHECK_INIT;
 	struct buf detail = BUF_INIT;
-	struct codebook cb = CODEBOOK_INIT;
 	char *copy = NULL;
-	int rc, ret = 0;
+	int rc = 0, ret;
 
 	memset(&spec, 0, sizeof(spec));
-	if (!after != !min_kappa || ((gate || force) && !after)) {
-		ret = cli_usage_error(usage, "a gate needs both --after "
-				      "ROUND and --min-kappa K");
+	if ((ret = round_spec_from(o, npos, &spec)))
 		return ret;
-	}
-	if (gate && strcmp(gate, "lower") && strcmp(gate, "value")) {
-		ret = cli_usage_error(usage, "--gate %s: value or "
-				      "lower", gate);
-		return ret;
-	}
-	if (min_kappa) {
-		char *end;
-
-		errno = 0;
-		spec.gate_min_kappa = strtod(min_kappa, &end);
-		if (!*min_kappa || *end || errno ||
-		    !(spec.gate_min_kappa >= -1 &&
-		      spec.gate_min_kappa <= 1)) {
-			ret = cli_usage_error(usage, "--min-kappa %s: "
-					      "a number from -1 to 1",
-					      min_kappa);
-			return ret;
-		}
-		spec.gate_after = after;
-		spec.gate_on_lower = gate && !strcmp(gate, "lower");
-	}
-	if (npos != 2) {
-		ret = cli_usage_error(usage, "round create needs NAME");
-		return ret;
-	}
-	if (!annotators) {
-		ret = cli_usage_error(usage, "round create needs "
-				      "--annotators A,B");
-		return ret;
-	}
-	if (!items == !sample) {
-		ret = cli_usage_error(usage, "give either --items or "
-				      "--sample");
-		return ret;
-	}
-	if (seed) {
-		char *end;
-
-		errno = 0;
-		spec.seed = strtoull(seed, &end, 10);
-		if (!*seed || *end || errno || *seed == '-') {
-			ret = cli_usage_error(usage, "--seed %s: "
-					      "expected a whole number",
-					      seed);
-			return ret;
-		}
-		spec.has_seed = 1;
-	}
-	spec.items = items;
-	spec.sample = sample;
-	spec.stratify = stratify;
-	spec.screen = screen;
-	spec.reasons = reasons;
-	spec.annotators = cli_split_commas(annotators,
-				       &spec.nr_annotators, &copy);
-	if ((ret = cli_open(c, CLI_MEMBER))) {
-		free((void *)spec.annotators);
-		free(copy);
-		return ret;
-	}
-	rc = 0;
-	if (spec.gate_after) {
-		/* the owner only, as round create itself */
-		if (actor_require(&c->actor, ROLES(ROLE_OWNER),
-				  "round create", &c->err) < 0 ||
-		    study_codebook(&c->st, &cb, NULL, &c->err) < 0 ||
-		    gate_check(&c->st, &c->actor, &cb, after,
-			       spec.gate_min_kappa,
-			       spec.gate_on_lower, &gc, &c->err) < 0) {
-			rc = -1;
-		} else {
-			gate_describe(&gc, &detail);
-			spec.gate_detail = detail.ptr;
-			if (!gc.pass && !force) {
-				err_set(&c->err, ERR_INPUT, "round %s "
-					"waits for its gate: %s "
-					"(--force overrides)",
-					spec.name ? spec.name : pos[1],
-					detail.ptr);
-				rc = -1;
-			}
-			spec.gate_forced = !gc.pass;
-		}
-	}
+	spec.annotators = cli_split_commas(o->annotators,
+					   &spec.nr_annotators, &copy);
+	if ((ret = cli_open(c, CLI_MEMBER)))
+		goto out;
+	if (spec.gate_after)
+		rc = round_gate(c, pos[1], o->force, &spec, &detail);
 	spec.name = pos[1];
 	if (!rc)
-		rc = round_create(&c->st, &c->actor, &spec, &r,
-				  &c->err);
-	free((void *)spec.annotators);
-	free(copy);
-	gate_release(&gc);
-	codebook_release(&cb);
-	if (!rc && spec.gate_after)
-		printf("gate %s: %s\n", spec.gate_forced ?
-		       "forced" : "passed", detail.ptr);
-	buf_release(&detail);
+		rc = round_create(&c->st, &c->actor, &spec, &r, &c->err);
 	if (rc < 0) {
 		ret = c->err.code == ERR_USAGE ?
-		      cli_usage_error(usage, "%s", c->err.msg) :
+		      cli_usage_error(opt_usage(&round_command), "%s",
+				      c->err.msg) :
 		      cli_fail(c);
-		return ret;
+		goto out;
 	}
+	if (spec.gate_after)
+		printf("gate %s: %s\n", spec.gate_forced ? "forced" :
+		       "passed", detail.ptr);
 	printf("created %sround ", r.screen ? "screening " : "");
 	print_round(c, &r);
 	print_left(&r);
 	round_info_release(&r);
+out:
+	free((void *)spec.annotators);
+	free(copy);
+	buf_release(&detail);
 	return ret;
 }
 
