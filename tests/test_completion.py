@@ -8,7 +8,7 @@ and what _bugcoder leaves in COMPREPLY is checked: commands, options of
 the current command from its table, and values read from a small study
 (items, dimensions, codes, members, rounds).  The zsh script runs with
 compadd and _files stood in for, since a completion widget needs a
-terminal."""
+terminal; a word with shell syntax in it is passed on, never run."""
 import os
 import shutil
 import subprocess
@@ -194,11 +194,10 @@ class Complete(unittest.TestCase):
             "[[ $1 == -- ]] && shift; "
             "local w; for w in \"$@\"; do print -r -- \"$w${nospace:+ (no space)}\"; done; }\n"
             "_files() { print -r -- '(files)'; }\n"
-            "_call_program() { shift; \"$@\"; }\n"
             "words=(\"$@\"); CURRENT=$#; PREFIX=${words[CURRENT]}\n"
             f"source {ZSH_SCRIPT}\n")
         p = subprocess.run(["zsh", "-f", "-c", script, "zsh"] + words,
-                           capture_output=True, text=True,
+                           capture_output=True, text=True, cwd=self.s.dir,
                            env=env_for(self.s), timeout=60)
         self.assertEqual(p.returncode, 0, p.stderr)
         return p.stdout.splitlines()
@@ -216,6 +215,11 @@ class Complete(unittest.TestCase):
         self.assertEqual(self.zsh_complete(["bugcoder", "labels", "import",
                                             "f", "--round", ""]),
                          ["pilot"])
+        # a word is passed to bugcoder as it is, never evaluated
+        self.assertEqual(self.zsh_complete(["bugcoder", "label",
+                                            "$(touch pwned)", "sym"]),
+                         ["symptom= (no space)"])
+        self.assertFalse(os.path.exists(os.path.join(self.s.dir, "pwned")))
         # a file argument: zsh offers files
         self.assertEqual(self.zsh_complete(["bugcoder", "labels", "import",
                                             ""]), ["(files)"])
