@@ -13,7 +13,7 @@ _bugcoder()
 
 	# the words as the user sees them: bash splits "--round=r1" and
 	# "symptom=hang" at '=' and ':' (COMP_WORDBREAKS), bugcoder does not
-	read -r -a words <<<"$line"
+	IFS=$' \t\n' read -r -a words <<<"$line"
 	[[ -z $line || $line == *[[:space:]] ]] && words+=("")
 	cur=${words[${#words[@]}-1]}
 	# readline replaces only what follows the last word break ('=' and
@@ -24,10 +24,9 @@ _bugcoder()
 	[[ $COMP_WORDBREAKS == *:* ]] && brk+=":"
 	pre=
 	[[ -n $brk ]] && pre=${cur%"${cur##*[$brk]}"}
-	local IFS=$'\n'
-	cands=($(command "${COMP_WORDS[0]:-bugcoder}" __complete \
-		"${words[@]:1}" 2>/dev/null))
-	unset IFS
+	# one candidate a line, taken as it is (no globbing, no eval)
+	mapfile -t cands < <(command "${COMP_WORDS[0]:-bugcoder}" \
+		__complete "${words[@]:1}" 2>/dev/null)
 	COMPREPLY=()
 	for i in "${cands[@]}"; do
 		[[ $i == *[=,] ]] && nospace=1

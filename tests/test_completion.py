@@ -52,7 +52,7 @@ def bash_split(line):
     return words
 
 
-def bash_complete(line, study=None):
+def bash_complete(line, study=None, cwd=None):
     words = bash_split(line)
     if words[-1] == "" and len(words) > 1 and words[-2] in "=:":
         words.pop()
@@ -66,7 +66,7 @@ def bash_complete(line, study=None):
         "printf '%s\\n' \"${COMPREPLY[@]}\"\n")
     p = subprocess.run(["bash", "--norc", "--noprofile", "-c", script,
                         "bash"] + words, capture_output=True, text=True,
-                       env=env_for(study), timeout=60)
+                       env=env_for(study), timeout=60, cwd=cwd)
     if p.returncode != 0:
         raise AssertionError(f"{line!r}: {p.stderr}")
     return [ln for ln in p.stdout.splitlines() if ln]
@@ -160,6 +160,12 @@ class Complete(unittest.TestCase):
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertIn("-F _bugcoder", p.stdout)
         self.assertTrue(p.stdout.strip().endswith(" bugcoder"))
+
+    def test_bash_runs_no_word(self):
+        line = "bugcoder label $(touch pwned) sym"
+        self.assertEqual(bash_complete(line, self.s, cwd=self.s.dir),
+                         ["symptom="])
+        self.assertFalse(os.path.exists(os.path.join(self.s.dir, "pwned")))
 
     def test_bash_commands_options_and_values(self):
         s = self.s
