@@ -105,18 +105,123 @@ const struct command agree_command = {
 	"       bugcoder agree --drift --format csv"
 };
 
+/* agree --drift: coder drift, for the owner */
+static int agree_drift(struct cli *c, const struct agree_cmd_opts *o)
+{
+	const char *usage = opt_usage(&agree_command);
+	struct drift d = DRIFT_INIT;
+	struct codebook cb = CODEBOOK_INIT;
+	struct buf out = BUF_INIT;
+	enum drift_format df;
+	int ret;
+
+	if (o->round || o->dim || o->level || o->screen || o->by_round ||
+	    o->ci || o->boot || o->seed)
+		return cli_usage_error(usage, "--drift covers every round and "
+				       "dimension: only --format goes with "
+				       "it");
+	if (!strcmp(o->format, "text"))
+		df = DRIFT_TEXT;
+	else if (!strcmp(o->format, "json"))
+		df = DRIFT_JSON;
+	else if (!strcmp(o->format, "csv"))
+		df = DRIFT_CSV;
+	else
+		return cli_usage_error(usage, "--format %s: text, json or csv",
+				       o->format);
+	if ((ret = cli_open(c, CLI_MEMBER)) || (ret = cli_codebook(c, &cb)))
+		goto out;
+	if (drift_compute(&c->st, &c->actor, &cb, &d, &c->err) < 0) {
+		ret = cli_fail(c);
+		goto out;
+	}
+	drift_write(&d, df, &out);
+	drift_release(&d);
+	cli_print_safe(stdout, out.ptr);
+out:
+	buf_release(&out);
+	codebook_release(&cb);
+	return ret;
+}
+
+/* agree --screen: the agreement view */
+static int agree_screen(struct cli *c, const struct agree_cmd_opts *o)
+{
+	int ret;
+
+	if (o->dim || strcmp(o->format, "text") || o->ci || o->boot ||
+	    o->seed || o->level)
+		return cli_usage_error(opt_usage(&agree_command), "--screen "
+				       "shows every dimension: no "
+				       "--dimension, --format, --ci, --boot, "
+				       "--seed or --level");
+	if ((ret = cli_open(c, CLI_MEMBER)))
+		return ret;
+	store_interactive(&c->st);
+	if (tui_agree(&c->st, &c->actor, o->round, &c->err) < 0)
+		return cli_fail(c);
+	return 0;
+}
+
+/* The report's format and the statistics' options (--ci, --boot, --seed,
+ * --level) into *fmt and *ao; 0, or 2 after a usage error. */
+static int agree_stats_opts(const struct agree_cmd_opts *o, int *fmt,
+			    struct agree_opts *ao)
+{
+	const char *usage = opt_usage(&agree_command);
+	unsigned long long n;
+
+	if (!strcmp(o->format, "text"))
+		*fmt = REPORT_TEXT;
+	else if (!strcmp(o->format, "json"))
+		*fmt = REPORT_JSON;
+	else if (!strcmp(o->format, "csv"))
+		*fmt = REPORT_CSV;
+	else
+		return cli_usage_error(usage, "--format %s: text, json or csv",
+				       o->format);
+	if (o->ci && !strcmp(o->ci, "wald"))
+		ao->ci = AGREE_CI_WALD;
+	else if (o->ci && !strcmp(o->ci, "bca"))
+		ao->ci = AGREE_CI_BCA;
+	else if (o->ci && strcmp(o->ci, "bootstrap"))
+		return cli_usage_error(usage, "--ci %s: bootstrap, bca or wald",
+				       o->ci);
+	if ((o->boot || o->seed) && ao->ci == AGREE_CI_WALD)
+		return cli_usage_error(usage, "--boot and --seed are for "
+				       "--ci bootstrap or bca");
+	if (o->boot) {
+		if (parse_count("--boot", o->boot, 100, 1000000, &n,
+				usage) < 0)
+			return 2;
+		ao->boot = (int)n;
+	}
+	if (o->seed) {
+		/* up to 2^53 - 1: the seed is a JSON number, exact */
+		if (parse_count("--seed", o->seed, 0, (1ULL << 53) - 1, &n,
+				usage) < 0)
+			return 2;
+		ao->seed = n;
+	}
+	if (o->level && !strcmp(o->level, "code"))
+		ao->level = AGREE_LEVEL_CODE;
+	else if (o->level && !strcmp(o->level, "group"))
+		ao->level = AGREE_LEVEL_GROUP;
+	else if (o->level && strcmp(o->level, "both"))
+		return cli_usage_error(usage, "--level %s: code, group or both",
+				       o->level);
+	return 0;
+}
+
 CMD(agree)
 {
 	const char *usage = opt_usage(&agree_command);
-	struct agree_cmd_opts o;
-	const char *round, *dim, *format, *ci, *boot, *seed, *level;
-	int screen, by_round, drift;
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
+	struct agree_cmd_opts o;
 	struct agree_opts ao = AGREE_OPTS_INIT;
 	struct codebook cb = CODEBOOK_INIT;
 	struct buf out = BUF_INIT;
-	unsigned long long n;
-	int npos, rc, ret = 0, fmt;
+	int npos, rc, ret = 0, fmt = REPORT_TEXT;
 
 	memset(&o, 0, sizeof(o));
 	o.format = "text";
@@ -124,112 +229,26 @@ CMD(agree)
 	free(pos);
 	if (rc)
 		return opt_parse_exit(rc);
-	round = o.round;
-	dim = o.dim;
-	format = o.format;
-	ci = o.ci;
-	boot = o.boot;
-	seed = o.seed;
-	level = o.level;
-	screen = o.screen;
-	by_round = o.by_round;
-	drift = o.drift;
 	if (npos)
 		return cli_usage_error(usage, "unexpected argument");
-	if (drift) {
-		struct drift d = DRIFT_INIT;
-		enum drift_format df;
-
-		if (round || dim || level || screen || by_round || ci ||
-		    boot || seed)
-			return cli_usage_error(usage, "--drift covers every "
-					       "round and dimension: only "
-					       "--format goes with it");
-		if (!strcmp(format, "text"))
-			df = DRIFT_TEXT;
-		else if (!strcmp(format, "json"))
-			df = DRIFT_JSON;
-		else if (!strcmp(format, "csv"))
-			df = DRIFT_CSV;
-		else
-			return cli_usage_error(usage, "--format %s: text, json "
-					       "or csv", format);
-		if ((ret = cli_open(c, CLI_MEMBER)) ||
-		    (ret = cli_codebook(c, &cb)))
-			goto out;
-		if (drift_compute(&c->st, &c->actor, &cb, &d, &c->err) < 0) {
-			ret = cli_fail(c);
-			goto out;
-		}
-		drift_write(&d, df, &out);
-		drift_release(&d);
-		cli_print_safe(stdout, out.ptr);
-		goto out;
-	}
-	if (by_round && (round || level || screen))
+	if (o.drift)
+		return agree_drift(c, &o);
+	if (o.by_round && (o.round || o.level || o.screen))
 		return cli_usage_error(usage, "--by-round shows every round at "
 				       "the level of codes: no --round, "
 				       "--level or --screen");
-	if (screen) {
-		if (dim || strcmp(format, "text") || ci || boot || seed ||
-		    level)
-			return cli_usage_error(usage, "--screen shows every "
-					       "dimension: no --dimension, "
-					       "--format, --ci, --boot, --seed "
-					       "or --level");
-		if ((ret = cli_open(c, CLI_MEMBER)))
-			return ret;
-		store_interactive(&c->st);
-		if (tui_agree(&c->st, &c->actor, round, &c->err) < 0)
-			return cli_fail(c);
-		return 0;
-	}
-	if (!strcmp(format, "text"))
-		fmt = REPORT_TEXT;
-	else if (!strcmp(format, "json"))
-		fmt = REPORT_JSON;
-	else if (!strcmp(format, "csv"))
-		fmt = REPORT_CSV;
-	else
-		return cli_usage_error(usage, "--format %s: text, json or csv",
-				       format);
-	if (ci && !strcmp(ci, "wald"))
-		ao.ci = AGREE_CI_WALD;
-	else if (ci && !strcmp(ci, "bca"))
-		ao.ci = AGREE_CI_BCA;
-	else if (ci && strcmp(ci, "bootstrap"))
-		return cli_usage_error(usage, "--ci %s: bootstrap, bca or wald",
-				       ci);
-	if ((boot || seed) && ao.ci == AGREE_CI_WALD)
-		return cli_usage_error(usage, "--boot and --seed are for "
-				       "--ci bootstrap or bca");
-	if (boot) {
-		if (parse_count("--boot", boot, 100, 1000000, &n, usage) < 0)
-			return 2;
-		ao.boot = (int)n;
-	}
-	if (seed) {
-		/* up to 2^53 - 1: the seed is a JSON number, exact */
-		if (parse_count("--seed", seed, 0, (1ULL << 53) - 1, &n,
-				usage) < 0)
-			return 2;
-		ao.seed = n;
-	}
-	if (level && !strcmp(level, "code"))
-		ao.level = AGREE_LEVEL_CODE;
-	else if (level && !strcmp(level, "group"))
-		ao.level = AGREE_LEVEL_GROUP;
-	else if (level && strcmp(level, "both"))
-		return cli_usage_error(usage, "--level %s: code, group or both",
-				       level);
+	if (o.screen)
+		return agree_screen(c, &o);
+	if ((ret = agree_stats_opts(&o, &fmt, &ao)))
+		return ret;
 	if ((ret = cli_open(c, CLI_MEMBER)) || (ret = cli_codebook(c, &cb)))
 		goto out;
-	if (by_round)
-		rc = report_agreement_by_round(&c->st, &c->actor, &cb, dim,
+	if (o.by_round)
+		rc = report_agreement_by_round(&c->st, &c->actor, &cb, o.dim,
 					       fmt, &ao, &out, &c->err);
 	else
-		rc = report_agreement(&c->st, &c->actor, &cb, round, dim, fmt,
-				      &ao, &out, &c->err);
+		rc = report_agreement(&c->st, &c->actor, &cb, o.round, o.dim,
+				      fmt, &ao, &out, &c->err);
 	if (rc < 0) {
 		ret = cli_fail(c);
 		goto out;

@@ -332,25 +332,86 @@ const struct command codebook_command = {
 	"root_cause:api_misuse=api_call_error,api_contract_change"
 };
 
+/* codebook check FILE */
+static int codebook_check_cmd(struct cli *c, const char *path)
+{
+	struct codebook cb = CODEBOOK_INIT;
+	size_t i, n = 0;
+
+	if (codebook_load_file(&cb, path, &c->err) < 0)
+		return cli_fail(c);
+	for (i = 0; i < cb.nr_dims; i++)
+		n += cb.dims[i].nr_codes;
+	printf("%s: ok: %s ", path, cb.name);
+	cli_print_safe(stdout, cb.version);
+	printf(", %zu %s, %zu %s\n", cb.nr_dims,
+	       text_plural((long long)cb.nr_dims, "dimension", "dimensions"),
+	       n, text_plural((long long)n, "code", "codes"));
+	codebook_release(&cb);
+	return 0;
+}
+
+/* codebook show [FILE] [--format F] [--version V] */
+static int codebook_show_cmd(struct cli *c, const struct codebook_opts *o,
+			     const char **pos, int npos)
+{
+	const char *usage = opt_usage(&codebook_command);
+	const char *format = o->format;
+	struct codebook cb = CODEBOOK_INIT;
+	struct buf b = BUF_INIT;
+	int ret = 0;
+
+	if (format && strcmp(format, "text") && strcmp(format, "markdown") &&
+	    strcmp(format, "md") && strcmp(format, "latex") &&
+	    strcmp(format, "json"))
+		return cli_usage_error(usage, "--format %s: text, markdown, "
+				       "latex or json", format);
+	if (o->version && npos != 1)
+		return cli_usage_error(usage, "--version reads the study's "
+				       "codebooks, not FILE");
+	if (npos > 2)
+		return cli_usage_error(usage, "codebook show takes at most one "
+				       "FILE");
+	if (o->version) {
+		if ((ret = cli_open(c, CLI_MEMBER)))
+			goto out;
+		if (study_codebook_version(&c->st, o->version, &cb,
+					   &c->err) < 0) {
+			ret = cli_fail(c);
+			goto out;
+		}
+	} else if (npos == 2) {
+		if (codebook_load_file(&cb, pos[1], &c->err) < 0) {
+			ret = cli_fail(c);
+			goto out;
+		}
+	} else if ((ret = cli_open(c, CLI_MEMBER)) ||
+		   (ret = cli_codebook(c, &cb))) {
+		goto out;
+	}
+	if (!format || !strcmp(format, "text")) {
+		show_codebook(&cb);
+	} else {
+		codebook_write(&cb, !strcmp(format, "json") ? CODEBOOK_JSON :
+			       !strcmp(format, "latex") ? CODEBOOK_LATEX :
+			       CODEBOOK_MARKDOWN, &b);
+		fwrite(b.ptr, 1, b.len, stdout);
+	}
+out:
+	buf_release(&b);
+	codebook_release(&cb);
+	return ret;
+}
+
 CMD(codebook)
 {
 	const char *usage = opt_usage(&codebook_command);
-	struct codebook_opts o = { 0 };
-	const char **maps, **splits;
-	size_t nr_maps, nr_splits;
+	struct codebook_opts o = { { NULL, 0 }, { NULL, 0 }, NULL, NULL };
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
-	const char *format, *version;
-	struct codebook cb = CODEBOOK_INIT;
 	char *file = NULL;
 	int npos, rc, ret = 0;
 
 	rc = opt_parse(&codebook_command, argc, argv, &o, pos, &npos);
-	maps = o.map.v;
-	nr_maps = o.map.nr;
-	splits = o.split.v;
-	nr_splits = o.split.nr;
-	format = o.format;
-	version = o.version;
 	if (rc) {
 		ret = opt_parse_exit(rc);
 		goto out;
@@ -371,102 +432,28 @@ CMD(codebook)
 		}
 		pos[1] = file;
 	}
-	if (!strcmp(pos[0], "check")) {
-		size_t i, n = 0;
-
-		if (npos != 2) {
-			ret = cli_usage_error(usage, "codebook check needs "
-					      "FILE");
-			goto out;
-		}
-		if (codebook_load_file(&cb, pos[1], &c->err) < 0) {
-			ret = cli_fail(c);
-			goto out;
-		}
-		for (i = 0; i < cb.nr_dims; i++)
-			n += cb.dims[i].nr_codes;
-		printf("%s: ok: %s ", pos[1], cb.name);
-		cli_print_safe(stdout, cb.version);
-		printf(", %zu %s, %zu %s\n", cb.nr_dims,
-		       text_plural((long long)cb.nr_dims, "dimension",
-				   "dimensions"), n,
-		       text_plural((long long)n, "code", "codes"));
-	} else if (!strcmp(pos[0], "show")) {
-		if (format && strcmp(format, "text") &&
-		    strcmp(format, "markdown") && strcmp(format, "md") &&
-		    strcmp(format, "latex") && strcmp(format, "json")) {
-			ret = cli_usage_error(usage, "--format %s: text, "
-					      "markdown, latex or json",
-					      format);
-			goto out;
-		}
-		if (version && npos != 1) {
-			ret = cli_usage_error(usage, "--version reads the "
-					      "study's codebooks, not FILE");
-			goto out;
-		}
-		if (version) {
-			if ((ret = cli_open(c, CLI_MEMBER)))
-				goto out;
-			if (study_codebook_version(&c->st, version, &cb,
-						   &c->err) < 0) {
-				ret = cli_fail(c);
-				goto out;
-			}
-		} else if (npos == 2) {
-			if (codebook_load_file(&cb, pos[1], &c->err) < 0) {
-				ret = cli_fail(c);
-				goto out;
-			}
-		} else if (npos == 1) {
-			if ((ret = cli_open(c, CLI_MEMBER)) ||
-			    (ret = cli_codebook(c,
-								&cb)))
-				goto out;
-		} else {
-			ret = cli_usage_error(usage, "codebook show takes at "
-					      "most one FILE");
-			goto out;
-		}
-		if (!format || !strcmp(format, "text")) {
-			show_codebook(&cb);
-		} else {
-			struct buf b = BUF_INIT;
-
-			codebook_write(&cb, !strcmp(format, "json") ?
-				       CODEBOOK_JSON : !strcmp(format, "latex") ?
-				       CODEBOOK_LATEX : CODEBOOK_MARKDOWN, &b);
-			fwrite(b.ptr, 1, b.len, stdout);
-			buf_release(&b);
-		}
-	} else if (!strcmp(pos[0], "update")) {
-		if (npos != 2) {
-			ret = cli_usage_error(usage, "codebook update needs "
-					      "FILE");
-			goto out;
-		}
-		if ((ret = cli_open(c, CLI_MEMBER)))
-			goto out;
-		ret = cli_codebook_update(c, pos[1], maps, nr_maps, splits,
-					  nr_splits);
-	} else if (!strcmp(pos[0], "revert")) {
-		if (npos != 2) {
-			ret = cli_usage_error(usage, "codebook revert needs "
-					      "VERSION");
-			goto out;
-		}
-		if ((ret = cli_open(c, CLI_MEMBER)))
-			goto out;
-		ret = cli_codebook_revert(c, pos[1], maps, nr_maps);
-	} else {
+	if (!strcmp(pos[0], "show")) {
+		ret = codebook_show_cmd(c, &o, pos, npos);
+	} else if (strcmp(pos[0], "check") && strcmp(pos[0], "update") &&
+		   strcmp(pos[0], "revert")) {
 		ret = cli_usage_error(usage, "codebook %s: unknown action",
 				      pos[0]);
+	} else if (npos != 2) {
+		ret = cli_usage_error(usage, "codebook %s needs %s", pos[0],
+				      strcmp(pos[0], "revert") ? "FILE" :
+				      "VERSION");
+	} else if (!strcmp(pos[0], "check")) {
+		ret = codebook_check_cmd(c, pos[1]);
+	} else if (!(ret = cli_open(c, CLI_MEMBER))) {
+		ret = !strcmp(pos[0], "update") ?
+		      cli_codebook_update(c, pos[1], o.map.v, o.map.nr,
+					  o.split.v, o.split.nr) :
+		      cli_codebook_revert(c, pos[1], o.map.v, o.map.nr);
 	}
 out:
-	codebook_release(&cb);
 	free(file);
-	free(maps);
-	free(splits);
+	opt_list_release(&o.map);
+	opt_list_release(&o.split);
 	free(pos);
 	return ret;
 }
