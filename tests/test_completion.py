@@ -10,6 +10,7 @@ the current command from its table, and values read from a small study
 compadd and _files stood in for, since a completion widget needs a
 terminal; a word with shell syntax in it is passed on, never run."""
 import os
+import re
 import shutil
 import subprocess
 import unittest
@@ -147,6 +148,21 @@ class Complete(unittest.TestCase):
         self.assertIn("--submit", self.complete("--study", missing,
                                                 "label", "--",
                                                 study=False))
+
+    def test_every_command_offers_the_options_its_help_explains(self):
+        # the same table makes both: each long option --help gives an
+        # entry of its own is offered, and nothing else but the globals
+        cmds = self.complete("")
+        self.assertGreater(len(cmds), 20)
+        for cmd in cmds:
+            help_ = subprocess.run([BIN, cmd, "--help"], capture_output=True,
+                                   text=True, check=True).stdout
+            body = help_.split("\n\n", 1)[1].split("\n  e.g. ", 1)[0]
+            entries = set(re.findall(r"^  (?:-[a-z], )?(--[a-z][a-z-]*)",
+                                     body, re.M))
+            offered = set(self.complete(cmd, "--"))
+            self.assertEqual(offered - {"--study", "--as", "--help"},
+                             entries - {"--as"}, cmd)
 
     def test_unknown_command_offers_nothing(self):
         self.assertEqual(self.complete("lable", "--"), [])
