@@ -234,6 +234,85 @@ const struct command status_command = {
 	"own work).  No options."
 };
 
+/* status: the per repository table */
+static void print_status_repos(const struct study_status *ss)
+{
+	size_t i;
+
+	printf("%-28s %6s %6s %6s %8s %8s %8s %8s\n", "REPOSITORY", "ITEMS",
+	       "FIXED", "FIXES", "<=10 LOC", "DAYS~", "COMMTS~", "LINES~");
+	for (i = 0; i < ss->nr_repos; i++) {
+		const struct repo_status *r = &ss->repos[i];
+
+		if (!r->repo && !r->items)
+			break;
+		print_cell(r->repo ? r->repo : "all", 28);
+		printf(" %6ld %6ld %6ld", r->items, r->fixed, r->fixes);
+		if (r->with_size)
+			printf(" %7.0f%%", 100.0 * r->small / r->with_size);
+		else
+			printf(" %8s", "-");
+		print_num(r->median_days, " %8.1f");
+		print_num(r->median_comments, " %8.1f");
+		print_num(r->median_lines, " %8.1f");
+		printf("\n");
+	}
+}
+
+/* status: members, rounds, the write lock, labels, screening, agreement */
+static void print_status_work(struct cli *c, const struct study_status *ss)
+{
+	printf("\n%ld %s, %ld %s\n", ss->members,
+	       text_plural(ss->members, "member", "members"), ss->rounds,
+	       text_plural(ss->rounds, "round", "rounds"));
+	{
+		struct store_holder h;
+		struct buf b = BUF_INIT;
+
+		if (store_lock_holder(&c->st, &h) > 0) {
+			store_holder_describe(&h, &b);
+			printf("write lock: held by ");
+			cli_print_safe(stdout, b.ptr);
+			printf("\n");
+		}
+		buf_release(&b);
+	}
+	if (!ss->work_visible)
+		printf("labels and submissions: yours only (blind "
+		       "coding)\n");
+	else
+		printf("%ld %s, %ld %s, %ld open %s, %ld %s\n", ss->labels,
+		       text_plural(ss->labels, "label", "labels"),
+		       ss->submissions,
+		       text_plural(ss->submissions, "submission",
+				   "submissions"), ss->open_proposals,
+		       text_plural(ss->open_proposals, "proposal",
+				   "proposals"), ss->resolutions,
+		       text_plural(ss->resolutions, "resolution",
+				   "resolutions"));
+	printf("%ld %s without a fix, %ld with a partial diff\n",
+	       ss->no_fix, text_plural(ss->no_fix, "item", "items"),
+	       ss->partial_diff);
+	if (ss->screen_rounds)
+		printf("screening: %ld item%s in %ld screening round%s, %ld "
+		       "decided (%ld included, %ld excluded), %ld not yet\n",
+		       ss->screened, ss->screened == 1 ? "" : "s",
+		       ss->screen_rounds, ss->screen_rounds == 1 ? "" : "s",
+		       ss->included + ss->excluded, ss->included, ss->excluded,
+		       ss->undecided);
+	if (ss->scope)
+		cli_print_safe(stdout, ss->scope);
+	if (ss->agreement_visible) {
+		printf("%ld %s coded by all their annotators: %ld agreed, "
+		       "%ld resolved, %ld with disagreements left", ss->ready,
+		       text_plural(ss->ready, "item", "items"), ss->agreed,
+		       ss->resolved, ss->disagreeing);
+		if (ss->recoding)
+			printf(", %ld waiting for recoding", ss->recoding);
+		printf("; %ld flagged for discussion\n", ss->discuss);
+	}
+}
+
 CMD(status)
 {
 	const char *usage = opt_usage(&status_command);
@@ -241,7 +320,6 @@ CMD(status)
 	struct study_status ss = STUDY_STATUS_INIT;
 	struct audit_check chk;
 	int npos, rc, ret;
-	size_t i;
 
 	rc = opt_parse(&status_command, argc, argv, NULL, pos, &npos);
 	free(pos);
@@ -277,73 +355,8 @@ CMD(status)
 	       c->actor.role == ROLE_NONE ? "not a member" :
 	       role_name(c->actor.role));
 
-	printf("%-28s %6s %6s %6s %8s %8s %8s %8s\n", "REPOSITORY", "ITEMS",
-	       "FIXED", "FIXES", "<=10 LOC", "DAYS~", "COMMTS~", "LINES~");
-	for (i = 0; i < ss.nr_repos; i++) {
-		const struct repo_status *r = &ss.repos[i];
-
-		if (!r->repo && !r->items)
-			break;
-		print_cell(r->repo ? r->repo : "all", 28);
-		printf(" %6ld %6ld %6ld", r->items, r->fixed, r->fixes);
-		if (r->with_size)
-			printf(" %7.0f%%", 100.0 * r->small / r->with_size);
-		else
-			printf(" %8s", "-");
-		print_num(r->median_days, " %8.1f");
-		print_num(r->median_comments, " %8.1f");
-		print_num(r->median_lines, " %8.1f");
-		printf("\n");
-	}
-	printf("\n%ld %s, %ld %s\n", ss.members,
-	       text_plural(ss.members, "member", "members"), ss.rounds,
-	       text_plural(ss.rounds, "round", "rounds"));
-	{
-		struct store_holder h;
-		struct buf b = BUF_INIT;
-
-		if (store_lock_holder(&c->st, &h) > 0) {
-			store_holder_describe(&h, &b);
-			printf("write lock: held by ");
-			cli_print_safe(stdout, b.ptr);
-			printf("\n");
-		}
-		buf_release(&b);
-	}
-	if (!ss.work_visible)
-		printf("labels and submissions: yours only (blind "
-		       "coding)\n");
-	else
-		printf("%ld %s, %ld %s, %ld open %s, %ld %s\n", ss.labels,
-		       text_plural(ss.labels, "label", "labels"),
-		       ss.submissions,
-		       text_plural(ss.submissions, "submission",
-				   "submissions"), ss.open_proposals,
-		       text_plural(ss.open_proposals, "proposal",
-				   "proposals"), ss.resolutions,
-		       text_plural(ss.resolutions, "resolution",
-				   "resolutions"));
-	printf("%ld %s without a fix, %ld with a partial diff\n",
-	       ss.no_fix, text_plural(ss.no_fix, "item", "items"),
-	       ss.partial_diff);
-	if (ss.screen_rounds)
-		printf("screening: %ld item%s in %ld screening round%s, %ld "
-		       "decided (%ld included, %ld excluded), %ld not yet\n",
-		       ss.screened, ss.screened == 1 ? "" : "s",
-		       ss.screen_rounds, ss.screen_rounds == 1 ? "" : "s",
-		       ss.included + ss.excluded, ss.included, ss.excluded,
-		       ss.undecided);
-	if (ss.scope)
-		cli_print_safe(stdout, ss.scope);
-	if (ss.agreement_visible) {
-		printf("%ld %s coded by all their annotators: %ld agreed, "
-		       "%ld resolved, %ld with disagreements left", ss.ready,
-		       text_plural(ss.ready, "item", "items"), ss.agreed,
-		       ss.resolved, ss.disagreeing);
-		if (ss.recoding)
-			printf(", %ld waiting for recoding", ss.recoding);
-		printf("; %ld flagged for discussion\n", ss.discuss);
-	}
+	print_status_repos(&ss);
+	print_status_work(c, &ss);
 	study_status_release(&ss);
 	return 0;
 }

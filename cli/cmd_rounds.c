@@ -97,14 +97,14 @@ static const struct option round_opts[] = {
 	OPT_ARG("NAME", "reopen", OPT_V_ROUND, NULL),
 	OPT_STRING(0, "items", struct round_opts, items, "SPEC", OPT_V_TEXT,
 		   "all (every item free for the round), repo:OWNER/REPO, a "
-		   "list (microsoft/DeepSpeed#4187,ColossalAI#2387), @FILE (one "
-		   "item name a line), or unfinished:ROUND (the items a closed "
-		   "round left unfinished: they move)"),
+		   "list (microsoft/DeepSpeed#4187,ColossalAI#2387), @FILE "
+		   "(one item name a line), or unfinished:ROUND (the items a "
+		   "closed round left unfinished: they move)"),
 	OPT_STRING(0, "sample", struct round_opts, sample, "N|P%",
 		   OPT_V_TEXT,
-		   "draw N items or P% of the free ones (needs --seed S); free: "
-		   "fetched, in no coding round and, once the study screens, "
-		   "screened in"),
+		   "draw N items or P% of the free ones (needs --seed S); "
+		   "free: fetched, in no coding round and, once the study "
+		   "screens, screened in"),
 	OPT_STRING(0, "seed", struct round_opts, seed, "S", OPT_V_TEXT,
 		   "the sample's random seed (a whole number): the same seed "
 		   "draws the same items"),
