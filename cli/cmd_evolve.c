@@ -232,6 +232,76 @@ const struct command proposals_command = {
 	"the screen); the owner and adjudicators list and decide them."
 };
 
+/* proposals [list [--all]] */
+static int proposals_list_cmd(struct cli *c, int npos, int all)
+{
+	const char *usage = opt_usage(&proposals_command);
+	struct proposal *v;
+	size_t n, i;
+	int ret;
+
+	if (npos > 1) {
+		ret = cli_usage_error(usage, "proposals list takes no "
+				      "arguments");
+		return ret;
+	}
+	if ((ret = cli_open(c, CLI_MEMBER)))
+		return ret;
+	if (proposal_list(&c->st, &c->actor, all, &v, &n,
+			  &c->err) < 0) {
+		ret = cli_fail(c);
+		return ret;
+	}
+	if (!n)
+		printf("no %sproposals\n", all ? "" : "open ");
+	for (i = 0; i < n; i++) {
+		printf("%lld  %s:%s  \"", v[i].id, v[i].dimension,
+		       v[i].key);
+		cli_print_safe(stdout, v[i].name);
+		printf("\"  by %s on %s, %d label%s  [%s%s%s]\n    ",
+		       v[i].member, v[i].item ? v[i].item : "-",
+		       v[i].nr_labels, v[i].nr_labels == 1 ? "" : "s",
+		       v[i].status, v[i].decided_code ? " as " : "",
+		       v[i].decided_code ? v[i].decided_code : "");
+		cli_print_safe(stdout, v[i].definition);
+		printf("\n");
+	}
+	proposal_list_free(v, n);
+	return 0;
+}
+
+/* proposals add ITEM DIM KEY --name NAME --definition TEXT */
+static int proposals_add_cmd(struct cli *c, const char **pos, int npos,
+			     const char *name, const char *definition)
+{
+	const char *usage = opt_usage(&proposals_command);
+	struct codebook cb = CODEBOOK_INIT;
+	long long item, pid;
+	int ret;
+
+	if (npos != 4 || !name || !definition) {
+		ret = cli_usage_error(usage, "proposals add needs ITEM "
+				      "DIM KEY --name NAME --definition "
+				      "TEXT");
+		return ret;
+	}
+	if ((ret = cli_open(c, CLI_MEMBER)) ||
+	    (ret = cli_codebook(c, &cb)))
+		return ret;
+	item = item_find(&c->st, pos[1], &c->err);
+	if (item < 0 || label_propose(&c->st, &c->actor, &cb, item,
+				      pos[2], pos[3], name, definition,
+				      &pid, &c->err) < 0) {
+		codebook_release(&cb);
+		ret = cli_fail(c);
+		return ret;
+	}
+	codebook_release(&cb);
+	printf("proposal %lld: %s:%s; %s is labelled %s=other until it "
+	       "is decided\n", pid, pos[2], pos[3], pos[1], pos[2]);
+	return 0;
+}
+
 CMD(proposals)
 {
 	const char *usage = opt_usage(&proposals_command);
@@ -251,36 +321,7 @@ CMD(proposals)
 		return opt_parse_exit(rc);
 	}
 	if (!npos || !strcmp(pos[0], "list")) {
-		struct proposal *v;
-		size_t n, i;
-
-		if (npos > 1) {
-			ret = cli_usage_error(usage, "proposals list takes no "
-					      "arguments");
-			goto out;
-		}
-		if ((ret = cli_open(c, CLI_MEMBER)))
-			goto out;
-		if (proposal_list(&c->st, &c->actor, all, &v, &n,
-				  &c->err) < 0) {
-			ret = cli_fail(c);
-			goto out;
-		}
-		if (!n)
-			printf("no %sproposals\n", all ? "" : "open ");
-		for (i = 0; i < n; i++) {
-			printf("%lld  %s:%s  \"", v[i].id, v[i].dimension,
-			       v[i].key);
-			cli_print_safe(stdout, v[i].name);
-			printf("\"  by %s on %s, %d label%s  [%s%s%s]\n    ",
-			       v[i].member, v[i].item ? v[i].item : "-",
-			       v[i].nr_labels, v[i].nr_labels == 1 ? "" : "s",
-			       v[i].status, v[i].decided_code ? " as " : "",
-			       v[i].decided_code ? v[i].decided_code : "");
-			cli_print_safe(stdout, v[i].definition);
-			printf("\n");
-		}
-		proposal_list_free(v, n);
+		ret = proposals_list_cmd(c, npos, all);
 	} else if (!strcmp(pos[0], "accept") || !strcmp(pos[0], "map")) {
 		int accept = pos[0][0] == 'a';
 		long long id = npos > 1 ? parse_id(pos[1]) : -1;
@@ -315,29 +356,7 @@ CMD(proposals)
 			printf("proposal %lld mapped onto %s\n", id, pos[2]);
 		}
 	} else if (!strcmp(pos[0], "add")) {
-		struct codebook cb = CODEBOOK_INIT;
-		long long item, pid;
-
-		if (npos != 4 || !name || !definition) {
-			ret = cli_usage_error(usage, "proposals add needs ITEM "
-					      "DIM KEY --name NAME --definition "
-					      "TEXT");
-			goto out;
-		}
-		if ((ret = cli_open(c, CLI_MEMBER)) ||
-		    (ret = cli_codebook(c, &cb)))
-			goto out;
-		item = item_find(&c->st, pos[1], &c->err);
-		if (item < 0 || label_propose(&c->st, &c->actor, &cb, item,
-					      pos[2], pos[3], name, definition,
-					      &pid, &c->err) < 0) {
-			codebook_release(&cb);
-			ret = cli_fail(c);
-			goto out;
-		}
-		codebook_release(&cb);
-		printf("proposal %lld: %s:%s; %s is labelled %s=other until it "
-		       "is decided\n", pid, pos[2], pos[3], pos[1], pos[2]);
+		ret = proposals_add_cmd(c, pos, npos, name, definition);
 	} else {
 		ret = cli_usage_error(usage, "proposals %s: unknown action",
 				      pos[0]);
