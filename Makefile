@@ -11,6 +11,9 @@ VERSION     = 0.1.0
 PREFIX     ?= /usr/local
 BINDIR     ?= $(PREFIX)/bin
 MANPREFIX  ?= $(PREFIX)/share/man
+# shell completion, where bash-completion and zsh look for it
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR ?= $(PREFIX)/share/zsh/vendor-completions
 PKG_CONFIG ?= pkg-config
 CC         ?= cc
 AR         ?= ar
@@ -289,6 +292,9 @@ install: bugcoder tui/bugcoder.1
 	install -m 644 tui/bugcoder.1 $(DESTDIR)$(MANPREFIX)/man1/bugcoder.1
 	install -m 644 $(CODEBOOKS) $(DESTDIR)$(SHAREDIR)/codebooks
 	install -m 644 $(SAMPLE_FILES) $(DESTDIR)$(SHAREDIR)/sample
+	install -d $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
+	install -m 644 completion/bugcoder.bash $(DESTDIR)$(BASHCOMPDIR)/bugcoder
+	install -m 644 completion/_bugcoder $(DESTDIR)$(ZSHCOMPDIR)/_bugcoder
 
 # A server install: only bugcoder can open a study.  The binary is setgid
 # to $(GROUP), which owns $(STUDYDIR) (mode 2770: members, who are not in
@@ -310,6 +316,9 @@ install-server: bugcoder tui/bugcoder.1
 	install -o root -g $(GROUP) -m 2755 bugcoder $(DESTDIR)$(BINDIR)/bugcoder
 	install -m 644 tui/bugcoder.1 $(DESTDIR)$(MANPREFIX)/man1/bugcoder.1
 	install -m 644 codebooks/*.json $(DESTDIR)$(DATADIR)/codebooks/
+	install -d $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
+	install -m 644 completion/bugcoder.bash $(DESTDIR)$(BASHCOMPDIR)/bugcoder
+	install -m 644 completion/_bugcoder $(DESTDIR)$(ZSHCOMPDIR)/_bugcoder
 	@case "$(CREATORS)" in *[!A-Za-z0-9._,-]*) \
 		echo 'install-server: CREATORS is account names separated by commas' >&2; exit 1;; esac
 	printf '# written by make install-server\nstudydir = %s\ngroup = %s\n' \
@@ -327,6 +336,7 @@ install-server: bugcoder tui/bugcoder.1
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/bugcoder $(DESTDIR)$(MANPREFIX)/man1/bugcoder.1
 	rm -f $(DESTDIR)$(DATADIR)/server.conf
+	rm -f $(DESTDIR)$(BASHCOMPDIR)/bugcoder $(DESTDIR)$(ZSHCOMPDIR)/_bugcoder
 	rm -f $(addprefix $(DESTDIR)$(SHAREDIR)/codebooks/,$(notdir $(CODEBOOKS)))
 	rm -f $(addprefix $(DESTDIR)$(SHAREDIR)/sample/,$(notdir $(SAMPLE_FILES)))
 	-rmdir $(DESTDIR)$(SHAREDIR)/codebooks $(DESTDIR)$(SHAREDIR)/sample \

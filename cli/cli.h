@@ -93,28 +93,6 @@ int cli_mode(const char *arg, mode_t *mode, const char *usage);
 /* Print the usage text to stdout (for --help); returns 0. */
 int cli_help(const char *usage);
 
-/*
- * A small option parser.  Options may come in any order among the
- * positional arguments; "--name value" and "--name=value" both work; "--"
- * ends options.  Unknown options are a usage error.
- */
-struct cli_opt {
-	const char *name;	/* "--label" or "-o" */
-	int takes_value;
-	const char **value;	/* set for options with a value */
-	int *flag;		/* incremented for options without */
-	/* for repeatable options with a value: */
-	const char ***list;
-	size_t *nr;
-};
-
-/* Parse argv[1..argc) against `opts` (terminated by a zero entry).
- * Positional arguments are collected into pos[] (caller's array of at
- * least argc entries), their count in *npos.  Returns 0, 1 when --help
- * was given, or -1 after printing a usage error. */
-int cli_parse(int argc, char **argv, const struct cli_opt *opts,
-	      const char **pos, int *npos, const char *usage);
-
 /* The long option among names[0..n) (and the global --study, --as and
  * --help) that the mistyped long option arg[0..len) is closest to, as
  * suggest.h judges it; NULL when none is close or arg is no long
@@ -153,30 +131,62 @@ int cli_codebook_update(struct cli *c, const char *path, const char **maps,
 int cli_codebook_revert(struct cli *c, const char *version,
 			const char **maps, size_t nr_maps);
 
+/* `bugcoder __complete WORD... CUR`: print the completions of CUR, one
+ * a line (complete.c); argv holds WORD... CUR.  Returns 0. */
+int cli_complete(int argc, char **argv);
+
 #define CMD(name) int cmd_##name(struct cli *c, int argc, char **argv)
+/* A command with its options table (options.h) also has
+ * `const struct command NAME_command`, defined next to its function. */
+struct command;
+#define CMD_TABLE(name) extern const struct command name##_command
 CMD(init);
+CMD_TABLE(init);
 CMD(study);
+CMD_TABLE(study);
 CMD(member);
+CMD_TABLE(member);
 CMD(machine_code);
+CMD_TABLE(machine_code);
 CMD(disagreements);
+CMD_TABLE(disagreements);
 CMD(codebook);
+CMD_TABLE(codebook);
 CMD(import);
+CMD_TABLE(import);
 CMD(items);
+CMD_TABLE(items);
 CMD(status);
+CMD_TABLE(status);
 CMD(fetch);
+CMD_TABLE(fetch);
 CMD(code);
+CMD_TABLE(code);
 CMD(label);
+CMD_TABLE(label);
 CMD(labels);
+CMD_TABLE(labels);
 CMD(evidence);
+CMD_TABLE(evidence);
 CMD(round);
+CMD_TABLE(round);
 CMD(agree);
+CMD_TABLE(agree);
 CMD(adjudicate);
+CMD_TABLE(adjudicate);
 CMD(resolve);
+CMD_TABLE(resolve);
 CMD(export);
+CMD_TABLE(export);
 CMD(report);
+CMD_TABLE(report);
 CMD(proposals);
+CMD_TABLE(proposals);
 CMD(audit);
+CMD_TABLE(audit);
 CMD(backup);
+CMD_TABLE(backup);
 CMD(doctor);
+CMD_TABLE(doctor);
 
 #endif

@@ -7,31 +7,35 @@
 #include <stdlib.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "core/adjudicate.h"
 #include "core/buf.h"
 #include "core/study.h"
 #include "tui/tui.h"
 
-static const char usage[] =
-	"bugcoder adjudicate [ITEM]\n"
-	"\n"
+static const struct option adjudicate_opts[] = {
+	OPT_ARG("ITEM", NULL, OPT_V_ITEM,
+		"the item to open: owner/repo#N or its URL; repo#N or N when "
+		"only one item has that name"),
+	OPT_END()
+};
+
+const struct command adjudicate_command = {
+	"adjudicate", cmd_adjudicate, "the adjudicator's screen",
+	"bugcoder adjudicate [ITEM]",
+	adjudicate_opts, NULL, NULL,
+	"bugcoder adjudicate\n"
+	"       bugcoder adjudicate microsoft/DeepSpeed#4187\n"
+	"       bugcoder adjudicate ColossalAI#2387",
 	"Open the adjudicator's screen (the owner and adjudicators) at ITEM\n"
 	"(owner/repo#N, repo#N or N), or at the oldest item whose coders\n"
 	"disagree or flagged it for discussion.  Each dimension shows every\n"
-	"coder's codes as Coder 1, Coder 2 ... (blind by default); J/K "
-	"select\n"
+	"coder's codes as Coder 1, Coder 2 ... (blind by default); J/K select\n"
 	"a dimension, 1 or 2 take that coder's code, c chooses another, then\n"
 	"a rationale (Tab tags a cause) and Enter save it; S settles a\n"
 	"discussion, A shows agreement, ? lists every key.  Every resolution\n"
-	"is saved the moment it is made, and the queue moves on.\n"
-	"\n"
-	"  ITEM  the item to open: owner/repo#N or its URL; repo#N or N when "
-	"only\n"
-	"        one item has that name\n"
-	"\n"
-	"  e.g. bugcoder adjudicate\n"
-	"       bugcoder adjudicate microsoft/DeepSpeed#4187\n"
-	"       bugcoder adjudicate ColossalAI#2387";
+	"is saved the moment it is made, and the queue moves on."
+};
 
 /* The adjudicator's queue's length, or -1 (c->err says why; an actor
  * who may not adjudicate is left to the screen's refusal: 1). */
@@ -56,17 +60,17 @@ static int queue_size(struct cli *c)
 
 CMD(adjudicate)
 {
-	static const struct cli_opt opts[] = { { 0 } };
+	const char *usage = opt_usage(&adjudicate_command);
 	const char **posv = xcalloc((size_t)argc + 1, sizeof(*posv));
 	int npos = 0, rc;
 
-	rc = cli_parse(argc, argv, opts, posv, &npos, usage);
+	rc = opt_parse(&adjudicate_command, argc, argv, NULL, posv, &npos);
 	if (rc || npos > 1) {
 		if (!rc)
 			rc = cli_usage_error(usage, "adjudicate takes at most "
 					     "one item");
 		else
-			rc = rc > 0 ? 0 : 2;
+			rc = opt_parse_exit(rc);
 		goto out;
 	}
 	if (!c->have_actor && (rc = cli_open(c, CLI_MEMBER)))

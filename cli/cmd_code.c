@@ -6,38 +6,43 @@
 #include <stdlib.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "core/buf.h"
 #include "tui/tui.h"
 
-static const char usage[] =
-	"bugcoder code [ITEM]\n"
-	"\n"
+static const struct option code_opts[] = {
+	OPT_ARG("ITEM", NULL, OPT_V_ITEM,
+		"the item to open: owner/repo#N or its URL; repo#N or N when "
+		"only one item has that name"),
+	OPT_END()
+};
+
+const struct command code_command = {
+	"code", cmd_code, "the annotator's screen",
+	"bugcoder code [ITEM]",
+	code_opts, NULL, NULL,
+	"bugcoder code\n"
+	"       bugcoder code microsoft/DeepSpeed#4187\n"
+	"       bugcoder code ColossalAI#2387",
 	"Open the annotator's screen at ITEM (owner/repo#N, repo#N or N), or\n"
 	"at the first item of your queue not submitted yet.  The issue is on\n"
 	"the left, its fix on the right; 1-9 code a dimension, s submits,\n"
-	"? lists every key.  Every choice is saved the moment it is made.\n"
-	"\n"
-	"  ITEM  the item to open: owner/repo#N or its URL; repo#N or N when "
-	"only\n"
-	"        one item has that name\n"
-	"\n"
-	"  e.g. bugcoder code\n"
-	"       bugcoder code microsoft/DeepSpeed#4187\n"
-	"       bugcoder code ColossalAI#2387";
+	"? lists every key.  Every choice is saved the moment it is made."
+};
 
 CMD(code)
 {
-	static const struct cli_opt opts[] = { { 0 } };
+	const char *usage = opt_usage(&code_command);
 	const char **posv = xcalloc((size_t)argc + 1, sizeof(*posv));
 	int npos = 0, rc;
 
-	rc = cli_parse(argc, argv, opts, posv, &npos, usage);
+	rc = opt_parse(&code_command, argc, argv, NULL, posv, &npos);
 	if (rc || npos > 1) {
 		if (!rc)
 			rc = cli_usage_error(usage, "code takes at most one "
 					     "item");
 		else
-			rc = rc > 0 ? 0 : 2;
+			rc = opt_parse_exit(rc);
 		goto out;
 	}
 	if (!c->have_actor && (rc = cli_open(c, CLI_MEMBER)))

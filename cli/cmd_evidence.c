@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "core/buf.h"
 #include "core/evidence.h"
 #include "core/item.h"
@@ -155,40 +156,50 @@ static int remove_one(struct cli *c, const char *item, const char *idarg)
 	return 0;
 }
 
+struct evidence_opts {
+	const char *format;
+};
+
+static const char *const evidence_subs[] = { "list", "remove", NULL };
+
+static const struct option evidence_opts[] = {
+	OPT_ARG("ITEM", NULL, OPT_V_ITEM,
+		"owner/repo#N, repo#N or #N; list: all items when left out"),
+	OPT_STRING(0, "format", struct evidence_opts, format, "text|csv|json",
+		   OPT_V_WORDS,
+		   "text (default); csv: id,item,dimension,evidence,quote,"
+		   "created_at; or json, one document"),
+	OPT_GLOBAL("as", "USER", "the owner acts for member USER"),
+	OPT_END()
+};
+
+const struct command evidence_command = {
+	"evidence", cmd_evidence, "list or remove your citations",
+	"bugcoder evidence list [ITEM] [--format text|csv|json] [--as USER]\n"
+	"       bugcoder evidence remove ITEM ID [--as USER]",
+	evidence_opts, evidence_subs, NULL,
+	"bugcoder evidence list microsoft/DeepSpeed#4187\n"
+	"       bugcoder evidence remove microsoft/DeepSpeed#4187 12",
+	"Your own citations (label --evidence, or e on the screen):\n"
+	"list gives each with its id, item, dimension, the citation\n"
+	"and the lines it quotes; remove takes one back (audited; not\n"
+	"once the item's round is closed or the item adjudicated)."
+};
+
 CMD(evidence)
 {
-	static const char usage[] =
-		"bugcoder evidence list [ITEM] [--format text|csv|json] "
-		"[--as USER]\n"
-		"       bugcoder evidence remove ITEM ID [--as USER]\n"
-		"\n"
-		"Your own citations (label --evidence, or e on the screen):\n"
-		"list gives each with its id, item, dimension, the citation\n"
-		"and the lines it quotes; remove takes one back (audited; not\n"
-		"once the item's round is closed or the item adjudicated).\n"
-		"\n"
-		"  ITEM          owner/repo#N, repo#N or #N; list: all items "
-		"when left out\n"
-		"  --format F    text (default); csv: id,item,dimension,"
-		"evidence,quote,\n"
-		"                created_at; or json, one document\n"
-		"  --as USER     the owner acts for member USER\n"
-		"\n"
-		"  e.g. bugcoder evidence list microsoft/DeepSpeed#4187\n"
-		"       bugcoder evidence remove microsoft/DeepSpeed#4187 12";
-	const char *format = "text";
+	const char *usage = opt_usage(&evidence_command);
+	struct evidence_opts o = { "text" };
+	const char *format;
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
-	const struct cli_opt opts[] = {
-		{ "--format", 1, &format, NULL, NULL, NULL },
-		{ NULL, 0, NULL, NULL, NULL, NULL },
-	};
 	enum ev_format fmt;
 	int npos, rc, ret;
 
-	rc = cli_parse(argc, argv, opts, pos, &npos, usage);
+	rc = opt_parse(&evidence_command, argc, argv, &o, pos, &npos);
+	format = o.format;
 	if (rc) {
 		free(pos);
-		return rc > 0 ? 0 : 2;
+		return opt_parse_exit(rc);
 	}
 	if (!npos || (strcmp(pos[0], "list") && strcmp(pos[0], "remove"))) {
 		free(pos);

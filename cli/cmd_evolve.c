@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "core/buf.h"
 #include "core/evolve.h"
 #include "core/item.h"
@@ -176,97 +177,151 @@ static long long parse_id(const char *s)
 	return *s && !*end && v > 0 ? v : -1;
 }
 
+struct proposals_opts {
+	const char *version, *name, *definition;
+	int all;
+};
+
+static const char *const proposals_subs[] = {
+	"list", "accept", "map", "add", NULL
+};
+
+static const struct option proposals_opts[] = {
+	OPT_DOC("list [--all]",
+		"the open proposals with their ID, dimension:key, name, who "
+		"proposed them on which item and how many labels carry them"),
+	OPT_FLAG(0, "all", struct proposals_opts, all,
+		 "list: also the decided ones"),
+	OPT_DOC("accept ID",
+		"a new codebook version gains the code (before the "
+		"dimension's `other`); labels that carried it take it"),
+	OPT_STRING(0, "version", struct proposals_opts, version, "V",
+		   OPT_V_TEXT,
+		   "the new version's name (default: the current one with its "
+		   "last number bumped, 1.0 -> 1.1)"),
+	OPT_DOC("map ID CODE",
+		"decide it is the existing code CODE of its dimension; its "
+		"labels take CODE"),
+	OPT_DOC("add ITEM DIM KEY",
+		"propose code KEY for dimension DIM while coding ITEM (which "
+		"is labelled DIM=other until it is decided)"),
+	OPT_STRING(0, "name", struct proposals_opts, name, "NAME", OPT_V_TEXT,
+		   "the proposed code's name"),
+	OPT_STRING(0, "definition", struct proposals_opts, definition, "TEXT",
+		   OPT_V_TEXT,
+		   "what the proposed code means (each at most 64 KiB)"),
+	OPT_ARG("ITEM", "add", OPT_V_ITEM, NULL),
+	OPT_ARG("DIM", "add", OPT_V_DIM, NULL),
+	OPT_ARG("KEY", "add", OPT_V_TEXT, NULL),
+	OPT_END()
+};
+
+const struct command proposals_command = {
+	"proposals", cmd_proposals, "list, accept or map proposed codes",
+	"bugcoder proposals [list [--all]] | accept ID [--version V] "
+	"| map ID CODE | add ITEM DIM KEY --name NAME --definition TEXT",
+	proposals_opts, proposals_subs, NULL,
+	"bugcoder proposals list --all\n"
+	"       bugcoder proposals add DeepSpeed#4187 root_cause ckpt_format "
+	"\\\n"
+	"           --name \"Checkpoint format\" --definition \"a "
+	"checkpoint's layout\"\n"
+	"       bugcoder proposals accept 1 --version 1.1\n"
+	"       bugcoder proposals map 1 configuration_error",
+	"Codes proposed while coding: an annotator proposes one (add, or on\n"
+	"the screen); the owner and adjudicators list and decide them."
+};
+
+/* proposals [list [--all]] */
+static int proposals_list_cmd(struct cli *c, int npos, int all)
+{
+	const char *usage = opt_usage(&proposals_command);
+	struct proposal *v;
+	size_t n, i;
+	int ret;
+
+	if (npos > 1) {
+		ret = cli_usage_error(usage, "proposals list takes no "
+				      "arguments");
+		return ret;
+	}
+	if ((ret = cli_open(c, CLI_MEMBER)))
+		return ret;
+	if (proposal_list(&c->st, &c->actor, all, &v, &n,
+			  &c->err) < 0) {
+		ret = cli_fail(c);
+		return ret;
+	}
+	if (!n)
+		printf("no %sproposals\n", all ? "" : "open ");
+	for (i = 0; i < n; i++) {
+		printf("%lld  %s:%s  \"", v[i].id, v[i].dimension,
+		       v[i].key);
+		cli_print_safe(stdout, v[i].name);
+		printf("\"  by %s on %s, %d label%s  [%s%s%s]\n    ",
+		       v[i].member, v[i].item ? v[i].item : "-",
+		       v[i].nr_labels, v[i].nr_labels == 1 ? "" : "s",
+		       v[i].status, v[i].decided_code ? " as " : "",
+		       v[i].decided_code ? v[i].decided_code : "");
+		cli_print_safe(stdout, v[i].definition);
+		printf("\n");
+	}
+	proposal_list_free(v, n);
+	return 0;
+}
+
+/* proposals add ITEM DIM KEY --name NAME --definition TEXT */
+static int proposals_add_cmd(struct cli *c, const char **pos, int npos,
+			     const char *name, const char *definition)
+{
+	const char *usage = opt_usage(&proposals_command);
+	struct codebook cb = CODEBOOK_INIT;
+	long long item, pid;
+	int ret;
+
+	if (npos != 4 || !name || !definition) {
+		ret = cli_usage_error(usage, "proposals add needs ITEM "
+				      "DIM KEY --name NAME --definition "
+				      "TEXT");
+		return ret;
+	}
+	if ((ret = cli_open(c, CLI_MEMBER)) ||
+	    (ret = cli_codebook(c, &cb)))
+		return ret;
+	item = item_find(&c->st, pos[1], &c->err);
+	if (item < 0 || label_propose(&c->st, &c->actor, &cb, item,
+				      pos[2], pos[3], name, definition,
+				      &pid, &c->err) < 0) {
+		codebook_release(&cb);
+		ret = cli_fail(c);
+		return ret;
+	}
+	codebook_release(&cb);
+	printf("proposal %lld: %s:%s; %s is labelled %s=other until it "
+	       "is decided\n", pid, pos[2], pos[3], pos[1], pos[2]);
+	return 0;
+}
+
 CMD(proposals)
 {
-	static const char usage[] =
-		"bugcoder proposals [list [--all]] | accept ID [--version V] "
-		"| map ID CODE | add ITEM DIM KEY --name NAME --definition "
-		"TEXT\n"
-		"\n"
-		"Codes proposed while coding: an annotator proposes one (add, "
-		"or on\n"
-		"the screen); the owner and adjudicators list and decide "
-		"them.\n"
-		"\n"
-		"  list [--all]       the open proposals with their ID, "
-		"dimension:key,\n"
-		"                     name, who proposed them on which item "
-		"and how many\n"
-		"                     labels carry them; --all also the "
-		"decided ones\n"
-		"  accept ID          a new codebook version gains the code "
-		"(before the\n"
-		"                     dimension's `other`); labels that "
-		"carried it take it\n"
-		"  --version V        the new version's name (default: the "
-		"current one with\n"
-		"                     its last number bumped, 1.0 -> 1.1)\n"
-		"  map ID CODE        decide it is the existing code CODE of "
-		"its dimension;\n"
-		"                     its labels take CODE\n"
-		"  add ITEM DIM KEY   propose code KEY for dimension DIM "
-		"while coding ITEM\n"
-		"                     (which is labelled DIM=other until it "
-		"is decided)\n"
-		"  --name NAME        the proposed code's name\n"
-		"  --definition TEXT  what the proposed code means (each at "
-		"most 64 KiB)\n"
-		"\n"
-		"  e.g. bugcoder proposals list --all\n"
-		"       bugcoder proposals add DeepSpeed#4187 root_cause "
-		"ckpt_format \\\n"
-		"           --name \"Checkpoint format\" --definition \"a "
-		"checkpoint's layout\"\n"
-		"       bugcoder proposals accept 1 --version 1.1\n"
-		"       bugcoder proposals map 1 configuration_error";
-	const char *version = NULL, *name = NULL, *definition = NULL;
-	int all = 0;
+	const char *usage = opt_usage(&proposals_command);
+	struct proposals_opts o = { NULL, NULL, NULL, 0 };
+	const char *version, *name, *definition;
+	int all;
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
-	const struct cli_opt opts[] = {
-		{ "--all", 0, NULL, &all, NULL, NULL },
-		{ "--version", 1, &version, NULL, NULL, NULL },
-		{ "--name", 1, &name, NULL, NULL, NULL },
-		{ "--definition", 1, &definition, NULL, NULL, NULL },
-		{ NULL, 0, NULL, NULL, NULL, NULL },
-	};
 	int npos, rc, ret = 0;
 
-	rc = cli_parse(argc, argv, opts, pos, &npos, usage);
+	rc = opt_parse(&proposals_command, argc, argv, &o, pos, &npos);
+	version = o.version;
+	name = o.name;
+	definition = o.definition;
+	all = o.all;
 	if (rc) {
 		free(pos);
-		return rc > 0 ? 0 : 2;
+		return opt_parse_exit(rc);
 	}
 	if (!npos || !strcmp(pos[0], "list")) {
-		struct proposal *v;
-		size_t n, i;
-
-		if (npos > 1) {
-			ret = cli_usage_error(usage, "proposals list takes no "
-					      "arguments");
-			goto out;
-		}
-		if ((ret = cli_open(c, CLI_MEMBER)))
-			goto out;
-		if (proposal_list(&c->st, &c->actor, all, &v, &n,
-				  &c->err) < 0) {
-			ret = cli_fail(c);
-			goto out;
-		}
-		if (!n)
-			printf("no %sproposals\n", all ? "" : "open ");
-		for (i = 0; i < n; i++) {
-			printf("%lld  %s:%s  \"", v[i].id, v[i].dimension,
-			       v[i].key);
-			cli_print_safe(stdout, v[i].name);
-			printf("\"  by %s on %s, %d label%s  [%s%s%s]\n    ",
-			       v[i].member, v[i].item ? v[i].item : "-",
-			       v[i].nr_labels, v[i].nr_labels == 1 ? "" : "s",
-			       v[i].status, v[i].decided_code ? " as " : "",
-			       v[i].decided_code ? v[i].decided_code : "");
-			cli_print_safe(stdout, v[i].definition);
-			printf("\n");
-		}
-		proposal_list_free(v, n);
+		ret = proposals_list_cmd(c, npos, all);
 	} else if (!strcmp(pos[0], "accept") || !strcmp(pos[0], "map")) {
 		int accept = pos[0][0] == 'a';
 		long long id = npos > 1 ? parse_id(pos[1]) : -1;
@@ -301,29 +356,7 @@ CMD(proposals)
 			printf("proposal %lld mapped onto %s\n", id, pos[2]);
 		}
 	} else if (!strcmp(pos[0], "add")) {
-		struct codebook cb = CODEBOOK_INIT;
-		long long item, pid;
-
-		if (npos != 4 || !name || !definition) {
-			ret = cli_usage_error(usage, "proposals add needs ITEM "
-					      "DIM KEY --name NAME --definition "
-					      "TEXT");
-			goto out;
-		}
-		if ((ret = cli_open(c, CLI_MEMBER)) ||
-		    (ret = cli_codebook(c, &cb)))
-			goto out;
-		item = item_find(&c->st, pos[1], &c->err);
-		if (item < 0 || label_propose(&c->st, &c->actor, &cb, item,
-					      pos[2], pos[3], name, definition,
-					      &pid, &c->err) < 0) {
-			codebook_release(&cb);
-			ret = cli_fail(c);
-			goto out;
-		}
-		codebook_release(&cb);
-		printf("proposal %lld: %s:%s; %s is labelled %s=other until it "
-		       "is decided\n", pid, pos[2], pos[3], pos[1], pos[2]);
+		ret = proposals_add_cmd(c, pos, npos, name, definition);
 	} else {
 		ret = cli_usage_error(usage, "proposals %s: unknown action",
 				      pos[0]);

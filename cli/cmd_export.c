@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "core/buf.h"
 #include "exports/atomic.h"
 #include "exports/export.h"
@@ -128,52 +129,67 @@ static int refuse_study(struct cli *c, const char *output, struct err *e)
 	return 0;
 }
 
+struct export_cmd_opts {
+	const char *format, *package, *round, *output, *mode;
+	int raw, resolutions, rounds, pending, noguard, memos, audit;
+};
+
+static const struct option export_cmd_opts[] = {
+	OPT_STRING(0, "format", struct export_cmd_opts, format, "csv|jsonl",
+		   OPT_V_WORDS, "csv (default) or JSON Lines"),
+	OPT_FLAG(0, "raw", struct export_cmd_opts, raw,
+		 "every annotator's labels"),
+	OPT_FLAG(0, "resolutions", struct export_cmd_opts, resolutions,
+		 "resolutions and settle notes (kind)"),
+	OPT_FLAG(0, "rounds", struct export_cmd_opts, rounds, "the rounds"),
+	OPT_FLAG(0, "memos", struct export_cmd_opts, memos,
+		 "memos and flags: item, annotator, memo, flags, updated_at "
+		 "(blinded as raw labels)"),
+	OPT_FLAG(0, "audit", struct export_cmd_opts, audit,
+		 "the audit log (the owner's: every row; anyone else's: their "
+		 "own actions)"),
+	OPT_STRING(0, "package", struct export_cmd_opts, package, "DIR",
+		   OPT_V_FILE, "a replication package with analysis.R"),
+	OPT_FLAG(0, "include-pending", struct export_cmd_opts, pending,
+		 "the agreed labels: items not agreed yet too (their "
+		 "undecided dimensions pending)"),
+	OPT_FLAG(0, "no-formula-guard", struct export_cmd_opts, noguard,
+		 "CSV: write text cells that begin with =, +, -, @, TAB or CR "
+		 "as they are (by default a single quote goes in front, so "
+		 "that a spreadsheet does not run them as formulas)"),
+	OPT_STRING(0, "round", struct export_cmd_opts, round, "R",
+		   OPT_V_ROUND, "only round R's items"),
+	OPT_STRING('o', "output", struct export_cmd_opts, output, "FILE",
+		   OPT_V_FILE, "write to FILE rather than standard output"),
+	OPT_STRING(0, "mode", struct export_cmd_opts, mode, "MODE",
+		   OPT_V_TEXT,
+		   "the mode of the file -o writes, or of the package's files: "
+		   "600 (you only) unless you widen it on purpose, e.g. --mode "
+		   "640"),
+	OPT_END()
+};
+
+const struct command export_command = {
+	"export", cmd_export, "export agreed labels, raw labels, resolutions",
+	"bugcoder export [--format csv|jsonl] [--raw | --resolutions | "
+	"--rounds | --memos | --audit | --package DIR] "
+	"[--include-pending] [--no-formula-guard] [--round R] "
+	"[-o FILE] [--mode MODE]",
+	export_cmd_opts, NULL,
+	"  Without one of --raw ... --package: the agreed labels with the\n"
+	"  effort figures.  Booleans are written TRUE/FALSE (R and pandas\n"
+	"  read them as logical).\n",
+	"bugcoder export --memos -o memos.csv"
+};
+
 CMD(export)
 {
-	static const char usage[] =
-		"bugcoder export [--format csv|jsonl] [--raw | --resolutions | "
-		"--rounds | --memos | --audit | --package DIR] "
-		"[--include-pending] [--no-formula-guard] [--round R] "
-		"[-o FILE] [--mode MODE]\n"
-		"\n"
-		"  (default)          the agreed labels with the effort figures\n"
-		"  --raw              every annotator's labels\n"
-		"  --resolutions      resolutions and settle notes (kind)\n"
-		"  --rounds           the rounds\n"
-		"  --memos            memos and flags: item, annotator, memo,\n"
-		"                     flags, updated_at (blinded as raw labels)\n"
-		"  --audit            the audit log (the owner's: every row;\n"
-		"                     anyone else's: their own actions)\n"
-		"  --package DIR      a replication package with analysis.R\n"
-		"  --mode MODE        the mode of the file -o writes, or of the\n"
-		"                     package's files: 600 (you only) unless you\n"
-		"                     widen it on purpose, e.g. --mode 640\n"
-		"  Booleans are written TRUE/FALSE (R and pandas read them as\n"
-		"  logical).\n"
-		"\n"
-		"  e.g. bugcoder export --memos -o memos.csv";
-	const char *format = NULL, *package = NULL, *round = NULL;
-	const char *output = NULL, *mode_arg = NULL;
+	const char *usage = opt_usage(&export_command);
+	struct export_cmd_opts opt;
+	const char *format, *package, *round, *output, *mode_arg;
 	mode_t mode;
-	int raw = 0, resolutions = 0, rounds = 0, pending = 0, noguard = 0;
-	int memos = 0, audit = 0;
+	int raw, resolutions, rounds, pending, noguard, memos, audit;
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
-	const struct cli_opt opts[] = {
-		{ "--format", 1, &format, NULL, NULL, NULL },
-		{ "--raw", 0, NULL, &raw, NULL, NULL },
-		{ "--resolutions", 0, NULL, &resolutions, NULL, NULL },
-		{ "--rounds", 0, NULL, &rounds, NULL, NULL },
-		{ "--memos", 0, NULL, &memos, NULL, NULL },
-		{ "--audit", 0, NULL, &audit, NULL, NULL },
-		{ "--package", 1, &package, NULL, NULL, NULL },
-		{ "--include-pending", 0, NULL, &pending, NULL, NULL },
-		{ "--no-formula-guard", 0, NULL, &noguard, NULL, NULL },
-		{ "--round", 1, &round, NULL, NULL, NULL },
-		{ "-o", 1, &output, NULL, NULL, NULL },
-		{ "--output", 1, &output, NULL, NULL, NULL },
-		{ "--mode", 1, &mode_arg, NULL, NULL, NULL },
-		{ NULL, 0, NULL, NULL, NULL, NULL },
-	};
 	struct export_opts o = EXPORT_OPTS_INIT;
 	struct atomic_file af = ATOMIC_FILE_INIT;
 	struct codebook cb = CODEBOOK_INIT;
@@ -183,10 +199,23 @@ CMD(export)
 	size_t shown_len = 0;
 	int npos, rc, ret = 0, tty = 0;
 
-	rc = cli_parse(argc, argv, opts, pos, &npos, usage);
+	memset(&opt, 0, sizeof(opt));
+	rc = opt_parse(&export_command, argc, argv, &opt, pos, &npos);
 	free(pos);
 	if (rc)
-		return rc > 0 ? 0 : 2;
+		return opt_parse_exit(rc);
+	format = opt.format;
+	package = opt.package;
+	round = opt.round;
+	output = opt.output;
+	mode_arg = opt.mode;
+	raw = opt.raw;
+	resolutions = opt.resolutions;
+	rounds = opt.rounds;
+	pending = opt.pending;
+	noguard = opt.noguard;
+	memos = opt.memos;
+	audit = opt.audit;
 	if (npos)
 		return cli_usage_error(usage, "unexpected argument");
 	if (cli_mode(mode_arg, &mode, usage))
@@ -360,70 +389,83 @@ out:
 	return ret;
 }
 
+struct report_opts {
+	const char *format, *round, *cross, *output, *by, *effort_by;
+	const char *small, *hard, *mode, *figures, *figure_format;
+	int pending;
+};
+
+static const struct option report_opts[] = {
+	OPT_STRING(0, "format", struct report_opts, format,
+		   "text|markdown|latex|json", OPT_V_WORDS,
+		   "text (default), markdown, latex (a fragment for \\input) "
+		   "or json: the same numbers"),
+	OPT_STRING(0, "round", struct report_opts, round, "R", OPT_V_ROUND,
+		   "only the items of round R"),
+	OPT_FLAG(0, "include-pending", struct report_opts, pending,
+		 "count items not agreed yet too (undecided dimensions under "
+		 "(pending)); by default only agreed or adjudicated items "
+		 "count"),
+	OPT_STRING(0, "cross", struct report_opts, cross, "DIM1,DIM2",
+		   OPT_V_DIMS,
+		   "the cross table's dimensions (default: the codebook's "
+		   "first two), with row and column shares"),
+	OPT_STRING(0, "by", struct report_opts, by, "DIM3", OPT_V_DIM,
+		   "one cross table per code of DIM3"),
+	OPT_STRING(0, "small", struct report_opts, small, "N", OPT_V_TEXT,
+		   "small fixes change at most N lines (10)"),
+	OPT_STRING(0, "hard", struct report_opts, hard, "DAYS,COMMENTS",
+		   OPT_V_TEXT,
+		   "hard bugs: open more than DAYS days with at least COMMENTS "
+		   "comments (30,10)"),
+	OPT_STRING(0, "effort-by", struct report_opts, effort_by, "DIM",
+		   OPT_V_DIM, "effort figures per code of DIM too"),
+	OPT_STRING('o', "output", struct report_opts, output, "FILE",
+		   OPT_V_FILE,
+		   "write the report to FILE, mode 600 (you only) unless "
+		   "--mode MODE widens it (the figures' files too, and 700 "
+		   "their DIR)"),
+	OPT_STRING(0, "mode", struct report_opts, mode, "MODE", OPT_V_TEXT,
+		   "the mode of what -o or --figures writes, e.g. 640"),
+	OPT_STRING(0, "figures", struct report_opts, figures, "DIR",
+		   OPT_V_FILE,
+		   "draw the paper's figures into DIR instead (made if "
+		   "missing): shares per dimension (and per repository), the "
+		   "symptom -> root cause -> fix pattern flow (one per code of "
+		   "--by too), the cross table as a heat map, effort "
+		   "distributions, agreement per round; figures.json indexes "
+		   "them with their data"),
+	OPT_STRING(0, "figure-format", struct report_opts, figure_format,
+		   "pdf|svg|png", OPT_V_WORDS,
+		   "pdf (default), svg or png (300 dpi)"),
+	OPT_END()
+};
+
+const struct command report_command = {
+	"report", cmd_report, "summary of the agreed data",
+	"bugcoder report [--format text|markdown|latex|json] "
+	"[--round R] [--include-pending] [--cross DIM1,DIM2] [--by DIM3] "
+	"[--small N] [--hard DAYS,COMMENTS] [--effort-by DIM] [-o FILE] "
+	"[--mode MODE]\n"
+	"       bugcoder report --figures DIR [--figure-format pdf|svg|png] "
+	"[--round R]\n"
+	"                       [--include-pending] [--cross DIM1,DIM2] "
+	"[--by DIM3] [--small N] [--mode MODE]",
+	report_opts, NULL, NULL,
+	"bugcoder report --cross symptom,root_cause --by stage "
+	"--format markdown\n"
+	"       bugcoder report --figures figs/ --by stage --small 10"
+};
+
 CMD(report)
 {
-	static const char usage[] =
-		"bugcoder report [--format text|markdown|latex|json] "
-		"[--round R] [--include-pending] [--cross DIM1,DIM2] [--by DIM3] "
-		"[--small N] [--hard DAYS,COMMENTS] [--effort-by DIM] [-o FILE] "
-		"[--mode MODE]\n"
-		"       bugcoder report --figures DIR [--figure-format pdf|svg|png] "
-		"[--round R]\n"
-		"                       [--include-pending] [--cross DIM1,DIM2] "
-		"[--by DIM3] [--small N] [--mode MODE]\n"
-		"\n"
-		"  --format F          text (default), markdown, latex (a fragment\n"
-		"                      for \\input) or json: the same numbers\n"
-		"  --round R           only the items of round R\n"
-		"  --include-pending   count items not agreed yet too (undecided\n"
-		"                      dimensions under (pending)); by default only\n"
-		"                      agreed or adjudicated items count\n"
-		"  --cross D1,D2       the cross table's dimensions (default: the\n"
-		"                      codebook's first two), with row and column\n"
-		"                      shares\n"
-		"  --by D3             one cross table per code of D3\n"
-		"  --small N           small fixes change at most N lines (10)\n"
-		"  --hard DAYS,COMMENTS  hard bugs: open more than DAYS days with\n"
-		"                      at least COMMENTS comments (30,10)\n"
-		"  --effort-by D       effort figures per code of D too\n"
-		"  -o FILE             write the report to FILE, mode 600 (you\n"
-		"                      only) unless --mode MODE widens it (the\n"
-		"                      figures' files too, and 700 their DIR)\n"
-		"  --figures DIR       draw the paper's figures into DIR instead\n"
-		"                      (made if missing): shares per dimension\n"
-		"                      (and per repository), the symptom -> root\n"
-		"                      cause -> fix pattern flow (one per code of\n"
-		"                      --by too), the cross table as a heat map,\n"
-		"                      effort distributions, agreement per round;\n"
-		"                      figures.json indexes them with their data\n"
-		"  --figure-format F   pdf (default), svg or png (300 dpi)\n"
-		"\n"
-		"  e.g. bugcoder report --cross symptom,root_cause --by stage "
-		"--format markdown\n"
-		"       bugcoder report --figures figs/ --by stage --small 10";
-	const char *format = NULL, *round = NULL, *cross = NULL;
-	const char *output = NULL, *by = NULL, *effort_by = NULL;
-	const char *small = NULL, *hard = NULL, *mode_arg = NULL;
+	const char *usage = opt_usage(&report_command);
+	struct report_opts opt;
+	const char *format, *round, *cross, *output, *by, *effort_by;
+	const char *small, *hard, *mode_arg, *figures, *figure_format;
 	mode_t mode;
-	const char *figures = NULL, *figure_format = NULL;
-	int pending = 0;
+	int pending;
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
-	const struct cli_opt opts[] = {
-		{ "--format", 1, &format, NULL, NULL, NULL },
-		{ "--round", 1, &round, NULL, NULL, NULL },
-		{ "--cross", 1, &cross, NULL, NULL, NULL },
-		{ "--by", 1, &by, NULL, NULL, NULL },
-		{ "--small", 1, &small, NULL, NULL, NULL },
-		{ "--hard", 1, &hard, NULL, NULL, NULL },
-		{ "--effort-by", 1, &effort_by, NULL, NULL, NULL },
-		{ "--include-pending", 0, NULL, &pending, NULL, NULL },
-		{ "--figures", 1, &figures, NULL, NULL, NULL },
-		{ "--figure-format", 1, &figure_format, NULL, NULL, NULL },
-		{ "-o", 1, &output, NULL, NULL, NULL },
-		{ "--output", 1, &output, NULL, NULL, NULL },
-		{ "--mode", 1, &mode_arg, NULL, NULL, NULL },
-		{ NULL, 0, NULL, NULL, NULL, NULL },
-	};
 	struct summary_opts o = SUMMARY_OPTS_INIT;
 	struct figures_opts fo = FIGURES_OPTS_INIT;
 	struct atomic_file af = ATOMIC_FILE_INIT;
@@ -432,10 +474,23 @@ CMD(report)
 	char *cross_copy = NULL, *end;
 	int npos, rc, ret = 0;
 
-	rc = cli_parse(argc, argv, opts, pos, &npos, usage);
+	memset(&opt, 0, sizeof(opt));
+	rc = opt_parse(&report_command, argc, argv, &opt, pos, &npos);
 	free(pos);
 	if (rc)
-		return rc > 0 ? 0 : 2;
+		return opt_parse_exit(rc);
+	format = opt.format;
+	round = opt.round;
+	cross = opt.cross;
+	output = opt.output;
+	by = opt.by;
+	effort_by = opt.effort_by;
+	small = opt.small;
+	hard = opt.hard;
+	mode_arg = opt.mode;
+	figures = opt.figures;
+	figure_format = opt.figure_format;
+	pending = opt.pending;
 	if (npos)
 		return cli_usage_error(usage, "unexpected argument");
 	if (cli_mode(mode_arg, &mode, usage))

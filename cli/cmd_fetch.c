@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "core/buf.h"
 #include "core/priv.h"
 #include "core/github.h"
@@ -302,82 +303,80 @@ static int report_failed(struct cli *c, const struct gh_stats *s, int argc,
 	return 3;
 }
 
+struct fetch_opts {
+	const char *label, *state, *since, *until, *limit, *api_url;
+	const char *token_file, *issues;
+	int require_fix, no_graphql, missing;
+};
+
+static const struct option fetch_opts[] = {
+	OPT_ARG("OWNER/REPO", NULL, OPT_V_TEXT,
+		"the repository whose issues to fetch, with their merged fixes "
+		"(or its URL, https://github.com/OWNER/REPO)"),
+	OPT_STRING(0, "label", struct fetch_opts, label, "L", OPT_V_TEXT,
+		   "only issues with label L (default bug; --label \"\" any)"),
+	OPT_STRING(0, "state", struct fetch_opts, state, "closed|open|all",
+		   OPT_V_WORDS, "closed (default), open or all"),
+	OPT_STRING(0, "since", struct fetch_opts, since, "DATE", OPT_V_TEXT,
+		   "only issues created on or after DATE: YYYY-MM-DD or an ISO "
+		   "8601 time (2024-01-31T12:00:00Z)"),
+	OPT_STRING(0, "until", struct fetch_opts, until, "DATE", OPT_V_TEXT,
+		   "only issues created on or before DATE (a YYYY-MM-DD date "
+		   "counts to the end of that day, UTC)"),
+	OPT_STRING(0, "limit", struct fetch_opts, limit, "N", OPT_V_TEXT,
+		   "stop after storing N issues"),
+	OPT_FLAG(0, "require-fix", struct fetch_opts, require_fix,
+		 "keep only issues with a merged fix"),
+	OPT_STRING(0, "issues", struct fetch_opts, issues, "FILE|LIST|-",
+		   OPT_V_FILE,
+		   "the issues and pull requests a list names, in any "
+		   "repositories: a FILE of issue URLs or owner/repo#N, one a "
+		   "line; the same as a comma-separated LIST; or - to read "
+		   "standard input"),
+	OPT_FLAG(0, "missing", struct fetch_opts, missing,
+		 "the items an import named but did not hold yet (`bugcoder "
+		 "items --missing` lists them)"),
+	OPT_STRING(0, "api-url", struct fetch_opts, api_url, "URL", OPT_V_TEXT,
+		   "another GitHub API (Enterprise, a mock); default "
+		   "$GITHUB_API_URL, else https://api.github.com"),
+	OPT_STRING(0, "token-file", struct fetch_opts, token_file, "F",
+		   OPT_V_FILE,
+		   "read the API token from the first line of F (default "
+		   "$GITHUB_TOKEN; without one the hourly limit is 60)"),
+	OPT_FLAG(0, "no-graphql", struct fetch_opts, no_graphql,
+		 "link issues to their fixes through REST timelines only"),
+	OPT_END()
+};
+
+const struct command fetch_command = {
+	"fetch", cmd_fetch,
+	"fetch closed bug issues and their fixes from GitHub",
+	"bugcoder fetch OWNER/REPO [--label L] [--state S] [--since DATE] "
+	"[--until DATE] [--limit N] [--require-fix] [--api-url URL] "
+	"[--token-file F] [--no-graphql]\n"
+	"       bugcoder fetch --issues FILE|LIST|- [--api-url URL] "
+	"[--token-file F] [--no-graphql]\n"
+	"       bugcoder fetch --missing [--api-url URL] [--token-file F] "
+	"[--no-graphql]",
+	fetch_opts, NULL, NULL,
+	"bugcoder fetch microsoft/DeepSpeed --since 2023-01-01 \\\n"
+	"           --until 2024-12-31 --limit 50 --require-fix "
+	"--token-file ~/.gh-token\n"
+	"       bugcoder fetch --issues "
+	"microsoft/DeepSpeed#4187,NVIDIA/Megatron-LM#412\n"
+	"       bugcoder fetch --missing"
+};
+
 CMD(fetch)
 {
-	static const char usage[] =
-		"bugcoder fetch OWNER/REPO [--label L] [--state S] [--since "
-		"DATE] [--until DATE] [--limit N] [--require-fix] [--api-url "
-		"URL] [--token-file F] [--no-graphql]\n"
-		"       bugcoder fetch --issues FILE|LIST|- [--api-url URL] "
-		"[--token-file F] [--no-graphql]\n"
-		"       bugcoder fetch --missing [--api-url URL] "
-		"[--token-file F] [--no-graphql]\n"
-		"\n"
-		"  OWNER/REPO       the repository whose issues to fetch, "
-		"with their merged\n"
-		"                   fixes (or its URL, "
-		"https://github.com/OWNER/REPO)\n"
-		"  --label L        only issues with label L (default bug; "
-		"--label \"\" any)\n"
-		"  --state S        closed (default), open or all\n"
-		"  --since DATE     only issues created on or after DATE: "
-		"YYYY-MM-DD or an\n"
-		"                   ISO 8601 time (2024-01-31T12:00:00Z)\n"
-		"  --until DATE     only issues created on or before DATE (a "
-		"YYYY-MM-DD\n"
-		"                   date counts to the end of that day, UTC)\n"
-		"  --limit N        stop after storing N issues\n"
-		"  --require-fix    keep only issues with a merged fix\n"
-		"  --issues FILE|LIST|-\n"
-		"                   the issues and pull requests a list "
-		"names, in any\n"
-		"                   repositories: a FILE of issue URLs or "
-		"owner/repo#N, one\n"
-		"                   a line; the same as a comma-separated "
-		"LIST; or - to\n"
-		"                   read standard input\n"
-		"  --missing        the items an import named but did not "
-		"hold yet\n"
-		"                   (`bugcoder items --missing` lists them)\n"
-		"  --api-url URL    another GitHub API (Enterprise, a mock); "
-		"default\n"
-		"                   $GITHUB_API_URL, else "
-		"https://api.github.com\n"
-		"  --token-file F   read the API token from the first line of "
-		"F (default\n"
-		"                   $GITHUB_TOKEN; without one the hourly "
-		"limit is 60)\n"
-		"  --no-graphql     link issues to their fixes through REST "
-		"timelines only\n"
-		"\n"
-		"  e.g. bugcoder fetch microsoft/DeepSpeed --since 2023-01-01 "
-		"\\\n"
-		"           --until 2024-12-31 --limit 50 --require-fix "
-		"--token-file ~/.gh-token\n"
-		"       bugcoder fetch --issues "
-		"microsoft/DeepSpeed#4187,NVIDIA/Megatron-LM#412\n"
-		"       bugcoder fetch --missing";
-	const char *label = "bug", *state = "closed", *since = NULL;
-	const char *until = NULL, *limit = NULL, *api_url = NULL;
-	const char *token_file = NULL, *issues = NULL;
-	int require_fix = 0, no_graphql = 0, missing = 0;
+	const char *usage = opt_usage(&fetch_command);
+	struct fetch_opts fo;
+	const char *label, *state, *since, *until, *limit, *api_url;
+	const char *token_file, *issues;
+	int require_fix, no_graphql, missing;
 	struct gh_ref *refs = NULL;
 	size_t nr_refs = 0;
 	char *repo_arg = NULL;
-	const struct cli_opt opts[] = {
-		{ "--issues", 1, &issues, NULL, NULL, NULL },
-		{ "--missing", 0, NULL, &missing, NULL, NULL },
-		{ "--label", 1, &label, NULL, NULL, NULL },
-		{ "--state", 1, &state, NULL, NULL, NULL },
-		{ "--since", 1, &since, NULL, NULL, NULL },
-		{ "--until", 1, &until, NULL, NULL, NULL },
-		{ "--limit", 1, &limit, NULL, NULL, NULL },
-		{ "--require-fix", 0, NULL, &require_fix, NULL, NULL },
-		{ "--api-url", 1, &api_url, NULL, NULL, NULL },
-		{ "--token-file", 1, &token_file, NULL, NULL, NULL },
-		{ "--no-graphql", 0, NULL, &no_graphql, NULL, NULL },
-		{ NULL, 0, NULL, NULL, NULL, NULL },
-	};
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
 	struct gh_fetch_opts o;
 	struct gh_stats stats;
@@ -387,11 +386,25 @@ CMD(fetch)
 	const char *env;
 	int npos, rc, ret;
 
-	rc = cli_parse(argc, argv, opts, pos, &npos, usage);
+	memset(&fo, 0, sizeof(fo));
+	fo.label = "bug";
+	fo.state = "closed";
+	rc = opt_parse(&fetch_command, argc, argv, &fo, pos, &npos);
 	if (rc) {
 		free(pos);
-		return rc > 0 ? 0 : 2;
+		return opt_parse_exit(rc);
 	}
+	label = fo.label;
+	state = fo.state;
+	since = fo.since;
+	until = fo.until;
+	limit = fo.limit;
+	api_url = fo.api_url;
+	token_file = fo.token_file;
+	issues = fo.issues;
+	require_fix = fo.require_fix;
+	no_graphql = fo.no_graphql;
+	missing = fo.missing;
 	memset(&o, 0, sizeof(o));
 	/* an issue or pull request URL names a list of one */
 	/* URLs name GitHub, or the API given */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "core/audit.h"
 #include "core/github.h"
 #include "core/buf.h"
@@ -120,52 +121,60 @@ static int list_missing(struct cli *c)
 	return 0;
 }
 
+struct items_opts {
+	const char *status, *round, *repo;
+	int missing;
+};
+
+static const struct option items_opts[] = {
+	OPT_STRING(0, "status", struct items_opts, status,
+		   "todo|partial|submitted", OPT_V_WORDS,
+		   "todo: nobody submitted it; partial: one member did; "
+		   "submitted: two or more did (an annotator: todo or "
+		   "submitted, by them)"),
+	OPT_STRING(0, "round", struct items_opts, round, "R", OPT_V_ROUND,
+		   "only the items of round R"),
+	OPT_STRING(0, "repo", struct items_opts, repo, "OWNER/REPO",
+		   OPT_V_TEXT, "only the items of one repository"),
+	OPT_FLAG(0, "missing", struct items_opts, missing,
+		 "instead, the items an import named whose content is still "
+		 "to fetch (`bugcoder fetch --missing`)"),
+	OPT_END()
+};
+
+const struct command items_command = {
+	"items", cmd_items, "list items",
+	"bugcoder items [--status todo|partial|submitted] [--round R] "
+	"[--repo OWNER/REPO] | --missing",
+	items_opts, NULL, NULL,
+	"bugcoder items --status todo --repo microsoft/DeepSpeed\n"
+	"       bugcoder items --round pilot\n"
+	"       bugcoder items --missing",
+	"Every item you may see, with its fixes, lines and files changed, "
+	"days\n"
+	"open, comments and how many members submitted it (for an "
+	"annotator:\n"
+	"whether they did)."
+};
+
 CMD(items)
 {
-	static const char usage[] =
-		"bugcoder items [--status todo|partial|submitted] [--round R] "
-		"[--repo OWNER/REPO] | --missing\n"
-		"\n"
-		"Every item you may see, with its fixes, lines and files "
-		"changed, days\n"
-		"open, comments and how many members submitted it (for an "
-		"annotator:\n"
-		"whether they did).\n"
-		"\n"
-		"  --status S       todo: nobody submitted it; partial: one "
-		"member did;\n"
-		"                   submitted: two or more did (an annotator: "
-		"todo or\n"
-		"                   submitted, by them)\n"
-		"  --round R        only the items of round R\n"
-		"  --repo OWNER/REPO\n"
-		"                   only the items of one repository\n"
-		"  --missing        instead, the items an import named whose "
-		"content is\n"
-		"                   still to fetch (`bugcoder fetch "
-		"--missing`)\n"
-		"\n"
-		"  e.g. bugcoder items --status todo --repo "
-		"microsoft/DeepSpeed\n"
-		"       bugcoder items --round pilot\n"
-		"       bugcoder items --missing";
-	const char *status = NULL, *round = NULL, *repo = NULL;
+	const char *usage = opt_usage(&items_command);
+	struct items_opts o = { NULL, NULL, NULL, 0 };
+	const char *status, *round, *repo;
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
-	int missing = 0;
-	const struct cli_opt opts[] = {
-		{ "--missing", 0, NULL, &missing, NULL, NULL },
-		{ "--status", 1, &status, NULL, NULL, NULL },
-		{ "--round", 1, &round, NULL, NULL, NULL },
-		{ "--repo", 1, &repo, NULL, NULL, NULL },
-		{ NULL, 0, NULL, NULL, NULL, NULL },
-	};
+	int missing;
 	struct item_filter filter = { PROGRESS_ANY, NULL, NULL };
 	int npos, rc, ret = 0, n = 0;
 
-	rc = cli_parse(argc, argv, opts, pos, &npos, usage);
+	rc = opt_parse(&items_command, argc, argv, &o, pos, &npos);
 	free(pos);
 	if (rc)
-		return rc > 0 ? 0 : 2;
+		return opt_parse_exit(rc);
+	status = o.status;
+	round = o.round;
+	repo = o.repo;
+	missing = o.missing;
 	if (npos)
 		return cli_usage_error(usage, "unexpected argument");
 	if (status) {
@@ -206,35 +215,116 @@ static void print_num(double v, const char *fmt)
 		printf(fmt, v);
 }
 
+static const struct option status_opts[] = { OPT_END() };
+
+const struct command status_command = {
+	"status", cmd_status,
+	"counts: items, labels, submissions, disagreements",
+	"bugcoder status",
+	status_opts, NULL, NULL,
+	"bugcoder status",
+	"The study's title, codebook version and your role; per repository "
+	"the\n"
+	"items, those fixed, their fixes, the share of fixes of at most 10\n"
+	"lines and the median days open, comments and lines changed; then\n"
+	"members, rounds, labels, submissions, proposals, resolutions and "
+	"how\n"
+	"many coded items agree (an annotator in a blind round sees only "
+	"their\n"
+	"own work).  No options."
+};
+
+/* status: the per repository table */
+static void print_status_repos(const struct study_status *ss)
+{
+	size_t i;
+
+	printf("%-28s %6s %6s %6s %8s %8s %8s %8s\n", "REPOSITORY", "ITEMS",
+	       "FIXED", "FIXES", "<=10 LOC", "DAYS~", "COMMTS~", "LINES~");
+	for (i = 0; i < ss->nr_repos; i++) {
+		const struct repo_status *r = &ss->repos[i];
+
+		if (!r->repo && !r->items)
+			break;
+		print_cell(r->repo ? r->repo : "all", 28);
+		printf(" %6ld %6ld %6ld", r->items, r->fixed, r->fixes);
+		if (r->with_size)
+			printf(" %7.0f%%", 100.0 * r->small / r->with_size);
+		else
+			printf(" %8s", "-");
+		print_num(r->median_days, " %8.1f");
+		print_num(r->median_comments, " %8.1f");
+		print_num(r->median_lines, " %8.1f");
+		printf("\n");
+	}
+}
+
+/* status: members, rounds, the write lock, labels, screening, agreement */
+static void print_status_work(struct cli *c, const struct study_status *ss)
+{
+	printf("\n%ld %s, %ld %s\n", ss->members,
+	       text_plural(ss->members, "member", "members"), ss->rounds,
+	       text_plural(ss->rounds, "round", "rounds"));
+	{
+		struct store_holder h;
+		struct buf b = BUF_INIT;
+
+		if (store_lock_holder(&c->st, &h) > 0) {
+			store_holder_describe(&h, &b);
+			printf("write lock: held by ");
+			cli_print_safe(stdout, b.ptr);
+			printf("\n");
+		}
+		buf_release(&b);
+	}
+	if (!ss->work_visible)
+		printf("labels and submissions: yours only (blind "
+		       "coding)\n");
+	else
+		printf("%ld %s, %ld %s, %ld open %s, %ld %s\n", ss->labels,
+		       text_plural(ss->labels, "label", "labels"),
+		       ss->submissions,
+		       text_plural(ss->submissions, "submission",
+				   "submissions"), ss->open_proposals,
+		       text_plural(ss->open_proposals, "proposal",
+				   "proposals"), ss->resolutions,
+		       text_plural(ss->resolutions, "resolution",
+				   "resolutions"));
+	printf("%ld %s without a fix, %ld with a partial diff\n",
+	       ss->no_fix, text_plural(ss->no_fix, "item", "items"),
+	       ss->partial_diff);
+	if (ss->screen_rounds)
+		printf("screening: %ld item%s in %ld screening round%s, %ld "
+		       "decided (%ld included, %ld excluded), %ld not yet\n",
+		       ss->screened, ss->screened == 1 ? "" : "s",
+		       ss->screen_rounds, ss->screen_rounds == 1 ? "" : "s",
+		       ss->included + ss->excluded, ss->included, ss->excluded,
+		       ss->undecided);
+	if (ss->scope)
+		cli_print_safe(stdout, ss->scope);
+	if (ss->agreement_visible) {
+		printf("%ld %s coded by all their annotators: %ld agreed, "
+		       "%ld resolved, %ld with disagreements left", ss->ready,
+		       text_plural(ss->ready, "item", "items"), ss->agreed,
+		       ss->resolved, ss->disagreeing);
+		if (ss->recoding)
+			printf(", %ld waiting for recoding", ss->recoding);
+		printf("; %ld flagged for discussion\n", ss->discuss);
+	}
+}
+
 CMD(status)
 {
-	static const char usage[] =
-		"bugcoder status\n"
-		"\n"
-		"The study's title, codebook version and your role; per "
-		"repository the\n"
-		"items, those fixed, their fixes, the share of fixes of at "
-		"most 10\n"
-		"lines and the median days open, comments and lines changed; "
-		"then\n"
-		"members, rounds, labels, submissions, proposals, resolutions "
-		"and how\n"
-		"many coded items agree (an annotator in a blind round sees "
-		"only their\n"
-		"own work).  No options.\n"
-		"\n"
-		"  e.g. bugcoder status";
+	const char *usage = opt_usage(&status_command);
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
-	const struct cli_opt opts[] = { { NULL, 0, NULL, NULL, NULL, NULL } };
 	struct study_status ss = STUDY_STATUS_INIT;
 	struct audit_check chk;
 	int npos, rc, ret;
-	size_t i;
 
-	rc = cli_parse(argc, argv, opts, pos, &npos, usage);
+	rc = opt_parse(&status_command, argc, argv, NULL, pos, &npos);
 	free(pos);
 	if (rc)
-		return rc > 0 ? 0 : 2;
+		return opt_parse_exit(rc);
 	if (npos)
 		return cli_usage_error(usage, "status takes no arguments");
 	if ((ret = cli_open(c, CLI_MEMBER)))
@@ -265,73 +355,8 @@ CMD(status)
 	       c->actor.role == ROLE_NONE ? "not a member" :
 	       role_name(c->actor.role));
 
-	printf("%-28s %6s %6s %6s %8s %8s %8s %8s\n", "REPOSITORY", "ITEMS",
-	       "FIXED", "FIXES", "<=10 LOC", "DAYS~", "COMMTS~", "LINES~");
-	for (i = 0; i < ss.nr_repos; i++) {
-		const struct repo_status *r = &ss.repos[i];
-
-		if (!r->repo && !r->items)
-			break;
-		print_cell(r->repo ? r->repo : "all", 28);
-		printf(" %6ld %6ld %6ld", r->items, r->fixed, r->fixes);
-		if (r->with_size)
-			printf(" %7.0f%%", 100.0 * r->small / r->with_size);
-		else
-			printf(" %8s", "-");
-		print_num(r->median_days, " %8.1f");
-		print_num(r->median_comments, " %8.1f");
-		print_num(r->median_lines, " %8.1f");
-		printf("\n");
-	}
-	printf("\n%ld %s, %ld %s\n", ss.members,
-	       text_plural(ss.members, "member", "members"), ss.rounds,
-	       text_plural(ss.rounds, "round", "rounds"));
-	{
-		struct store_holder h;
-		struct buf b = BUF_INIT;
-
-		if (store_lock_holder(&c->st, &h) > 0) {
-			store_holder_describe(&h, &b);
-			printf("write lock: held by ");
-			cli_print_safe(stdout, b.ptr);
-			printf("\n");
-		}
-		buf_release(&b);
-	}
-	if (!ss.work_visible)
-		printf("labels and submissions: yours only (blind "
-		       "coding)\n");
-	else
-		printf("%ld %s, %ld %s, %ld open %s, %ld %s\n", ss.labels,
-		       text_plural(ss.labels, "label", "labels"),
-		       ss.submissions,
-		       text_plural(ss.submissions, "submission",
-				   "submissions"), ss.open_proposals,
-		       text_plural(ss.open_proposals, "proposal",
-				   "proposals"), ss.resolutions,
-		       text_plural(ss.resolutions, "resolution",
-				   "resolutions"));
-	printf("%ld %s without a fix, %ld with a partial diff\n",
-	       ss.no_fix, text_plural(ss.no_fix, "item", "items"),
-	       ss.partial_diff);
-	if (ss.screen_rounds)
-		printf("screening: %ld item%s in %ld screening round%s, %ld "
-		       "decided (%ld included, %ld excluded), %ld not yet\n",
-		       ss.screened, ss.screened == 1 ? "" : "s",
-		       ss.screen_rounds, ss.screen_rounds == 1 ? "" : "s",
-		       ss.included + ss.excluded, ss.included, ss.excluded,
-		       ss.undecided);
-	if (ss.scope)
-		cli_print_safe(stdout, ss.scope);
-	if (ss.agreement_visible) {
-		printf("%ld %s coded by all their annotators: %ld agreed, "
-		       "%ld resolved, %ld with disagreements left", ss.ready,
-		       text_plural(ss.ready, "item", "items"), ss.agreed,
-		       ss.resolved, ss.disagreeing);
-		if (ss.recoding)
-			printf(", %ld waiting for recoding", ss.recoding);
-		printf("; %ld flagged for discussion\n", ss.discuss);
-	}
+	print_status_repos(&ss);
+	print_status_work(c, &ss);
 	study_status_release(&ss);
 	return 0;
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "core/buf.h"
 #include "core/item.h"
 #include "core/limits.h"
@@ -96,44 +97,48 @@ static long long wall_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+struct machine_code_opts {
+	const char *command, *round, *items, *limit, *timeout, *model, *note;
+};
+
+static const struct option machine_code_opts[] = {
+	OPT_ARG("NAME", NULL, OPT_V_MEMBER, "a member with role machine"),
+	OPT_STRING(0, "command", struct machine_code_opts, command, "CMD",
+		   OPT_V_TEXT,
+		   "run through /bin/sh -c once per item: one JSON document on "
+		   "its stdin, one JSON answer on its stdout (see README)"),
+	OPT_STRING(0, "round", struct machine_code_opts, round, "R",
+		   OPT_V_ROUND, "only the items of round R"),
+	OPT_STRING(0, "items", struct machine_code_opts, items, "SPEC",
+		   OPT_V_ITEMS, "only these items (comma-separated names)"),
+	OPT_STRING(0, "limit", struct machine_code_opts, limit, "N",
+		   OPT_V_TEXT, "code at most N items"),
+	OPT_STRING(0, "timeout", struct machine_code_opts, timeout, "S",
+		   OPT_V_TEXT, "seconds an answer may take (default 120)"),
+	OPT_STRING(0, "model", struct machine_code_opts, model, "TEXT",
+		   OPT_V_TEXT, "the model and version, kept with each answer"),
+	OPT_STRING(0, "note", struct machine_code_opts, note, "TEXT",
+		   OPT_V_TEXT,
+		   "e.g. the prompt's version, kept with each answer (at most "
+		   "64 KiB, as an answer's rationale)"),
+	OPT_END()
+};
+
+const struct command machine_code_command = {
+	"machine-code", cmd_machine_code,
+	"let a machine coder (a command) code its items",
+	"bugcoder machine-code NAME --command CMD [--round R] [--items SPEC]\n"
+	"       [--limit N] [--timeout S] [--model TEXT] [--note TEXT]",
+	machine_code_opts, NULL, NULL,
+	"bugcoder machine-code gpt --command ./ask-model.sh --round r1"
+};
+
 CMD(machine_code)
 {
-	static const char usage[] =
-		"bugcoder machine-code NAME --command CMD [--round R] "
-		"[--items SPEC]\n"
-		"       [--limit N] [--timeout S] [--model TEXT] "
-		"[--note TEXT]\n"
-		"\n"
-		"  NAME            a member with role machine\n"
-		"  --command CMD   run through /bin/sh -c once per item: one "
-		"JSON document\n"
-		"                  on its stdin, one JSON answer on its stdout "
-		"(see README)\n"
-		"  --round R       only the items of round R\n"
-		"  --items SPEC    only these items (comma-separated names)\n"
-		"  --limit N       code at most N items\n"
-		"  --timeout S     seconds an answer may take (default 120)\n"
-		"  --model TEXT    the model and version, kept with each "
-		"answer\n"
-		"  --note TEXT     e.g. the prompt's version, kept with each "
-		"answer\n"
-		"                  (at most 64 KiB, as an answer's rationale)\n"
-		"\n"
-		"  e.g. bugcoder machine-code gpt --command ./ask-model.sh "
-		"--round r1";
-	const char *command = NULL, *round = NULL, *items = NULL;
-	const char *limit_s = NULL, *timeout_s = NULL, *model = NULL;
-	const char *note = NULL;
-	const struct cli_opt opts[] = {
-		{ "--command", 1, &command, NULL, NULL, NULL },
-		{ "--round", 1, &round, NULL, NULL, NULL },
-		{ "--items", 1, &items, NULL, NULL, NULL },
-		{ "--limit", 1, &limit_s, NULL, NULL, NULL },
-		{ "--timeout", 1, &timeout_s, NULL, NULL, NULL },
-		{ "--model", 1, &model, NULL, NULL, NULL },
-		{ "--note", 1, &note, NULL, NULL, NULL },
-		{ NULL, 0, NULL, NULL, NULL, NULL },
-	};
+	const char *usage = opt_usage(&machine_code_command);
+	struct machine_code_opts o;
+	const char *command, *round, *items;
+	const char *limit_s, *timeout_s, *model, *note;
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
 	struct codebook cb = CODEBOOK_INIT;
 	struct round_info ri;
@@ -146,11 +151,19 @@ CMD(machine_code)
 	enum role role;
 
 	memset(&ri, 0, sizeof(ri));
-	rc = cli_parse(argc, argv, opts, pos, &npos, usage);
+	memset(&o, 0, sizeof(o));
+	rc = opt_parse(&machine_code_command, argc, argv, &o, pos, &npos);
 	if (rc) {
 		free(pos);
-		return rc > 0 ? 0 : 2;
+		return opt_parse_exit(rc);
 	}
+	command = o.command;
+	round = o.round;
+	items = o.items;
+	limit_s = o.limit;
+	timeout_s = o.timeout;
+	model = o.model;
+	note = o.note;
 	if (npos != 1 || !command || !*command) {
 		ret = cli_usage_error(usage, "machine-code needs NAME and "
 				      "--command CMD");

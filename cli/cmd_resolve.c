@@ -6,67 +6,68 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "core/adjudicate.h"
 #include "core/buf.h"
 #include "core/item.h"
 
+struct resolve_opts {
+	const char *rationale, *cause;
+};
+
+static const struct option resolve_opts[] = {
+	OPT_ARG("ITEM", NULL, OPT_V_ITEM,
+		"owner/repo#N or its URL; repo#N or N when only one item has "
+		"that name"),
+	OPT_ARG("DIM=CODE[,CODE]", NULL, OPT_V_DIM_CODE,
+		"the final code(s) of dimension DIM; several, comma-separated, "
+		"for a `select: many` dimension; inclusion=CODE decides a "
+		"screened item: include, or a reason of its screening round "
+		"to leave it out (e.g. inclusion=no_merged_fix)"),
+	OPT_STRING(0, "rationale", struct resolve_opts, rationale, "TEXT",
+		   OPT_V_TEXT,
+		   "why (required; kept with the resolution and exported; at "
+		   "most 64 KiB)"),
+	OPT_STRING(0, "cause", struct resolve_opts, cause,
+		   "guideline_gap|slip|ambiguous|code_missing", OPT_V_WORDS,
+		   "why the coders differed: guideline_gap (the codebook's "
+		   "definitions did not decide it), slip (a coder's mistake), "
+		   "ambiguous (the report allows both), or code_missing (no "
+		   "code fits)"),
+	OPT_END()
+};
+
+const struct command resolve_command = {
+	"resolve", cmd_resolve, "resolve a disagreement without the screen",
+	"bugcoder resolve ITEM DIM=CODE[,CODE] ... --rationale TEXT "
+	"[--cause guideline_gap|slip|ambiguous|code_missing]",
+	resolve_opts, NULL, NULL,
+	"bugcoder resolve DeepSpeed#4187 root_cause=concurrency \\\n"
+	"           --rationale \"stream sync\"\n"
+	"       bugcoder resolve microsoft/DeepSpeed#3468 symptom=crash "
+	"stage=memory \\\n"
+	"           --rationale \"the OOM is the symptom\" --cause slip",
+	"Settle an item's disagreement without the screen (the owner and\n"
+	"adjudicators), once all its annotators submitted it; all the\n"
+	"dimensions given are saved together, or none."
+};
+
 CMD(resolve)
 {
-	static const char usage[] =
-		"bugcoder resolve ITEM DIM=CODE[,CODE] ... --rationale TEXT "
-		"[--cause guideline_gap|slip|ambiguous|code_missing]\n"
-		"\n"
-		"Settle an item's disagreement without the screen (the owner "
-		"and\n"
-		"adjudicators), once all its annotators submitted it; all "
-		"the\n"
-		"dimensions given are saved together, or none.\n"
-		"\n"
-		"  ITEM              owner/repo#N or its URL; repo#N or N "
-		"when only one\n"
-		"                    item has that name\n"
-		"  DIM=CODE[,CODE]   the final code(s) of dimension DIM; "
-		"several, comma-\n"
-		"                    separated, for a `select: many` "
-		"dimension;\n"
-		"                    inclusion=CODE decides a screened item: "
-		"include, or\n"
-		"                    a reason of its screening round to leave "
-		"it out\n"
-		"                    (e.g. inclusion=no_merged_fix)\n"
-		"  --rationale TEXT  why (required; kept with the resolution "
-		"and exported;\n"
-		"                    at most 64 KiB)\n"
-		"  --cause C         why the coders differed: guideline_gap "
-		"(the codebook's\n"
-		"                    definitions did not decide it), slip (a "
-		"coder's\n"
-		"                    mistake), ambiguous (the report allows "
-		"both), or\n"
-		"                    code_missing (no code fits)\n"
-		"\n"
-		"  e.g. bugcoder resolve DeepSpeed#4187 "
-		"root_cause=concurrency \\\n"
-		"           --rationale \"stream sync\"\n"
-		"       bugcoder resolve microsoft/DeepSpeed#3468 "
-		"symptom=crash stage=memory \\\n"
-		"           --rationale \"the OOM is the symptom\" --cause "
-		"slip";
-	const char *rationale = NULL, *cause = NULL;
+	const char *usage = opt_usage(&resolve_command);
+	struct resolve_opts o = { NULL, NULL };
+	const char *rationale, *cause;
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
-	const struct cli_opt opts[] = {
-		{ "--rationale", 1, &rationale, NULL, NULL, NULL },
-		{ "--cause", 1, &cause, NULL, NULL, NULL },
-		{ NULL, 0, NULL, NULL, NULL, NULL },
-	};
 	struct codebook cb = CODEBOOK_INIT;
 	long long id;
 	int npos, rc, ret = 0, i;
 
-	rc = cli_parse(argc, argv, opts, pos, &npos, usage);
+	rc = opt_parse(&resolve_command, argc, argv, &o, pos, &npos);
+	rationale = o.rationale;
+	cause = o.cause;
 	if (rc) {
 		free(pos);
-		return rc > 0 ? 0 : 2;
+		return opt_parse_exit(rc);
 	}
 	if (npos < 2 || !rationale) {
 		free(pos);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "core/buf.h"
 #include "core/evidence.h"
 #include "core/item.h"
@@ -81,303 +82,342 @@ static void print_left(const struct round_info *r)
 		       r->left_excluded, r->left_excluded == 1 ? "" : "s");
 }
 
+struct round_opts {
+	const char *items, *sample, *seed, *stratify, *annotators;
+	const char *after, *min_kappa, *gate, *reasons;
+	int force, screen;
+};
+
+static const char *const round_subs[] = {
+	"create", "list", "close", "reopen", NULL
+};
+
+static const struct option round_opts[] = {
+	OPT_ARG("NAME", "close", OPT_V_ROUND, NULL),
+	OPT_ARG("NAME", "reopen", OPT_V_ROUND, NULL),
+	OPT_STRING(0, "items", struct round_opts, items, "SPEC", OPT_V_TEXT,
+		   "all (every item free for the round), repo:OWNER/REPO, a "
+		   "list (microsoft/DeepSpeed#4187,ColossalAI#2387), @FILE "
+		   "(one item name a line), or unfinished:ROUND (the items a "
+		   "closed round left unfinished: they move)"),
+	OPT_STRING(0, "sample", struct round_opts, sample, "N|P%",
+		   OPT_V_TEXT,
+		   "draw N items or P% of the free ones (needs --seed S); "
+		   "free: fetched, in no coding round and, once the study "
+		   "screens, screened in"),
+	OPT_STRING(0, "seed", struct round_opts, seed, "S", OPT_V_TEXT,
+		   "the sample's random seed (a whole number): the same seed "
+		   "draws the same items"),
+	OPT_FLAG(0, "screen", struct round_opts, screen,
+		 "a screening round: each item is answered on inclusion, "
+		 "include or a reason to leave it out"),
+	OPT_STRING(0, "reasons", struct round_opts, reasons, "R1,R2",
+		   OPT_V_TEXT,
+		   "the reasons (default not_a_bug,no_merged_fix,duplicate,"
+		   "out_of_scope)"),
+	OPT_STRING(0, "stratify", struct round_opts, stratify, "repo",
+		   OPT_V_WORDS, "draw from each repository in proportion"),
+	OPT_STRING(0, "annotators", struct round_opts, annotators, "A,B",
+		   OPT_V_MEMBERS, "who codes the round's items"),
+	OPT_STRING(0, "after", struct round_opts, after, "ROUND", OPT_V_ROUND,
+		   "with --min-kappa K, a calibration gate: the round is "
+		   "created only once ROUND is closed with kappa >= K on every "
+		   "required dimension; --force creates it anyway, audited"),
+	OPT_STRING(0, "min-kappa", struct round_opts, min_kappa, "K",
+		   OPT_V_TEXT, "the gate's kappa, from -1 to 1"),
+	OPT_STRING(0, "gate", struct round_opts, gate, "value|lower",
+		   OPT_V_WORDS,
+		   "value (the default): kappa itself passes the gate; lower: "
+		   "the 95% interval's lower bound"),
+	OPT_FLAG(0, "force", struct round_opts, force,
+		 "also: close a round with items not yet submitted by every "
+		 "annotator; reopen a round with adjudicated items"),
+	OPT_END()
+};
+
+const struct command round_command = {
+	"round", cmd_round, "create, list or close coding rounds",
+	"bugcoder round create NAME (--items SPEC | --sample N|P% "
+	"--seed S [--stratify repo]) --annotators A,B\n"
+	"                      [--after ROUND --min-kappa K "
+	"[--gate value|lower] [--force]]\n"
+	"                      [--screen [--reasons R1,R2,...]]\n"
+	"       bugcoder round list | close NAME [--force] | reopen NAME "
+	"[--force]",
+	round_opts, round_subs, NULL,
+	"bugcoder round create pilot --sample 40% --seed 7 "
+	"--stratify repo \\\n"
+	"           --annotators alice,bob\n"
+	"       bugcoder round create r2 --items unfinished:pilot "
+	"--annotators alice,bob\n"
+	"       bugcoder round create screening --screen --items all "
+	"--annotators alice,bob"
+};
+
+/* round create's options checked and put into `spec` (its names borrow
+ * the options); 0, or the exit code after a usage error. */
+static int round_spec_from(const struct round_opts *o, int npos,
+			   struct round_spec *spec)
+{
+	const char *usage = opt_usage(&round_command);
+	char *end;
+
+	if (!o->after != !o->min_kappa ||
+	    ((o->gate || o->force) && !o->after))
+		return cli_usage_error(usage, "a gate needs both --after "
+				       "ROUND and --min-kappa K");
+	if (o->gate && strcmp(o->gate, "lower") && strcmp(o->gate, "value"))
+		return cli_usage_error(usage, "--gate %s: value or lower",
+				       o->gate);
+	if (o->min_kappa) {
+		errno = 0;
+		spec->gate_min_kappa = strtod(o->min_kappa, &end);
+		if (!*o->min_kappa || *end || errno ||
+		    !(spec->gate_min_kappa >= -1 &&
+		      spec->gate_min_kappa <= 1))
+			return cli_usage_error(usage, "--min-kappa %s: a "
+					       "number from -1 to 1",
+					       o->min_kappa);
+		spec->gate_after = o->after;
+		spec->gate_on_lower = o->gate && !strcmp(o->gate, "lower");
+	}
+	if (npos != 2)
+		return cli_usage_error(usage, "round create needs NAME");
+	if (!o->annotators)
+		return cli_usage_error(usage, "round create needs "
+				       "--annotators A,B");
+	if (!o->items == !o->sample)
+		return cli_usage_error(usage, "give either --items or "
+				       "--sample");
+	if (o->seed) {
+		errno = 0;
+		spec->seed = strtoull(o->seed, &end, 10);
+		if (!*o->seed || *end || errno || *o->seed == '-')
+			return cli_usage_error(usage, "--seed %s: expected a "
+					       "whole number", o->seed);
+		spec->has_seed = 1;
+	}
+	spec->items = o->items;
+	spec->sample = o->sample;
+	spec->stratify = o->stratify;
+	spec->screen = o->screen;
+	spec->reasons = o->reasons;
+	return 0;
+}
+
+/* The calibration gate of round `name` (spec->gate_after): checked, and
+ * described into `detail` (spec->gate_detail points there).  0, or -1
+ * with c->err filled (a closed gate without --force too). */
+static int round_gate(struct cli *c, const char *name, int force,
+		      struct round_spec *spec, struct buf *detail)
+{
+	struct gate_check gc = GATE_CHECK_INIT;
+	struct codebook cb = CODEBOOK_INIT;
+	int rc = 0;
+
+	/* the owner only, as round create itself */
+	if (actor_require(&c->actor, ROLES(ROLE_OWNER), "round create",
+			  &c->err) < 0 ||
+	    study_codebook(&c->st, &cb, NULL, &c->err) < 0 ||
+	    gate_check(&c->st, &c->actor, &cb, spec->gate_after,
+		       spec->gate_min_kappa, spec->gate_on_lower, &gc,
+		       &c->err) < 0) {
+		rc = -1;
+	} else {
+		gate_describe(&gc, detail);
+		spec->gate_detail = detail->ptr;
+		if (!gc.pass && !force) {
+			err_set(&c->err, ERR_INPUT, "round %s waits for its "
+				"gate: %s (--force overrides)", name,
+				detail->ptr);
+			rc = -1;
+		}
+		spec->gate_forced = !gc.pass;
+	}
+	gate_release(&gc);
+	codebook_release(&cb);
+	return rc;
+}
+
+static int round_create_cmd(struct cli *c, const struct round_opts *o,
+			    const char **pos, int npos)
+{
+	struct round_spec spec;
+	struct round_info r;
+	struct buf detail = BUF_INIT;
+	char *copy = NULL;
+	int rc = 0, ret;
+
+	memset(&spec, 0, sizeof(spec));
+	if ((ret = round_spec_from(o, npos, &spec)))
+		return ret;
+	spec.annotators = cli_split_commas(o->annotators,
+					   &spec.nr_annotators, &copy);
+	if ((ret = cli_open(c, CLI_MEMBER)))
+		goto out;
+	if (spec.gate_after)
+		rc = round_gate(c, pos[1], o->force, &spec, &detail);
+	spec.name = pos[1];
+	if (!rc)
+		rc = round_create(&c->st, &c->actor, &spec, &r, &c->err);
+	if (rc < 0) {
+		ret = c->err.code == ERR_USAGE ?
+		      cli_usage_error(opt_usage(&round_command), "%s",
+				      c->err.msg) :
+		      cli_fail(c);
+		goto out;
+	}
+	if (spec.gate_after)
+		printf("gate %s: %s\n", spec.gate_forced ? "forced" :
+		       "passed", detail.ptr);
+	printf("created %sround ", r.screen ? "screening " : "");
+	print_round(c, &r);
+	print_left(&r);
+	round_info_release(&r);
+out:
+	free((void *)spec.annotators);
+	free(copy);
+	buf_release(&detail);
+	return ret;
+}
+
+static int round_list_cmd(struct cli *c)
+{
+	struct round_info *v;
+	size_t n, i;
+	int ret;
+
+	if ((ret = cli_open(c, CLI_MEMBER)))
+		return ret;
+	if (round_list_for(&c->st, &c->actor, &v, &n, &c->err) < 0) {
+		ret = cli_fail(c);
+		return ret;
+	}
+	if (!n)
+		printf("no rounds: open coding, every item goes to "
+		       "every annotator\n");
+	for (i = 0; i < n; i++)
+		print_round(c, &v[i]);
+	round_list_free(v, n);
+	return 0;
+}
+
+static int round_close_cmd(struct cli *c, const char **pos, int npos,
+			   int force)
+{
+	const char *usage = opt_usage(&round_command);
+	struct round_info r;
+	size_t decided = 0;
+	int rc, ret;
+
+	if (npos != 2) {
+		ret = cli_usage_error(usage, "round close needs NAME");
+		return ret;
+	}
+	if ((ret = cli_open(c, CLI_MEMBER)))
+		return ret;
+	rc = round_close_decided(&c->st, &c->actor, pos[1],
+				 force ? ROUND_FORCE : 0, &decided,
+				 &c->err);
+	if (rc < 0) {
+		ret = cli_fail(c);
+		return ret;
+	}
+	if (rc > 0) {
+		printf("round %s is closed already: nothing to do\n",
+		       pos[1]);
+		return ret;
+	}
+	if (round_get(&c->st, pos[1], &r, &c->err) < 0) {
+		ret = cli_fail(c);
+		return ret;
+	}
+	if (r.screen)
+		printf("closed screening round %s: answers are frozen "
+		       "and visible to its screeners; %zu item%s "
+		       "decided where the screeners agree (the others "
+		       "go to the adjudicator: bugcoder disagreements "
+		       "--round %s)\n", pos[1], decided,
+		       decided == 1 ? "" : "s", pos[1]);
+	else
+		printf("closed round %s: labels are frozen and visible "
+		       "to its annotators\n", pos[1]);
+	round_info_release(&r);
+	return 0;
+}
+
+static int round_reopen_cmd(struct cli *c, const char **pos, int npos,
+			    int force)
+{
+	const char *usage = opt_usage(&round_command);
+	int rc, ret;
+
+	if (npos != 2) {
+		ret = cli_usage_error(usage, "round reopen needs NAME");
+		return ret;
+	}
+	if ((ret = cli_open(c, CLI_MEMBER)))
+		return ret;
+	rc = round_reopen(&c->st, &c->actor, pos[1],
+			  force ? ROUND_FORCE : 0, &c->err);
+	if (rc < 0) {
+		ret = cli_fail(c);
+		return ret;
+	}
+	if (rc > 0)
+		printf("round %s is open already: nothing to do\n",
+		       pos[1]);
+	else
+		printf("reopened round %s: its annotators may label its "
+		       "items again (they may have seen each other's "
+		       "labels while it was closed)\n", pos[1]);
+	return 0;
+}
+
 CMD(round)
 {
-	static const char usage[] =
-		"bugcoder round create NAME (--items SPEC | --sample N|P% "
-		"--seed S [--stratify repo]) --annotators A,B\n"
-		"                      [--after ROUND --min-kappa K "
-		"[--gate value|lower] [--force]]\n"
-		"                      [--screen [--reasons R1,R2,...]]\n"
-		"       bugcoder round list | close NAME [--force] | reopen NAME "
-		"[--force]\n"
-		"\n"
-		"  --items SPEC      all (every item free for the round), "
-		"repo:OWNER/REPO,\n"
-		"                    a list (microsoft/DeepSpeed#4187,"
-		"ColossalAI#2387),\n"
-		"                    @FILE (one item name a line), or "
-		"unfinished:ROUND\n"
-		"                    (the items a closed round left "
-		"unfinished: they move)\n"
-		"  --sample N|P%     draw N items or P% of the free ones "
-		"(needs --seed S);\n"
-		"                    free: fetched, in no coding round and, "
-		"once the study\n"
-		"                    screens, screened in\n"
-		"  --screen          a screening round: each item is answered "
-		"on inclusion,\n"
-		"                    include or a reason to leave it out\n"
-		"  --reasons R1,R2   the reasons (default not_a_bug,"
-		"no_merged_fix,\n"
-		"                    duplicate,out_of_scope)\n"
-		"  --stratify repo   draw from each repository in proportion\n"
-		"  --annotators A,B  who codes the round's items\n"
-		"  --after ROUND --min-kappa K\n"
-		"                    a calibration gate: the round is created "
-		"only once\n"
-		"                    ROUND is closed with kappa >= K on every "
-		"required\n"
-		"                    dimension (--gate lower: the 95% "
-		"interval's lower\n"
-		"                    bound); --force creates it anyway, "
-		"audited\n"
-		"  --force           also: close a round with items not yet "
-		"submitted by\n"
-		"                    every annotator; reopen a round with "
-		"adjudicated items\n"
-		"\n"
-		"  e.g. bugcoder round create pilot --sample 40% --seed 7 "
-		"--stratify repo \\\n"
-		"           --annotators alice,bob\n"
-		"       bugcoder round create r2 --items unfinished:pilot "
-		"--annotators alice,bob\n"
-		"       bugcoder round create screening --screen --items all "
-		"--annotators alice,bob";
-	const char *items = NULL, *sample = NULL, *seed = NULL;
-	const char *stratify = NULL, *annotators = NULL;
-	const char *after = NULL, *min_kappa = NULL, *gate = NULL;
-	const char *reasons = NULL;
-	int force = 0, screen = 0;
+	const char *usage = opt_usage(&round_command);
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
-	const struct cli_opt opts[] = {
-		{ "--items", 1, &items, NULL, NULL, NULL },
-		{ "--sample", 1, &sample, NULL, NULL, NULL },
-		{ "--seed", 1, &seed, NULL, NULL, NULL },
-		{ "--stratify", 1, &stratify, NULL, NULL, NULL },
-		{ "--annotators", 1, &annotators, NULL, NULL, NULL },
-		{ "--after", 1, &after, NULL, NULL, NULL },
-		{ "--min-kappa", 1, &min_kappa, NULL, NULL, NULL },
-		{ "--gate", 1, &gate, NULL, NULL, NULL },
-		{ "--force", 0, NULL, &force, NULL, NULL },
-		{ "--screen", 0, NULL, &screen, NULL, NULL },
-		{ "--reasons", 1, &reasons, NULL, NULL, NULL },
-		{ NULL, 0, NULL, NULL, NULL, NULL },
-	};
+	struct round_opts o;
 	int npos, rc, ret = 0;
 
-	rc = cli_parse(argc, argv, opts, pos, &npos, usage);
+	memset(&o, 0, sizeof(o));
+	rc = opt_parse(&round_command, argc, argv, &o, pos, &npos);
 	if (rc) {
 		free(pos);
-		return rc > 0 ? 0 : 2;
+		return opt_parse_exit(rc);
 	}
 	if (!npos) {
 		ret = cli_usage_error(usage, "round: create, list, close or "
 				      "reopen?");
 		goto out;
 	}
-	if ((screen || reasons) && strcmp(pos[0], "create")) {
+	if ((o.screen || o.reasons) && strcmp(pos[0], "create")) {
 		ret = cli_usage_error(usage, "--screen and --reasons go with "
 				      "round create");
 		goto out;
 	}
-	if (reasons && !screen) {
+	if (o.reasons && !o.screen) {
 		ret = cli_usage_error(usage, "--reasons goes with --screen");
 		goto out;
 	}
-	if (force && strcmp(pos[0], "close") && strcmp(pos[0], "reopen") &&
-	    !(!strcmp(pos[0], "create") && after)) {
+	if (o.force && strcmp(pos[0], "close") && strcmp(pos[0], "reopen") &&
+	    !(!strcmp(pos[0], "create") && o.after)) {
 		ret = cli_usage_error(usage, "--force goes with round close, "
 				      "round reopen or a gate (--after)");
 		goto out;
 	}
-	if (!strcmp(pos[0], "create")) {
-		struct round_spec spec;
-		struct round_info r;
-		struct gate_check gc = GATE_CHECK_INIT;
-		struct buf detail = BUF_INIT;
-		struct codebook cb = CODEBOOK_INIT;
-		char *copy = NULL;
-
-		memset(&spec, 0, sizeof(spec));
-		if (!after != !min_kappa || ((gate || force) && !after)) {
-			ret = cli_usage_error(usage, "a gate needs both --after "
-					      "ROUND and --min-kappa K");
-			goto out;
-		}
-		if (gate && strcmp(gate, "lower") && strcmp(gate, "value")) {
-			ret = cli_usage_error(usage, "--gate %s: value or "
-					      "lower", gate);
-			goto out;
-		}
-		if (min_kappa) {
-			char *end;
-
-			errno = 0;
-			spec.gate_min_kappa = strtod(min_kappa, &end);
-			if (!*min_kappa || *end || errno ||
-			    !(spec.gate_min_kappa >= -1 &&
-			      spec.gate_min_kappa <= 1)) {
-				ret = cli_usage_error(usage, "--min-kappa %s: "
-						      "a number from -1 to 1",
-						      min_kappa);
-				goto out;
-			}
-			spec.gate_after = after;
-			spec.gate_on_lower = gate && !strcmp(gate, "lower");
-		}
-		if (npos != 2) {
-			ret = cli_usage_error(usage, "round create needs NAME");
-			goto out;
-		}
-		if (!annotators) {
-			ret = cli_usage_error(usage, "round create needs "
-					      "--annotators A,B");
-			goto out;
-		}
-		if (!items == !sample) {
-			ret = cli_usage_error(usage, "give either --items or "
-					      "--sample");
-			goto out;
-		}
-		if (seed) {
-			char *end;
-
-			errno = 0;
-			spec.seed = strtoull(seed, &end, 10);
-			if (!*seed || *end || errno || *seed == '-') {
-				ret = cli_usage_error(usage, "--seed %s: "
-						      "expected a whole number",
-						      seed);
-				goto out;
-			}
-			spec.has_seed = 1;
-		}
-		spec.items = items;
-		spec.sample = sample;
-		spec.stratify = stratify;
-		spec.screen = screen;
-		spec.reasons = reasons;
-		spec.annotators = cli_split_commas(annotators,
-					       &spec.nr_annotators, &copy);
-		if ((ret = cli_open(c, CLI_MEMBER))) {
-			free((void *)spec.annotators);
-			free(copy);
-			goto out;
-		}
-		rc = 0;
-		if (spec.gate_after) {
-			/* the owner only, as round create itself */
-			if (actor_require(&c->actor, ROLES(ROLE_OWNER),
-					  "round create", &c->err) < 0 ||
-			    study_codebook(&c->st, &cb, NULL, &c->err) < 0 ||
-			    gate_check(&c->st, &c->actor, &cb, after,
-				       spec.gate_min_kappa,
-				       spec.gate_on_lower, &gc, &c->err) < 0) {
-				rc = -1;
-			} else {
-				gate_describe(&gc, &detail);
-				spec.gate_detail = detail.ptr;
-				if (!gc.pass && !force) {
-					err_set(&c->err, ERR_INPUT, "round %s "
-						"waits for its gate: %s "
-						"(--force overrides)",
-						spec.name ? spec.name : pos[1],
-						detail.ptr);
-					rc = -1;
-				}
-				spec.gate_forced = !gc.pass;
-			}
-		}
-		spec.name = pos[1];
-		if (!rc)
-			rc = round_create(&c->st, &c->actor, &spec, &r,
-					  &c->err);
-		free((void *)spec.annotators);
-		free(copy);
-		gate_release(&gc);
-		codebook_release(&cb);
-		if (!rc && spec.gate_after)
-			printf("gate %s: %s\n", spec.gate_forced ?
-			       "forced" : "passed", detail.ptr);
-		buf_release(&detail);
-		if (rc < 0) {
-			ret = c->err.code == ERR_USAGE ?
-			      cli_usage_error(usage, "%s", c->err.msg) :
-			      cli_fail(c);
-			goto out;
-		}
-		printf("created %sround ", r.screen ? "screening " : "");
-		print_round(c, &r);
-		print_left(&r);
-		round_info_release(&r);
-	} else if (!strcmp(pos[0], "list")) {
-		struct round_info *v;
-		size_t n, i;
-
-		if ((ret = cli_open(c, CLI_MEMBER)))
-			goto out;
-		if (round_list_for(&c->st, &c->actor, &v, &n, &c->err) < 0) {
-			ret = cli_fail(c);
-			goto out;
-		}
-		if (!n)
-			printf("no rounds: open coding, every item goes to "
-			       "every annotator\n");
-		for (i = 0; i < n; i++)
-			print_round(c, &v[i]);
-		round_list_free(v, n);
-	} else if (!strcmp(pos[0], "close")) {
-		struct round_info r;
-		size_t decided = 0;
-
-		if (npos != 2) {
-			ret = cli_usage_error(usage, "round close needs NAME");
-			goto out;
-		}
-		if ((ret = cli_open(c, CLI_MEMBER)))
-			goto out;
-		rc = round_close_decided(&c->st, &c->actor, pos[1],
-					 force ? ROUND_FORCE : 0, &decided,
-					 &c->err);
-		if (rc < 0) {
-			ret = cli_fail(c);
-			goto out;
-		}
-		if (rc > 0) {
-			printf("round %s is closed already: nothing to do\n",
-			       pos[1]);
-			goto out;
-		}
-		if (round_get(&c->st, pos[1], &r, &c->err) < 0) {
-			ret = cli_fail(c);
-			goto out;
-		}
-		if (r.screen)
-			printf("closed screening round %s: answers are frozen "
-			       "and visible to its screeners; %zu item%s "
-			       "decided where the screeners agree (the others "
-			       "go to the adjudicator: bugcoder disagreements "
-			       "--round %s)\n", pos[1], decided,
-			       decided == 1 ? "" : "s", pos[1]);
-		else
-			printf("closed round %s: labels are frozen and visible "
-			       "to its annotators\n", pos[1]);
-		round_info_release(&r);
-	} else if (!strcmp(pos[0], "reopen")) {
-		if (npos != 2) {
-			ret = cli_usage_error(usage, "round reopen needs NAME");
-			goto out;
-		}
-		if ((ret = cli_open(c, CLI_MEMBER)))
-			goto out;
-		rc = round_reopen(&c->st, &c->actor, pos[1],
-				  force ? ROUND_FORCE : 0, &c->err);
-		if (rc < 0) {
-			ret = cli_fail(c);
-			goto out;
-		}
-		if (rc > 0)
-			printf("round %s is open already: nothing to do\n",
-			       pos[1]);
-		else
-			printf("reopened round %s: its annotators may label its "
-			       "items again (they may have seen each other's "
-			       "labels while it was closed)\n", pos[1]);
-	} else {
+	if (!strcmp(pos[0], "create"))
+		ret = round_create_cmd(c, &o, pos, npos);
+	else if (!strcmp(pos[0], "list"))
+		ret = round_list_cmd(c);
+	else if (!strcmp(pos[0], "close"))
+		ret = round_close_cmd(c, pos, npos, o.force);
+	else if (!strcmp(pos[0], "reopen"))
+		ret = round_reopen_cmd(c, pos, npos, o.force);
+	else
 		ret = cli_usage_error(usage, "round %s: unknown action",
 				      pos[0]);
-	}
 out:
 	free(pos);
 	return ret;
@@ -639,62 +679,70 @@ static void kept_citations(struct cli *c, const char **pos, int npos)
 	}
 }
 
+struct label_opts {
+	int submit;
+	const char *from;
+	struct opt_list evidence;
+};
+
+static const struct option label_opts[] = {
+	OPT_ARG("ITEM", NULL, OPT_V_ITEM,
+		"owner/repo#N, repo#N or #N when that is unique"),
+	OPT_ARG("DIM=CODE[,..]", NULL, OPT_V_DIM_CODE,
+		"the codes of one dimension (several for a `select: many` "
+		"one); DIM= clears it"),
+	OPT_FLAG(0, "submit", struct label_opts, submit,
+		 "mark the item done (every required dimension coded)"),
+	OPT_LIST(0, "evidence", struct label_opts, evidence, "[DIM=]SPEC",
+		 OPT_V_TEXT,
+		 "cite lines for the label of DIM (the only DIM=CODE when "
+		 "DIM= is left out): diff:PATH:L1-L2 (after the fix), "
+		 "diff:PATH:old:L1-L2, issue:body:L1-L2, "
+		 "issue:comment:N:L1-L2, pr:N:body:L1-L2 (pull request #N's "
+		 "description) or pr:N:comment:K:L1-L2; may be repeated; "
+		 "`bugcoder evidence` lists and removes them"),
+	OPT_STRING(0, "from", struct label_opts, from, "FILE", OPT_V_FILE,
+		   "the same words, one item per line (- reads standard "
+		   "input), saved in one transaction: codes stay off the "
+		   "command line, which `ps` shows every user"),
+	OPT_GLOBAL("as", "USER", "the owner labels for member USER"),
+	OPT_END()
+};
+
+const struct command label_command = {
+	"label", cmd_label, "label an item without the screen",
+	"bugcoder label ITEM DIM=CODE[,CODE] ... [--submit] "
+	"[--evidence [DIM=]SPEC ...] [--as USER]\n"
+	"       bugcoder label --from FILE|- [--as USER]",
+	label_opts, NULL, NULL,
+	"bugcoder label microsoft/DeepSpeed#4187 symptom=hang "
+	"root_cause=concurrency --submit"
+};
+
 CMD(label)
 {
-	static const char usage[] =
-		"bugcoder label ITEM DIM=CODE[,CODE] ... [--submit] "
-		"[--evidence [DIM=]SPEC ...] [--as USER]\n"
-		"       bugcoder label --from FILE|- [--as USER]\n"
-		"\n"
-		"  ITEM           owner/repo#N, repo#N or #N when that is "
-		"unique\n"
-		"  DIM=CODE[,..]  the codes of one dimension (several for a "
-		"`select: many`\n"
-		"                 one); DIM= clears it\n"
-		"  --submit       mark the item done (every required dimension "
-		"coded)\n"
-		"  --evidence [DIM=]SPEC\n"
-		"                 cite lines for the label of DIM (the only "
-		"DIM=CODE when\n"
-		"                 DIM= is left out): diff:PATH:L1-L2 (after "
-		"the fix),\n"
-		"                 diff:PATH:old:L1-L2, issue:body:L1-L2,\n"
-		"                 issue:comment:N:L1-L2, pr:N:body:L1-L2 (pull "
-		"request\n"
-		"                 #N's description) or pr:N:comment:K:L1-L2; "
-		"may be\n"
-		"                 repeated; `bugcoder evidence` lists and "
-		"removes them\n"
-		"  --from FILE    the same words, one item per line (- reads "
-		"standard\n"
-		"                 input), saved in one transaction: codes stay "
-		"off the\n"
-		"                 command line, which `ps` shows every user\n"
-		"  --as USER      the owner labels for member USER\n"
-		"\n"
-		"  e.g. bugcoder label microsoft/DeepSpeed#4187 symptom=hang "
-		"root_cause=concurrency --submit";
+	const char *usage = opt_usage(&label_command);
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
-	const char *from = NULL;
-	const char **cites = NULL;
+	struct label_opts o = { 0 };
+	const char *from;
+	const char **cites;
 	struct evidence_cite *evs = NULL;
-	size_t nr_cites = 0, nr_evs = 0, i;
-	int submit = 0;
-	const struct cli_opt opts[] = {
-		{ "--submit", 0, NULL, &submit, NULL, NULL },
-		{ "--from", 1, &from, NULL, NULL, NULL },
-		{ "--evidence", 1, NULL, NULL, &cites, &nr_cites },
-		{ NULL, 0, NULL, NULL, NULL, NULL },
-	};
+	size_t nr_cites, nr_evs = 0, i;
+	int submit;
 	struct codebook cb = CODEBOOK_INIT;
 	struct label_words w;
 	int npos, rc, ret = 0;
 
 	memset(&w, 0, sizeof(w));
-	rc = cli_parse(argc, argv, opts, pos, &npos, usage);
+	rc = opt_parse(&label_command, argc, argv, &o, pos, &npos);
+	from = o.from;
+	cites = o.evidence.v;
+	nr_cites = o.evidence.nr;
+	submit = o.submit;
 	if (rc) {
 		free(pos);
-		return rc > 0 ? 0 : 2;
+		free(cites);
+		return opt_parse_exit(rc);
 	}
 	if (from) {
 		free(pos);
@@ -750,48 +798,60 @@ out:
 	return ret;
 }
 
+struct labels_opts {
+	int submit;
+	const char *annotator, *round;
+};
+
+static const char *const labels_subs[] = { "import", NULL };
+
+static const struct option labels_opts[] = {
+	OPT_ARG("FILE.csv", "import", OPT_V_FILE,
+		"item,annotator,dimension,code - one row per code (what "
+		"`export --raw` writes); or a wide coding sheet, one row per "
+		"bug and one column per dimension (any other column is "
+		"refused); all rows go in, or none"),
+	OPT_FLAG(0, "submit", struct labels_opts, submit,
+		 "submit every item the file codes"),
+	OPT_STRING(0, "annotator", struct labels_opts, annotator, "NAME",
+		   OPT_V_MEMBER,
+		   "whose labels a wide sheet without an annotator column "
+		   "holds"),
+	OPT_STRING(0, "round", struct labels_opts, round, "R", OPT_V_ROUND,
+		   "put the file's items that are in no round into open round "
+		   "R on the way in (the owner; without it they are refused, "
+		   "named)"),
+	OPT_GLOBAL("as", "USER",
+		   "an annotator imports only their own rows; the owner any"),
+	OPT_END()
+};
+
+const struct command labels_command = {
+	"labels", cmd_labels, "import labels from CSV",
+	"bugcoder labels import FILE.csv [--submit] [--annotator NAME] "
+	"[--round R] [--as USER]",
+	labels_opts, labels_subs, NULL,
+	"bugcoder labels import alice.csv --submit"
+};
+
 CMD(labels)
 {
-	static const char usage[] =
-		"bugcoder labels import FILE.csv [--submit] [--annotator NAME] "
-		"[--round R] [--as USER]\n"
-		"\n"
-		"  FILE.csv   item,annotator,dimension,code - one row per code "
-		"(what\n"
-		"             `export --raw` writes); or a wide coding sheet, one "
-		"row per bug\n"
-		"             and one column per dimension (any other column is "
-		"refused);\n"
-		"             all rows go in, or none\n"
-		"  --submit   submit every item the file codes\n"
-		"  --annotator NAME\n"
-		"             whose labels a wide sheet without an annotator "
-		"column holds\n"
-		"  --round R  put the file's items that are in no round into "
-		"open round R\n"
-		"             on the way in (the owner; without it they are "
-		"refused, named)\n"
-		"  --as USER  an annotator imports only their own rows; the "
-		"owner any\n"
-		"\n"
-		"  e.g. bugcoder labels import alice.csv --submit";
+	const char *usage = opt_usage(&labels_command);
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
-	const char *annotator = NULL, *round = NULL;
-	int submit = 0;
-	const struct cli_opt opts[] = {
-		{ "--submit", 0, NULL, &submit, NULL, NULL },
-		{ "--annotator", 1, &annotator, NULL, NULL, NULL },
-		{ "--round", 1, &round, NULL, NULL, NULL },
-		{ NULL, 0, NULL, NULL, NULL, NULL },
-	};
+	struct labels_opts o = { 0 };
+	const char *annotator, *round;
+	int submit;
 	struct codebook cb = CODEBOOK_INIT;
 	struct labels_import_stats stats;
 	int npos, rc, ret = 0;
 
-	rc = cli_parse(argc, argv, opts, pos, &npos, usage);
+	rc = opt_parse(&labels_command, argc, argv, &o, pos, &npos);
+	annotator = o.annotator;
+	round = o.round;
+	submit = o.submit;
 	if (rc) {
 		free(pos);
-		return rc > 0 ? 0 : 2;
+		return opt_parse_exit(rc);
 	}
 	if (npos != 2 || strcmp(pos[0], "import")) {
 		free(pos);

@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE		/* getresgid */
 #include "cli/cli.h"
+#include "cli/options.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -116,79 +117,82 @@ static int audit_verify_cmd(struct cli *c, const char *head)
 	return 0;
 }
 
+struct audit_opts {
+	const char *item, *member, *format, *output, *mode, *head;
+};
+
+static const char *const audit_subs[] = { "verify", NULL };
+
+static const struct option audit_opts[] = {
+	OPT_STRING(0, "item", struct audit_opts, item, "ITEM", OPT_V_ITEM,
+		   "only the rows about ITEM (owner/repo#N or its URL; repo#N "
+		   "or N when only one item has that name)"),
+	OPT_STRING(0, "member", struct audit_opts, member, "M", OPT_V_MEMBER,
+		   "only the rows by member M or done for M"),
+	OPT_STRING(0, "format", struct audit_opts, format, "text|csv|jsonl",
+		   OPT_V_WORDS,
+		   "text (default), csv or jsonl (one JSON object a line); csv "
+		   "and jsonl add each row's detail (JSON: what the replay "
+		   "needs), the owner's only"),
+	OPT_STRING('o', NULL, struct audit_opts, output, "FILE", OPT_V_FILE,
+		   "write to FILE (replaced whole, or not at all) instead of "
+		   "standard output; mode 600 (you only)"),
+	OPT_STRING(0, "mode", struct audit_opts, mode, "MODE", OPT_V_TEXT,
+		   "widen the mode of FILE on purpose, e.g. 640"),
+	OPT_DOC("verify",
+		"check the study: the log's hash chain, the schema (tables, "
+		"indexes, triggers) against the one bugcoder makes, and the "
+		"state (members, rounds, labels, submissions, evidence, memos, "
+		"resolutions, codebook versions ...) against a replay of the "
+		"log; prints the log's head hash, or names the first thing "
+		"that differs (exit 1)"),
+	OPT_STRING(0, "head", struct audit_opts, head, "HASH", OPT_V_TEXT,
+		   "with verify: also check that the log still begins with the "
+		   "log whose head HASH was (a head printed earlier, or a "
+		   "package's manifest.json audit_head): a rewritten history "
+		   "or another study is caught"),
+	OPT_END()
+};
+
+const struct command audit_command = {
+	"audit", cmd_audit, "read or verify the audit log",
+	"bugcoder audit [--item ITEM] [--member M] [--format text|csv|jsonl] "
+	"[-o FILE] [--mode MODE]\n"
+	"       bugcoder audit verify [--head HASH]",
+	audit_opts, audit_subs, NULL,
+	"bugcoder audit --member alice --format csv -o alice-audit.csv\n"
+	"       bugcoder audit --item microsoft/DeepSpeed#4187\n"
+	"       bugcoder audit verify",
+	"The audit log, oldest first: the owner reads every row, anyone "
+	"else\n"
+	"their own actions (by them, or by the owner for them)."
+};
+
 CMD(audit)
 {
-	static const char usage[] =
-		"bugcoder audit [--item ITEM] [--member M] [--format "
-		"text|csv|jsonl] [-o FILE] [--mode MODE]\n"
-		"       bugcoder audit verify [--head HASH]\n"
-		"\n"
-		"The audit log, oldest first: the owner reads every row, "
-		"anyone else\n"
-		"their own actions (by them, or by the owner for them).\n"
-		"\n"
-		"  --item ITEM      only the rows about ITEM (owner/repo#N or "
-		"its URL;\n"
-		"                   repo#N or N when only one item has that "
-		"name)\n"
-		"  --member M       only the rows by member M or done for M\n"
-		"  --format F       text (default), csv or jsonl (one JSON "
-		"object a line);\n"
-		"                   csv and jsonl add each row's detail (JSON: "
-		"what the\n"
-		"                   replay needs), the owner's only\n"
-		"  -o FILE          write to FILE (replaced whole, or not at "
-		"all) instead\n"
-		"                   of standard output; mode 600 (you only)\n"
-		"  --mode MODE      widen the mode of FILE on purpose, e.g. 640\n"
-		"  verify           check the study: the log's hash chain, "
-		"the schema\n"
-		"                   (tables, indexes, triggers) against "
-		"the one bugcoder\n"
-		"                   makes, and the state (members, rounds, "
-		"labels,\n"
-		"                   submissions, evidence, memos, "
-		"resolutions, codebook\n"
-		"                   versions ...) against a replay of the "
-		"log; prints the\n"
-		"                   log's head hash, or names the first "
-		"thing that differs\n"
-		"                   (exit 1)\n"
-		"  --head HASH      with verify: also check that the log still "
-		"begins with\n"
-		"                   the log whose head HASH was (a head "
-		"printed earlier,\n"
-		"                   or a package's manifest.json "
-		"audit_head): a rewritten\n"
-		"                   history or another study is caught\n"
-		"\n"
-		"  e.g. bugcoder audit --member alice --format csv -o "
-		"alice-audit.csv\n"
-		"       bugcoder audit --item microsoft/DeepSpeed#4187\n"
-		"       bugcoder audit verify";
+	const char *usage = opt_usage(&audit_command);
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
-	const char *item = NULL, *member = NULL, *format = "text";
-	const char *output = NULL, *mode_arg = NULL, *head = NULL;
+	struct audit_opts o;
+	const char *item, *member, *format, *output, *mode_arg, *head;
 	mode_t mode;
-	const struct cli_opt opts[] = {
-		{ "--head", 1, &head, NULL, NULL, NULL },
-		{ "--item", 1, &item, NULL, NULL, NULL },
-		{ "--member", 1, &member, NULL, NULL, NULL },
-		{ "--format", 1, &format, NULL, NULL, NULL },
-		{ "-o", 1, &output, NULL, NULL, NULL },
-		{ "--mode", 1, &mode_arg, NULL, NULL, NULL },
-		{ NULL, 0, NULL, NULL, NULL, NULL },
-	};
 	struct audit_filter f = { 0, NULL };
 	struct atomic_file af;
 	int npos, rc, ret = 0, out_open = 0;
 
 	af.fd = -1;
-	rc = cli_parse(argc, argv, opts, pos, &npos, usage);
+	memset(&o, 0, sizeof(o));
+	o.format = "text";
+	rc = opt_parse(&audit_command, argc, argv, &o, pos, &npos);
 	if (rc) {
 		free(pos);
-		return rc > 0 ? 0 : 2;
+		return opt_parse_exit(rc);
 	}
+	item = o.item;
+	member = o.member;
+	format = o.format;
+	output = o.output;
+	mode_arg = o.mode;
+	head = o.head;
 	if (npos == 1 && !strcmp(pos[0], "verify")) {
 		free(pos);
 		if (item || member || output || mode_arg ||
@@ -246,36 +250,36 @@ CMD(audit)
 
 /* ---- backup ---------------------------------------------------------- */
 
+static const struct option backup_opts[] = {
+	OPT_ARG("FILE", NULL, OPT_V_FILE,
+		"where the copy goes: a new file (an existing one is refused), "
+		"created readable and writable by you only (mode 0600); "
+		"written under a hidden name beside it and renamed when whole, "
+		"so a killed backup leaves nothing under FILE"),
+	OPT_END()
+};
+
+const struct command backup_command = {
+	"backup", cmd_backup, "write a consistent copy of the study",
+	"bugcoder backup FILE",
+	backup_opts, NULL, NULL,
+	"bugcoder backup llm-2024-05-01.db",
+	"The owner's consistent copy of the study, made while others keep\n"
+	"working (SQLite's online backup)."
+};
+
 CMD(backup)
 {
-	static const char usage[] =
-		"bugcoder backup FILE\n"
-		"\n"
-		"The owner's consistent copy of the study, made while others "
-		"keep\n"
-		"working (SQLite's online backup).\n"
-		"\n"
-		"  FILE  where the copy goes: a new file (an existing one is "
-		"refused),\n"
-		"        created readable and writable by you only (mode "
-		"0600); written\n"
-		"        under a hidden name beside it and renamed when whole, "
-		"so a\n"
-		"        killed backup leaves nothing under FILE\n"
-		"\n"
-		"  e.g. bugcoder backup llm-2024-05-01.db";
+	const char *usage = opt_usage(&backup_command);
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
-	const struct cli_opt opts[] = {
-		{ NULL, 0, NULL, NULL, NULL, NULL },
-	};
 	const char *path;
 	int npos, rc, ret;
 
-	rc = cli_parse(argc, argv, opts, pos, &npos, usage);
+	rc = opt_parse(&backup_command, argc, argv, NULL, pos, &npos);
 	path = npos == 1 ? pos[0] : NULL;
 	free(pos);
 	if (rc)
-		return rc > 0 ? 0 : 2;
+		return opt_parse_exit(rc);
 	if (!path)
 		return cli_usage_error(usage, "backup needs one FILE");
 	if ((ret = cli_open(c, CLI_MEMBER)))
@@ -744,51 +748,59 @@ static void doctor_env(struct doctor *d)
 		line(d, "warn", "%s", te.msg);
 }
 
+struct doctor_opts {
+	const char *remove;
+	int studies;
+};
+
+static const struct option doctor_opts[] = {
+	OPT_FLAG(0, "studies", struct doctor_opts, studies,
+		 "(root) every study in the study directory, with its owner, "
+		 "size, items, members and last activity"),
+	OPT_STRING(0, "remove-study", struct doctor_opts, remove, "NAME",
+		   OPT_V_TEXT,
+		   "(root) remove study NAME, its -wal and -shm, when no "
+		   "process has it open"),
+	OPT_END()
+};
+
+const struct command doctor_command = {
+	"doctor", cmd_doctor, "check the installation and the study",
+	"bugcoder doctor [--studies | --remove-study NAME]",
+	doctor_opts, NULL, NULL,
+	"bugcoder doctor",
+	"Check the installation and the study, one line each (ok, warn, "
+	"FAIL or\n"
+	"note): the server install's binary, that the group privilege was "
+	"given up,\n"
+	"who may create studies, the study directory; for a member, the "
+	"study\n"
+	"file's owner, group and mode, whether you could open it without\n"
+	"bugcoder, its integrity, the audit log's chain, the schema and the "
+	"state\n"
+	"against the log's replay (as `audit verify`), who holds the write "
+	"lock;\n"
+	"then umask, home directory, locale and TERM.  Exit 1 if any line is "
+	"FAIL."
+};
+
 CMD(doctor)
 {
-	static const char usage[] =
-		"bugcoder doctor [--studies | --remove-study NAME]\n"
-		"\n"
-		"Check the installation and the study, one line each (ok, "
-		"warn, FAIL or\n"
-		"note): the server install's binary, that the group privilege "
-		"was given up,\n"
-		"who may create studies, the study directory; for a member, "
-		"the study\n"
-		"file's owner, group and mode, whether you could open it "
-		"without\n"
-		"bugcoder, its integrity, the audit log's chain, the schema "
-		"and the state\n"
-		"against the log's replay (as `audit verify`), who holds the "
-		"write lock;\n"
-		"then umask, home directory, locale and TERM.  Exit 1 if any "
-		"line is FAIL.\n"
-		"\n"
-		"  --studies            (root) every study in the study "
-		"directory, with its\n"
-		"                       owner, size, items, members and last "
-		"activity\n"
-		"  --remove-study NAME  (root) remove study NAME, its -wal "
-		"and -shm, when\n"
-		"                       no process has it open\n"
-		"\n"
-		"  e.g. bugcoder doctor";
+	const char *usage = opt_usage(&doctor_command);
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
-	const char *remove = NULL;
-	int studies = 0;
-	const struct cli_opt opts[] = {
-		{ "--studies", 0, NULL, &studies, NULL, NULL },
-		{ "--remove-study", 1, &remove, NULL, NULL, NULL },
-		{ NULL, 0, NULL, NULL, NULL, NULL },
-	};
+	struct doctor_opts o = { NULL, 0 };
+	const char *remove;
+	int studies;
 	const struct server_conf *conf = priv_server_conf();
 	struct doctor d = { 0 };
 	int npos, rc;
 
-	rc = cli_parse(argc, argv, opts, pos, &npos, usage);
+	rc = opt_parse(&doctor_command, argc, argv, &o, pos, &npos);
 	free(pos);
 	if (rc)
-		return rc > 0 ? 0 : 2;
+		return opt_parse_exit(rc);
+	remove = o.remove;
+	studies = o.studies;
 	if (npos)
 		return cli_usage_error(usage, "doctor takes no arguments");
 	if (studies && remove)

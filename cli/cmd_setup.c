@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "exports/codebook_out.h"
 #include "core/buf.h"
 #include "core/import.h"
@@ -14,30 +15,39 @@
 #include "core/study.h"
 #include "core/text.h"
 
+struct init_opts {
+	const char *codebook, *title;
+};
+
+static const struct option init_opts[] = {
+	OPT_STRING(0, "codebook", struct init_opts, codebook, "FILE|NAME",
+		   OPT_V_FILE,
+		   "the codebook: a JSON file, or the name of a bundled one "
+		   "(e.g. llm-framework-bugs)"),
+	OPT_STRING(0, "title", struct init_opts, title, "TEXT", OPT_V_TEXT,
+		   "the study's title"),
+	OPT_END()
+};
+
+const struct command init_command = {
+	"init", cmd_init, "create a study; you become its owner",
+	"bugcoder [--study FILE] init [--codebook FILE|NAME] [--title TEXT]",
+	init_opts, NULL, NULL,
+	"bugcoder init --codebook llm-framework-bugs --title \"LLM bugs\""
+};
+
 CMD(init)
 {
-	static const char usage[] =
-		"bugcoder [--study FILE] init [--codebook FILE|NAME] "
-		"[--title TEXT]\n"
-		"\n"
-		"  --codebook FILE|NAME  the codebook: a JSON file, or the name "
-		"of a\n"
-		"                        bundled one (e.g. llm-framework-bugs)\n"
-		"  --title TEXT          the study's title\n"
-		"\n"
-		"  e.g. bugcoder init --codebook llm-framework-bugs --title "
-		"\"LLM bugs\"";
-	const char *codebook = NULL, *title = NULL;
+	const char *usage = opt_usage(&init_command);
+	struct init_opts o = { 0 };
+	const char *codebook, *title;
 	char *path = NULL;
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
-	const struct cli_opt opts[] = {
-		{ "--codebook", 1, &codebook, NULL, NULL, NULL },
-		{ "--title", 1, &title, NULL, NULL, NULL },
-		{ NULL, 0, NULL, NULL, NULL, NULL },
-	};
 	int npos, rc;
 
-	rc = cli_parse(argc, argv, opts, pos, &npos, usage);
+	rc = opt_parse(&init_command, argc, argv, &o, pos, &npos);
+	codebook = o.codebook;
+	title = o.title;
 	if (rc == 0 && npos)
 		rc = -(cli_usage_error(usage, "unexpected argument %s",
 				       pos[0]) != 0);
@@ -109,30 +119,43 @@ static int member_list(struct cli *c)
 	return 0;
 }
 
+struct member_opts {
+	const char *role;
+};
+
+static const char *const member_subs[] = { "add", "list", "remove", NULL };
+
+static const struct option member_opts[] = {
+	OPT_ARG("USER", "add", OPT_V_TEXT, "an OS account on this machine"),
+	OPT_ARG("USER", "remove", OPT_V_MEMBER, NULL),
+	OPT_STRING(0, "role", struct member_opts, role,
+		   "owner|annotator|adjudicator|machine", OPT_V_WORDS,
+		   "owner, annotator (codes items) or adjudicator (resolves "
+		   "disagreements, decides proposed codes)"),
+	OPT_END()
+};
+
+const struct command member_command = {
+	"member", cmd_member, "add, list or remove members",
+	"bugcoder member add USER --role owner|annotator|adjudicator|"
+	"machine | list | remove USER",
+	member_opts, member_subs, NULL,
+	"bugcoder member add alice --role annotator"
+};
+
 CMD(member)
 {
-	static const char usage[] =
-		"bugcoder member add USER --role owner|annotator|adjudicator|"
-		"machine | list | remove USER\n"
-		"\n"
-		"  USER         an OS account on this machine\n"
-		"  --role ROLE  owner, annotator (codes items) or adjudicator "
-		"(resolves\n"
-		"               disagreements, decides proposed codes)\n"
-		"\n"
-		"  e.g. bugcoder member add alice --role annotator";
-	const char *role = NULL;
+	const char *usage = opt_usage(&member_command);
+	struct member_opts o = { 0 };
+	const char *role;
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
-	const struct cli_opt opts[] = {
-		{ "--role", 1, &role, NULL, NULL, NULL },
-		{ NULL, 0, NULL, NULL, NULL, NULL },
-	};
 	int npos, rc, ret = 0;
 
-	rc = cli_parse(argc, argv, opts, pos, &npos, usage);
+	rc = opt_parse(&member_command, argc, argv, &o, pos, &npos);
+	role = o.role;
 	if (rc) {
 		free(pos);
-		return rc > 0 ? 0 : 2;
+		return opt_parse_exit(rc);
 	}
 	if (!npos) {
 		ret = cli_usage_error(usage, "member: add, list or remove?");
@@ -252,76 +275,145 @@ static void show_codebook(const struct codebook *cb)
 	}
 }
 
+struct codebook_opts {
+	struct opt_list map, split;
+	const char *format, *version;
+};
+
+static const char *const codebook_subs[] = {
+	"check", "show", "update", "revert", NULL
+};
+
+static const struct option codebook_opts[] = {
+	OPT_STRING(0, "format", struct codebook_opts, format,
+		   "text|markdown|latex|json", OPT_V_WORDS,
+		   "show: text (default), markdown, latex (a fragment for "
+		   "\\input) or json, for a paper's appendix"),
+	OPT_STRING(0, "version", struct codebook_opts, version, "V",
+		   OPT_V_TEXT,
+		   "show: the study's codebook version V rather than the "
+		   "current one"),
+	OPT_ARG("FILE", NULL, OPT_V_FILE,
+		"a codebook JSON file, or the name of a bundled one "
+		"(llm-framework-bugs, dl-framework-bugs)"),
+	OPT_LIST(0, "map", struct codebook_opts, map, "DIM:OLD=NEW",
+		 OPT_V_TEXT,
+		 "move the labels and resolutions of code OLD of dimension "
+		 "DIM to code NEW of the new codebook (OLD=NEW when OLD names "
+		 "a code of one dimension only); e.g. --map "
+		 "root_cause:configuration_error=misconfig.  With the current "
+		 "codebook's own file, only the maps are applied: that mends "
+		 "labels whose code it lacks."),
+	OPT_LIST(0, "split", struct codebook_opts, split,
+		 "DIM:OLD=NEW1,NEW2", OPT_V_TEXT,
+		 "the new codebook splits code OLD into NEW1 and NEW2 (it has "
+		 "them, and not OLD): every label on OLD goes back to its "
+		 "coder to recode between them (shown with the old code); a "
+		 "resolution on OLD is taken back; closed rounds keep their "
+		 "figures"),
+	OPT_ARG("revert VERSION", "revert", OPT_V_TEXT,
+		"make an earlier version current again (e.g. revert 1.0); "
+		"proposals accepted since are open again, their labels back "
+		"on other; labels on other codes it lacks need --map."),
+	OPT_END()
+};
+
+const struct command codebook_command = {
+	"codebook", cmd_codebook, "check, show or update the codebook",
+	"bugcoder codebook check FILE | "
+	"show [FILE] [--format text|markdown|latex|json] [--version V] | "
+	"update FILE [--map DIM:OLD=NEW ...] "
+	"[--split DIM:OLD=NEW1,NEW2 ...] | "
+	"revert VERSION [--map DIM:OLD=NEW ...]",
+	codebook_opts, codebook_subs, NULL,
+	"bugcoder codebook update v2.json --map "
+	"root_cause:configuration_error=misconfig\n"
+	"       bugcoder codebook update v3.json --split "
+	"root_cause:api_misuse=api_call_error,api_contract_change"
+};
+
+/* codebook check FILE */
+static int codebook_check_cmd(struct cli *c, const char *path)
+{
+	struct codebook cb = CODEBOOK_INIT;
+	size_t i, n = 0;
+
+	if (codebook_load_file(&cb, path, &c->err) < 0)
+		return cli_fail(c);
+	for (i = 0; i < cb.nr_dims; i++)
+		n += cb.dims[i].nr_codes;
+	printf("%s: ok: %s ", path, cb.name);
+	cli_print_safe(stdout, cb.version);
+	printf(", %zu %s, %zu %s\n", cb.nr_dims,
+	       text_plural((long long)cb.nr_dims, "dimension", "dimensions"),
+	       n, text_plural((long long)n, "code", "codes"));
+	codebook_release(&cb);
+	return 0;
+}
+
+/* codebook show [FILE] [--format F] [--version V] */
+static int codebook_show_cmd(struct cli *c, const struct codebook_opts *o,
+			     const char **pos, int npos)
+{
+	const char *usage = opt_usage(&codebook_command);
+	const char *format = o->format;
+	struct codebook cb = CODEBOOK_INIT;
+	struct buf b = BUF_INIT;
+	int ret = 0;
+
+	if (format && strcmp(format, "text") && strcmp(format, "markdown") &&
+	    strcmp(format, "md") && strcmp(format, "latex") &&
+	    strcmp(format, "json"))
+		return cli_usage_error(usage, "--format %s: text, markdown, "
+				       "latex or json", format);
+	if (o->version && npos != 1)
+		return cli_usage_error(usage, "--version reads the study's "
+				       "codebooks, not FILE");
+	if (npos > 2)
+		return cli_usage_error(usage, "codebook show takes at most one "
+				       "FILE");
+	if (o->version) {
+		if ((ret = cli_open(c, CLI_MEMBER)))
+			goto out;
+		if (study_codebook_version(&c->st, o->version, &cb,
+					   &c->err) < 0) {
+			ret = cli_fail(c);
+			goto out;
+		}
+	} else if (npos == 2) {
+		if (codebook_load_file(&cb, pos[1], &c->err) < 0) {
+			ret = cli_fail(c);
+			goto out;
+		}
+	} else if ((ret = cli_open(c, CLI_MEMBER)) ||
+		   (ret = cli_codebook(c, &cb))) {
+		goto out;
+	}
+	if (!format || !strcmp(format, "text")) {
+		show_codebook(&cb);
+	} else {
+		codebook_write(&cb, !strcmp(format, "json") ? CODEBOOK_JSON :
+			       !strcmp(format, "latex") ? CODEBOOK_LATEX :
+			       CODEBOOK_MARKDOWN, &b);
+		fwrite(b.ptr, 1, b.len, stdout);
+	}
+out:
+	buf_release(&b);
+	codebook_release(&cb);
+	return ret;
+}
+
 CMD(codebook)
 {
-	static const char usage[] =
-		"bugcoder codebook check FILE | "
-		"show [FILE] [--format text|markdown|latex|json] [--version V] | "
-		"update FILE [--map DIM:OLD=NEW ...] "
-		"[--split DIM:OLD=NEW1,NEW2 ...] | "
-		"revert VERSION [--map DIM:OLD=NEW ...]\n"
-		"\n"
-		"  --format F         show: text (default), markdown, latex (a "
-		"fragment\n"
-		"                     for \\input) or json, for a paper's "
-		"appendix\n"
-		"  --version V        show: the study's codebook version V "
-		"rather than\n"
-		"                     the current one\n"
-		"  FILE               a codebook JSON file, or the name of a "
-		"bundled one\n"
-		"                     (llm-framework-bugs, dl-framework-bugs)\n"
-		"  --map DIM:OLD=NEW  move the labels and resolutions of code "
-		"OLD of\n"
-		"                     dimension DIM to code NEW of the new "
-		"codebook\n"
-		"                     (OLD=NEW when OLD names a code of one "
-		"dimension only);\n"
-		"                     e.g. --map root_cause:configuration_error"
-		"=misconfig.\n"
-		"                     With the current codebook's own file, "
-		"only the maps\n"
-		"                     are applied: that mends labels whose "
-		"code it lacks.\n"
-		"  --split DIM:OLD=NEW1,NEW2\n"
-		"                     the new codebook splits code OLD into "
-		"NEW1 and NEW2\n"
-		"                     (it has them, and not OLD): every label "
-		"on OLD goes\n"
-		"                     back to its coder to recode between them "
-		"(shown with\n"
-		"                     the old code); a resolution on OLD is "
-		"taken back;\n"
-		"                     closed rounds keep their figures\n"
-		"  revert VERSION     make an earlier version current again "
-		"(e.g. revert 1.0);\n"
-		"                     proposals accepted since are open again, "
-		"their labels\n"
-		"                     back on other; labels on other codes it "
-		"lacks need --map.\n"
-		"\n"
-		"  e.g. bugcoder codebook update v2.json --map "
-		"root_cause:configuration_error=misconfig\n"
-		"       bugcoder codebook update v3.json --split "
-		"root_cause:api_misuse=api_call_error,api_contract_change";
-	const char **maps = NULL, **splits = NULL;
-	size_t nr_maps = 0, nr_splits = 0;
+	const char *usage = opt_usage(&codebook_command);
+	struct codebook_opts o = { { NULL, 0 }, { NULL, 0 }, NULL, NULL };
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
-	const char *format = NULL, *version = NULL;
-	const struct cli_opt opts[] = {
-		{ "--map", 1, NULL, NULL, &maps, &nr_maps },
-		{ "--split", 1, NULL, NULL, &splits, &nr_splits },
-		{ "--format", 1, &format, NULL, NULL, NULL },
-		{ "--version", 1, &version, NULL, NULL, NULL },
-		{ NULL, 0, NULL, NULL, NULL, NULL },
-	};
-	struct codebook cb = CODEBOOK_INIT;
 	char *file = NULL;
 	int npos, rc, ret = 0;
 
-	rc = cli_parse(argc, argv, opts, pos, &npos, usage);
+	rc = opt_parse(&codebook_command, argc, argv, &o, pos, &npos);
 	if (rc) {
-		ret = rc > 0 ? 0 : 2;
+		ret = opt_parse_exit(rc);
 		goto out;
 	}
 	if (!npos) {
@@ -340,146 +432,78 @@ CMD(codebook)
 		}
 		pos[1] = file;
 	}
-	if (!strcmp(pos[0], "check")) {
-		size_t i, n = 0;
-
-		if (npos != 2) {
-			ret = cli_usage_error(usage, "codebook check needs "
-					      "FILE");
-			goto out;
-		}
-		if (codebook_load_file(&cb, pos[1], &c->err) < 0) {
-			ret = cli_fail(c);
-			goto out;
-		}
-		for (i = 0; i < cb.nr_dims; i++)
-			n += cb.dims[i].nr_codes;
-		printf("%s: ok: %s ", pos[1], cb.name);
-		cli_print_safe(stdout, cb.version);
-		printf(", %zu %s, %zu %s\n", cb.nr_dims,
-		       text_plural((long long)cb.nr_dims, "dimension",
-				   "dimensions"), n,
-		       text_plural((long long)n, "code", "codes"));
-	} else if (!strcmp(pos[0], "show")) {
-		if (format && strcmp(format, "text") &&
-		    strcmp(format, "markdown") && strcmp(format, "md") &&
-		    strcmp(format, "latex") && strcmp(format, "json")) {
-			ret = cli_usage_error(usage, "--format %s: text, "
-					      "markdown, latex or json",
-					      format);
-			goto out;
-		}
-		if (version && npos != 1) {
-			ret = cli_usage_error(usage, "--version reads the "
-					      "study's codebooks, not FILE");
-			goto out;
-		}
-		if (version) {
-			if ((ret = cli_open(c, CLI_MEMBER)))
-				goto out;
-			if (study_codebook_version(&c->st, version, &cb,
-						   &c->err) < 0) {
-				ret = cli_fail(c);
-				goto out;
-			}
-		} else if (npos == 2) {
-			if (codebook_load_file(&cb, pos[1], &c->err) < 0) {
-				ret = cli_fail(c);
-				goto out;
-			}
-		} else if (npos == 1) {
-			if ((ret = cli_open(c, CLI_MEMBER)) ||
-			    (ret = cli_codebook(c,
-								&cb)))
-				goto out;
-		} else {
-			ret = cli_usage_error(usage, "codebook show takes at "
-					      "most one FILE");
-			goto out;
-		}
-		if (!format || !strcmp(format, "text")) {
-			show_codebook(&cb);
-		} else {
-			struct buf b = BUF_INIT;
-
-			codebook_write(&cb, !strcmp(format, "json") ?
-				       CODEBOOK_JSON : !strcmp(format, "latex") ?
-				       CODEBOOK_LATEX : CODEBOOK_MARKDOWN, &b);
-			fwrite(b.ptr, 1, b.len, stdout);
-			buf_release(&b);
-		}
-	} else if (!strcmp(pos[0], "update")) {
-		if (npos != 2) {
-			ret = cli_usage_error(usage, "codebook update needs "
-					      "FILE");
-			goto out;
-		}
-		if ((ret = cli_open(c, CLI_MEMBER)))
-			goto out;
-		ret = cli_codebook_update(c, pos[1], maps, nr_maps, splits,
-					  nr_splits);
-	} else if (!strcmp(pos[0], "revert")) {
-		if (npos != 2) {
-			ret = cli_usage_error(usage, "codebook revert needs "
-					      "VERSION");
-			goto out;
-		}
-		if ((ret = cli_open(c, CLI_MEMBER)))
-			goto out;
-		ret = cli_codebook_revert(c, pos[1], maps, nr_maps);
-	} else {
+	if (!strcmp(pos[0], "show")) {
+		ret = codebook_show_cmd(c, &o, pos, npos);
+	} else if (strcmp(pos[0], "check") && strcmp(pos[0], "update") &&
+		   strcmp(pos[0], "revert")) {
 		ret = cli_usage_error(usage, "codebook %s: unknown action",
 				      pos[0]);
+	} else if (npos != 2) {
+		ret = cli_usage_error(usage, "codebook %s needs %s", pos[0],
+				      strcmp(pos[0], "revert") ? "FILE" :
+				      "VERSION");
+	} else if (!strcmp(pos[0], "check")) {
+		ret = codebook_check_cmd(c, pos[1]);
+	} else if (!(ret = cli_open(c, CLI_MEMBER))) {
+		ret = !strcmp(pos[0], "update") ?
+		      cli_codebook_update(c, pos[1], o.map.v, o.map.nr,
+					  o.split.v, o.split.nr) :
+		      cli_codebook_revert(c, pos[1], o.map.v, o.map.nr);
 	}
 out:
-	codebook_release(&cb);
 	free(file);
-	free(maps);
-	free(splits);
+	opt_list_release(&o.map);
+	opt_list_release(&o.split);
 	free(pos);
 	return ret;
 }
 
+struct import_cmd_opts {
+	struct opt_list column;
+};
+
+static const struct option import_cmd_opts[] = {
+	OPT_ARG("FILE", NULL, OPT_V_FILE,
+		"JSON Lines in the item format (repo, number, title, ...), or "
+		"what the GitHub API returns for issues; a CSV of known bugs "
+		"(*.csv, *.tsv: url, issue, pr, repo, number, title ... "
+		"columns); or a list of issue and pull request URLs (then run "
+		"`bugcoder fetch --missing`).  The files go in together or not "
+		"at all, and an item imported again is updated"),
+	OPT_LIST(0, "column", struct import_cmd_opts, column, "NAME=HEADER",
+		 OPT_V_TEXT,
+		 "read column NAME (url, issue, pr, repo, number, title, ...) "
+		 "from a CSV header HEADER"),
+	OPT_END()
+};
+
+const struct command import_command = {
+	"import", cmd_import, "import items from JSON Lines or GitHub JSON",
+	"bugcoder import FILE... [--column NAME=HEADER ...]",
+	import_cmd_opts, NULL, NULL,
+	"bugcoder import tests/sample/items.jsonl"
+};
+
 CMD(import)
 {
-	static const char usage[] =
-		"bugcoder import FILE... [--column NAME=HEADER ...]\n"
-		"\n"
-		"  FILE  JSON Lines in the item format (repo, number, title, "
-		"...), or what\n"
-		"        the GitHub API returns for issues; a CSV of known bugs "
-		"(*.csv,\n"
-		"        *.tsv: url, issue, pr, repo, number, title ... "
-		"columns); or a list\n"
-		"        of issue and pull request URLs (then run `bugcoder "
-		"fetch --missing`).\n"
-		"        The files go in together or not at all, and an item "
-		"imported again\n"
-		"        is updated\n"
-		"  --column NAME=HEADER\n"
-		"        read column NAME (url, issue, pr, repo, number, title, "
-		"...) from\n"
-		"        a CSV header HEADER\n"
-		"\n"
-		"  e.g. bugcoder import tests/sample/items.jsonl";
+	const char *usage = opt_usage(&import_command);
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
-	const char **columns = NULL;
-	size_t nr_columns = 0;
-	const struct cli_opt opts[] = {
-		{ "--column", 1, NULL, NULL, &columns, &nr_columns },
-		{ NULL, 0, NULL, NULL, NULL, NULL },
-	};
+	struct import_cmd_opts o = { { NULL, 0 } };
+	const char **columns;
+	size_t nr_columns;
 	struct import_opts io;
 	struct import_stats *stats = NULL;
 	int missing = 0;
 	struct buf report = BUF_INIT;
 	int npos, rc, i, ret = 0;
 
-	rc = cli_parse(argc, argv, opts, pos, &npos, usage);
+	rc = opt_parse(&import_command, argc, argv, &o, pos, &npos);
+	columns = o.column.v;
+	nr_columns = o.column.nr;
 	if (rc) {
 		free(pos);
 		free(columns);
-		return rc > 0 ? 0 : 2;
+		return opt_parse_exit(rc);
 	}
 	if (!npos) {
 		free(pos);

@@ -7,25 +7,9 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "core/access.h"
 #include "core/buf.h"
-
-static const char usage[] =
-	"bugcoder study show | set blind-adjudication on|off\n"
-	"\n"
-	"The study's settings.\n"
-	"\n"
-	"  show                     the title and whether adjudication is "
-	"blind\n"
-	"  set blind-adjudication   on (the default): an adjudicator who is "
-	"not the\n"
-	"                           owner sees an undecided item's coders as "
-	"Coder 1,\n"
-	"                           Coder 2; off: by name.  The owner only; "
-	"audited\n"
-	"\n"
-	"  e.g. bugcoder study show\n"
-	"       bugcoder study set blind-adjudication on";
 
 static int study_show(struct cli *c)
 {
@@ -44,15 +28,38 @@ static int study_show(struct cli *c)
 	return 0;
 }
 
+static const char *const study_subs[] = { "show", "set", NULL };
+
+static const struct option study_opts[] = {
+	OPT_ARG("show", "show", OPT_V_TEXT,
+		"the title and whether adjudication is blind"),
+	OPT_ARG_WORDS("set blind-adjudication", "set", "blind-adjudication",
+		      "on (the default): an adjudicator who is not the owner "
+		      "sees an undecided item's coders as Coder 1, Coder 2; "
+		      "off: by name.  The owner only; audited"),
+	OPT_ARG_WORDS("on|off", "set", "on|off", NULL),
+	OPT_END()
+};
+
+const struct command study_command = {
+	"study", cmd_study,
+	"show or set the study's settings (blind adjudication)",
+	"bugcoder study show | set blind-adjudication on|off",
+	study_opts, study_subs, NULL,
+	"bugcoder study show\n"
+	"       bugcoder study set blind-adjudication on",
+	"The study's settings."
+};
+
 CMD(study)
 {
-	static const struct cli_opt opts[] = { { 0 } };
+	const char *usage = opt_usage(&study_command);
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
 	int npos = 0, rc, on;
 
-	rc = cli_parse(argc, argv, opts, pos, &npos, usage);
+	rc = opt_parse(&study_command, argc, argv, NULL, pos, &npos);
 	if (rc) {
-		rc = rc > 0 ? 0 : 2;
+		rc = opt_parse_exit(rc);
 		goto out;
 	}
 	if (npos == 1 && !strcmp(pos[0], "show")) {

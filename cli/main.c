@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "core/buf.h"
 #include "core/item.h"
 #include "core/suggest.h"
@@ -31,40 +32,6 @@ const char *__asan_default_options(void)
 }
 #endif
 
-static const struct command {
-	const char *name;
-	int (*fn)(struct cli *, int, char **);
-	const char *summary;
-} commands[] = {
-	{ "init", cmd_init, "create a study; you become its owner" },
-	{ "member", cmd_member, "add, list or remove members" },
-	{ "study", cmd_study, "show or set the study's settings (blind "
-	  "adjudication)" },
-	{ "codebook", cmd_codebook, "check, show or update the codebook" },
-	{ "import", cmd_import, "import items from JSON Lines or GitHub JSON" },
-	{ "fetch", cmd_fetch, "fetch closed bug issues and their fixes from GitHub" },
-	{ "items", cmd_items, "list items" },
-	{ "round", cmd_round, "create, list or close coding rounds" },
-	{ "code", cmd_code, "the annotator's screen" },
-	{ "label", cmd_label, "label an item without the screen" },
-	{ "labels", cmd_labels, "import labels from CSV" },
-	{ "evidence", cmd_evidence, "list or remove your citations" },
-	{ "machine-code", cmd_machine_code, "let a machine coder (a command) "
-	  "code its items" },
-	{ "agree", cmd_agree, "agreement statistics" },
-	{ "adjudicate", cmd_adjudicate, "the adjudicator's screen" },
-	{ "resolve", cmd_resolve, "resolve a disagreement without the screen" },
-	{ "disagreements", cmd_disagreements, "list the open disagreements" },
-	{ "proposals", cmd_proposals, "list, accept or map proposed codes" },
-	{ "export", cmd_export, "export agreed labels, raw labels, resolutions" },
-	{ "report", cmd_report, "summary of the agreed data" },
-	{ "status", cmd_status, "counts: items, labels, submissions, disagreements" },
-	{ "audit", cmd_audit, "read or verify the audit log" },
-	{ "backup", cmd_backup, "write a consistent copy of the study" },
-	{ "doctor", cmd_doctor, "check the installation and the study" },
-};
-
-#define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
 static int has_help(int argc, char **argv)
 {
@@ -85,8 +52,8 @@ static int wants_study(int argc, char **argv)
 		return 1;	/* plain `bugcoder`: the member's screen */
 	if (has_help(argc, argv))
 		return 0;
-	for (i = 0; i < NR_COMMANDS; i++)
-		if (!strcmp(argv[0], commands[i].name))
+	for (i = 0; i < nr_commands; i++)
+		if (!strcmp(argv[0], commands[i]->name))
 			return strcmp(argv[0], "init") != 0;
 	return 0;
 }
@@ -97,9 +64,9 @@ static void usage(FILE *out)
 
 	fprintf(out, "usage: bugcoder [--study FILE] [--as USER] COMMAND "
 		"[ARGS]\n\n");
-	for (i = 0; i < NR_COMMANDS; i++)
-		fprintf(out, "  %-14s %s\n", commands[i].name,
-			commands[i].summary);
+	for (i = 0; i < nr_commands; i++)
+		fprintf(out, "  %-14s %s\n", commands[i]->name,
+			commands[i]->summary);
 	fprintf(out, "\nThe study is --study FILE, else $BUGCODER_STUDY, else "
 		"./bugcoder.db.\n");
 	if (priv_server_conf())
@@ -195,6 +162,13 @@ static int run(int argc, char **argv)
 	setlocale(LC_NUMERIC, "C");
 	argc--;
 	argv++;
+	if (argc > 0 && !strcmp(argv[0], "__complete")) {
+		/* the shell's completion: it reads the study as the user,
+		 * never with the group */
+		if ((ret = cli_drop_privilege(&c)) == 0)
+			ret = cli_complete(argc - 1, argv + 1);
+		return ret;
+	}
 	if (take_globals(&c, &argc, argv) < 0)
 		return 2;
 	/* issue URLs name github.com, or the GitHub $GITHUB_API_URL is */
@@ -273,16 +247,17 @@ static int run(int argc, char **argv)
 		ret = 2;
 		goto out;
 	}
-	for (i = 0; i < NR_COMMANDS; i++)
-		if (!strcmp(argv[0], commands[i].name))
+	for (i = 0; i < nr_commands; i++)
+		if (!strcmp(argv[0], commands[i]->name))
 			break;
-	if (i == NR_COMMANDS) {
-		const char *names[NR_COMMANDS];
+	if (i == nr_commands) {
+		const char **names = xcalloc(nr_commands, sizeof(*names));
 		const char *near;
 
-		for (i = 0; i < NR_COMMANDS; i++)
-			names[i] = commands[i].name;
-		near = suggest_closest(argv[0], names, NR_COMMANDS);
+		for (i = 0; i < nr_commands; i++)
+			names[i] = commands[i]->name;
+		near = suggest_closest(argv[0], names, nr_commands);
+		free(names);
 		fprintf(stderr, "bugcoder: %s: unknown command", argv[0]);
 		if (near)
 			fprintf(stderr, "; did you mean `bugcoder %s`?", near);
@@ -291,7 +266,7 @@ static int run(int argc, char **argv)
 		ret = 2;
 		goto out;
 	}
-	ret = commands[i].fn(&c, argc, argv);
+	ret = commands[i]->fn(&c, argc, argv);
 out:
 	actor_release(&c.actor);
 	if (c.st_open)

@@ -84,6 +84,7 @@ if [ "$mode" = test ]; then
 	modules cmocka:libcmocka-dev
 	have "$PYTHON" || need "$PYTHON" python3
 	have tmux || need tmux tmux
+	have zsh || need "zsh (the completion tests)" zsh
 	have pgrep || need pgrep procps
 	have sqlite3 || need "sqlite3 (the command)" sqlite3
 	have less || need less less
