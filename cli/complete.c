@@ -92,12 +92,12 @@ struct item_offer {
 	struct buf name;
 };
 
-static int offer_item(const struct item_row *row, void *data)
+static int offer_item(const char *repo, long long number, void *data)
 {
 	struct item_offer *io = data;
 
 	buf_reset(&io->name);
-	buf_addf(&io->name, "%s#%lld", row->repo, row->number);
+	buf_addf(&io->name, "%s#%lld", repo, number);
 	offer(io->k, io->prefix, io->name.ptr);
 	return 0;
 }
@@ -105,12 +105,18 @@ static int offer_item(const struct item_row *row, void *data)
 static void offer_items(struct complete *k, const char *prefix)
 {
 	struct item_offer io = { k, prefix, BUF_INIT };
-	struct item_filter f = { PROGRESS_ANY, NULL, NULL };
+	struct buf repo = BUF_INIT;
 	struct err e = { 0 };
+	const char *hash = strchr(prefix, '#');
 
 	if (open_study(k) < 0)
 		return;
-	studyview_items(&k->st, &k->actor, &f, offer_item, &io, &e);
+	/* the repository part narrows the read; offer() matches the rest */
+	buf_add(&repo, prefix, hash ? (size_t)(hash - prefix) :
+		strlen(prefix));
+	studyview_item_names(&k->st, &k->actor, repo.ptr, offer_item, &io,
+			     &e);
+	buf_release(&repo);
 	buf_release(&io.name);
 }
 

@@ -132,6 +132,46 @@ int studyview_items(struct store *st, const struct actor *a,
 	return rc < 0 ? -1 : 0;
 }
 
+int studyview_item_names(struct store *st, const struct actor *a,
+			 const char *repo_prefix,
+			 int (*fn)(const char *repo, long long number,
+				   void *data),
+			 void *data, struct err *e)
+{
+	sqlite3_stmt *s;
+	int rc, stop = 0;
+
+	if (a->role == ROLE_NONE)
+		return err_set(e, ERR_PERM, "%s is not a member of this study",
+			       a->name ? a->name : "you");
+	/* as studyview_items(): who may not see everyone's work lists only
+	 * the items given to them */
+	s = store_prepare(st,
+		"SELECT i.repo, i.number FROM items i "
+		"WHERE substr(i.repo, 1, length(?3)) = ?3 "
+		"AND (?1 = 0 OR NOT EXISTS (SELECT 1 FROM rounds) OR EXISTS "
+		" (SELECT 1 FROM assignments a JOIN round_annotators ra ON "
+		"  ra.round_id = a.round_id WHERE a.item_id = i.id AND "
+		"  ra.member_id = ?2) OR EXISTS (SELECT 1 FROM "
+		"  screen_assignments a JOIN round_annotators ra ON "
+		"  ra.round_id = a.round_id WHERE a.item_id = i.id AND "
+		"  ra.member_id = ?2)) "
+		"ORDER BY i.repo, i.number", e);
+	if (!s)
+		return -1;
+	sqlite3_bind_int(s, 1, !access_sees_all(a));
+	sqlite3_bind_int64(s, 2, a->member_id);
+	sqlite3_bind_text(s, 3, repo_prefix ? repo_prefix : "", -1,
+			  SQLITE_STATIC);
+	while (!stop && (rc = store_step(st, s, "listing items", e)) > 0)
+		stop = fn((const char *)sqlite3_column_text(s, 0),
+			  sqlite3_column_int64(s, 1), data);
+	sqlite3_finalize(s);
+	if (stop)
+		return stop;
+	return rc < 0 ? -1 : 0;
+}
+
 static int cmp_double(const void *x, const void *y)
 {
 	double a = *(const double *)x, b = *(const double *)y;

@@ -63,6 +63,17 @@ int studyview_items(struct store *st, const struct actor *a,
 		    int (*fn)(const struct item_row *row, void *data),
 		    void *data, struct err *e);
 
+/* The names (repo, number) of the items `a` may list whose repository
+ * starts with `repo_prefix` (NULL or "": all), in (repo, number) order:
+ * the items' (repo, number) index alone, for completing a name.  fn
+ * returns non-zero to stop, which is returned; 0 at the end, -1 with
+ * `e`. */
+int studyview_item_names(struct store *st, const struct actor *a,
+			 const char *repo_prefix,
+			 int (*fn)(const char *repo, long long number,
+				   void *data),
+			 void *data, struct err *e);
+
 /* Per repository figures of `status`, plus one row for all (repo NULL). */
 struct repo_status {
 	char *repo;		/* owned; NULL for the whole study */
