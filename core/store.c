@@ -372,6 +372,17 @@ int store_step(struct store *st, sqlite3_stmt *s, const char *what,
 	return store_error(st, e, what);
 }
 
+int store_step_done(struct store *st, sqlite3_stmt *s, const char *what,
+		    struct err *e)
+{
+	int rc = store_step(st, s, what, e);
+
+	if (rc > 0)
+		return err_set(e, ERR_DB, "%s: the statement returned a row "
+			       "where none was due", what);
+	return rc;
+}
+
 void store_small_cache(struct store *st)
 {
 	store_exec(st, "PRAGMA cache_size = -512", NULL);

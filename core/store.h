@@ -214,6 +214,11 @@ void store_done(sqlite3_stmt *s);
  * access check that cannot be answered refuses. */
 int store_step(struct store *st, sqlite3_stmt *s, const char *what,
 	       struct err *e);
+/* Step `s`, a statement that returns no rows (an INSERT, UPDATE or
+ * DELETE), to its end: 0 when done, or -1 with `e` filled as by
+ * store_step(); a row where none was due is an error too. */
+int store_step_done(struct store *st, sqlite3_stmt *s, const char *what,
+		    struct err *e);
 
 /* Keep this connection's page cache small (512 KiB), for a process that
  * stays open all day reading one item at a time. */
