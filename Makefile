@@ -196,6 +196,9 @@ check-layering:
 		echo 'core/ and exports/ must not include curses' >&2; exit 1; fi
 	@if grep -nE 'sqlite3_|store_(prepare|exec)' cli/*.[ch] tui/*.[ch] 2>/dev/null; then \
 		echo 'cli/ and tui/ hold no SQL: read and write the study through core/' >&2; exit 1; fi
+	@if grep -nE '\bsqlite3_step *\(' core/*.[ch] exports/*.[ch] cli/*.[ch] tui/*.[ch] 2>/dev/null | \
+		grep -v '^core/store\.c:'; then \
+		echo 'a statement is stepped through store_step() (or store_step_done()), which reports a database error as an error, never as "no row": sqlite3_step() belongs to core/store.c' >&2; exit 1; fi
 	@if grep -nE 'getenv *\( *("BUGCODER_|[^") ])' core/*.c cli/*.c tui/*.c exports/*.c 2>/dev/null | \
 		grep -vE '^core/priv\.c:|getenv *\( *"BUGCODER_STUDY"'; then \
 		echo 'test hooks (BUGCODER_*) are read through priv_hook_env() only, which ignores them in a privileged program' >&2; exit 1; fi
