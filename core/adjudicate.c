@@ -616,6 +616,26 @@ out:
 	return ret;
 }
 
+int adjudicate_resolve_all(struct store *st, const struct actor *a,
+			   const struct codebook *cb, long long item_id,
+			   const struct resolve_dim *v, size_t nr,
+			   const char *rationale, const char *cause,
+			   struct err *e)
+{
+	size_t i;
+
+	if (store_begin(st, e) < 0)
+		return -1;
+	for (i = 0; i < nr; i++)
+		if (adjudicate_resolve(st, a, cb, item_id, v[i].dim,
+				       v[i].codes, v[i].nr, rationale, cause,
+				       e) < 0) {
+			store_rollback(st);
+			return -1;
+		}
+	return store_commit(st, e);
+}
+
 int adjudicate_settle(struct store *st, const struct actor *a,
 		      long long item_id, const char *note, struct err *e)
 {
