@@ -955,7 +955,7 @@ int round_add_items(struct store *st, const struct actor *a,
 	sqlite3_stmt *s = NULL;
 	long long pos = 0;
 	size_t i;
-	int rc, ret = -1;
+	int rc, ret = -1, began = 0;
 
 	if (actor_require(a, ROLES(ROLE_OWNER), "adding items to a round",
 			  e) < 0)
@@ -967,6 +967,10 @@ int round_add_items(struct store *st, const struct actor *a,
 			"rounds only", name);
 		goto out;
 	}
+	/* the items and their audit rows together, or none */
+	if (store_begin(st, e) < 0)
+		goto out;
+	began = 1;
 	s = store_prepare(st, r.screen ? "SELECT coalesce(max(position) + 1, "
 			  "0) FROM screen_assignments WHERE round_id = ?" :
 			  "SELECT coalesce(max(position) + 1, 0) FROM "
@@ -1013,9 +1017,14 @@ int round_add_items(struct store *st, const struct actor *a,
 				goto out;
 		}
 	}
-	ret = 0;
+	sqlite3_finalize(s);
+	s = NULL;
+	ret = store_commit(st, e);
+	began = 0;
 out:
 	sqlite3_finalize(s);
+	if (began)
+		store_rollback(st);
 	round_info_release(&r);
 	return ret;
 }
