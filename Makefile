@@ -201,6 +201,11 @@ check-layering:
 		echo 'cli/ and tui/ hold no SQL: read and write the study through core/' >&2; exit 1; fi
 	@if grep -nE 'sqlite3|store_(prepare|exec|step|cached)' exports/*.[ch] 2>/dev/null; then \
 		echo 'exports/ only writes: it reads the study through core/ (rawlabels, records, agreed, ...)' >&2; exit 1; fi
+	@if grep -nE '\bsqlite3_step *\(' core/*.[ch] exports/*.[ch] cli/*.[ch] tui/*.[ch] 2>/dev/null | \
+		grep -v '^core/store\.c:'; then \
+		echo 'a statement is stepped through store_step() (or store_step_done()), which reports a database error as an error, never as "no row": sqlite3_step() belongs to core/store.c' >&2; exit 1; fi
+	@if grep -nE '\bstore_(begin|commit|rollback|audit|audit_detail|audit_row) *\(' cli/*.[ch] tui/*.[ch] 2>/dev/null; then \
+		echo 'cli/ and tui/ neither open, commit nor roll back a transaction nor write the audit log: a core/ call does the whole action' >&2; exit 1; fi
 	@if grep -nE 'getenv *\( *("BUGCODER_|[^") ])' core/*.c cli/*.c tui/*.c exports/*.c 2>/dev/null | \
 		grep -vE '^core/priv\.c:|getenv *\( *"BUGCODER_STUDY"'; then \
 		echo 'test hooks (BUGCODER_*) are read through priv_hook_env() only, which ignores them in a privileged program' >&2; exit 1; fi

@@ -59,6 +59,8 @@ CMD(resolve)
 	const char *rationale, *cause;
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
 	struct codebook cb = CODEBOOK_INIT;
+	struct dim_codes *dc = NULL;
+	struct resolve_dim *rd = NULL;
 	long long id;
 	int npos, rc, ret = 0, i;
 
@@ -85,31 +87,28 @@ CMD(resolve)
 		ret = cli_fail(c);
 		goto out;
 	}
-	if (store_begin(&c->st, &c->err) < 0) {
-		ret = cli_fail(c);
-		goto out;
-	}
+	dc = xcalloc((size_t)npos, sizeof(*dc));
+	rd = xcalloc((size_t)npos, sizeof(*rd));
 	for (i = 1; i < npos; i++) {
-		struct dim_codes dc;
-
-		cli_dim_codes(pos[i], &dc);
-		rc = adjudicate_resolve(&c->st, &c->actor, &cb, id, dc.dim,
-					dc.codes, dc.nr, rationale, cause,
-					&c->err);
-		cli_dim_codes_release(&dc);
-		if (rc < 0) {
-			store_rollback(&c->st);
-			ret = cli_fail(c);
-			goto out;
-		}
+		cli_dim_codes(pos[i], &dc[i]);
+		rd[i - 1].dim = dc[i].dim;
+		rd[i - 1].codes = dc[i].codes;
+		rd[i - 1].nr = dc[i].nr;
 	}
-	if (store_commit(&c->st, &c->err) < 0) {
+	if (adjudicate_resolve_all(&c->st, &c->actor, &cb, id, rd,
+				   (size_t)npos - 1, rationale, cause,
+				   &c->err) < 0) {
 		ret = cli_fail(c);
 		goto out;
 	}
 	printf("%s: %d dimension%s resolved\n", pos[0], npos - 1,
 	       npos == 2 ? "" : "s");
 out:
+	if (dc)
+		for (i = 1; i < npos; i++)
+			cli_dim_codes_release(&dc[i]);
+	free(dc);
+	free(rd);
 	codebook_release(&cb);
 	free(pos);
 	return ret;

@@ -198,7 +198,7 @@ static int load_coders(struct store *st, const struct actor *a,
 	if (!q)
 		return -1;
 	sqlite3_bind_int64(q, 1, s->item_id);
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+	while ((rc = store_step(st, q, "loading submissions", e)) == 1) {
 		struct coder *c;
 
 		ALLOC_GROW(s->coders, s->nr_coders + 1, alloc);
@@ -214,8 +214,8 @@ static int load_coders(struct store *st, const struct actor *a,
 		}
 	}
 	sqlite3_finalize(q);
-	if (rc != SQLITE_DONE)
-		return store_error(st, e, "loading submissions");
+	if (rc < 0)
+		return -1;
 	return 0;
 }
 
@@ -233,8 +233,8 @@ static int load_resolution(struct store *st, struct item_state *s,
 		return -1;
 	sqlite3_bind_int64(q, 1, s->item_id);
 	sqlite3_bind_text(q, 2, d->dim->key, -1, SQLITE_STATIC);
-	rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW) {
+	rc = store_step(st, q, "loading resolutions", e);
+	if (rc == 1) {
 		const char *cause = (const char *)sqlite3_column_text(q, 2);
 
 		d->was_disagreement = d->status == DIM_DISAGREE;
@@ -248,8 +248,8 @@ static int load_resolution(struct store *st, struct item_state *s,
 					 sqlite3_column_text(q, 3));
 	}
 	sqlite3_finalize(q);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return store_error(st, e, "loading resolutions");
+	if (rc < 0)
+		return -1;
 	return 0;
 }
 
@@ -561,10 +561,8 @@ int adjudicate_resolve(struct store *st, const struct actor *a,
 		free(k1);
 		free(k2);
 	}
-	if (sqlite3_step(q) != SQLITE_DONE) {
-		store_error(st, e, "saving the resolution");
+	if (store_step_done(st, q, "saving the resolution", e) < 0)
 		goto out;
-	}
 	{
 		/* as the row now holds them: a second resolution keeps the
 		 * coders the first one saw */
@@ -618,6 +616,26 @@ out:
 	return ret;
 }
 
+int adjudicate_resolve_all(struct store *st, const struct actor *a,
+			   const struct codebook *cb, long long item_id,
+			   const struct resolve_dim *v, size_t nr,
+			   const char *rationale, const char *cause,
+			   struct err *e)
+{
+	size_t i;
+
+	if (store_begin(st, e) < 0)
+		return -1;
+	for (i = 0; i < nr; i++)
+		if (adjudicate_resolve(st, a, cb, item_id, v[i].dim,
+				       v[i].codes, v[i].nr, rationale, cause,
+				       e) < 0) {
+			store_rollback(st);
+			return -1;
+		}
+	return store_commit(st, e);
+}
+
 int adjudicate_settle(struct store *st, const struct actor *a,
 		      long long item_id, const char *note, struct err *e)
 {
@@ -643,9 +661,8 @@ int adjudicate_settle(struct store *st, const struct actor *a,
 	sqlite3_bind_int64(q, 2, a->member_id);
 	store_bind_text(q, 3, note);
 	sqlite3_bind_text(q, 4, now, -1, SQLITE_STATIC);
-	if (sqlite3_step(q) != SQLITE_DONE) {
+	if (store_step_done(st, q, "settling the item", e) < 0) {
 		sqlite3_finalize(q);
-		store_error(st, e, "settling the item");
 		goto out;
 	}
 	sqlite3_finalize(q);

@@ -93,6 +93,21 @@ int adjudicate_resolve(struct store *st, const struct actor *a,
 		       const char *rationale, const char *cause,
 		       struct err *e);
 
+/* One dimension's final code(s) for adjudicate_resolve_all(). */
+struct resolve_dim {
+	const char *dim;
+	const char *const *codes;
+	size_t nr;
+};
+/* adjudicate_resolve() for each of v[0..nr) with the one rationale and
+ * cause, in one transaction: all are saved, or none (the study is left
+ * as it was and `e` says which failed). */
+int adjudicate_resolve_all(struct store *st, const struct actor *a,
+			   const struct codebook *cb, long long item_id,
+			   const struct resolve_dim *v, size_t nr,
+			   const char *rationale, const char *cause,
+			   struct err *e);
+
 /* Mark a discussed item as needing nothing more. */
 int adjudicate_settle(struct store *st, const struct actor *a,
 		      long long item_id, const char *note, struct err *e);

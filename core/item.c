@@ -338,22 +338,22 @@ static int save_children(struct store *st, struct item *it, struct err *e)
 	if (!s)
 		goto out;
 	sqlite3_bind_int64(s, 1, it->id);
-	if (sqlite3_step(s) != SQLITE_DONE)
-		goto db;
+	if (store_step_done(st, s, "saving an item", e) < 0)
+		goto out;
 	sqlite3_finalize(s);
 	s = store_prepare(st, "DELETE FROM fixes WHERE item_id = ?", e);
 	if (!s)
 		goto out;
 	sqlite3_bind_int64(s, 1, it->id);
-	if (sqlite3_step(s) != SQLITE_DONE)
-		goto db;
+	if (store_step_done(st, s, "saving an item", e) < 0)
+		goto out;
 	sqlite3_finalize(s);
 	s = store_prepare(st, "DELETE FROM fix_comments WHERE item_id = ?", e);
 	if (!s)
 		goto out;
 	sqlite3_bind_int64(s, 1, it->id);
-	if (sqlite3_step(s) != SQLITE_DONE)
-		goto db;
+	if (store_step_done(st, s, "saving an item", e) < 0)
+		goto out;
 	sqlite3_finalize(s);
 
 	s = store_prepare(st, "INSERT INTO comments (item_id, position, "
@@ -370,8 +370,8 @@ static int save_children(struct store *st, struct item *it, struct err *e)
 		store_bind_text(s, 3, c->author);
 		store_bind_text(s, 4, c->created_at);
 		store_bind_text(s, 5, c->body);
-		if (sqlite3_step(s) != SQLITE_DONE)
-			goto db;
+		if (store_step_done(st, s, "saving an item", e) < 0)
+			goto out;
 	}
 	sqlite3_finalize(s);
 
@@ -405,8 +405,8 @@ static int save_children(struct store *st, struct item *it, struct err *e)
 			sqlite3_bind_null(s, 11);
 		sqlite3_bind_int(s, 12, f->diff_partial);
 		bind_int_or_null(s, 13, f->repeats - 1);
-		if (sqlite3_step(s) != SQLITE_DONE)
-			goto db;
+		if (store_step_done(st, s, "saving an item", e) < 0)
+			goto out;
 	}
 	sqlite3_finalize(s);
 
@@ -429,14 +429,11 @@ static int save_children(struct store *st, struct item *it, struct err *e)
 			store_bind_text(s, 4, c->author);
 			store_bind_text(s, 5, c->created_at);
 			store_bind_text(s, 6, c->body);
-			if (sqlite3_step(s) != SQLITE_DONE)
-				goto db;
+			if (store_step_done(st, s, "saving an item", e) < 0)
+				goto out;
 		}
 	}
 	ret = 0;
-	goto out;
-db:
-	store_error(st, e, "saving an item");
 out:
 	sqlite3_finalize(s);
 	return ret;
@@ -510,13 +507,16 @@ int item_save(struct store *st, struct item *it, struct err *e)
 	sqlite3_bind_text(s, 23, it->is_pull ? "pull" : "issue", -1,
 			  SQLITE_STATIC);
 	sqlite3_bind_int(s, 24, !!it->missing);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW)
+	rc = store_step(st, s, "saving an item", e);
+	if (rc == 1)
 		it->id = sqlite3_column_int64(s, 0);
 	sqlite3_finalize(s);
 	free(labels);
-	if (rc != SQLITE_ROW)
-		return store_error(st, e, "saving an item");
+	if (rc == 0)
+		return err_set(e, ERR_DB, "saving an item: the study returned "
+			       "no id for it");
+	if (rc < 0)
+		return -1;
 	return save_children(st, it, e);
 }
 
@@ -596,13 +596,13 @@ int item_load_flags(struct store *st, long long id, struct item *it,
 	if (!s)
 		return -1;
 	sqlite3_bind_int64(s, 1, id);
-	rc = sqlite3_step(s);
-	if (rc != SQLITE_ROW) {
+	rc = store_step(st, s, "loading an item", e);
+	if (rc != 1) {
 		sqlite3_finalize(s);
-		if (rc == SQLITE_DONE)
+		if (rc == 0)
 			return err_set(e, ERR_NOTFOUND, "no item with id %lld",
 				       id);
-		return store_error(st, e, "loading an item");
+		return -1;
 	}
 	it->id = id;
 	it->is_pull = sqlite3_column_int(s, 20);
@@ -635,7 +635,7 @@ int item_load_flags(struct store *st, long long id, struct item *it,
 	if (!s)
 		goto fail;
 	sqlite3_bind_int64(s, 1, id);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while ((rc = store_step(st, s, "loading an item", e)) == 1) {
 		struct comment *c;
 
 		ALLOC_GROW(it->comments, it->nr_comments + 1, alloc);
@@ -645,8 +645,8 @@ int item_load_flags(struct store *st, long long id, struct item *it,
 		c->body = col_dup(s, 2);
 	}
 	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		goto fail_db;
+	if (rc < 0)
+		goto fail;
 
 	alloc = 0;
 	/* the diff is read through the blob interface, straight into its
@@ -661,7 +661,7 @@ int item_load_flags(struct store *st, long long id, struct item *it,
 	if (!s)
 		goto fail;
 	sqlite3_bind_int64(s, 1, id);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while ((rc = store_step(st, s, "loading an item", e)) == 1) {
 		struct fix *f;
 
 		ALLOC_GROW(it->fixes, it->nr_fixes + 1, alloc);
@@ -686,8 +686,8 @@ int item_load_flags(struct store *st, long long id, struct item *it,
 		}
 	}
 	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		goto fail_db;
+	if (rc < 0)
+		goto fail;
 
 	/* the pull requests' conversations */
 	s = store_prepare(st, "SELECT fix, author, created_at, body FROM "
@@ -696,7 +696,7 @@ int item_load_flags(struct store *st, long long id, struct item *it,
 	if (!s)
 		goto fail;
 	sqlite3_bind_int64(s, 1, id);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while ((rc = store_step(st, s, "loading an item", e)) == 1) {
 		long long k = sqlite3_column_int64(s, 0);
 		struct fix *f;
 		struct comment *c;
@@ -712,11 +712,9 @@ int item_load_flags(struct store *st, long long id, struct item *it,
 		c->body = col_dup(s, 3);
 	}
 	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		goto fail_db;
+	if (rc < 0)
+		goto fail;
 	return 0;
-fail_db:
-	store_error(st, e, "loading an item");
 fail:
 	item_release(it);
 	return -1;
@@ -734,13 +732,13 @@ static long long find_one(struct store *st, const char *sql, const char *a,
 	if (a)
 		sqlite3_bind_text(s, 1, a, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(s, 2, n);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while ((rc = store_step(st, s, "finding an item", e)) == 1) {
 		id = sqlite3_column_int64(s, 0);
 		count++;
 	}
 	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return store_error(st, e, "finding an item");
+	if (rc < 0)
+		return -1;
 	if (count == 0)
 		return err_set(e, ERR_NOTFOUND, "%s: no such item", name);
 	if (count > 1)
@@ -765,7 +763,8 @@ static void suggest_item(struct store *st, const char *name, struct err *e)
 	if (!s)
 		return;
 	suggest_init(&sg, name);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	/* a database error replaces "no such item": it is the news */
+	while ((rc = store_step(st, s, "finding an item", e)) == 1) {
 		const char *repo = (const char *)sqlite3_column_text(s, 0);
 		const char *slash = strchr(repo, '/');
 		char *cand;
@@ -777,7 +776,7 @@ static void suggest_item(struct store *st, const char *name, struct err *e)
 		free(cand);
 	}
 	sqlite3_finalize(s);
-	if (rc == SQLITE_DONE)
+	if (rc == 0)
 		err_suggest(e, suggest_result(&sg));
 	suggest_release(&sg);
 }
@@ -928,13 +927,11 @@ char *item_canonical_repo(struct store *st, const char *repo, struct err *e)
 	if (!s)
 		return NULL;
 	sqlite3_bind_text(s, 1, repo, -1, SQLITE_STATIC);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW)
+	rc = store_step(st, s, "reading repository aliases", e);
+	if (rc == 1)
 		out = xstrdup((const char *)sqlite3_column_text(s, 0));
-	else if (rc == SQLITE_DONE)
+	else if (rc == 0)
 		out = xstrdup(repo);
-	else
-		store_error(st, e, "reading repository aliases");
 	store_done(s);
 	return out;
 }
@@ -972,10 +969,10 @@ static int exec2(struct store *st, const char *sql, const char *a,
 		return -1;
 	sqlite3_bind_text(s, 1, a, -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 2, b, -1, SQLITE_STATIC);
-	rc = sqlite3_step(s);
+	rc = store_step(st, s, what, e);
 	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
-		return store_error(st, e, what);
+	if (rc < 0)
+		return -1;
 	return 0;
 }
 
@@ -1007,10 +1004,10 @@ int item_note_alias(struct store *st, const char *old, const char *repo,
 	sqlite3_bind_text(s, 1, old, -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 2, repo, -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 3, now, -1, SQLITE_STATIC);
-	rc = sqlite3_step(s);
+	rc = store_step_done(st, s, "noting a repository alias", e);
 	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return store_error(st, e, "noting a repository alias");
+	if (rc < 0)
+		return -1;
 	/* items stored under the old name take the new one, unless the new
 	   name already holds that number */
 	return exec2(st, "UPDATE items SET repo = ?2 WHERE repo = ?1 COLLATE "

@@ -89,7 +89,7 @@ int coding_load(struct store *st, const struct actor *a, long long item_id,
 		return -1;
 	sqlite3_bind_int64(s, 1, item_id);
 	sqlite3_bind_int64(s, 2, member_id);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while ((rc = store_step(st, s, "loading labels", e)) == 1) {
 		struct coded_dim *d = dim_slot(c, (const char *)
 					       sqlite3_column_text(s, 0));
 
@@ -101,8 +101,8 @@ int coding_load(struct store *st, const struct actor *a, long long item_id,
 			d->proposal_id = sqlite3_column_int64(s, 2);
 	}
 	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		goto fail;
+	if (rc < 0)
+		goto fail_quiet;
 
 	s = store_prepare(st, "SELECT (SELECT text FROM memos WHERE item_id "
 			  "= ?1 AND member_id = ?2), (SELECT submitted_at FROM "
@@ -115,8 +115,8 @@ int coding_load(struct store *st, const struct actor *a, long long item_id,
 		goto fail_quiet;
 	sqlite3_bind_int64(s, 1, item_id);
 	sqlite3_bind_int64(s, 2, member_id);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW) {
+	rc = store_step(st, s, "loading labels", e);
+	if (rc == 1) {
 		const char *m = (const char *)sqlite3_column_text(s, 0);
 		const char *t = (const char *)sqlite3_column_text(s, 1);
 
@@ -127,11 +127,12 @@ int coding_load(struct store *st, const struct actor *a, long long item_id,
 		c->discuss = sqlite3_column_int(s, 3);
 	}
 	sqlite3_finalize(s);
-	if (rc != SQLITE_ROW)
-		goto fail;
+	if (rc == 0)
+		err_set(e, ERR_DB, "loading labels: the study returned no "
+			"row");
+	if (rc != 1)
+		goto fail_quiet;
 	return 0;
-fail:
-	store_error(st, e, "loading labels");
 fail_quiet:
 	coding_release(c);
 	return -1;
@@ -146,7 +147,8 @@ static char *name_of(struct store *st, long long item_id)
 
 	if (s) {
 		sqlite3_bind_int64(s, 1, item_id);
-		if (sqlite3_step(s) == SQLITE_ROW)
+		/* only words for a refusal: an error keeps "the item" */
+		if (store_step(st, s, "reading an item", NULL) == 1)
 			name = item_name((const char *)
 					 sqlite3_column_text(s, 0),
 					 sqlite3_column_int64(s, 1));
@@ -195,12 +197,10 @@ int label_check_access(struct store *st, const struct actor *a,
 static int step_done(struct store *st, sqlite3_stmt *s, struct err *e,
 		     const char *what)
 {
-	int rc = sqlite3_step(s);
+	int rc = store_step_done(st, s, what, e);
 
 	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return store_error(st, e, what);
-	return 0;
+	return rc;
 }
 
 /*
@@ -710,18 +710,19 @@ out:
 }
 
 /* The first column of every row of `s` (bound already) into ids[]. */
-static int load_ids(sqlite3_stmt *s, long long **ids, size_t *nr)
+static int load_ids(struct store *st, sqlite3_stmt *s, long long **ids,
+		    size_t *nr, struct err *e)
 {
 	size_t alloc = 0;
 	int rc;
 
 	*ids = NULL;
 	*nr = 0;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while ((rc = store_step(st, s, "loading the queue", e)) == 1) {
 		ALLOC_GROW(*ids, *nr + 1, alloc);
 		(*ids)[(*nr)++] = sqlite3_column_int64(s, 0);
 	}
-	return rc == SQLITE_DONE ? 0 : -1;
+	return rc;
 }
 
 static long long one_int(struct store *st, const char *sql, struct err *e,
@@ -729,15 +730,18 @@ static long long one_int(struct store *st, const char *sql, struct err *e,
 {
 	sqlite3_stmt *s = store_prepare(st, sql, e);
 	long long v = 0;
+	int rc;
 
 	*ok = 0;
 	if (!s)
 		return 0;
-	if (sqlite3_step(s) == SQLITE_ROW) {
+	rc = store_step(st, s, "loading the queue", e);
+	if (rc == 1) {
 		v = sqlite3_column_int64(s, 0);
 		*ok = 1;
-	} else {
-		store_error(st, e, "loading the queue");
+	} else if (rc == 0) {
+		err_set(e, ERR_DB, "loading the queue: the study returned no "
+			"row");
 	}
 	sqlite3_finalize(s);
 	return v;
@@ -785,15 +789,15 @@ static int mark_rows(struct store *st, const char *sql, long long member_id,
 		return -1;
 	if (sqlite3_bind_parameter_count(s))
 		sqlite3_bind_int64(s, 1, member_id);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while ((rc = store_step(st, s, "loading the queue", e)) == 1) {
 		long long id = sqlite3_column_int64(s, 0);
 
 		if (id > 0 && id <= max_id)
 			mark[id] |= (unsigned char)bit;
 	}
 	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return store_error(st, e, "loading the queue");
+	if (rc < 0)
+		return -1;
 	return 0;
 }
 
@@ -865,7 +869,7 @@ int queue_load(struct store *st, long long member_id, struct queue *q,
 		if (!s)
 			goto fail;
 		sqlite3_bind_int64(s, 1, member_id);
-		if (load_ids(s, &ids, &nr) < 0)
+		if (load_ids(st, s, &ids, &nr, e) < 0)
 			goto db;
 		sqlite3_finalize(s);
 		queue_take(q, ids, nr, mark, max_id);
@@ -895,7 +899,7 @@ int queue_load(struct store *st, long long member_id, struct queue *q,
 			  "BY id", e);
 	if (!s)
 		goto fail;
-	if (load_ids(s, &ids, &nr) < 0)
+	if (load_ids(st, s, &ids, &nr, e) < 0)
 		goto db;
 	sqlite3_finalize(s);
 	queue_take(q, ids, nr, mark, max_id);
@@ -905,7 +909,6 @@ out:
 	free(mark);
 	return 0;
 db:
-	store_error(st, e, "loading the queue");
 	sqlite3_finalize(s);
 fail:
 	free(ids);

@@ -656,10 +656,8 @@ int machine_store(struct store *st, const struct actor *a,
 	sqlite3_bind_text(s, 10, ans->rationale, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(s, 11, p->ms);
 	sqlite3_bind_text(s, 12, now, -1, SQLITE_STATIC);
-	if (sqlite3_step(s) != SQLITE_DONE) {
-		store_error(st, e, "storing the machine's answer");
+	if (store_step_done(st, s, "storing the machine's answer", e) < 0)
 		goto out;
-	}
 	{
 		struct buf n = BUF_INIT, d = BUF_INIT;
 		int rc;

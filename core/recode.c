@@ -184,10 +184,9 @@ int recode_split(struct store *st, const struct actor *a,
 		sqlite3_bind_text(ins, 5, choices, -1, SQLITE_STATIC);
 		sqlite3_bind_text(ins, 6, nc->version, -1, SQLITE_STATIC);
 		sqlite3_bind_text(ins, 7, now, -1, SQLITE_STATIC);
-		if (sqlite3_step(del) != SQLITE_DONE ||
-		    sqlite3_step(ins) != SQLITE_DONE) {
+		if (store_step_done(st, del, "queueing a recode", e) < 0 ||
+		    store_step_done(st, ins, "queueing a recode", e) < 0) {
 			free(before);
-			store_error(st, e, "queueing a recode");
 			goto out;
 		}
 		if (member_codes(st, item, member, sp->dim, &after, e) < 0 ||
@@ -224,10 +223,9 @@ int recode_split(struct store *st, const struct actor *a,
 		sqlite3_reset(del);
 		sqlite3_bind_int64(del, 1, item);
 		sqlite3_bind_text(del, 2, sp->dim, -1, SQLITE_STATIC);
-		if (sqlite3_step(del) != SQLITE_DONE) {
-			store_error(st, e, "taking back a resolution");
+		if (store_step_done(st, del, "taking back a resolution",
+				    e) < 0)
 			goto out;
-		}
 		if (store_audit(st, a->os_user, actor_for(a),
 				"recode.resolution", item, sp->dim, code, NULL,
 				e) < 0)
@@ -308,11 +306,11 @@ int recode_settle(struct store *st, const struct actor *a, long long item_id,
 	sqlite3_bind_int64(s, 2, item_id);
 	sqlite3_bind_int64(s, 3, a->member_id);
 	sqlite3_bind_text(s, 4, dim, -1, SQLITE_STATIC);
-	rc = sqlite3_step(s);
+	rc = store_step_done(st, s, "saving the recode", e);
 	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE) {
+	if (rc < 0) {
 		free(old);
-		return store_error(st, e, "saving the recode");
+		return -1;
 	}
 	rc = store_audit(st, a->os_user, actor_for(a), "recode.done", item_id,
 			 dim, old, codes, e);

@@ -95,7 +95,7 @@ static int free_items(struct store *st, int screen, const char *repo,
 	if (!s)
 		return -1;
 	store_bind_text(s, 1, repo);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while ((rc = store_step(st, s, "listing items", e)) == 1) {
 		const char *dec = (const char *)sqlite3_column_text(s, 3);
 		int missing = sqlite3_column_int(s, 2);
 		int screened = sqlite3_column_int(s, 4);
@@ -127,8 +127,8 @@ static int free_items(struct store *st, int screen, const char *repo,
 		out->nr++;
 	}
 	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return store_error(st, e, "listing items");
+	if (rc < 0)
+		return -1;
 	return 0;
 }
 
@@ -153,8 +153,8 @@ static int check_free(struct store *st, long long id, int screen,
 	if (!s)
 		return -1;
 	sqlite3_bind_int64(s, 1, id);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW) {
+	rc = store_step(st, s, "reading an item", e);
+	if (rc == 1) {
 		const char *round = (const char *)sqlite3_column_text(s, 3);
 		const char *sround = (const char *)sqlite3_column_text(s, 5);
 		const char *dec = (const char *)sqlite3_column_text(s, 7);
@@ -202,10 +202,10 @@ static int check_free(struct store *st, long long id, int screen,
 	}
 	sqlite3_finalize(s);
 	free(item);
-	if (rc == SQLITE_DONE)
+	if (rc == 0)
 		return err_set(e, ERR_NOTFOUND, "no item with id %lld", id);
-	if (rc != SQLITE_ROW)
-		return store_error(st, e, "reading an item");
+	if (rc < 0)
+		return -1;
 	return ret;
 }
 
@@ -243,7 +243,7 @@ static int unfinished_items(struct store *st, long long rid, int screen,
 	if (!s)
 		return -1;
 	sqlite3_bind_int64(s, 1, rid);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while ((rc = store_step(st, s, "listing a round's items", e)) == 1) {
 		if (first && !*first)
 			*first = item_name((const char *)
 					   sqlite3_column_text(s, 1),
@@ -257,12 +257,12 @@ static int unfinished_items(struct store *st, long long rid, int screen,
 		(*nr)++;
 	}
 	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE) {
+	if (rc < 0) {
 		if (first) {
 			free(*first);
 			*first = NULL;
 		}
-		return store_error(st, e, "listing a round's items");
+		return -1;
 	}
 	return 0;
 }
@@ -570,10 +570,10 @@ static int save_gate(struct store *st, const struct actor *a,
 	sqlite3_bind_double(s, 3, spec->gate_min_kappa);
 	sqlite3_bind_int(s, 4, spec->gate_on_lower);
 	sqlite3_bind_int(s, 5, spec->gate_forced);
-	rc = sqlite3_step(s);
+	rc = store_step_done(st, s, "saving the round's gate", e);
 	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return store_error(st, e, "saving the round's gate");
+	if (rc < 0)
+		return -1;
 	if (sqlite3_changes(st->db) != 1) {
 		struct buf what = BUF_INIT;
 
@@ -669,12 +669,12 @@ static int no_items(struct store *st, const struct round_spec *spec,
 			  "r.id)) ORDER BY r.id LIMIT 1", e);
 	if (!s)
 		return -1;
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW)
+	rc = store_step(st, s, "listing rounds", e);
+	if (rc == 1)
 		hint = xstrdup((const char *)sqlite3_column_text(s, 0));
 	sqlite3_finalize(s);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return store_error(st, e, "listing rounds");
+	if (rc < 0)
+		return -1;
 	buf_addf(&why, "round %s would have no items: every item%s is in a "
 		 "%sround already", spec->name, spec->items &&
 		 !strncmp(spec->items, "repo:", 5) ? " of that repository" :
@@ -701,15 +701,17 @@ static int move_out(struct store *st, const struct actor *a, long long from,
 	struct round_info r;
 	sqlite3_stmt *s;
 	size_t i;
-	int ret = -1;
+	int ret = -1, rc;
 
 	memset(&r, 0, sizeof(r));
 	s = store_prepare(st, "SELECT name FROM rounds WHERE id = ?", e);
 	if (!s)
 		return -1;
 	sqlite3_bind_int64(s, 1, from);
-	if (sqlite3_step(s) != SQLITE_ROW) {
-		store_error(st, e, "reading a round");
+	rc = store_step(st, s, "reading a round", e);
+	if (rc <= 0) {
+		if (rc == 0)
+			err_set(e, ERR_NOTFOUND, "reading a round: it is gone");
 		goto out;
 	}
 	r.name = xstrdup((const char *)sqlite3_column_text(s, 0));
@@ -723,10 +725,8 @@ static int move_out(struct store *st, const struct actor *a, long long from,
 		sqlite3_reset(s);
 		sqlite3_bind_int64(s, 1, from);
 		sqlite3_bind_int64(s, 2, c->v[i].id);
-		if (sqlite3_step(s) != SQLITE_DONE) {
-			store_error(st, e, "moving an item");
+		if (store_step_done(st, s, "moving an item", e) < 0)
 			goto out;
-		}
 		if (store_audit(st, a->os_user, actor_for(a), "round.move",
 				c->v[i].id, NULL, r.name, to, e) < 0)
 			goto out;
@@ -842,10 +842,8 @@ int round_create(struct store *st, const struct actor *a,
 	sqlite3_bind_text(s, 7, spec->screen ? "screen" : "code", -1,
 			  SQLITE_STATIC);
 	store_bind_text(s, 8, reasons);
-	if (sqlite3_step(s) != SQLITE_DONE) {
-		store_error(st, e, "creating the round");
+	if (store_step_done(st, s, "creating the round", e) < 0)
 		goto out;
-	}
 	sqlite3_finalize(s);
 	rid = sqlite3_last_insert_rowid(st->db);
 	s = store_prepare(st, "INSERT INTO round_annotators (round_id, "
@@ -856,10 +854,8 @@ int round_create(struct store *st, const struct actor *a,
 		sqlite3_reset(s);
 		sqlite3_bind_int64(s, 1, rid);
 		sqlite3_bind_int64(s, 2, ann[i]);
-		if (sqlite3_step(s) != SQLITE_DONE) {
-			store_error(st, e, "creating the round");
+		if (store_step_done(st, s, "creating the round", e) < 0)
 			goto out;
-		}
 	}
 	sqlite3_finalize(s);
 	s = NULL;
@@ -876,15 +872,13 @@ int round_create(struct store *st, const struct actor *a,
 		sqlite3_bind_int64(s, 1, rid);
 		sqlite3_bind_int64(s, 2, c.v[i].id);
 		sqlite3_bind_int64(s, 3, (long long)i);
-		if (sqlite3_step(s) != SQLITE_DONE) {
-			if (sqlite3_errcode(st->db) == SQLITE_CONSTRAINT) {
-				if (check_free(st, c.v[i].id, spec->screen,
-					       e) == 0)
-					err_set(e, ERR_INPUT, "an item is named "
-						"twice for round %s",
-						spec->name);
-			} else
-				store_error(st, e, "creating the round");
+		if (store_step_done(st, s, "creating the round", e) < 0) {
+			/* e says "creating the round" unless a constraint
+			 * says more: which item is not free */
+			if (sqlite3_errcode(st->db) == SQLITE_CONSTRAINT &&
+			    check_free(st, c.v[i].id, spec->screen, e) == 0)
+				err_set(e, ERR_INPUT, "an item is named twice "
+					"for round %s", spec->name);
 			goto out;
 		}
 	}
@@ -961,7 +955,7 @@ int round_add_items(struct store *st, const struct actor *a,
 	sqlite3_stmt *s = NULL;
 	long long pos = 0;
 	size_t i;
-	int rc, ret = -1;
+	int rc, ret = -1, began = 0;
 
 	if (actor_require(a, ROLES(ROLE_OWNER), "adding items to a round",
 			  e) < 0)
@@ -973,6 +967,10 @@ int round_add_items(struct store *st, const struct actor *a,
 			"rounds only", name);
 		goto out;
 	}
+	/* the items and their audit rows together, or none */
+	if (store_begin(st, e) < 0)
+		goto out;
+	began = 1;
 	s = store_prepare(st, r.screen ? "SELECT coalesce(max(position) + 1, "
 			  "0) FROM screen_assignments WHERE round_id = ?" :
 			  "SELECT coalesce(max(position) + 1, 0) FROM "
@@ -1000,10 +998,9 @@ int round_add_items(struct store *st, const struct actor *a,
 		sqlite3_bind_int64(s, 1, r.id);
 		sqlite3_bind_int64(s, 2, ids[i]);
 		sqlite3_bind_int64(s, 3, pos++);
-		if (sqlite3_step(s) != SQLITE_DONE) {
-			store_error(st, e, "adding an item to the round");
+		if (store_step_done(st, s, "adding an item to the round",
+				    e) < 0)
 			goto out;
-		}
 		{
 			struct buf d = BUF_INIT;
 
@@ -1020,9 +1017,14 @@ int round_add_items(struct store *st, const struct actor *a,
 				goto out;
 		}
 	}
-	ret = 0;
+	sqlite3_finalize(s);
+	s = NULL;
+	ret = store_commit(st, e);
+	began = 0;
 out:
 	sqlite3_finalize(s);
+	if (began)
+		store_rollback(st);
 	round_info_release(&r);
 	return ret;
 }
@@ -1161,10 +1163,8 @@ int round_close_decided(struct store *st, const struct actor *a,
 	sqlite3_bind_text(s, 1, now, -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 2, a->name, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(s, 3, r.id);
-	if (sqlite3_step(s) != SQLITE_DONE) {
-		store_error(st, e, "closing the round");
+	if (store_step_done(st, s, "closing the round", e) < 0)
 		goto out;
-	}
 	if (!r.screen && round_freeze(st, r.id, 1, e) < 0)
 		goto out;
 	{
@@ -1236,18 +1236,16 @@ int round_reopen(struct store *st, const struct actor *a, const char *name,
 	if (!s)
 		goto out;
 	sqlite3_bind_int64(s, 1, r.id);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW) {
+	rc = store_step(st, s, "reading a round", e);
+	if (rc == 1) {
 		first = item_name((const char *)sqlite3_column_text(s, 0),
 				  sqlite3_column_int64(s, 1));
 		done = sqlite3_column_int64(s, 2);
 	}
 	sqlite3_finalize(s);
 	s = NULL;
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-		store_error(st, e, "reading a round");
+	if (rc < 0)
 		goto out;
-	}
 	if (done && !(flags & ROUND_FORCE)) {
 		err_set(e, ERR_INPUT, "round %s: %lld of its items %s been "
 			"adjudicated (%s is one); `round reopen %s --force` "
@@ -1263,10 +1261,8 @@ int round_reopen(struct store *st, const struct actor *a, const char *name,
 	if (!s)
 		goto out;
 	sqlite3_bind_int64(s, 1, r.id);
-	if (sqlite3_step(s) != SQLITE_DONE) {
-		store_error(st, e, "reopening the round");
+	if (store_step_done(st, s, "reopening the round", e) < 0)
 		goto out;
-	}
 	if (!r.screen && round_freeze(st, r.id, 0, e) < 0)
 		goto out;
 	if (r.screen && screening_undecide_round(st, a, r.id, e) < 0)
@@ -1371,13 +1367,18 @@ int round_unknown(struct store *st, const char *what, const char *name,
 					"id", e);
 	struct suggest sg;
 	struct buf near = BUF_INIT;
+	int rc;
 
 	if (!s)
 		return -1;
 	suggest_init(&sg, name);
-	while (sqlite3_step(s) == SQLITE_ROW)
+	while ((rc = store_step(st, s, "listing rounds", e)) == 1)
 		suggest_add(&sg, (const char *)sqlite3_column_text(s, 0));
 	sqlite3_finalize(s);
+	if (rc < 0) {
+		suggest_release(&sg);
+		return -1;
+	}
 	if (suggest_result(&sg))
 		buf_set(&near, suggest_result(&sg));
 	suggest_release(&sg);
@@ -1398,12 +1399,12 @@ int round_get(struct store *st, const char *name, struct round_info *out,
 	if (!s)
 		return -1;
 	sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
-	rc = sqlite3_step(s);
-	if (rc != SQLITE_ROW) {
+	rc = store_step(st, s, "reading a round", e);
+	if (rc != 1) {
 		sqlite3_finalize(s);
-		if (rc == SQLITE_DONE)
+		if (rc == 0)
 			return round_unknown(st, name, name, e);
-		return store_error(st, e, "reading a round");
+		return -1;
 	}
 	ret = fill(st, s, out, e);
 	sqlite3_finalize(s);
@@ -1511,7 +1512,7 @@ int round_later_changes(struct store *st, const struct round_info *r,
 		return -1;
 	sqlite3_bind_int64(s, 1, r->id);
 	sqlite3_bind_text(s, 2, r->closed_at, -1, SQLITE_STATIC);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while ((rc = store_step(st, s, "reading later decisions", e)) == 1) {
 		int n = sqlite3_column_int(s, 1);
 
 		buf_addf(out, "%s: %d label%s moved by proposals decided "
@@ -1520,8 +1521,8 @@ int round_later_changes(struct store *st, const struct round_info *r,
 			 n == 1 ? "" : "s");
 	}
 	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return store_error(st, e, "reading later decisions");
+	if (rc < 0)
+		return -1;
 	s = store_prepare(st, "SELECT DISTINCT au.dimension, au.old FROM audit "
 			  "au WHERE au.action = 'codebook.map' AND au.at > ?2 "
 			  "AND EXISTS (SELECT 1 FROM labels l JOIN assignments "
@@ -1531,14 +1532,14 @@ int round_later_changes(struct store *st, const struct round_info *r,
 		return -1;
 	sqlite3_bind_int64(s, 1, r->id);
 	sqlite3_bind_text(s, 2, r->closed_at, -1, SQLITE_STATIC);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+	while ((rc = store_step(st, s, "reading later decisions", e)) == 1)
 		buf_addf(out, "%s: code %s was mapped onto another after the "
 			 "round closed\n",
 			 (const char *)sqlite3_column_text(s, 0),
 			 (const char *)sqlite3_column_text(s, 1));
 	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return store_error(st, e, "reading later decisions");
+	if (rc < 0)
+		return -1;
 	/* a code split since: its labels on the round's items went back
 	 * to their coders, who recode them; the record keeps the figures */
 	s = store_prepare(st, "SELECT rc.dimension, rc.old_code, count(*), "
@@ -1552,7 +1553,7 @@ int round_later_changes(struct store *st, const struct round_info *r,
 		return -1;
 	sqlite3_bind_int64(s, 1, r->id);
 	sqlite3_bind_text(s, 2, r->closed_at, -1, SQLITE_STATIC);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while ((rc = store_step(st, s, "reading later decisions", e)) == 1) {
 		int n = sqlite3_column_int(s, 2);
 		int left = sqlite3_column_int(s, 3);
 
@@ -1564,8 +1565,8 @@ int round_later_changes(struct store *st, const struct round_info *r,
 			 n == 1 ? "" : "s", left == 1 ? "s" : "");
 	}
 	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return store_error(st, e, "reading later decisions");
+	if (rc < 0)
+		return -1;
 	return 0;
 }
 
@@ -1585,13 +1586,13 @@ int round_codebook_versions(struct store *st, long long round_id,
 		return -1;
 	if (round_id)
 		sqlite3_bind_int64(s, 1, round_id);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+	while ((rc = store_step(st, s, "reading the round's codebook versions",
+				e)) == 1)
 		buf_addf(out, "%s%s", n++ ? ", " : "",
 			 (const char *)sqlite3_column_text(s, 0));
 	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return store_error(st, e, "reading the round's codebook "
-				   "versions");
+	if (rc < 0)
+		return -1;
 	return 0;
 }
 

@@ -274,11 +274,9 @@ static int exec_item(struct store *st, const char *sql, long long item_id,
 		store_bind_text(s, 3, text);
 	if (sqlite3_bind_parameter_count(s) >= 4)
 		store_bind_text(s, 4, now);
-	rc = sqlite3_step(s);
+	rc = store_step_done(st, s, what, e);
 	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return store_error(st, e, what);
-	return 0;
+	return rc;
 }
 
 /* The item's round may be screened by the actor now: LABEL_SCREEN, else
@@ -302,7 +300,9 @@ static int check_screen(struct store *st, const struct actor *a,
 
 		if (s) {
 			sqlite3_bind_int64(s, 1, item_id);
-			if (sqlite3_step(s) == SQLITE_ROW)
+			/* only words for the refusal: an error keeps
+			 * "the item" */
+			if (store_step(st, s, "reading an item", NULL) == 1)
 				name = item_name((const char *)
 						 sqlite3_column_text(s, 0),
 						 sqlite3_column_int64(s, 1));
@@ -501,10 +501,10 @@ static int decide(struct store *st, const struct actor *a, long long item_id,
 	store_bind_text(s, 6, cause && *cause ? cause : NULL);
 	sqlite3_bind_text(s, 7, a->name, -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 8, now, -1, SQLITE_STATIC);
-	rc = sqlite3_step(s);
+	rc = store_step_done(st, s, "saving the screening decision", e);
 	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return store_error(st, e, "saving the screening decision");
+	if (rc < 0)
+		return -1;
 	return store_audit(st, a->os_user, actor_for(a),
 			   !strcmp(how, "agreed") ? "screen.agreed" :
 			   "screen.adjudicated", item_id, SCREENING_DIM, old, code,
@@ -586,8 +586,8 @@ int screening_undecide_round(struct store *st, const struct actor *a,
 
 		sqlite3_reset(d);
 		sqlite3_bind_int64(d, 1, id);
-		if (sqlite3_step(d) != SQLITE_DONE) {
-			rc = store_error(st, e, "undoing a decision");
+		if (store_step_done(st, d, "undoing a decision", e) < 0) {
+			rc = -1;
 			break;
 		}
 		if (store_audit(st, a->os_user, actor_for(a),

@@ -372,6 +372,17 @@ int store_step(struct store *st, sqlite3_stmt *s, const char *what,
 	return store_error(st, e, what);
 }
 
+int store_step_done(struct store *st, sqlite3_stmt *s, const char *what,
+		    struct err *e)
+{
+	int rc = store_step(st, s, what, e);
+
+	if (rc > 0)
+		return err_set(e, ERR_DB, "%s: the statement returned a row "
+			       "where none was due", what);
+	return rc;
+}
+
 void store_small_cache(struct store *st)
 {
 	store_exec(st, "PRAGMA cache_size = -512", NULL);
@@ -1647,13 +1658,35 @@ int store_verify(struct store *st, int writing, struct err *e)
 	return 0;
 }
 
+/* Savepoint names: one per nesting level (level 1 is the transaction). */
+static void level_sql(char *sql, size_t size, const char *verb, int level)
+{
+	snprintf(sql, size, "%s store_level_%d", verb, level);
+}
+
+static int nested_begin(struct store *st, struct err *e)
+{
+	char sql[64];
+
+	if (st->lost)
+		return err_set(e, ERR_DB, "%s: the transaction was undone by an "
+			       "error; nothing was written", st->path);
+	level_sql(sql, sizeof(sql), "SAVEPOINT", st->depth + 1);
+	if (store_exec(st, sql, e) < 0)
+		return -1;
+	st->depth++;
+	return 0;
+}
+
 int store_begin(struct store *st, struct err *e)
 {
 	struct store_reader *r;
 	int record = 0;
 
-	if (st->depth++)
-		return 0;
+	if (st->depth > 0)
+		return nested_begin(st, e);
+	st->depth++;
+	st->lost = 0;
 	test_begin_gate();
 	for (r = st->readers; r; r = r->next)
 		r->release(r);
@@ -1700,10 +1733,25 @@ int store_begin(struct store *st, struct err *e)
 
 int store_commit(struct store *st, struct err *e)
 {
+	char sql[64];
+
 	if (st->depth <= 0)
 		return 0;
-	if (--st->depth)
+	if (st->lost) {
+		store_rollback(st);
+		return err_set(e, ERR_DB, "%s: the transaction was undone by an "
+			       "error; nothing was written", st->path);
+	}
+	if (st->depth > 1) {
+		level_sql(sql, sizeof(sql), "RELEASE", st->depth);
+		if (store_exec(st, sql, e) < 0) {
+			store_rollback(st);
+			return -1;
+		}
+		st->depth--;
 		return 0;
+	}
+	st->depth = 0;
 	tx_ended();
 	if (store_exec(st, "COMMIT", e) < 0) {
 		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
@@ -1719,9 +1767,32 @@ int store_commit(struct store *st, struct err *e)
 
 void store_rollback(struct store *st)
 {
+	char sql[64];
+
 	if (st->depth <= 0)
 		return;
+	/* whatever this level wrote to the audit chain is undone */
+	st->audit_known = 0;
+	if (st->depth > 1) {
+		int level = st->depth--;
+
+		if (st->lost)
+			return;
+		level_sql(sql, sizeof(sql), "ROLLBACK TO", level);
+		if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) == SQLITE_OK) {
+			level_sql(sql, sizeof(sql), "RELEASE", level);
+			sqlite3_exec(st->db, sql, NULL, NULL, NULL);
+			return;
+		}
+		/* gone already (SQLite rolls back the whole transaction
+		 * on some errors): the outer levels may only roll back */
+		if (!sqlite3_get_autocommit(st->db))
+			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+		st->lost = 1;
+		return;
+	}
 	st->depth = 0;
+	st->lost = 0;
 	tx_ended();
 	/* a ROLLBACK that fails (a lock, an interrupt) leaves the
 	 * transaction open and every later write refused: try again */

@@ -53,6 +53,9 @@ struct store {
 	sqlite3 *db;
 	char *path;		/* owned */
 	int depth;		/* nesting of store_begin() */
+	int lost;		/* an inner level found the transaction
+				   gone (SQLite undid it on an error): the
+				   outer levels can only roll back */
 	long long data_version;	/* PRAGMA data_version last seen, */
 	int have_data_version;	/* once store_changed() has taken note */
 	struct store_reader *readers;	/* released by store_begin() */
@@ -173,8 +176,16 @@ int store_verify(struct store *st, int writing, struct err *e);
 void store_interactive(struct store *st);
 
 /* Transactions.  store_begin() starts an IMMEDIATE transaction (so a busy
- * writer is reported at once rather than at commit); nested calls only
- * count depth.  store_rollback() undoes everything of the outermost.
+ * writer is reported at once rather than at commit); a nested call opens
+ * a SAVEPOINT, one per level.  store_commit() of a nested level releases
+ * its savepoint (its writes become the caller's, committed or not with
+ * the caller's); store_rollback() of a nested level undoes that level's
+ * writes only (ROLLBACK TO), and the caller's transaction stays open
+ * with its earlier writes, for the caller to commit or roll back: an
+ * inner failure never ends a caller's transaction behind its back.  When
+ * SQLite itself undid the whole transaction (some errors do), the outer
+ * levels' store_commit() fails, saying nothing was written.  A nested
+ * store_begin() that fails opened no level: do not roll back for it.
  * The first store_begin() of a connection runs the full check when it is
  * due (see above) and refuses to write to a study it finds damaged. */
 int store_begin(struct store *st, struct err *e);
@@ -220,6 +231,11 @@ void store_done(sqlite3_stmt *s);
  * access check that cannot be answered refuses. */
 int store_step(struct store *st, sqlite3_stmt *s, const char *what,
 	       struct err *e);
+/* Step `s`, a statement that returns no rows (an INSERT, UPDATE or
+ * DELETE), to its end: 0 when done, or -1 with `e` filled as by
+ * store_step(); a row where none was due is an error too. */
+int store_step_done(struct store *st, sqlite3_stmt *s, const char *what,
+		    struct err *e);
 
 /* Keep this connection's page cache small (512 KiB), for a process that
  * stays open all day reading one item at a time. */

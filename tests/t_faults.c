@@ -792,6 +792,60 @@ static int memo_item2(struct fixture *f, struct store *st, struct err *e)
 	return label_memo(st, &f->alice, f->item[2], "a second look", e);
 }
 
+static int create_r2(struct fixture *f, struct store *st, struct err *e)
+{
+	const char *ann[] = { "alice", "bob" };
+	struct round_spec spec;
+
+	(void)f;
+	memset(&spec, 0, sizeof(spec));
+	spec.name = "r2";
+	spec.items = "o/r#3";
+	spec.annotators = ann;
+	spec.nr_annotators = 2;
+	return round_create(st, &f->owner, &spec, NULL, e);
+}
+
+static int add_item3(struct fixture *f, struct store *st, struct err *e)
+{
+	return round_add_items(st, &f->owner, "r1", &f->item[3], 1, e);
+}
+
+/* both in one transaction: each call's own is a level inside it */
+static int close_reopen_r1(struct fixture *f, struct store *st,
+			   struct err *e)
+{
+	if (store_begin(st, e) < 0)
+		return -1;
+	if (round_close(st, &f->owner, "r1", ROUND_FORCE, e) < 0 ||
+	    round_reopen(st, &f->owner, "r1", ROUND_FORCE, e) < 0) {
+		store_rollback(st);
+		return -1;
+	}
+	return store_commit(st, e);
+}
+
+static int settle_item1(struct fixture *f, struct store *st, struct err *e)
+{
+	return adjudicate_settle(st, &f->carol, f->item[1], "settled as is",
+				 e);
+}
+
+/* two dimensions in one transaction, the second refused: the first,
+ * saved in its own level, goes too */
+static int resolve_all_refused(struct fixture *f, struct store *st,
+			       struct err *e)
+{
+	const char *v = "hang", *bad = "no_such_code";
+	const struct resolve_dim d[] = {
+		{ "symptom", &v, 1 },
+		{ "symptom", &bad, 1 },
+	};
+
+	return adjudicate_resolve_all(st, &f->carol, &f->cb, f->item[1], d,
+				      2, "the process waits", "slip", e);
+}
+
 static void test_writers(void **state)
 {
 	struct fixture *f = *state;
@@ -805,6 +859,11 @@ static void test_writers(void **state)
 	faultsim_write(f, "round close", close_r1, 0);
 	faultsim_write(f, "resolve", resolve_item1, 0);
 	faultsim_write(f, "memo", memo_item2, 0);
+	faultsim_write(f, "round create", create_r2, 0);
+	faultsim_write(f, "round add", add_item3, 0);
+	faultsim_write(f, "round close and reopen", close_reopen_r1, 0);
+	faultsim_write(f, "settle", settle_item1, 0);
+	faultsim_write(f, "resolve, all or none", resolve_all_refused, -1);
 }
 
 static void test_role_change_refusal(void **state)

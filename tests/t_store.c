@@ -421,11 +421,14 @@ static void test_transactions(void **state)
 	assert_int_equal(store_commit(&st, &e), 0);
 	assert_true(sqlite3_get_autocommit(st.db));
 
-	/* a rollback anywhere undoes the whole outermost transaction */
+	/* a nested rollback undoes its own level only (t_savepoint); the
+	 * outer rollback undoes the rest */
 	assert_int_equal(store_begin(&st, &e), 0);
 	assert_int_equal(store_meta_set(&st, "c", "3", &e), 0);
 	assert_int_equal(store_begin(&st, &e), 0);
 	assert_int_equal(store_meta_set(&st, "d", "4", &e), 0);
+	store_rollback(&st);
+	assert_int_equal(st.depth, 1);
 	store_rollback(&st);
 	assert_int_equal(st.depth, 0);
 	assert_true(sqlite3_get_autocommit(st.db));
