@@ -102,7 +102,8 @@ const struct command agree_command = {
 	"       bugcoder agree --round pilot --ci bca\n"
 	"       bugcoder agree --by-round --format csv\n"
 	"       bugcoder agree --screen --round pilot\n"
-	"       bugcoder agree --drift --format csv"
+	"       bugcoder agree --drift --format csv",
+	NULL
 };
 
 /* agree --drift: coder drift, for the owner */

@@ -179,7 +179,8 @@ const struct command export_command = {
 	"  Without one of --raw ... --package: the agreed labels with the\n"
 	"  effort figures.  Booleans are written TRUE/FALSE (R and pandas\n"
 	"  read them as logical).\n",
-	"bugcoder export --memos -o memos.csv"
+	"bugcoder export --memos -o memos.csv",
+	NULL
 };
 
 CMD(export)
@@ -454,7 +455,8 @@ const struct command report_command = {
 	report_opts, NULL, NULL,
 	"bugcoder report --cross symptom,root_cause --by stage "
 	"--format markdown\n"
-	"       bugcoder report --figures figs/ --by stage --small 10"
+	"       bugcoder report --figures figs/ --by stage --small 10",
+	NULL
 };
 
 CMD(report)

@@ -364,7 +364,8 @@ const struct command fetch_command = {
 	"--token-file ~/.gh-token\n"
 	"       bugcoder fetch --issues "
 	"microsoft/DeepSpeed#4187,NVIDIA/Megatron-LM#412\n"
-	"       bugcoder fetch --missing"
+	"       bugcoder fetch --missing",
+	NULL
 };
 
 CMD(fetch)

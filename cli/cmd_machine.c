@@ -130,7 +130,8 @@ const struct command machine_code_command = {
 	"bugcoder machine-code NAME --command CMD [--round R] [--items SPEC]\n"
 	"       [--limit N] [--timeout S] [--model TEXT] [--note TEXT]",
 	machine_code_opts, NULL, NULL,
-	"bugcoder machine-code gpt --command ./ask-model.sh --round r1"
+	"bugcoder machine-code gpt --command ./ask-model.sh --round r1",
+	NULL
 };
 
 CMD(machine_code)

@@ -151,7 +151,8 @@ const struct command round_command = {
 	"       bugcoder round create r2 --items unfinished:pilot "
 	"--annotators alice,bob\n"
 	"       bugcoder round create screening --screen --items all "
-	"--annotators alice,bob"
+	"--annotators alice,bob",
+	NULL
 };
 
 /* round create's options checked and put into `spec` (its names borrow
@@ -716,7 +717,8 @@ const struct command label_command = {
 	"       bugcoder label --from FILE|- [--as USER]",
 	label_opts, NULL, NULL,
 	"bugcoder label microsoft/DeepSpeed#4187 symptom=hang "
-	"root_cause=concurrency --submit"
+	"root_cause=concurrency --submit",
+	NULL
 };
 
 CMD(label)
@@ -831,7 +833,8 @@ const struct command labels_command = {
 	"bugcoder labels import FILE.csv [--submit] [--annotator NAME] "
 	"[--round R] [--as USER]",
 	labels_opts, labels_subs, NULL,
-	"bugcoder labels import alice.csv --submit"
+	"bugcoder labels import alice.csv --submit",
+	NULL
 };
 
 CMD(labels)

@@ -33,7 +33,8 @@ const struct command init_command = {
 	"init", cmd_init, "create a study; you become its owner",
 	"bugcoder [--study FILE] init [--codebook FILE|NAME] [--title TEXT]",
 	init_opts, NULL, NULL,
-	"bugcoder init --codebook llm-framework-bugs --title \"LLM bugs\""
+	"bugcoder init --codebook llm-framework-bugs --title \"LLM bugs\"",
+	NULL
 };
 
 CMD(init)
@@ -140,7 +141,8 @@ const struct command member_command = {
 	"bugcoder member add USER --role owner|annotator|adjudicator|"
 	"machine | list | remove USER",
 	member_opts, member_subs, NULL,
-	"bugcoder member add alice --role annotator"
+	"bugcoder member add alice --role annotator",
+	NULL
 };
 
 CMD(member)
@@ -329,7 +331,8 @@ const struct command codebook_command = {
 	"bugcoder codebook update v2.json --map "
 	"root_cause:configuration_error=misconfig\n"
 	"       bugcoder codebook update v3.json --split "
-	"root_cause:api_misuse=api_call_error,api_contract_change"
+	"root_cause:api_misuse=api_call_error,api_contract_change",
+	NULL
 };
 
 /* codebook check FILE */
@@ -481,7 +484,8 @@ const struct command import_command = {
 	"import", cmd_import, "import items from JSON Lines or GitHub JSON",
 	"bugcoder import FILE... [--column NAME=HEADER ...]",
 	import_cmd_opts, NULL, NULL,
-	"bugcoder import tests/sample/items.jsonl"
+	"bugcoder import tests/sample/items.jsonl",
+	NULL
 };
 
 CMD(import)
