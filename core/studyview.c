@@ -44,6 +44,18 @@ static long long col_or(sqlite3_stmt *s, int i, long long dflt)
 	       sqlite3_column_int64(s, i);
 }
 
+/* The item i may be listed to the member ?2: everyone sees every item
+ * unless ?1 (they see only their own work), then only the items of the
+ * rounds that assign them - while the study has rounds. */
+#define LISTED_ITEM \
+	"(?1 = 0 OR NOT EXISTS (SELECT 1 FROM rounds) OR EXISTS " \
+	" (SELECT 1 FROM assignments a JOIN round_annotators ra ON " \
+	"  ra.round_id = a.round_id WHERE a.item_id = i.id AND " \
+	"  ra.member_id = ?2) OR EXISTS (SELECT 1 FROM " \
+	"  screen_assignments a JOIN round_annotators ra ON " \
+	"  ra.round_id = a.round_id WHERE a.item_id = i.id AND " \
+	"  ra.member_id = ?2))"
+
 int studyview_items(struct store *st, const struct actor *a,
 		    const struct item_filter *f,
 		    int (*fn)(const struct item_row *row, void *data),
@@ -89,13 +101,7 @@ int studyview_items(struct store *st, const struct actor *a,
 		" OR (?5 = 'partial' AND nsub = 1 AND ?1 = 0) "
 		" OR (?5 = 'submitted' AND nsub >= (CASE WHEN ?1 THEN 1 "
 		"  ELSE 2 END))) "
-		"AND (?1 = 0 OR NOT EXISTS (SELECT 1 FROM rounds) OR EXISTS "
-		" (SELECT 1 FROM assignments a JOIN round_annotators ra ON "
-		"  ra.round_id = a.round_id WHERE a.item_id = i.id AND "
-		"  ra.member_id = ?2) OR EXISTS (SELECT 1 FROM "
-		"  screen_assignments a JOIN round_annotators ra ON "
-		"  ra.round_id = a.round_id WHERE a.item_id = i.id AND "
-		"  ra.member_id = ?2)) "
+		"AND " LISTED_ITEM " "
 		"ORDER BY i.id", e);
 	if (!s)
 		return -1;
@@ -149,13 +155,7 @@ int studyview_item_names(struct store *st, const struct actor *a,
 	s = store_prepare(st,
 		"SELECT i.repo, i.number FROM items i "
 		"WHERE substr(i.repo, 1, length(?3)) = ?3 "
-		"AND (?1 = 0 OR NOT EXISTS (SELECT 1 FROM rounds) OR EXISTS "
-		" (SELECT 1 FROM assignments a JOIN round_annotators ra ON "
-		"  ra.round_id = a.round_id WHERE a.item_id = i.id AND "
-		"  ra.member_id = ?2) OR EXISTS (SELECT 1 FROM "
-		"  screen_assignments a JOIN round_annotators ra ON "
-		"  ra.round_id = a.round_id WHERE a.item_id = i.id AND "
-		"  ra.member_id = ?2)) "
+		"AND " LISTED_ITEM " "
 		"ORDER BY i.repo, i.number", e);
 	if (!s)
 		return -1;
