@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * agree: inter-annotator agreement statistics.
+ * agree: inter-annotator agreement statistics (the API; the arithmetic is
+ * in core/stat_*.c, one file per family: stat_two.c two annotators,
+ * stat_sets.c "select many", stat_many.c more than two annotators,
+ * stat_interval.c intervals and random draws, stat_bootstrap.c the
+ * bootstrap, stat_band.c the bands; stat_int.h what they share).
  *
  * Pure functions over count tables: no SQLite, no printing, no exit, no
  * global state (but for the file-level pointers the bootstrap's sorts
@@ -45,7 +49,7 @@
  *    kappa under the null, not for pi, S, AC1 or alpha (Gwet's variances);
  *  - a "select many" dimension has at most AGREE_MULTI_MAX codes.
  *
- * References (cited by the formulas in agree.c):
+ * References (cited by the formulas in stat_*.c):
  *  Cohen 1960, Educ. Psychol. Meas. 20:37-46;
  *  Cohen 1968, Psychol. Bull. 70:213-220;
  *  Fleiss, Cohen & Everitt 1969, Psychol. Bull. 72:323-327;

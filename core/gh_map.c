@@ -12,7 +12,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "core/github.h"
 
 /* ---- paging ------------------------------------------------------------ */
 

@@ -21,6 +21,7 @@
 #include <cjson/cJSON.h>
 
 #include "core/buf.h"
+#include "core/err.h"
 #include "core/item.h"
 
 #define GH_PER_PAGE 100
@@ -176,5 +177,20 @@ struct gh_files {
  * from/to, and a Binary files line for a file without a patch or
  * lines. */
 void gh_map_files_page(const cJSON *page, struct gh_files *fs);
+
+/*
+ * Fill `it` (zeroed by the caller) from one issue object of the REST API
+ * for repository `repo`: number, title, body, author (NULL for a deleted
+ * account), labels, state, state_reason, dates, html_url, and the comment
+ * count; comments and fixes are left empty.  The item owns copies of
+ * everything; release it with item_release().  ERR_INPUT when the
+ * object has no number or title.
+ */
+int gh_item_from_issue(struct item *it, const char *repo,
+		       const struct cJSON *issue, struct err *e);
+
+/* Parse an HTTP Link header and return the URL of rel="next", owned by
+ * the caller, or NULL when there is none. */
+char *gh_link_next(const char *link);
 
 #endif

@@ -53,8 +53,8 @@
 #include "core/curl_lazy.h"
 
 #include "core/buf.h"
-#include "core/github.h"
-#include "core/import.h"
+#include "core/gh_opts.h"
+#include "core/json_nul.h"
 #include "core/store.h"
 #include "core/text.h"
 
@@ -708,7 +708,7 @@ static long no_nul(struct ghc_resp *r, unsigned flags)
 	long n = 0;
 
 	if (flags & GHC_JSON) {
-		while (import_json_nul(r->body.ptr + from, r->body.len - from,
+		while (json_find_nul(r->body.ptr + from, r->body.len - from,
 				       &at, &path)) {
 			memcpy(r->body.ptr + from + at + 2, "fffd", 4);
 			from += at + 6;

@@ -10,7 +10,7 @@
  * of ghclient.c.
  *
  * The client is configured from a fetch's options (struct gh_fetch_opts
- * in github.h: API URL, token, timeout, back-off, attempts, stop flag,
+ * in gh_opts.h: API URL, token, timeout, back-off, attempts, stop flag,
  * progress callback) and keeps its running figures in the fetch's
  * struct gh_stats; it borrows both, and the study, for its lifetime.
  *

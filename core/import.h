@@ -98,16 +98,7 @@ int import_text(struct store *st, const struct actor *a, const char *text,
 		size_t len, const char *origin, struct import_stats *stats,
 		struct err *e);
 
-struct buf;
 
-/*
- * Find the first \u0000 escape in a JSON string value of text[0..len)
- * (JSON, or JSON Lines): cJSON would end the string there, silently
- * cutting the text.  Returns 1 with *at its offset and `path` the field
- * holding it ("comments[2].body"), or 0 when there is none.
- */
-int import_json_nul(const char *text, size_t len, size_t *at,
-		    struct buf *path);
 
 /* Convert one item object in our format into `it`.  `where` prefixes
  * errors ("items.jsonl:7").  Returns 0 or -1 (ERR_INPUT). */

@@ -27,6 +27,7 @@
 
 #include "core/buf.h"
 #include "core/ghclient.h"
+#include "core/gh_map.h"
 #include "core/github.h"
 #include "core/item.h"
 #include "core/store.h"
@@ -179,13 +180,6 @@ static long long q(struct store *st, const char *sql)
 	v = sqlite3_column_int64(s, 0);
 	sqlite3_finalize(s);
 	return v;
-}
-
-static const char *jstr(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
 static void assert_same_text(const char *got, const char *want)

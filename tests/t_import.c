@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "core/buf.h"
+#include "core/gh_map.h"
 #include "core/github.h"
 #include "core/import.h"
 #include "core/item.h"
