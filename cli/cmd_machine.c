@@ -134,22 +134,181 @@ const struct command machine_code_command = {
 	NULL
 };
 
+/* The items --items names, into *named (*nr of them); 0, or the exit. */
+static int named_items(struct cli *c, const char *usage, const char *items,
+		       long long **named, size_t *nr)
+{
+	char *copy;
+	size_t n, i;
+	const char **parts = cli_split_commas(items, &n, &copy);
+	int ret = 0;
+
+	*named = xcalloc(n ? n : 1, sizeof(**named));
+	for (i = 0; i < n && !ret; i++) {
+		(*named)[i] = item_find(&c->st, parts[i], &c->err);
+		if ((*named)[i] < 0) {
+			err_prefix(&c->err, "--items");
+			ret = cli_fail(c);
+		}
+	}
+	*nr = n;
+	free(parts);
+	free(copy);
+	if (!ret && !n)
+		ret = cli_usage_error(usage, "--items: no item named");
+	return ret;
+}
+
+/* The machine coder called `name`, as *m (acting for the owner); 0, or
+ * the exit. */
+static int machine_member(struct cli *c, const char *name, struct actor *m)
+{
+	enum role role;
+
+	if (member_find(&c->st, name, &m->member_id, &role, &c->err) < 0)
+		return cli_fail(c);
+	if (role != ROLE_MACHINE) {
+		err_set(&c->err, ERR_INPUT, "%s is %s %s, not a machine coder "
+			"(bugcoder member add NAME --role machine)", name,
+			role == ROLE_ADJUDICATOR || role == ROLE_OWNER ||
+			role == ROLE_ANNOTATOR ? "an" : "a", role_name(role));
+		return cli_fail(c);
+	}
+	m->name = xstrdup(name);
+	m->os_user = xstrdup(c->actor.os_user);
+	m->role = ROLE_MACHINE;
+	m->acting_for = 1;
+	return 0;
+}
+
+/* What every item's run shares. */
+struct machine_job {
+	struct cli *c;
+	const struct codebook *cb;
+	const struct actor *m;
+	const char *command, *model, *note;
+	long timeout;
+};
+
+/* Ask the command about `item` and store its answer: 1 stored, 0 failed
+ * (said; a later run tries again), 2 stopped by Ctrl-C, -1 with c->err
+ * when the study cannot be read or written. */
+static int code_one(struct machine_job *j, long long item)
+{
+	struct cli *c = j->c;
+	struct buf in = BUF_INIT;
+	struct machine_result r = MACHINE_RESULT_INIT;
+	struct machine_answer ans = MACHINE_ANSWER_INIT;
+	struct machine_prov p;
+	struct err e = ERR_INIT;
+	int ret = 0;
+
+	memset(&p, 0, sizeof(p));
+	if (machine_input(&c->st, j->cb, item, &in, &c->err) < 0) {
+		ret = -1;
+		goto out;
+	}
+	if (machine_run(j->command, in.ptr, in.len, (int)j->timeout * 1000,
+			&stop_flag, &r, &e) < 0) {
+		if (e.code == ERR_INTERRUPTED)
+			ret = 2;
+		else
+			report_failure(c, item, e.msg);
+		goto out;
+	}
+	if (machine_parse(j->cb, r.out.ptr ? r.out.ptr : "", r.out.len,
+			  &ans, &e) < 0) {
+		report_failure(c, item, e.msg);
+		goto out;
+	}
+	p.command = j->command;
+	p.model = j->model ? j->model : ans.model;
+	p.note = j->note;
+	sha_hex(in.ptr, in.len, p.input_sha);
+	sha_hex(r.out.ptr ? r.out.ptr : "", r.out.len, p.answer_sha);
+	p.ms = r.ms;
+	if (machine_store(&c->st, &c->actor, j->m, j->cb, item, &ans,
+			  r.out.ptr ? r.out.ptr : "", r.out.len, &p, &e) < 0) {
+		if (e.code == ERR_DB || e.code == ERR_BUSY) {
+			c->err = e;
+			ret = -1;
+		} else {
+			report_failure(c, item, e.msg);
+		}
+		goto out;
+	}
+	ret = 1;
+out:
+	machine_answer_release(&ans);
+	machine_result_release(&r);
+	buf_release(&in);
+	return ret;
+}
+
+/* Code the nr items of todo[], Ctrl-C stopping between two; 0, 1 when
+ * stopped or some failed, or the exit of a study error. */
+static int code_all(struct machine_job *j, const long long *todo, size_t nr)
+{
+	struct sigaction sa, old_int, old_term;
+	size_t i, done = 0, failed = 0;
+	int tty = isatty(STDERR_FILENO), ret = 0;
+	long long start;
+
+	/* Ctrl-C stops between two items (and kills a running command):
+	 * what was stored stays */
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = on_stop;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	start = wall_ms();
+	for (i = 0; i < nr && !stop_flag; i++) {
+		int rc;
+
+		if (tty)
+			progress(done, failed, nr, wall_ms() - start);
+		rc = code_one(j, todo[i]);
+		if (rc < 0) {
+			if (tty)
+				fprintf(stderr, "\r\033[K");
+			ret = cli_fail(j->c);
+			goto out;
+		}
+		if (rc == 1)
+			done++;
+		else if (rc == 0)
+			failed++;
+	}
+	if (tty)
+		fprintf(stderr, "\r\033[K");
+	printf("%s: %zu coded, %zu failed%s\n", j->m->name, done, failed,
+	       failed ? " (a later run tries them again)" : "");
+	if (stop_flag) {
+		fprintf(stderr, "bugcoder: machine-code: stopped; the %zu "
+			"answers stored are kept\n", done);
+		ret = 1;
+	} else if (failed) {
+		ret = 1;
+	}
+out:
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	return ret;
+}
+
 CMD(machine_code)
 {
 	const char *usage = opt_usage(&machine_code_command);
 	struct machine_code_opts o;
-	const char *command, *round, *items;
-	const char *limit_s, *timeout_s, *model, *note;
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
 	struct codebook cb = CODEBOOK_INIT;
 	struct round_info ri;
 	struct actor m = ACTOR_INIT;
-	struct sigaction sa, old_int, old_term;
-	long long *named = NULL, *todo = NULL, start;
-	size_t nr_named = 0, nr_todo = 0, i, done = 0, failed = 0;
+	struct machine_job j;
+	long long *named = NULL, *todo = NULL;
+	size_t nr_named = 0, nr_todo = 0;
 	long limit = 0, timeout = 120;
-	int npos, rc, ret = 0, tty = isatty(STDERR_FILENO), sig_set = 0;
-	enum role role;
+	int npos, rc, ret = 0;
 
 	memset(&ri, 0, sizeof(ri));
 	memset(&o, 0, sizeof(o));
@@ -158,29 +317,22 @@ CMD(machine_code)
 		free(pos);
 		return opt_parse_exit(rc);
 	}
-	command = o.command;
-	round = o.round;
-	items = o.items;
-	limit_s = o.limit;
-	timeout_s = o.timeout;
-	model = o.model;
-	note = o.note;
-	if (npos != 1 || !command || !*command) {
+	if (npos != 1 || !o.command || !*o.command) {
 		ret = cli_usage_error(usage, "machine-code needs NAME and "
 				      "--command CMD");
 		goto out;
 	}
-	if (limit_s && parse_count(limit_s, 1000000000L, &limit) < 0) {
+	if (o.limit && parse_count(o.limit, 1000000000L, &limit) < 0) {
 		ret = cli_usage_error(usage, "--limit %s: not a positive "
-				      "number", limit_s);
+				      "number", o.limit);
 		goto out;
 	}
-	if (timeout_s && parse_count(timeout_s, 86400L, &timeout) < 0) {
+	if (o.timeout && parse_count(o.timeout, 86400L, &timeout) < 0) {
 		ret = cli_usage_error(usage, "--timeout %s: not a number of "
-				      "seconds (1 to 86400)", timeout_s);
+				      "seconds (1 to 86400)", o.timeout);
 		goto out;
 	}
-	if (limit_text("--note", note, &c->err) < 0) {
+	if (limit_text("--note", o.note, &c->err) < 0) {
 		ret = cli_fail(c);
 		goto out;
 	}
@@ -191,53 +343,17 @@ CMD(machine_code)
 		ret = cli_fail(c);
 		goto out;
 	}
-	if (member_find(&c->st, pos[0], &m.member_id, &role, &c->err) < 0) {
+	if ((ret = machine_member(c, pos[0], &m)) ||
+	    (ret = cli_codebook(c, &cb)))
+		goto out;
+	if (o.round && round_get(&c->st, o.round, &ri, &c->err) < 0) {
 		ret = cli_fail(c);
 		goto out;
 	}
-	if (role != ROLE_MACHINE) {
-		err_set(&c->err, ERR_INPUT, "%s is %s %s, not a machine coder "
-			"(bugcoder member add NAME --role machine)", pos[0],
-			role == ROLE_ADJUDICATOR || role == ROLE_OWNER ||
-			role == ROLE_ANNOTATOR ? "an" : "a", role_name(role));
-		ret = cli_fail(c);
+	if (o.items &&
+	    (ret = named_items(c, usage, o.items, &named, &nr_named)))
 		goto out;
-	}
-	m.name = xstrdup(pos[0]);
-	m.os_user = xstrdup(c->actor.os_user);
-	m.role = ROLE_MACHINE;
-	m.acting_for = 1;
-	if ((ret = cli_codebook(c, &cb)))
-		goto out;
-	if (round && round_get(&c->st, round, &ri, &c->err) < 0) {
-		ret = cli_fail(c);
-		goto out;
-	}
-	if (items) {
-		char *copy;
-		size_t n;
-		const char **parts = cli_split_commas(items, &n, &copy);
-
-		named = xcalloc(n ? n : 1, sizeof(*named));
-		for (i = 0; i < n; i++) {
-			named[i] = item_find(&c->st, parts[i], &c->err);
-			if (named[i] < 0) {
-				err_prefix(&c->err, "--items");
-				free(parts);
-				free(copy);
-				ret = cli_fail(c);
-				goto out;
-			}
-		}
-		nr_named = n;
-		free(parts);
-		free(copy);
-		if (!n) {
-			ret = cli_usage_error(usage, "--items: no item named");
-			goto out;
-		}
-	}
-	if (machine_todo(&c->st, m.member_id, round ? ri.id : 0, named,
+	if (machine_todo(&c->st, m.member_id, o.round ? ri.id : 0, named,
 			 nr_named, &todo, &nr_todo, &c->err) < 0) {
 		ret = cli_fail(c);
 		goto out;
@@ -248,90 +364,15 @@ CMD(machine_code)
 		printf("%s: nothing to code\n", m.name);
 		goto out;
 	}
-
-	/* Ctrl-C stops between two items (and kills a running command):
-	 * what was stored stays */
-	memset(&sa, 0, sizeof(sa));
-	sigemptyset(&sa.sa_mask);
-	sa.sa_handler = on_stop;
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	sig_set = 1;
-	start = wall_ms();
-	for (i = 0; i < nr_todo && !stop_flag; i++) {
-		struct buf in = BUF_INIT;
-		struct machine_result r = MACHINE_RESULT_INIT;
-		struct machine_answer ans = MACHINE_ANSWER_INIT;
-		struct machine_prov p;
-		struct err e = ERR_INIT;
-
-		if (tty)
-			progress(done, failed, nr_todo, wall_ms() - start);
-		memset(&p, 0, sizeof(p));
-		if (machine_input(&c->st, &cb, todo[i], &in, &c->err) < 0) {
-			buf_release(&in);
-			ret = cli_fail(c);
-			goto out;
-		}
-		if (machine_run(command, in.ptr, in.len, (int)timeout * 1000,
-				&stop_flag, &r, &e) < 0) {
-			if (e.code != ERR_INTERRUPTED) {
-				report_failure(c, todo[i], e.msg);
-				failed++;
-			}
-			goto next;
-		}
-		if (machine_parse(&cb, r.out.ptr ? r.out.ptr : "", r.out.len,
-				  &ans, &e) < 0) {
-			report_failure(c, todo[i], e.msg);
-			failed++;
-			goto next;
-		}
-		p.command = command;
-		p.model = model ? model : ans.model;
-		p.note = note;
-		sha_hex(in.ptr, in.len, p.input_sha);
-		sha_hex(r.out.ptr ? r.out.ptr : "", r.out.len, p.answer_sha);
-		p.ms = r.ms;
-		if (machine_store(&c->st, &c->actor, &m, &cb, todo[i], &ans,
-				  r.out.ptr ? r.out.ptr : "", r.out.len, &p,
-				  &e) < 0) {
-			if (e.code == ERR_DB || e.code == ERR_BUSY) {
-				c->err = e;
-				machine_answer_release(&ans);
-				machine_result_release(&r);
-				buf_release(&in);
-				if (tty)
-					fprintf(stderr, "\r\033[K");
-				ret = cli_fail(c);
-				goto out;
-			}
-			report_failure(c, todo[i], e.msg);
-			failed++;
-			goto next;
-		}
-		done++;
-next:
-		machine_answer_release(&ans);
-		machine_result_release(&r);
-		buf_release(&in);
-	}
-	if (tty)
-		fprintf(stderr, "\r\033[K");
-	printf("%s: %zu coded, %zu failed%s\n", m.name, done, failed,
-	       failed ? " (a later run tries them again)" : "");
-	if (stop_flag) {
-		fprintf(stderr, "bugcoder: machine-code: stopped; the %zu "
-			"answers stored are kept\n", done);
-		ret = 1;
-	} else if (failed) {
-		ret = 1;
-	}
+	j.c = c;
+	j.cb = &cb;
+	j.m = &m;
+	j.command = o.command;
+	j.model = o.model;
+	j.note = o.note;
+	j.timeout = timeout;
+	ret = code_all(&j, todo, nr_todo);
 out:
-	if (sig_set) {
-		sigaction(SIGINT, &old_int, NULL);
-		sigaction(SIGTERM, &old_term, NULL);
-	}
 	free(named);
 	free(todo);
 	actor_release(&m);
