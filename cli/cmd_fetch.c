@@ -368,50 +368,20 @@ const struct command fetch_command = {
 	NULL
 };
 
-CMD(fetch)
+/* What the command line asks to fetch, into `o` (the repository, given
+ * or read from a URL, into *repo_arg when owned; an issue's URL becomes
+ * fo->issues): 0, or the exit status of a refusal already said. */
+static int fetch_target(const char *usage, struct fetch_opts *fo,
+			const char **pos, int npos, struct gh_fetch_opts *o,
+			char **repo_arg)
 {
-	const char *usage = opt_usage(&fetch_command);
-	struct fetch_opts fo;
-	const char *label, *state, *since, *until, *limit, *api_url;
-	const char *token_file, *issues;
-	int require_fix, no_graphql, missing;
-	struct gh_ref *refs = NULL;
-	size_t nr_refs = 0;
-	char *repo_arg = NULL;
-	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
-	struct gh_fetch_opts o;
-	struct gh_stats stats;
-	struct sigaction sa, old_int, old_term;
-	struct line line;
-	char *token = NULL;
-	const char *env;
-	int npos, rc, ret;
+	const char *env = getenv("GITHUB_API_URL");
 
-	memset(&fo, 0, sizeof(fo));
-	fo.label = "bug";
-	fo.state = "closed";
-	rc = opt_parse(&fetch_command, argc, argv, &fo, pos, &npos);
-	if (rc) {
-		free(pos);
-		return opt_parse_exit(rc);
-	}
-	label = fo.label;
-	state = fo.state;
-	since = fo.since;
-	until = fo.until;
-	limit = fo.limit;
-	api_url = fo.api_url;
-	token_file = fo.token_file;
-	issues = fo.issues;
-	require_fix = fo.require_fix;
-	no_graphql = fo.no_graphql;
-	missing = fo.missing;
-	memset(&o, 0, sizeof(o));
-	/* an issue or pull request URL names a list of one */
-	/* URLs name GitHub, or the API given */
-	env = getenv("GITHUB_API_URL");
-	item_set_api_host(api_url ? api_url : env);
-	if (npos == 1 && !issues && !missing && strstr(pos[0], "://")) {
+	/* URLs name GitHub, or the API given; an issue or pull request URL
+	 * names a list of one */
+	item_set_api_host(fo->api_url ? fo->api_url : env);
+	if (npos == 1 && !fo->issues && !fo->missing &&
+	    strstr(pos[0], "://")) {
 		char *r;
 		long long n;
 		size_t hl;
@@ -421,145 +391,164 @@ CMD(fetch)
 			fprintf(stderr, "bugcoder: %s: %.*s is not GitHub "
 				"(github.com, or the host of --api-url or "
 				"$GITHUB_API_URL)\n", pos[0], (int)hl, h);
-			free(pos);
 			return 1;
 		}
 		if (!item_parse_ref(pos[0], &r, &n, NULL)) {
 			free(r);
-			issues = pos[0];
+			fo->issues = pos[0];
 			npos = 0;
 		} else {
-			repo_arg = repo_of_url(pos[0]);
+			*repo_arg = repo_of_url(pos[0]);
 		}
 	}
-	if ((issues || missing) && npos) {
-		free(pos);
+	if ((fo->issues || fo->missing) && npos)
 		return cli_usage_error(usage, "--issues and --missing take no "
 				       "repository: the list names them");
-	}
-	if (issues && missing) {
-		free(pos);
+	if (fo->issues && fo->missing)
 		return cli_usage_error(usage, "--issues or --missing, not "
 				       "both");
-	}
-	if (!issues && !missing && npos != 1) {
-		free(pos);
-		free(repo_arg);
+	if (!fo->issues && !fo->missing && npos != 1)
 		return cli_usage_error(usage, npos ? "one repository at a "
 				       "time" : "which repository?");
-	}
-	o.repo = repo_arg ? repo_arg : npos ? pos[0] : NULL;
-	free(pos);
-	if (o.repo && !item_valid_repo(o.repo)) {
-		ret = cli_usage_error(usage, "%s: expected OWNER/REPO or its "
-				      "URL", o.repo);
-		free(repo_arg);
-		return ret;
-	}
-	if ((issues || missing) && (limit || require_fix || since || until)) {
-		free(repo_arg);
+	o->repo = *repo_arg ? *repo_arg : npos ? pos[0] : NULL;
+	if (o->repo && !item_valid_repo(o->repo))
+		return cli_usage_error(usage, "%s: expected OWNER/REPO or its "
+				       "URL", o->repo);
+	if ((fo->issues || fo->missing) &&
+	    (fo->limit || fo->require_fix || fo->since || fo->until))
 		return cli_usage_error(usage, "--issues and --missing fetch "
 				       "what they name: no --limit, "
 				       "--require-fix, --since or --until");
-	}
-	if (limit) {
+	if (fo->limit) {
 		char *end;
 
-		o.limit = strtol(limit, &end, 10);
-		if (*end || o.limit <= 0)
+		o->limit = strtol(fo->limit, &end, 10);
+		if (*end || o->limit <= 0)
 			return cli_usage_error(usage, "--limit %s: expected a "
-					       "positive number", limit);
+					       "positive number", fo->limit);
 	}
-	if (strcmp(state, "closed") && strcmp(state, "open") &&
-	    strcmp(state, "all"))
+	if (strcmp(fo->state, "closed") && strcmp(fo->state, "open") &&
+	    strcmp(fo->state, "all"))
 		return cli_usage_error(usage, "--state %s: expected closed, "
-				       "open or all", state);
-	o.label = label;
-	o.state = state;
-	o.since = since;
-	o.until = until;
-	o.require_fix = require_fix;
-	o.no_graphql = no_graphql;
-	env = getenv("GITHUB_API_URL");
-	o.api_url = api_url ? api_url : (env && *env ? env : NULL);
-	o.timeout_s = env_long("BUGCODER_FETCH_TIMEOUT");
-	o.backoff_ms = env_long("BUGCODER_FETCH_BACKOFF_MS");
-	o.stop = &stop_requested;
+				       "open or all", fo->state);
+	o->label = fo->label;
+	o->state = fo->state;
+	o->since = fo->since;
+	o->until = fo->until;
+	o->require_fix = fo->require_fix;
+	o->no_graphql = fo->no_graphql;
+	o->api_url = fo->api_url ? fo->api_url : (env && *env ? env : NULL);
+	o->timeout_s = env_long("BUGCODER_FETCH_TIMEOUT");
+	o->backoff_ms = env_long("BUGCODER_FETCH_BACKOFF_MS");
+	o->stop = &stop_requested;
+	return 0;
+}
 
-	if (issues && read_list(issues, &refs, &nr_refs, &c->err) < 0) {
-		free(repo_arg);
-		return cli_fail(c);
-	}
-	if ((ret = cli_open(c, CLI_MEMBER))) {
-		gh_refs_free(refs, nr_refs);
-		free(repo_arg);
-		return ret;
-	}
-	if (actor_require(&c->actor, ROLES(ROLE_OWNER), "fetch issues",
-			  &c->err) < 0 ||
-	    (missing && gh_refs_missing(&c->st, &refs, &nr_refs,
-					&c->err) < 0)) {
-		gh_refs_free(refs, nr_refs);
-		free(repo_arg);
-		return cli_fail(c);
-	}
-	if (token_file) {
-		token = read_token(token_file, &c->err);
-		if (!token) {
-			gh_refs_free(refs, nr_refs);
-			free(repo_arg);
-			return cli_fail(c);
-		}
-	} else if ((env = getenv("GITHUB_TOKEN")) && *env) {
-		token = xstrdup(env);
-	}
-	o.token = token;
+/* The fetch itself, with its progress line and Ctrl-C: gh_fetch()'s or
+ * gh_fetch_list()'s result. */
+static int fetch_run(struct cli *c, struct gh_fetch_opts *o,
+		     struct gh_ref *refs, size_t nr_refs,
+		     struct gh_stats *stats)
+{
+	struct sigaction sa, old_int, old_term;
+	struct line line;
+	int rc;
 
 	memset(&line, 0, sizeof(line));
 	line.tty = isatty(STDERR_FILENO);
-	line.repo = o.repo ? o.repo : "list";
+	line.repo = o->repo ? o->repo : "list";
 	line.last_wait = -1;
-	o.progress.update = draw;
-	o.progress.ctx = &line;
+	o->progress.update = draw;
+	o->progress.ctx = &line;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
-
-	if (o.repo)
-		rc = gh_fetch(&c->st, &o, &stats, &c->err);
+	if (o->repo)
+		rc = gh_fetch(&c->st, o, stats, &c->err);
 	else
-		rc = gh_fetch_list(&c->st, &o, refs, nr_refs, &stats,
-				   &c->err);
-	gh_refs_free(refs, nr_refs);
-
+		rc = gh_fetch_list(&c->st, o, refs, nr_refs, stats, &c->err);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
-	if (token) {
-		memset(token, 0, strlen(token));
-		free(token);
-	}
 	if (line.drawn)
 		fputs("\r\033[K", stderr);
-	if (rc < 0 && c->err.code == ERR_USAGE) {
-		gh_stats_release(&stats);
-		free(repo_arg);
-		return cli_fail(c);
+	return rc;
+}
+
+CMD(fetch)
+{
+	const char *usage = opt_usage(&fetch_command);
+	struct fetch_opts fo;
+	struct gh_ref *refs = NULL;
+	size_t nr_refs = 0;
+	char *repo_arg = NULL, *token = NULL;
+	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
+	struct gh_fetch_opts o;
+	struct gh_stats stats;
+	const char *env;
+	int npos, rc, ret;
+
+	memset(&fo, 0, sizeof(fo));
+	memset(&o, 0, sizeof(o));
+	memset(&stats, 0, sizeof(stats));
+	fo.label = "bug";
+	fo.state = "closed";
+	rc = opt_parse(&fetch_command, argc, argv, &fo, pos, &npos);
+	if (rc) {
+		free(pos);
+		return opt_parse_exit(rc);
 	}
-	summary(o.repo ? o.repo : missing ? "missing items" : "the list",
+	ret = fetch_target(usage, &fo, pos, npos, &o, &repo_arg);
+	free(pos);
+	if (ret)
+		goto out;
+	if (fo.issues && read_list(fo.issues, &refs, &nr_refs, &c->err) < 0) {
+		ret = cli_fail(c);
+		goto out;
+	}
+	if ((ret = cli_open(c, CLI_MEMBER)))
+		goto out;
+	if (actor_require(&c->actor, ROLES(ROLE_OWNER), "fetch issues",
+			  &c->err) < 0 ||
+	    (fo.missing && gh_refs_missing(&c->st, &refs, &nr_refs,
+					   &c->err) < 0)) {
+		ret = cli_fail(c);
+		goto out;
+	}
+	if (fo.token_file) {
+		token = read_token(fo.token_file, &c->err);
+		if (!token) {
+			ret = cli_fail(c);
+			goto out;
+		}
+	} else if ((env = getenv("GITHUB_TOKEN")) && *env) {
+		token = xstrdup(env);
+	}
+	o.token = token;
+	rc = fetch_run(c, &o, refs, nr_refs, &stats);
+	if (rc < 0 && c->err.code == ERR_USAGE) {
+		ret = cli_fail(c);
+		goto out;
+	}
+	summary(o.repo ? o.repo : fo.missing ? "missing items" : "the list",
 		&stats);
 	if (rc < 0) {
 		if (c->err.code == ERR_INTERRUPTED)
 			err_set(&c->err, ERR_INTERRUPTED, "fetch of %s "
 				"interrupted; run the same command again to "
 				"continue", o.repo ? o.repo : "the list");
-		gh_stats_release(&stats);
-		free(repo_arg);
-		return cli_fail(c);
+		ret = cli_fail(c);
+		goto out;
 	}
 	ret = stats.nr_failed ? report_failed(c, &stats, argc, argv) : 0;
+out:
+	gh_refs_free(refs, nr_refs);
+	if (token) {
+		memset(token, 0, strlen(token));
+		free(token);
+	}
 	gh_stats_release(&stats);
 	free(repo_arg);
 	return ret;
