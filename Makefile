@@ -35,7 +35,7 @@ PKGS = ncursesw sqlite3 libcjson libcurl libcmark-gfm cairo
 # Lazily expanded, so that `make test` can install packages before the
 # flags are asked for.
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
-# libcurl and cairo are loaded at run time by core/curl_lazy.c and
+# libcurl and cairo are loaded at run time by core/github/curl_lazy.c and
 # exports/cairo_lazy.c (only `fetch` needs the one, only the figures the
 # other), so they are not linked: their compile flags are enough.
 LINK_PKGS  = ncursesw sqlite3 libcjson libcmark-gfm
@@ -82,7 +82,7 @@ QUIET_GEN  = @echo '   ' GEN $@;
 endif
 endif
 
-CORE_SRC    = $(sort $(wildcard core/*.c))
+CORE_SRC    = $(sort $(wildcard core/*/*.c))
 EXPORTS_SRC = $(sort $(wildcard exports/*.c))
 TUI_SRC     = $(sort $(wildcard tui/*.c))
 CLI_SRC     = $(sort $(wildcard cli/*.c))
@@ -110,21 +110,21 @@ BUILD-FLAGS: FORCE
 	if cmp -s $@ $@+; then rm -f $@+; else mv $@+ $@; fi
 
 # The commit the build is made from, for `bugcoder --version` (see
-# core/version.h): git's HEAD when this tree is a clone's top ("-dirty"
+# core/base/version.h): git's HEAD when this tree is a clone's top ("-dirty"
 # when tracked files have changes), else what `git archive` wrote into
-# core/version.commit (a tarball), else "unknown".  Rewritten only when
-# it changes, so only core/version.o follows a commit.
+# core/base/version.commit (a tarball), else "unknown".  Rewritten only when
+# it changes, so only core/base/version.o follows a commit.
 BUILD-VERSION: FORCE
 	@c=; top=$$(git rev-parse --show-toplevel 2>/dev/null); \
 	if [ -n "$$top" ] && [ "$$(cd "$$top" && pwd -P)" = "$$(pwd -P)" ]; then \
 		c=$$(git rev-parse --short=12 HEAD 2>/dev/null) && \
 		{ git diff --quiet HEAD -- 2>/dev/null || c=$$c-dirty; }; \
 	fi; \
-	[ -n "$$c" ] || c=$$(sed -n 's/^\([0-9a-f]\{12\}\)[0-9a-f]*$$/\1/p' core/version.commit 2>/dev/null); \
+	[ -n "$$c" ] || c=$$(sed -n 's/^\([0-9a-f]\{12\}\)[0-9a-f]*$$/\1/p' core/base/version.commit 2>/dev/null); \
 	echo "#define BUGCODER_COMMIT \"$${c:-unknown}\"" > $@+; \
 	if cmp -s $@ $@+; then rm -f $@+; else mv $@+ $@; fi
 
-core/version.o: BUILD-VERSION
+core/base/version.o: BUILD-VERSION
 
 %.o: %.c BUILD-FLAGS
 	$(QUIET_CC)$(CC) $(BC_CFLAGS) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
@@ -178,7 +178,7 @@ check: test
 test-build: check-layering hdr-check bugcoder $(TEST_BIN)
 
 # Every header compiles on its own (includes what it uses).
-HDRS ?= $(sort $(wildcard core/*.h exports/*.h tui/*.h cli/*.h tests/lib/*.h))
+HDRS ?= $(sort $(wildcard core/*/*.h exports/*.h tui/*.h cli/*.h tests/lib/*.h))
 hdr-check:
 	@ok=1; for h in $(HDRS); do \
 		$(CC) $(BC_CFLAGS) $(CPPFLAGS) $(CFLAGS) -fsyntax-only -x c $$h || \
@@ -195,19 +195,20 @@ syntax-check:
 	done; [ $$ok = 1 ]
 
 check-layering:
-	@if grep -lE '#include *[<"](n?curses|ncursesw/|panel|menu|form)[a-z]*\.h' core/*.[ch] exports/*.[ch] 2>/dev/null; then \
+	@sh tests/rooms.sh
+	@if grep -lE '#include *[<"](n?curses|ncursesw/|panel|menu|form)[a-z]*\.h' core/*/*.[ch] exports/*.[ch] 2>/dev/null; then \
 		echo 'core/ and exports/ must not include curses' >&2; exit 1; fi
 	@if grep -nE 'sqlite3_|store_(prepare|exec)' cli/*.[ch] tui/*.[ch] 2>/dev/null; then \
 		echo 'cli/ and tui/ hold no SQL: read and write the study through core/' >&2; exit 1; fi
 	@if grep -nE 'sqlite3|store_(prepare|exec|step|cached)' exports/*.[ch] 2>/dev/null; then \
 		echo 'exports/ only writes: it reads the study through core/ (rawlabels, records, agreed, ...)' >&2; exit 1; fi
-	@if grep -nE '\bsqlite3_step *\(' core/*.[ch] exports/*.[ch] cli/*.[ch] tui/*.[ch] 2>/dev/null | \
-		grep -v '^core/store\.c:'; then \
-		echo 'a statement is stepped through store_step() (or store_step_done()), which reports a database error as an error, never as "no row": sqlite3_step() belongs to core/store.c' >&2; exit 1; fi
-	@if grep -nE '\bstore_(begin|commit|rollback|audit|audit_detail|audit_row) *\(' cli/*.[ch] tui/*.[ch] 2>/dev/null; then \
+	@if grep -nE '\bsqlite3_step *\(' core/*/*.[ch] exports/*.[ch] cli/*.[ch] tui/*.[ch] 2>/dev/null | \
+		grep -v '^core/store/store\.c:'; then \
+		echo 'a statement is stepped through store_step() (or store_step_done()), which reports a database error as an error, never as "no row": sqlite3_step() belongs to core/store/store.c' >&2; exit 1; fi
+	@if grep -nE '\b(store_(begin|commit|rollback)|audit_write(_detail|_row)?) *\(' cli/*.[ch] tui/*.[ch] 2>/dev/null; then \
 		echo 'cli/ and tui/ neither open, commit nor roll back a transaction nor write the audit log: a core/ call does the whole action' >&2; exit 1; fi
-	@if grep -nE 'getenv *\( *("BUGCODER_|[^") ])' core/*.c cli/*.c tui/*.c exports/*.c 2>/dev/null | \
-		grep -vE '^core/priv\.c:|getenv *\( *"BUGCODER_STUDY"'; then \
+	@if grep -nE 'getenv *\( *("BUGCODER_|[^") ])' core/*/*.c cli/*.c tui/*.c exports/*.c 2>/dev/null | \
+		grep -vE '^core/base/priv\.c:|getenv *\( *"BUGCODER_STUDY"'; then \
 		echo 'test hooks (BUGCODER_*) are read through priv_hook_env() only, which ignores them in a privileged program' >&2; exit 1; fi
 
 # Line and branch coverage of the whole suite (C and Python layers), per

@@ -11,11 +11,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/buf.h"
-#include "core/priv.h"
-#include "core/study.h"
-#include "core/suggest.h"
-#include "core/text.h"
+#include "core/base/buf.h"
+#include "core/base/priv.h"
+#include "core/study/study.h"
+#include "core/base/suggest.h"
+#include "core/base/text.h"
 #include "exports/atomic.h"
 
 int cli_fail_err(const struct err *e)
@@ -82,7 +82,7 @@ void cli_preopen(struct cli *c)
 	if (raised)
 		priv_lower();
 	buf_release(&p);
-	if (store_open(&c->st, c->study_path, STORE_PRIVILEGED,
+	if (study_open(&c->st, c->study_path, STORE_PRIVILEGED,
 		       &c->preopen_err) < 0) {
 		c->preopen_failed = 1;
 		return;
@@ -156,7 +156,7 @@ int cli_open(struct cli *c, unsigned flags)
 		return cli_fail(c);
 	}
 	if (!c->st_open) {
-		if (store_open(&c->st, c->study_path, ((flags & CLI_READONLY) ?
+		if (study_open(&c->st, c->study_path, ((flags & CLI_READONLY) ?
 			       STORE_READONLY : 0) | (c->study_privileged ?
 			       STORE_PRIVILEGED : 0), &c->err) < 0)
 			return cli_fail(c);

@@ -12,10 +12,10 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
-#include "core/codebook.h"
-#include "core/err.h"
-#include "core/member.h"
-#include "core/store.h"
+#include "core/study/codebook.h"
+#include "core/base/err.h"
+#include "core/study/member.h"
+#include "core/store/store.h"
 
 struct cli {
 	const char *study_path;	/* the study's file: --study or

@@ -8,9 +8,9 @@
 
 #include "cli/cli.h"
 #include "cli/options.h"
-#include "core/adjudicate.h"
-#include "core/buf.h"
-#include "core/study.h"
+#include "core/study/adjudicate.h"
+#include "core/base/buf.h"
+#include "core/study/study.h"
 #include "tui/tui.h"
 
 static const struct option adjudicate_opts[] = {

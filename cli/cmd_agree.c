@@ -8,14 +8,14 @@
 
 #include "cli/cli.h"
 #include "cli/options.h"
-#include "core/adjudicate.h"
-#include "core/buf.h"
-#include "core/study.h"
-#include "core/round.h"
+#include "core/study/adjudicate.h"
+#include "core/base/buf.h"
+#include "core/study/study.h"
+#include "core/study/round.h"
 #include "exports/agree_report.h"
 #include "exports/disagree_out.h"
 #include "exports/drift_out.h"
-#include "core/drift.h"
+#include "core/study/drift.h"
 #include "tui/tui.h"
 
 #define STR_(x) #x

@@ -7,7 +7,7 @@
 
 #include "cli/cli.h"
 #include "cli/options.h"
-#include "core/buf.h"
+#include "core/base/buf.h"
 #include "tui/tui.h"
 
 static const struct option code_opts[] = {

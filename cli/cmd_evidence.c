@@ -2,7 +2,7 @@
 /*
  * evidence: one's own citations, listed (with their ids) and removed
  * without the screen.  Listing reads only the actor's own work; removing
- * is core/evidence's, audited and frozen with the label (a closed round,
+ * is core/study/evidence's, audited and frozen with the label (a closed round,
  * an adjudicated item).
  */
 #include <stdlib.h>
@@ -10,10 +10,10 @@
 
 #include "cli/cli.h"
 #include "cli/options.h"
-#include "core/buf.h"
-#include "core/evidence.h"
-#include "core/item.h"
-#include "core/text.h"
+#include "core/base/buf.h"
+#include "core/study/evidence.h"
+#include "core/study/item.h"
+#include "core/base/text.h"
 #include "exports/csv_out.h"
 #include "exports/json_out.h"
 

@@ -7,12 +7,12 @@
 
 #include "cli/cli.h"
 #include "cli/options.h"
-#include "core/buf.h"
-#include "core/evolve.h"
-#include "core/item.h"
-#include "core/label.h"
-#include "core/recode.h"
-#include "core/study.h"
+#include "core/base/buf.h"
+#include "core/study/evolve.h"
+#include "core/study/item.h"
+#include "core/study/label.h"
+#include "core/study/recode.h"
+#include "core/study/study.h"
 
 int cli_codebook_update(struct cli *c, const char *path, const char **maps,
 			size_t nr_maps, const char **splits, size_t nr_splits)

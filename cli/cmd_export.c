@@ -17,7 +17,7 @@
 
 #include "cli/cli.h"
 #include "cli/options.h"
-#include "core/buf.h"
+#include "core/base/buf.h"
 #include "exports/atomic.h"
 #include "exports/export.h"
 #include "exports/figures.h"

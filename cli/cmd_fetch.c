@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fetch: collect closed bug issues and the merged pull requests that
- * fixed them from GitHub (core/github.c does the work).
+ * fixed them from GitHub (core/github/github.c does the work).
  *
  * The token comes from --token-file or $GITHUB_TOKEN, never from the
  * command line (which every user of the machine can read).  On a
@@ -23,11 +23,11 @@
 
 #include "cli/cli.h"
 #include "cli/options.h"
-#include "core/buf.h"
-#include "core/priv.h"
-#include "core/github.h"
-#include "core/item.h"
-#include "core/text.h"
+#include "core/base/buf.h"
+#include "core/base/priv.h"
+#include "core/github/github.h"
+#include "core/study/item.h"
+#include "core/base/text.h"
 
 static volatile sig_atomic_t stop_requested;
 

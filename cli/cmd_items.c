@@ -8,11 +8,11 @@
 
 #include "cli/cli.h"
 #include "cli/options.h"
-#include "core/audit.h"
-#include "core/github.h"
-#include "core/buf.h"
-#include "core/studyview.h"
-#include "core/text.h"
+#include "core/store/audit.h"
+#include "core/github/github.h"
+#include "core/base/buf.h"
+#include "core/study/studyview.h"
+#include "core/base/text.h"
 
 /* Sanitized, cut to `cols` columns, padded. */
 static void print_cell(const char *s, int cols)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * machine-code: let a machine coder (a command that speaks the JSON of
- * core/machine.h) code the items assigned to it.
+ * core/study/machine.h) code the items assigned to it.
  */
 #include <errno.h>
 #include <signal.h>
@@ -13,13 +13,13 @@
 
 #include "cli/cli.h"
 #include "cli/options.h"
-#include "core/buf.h"
-#include "core/item.h"
-#include "core/limits.h"
-#include "core/machine.h"
-#include "core/round.h"
-#include "core/sha256.h"
-#include "core/text.h"
+#include "core/base/buf.h"
+#include "core/study/item.h"
+#include "core/base/limits.h"
+#include "core/study/machine.h"
+#include "core/study/round.h"
+#include "core/base/sha256.h"
+#include "core/base/text.h"
 
 static volatile sig_atomic_t stop_flag;
 

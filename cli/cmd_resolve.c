@@ -7,9 +7,9 @@
 
 #include "cli/cli.h"
 #include "cli/options.h"
-#include "core/adjudicate.h"
-#include "core/buf.h"
-#include "core/item.h"
+#include "core/study/adjudicate.h"
+#include "core/base/buf.h"
+#include "core/study/item.h"
 
 struct resolve_opts {
 	const char *rationale, *cause;

@@ -12,18 +12,18 @@
 
 #include "cli/cli.h"
 #include "cli/options.h"
-#include "core/buf.h"
-#include "core/evidence.h"
-#include "core/item.h"
-#include "core/label.h"
-#include "core/label_batch.h"
-#include "core/label_line.h"
-#include "core/labels_csv.h"
-#include "core/gate.h"
-#include "core/priv.h"
-#include "core/round.h"
-#include "core/study.h"
-#include "core/text.h"
+#include "core/base/buf.h"
+#include "core/study/evidence.h"
+#include "core/study/item.h"
+#include "core/study/label.h"
+#include "core/study/label_batch.h"
+#include "core/base/label_line.h"
+#include "core/study/labels_csv.h"
+#include "core/study/gate.h"
+#include "core/base/priv.h"
+#include "core/study/round.h"
+#include "core/study/study.h"
+#include "core/base/text.h"
 
 /* One line per round.  "done" counts the items every annotator of the
  * round submitted; an annotator is told that of an open round no more
@@ -425,7 +425,7 @@ out:
 }
 
 /*
- * The label commands' words made into operations of core/label_batch:
+ * The label commands' words made into operations of core/study/label_batch:
  * ITEM DIM=CODE[,CODE] ... [--submit].  The operations borrow the words,
  * which must outlive them; `dcs` keeps the split DIM=CODE words.
  */
@@ -511,7 +511,7 @@ static void label_words_release(struct label_words *w)
 	memset(w, 0, sizeof(*w));
 }
 
-/* The operations of one parsed line of `label --from` (core/label_line),
+/* The operations of one parsed line of `label --from` (core/base/label_line),
  * which must outlive them. */
 static void add_line(struct label_words *w, const struct label_line *ll,
 		     const char *where)
@@ -534,7 +534,7 @@ static void add_line(struct label_words *w, const struct label_line *ll,
 /* `label --from FILE`: one `ITEM DIM=CODE ... [--submit]` per line, so
  * codes never stand on a command line that `ps` shows.  The whole input
  * is read and its words checked first (a slow producer never holds the
- * study's write lock), then core/label_batch checks and saves it all in
+ * study's write lock), then core/study/label_batch checks and saves it all in
  * one short transaction: a bad line is named and nothing is saved. */
 static int label_from(struct cli *c, const char *from)
 {

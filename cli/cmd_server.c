@@ -22,17 +22,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/audit.h"
-#include "core/buf.h"
-#include "core/item.h"
-#include "core/priv.h"
-#include "core/replay.h"
-#include "core/study.h"
-#include "core/text.h"
-#include "core/vfs.h"
+#include "core/store/audit.h"
+#include "core/base/buf.h"
+#include "core/study/item.h"
+#include "core/base/priv.h"
+#include "core/study/replay.h"
+#include "core/study/study.h"
+#include "core/base/text.h"
+#include "core/store/vfs.h"
 #include "exports/atomic.h"
 #include "exports/audit_out.h"
 #include "tui/ui.h"
+#include "core/study/auditlog.h"
 
 /* ---- audit ----------------------------------------------------------- */
 
@@ -234,7 +235,7 @@ CMD(audit)
 			err_set(&c->err, ERR_IO, "writing: %s",
 				strerror(errno));
 	} else {
-		rc = audit_write(&c->st, &c->actor, &f, !strcmp(format, "csv") ?
+		rc = audit_out_write(&c->st, &c->actor, &f, !strcmp(format, "csv") ?
 				 AUDIT_CSV : AUDIT_JSONL, out_open ? af.f :
 				 stdout, &c->err) < 0 ? -1 : 0;
 	}
@@ -533,7 +534,7 @@ static void doctor_study(struct doctor *d, struct cli *c,
 		return;
 	}
 	if (!c->st_open) {
-		if (store_open(&c->st, c->study_path, 0, &e) < 0) {
+		if (study_open(&c->st, c->study_path, 0, &e) < 0) {
 			line(d, "FAIL", "%s", e.msg);
 			return;
 		}
@@ -616,7 +617,7 @@ static int doctor_studies(struct cli *c, const struct server_conf *conf)
 			bytes += (long long)wb.st_size;
 		cli_print_safe(stdout, name);
 		printf("%*s", len < 24 ? (int)(24 - len) : 0, "");
-		if (store_open(&st, path.ptr, STORE_READONLY, &e) < 0 ||
+		if (study_open(&st, path.ptr, STORE_READONLY, &e) < 0 ||
 		    study_facts_read(&st, &f, &e) < 0) {
 			printf(" %-16s %10lld  (cannot be read: ", "?", bytes);
 			cli_print_safe(stdout, e.msg);

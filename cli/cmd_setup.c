@@ -9,11 +9,11 @@
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "exports/codebook_out.h"
-#include "core/buf.h"
-#include "core/import.h"
-#include "core/priv.h"
-#include "core/study.h"
-#include "core/text.h"
+#include "core/base/buf.h"
+#include "core/study/import.h"
+#include "core/base/priv.h"
+#include "core/study/study.h"
+#include "core/base/text.h"
 
 struct init_opts {
 	const char *codebook, *title;

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * study: the study's own settings - `study show` and `study set`.  The
- * rules (who may change what) live in core/access.
+ * rules (who may change what) live in core/study/access.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "cli/options.h"
-#include "core/access.h"
-#include "core/buf.h"
+#include "core/study/access.h"
+#include "core/base/buf.h"
 
 static int study_show(struct cli *c)
 {

@@ -16,14 +16,14 @@
 
 #include "cli/cli.h"
 #include "cli/options.h"
-#include "core/buf.h"
-#include "core/codebook.h"
-#include "core/member.h"
-#include "core/priv.h"
-#include "core/round.h"
-#include "core/store.h"
-#include "core/study.h"
-#include "core/studyview.h"
+#include "core/base/buf.h"
+#include "core/study/codebook.h"
+#include "core/study/member.h"
+#include "core/base/priv.h"
+#include "core/study/round.h"
+#include "core/store/store.h"
+#include "core/study/study.h"
+#include "core/study/studyview.h"
 
 struct complete {
 	const char *study, *as;	/* --study, --as as given */
@@ -73,7 +73,7 @@ static int open_study(struct complete *k)
 		free(path);
 		return -1;
 	}
-	if (store_open(&k->st, path, STORE_READONLY, &e) < 0) {
+	if (study_open(&k->st, path, STORE_READONLY, &e) < 0) {
 		free(path);
 		return -1;
 	}

@@ -14,11 +14,11 @@
 
 #include "cli/cli.h"
 #include "cli/options.h"
-#include "core/buf.h"
-#include "core/item.h"
-#include "core/suggest.h"
-#include "core/priv.h"
-#include "core/version.h"
+#include "core/base/buf.h"
+#include "core/study/item.h"
+#include "core/base/suggest.h"
+#include "core/base/priv.h"
+#include "core/base/version.h"
 
 #ifdef BUGCODER_SAN
 #include <unistd.h>

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "core/buf.h"
+#include "core/base/buf.h"
 
 #define HELP_WIDTH 79
 #define LABEL_MAX 24	/* a longer label puts its help on the next line */

@@ -11,10 +11,10 @@
 
 #include <cjson/cJSON.h>
 
-#include "core/access.h"
-#include "core/machine.h"
-#include "core/design.h"
-#include "core/round.h"
+#include "core/study/access.h"
+#include "core/study/machine.h"
+#include "core/study/design.h"
+#include "core/study/round.h"
 
 static const char BAND_SOURCE[] =
 	"Landis & Koch 1977, Biometrics 33:159-174";
@@ -407,7 +407,7 @@ static cJSON *opts_json(const struct agree_opts *o)
 }
 
 static void render_json(const struct agreement *ag,
-			const struct agree_summary *sum, struct buf *out)
+			const struct headline *sum, struct buf *out)
 {
 	cJSON *root = cJSON_CreateObject(), *arr;
 	char *s;
@@ -745,7 +745,7 @@ static void text_level(const struct agreement *ag,
 }
 
 static void render_text(const struct agreement *ag,
-			const struct agree_summary *sum, struct buf *out)
+			const struct headline *sum, struct buf *out)
 {
 	size_t i;
 
@@ -1013,7 +1013,7 @@ static void csv_pairs(const struct agreement *ag,
 }
 
 static void render_csv(const struct agreement *ag,
-		       const struct agree_summary *sum, struct buf *out)
+		       const struct headline *sum, struct buf *out)
 {
 	size_t i;
 
@@ -1032,7 +1032,7 @@ static void render_csv(const struct agreement *ag,
 	}
 }
 
-void agree_render(const struct agreement *ag, const struct agree_summary *sum,
+void agree_render(const struct agreement *ag, const struct headline *sum,
 		  enum report_format fmt, struct buf *out)
 {
 	switch (fmt) {
@@ -1244,12 +1244,12 @@ int report_agreement(struct store *st, const struct actor *a,
 {
 	struct machine_agreement ma = MACHINE_AGREEMENT_INIT;
 	struct agreement ag = AGREEMENT_INIT;
-	struct agree_summary sum = AGREE_SUMMARY_INIT;
+	struct headline sum = AGREE_SUMMARY_INIT;
 	int ret = -1;
 
 	if (agreement_compute(st, a, cb, round, dim, &ag, e) < 0)
 		return -1;
-	if (agree_summarize(&ag, opts, &sum, e) < 0)
+	if (headline_compute(&ag, opts, &sum, e) < 0)
 		goto out;
 	{
 		struct buf scope = BUF_INIT;
@@ -1293,7 +1293,7 @@ int report_agreement(struct store *st, const struct actor *a,
 	ret = 0;
 out:
 	machine_agreement_release(&ma);
-	agree_summary_release(&sum);
+	headline_release(&sum);
 	agreement_release(&ag);
 	return ret;
 }
@@ -1308,7 +1308,7 @@ struct round_row {
 	int ok;
 	char *why;			/* when !ok */
 	struct agreement ag;
-	struct agree_summary sum;
+	struct headline sum;
 	struct buf versions;		/* codebook versions coded with */
 };
 
@@ -1638,7 +1638,7 @@ static int row_compute(struct store *st, const struct actor *a,
 				 "(blinding)" : "the round is open (blinding)");
 		return 0;
 	}
-	if (agree_summarize(&r->ag, o, &r->sum, e) < 0)
+	if (headline_compute(&r->ag, o, &r->sum, e) < 0)
 		return -1;
 	r->ok = 1;
 	return 0;
@@ -1690,7 +1690,7 @@ int report_agreement_by_round(struct store *st, const struct actor *a,
 	ret = 0;
 out:
 	for (i = 0; i <= nr; i++) {
-		agree_summary_release(&rows[i].sum);
+		headline_release(&rows[i].sum);
 		agreement_release(&rows[i].ag);
 		buf_release(&rows[i].versions);
 		free(rows[i].why);

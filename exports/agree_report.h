@@ -2,7 +2,7 @@
 /*
  * agree_report: the agreement of a study as text, JSON or CSV.
  *
- * What is shown is decided by core/agree_summary (headline coefficient,
+ * What is shown is decided by core/study/headline (headline coefficient,
  * intervals inside [-1, 1], degenerate values undefined, the sentence);
  * this module lays it out.
  *
@@ -25,13 +25,13 @@
 #ifndef BUGCODER_AGREE_REPORT_H
 #define BUGCODER_AGREE_REPORT_H
 
-#include "core/agree_summary.h"
-#include "core/agreement.h"
-#include "core/buf.h"
-#include "core/codebook.h"
-#include "core/err.h"
-#include "core/member.h"
-#include "core/store.h"
+#include "core/study/headline.h"
+#include "core/study/agreement.h"
+#include "core/base/buf.h"
+#include "core/study/codebook.h"
+#include "core/base/err.h"
+#include "core/study/member.h"
+#include "core/store/store.h"
 
 enum report_format {
 	REPORT_TEXT = 0,
@@ -40,7 +40,7 @@ enum report_format {
 };
 
 /* Render a computed and summarised agreement into `out` (appending). */
-void agree_render(const struct agreement *ag, const struct agree_summary *sum,
+void agree_render(const struct agreement *ag, const struct headline *sum,
 		  enum report_format fmt, struct buf *out);
 
 /* Compute, summarise with `opts` (NULL: the defaults) and render in one

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/buf.h"
+#include "core/base/buf.h"
 
 /* The directory part of `path` ("." when it has none), owned. */
 static char *dir_of(const char *path)

@@ -29,7 +29,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "core/err.h"
+#include "core/base/err.h"
 
 struct atomic_file {
 	char *path;		/* the target, owned */

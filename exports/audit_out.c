@@ -7,9 +7,10 @@
 #include <errno.h>
 #include <string.h>
 
-#include "core/buf.h"
+#include "core/base/buf.h"
 #include "exports/csv_out.h"
 #include "exports/json_out.h"
+#include "core/study/auditlog.h"
 
 struct writer {
 	enum audit_format fmt;
@@ -63,9 +64,9 @@ static int write_row(const struct audit_row *r, void *data)
 	return w->failed;
 }
 
-long long audit_write(struct store *st, const struct actor *a,
-		      const struct audit_filter *f, enum audit_format fmt,
-		      FILE *out, struct err *e)
+long long audit_out_write(struct store *st, const struct actor *a,
+			  const struct audit_filter *f, enum audit_format fmt,
+			  FILE *out, struct err *e)
 {
 	static const char *const header[] = {
 		"id", "at", "actor", "for_member", "action", "item",

@@ -4,7 +4,7 @@
  * and the replication package (audit.csv).
  *
  * Columns: id, at, actor, for_member, action, item, dimension, old, new,
- * detail (the owner's only), hash.  Rows are those core/audit lets the
+ * detail (the owner's only), hash.  Rows are those core/store/audit lets the
  * actor read, oldest first.
  */
 #ifndef BUGCODER_AUDIT_OUT_H
@@ -12,10 +12,11 @@
 
 #include <stdio.h>
 
-#include "core/audit.h"
-#include "core/err.h"
-#include "core/member.h"
-#include "core/store.h"
+#include "core/store/audit.h"
+#include "core/study/auditlog.h"
+#include "core/base/err.h"
+#include "core/study/member.h"
+#include "core/store/store.h"
 
 enum audit_format {
 	AUDIT_CSV,
@@ -25,8 +26,8 @@ enum audit_format {
 /* Write the rows `a` may read, filtered by `f` (may be NULL), to `out`
  * (borrowed).  Returns the number of rows, or -1 with `e` filled
  * (ERR_IO when writing failed). */
-long long audit_write(struct store *st, const struct actor *a,
-		      const struct audit_filter *f, enum audit_format fmt,
-		      FILE *out, struct err *e);
+long long audit_out_write(struct store *st, const struct actor *a,
+			  const struct audit_filter *f, enum audit_format fmt,
+			  FILE *out, struct err *e);
 
 #endif

@@ -5,7 +5,7 @@
  * cairo brings some twenty libraries (pixman, FreeType, fontconfig,
  * libpng, X11 and xcb ...) whose loading costs every bugcoder process
  * about 4 MB of memory and 10 ms, although only `report --figures` and
- * `export --package` draw.  So, as with libcurl (core/curl_lazy.h), the
+ * `export --package` draw.  So, as with libcurl (core/github/curl_lazy.h), the
  * binary does not link cairo: cairo_lazy_load() fills a table from
  * libcairo.so.2 on first use, and the macros below send the figure
  * code's cairo_* calls through it.  Include this header instead of
@@ -18,7 +18,7 @@
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
 
-#include "core/err.h"
+#include "core/base/err.h"
 
 /* Every cairo entry point the figures use, as (name). */
 #define CAIRO_LAZY_LIST(_) \

@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-#include "core/text.h"
+#include "core/base/text.h"
 #include "exports/json_out.h"
 
 /* Terminal-safe, on one line. */

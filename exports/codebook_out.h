@@ -13,14 +13,14 @@
  * "name", "question", "select", "required", "codes": [{"key", "name",
  * "group", "distributed", "definition", "include", "exclude",
  * "examples"}]}]}, absent strings as null.  Markdown and LaTeX text is
- * made single-line and terminal-safe (core/text); JSON carries it as
+ * made single-line and terminal-safe (core/base/text); JSON carries it as
  * stored.
  */
 #ifndef BUGCODER_CODEBOOK_OUT_H
 #define BUGCODER_CODEBOOK_OUT_H
 
-#include "core/buf.h"
-#include "core/codebook.h"
+#include "core/base/buf.h"
+#include "core/study/codebook.h"
 
 enum codebook_format {
 	CODEBOOK_MARKDOWN,

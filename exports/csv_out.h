@@ -37,7 +37,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "core/buf.h"
+#include "core/base/buf.h"
 
 enum csv_out_flags {
 	CSV_GUARD = 1 << 0,	/* neutralise formula starters in text */

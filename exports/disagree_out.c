@@ -6,8 +6,8 @@
 
 #include <string.h>
 
-#include "core/adjudicate.h"
-#include "core/agreed.h"
+#include "core/study/adjudicate.h"
+#include "core/study/consensus.h"
 #include "exports/csv_out.h"
 #include "exports/json_out.h"
 
@@ -130,7 +130,7 @@ int disagreements_write(struct store *st, const struct actor *a,
 	w.out = out;
 	/* records are kept in the writer's buffer (no FILE), then moved */
 	csvw_init(&w.csv, NULL, CSV_GUARD);
-	if (round && agreed_check_round(st, round, e) < 0)
+	if (round && consensus_check_round(st, round, e) < 0)
 		goto out;
 	if (format == DISAGREE_CSV) {
 		csvw_header(&w.csv, cols);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * disagree_out: the disagreement list (`bugcoder disagreements`) as text,
- * CSV or JSON, from core/adjudicate's adjudicate_disagreements(): who is
+ * CSV or JSON, from core/study/adjudicate's adjudicate_disagreements(): who is
  * named and how is decided there.
  *
  * CSV is long, one record per coder of a disagreement:
@@ -14,11 +14,11 @@
 #ifndef BUGCODER_DISAGREE_OUT_H
 #define BUGCODER_DISAGREE_OUT_H
 
-#include "core/buf.h"
-#include "core/codebook.h"
-#include "core/err.h"
-#include "core/member.h"
-#include "core/store.h"
+#include "core/base/buf.h"
+#include "core/study/codebook.h"
+#include "core/base/err.h"
+#include "core/study/member.h"
+#include "core/store/store.h"
 
 enum disagree_format {
 	DISAGREE_TEXT,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * drift_out: `agree --drift` as text, JSON or CSV (see core/drift.h for
+ * drift_out: `agree --drift` as text, JSON or CSV (see core/study/drift.h for
  * what the figures are).  CSV is long, one record a figure:
  *   kind,annotator,round,dimension,code,value
  * kind "time" (value: median seconds an item; code: the number of items
@@ -14,8 +14,8 @@
 #ifndef BUGCODER_DRIFT_OUT_H
 #define BUGCODER_DRIFT_OUT_H
 
-#include "core/buf.h"
-#include "core/drift.h"
+#include "core/base/buf.h"
+#include "core/study/drift.h"
 
 enum drift_format {
 	DRIFT_TEXT,

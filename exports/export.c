@@ -10,21 +10,21 @@
 
 #include "exports/audit_out.h"
 
-#include "core/access.h"
-#include "core/adjudicate.h"
-#include "core/evidence.h"
-#include "core/rawlabels.h"
-#include "core/records.h"
+#include "core/study/access.h"
+#include "core/study/adjudicate.h"
+#include "core/study/evidence.h"
+#include "core/study/rawlabels.h"
+#include "core/study/records.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "core/buf.h"
-#include "core/priv.h"
-#include "core/round.h"
-#include "core/agreed.h"
+#include "core/base/buf.h"
+#include "core/base/priv.h"
+#include "core/study/round.h"
+#include "core/study/consensus.h"
 #include "exports/csv_out.h"
 #include "exports/json_out.h"
 
@@ -175,7 +175,7 @@ static void csv_count(struct csv_out *w, long long v)
 }
 
 static void agreed_csv_row(struct csv_out *w, const struct codebook *cb,
-			   const struct agreed_item *t, struct buf *name)
+			   const struct consensus_item *t, struct buf *name)
 {
 	size_t d;
 
@@ -205,7 +205,7 @@ static void agreed_csv_row(struct csv_out *w, const struct codebook *cb,
 		csvw_bool(w, t->small_fix);
 	for (d = 0; d < cb->nr_dims; d++) {
 		csvw_key(w, t->dims[d].final.ptr);
-		csvw_key(w, agreed_status_name(t->dims[d].status));
+		csvw_key(w, consensus_status_name(t->dims[d].status));
 	}
 }
 
@@ -218,7 +218,7 @@ static void json_count(struct json_out *j, const char *key, long long v)
 }
 
 static void agreed_json_row(struct buf *b, const struct codebook *cb,
-			    const struct agreed_item *t, struct buf *name,
+			    const struct consensus_item *t, struct buf *name,
 			    struct buf *key)
 {
 	struct json_out j;
@@ -251,7 +251,7 @@ static void agreed_json_row(struct buf *b, const struct codebook *cb,
 		jsonw_bool(&j, "small_fix", t->small_fix);
 	for (d = 0; d < cb->nr_dims; d++) {
 		const struct dimension *dim = &cb->dims[d];
-		const struct agreed_dim *ad = &t->dims[d];
+		const struct consensus_dim *ad = &t->dims[d];
 		int has = ad->status == DIM_AGREED ||
 			  ad->status == DIM_RESOLVED;
 
@@ -263,7 +263,7 @@ static void agreed_json_row(struct buf *b, const struct codebook *cb,
 				  ad->final.ptr : NULL);
 		buf_reset(key);
 		buf_addf(key, "%s_status", dim->key);
-		jsonw_str(&j, key->ptr, agreed_status_name(ad->status));
+		jsonw_str(&j, key->ptr, consensus_status_name(ad->status));
 	}
 	jsonw_end(&j);
 }
@@ -272,7 +272,7 @@ int export_agreed(struct store *st, const struct actor *a,
 		  const struct codebook *cb, struct export_opts *o, FILE *out,
 		  struct err *e)
 {
-	struct agreed_iter it;
+	struct consensus_iter it;
 	struct csv_out w;
 	struct buf line = BUF_INIT, name = BUF_INIT, key = BUF_INIT;
 	struct progress p;
@@ -281,7 +281,7 @@ int export_agreed(struct store *st, const struct actor *a,
 
 	progress_init(&p, o, out);
 	csvw_init(&w, out, csv_flags(o));
-	if (agreed_open(&it, st, a, cb, o->round, e) < 0)
+	if (consensus_open(&it, st, a, cb, o->round, e) < 0)
 		goto out;
 	if (o->format == EXPORT_CSV) {
 		csvw_header(&w, agreed_cols);
@@ -296,7 +296,7 @@ int export_agreed(struct store *st, const struct actor *a,
 			goto out;
 		}
 	}
-	while ((rc = agreed_next(&it, e)) > 0) {
+	while ((rc = consensus_next(&it, e)) > 0) {
 		int bad;
 
 		if (!it.item.complete && !(o->flags & EXPORT_PENDING))
@@ -315,7 +315,7 @@ int export_agreed(struct store *st, const struct actor *a,
 		goto out;
 	ret = finish(&p, e);
 out:
-	agreed_close(&it);
+	consensus_close(&it);
 	csvw_release(&w);
 	buf_release(&line);
 	buf_release(&name);
@@ -336,7 +336,7 @@ static int require_member(const struct actor *a, struct err *e)
 
 /*
  * How the actor may know the member whose work a row shows, by
- * core/access's rule: 0 when the row is hidden from them; 1 with *out the
+ * core/study/access's rule: 0 when the row is hidden from them; 1 with *out the
  * member's name, or "Coder N" (the adjudicator's screen numbering) for a
  * blind adjudicator of an undecided item; -1 with `e` on an error.
  * *out is borrowed from `name` or from the namer until the next call.
@@ -451,11 +451,11 @@ int export_raw(struct store *st, const struct actor *a,
 	progress_init(&p, o, out);
 	csvw_init(&w, out, csv_flags(o));
 	if (require_member(a, e) < 0 ||
-	    (o->round && agreed_check_round(st, o->round, e) < 0))
+	    (o->round && consensus_check_round(st, o->round, e) < 0))
 		goto out;
-	/* one ordered pass over the labels (core/rawlabels), the citations
+	/* one ordered pass over the labels (core/study/rawlabels), the citations
 	 * beside it; who sees whose labels, and under which name, is
-	 * core/access's decision, asked row by row */
+	 * core/study/access's decision, asked row by row */
 	if ((nm.blind = access_blind(st, e)) < 0 ||
 	    rawlabels_open(&r, st, o->round, e) < 0 ||
 	    evidence_cursor_open(&cur, st, e) < 0)
@@ -655,7 +655,7 @@ int export_resolutions(struct store *st, const struct actor *a,
 
 	rows_out_init(&r, st, a, o, out);
 	if (require_member(a, e) < 0 ||
-	    (o->round && agreed_check_round(st, o->round, e) < 0) ||
+	    (o->round && consensus_check_round(st, o->round, e) < 0) ||
 	    rows_out_header(&r, res_cols, e) < 0 ||
 	    records_resolutions(st, o->round, resolution_out, &r, e) < 0)
 		goto out;
@@ -672,7 +672,7 @@ out:
  * memo (the text, empty when none), flags ("discuss", "uncertain" or both
  * ';'-joined, empty when none), updated_at (the latest change of the
  * memo or a flag).  One row per item and member with a memo or a flag;
- * who sees whose is core/access's rule, as for raw labels.
+ * who sees whose is core/study/access's rule, as for raw labels.
  */
 static const char *const memo_cols[] = {
 	"item", "annotator", "memo", "flags", "updated_at", NULL
@@ -729,7 +729,7 @@ int export_memos(struct store *st, const struct actor *a,
 
 	rows_out_init(&r, st, a, o, out);
 	if (require_member(a, e) < 0 ||
-	    (o->round && agreed_check_round(st, o->round, e) < 0))
+	    (o->round && consensus_check_round(st, o->round, e) < 0))
 		goto out;
 	if ((r.nm.blind = access_blind(st, e)) < 0 ||
 	    rows_out_header(&r, memo_cols, e) < 0 ||
@@ -748,9 +748,9 @@ int export_audit_log(struct store *st, const struct actor *a,
 {
 	long long n;
 
-	/* audit_write() applies core/audit's rule: the owner reads every
+	/* audit_out_write() applies core/study/auditlog's rule: the owner reads every
 	 * row, anyone else their own */
-	n = audit_write(st, a, NULL, o->format == EXPORT_JSONL ? AUDIT_JSONL :
+	n = audit_out_write(st, a, NULL, o->format == EXPORT_JSONL ? AUDIT_JSONL :
 			AUDIT_CSV, out, e);
 	if (n < 0)
 		return -1;

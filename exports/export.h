@@ -50,10 +50,10 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "core/codebook.h"
-#include "core/err.h"
-#include "core/member.h"
-#include "core/store.h"
+#include "core/study/codebook.h"
+#include "core/base/err.h"
+#include "core/study/member.h"
+#include "core/store/store.h"
 
 enum export_format {
 	EXPORT_CSV,

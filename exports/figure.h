@@ -22,9 +22,9 @@
 #include <cjson/cJSON.h>
 #include <stddef.h>
 
-#include "core/buf.h"
-#include "core/codebook.h"
-#include "core/err.h"
+#include "core/base/buf.h"
+#include "core/study/codebook.h"
+#include "core/base/err.h"
 #include "exports/cairo_lazy.h"
 #include "exports/csv_out.h"
 #include "exports/figures.h"

@@ -6,7 +6,7 @@
  * "items", "note") so that the figure follows the table.  A value the
  * table leaves undefined is shown as such, with its reason.
  *
- * The calibration gates stored with the rounds (core/gate.h) are drawn
+ * The calibration gates stored with the rounds (core/study/gate.h) are drawn
  * as dashed lines at their thresholds, each labelled on a line of its own
  * above the plot: "main waits for pilot: kappa >= 0.70".
  */
@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/gate.h"
+#include "core/study/gate.h"
 
 #define ROW_H 9.0
 #define MARK 2.2

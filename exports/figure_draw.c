@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/text.h"
+#include "core/base/text.h"
 
 #ifndef BUGCODER_VERSION
 #define BUGCODER_VERSION "unknown"

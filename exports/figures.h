@@ -32,11 +32,11 @@
 
 #include <stddef.h>
 
-#include "core/buf.h"
-#include "core/codebook.h"
-#include "core/err.h"
-#include "core/member.h"
-#include "core/store.h"
+#include "core/base/buf.h"
+#include "core/study/codebook.h"
+#include "core/base/err.h"
+#include "core/study/member.h"
+#include "core/store/store.h"
 #include "exports/summary.h"
 
 enum figure_format {

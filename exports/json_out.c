@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "core/text.h"
+#include "core/base/text.h"
 
 void json_quote(struct buf *b, const char *s, size_t len)
 {

@@ -16,7 +16,7 @@
 
 #include <stddef.h>
 
-#include "core/buf.h"
+#include "core/base/buf.h"
 
 struct json_out {
 	struct buf *b;		/* borrowed: where the object goes */

@@ -4,7 +4,7 @@
  */
 #include "exports/package.h"
 
-#include "core/access.h"
+#include "core/study/access.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -17,22 +17,22 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/audit.h"
-#include "core/buf.h"
-#include "core/machine.h"
-#include "core/records.h"
+#include "core/store/audit.h"
+#include "core/base/buf.h"
+#include "core/study/machine.h"
+#include "core/study/records.h"
 #include "exports/agree_report.h"
 #include "exports/atomic.h"
 #include "exports/csv_out.h"
-#include "core/agreed.h"
+#include "core/study/consensus.h"
 #include "exports/audit_out.h"
 #include "exports/export.h"
 #include "exports/figures.h"
 #include "exports/json_out.h"
 #include "exports/selection.h"
 #include "exports/summary.h"
-#include "core/sha256.h"
-#include "core/version.h"
+#include "core/base/sha256.h"
+#include "core/base/version.h"
 
 
 struct file {
@@ -367,7 +367,7 @@ static int export_machine_answers(struct store *st, const struct actor *a,
 static int export_audit(struct store *st, const struct actor *a,
 			struct export_opts *o, FILE *f, struct err *e)
 {
-	long long n = audit_write(st, a, NULL, AUDIT_CSV, f, e);
+	long long n = audit_out_write(st, a, NULL, AUDIT_CSV, f, e);
 
 	if (n < 0)
 		return -1;
@@ -511,7 +511,7 @@ static int write_round_items(struct pkg *p, struct store *st,
 			     const char *round, struct err *e)
 {
 	static const char *const head[] = { "round", "item", NULL };
-	struct agreed_iter it;
+	struct consensus_iter it;
 	struct csv_out w;
 	struct buf name = BUF_INIT;
 	FILE *f = open_file(p, "round-items.csv", e);
@@ -523,14 +523,14 @@ static int write_round_items(struct pkg *p, struct store *st,
 	csvw_init(&w, f, 0);
 	csvw_header(&w, head);
 	bad = csvw_end(&w) != 0;
-	if (agreed_open(&it, st, a, cb, round, e) < 0) {
-		agreed_close(&it);
+	if (consensus_open(&it, st, a, cb, round, e) < 0) {
+		consensus_close(&it);
 		csvw_release(&w);
 		close_file(p, f, 0, e);
 		return -1;
 	}
-	agreed_skip_fixes(&it);
-	while ((rc = agreed_next(&it, e)) > 0) {
+	consensus_skip_fixes(&it);
+	while ((rc = consensus_next(&it, e)) > 0) {
 		if (!it.item.round)
 			continue;
 		buf_reset(&name);
@@ -541,7 +541,7 @@ static int write_round_items(struct pkg *p, struct store *st,
 		bad |= csvw_end(&w) != 0;
 		rows++;
 	}
-	agreed_close(&it);
+	consensus_close(&it);
 	csvw_release(&w);
 	buf_release(&name);
 	if (close_file(p, f, rc == 0 && !bad, e) < 0 || rc < 0)

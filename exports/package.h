@@ -49,10 +49,10 @@
 #include <signal.h>
 #include <sys/types.h>
 
-#include "core/codebook.h"
-#include "core/err.h"
-#include "core/member.h"
-#include "core/store.h"
+#include "core/study/codebook.h"
+#include "core/base/err.h"
+#include "core/study/member.h"
+#include "core/store/store.h"
 
 struct package_opts {
 	unsigned flags;		/* export.h's EXPORT_PENDING, _NO_GUARD */

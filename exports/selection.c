@@ -6,10 +6,10 @@
 
 #include <string.h>
 
-#include "core/codebook.h"
-#include "core/design.h"
-#include "core/screening.h"
-#include "core/study.h"
+#include "core/study/codebook.h"
+#include "core/study/design.h"
+#include "core/study/screening.h"
+#include "core/study/study.h"
 #include "exports/csv_out.h"
 
 struct writer {

@@ -4,7 +4,7 @@
  * where every item stands (selection.csv: from seen to agreed, the
  * screening decision with its reason, the coding round) and every
  * screener's answer (screening.csv, blinded as the raw labels are).
- * The selection flow of the report (core/design) is these rows counted
+ * The selection flow of the report (core/study/design) is these rows counted
  * per repository, which is how the package's analysis.R recomputes it.
  * CSV only (RFC 4180, as every export).
  */
@@ -13,9 +13,9 @@
 
 #include <stdio.h>
 
-#include "core/err.h"
-#include "core/member.h"
-#include "core/store.h"
+#include "core/base/err.h"
+#include "core/study/member.h"
+#include "core/store/store.h"
 #include "exports/export.h"
 
 /* selection.csv: item, repo, fetched, with_fix, screening_round,

@@ -15,10 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/agreed.h"
-#include "core/design.h"
-#include "core/csv.h"
-#include "core/text.h"
+#include "core/study/consensus.h"
+#include "core/study/design.h"
+#include "core/base/csv.h"
+#include "core/base/text.h"
 #include "exports/agree_report.h"
 #include "exports/export.h"
 #include "exports/json_out.h"
@@ -119,7 +119,7 @@ static struct tally *repo_tally(struct tallies *ts, const char *repo)
 /* The code slots of one dimension of an item, into idx[] (at most
  * `max`). */
 static size_t code_slots(const struct dimension *dim,
-			 const struct agreed_dim *ad, int *idx, size_t max)
+			 const struct consensus_dim *ad, int *idx, size_t max)
 {
 	const char *p = ad->final.ptr, *q;
 	char key[128];
@@ -152,7 +152,7 @@ static size_t code_slots(const struct dimension *dim,
 	return n;
 }
 
-static void tally_item(struct tally *x, const struct agreed_item *it,
+static void tally_item(struct tally *x, const struct consensus_item *it,
 		       const struct summary_opts *o)
 {
 	x->items++;
@@ -174,7 +174,7 @@ static void tally_item(struct tally *x, const struct agreed_item *it,
 	}
 }
 
-static void count_item(struct tallies *ts, const struct agreed_item *it)
+static void count_item(struct tallies *ts, const struct consensus_item *it)
 {
 	const struct codebook *cb = ts->cb;
 	int *slots[64];
@@ -283,7 +283,7 @@ static int collect(struct tallies *ts, struct store *st,
 {
 	const struct codebook *cb = ts->cb;
 	const struct summary_opts *o = ts->o;
-	struct agreed_iter it;
+	struct consensus_iter it;
 	size_t i;
 	int rc;
 
@@ -343,12 +343,12 @@ static int collect(struct tallies *ts, struct store *st,
 	ALLOC_GROW(ts->v, 1, ts->alloc);
 	tally_init(&ts->v[0], cb, "all");
 	ts->nr = 1;
-	if (agreed_open(&it, st, a, cb, o->round, e) < 0) {
-		agreed_close(&it);
+	if (consensus_open(&it, st, a, cb, o->round, e) < 0) {
+		consensus_close(&it);
 		return -1;
 	}
-	agreed_skip_fixes(&it);
-	while ((rc = agreed_next(&it, e)) > 0) {
+	consensus_skip_fixes(&it);
+	while ((rc = consensus_next(&it, e)) > 0) {
 		if (!it.item.complete) {
 			ts->pending++;
 			if (!o->include_pending)
@@ -356,7 +356,7 @@ static int collect(struct tallies *ts, struct store *st,
 		}
 		count_item(ts, &it.item);
 	}
-	agreed_close(&it);
+	consensus_close(&it);
 	if (rc < 0)
 		return -1;
 	qsort(ts->v + 1, ts->nr - 1, sizeof(*ts->v), cmp_tally);
@@ -1173,7 +1173,7 @@ out:
 	return ret;
 }
 
-/* The selection flow (core/design): per repository, every issue seen
+/* The selection flow (core/study/design): per repository, every issue seen
  * to every bug agreed. */
 static int flow_table(struct report *r, struct store *st,
 		      const struct actor *a, const struct codebook *cb,

@@ -37,18 +37,18 @@
  *    with its interval and band, and the codebook versions the round was
  *    coded under (a round the actor may not see yet has no figures).
  *
- * Codebook strings are made terminal-safe (core/text) in the text and
+ * Codebook strings are made terminal-safe (core/base/text) in the text and
  * Markdown forms; keys and repository names are restricted to safe
  * characters already.
  */
 #ifndef BUGCODER_SUMMARY_H
 #define BUGCODER_SUMMARY_H
 
-#include "core/buf.h"
-#include "core/codebook.h"
-#include "core/err.h"
-#include "core/member.h"
-#include "core/store.h"
+#include "core/base/buf.h"
+#include "core/study/codebook.h"
+#include "core/base/err.h"
+#include "core/study/member.h"
+#include "core/store/store.h"
 
 enum summary_format {
 	SUMMARY_TEXT,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * t_agree: core/agree against published reference values, plus degenerate
+ * t_agree: core/stats/agree against published reference values, plus degenerate
  * and consistency cases.
  *
  * Part 1 runs one cmocka test per case of tests/fixtures/agreement-cases.json
@@ -37,11 +37,11 @@
 #include <string.h>
 #include <strings.h>
 
-#include "core/agree.h"
-#include "core/agree_summary.h"
-#include "core/codebook.h"
-#include "core/buf.h"
-#include "core/err.h"
+#include "core/stats/agree.h"
+#include "core/study/headline.h"
+#include "core/study/codebook.h"
+#include "core/base/buf.h"
+#include "core/base/err.h"
 
 /* Percentile bootstrap options for the calls below. */
 #define BOPTS(b, s) \
@@ -2547,7 +2547,7 @@ static void test_summary_levels(void **state)
 	char *names[2] = { "ann", "bob" };
 	struct agreement_dim ad;
 	struct agreement ag = AGREEMENT_INIT;
-	struct agree_summary s = AGREE_SUMMARY_INIT;
+	struct headline s = AGREE_SUMMARY_INIT;
 	struct agree_opts o = AGREE_OPTS_INIT;
 	struct agree_table g;
 	struct agree_cohen gc;
@@ -2568,7 +2568,7 @@ static void test_summary_levels(void **state)
 	ag.dims = &ad;
 	ag.nr_dims = 1;
 	o.ci = AGREE_CI_WALD;
-	assert_int_equal(agree_summarize(&ag, &o, &s, NULL), 0);
+	assert_int_equal(headline_compute(&ag, &o, &s, NULL), 0);
 	assert_true(s.dims[0].has_groups);
 	assert_true(s.dims[0].show_code && s.dims[0].show_group);
 	lv = &s.dims[0].code;
@@ -2614,7 +2614,7 @@ static void test_summary_levels(void **state)
 	assert_non_null(strstr(b.ptr, "(code groups)"));
 	assert_non_null(strstr(b.ptr, "2 groups"));
 	buf_release(&b);
-	agree_summary_release(&s);
+	headline_release(&s);
 	agree_table_release(&g);
 
 	/* a constant coder: the sentence says undefined, never 0.00 */
@@ -2622,7 +2622,7 @@ static void test_summary_levels(void **state)
 	ad.table.n[0] = 3;
 	ad.table.n[1] = 2;
 	o.level = AGREE_LEVEL_CODE;
-	assert_int_equal(agree_summarize(&ag, &o, &s, NULL), 0);
+	assert_int_equal(headline_compute(&ag, &o, &s, NULL), 0);
 	lv = &s.dims[0].code;
 	assert_false(s.dims[0].show_group);
 	assert_undef(lv->kappa, "single code");
@@ -2632,7 +2632,7 @@ static void test_summary_levels(void **state)
 			       "single code"));
 	assert_null(strstr(b.ptr, "0.00 ("));
 	buf_release(&b);
-	agree_summary_release(&s);
+	headline_release(&s);
 	agree_table_release(&ad.table);
 }
 
@@ -2645,7 +2645,7 @@ static void test_interval_every_size(void **state)
 	char *names[2] = { "ann", "bob" };
 	struct agreement_dim ad;
 	struct agreement ag = AGREEMENT_INIT;
-	struct agree_summary s = AGREE_SUMMARY_INIT;
+	struct headline s = AGREE_SUMMARY_INIT;
 	struct agree_opts o = AGREE_OPTS_INIT;
 	long v[4] = { 260000, 20000, 30000, 240000 };
 
@@ -2658,18 +2658,18 @@ static void test_interval_every_size(void **state)
 	ag.nr_annotators = 2;
 	ag.dims = &ad;
 	ag.nr_dims = 1;
-	assert_int_equal(agree_summarize(&ag, NULL, &s, NULL), 0);
+	assert_int_equal(headline_compute(&ag, NULL, &s, NULL), 0);
 	assert_int_equal(s.dims[0].code.ci.method, AGREE_CI_BOOTSTRAP);
 	assert_int_equal(s.dims[0].code.ci.boot, AGREE_BOOT_DEFAULT);
 	assert_true(s.dims[0].code.ci.low.defined);
 	/* 550,000 items: the bootstrap and Wald agree closely */
 	assert_true(fabs(s.dims[0].code.ci.low.value -
 			 s.dims[0].code.ci.wald_low.value) < 0.005);
-	agree_summary_release(&s);
+	headline_release(&s);
 	o.ci = AGREE_CI_WALD;
-	assert_int_equal(agree_summarize(&ag, &o, &s, NULL), 0);
+	assert_int_equal(headline_compute(&ag, &o, &s, NULL), 0);
 	assert_int_equal(s.dims[0].code.ci.method, AGREE_CI_WALD);
-	agree_summary_release(&s);
+	headline_release(&s);
 	agree_table_release(&ad.table);
 }
 
@@ -2696,7 +2696,7 @@ static void test_code_every_item(void **state)
 	struct agree_code per[3];
 	struct agreement_dim ad[2];
 	struct agreement ag = AGREEMENT_INIT;
-	struct agree_summary s = AGREE_SUMMARY_INIT;
+	struct headline s = AGREE_SUMMARY_INIT;
 	long count[2][6] = { { 0 } };
 	const struct agree_level_summary *lv;
 	struct agree_code b2;
@@ -2734,7 +2734,7 @@ static void test_code_every_item(void **state)
 	ag.nr_annotators = 2;
 	ag.dims = ad;
 	ag.nr_dims = 2;
-	assert_int_equal(agree_summarize(&ag, NULL, &s, NULL), 0);
+	assert_int_equal(headline_compute(&ag, NULL, &s, NULL), 0);
 
 	lv = &s.dims[0].code;
 	assert_undef(lv->kappa, "single code");
@@ -2756,7 +2756,7 @@ static void test_code_every_item(void **state)
 	assert_non_null(strstr(b.ptr, "the mean of 1 code kappa, 2 codes "
 			       "left out as undefined"));
 	buf_release(&b);
-	agree_summary_release(&s);
+	headline_release(&s);
 	agree_table_release(&ad[0].table);
 }
 
@@ -2771,7 +2771,7 @@ static void test_kappa_one_bound(void **state)
 	static const long v[4] = { 12, 0, 0, 8 };
 	struct agreement_dim ad;
 	struct agreement ag = AGREEMENT_INIT;
-	struct agree_summary s = AGREE_SUMMARY_INIT;
+	struct headline s = AGREE_SUMMARY_INIT;
 	struct agree_opts o = AGREE_OPTS_INIT;
 	double pe = 0.6 * 0.6 + 0.4 * 0.4, pl = exp(log(0.05) / 20);
 	int m;
@@ -2788,14 +2788,14 @@ static void test_kappa_one_bound(void **state)
 	for (m = 0; m < 3; m++) {
 		o.ci = m == 0 ? AGREE_CI_BOOTSTRAP : m == 1 ? AGREE_CI_WALD :
 		       AGREE_CI_BCA;
-		assert_int_equal(agree_summarize(&ag, &o, &s, NULL), 0);
+		assert_int_equal(headline_compute(&ag, &o, &s, NULL), 0);
 		assert_stat(s.dims[0].code.kappa, 1);
 		assert_int_equal(s.dims[0].code.ci.method, AGREE_CI_EXACT);
 		assert_near(s.dims[0].code.ci.low.value, (pl - pe) / (1 - pe));
 		assert_stat(s.dims[0].code.ci.high, 1);
 		/* the raw Wald bounds of an SE of 0 stay beside it */
 		assert_stat(s.dims[0].code.ci.wald_low, 1);
-		agree_summary_release(&s);
+		headline_release(&s);
 	}
 	agree_table_release(&ad.table);
 }
@@ -2835,7 +2835,7 @@ static void test_select_many_nobody(void **state)
 	struct agree_code per[3];
 	struct agreement_dim ad;
 	struct agreement ag = AGREEMENT_INIT;
-	struct agree_summary s = AGREE_SUMMARY_INIT;
+	struct headline s = AGREE_SUMMARY_INIT;
 	long count[6] = { 0 };
 	struct buf b = BUF_INIT;
 
@@ -2853,14 +2853,14 @@ static void test_select_many_nobody(void **state)
 	ag.nr_annotators = 2;
 	ag.dims = &ad;
 	ag.nr_dims = 1;
-	assert_int_equal(agree_summarize(&ag, NULL, &s, NULL), 0);
+	assert_int_equal(headline_compute(&ag, NULL, &s, NULL), 0);
 	assert_undef(s.dims[0].code.po, "no annotator chose a code");
 	assert_false(s.dims[0].code.kappa.defined);
 	agree_sentence_build(&ag, &s.dims[0], &s.dims[0].code, &b);
 	assert_non_null(strstr(b.ptr, "is undefined"));
 	assert_null(strstr(b.ptr, "1.00"));
 	buf_release(&b);
-	agree_summary_release(&s);
+	headline_release(&s);
 }
 
 /* ---- main --------------------------------------------------------------- */

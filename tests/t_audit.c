@@ -17,19 +17,20 @@
 
 #include <cjson/cJSON.h>
 
-#include "core/adjudicate.h"
-#include "core/audit.h"
-#include "core/buf.h"
-#include "core/codebook.h"
-#include "core/evidence.h"
-#include "core/evolve.h"
-#include "core/import.h"
-#include "core/label.h"
-#include "core/member.h"
-#include "core/replay.h"
-#include "core/round.h"
-#include "core/store.h"
-#include "core/study.h"
+#include "core/study/adjudicate.h"
+#include "core/store/audit.h"
+#include "core/base/buf.h"
+#include "core/study/codebook.h"
+#include "core/study/evidence.h"
+#include "core/study/evolve.h"
+#include "core/study/import.h"
+#include "core/study/label.h"
+#include "core/study/member.h"
+#include "core/study/replay.h"
+#include "core/study/round.h"
+#include "core/store/store.h"
+#include "core/study/study.h"
+#include "core/study/auditlog.h"
 
 static char tmpdir[64];
 
@@ -63,15 +64,15 @@ static void five_rows(struct store *st)
 {
 	struct err e = ERR_INIT;
 
-	assert_int_equal(store_audit(st, "alice", NULL, "label", 0, "symptom",
+	assert_int_equal(audit_write(st, "alice", NULL, "label", 0, "symptom",
 				     NULL, "crash", &e), 0);
-	assert_int_equal(store_audit(st, "alice", NULL, "label", 0, "symptom",
+	assert_int_equal(audit_write(st, "alice", NULL, "label", 0, "symptom",
 				     "crash", "hang", &e), 0);
-	assert_int_equal(store_audit(st, "owner", "bob", "label", 0, "stage",
+	assert_int_equal(audit_write(st, "owner", "bob", "label", 0, "stage",
 				     NULL, "init", &e), 0);
-	assert_int_equal(store_audit(st, "bob", NULL, "submit", 0, NULL, NULL,
+	assert_int_equal(audit_write(st, "bob", NULL, "submit", 0, NULL, NULL,
 				     NULL, &e), 0);
-	assert_int_equal(store_audit(st, "alice", NULL, "memo", 0, NULL, NULL,
+	assert_int_equal(audit_write(st, "alice", NULL, "memo", 0, NULL, NULL,
 				     "text with\nnewline, \"quotes\"", &e), 0);
 }
 
@@ -207,7 +208,7 @@ static void test_inserted_row_named(void **state)
 	assert_int_equal(audit_verify(&st, &c, &e), 0);
 	assert_int_equal(c.bad_id, 6);
 	/* and a row written after it by bugcoder does not hide it */
-	assert_int_equal(store_audit(&st, "alice", NULL, "label", 0, NULL,
+	assert_int_equal(audit_write(&st, "alice", NULL, "label", 0, NULL,
 				     NULL, NULL, &e), 0);
 	assert_int_equal(audit_verify(&st, &c, &e), 0);
 	assert_int_equal(c.bad_id, 6);
@@ -225,7 +226,7 @@ static void test_migration_chains_old_rows(void **state)
 
 	(void)state;
 	buf_addf(&path, "%s/old.db", tmpdir);
-	assert_int_equal(store_open(&st, path.ptr, STORE_CREATE, &e), 0);
+	assert_int_equal(study_open(&st, path.ptr, STORE_CREATE, &e), 0);
 	five_rows(&st);
 	exec_ok(&st, "DROP INDEX items_missing;"	/* 12 -> 13 undone */
 		"DROP TABLE recodes;"	/* 11 -> 12 undone */
@@ -274,13 +275,13 @@ static void test_migration_chains_old_rows(void **state)
 		"PRAGMA user_version = 3");
 	store_close(&st);
 
-	assert_int_equal(store_open(&st, path.ptr, 0, &e), 0);
+	assert_int_equal(study_open(&st, path.ptr, 0, &e), 0);
 	assert_int_equal(audit_verify(&st, &c, &e), 0);
 	/* its five, and the replay's baseline taken by the migration */
 	assert_int_equal(c.rows, 6);
 	assert_int_equal(c.bad_id, 0);
 	/* new rows go on from the chained ones */
-	assert_int_equal(store_audit(&st, "bob", NULL, "label", 0, NULL, NULL,
+	assert_int_equal(audit_write(&st, "bob", NULL, "label", 0, NULL, NULL,
 				     "x", &e), 0);
 	assert_int_equal(audit_verify(&st, &c, &e), 0);
 	assert_int_equal(c.rows, 7);
@@ -683,7 +684,7 @@ static void test_replay_names_tampering(void **state)
 		struct actor owner = ACTOR_INIT;
 		char *path = study_copy("tampered");
 
-		assert_int_equal(store_open(&st, path, 0, &e), 0);
+		assert_int_equal(study_open(&st, path, 0, &e), 0);
 		assert_int_equal(member_resolve(&st, NULL, &owner, &e), 0);
 		holds(&st, &owner, "the copy");
 		exec_ok(&st, cases[i].sql);
@@ -705,7 +706,7 @@ static void test_replay_tells_others_less(void **state)
 	char *path = study_copy("blind");
 
 	(void)state;
-	assert_int_equal(store_open(&st, path, 0, &e), 0);
+	assert_int_equal(study_open(&st, path, 0, &e), 0);
 	exec_ok(&st, "UPDATE labels SET code = 'memory_issue' WHERE "
 		"member_id = 2 AND dimension = 'symptom'");
 	assert_int_equal(member_resolve(&st, "bob", &bob, &e), 0);
@@ -738,7 +739,7 @@ static void test_replay_head(void **state)
 	char *path = study_copy("head"), *path2 = study_copy("other");
 
 	(void)state;
-	assert_int_equal(store_open(&st, path, 0, &e), 0);
+	assert_int_equal(study_open(&st, path, 0, &e), 0);
 	assert_int_equal(member_resolve(&st, NULL, &owner, &e), 0);
 	assert_int_equal(replay_verify(&st, &owner, NULL, &c, &e), 0);
 	assert_int_equal(c.failed, REPLAY_OK);
@@ -758,7 +759,7 @@ static void test_replay_head(void **state)
 	 * no longer holds the head the first one has now */
 	assert_int_equal(replay_verify(&st, &owner, NULL, &c, &e), 0);
 	memcpy(head, c.head, sizeof(head));
-	assert_int_equal(store_open(&other, path2, 0, &e), 0);
+	assert_int_equal(study_open(&other, path2, 0, &e), 0);
 	assert_int_equal(member_add(&other, &owner, "frank", ROLE_ANNOTATOR,
 				    &e), 0);
 	assert_int_equal(replay_verify(&other, &owner, head, &c, &e), 0);
@@ -812,9 +813,9 @@ static void test_replay_baseline_of_an_older_study(void **state)
 
 	(void)state;
 	buf_addf(&path, "%s/v9.db", tmpdir);
-	assert_int_equal(store_open(&st, path.ptr, STORE_CREATE, &e), 0);
+	assert_int_equal(study_open(&st, path.ptr, STORE_CREATE, &e), 0);
 	/* as that program left it: rows without detail, a salt of its own */
-	OK(store_audit(&st, "root", NULL, "study.init", 0, NULL, NULL, "old",
+	OK(audit_write(&st, "root", NULL, "study.init", 0, NULL, NULL, "old",
 		       &err));
 	exec_ok(&st, "INSERT INTO meta VALUES ('title', 'old');"
 		"INSERT INTO meta VALUES ('coder_salt', 'abcd');"
@@ -828,7 +829,7 @@ static void test_replay_baseline_of_an_older_study(void **state)
 	store_close(&st);
 
 	/* opened: migrated, the baseline taken */
-	assert_int_equal(store_open(&st, path.ptr, 0, &e), 0);
+	assert_int_equal(study_open(&st, path.ptr, 0, &e), 0);
 	assert_int_equal(count_rows(&st, "SELECT count(*) FROM audit WHERE "
 				    "action = 'audit.baseline'"), 1);
 	assert_int_equal(count_rows(&st, "SELECT count(*) FROM "
@@ -857,7 +858,7 @@ static void test_replay_baseline_of_an_older_study(void **state)
 	/* an old study with its owner in it from the start */
 	buf_reset(&path);
 	buf_addf(&path, "%s/v9b.db", tmpdir);
-	assert_int_equal(store_open(&st, path.ptr, STORE_CREATE, &e), 0);
+	assert_int_equal(study_open(&st, path.ptr, STORE_CREATE, &e), 0);
 	{
 		char *me = member_os_user();
 		sqlite3_stmt *s;
@@ -885,7 +886,7 @@ static void test_replay_baseline_of_an_older_study(void **state)
 		sqlite3_finalize(s);
 		buf_release(&cbjson);
 	}
-	OK(store_audit(&st, "root", NULL, "study.init", 0, NULL, NULL, "old",
+	OK(audit_write(&st, "root", NULL, "study.init", 0, NULL, NULL, "old",
 		       &err));
 	exec_ok(&st, "INSERT INTO members (name, role, added_at) VALUES "
 		"('alice', 'annotator', 't0');"
@@ -895,7 +896,7 @@ static void test_replay_baseline_of_an_older_study(void **state)
 		"NULL, 't1');"
 		BACK_TO_SCHEMA_10);
 	store_close(&st);
-	assert_int_equal(store_open(&st, path.ptr, 0, &e), 0);
+	assert_int_equal(study_open(&st, path.ptr, 0, &e), 0);
 	assert_int_equal(member_resolve(&st, NULL, &owner, &e), 0);
 	holds(&st, &owner, "the migration");
 	/* a salt was made for it, in the baseline */

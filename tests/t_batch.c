@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * t_batch: core/label_batch makes exactly what the one-by-one calls make.
+ * t_batch: core/study/label_batch makes exactly what the one-by-one calls make.
  *
  * Two studies are built alike; on one the operations run one by one
  * (label_set(), label_submit() in one transaction), on the other as one
@@ -24,14 +24,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/buf.h"
-#include "core/codebook.h"
-#include "core/item.h"
-#include "core/label.h"
-#include "core/label_batch.h"
-#include "core/member.h"
-#include "core/store.h"
-#include "core/study.h"
+#include "core/base/buf.h"
+#include "core/study/codebook.h"
+#include "core/study/item.h"
+#include "core/study/label.h"
+#include "core/study/label_batch.h"
+#include "core/study/member.h"
+#include "core/store/store.h"
+#include "core/study/study.h"
 
 #define CODEBOOK "codebooks/llm-framework-bugs.json"
 
@@ -412,7 +412,7 @@ static void open_file(struct store *st, const char *path,
 {
 	struct err e = ERR_INIT;
 
-	must(store_open(st, path, 0, &e), &e, "open");
+	must(study_open(st, path, 0, &e), &e, "open");
 	must(member_resolve(st, name, as, &e), &e, name);
 }
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * t_boot: the bootstrap of core/agree.
+ * t_boot: the bootstrap of core/stats/agree.
  *
  *  - the binomial and multinomial draws against their exact
  *    distributions (chi-square goodness of fit on many draws);
@@ -25,10 +25,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/agree.h"
-#include "core/buf.h"
-#include "core/drift.h"
-#include "core/err.h"
+#include "core/stats/agree.h"
+#include "core/base/buf.h"
+#include "core/study/drift.h"
+#include "core/base/err.h"
 
 /* Percentile bootstrap options for the calls below. */
 #define BOPTS(b, s) \

@@ -3,7 +3,7 @@
  * t_buf: the growable string type and the memory helpers.
  *
  * Every operation is followed by assert_sane_buf(), which checks the
- * invariants written in core/buf.h (git's assert_sane_strbuf idea): ptr
+ * invariants written in core/base/buf.h (git's assert_sane_strbuf idea): ptr
  * never NULL, always NUL-terminated at len, len < alloc when allocated,
  * and the shared empty string untouched when nothing is allocated.
  */
@@ -20,7 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/buf.h"
+#include "core/base/buf.h"
 
 static void assert_sane_buf(const struct buf *b)
 {

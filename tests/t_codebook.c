@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/codebook.h"
+#include "core/study/codebook.h"
 
 #define FIXTURES "tests/fixtures/codebooks/"
 #define LLM_CODEBOOK "codebooks/llm-framework-bugs.json"

@@ -4,12 +4,12 @@
  *
  *  - the CSV cell encoder and record writer: RFC 4180 quoting, CRLF/LF,
  *    the formula guard on text cells only, round trips through the
- *    reader of core/csv;
+ *    reader of core/base/csv;
  *  - JSON string escaping and the JSON Lines field helpers;
  *  - SHA-256 against the FIPS 180-2 / NIST example vectors and padding
  *    edge lengths, in one piece and fed in every split;
  *  - atomic files: committed, aborted, replacing, no temporary left;
- *  - the bulk agreed-label pass against core/adjudicate on a random
+ *  - the bulk agreed-label pass against core/study/adjudicate on a random
  *    study, and its blinding against label_may_see().
  */
 #include <stdarg.h>
@@ -26,18 +26,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/adjudicate.h"
-#include "core/buf.h"
-#include "core/codebook.h"
-#include "core/csv.h"
-#include "core/access.h"
-#include "core/label.h"
-#include "core/store.h"
-#include "core/agreed.h"
+#include "core/study/adjudicate.h"
+#include "core/base/buf.h"
+#include "core/study/codebook.h"
+#include "core/base/csv.h"
+#include "core/study/access.h"
+#include "core/study/label.h"
+#include "core/store/store.h"
+#include "core/study/consensus.h"
 #include "exports/atomic.h"
 #include "exports/csv_out.h"
 #include "exports/json_out.h"
-#include "core/sha256.h"
+#include "core/base/sha256.h"
 
 /* ---- CSV cells ---------------------------------------------------------- */
 
@@ -146,7 +146,7 @@ static void test_writer_rows(void **state)
 	csvw_release(NULL);
 }
 
-/* Random cells of nasty characters survive writer -> core/csv reader. */
+/* Random cells of nasty characters survive writer -> core/base/csv reader. */
 static void test_round_trip(void **state)
 {
 	static const char alphabet[] = "ab,\"\n\r=+-@\t ;'\xc3\xa9x";
@@ -503,7 +503,7 @@ static void test_atomic_into_a_pipe(void **state)
 	buf_release(&path);
 }
 
-/* ---- the bulk agreed pass against core/adjudicate ----------------------- */
+/* ---- the bulk agreed pass against core/study/adjudicate ----------------------- */
 
 static unsigned long long rng = 0x9e3779b97f4a7c15ULL;
 
@@ -662,7 +662,7 @@ static void test_agreed_matches_adjudicate(void **state)
 	struct codebook cb = CODEBOOK_INIT;
 	struct store st;
 	struct err e = ERR_INIT;
-	struct agreed_iter it;
+	struct consensus_iter it;
 	struct actor own, a1;
 	int rc, seen = 0, statuses[4] = { 0 }, nitems = 400, visible = 0;
 	size_t d;
@@ -676,8 +676,8 @@ static void test_agreed_matches_adjudicate(void **state)
 	actor_set(&own, 1, "own", ROLE_OWNER);
 	actor_set(&a1, 2, "a1", ROLE_ANNOTATOR);
 
-	assert_int_equal(agreed_open(&it, &st, &own, &cb, NULL, &e), 0);
-	while ((rc = agreed_next(&it, &e)) > 0) {
+	assert_int_equal(consensus_open(&it, &st, &own, &cb, NULL, &e), 0);
+	while ((rc = consensus_next(&it, &e)) > 0) {
 		struct item_state s;
 		int complete = 1;
 
@@ -688,7 +688,7 @@ static void test_agreed_matches_adjudicate(void **state)
 			fail_msg("%s", e.msg);
 		assert_int_equal(it.item.ready, s.ready);
 		for (d = 0; d < cb.nr_dims; d++) {
-			const struct agreed_dim *ad = &it.item.dims[d];
+			const struct consensus_dim *ad = &it.item.dims[d];
 			const struct dim_state *ds = &s.dims[d];
 			int has = ds->status == DIM_AGREED ||
 				  ds->status == DIM_RESOLVED;
@@ -706,7 +706,7 @@ static void test_agreed_matches_adjudicate(void **state)
 		item_state_release(&s);
 	}
 	assert_int_equal(rc, 0);
-	agreed_close(&it);
+	consensus_close(&it);
 	assert_int_equal(seen, nitems - nitems / 4);
 	/* the random study exercises every status */
 	assert_true(statuses[DIM_PENDING] > 0);
@@ -716,13 +716,13 @@ static void test_agreed_matches_adjudicate(void **state)
 
 	/* an annotator sees exactly the items whose labels of others
 	 * label_may_see() lets them see */
-	assert_int_equal(agreed_open(&it, &st, &a1, &cb, NULL, &e), 0);
-	while ((rc = agreed_next(&it, &e)) > 0) {
+	assert_int_equal(consensus_open(&it, &st, &a1, &cb, NULL, &e), 0);
+	while ((rc = consensus_next(&it, &e)) > 0) {
 		assert_true(access_may_see(&st, &a1, it.item.id, 3, NULL));
 		visible++;
 	}
 	assert_int_equal(rc, 0);
-	agreed_close(&it);
+	consensus_close(&it);
 	{
 		int i, may = 0;
 
@@ -733,18 +733,18 @@ static void test_agreed_matches_adjudicate(void **state)
 	}
 
 	/* one round only; an unknown round is refused */
-	assert_int_equal(agreed_open(&it, &st, &own, &cb, "r2", &e), 0);
+	assert_int_equal(consensus_open(&it, &st, &own, &cb, "r2", &e), 0);
 	seen = 0;
-	while ((rc = agreed_next(&it, &e)) > 0) {
+	while ((rc = consensus_next(&it, &e)) > 0) {
 		assert_int_equal(it.item.id % 4, 2);
 		assert_string_equal(it.item.round, "r2");
 		seen++;
 	}
-	agreed_close(&it);
+	consensus_close(&it);
 	assert_int_equal(seen, nitems / 4);
-	assert_int_equal(agreed_open(&it, &st, &own, &cb, "nope", &e), -1);
+	assert_int_equal(consensus_open(&it, &st, &own, &cb, "nope", &e), -1);
 	assert_int_equal(e.code, ERR_NOTFOUND);
-	agreed_close(&it);
+	consensus_close(&it);
 
 	store_close(&st);
 	codebook_release(&cb);
@@ -886,7 +886,7 @@ static void test_agreed_refuses_non_member(void **state)
 	struct codebook cb = CODEBOOK_INIT;
 	struct store st;
 	struct err e = ERR_INIT;
-	struct agreed_iter it;
+	struct consensus_iter it;
 	struct actor nobody;
 
 	(void)state;
@@ -894,9 +894,9 @@ static void test_agreed_refuses_non_member(void **state)
 			 "codebooks/llm-framework-bugs.json", &e), 0);
 	assert_int_equal(store_open_memory(&st, &e), 0);
 	actor_set(&nobody, 0, "eve", ROLE_NONE);
-	assert_int_equal(agreed_open(&it, &st, &nobody, &cb, NULL, &e), -1);
+	assert_int_equal(consensus_open(&it, &st, &nobody, &cb, NULL, &e), -1);
 	assert_int_equal(e.code, ERR_PERM);
-	agreed_close(&it);
+	consensus_close(&it);
 	assert_false(access_rule(&nobody, 3, 1, 1));
 	store_close(&st);
 	codebook_release(&cb);

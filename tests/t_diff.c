@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * t_diff: unit tests for core/diff.c.
+ * t_diff: unit tests for core/base/diff.c.
  *
  * The main fixture is a git format-patch email with six files (a change
  * whose hunk holds "--- a/..." and "+++ b/..." lines that are content, a
@@ -21,8 +21,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/buf.h"
-#include "core/diff.h"
+#include "core/base/buf.h"
+#include "core/base/diff.h"
 
 #define LIT(s) (s), (sizeof(s) - 1)
 

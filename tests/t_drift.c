@@ -14,11 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/buf.h"
-#include "core/codebook.h"
-#include "core/drift.h"
-#include "core/member.h"
-#include "core/store.h"
+#include "core/base/buf.h"
+#include "core/study/codebook.h"
+#include "core/study/drift.h"
+#include "core/study/member.h"
+#include "core/store/store.h"
 #include "exports/drift_out.h"
 
 #define CODEBOOK "codebooks/llm-framework-bugs.json"

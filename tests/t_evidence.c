@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * t_evidence: citations (core/evidence) - the compact form as scripts
+ * t_evidence: citations (core/study/evidence) - the compact form as scripts
  * give it and the exports write it, parsed and formatted back.
  *
  * Every spec here is also what a libFuzzer harness may hand
@@ -16,9 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/buf.h"
-#include "core/err.h"
-#include "core/evidence.h"
+#include "core/base/buf.h"
+#include "core/base/err.h"
+#include "core/study/evidence.h"
 
 /* Parse `spec`, which must fail with a message containing `says`. */
 static void refused(const char *spec, const char *says)

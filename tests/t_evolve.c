@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * t_evolve: the codebook grows without losing a label (core/evolve.h).
+ * t_evolve: the codebook grows without losing a label (core/study/evolve.h).
  * Updates that keep, map or would drop used codes; labels left on a code
  * the codebook lacks, and mended; resolutions rewritten by a map;
  * proposals accepted, mapped and undone by a revert; every refusal's
@@ -21,16 +21,16 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/buf.h"
-#include "core/codebook.h"
-#include "core/evolve.h"
-#include "core/import.h"
-#include "core/item.h"
-#include "core/label.h"
-#include "core/member.h"
-#include "core/round.h"
-#include "core/store.h"
-#include "core/study.h"
+#include "core/base/buf.h"
+#include "core/study/codebook.h"
+#include "core/study/evolve.h"
+#include "core/study/import.h"
+#include "core/study/item.h"
+#include "core/study/label.h"
+#include "core/study/member.h"
+#include "core/study/round.h"
+#include "core/store/store.h"
+#include "core/study/study.h"
 
 #define OK(call) do { \
 		struct err *e_ = &f->e; \

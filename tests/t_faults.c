@@ -11,7 +11,7 @@
  * gives without faults: an access check never says "yes" where the true
  * answer is "no", a list never comes back short, the audit never records
  * a wrong old value, and a refused change leaves the study as it was.
- * The batch writers (core/label_batch: `label`, `label --from`, `labels
+ * The batch writers (core/study/label_batch: `label`, `label --from`, `labels
  * import`) are faulted at every step of their read, check and write.
  */
 #include <stdarg.h>
@@ -25,21 +25,21 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/access.h"
-#include "core/adjudicate.h"
-#include "core/agreed.h"
-#include "core/agreement.h"
-#include "core/buf.h"
-#include "core/codebook.h"
-#include "core/evolve.h"
-#include "core/label.h"
-#include "core/label_batch.h"
-#include "core/labels_csv.h"
-#include "core/member.h"
-#include "core/round.h"
-#include "core/store.h"
-#include "core/study.h"
-#include "core/studyview.h"
+#include "core/study/access.h"
+#include "core/study/adjudicate.h"
+#include "core/study/consensus.h"
+#include "core/study/agreement.h"
+#include "core/base/buf.h"
+#include "core/study/codebook.h"
+#include "core/study/evolve.h"
+#include "core/study/label.h"
+#include "core/study/label_batch.h"
+#include "core/study/labels_csv.h"
+#include "core/study/member.h"
+#include "core/study/round.h"
+#include "core/store/store.h"
+#include "core/study/study.h"
+#include "core/study/studyview.h"
 #include "exports/export.h"
 
 #define CODEBOOK "codebooks/llm-framework-bugs.json"
@@ -408,13 +408,13 @@ static int members(struct fixture *f, struct buf *out, struct err *e)
 
 static int agreed_all(struct fixture *f, struct buf *out, struct err *e)
 {
-	struct agreed_iter it;
+	struct consensus_iter it;
 	int rc, ret = -1;
 	size_t d;
 
-	if (agreed_open(&it, &f->st, &f->carol, &f->cb, NULL, e) < 0)
+	if (consensus_open(&it, &f->st, &f->carol, &f->cb, NULL, e) < 0)
 		goto out;
-	while ((rc = agreed_next(&it, e)) > 0) {
+	while ((rc = consensus_next(&it, e)) > 0) {
 		buf_addf(out, "%lld r%d", it.item.id, it.item.ready);
 		for (d = 0; d < f->cb.nr_dims; d++)
 			buf_addf(out, " %d:%s", it.item.dims[d].status,
@@ -423,7 +423,7 @@ static int agreed_all(struct fixture *f, struct buf *out, struct err *e)
 	}
 	ret = rc;
 out:
-	agreed_close(&it);
+	consensus_close(&it);
 	return ret;
 }
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * t_ghmap: GitHub's JSON answers mapped to items, comments, fixes and
- * rebuilt diffs (core/gh_map.c), without a server: each answer is written
+ * rebuilt diffs (core/github/gh_map.c), without a server: each answer is written
  * here in GitHub's shape, cut down to the fields that matter.
  */
 #include <stdarg.h>
@@ -15,8 +15,8 @@
 
 #include <cjson/cJSON.h>
 
-#include "core/gh_map.h"
-#include "core/github.h"
+#include "core/github/gh_map.h"
+#include "core/github/github.h"
 
 #define API "https://api.github.com"
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * t_github: the GitHub fetch (core/github.h) and its HTTP client
- * (core/ghclient.h) against the mock GitHub (tests/mock_github.py,
+ * t_github: the GitHub fetch (core/github/github.h) and its HTTP client
+ * (core/github/ghclient.h) against the mock GitHub (tests/mock_github.py,
  * started here on 127.0.0.1 as the Python tests start it), and the parts
  * that need no server: lists of known bugs, Link headers, the option
  * checks.
@@ -25,13 +25,13 @@
 
 #include <cjson/cJSON.h>
 
-#include "core/buf.h"
-#include "core/ghclient.h"
-#include "core/gh_map.h"
-#include "core/github.h"
-#include "core/item.h"
-#include "core/store.h"
-#include "core/study.h"
+#include "core/base/buf.h"
+#include "core/github/ghclient.h"
+#include "core/github/gh_map.h"
+#include "core/github/github.h"
+#include "core/study/item.h"
+#include "core/store/store.h"
+#include "core/study/study.h"
 
 #define OK(call) do { \
 		struct err e_ = ERR_INIT; \

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/buf.h"
+#include "core/base/buf.h"
 #include "tui/html.h"
 
 /* The tokens of s as "T(text) O(name/) C(name)" with attribute `attr`

@@ -16,13 +16,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/buf.h"
-#include "core/gh_map.h"
-#include "core/github.h"
-#include "core/import.h"
-#include "core/item.h"
-#include "core/member.h"
-#include "core/store.h"
+#include "core/base/buf.h"
+#include "core/github/gh_map.h"
+#include "core/github/github.h"
+#include "core/study/import.h"
+#include "core/study/item.h"
+#include "core/study/member.h"
+#include "core/store/store.h"
 
 struct fixture {
 	struct store st;

@@ -14,10 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/buf.h"
-#include "core/diff.h"
-#include "core/item.h"
-#include "core/store.h"
+#include "core/base/buf.h"
+#include "core/base/diff.h"
+#include "core/study/item.h"
+#include "core/store/store.h"
+#include "core/study/study.h"
 
 /* one file: 2 lines added, 1 deleted */
 #define DIFF_ONE \
@@ -927,7 +928,7 @@ static void test_diff_source_lazy(void **state)
 	(void)state;
 	assert_non_null(mkdtemp(dir));
 	buf_addf(&path, "%s/study.db", dir);
-	assert_int_equal(store_open(&a, path.ptr, STORE_CREATE, &e), 0);
+	assert_int_equal(study_open(&a, path.ptr, STORE_CREATE, &e), 0);
 	buf_addstr(&diff, "diff --git a/x.c b/x.c\n--- a/x.c\n+++ b/x.c\n");
 	for (i = 0; i < 20000; i++)
 		buf_addf(&diff, "@@ -%zu,1 +%zu,1 @@\n-old line %zu\n"
@@ -961,7 +962,7 @@ static void test_diff_source_lazy(void **state)
 	assert_null(diff_source_read(&src, diff.len, 1));
 
 	/* another process writes; we still write, then read again */
-	assert_int_equal(store_open(&b, path.ptr, 0, &e), 0);
+	assert_int_equal(study_open(&b, path.ptr, 0, &e), 0);
 	assert_int_equal(store_meta_set(&b, "x", "1", &e), 0);
 	assert_int_equal(store_begin(&a, &e), 0);
 	assert_int_equal(store_meta_set(&a, "y", "2", &e), 0);

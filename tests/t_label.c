@@ -18,15 +18,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/buf.h"
-#include "core/codebook.h"
-#include "core/access.h"
-#include "core/adjudicate.h"
-#include "core/label.h"
-#include "core/member.h"
-#include "core/round.h"
-#include "core/store.h"
-#include "core/text.h"
+#include "core/base/buf.h"
+#include "core/study/codebook.h"
+#include "core/study/access.h"
+#include "core/study/adjudicate.h"
+#include "core/study/label.h"
+#include "core/study/member.h"
+#include "core/study/round.h"
+#include "core/store/store.h"
+#include "core/base/text.h"
 
 #define CODEBOOK "codebooks/llm-framework-bugs.json"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * t_limits: free texts are at most 64 KiB (core/limits), checked where
+ * t_limits: free texts are at most 64 KiB (core/base/limits), checked where
  * they are stored, so that every way in meets the check: a memo, a
  * proposal's name and definition, a settle note, a dialog's draft and a
  * machine coder's rationale.  A refused text changes nothing; 64 KiB is
@@ -15,15 +15,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/adjudicate.h"
-#include "core/buf.h"
-#include "core/codebook.h"
-#include "core/draft.h"
-#include "core/label.h"
-#include "core/limits.h"
-#include "core/machine.h"
-#include "core/member.h"
-#include "core/store.h"
+#include "core/study/adjudicate.h"
+#include "core/base/buf.h"
+#include "core/study/codebook.h"
+#include "core/study/draft.h"
+#include "core/study/label.h"
+#include "core/base/limits.h"
+#include "core/study/machine.h"
+#include "core/study/member.h"
+#include "core/store/store.h"
 
 #define CODEBOOK "codebooks/llm-framework-bugs.json"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * t_machine: machine coding (core/machine.h) - the input document, the
+ * t_machine: machine coding (core/study/machine.h) - the input document, the
  * checks on an answer, running the command (exit status, signals,
  * timeouts, a stop, an answer too large, a background child holding
  * stdout, its own temporary directory), storing an answer with its
@@ -27,15 +27,15 @@
 
 #include <cjson/cJSON.h>
 
-#include "core/buf.h"
-#include "core/codebook.h"
-#include "core/import.h"
-#include "core/item.h"
-#include "core/machine.h"
-#include "core/member.h"
-#include "core/round.h"
-#include "core/store.h"
-#include "core/study.h"
+#include "core/base/buf.h"
+#include "core/study/codebook.h"
+#include "core/study/import.h"
+#include "core/study/item.h"
+#include "core/study/machine.h"
+#include "core/study/member.h"
+#include "core/study/round.h"
+#include "core/store/store.h"
+#include "core/study/study.h"
 
 #define CODEBOOK "codebooks/llm-framework-bugs.json"
 

@@ -17,11 +17,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/buf.h"
-#include "core/codebook.h"
-#include "core/member.h"
-#include "core/store.h"
-#include "core/study.h"
+#include "core/base/buf.h"
+#include "core/study/codebook.h"
+#include "core/study/member.h"
+#include "core/store/store.h"
+#include "core/study/study.h"
 
 struct fixture {
 	struct store st;
@@ -541,7 +541,7 @@ static void test_study_create(void **state)
 	assert_int_equal(study_create(&st, path, NULL, NULL, &e), -1);
 	assert_int_equal(e.code, ERR_IO);
 	assert_non_null(strstr(e.msg, "a bugcoder study is there already"));
-	assert_int_equal(store_open(&st, path, 0, &e), 0);
+	assert_int_equal(study_open(&st, path, 0, &e), 0);
 	assert_int_equal(q(&st, "SELECT count(*) FROM codebooks"), 2);
 	store_close(&st);
 

@@ -4,11 +4,11 @@
  * on bad input (refused with one line naming the part at fault) and on
  * every input a fuzzer of tests/fuzz/ found to break one:
  *
- *  - evidence specs (core/evidence's evidence_parse());
+ *  - evidence specs (core/study/evidence's evidence_parse());
  *  - the keys file and key names (tui/keymap's keymap_load_text(),
  *    key_parse(), keyname_of());
  *  - Markdown with HTML in it, rendered (tui/markdown, tui/html);
- *  - the lines of `label --from` (core/label_line).
+ *  - the lines of `label --from` (core/base/label_line).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,10 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/buf.h"
-#include "core/err.h"
-#include "core/evidence.h"
-#include "core/label_line.h"
+#include "core/base/buf.h"
+#include "core/base/err.h"
+#include "core/study/evidence.h"
+#include "core/base/label_line.h"
 #include "tui/doc.h"
 #include "tui/keymap.h"
 #include "tui/markdown.h"

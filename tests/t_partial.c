@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * t_partial: files put in place whole (core/partial, what `backup`
+ * t_partial: files put in place whole (core/base/partial, what `backup`
  * writes through): the temporary is hidden beside the target, 0600 and
  * locked while written; it goes in place only whole and never over a
  * file; leftovers of killed writers are removed, and nothing else - not
@@ -21,8 +21,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/buf.h"
-#include "core/partial.h"
+#include "core/base/buf.h"
+#include "core/base/partial.h"
 
 static char dir[] = "/tmp/t_partial.XXXXXX";
 

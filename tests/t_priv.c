@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * t_priv: the keeper that removes a half-made study, and the process
- * never dumpable (core/priv.h).
+ * never dumpable (core/base/priv.h).
  *
  * Run without a privilege (the test binary is not setgid), the keeper
  * does the same job with the caller's rights, so what it leaves or
@@ -27,7 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/priv.h"
+#include "core/base/priv.h"
 
 static char dir[] = "/tmp/t_priv.XXXXXX";
 static char paths[2][64];

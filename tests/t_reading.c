@@ -29,12 +29,12 @@
 
 #include <sqlite3.h>
 
-#include "core/buf.h"
-#include "core/import.h"
-#include "core/item.h"
-#include "core/member.h"
-#include "core/store.h"
-#include "core/study.h"
+#include "core/base/buf.h"
+#include "core/study/import.h"
+#include "core/study/item.h"
+#include "core/study/member.h"
+#include "core/store/store.h"
+#include "core/study/study.h"
 #include "tui/draw.h"
 #include "tui/tui.h"
 #include "tests/lib/screen_test.h"

@@ -20,15 +20,16 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/buf.h"
-#include "core/codebook.h"
-#include "core/import.h"
-#include "core/item.h"
-#include "core/label.h"
-#include "core/member.h"
-#include "core/round.h"
-#include "core/store.h"
-#include "core/study.h"
+#include "core/base/buf.h"
+#include "core/study/codebook.h"
+#include "core/study/import.h"
+#include "core/study/item.h"
+#include "core/study/label.h"
+#include "core/study/member.h"
+#include "core/study/round.h"
+#include "core/store/store.h"
+#include "core/study/study.h"
+#include "core/store/audit.h"
 
 #define CODEBOOK "codebooks/llm-framework-bugs.json"
 
@@ -702,9 +703,9 @@ static void test_codebook_versions_and_later_changes(void **state)
 	assert_string_equal(b.ptr, "");
 	/* a map of a code the round's labels use, made after the close */
 	setenv("BUGCODER_NOW", "2024-07-01T00:00:00Z", 1);
-	OK(store_audit(&f->st, "root", NULL, "codebook.map", 0, "symptom",
+	OK(audit_write(&f->st, "root", NULL, "codebook.map", 0, "symptom",
 		       "crash", "hang", e_));
-	OK(store_audit(&f->st, "root", NULL, "codebook.map", 0, "stage",
+	OK(audit_write(&f->st, "root", NULL, "codebook.map", 0, "stage",
 		       "memory", "computation", e_));
 	OK(round_later_changes(&f->st, &r, &b, e_));
 	assert_string_equal(b.ptr, "symptom: code crash was mapped onto "

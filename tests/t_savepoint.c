@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/audit.h"
-#include "core/store.h"
+#include "core/store/audit.h"
+#include "core/store/store.h"
 
 static void assert_meta(struct store *st, const char *key, const char *want)
 {
@@ -137,14 +137,14 @@ static void test_audit_chain_after_inner_rollback(void **state)
 	(void)state;
 	assert_int_equal(store_open_memory(&st, &e), 0);
 	assert_int_equal(store_begin(&st, &e), 0);
-	assert_int_equal(store_audit(&st, "root", NULL, "one", 0, NULL, NULL,
+	assert_int_equal(audit_write(&st, "root", NULL, "one", 0, NULL, NULL,
 				     NULL, &e), 0);
 	assert_int_equal(store_begin(&st, &e), 0);
-	assert_int_equal(store_audit(&st, "root", NULL, "undone", 0, NULL,
+	assert_int_equal(audit_write(&st, "root", NULL, "undone", 0, NULL,
 				     NULL, NULL, &e), 0);
 	store_rollback(&st);
 	/* the next row follows "one", not the row that was undone */
-	assert_int_equal(store_audit(&st, "root", NULL, "two", 0, NULL, NULL,
+	assert_int_equal(audit_write(&st, "root", NULL, "two", 0, NULL, NULL,
 				     NULL, &e), 0);
 	assert_int_equal(store_commit(&st, &e), 0);
 	memset(&c, 0, sizeof(c));

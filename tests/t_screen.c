@@ -33,14 +33,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/buf.h"
-#include "core/import.h"
-#include "core/item.h"
-#include "core/label.h"
-#include "core/member.h"
-#include "core/replay.h"
-#include "core/store.h"
-#include "core/study.h"
+#include "core/base/buf.h"
+#include "core/study/import.h"
+#include "core/study/item.h"
+#include "core/study/label.h"
+#include "core/study/member.h"
+#include "core/study/replay.h"
+#include "core/store/store.h"
+#include "core/study/study.h"
 #include "tui/keymap.h"
 #include "tui/tui.h"
 #include "tests/lib/screen_test.h"
@@ -440,7 +440,7 @@ static int setup(void **state)
 }
 
 /* Whatever the screen saved is in the audit log, so that the study is
- * what replaying the log gives (core/replay). */
+ * what replaying the log gives (core/study/replay). */
 static int state_is_the_logs(struct fixture *f)
 {
 	struct replay_check c;

@@ -32,18 +32,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/adjudicate.h"
-#include "core/buf.h"
-#include "core/evidence.h"
-#include "core/import.h"
-#include "core/item.h"
-#include "core/label.h"
-#include "core/labels_csv.h"
-#include "core/member.h"
-#include "core/round.h"
-#include "core/replay.h"
-#include "core/store.h"
-#include "core/study.h"
+#include "core/study/adjudicate.h"
+#include "core/base/buf.h"
+#include "core/study/evidence.h"
+#include "core/study/import.h"
+#include "core/study/item.h"
+#include "core/study/label.h"
+#include "core/study/labels_csv.h"
+#include "core/study/member.h"
+#include "core/study/round.h"
+#include "core/study/replay.h"
+#include "core/store/store.h"
+#include "core/study/study.h"
 #include "tui/keymap.h"
 #include "tui/tui.h"
 #include "tests/lib/screen_test.h"
@@ -321,7 +321,7 @@ static int setup(void **state)
 }
 
 /* Whatever the screen saved is in the audit log, so that the study is
- * what replaying the log gives (core/replay); the fixed salt the fixture
+ * what replaying the log gives (core/study/replay); the fixed salt the fixture
  * set behind the log's back is put back first. */
 static int state_is_the_logs(struct fixture *f)
 {

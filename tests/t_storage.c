@@ -22,8 +22,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "core/buf.h"
-#include "core/store.h"
+#include "core/base/buf.h"
+#include "core/store/store.h"
+#include "core/store/audit.h"
+#include "core/study/study.h"
 
 static char tmpdir[128];
 
@@ -59,14 +61,14 @@ static void make_study(const char *path)
 	struct err e = ERR_INIT;
 	int i;
 
-	assert_int_equal(store_open(&st, path, STORE_CREATE, &e), 0);
+	assert_int_equal(study_open(&st, path, STORE_CREATE, &e), 0);
 	assert_int_equal(store_begin(&st, &e), 0);
 	for (i = 0; i < 300; i++) {
 		char v[128];
 
 		snprintf(v, sizeof(v), "a fairly long value number %d to fill "
 			 "several pages of the audit table", i);
-		assert_int_equal(store_audit(&st, "alice", NULL, "memo", 0,
+		assert_int_equal(audit_write(&st, "alice", NULL, "memo", 0,
 					     NULL, NULL, v, &e), 0);
 	}
 	assert_int_equal(store_commit(&st, &e), 0);
@@ -130,7 +132,7 @@ static void set_checked_at(const char *path, const char *when)
 	struct store st;
 	struct err e = ERR_INIT;
 
-	assert_int_equal(store_open(&st, path, 0, &e), 0);
+	assert_int_equal(study_open(&st, path, 0, &e), 0);
 	assert_int_equal(store_meta_set(&st, "integrity_checked_at", when,
 					&e), 0);
 	store_close(&st);
@@ -147,7 +149,7 @@ static void test_damage_met_by_a_write(void **state)
 	make_study(path);
 	/* the first write of a later connection runs the full check (none
 	 * was recorded) */
-	assert_int_equal(store_open(&st, path, 0, &e), 0);
+	assert_int_equal(study_open(&st, path, 0, &e), 0);
 	assert_int_equal(store_begin(&st, &e), 0);
 	assert_int_equal(store_commit(&st, &e), 0);
 	at = store_meta_get(&st, "integrity_checked_at");
@@ -158,9 +160,9 @@ static void test_damage_met_by_a_write(void **state)
 
 	/* no scan before the write: one that does not meet the page is
 	 * made (SQLite reports what it reads, not what it does not) */
-	assert_int_equal(store_open(&st, path, 0, &e), 0);
+	assert_int_equal(study_open(&st, path, 0, &e), 0);
 	assert_int_equal(store_begin(&st, &e), 0);
-	assert_int_equal(store_audit(&st, "alice", NULL, "memo", 0, NULL,
+	assert_int_equal(audit_write(&st, "alice", NULL, "memo", 0, NULL,
 				     NULL, "after the damage", &e), 0);
 	assert_int_equal(store_commit(&st, &e), 0);
 	/* one that reads it is refused, and says what to do */
@@ -195,7 +197,7 @@ static void test_daily_check(void **state)
 	/* checked a day ago: checked again at the first write, and the
 	 * time recorded in the write's transaction */
 	set_checked_at(path, "2030-04-30T12:00:00Z");
-	assert_int_equal(store_open(&st, path, 0, &e), 0);
+	assert_int_equal(study_open(&st, path, 0, &e), 0);
 	assert_int_equal(store_begin(&st, &e), 0);
 	assert_int_equal(store_commit(&st, &e), 0);
 	at = store_meta_get(&st, "integrity_checked_at");
@@ -206,20 +208,20 @@ static void test_daily_check(void **state)
 	/* checked less than a day ago: not again, even on a damaged one */
 	set_checked_at(path, "2030-04-30T12:00:01Z");
 	scribble(path, 0);
-	assert_int_equal(store_open(&st, path, 0, &e), 0);
+	assert_int_equal(study_open(&st, path, 0, &e), 0);
 	assert_int_equal(store_begin(&st, &e), 0);
 	store_rollback(&st);
 	store_close(&st);
 
 	/* a day old: the damage is found before anything is written */
 	set_checked_at(path, "2030-04-30T11:59:59Z");
-	assert_int_equal(store_open(&st, path, 0, &e), 0);
+	assert_int_equal(study_open(&st, path, 0, &e), 0);
 	assert_int_equal(store_begin(&st, &e), -1);
 	assert_damaged_write(&e);
 	store_close(&st);
 
 	/* the screens never pay it */
-	assert_int_equal(store_open(&st, path, 0, &e), 0);
+	assert_int_equal(study_open(&st, path, 0, &e), 0);
 	store_interactive(&st);
 	assert_int_equal(store_begin(&st, &e), 0);
 	store_rollback(&st);
@@ -240,8 +242,8 @@ static void write_and_vanish(const char *path)
 		struct store st;
 		struct err e = ERR_INIT;
 
-		if (store_open(&st, path, 0, &e) < 0 ||
-		    store_audit(&st, "alice", NULL, "memo", 0, NULL, NULL,
+		if (study_open(&st, path, 0, &e) < 0 ||
+		    audit_write(&st, "alice", NULL, "memo", 0, NULL, NULL,
 				"the last words", &e) < 0)
 			_exit(1);
 		_exit(0);
@@ -264,14 +266,14 @@ static void test_unclean_stop_checked(void **state)
 	write_and_vanish(path);
 	assert_true(file_size(wal.ptr) > 0);
 	/* found at open, checked in full at the first write */
-	assert_int_equal(store_open(&st, path, 0, &e), 0);
+	assert_int_equal(study_open(&st, path, 0, &e), 0);
 	assert_int_equal(st.unclean, 1);
 	assert_int_equal(store_begin(&st, &e), 0);
 	assert_int_equal(st.unclean, 0);
 	store_rollback(&st);
 	store_close(&st);
 	/* a clean close leaves nothing to find */
-	assert_int_equal(store_open(&st, path, 0, &e), 0);
+	assert_int_equal(study_open(&st, path, 0, &e), 0);
 	assert_int_equal(st.unclean, 0);
 	store_close(&st);
 
@@ -279,7 +281,7 @@ static void test_unclean_stop_checked(void **state)
 	 * screen */
 	write_and_vanish(path);
 	scribble(path, 0);
-	assert_int_equal(store_open(&st, path, 0, &e), 0);
+	assert_int_equal(study_open(&st, path, 0, &e), 0);
 	store_interactive(&st);
 	assert_int_equal(store_begin(&st, &e), -1);
 	assert_damaged_write(&e);
@@ -297,7 +299,7 @@ static int read_only_checks(const char *path)
 	char *title;
 	int ret = 0;
 
-	if (store_open(&st, path, 0, &e) < 0)
+	if (study_open(&st, path, 0, &e) < 0)
 		return 1;
 	title = store_meta_get(&st, "title");
 	if (!title || strcmp(title, "kept"))
@@ -328,7 +330,7 @@ static void test_read_only_directory(void **state)
 	{
 		struct store w;
 
-		assert_int_equal(store_open(&w, path.ptr, 0, &e), 0);
+		assert_int_equal(study_open(&w, path.ptr, 0, &e), 0);
 		assert_int_equal(store_meta_set(&w, "title", "kept", &e), 0);
 		store_close(&w);
 	}
@@ -363,7 +365,7 @@ static void test_backup(void **state)
 
 	(void)state;
 	make_study(path);
-	assert_int_equal(store_open(&st, path, 0, &e), 0);
+	assert_int_equal(study_open(&st, path, 0, &e), 0);
 	assert_int_equal(store_backup(&st, copy, &e), 0);
 	assert_int_equal(stat(copy, &sb), 0);
 	assert_int_equal(sb.st_mode & 0777, 0600);
@@ -372,7 +374,7 @@ static void test_backup(void **state)
 	assert_non_null(strstr(e.msg, "already exists"));
 	store_close(&st);
 
-	assert_int_equal(store_open(&c, copy, 0, &e), 0);
+	assert_int_equal(study_open(&c, copy, 0, &e), 0);
 	assert_int_equal(store_check(&c, 1, &e), 0);
 	assert_int_equal(sqlite3_prepare_v2(c.db, "SELECT count(*) FROM audit",
 					    -1, &s, NULL), SQLITE_OK);

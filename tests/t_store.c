@@ -23,10 +23,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/buf.h"
-#include "core/member.h"
-#include "core/store.h"
-#include "core/vfs.h"
+#include "core/base/buf.h"
+#include "core/study/member.h"
+#include "core/store/store.h"
+#include "core/store/vfs.h"
+#include "core/store/audit.h"
+#include "core/study/study.h"
 
 static char tmpdir[64];
 
@@ -161,7 +163,7 @@ static void test_create_file(void **state)
 	(void)state;
 	/* a restrictive umask must not take the group's access away */
 	old = umask(077);
-	assert_int_equal(store_open(&st, path, STORE_CREATE, &e), 0);
+	assert_int_equal(study_open(&st, path, STORE_CREATE, &e), 0);
 	assert_int_equal(stat(path, &sb), 0);
 	assert_int_equal(sb.st_mode & 0777, 0660);
 	assert_true(S_ISREG(sb.st_mode));
@@ -181,7 +183,7 @@ static void test_create_file(void **state)
 	umask(old);
 
 	/* reopening keeps WAL mode and the schema */
-	assert_int_equal(store_open(&st, path, 0, &e), 0);
+	assert_int_equal(study_open(&st, path, 0, &e), 0);
 	mode = query_text(&st, "PRAGMA journal_mode");
 	assert_string_equal(mode, "wal");
 	free(mode);
@@ -203,7 +205,7 @@ static void test_create_refuses_existing(void **state)
 
 	(void)state;
 	write_file(path, "precious data\n");
-	assert_int_equal(store_open(&st, path, STORE_CREATE, &e), -1);
+	assert_int_equal(study_open(&st, path, STORE_CREATE, &e), -1);
 	assert_int_equal(e.code, ERR_IO);
 	assert_non_null(strstr(e.msg, path));
 	assert_non_null(strstr(e.msg, "a file of 14 bytes that is not a study is there"));
@@ -222,7 +224,7 @@ static void test_create_in_missing_dir(void **state)
 	struct err e = ERR_INIT;
 
 	(void)state;
-	assert_int_equal(store_open(&st, path, STORE_CREATE, &e), -1);
+	assert_int_equal(study_open(&st, path, STORE_CREATE, &e), -1);
 	assert_int_equal(e.code, ERR_IO);
 	assert_non_null(strstr(e.msg, "No such file or directory"));
 	assert_int_equal(access(path, F_OK), -1);
@@ -236,7 +238,7 @@ static void test_open_missing(void **state)
 	struct err e = ERR_INIT;
 
 	(void)state;
-	assert_int_equal(store_open(&st, path, 0, &e), -1);
+	assert_int_equal(study_open(&st, path, 0, &e), -1);
 	assert_int_equal(e.code, ERR_NOTFOUND);
 	assert_non_null(strstr(e.msg, "no study here"));
 	assert_non_null(strstr(e.msg, "missing.db"));
@@ -256,7 +258,7 @@ static void test_open_not_sqlite(void **state)
 
 	(void)state;
 	write_file(path, text);
-	assert_int_equal(store_open(&st, path, 0, &e), -1);
+	assert_int_equal(study_open(&st, path, 0, &e), -1);
 	/* named as what it is: no study, no SQLite database at all */
 	assert_int_equal(e.code, ERR_INPUT);
 	assert_non_null(strstr(e.msg, "notes.txt: not a bugcoder study: a "
@@ -293,11 +295,11 @@ static void test_open_newer_version(void **state)
 	char want[32];
 
 	(void)state;
-	assert_int_equal(store_open(&st, path, STORE_CREATE, &e), 0);
+	assert_int_equal(study_open(&st, path, STORE_CREATE, &e), 0);
 	store_close(&st);
 	set_user_version(path, STORE_SCHEMA_VERSION + 1, NULL);
 
-	assert_int_equal(store_open(&st, path, 0, &e), -1);
+	assert_int_equal(study_open(&st, path, 0, &e), -1);
 	assert_int_equal(e.code, ERR_INPUT);
 	assert_non_null(strstr(e.msg, "newer than this bugcoder"));
 	snprintf(want, sizeof(want), "version %d", STORE_SCHEMA_VERSION + 1);
@@ -328,7 +330,7 @@ static void test_open_refuses_non_study(void **state)
 	(void)state;
 	/* an empty file is not a study, and stays empty */
 	write_file(empty, "");
-	assert_int_equal(store_open(&st, empty, 0, &e), -1);
+	assert_int_equal(study_open(&st, empty, 0, &e), -1);
 	assert_int_equal(e.code, ERR_INPUT);
 	assert_non_null(strstr(e.msg, "empty.db: not a bugcoder study (an "
 			       "empty file)"));
@@ -340,7 +342,7 @@ static void test_open_refuses_non_study(void **state)
 	set_user_version(other, 0, "CREATE TABLE older (x); "
 			 "INSERT INTO older VALUES (7);");
 	err_clear(&e);
-	assert_int_equal(store_open(&st, other, 0, &e), -1);
+	assert_int_equal(study_open(&st, other, 0, &e), -1);
 	assert_int_equal(e.code, ERR_INPUT);
 	assert_non_null(strstr(e.msg, "other.db: not a bugcoder study (an "
 			       "SQLite database without a study in it)"));
@@ -370,11 +372,11 @@ static void test_readonly(void **state)
 	char *v;
 
 	(void)state;
-	assert_int_equal(store_open(&st, path, STORE_CREATE, &e), 0);
+	assert_int_equal(study_open(&st, path, STORE_CREATE, &e), 0);
 	assert_int_equal(store_meta_set(&st, "k", "v", &e), 0);
 	store_close(&st);
 
-	assert_int_equal(store_open(&st, path, STORE_READONLY, &e), 0);
+	assert_int_equal(study_open(&st, path, STORE_READONLY, &e), 0);
 	v = store_meta_get(&st, "k");
 	assert_string_equal(v, "v");
 	free(v);
@@ -451,11 +453,11 @@ static void test_close_rolls_back(void **state)
 	struct err e = ERR_INIT;
 
 	(void)state;
-	assert_int_equal(store_open(&st, path, STORE_CREATE, &e), 0);
+	assert_int_equal(study_open(&st, path, STORE_CREATE, &e), 0);
 	assert_int_equal(store_begin(&st, &e), 0);
 	assert_int_equal(store_meta_set(&st, "lost", "x", &e), 0);
 	store_close(&st);	/* with a transaction open */
-	assert_int_equal(store_open(&st, path, 0, &e), 0);
+	assert_int_equal(study_open(&st, path, 0, &e), 0);
 	assert_null(store_meta_get(&st, "lost"));
 	store_close(&st);
 	free(path);
@@ -583,9 +585,9 @@ static void test_audit(void **state)
 	(void)state;
 	setenv("BUGCODER_NOW", "2024-02-03T04:05:06Z", 1);
 	assert_int_equal(store_open_memory(&st, &e), 0);
-	assert_int_equal(store_audit(&st, "root", "alice", "label", 0,
+	assert_int_equal(audit_write(&st, "root", "alice", "label", 0,
 				     "symptom", "crash", "hang", &e), 0);
-	assert_int_equal(store_audit(&st, "root", NULL, "import", 0, NULL,
+	assert_int_equal(audit_write(&st, "root", NULL, "import", 0, NULL,
 				     NULL, NULL, &e), 0);
 	s = store_prepare(&st, "SELECT at, actor, for_member, action, "
 			  "item_id, dimension, old, new FROM audit "
@@ -636,11 +638,11 @@ static void test_audit_item_id(void **state)
 
 	(void)state;
 	assert_int_equal(store_open_memory(&st, &e), 0);
-	assert_int_equal(store_audit(&st, "root", NULL, "submit", 42, NULL,
+	assert_int_equal(audit_write(&st, "root", NULL, "submit", 42, NULL,
 				     NULL, "x", &e), 0);
 	assert_int_equal(query_int(&st, "SELECT item_id FROM audit"), 42);
 	/* actor and action are required */
-	assert_int_equal(store_audit(&st, NULL, NULL, "x", 0, NULL, NULL,
+	assert_int_equal(audit_write(&st, NULL, NULL, "x", 0, NULL, NULL,
 				     NULL, &e), -1);
 	assert_int_equal(e.code, ERR_DB);
 	assert_non_null(strstr(e.msg, "writing the audit log"));
@@ -664,8 +666,8 @@ static void test_busy(void **state)
 	char *v;
 
 	(void)state;
-	assert_int_equal(store_open(&a, path, STORE_CREATE, &e), 0);
-	assert_int_equal(store_open(&b, path, 0, &e), 0);
+	assert_int_equal(study_open(&a, path, STORE_CREATE, &e), 0);
+	assert_int_equal(study_open(&b, path, 0, &e), 0);
 	/* keep the test fast: wait 100 ms instead of the real timeout */
 	sqlite3_busy_timeout(b.db, 100);
 
@@ -716,9 +718,9 @@ static void test_privileged_vfs_one_study(void **state)
 	int rc;
 
 	(void)state;
-	assert_int_equal(store_open(&st, allowed, STORE_CREATE, &e), 0);
+	assert_int_equal(study_open(&st, allowed, STORE_CREATE, &e), 0);
 	store_close(&st);
-	assert_int_equal(store_open(&st, other, STORE_CREATE, &e), 0);
+	assert_int_equal(study_open(&st, other, STORE_CREATE, &e), 0);
 	store_close(&st);
 	dir = realpath(".", NULL);
 	real_allowed = realpath(allowed, NULL);
@@ -740,7 +742,7 @@ static void test_privileged_vfs_one_study(void **state)
 		assert_ptr_equal(plain, b.ptr);
 		assert_int_equal(strncmp(plain, "./file:", 7), 0);
 	}
-	assert_int_equal(store_open(&st, uri.ptr, 0, &e), -1);
+	assert_int_equal(study_open(&st, uri.ptr, 0, &e), -1);
 	assert_int_equal(e.code, ERR_NOTFOUND);
 	/* the study itself: opened */
 	rc = sqlite3_open_v2(real_allowed, &db, SQLITE_OPEN_READWRITE,
@@ -772,7 +774,7 @@ static void test_busy_names_holder(void **state)
 	char *me = member_os_user();
 
 	(void)state;
-	assert_int_equal(store_open(&a, path, STORE_CREATE, &e), 0);
+	assert_int_equal(study_open(&a, path, STORE_CREATE, &e), 0);
 	store_close(&a);
 	assert_int_equal(pipe(fds), 0);
 	pid = fork();
@@ -781,7 +783,7 @@ static void test_busy_names_holder(void **state)
 		struct store w;
 
 		close(fds[0]);
-		if (store_open(&w, path, 0, &e) < 0 || store_begin(&w, &e) < 0 ||
+		if (study_open(&w, path, 0, &e) < 0 || store_begin(&w, &e) < 0 ||
 		    store_meta_set(&w, "holder", "child", &e) < 0)
 			_exit(1);
 		if (write(fds[1], "x", 1) != 1)
@@ -794,7 +796,7 @@ static void test_busy_names_holder(void **state)
 	 * the child must be gone whatever fails (it holds our output) */
 	{
 		int got_byte = read(fds[0], &c, 1) == 1;
-		int opened = got_byte && store_open(&b, path, 0, &e) == 0;
+		int opened = got_byte && study_open(&b, path, 0, &e) == 0;
 		int held, began, freed;
 		struct err busy = ERR_INIT;
 

@@ -8,7 +8,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "core/suggest.h"
+#include "core/base/suggest.h"
 
 static void test_distance(void **state)
 {

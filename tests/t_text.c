@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * t_text: unit tests for core/text.c.
+ * t_text: unit tests for core/base/text.c.
  *
  * Every hostile fixture docs/STYLE.md ("Text") lists is here, each with the
  * exact bytes it must turn into.  After every sanitize call the output is
@@ -19,8 +19,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/buf.h"
-#include "core/text.h"
+#include "core/base/buf.h"
+#include "core/base/text.h"
 
 /* Marks the sanitizer draws, as UTF-8. */
 #define M_NUL	"\xe2\x90\x80"	/* U+2400 */

@@ -205,7 +205,7 @@ class Flags(unittest.TestCase):
 
     def test_cppflags_reach_the_compiler(self):
         p = self.run_make("-n", "-B", "V=1", "CPPFLAGS=-D_FORTIFY_SOURCE=2",
-                          "core/buf.o", "tests/t_buf.o")
+                          "core/base/buf.o", "tests/t_buf.o")
         self.assertEqual(p.returncode, 0, p.stderr)
         compiles = [ln for ln in p.stdout.splitlines() if " -c " in ln]
         self.assertEqual(len(compiles), 2, p.stdout)
@@ -215,7 +215,7 @@ class Flags(unittest.TestCase):
     def test_developer_flags(self):
         """DEVELOPER=1 was -Werror alone; now a strict set, as git's
         config.mak.dev, under which every source compiles."""
-        p = self.run_make("-n", "-B", "V=1", "DEVELOPER=1", "core/buf.o")
+        p = self.run_make("-n", "-B", "V=1", "DEVELOPER=1", "core/base/buf.o")
         self.assertEqual(p.returncode, 0, p.stderr)
         line = [ln for ln in p.stdout.splitlines() if " -c " in ln][0]
         for flag in ("-Werror", "-Wdeclaration-after-statement",
@@ -228,10 +228,10 @@ class Flags(unittest.TestCase):
 
     def test_quiet_lines_and_make_s(self):
         """One CC line an object, and none under `make -s`."""
-        p = self.run_make("-B", "core/buf.o")
+        p = self.run_make("-B", "core/base/buf.o")
         self.assertEqual(p.returncode, 0, p.stderr)
-        self.assertEqual(p.stdout, "    CC core/buf.o\n")
-        p = self.run_make("-s", "-B", "core/buf.o")
+        self.assertEqual(p.stdout, "    CC core/base/buf.o\n")
+        p = self.run_make("-s", "-B", "core/base/buf.o")
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertEqual(p.stdout + p.stderr, "")
 
@@ -252,7 +252,7 @@ class Flags(unittest.TestCase):
 
 class Version(unittest.TestCase):
     """`bugcoder --version` names the commit of the build: git's in a
-    clone, the one `git archive` wrote into core/version.commit in a
+    clone, the one `git archive` wrote into core/base/version.commit in a
     tarball, else "unknown"."""
 
     def git(self, *args):
@@ -271,13 +271,13 @@ class Version(unittest.TestCase):
         head = self.git("rev-parse", "HEAD")
         if head.returncode != 0:
             self.skipTest("not a git clone: the tarball case is all there is")
-        if self.git("cat-file", "-e", "HEAD:core/version.commit").returncode:
-            self.skipTest("HEAD has no core/version.commit yet")
+        if self.git("cat-file", "-e", "HEAD:core/base/version.commit").returncode:
+            self.skipTest("HEAD has no core/base/version.commit yet")
         head = head.stdout.decode().strip()
         d = tempfile.mkdtemp(prefix="bugcoder-version-")
         try:
             tar = self.git("archive", "--format=tar", "HEAD", "Makefile",
-                           "core/version.commit", "core/.gitattributes",
+                           "core/base/version.commit", "core/.gitattributes",
                            "tests/deps.sh")
             self.assertEqual(tar.returncode, 0, tar.stderr)
             subprocess.run(["tar", "-x", "-C", d], input=tar.stdout,

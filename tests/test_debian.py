@@ -92,7 +92,7 @@ class DebianPackages(unittest.TestCase):
             os.makedirs(os.path.dirname(dst), exist_ok=True)
             shutil.copy2(os.path.join(ROOT, f), dst)
         # a copy of a clean clone stands for the release tarball, whose
-        # core/version.commit git archive fills in
+        # core/base/version.commit git archive fills in
         cls.head = clean_head()
         if cls.head:
             with open(os.path.join(cls.src, "core", "version.commit"),

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/text.h"
+#include "core/base/text.h"
 #include "tui/pager.h"
 
 void doc_clear(struct doc *d)

@@ -14,7 +14,7 @@
 
 #include <stddef.h>
 
-#include "core/buf.h"
+#include "core/base/buf.h"
 #include "tui/draw.h"
 
 struct doc_line {

@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "core/text.h"
+#include "core/base/text.h"
 
 #define DEF (-1)	/* the terminal's own colour */
 

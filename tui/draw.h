@@ -24,7 +24,7 @@
 #include <curses.h>
 #include <stddef.h>
 
-#include "core/buf.h"
+#include "core/base/buf.h"
 
 #define SLOT_LIST(_) \
 	_(NORMAL) _(HEADER) _(PANE_TITLE) _(PANE_FOCUS) _(SEP) \

@@ -11,8 +11,8 @@
 #include <string.h>
 #include <wchar.h>
 
-#include "core/buf.h"
-#include "core/text.h"
+#include "core/base/buf.h"
+#include "core/base/text.h"
 #include "tui/draw.h"
 
 static void put_utf8(struct buf *b, wchar_t wc)

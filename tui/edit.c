@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/text.h"
+#include "core/base/text.h"
 #include "tui/ui.h"
 
 void edit_init(struct edit *ed, int multiline)

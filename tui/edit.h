@@ -16,7 +16,7 @@
 
 #include <stddef.h>
 
-#include "core/buf.h"
+#include "core/base/buf.h"
 #include "tui/draw.h"
 #include "tui/keymap.h"
 

@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-#include "core/text.h"
+#include "core/base/text.h"
 
 void html_init(struct html_tok_state *h, const char *s, size_t len)
 {

@@ -15,14 +15,14 @@
  * are case-insensitive, attribute values are quoted with " or ' or not
  * at all, a '<' that starts no tag is text, and unterminated input ends
  * as text.  Nothing it returns is sanitized: text and attribute values
- * go through core/text before they are drawn.
+ * go through core/base/text before they are drawn.
  */
 #ifndef BUGCODER_TUI_HTML_H
 #define BUGCODER_TUI_HTML_H
 
 #include <stddef.h>
 
-#include "core/buf.h"
+#include "core/base/buf.h"
 
 enum html_tok {
 	HTML_END,	/* no more input */

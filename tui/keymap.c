@@ -17,7 +17,7 @@
 #include <string.h>
 #include <wctype.h>
 
-#include "core/text.h"
+#include "core/base/text.h"
 #include "tui/settings.h"
 
 struct binding {

@@ -17,7 +17,7 @@
 
 #include <stddef.h>
 
-#include "core/buf.h"
+#include "core/base/buf.h"
 
 #define TK_FN_BASE 0x200000
 #define TK_FN(k) (TK_FN_BASE + (k))

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/buf.h"
+#include "core/base/buf.h"
 #include "tui/keymap.h"
 
 struct key_time {

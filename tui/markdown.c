@@ -31,7 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/text.h"
+#include "core/base/text.h"
 #include "tui/emoji.h"
 #include "tui/html.h"
 

@@ -9,7 +9,7 @@
  * out in columns.  Fenced and indented code, HTML blocks, tables and
  * paragraphs holding a Python traceback are kept verbatim, never
  * re-wrapped: long lines are marked verbatim so the pager scrolls them
- * sideways.  Every piece of text is sanitized (core/text) on the way in.
+ * sideways.  Every piece of text is sanitized (core/base/text) on the way in.
  */
 #ifndef BUGCODER_TUI_MARKDOWN_H
 #define BUGCODER_TUI_MARKDOWN_H

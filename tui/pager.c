@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/text.h"
+#include "core/base/text.h"
 
 void pager_init(struct pager *p, const struct pager_src *src, void *ctx)
 {

@@ -24,8 +24,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/evidence.h"
-#include "core/text.h"
+#include "core/study/evidence.h"
+#include "core/base/text.h"
 #include "tui/screen.h"
 #include "tui/settings.h"
 #include "tui/ui.h"

@@ -21,7 +21,7 @@
  * panel and its keys only.
  *
  * On the annotator's screen everything an annotator changes goes
- * through screen_save_*(), which call core/label.h (one transaction
+ * through screen_save_*(), which call core/study/label.h (one transaction
  * each) and confirm on the status line; nothing on that screen reads
  * another member's work.
  */
@@ -30,12 +30,12 @@
 
 #include <stddef.h>
 
-#include "core/buf.h"
-#include "core/codebook.h"
-#include "core/item.h"
-#include "core/label.h"
-#include "core/member.h"
-#include "core/store.h"
+#include "core/base/buf.h"
+#include "core/study/codebook.h"
+#include "core/study/item.h"
+#include "core/study/label.h"
+#include "core/study/member.h"
+#include "core/store/store.h"
 #include "tui/doc.h"
 #include "tui/draw.h"
 #include "tui/edit.h"
@@ -80,7 +80,7 @@ struct view_ops {
 	/* what a hangup that saved says it did: "the memo being typed is
 	 * saved"; NULL for that default */
 	const char *kept;
-	/* The citation (core/evidence.h) of the pane's lines from..to (the
+	/* The citation (core/study/evidence.h) of the pane's lines from..to (the
 	 * pager's): 0, or -1 with `e` saying why those lines cannot be
 	 * cited.  NULL: nothing here can be cited. */
 	int (*cite)(struct view *v, size_t from, size_t to,
@@ -207,7 +207,7 @@ struct screen {
 	struct store *st;
 	const struct actor *actor;
 	struct codebook cb;	/* the codebook; on an item being screened,
-				   its screening question (core/screening) */
+				   its screening question (core/study/screening) */
 	struct item item;	/* the item shown */
 	char *item_name;	/* owned, "owner/repo#N" */
 
@@ -295,7 +295,7 @@ void screen_place(struct view *v);
 void screen_msg(struct screen *scr, enum msg_kind kind, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* Saving, each one transaction through core/label.h, then the coding is
+/* Saving, each one transaction through core/study/label.h, then the coding is
  * reloaded and the status line says what was saved (or why not).  They
  * return 0 or -1. */
 int screen_save_codes(struct screen *scr, const struct dimension *dim,

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/buf.h"
+#include "core/base/buf.h"
 #include "tui/keymap.h"
 
 void script_release(struct script *s)

@@ -19,7 +19,7 @@
 
 #include <stddef.h>
 
-#include "core/err.h"
+#include "core/base/err.h"
 
 enum ev_type { EV_KEY, EV_DUMP, EV_RESIZE, EV_SIGNAL, EV_PASTE, EV_RUN };
 

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/text.h"
+#include "core/base/text.h"
 
 static const struct {
 	const char *name;

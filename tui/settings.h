@@ -19,7 +19,7 @@
 #ifndef BUGCODER_TUI_SETTINGS_H
 #define BUGCODER_TUI_SETTINGS_H
 
-#include "core/buf.h"
+#include "core/base/buf.h"
 
 enum setting {
 	SET_WRAP_ISSUE,

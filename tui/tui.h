@@ -4,10 +4,10 @@
  *
  * tui_code() is the annotator's screen: the issue and its fix side by
  * side, the coding bar, the picker, memo and flags, every change saved at
- * once through core/label.h.  tui_adjudicate() is the adjudicator's: the
+ * once through core/study/label.h.  tui_adjudicate() is the adjudicator's: the
  * same panes over a resolution panel, every resolution saved at once
- * through core/adjudicate.h, and (P) the proposed codes, each accepted or
- * mapped at once through core/evolve.h; the annotator's screen has no such
+ * through core/study/adjudicate.h, and (P) the proposed codes, each accepted or
+ * mapped at once through core/study/evolve.h; the annotator's screen has no such
  * view.  tui_agree() is the agreement view alone.
  * None of them exits the process, and all restore the terminal before
  * returning.
@@ -25,9 +25,9 @@
 #ifndef BUGCODER_TUI_H
 #define BUGCODER_TUI_H
 
-#include "core/err.h"
-#include "core/member.h"
-#include "core/store.h"
+#include "core/base/err.h"
+#include "core/study/member.h"
+#include "core/store/store.h"
 
 /* Open the annotator's screen for actor `a` at `item_name` (NULL: the
  * first item of the actor's queue not submitted yet).  Returns 0 when the

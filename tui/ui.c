@@ -25,9 +25,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/buf.h"
-#include "core/priv.h"
-#include "core/text.h"
+#include "core/base/buf.h"
+#include "core/base/priv.h"
+#include "core/base/text.h"
 #include "tui/draw.h"
 #include "tui/dump.h"
 #include "tui/keymap.h"

@@ -39,8 +39,8 @@
 
 #include <stddef.h>
 
-#include "core/buf.h"
-#include "core/err.h"
+#include "core/base/buf.h"
+#include "core/base/err.h"
 
 struct ui_client {
 	void *ctx;

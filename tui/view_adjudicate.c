@@ -44,12 +44,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/access.h"
-#include "core/adjudicate.h"
-#include "core/draft.h"
-#include "core/evolve.h"
-#include "core/study.h"
-#include "core/text.h"
+#include "core/study/access.h"
+#include "core/study/adjudicate.h"
+#include "core/study/draft.h"
+#include "core/study/evolve.h"
+#include "core/study/study.h"
+#include "core/base/text.h"
 #include "tui/doc.h"
 #include "tui/screen.h"
 #include "tui/tui.h"

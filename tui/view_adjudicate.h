@@ -11,8 +11,8 @@
 
 #include <stddef.h>
 
-#include "core/adjudicate.h"
-#include "core/buf.h"
+#include "core/study/adjudicate.h"
+#include "core/base/buf.h"
 #include "tui/screen.h"
 
 /* The adjudicator's screen's own state (scr->priv, allocated and freed

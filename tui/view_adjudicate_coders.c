@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/adjudicate.h"
-#include "core/text.h"
+#include "core/study/adjudicate.h"
+#include "core/base/text.h"
 #include "tui/screen.h"
 #include "tui/view_adjudicate.h"
 

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/adjudicate.h"
-#include "core/draft.h"
-#include "core/text.h"
+#include "core/study/adjudicate.h"
+#include "core/study/draft.h"
+#include "core/base/text.h"
 #include "tui/screen.h"
 #include "tui/view_adjudicate.h"
 

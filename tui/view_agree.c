@@ -37,13 +37,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/agree_summary.h"
-#include "core/agreement.h"
-#include "core/drift.h"
-#include "core/gate.h"
-#include "core/round.h"
-#include "core/study.h"
-#include "core/text.h"
+#include "core/study/headline.h"
+#include "core/study/agreement.h"
+#include "core/study/drift.h"
+#include "core/study/gate.h"
+#include "core/study/round.h"
+#include "core/study/study.h"
+#include "core/base/text.h"
 #include "exports/agree_report.h"
 #include "tui/doc.h"
 #include "tui/screen.h"
@@ -60,7 +60,7 @@ struct scope {
 	int denied;		/* not for this actor (blinding) */
 	char *why;
 	struct agreement ag;
-	struct agree_summary sum;	/* what is reported, per dimension */
+	struct headline sum;	/* what is reported, per dimension */
 };
 
 struct agree_view {
@@ -693,7 +693,7 @@ out:
 
 /* Coder drift, for the owner: the median time per item of each
  * annotator and round, and how each annotator's codes of this dimension
- * moved between rounds (core/drift.h). */
+ * moved between rounds (core/study/drift.h). */
 static void render_drift(struct doc *d, const struct agree_view *av,
 			 const struct dimension *dim, int width)
 {
@@ -747,7 +747,7 @@ static void scope_release(struct scope *sc)
 {
 	free(sc->round);
 	free(sc->why);
-	agree_summary_release(&sc->sum);
+	headline_release(&sc->sum);
 	agreement_release(&sc->ag);
 }
 
@@ -785,7 +785,7 @@ static int agree_open(struct view *v)
 				"closed rounds.") : e.msg);
 			continue;
 		}
-		if (agree_summarize(&sc->ag, NULL, &sc->sum, &e) < 0) {
+		if (headline_compute(&sc->ag, NULL, &sc->sum, &e) < 0) {
 			sc->why = xstrdup(e.msg);
 			continue;
 		}
@@ -799,7 +799,7 @@ static int agree_open(struct view *v)
 	round_list_free(rounds, nr);
 	if (round_gates(scr->st, &av->gates, &av->nr_gates, &e) < 0)
 		screen_msg(scr, MSG_ERR, "%s", e.msg);
-	/* drift is the owner's alone (core/drift decides) */
+	/* drift is the owner's alone (core/study/drift decides) */
 	if (scr->actor->role == ROLE_OWNER) {
 		err_clear(&e);
 		if (drift_compute(scr->st, scr->actor, &scr->cb, &av->drift,

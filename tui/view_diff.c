@@ -6,14 +6,14 @@
  *
  * The diff stays in the study: it is parsed once per fix, streaming,
  * into an index of line offsets (diff_parse_source), and a line is read
- * through a window (core/item.h's diff_source) and sanitized only when it
+ * through a window (core/study/item.h's diff_source) and sanitized only when it
  * is drawn or searched, so a 200,000-line diff opens and scrolls as fast
  * as a short one and costs its index, not its text.  Diff lines scroll
  * sideways under a sigil column that stays, or wrap (`w`).  A removed
  * line and the added line it pairs with (the k-th of a run of removed
  * lines with the k-th of the run of added lines right after it, as
  * diff-highlight pairs them) have their changed words marked
- * (core/diff's diff_intraline); a change past the right edge shows a
+ * (core/base/diff's diff_intraline); a change past the right edge shows a
  * mark there, and `]`/`[` scroll sideways to a hunk's first change.
  * Several fixes are shown one at a time (`F` cycles).
  */
@@ -21,9 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/diff.h"
-#include "core/evidence.h"
-#include "core/text.h"
+#include "core/base/diff.h"
+#include "core/study/evidence.h"
+#include "core/base/text.h"
 #include "tui/doc.h"
 #include "tui/markdown.h"
 #include "tui/screen.h"

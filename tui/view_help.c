@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/text.h"
+#include "core/base/text.h"
 #include "tui/doc.h"
 #include "tui/screen.h"
 

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/evidence.h"
-#include "core/text.h"
+#include "core/study/evidence.h"
+#include "core/base/text.h"
 #include "tui/doc.h"
 #include "tui/markdown.h"
 #include "tui/screen.h"

@@ -6,7 +6,7 @@
  * saves - one transaction, confirmed on the status line - and closes;
  * C-g closes without saving; C-o hands the text to $VISUAL/$EDITOR and
  * saves what comes back at once; what the study refuses (a memo is at
- * most 64 KiB: core/limits) stays in the editor.  A memo being typed when the screen is
+ * most 64 KiB: core/base/limits) stays in the editor.  A memo being typed when the screen is
  * stopped by a signal or a lost terminal, or left with q from the "too
  * small" notice, is saved, as Esc would save it: a dropped connection
  * does not lose it.

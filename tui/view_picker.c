@@ -30,8 +30,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/draft.h"
-#include "core/text.h"
+#include "core/study/draft.h"
+#include "core/base/text.h"
 #include "tui/doc.h"
 #include "tui/screen.h"
 #include "tui/view_picker.h"

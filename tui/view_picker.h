@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "core/buf.h"
+#include "core/base/buf.h"
 #include "tui/doc.h"
 
 struct picker {

@@ -30,7 +30,7 @@
  *
  * Data: proposal_list() when the view opens, when `a` toggles, and after
  * each decision; keys otherwise only redraw.  Who may decide is
- * core/evolve.c's rule (the owner and adjudicators); the view is opened
+ * core/study/evolve.c's rule (the owner and adjudicators); the view is opened
  * from the adjudicator's screen only, which annotators cannot open.
  */
 #define _XOPEN_SOURCE_EXTENDED 1
@@ -38,9 +38,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/evolve.h"
-#include "core/study.h"
-#include "core/text.h"
+#include "core/study/evolve.h"
+#include "core/study/study.h"
+#include "core/base/text.h"
 #include "tui/doc.h"
 #include "tui/screen.h"
 #include "tui/view_picker.h"

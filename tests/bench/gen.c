@@ -9,7 +9,7 @@
  * differs between two runs):
  *
  *   DIR/study.db      N items across several repositories, saved through
- *                     core/item (item_save, in big transactions): Markdown
+ *                     core/study/item (item_save, in big transactions): Markdown
  *                     bodies of 1-4 KB with a traceback, 0-8 comments, fix
  *                     diffs of 2-300 lines, and one item whose fix diff
  *                     has L lines.  The codebook; members alice and bob
@@ -35,14 +35,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/audit.h"
-#include "core/buf.h"
-#include "core/codebook.h"
-#include "core/err.h"
-#include "core/item.h"
-#include "core/member.h"
-#include "core/store.h"
-#include "core/study.h"
+#include "core/store/audit.h"
+#include "core/base/buf.h"
+#include "core/study/codebook.h"
+#include "core/base/err.h"
+#include "core/study/item.h"
+#include "core/study/member.h"
+#include "core/store/store.h"
+#include "core/study/study.h"
 
 #define GEN_FORMAT 2		/* bump when the data changes shape */
 #define BATCH 2000		/* items per transaction */
@@ -792,7 +792,7 @@ struct writer {
 };
 
 /* The audit row bugcoder writes with each change, chained as
- * store_audit_detail() chains it (without its query a row), so that
+ * audit_write_detail() chains it (without its query a row), so that
  * `audit verify` finds the state its log's replay gives. */
 static int write_audit(struct writer *w, const char *at, const char *actor,
 		       const char *action, long long item,

@@ -45,7 +45,7 @@ SEP = "\u2502"
 
 
 def sanitized(s):
-    """s as the screen shows it (core/text.c): a control character as its
+    """s as the screen shows it (core/base/text.c): a control character as its
     picture (U+2400 + code), DEL as U+2421, a C1 control as U+FFFD."""
     out = []
     for c in s:

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * libFuzzer target for core/codebook and core/import: any bytes are
+ * libFuzzer target for core/study/codebook and core/study/import: any bytes are
  * either loaded or refused with a one-line error, never a crash or a
  * leak.  Build with `make fuzz`; run as
  * `tests/fuzz/fuzz_codebook -max_total_time=60`.
@@ -10,12 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/codebook.h"
-#include "core/err.h"
-#include "core/item.h"
-#include "core/import.h"
-#include "core/member.h"
-#include "core/store.h"
+#include "core/study/codebook.h"
+#include "core/base/err.h"
+#include "core/study/item.h"
+#include "core/study/import.h"
+#include "core/study/member.h"
+#include "core/store/store.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * libFuzzer target for core/csv, the reader of every CSV and TSV sheet
+ * libFuzzer target for core/base/csv, the reader of every CSV and TSV sheet
  * (labels, known bugs): whatever the bytes and whichever separator (',',
  * ';', TAB, or the one csv_sniff() picks), a text is either refused with
  * one line naming the line at fault and nothing kept, or read into
@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/buf.h"
-#include "core/csv.h"
-#include "core/err.h"
+#include "core/base/buf.h"
+#include "core/base/csv.h"
+#include "core/base/err.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

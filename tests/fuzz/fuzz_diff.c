@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * libFuzzer target for core/diff: whatever the bytes, the line index
+ * libFuzzer target for core/base/diff: whatever the bytes, the line index
  * gives back the text - lines in order, each starting where the one
  * before ended, no newline inside one, kinds in range - the streamed
  * parse (read in small pieces) gives the same index as the one over the
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/diff.h"
+#include "core/base/diff.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * libFuzzer target for core/evidence's evidence_parse(), the citations
+ * libFuzzer target for core/study/evidence's evidence_parse(), the citations
  * `label --evidence SPEC` takes: whatever the text, a spec is either
  * refused with one line (ERR_INPUT) and nothing owned, or it parses into
  * a citation that holds together (lines from 1 and in order, a path for
@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/buf.h"
-#include "core/err.h"
-#include "core/evidence.h"
+#include "core/base/buf.h"
+#include "core/base/err.h"
+#include "core/study/evidence.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

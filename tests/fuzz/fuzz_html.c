@@ -20,8 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/buf.h"
-#include "core/text.h"
+#include "core/base/buf.h"
+#include "core/base/text.h"
 #include "tui/doc.h"
 #include "tui/html.h"
 #include "tui/markdown.h"

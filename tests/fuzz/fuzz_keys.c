@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/buf.h"
-#include "core/text.h"
+#include "core/base/buf.h"
+#include "core/base/text.h"
 #include "tui/keymap.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -17,9 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/buf.h"
-#include "core/err.h"
-#include "core/label_line.h"
+#include "core/base/buf.h"
+#include "core/base/err.h"
+#include "core/base/label_line.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

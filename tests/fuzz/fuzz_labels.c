@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * libFuzzer target for `labels import` (core/labels_csv's
+ * libFuzzer target for `labels import` (core/study/labels_csv's
  * labels_import_text()): any sheet, long or wide, CSV or TSV, imported
  * by the owner or by an annotator, with or without --submit and
  * --annotator, into a small study (fuzz_study.h) is either refused with
@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/labels_csv.h"
+#include "core/study/labels_csv.h"
 #include "tests/fuzz/fuzz_study.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * libFuzzer target for a machine coder's answers (core/machine's
+ * libFuzzer target for a machine coder's answers (core/study/machine's
  * machine_parse()), what `machine-code` reads from a command's stdout:
  * whatever the bytes, an answer is either refused (ERR_INPUT, with a
  * reason) owning nothing, or read into labels that the codebook allows
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/machine.h"
+#include "core/study/machine.h"
 #include "tests/fuzz/fuzz_study.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/import.h"
+#include "core/study/import.h"
 #include "tests/fuzz/fuzz_study.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -14,10 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/codebook.h"
-#include "core/err.h"
-#include "core/member.h"
-#include "core/store.h"
+#include "core/study/codebook.h"
+#include "core/base/err.h"
+#include "core/study/member.h"
+#include "core/store/store.h"
 
 struct fuzz_study {
 	struct store st;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * libFuzzer target for core/text: whatever the bytes, sanitized output is
+ * libFuzzer target for core/base/text: whatever the bytes, sanitized output is
  * valid UTF-8 without controls, and fitting, skipping, truncating and
  * wrapping stay inside the text and within the columns asked for.
  * Build with `make fuzz`; run as `tests/fuzz/fuzz_text -max_total_time=60`.
@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/buf.h"
-#include "core/text.h"
+#include "core/base/buf.h"
+#include "core/base/text.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer target for lists of issue and pull request URLs (`import
- * LIST`: core/github's gh_parse_refs() and core/import_list's
+ * LIST`: core/github/github's gh_parse_refs() and core/github/import_list's
  * import_list_text()): whatever the bytes, a list is either refused with
  * one line naming the file and its line, or read into references of a
  * valid owner/name and a number in range, on lines of the list, each of
@@ -17,9 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/github.h"
-#include "core/import.h"
-#include "core/item.h"
+#include "core/github/github.h"
+#include "core/study/import.h"
+#include "core/study/item.h"
 #include "tests/fuzz/fuzz_study.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "core/buf.h"
+#include "core/base/buf.h"
 #include "tests/lib/screen_test.h"
 
 #define EXPECTED_DIR "tests/expected/"

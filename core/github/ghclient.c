@@ -1,0 +1,1030 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ghclient: the HTTP client for GitHub's API, over libcurl (loaded on
+ * first use through core/github/curl_lazy.h).  See ghclient.h for the contract.
+ *
+ * Requests.  One libcurl handle is reused for every request, and requests
+ * go one at a time.  Every exchange is counted in struct gh_stats: the
+ * requests made (redirects included), those counted against the rate
+ * limit (everything but a 304) and the 304s; the progress callback runs
+ * after each one, and once a second while waiting.
+ *
+ * Conditional requests.  Every GET answer with an ETag or Last-Modified is
+ * kept in http_cache (body and Link header; a diff under "URL#diff" and
+ * without its body, which the fixes table already holds), and
+ * the next GET of that URL sends If-None-Match / If-Modified-Since; a 304
+ * reuses the stored answer and does not count against the limit.  GraphQL
+ * answers (POST) are never cached.
+ *
+ * Faults.  Timeouts (no byte for timeout_s), resets, truncated bodies,
+ * 5xx and invalid JSON are retried max_attempts times with doubling
+ * back-off; then the request fails naming the URL and the status.  Primary
+ * rate limits (x-ratelimit-remaining 0) are waited out until
+ * x-ratelimit-reset; secondary ones (403/429 with retry-after, or
+ * "secondary rate limit" in the message, in a 403, a 429 or a GraphQL
+ * 200) wait as asked, else (no retry-after, or a blank or unreadable one)
+ * back off from a minute; GraphQL's RATE_LIMITED in a 200 waits for the
+ * reset like a primary limit.  With GHC_NO_RETRY a 5xx or a timeout fails
+ * at once, for a caller that then asks a smaller question.  No more than
+ * PACE_N requests start in a minute, under GitHub's documented secondary
+ * limits for serial use.  Redirects (301 for transferred issues or
+ * renamed repositories) are followed, and the token goes only to the
+ * API's host.
+ *
+ * Token hygiene.  The token lives only in the client's Authorization
+ * header line, which is wiped when the client is freed; the header list
+ * of each exchange is wiped after it.  Error messages name the method,
+ * the URL and the status, never a header.
+ *
+ * Limitations: the remaining budget is remembered for a few rate-limit
+ * resources (core, graphql, ...); a fifth shares the first one's slot.
+ * A limit is waited out for at most MAX_WAIT_S at a time.
+ */
+#include "core/github/ghclient.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include <cjson/cJSON.h>
+#include "core/github/curl_lazy.h"
+
+#include "core/base/buf.h"
+#include "core/github/gh_opts.h"
+#include "core/base/json_nul.h"
+#include "core/store/store.h"
+#include "core/base/text.h"
+
+#ifndef BUGCODER_VERSION
+#define BUGCODER_VERSION "dev"
+#endif
+
+#define MAX_RATE_WAITS 6	/* primary-limit waits for one request */
+#define MAX_SECONDARY 8		/* secondary-limit waits for one request */
+#define MAX_WAIT_S 3900		/* cap on one wait (reset is hourly) */
+/* GitHub's documented secondary limit for REST is 900 points a minute, a
+   GET costing one; GraphQL's is 2,000 points a minute, a query costing
+   one.  Serial requests stay under both when no more than PACE_N start
+   in any PACE_S seconds. */
+#define PACE_N 900
+#define PACE_S 60.0
+
+struct rate {
+	char resource[16];	/* "core", "graphql", ... */
+	long remaining;		/* -1 unknown */
+	long long reset;	/* epoch seconds */
+};
+
+struct ghc {
+	CURL *curl;
+	char errbuf[CURL_ERROR_SIZE];
+	char *auth;		/* "Authorization: Bearer ..."; wiped on free */
+	char *api;		/* base URL, no trailing slash */
+	char *origin;		/* scheme://host[:port] of the base */
+	char *graphql_url;
+	struct store *st;
+	const struct gh_fetch_opts *o;
+	struct gh_stats *stats;
+	struct rate rates[4];
+	size_t nr_rates;
+	struct ghc_resp *cur;	/* the exchange in flight */
+	long timeout_s, backoff_ms;
+	int max_attempts;
+	double *starts;		/* ring of the last PACE_N start times */
+	size_t nr_starts, next_start;
+};
+
+void ghc_resp_clear(struct ghc_resp *r)
+{
+	buf_release(&r->body);
+	free(r->etag);
+	free(r->last_modified);
+	free(r->link);
+	free(r->retry_after);
+	free(r->resource);
+	memset(r, 0, sizeof(*r));
+	buf_init(&r->body, 0);
+	r->rl_remaining = r->rl_limit = -1;
+}
+
+void ghc_resp_init(struct ghc_resp *r)
+{
+	memset(r, 0, sizeof(*r));
+	buf_init(&r->body, 0);
+	r->rl_remaining = r->rl_limit = -1;
+}
+
+static void progress(struct ghc *c)
+{
+	if (c->o->progress.update)
+		c->o->progress.update(c->o->progress.ctx, c->stats);
+}
+
+static int stopped(const struct ghc *c)
+{
+	return c->o->stop && *c->o->stop;
+}
+
+static double now_mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Sleep `secs`, in slices, reporting the countdown; a stop request cuts
+ * it short with ERR_INTERRUPTED. */
+static int pause_for(struct ghc *c, double secs, const char *why,
+		     struct err *e)
+{
+	double end = now_mono() + secs, left;
+	int shown = -1;
+
+	while ((left = end - now_mono()) > 0) {
+		struct timespec ts;
+		int whole = (int)(left + 0.999);
+
+		if (stopped(c)) {
+			c->stats->waiting = 0;
+			c->stats->wait_reason = NULL;
+			return err_set(e, ERR_INTERRUPTED, "interrupted");
+		}
+		if (whole != shown) {
+			c->stats->waiting = whole;
+			c->stats->wait_reason = why;
+			shown = whole;
+			progress(c);
+		}
+		if (left > 0.1)
+			left = 0.1;
+		ts.tv_sec = 0;
+		ts.tv_nsec = (long)(left * 1e9);
+		nanosleep(&ts, NULL);
+	}
+	c->stats->waited += (long)(secs + 0.5);
+	c->stats->waiting = 0;
+	c->stats->wait_reason = NULL;
+	progress(c);
+	return 0;
+}
+
+/* Wait, if need be, so that no more than PACE_N exchanges start within
+ * PACE_S seconds, then note this start. */
+static int pace(struct ghc *c, struct err *e)
+{
+	double now = now_mono();
+
+	if (!c->starts)
+		c->starts = xcalloc(PACE_N, sizeof(*c->starts));
+	if (c->nr_starts == PACE_N &&
+	    now - c->starts[c->next_start] < PACE_S) {
+		if (pause_for(c, PACE_S - (now - c->starts[c->next_start]),
+			      "pacing requests", e) < 0)
+			return -1;
+		now = now_mono();
+	}
+	c->starts[c->next_start] = now;
+	c->next_start = (c->next_start + 1) % PACE_N;
+	if (c->nr_starts < PACE_N)
+		c->nr_starts++;
+	return 0;
+}
+
+static size_t on_body(char *data, size_t size, size_t n, void *arg)
+{
+	struct ghc *c = arg;
+
+	buf_add(&c->cur->body, data, size * n);
+	return size * n;
+}
+
+static char *trimmed_dup(const char *s, size_t len)
+{
+	while (len && isspace((unsigned char)*s)) {
+		s++;
+		len--;
+	}
+	while (len && isspace((unsigned char)s[len - 1]))
+		len--;
+	return xstrndup(s, len);
+}
+
+static void set_str(char **dst, const char *v, size_t len)
+{
+	free(*dst);
+	*dst = trimmed_dup(v, len);
+}
+
+static size_t on_header(char *data, size_t size, size_t n, void *arg)
+{
+	struct ghc *c = arg;
+	struct ghc_resp *r = c->cur;
+	size_t len = size * n, nlen;
+	const char *colon;
+	const char *v;
+	size_t vlen;
+
+	if (len >= 5 && !memcmp(data, "HTTP/", 5)) {
+		/* a new answer (after a redirect): forget the last one */
+		ghc_resp_clear(r);
+		return len;
+	}
+	colon = memchr(data, ':', len);
+	if (!colon)
+		return len;
+	nlen = (size_t)(colon - data);
+	v = colon + 1;
+	vlen = len - nlen - 1;
+#define IS(name) (nlen == sizeof(name) - 1 && !strncasecmp(data, name, nlen))
+	if (IS("etag"))
+		set_str(&r->etag, v, vlen);
+	else if (IS("last-modified"))
+		set_str(&r->last_modified, v, vlen);
+	else if (IS("link"))
+		set_str(&r->link, v, vlen);
+	else if (IS("retry-after"))
+		set_str(&r->retry_after, v, vlen);
+	else if (IS("x-ratelimit-resource"))
+		set_str(&r->resource, v, vlen);
+	else if (IS("x-ratelimit-remaining") || IS("x-ratelimit-limit") ||
+		 IS("x-ratelimit-reset")) {
+		char *s = trimmed_dup(v, vlen), *end;
+		long long x = strtoll(s, &end, 10);
+
+		if (*s && !*end && x >= 0) {
+			if (IS("x-ratelimit-remaining"))
+				r->rl_remaining = (long)x;
+			else if (IS("x-ratelimit-limit"))
+				r->rl_limit = (long)x;
+			else
+				r->rl_reset = x;
+		}
+		free(s);
+	}
+#undef IS
+	return len;
+}
+
+static int on_xfer(void *arg, curl_off_t dt, curl_off_t dn, curl_off_t ut,
+		   curl_off_t un)
+{
+	struct ghc *c = arg;
+
+	return stopped(c) ? 1 : 0;
+}
+
+/* scheme://host[:port] of `url`, owned by the caller, or NULL. */
+static char *url_origin(const char *url)
+{
+	const char *p = strstr(url, "://");
+	size_t n;
+
+	if (!p)
+		return NULL;
+	p += 3;
+	n = strcspn(p, "/?#");
+	if (!n)
+		return NULL;
+	return xstrndup(url, (size_t)(p - url) + n);
+}
+
+static int same_origin(const struct ghc *c, const char *url)
+{
+	size_t n = strlen(c->origin);
+
+	return !strncasecmp(url, c->origin, n) &&
+	       (url[n] == '\0' || url[n] == '/' || url[n] == '?');
+}
+
+static int client_init(struct ghc *c, struct store *st,
+		       const struct gh_fetch_opts *o, struct gh_stats *stats,
+		       struct err *e)
+{
+	const char *api = o->api_url && *o->api_url ? o->api_url :
+			  GH_DEFAULT_API;
+	size_t n;
+
+	memset(c, 0, sizeof(*c));
+	c->st = st;
+	c->o = o;
+	c->stats = stats;
+	c->timeout_s = o->timeout_s > 0 ? o->timeout_s : 60;
+	c->backoff_ms = o->backoff_ms > 0 ? o->backoff_ms : 1000;
+	c->max_attempts = o->max_attempts > 0 ? o->max_attempts : 5;
+	if (strncmp(api, "https://", 8) && strncmp(api, "http://", 7))
+		return err_set(e, ERR_INPUT, "%s: the API URL must start "
+			       "with https:// or http://", api);
+	c->api = xstrdup(api);
+	n = strlen(c->api);
+	while (n && c->api[n - 1] == '/')
+		c->api[--n] = '\0';
+	c->origin = url_origin(c->api);
+	if (!c->origin || strpbrk(c->api, " \t\r\n"))
+		return err_set(e, ERR_INPUT, "%s: not a usable API URL", api);
+	/* GitHub Enterprise serves REST at /api/v3, GraphQL at /api/graphql */
+	if (n >= 7 && !strcmp(c->api + n - 7, "/api/v3")) {
+		struct buf b = BUF_INIT;
+
+		buf_add(&b, c->api, n - 7);
+		buf_addstr(&b, "/api/graphql");
+		c->graphql_url = buf_detach(&b, NULL);
+	} else {
+		struct buf b = BUF_INIT;
+
+		buf_addf(&b, "%s/graphql", c->api);
+		c->graphql_url = buf_detach(&b, NULL);
+	}
+	if (o->token && *o->token) {
+		const char *p;
+		struct buf b = BUF_INIT;
+
+		for (p = o->token; *p; p++)
+			if ((unsigned char)*p < 0x21 || *p == 0x7f)
+				return err_set(e, ERR_INPUT, "the GitHub token "
+					       "holds a space or a control "
+					       "character");
+		buf_addstr(&b, "Authorization: Bearer ");
+		buf_addstr(&b, o->token);
+		c->auth = buf_detach(&b, NULL);
+	}
+	if (curl_lazy_load(e) < 0)
+		return -1;
+	c->curl = curl_lazy.easy_init();
+	if (!c->curl)
+		return err_set(e, ERR_NET, "cannot start libcurl");
+	curl_lazy.easy_setopt(c->curl, CURLOPT_NOSIGNAL, 1L);
+	curl_lazy.easy_setopt(c->curl, CURLOPT_USERAGENT,
+			 "bugcoder/" BUGCODER_VERSION);
+	curl_lazy.easy_setopt(c->curl, CURLOPT_FOLLOWLOCATION, 1L);
+	curl_lazy.easy_setopt(c->curl, CURLOPT_MAXREDIRS, 5L);
+#if LIBCURL_VERSION_NUM >= 0x075500
+	curl_lazy.easy_setopt(c->curl, CURLOPT_PROTOCOLS_STR, "http,https");
+	curl_lazy.easy_setopt(c->curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+#else
+	curl_lazy.easy_setopt(c->curl, CURLOPT_PROTOCOLS,
+			 (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+	curl_lazy.easy_setopt(c->curl, CURLOPT_REDIR_PROTOCOLS,
+			 (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+#endif
+	curl_lazy.easy_setopt(c->curl, CURLOPT_ACCEPT_ENCODING, "");
+	curl_lazy.easy_setopt(c->curl, CURLOPT_CONNECTTIMEOUT, c->timeout_s);
+	curl_lazy.easy_setopt(c->curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
+	curl_lazy.easy_setopt(c->curl, CURLOPT_LOW_SPEED_TIME, c->timeout_s);
+	curl_lazy.easy_setopt(c->curl, CURLOPT_WRITEFUNCTION, on_body);
+	curl_lazy.easy_setopt(c->curl, CURLOPT_WRITEDATA, c);
+	curl_lazy.easy_setopt(c->curl, CURLOPT_HEADERFUNCTION, on_header);
+	curl_lazy.easy_setopt(c->curl, CURLOPT_HEADERDATA, c);
+	curl_lazy.easy_setopt(c->curl, CURLOPT_XFERINFOFUNCTION, on_xfer);
+	curl_lazy.easy_setopt(c->curl, CURLOPT_XFERINFODATA, c);
+	curl_lazy.easy_setopt(c->curl, CURLOPT_NOPROGRESS, 0L);
+	curl_lazy.easy_setopt(c->curl, CURLOPT_ERRORBUFFER, c->errbuf);
+	return 0;
+}
+
+static void wipe_free(char *s)
+{
+	if (!s)
+		return;
+	memset(s, 0, strlen(s));
+	free(s);
+}
+
+static void client_release(struct ghc *c)
+{
+	if (c->curl)
+		curl_lazy.easy_cleanup(c->curl);
+	wipe_free(c->auth);
+	free(c->api);
+	free(c->origin);
+	free(c->graphql_url);
+	free(c->starts);
+	memset(c, 0, sizeof(*c));
+}
+
+struct ghc *ghc_new(struct store *st, const struct gh_fetch_opts *o,
+		    struct gh_stats *stats, struct err *e)
+{
+	struct ghc *c = xcalloc(1, sizeof(*c));
+
+	if (client_init(c, st, o, stats, e) < 0) {
+		client_release(c);
+		free(c);
+		return NULL;
+	}
+	return c;
+}
+
+void ghc_free(struct ghc *c)
+{
+	if (!c)
+		return;
+	client_release(c);
+	free(c);
+}
+
+const char *ghc_api(const struct ghc *c)
+{
+	return c->api;
+}
+
+const char *ghc_graphql_url(const struct ghc *c)
+{
+	return c->graphql_url;
+}
+
+char *ghc_escape(struct ghc *c, const char *s)
+{
+	char *esc = curl_lazy.easy_escape(c->curl, s, 0);
+	char *ret = xstrdup_or_null(esc);
+
+	curl_lazy.free(esc);
+	return ret;
+}
+
+static struct rate *rate_for(struct ghc *c, const char *resource)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr_rates; i++)
+		if (!strcmp(c->rates[i].resource, resource))
+			return &c->rates[i];
+	if (c->nr_rates == sizeof(c->rates) / sizeof(c->rates[0]))
+		return &c->rates[0];
+	i = c->nr_rates++;
+	snprintf(c->rates[i].resource, sizeof(c->rates[i].resource), "%s",
+		 resource);
+	c->rates[i].remaining = -1;
+	c->rates[i].reset = 0;
+	return &c->rates[i];
+}
+
+static const char *resource_of(const struct ghc *c, const char *url)
+{
+	return strcmp(url, c->graphql_url) ? "core" : "graphql";
+}
+
+static void note_rate(struct ghc *c, const char *url,
+		      const struct ghc_resp *r)
+{
+	struct rate *rt;
+
+	if (r->rl_remaining < 0)
+		return;
+	rt = rate_for(c, r->resource && *r->resource ? r->resource :
+		      resource_of(c, url));
+	rt->remaining = r->rl_remaining;
+	if (r->rl_reset)
+		rt->reset = r->rl_reset;
+	if (!strcmp(rt->resource, "core") || c->stats->rate_remaining < 0) {
+		c->stats->rate_remaining = r->rl_remaining;
+		if (r->rl_limit >= 0)
+			c->stats->rate_limit = r->rl_limit;
+	}
+}
+
+/* Seconds until a limit's reset, at least 1, at most MAX_WAIT_S. */
+static double until_reset(long long reset)
+{
+	double s = (double)(reset - (long long)time(NULL)) + 1;
+
+	if (s < 1)
+		s = 1;
+	if (s > MAX_WAIT_S)
+		s = MAX_WAIT_S;
+	return s;
+}
+
+/* The answer's "message" field, made one printable line of at most 160
+ * bytes, into out[]. */
+static void answer_message(const struct ghc_resp *r, char *out, size_t size)
+{
+	cJSON *j = cJSON_ParseWithLength(r->body.ptr, r->body.len);
+	const cJSON *m = cJSON_GetObjectItemCaseSensitive(j, "message");
+	size_t i = 0;
+	const char *p;
+
+	out[0] = '\0';
+	if (cJSON_IsString(m) && size > 4) {
+		out[i++] = ':';
+		out[i++] = ' ';
+		for (p = m->valuestring; *p && i < size - 1 && i < 162; p++)
+			out[i++] = ((unsigned char)*p < 0x20 || *p == 0x7f) ?
+				   ' ' : *p;
+		out[i] = '\0';
+	}
+	cJSON_Delete(j);
+}
+
+static int is_secondary(const struct ghc_resp *r)
+{
+	char msg[200];
+
+	if (r->status == 429 || r->retry_after)
+		return 1;
+	if (r->status != 403)
+		return 0;
+	answer_message(r, msg, sizeof(msg));
+	return text_find(msg, strlen(msg), "secondary rate limit", 20) >= 0 ||
+	       text_find(msg, strlen(msg), "abuse", 5) >= 0;
+}
+
+static int transient_curl(CURLcode rc)
+{
+	switch (rc) {
+	case CURLE_OPERATION_TIMEDOUT:
+	case CURLE_COULDNT_CONNECT:
+	case CURLE_COULDNT_RESOLVE_HOST:
+	case CURLE_RECV_ERROR:
+	case CURLE_SEND_ERROR:
+	case CURLE_PARTIAL_FILE:
+	case CURLE_GOT_NOTHING:
+	case CURLE_SSL_CONNECT_ERROR:
+	case CURLE_HTTP2:
+	case CURLE_HTTP2_STREAM:
+	case CURLE_BAD_CONTENT_ENCODING:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* http_cache, keyed by URL ("URL#diff" for a diff). */
+static int cache_get(struct ghc *c, const char *key, char **etag,
+		     char **lm, int *found)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	*found = 0;
+	s = store_prepare(c->st, "SELECT etag, last_modified FROM "
+			  "http_cache WHERE url = ?", NULL);
+	if (!s)
+		return -1;
+	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
+	rc = store_step(c->st, s, "reading the request cache", NULL);
+	if (rc < 0) {
+		sqlite3_finalize(s);
+		return -1;
+	}
+	if (rc > 0) {
+		const char *t = (const char *)sqlite3_column_text(s, 0);
+		const char *l = (const char *)sqlite3_column_text(s, 1);
+
+		*etag = t ? xstrdup(t) : NULL;
+		*lm = l ? xstrdup(l) : NULL;
+		*found = 1;
+	}
+	sqlite3_finalize(s);
+	return 0;
+}
+
+static int cache_load(struct ghc *c, const char *key, struct ghc_resp *r)
+{
+	sqlite3_stmt *s;
+	int ok = 0;
+
+	s = store_prepare(c->st, "SELECT link, body FROM http_cache "
+			  "WHERE url = ?", NULL);
+	if (!s)
+		return 0;
+	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
+	/* an unreadable cache row is no cached answer: the request is
+	 * made again, never answered wrong */
+	if (store_step(c->st, s, "", NULL) > 0 &&
+	    sqlite3_column_type(s, 1) != SQLITE_NULL) {
+		const char *l = (const char *)sqlite3_column_text(s, 0);
+		const void *b = sqlite3_column_blob(s, 1);
+		int n = sqlite3_column_bytes(s, 1);
+
+		free(r->link);
+		r->link = l ? xstrdup(l) : NULL;
+		buf_reset(&r->body);
+		buf_add(&r->body, b, (size_t)n);
+		ok = 1;
+	}
+	sqlite3_finalize(s);
+	return ok;
+}
+
+int ghc_cache_drop(struct ghc *c, const char *key, struct err *e)
+{
+	sqlite3_stmt *s = store_prepare(c->st, "DELETE FROM http_cache "
+					"WHERE url = ?", e);
+	int rc;
+
+	if (!s)
+		return -1;
+	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
+	rc = store_step(c->st, s, "updating the request cache", e);
+	sqlite3_finalize(s);
+	if (rc < 0)
+		return -1;
+	return 0;
+}
+
+static int cache_put(struct ghc *c, const char *key, const struct ghc_resp *r,
+		     int with_body, struct err *e)
+{
+	sqlite3_stmt *s;
+	char now[32];
+	int rc;
+
+	if (!r->etag && !r->last_modified)
+		return 0;
+	s = store_prepare(c->st, "INSERT INTO http_cache (url, etag, "
+			  "last_modified, link, body, fetched_at) VALUES "
+			  "(?, ?, ?, ?, ?, ?) ON CONFLICT (url) DO UPDATE SET "
+			  "etag = excluded.etag, last_modified = "
+			  "excluded.last_modified, link = excluded.link, "
+			  "body = excluded.body, fetched_at = "
+			  "excluded.fetched_at", e);
+	if (!s)
+		return -1;
+	store_now(now);
+	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
+	store_bind_text(s, 2, r->etag);
+	store_bind_text(s, 3, r->last_modified);
+	store_bind_text(s, 4, r->link);
+	if (with_body)
+		sqlite3_bind_blob(s, 5, r->body.ptr, (int)r->body.len,
+				  SQLITE_STATIC);
+	else
+		sqlite3_bind_null(s, 5);
+	sqlite3_bind_text(s, 6, now, -1, SQLITE_STATIC);
+	rc = store_step(c->st, s, "saving to the request cache", e);
+	sqlite3_finalize(s);
+	if (rc < 0)
+		return -1;
+	return 0;
+}
+
+static void wipe_slist(struct curl_slist *l)
+{
+	struct curl_slist *p;
+
+	for (p = l; p; p = p->next)
+		memset(p->data, 0, strlen(p->data));
+	curl_lazy.slist_free_all(l);
+}
+
+/* GraphQL's own way of saying "rate limited": 200 with an error.
+ * Returns 1 for the primary limit (type RATE_LIMITED), 2 for a secondary
+ * one (its message says so), 0 otherwise. */
+static int graphql_limited(const cJSON *j)
+{
+	const cJSON *errs = cJSON_GetObjectItemCaseSensitive(j, "errors");
+	const cJSON *x;
+
+	cJSON_ArrayForEach(x, errs) {
+		const cJSON *t = cJSON_GetObjectItemCaseSensitive(x, "type");
+		const cJSON *m = cJSON_GetObjectItemCaseSensitive(x, "message");
+		const char *msg = cJSON_IsString(m) ? m->valuestring : "";
+
+		if (text_find(msg, strlen(msg), "secondary rate limit",
+			      20) >= 0)
+			return 2;
+		if (cJSON_IsString(t) && !strcmp(t->valuestring,
+						 "RATE_LIMITED"))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * A NUL in GitHub's text would silently cut it (cJSON ends a string at a
+ * \u0000, C strings end at a NUL byte): in a JSON answer each \u0000
+ * escape becomes \ufffd (the same length), in a diff each NUL byte
+ * becomes U+FFFD, so the text stays whole and the spot shows.  Returns
+ * how many were replaced.
+ */
+static long no_nul(struct ghc_resp *r, unsigned flags)
+{
+	struct buf path = BUF_INIT;
+	size_t at, from = 0;
+	long n = 0;
+
+	if (flags & GHC_JSON) {
+		while (json_find_nul(r->body.ptr + from, r->body.len - from,
+				       &at, &path)) {
+			memcpy(r->body.ptr + from + at + 2, "fffd", 4);
+			from += at + 6;
+			n++;
+		}
+	} else if (memchr(r->body.ptr, '\0', r->body.len)) {
+		struct buf b = BUF_INIT;
+		size_t i;
+
+		for (i = 0; i < r->body.len; i++) {
+			if (r->body.ptr[i]) {
+				buf_addch(&b, r->body.ptr[i]);
+			} else {
+				buf_addstr(&b, "\xef\xbf\xbd");
+				n++;
+			}
+		}
+		buf_release(&r->body);
+		r->body = b;
+	}
+	buf_release(&path);
+	return n;
+}
+
+/* Counts of one request's attempts and waits. */
+struct tries {
+	int attempt;		/* exchanges made */
+	int rate_waits;		/* primary-limit waits */
+	int secondary;		/* secondary-limit waits */
+	int no_retry;		/* GHC_NO_RETRY: transient faults fail */
+};
+
+/*
+ * One exchange: send the request (conditional when `etag` or `lm` is
+ * given), fill `r`, count it.  Returns libcurl's verdict.
+ */
+static CURLcode exchange(struct ghc *c, const char *url, unsigned flags,
+			 const char *post, const char *etag, const char *lm,
+			 struct ghc_resp *r)
+{
+	struct curl_slist *h = NULL;
+	struct buf line = BUF_INIT;
+	long redirects = 0;
+	CURLcode rc;
+
+	h = curl_lazy.slist_append(h, (flags & GHC_DIFF) ?
+			      "Accept: application/vnd.github.diff" :
+			      "Accept: application/vnd.github+json");
+	h = curl_lazy.slist_append(h, "X-GitHub-Api-Version: " GH_API_VERSION);
+	if (c->auth)
+		h = curl_lazy.slist_append(h, c->auth);
+	if (etag) {
+		buf_addf(&line, "If-None-Match: %s", etag);
+		h = curl_lazy.slist_append(h, line.ptr);
+		buf_reset(&line);
+	}
+	if (lm) {
+		buf_addf(&line, "If-Modified-Since: %s", lm);
+		h = curl_lazy.slist_append(h, line.ptr);
+	}
+	buf_release(&line);
+	if (flags & GHC_POST)
+		h = curl_lazy.slist_append(h, "Content-Type: application/json");
+	curl_lazy.easy_setopt(c->curl, CURLOPT_URL, url);
+	curl_lazy.easy_setopt(c->curl, CURLOPT_HTTPHEADER, h);
+	if (flags & GHC_POST) {
+		curl_lazy.easy_setopt(c->curl, CURLOPT_POSTFIELDS, post);
+		curl_lazy.easy_setopt(c->curl, CURLOPT_POSTFIELDSIZE,
+				 (long)strlen(post));
+	} else {
+		curl_lazy.easy_setopt(c->curl, CURLOPT_HTTPGET, 1L);
+	}
+	c->errbuf[0] = '\0';
+	c->cur = r;
+	rc = curl_lazy.easy_perform(c->curl);
+	c->cur = NULL;
+	curl_lazy.easy_setopt(c->curl, CURLOPT_HTTPHEADER, NULL);
+	wipe_slist(h);
+
+	c->stats->requests++;
+	curl_lazy.easy_getinfo(c->curl, CURLINFO_REDIRECT_COUNT, &redirects);
+	if (redirects > 0) {
+		c->stats->requests += redirects;
+		c->stats->counted += redirects;
+	}
+	if (rc == CURLE_OK) {
+		curl_lazy.easy_getinfo(c->curl, CURLINFO_RESPONSE_CODE, &r->status);
+		if (r->status == 304)
+			c->stats->not_modified++;
+		else
+			c->stats->counted++;
+		note_rate(c, url, r);
+	}
+	progress(c);
+	return rc;
+}
+
+/* After a transient fault: give up once the attempts are spent (ERR_NET
+ * naming the exchange and `what`), else back off and return 0. */
+static int retry_later(struct ghc *c, struct tries *t, const char *method,
+		       const char *url, const char *what, struct err *e)
+{
+	double ms;
+
+	if (t->no_retry)
+		return err_set(e, ERR_NET, "%s %s: %s", method, url, what);
+	if (t->attempt >= c->max_attempts)
+		return err_set(e, ERR_NET, "%s %s: %s (after %d attempts)",
+			       method, url, what, t->attempt);
+	c->stats->retries++;
+	ms = (double)c->backoff_ms * (double)(1 << (t->attempt - 1));
+	if (ms > 60000)
+		ms = 60000;
+	return pause_for(c, ms / 1000.0, "retrying", e);
+}
+
+/* The primary limit is spent: wait for its reset. */
+static int wait_primary(struct ghc *c, struct tries *t, const char *method,
+			const char *url, const struct ghc_resp *r,
+			struct err *e)
+{
+	long long reset = r->rl_reset ? r->rl_reset :
+			  (long long)time(NULL) + 60;
+
+	if (++t->rate_waits > MAX_RATE_WAITS)
+		return err_set(e, ERR_NET, "%s %s: HTTP %ld, the rate limit "
+			       "is still exhausted", method, url, r->status);
+	return pause_for(c, until_reset(reset), "rate limit reset", e);
+}
+
+/* A secondary limit: wait as long as retry-after asks (plus back-off
+ * when it repeats), or back off exponentially from a minute. */
+static int wait_secondary(struct ghc *c, struct tries *t,
+			  const char *method, const char *url,
+			  const struct ghc_resp *r, struct err *e)
+{
+	double secs, step = c->backoff_ms / 1000.0;
+	char *end = NULL;
+	long ra = r->retry_after ? strtol(r->retry_after, &end, 10) : -1;
+
+	if (++t->secondary > MAX_SECONDARY)
+		return err_set(e, ERR_NET, "%s %s: HTTP %ld, still limited "
+			       "after %d waits", method, url, r->status,
+			       t->secondary - 1);
+	/* a blank or unreadable retry-after is no answer: GitHub's guidance
+	   is then to wait at least a minute */
+	if (r->retry_after && end && end != r->retry_after && *end == '\0' &&
+	    ra >= 0)
+		secs = (double)ra + (t->secondary > 1 ?
+			step * (double)(1 << (t->secondary - 2)) : 0);
+	else
+		secs = 60.0 * step * (double)(1 << (t->secondary - 1));
+	if (secs > MAX_WAIT_S)
+		secs = MAX_WAIT_S;
+	c->stats->retries++;
+	return pause_for(c, secs, "secondary rate limit", e);
+}
+
+static int is_primary(const struct ghc_resp *r)
+{
+	return (r->status == 403 || r->status == 429) &&
+	       r->rl_remaining == 0 && !r->retry_after;
+}
+
+/* See ghclient.h.  Each turn of the loop is one exchange. */
+int ghc_request(struct ghc *c, const char *url, unsigned flags,
+		const char *post, struct ghc_resp *r, cJSON **json,
+		struct err *e)
+{
+	const char *method = (flags & GHC_POST) ? "POST" : "GET";
+	struct rate *rt = rate_for(c, resource_of(c, url));
+	struct tries t = { 0, 0, 0, !!(flags & GHC_NO_RETRY) };
+	struct buf key = BUF_INIT;
+	char *etag = NULL, *lm = NULL;
+	char what[CURL_ERROR_SIZE + 64];
+	int ret = -1;
+
+	if (json)
+		*json = NULL;
+	ghc_resp_init(r);
+	if (!same_origin(c, url)) {
+		err_set(e, ERR_INPUT, "refusing to follow %s: not on the API "
+			"host %s", url, c->origin);
+		goto out;
+	}
+	buf_addstr(&key, url);
+	if (flags & GHC_DIFF)
+		buf_addstr(&key, "#diff");
+
+	for (;;) {
+		CURLcode rc;
+		int found = 0, lim;
+
+		if (stopped(c)) {
+			err_set(e, ERR_INTERRUPTED, "interrupted");
+			goto out;
+		}
+		/* the last answer said the limit is spent */
+		if (rt->remaining == 0 && rt->reset > (long long)time(NULL)) {
+			if (pause_for(c, until_reset(rt->reset),
+				      "rate limit reset", e) < 0)
+				goto out;
+			rt->remaining = -1;
+		}
+		ghc_resp_clear(r);
+		free(etag);
+		free(lm);
+		etag = lm = NULL;
+		if (!(flags & GHC_POST) &&
+		    cache_get(c, key.ptr, &etag, &lm, &found) < 0)
+			found = 0;
+		if (pace(c, e) < 0)
+			goto out;
+		rc = exchange(c, url, flags, post, found ? etag : NULL,
+			      found ? lm : NULL, r);
+		t.attempt++;
+
+		if (rc != CURLE_OK) {
+			if (rc == CURLE_ABORTED_BY_CALLBACK && stopped(c)) {
+				err_set(e, ERR_INTERRUPTED, "interrupted");
+				goto out;
+			}
+			snprintf(what, sizeof(what), "%s", c->errbuf[0] ?
+				 c->errbuf : curl_lazy.easy_strerror(rc));
+			if (!transient_curl(rc)) {
+				err_set(e, ERR_NET, "%s %s: %s", method, url,
+					what);
+				goto out;
+			}
+			if (retry_later(c, &t, method, url, what, e) < 0)
+				goto out;
+			continue;
+		}
+
+		if (r->status == 304 && found && (flags & GHC_DIFF)) {
+			r->cached = 1;
+			ret = 0;
+			goto out;
+		} else if (r->status == 304) {
+			if (!found || !cache_load(c, key.ptr, r)) {
+				/* nothing to reuse: ask unconditionally */
+				if (ghc_cache_drop(c, key.ptr, e) < 0 ||
+				    retry_later(c, &t, method, url, "HTTP 304 "
+						"without a cached answer",
+						e) < 0)
+					goto out;
+				continue;
+			}
+			r->cached = 1;
+		} else if (r->status == 406 && (flags & GHC_ALLOW_406)) {
+			ret = 0;
+			goto out;
+		} else if (is_primary(r)) {
+			if (wait_primary(c, &t, method, url, r, e) < 0)
+				goto out;
+			rt->remaining = -1;
+			continue;
+		} else if ((r->status == 403 || r->status == 429) &&
+			   is_secondary(r)) {
+			if (wait_secondary(c, &t, method, url, r, e) < 0)
+				goto out;
+			continue;
+		} else if (r->status >= 500) {
+			snprintf(what, sizeof(what), "HTTP %ld", r->status);
+			if (retry_later(c, &t, method, url, what, e) < 0)
+				goto out;
+			continue;
+		} else if (r->status < 200 || r->status >= 300) {
+			answer_message(r, what, sizeof(what));
+			err_set(e, r->status == 404 || r->status == 410 ?
+				ERR_NOTFOUND :
+				r->status == 401 || r->status == 403 ?
+				ERR_PERM : ERR_INPUT, "%s %s: HTTP %ld%s",
+				method, url, r->status, what);
+			goto out;
+		}
+
+		c->stats->nul_replaced += no_nul(r, flags);
+		if (flags & GHC_JSON) {
+			*json = cJSON_ParseWithLength(r->body.ptr, r->body.len);
+			if (!*json) {
+				snprintf(what, sizeof(what), "HTTP %ld with "
+					 "invalid JSON", r->status);
+				if ((r->cached &&
+				     ghc_cache_drop(c, key.ptr, e) < 0) ||
+				    retry_later(c, &t, method, url, what,
+						e) < 0)
+					goto out;
+				continue;
+			}
+			if ((flags & GHC_POST) && (lim = graphql_limited(
+						*json))) {
+				cJSON_Delete(*json);
+				*json = NULL;
+				if ((lim == 1 ? wait_primary(c, &t, method, url,
+							     r, e) :
+				     wait_secondary(c, &t, method, url, r,
+						    e)) < 0)
+					goto out;
+				continue;
+			}
+		}
+		if (!(flags & GHC_POST) && !r->cached && r->status == 200 &&
+		    cache_put(c, key.ptr, r, !(flags & GHC_DIFF), e) < 0)
+			goto out;
+		ret = 0;
+		goto out;
+	}
+out:
+	if (ret < 0 && json) {
+		cJSON_Delete(*json);
+		*json = NULL;
+	}
+	free(etag);
+	free(lm);
+	buf_release(&key);
+	return ret;
+}
+
