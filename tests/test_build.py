@@ -277,7 +277,7 @@ class Version(unittest.TestCase):
         d = tempfile.mkdtemp(prefix="bugcoder-version-")
         try:
             tar = self.git("archive", "--format=tar", "HEAD", "Makefile",
-                           "core/base/version.commit", "core/.gitattributes",
+                           "core/base/version.commit", "core/base/.gitattributes",
                            "tests/deps.sh")
             self.assertEqual(tar.returncode, 0, tar.stderr)
             subprocess.run(["tar", "-x", "-C", d], input=tar.stdout,
@@ -285,7 +285,8 @@ class Version(unittest.TestCase):
             self.assertEqual(self.build_version(d),
                              '#define BUGCODER_COMMIT "%s"\n' % head[:12])
             # a copy that is neither a clone nor an archive
-            with open(os.path.join(d, "core", "version.commit"), "w") as f:
+            commit = os.path.join(d, "core", "base", "version.commit")
+            with open(commit, "w") as f:
                 f.write("$" + "Format:%H$\n")
             self.assertEqual(self.build_version(d),
                              '#define BUGCODER_COMMIT "unknown"\n')

@@ -95,8 +95,8 @@ class DebianPackages(unittest.TestCase):
         # core/base/version.commit git archive fills in
         cls.head = clean_head()
         if cls.head:
-            with open(os.path.join(cls.src, "core", "version.commit"),
-                      "w") as f:
+            with open(os.path.join(cls.src, "core", "base",
+                                   "version.commit"), "w") as f:
                 f.write(cls.head + "\n")
         env = {k: v for k, v in os.environ.items()
                if not k.startswith(("MAKE", "MFLAGS", "DEB_"))}
