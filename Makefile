@@ -219,10 +219,11 @@ check-layering:
 # instrumented rather than rebuilding it plainly under the tests that
 # follow.  (A run as another account, in the server install's tests,
 # cannot write its counts into this tree: those tests send them to the
-# account's home, see tests/test_server.py.)
+# account's home and keep them in tests/tmp/gcov-accounts/, which
+# tests/coverage.py adds to the tree's with gcov-tool.)
 coverage:
 	@command -v gcovr >/dev/null || { echo 'coverage needs gcovr (Debian: gcovr)' >&2; exit 1; }
-	@find . -name '*.gcda' -delete
+	@find . -name '*.gcda' -delete && rm -rf tests/tmp/gcov-accounts
 	@$(MAKE) --no-print-directory COVERAGE=1 test-build
 	-@COVERAGE=1 $(PYTHON) tests/run.py $(TEST_BIN)
 	@$(PYTHON) tests/coverage.py

@@ -54,6 +54,19 @@ def quiet(*args):
                    stderr=subprocess.DEVNULL)
 
 
+def keep_counts(user):
+    """Under `make coverage`, what the runs as `user` counted (in its
+    home, see run_as()) is kept in tests/tmp/gcov-accounts/USER, which
+    tests/coverage.py merges into the tree's counts."""
+    if not os.environ.get("COVERAGE"):
+        return
+    src = os.path.join(pwd.getpwnam(user).pw_dir, ".gcov") + ROOT
+    if os.path.isdir(src):
+        shutil.copytree(src, os.path.join(ROOT, "tests", "tmp",
+                                          "gcov-accounts", user),
+                        dirs_exist_ok=True)
+
+
 class ServerInstall(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -84,6 +97,9 @@ class ServerInstall(unittest.TestCase):
             subprocess.run(["useradd", "-m", "-s", "/bin/sh", name],
                            check=True, stdout=subprocess.DEVNULL,
                            stderr=subprocess.DEVNULL)
+            # before the account goes: its coverage counts, for
+            # tests/coverage.py to add to the tree's
+            cls.addClassCleanup(keep_counts, name)
         for name in (cls.alice, cls.bob):
             subprocess.run(["usermod", "-a", "-G", cls.team, name],
                            check=True)
@@ -132,7 +148,8 @@ class ServerInstall(unittest.TestCase):
             base.append(k + "=" + v)
         # under `make coverage` the binary is instrumented, and this
         # account cannot write its counts into the tree: they go to its
-        # home (gcov would otherwise complain on the stderr read here)
+        # home (gcov would otherwise complain on the stderr read here),
+        # and keep_counts() saves them before the account goes
         if os.environ.get("COVERAGE"):
             base.append("GCOV_PREFIX=" + os.path.join(home, ".gcov"))
         cmd = (["runuser", "-u", user, "--"] + base +
