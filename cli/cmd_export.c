@@ -183,146 +183,147 @@ const struct command export_command = {
 	NULL
 };
 
-CMD(export)
+/* The export the options ask for, checked: `o` and `*what` filled.
+ * Returns 0, or the exit code of a usage error. */
+static int export_check(const struct export_cmd_opts *opt, mode_t *mode,
+			enum what *what, struct export_opts *o)
 {
 	const char *usage = opt_usage(&export_command);
-	struct export_cmd_opts opt;
-	const char *format, *package, *round, *output, *mode_arg;
-	mode_t mode;
-	int raw, resolutions, rounds, pending, noguard, memos, audit;
-	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
-	struct export_opts o = EXPORT_OPTS_INIT;
-	struct atomic_file af = ATOMIC_FILE_INIT;
-	struct codebook cb = CODEBOOK_INIT;
-	enum what what = WHAT_AGREED;
-	FILE *out = stdout;
-	char *shown = NULL;	/* the export, when shown on a terminal */
-	size_t shown_len = 0;
-	int npos, rc, ret = 0, tty = 0;
+	const char *format = opt->format;
 
-	memset(&opt, 0, sizeof(opt));
-	rc = opt_parse(&export_command, argc, argv, &opt, pos, &npos);
-	free(pos);
-	if (rc)
-		return opt_parse_exit(rc);
-	format = opt.format;
-	package = opt.package;
-	round = opt.round;
-	output = opt.output;
-	mode_arg = opt.mode;
-	raw = opt.raw;
-	resolutions = opt.resolutions;
-	rounds = opt.rounds;
-	pending = opt.pending;
-	noguard = opt.noguard;
-	memos = opt.memos;
-	audit = opt.audit;
-	if (npos)
-		return cli_usage_error(usage, "unexpected argument");
-	if (cli_mode(mode_arg, &mode, usage))
+	if (cli_mode(opt->mode, mode, usage))
 		return 2;
-	if (mode_arg && !package && to_stdout(output))
+	if (opt->mode && !opt->package && to_stdout(opt->output))
 		return cli_usage_error(usage, "--mode is for the file -o or "
 				       "the --package directory writes");
-	if (!!raw + !!resolutions + !!rounds + !!memos + !!audit +
-	    !!package > 1)
+	if (!!opt->raw + !!opt->resolutions + !!opt->rounds + !!opt->memos +
+	    !!opt->audit + !!opt->package > 1)
 		return cli_usage_error(usage, "--raw, --resolutions, --rounds, "
 				       "--memos, --audit and --package exclude "
 				       "each other");
 	if (format && strcmp(format, "csv") && strcmp(format, "jsonl"))
 		return cli_usage_error(usage, "--format %s: csv or jsonl",
 				       format);
-	if (package && (output || (format && strcmp(format, "csv"))))
+	if (opt->package && (opt->output || (format && strcmp(format, "csv"))))
 		return cli_usage_error(usage, "--package writes CSV files into "
 				       "DIR; -o and --format do not apply");
-	if (pending && (raw || resolutions || rounds || memos || audit))
+	if (opt->pending && (opt->raw || opt->resolutions || opt->rounds ||
+			     opt->memos || opt->audit))
 		return cli_usage_error(usage, "--include-pending is for the "
 				       "agreed labels");
-	if (raw)
-		what = WHAT_RAW;
-	else if (resolutions)
-		what = WHAT_RESOLUTIONS;
-	else if (rounds)
-		what = WHAT_ROUNDS;
-	else if (memos)
-		what = WHAT_MEMOS;
-	else if (audit)
-		what = WHAT_AUDIT;
-	o.format = format && !strcmp(format, "jsonl") ? EXPORT_JSONL :
-		   EXPORT_CSV;
-	o.flags = (pending ? EXPORT_PENDING : 0) |
-		  (noguard ? EXPORT_NO_GUARD : 0);
-	o.round = round;
-	o.stop = &stop_requested;
+	*what = opt->raw ? WHAT_RAW : opt->resolutions ? WHAT_RESOLUTIONS :
+		opt->rounds ? WHAT_ROUNDS : opt->memos ? WHAT_MEMOS :
+		opt->audit ? WHAT_AUDIT : WHAT_AGREED;
+	o->format = format && !strcmp(format, "jsonl") ? EXPORT_JSONL :
+		    EXPORT_CSV;
+	o->flags = (opt->pending ? EXPORT_PENDING : 0) |
+		   (opt->noguard ? EXPORT_NO_GUARD : 0);
+	o->round = opt->round;
+	o->stop = &stop_requested;
+	return 0;
+}
 
+/* --package DIR: the replication package.  Returns the exit code. */
+static int export_package(struct cli *c, const struct codebook *cb,
+			  const char *dir, const struct export_opts *o,
+			  mode_t mode)
+{
+	struct package_opts po = PACKAGE_OPTS_INIT;
+
+	po.flags = o->flags;
+	po.round = o->round;
+	po.mode = mode;
+	po.stop = &stop_requested;
+	if (package_write(&c->st, &c->actor, cb, dir, &po, &c->err) < 0)
+		return cli_fail(c);
+	printf("%s: replication package of %d files; check it with "
+	       "`cd %s && sha256sum -c MANIFEST`\n", dir, po.nr_files, dir);
+	return 0;
+}
+
+/* The export to a terminal: collected, then shown with no escape
+ * sequence from an issue title (text is exported as stored).  Returns
+ * the exit code. */
+static int export_to_terminal(struct cli *c, enum what what,
+			      const struct codebook *cb,
+			      struct export_opts *o)
+{
+	char *shown = NULL;
+	size_t shown_len = 0;
+	FILE *out = open_memstream(&shown, &shown_len);
+	int rc;
+
+	if (!out) {
+		err_set(&c->err, ERR_IO, "cannot buffer the export");
+		return cli_fail(c);
+	}
+	rc = run_export(c, what, cb, o, out);
+	fclose(out);
+	if (rc == 0 && shown)
+		cli_print_safe(stdout, shown);
+	free(shown);
+	return rc < 0 ? cli_fail(c) : 0;
+}
+
+/* The export into the file `output`, written atomically with `mode`:
+ * an export that fails or is stopped leaves the old file, or none.
+ * Returns the exit code. */
+static int export_to_file(struct cli *c, enum what what,
+			  const struct codebook *cb, struct export_opts *o,
+			  const char *output, mode_t mode)
+{
+	struct atomic_file af = ATOMIC_FILE_INIT;
+
+	if (refuse_study(c, output, &c->err) < 0 ||
+	    atomic_open_mode(&af, output, mode, &c->err) < 0)
+		return cli_fail(c);
+	if (run_export(c, what, cb, o, af.f) < 0) {
+		atomic_abort(&af);
+		err_prefix(&c->err, "%s not written", output);
+		return cli_fail(c);
+	}
+	if (atomic_commit(&af, &c->err) < 0) {
+		atomic_abort(&af);
+		return cli_fail(c);
+	}
+	printf("%s: %zu row%s\n", output, o->rows, o->rows == 1 ? "" : "s");
+	return 0;
+}
+
+CMD(export)
+{
+	struct export_cmd_opts opt;
+	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
+	struct export_opts o = EXPORT_OPTS_INIT;
+	struct codebook cb = CODEBOOK_INIT;
+	enum what what = WHAT_AGREED;
+	mode_t mode;
+	int npos, rc, ret;
+
+	memset(&opt, 0, sizeof(opt));
+	rc = opt_parse(&export_command, argc, argv, &opt, pos, &npos);
+	free(pos);
+	if (rc)
+		return opt_parse_exit(rc);
+	if (npos)
+		return cli_usage_error(opt_usage(&export_command),
+				       "unexpected argument");
+	if ((ret = export_check(&opt, &mode, &what, &o)))
+		return ret;
 	if ((ret = cli_open(c, CLI_MEMBER)) || (ret = cli_codebook(c, &cb)))
 		goto out;
 	catch_signals();
-	if (package) {
-		struct package_opts po = PACKAGE_OPTS_INIT;
-
-		po.flags = o.flags;
-		po.round = round;
-		po.mode = mode;
-		po.stop = &stop_requested;
-		if (package_write(&c->st, &c->actor, &cb, package, &po,
-				  &c->err) < 0) {
-			ret = cli_fail(c);
-			goto out;
-		}
-		printf("%s: replication package of %d files; check it with "
-		       "`cd %s && sha256sum -c MANIFEST`\n", package,
-		       po.nr_files, package);
-		goto out;
-	}
-	if (to_stdout(output) && isatty(STDOUT_FILENO)) {
-		/* text is exported as stored, but a terminal gets no escape
-		 * sequence from an issue title: collect, then show it safe */
-		out = open_memstream(&shown, &shown_len);
-		tty = out != NULL;
-		if (!out) {
-			err_set(&c->err, ERR_IO, "cannot buffer the export");
-			ret = cli_fail(c);
-			goto out;
-		}
-	} else if (to_stdout(output)) {
+	if (opt.package) {
+		ret = export_package(c, &cb, opt.package, &o, mode);
+	} else if (to_stdout(opt.output) && isatty(STDOUT_FILENO)) {
+		ret = export_to_terminal(c, what, &cb, &o);
+	} else if (to_stdout(opt.output)) {
 		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+		ret = run_export(c, what, &cb, &o, stdout) < 0 ? cli_fail(c) : 0;
 	} else {
-		if (refuse_study(c, output, &c->err) < 0 ||
-		    atomic_open_mode(&af, output, mode, &c->err) < 0) {
-			ret = cli_fail(c);
-			goto out;
-		}
-		out = af.f;
-	}
-	rc = run_export(c, what, &cb, &o, out);
-	if (tty) {
-		fclose(out);
-		tty = 0;
-		if (rc == 0 && shown)
-			cli_print_safe(stdout, shown);
-	}
-	if (rc < 0) {
-		if (!to_stdout(output)) {
-			atomic_abort(&af);
-			err_prefix(&c->err, "%s not written", output);
-		}
-		ret = cli_fail(c);
-		goto out;
-	}
-	if (!to_stdout(output)) {
-		if (atomic_commit(&af, &c->err) < 0) {
-			ret = cli_fail(c);
-			goto out;
-		}
-		printf("%s: %zu row%s\n", output, o.rows,
-		       o.rows == 1 ? "" : "s");
+		ret = export_to_file(c, what, &cb, &o, opt.output, mode);
 	}
 out:
-	if (tty)
-		fclose(out);
-	free(shown);
-	atomic_abort(&af);
 	codebook_release(&cb);
 	return ret;
 }
@@ -459,144 +460,178 @@ const struct command report_command = {
 	NULL
 };
 
-CMD(report)
+/* --figures and --figure-format, checked against the rest: `fo` filled.
+ * Returns 0, or the exit code of a usage error. */
+static int report_check_figures(const struct report_opts *opt,
+				struct figures_opts *fo)
 {
 	const char *usage = opt_usage(&report_command);
+	const char *ff = opt->figure_format;
+
+	if (opt->figures && (opt->format || opt->output))
+		return cli_usage_error(usage, "--figures draws the figures; "
+				       "--format and -o are for the tables");
+	if (ff && !opt->figures)
+		return cli_usage_error(usage, "--figure-format goes with "
+				       "--figures DIR");
+	if (opt->figures && !*opt->figures)
+		return cli_usage_error(usage, "--figures needs a directory");
+	if (!ff || !strcmp(ff, "pdf"))
+		fo->format = FIGURE_PDF;
+	else if (!strcmp(ff, "svg"))
+		fo->format = FIGURE_SVG;
+	else if (!strcmp(ff, "png"))
+		fo->format = FIGURE_PNG;
+	else
+		return cli_usage_error(usage, "--figure-format %s: pdf, svg or "
+				       "png", ff);
+	return 0;
+}
+
+/* --small LINES and --hard DAYS,COMMENTS into `o`.  Returns 0, or the
+ * exit code of a usage error. */
+static int report_check_thresholds(const struct report_opts *opt,
+				   struct summary_opts *o)
+{
+	const char *usage = opt_usage(&report_command);
+	const char *small = opt->small, *hard = opt->hard;
+	char *end;
+
+	if (small) {
+		errno = 0;
+		o->small = strtol(small, &end, 10);
+		if (errno || end == small || *end || o->small < 0)
+			return cli_usage_error(usage, "--small %s: a number of "
+					       "lines, 0 or more", small);
+	}
+	if (hard) {
+		errno = 0;
+		o->hard_days = strtod(hard, &end);
+		if (errno || end == hard || *end != ',' || o->hard_days < 0 ||
+		    o->hard_days != o->hard_days)
+			return cli_usage_error(usage, "--hard %s: DAYS,COMMENTS, "
+					       "for example 30,10", hard);
+		small = end + 1;
+		o->hard_comments = strtol(small, &end, 10);
+		if (errno || end == small || *end || o->hard_comments < 0)
+			return cli_usage_error(usage, "--hard %s: DAYS,COMMENTS, "
+					       "for example 30,10", hard);
+	}
+	return 0;
+}
+
+/* The report's options, checked: `o` and `fo` filled, --cross split
+ * into *cross_copy (the caller frees it).  Returns 0, or the exit code
+ * of a usage error. */
+static int report_check(const struct report_opts *opt, mode_t *mode,
+			struct summary_opts *o, struct figures_opts *fo,
+			char **cross_copy)
+{
+	const char *usage = opt_usage(&report_command);
+	const char *format = opt->format, *cross = opt->cross;
+	int ret;
+
+	if (cli_mode(opt->mode, mode, usage))
+		return 2;
+	if (opt->mode && to_stdout(opt->output) && !opt->figures)
+		return cli_usage_error(usage, "--mode is for the file -o "
+				       "writes, or the --figures files");
+	if ((ret = report_check_figures(opt, fo)))
+		return ret;
+	if (!format || !strcmp(format, "text"))
+		o->format = SUMMARY_TEXT;
+	else if (!strcmp(format, "markdown") || !strcmp(format, "md"))
+		o->format = SUMMARY_MARKDOWN;
+	else if (!strcmp(format, "latex") || !strcmp(format, "tex"))
+		o->format = SUMMARY_LATEX;
+	else if (!strcmp(format, "json"))
+		o->format = SUMMARY_JSON;
+	else
+		return cli_usage_error(usage, "--format %s: text, markdown, "
+				       "latex or json", format);
+	o->round = opt->round;
+	o->by = opt->by;
+	o->effort_by = opt->effort_by;
+	o->include_pending = opt->pending > 0;
+	if ((ret = report_check_thresholds(opt, o)))
+		return ret;
+	if (cross) {
+		char *comma;
+
+		*cross_copy = xstrdup(cross);
+		comma = strchr(*cross_copy, ',');
+		if (!comma || !comma[1] || comma == *cross_copy ||
+		    strchr(comma + 1, ','))
+			return cli_usage_error(usage, "--cross %s: two "
+					       "dimensions, DIM1,DIM2", cross);
+		*comma = '\0';
+		o->cross[0] = *cross_copy;
+		o->cross[1] = comma + 1;
+	}
+	o->unicode = to_stdout(opt->output) && utf8_terminal();
+	return 0;
+}
+
+/* The report's text to standard output, or into `output` written
+ * atomically with `mode`.  Returns the exit code. */
+static int report_put(struct cli *c, const struct buf *text,
+		      const char *output, mode_t mode)
+{
+	struct atomic_file af = ATOMIC_FILE_INIT;
+	int ret = 0;
+
+	if (to_stdout(output)) {
+		fwrite(text->ptr, 1, text->len, stdout);
+		if (fflush(stdout) != 0) {
+			err_set(&c->err, ERR_IO, "writing the report failed");
+			return cli_fail(c);
+		}
+		return 0;
+	}
+	if (refuse_study(c, output, &c->err) < 0 ||
+	    atomic_open_mode(&af, output, mode, &c->err) < 0)
+		return cli_fail(c);
+	fwrite(text->ptr, 1, text->len, af.f);
+	if (atomic_commit(&af, &c->err) < 0)
+		ret = cli_fail(c);
+	atomic_abort(&af);
+	return ret;
+}
+
+CMD(report)
+{
 	struct report_opts opt;
-	const char *format, *round, *cross, *output, *by, *effort_by;
-	const char *small, *hard, *mode_arg, *figures, *figure_format;
-	mode_t mode;
-	int pending;
 	const char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
 	struct summary_opts o = SUMMARY_OPTS_INIT;
 	struct figures_opts fo = FIGURES_OPTS_INIT;
-	struct atomic_file af = ATOMIC_FILE_INIT;
 	struct codebook cb = CODEBOOK_INIT;
 	struct buf text = BUF_INIT;
-	char *cross_copy = NULL, *end;
-	int npos, rc, ret = 0;
+	char *cross_copy = NULL;
+	mode_t mode;
+	int npos, rc, ret;
 
 	memset(&opt, 0, sizeof(opt));
 	rc = opt_parse(&report_command, argc, argv, &opt, pos, &npos);
 	free(pos);
 	if (rc)
 		return opt_parse_exit(rc);
-	format = opt.format;
-	round = opt.round;
-	cross = opt.cross;
-	output = opt.output;
-	by = opt.by;
-	effort_by = opt.effort_by;
-	small = opt.small;
-	hard = opt.hard;
-	mode_arg = opt.mode;
-	figures = opt.figures;
-	figure_format = opt.figure_format;
-	pending = opt.pending;
 	if (npos)
-		return cli_usage_error(usage, "unexpected argument");
-	if (cli_mode(mode_arg, &mode, usage))
-		return 2;
-	if (mode_arg && to_stdout(output) && !figures)
-		return cli_usage_error(usage, "--mode is for the file -o "
-				       "writes, or the --figures files");
-	if (figures && (format || output))
-		return cli_usage_error(usage, "--figures draws the figures; "
-				       "--format and -o are for the tables");
-	if (figure_format && !figures)
-		return cli_usage_error(usage, "--figure-format goes with "
-				       "--figures DIR");
-	if (figures && !*figures)
-		return cli_usage_error(usage, "--figures needs a directory");
-	if (!figure_format || !strcmp(figure_format, "pdf"))
-		fo.format = FIGURE_PDF;
-	else if (!strcmp(figure_format, "svg"))
-		fo.format = FIGURE_SVG;
-	else if (!strcmp(figure_format, "png"))
-		fo.format = FIGURE_PNG;
-	else
-		return cli_usage_error(usage, "--figure-format %s: pdf, svg or "
-				       "png", figure_format);
-	if (!format || !strcmp(format, "text"))
-		o.format = SUMMARY_TEXT;
-	else if (!strcmp(format, "markdown") || !strcmp(format, "md"))
-		o.format = SUMMARY_MARKDOWN;
-	else if (!strcmp(format, "latex") || !strcmp(format, "tex"))
-		o.format = SUMMARY_LATEX;
-	else if (!strcmp(format, "json"))
-		o.format = SUMMARY_JSON;
-	else
-		return cli_usage_error(usage, "--format %s: text, markdown, "
-				       "latex or json", format);
-	o.round = round;
-	o.by = by;
-	o.effort_by = effort_by;
-	o.include_pending = pending > 0;
-	if (small) {
-		errno = 0;
-		o.small = strtol(small, &end, 10);
-		if (errno || end == small || *end || o.small < 0)
-			return cli_usage_error(usage, "--small %s: a number of "
-					       "lines, 0 or more", small);
-	}
-	if (hard) {
-		errno = 0;
-		o.hard_days = strtod(hard, &end);
-		if (errno || end == hard || *end != ',' || o.hard_days < 0 ||
-		    o.hard_days != o.hard_days)
-			return cli_usage_error(usage, "--hard %s: DAYS,COMMENTS, "
-					       "for example 30,10", hard);
-		small = end + 1;
-		o.hard_comments = strtol(small, &end, 10);
-		if (errno || end == small || *end || o.hard_comments < 0)
-			return cli_usage_error(usage, "--hard %s: DAYS,COMMENTS, "
-					       "for example 30,10", hard);
-	}
-	if (cross) {
-		char *comma;
-
-		cross_copy = xstrdup(cross);
-		comma = strchr(cross_copy, ',');
-		if (!comma || !comma[1] || comma == cross_copy ||
-		    strchr(comma + 1, ',')) {
-			free(cross_copy);
-			return cli_usage_error(usage, "--cross %s: two "
-					       "dimensions, DIM1,DIM2", cross);
-		}
-		*comma = '\0';
-		o.cross[0] = cross_copy;
-		o.cross[1] = comma + 1;
-	}
-	o.unicode = to_stdout(output) && utf8_terminal();
+		return cli_usage_error(opt_usage(&report_command),
+				       "unexpected argument");
+	if ((ret = report_check(&opt, &mode, &o, &fo, &cross_copy)))
+		goto out;
 	if ((ret = cli_open(c, CLI_MEMBER)) || (ret = cli_codebook(c, &cb)))
 		goto out;
-	if (figures) {
+	if (opt.figures) {
 		fo.report = o;
-		ret = write_figures(c, &cb, figures, &fo, mode);
-		goto out;
-	}
-	if (summary_write(&c->st, &c->actor, &cb, &o, &text, &c->err) < 0) {
+		ret = write_figures(c, &cb, opt.figures, &fo, mode);
+	} else if (summary_write(&c->st, &c->actor, &cb, &o, &text,
+				 &c->err) < 0) {
 		ret = cli_fail(c);
-		goto out;
+	} else {
+		ret = report_put(c, &text, opt.output, mode);
 	}
-	if (to_stdout(output)) {
-		fwrite(text.ptr, 1, text.len, stdout);
-		if (fflush(stdout) != 0) {
-			err_set(&c->err, ERR_IO, "writing the report failed");
-			ret = cli_fail(c);
-		}
-		goto out;
-	}
-	if (refuse_study(c, output, &c->err) < 0 ||
-	    atomic_open_mode(&af, output, mode, &c->err) < 0) {
-		ret = cli_fail(c);
-		goto out;
-	}
-	fwrite(text.ptr, 1, text.len, af.f);
-	if (atomic_commit(&af, &c->err) < 0)
-		ret = cli_fail(c);
 out:
-	atomic_abort(&af);
 	codebook_release(&cb);
 	buf_release(&text);
 	free(cross_copy);
