@@ -14,10 +14,74 @@
 #include "core/study/recode.h"
 #include "core/study/study.h"
 
+/* What a codebook update did, said on stdout: the new version, the
+ * labels its maps moved and its splits sent back to recode.  Returns 0,
+ * or the exit code when the new codebook cannot be read. */
+static int update_said(struct cli *c, const char *path, size_t nr_maps,
+		       size_t nr_splits, const struct update_stats *stats)
+{
+	struct codebook nc = CODEBOOK_INIT;
+
+	if (stats->unchanged && !nr_maps) {
+		printf("%s: the same as the current codebook; nothing to "
+		       "load\n", path);
+		return 0;
+	}
+	if (stats->unchanged) {
+		printf("%s: the same as the current codebook: %d label%s and "
+		       "%d resolution%s moved by %zu map%s\n", path,
+		       stats->moved, stats->moved == 1 ? "" : "s",
+		       stats->resolutions, stats->resolutions == 1 ? "" : "s",
+		       nr_maps, nr_maps == 1 ? "" : "s");
+		return 0;
+	}
+	if (study_codebook(&c->st, &nc, NULL, &c->err) < 0) {
+		codebook_release(&nc);
+		return cli_fail(c);
+	}
+	printf("codebook %s ", nc.name);
+	cli_print_safe(stdout, nc.version);
+	printf(" is now current");
+	if (nr_maps)
+		printf(": %d label%s and %d resolution%s moved by %zu map%s",
+		       stats->moved, stats->moved == 1 ? "" : "s",
+		       stats->resolutions, stats->resolutions == 1 ? "" : "s",
+		       nr_maps, nr_maps == 1 ? "" : "s");
+	if (nr_splits)
+		printf("%s %d label%s back in their coders' queues to recode "
+		       "(%zu split%s), %d resolution%s taken back",
+		       nr_maps ? ";" : ":", stats->recodes,
+		       stats->recodes == 1 ? "" : "s", nr_splits,
+		       nr_splits == 1 ? "" : "s", stats->reopened,
+		       stats->reopened == 1 ? "" : "s");
+	printf("\n");
+	codebook_release(&nc);
+	return 0;
+}
+
+/* Labels left on codes the current codebook lacks: they would drop out
+ * of agreement as if nobody coded them.  Says how to move them; returns
+ * 1 when there are any, else 0. */
+static int update_orphans(const char *path, const struct update_stats *st)
+{
+	if (!st->orphans)
+		return 0;
+	fprintf(stderr, "bugcoder: labels use codes the current codebook "
+		"lacks: ");
+	cli_print_safe(stderr, st->orphans);
+	fprintf(stderr, "; move them with `bugcoder codebook update ");
+	cli_print_safe(stderr, path);
+	fprintf(stderr, " --map ");
+	cli_print_safe(stderr, st->first_orphan);
+	fprintf(stderr, "=NEW`%s\n", st->nr_orphans > 1 ?
+		" (one --map for each)" : "");
+	return 1;
+}
+
 int cli_codebook_update(struct cli *c, const char *path, const char **maps,
 			size_t nr_maps, const char **splits, size_t nr_splits)
 {
-	struct codebook old = CODEBOOK_INIT, nc = CODEBOOK_INIT;
+	struct codebook old = CODEBOOK_INIT;
 	struct code_map *m = xcalloc(nr_maps + 1, sizeof(*m));
 	char **copies = xcalloc(nr_maps + 1, sizeof(*copies));
 	struct code_split *sp = xcalloc(nr_splits + 1, sizeof(*sp));
@@ -36,70 +100,24 @@ int cli_codebook_update(struct cli *c, const char *path, const char **maps,
 	}
 	for (i = 0; i < nr_maps; i++)
 		if (code_map_parse(maps[i], &old, &m[i], &copies[i],
-				   &c->err) < 0) {
-			ret = c->err.code == ERR_USAGE ? 2 : 1;
-			cli_fail(c);
-			goto out;
-		}
+				   &c->err) < 0)
+			goto usage;
 	for (i = 0; i < nr_splits; i++)
 		if (code_split_parse(splits[i], &old, &sp[i], &scopies[i],
-				     &c->err) < 0) {
-			ret = c->err.code == ERR_USAGE ? 2 : 1;
-			cli_fail(c);
-			goto out;
-		}
+				     &c->err) < 0)
+			goto usage;
 	if (codebook_update_split(&c->st, &c->actor, path, m, nr_maps, sp,
 				  nr_splits, &stats, &c->err) < 0) {
 		ret = cli_fail(c);
 		goto out;
 	}
-	if (stats.unchanged && !nr_maps) {
-		printf("%s: the same as the current codebook; nothing to "
-		       "load\n", path);
-		goto orphans;
-	}
-	if (stats.unchanged) {
-		printf("%s: the same as the current codebook: %d label%s and "
-		       "%d resolution%s moved by %zu map%s\n", path,
-		       stats.moved, stats.moved == 1 ? "" : "s",
-		       stats.resolutions, stats.resolutions == 1 ? "" : "s",
-		       nr_maps, nr_maps == 1 ? "" : "s");
-		goto orphans;
-	}
-	if (study_codebook(&c->st, &nc, NULL, &c->err) < 0) {
-		ret = cli_fail(c);
+	if ((ret = update_said(c, path, nr_maps, nr_splits, &stats)))
 		goto out;
-	}
-	printf("codebook %s ", nc.name);
-	cli_print_safe(stdout, nc.version);
-	printf(" is now current");
-	if (nr_maps)
-		printf(": %d label%s and %d resolution%s moved by %zu map%s",
-		       stats.moved, stats.moved == 1 ? "" : "s",
-		       stats.resolutions, stats.resolutions == 1 ? "" : "s",
-		       nr_maps, nr_maps == 1 ? "" : "s");
-	if (nr_splits)
-		printf("%s %d label%s back in their coders' queues to recode "
-		       "(%zu split%s), %d resolution%s taken back",
-		       nr_maps ? ";" : ":", stats.recodes,
-		       stats.recodes == 1 ? "" : "s", nr_splits,
-		       nr_splits == 1 ? "" : "s", stats.reopened,
-		       stats.reopened == 1 ? "" : "s");
-	printf("\n");
-orphans:
-	if (stats.orphans) {
-		/* they would drop out of agreement as if nobody coded them */
-		fprintf(stderr, "bugcoder: labels use codes the current "
-			"codebook lacks: ");
-		cli_print_safe(stderr, stats.orphans);
-		fprintf(stderr, "; move them with `bugcoder codebook update ");
-		cli_print_safe(stderr, path);
-		fprintf(stderr, " --map ");
-		cli_print_safe(stderr, stats.first_orphan);
-		fprintf(stderr, "=NEW`%s\n", stats.nr_orphans > 1 ?
-			" (one --map for each)" : "");
-		ret = 1;
-	}
+	ret = update_orphans(path, &stats);
+	goto out;
+usage:
+	ret = c->err.code == ERR_USAGE ? 2 : 1;
+	cli_fail(c);
 out:
 	free(stats.orphans);
 	free(stats.first_orphan);
@@ -114,7 +132,6 @@ out:
 	free(scopies);
 	free(sp);
 	codebook_release(&old);
-	codebook_release(&nc);
 	return ret;
 }
 

@@ -296,6 +296,28 @@ out:
 	return ret;
 }
 
+/* machine-code's options, checked: --limit and --timeout read.  Returns
+ * 0, or the exit code. */
+static int machine_code_check(struct cli *c,
+			      const struct machine_code_opts *o, int npos,
+			      long *limit, long *timeout)
+{
+	const char *usage = opt_usage(&machine_code_command);
+
+	if (npos != 1 || !o->command || !*o->command)
+		return cli_usage_error(usage, "machine-code needs NAME and "
+				       "--command CMD");
+	if (o->limit && parse_count(o->limit, 1000000000L, limit) < 0)
+		return cli_usage_error(usage, "--limit %s: not a positive "
+				       "number", o->limit);
+	if (o->timeout && parse_count(o->timeout, 86400L, timeout) < 0)
+		return cli_usage_error(usage, "--timeout %s: not a number of "
+				       "seconds (1 to 86400)", o->timeout);
+	if (limit_text("--note", o->note, &c->err) < 0)
+		return cli_fail(c);
+	return 0;
+}
+
 CMD(machine_code)
 {
 	const char *usage = opt_usage(&machine_code_command);
@@ -317,25 +339,8 @@ CMD(machine_code)
 		free(pos);
 		return opt_parse_exit(rc);
 	}
-	if (npos != 1 || !o.command || !*o.command) {
-		ret = cli_usage_error(usage, "machine-code needs NAME and "
-				      "--command CMD");
+	if ((ret = machine_code_check(c, &o, npos, &limit, &timeout)))
 		goto out;
-	}
-	if (o.limit && parse_count(o.limit, 1000000000L, &limit) < 0) {
-		ret = cli_usage_error(usage, "--limit %s: not a positive "
-				      "number", o.limit);
-		goto out;
-	}
-	if (o.timeout && parse_count(o.timeout, 86400L, &timeout) < 0) {
-		ret = cli_usage_error(usage, "--timeout %s: not a number of "
-				      "seconds (1 to 86400)", o.timeout);
-		goto out;
-	}
-	if (limit_text("--note", o.note, &c->err) < 0) {
-		ret = cli_fail(c);
-		goto out;
-	}
 	if ((ret = cli_open(c, CLI_MEMBER)))
 		goto out;
 	if (actor_require(&c->actor, ROLES(ROLE_OWNER), "machine-code",

@@ -488,6 +488,44 @@ const struct command import_command = {
 	NULL
 };
 
+/* What went in from each of the `n` files, and how many items are left
+ * to fetch. */
+static void import_said(const char **files, int n,
+			const struct import_stats *stats)
+{
+	struct buf report = BUF_INIT;
+	int i, missing = 0;
+
+	for (i = 0; i < n; i++) {
+		const struct import_stats *st = &stats[i];
+
+		buf_addf(&report, "%s: %d added, %d updated", files[i],
+			 st->added, st->updated);
+		if (st->skipped)
+			buf_addf(&report, ", %d pull requests skipped",
+				 st->skipped);
+		if (st->missing || st->kept) {
+			buf_addf(&report, " (%d to fetch", st->missing);
+			if (st->kept)
+				buf_addf(&report, "; %d already in the study "
+					 "with their content, left as they "
+					 "are", st->kept);
+			buf_addstr(&report, ")\n");
+			missing += st->missing;
+		} else {
+			buf_addf(&report, " (%d %s, %d %s)\n", st->comments,
+				 text_plural(st->comments, "comment",
+					     "comments"), st->fixes,
+				 text_plural(st->fixes, "fix", "fixes"));
+		}
+	}
+	fputs(report.ptr, stdout);
+	if (missing)
+		printf("%d item%s to fetch: bugcoder fetch --missing\n",
+		       missing, missing == 1 ? "" : "s");
+	buf_release(&report);
+}
+
 CMD(import)
 {
 	const char *usage = opt_usage(&import_command);
@@ -497,9 +535,7 @@ CMD(import)
 	size_t nr_columns;
 	struct import_opts io;
 	struct import_stats *stats = NULL;
-	int missing = 0;
-	struct buf report = BUF_INIT;
-	int npos, rc, i, ret = 0;
+	int npos, rc, ret = 0;
 
 	rc = opt_parse(&import_command, argc, argv, &o, pos, &npos);
 	columns = o.column.v;
@@ -536,35 +572,8 @@ CMD(import)
 					    "all", npos);
 		goto out;
 	}
-	for (i = 0; i < npos; i++) {
-		const struct import_stats *st = &stats[i];
-
-		buf_addf(&report, "%s: %d added, %d updated", pos[i],
-			 st->added, st->updated);
-		if (st->skipped)
-			buf_addf(&report, ", %d pull requests skipped",
-				 st->skipped);
-		if (st->missing || st->kept) {
-			buf_addf(&report, " (%d to fetch", st->missing);
-			if (st->kept)
-				buf_addf(&report, "; %d already in the study "
-					 "with their content, left as they "
-					 "are", st->kept);
-			buf_addstr(&report, ")\n");
-			missing += st->missing;
-		} else {
-			buf_addf(&report, " (%d %s, %d %s)\n", st->comments,
-				 text_plural(st->comments, "comment",
-					     "comments"), st->fixes,
-				 text_plural(st->fixes, "fix", "fixes"));
-		}
-	}
-	fputs(report.ptr, stdout);
-	if (missing)
-		printf("%d item%s to fetch: bugcoder fetch --missing\n",
-		       missing, missing == 1 ? "" : "s");
+	import_said(pos, npos, stats);
 out:
-	buf_release(&report);
 	free(stats);
 	free(pos);
 	free(columns);

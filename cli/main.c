@@ -146,12 +146,132 @@ static int finish_output(int ret)
 	return ret;
 }
 
+/* Which study: --study, else $BUGCODER_STUDY, else bugcoder.db here; a
+ * study named (not a path) is found in the server's STUDYDIR.  Returns
+ * 0, or -1 with c->err filled. */
+static int choose_study(struct cli *c)
+{
+	const char *env;
+
+	if (!c->study_path) {
+		env = getenv("BUGCODER_STUDY");
+		if (env && *env)
+			c->study_path = env;
+	}
+	if (!c->study_path) {
+		c->study_path = "bugcoder.db";
+		return 0;
+	}
+	if (priv_study_path(c->study_path, &c->study_owned,
+			    &c->study_privileged, &c->err) < 0)
+		return -1;
+	c->study_path = c->study_owned;
+	return 0;
+}
+
+/*
+ * The group's one narrow step: a study in the server's STUDYDIR is
+ * opened now, with its -wal and -shm, and then the group is given up for
+ * good, before any configuration, terminfo, input file or item text is
+ * read.  `init` there creates its study first and gives the group up
+ * once it has (see cmd_init); a study opened by path never needed the
+ * group.  Returns 0 or the exit code.
+ */
+static int narrow_step(struct cli *c, int argc, char **argv)
+{
+	if (c->study_privileged && argc > 0 && !strcmp(argv[0], "init") &&
+	    !has_help(argc, argv))
+		return 0;
+	if (c->study_privileged && wants_study(argc, argv))
+		cli_preopen(c);
+	return cli_drop_privilege(c);
+}
+
+/* Plain `bugcoder`: the screen that fits the member. */
+static int run_default(struct cli *c)
+{
+	static char *code_argv[] = { "code", NULL };
+	static char *adj_argv[] = { "adjudicate", NULL };
+	int ret;
+
+	if ((ret = cli_open(c, CLI_MEMBER)))
+		return ret;
+	if (c->actor.role == ROLE_ADJUDICATOR)
+		return cmd_adjudicate(c, 1, adj_argv);
+	if (c->actor.role == ROLE_ANNOTATOR)
+		return cmd_code(c, 1, code_argv);
+	usage(stdout);
+	return 0;
+}
+
+/* A global option misspelt (--stdy), or a command's option before its
+ * command.  Returns 2. */
+static int unknown_option(const char *arg)
+{
+	static const char *const globals[] = { "--version" };
+	size_t len = strcspn(arg, "=");
+	const char *near = cli_near_option(arg, len, globals, 1);
+
+	fprintf(stderr, "bugcoder: %.*s: unknown option", (int)len, arg);
+	if (near)
+		fprintf(stderr, "; did you mean %s?", near);
+	fprintf(stderr, "\nusage: bugcoder [--study FILE] [--as USER] "
+		"COMMAND [ARGS] (bugcoder --help lists the commands)\n");
+	return 2;
+}
+
+/* The command called `name`, or NULL when there is none (then said,
+ * with the nearest name and the usage). */
+static const struct command *find_command(const char *name)
+{
+	const char **names;
+	const char *near;
+	size_t i;
+
+	for (i = 0; i < nr_commands; i++)
+		if (!strcmp(name, commands[i]->name))
+			return commands[i];
+	names = xcalloc(nr_commands, sizeof(*names));
+	for (i = 0; i < nr_commands; i++)
+		names[i] = commands[i]->name;
+	near = suggest_closest(name, names, nr_commands);
+	free(names);
+	fprintf(stderr, "bugcoder: %s: unknown command", name);
+	if (near)
+		fprintf(stderr, "; did you mean `bugcoder %s`?", near);
+	fprintf(stderr, "\n");
+	usage(stderr);
+	return NULL;
+}
+
+/* What argv[0] asks for, once the study is chosen and the privilege
+ * given up.  Returns the exit code. */
+static int dispatch(struct cli *c, int argc, char **argv)
+{
+	const struct command *cmd;
+
+	if (argc == 0)
+		return run_default(c);
+	if (!strcmp(argv[0], "--version") || !strcmp(argv[0], "version")) {
+		printf("%s\n", bugcoder_version_line());
+		return 0;
+	}
+	if (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h") ||
+	    !strcmp(argv[0], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (argv[0][0] == '-' && argv[0][1])
+		return unknown_option(argv[0]);
+	if (!(cmd = find_command(argv[0])))
+		return 2;
+	return cmd->fn(c, argc, argv);
+}
+
 static int run(int argc, char **argv)
 {
 	struct cli c = { 0 };
-	const char *env;
-	int ret = 2;
-	size_t i;
+	int ret;
 
 	/* first of all: lower the group privilege of a server install */
 	if (priv_init(&c.err) < 0)
@@ -173,101 +293,10 @@ static int run(int argc, char **argv)
 		return 2;
 	/* issue URLs name github.com, or the GitHub $GITHUB_API_URL is */
 	item_set_api_host(getenv("GITHUB_API_URL"));
-	if (!c.study_path) {
-		env = getenv("BUGCODER_STUDY");
-		if (env && *env)
-			c.study_path = env;
-	}
-	if (c.study_path) {
-		if (priv_study_path(c.study_path, &c.study_owned,
-				    &c.study_privileged, &c.err) < 0)
-			return cli_fail(&c);
-		c.study_path = c.study_owned;
-	} else {
-		c.study_path = "bugcoder.db";
-	}
-	/*
-	 * The group's one narrow step: a study in the server's STUDYDIR is
-	 * opened now, with its -wal and -shm, and then the group is given
-	 * up for good, before any configuration, terminfo, input file or
-	 * item text is read.  `init` there creates its study first (see
-	 * cmd_init); a study opened by path never needed the group.
-	 */
-	if (c.study_privileged && argc > 0 && !strcmp(argv[0], "init") &&
-	    !has_help(argc, argv)) {
-		/* cmd_init gives the group up once it has created the
-		 * study */
-	} else {
-		if (c.study_privileged && wants_study(argc, argv))
-			cli_preopen(&c);
-		if ((ret = cli_drop_privilege(&c)))
-			goto out;
-	}
-	if (argc == 0) {
-		/* plain `bugcoder`: the screen that fits the member */
-		static char *code_argv[] = { "code", NULL };
-		static char *adj_argv[] = { "adjudicate", NULL };
-
-		if ((ret = cli_open(&c, CLI_MEMBER)))
-			goto out;
-		if (c.actor.role == ROLE_ADJUDICATOR)
-			ret = cmd_adjudicate(&c, 1, adj_argv);
-		else if (c.actor.role == ROLE_ANNOTATOR)
-			ret = cmd_code(&c, 1, code_argv);
-		else {
-			usage(stdout);
-			ret = 0;
-		}
-		goto out;
-	}
-	if (!strcmp(argv[0], "--version") || !strcmp(argv[0], "version")) {
-		printf("%s\n", bugcoder_version_line());
-		ret = 0;
-		goto out;
-	}
-	if (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h") ||
-	    !strcmp(argv[0], "help")) {
-		usage(stdout);
-		ret = 0;
-		goto out;
-	}
-	if (argv[0][0] == '-' && argv[0][1]) {
-		/* a global option misspelt (--stdy), or a command's option
-		 * before its command */
-		static const char *const globals[] = { "--version" };
-		size_t len = strcspn(argv[0], "=");
-		const char *near = cli_near_option(argv[0], len, globals, 1);
-
-		fprintf(stderr, "bugcoder: %.*s: unknown option", (int)len,
-			argv[0]);
-		if (near)
-			fprintf(stderr, "; did you mean %s?", near);
-		fprintf(stderr, "\nusage: bugcoder [--study FILE] [--as USER] "
-			"COMMAND [ARGS] (bugcoder --help lists the commands)\n");
-		ret = 2;
-		goto out;
-	}
-	for (i = 0; i < nr_commands; i++)
-		if (!strcmp(argv[0], commands[i]->name))
-			break;
-	if (i == nr_commands) {
-		const char **names = xcalloc(nr_commands, sizeof(*names));
-		const char *near;
-
-		for (i = 0; i < nr_commands; i++)
-			names[i] = commands[i]->name;
-		near = suggest_closest(argv[0], names, nr_commands);
-		free(names);
-		fprintf(stderr, "bugcoder: %s: unknown command", argv[0]);
-		if (near)
-			fprintf(stderr, "; did you mean `bugcoder %s`?", near);
-		fprintf(stderr, "\n");
-		usage(stderr);
-		ret = 2;
-		goto out;
-	}
-	ret = commands[i]->fn(&c, argc, argv);
-out:
+	if (choose_study(&c) < 0)
+		return cli_fail(&c);
+	if (!(ret = narrow_step(&c, argc, argv)))
+		ret = dispatch(&c, argc, argv);
 	actor_release(&c.actor);
 	if (c.st_open)
 		store_close(&c.st);
