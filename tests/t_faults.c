@@ -31,7 +31,11 @@
 #include "core/study/agreement.h"
 #include "core/base/buf.h"
 #include "core/study/codebook.h"
+#include "core/study/evidence.h"
 #include "core/study/evolve.h"
+#include "core/study/import.h"
+#include "core/study/machine.h"
+#include "core/study/screening.h"
 #include "core/study/label.h"
 #include "core/study/label_batch.h"
 #include "core/study/labels_csv.h"
@@ -866,6 +870,216 @@ static void test_writers(void **state)
 	faultsim_write(f, "resolve, all or none", resolve_all_refused, -1);
 }
 
+/* ---- more writers: import, evidence, proposals, revert, machine
+ * answers, screening ---------------------------------------------------
+ * (A backup runs no statement of the study's: the interrupt never meets
+ * it.  tests/test_hardening.py kills one at ten points of its copy.) */
+
+/* one new item and one already there, in one file */
+static int import_items(struct fixture *f, struct store *st, struct err *e)
+{
+	static const char text[] =
+		"{\"repo\": \"o/r\", \"number\": 4, \"title\": \"a hang "
+		"in the backward pass\", \"body\": \"line one\\nline two\"}\n"
+		"{\"repo\": \"o/r\", \"number\": 1, \"title\": \"t, "
+		"retitled\"}\n";
+	struct import_stats stats;
+
+	memset(&stats, 0, sizeof(stats));
+	return import_text(st, &f->owner, text, strlen(text), "items.jsonl",
+			   &stats, e);
+}
+
+/* alice cites the first two lines of item 2's description for her
+ * symptom */
+static int cite_item2(struct fixture *f, struct store *st, struct err *e)
+{
+	struct evidence_cite c;
+
+	memset(&c, 0, sizeof(c));
+	c.pane = EVIDENCE_ISSUE;
+	c.from = 1;
+	c.to = 2;
+	return evidence_add(st, &f->alice, &f->cb, f->item[2], "symptom", &c,
+			    NULL, e);
+}
+
+static int uncite_item2(struct fixture *f, struct store *st, struct err *e)
+{
+	size_t removed = 0;
+
+	return evidence_remove_dim(st, &f->alice, f->item[2], "symptom",
+				   &removed, e);
+}
+
+static int propose_item2(struct fixture *f, struct store *st,
+			 struct err *e)
+{
+	return label_propose(st, &f->alice, &f->cb, f->item[2], "symptom",
+			     "oom_on_save", "Out of memory on save",
+			     "The process runs out of memory writing a "
+			     "checkpoint.", NULL, e);
+}
+
+/* the proposal the fixture's alice made (see test_more_writers), read
+ * before the writer runs: the faults are the writer's, not the test's */
+static long long proposal_id;
+
+static long long first_proposal(struct store *st)
+{
+	sqlite3_stmt *s = NULL;
+	long long id;
+
+	assert_int_equal(sqlite3_prepare_v2(st->db, "SELECT min(id) FROM "
+					    "proposals", -1, &s, NULL),
+			 SQLITE_OK);
+	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+	id = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return id;
+}
+
+static int accept_proposal(struct fixture *f, struct store *st,
+			   struct err *e)
+{
+	return proposal_accept(st, &f->owner, proposal_id, NULL, e);
+}
+
+static int map_proposal(struct fixture *f, struct store *st, struct err *e)
+{
+	return proposal_map(st, &f->owner, proposal_id, "crash", e);
+}
+
+/* an update and the revert to the version before it, in one
+ * transaction */
+static int update_and_revert(struct fixture *f, struct store *st,
+			     struct err *e)
+{
+	struct revert_stats rs;
+
+	memset(&rs, 0, sizeof(rs));
+	if (store_begin(st, e) < 0)
+		return -1;
+	if (update_codebook(f, st, e) < 0 ||
+	    codebook_revert(st, &f->owner, f->cb.version, NULL, 0, &rs,
+			    e) < 0) {
+		store_rollback(st);
+		return -1;
+	}
+	return store_commit(st, e);
+}
+
+/* the machine coder gpt as machine-code acts for it: the owner's
+ * account, acting for the machine (made before the writer runs) */
+static struct actor gpt = ACTOR_INIT;
+
+/* the machine coder gpt's answer on item 2, stored */
+static int machine_item2(struct fixture *f, struct store *st,
+			 struct err *e)
+{
+	static const char raw[] = "{\"labels\": {\"symptom\": \"crash\", "
+		"\"root_cause\": [\"api_misuse\"], \"fix_pattern\": "
+		"[\"conditional_logic\"], \"phase\": \"training\"}, "
+		"\"rationale\": \"NaN loss\"}";
+	struct machine_answer a = MACHINE_ANSWER_INIT;
+	struct machine_prov p;
+	int rc;
+
+	memset(&p, 0, sizeof(p));
+	p.command = "./coder";
+	p.model = "m-1";
+	memset(p.input_sha, 'a', SHA256_HEX_LEN);
+	memset(p.answer_sha, 'b', SHA256_HEX_LEN);
+	p.ms = 10;
+	rc = machine_parse(&f->cb, raw, strlen(raw), &a, e);
+	if (rc == 0)
+		rc = machine_store(st, &f->owner, &gpt, &f->cb, f->item[2], &a,
+				   raw, strlen(raw), &p, e);
+	machine_answer_release(&a);
+	return rc;
+}
+
+/* dave screens item 3 in: his answer, submitted */
+static int screen_item3(struct fixture *f, struct store *st, struct err *e)
+{
+	const char *inc = SCREENING_INCLUDE;
+
+	if (store_begin(st, e) < 0)
+		return -1;
+	if (screening_label_set(st, &f->dave, f->item[3], &inc, 1, e) < 0 ||
+	    screening_submit(st, &f->dave, f->item[3], e) < 0) {
+		store_rollback(st);
+		return -1;
+	}
+	return store_commit(st, e);
+}
+
+/* closing the screening round decides its items */
+static int close_screening(struct fixture *f, struct store *st,
+			   struct err *e)
+{
+	return round_close(st, &f->owner, "s1", ROUND_FORCE, e);
+}
+
+static void fixture_exec(struct fixture *f, const char *sql)
+{
+	struct err e = ERR_INIT;
+
+	must(store_exec(&f->st, sql, &e), &e, sql);
+}
+
+/* faultsim_write() of a writer that goes through, saying how many
+ * faulted runs it took (each one a step the writer failed at) */
+static void faulted(struct fixture *f, const char *what, write_fn op)
+{
+	print_message("%s: %ld faulted runs\n", what,
+		      faultsim_write(f, what, op, 0));
+}
+
+static void test_more_writers(void **state)
+{
+	struct fixture *f = *state;
+	const char *screeners[] = { "dave" };
+	struct round_spec spec;
+	struct err e = ERR_INIT;
+	char sql[128];
+
+	faulted(f, "import", import_items);
+	snprintf(sql, sizeof(sql), "UPDATE items SET body = 'line one\nline "
+		 "two\nline three' WHERE id = %lld", f->item[2]);
+	fixture_exec(f, sql);
+	faulted(f, "evidence add", cite_item2);
+	must(cite_item2(f, &f->st, &e), &e, "cite");
+	faulted(f, "evidence remove", uncite_item2);
+	faulted(f, "proposal", propose_item2);
+	must(propose_item2(f, &f->st, &e), &e, "propose");
+	proposal_id = first_proposal(&f->st);
+	faulted(f, "proposal accepted", accept_proposal);
+	faulted(f, "proposal mapped", map_proposal);
+	faulted(f, "codebook update and revert", update_and_revert);
+	must(member_add(&f->st, &f->owner, "gpt", ROLE_MACHINE, &e), &e,
+	     "gpt");
+	must(member_find(&f->st, "gpt", &gpt.member_id, &gpt.role, &e), &e,
+	     "gpt");
+	gpt.name = xstrdup("gpt");
+	gpt.os_user = xstrdup(f->owner.os_user);
+	gpt.acting_for = 1;
+	faulted(f, "machine answer", machine_item2);
+	actor_release(&gpt);
+
+	/* a screening round over item 3, dave its screener */
+	memset(&spec, 0, sizeof(spec));
+	spec.name = "s1";
+	spec.items = "o/r#3";
+	spec.annotators = screeners;
+	spec.nr_annotators = 1;
+	spec.screen = 1;
+	must(round_create(&f->st, &f->owner, &spec, NULL, &e), &e, "s1");
+	faulted(f, "screening answer", screen_item3);
+	must(screen_item3(f, &f->st, &e), &e, "screen");
+	faulted(f, "screening decided", close_screening);
+}
+
 static void test_role_change_refusal(void **state)
 {
 	struct fixture *f = *state;
@@ -1037,6 +1251,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_label_write, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_writers, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_more_writers, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_role_change_refusal,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_batch_writes, setup,
