@@ -435,6 +435,46 @@ static int load_cites(struct evidence_cursor *cur, long long item_id,
 	return rc;
 }
 
+/* A label as a CSV row; returns csvw_end()'s result. */
+static int raw_csv(struct csv_out *w, const char *name, const char *user,
+		   const struct raw_label *l, const struct cites *cites)
+{
+	csvw_key(w, name);
+	csvw_key(w, user);
+	csvw_key(w, l->dimension);
+	csvw_key(w, l->code);
+	csvw_text(w, l->codebook_version);
+	csvw_text(w, l->labeled_at);
+	csvw_text(w, l->submitted_at);
+	csvw_text(w, cites->compact.ptr);
+	return csvw_end(w);
+}
+
+/* A label as a JSON line with its citations; returns write_line()'s
+ * result. */
+static int raw_json(struct buf *line, FILE *out, const char *name,
+		    const char *user, const struct raw_label *l,
+		    const struct cites *cites)
+{
+	struct json_out j;
+
+	jsonw_begin(&j, line);
+	jsonw_str(&j, "item", name);
+	jsonw_str(&j, "annotator", user);
+	jsonw_str(&j, "dimension", l->dimension);
+	jsonw_str(&j, "code", l->code);
+	jsonw_str(&j, "codebook_version", l->codebook_version);
+	jsonw_str(&j, "labeled_at", l->labeled_at);
+	jsonw_str(&j, "submitted_at", l->submitted_at);
+	jsonw_end(&j);
+	/* the citations, with their quoted lines */
+	line->len -= 2;
+	buf_addstr(line, ",\"evidence\":");
+	buf_add(line, cites->json.ptr, cites->json.len);
+	buf_addstr(line, "}\n");
+	return write_line(out, line);
+}
+
 int export_raw(struct store *st, const struct actor *a,
 	       struct export_opts *o, FILE *out, struct err *e)
 {
@@ -484,35 +524,10 @@ int export_raw(struct store *st, const struct actor *a,
 		if (load_cites(&cur, l->item_id, l->member_id, l->dimension,
 			       &cites, e) < 0)
 			goto out;
-		if (o->format == EXPORT_CSV) {
-			csvw_key(&w, name.ptr);
-			csvw_key(&w, user);
-			csvw_key(&w, l->dimension);
-			csvw_key(&w, l->code);
-			csvw_text(&w, l->codebook_version);
-			csvw_text(&w, l->labeled_at);
-			csvw_text(&w, l->submitted_at);
-			csvw_text(&w, cites.compact.ptr);
-			bad = csvw_end(&w);
-		} else {
-			struct json_out j;
-
-			jsonw_begin(&j, &line);
-			jsonw_str(&j, "item", name.ptr);
-			jsonw_str(&j, "annotator", user);
-			jsonw_str(&j, "dimension", l->dimension);
-			jsonw_str(&j, "code", l->code);
-			jsonw_str(&j, "codebook_version", l->codebook_version);
-			jsonw_str(&j, "labeled_at", l->labeled_at);
-			jsonw_str(&j, "submitted_at", l->submitted_at);
-			jsonw_end(&j);
-			/* the citations, with their quoted lines */
-			line.len -= 2;
-			buf_addstr(&line, ",\"evidence\":");
-			buf_add(&line, cites.json.ptr, cites.json.len);
-			buf_addstr(&line, "}\n");
-			bad = write_line(out, &line);
-		}
+		if (o->format == EXPORT_CSV)
+			bad = raw_csv(&w, name.ptr, user, l, &cites);
+		else
+			bad = raw_json(&line, out, name.ptr, user, l, &cites);
 		if (progress_row(&p, bad, e) < 0)
 			goto out;
 	}
@@ -780,6 +795,65 @@ static void reasons_list(struct buf *b, const char *json)
 	}
 }
 
+/* A round as a CSV row (`names`: its annotators ';'-joined; `reasons`:
+ * room for its reasons); returns csvw_end()'s result. */
+static int round_csv(struct csv_out *w, const struct round_info *r,
+		     const char *names, struct buf *reasons)
+{
+	csvw_text(w, r->name);
+	csvw_text(w, r->spec);
+	if (r->has_seed)
+		csvw_uint(w, (unsigned long long)r->seed);
+	else
+		csvw_null(w);
+	csvw_text(w, r->stratify);
+	csvw_key(w, names);
+	csvw_int(w, (long long)r->nr_items);
+	csvw_text(w, r->created_at);
+	csvw_key(w, r->created_by);
+	csvw_text(w, r->closed_at);
+	csvw_key(w, r->closed_by);
+	csvw_key(w, r->screen ? "screen" : "code");
+	reasons_list(reasons, r->reasons);
+	if (r->screen)
+		csvw_key(w, reasons->ptr);
+	else
+		csvw_null(w);
+	return csvw_end(w);
+}
+
+/* A round as a JSON line; returns write_line()'s result. */
+static int round_json(struct buf *line, FILE *out,
+		      const struct round_info *r, const char *names,
+		      struct buf *reasons)
+{
+	struct json_out j;
+
+	jsonw_begin(&j, line);
+	jsonw_str(&j, "name", r->name);
+	jsonw_str(&j, "spec", r->spec);
+	if (r->has_seed)
+		jsonw_uint(&j, "seed",
+			   (unsigned long long)r->seed);
+	else
+		jsonw_null(&j, "seed");
+	jsonw_str(&j, "stratify", r->stratify);
+	jsonw_list(&j, "annotators", names, ';', 0);
+	jsonw_int(&j, "items", (long long)r->nr_items);
+	jsonw_str(&j, "created_at", r->created_at);
+	jsonw_str(&j, "created_by", r->created_by);
+	jsonw_str(&j, "closed_at", r->closed_at);
+	jsonw_str(&j, "closed_by", r->closed_by);
+	jsonw_str(&j, "kind", r->screen ? "screen" : "code");
+	reasons_list(reasons, r->reasons);
+	if (r->screen)
+		jsonw_list(&j, "reasons", reasons->ptr, ';', 0);
+	else
+		jsonw_null(&j, "reasons");
+	jsonw_end(&j);
+	return write_line(out, line);
+}
+
 int export_rounds(struct store *st, const struct actor *a,
 		  struct export_opts *o, FILE *out, struct err *e)
 {
@@ -814,54 +888,10 @@ int export_rounds(struct store *st, const struct actor *a,
 				buf_addch(&names, ';');
 			buf_addstr(&names, r->annotators[k]);
 		}
-		if (o->format == EXPORT_CSV) {
-			csvw_text(&w, r->name);
-			csvw_text(&w, r->spec);
-			if (r->has_seed)
-				csvw_uint(&w, (unsigned long long)r->seed);
-			else
-				csvw_null(&w);
-			csvw_text(&w, r->stratify);
-			csvw_key(&w, names.ptr);
-			csvw_int(&w, (long long)r->nr_items);
-			csvw_text(&w, r->created_at);
-			csvw_key(&w, r->created_by);
-			csvw_text(&w, r->closed_at);
-			csvw_key(&w, r->closed_by);
-			csvw_key(&w, r->screen ? "screen" : "code");
-			reasons_list(&reasons, r->reasons);
-			if (r->screen)
-				csvw_key(&w, reasons.ptr);
-			else
-				csvw_null(&w);
-			bad = csvw_end(&w);
-		} else {
-			struct json_out j;
-
-			jsonw_begin(&j, &line);
-			jsonw_str(&j, "name", r->name);
-			jsonw_str(&j, "spec", r->spec);
-			if (r->has_seed)
-				jsonw_uint(&j, "seed",
-					   (unsigned long long)r->seed);
-			else
-				jsonw_null(&j, "seed");
-			jsonw_str(&j, "stratify", r->stratify);
-			jsonw_list(&j, "annotators", names.ptr, ';', 0);
-			jsonw_int(&j, "items", (long long)r->nr_items);
-			jsonw_str(&j, "created_at", r->created_at);
-			jsonw_str(&j, "created_by", r->created_by);
-			jsonw_str(&j, "closed_at", r->closed_at);
-			jsonw_str(&j, "closed_by", r->closed_by);
-			jsonw_str(&j, "kind", r->screen ? "screen" : "code");
-			reasons_list(&reasons, r->reasons);
-			if (r->screen)
-				jsonw_list(&j, "reasons", reasons.ptr, ';', 0);
-			else
-				jsonw_null(&j, "reasons");
-			jsonw_end(&j);
-			bad = write_line(out, &line);
-		}
+		if (o->format == EXPORT_CSV)
+			bad = round_csv(&w, r, names.ptr, &reasons);
+		else
+			bad = round_json(&line, out, r, names.ptr, &reasons);
 		if (progress_row(&p, bad, e) < 0)
 			goto out;
 	}
