@@ -4,17 +4,15 @@
  *
  * Every writer has the same shape: one query (or the agreed pass) read
  * in order, one record built per row in a buffer, one fwrite per record.
- * The FILE's own buffer does the rest.
+ * The FILE's own buffer does the rest.  The records (resolutions,
+ * memos, the audit log, rounds) are written by export_records.c.
  */
 #include "exports/export.h"
-
-#include "exports/audit_out.h"
 
 #include "core/study/access.h"
 #include "core/study/adjudicate.h"
 #include "core/study/evidence.h"
 #include "core/study/rawlabels.h"
-#include "core/study/records.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -23,19 +21,12 @@
 
 #include "core/base/buf.h"
 #include "core/base/priv.h"
-#include "core/study/round.h"
 #include "core/study/consensus.h"
 #include "exports/csv_out.h"
+#include "exports/export_int.h"
 #include "exports/json_out.h"
 
 /* ---- progress, interruption and injected faults --------------------- */
-
-struct progress {
-	struct export_opts *o;
-	FILE *out;
-	long long fail_after;	/* BUGCODER_FAIL_EXPORT_AFTER, or -1 */
-	long long stall_after;	/* BUGCODER_STALL_EXPORT_AFTER, or -1 */
-};
 
 static long long env_count(const char *name)
 {
@@ -49,8 +40,8 @@ static long long env_count(const char *name)
 	return *end || n < 0 ? -1 : n;
 }
 
-static void progress_init(struct progress *p, struct export_opts *o,
-			  FILE *out)
+void ex_progress_init(struct progress *p, struct export_opts *o,
+		      FILE *out)
 {
 	p->o = o;
 	p->out = out;
@@ -65,7 +56,7 @@ static int stopped(const struct progress *p)
 }
 
 /* Called once a data row is out.  Returns 0 to go on, -1 to stop. */
-static int progress_row(struct progress *p, int write_failed, struct err *e)
+int ex_progress_row(struct progress *p, int write_failed, struct err *e)
 {
 	size_t n = ++p->o->rows;
 
@@ -89,7 +80,7 @@ static int progress_row(struct progress *p, int write_failed, struct err *e)
 	return 0;
 }
 
-static int finish(struct progress *p, struct err *e)
+int ex_finish(struct progress *p, struct err *e)
 {
 	if (fflush(p->out) != 0 || ferror(p->out))
 		return err_set(e, ERR_IO, "writing the export failed");
@@ -98,7 +89,7 @@ static int finish(struct progress *p, struct err *e)
 	return 0;
 }
 
-static int write_line(FILE *out, struct buf *b)
+int ex_write_line(FILE *out, struct buf *b)
 {
 	int bad = fwrite(b->ptr, 1, b->len, out) != b->len;
 
@@ -106,12 +97,12 @@ static int write_line(FILE *out, struct buf *b)
 	return bad ? -1 : 0;
 }
 
-static unsigned csv_flags(const struct export_opts *o)
+unsigned ex_csv_flags(const struct export_opts *o)
 {
 	return (o->flags & EXPORT_NO_GUARD) ? 0 : CSV_GUARD;
 }
 
-static void item_name(struct buf *b, const char *repo, long long number)
+void ex_item_name(struct buf *b, const char *repo, long long number)
 {
 	buf_reset(b);
 	buf_addf(b, "%s#%lld", repo ? repo : "", number);
@@ -179,7 +170,7 @@ static void agreed_csv_row(struct csv_out *w, const struct codebook *cb,
 {
 	size_t d;
 
-	item_name(name, t->repo, t->number);
+	ex_item_name(name, t->repo, t->number);
 	csvw_key(w, name->ptr);
 	csvw_text(w, t->repo);
 	csvw_int(w, t->number);
@@ -224,7 +215,7 @@ static void agreed_json_row(struct buf *b, const struct codebook *cb,
 	struct json_out j;
 	size_t d;
 
-	item_name(name, t->repo, t->number);
+	ex_item_name(name, t->repo, t->number);
 	jsonw_begin(&j, b);
 	jsonw_str(&j, "item", name->ptr);
 	jsonw_str(&j, "repo", t->repo);
@@ -279,8 +270,8 @@ int export_agreed(struct store *st, const struct actor *a,
 	size_t d;
 	int rc, ret = -1;
 
-	progress_init(&p, o, out);
-	csvw_init(&w, out, csv_flags(o));
+	ex_progress_init(&p, o, out);
+	csvw_init(&w, out, ex_csv_flags(o));
 	if (consensus_open(&it, st, a, cb, o->round, e) < 0)
 		goto out;
 	if (o->format == EXPORT_CSV) {
@@ -306,14 +297,14 @@ int export_agreed(struct store *st, const struct actor *a,
 			bad = csvw_end(&w);
 		} else {
 			agreed_json_row(&line, cb, &it.item, &name, &key);
-			bad = write_line(out, &line);
+			bad = ex_write_line(out, &line);
 		}
-		if (progress_row(&p, bad, e) < 0)
+		if (ex_progress_row(&p, bad, e) < 0)
 			goto out;
 	}
 	if (rc < 0)
 		goto out;
-	ret = finish(&p, e);
+	ret = ex_finish(&p, e);
 out:
 	consensus_close(&it);
 	csvw_release(&w);
@@ -326,7 +317,7 @@ out:
 /* ---- raw labels ------------------------------------------------------ */
 
 /* May the actor export anything?  Everyone but non-members. */
-static int require_member(const struct actor *a, struct err *e)
+int ex_require_member(const struct actor *a, struct err *e)
 {
 	if (a->role == ROLE_NONE)
 		return err_set(e, ERR_PERM, "%s is not a member of this study",
@@ -334,25 +325,11 @@ static int require_member(const struct actor *a, struct err *e)
 	return 0;
 }
 
-/*
- * How the actor may know the member whose work a row shows, by
- * core/study/access's rule: 0 when the row is hidden from them; 1 with *out the
- * member's name, or "Coder N" (the adjudicator's screen numbering) for a
- * blind adjudicator of an undecided item; -1 with `e` on an error.
- * *out is borrowed from `name` or from the namer until the next call.
- */
-struct row_namer {
-	int blind;		/* the study's adjudication is blind */
-	char *salt;		/* the coder order's salt, read when needed */
-	struct buf coder;	/* "Coder N" */
-	long long item, member;	/* whom `coder` names */
-};
-
-static int name_row(struct store *st, const struct actor *a,
-		    struct row_namer *nm, long long item_id,
-		    long long member_id, const char *name, int in_round,
-		    int closed, int decided, const char **out,
-		    struct err *e)
+int ex_name_row(struct store *st, const struct actor *a,
+		struct row_namer *nm, long long item_id,
+		long long member_id, const char *name, int in_round,
+		int closed, int decided, const char **out,
+		struct err *e)
 {
 	*out = name;
 	if (!access_rule(a, member_id, in_round, closed))
@@ -373,7 +350,7 @@ static int name_row(struct store *st, const struct actor *a,
 	return 1;
 }
 
-static void row_namer_release(struct row_namer *nm)
+void ex_row_namer_release(struct row_namer *nm)
 {
 	free(nm->salt);
 	buf_release(&nm->coder);
@@ -435,6 +412,46 @@ static int load_cites(struct evidence_cursor *cur, long long item_id,
 	return rc;
 }
 
+/* A label as a CSV row; returns csvw_end()'s result. */
+static int raw_csv(struct csv_out *w, const char *name, const char *user,
+		   const struct raw_label *l, const struct cites *cites)
+{
+	csvw_key(w, name);
+	csvw_key(w, user);
+	csvw_key(w, l->dimension);
+	csvw_key(w, l->code);
+	csvw_text(w, l->codebook_version);
+	csvw_text(w, l->labeled_at);
+	csvw_text(w, l->submitted_at);
+	csvw_text(w, cites->compact.ptr);
+	return csvw_end(w);
+}
+
+/* A label as a JSON line with its citations; returns ex_write_line()'s
+ * result. */
+static int raw_json(struct buf *line, FILE *out, const char *name,
+		    const char *user, const struct raw_label *l,
+		    const struct cites *cites)
+{
+	struct json_out j;
+
+	jsonw_begin(&j, line);
+	jsonw_str(&j, "item", name);
+	jsonw_str(&j, "annotator", user);
+	jsonw_str(&j, "dimension", l->dimension);
+	jsonw_str(&j, "code", l->code);
+	jsonw_str(&j, "codebook_version", l->codebook_version);
+	jsonw_str(&j, "labeled_at", l->labeled_at);
+	jsonw_str(&j, "submitted_at", l->submitted_at);
+	jsonw_end(&j);
+	/* the citations, with their quoted lines */
+	line->len -= 2;
+	buf_addstr(line, ",\"evidence\":");
+	buf_add(line, cites->json.ptr, cites->json.len);
+	buf_addstr(line, "}\n");
+	return ex_write_line(out, line);
+}
+
 int export_raw(struct store *st, const struct actor *a,
 	       struct export_opts *o, FILE *out, struct err *e)
 {
@@ -448,9 +465,9 @@ int export_raw(struct store *st, const struct actor *a,
 	int rc, ret = -1;
 
 	memset(&r, 0, sizeof(r));
-	progress_init(&p, o, out);
-	csvw_init(&w, out, csv_flags(o));
-	if (require_member(a, e) < 0 ||
+	ex_progress_init(&p, o, out);
+	csvw_init(&w, out, ex_csv_flags(o));
+	if (ex_require_member(a, e) < 0 ||
 	    (o->round && consensus_check_round(st, o->round, e) < 0))
 		goto out;
 	/* one ordered pass over the labels (core/study/rawlabels), the citations
@@ -472,409 +489,37 @@ int export_raw(struct store *st, const struct actor *a,
 		const char *user;
 		int bad;
 
-		switch (name_row(st, a, &nm, l->item_id, l->member_id,
-				 l->member, l->in_round, l->closed, l->decided,
-				 &user, e)) {
+		switch (ex_name_row(st, a, &nm, l->item_id, l->member_id,
+				    l->member, l->in_round, l->closed,
+				    l->decided, &user, e)) {
 		case -1:
 			goto out;
 		case 0:
 			continue;
 		}
-		item_name(&name, l->repo, l->number);
+		ex_item_name(&name, l->repo, l->number);
 		if (load_cites(&cur, l->item_id, l->member_id, l->dimension,
 			       &cites, e) < 0)
 			goto out;
-		if (o->format == EXPORT_CSV) {
-			csvw_key(&w, name.ptr);
-			csvw_key(&w, user);
-			csvw_key(&w, l->dimension);
-			csvw_key(&w, l->code);
-			csvw_text(&w, l->codebook_version);
-			csvw_text(&w, l->labeled_at);
-			csvw_text(&w, l->submitted_at);
-			csvw_text(&w, cites.compact.ptr);
-			bad = csvw_end(&w);
-		} else {
-			struct json_out j;
-
-			jsonw_begin(&j, &line);
-			jsonw_str(&j, "item", name.ptr);
-			jsonw_str(&j, "annotator", user);
-			jsonw_str(&j, "dimension", l->dimension);
-			jsonw_str(&j, "code", l->code);
-			jsonw_str(&j, "codebook_version", l->codebook_version);
-			jsonw_str(&j, "labeled_at", l->labeled_at);
-			jsonw_str(&j, "submitted_at", l->submitted_at);
-			jsonw_end(&j);
-			/* the citations, with their quoted lines */
-			line.len -= 2;
-			buf_addstr(&line, ",\"evidence\":");
-			buf_add(&line, cites.json.ptr, cites.json.len);
-			buf_addstr(&line, "}\n");
-			bad = write_line(out, &line);
-		}
-		if (progress_row(&p, bad, e) < 0)
+		if (o->format == EXPORT_CSV)
+			bad = raw_csv(&w, name.ptr, user, l, &cites);
+		else
+			bad = raw_json(&line, out, name.ptr, user, l, &cites);
+		if (ex_progress_row(&p, bad, e) < 0)
 			goto out;
 	}
 	if (rc < 0)
 		goto out;
-	ret = finish(&p, e);
+	ret = ex_finish(&p, e);
 out:
 	rawlabels_close(&r);
 	csvw_release(&w);
 	buf_release(&line);
 	buf_release(&name);
-	row_namer_release(&nm);
+	ex_row_namer_release(&nm);
 	evidence_cursor_close(&cur);
 	free(cites.dim);
 	buf_release(&cites.compact);
 	buf_release(&cites.json);
-	return ret;
-}
-
-/* ---- resolutions ----------------------------------------------------- */
-
-/*
- * Columns: item, dimension; coder1 and coder1_codes, coder2 and
- * coder2_codes (the two coders as the adjudicator saw them, codes
- * ';'-joined); final (the resolved code(s)); rationale; cause
- * (guideline_gap, slip, ambiguous, code_missing or empty); adjudicator;
- * resolved_at; kind: "resolution", or "settled" for an item an
- * adjudicator settled (a "discuss" flag on agreeing labels): then the
- * dimension, coders and codes are empty, rationale is the settle note and
- * resolved_at when it was settled.  In JSON the three code lists are
- * arrays.
- */
-static const char *const res_cols[] = {
-	"item", "dimension", "coder1", "coder1_codes", "coder2",
-	"coder2_codes", "final", "rationale", "cause", "adjudicator",
-	"resolved_at", "kind", NULL
-};
-
-/* What a row callback of the resolutions and memos exports writes with. */
-struct rows_out {
-	const struct actor *a;
-	struct export_opts *o;
-	FILE *out;
-	struct csv_out w;
-	struct buf line, name, flags;
-	struct progress p;
-	struct store *st;
-	struct row_namer nm;
-};
-
-static void rows_out_init(struct rows_out *r, struct store *st,
-			  const struct actor *a, struct export_opts *o,
-			  FILE *out)
-{
-	memset(r, 0, sizeof(*r));
-	r->st = st;
-	r->a = a;
-	r->o = o;
-	r->out = out;
-	r->line = (struct buf)BUF_INIT;
-	r->name = (struct buf)BUF_INIT;
-	r->flags = (struct buf)BUF_INIT;
-	r->nm.coder = (struct buf)BUF_INIT;
-	progress_init(&r->p, o, out);
-	csvw_init(&r->w, out, csv_flags(o));
-}
-
-static void rows_out_release(struct rows_out *r)
-{
-	csvw_release(&r->w);
-	buf_release(&r->line);
-	buf_release(&r->name);
-	buf_release(&r->flags);
-	row_namer_release(&r->nm);
-}
-
-/* The CSV header, when CSV is written. */
-static int rows_out_header(struct rows_out *r, const char *const *cols,
-			   struct err *e)
-{
-	if (r->o->format != EXPORT_CSV)
-		return 0;
-	csvw_header(&r->w, cols);
-	if (csvw_end(&r->w) < 0)
-		return err_set(e, ERR_IO, "writing the export failed");
-	return 0;
-}
-
-static int resolution_out(const struct resolution_row *v, void *data,
-			  struct err *e)
-{
-	struct rows_out *r = data;
-	int bad;
-
-	/* a resolution shows what every coder chose */
-	if (!access_rule(r->a, 0, v->in_round, v->closed))
-		return 0;
-	item_name(&r->name, v->repo, v->number);
-	if (r->o->format == EXPORT_CSV) {
-		csvw_key(&r->w, r->name.ptr);
-		csvw_key(&r->w, v->dimension);
-		csvw_key(&r->w, v->coder1);
-		csvw_key(&r->w, v->coder1_codes);
-		csvw_key(&r->w, v->coder2);
-		csvw_key(&r->w, v->coder2_codes);
-		csvw_key(&r->w, v->final);
-		csvw_text(&r->w, v->rationale);
-		csvw_key(&r->w, v->cause);
-		csvw_key(&r->w, v->adjudicator);
-		csvw_text(&r->w, v->resolved_at);
-		csvw_key(&r->w, v->kind);
-		bad = csvw_end(&r->w);
-	} else {
-		struct json_out j;
-
-		jsonw_begin(&j, &r->line);
-		jsonw_str(&j, "item", r->name.ptr);
-		jsonw_str(&j, "dimension", v->dimension);
-		jsonw_str(&j, "coder1", v->coder1);
-		jsonw_list(&j, "coder1_codes", v->coder1_codes, ';', 0);
-		jsonw_str(&j, "coder2", v->coder2);
-		jsonw_list(&j, "coder2_codes", v->coder2_codes, ';', 0);
-		jsonw_list(&j, "final", v->final, ';', 0);
-		jsonw_str(&j, "rationale", v->rationale);
-		jsonw_str(&j, "cause", v->cause);
-		jsonw_str(&j, "adjudicator", v->adjudicator);
-		jsonw_str(&j, "resolved_at", v->resolved_at);
-		jsonw_str(&j, "kind", v->kind);
-		jsonw_end(&j);
-		bad = write_line(r->out, &r->line);
-	}
-	return progress_row(&r->p, bad, e);
-}
-
-int export_resolutions(struct store *st, const struct actor *a,
-		       struct export_opts *o, FILE *out, struct err *e)
-{
-	struct rows_out r;
-	int ret = -1;
-
-	rows_out_init(&r, st, a, o, out);
-	if (require_member(a, e) < 0 ||
-	    (o->round && consensus_check_round(st, o->round, e) < 0) ||
-	    rows_out_header(&r, res_cols, e) < 0 ||
-	    records_resolutions(st, o->round, resolution_out, &r, e) < 0)
-		goto out;
-	ret = finish(&r.p, e);
-out:
-	rows_out_release(&r);
-	return ret;
-}
-
-/* ---- memos and flags ------------------------------------------------- */
-
-/*
- * Columns: item, annotator (or "Coder N", as export_raw() names them),
- * memo (the text, empty when none), flags ("discuss", "uncertain" or both
- * ';'-joined, empty when none), updated_at (the latest change of the
- * memo or a flag).  One row per item and member with a memo or a flag;
- * who sees whose is core/study/access's rule, as for raw labels.
- */
-static const char *const memo_cols[] = {
-	"item", "annotator", "memo", "flags", "updated_at", NULL
-};
-
-static int memo_out(const struct memo_row *v, void *data, struct err *e)
-{
-	struct rows_out *r = data;
-	const char *user;
-	int bad;
-
-	switch (name_row(r->st, r->a, &r->nm, v->item_id, v->member_id,
-			 v->member, v->in_round, v->closed, v->decided, &user,
-			 e)) {
-	case -1:
-		return -1;
-	case 0:
-		return 0;
-	}
-	buf_reset(&r->flags);
-	if (v->discuss)
-		buf_addstr(&r->flags, "discuss");
-	if (v->uncertain)
-		buf_addstr(&r->flags, r->flags.len ? ";uncertain" :
-			   "uncertain");
-	item_name(&r->name, v->repo, v->number);
-	if (r->o->format == EXPORT_CSV) {
-		csvw_key(&r->w, r->name.ptr);
-		csvw_key(&r->w, user);
-		csvw_text(&r->w, v->memo);
-		csvw_key(&r->w, r->flags.ptr);
-		csvw_text(&r->w, v->updated_at);
-		bad = csvw_end(&r->w);
-	} else {
-		struct json_out j;
-
-		jsonw_begin(&j, &r->line);
-		jsonw_str(&j, "item", r->name.ptr);
-		jsonw_str(&j, "annotator", user);
-		jsonw_str(&j, "memo", v->memo ? v->memo : "");
-		jsonw_list(&j, "flags", r->flags.ptr, ';', 0);
-		jsonw_str(&j, "updated_at", v->updated_at);
-		jsonw_end(&j);
-		bad = write_line(r->out, &r->line);
-	}
-	return progress_row(&r->p, bad, e);
-}
-
-int export_memos(struct store *st, const struct actor *a,
-		 struct export_opts *o, FILE *out, struct err *e)
-{
-	struct rows_out r;
-	int ret = -1;
-
-	rows_out_init(&r, st, a, o, out);
-	if (require_member(a, e) < 0 ||
-	    (o->round && consensus_check_round(st, o->round, e) < 0))
-		goto out;
-	if ((r.nm.blind = access_blind(st, e)) < 0 ||
-	    rows_out_header(&r, memo_cols, e) < 0 ||
-	    records_memos(st, o->round, memo_out, &r, e) < 0)
-		goto out;
-	ret = finish(&r.p, e);
-out:
-	rows_out_release(&r);
-	return ret;
-}
-
-/* ---- audit log ---------------------------------------------------------- */
-
-int export_audit_log(struct store *st, const struct actor *a,
-		     struct export_opts *o, FILE *out, struct err *e)
-{
-	long long n;
-
-	/* audit_out_write() applies core/study/auditlog's rule: the owner reads every
-	 * row, anyone else their own */
-	n = audit_out_write(st, a, NULL, o->format == EXPORT_JSONL ? AUDIT_JSONL :
-			AUDIT_CSV, out, e);
-	if (n < 0)
-		return -1;
-	o->rows = (size_t)n;
-	return 0;
-}
-
-/* ---- rounds ---------------------------------------------------------- */
-
-static const char *const round_cols[] = {
-	"name", "spec", "seed", "stratify", "annotators", "items",
-	"created_at", "created_by", "closed_at", "closed_by", "kind",
-	"reasons", NULL
-};
-
-/* A screening round's reasons (a JSON array of keys) ';'-joined. */
-static void reasons_list(struct buf *b, const char *json)
-{
-	const char *p;
-
-	buf_reset(b);
-	for (p = json ? json : ""; *p; p++) {
-		if (*p == ',')
-			buf_addch(b, ';');
-		else if (*p != '[' && *p != ']' && *p != '"')
-			buf_addch(b, *p);
-	}
-}
-
-int export_rounds(struct store *st, const struct actor *a,
-		  struct export_opts *o, FILE *out, struct err *e)
-{
-	struct round_info *v = NULL;
-	struct csv_out w;
-	struct buf line = BUF_INIT, names = BUF_INIT, reasons = BUF_INIT;
-	struct progress p;
-	size_t nr = 0, i, k;
-	int ret = -1, found = 0;
-
-	progress_init(&p, o, out);
-	csvw_init(&w, out, csv_flags(o));
-	if (require_member(a, e) < 0 || round_list(st, &v, &nr, e) < 0)
-		goto out;
-	if (o->format == EXPORT_CSV) {
-		csvw_header(&w, round_cols);
-		if (csvw_end(&w) < 0) {
-			err_set(e, ERR_IO, "writing the export failed");
-			goto out;
-		}
-	}
-	for (i = 0; i < nr; i++) {
-		const struct round_info *r = &v[i];
-		int bad;
-
-		if (o->round && strcmp(o->round, r->name))
-			continue;
-		found = 1;
-		buf_reset(&names);
-		for (k = 0; k < r->nr_annotators; k++) {
-			if (k)
-				buf_addch(&names, ';');
-			buf_addstr(&names, r->annotators[k]);
-		}
-		if (o->format == EXPORT_CSV) {
-			csvw_text(&w, r->name);
-			csvw_text(&w, r->spec);
-			if (r->has_seed)
-				csvw_uint(&w, (unsigned long long)r->seed);
-			else
-				csvw_null(&w);
-			csvw_text(&w, r->stratify);
-			csvw_key(&w, names.ptr);
-			csvw_int(&w, (long long)r->nr_items);
-			csvw_text(&w, r->created_at);
-			csvw_key(&w, r->created_by);
-			csvw_text(&w, r->closed_at);
-			csvw_key(&w, r->closed_by);
-			csvw_key(&w, r->screen ? "screen" : "code");
-			reasons_list(&reasons, r->reasons);
-			if (r->screen)
-				csvw_key(&w, reasons.ptr);
-			else
-				csvw_null(&w);
-			bad = csvw_end(&w);
-		} else {
-			struct json_out j;
-
-			jsonw_begin(&j, &line);
-			jsonw_str(&j, "name", r->name);
-			jsonw_str(&j, "spec", r->spec);
-			if (r->has_seed)
-				jsonw_uint(&j, "seed",
-					   (unsigned long long)r->seed);
-			else
-				jsonw_null(&j, "seed");
-			jsonw_str(&j, "stratify", r->stratify);
-			jsonw_list(&j, "annotators", names.ptr, ';', 0);
-			jsonw_int(&j, "items", (long long)r->nr_items);
-			jsonw_str(&j, "created_at", r->created_at);
-			jsonw_str(&j, "created_by", r->created_by);
-			jsonw_str(&j, "closed_at", r->closed_at);
-			jsonw_str(&j, "closed_by", r->closed_by);
-			jsonw_str(&j, "kind", r->screen ? "screen" : "code");
-			reasons_list(&reasons, r->reasons);
-			if (r->screen)
-				jsonw_list(&j, "reasons", reasons.ptr, ';', 0);
-			else
-				jsonw_null(&j, "reasons");
-			jsonw_end(&j);
-			bad = write_line(out, &line);
-		}
-		if (progress_row(&p, bad, e) < 0)
-			goto out;
-	}
-	if (o->round && !found) {
-		err_set(e, ERR_NOTFOUND, "--round %s: no such round", o->round);
-		goto out;
-	}
-	ret = finish(&p, e);
-out:
-	round_list_free(v, nr);
-	csvw_release(&w);
-	buf_release(&line);
-	buf_release(&names);
-	buf_release(&reasons);
 	return ret;
 }

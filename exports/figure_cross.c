@@ -252,6 +252,91 @@ static void file_part(struct buf *b, const char *s)
 			buf_addch(b, *s);
 }
 
+/* A cell holds its count: the width of the widest count (the column
+ * totals included) into h->cell_w, the totals' column into h->total_w. */
+static void measure(struct heat *h, struct canvas *probe)
+{
+	size_t r, c;
+
+	h->cell_w = MIN_CELL;
+	fig_font(probe, FIG_SMALL, 0);
+	for (r = 0; r <= h->nr; r++)
+		for (c = 0; c <= h->nc; c++) {
+			double v = 0, w;
+			struct buf n = BUF_INIT;
+
+			summary_value(h->s, h->t, r, c + 1, &v);
+			buf_addf(&n, "%.0f", v);
+			w = fig_text_width(probe, n.ptr) + 3;
+			if (r == h->nr && c == h->nc)
+				h->total_w = w + 1;
+			else if (w > h->cell_w)
+				h->cell_w = w;
+			buf_release(&n);
+		}
+	if (h->total_w < fig_text_width(probe, "total") + 4)
+		h->total_w = fig_text_width(probe, "total") + 4;
+}
+
+/* The caption: what is drawn, how it is counted, what is left out. */
+static void caption(struct buf *cap, const struct heat *h,
+		    const struct fig_ctx *x, const char *kx, const char *ky,
+		    const char *bycode, const char *tid)
+{
+	const struct summary_opts *ro = &x->o->report;
+
+	buf_addf(cap, "%s (rows) x %s (columns)", kx, ky);
+	if (bycode)
+		buf_addf(cap, " where %s = %s", ro->by, bycode);
+	buf_addf(cap, ": items per pair of codes, darker for more (most "
+		 "%.0f); an item with several codes counts in every pair. ",
+		 h->max);
+	fig_counting(cap, x, h->s);
+	buf_addf(cap, ". Report table %s.", tid);
+	if (h->left_rows)
+		buf_addf(cap, " %zu row%s with %.0f item%s not drawn.",
+			 h->left_rows, h->left_rows == 1 ? "" : "s",
+			 h->left_row_items, h->left_row_items == 1 ? "" : "s");
+	if (h->left_cols)
+		buf_addf(cap, " %zu column%s with %.0f item%s not drawn.",
+			 h->left_cols, h->left_cols == 1 ? "" : "s",
+			 h->left_col_items, h->left_col_items == 1 ? "" : "s");
+}
+
+/* Every cell of the table in figures.json ("marks" when drawn, else
+ * "left_out") and in the CSV. */
+static void record(struct figure *f, const struct heat *h, cJSON *marks,
+		   cJSON *left)
+{
+	size_t r, c;
+
+	for (r = 0; r < h->nr; r++)
+		for (c = 0; c < h->nc; c++) {
+			size_t k;
+			int drawn = 0;
+			cJSON *m = cJSON_CreateObject();
+			const char *rk = summary_text(h->s, h->t, r, 0);
+			const char *ck = summary_column(h->s, h->t, c + 1);
+
+			for (k = 0; k < h->nrow; k++)
+				drawn |= h->rows[k] == r;
+			if (drawn) {
+				drawn = 0;
+				for (k = 0; k < h->ncol; k++)
+					drawn |= h->cols[k] == c;
+			}
+			cJSON_AddStringToObject(m, "row", rk);
+			cJSON_AddStringToObject(m, "column", ck);
+			cJSON_AddNumberToObject(m, "items", cell(h, r, c));
+			cJSON_AddItemToArray(drawn ? marks : left, m);
+			csvw_key(&f->csv, rk);
+			csvw_key(&f->csv, ck);
+			csvw_double(&f->csv, cell(h, r, c), 0);
+			csvw_bool(&f->csv, drawn);
+			csvw_end(&f->csv);
+		}
+}
+
 static int one(const struct fig_ctx *x, size_t t, const char *bycode,
 	       struct err *e)
 {
@@ -282,24 +367,7 @@ static int one(const struct fig_ctx *x, size_t t, const char *bycode,
 	h.nc = summary_table_cols(s, t) - 2;
 	/* a cell holds its count: as many columns as fit at the width of
 	 * the widest count (the column totals included) */
-	h.cell_w = MIN_CELL;
-	fig_font(x->probe, FIG_SMALL, 0);
-	for (r = 0; r <= h.nr; r++)
-		for (c = 0; c <= h.nc; c++) {
-			double v = 0, w;
-			struct buf n = BUF_INIT;
-
-			summary_value(s, t, r, c + 1, &v);
-			buf_addf(&n, "%.0f", v);
-			w = fig_text_width(x->probe, n.ptr) + 3;
-			if (r == h.nr && c == h.nc)
-				h.total_w = w + 1;
-			else if (w > h.cell_w)
-				h.cell_w = w;
-			buf_release(&n);
-		}
-	if (h.total_w < fig_text_width(x->probe, "total") + 4)
-		h.total_w = fig_text_width(x->probe, "total") + 4;
+	measure(&h, x->probe);
 	max_cols = (size_t)((FIG_WIDTH - 2 * FIG_MARGIN - 0.32 * FIG_WIDTH -
 			     3 - h.total_w) / h.cell_w);
 	if (!max_cols)
@@ -321,22 +389,7 @@ static int one(const struct fig_ctx *x, size_t t, const char *bycode,
 	h.f = &f;
 	labels(&h, x->probe, 0.32 * FIG_WIDTH, 70);
 	h.f = NULL;
-	buf_addf(&cap, "%s (rows) x %s (columns)", kx, ky);
-	if (bycode)
-		buf_addf(&cap, " where %s = %s", ro->by, bycode);
-	buf_addf(&cap, ": items per pair of codes, darker for more (most "
-		 "%.0f); an item with several codes counts in every pair. ",
-		 h.max);
-	fig_counting(&cap, x, s);
-	buf_addf(&cap, ". Report table %s.", tid);
-	if (h.left_rows)
-		buf_addf(&cap, " %zu row%s with %.0f item%s not drawn.",
-			 h.left_rows, h.left_rows == 1 ? "" : "s",
-			 h.left_row_items, h.left_row_items == 1 ? "" : "s");
-	if (h.left_cols)
-		buf_addf(&cap, " %zu column%s with %.0f item%s not drawn.",
-			 h.left_cols, h.left_cols == 1 ? "" : "s",
-			 h.left_col_items, h.left_col_items == 1 ? "" : "s");
+	caption(&cap, &h, x, kx, ky, bycode, tid);
 	fig_source(f.entry, x, &tid, 1, NULL);
 	cJSON_AddStringToObject(f.entry, "rows", kx);
 	cJSON_AddStringToObject(f.entry, "columns", ky);
@@ -349,31 +402,7 @@ static int one(const struct fig_ctx *x, size_t t, const char *bycode,
 	left = cJSON_AddArrayToObject(f.entry, "left_out");
 	csvw_header(&f.csv, head);
 	csvw_end(&f.csv);
-	for (r = 0; r < h.nr; r++)
-		for (c = 0; c < h.nc; c++) {
-			size_t k;
-			int drawn = 0;
-			cJSON *m = cJSON_CreateObject();
-			const char *rk = summary_text(s, t, r, 0);
-			const char *ck = summary_column(s, t, c + 1);
-
-			for (k = 0; k < h.nrow; k++)
-				drawn |= h.rows[k] == r;
-			if (drawn) {
-				drawn = 0;
-				for (k = 0; k < h.ncol; k++)
-					drawn |= h.cols[k] == c;
-			}
-			cJSON_AddStringToObject(m, "row", rk);
-			cJSON_AddStringToObject(m, "column", ck);
-			cJSON_AddNumberToObject(m, "items", cell(&h, r, c));
-			cJSON_AddItemToArray(drawn ? marks : left, m);
-			csvw_key(&f.csv, rk);
-			csvw_key(&f.csv, ck);
-			csvw_double(&f.csv, cell(&h, r, c), 0);
-			csvw_bool(&f.csv, drawn);
-			csvw_end(&f.csv);
-		}
+	record(&f, &h, marks, left);
 	ret = figure_finish(&f, x, draw, &h, cap.ptr, e);
 	figure_release(&f);
 	for (r = 0; r < h.nrow; r++)

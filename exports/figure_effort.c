@@ -79,49 +79,65 @@ static void line_style(struct canvas *cv, size_t i, size_t n)
 		cairo_set_dash(cv->cr, NULL, 0, 0);
 }
 
-static double draw(struct canvas *cv, void *data)
-{
-	struct cdf *c = data;
-	const double x0 = FIG_MARGIN + AXIS_W, x1 = FIG_WIDTH - FIG_MARGIN - 4;
-	const double y0 = FIG_MARGIN + 4, y1 = y0 + PLOT_H;
-	double top = lx(c->vmax) > 0 ? lx(c->vmax) : 1, y, tick, prev;
-	struct buf b = BUF_INIT;
-	size_t i, k;
+/* Where the plot is drawn: its corners, and the log of the largest
+ * value (the right end). */
+struct plot {
+	double x0, x1, y0, y1, top;
+};
 
-#define PX(v) (x0 + lx(v) / top * (x1 - x0))
-#define PY(f) (y1 - (f) * (y1 - y0))
+/* x of value v (log scale), y of share f */
+#define PX(v) (p->x0 + lx(v) / p->top * (p->x1 - p->x0))
+#define PY(f) (p->y1 - (f) * (p->y1 - p->y0))
+
+/* The grid, the axes and the x axis' label; returns the y below them. */
+static double axes(struct canvas *cv, const struct cdf *c,
+		   const struct plot *p, struct buf *b)
+{
+	double y, tick;
+	size_t k;
+
 	/* grid and axes */
 	fig_font(cv, FIG_SMALL, 0);
 	for (k = 0; k <= 4; k++) {
 		double f = (double)k / 4;
 
 		fig_set(cv, fig_grid);
-		fig_line(cv, x0, PY(f), x1, PY(f), 0.3, 0);
+		fig_line(cv, p->x0, PY(f), p->x1, PY(f), 0.3, 0);
 		fig_set(cv, fig_ink);
-		buf_reset(&b);
-		buf_addf(&b, "%.0f%%", f * 100);
-		fig_text(cv, x0 - 2, PY(f) + 2.2, FIG_RIGHT, b.ptr);
+		buf_reset(b);
+		buf_addf(b, "%.0f%%", f * 100);
+		fig_text(cv, p->x0 - 2, PY(f) + 2.2, FIG_RIGHT, b->ptr);
 	}
 	for (tick = 0; tick <= c->vmax * 1.0001 || tick == 0;
 	     tick = tick ? tick * 10 : 1) {
 		fig_set(cv, fig_grid);
-		fig_line(cv, PX(tick), y0, PX(tick), y1, 0.3, 0);
+		fig_line(cv, PX(tick), p->y0, PX(tick), p->y1, 0.3, 0);
 		fig_set(cv, fig_ink);
-		buf_reset(&b);
-		buf_addf(&b, "%.0f", tick);
-		fig_text(cv, PX(tick), y1 + FIG_SMALL + 1.5, FIG_CENTER, b.ptr);
+		buf_reset(b);
+		buf_addf(b, "%.0f", tick);
+		fig_text(cv, PX(tick), p->y1 + FIG_SMALL + 1.5, FIG_CENTER,
+			 b->ptr);
 		if (c->vmax <= 0)
 			break;
 	}
 	fig_set(cv, fig_ink);
-	fig_line(cv, x0, y0, x0, y1, 0.6, 0);
-	fig_line(cv, x0, y1, x1, y1, 0.6, 0);
-	y = y1 + FIG_SMALL + 3;
-	buf_reset(&b);
-	buf_addf(&b, "%s (log scale); y: share of values at most x",
+	fig_line(cv, p->x0, p->y0, p->x0, p->y1, 0.6, 0);
+	fig_line(cv, p->x0, p->y1, p->x1, p->y1, 0.6, 0);
+	y = p->y1 + FIG_SMALL + 3;
+	buf_reset(b);
+	buf_addf(b, "%s (log scale); y: share of values at most x",
 		 c->ms->what);
-	fig_text(cv, (x0 + x1) / 2, y + FIG_SMALL, FIG_CENTER, b.ptr);
+	fig_text(cv, (p->x0 + p->x1) / 2, y + FIG_SMALL, FIG_CENTER, b->ptr);
 	y += FIG_SMALL + 3;
+	return y;
+}
+
+/* The steps of every line. */
+static void steps(struct canvas *cv, const struct cdf *c,
+		  const struct plot *p)
+{
+	double prev;
+	size_t i, k;
 
 	/* the steps, the lines of repositories first, "all" on top */
 	for (k = c->nr; k-- > 0;) {
@@ -142,30 +158,44 @@ static double draw(struct canvas *cv, void *data)
 			cairo_line_to(cv->cr, PX(l->v[i]), PY(f));
 			prev = f;
 		}
-		cairo_line_to(cv->cr, x1, PY(1));
+		cairo_line_to(cv->cr, p->x1, PY(1));
 		cairo_stroke(cv->cr);
 		cairo_set_dash(cv->cr, NULL, 0, 0);
 	}
+}
 
-	/* the --small mark */
+/* The --small mark: the share of fixes of at most so many lines. */
+static void small_mark(struct canvas *cv, const struct cdf *c,
+		       const struct plot *p, struct buf *b)
+{
 	if (c->ms->m == SUMMARY_LINES_CHANGED && c->nr && c->l[0].has_small) {
 		double sx = PX((double)c->x->o->report.small);
 		double sy = PY(c->l[0].small_share / 100);
 
 		fig_set(cv, fig_ink);
-		fig_line(cv, sx, y0, sx, y1, 0.6, 2);
-		fig_line(cv, x0, sy, sx, sy, 0.6, 2);
-		buf_reset(&b);
-		buf_addf(&b, "\xe2\x89\xa4 %ld: %.1f%%", c->x->o->report.small,
+		fig_line(cv, sx, p->y0, sx, p->y1, 0.6, 2);
+		fig_line(cv, p->x0, sy, sx, sy, 0.6, 2);
+		buf_reset(b);
+		buf_addf(b, "\xe2\x89\xa4 %ld: %.1f%%", c->x->o->report.small,
 			 c->l[0].small_share);
 		cairo_set_source_rgba(cv->cr, 1, 1, 1, 0.85);
-		fig_rect(cv, sx + 1.5, y0 + 1, fig_text_width(cv, b.ptr) + 2,
-			 FIG_SMALL + 1.5);
+		fig_rect(cv, sx + 1.5, p->y0 + 1,
+			 fig_text_width(cv, b->ptr) + 2, FIG_SMALL + 1.5);
 		fig_set(cv, fig_ink);
-		fig_text(cv, sx + 2.5, y0 + FIG_SMALL + 0.5, FIG_LEFT, b.ptr);
+		fig_text(cv, sx + 2.5, p->y0 + FIG_SMALL + 0.5, FIG_LEFT,
+			 b->ptr);
 	}
+}
 
-	/* legend: one line each */
+#undef PX
+#undef PY
+
+/* The legend, one line each, from y; returns the y below it. */
+static double legend(struct canvas *cv, const struct cdf *c, struct buf *b,
+		     double y)
+{
+	size_t k;
+
 	y += 3;
 	for (k = 0; k < c->nr; k++) {
 		line_style(cv, k, c->nr);
@@ -184,14 +214,31 @@ static double draw(struct canvas *cv, void *data)
 		y += FIG_SMALL + 2.5;
 	}
 	if (c->left) {
-		buf_reset(&b);
-		buf_addf(&b, "+ %zu more repositor%s not drawn (figures.json "
+		buf_reset(b);
+		buf_addf(b, "+ %zu more repositor%s not drawn (figures.json "
 			 "has them)", c->left, c->left == 1 ? "y" : "ies");
-		fig_text(cv, FIG_MARGIN, y + 5.8, FIG_LEFT, b.ptr);
+		fig_text(cv, FIG_MARGIN, y + 5.8, FIG_LEFT, b->ptr);
 		y += FIG_SMALL + 2.5;
 	}
-#undef PX
-#undef PY
+	return y;
+}
+
+static double draw(struct canvas *cv, void *data)
+{
+	struct cdf *c = data;
+	struct plot pl;
+	double y;
+	struct buf b = BUF_INIT;
+
+	pl.x0 = FIG_MARGIN + AXIS_W;
+	pl.x1 = FIG_WIDTH - FIG_MARGIN - 4;
+	pl.y0 = FIG_MARGIN + 4;
+	pl.y1 = pl.y0 + PLOT_H;
+	pl.top = lx(c->vmax) > 0 ? lx(c->vmax) : 1;
+	y = axes(cv, c, &pl, &b);
+	steps(cv, c, &pl);
+	small_mark(cv, c, &pl, &b);
+	y = legend(cv, c, &b, y);
 	buf_release(&b);
 	return y;
 }
@@ -208,6 +255,102 @@ static int group_row(const struct summary *s, int t, const char *name)
 		if (!strcmp(summary_text(s, (size_t)t, r, 0), name))
 			return (int)r;
 	return -1;
+}
+
+/* Line l of the figure: group g's values, its median (from report table
+ * tq, column qc) and share of small fixes (table ts, column sc), its
+ * legend; c->vmax grows to its largest value. */
+static void read_line(struct cdf *c, struct line *l, size_t g, int tq,
+		      int ts, int qc, int sc)
+{
+	const struct summary *s = c->x->main;
+	const struct measure *ms = c->ms;
+	int r;
+
+	l->group = g;
+	l->name = summary_group_name(s, g);
+	l->v = summary_values(s, g, ms->m, &l->n);
+	if (l->n && l->v[l->n - 1] > c->vmax)
+		c->vmax = l->v[l->n - 1];
+	r = group_row(s, tq, l->name);
+	if (r >= 0 && qc >= 0)
+		l->has_median = summary_value(s, (size_t)tq, (size_t)r,
+					      (size_t)qc, &l->median);
+	r = group_row(s, ts, l->name);
+	if (r >= 0 && sc >= 0)
+		l->has_small = summary_value(s, (size_t)ts, (size_t)r,
+					     (size_t)sc,
+					     &l->small_share);
+	{
+		struct buf lg = BUF_INIT;
+
+		buf_addf(&lg, "%s: %zu %s", g ? l->name :
+			 "every item", l->n, l->n == 1 ?
+			 "value" : "values");
+		if (l->has_median)
+			buf_addf(&lg, ", median %g", l->median);
+		if (ms->m == SUMMARY_LINES_CHANGED && l->has_small)
+			buf_addf(&lg, ", %.1f%% \xe2\x89\xa4 %ld lines",
+				 l->small_share, c->x->o->report.small);
+		l->legend = buf_detach(&lg, NULL);
+	}
+}
+
+/* The caption of the figure titled `title`. */
+static void caption(struct buf *cap, const struct fig_ctx *x,
+		    const struct measure *ms, const char *title)
+{
+	const struct summary *s = x->main;
+
+	buf_addf(cap, "%s: the share of items with at most x %s", title,
+		 ms->unit);
+	if (summary_repositories(s) > 1)
+		buf_addstr(cap, ", every item and per repository");
+	if (ms->m == SUMMARY_LINES_CHANGED)
+		buf_addf(cap, "; dashed: fixes of at most %ld lines (report "
+			 "effort.size, column share)",
+			 x->o->report.small);
+	buf_addstr(cap, ". Items whose figure is unknown are left out. ");
+	fig_counting(cap, x, s);
+	buf_addstr(cap, ". Report table effort.quartiles");
+	if (ms->m == SUMMARY_LINES_CHANGED)
+		buf_addstr(cap, " and effort.size");
+	buf_addch(cap, '.');
+}
+
+/* Line l in figures.json (an element of "lines") and its steps in the
+ * CSV. */
+static void record_line(struct figure *f, cJSON *lines,
+			const struct measure *ms, const struct line *l)
+{
+	cJSON *o = cJSON_CreateObject();
+	size_t k;
+
+	cJSON_AddStringToObject(o, "group", l->name);
+	cJSON_AddNumberToObject(o, "values", (double)l->n);
+	if (l->has_median)
+		cJSON_AddNumberToObject(o, "median", l->median);
+	else
+		cJSON_AddNullToObject(o, "median");
+	if (ms->m == SUMMARY_LINES_CHANGED) {
+		if (l->has_small)
+			cJSON_AddNumberToObject(o, "small_share",
+						l->small_share);
+		else
+			cJSON_AddNullToObject(o, "small_share");
+	}
+	cJSON_AddStringToObject(o, "legend", l->legend);
+	cJSON_AddItemToArray(lines, o);
+	for (k = 0; k < l->n; k++) {
+		if (k + 1 < l->n && l->v[k + 1] == l->v[k])
+			continue;
+		csvw_key(&f->csv, l->name);
+		csvw_double(&f->csv, l->v[k], 2);
+		csvw_uint(&f->csv, k + 1);
+		csvw_uint(&f->csv, l->n);
+		csvw_double(&f->csv, (double)(k + 1) / (double)l->n, 6);
+		csvw_end(&f->csv);
+	}
 }
 
 static int one(const struct fig_ctx *x, const struct measure *ms,
@@ -235,9 +378,6 @@ static int one(const struct fig_ctx *x, const struct measure *ms,
 	qc = tq >= 0 ? summary_column_index(s, (size_t)tq, col.ptr) : -1;
 	sc = ts >= 0 ? summary_column_index(s, (size_t)ts, "share") : -1;
 	for (g = 0; g < ng; g++) {
-		struct line *l;
-		int r;
-
 		/* per repository only when there are several */
 		if (g && summary_repositories(s) < 2)
 			break;
@@ -245,51 +385,11 @@ static int one(const struct fig_ctx *x, const struct measure *ms,
 			c.left++;
 			continue;
 		}
-		l = &c.l[c.nr++];
-		l->group = g;
-		l->name = summary_group_name(s, g);
-		l->v = summary_values(s, g, ms->m, &l->n);
-		if (l->n && l->v[l->n - 1] > c.vmax)
-			c.vmax = l->v[l->n - 1];
-		r = group_row(s, tq, l->name);
-		if (r >= 0 && qc >= 0)
-			l->has_median = summary_value(s, (size_t)tq, (size_t)r,
-						      (size_t)qc, &l->median);
-		r = group_row(s, ts, l->name);
-		if (r >= 0 && sc >= 0)
-			l->has_small = summary_value(s, (size_t)ts, (size_t)r,
-						     (size_t)sc,
-						     &l->small_share);
-		{
-			struct buf lg = BUF_INIT;
-
-			buf_addf(&lg, "%s: %zu %s", g ? l->name :
-				 "every item", l->n, l->n == 1 ?
-				 "value" : "values");
-			if (l->has_median)
-				buf_addf(&lg, ", median %g", l->median);
-			if (ms->m == SUMMARY_LINES_CHANGED && l->has_small)
-				buf_addf(&lg, ", %.1f%% \xe2\x89\xa4 %ld lines",
-					 l->small_share, x->o->report.small);
-			l->legend = buf_detach(&lg, NULL);
-		}
+		read_line(&c, &c.l[c.nr++], g, tq, ts, qc, sc);
 	}
 	buf_addf(&title, "Cumulative distribution of %s", ms->what);
 	figure_start(&f, x, ms->file, "effort", title.ptr);
-	buf_addf(&cap, "%s: the share of items with at most x %s", title.ptr,
-		 ms->unit);
-	if (summary_repositories(s) > 1)
-		buf_addstr(&cap, ", every item and per repository");
-	if (ms->m == SUMMARY_LINES_CHANGED)
-		buf_addf(&cap, "; dashed: fixes of at most %ld lines (report "
-			 "effort.size, column share)",
-			 x->o->report.small);
-	buf_addstr(&cap, ". Items whose figure is unknown are left out. ");
-	fig_counting(&cap, x, s);
-	buf_addstr(&cap, ". Report table effort.quartiles");
-	if (ms->m == SUMMARY_LINES_CHANGED)
-		buf_addstr(&cap, " and effort.size");
-	buf_addch(&cap, '.');
+	caption(&cap, x, ms, title.ptr);
 	tids[0] = "effort.quartiles";
 	tids[1] = "effort.size";
 	fig_source(f.entry, x, tids, ms->m == SUMMARY_LINES_CHANGED ? 2 : 1,
@@ -301,37 +401,8 @@ static int one(const struct fig_ctx *x, const struct measure *ms,
 	lines = cJSON_AddArrayToObject(f.entry, "lines");
 	csvw_header(&f.csv, head);
 	csvw_end(&f.csv);
-	for (i = 0; i < c.nr; i++) {
-		const struct line *l = &c.l[i];
-		cJSON *o = cJSON_CreateObject();
-		size_t k;
-
-		cJSON_AddStringToObject(o, "group", l->name);
-		cJSON_AddNumberToObject(o, "values", (double)l->n);
-		if (l->has_median)
-			cJSON_AddNumberToObject(o, "median", l->median);
-		else
-			cJSON_AddNullToObject(o, "median");
-		if (ms->m == SUMMARY_LINES_CHANGED) {
-			if (l->has_small)
-				cJSON_AddNumberToObject(o, "small_share",
-							l->small_share);
-			else
-				cJSON_AddNullToObject(o, "small_share");
-		}
-		cJSON_AddStringToObject(o, "legend", l->legend);
-		cJSON_AddItemToArray(lines, o);
-		for (k = 0; k < l->n; k++) {
-			if (k + 1 < l->n && l->v[k + 1] == l->v[k])
-				continue;
-			csvw_key(&f.csv, l->name);
-			csvw_double(&f.csv, l->v[k], 2);
-			csvw_uint(&f.csv, k + 1);
-			csvw_uint(&f.csv, l->n);
-			csvw_double(&f.csv, (double)(k + 1) / (double)l->n, 6);
-			csvw_end(&f.csv);
-		}
-	}
+	for (i = 0; i < c.nr; i++)
+		record_line(&f, lines, ms, &c.l[i]);
 	if (c.left)
 		cJSON_AddNumberToObject(f.entry, "repositories_left_out",
 					(double)c.left);

@@ -303,16 +303,12 @@ static void columns(struct flow *fl, struct canvas *cv, double xs[3],
 				   *lw : mid_w);
 }
 
-static double draw(struct canvas *cv, void *data)
+/* The column headings: the dimensions' keys. */
+static void headings(struct canvas *cv, const struct flow *fl,
+		     const double xs[3], double lw)
 {
-	struct flow *fl = data;
-	double xs[3], lw, y0, hmax;
-	size_t a, i, j;
-	size_t *ord;
-	double (*ys)[2];
+	size_t a;
 
-	columns(fl, cv, xs, &lw);
-	/* column headings */
 	fig_font(cv, FIG_SMALL, 1);
 	fig_set(cv, fig_ink);
 	for (a = 0; a < fl->nax; a++) {
@@ -325,8 +321,14 @@ static double draw(struct canvas *cv, void *data)
 			 FIG_CENTER, t);
 		free(t);
 	}
-	y0 = FIG_MARGIN + FIG_SMALL + 5;
-	hmax = place(fl, y0);
+}
+
+/* The ribbons between the columns' nodes (xs: their x). */
+static void ribbons(struct canvas *cv, struct flow *fl, const double xs[3])
+{
+	size_t i, j;
+	size_t *ord;
+	double (*ys)[2];
 
 	/* ribbons: stacked at the source by target order and at the target
 	 * by source order */
@@ -374,8 +376,14 @@ static double draw(struct canvas *cv, void *data)
 	}
 	free(ord);
 	free(ys);
+}
 
-	/* nodes and their labels */
+/* The nodes and their labels. */
+static void nodes(struct canvas *cv, const struct flow *fl,
+		  const double xs[3])
+{
+	size_t a, i;
+
 	fig_font(cv, FIG_SMALL, 0);
 	for (a = 0; a < fl->nax; a++)
 		for (i = 0; i < fl->ax[a].nr; i++) {
@@ -402,6 +410,19 @@ static double draw(struct canvas *cv, void *data)
 					 n->label);
 			}
 		}
+}
+
+static double draw(struct canvas *cv, void *data)
+{
+	struct flow *fl = data;
+	double xs[3], lw, y0, hmax;
+
+	columns(fl, cv, xs, &lw);
+	headings(cv, fl, xs, lw);
+	y0 = FIG_MARGIN + FIG_SMALL + 5;
+	hmax = place(fl, y0);
+	ribbons(cv, fl, xs);
+	nodes(cv, fl, xs);
 	return y0 + hmax;
 }
 
@@ -496,6 +517,103 @@ static void file_part(struct buf *b, const char *s)
 			buf_addch(b, *s);
 }
 
+/* The links by slot kept (returned, owned, *nraw of them) and each
+ * column's slots' keys into keys[] (borrowed from fl), for the CSV; then
+ * the small codes gathered and the links made between nodes. */
+static struct link *regroup(struct flow *fl, size_t *nraw, char **keys[3],
+			    size_t nslots[3])
+{
+	struct link *raw;
+	size_t a, i;
+
+	/* the links by slot, for the CSV, before gathering */
+	*nraw = fl->nr_links;
+	raw = xcalloc(*nraw + 1, sizeof(*raw));
+	memcpy(raw, fl->l, *nraw * sizeof(*raw));
+	for (a = 0; a < fl->nax; a++) {
+		nslots[a] = fl->ax[a].nr_slots;
+		keys[a] = xcalloc(nslots[a] + 1, sizeof(char *));
+		for (i = 0; i < nslots[a]; i++)
+			keys[a][i] = (char *)fl->ax[a].v[i].key;
+		gather(&fl->ax[a]);
+	}
+	/* links between nodes */
+	fl->nr_links = 0;
+	for (i = 0; i < *nraw; i++)
+		add_link(fl, raw[i].a, fl->ax[raw[i].a].map[raw[i].from],
+			 fl->ax[raw[i].a + 1].map[raw[i].to], raw[i].n);
+	return raw;
+}
+
+/* Points per item: the tallest column TARGET_H high, at most
+ * MAX_SCALE. */
+static void set_scale(struct flow *fl)
+{
+	double hmax = 0;
+	size_t a, i;
+
+	for (a = 0; a < fl->nax; a++) {
+		double h = 0;
+
+		for (i = 0; i < fl->ax[a].nr; i++)
+			h += node_count(&fl->ax[a].v[i]);
+		if (h > hmax)
+			hmax = h;
+	}
+	fl->scale = hmax > 0 ? TARGET_H / hmax : 1;
+	if (fl->scale > MAX_SCALE)
+		fl->scale = MAX_SCALE;
+}
+
+/* The caption of the figure titled `title`, made from report table tid
+ * (--cross c1, and c2 with three columns). */
+static void caption(struct buf *cap, const struct flow *fl,
+		    const struct fig_ctx *x, const char *title,
+		    const char *c1, const char *c2, const char *by,
+		    const char *tid)
+{
+	buf_addf(cap, "%s", title);
+	buf_addf(cap, ": ribbons as wide as their items (%.2f pt an item); "
+		 "codes with under %.0f%% of a column's items (past %d codes, "
+		 "the smallest) gathered into other", fl->scale,
+		 OTHER_SHARE * 100, MAX_NODES - 1);
+	if (fl->nax == 3)
+		buf_addstr(cap, "; an item with several codes counts in "
+			   "every pair");
+	buf_addstr(cap, ". ");
+	fig_counting(cap, x, x->main);
+	buf_addf(cap, ". Report: --cross %s", c1);
+	if (fl->nax == 3)
+		buf_addf(cap, " and --cross %s", c2);
+	if (by)
+		buf_addf(cap, " --by %s", by);
+	buf_addf(cap, ", table %s.", tid);
+}
+
+/* The figure's source and options in figures.json. */
+static void source_json(struct figure *f, const struct flow *fl,
+			const struct fig_ctx *x, const char *const tids[2],
+			const char *c1, const char *c2, const char *by,
+			const char *code)
+{
+	fig_source(f->entry, x, tids, 1, c1);
+	if (fl->nax == 3) {
+		cJSON *src = cJSON_GetObjectItemCaseSensitive(f->entry,
+							      "source");
+		char *cmd = fig_report_command(x->o, c2, NULL);
+
+		cJSON_AddStringToObject(src, "report2", cmd);
+		free(cmd);
+	}
+	if (code) {
+		cJSON_AddStringToObject(f->entry, "by", by);
+		cJSON_AddStringToObject(f->entry, "by_code", code);
+	}
+	cJSON_AddNumberToObject(f->entry, "scale_pt_per_item", fl->scale);
+	cJSON_AddNumberToObject(f->entry, "other_share", OTHER_SHARE);
+	cJSON_AddNumberToObject(f->entry, "max_nodes", MAX_NODES);
+}
+
 static int one(const struct fig_ctx *x, const struct summary *s1,
 	       const struct summary *s2, const char *const dims[3],
 	       const char *by, const char *code, struct err *e)
@@ -510,11 +628,10 @@ static int one(const struct fig_ctx *x, const struct summary *s1,
 	struct buf cap = BUF_INIT, c1 = BUF_INIT, c2 = BUF_INIT;
 	const char *tids[2];
 	char **keys[3] = { NULL, NULL, NULL };
-	size_t nslots[3] = { 0, 0, 0 }, a, i;
+	size_t nslots[3] = { 0, 0, 0 }, a;
 	struct link *raw = NULL;
-	size_t nraw;
+	size_t nraw = 0;
 	int t1, t2 = -1, ret = 0;
-	double hmax = 0;
 
 	memset(&fl, 0, sizeof(fl));
 	fl.x = x;
@@ -532,34 +649,8 @@ static int one(const struct fig_ctx *x, const struct summary *s1,
 	read_table(&fl, s1, (size_t)t1, 0);
 	if (fl.nax == 3)
 		read_table(&fl, s2, (size_t)t2, 1);
-	/* the links by slot, for the CSV, before gathering */
-	nraw = fl.nr_links;
-	raw = xcalloc(nraw + 1, sizeof(*raw));
-	memcpy(raw, fl.l, nraw * sizeof(*raw));
-	for (a = 0; a < fl.nax; a++) {
-		nslots[a] = fl.ax[a].nr_slots;
-		keys[a] = xcalloc(nslots[a] + 1, sizeof(char *));
-		for (i = 0; i < nslots[a]; i++)
-			keys[a][i] = (char *)fl.ax[a].v[i].key;
-		gather(&fl.ax[a]);
-	}
-	/* links between nodes */
-	fl.nr_links = 0;
-	for (i = 0; i < nraw; i++)
-		add_link(&fl, raw[i].a, fl.ax[raw[i].a].map[raw[i].from],
-			 fl.ax[raw[i].a + 1].map[raw[i].to], raw[i].n);
-	for (a = 0; a < fl.nax; a++) {
-		double h = 0;
-
-		for (i = 0; i < fl.ax[a].nr; i++)
-			h += node_count(&fl.ax[a].v[i]);
-		if (h > hmax)
-			hmax = h;
-	}
-	fl.scale = hmax > 0 ? TARGET_H / hmax : 1;
-	if (fl.scale > MAX_SCALE)
-		fl.scale = MAX_SCALE;
-
+	raw = regroup(&fl, &nraw, keys, nslots);
+	set_scale(&fl);
 	buf_addstr(&name, "flow");
 	buf_addf(&title, "%s to %s", dims[0], dims[1]);
 	if (fl.nax == 3)
@@ -580,43 +671,13 @@ static int one(const struct fig_ctx *x, const struct summary *s1,
 		columns(&fl, x->probe, xs, &lw);
 	}
 	fl.f = NULL;
-	buf_addf(&cap, "%s", title.ptr);
-	buf_addf(&cap, ": ribbons as wide as their items (%.2f pt an item); "
-		 "codes with under %.0f%% of a column's items (past %d codes, "
-		 "the smallest) gathered into other", fl.scale,
-		 OTHER_SHARE * 100, MAX_NODES - 1);
-	if (fl.nax == 3)
-		buf_addstr(&cap, "; an item with several codes counts in "
-			   "every pair");
-	buf_addstr(&cap, ". ");
-	fig_counting(&cap, x, x->main);
 	tids[0] = summary_table_id(s1, (size_t)t1);
 	tids[1] = tids[0];
 	buf_addf(&c1, "%s,%s", dims[0], dims[1]);
-	buf_addf(&cap, ". Report: --cross %s", c1.ptr);
-	if (fl.nax == 3) {
+	if (fl.nax == 3)
 		buf_addf(&c2, "%s,%s", dims[1], dims[2]);
-		buf_addf(&cap, " and --cross %s", c2.ptr);
-	}
-	if (by)
-		buf_addf(&cap, " --by %s", by);
-	buf_addf(&cap, ", table %s.", tids[0]);
-	fig_source(f.entry, x, tids, 1, c1.ptr);
-	if (fl.nax == 3) {
-		cJSON *src = cJSON_GetObjectItemCaseSensitive(f.entry,
-							      "source");
-		char *cmd = fig_report_command(x->o, c2.ptr, NULL);
-
-		cJSON_AddStringToObject(src, "report2", cmd);
-		free(cmd);
-	}
-	if (code) {
-		cJSON_AddStringToObject(f.entry, "by", by);
-		cJSON_AddStringToObject(f.entry, "by_code", code);
-	}
-	cJSON_AddNumberToObject(f.entry, "scale_pt_per_item", fl.scale);
-	cJSON_AddNumberToObject(f.entry, "other_share", OTHER_SHARE);
-	cJSON_AddNumberToObject(f.entry, "max_nodes", MAX_NODES);
+	caption(&cap, &fl, x, title.ptr, c1.ptr, c2.ptr, by, tids[0]);
+	source_json(&f, &fl, x, tids, c1.ptr, c2.ptr, by, code);
 	csvw_header(&f.csv, head);
 	csvw_end(&f.csv);
 	entry(&fl, &f, raw, nraw, keys, nslots);
