@@ -468,6 +468,106 @@ static CURLcode exchange(struct ghc *c, const char *url, unsigned flags,
 	return rc;
 }
 
+/* What the answer to one exchange leaves the request loop to do. */
+enum next {
+	NEXT_READ,		/* a 2xx, or a 304 with the cached answer:
+				   read its body */
+	NEXT_DONE,		/* answered: return it */
+	NEXT_AGAIN,		/* waited or backed off: ask again */
+	NEXT_FAIL,		/* failed, with `e` filled */
+};
+
+/* The answer's status: limits waited out, faults retried, errors named
+ * (`key` is the cache's, `found` whether its validators were sent). */
+static enum next judge_status(struct ghc *c, struct tries *t,
+			      const char *method, const char *url,
+			      const char *key, unsigned flags, int found,
+			      struct rate *rt, struct ghc_resp *r,
+			      struct err *e)
+{
+	char what[CURL_ERROR_SIZE + 64];
+
+	if (r->status == 304 && found && (flags & GHC_DIFF)) {
+		r->cached = 1;
+		return NEXT_DONE;
+	} else if (r->status == 304) {
+		if (!found || !ghc_cache_load(c, key, r)) {
+			/* nothing to reuse: ask unconditionally */
+			if (ghc_cache_drop(c, key, e) < 0 ||
+			    ghc_retry_later(c, t, method, url,
+					    "HTTP 304 without a cached "
+					    "answer", e) < 0)
+				return NEXT_FAIL;
+			return NEXT_AGAIN;
+		}
+		r->cached = 1;
+	} else if (r->status == 406 && (flags & GHC_ALLOW_406)) {
+		return NEXT_DONE;
+	} else if (ghc_is_primary(r)) {
+		if (ghc_wait_primary(c, t, method, url, r, e) < 0)
+			return NEXT_FAIL;
+		rt->remaining = -1;
+		return NEXT_AGAIN;
+	} else if ((r->status == 403 || r->status == 429) &&
+		   ghc_is_secondary(r)) {
+		if (ghc_wait_secondary(c, t, method, url, r, e) < 0)
+			return NEXT_FAIL;
+		return NEXT_AGAIN;
+	} else if (r->status >= 500) {
+		snprintf(what, sizeof(what), "HTTP %ld", r->status);
+		if (ghc_retry_later(c, t, method, url, what, e) < 0)
+			return NEXT_FAIL;
+		return NEXT_AGAIN;
+	} else if (r->status < 200 || r->status >= 300) {
+		ghc_answer_message(r, what, sizeof(what));
+		err_set(e, r->status == 404 || r->status == 410 ?
+			ERR_NOTFOUND :
+			r->status == 401 || r->status == 403 ?
+			ERR_PERM : ERR_INPUT, "%s %s: HTTP %ld%s",
+			method, url, r->status, what);
+		return NEXT_FAIL;
+	}
+	return NEXT_READ;
+}
+
+/* The body of an answer judged good: NULs made visible, JSON parsed
+ * (invalid JSON retried, GraphQL's own limits waited out) into *json,
+ * the answer kept in the cache. */
+static enum next read_body(struct ghc *c, struct tries *t,
+			   const char *method, const char *url,
+			   const char *key, unsigned flags,
+			   struct ghc_resp *r, cJSON **json, struct err *e)
+{
+	char what[CURL_ERROR_SIZE + 64];
+	int lim;
+
+	c->stats->nul_replaced += no_nul(r, flags);
+	if (flags & GHC_JSON) {
+		*json = cJSON_ParseWithLength(r->body.ptr, r->body.len);
+		if (!*json) {
+			snprintf(what, sizeof(what), "HTTP %ld with "
+				 "invalid JSON", r->status);
+			if ((r->cached && ghc_cache_drop(c, key, e) < 0) ||
+			    ghc_retry_later(c, t, method, url, what, e) < 0)
+				return NEXT_FAIL;
+			return NEXT_AGAIN;
+		}
+		if ((flags & GHC_POST) && (lim = ghc_graphql_limited(*json))) {
+			cJSON_Delete(*json);
+			*json = NULL;
+			if ((lim == 1 ?
+			     ghc_wait_primary(c, t, method, url, r, e) :
+			     ghc_wait_secondary(c, t, method, url, r, e)) < 0)
+				return NEXT_FAIL;
+			return NEXT_AGAIN;
+		}
+	}
+	if (!(flags & GHC_POST) && !r->cached && r->status == 200 &&
+	    ghc_cache_put(c, key, r, !(flags & GHC_DIFF), e) < 0)
+		return NEXT_FAIL;
+	return NEXT_DONE;
+}
+
 /* See ghclient.h.  Each turn of the loop is one exchange. */
 int ghc_request(struct ghc *c, const char *url, unsigned flags,
 		const char *post, struct ghc_resp *r, cJSON **json,
@@ -495,7 +595,7 @@ int ghc_request(struct ghc *c, const char *url, unsigned flags,
 
 	for (;;) {
 		CURLcode rc;
-		int found = 0, lim;
+		int found = 0;
 
 		if (stopped(c)) {
 			err_set(e, ERR_INTERRUPTED, "interrupted");
@@ -538,78 +638,28 @@ int ghc_request(struct ghc *c, const char *url, unsigned flags,
 			continue;
 		}
 
-		if (r->status == 304 && found && (flags & GHC_DIFF)) {
-			r->cached = 1;
+		switch (judge_status(c, &t, method, url, key.ptr, flags, found,
+				     rt, r, e)) {
+		case NEXT_READ:
+			break;
+		case NEXT_DONE:
 			ret = 0;
 			goto out;
-		} else if (r->status == 304) {
-			if (!found || !ghc_cache_load(c, key.ptr, r)) {
-				/* nothing to reuse: ask unconditionally */
-				if (ghc_cache_drop(c, key.ptr, e) < 0 ||
-				    ghc_retry_later(c, &t, method, url,
-						    "HTTP 304 without a cached "
-						    "answer", e) < 0)
-					goto out;
-				continue;
-			}
-			r->cached = 1;
-		} else if (r->status == 406 && (flags & GHC_ALLOW_406)) {
-			ret = 0;
-			goto out;
-		} else if (ghc_is_primary(r)) {
-			if (ghc_wait_primary(c, &t, method, url, r, e) < 0)
-				goto out;
-			rt->remaining = -1;
+		case NEXT_AGAIN:
 			continue;
-		} else if ((r->status == 403 || r->status == 429) &&
-			   ghc_is_secondary(r)) {
-			if (ghc_wait_secondary(c, &t, method, url, r, e) < 0)
-				goto out;
-			continue;
-		} else if (r->status >= 500) {
-			snprintf(what, sizeof(what), "HTTP %ld", r->status);
-			if (ghc_retry_later(c, &t, method, url, what, e) < 0)
-				goto out;
-			continue;
-		} else if (r->status < 200 || r->status >= 300) {
-			ghc_answer_message(r, what, sizeof(what));
-			err_set(e, r->status == 404 || r->status == 410 ?
-				ERR_NOTFOUND :
-				r->status == 401 || r->status == 403 ?
-				ERR_PERM : ERR_INPUT, "%s %s: HTTP %ld%s",
-				method, url, r->status, what);
+		case NEXT_FAIL:
 			goto out;
 		}
-
-		c->stats->nul_replaced += no_nul(r, flags);
-		if (flags & GHC_JSON) {
-			*json = cJSON_ParseWithLength(r->body.ptr, r->body.len);
-			if (!*json) {
-				snprintf(what, sizeof(what), "HTTP %ld with "
-					 "invalid JSON", r->status);
-				if ((r->cached &&
-				     ghc_cache_drop(c, key.ptr, e) < 0) ||
-				    ghc_retry_later(c, &t, method, url, what,
-						    e) < 0)
-					goto out;
-				continue;
-			}
-			if ((flags & GHC_POST) && (lim = ghc_graphql_limited(
-						*json))) {
-				cJSON_Delete(*json);
-				*json = NULL;
-				if ((lim == 1 ?
-				     ghc_wait_primary(c, &t, method, url, r,
-						      e) :
-				     ghc_wait_secondary(c, &t, method, url, r,
-							e)) < 0)
-					goto out;
-				continue;
-			}
-		}
-		if (!(flags & GHC_POST) && !r->cached && r->status == 200 &&
-		    ghc_cache_put(c, key.ptr, r, !(flags & GHC_DIFF), e) < 0)
+		switch (read_body(c, &t, method, url, key.ptr, flags, r, json,
+				  e)) {
+		case NEXT_READ:
+		case NEXT_DONE:
+			break;
+		case NEXT_AGAIN:
+			continue;
+		case NEXT_FAIL:
 			goto out;
+		}
 		ret = 0;
 		goto out;
 	}
