@@ -195,6 +195,32 @@ static int check_opts(struct fetch *f, const char *state, struct err *e)
 	return 0;
 }
 
+/* The list page to start at: the one a stopped fetch with the same
+ * options was working on, else the first; remembered as the page being
+ * worked on.  Returns it (owned), or NULL with `e` filled. */
+static char *start_page(struct fetch *f, const char *state, struct err *e)
+{
+	const struct gh_fetch_opts *o = f->o;
+	struct buf params = BUF_INIT;
+	char *url = NULL;
+
+	/* what the list depends on, and what decides what is kept */
+	buf_addf(&params, "api=%s state=%s label=%s since=%s until=%s "
+		 "require_fix=%d", ghc_api(f->c), state,
+		 o->label ? o->label : "", o->since ? o->since : "",
+		 o->until ? o->until : "", !!o->require_fix);
+	f->params = buf_detach(&params, NULL);
+	if (gh_state_load(f, &url, e) < 0)
+		return NULL;
+	if (!url)
+		url = first_url(f);
+	if (gh_state_save(f, url, 0, e) < 0) {
+		free(url);
+		return NULL;
+	}
+	return url;
+}
+
 /*
  * The issues of one list page worth working on, appended to
  * (*todo)[*n..] (borrowed from `page`; *todo grows with *alloc): not pull
@@ -399,11 +425,10 @@ int gh_fetch(struct store *st, const struct gh_fetch_opts *o,
 {
 	struct gh_stats local;
 	struct fetch f;
-	struct buf params = BUF_INIT;
 	const cJSON **todo = NULL;
 	size_t alloc_todo = 0;
 	cJSON *page = NULL;
-	char *url = NULL, *next = NULL, *start = NULL;
+	char *url = NULL, *next = NULL;
 	const char *state = o->state && *o->state ? o->state : "closed";
 	struct ghc_resp r;
 	int ret = -1;
@@ -431,19 +456,8 @@ int gh_fetch(struct store *st, const struct gh_fetch_opts *o,
 	f.graphql = o->token && *o->token && !o->no_graphql;
 	f.gql_batch = GQL_BATCH;
 	stats->graphql = f.graphql;
-
-	/* what the list depends on, and what decides what is kept */
-	buf_addf(&params, "api=%s state=%s label=%s since=%s until=%s "
-		 "require_fix=%d", ghc_api(f.c), state,
-		 o->label ? o->label : "", o->since ? o->since : "",
-		 o->until ? o->until : "", !!o->require_fix);
-	f.params = buf_detach(&params, NULL);
-	start = first_url(&f);
-	if (gh_state_load(&f, &url, e) < 0)
-		goto out;
+	url = start_page(&f, state, e);
 	if (!url)
-		url = xstrdup(start);
-	if (gh_state_save(&f, url, 0, e) < 0)
 		goto out;
 
 	while (url) {
@@ -490,7 +504,6 @@ out:
 	free(todo);
 	free(url);
 	free(next);
-	free(start);
 	free(f.params);
 	free(f.canon);
 	free(f.repo);
