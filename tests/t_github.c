@@ -730,6 +730,300 @@ static void test_fetch_list(void **state)
 	store_close(&st);
 }
 
+/* A client on `st` for the mock, with the test's short back-off. */
+static struct ghc *mock_client(struct store *st, struct gh_fetch_opts *o,
+			       struct gh_stats *stats)
+{
+	struct err e = ERR_INIT;
+	struct ghc *c;
+
+	memset(stats, 0, sizeof(*stats));
+	stats->rate_remaining = stats->rate_limit = -1;
+	opts_init(o, "acme/small");
+	c = ghc_new(st, o, stats, &e);
+	if (!c)
+		fail_msg("%s", e.msg);
+	return c;
+}
+
+/* Read the pages from `first` on, following rel="next": how many pages,
+ * how many objects in all; *cached counts the pages answered by a 304. */
+static int read_pages(struct ghc *c, const char *first, int *objects,
+		      int *cached)
+{
+	char *url = xstrdup(first);
+	int pages = 0;
+
+	*objects = *cached = 0;
+	while (url) {
+		struct ghc_resp r;
+		cJSON *j;
+
+		OK(ghc_request(c, url, GHC_JSON, NULL, &r, &j, &e_));
+		assert_true(cJSON_IsArray(j));
+		*objects += cJSON_GetArraySize(j);
+		*cached += r.cached;
+		pages++;
+		free(url);
+		url = gh_link_next(r.link);
+		cJSON_Delete(j);
+		ghc_resp_clear(&r);
+		assert_true(pages < 100);
+	}
+	return pages;
+}
+
+static void test_client_paging(void **state)
+{
+	struct gh_fetch_opts o;
+	struct gh_stats stats;
+	struct store st;
+	struct buf url = BUF_INIT;
+	struct ghc *c;
+	int all, n, cached, pages;
+	long counted;
+
+	(void)state;
+	mock_reset();
+	study(&st);
+	c = mock_client(&st, &o, &stats);
+	buf_addf(&url, "%s/repos/acme/small/issues?state=all&per_page=100",
+		 mock_url);
+	/* one page holds them all: no next link */
+	assert_int_equal(read_pages(c, url.ptr, &all, &cached), 1);
+	assert_true(all > 5);
+	assert_int_equal(cached, 0);
+
+	/* five a page: every page read once, through the Link headers */
+	cJSON_Delete(control("/_control/config", "{\"page_size\": 5}"));
+	buf_reset(&url);
+	buf_addf(&url, "%s/repos/acme/small/issues?state=all&per_page=5",
+		 mock_url);
+	pages = read_pages(c, url.ptr, &n, &cached);
+	assert_int_equal(n, all);
+	assert_int_equal(pages, (all + 4) / 5);
+	assert_int_equal(cached, 0);
+	counted = stats.counted;
+	assert_int_equal(counted, 1 + pages);
+
+	/* again: each page a 304 whose Link header comes from the cache,
+	   so the paging goes on without a counted request */
+	assert_int_equal(read_pages(c, url.ptr, &n, &cached), pages);
+	assert_int_equal(n, all);
+	assert_int_equal(cached, pages);
+	assert_int_equal(stats.counted, counted);
+	assert_int_equal(stats.not_modified, pages);
+	assert_int_equal(mock_counted(), counted);
+	ghc_free(c);
+	store_close(&st);
+	buf_release(&url);
+}
+
+static void test_client_diff_not_modified(void **state)
+{
+	struct gh_fetch_opts o;
+	struct gh_stats stats;
+	struct store st;
+	struct ghc_resp r;
+	struct buf url = BUF_INIT, sql = BUF_INIT;
+	struct ghc *c;
+	cJSON *pulls;
+	long long number;
+
+	(void)state;
+	mock_reset();
+	study(&st);
+	c = mock_client(&st, &o, &stats);
+	pulls = control("/_control/pulls?repo=acme/small", NULL);
+	assert_true(cJSON_GetArraySize(pulls) > 0);
+	number = (long long)jnum(cJSON_GetArrayItem(pulls, 0), "number", 0);
+	assert_true(number > 0);
+	cJSON_Delete(pulls);
+	buf_addf(&url, "%s/repos/acme/small/pulls/%lld", mock_url, number);
+
+	OK(ghc_request(c, url.ptr, GHC_DIFF, NULL, &r, NULL, &e_));
+	assert_int_equal(r.status, 200);
+	assert_int_equal(r.cached, 0);
+	assert_true(!strncmp(r.body.ptr, "diff --git ", 11));
+	ghc_resp_clear(&r);
+	/* kept under URL#diff, without its body (the fixes hold diffs) */
+	buf_addf(&sql, "SELECT count(*) FROM http_cache WHERE url = '%s#diff' "
+		 "AND body IS NULL AND etag IS NOT NULL", url.ptr);
+	assert_int_equal(q(&st, sql.ptr), 1);
+
+	/* a 304 for a diff comes back as such, with no body to reuse */
+	OK(ghc_request(c, url.ptr, GHC_DIFF, NULL, &r, NULL, &e_));
+	assert_int_equal(r.status, 304);
+	assert_int_equal(r.cached, 1);
+	assert_int_equal(r.body.len, 0);
+	ghc_resp_clear(&r);
+	assert_int_equal(stats.counted, 1);
+	assert_int_equal(stats.not_modified, 1);
+	ghc_free(c);
+	store_close(&st);
+	buf_release(&url);
+	buf_release(&sql);
+}
+
+static void test_client_rate_limits(void **state)
+{
+	struct gh_fetch_opts o;
+	struct gh_stats stats;
+	struct store st;
+	struct ghc_resp r;
+	struct buf url = BUF_INIT;
+	struct ghc *c;
+	cJSON *j, *ms;
+
+	(void)state;
+	mock_reset();
+	study(&st);
+	c = mock_client(&st, &o, &stats);
+
+	/* the primary limit answered (403, remaining 0): waited out until
+	   its reset, then asked again */
+	mock_faults("[{\"path\": \"^/repos/acme/small/issues/1$\", \"kind\": "
+		    "\"ratelimit403\", \"arg\": 1, \"times\": 1}]");
+	buf_addf(&url, "%s/repos/acme/small/issues/1", mock_url);
+	OK(ghc_request(c, url.ptr, GHC_JSON, NULL, &r, &j, &e_));
+	assert_int_equal(r.status, 200);
+	assert_true(cJSON_GetObjectItem(j, "number")->valuedouble == 1);
+	assert_true(stats.waited >= 1);
+	assert_int_equal(stats.requests, 2);
+	assert_int_equal(stats.retries, 0);
+	assert_int_equal(stats.waiting, 0);
+	assert_null(stats.wait_reason);
+	cJSON_Delete(j);
+	ghc_resp_clear(&r);
+
+	/* a 429 with retry-after: 0, and a secondary limit without
+	   retry-after (a minute of back-off steps): each waited and
+	   retried */
+	mock_faults("[{\"path\": \"^/repos/acme/small/issues/2$\", \"kind\": "
+		    "\"429\", \"arg\": 0, \"times\": 1}, "
+		    "{\"path\": \"^/repos/acme/small/issues/3$\", \"kind\": "
+		    "\"secondary_noretry\", \"times\": 1}]");
+	buf_reset(&url);
+	buf_addf(&url, "%s/repos/acme/small/issues/2", mock_url);
+	OK(ghc_request(c, url.ptr, GHC_JSON, NULL, &r, &j, &e_));
+	assert_int_equal(r.status, 200);
+	assert_int_equal(stats.retries, 1);
+	cJSON_Delete(j);
+	ghc_resp_clear(&r);
+	buf_reset(&url);
+	buf_addf(&url, "%s/repos/acme/small/issues/3", mock_url);
+	OK(ghc_request(c, url.ptr, GHC_JSON, NULL, &r, &j, &e_));
+	assert_int_equal(r.status, 200);
+	assert_int_equal(stats.retries, 2);
+	assert_int_equal(stats.requests, 6);
+	cJSON_Delete(j);
+	ghc_resp_clear(&r);
+
+	/* a budget the last answer showed spent is waited for before
+	   asking: the mock never has to refuse */
+	mock_faults("[]");
+	cJSON_Delete(control("/_control/config", "{\"ratelimit\": "
+			     "{\"resource\": \"core\", \"remaining\": 1, "
+			     "\"reset_in\": 1}}"));
+	buf_reset(&url);
+	buf_addf(&url, "%s/repos/acme/small/issues/4", mock_url);
+	OK(ghc_request(c, url.ptr, GHC_JSON, NULL, &r, &j, &e_));
+	assert_int_equal(r.rl_remaining, 0);
+	assert_int_equal(stats.rate_remaining, 0);
+	cJSON_Delete(j);
+	ghc_resp_clear(&r);
+	stats.waited = 0;
+	buf_reset(&url);
+	buf_addf(&url, "%s/repos/acme/small/issues/5", mock_url);
+	OK(ghc_request(c, url.ptr, GHC_JSON, NULL, &r, &j, &e_));
+	assert_int_equal(r.status, 200);
+	assert_true(stats.waited >= 1);
+	assert_true(stats.rate_remaining > 0);
+	assert_int_equal(stats.requests, 8);
+	cJSON_Delete(j);
+	ghc_resp_clear(&r);
+	ms = control("/_control/stats", NULL);
+	assert_null(cJSON_GetObjectItem(cJSON_GetObjectItem(ms, "by_kind"),
+					"limited"));
+	cJSON_Delete(ms);
+	ghc_free(c);
+	store_close(&st);
+	buf_release(&url);
+}
+
+static void test_client_retries(void **state)
+{
+	static volatile sig_atomic_t stop;
+	struct gh_fetch_opts o;
+	struct gh_stats stats;
+	struct store st;
+	struct ghc_resp r;
+	struct err e = ERR_INIT;
+	struct buf url = BUF_INIT, want = BUF_INIT;
+	struct ghc *c;
+	cJSON *j;
+
+	(void)state;
+	mock_reset();
+	study(&st);
+	c = mock_client(&st, &o, &stats);
+
+	/* a connection reset mid-body and a truncated body: retried */
+	mock_faults("[{\"path\": \"^/repos/acme/small/issues/1$\", \"kind\": "
+		    "\"reset\", \"times\": 1}, "
+		    "{\"path\": \"^/repos/acme/small/issues/2$\", \"kind\": "
+		    "\"truncate\", \"times\": 1}]");
+	buf_addf(&url, "%s/repos/acme/small/issues/1", mock_url);
+	OK(ghc_request(c, url.ptr, GHC_JSON, NULL, &r, &j, &e_));
+	assert_true(cJSON_GetObjectItem(j, "number")->valuedouble == 1);
+	assert_int_equal(stats.retries, 1);
+	cJSON_Delete(j);
+	ghc_resp_clear(&r);
+	buf_reset(&url);
+	buf_addf(&url, "%s/repos/acme/small/issues/2", mock_url);
+	OK(ghc_request(c, url.ptr, GHC_JSON, NULL, &r, &j, &e_));
+	assert_true(cJSON_GetObjectItem(j, "number")->valuedouble == 2);
+	assert_int_equal(stats.retries, 2);
+	cJSON_Delete(j);
+	ghc_resp_clear(&r);
+
+	/* with GHC_NO_RETRY a 5xx fails at once, without the count */
+	mock_faults("[{\"path\": \"^/repos/acme/small/issues/3$\", \"kind\": "
+		    "\"status\", \"arg\": 502, \"times\": 1}]");
+	buf_reset(&url);
+	buf_addf(&url, "%s/repos/acme/small/issues/3", mock_url);
+	assert_int_equal(ghc_request(c, url.ptr, GHC_JSON | GHC_NO_RETRY,
+				     NULL, &r, &j, &e), -1);
+	assert_int_equal(e.code, ERR_NET);
+	buf_addf(&want, "GET %s: HTTP 502", url.ptr);
+	assert_string_equal(e.msg, want.ptr);
+	assert_null(j);
+	assert_int_equal(stats.retries, 2);
+	ghc_resp_clear(&r);
+	/* the fault is spent: the next ask is answered */
+	OK(ghc_request(c, url.ptr, GHC_JSON, NULL, &r, &j, &e_));
+	cJSON_Delete(j);
+	ghc_resp_clear(&r);
+	mock_faults("[]");
+	ghc_free(c);
+
+	/* a stop already asked: no request at all */
+	c = mock_client(&st, &o, &stats);
+	stop = 1;
+	o.stop = &stop;
+	err_clear(&e);
+	assert_int_equal(ghc_request(c, url.ptr, GHC_JSON, NULL, &r, &j, &e),
+			 -1);
+	assert_int_equal(e.code, ERR_INTERRUPTED);
+	assert_string_equal(e.msg, "interrupted");
+	assert_int_equal(stats.requests, 0);
+	ghc_resp_clear(&r);
+	ghc_free(c);
+	store_close(&st);
+	buf_release(&url);
+	buf_release(&want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest offline[] = {
@@ -741,6 +1035,10 @@ int main(void)
 	};
 	const struct CMUnitTest mock[] = {
 		cmocka_unit_test(test_client_cache_and_errors),
+		cmocka_unit_test(test_client_paging),
+		cmocka_unit_test(test_client_diff_not_modified),
+		cmocka_unit_test(test_client_rate_limits),
+		cmocka_unit_test(test_client_retries),
 		cmocka_unit_test(test_fetch_repository),
 		cmocka_unit_test(test_fetch_graphql_and_require_fix),
 		cmocka_unit_test(test_fetch_failed_issue_then_resumed),

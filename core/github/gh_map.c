@@ -2,7 +2,7 @@
 /*
  * gh_map: GitHub's JSON answers mapped to what a fetch keeps.  See
  * gh_map.h; the shapes are those of GitHub's REST API (2022-11-28) and of
- * the GraphQL query in core/github/github.c.
+ * the GraphQL query in core/github/gh_graphql.c.
  */
 #include "core/github/gh_map.h"
 

@@ -11,7 +11,8 @@
  * so each is unit-tested without a server (tests/t_ghmap.c).  The
  * requests are core/github/github.c's business.
  *
- * Only core/github/github.c and the tests include this header.
+ * Only core/github/github.c, its family (github_int.h) and the tests
+ * include this header.
  */
 #ifndef BUGCODER_GH_MAP_H
 #define BUGCODER_GH_MAP_H

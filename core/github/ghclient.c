@@ -2,6 +2,9 @@
 /*
  * ghclient: the HTTP client for GitHub's API, over libcurl (loaded on
  * first use through core/github/curl_lazy.h).  See ghclient.h for the contract.
+ * The limits and retries are in ghc_wait.c, the cache in ghc_cache.c
+ * (the family shares ghc_int.h); this file holds the handle, the
+ * exchange and the request loop that decides what each answer means.
  *
  * Requests.  One libcurl handle is reused for every request, and requests
  * go one at a time.  Every exchange is counted in struct gh_stats: the
@@ -54,48 +57,12 @@
 
 #include "core/base/buf.h"
 #include "core/github/gh_opts.h"
+#include "core/github/ghc_int.h"
 #include "core/base/json_nul.h"
-#include "core/store/store.h"
-#include "core/base/text.h"
 
 #ifndef BUGCODER_VERSION
 #define BUGCODER_VERSION "dev"
 #endif
-
-#define MAX_RATE_WAITS 6	/* primary-limit waits for one request */
-#define MAX_SECONDARY 8		/* secondary-limit waits for one request */
-#define MAX_WAIT_S 3900		/* cap on one wait (reset is hourly) */
-/* GitHub's documented secondary limit for REST is 900 points a minute, a
-   GET costing one; GraphQL's is 2,000 points a minute, a query costing
-   one.  Serial requests stay under both when no more than PACE_N start
-   in any PACE_S seconds. */
-#define PACE_N 900
-#define PACE_S 60.0
-
-struct rate {
-	char resource[16];	/* "core", "graphql", ... */
-	long remaining;		/* -1 unknown */
-	long long reset;	/* epoch seconds */
-};
-
-struct ghc {
-	CURL *curl;
-	char errbuf[CURL_ERROR_SIZE];
-	char *auth;		/* "Authorization: Bearer ..."; wiped on free */
-	char *api;		/* base URL, no trailing slash */
-	char *origin;		/* scheme://host[:port] of the base */
-	char *graphql_url;
-	struct store *st;
-	const struct gh_fetch_opts *o;
-	struct gh_stats *stats;
-	struct rate rates[4];
-	size_t nr_rates;
-	struct ghc_resp *cur;	/* the exchange in flight */
-	long timeout_s, backoff_ms;
-	int max_attempts;
-	double *starts;		/* ring of the last PACE_N start times */
-	size_t nr_starts, next_start;
-};
 
 void ghc_resp_clear(struct ghc_resp *r)
 {
@@ -115,83 +82,6 @@ void ghc_resp_init(struct ghc_resp *r)
 	memset(r, 0, sizeof(*r));
 	buf_init(&r->body, 0);
 	r->rl_remaining = r->rl_limit = -1;
-}
-
-static void progress(struct ghc *c)
-{
-	if (c->o->progress.update)
-		c->o->progress.update(c->o->progress.ctx, c->stats);
-}
-
-static int stopped(const struct ghc *c)
-{
-	return c->o->stop && *c->o->stop;
-}
-
-static double now_mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* Sleep `secs`, in slices, reporting the countdown; a stop request cuts
- * it short with ERR_INTERRUPTED. */
-static int pause_for(struct ghc *c, double secs, const char *why,
-		     struct err *e)
-{
-	double end = now_mono() + secs, left;
-	int shown = -1;
-
-	while ((left = end - now_mono()) > 0) {
-		struct timespec ts;
-		int whole = (int)(left + 0.999);
-
-		if (stopped(c)) {
-			c->stats->waiting = 0;
-			c->stats->wait_reason = NULL;
-			return err_set(e, ERR_INTERRUPTED, "interrupted");
-		}
-		if (whole != shown) {
-			c->stats->waiting = whole;
-			c->stats->wait_reason = why;
-			shown = whole;
-			progress(c);
-		}
-		if (left > 0.1)
-			left = 0.1;
-		ts.tv_sec = 0;
-		ts.tv_nsec = (long)(left * 1e9);
-		nanosleep(&ts, NULL);
-	}
-	c->stats->waited += (long)(secs + 0.5);
-	c->stats->waiting = 0;
-	c->stats->wait_reason = NULL;
-	progress(c);
-	return 0;
-}
-
-/* Wait, if need be, so that no more than PACE_N exchanges start within
- * PACE_S seconds, then note this start. */
-static int pace(struct ghc *c, struct err *e)
-{
-	double now = now_mono();
-
-	if (!c->starts)
-		c->starts = xcalloc(PACE_N, sizeof(*c->starts));
-	if (c->nr_starts == PACE_N &&
-	    now - c->starts[c->next_start] < PACE_S) {
-		if (pause_for(c, PACE_S - (now - c->starts[c->next_start]),
-			      "pacing requests", e) < 0)
-			return -1;
-		now = now_mono();
-	}
-	c->starts[c->next_start] = now;
-	c->next_start = (c->next_start + 1) % PACE_N;
-	if (c->nr_starts < PACE_N)
-		c->nr_starts++;
-	return 0;
 }
 
 static size_t on_body(char *data, size_t size, size_t n, void *arg)
@@ -445,93 +335,6 @@ char *ghc_escape(struct ghc *c, const char *s)
 	return ret;
 }
 
-static struct rate *rate_for(struct ghc *c, const char *resource)
-{
-	size_t i;
-
-	for (i = 0; i < c->nr_rates; i++)
-		if (!strcmp(c->rates[i].resource, resource))
-			return &c->rates[i];
-	if (c->nr_rates == sizeof(c->rates) / sizeof(c->rates[0]))
-		return &c->rates[0];
-	i = c->nr_rates++;
-	snprintf(c->rates[i].resource, sizeof(c->rates[i].resource), "%s",
-		 resource);
-	c->rates[i].remaining = -1;
-	c->rates[i].reset = 0;
-	return &c->rates[i];
-}
-
-static const char *resource_of(const struct ghc *c, const char *url)
-{
-	return strcmp(url, c->graphql_url) ? "core" : "graphql";
-}
-
-static void note_rate(struct ghc *c, const char *url,
-		      const struct ghc_resp *r)
-{
-	struct rate *rt;
-
-	if (r->rl_remaining < 0)
-		return;
-	rt = rate_for(c, r->resource && *r->resource ? r->resource :
-		      resource_of(c, url));
-	rt->remaining = r->rl_remaining;
-	if (r->rl_reset)
-		rt->reset = r->rl_reset;
-	if (!strcmp(rt->resource, "core") || c->stats->rate_remaining < 0) {
-		c->stats->rate_remaining = r->rl_remaining;
-		if (r->rl_limit >= 0)
-			c->stats->rate_limit = r->rl_limit;
-	}
-}
-
-/* Seconds until a limit's reset, at least 1, at most MAX_WAIT_S. */
-static double until_reset(long long reset)
-{
-	double s = (double)(reset - (long long)time(NULL)) + 1;
-
-	if (s < 1)
-		s = 1;
-	if (s > MAX_WAIT_S)
-		s = MAX_WAIT_S;
-	return s;
-}
-
-/* The answer's "message" field, made one printable line of at most 160
- * bytes, into out[]. */
-static void answer_message(const struct ghc_resp *r, char *out, size_t size)
-{
-	cJSON *j = cJSON_ParseWithLength(r->body.ptr, r->body.len);
-	const cJSON *m = cJSON_GetObjectItemCaseSensitive(j, "message");
-	size_t i = 0;
-	const char *p;
-
-	out[0] = '\0';
-	if (cJSON_IsString(m) && size > 4) {
-		out[i++] = ':';
-		out[i++] = ' ';
-		for (p = m->valuestring; *p && i < size - 1 && i < 162; p++)
-			out[i++] = ((unsigned char)*p < 0x20 || *p == 0x7f) ?
-				   ' ' : *p;
-		out[i] = '\0';
-	}
-	cJSON_Delete(j);
-}
-
-static int is_secondary(const struct ghc_resp *r)
-{
-	char msg[200];
-
-	if (r->status == 429 || r->retry_after)
-		return 1;
-	if (r->status != 403)
-		return 0;
-	answer_message(r, msg, sizeof(msg));
-	return text_find(msg, strlen(msg), "secondary rate limit", 20) >= 0 ||
-	       text_find(msg, strlen(msg), "abuse", 5) >= 0;
-}
-
 static int transient_curl(CURLcode rc)
 {
 	switch (rc) {
@@ -552,116 +355,6 @@ static int transient_curl(CURLcode rc)
 	}
 }
 
-/* http_cache, keyed by URL ("URL#diff" for a diff). */
-static int cache_get(struct ghc *c, const char *key, char **etag,
-		     char **lm, int *found)
-{
-	sqlite3_stmt *s;
-	int rc;
-
-	*found = 0;
-	s = store_prepare(c->st, "SELECT etag, last_modified FROM "
-			  "http_cache WHERE url = ?", NULL);
-	if (!s)
-		return -1;
-	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
-	rc = store_step(c->st, s, "reading the request cache", NULL);
-	if (rc < 0) {
-		sqlite3_finalize(s);
-		return -1;
-	}
-	if (rc > 0) {
-		const char *t = (const char *)sqlite3_column_text(s, 0);
-		const char *l = (const char *)sqlite3_column_text(s, 1);
-
-		*etag = t ? xstrdup(t) : NULL;
-		*lm = l ? xstrdup(l) : NULL;
-		*found = 1;
-	}
-	sqlite3_finalize(s);
-	return 0;
-}
-
-static int cache_load(struct ghc *c, const char *key, struct ghc_resp *r)
-{
-	sqlite3_stmt *s;
-	int ok = 0;
-
-	s = store_prepare(c->st, "SELECT link, body FROM http_cache "
-			  "WHERE url = ?", NULL);
-	if (!s)
-		return 0;
-	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
-	/* an unreadable cache row is no cached answer: the request is
-	 * made again, never answered wrong */
-	if (store_step(c->st, s, "", NULL) > 0 &&
-	    sqlite3_column_type(s, 1) != SQLITE_NULL) {
-		const char *l = (const char *)sqlite3_column_text(s, 0);
-		const void *b = sqlite3_column_blob(s, 1);
-		int n = sqlite3_column_bytes(s, 1);
-
-		free(r->link);
-		r->link = l ? xstrdup(l) : NULL;
-		buf_reset(&r->body);
-		buf_add(&r->body, b, (size_t)n);
-		ok = 1;
-	}
-	sqlite3_finalize(s);
-	return ok;
-}
-
-int ghc_cache_drop(struct ghc *c, const char *key, struct err *e)
-{
-	sqlite3_stmt *s = store_prepare(c->st, "DELETE FROM http_cache "
-					"WHERE url = ?", e);
-	int rc;
-
-	if (!s)
-		return -1;
-	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
-	rc = store_step(c->st, s, "updating the request cache", e);
-	sqlite3_finalize(s);
-	if (rc < 0)
-		return -1;
-	return 0;
-}
-
-static int cache_put(struct ghc *c, const char *key, const struct ghc_resp *r,
-		     int with_body, struct err *e)
-{
-	sqlite3_stmt *s;
-	char now[32];
-	int rc;
-
-	if (!r->etag && !r->last_modified)
-		return 0;
-	s = store_prepare(c->st, "INSERT INTO http_cache (url, etag, "
-			  "last_modified, link, body, fetched_at) VALUES "
-			  "(?, ?, ?, ?, ?, ?) ON CONFLICT (url) DO UPDATE SET "
-			  "etag = excluded.etag, last_modified = "
-			  "excluded.last_modified, link = excluded.link, "
-			  "body = excluded.body, fetched_at = "
-			  "excluded.fetched_at", e);
-	if (!s)
-		return -1;
-	store_now(now);
-	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
-	store_bind_text(s, 2, r->etag);
-	store_bind_text(s, 3, r->last_modified);
-	store_bind_text(s, 4, r->link);
-	if (with_body)
-		sqlite3_bind_blob(s, 5, r->body.ptr, (int)r->body.len,
-				  SQLITE_STATIC);
-	else
-		sqlite3_bind_null(s, 5);
-	sqlite3_bind_text(s, 6, now, -1, SQLITE_STATIC);
-	rc = store_step(c->st, s, "saving to the request cache", e);
-	sqlite3_finalize(s);
-	if (rc < 0)
-		return -1;
-	return 0;
-}
-
 static void wipe_slist(struct curl_slist *l)
 {
 	struct curl_slist *p;
@@ -669,29 +362,6 @@ static void wipe_slist(struct curl_slist *l)
 	for (p = l; p; p = p->next)
 		memset(p->data, 0, strlen(p->data));
 	curl_lazy.slist_free_all(l);
-}
-
-/* GraphQL's own way of saying "rate limited": 200 with an error.
- * Returns 1 for the primary limit (type RATE_LIMITED), 2 for a secondary
- * one (its message says so), 0 otherwise. */
-static int graphql_limited(const cJSON *j)
-{
-	const cJSON *errs = cJSON_GetObjectItemCaseSensitive(j, "errors");
-	const cJSON *x;
-
-	cJSON_ArrayForEach(x, errs) {
-		const cJSON *t = cJSON_GetObjectItemCaseSensitive(x, "type");
-		const cJSON *m = cJSON_GetObjectItemCaseSensitive(x, "message");
-		const char *msg = cJSON_IsString(m) ? m->valuestring : "";
-
-		if (text_find(msg, strlen(msg), "secondary rate limit",
-			      20) >= 0)
-			return 2;
-		if (cJSON_IsString(t) && !strcmp(t->valuestring,
-						 "RATE_LIMITED"))
-			return 1;
-	}
-	return 0;
 }
 
 /*
@@ -732,14 +402,6 @@ static long no_nul(struct ghc_resp *r, unsigned flags)
 	buf_release(&path);
 	return n;
 }
-
-/* Counts of one request's attempts and waits. */
-struct tries {
-	int attempt;		/* exchanges made */
-	int rate_waits;		/* primary-limit waits */
-	int secondary;		/* secondary-limit waits */
-	int no_retry;		/* GHC_NO_RETRY: transient faults fail */
-};
 
 /*
  * One exchange: send the request (conditional when `etag` or `lm` is
@@ -800,77 +462,110 @@ static CURLcode exchange(struct ghc *c, const char *url, unsigned flags,
 			c->stats->not_modified++;
 		else
 			c->stats->counted++;
-		note_rate(c, url, r);
+		ghc_note_rate(c, url, r);
 	}
 	progress(c);
 	return rc;
 }
 
-/* After a transient fault: give up once the attempts are spent (ERR_NET
- * naming the exchange and `what`), else back off and return 0. */
-static int retry_later(struct ghc *c, struct tries *t, const char *method,
-		       const char *url, const char *what, struct err *e)
-{
-	double ms;
+/* What the answer to one exchange leaves the request loop to do. */
+enum next {
+	NEXT_READ,		/* a 2xx, or a 304 with the cached answer:
+				   read its body */
+	NEXT_DONE,		/* answered: return it */
+	NEXT_AGAIN,		/* waited or backed off: ask again */
+	NEXT_FAIL,		/* failed, with `e` filled */
+};
 
-	if (t->no_retry)
-		return err_set(e, ERR_NET, "%s %s: %s", method, url, what);
-	if (t->attempt >= c->max_attempts)
-		return err_set(e, ERR_NET, "%s %s: %s (after %d attempts)",
-			       method, url, what, t->attempt);
-	c->stats->retries++;
-	ms = (double)c->backoff_ms * (double)(1 << (t->attempt - 1));
-	if (ms > 60000)
-		ms = 60000;
-	return pause_for(c, ms / 1000.0, "retrying", e);
+/* The answer's status: limits waited out, faults retried, errors named
+ * (`key` is the cache's, `found` whether its validators were sent). */
+static enum next judge_status(struct ghc *c, struct tries *t,
+			      const char *method, const char *url,
+			      const char *key, unsigned flags, int found,
+			      struct rate *rt, struct ghc_resp *r,
+			      struct err *e)
+{
+	char what[CURL_ERROR_SIZE + 64];
+
+	if (r->status == 304 && found && (flags & GHC_DIFF)) {
+		r->cached = 1;
+		return NEXT_DONE;
+	} else if (r->status == 304) {
+		if (!found || !ghc_cache_load(c, key, r)) {
+			/* nothing to reuse: ask unconditionally */
+			if (ghc_cache_drop(c, key, e) < 0 ||
+			    ghc_retry_later(c, t, method, url,
+					    "HTTP 304 without a cached "
+					    "answer", e) < 0)
+				return NEXT_FAIL;
+			return NEXT_AGAIN;
+		}
+		r->cached = 1;
+	} else if (r->status == 406 && (flags & GHC_ALLOW_406)) {
+		return NEXT_DONE;
+	} else if (ghc_is_primary(r)) {
+		if (ghc_wait_primary(c, t, method, url, r, e) < 0)
+			return NEXT_FAIL;
+		rt->remaining = -1;
+		return NEXT_AGAIN;
+	} else if ((r->status == 403 || r->status == 429) &&
+		   ghc_is_secondary(r)) {
+		if (ghc_wait_secondary(c, t, method, url, r, e) < 0)
+			return NEXT_FAIL;
+		return NEXT_AGAIN;
+	} else if (r->status >= 500) {
+		snprintf(what, sizeof(what), "HTTP %ld", r->status);
+		if (ghc_retry_later(c, t, method, url, what, e) < 0)
+			return NEXT_FAIL;
+		return NEXT_AGAIN;
+	} else if (r->status < 200 || r->status >= 300) {
+		ghc_answer_message(r, what, sizeof(what));
+		err_set(e, r->status == 404 || r->status == 410 ?
+			ERR_NOTFOUND :
+			r->status == 401 || r->status == 403 ?
+			ERR_PERM : ERR_INPUT, "%s %s: HTTP %ld%s",
+			method, url, r->status, what);
+		return NEXT_FAIL;
+	}
+	return NEXT_READ;
 }
 
-/* The primary limit is spent: wait for its reset. */
-static int wait_primary(struct ghc *c, struct tries *t, const char *method,
-			const char *url, const struct ghc_resp *r,
-			struct err *e)
+/* The body of an answer judged good: NULs made visible, JSON parsed
+ * (invalid JSON retried, GraphQL's own limits waited out) into *json,
+ * the answer kept in the cache. */
+static enum next read_body(struct ghc *c, struct tries *t,
+			   const char *method, const char *url,
+			   const char *key, unsigned flags,
+			   struct ghc_resp *r, cJSON **json, struct err *e)
 {
-	long long reset = r->rl_reset ? r->rl_reset :
-			  (long long)time(NULL) + 60;
+	char what[CURL_ERROR_SIZE + 64];
+	int lim;
 
-	if (++t->rate_waits > MAX_RATE_WAITS)
-		return err_set(e, ERR_NET, "%s %s: HTTP %ld, the rate limit "
-			       "is still exhausted", method, url, r->status);
-	return pause_for(c, until_reset(reset), "rate limit reset", e);
-}
-
-/* A secondary limit: wait as long as retry-after asks (plus back-off
- * when it repeats), or back off exponentially from a minute. */
-static int wait_secondary(struct ghc *c, struct tries *t,
-			  const char *method, const char *url,
-			  const struct ghc_resp *r, struct err *e)
-{
-	double secs, step = c->backoff_ms / 1000.0;
-	char *end = NULL;
-	long ra = r->retry_after ? strtol(r->retry_after, &end, 10) : -1;
-
-	if (++t->secondary > MAX_SECONDARY)
-		return err_set(e, ERR_NET, "%s %s: HTTP %ld, still limited "
-			       "after %d waits", method, url, r->status,
-			       t->secondary - 1);
-	/* a blank or unreadable retry-after is no answer: GitHub's guidance
-	   is then to wait at least a minute */
-	if (r->retry_after && end && end != r->retry_after && *end == '\0' &&
-	    ra >= 0)
-		secs = (double)ra + (t->secondary > 1 ?
-			step * (double)(1 << (t->secondary - 2)) : 0);
-	else
-		secs = 60.0 * step * (double)(1 << (t->secondary - 1));
-	if (secs > MAX_WAIT_S)
-		secs = MAX_WAIT_S;
-	c->stats->retries++;
-	return pause_for(c, secs, "secondary rate limit", e);
-}
-
-static int is_primary(const struct ghc_resp *r)
-{
-	return (r->status == 403 || r->status == 429) &&
-	       r->rl_remaining == 0 && !r->retry_after;
+	c->stats->nul_replaced += no_nul(r, flags);
+	if (flags & GHC_JSON) {
+		*json = cJSON_ParseWithLength(r->body.ptr, r->body.len);
+		if (!*json) {
+			snprintf(what, sizeof(what), "HTTP %ld with "
+				 "invalid JSON", r->status);
+			if ((r->cached && ghc_cache_drop(c, key, e) < 0) ||
+			    ghc_retry_later(c, t, method, url, what, e) < 0)
+				return NEXT_FAIL;
+			return NEXT_AGAIN;
+		}
+		if ((flags & GHC_POST) && (lim = ghc_graphql_limited(*json))) {
+			cJSON_Delete(*json);
+			*json = NULL;
+			if ((lim == 1 ?
+			     ghc_wait_primary(c, t, method, url, r, e) :
+			     ghc_wait_secondary(c, t, method, url, r, e)) < 0)
+				return NEXT_FAIL;
+			return NEXT_AGAIN;
+		}
+	}
+	if (!(flags & GHC_POST) && !r->cached && r->status == 200 &&
+	    ghc_cache_put(c, key, r, !(flags & GHC_DIFF), e) < 0)
+		return NEXT_FAIL;
+	return NEXT_DONE;
 }
 
 /* See ghclient.h.  Each turn of the loop is one exchange. */
@@ -879,7 +574,7 @@ int ghc_request(struct ghc *c, const char *url, unsigned flags,
 		struct err *e)
 {
 	const char *method = (flags & GHC_POST) ? "POST" : "GET";
-	struct rate *rt = rate_for(c, resource_of(c, url));
+	struct rate *rt = ghc_rate_for(c, ghc_resource_of(c, url));
 	struct tries t = { 0, 0, 0, !!(flags & GHC_NO_RETRY) };
 	struct buf key = BUF_INIT;
 	char *etag = NULL, *lm = NULL;
@@ -900,7 +595,7 @@ int ghc_request(struct ghc *c, const char *url, unsigned flags,
 
 	for (;;) {
 		CURLcode rc;
-		int found = 0, lim;
+		int found = 0;
 
 		if (stopped(c)) {
 			err_set(e, ERR_INTERRUPTED, "interrupted");
@@ -908,8 +603,8 @@ int ghc_request(struct ghc *c, const char *url, unsigned flags,
 		}
 		/* the last answer said the limit is spent */
 		if (rt->remaining == 0 && rt->reset > (long long)time(NULL)) {
-			if (pause_for(c, until_reset(rt->reset),
-				      "rate limit reset", e) < 0)
+			if (ghc_pause_for(c, ghc_until_reset(rt->reset),
+					  "rate limit reset", e) < 0)
 				goto out;
 			rt->remaining = -1;
 		}
@@ -918,9 +613,9 @@ int ghc_request(struct ghc *c, const char *url, unsigned flags,
 		free(lm);
 		etag = lm = NULL;
 		if (!(flags & GHC_POST) &&
-		    cache_get(c, key.ptr, &etag, &lm, &found) < 0)
+		    ghc_cache_get(c, key.ptr, &etag, &lm, &found) < 0)
 			found = 0;
-		if (pace(c, e) < 0)
+		if (ghc_pace(c, e) < 0)
 			goto out;
 		rc = exchange(c, url, flags, post, found ? etag : NULL,
 			      found ? lm : NULL, r);
@@ -938,82 +633,33 @@ int ghc_request(struct ghc *c, const char *url, unsigned flags,
 					what);
 				goto out;
 			}
-			if (retry_later(c, &t, method, url, what, e) < 0)
+			if (ghc_retry_later(c, &t, method, url, what, e) < 0)
 				goto out;
 			continue;
 		}
 
-		if (r->status == 304 && found && (flags & GHC_DIFF)) {
-			r->cached = 1;
+		switch (judge_status(c, &t, method, url, key.ptr, flags, found,
+				     rt, r, e)) {
+		case NEXT_READ:
+			break;
+		case NEXT_DONE:
 			ret = 0;
 			goto out;
-		} else if (r->status == 304) {
-			if (!found || !cache_load(c, key.ptr, r)) {
-				/* nothing to reuse: ask unconditionally */
-				if (ghc_cache_drop(c, key.ptr, e) < 0 ||
-				    retry_later(c, &t, method, url, "HTTP 304 "
-						"without a cached answer",
-						e) < 0)
-					goto out;
-				continue;
-			}
-			r->cached = 1;
-		} else if (r->status == 406 && (flags & GHC_ALLOW_406)) {
-			ret = 0;
-			goto out;
-		} else if (is_primary(r)) {
-			if (wait_primary(c, &t, method, url, r, e) < 0)
-				goto out;
-			rt->remaining = -1;
+		case NEXT_AGAIN:
 			continue;
-		} else if ((r->status == 403 || r->status == 429) &&
-			   is_secondary(r)) {
-			if (wait_secondary(c, &t, method, url, r, e) < 0)
-				goto out;
-			continue;
-		} else if (r->status >= 500) {
-			snprintf(what, sizeof(what), "HTTP %ld", r->status);
-			if (retry_later(c, &t, method, url, what, e) < 0)
-				goto out;
-			continue;
-		} else if (r->status < 200 || r->status >= 300) {
-			answer_message(r, what, sizeof(what));
-			err_set(e, r->status == 404 || r->status == 410 ?
-				ERR_NOTFOUND :
-				r->status == 401 || r->status == 403 ?
-				ERR_PERM : ERR_INPUT, "%s %s: HTTP %ld%s",
-				method, url, r->status, what);
+		case NEXT_FAIL:
 			goto out;
 		}
-
-		c->stats->nul_replaced += no_nul(r, flags);
-		if (flags & GHC_JSON) {
-			*json = cJSON_ParseWithLength(r->body.ptr, r->body.len);
-			if (!*json) {
-				snprintf(what, sizeof(what), "HTTP %ld with "
-					 "invalid JSON", r->status);
-				if ((r->cached &&
-				     ghc_cache_drop(c, key.ptr, e) < 0) ||
-				    retry_later(c, &t, method, url, what,
-						e) < 0)
-					goto out;
-				continue;
-			}
-			if ((flags & GHC_POST) && (lim = graphql_limited(
-						*json))) {
-				cJSON_Delete(*json);
-				*json = NULL;
-				if ((lim == 1 ? wait_primary(c, &t, method, url,
-							     r, e) :
-				     wait_secondary(c, &t, method, url, r,
-						    e)) < 0)
-					goto out;
-				continue;
-			}
-		}
-		if (!(flags & GHC_POST) && !r->cached && r->status == 200 &&
-		    cache_put(c, key.ptr, r, !(flags & GHC_DIFF), e) < 0)
+		switch (read_body(c, &t, method, url, key.ptr, flags, r, json,
+				  e)) {
+		case NEXT_READ:
+		case NEXT_DONE:
+			break;
+		case NEXT_AGAIN:
+			continue;
+		case NEXT_FAIL:
 			goto out;
+		}
 		ret = 0;
 		goto out;
 	}
@@ -1027,4 +673,3 @@ out:
 	buf_release(&key);
 	return ret;
 }
-

@@ -26,6 +26,7 @@
 
 #include "core/base/err.h"
 #include "core/github/gh_opts.h"
+#include "core/github/gh_refs.h"
 #include "core/study/item.h"
 #include "core/store/store.h"
 
@@ -50,33 +51,6 @@ void gh_stats_release(struct gh_stats *s);
  */
 int gh_fetch(struct store *st, const struct gh_fetch_opts *o,
 	     struct gh_stats *stats, struct err *e);
-
-/* One entry of a list of known bugs. */
-struct gh_ref {
-	char *repo;		/* "owner/name", owned */
-	long long number;	/* its issue or pull request number */
-	int kind;		/* enum item_ref_kind: what the entry said */
-	long line;		/* where it was read */
-};
-
-/* Free refs[0..nr) and the array (NULL is fine). */
-void gh_refs_free(struct gh_ref *refs, size_t nr);
-
-/*
- * Read a list of known bugs from text[0..len): entries separated by line
- * breaks, commas, semicolons or white space, each an issue URL, a pull
- * request URL or owner/repo#N; lines starting with '#' are comments; a
- * byte order mark is skipped.  On success *refs (owned, gh_refs_free())
- * holds *nr entries in order.  Otherwise -1 with ERR_INPUT naming
- * `origin`, the line and the entry, and nothing returned.
- */
-int gh_parse_refs(const char *text, size_t len, const char *origin,
-		  struct gh_ref **refs, size_t *nr, struct err *e);
-
-/* The study's items whose content is still to be fetched (created from a
- * list without it), as a list for gh_fetch_list(). */
-int gh_refs_missing(struct store *st, struct gh_ref **refs, size_t *nr,
-		    struct err *e);
 
 /*
  * Fetch the listed issues and pull requests, of any repositories (renamed

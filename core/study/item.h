@@ -6,6 +6,12 @@
  * Items are named `owner/repo#number`.  item_save() is an upsert keyed on
  * (repo, number): re-importing updates an item in place (its id, and so
  * every label on it, is kept) and replaces its comments and fixes.
+ *
+ * The family: item.c (saving, loading and releasing an item), item_effort.c
+ * (item_compute_effort, item_parse_date), item_ref.c (item_name,
+ * item_valid_repo, item_parse_ref and the API host), item_find.c
+ * (item_find, item_canonical_repo, item_note_alias), item_diff.c (the
+ * diff_source functions).
  */
 #ifndef BUGCODER_ITEM_H
 #define BUGCODER_ITEM_H
