@@ -1099,11 +1099,6 @@ const struct view_ops agree_view_ops = {
 	.pager = agree_pager,
 };
 
-struct view *screen_open_agreement(struct screen *scr, const char *round)
-{
-	return screen_push_with(scr, &agree_view_ops, round);
-}
-
 /* ---- the view as a screen of its own ---------------------------------- */
 
 static void solo_status(struct screen *scr)
@@ -1151,7 +1146,7 @@ int tui_agree(struct store *st, const struct actor *a, const char *round,
 			goto out;
 		round_info_release(&r);
 	}
-	if (!screen_open_agreement(&scr, round)) {
+	if (!screen_push_with(&scr, &agree_view_ops, round)) {
 		err_set(e, ERR_INPUT, "%s", scr.msg.len ? scr.msg.ptr :
 			"cannot compute the agreement");
 		goto out;

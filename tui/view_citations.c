@@ -20,6 +20,7 @@
 #include "core/base/text.h"
 #include "tui/doc.h"
 #include "tui/screen.h"
+#include "tui/view_code.h"
 
 struct cite_entry {
 	long long id;
@@ -146,7 +147,7 @@ static int load(struct view *v, int width)
 
 			if (!i || strcmp(cv->v[i - 1].dim, ce->dim)) {
 				const struct coded_dim *cd =
-					coding_dim(screen_coding(scr), ce->dim);
+					coding_dim(code_coding(scr), ce->dim);
 
 				if (i)
 					doc_line(&cv->doc, "", SLOT_NORMAL,
@@ -309,7 +310,7 @@ static int cv_handle(struct view *v, enum action a, int key)
 			return H_HANDLED;
 		id = cv->v[cv->sel].id;
 		evidence_format(&cv->v[cv->sel].cite, &b);
-		if (screen_remove_citation(scr, id) == 0)
+		if (code_remove_citation(scr, id) == 0)
 			screen_msg(scr, MSG_OK, "removed: #%lld %s of %s", id,
 				   b.ptr, cv->v[cv->sel].dim);
 		buf_release(&b);

@@ -19,8 +19,10 @@
  * dimension a key that adds a code moves on too; one that removes a code
  * stays, and Space toggles the highlighted code and stays, for a second
  * code.  Tab moves to the next dimension.  Another screen's picks
- * (pick_ops, the adjudicator's) close the picker of a `select: one`
- * dimension and keep a `select: many` one open.
+ * (the adjudicator's, without pick_ops.next_dim) close the picker of a
+ * `select: one` dimension and keep a `select: many` one open.  What a
+ * pick does is the screen's: the picker reaches it through
+ * scr->pick_ops alone.
  *
  * Limitations: the definition pane shows what fits; the codebook view
  * (C) has every definition in full.
@@ -118,7 +120,8 @@ static void refilter(struct view *v)
 	p->top = 0;
 	/* start on the chosen code, if shown */
 	for (i = 0; i < p->nr_vis; i++)
-		if (screen_has_code(v->scr, d->key, d->codes[p->vis[i]].key)) {
+		if (v->scr->pick_ops->has_code(v->scr, d->key,
+					       d->codes[p->vis[i]].key)) {
 			p->sel = i;
 			break;
 		}
@@ -273,7 +276,7 @@ static void draw_row(struct view *v, int y, size_t code, int selected,
 	struct picker *p = v->priv;
 	const struct dimension *d = pdim(v);
 	const struct code *c = &d->codes[code];
-	int chosen = screen_has_code(v->scr, d->key, c->key);
+	int chosen = v->scr->pick_ops->has_code(v->scr, d->key, c->key);
 	int x = p->list_x, end = p->list_x + p->list_cols;
 	struct buf b = BUF_INIT;
 	enum slot base = selected ? SLOT_SEL : SLOT_NORMAL;
@@ -356,22 +359,22 @@ static void picker_draw(struct view *v)
 		 * (on a chosen code it removes it and stays), elsewhere it
 		 * toggles - but where one pick is the whole decision (the
 		 * map picker) it does that and closes, even there */
-		if (po && po->one_pick)
+		if (po->one_pick)
 			buf_addf(&b, " or %s %s, / filter, Esc close",
 				 d->select_many ? "Space" : "Enter",
 				 po->pick_verb ? po->pick_verb : "pick");
-		else if (d->select_many && !po)
+		else if (d->select_many && po->next_dim)
 			buf_addstr(&b, " add and go on (a chosen one: remove), "
 				   "Space toggle, Enter done");
 		else if (d->select_many)
 			buf_addstr(&b, " or Space toggle, Enter done");
 		else
-			buf_addf(&b, " or Enter %s", po && po->pick_verb ?
+			buf_addf(&b, " or Enter %s", po->pick_verb ?
 				 po->pick_verb : "pick");
-		if (!po || !po->one_pick)
+		if (!po->one_pick)
 			buf_addf(&b, ", / filter, %sDel clear, Tab next, Esc "
-				 "close", po && po->no_propose ? "" :
-				 "+ propose, ");
+				 "close", po->propose ? "+ propose, " :
+				 "");
 	}
 	draw_str(v->win, 2, 1, v->cols - 2, b.ptr, b.len,
 		 p->filtering ? SLOT_NORMAL : SLOT_DIM);
@@ -435,29 +438,14 @@ static void picker_draw(struct view *v)
 	buf_release(&b);
 }
 
-/* Pick code index `code`: save, and say whether the picker closes. */
-/* The next required dimension after `dim` (going round) that the
- * actor has not coded, or -1. */
-static long next_to_code(struct screen *scr, size_t dim)
-{
-	const struct coding *c = screen_coding(scr);
-	size_t n = scr->cb.nr_dims, k;
-
-	for (k = 1; c && k <= n; k++) {
-		const struct dimension *d = &scr->cb.dims[(dim + k) % n];
-
-		if (d->required && !coding_dim(c, d->key))
-			return (long)((dim + k) % n);
-	}
-	return -1;
-}
-
-/* After a decision on the annotator's screen: on to the next required
- * dimension still to code, or close when none is left. */
+/* After a decision: on to the dimension the screen's picks go on to
+ * (the annotator's: the next required one still to code), or close when
+ * there is none. */
 static int move_on(struct view *v)
 {
 	struct picker *p = v->priv;
-	long next = next_to_code(v->scr, p->dim);
+	const struct pick_ops *po = v->scr->pick_ops;
+	long next = po->next_dim ? po->next_dim(v->scr, p->dim) : -1;
 
 	if (next < 0)
 		return H_CLOSE;
@@ -472,24 +460,25 @@ static int pick(struct view *v, size_t code, int advance)
 {
 	const struct dimension *d = pdim(v);
 	const char *key = d->codes[code].key;
-	int mine = !v->scr->pick_ops;
+	const struct pick_ops *po = v->scr->pick_ops;
 
 	if (d->select_many) {
-		if (screen_save_toggle(v->scr, d, key) < 0)
+		if (po->toggle(v->scr, d, key) < 0)
 			return H_REDRAW;
 		/* a code added is a decision; one removed waits for
 		 * the next */
-		if (mine && advance && screen_has_code(v->scr, d->key, key))
+		if (po->next_dim && advance &&
+		    po->has_code(v->scr, d->key, key))
 			return move_on(v);
 		return H_REDRAW;
 	}
-	if (screen_save_codes(v->scr, d, &key, 1) < 0)
+	if (po->set_codes(v->scr, d, &key, 1) < 0)
 		return H_REDRAW;
 	/* kept pending (the study is busy): the picker closes, so the keys
 	 * typed next cannot pick in another dimension meanwhile */
-	if (screen_pick_pending(v->scr))
+	if (po->pending && po->pending(v->scr))
 		return H_CLOSE;
-	return mine ? move_on(v) : H_CLOSE;
+	return move_on(v);
 }
 
 static int no_such_code(struct view *v, int k)
@@ -552,7 +541,7 @@ static int picker_handle(struct view *v, enum action a, int key)
 		return H_REDRAW;
 	case ACT_PICK:
 		if (d->select_many && !p->filter.len)
-			return v->scr->pick_ops ? H_CLOSE : move_on(v);
+			return move_on(v);
 		if (!p->nr_vis)
 			return H_REDRAW;
 		{
@@ -602,10 +591,15 @@ static int picker_handle(struct view *v, enum action a, int key)
 		filter_changed(v);
 		return H_REDRAW;
 	case ACT_CLEAR_DIM:
-		screen_save_codes(v->scr, d, NULL, 0);
+		{
+			/* the screen's set_codes gets a list, empty */
+			static const char *const none[1] = { NULL };
+
+			v->scr->pick_ops->set_codes(v->scr, d, none, 0);
+		}
 		return H_REDRAW;
 	case ACT_PROPOSE:
-		if (v->scr->pick_ops && v->scr->pick_ops->no_propose) {
+		if (!v->scr->pick_ops->propose) {
 			screen_msg(v->scr, MSG_ERR, "codes are proposed while "
 				   "coding; here pick one of the codebook");
 			return H_REDRAW;
@@ -677,6 +671,8 @@ const struct view_ops picker_view_ops = {
 
 void screen_open_picker(struct screen *scr, size_t dim)
 {
+	if (!scr->pick_ops)
+		return;
 	screen_push_with(scr, &picker_view_ops, &dim);
 }
 
@@ -825,9 +821,9 @@ static int form_handle(struct view *v, enum action a, int key)
 			f->at = 0;
 			return H_REDRAW;
 		}
-		if (screen_save_proposal(scr, d, f->f[F_KEY].text.ptr,
-					 f->f[F_NAME].text.ptr,
-					 f->f[F_DEF].text.ptr) < 0)
+		if (scr->pick_ops->propose(scr, d, f->f[F_KEY].text.ptr,
+					   f->f[F_NAME].text.ptr,
+					   f->f[F_DEF].text.ptr) < 0)
 			return H_REDRAW;
 		/* a `select: one` dimension is decided: close the picker
 		 * under the form too */
