@@ -322,62 +322,52 @@ static void draw_row(struct view *v, int y, size_t code, int selected,
 	buf_release(&b);
 }
 
-static void picker_draw(struct view *v)
+/* The hint under the title: the filter typed, or the keys in force. */
+static void picker_hint(struct view *v, struct buf *out)
 {
 	struct picker *p = v->priv;
 	const struct dimension *d = pdim(v);
-	struct buf b = BUF_INIT;
-	size_t i;
-	int r, keyw = 0;
 
-	werase(v->win);
-	buf_addf(&b, "%zu/%zu ", p->dim + 1, v->scr->cb.nr_dims);
-	sanitize_line(&b, d->key);
-	buf_addf(&b, " (%s%s)", d->select_many ? "any number of codes" :
-		 "one code", d->required ? ", required" : "");
-	draw_frame(v->win, b.ptr, SLOT_DIALOG_TITLE);
-
-	buf_reset(&b);
-	if (d->question)
-		sanitize_line(&b, d->question);
-	else if (d->name)
-		sanitize_line(&b, d->name);
-	draw_str(v->win, 1, 1, v->cols - 2, b.ptr, b.len, SLOT_MD_STRONG);
-
-	buf_reset(&b);
 	if (p->filtering) {
-		buf_addstr(&b, "/");
-		sanitize_line(&b, p->filter.ptr);
-		buf_addf(&b, "_  (%zu of %zu; Enter picks, Esc ends the "
+		buf_addstr(out, "/");
+		sanitize_line(out, p->filter.ptr);
+		buf_addf(out, "_  (%zu of %zu; Enter picks, Esc ends the "
 			 "filter)", p->nr_vis, d->nr_codes);
 	} else {
 		const struct pick_ops *po = v->scr->pick_ops;
 
-		keys_hint(d->nr_codes, &b);
+		keys_hint(d->nr_codes, out);
 		/* in a many-code dimension Enter closes: Space toggles; on
 		 * the annotator's screen a code's key adds it and moves on
 		 * (on a chosen code it removes it and stays), elsewhere it
 		 * toggles - but where one pick is the whole decision (the
 		 * map picker) it does that and closes, even there */
 		if (po->one_pick)
-			buf_addf(&b, " or %s %s, / filter, Esc close",
+			buf_addf(out, " or %s %s, / filter, Esc close",
 				 d->select_many ? "Space" : "Enter",
 				 po->pick_verb ? po->pick_verb : "pick");
 		else if (d->select_many && po->next_dim)
-			buf_addstr(&b, " add and go on (a chosen one: remove), "
+			buf_addstr(out, " add and go on (a chosen one: remove), "
 				   "Space toggle, Enter done");
 		else if (d->select_many)
-			buf_addstr(&b, " or Space toggle, Enter done");
+			buf_addstr(out, " or Space toggle, Enter done");
 		else
-			buf_addf(&b, " or Enter %s", po->pick_verb ?
+			buf_addf(out, " or Enter %s", po->pick_verb ?
 				 po->pick_verb : "pick");
 		if (!po->one_pick)
-			buf_addf(&b, ", / filter, %sDel clear, Tab next, Esc "
+			buf_addf(out, ", / filter, %sDel clear, Tab next, Esc "
 				 "close", po->propose ? "+ propose, " :
 				 "");
 	}
-	draw_str(v->win, 2, 1, v->cols - 2, b.ptr, b.len,
-		 p->filtering ? SLOT_NORMAL : SLOT_DIM);
+}
+
+/* The list of codes shown, the highlighted one kept in view. */
+static void picker_list(struct view *v)
+{
+	struct picker *p = v->priv;
+	const struct dimension *d = pdim(v);
+	size_t i;
+	int r, keyw = 0;
 
 	for (i = 0; i < d->nr_codes; i++) {
 		int w = text_width(d->codes[i].key, strlen(d->codes[i].key));
@@ -404,6 +394,16 @@ static void picker_draw(struct view *v)
 		}
 		draw_row(v, p->list_y + r, p->vis[i], i == p->sel, keyw);
 	}
+
+}
+
+/* The separator, and the highlighted code's definition beside or under
+ * the list. */
+static void picker_detail(struct view *v)
+{
+	struct picker *p = v->priv;
+	const struct dimension *d = pdim(v);
+	int r;
 
 	/* the separator and the highlighted code's definition */
 	if (p->det_x > p->list_x) {
@@ -434,6 +434,35 @@ static void picker_draw(struct view *v)
 				 strlen(more), SLOT_DIM);
 		}
 	}
+}
+
+static void picker_draw(struct view *v)
+{
+	struct picker *p = v->priv;
+	const struct dimension *d = pdim(v);
+	struct buf b = BUF_INIT;
+
+	werase(v->win);
+	buf_addf(&b, "%zu/%zu ", p->dim + 1, v->scr->cb.nr_dims);
+	sanitize_line(&b, d->key);
+	buf_addf(&b, " (%s%s)", d->select_many ? "any number of codes" :
+		 "one code", d->required ? ", required" : "");
+	draw_frame(v->win, b.ptr, SLOT_DIALOG_TITLE);
+
+	buf_reset(&b);
+	if (d->question)
+		sanitize_line(&b, d->question);
+	else if (d->name)
+		sanitize_line(&b, d->name);
+	draw_str(v->win, 1, 1, v->cols - 2, b.ptr, b.len, SLOT_MD_STRONG);
+
+	buf_reset(&b);
+	picker_hint(v, &b);
+	draw_str(v->win, 2, 1, v->cols - 2, b.ptr, b.len,
+		 p->filtering ? SLOT_NORMAL : SLOT_DIM);
+
+	picker_list(v);
+	picker_detail(v);
 	wnoutrefresh(v->win);
 	buf_release(&b);
 }
@@ -519,11 +548,106 @@ static void filter_changed(struct view *v)
 	refilter(v);
 }
 
+/* Up, down, a page up or down the list. */
+static int move_sel(struct view *v, enum action a)
+{
+	struct picker *p = v->priv;
+	size_t page = p->list_rows > 1 ? (size_t)p->list_rows - 1 : 1;
+
+	switch (a) {
+	case ACT_LINE_DOWN:
+		if (p->sel + 1 < p->nr_vis)
+			p->sel++;
+		break;
+	case ACT_LINE_UP:
+		if (p->sel)
+			p->sel--;
+		break;
+	case ACT_PAGE_DOWN:
+		p->sel = p->sel + page < p->nr_vis ? p->sel + page :
+			 (p->nr_vis ? p->nr_vis - 1 : 0);
+		break;
+	default:
+		p->sel = p->sel > page ? p->sel - page : 0;
+		break;
+	}
+	return H_REDRAW;
+}
+
+/* Backspace in the filter (on an empty one: the filter ends). */
+static int filter_backspace(struct view *v)
+{
+	struct picker *p = v->priv;
+
+	if (p->filtering && !p->filter.len) {
+		p->filtering = 0;
+		return H_REDRAW;
+	}
+	if (p->filter.len) {
+		size_t n = p->filter.len - 1;
+
+		while (n > 0 && ((unsigned char)p->filter.ptr[n] &
+				 0xc0) == 0x80)
+			n--;
+		buf_setlen(&p->filter, n);
+		filter_changed(v);
+	}
+	return H_REDRAW;
+}
+
+/* Del: the dimension cleared, as the screen's picks clear it. */
+static int clear_dim(struct view *v)
+{
+	/* the screen's set_codes gets a list, empty */
+	static const char *const none[1] = { NULL };
+
+	v->scr->pick_ops->set_codes(v->scr, pdim(v), none, 0);
+	return H_REDRAW;
+}
+
+/* `+`: the form that proposes a new code, where the screen takes
+ * proposals and the dimension has "other" to hold one. */
+static int propose(struct view *v)
+{
+	struct picker *p = v->priv;
+	const struct dimension *d = pdim(v);
+
+	if (!v->scr->pick_ops->propose) {
+		screen_msg(v->scr, MSG_ERR, "codes are proposed while "
+			   "coding; here pick one of the codebook");
+		return H_REDRAW;
+	}
+	if (!dimension_code(d, "other")) {
+		screen_msg(v->scr, MSG_ERR, "%s has no code \"other\" "
+			   "to hold a proposal", d->key);
+		return H_REDRAW;
+	}
+	screen_push_with(v->scr, &form_view_ops, &p->dim);
+	return H_HANDLED;
+}
+
+/* A printable key bound to nothing: the filter's, else a code's. */
+static int text_key(struct view *v, int key)
+{
+	struct picker *p = v->priv;
+
+	if (!key_is_text(key))
+		return H_HANDLED;
+	if (p->filtering) {
+		filter_add(v, key);
+		return H_REDRAW;
+	}
+	if (key_code(key) >= 0)
+		return pick_key(v, key);
+	screen_msg(v->scr, MSG_INFO, "%s picks nothing here: / filters "
+		   "the codes", keyname_of(key, (char[32]){ 0 }));
+	return H_REDRAW;
+}
+
 static int picker_handle(struct view *v, enum action a, int key)
 {
 	struct picker *p = v->priv;
 	const struct dimension *d = pdim(v);
-	size_t page = p->list_rows > 1 ? (size_t)p->list_rows - 1 : 1;
 
 	switch (a) {
 	case ACT_PICK_NUMBER:
@@ -557,60 +681,20 @@ static int picker_handle(struct view *v, enum action a, int key)
 			return H_REDRAW;
 		return pick(v, p->vis[p->sel], !d->select_many);
 	case ACT_LINE_DOWN:
-		if (p->sel + 1 < p->nr_vis)
-			p->sel++;
-		return H_REDRAW;
 	case ACT_LINE_UP:
-		if (p->sel)
-			p->sel--;
-		return H_REDRAW;
 	case ACT_PAGE_DOWN:
-		p->sel = p->sel + page < p->nr_vis ? p->sel + page :
-			 (p->nr_vis ? p->nr_vis - 1 : 0);
-		return H_REDRAW;
 	case ACT_PAGE_UP:
-		p->sel = p->sel > page ? p->sel - page : 0;
-		return H_REDRAW;
+		return move_sel(v, a);
 	case ACT_ED_BACKSPACE:
-		if (p->filtering && !p->filter.len) {
-			p->filtering = 0;
-			return H_REDRAW;
-		}
-		if (p->filter.len) {
-			size_t n = p->filter.len - 1;
-
-			while (n > 0 && ((unsigned char)p->filter.ptr[n] &
-					 0xc0) == 0x80)
-				n--;
-			buf_setlen(&p->filter, n);
-			filter_changed(v);
-		}
-		return H_REDRAW;
+		return filter_backspace(v);
 	case ACT_ED_KILL_BACK:
 		buf_reset(&p->filter);
 		filter_changed(v);
 		return H_REDRAW;
 	case ACT_CLEAR_DIM:
-		{
-			/* the screen's set_codes gets a list, empty */
-			static const char *const none[1] = { NULL };
-
-			v->scr->pick_ops->set_codes(v->scr, d, none, 0);
-		}
-		return H_REDRAW;
+		return clear_dim(v);
 	case ACT_PROPOSE:
-		if (!v->scr->pick_ops->propose) {
-			screen_msg(v->scr, MSG_ERR, "codes are proposed while "
-				   "coding; here pick one of the codebook");
-			return H_REDRAW;
-		}
-		if (!dimension_code(d, "other")) {
-			screen_msg(v->scr, MSG_ERR, "%s has no code \"other\" "
-				   "to hold a proposal", d->key);
-			return H_REDRAW;
-		}
-		screen_push_with(v->scr, &form_view_ops, &p->dim);
-		return H_HANDLED;
+		return propose(v);
 	case ACT_NEXT_DIM:
 		set_dim(v, (p->dim + 1) % v->scr->cb.nr_dims);
 		picker_layout(v);
@@ -630,17 +714,7 @@ static int picker_handle(struct view *v, enum action a, int key)
 		}
 		return H_CLOSE;
 	case ACT_NONE:
-		if (!key_is_text(key))
-			return H_HANDLED;
-		if (p->filtering) {
-			filter_add(v, key);
-			return H_REDRAW;
-		}
-		if (key_code(key) >= 0)
-			return pick_key(v, key);
-		screen_msg(v->scr, MSG_INFO, "%s picks nothing here: / filters "
-			   "the codes", keyname_of(key, (char[32]){ 0 }));
-		return H_REDRAW;
+		return text_key(v, key);
 	default:
 		return H_UNHANDLED;
 	}
