@@ -709,13 +709,65 @@ const struct coding *code_coding(struct screen *scr)
 	return scr->ops == &code_screen_ops ? &cs->coding : NULL;
 }
 
+/* The item the screen opens on: `name`, else the first of the queue
+ * not submitted (the first of the queue when all are); -1 with `e`. */
+static long long first_item(struct screen *scr, const char *name,
+			    struct err *e)
+{
+	struct code_state *cs = scr->priv;
+	long long id;
+	size_t i;
+
+	if (name)
+		return item_find(scr->st, name, e);
+	if (!cs->q.nr)
+		return err_set(e, ERR_NOTFOUND, "no items to code for %s: "
+			       "the study has none, or no round gives %s any",
+			       scr->actor->name, scr->actor->name);
+	id = queue_item(&cs->q, 0);
+	for (i = 0; i < cs->q.nr; i++)
+		if (!queue_submitted(&cs->q, i)) {
+			id = queue_item(&cs->q, i);
+			break;
+		}
+	return id;
+}
+
+/* What the status line says as the screen opens on item `id`: why it is
+ * read only, or that it is not in the queue, or that the queue is
+ * done.  0, or -1 with `e`. */
+static int opening_msg(struct screen *scr, const char *name, long long id,
+		       struct err *e)
+{
+	struct code_state *cs = scr->priv;
+
+	if (cs->qpos == NOT_QUEUED) {
+		struct label_verdict v;
+		int may = access_label_item(scr->st, scr->actor, id, &v, e);
+
+		if (may < 0)
+			return -1;
+		/* the labelling rule says why, and saves are refused */
+		if (may == LABEL_NO)
+			screen_msg(scr, MSG_ERR, "not in your queue, read "
+				   "only: %s", v.why);
+		else
+			screen_msg(scr, MSG_INFO, "%s is not in your queue",
+				   scr->item_name);
+		free(v.why);
+	}
+	else if (!name && cs->q.nr_submitted == cs->q.nr)
+		screen_msg(scr, MSG_INFO, "all %zu items of your queue are "
+			   "submitted", cs->q.nr);
+	return 0;
+}
+
 int tui_code(struct store *st, const struct actor *a, const char *name,
 	     struct err *e)
 {
 	struct screen scr;
 	struct code_state *cs;
-	long long id = -1;
-	size_t i;
+	long long id;
 	int ret = -1;
 
 	/* the screen reads one item at a time and diffs in windows: a small
@@ -738,44 +790,10 @@ int tui_code(struct store *st, const struct actor *a, const char *name,
 		goto out;
 	if (queue_load(st, a->member_id, &cs->q, e) < 0)
 		goto out;
-	if (name) {
-		id = item_find(st, name, e);
-		if (id < 0)
-			goto out;
-	} else {
-		if (!cs->q.nr) {
-			err_set(e, ERR_NOTFOUND, "no items to code for %s: "
-				"the study has none, or no round gives %s any",
-				a->name, a->name);
-			goto out;
-		}
-		id = queue_item(&cs->q, 0);
-		for (i = 0; i < cs->q.nr; i++)
-			if (!queue_submitted(&cs->q, i)) {
-				id = queue_item(&cs->q, i);
-				break;
-			}
-	}
-	if (load_item(&scr, id, e) < 0)
+	id = first_item(&scr, name, e);
+	if (id < 0 || load_item(&scr, id, e) < 0 ||
+	    opening_msg(&scr, name, id, e) < 0)
 		goto out;
-	if (cs->qpos == NOT_QUEUED) {
-		struct label_verdict v;
-		int may = access_label_item(st, a, id, &v, e);
-
-		if (may < 0)
-			goto out;
-		/* the labelling rule says why, and saves are refused */
-		if (may == LABEL_NO)
-			screen_msg(&scr, MSG_ERR, "not in your queue, read "
-				   "only: %s", v.why);
-		else
-			screen_msg(&scr, MSG_INFO, "%s is not in your queue",
-				   scr.item_name);
-		free(v.why);
-	}
-	else if (!name && cs->q.nr_submitted == cs->q.nr)
-		screen_msg(&scr, MSG_INFO, "all %zu items of your queue are "
-			   "submitted", cs->q.nr);
 
 	store_busy_timeout(st, PICK_BUSY_MS);
 	if (screen_start(&scr, e) < 0)
