@@ -77,7 +77,7 @@ static int reload_evidence(struct screen *scr, struct err *e)
 	       -1 : 0;
 }
 
-void code_recodes_free(struct screen *scr)
+static void recodes_free(struct screen *scr)
 {
 	struct code_state *cs = scr->priv;
 	size_t i;
@@ -95,7 +95,7 @@ static int reload_recodes(struct screen *scr, struct err *e)
 	struct code_state *cs = scr->priv;
 	size_t i;
 
-	code_recodes_free(scr);
+	recodes_free(scr);
 	cs->recode_was = xcalloc(scr->cb.nr_dims + 1, sizeof(char *));
 	for (i = 0; i < scr->cb.nr_dims; i++)
 		if (recode_pending(scr->st, scr->item.id,
@@ -128,7 +128,7 @@ static int choose_codebook(struct screen *scr, long long id, struct err *e)
 
 	if (round < 0)
 		return -1;
-	code_recodes_free(scr);
+	recodes_free(scr);
 	if (round) {
 		if (screening_codebook(scr->st, round, &q, e) < 0)
 			return -1;
@@ -520,7 +520,7 @@ static void reload_codebook(struct screen *scr, int saving)
 		codebook_release(&cs->study_cb);
 		cs->study_cb = cb;
 	} else {
-		code_recodes_free(scr);
+		recodes_free(scr);
 		codebook_release(&scr->cb);
 		scr->cb = cb;
 	}
@@ -679,7 +679,7 @@ static void code_close(struct screen *scr)
 	code_cite_drop(scr);
 	free(cs->drop_dim);
 	coding_release(&cs->coding);
-	code_recodes_free(scr);
+	recodes_free(scr);
 	codebook_release(&cs->study_cb);
 	queue_release(&cs->q);
 }

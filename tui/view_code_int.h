@@ -67,8 +67,6 @@ struct code_state {
  * the actor's evidence and which await a recode); marks the header, the
  * bar and the status line dirty. */
 void code_reload_coding(struct screen *scr);
-/* Free the recodes (code_state.recode_was) of the codebook shown. */
-void code_recodes_free(struct screen *scr);
 
 /* view_code_save.c */
 
