@@ -103,23 +103,25 @@ void md_para_add(struct md *m, const char *s, size_t len, enum slot slot);
 /* Append source text, sanitized, in style `slot`. */
 void md_para_add_source(struct md *m, const char *s, size_t len,
 			enum slot slot);
-/* The style inline HTML tags open give text in `cur`. */
+/* The style of text under the open HTML tags (`cur` when none
+ * styles). */
 enum slot md_html_slot(struct md *m, enum slot cur);
 /* Forget the inline HTML tags open. */
 void md_html_reset(struct md *m);
-/* An inline HTML tag met (its open or close). */
+/* An inline tag (or one inside an HTML block that is not a block). */
 void md_html_inline_tag(struct md *m, const struct html_tok_state *h,
 			enum slot cur);
 /* Collect the inline content under `node` into the paragraph. */
 void md_collect_inlines(struct md *m, cmark_node *node, enum slot base);
-/* Wrap the paragraph collected and emit its lines. */
+/* Emit m->para wrapped. */
 void md_emit_para(struct md *m, enum slot base);
 
 /* markdown_verbatim.c */
 
 /* A fenced or indented code block, verbatim. */
 void md_code_block(struct md *m, cmark_node *n);
-/* Source lines first..last, from column `col`, verbatim. */
+/* The source lines first..last (1-based) of a block, verbatim, with the
+ * container markers of its first `col` - 1 columns taken off. */
 void md_verbatim_source(struct md *m, int first, int last, int col);
 /* Does paragraph n hold a Python traceback? */
 int md_is_traceback(struct md *m, cmark_node *n);
@@ -128,11 +130,12 @@ void md_table(struct md *m, cmark_node *tbl);
 
 /* markdown_details.c */
 
-/* A <details> section's title line (its <summary>, or "Details"). */
+/* The title line of the section just opened: its <summary> text in
+ * m->para, or GitHub's "Details" when `title` says so. */
 void md_section_title(struct md *m, const char *title);
 /* End the innermost <details> section. */
 void md_details_close(struct md *m);
-/* An HTML block. */
+/* An HTML block: its text wrapped like a paragraph, its tags read. */
 void md_html_block(struct md *m, const char *lit);
 
 #endif
