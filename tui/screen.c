@@ -462,7 +462,9 @@ int screen_action(struct screen *scr, enum action a, int key)
 		screen_open_codebook(scr);
 		return 1;
 	case ACT_AGREEMENT:
-		screen_open_agreement(scr, NULL);
+		/* an overlay of the frame's, as help and the codebook
+		 * are: every round */
+		screen_push_with(scr, &agree_view_ops, NULL);
 		return 1;
 	case ACT_REDRAW:
 		clearok(curscr, TRUE);

@@ -20,10 +20,10 @@
  * (scr->priv) as it does a view's (v->priv): a new screen costs its
  * panel and its keys only.
  *
- * On the annotator's screen everything an annotator changes goes
- * through screen_save_*(), which call core/study/label.h (one transaction
- * each) and confirm on the status line; nothing on that screen reads
- * another member's work.
+ * What is one screen's alone stays in its files: the annotator's saving
+ * and its work on the item are view_code.h's, for the overlays only that
+ * screen opens (the memo editor, the citations); the picker, which
+ * several screens open, reaches a screen's picks through its pick_ops.
  */
 #ifndef BUGCODER_TUI_SCREEN_H
 #define BUGCODER_TUI_SCREEN_H
@@ -132,22 +132,37 @@ enum msg_kind { MSG_NONE, MSG_INFO, MSG_OK, MSG_ERR };
 #define SCREEN_SPLIT_COLS 100
 
 /*
- * What the picker does with a pick.  The annotator's screen (pick_ops
- * NULL) saves the actor's labels; another screen may take the picks over
- * (the adjudicator's screen collects a final code instead).  The
- * functions return 0, or -1 after saying why on the status line.
+ * What the picker does with a pick: each screen that opens the picker
+ * brings its own (screen_ops.pick_ops) - the annotator's saves the
+ * actor's labels (view_code.c), the adjudicator's collects a final code
+ * - and an overlay may take the picks over while it is open (the map
+ * picker of view_proposals.c).  The functions return 0, or -1 after
+ * saying why on the status line.
  */
 struct pick_ops {
 	/* is `code` shown as chosen for `dim`? */
 	int (*has_code)(struct screen *scr, const char *dim,
 			const char *code);
-	/* a `select: one` pick (n == 1), or Del (n == 0) */
+	/* a `select: one` pick (n == 1), or Del (n == 0; codes then holds
+	 * one NULL) */
 	int (*set_codes)(struct screen *scr, const struct dimension *dim,
 			 const char *const *codes, size_t n);
 	/* a `select: many` toggle */
 	int (*toggle)(struct screen *scr, const struct dimension *dim,
 		      const char *code);
-	int no_propose;		/* `+` proposes nothing here */
+	/* After a decision in dimension index `dim`: the dimension the
+	 * picker moves on to, or -1 when it closes.  NULL: a pick closes
+	 * the picker of a `select: one` dimension and keeps a `select:
+	 * many` one open (a code's key toggles). */
+	long (*next_dim)(struct screen *scr, size_t dim);
+	/* Is a pick waiting for a busy study (kept pending)?  The picker
+	 * then closes.  May be NULL. */
+	int (*pending)(struct screen *scr);
+	/* `+`: save the code proposed in the form (key, name, definition)
+	 * for `dim`.  NULL: `+` proposes nothing here. */
+	int (*propose)(struct screen *scr, const struct dimension *dim,
+		       const char *key, const char *name,
+		       const char *definition);
 	int one_pick;		/* a pick is the whole decision and closes
 				   the picker, in a `select: many`
 				   dimension too (nothing toggles, Del and
@@ -171,8 +186,8 @@ struct screen_ops {
 	size_t private_size;	/* scr->priv: allocated cleared by
 				   screen_init(), freed by screen_fini()
 				   after close() */
-	const struct pick_ops *pick_ops;	/* the picker's; NULL: save
-						   the actor's labels */
+	const struct pick_ops *pick_ops;	/* the picker's; NULL: the
+						   screen opens no picker */
 	const char *help_intro;	/* the help's first paragraph, or NULL */
 	int no_panes;		/* overlays only: no header, no panes, no
 				   panel, the status line at the bottom */
@@ -246,7 +261,6 @@ extern const struct view_ops issue_view_ops;
 extern const struct view_ops diff_view_ops;
 extern const struct view_ops picker_view_ops;
 extern const struct view_ops form_view_ops;
-extern const struct view_ops memo_view_ops;
 /*
  * The text view (view_help.c): a read-only overlay that scrolls and
  * searches like a pane, its text rendered by `render` at every width.
@@ -268,9 +282,9 @@ void screen_open_help(struct screen *scr);
 void screen_open_codebook(struct screen *scr);
 /* Is v the codebook's text view (which shows codes of scr->cb)? */
 int screen_is_codebook(const struct view *v);
-/* The agreement overlay (view_agree.c) for round `round` (NULL: every
- * round; copied); NULL after saying why on the status line. */
-struct view *screen_open_agreement(struct screen *scr, const char *round);
+/* The agreement overlay (view_agree.c), the frame's `A`: open it with
+ * screen_push_with() on a round's name (NULL: every round; copied). */
+extern const struct view_ops agree_view_ops;
 extern const struct view_ops proposals_view_ops;	/* view_proposals.c */
 
 /* Open an overlay on top of the others, its state (ops->priv_size)
@@ -295,36 +309,13 @@ void screen_place(struct view *v);
 void screen_msg(struct screen *scr, enum msg_kind kind, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* Saving, each one transaction through core/study/label.h, then the coding is
- * reloaded and the status line says what was saved (or why not).  They
- * return 0 or -1. */
-int screen_save_codes(struct screen *scr, const struct dimension *dim,
-		      const char *const *codes, size_t n);
-int screen_save_toggle(struct screen *scr, const struct dimension *dim,
-		       const char *code);
-int screen_save_memo(struct screen *scr, const char *text);
-int screen_save_proposal(struct screen *scr, const struct dimension *dim,
-			 const char *key, const char *name,
-			 const char *definition);
-
-/* Is `code` chosen for `dim` by the actor on this item? */
-int screen_has_code(struct screen *scr, const char *dim, const char *code);
-
-/* Open the picker (view_picker.c) on dimension index `dim`. */
+/* Open the picker (view_picker.c) on dimension index `dim`, its picks
+ * the screen's (scr->pick_ops); nothing on a screen without them. */
 void screen_open_picker(struct screen *scr, size_t dim);
 /* Show citation c in its pane, under the line cursor (the fix pane
  * showing the fix that has its lines); the pane gets the focus.  0, or
  * -1 when neither pane shows it. */
 int screen_show_cite(struct screen *scr, const struct evidence_cite *c);
-/* Remove the actor's citation `id` of the item shown (one transaction,
- * audited, view_code.c); says so on the status line.  0 or -1. */
-int screen_remove_citation(struct screen *scr, long long id);
-/* The overlay that lists the actor's citations of the item (E). */
-extern const struct view_ops citations_view_ops;
-
-/* Open the memo editor (view_memo.c) on the actor's memo, or on `text`
- * (NULL: the saved memo; copied) the study refused. */
-void screen_open_memo(struct screen *scr, const char *text);
 /* Run $EDITOR on `text` and return the edited text (owned) or NULL after
  * saying why on the status line. */
 char *screen_run_editor(struct screen *scr, const char *text);
@@ -406,15 +397,5 @@ void screen_draw(struct screen *scr);
 /* After the loop ended with `e` (a signal, a lost terminal): let the
  * open overlays save what was typed (the memo), and say so in `e`. */
 void screen_hangup(struct screen *scr, struct err *e);
-
-/*
- * The annotator's screen (view_code.c), for the views that show its
- * work (the memo editor, the citations, the picker).
- */
-
-/* The actor's own work on the item shown; NULL on another screen. */
-const struct coding *screen_coding(struct screen *scr);
-/* Is a pick waiting for a busy study (kept pending)? */
-int screen_pick_pending(struct screen *scr);
 
 #endif

@@ -300,6 +300,70 @@ int ui_term_check(const char *term, struct err *e)
 	return 0;
 }
 
+/* Step 3 of ui_start(): the screen - on the terminal, or on /dev/null
+ * without a display (tests).  0, or -1 with `e`. */
+static int open_screen(int utf8, const char *codeset, struct err *e)
+{
+	if (ui.headless) {
+		const char *term = getenv("TERM");
+
+		ui.out = fopen("/dev/null", "w");
+		ui.in = fopen("/dev/null", "r");
+		if (!ui.out || !ui.in) {
+			err_set(e, ERR_IO, "/dev/null: %s", strerror(errno));
+			return -1;
+		}
+		ui.screen = newterm(term && *term ? term : "dumb", ui.out,
+				    ui.in);
+	} else {
+		if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+			err_set(e, ERR_INPUT, "the coding screen needs a "
+				"terminal (stdin and stdout)");
+			return -1;
+		}
+		if (ui_term_check(getenv("TERM"), e) < 0)
+			return -1;
+		/* one line, before the screen covers it, that stays when
+		 * the screen goes */
+		if (!utf8)
+			fprintf(stderr, "bugcoder: warning: the locale's "
+				"character set is %s, not UTF-8: text outside "
+				"ASCII shows as '?'; set LANG=C.UTF-8 (or "
+				"another UTF-8 locale) to see it\n",
+				codeset && *codeset ? codeset : "unknown");
+		ui.screen = newterm(NULL, stdout, stdin);
+	}
+	if (!ui.screen) {
+		const char *term = getenv("TERM");
+
+		err_set(e, ERR_INPUT, "cannot use terminal type \"%s\"",
+			term ? term : "(unset)");
+		return -1;
+	}
+	return 0;
+}
+
+/* Step 4 of ui_start(): input modes, and the window keys are read from.
+ * 0, or -1 with `e`. */
+static int input_modes(struct err *e)
+{
+	cbreak();
+	noecho();
+	nonl();
+	intrflush(stdscr, FALSE);
+	ui.input = newwin(1, 1, 0, 0);
+	if (!ui.input) {
+		err_set(e, ERR_IO, "cannot create a window");
+		return -1;
+	}
+	keypad(ui.input, TRUE);
+	leaveok(ui.input, TRUE);
+	untouchwin(ui.input);
+	curs_set(0);
+	paste_on();
+	return 0;
+}
+
 int ui_start(struct err *e)
 {
 	const char *keys = priv_hook_env("BUGCODER_KEYS");
@@ -326,60 +390,14 @@ int ui_start(struct err *e)
 			   !strcmp(codeset, "utf8"));
 
 	/* 3. the screen */
-	if (ui.headless) {
-		const char *term = getenv("TERM");
-
-		ui.out = fopen("/dev/null", "w");
-		ui.in = fopen("/dev/null", "r");
-		if (!ui.out || !ui.in) {
-			err_set(e, ERR_IO, "/dev/null: %s", strerror(errno));
-			goto fail;
-		}
-		ui.screen = newterm(term && *term ? term : "dumb", ui.out,
-				    ui.in);
-	} else {
-		if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-			err_set(e, ERR_INPUT, "the coding screen needs a "
-				"terminal (stdin and stdout)");
-			goto fail;
-		}
-		if (ui_term_check(getenv("TERM"), e) < 0)
-			goto fail;
-		/* one line, before the screen covers it, that stays when
-		 * the screen goes */
-		if (!utf8)
-			fprintf(stderr, "bugcoder: warning: the locale's "
-				"character set is %s, not UTF-8: text outside "
-				"ASCII shows as '?'; set LANG=C.UTF-8 (or "
-				"another UTF-8 locale) to see it\n",
-				codeset && *codeset ? codeset : "unknown");
-		ui.screen = newterm(NULL, stdout, stdin);
-	}
-	if (!ui.screen) {
-		const char *term = getenv("TERM");
-
-		err_set(e, ERR_INPUT, "cannot use terminal type \"%s\"",
-			term ? term : "(unset)");
+	if (open_screen(utf8, codeset, e) < 0)
 		goto fail;
-	}
 	set_term(ui.screen);
 	ui.started = 1;
 
 	/* 4. input modes */
-	cbreak();
-	noecho();
-	nonl();
-	intrflush(stdscr, FALSE);
-	ui.input = newwin(1, 1, 0, 0);
-	if (!ui.input) {
-		err_set(e, ERR_IO, "cannot create a window");
+	if (input_modes(e) < 0)
 		goto fail;
-	}
-	keypad(ui.input, TRUE);
-	leaveok(ui.input, TRUE);
-	untouchwin(ui.input);
-	curs_set(0);
-	paste_on();
 
 	/* 5. ESCDELAY, only if the user has not chosen one */
 	if (!getenv("ESCDELAY"))

@@ -190,7 +190,6 @@ static const struct pick_ops adj_pick_ops = {
 	.has_code = pick_has,
 	.set_codes = pick_set,
 	.toggle = pick_toggle,
-	.no_propose = 1,
 	.pick_verb = "choose",
 };
 

@@ -27,6 +27,9 @@
  * screens (covering the panes and the panel, not the status line), and a
  * screen of its own: tui_agree() for `bugcoder agree --screen`.
  *
+ * The table, the keys and the screen are here; the detail is
+ * view_agree_detail.c's (what they share: view_agree_int.h).
+ *
  * Limitations: the confusion grid needs two annotators and a `select:
  * one` dimension (otherwise the detail lists the per-code or pairwise
  * kappas); names of annotators and codes are cut to fit.
@@ -44,43 +47,17 @@
 #include "core/study/round.h"
 #include "core/study/study.h"
 #include "core/base/text.h"
-#include "exports/agree_report.h"
 #include "tui/doc.h"
 #include "tui/screen.h"
 #include "tui/tui.h"
 #include "tui/ui.h"
+#include "tui/view_agree_int.h"
+
 
 #define NAME_MAX_W 16		/* dimension names in the table */
 #define ROUND_COL_W 8		/* a per-round column */
 #define MIN_DETAIL_ROWS 3
 
-struct scope {
-	char *round;		/* NULL: the whole study */
-	int ok;			/* computed; else `why` says why not */
-	int denied;		/* not for this actor (blinding) */
-	char *why;
-	struct agreement ag;
-	struct headline sum;	/* what is reported, per dimension */
-};
-
-struct agree_view {
-	struct scope *sc;	/* the rounds in creation order, then the
-				   whole study */
-	size_t nr_sc;
-	size_t dim;		/* selected dimension (codebook index) */
-	size_t cur;		/* the scope shown */
-	size_t top_dim;		/* first dimension row shown */
-	struct doc doc;		/* the detail */
-	int width;		/* the detail is rendered for this width, */
-	size_t doc_dim, doc_cur;	/* dimension and scope */
-	struct pager pg;
-	int table_rows;		/* dimension rows shown */
-	int det_y, det_rows;	/* the detail's place in the window */
-	struct round_gate *gates;	/* the rounds' calibration gates */
-	size_t nr_gates;
-	struct drift drift;	/* the owner's: coder drift */
-	int has_drift;
-};
 
 /* ---- figures ---------------------------------------------------------- */
 
@@ -95,8 +72,8 @@ struct cell {
 	size_t n;
 };
 
-static const struct agreement_dim *scope_dim(const struct scope *sc,
-					     size_t d)
+const struct agreement_dim *agree_scope_dim(const struct scope *sc,
+					    size_t d)
 {
 	if (!sc->ok || d >= sc->ag.nr_dims)
 		return NULL;
@@ -114,7 +91,7 @@ static const struct agree_level_summary *scope_level(const struct scope *sc,
 
 static void cell_of(const struct scope *sc, size_t d, struct cell *c)
 {
-	const struct agreement_dim *ad = scope_dim(sc, d);
+	const struct agreement_dim *ad = agree_scope_dim(sc, d);
 	const struct agree_level_summary *lv = scope_level(sc, d);
 
 	memset(c, 0, sizeof(*c));
@@ -136,7 +113,7 @@ static void cell_of(const struct scope *sc, size_t d, struct cell *c)
 	}
 }
 
-static void scope_label(const struct scope *sc, struct buf *out)
+void agree_scope_label(const struct scope *sc, struct buf *out)
 {
 	if (!sc->round) {
 		buf_addstr(out, "whole study");
@@ -146,23 +123,8 @@ static void scope_label(const struct scope *sc, struct buf *out)
 	sanitize_line(out, sc->round);
 }
 
+
 /* ---- glyphs ----------------------------------------------------------- */
-
-/* The shade of a grid cell: level 0 (empty) to 4 (the largest). */
-static const char *shade(int level)
-{
-	static const char *const utf8[5] = {
-		" ", "\xe2\x96\x91", "\xe2\x96\x92", "\xe2\x96\x93",
-		"\xe2\x96\x88"
-	};
-	static const char *const ascii[5] = { " ", ".", ":", "*", "#" };
-
-	if (level < 0)
-		level = 0;
-	if (level > 4)
-		level = 4;
-	return draw_utf8() ? utf8[level] : ascii[level];
-}
 
 /* One sparkline character for a kappa (8 levels over 0..1). */
 static const char *spark(const struct cell *c)
@@ -189,556 +151,6 @@ static const char *spark(const struct cell *c)
 	one[0] = ascii[lvl];
 	one[1] = '\0';
 	return one;
-}
-
-/* A bar of `count` out of `max` in `width` columns: full blocks and an
- * eighth-block end in UTF-8, '#' in ASCII. */
-static void bar(struct buf *out, long count, long max, int width)
-{
-	static const char *const part[8] = {
-		"", "\xe2\x96\x8f", "\xe2\x96\x8e", "\xe2\x96\x8d",
-		"\xe2\x96\x8c", "\xe2\x96\x8b", "\xe2\x96\x8a", "\xe2\x96\x89"
-	};
-	long eighths, i;
-
-	if (max <= 0 || count <= 0 || width <= 0)
-		return;
-	if (!draw_utf8()) {
-		long n = (count * width + max / 2) / max;
-
-		if (n < 1)
-			n = 1;
-		for (i = 0; i < n; i++)
-			buf_addch(out, '#');
-		return;
-	}
-	eighths = (count * width * 8 + max / 2) / max;
-	if (eighths < 1)
-		eighths = 1;
-	for (i = 0; i < eighths / 8; i++)
-		buf_addstr(out, "\xe2\x96\x88");
-	buf_addstr(out, part[eighths % 8]);
-}
-
-/* ---- the detail ------------------------------------------------------- */
-
-/* Sanitized text `s` wrapped at `width`, one doc line each. */
-static void para(struct doc *d, const char *s, int width, enum slot slot)
-{
-	struct buf b = BUF_INIT;
-	struct text_lines tl = TEXT_LINES_INIT;
-	size_t i;
-
-	text_sanitize(&b, s, strlen(s), 8, 0);
-	text_wrap(&tl, b.ptr, b.len, width > 10 ? width : 10);
-	for (i = 0; i < tl.nr; i++) {
-		doc_begin(d, slot, 0, d->nr);
-		doc_put(d, b.ptr + tl.v[i].off, tl.v[i].len, slot);
-		doc_end(d);
-	}
-	text_lines_release(&tl);
-	buf_release(&b);
-}
-
-static void stat_text(struct buf *b, const char *label,
-		      const struct agree_stat *s)
-{
-	buf_addf(b, "%s ", label);
-	if (s->defined)
-		agree_fmt(b, s->value, 3);
-	else
-		buf_addstr(b, "undefined");
-}
-
-/* "12 crash" cut to `w` columns and padded to it. */
-static void code_label(struct buf *out, const struct dimension *dim, int k,
-		       int w)
-{
-	struct buf t = BUF_INIT, c = BUF_INIT;
-	int used;
-
-	buf_addf(&t, "%2d ", k + 1);
-	sanitize_line(&t, dim->codes[k].key);
-	used = text_truncate(&c, t.ptr, t.len, w, glyph(G_ELLIPSIS));
-	buf_add(out, c.ptr, c.len);
-	for (; used < w; used++)
-		buf_addch(out, ' ');
-	buf_release(&t);
-	buf_release(&c);
-}
-
-static int label_width(const struct dimension *dim, const long *count,
-		       size_t nr_ann, int cap)
-{
-	int w = 8, k;
-	size_t a;
-
-	for (k = 0; k < (int)dim->nr_codes; k++) {
-		int used = 0, kw;
-
-		for (a = 0; a < nr_ann; a++)
-			used |= count[(size_t)k * nr_ann + a] != 0;
-		if (!used)
-			continue;
-		kw = 3 + text_width(dim->codes[k].key,
-				    strlen(dim->codes[k].key));
-		if (kw > w)
-			w = kw;
-	}
-	return w > cap ? cap : w;
-}
-
-static void name_of(struct buf *out, const struct agreement *ag, size_t a,
-		    int w)
-{
-	struct buf t = BUF_INIT, c = BUF_INIT;
-	int used;
-
-	sanitize_line(&t, ag->annotators[a]);
-	used = text_truncate(&c, t.ptr, t.len, w, glyph(G_ELLIPSIS));
-	buf_add(out, c.ptr, c.len);
-	for (; used < w; used++)
-		buf_addch(out, ' ');
-	buf_release(&t);
-	buf_release(&c);
-}
-
-static void render_grid(struct doc *d, const struct agreement *ag,
-			const struct agreement_dim *ad,
-			const struct agree_level_summary *lv, int width)
-{
-	const struct agree_table *t = &lv->table;
-	int k = t->k, i, j, nu = 0, w = 1, labw;
-	long i10;
-	int *used = xcalloc((size_t)k + 1, sizeof(int));
-	long max = 0;
-	struct buf b = BUF_INIT;
-
-	for (i = 0; i < k; i++)
-		for (j = 0; j < k; j++) {
-			long n = t->n[i * k + j];
-
-			if (n) {
-				used[i] = used[j] = 1;
-				if (n > max)
-					max = n;
-			}
-		}
-	for (i = 0; i < k; i++)
-		nu += used[i];
-	if (!nu) {
-		doc_line(d, "No items in the table: nothing to show.",
-			 SLOT_DIM, d->nr);
-		free(used);
-		return;
-	}
-	for (i10 = max; i10 >= 10; i10 /= 10)
-		w++;
-	labw = label_width(ad->dim, lv->count, ag->nr_annotators, 24);
-
-	buf_addstr(&b, "Confusion: rows ");
-	sanitize_line(&b, ag->annotators[0]);
-	buf_addstr(&b, ", columns ");
-	sanitize_line(&b, ag->annotators[1]);
-	buf_addstr(&b, "; codes numbered as in the codebook, shaded by "
-		   "count, the diagonal is agreement");
-	para(d, b.ptr, width, SLOT_MD_STRONG);
-
-	/* column numbers */
-	doc_begin(d, SLOT_DIM, 1, d->nr);
-	buf_reset(&b);
-	for (i = 0; i < labw; i++)
-		buf_addch(&b, ' ');
-	for (j = 0; j < k; j++)
-		if (used[j])
-			buf_addf(&b, " %*d", w + 2, j + 1);
-	doc_put(d, b.ptr, b.len, SLOT_DIM);
-	doc_end(d);
-
-	for (i = 0; i < k; i++) {
-		if (!used[i])
-			continue;
-		doc_begin(d, SLOT_NORMAL, 1, d->nr);
-		buf_reset(&b);
-		code_label(&b, ad->dim, i, labw);
-		doc_put(d, b.ptr, b.len, SLOT_NORMAL);
-		for (j = 0; j < k; j++) {
-			long n = t->n[i * k + j];
-			int lvl;
-			enum slot s;
-
-			if (!used[j])
-				continue;
-			buf_reset(&b);
-			if (!n) {
-				buf_addf(&b, "  %*s", w, "");
-				doc_put(d, b.ptr, b.len, SLOT_NORMAL);
-				doc_puts(d, glyph(G_DOT), SLOT_DIM);
-				continue;
-			}
-			lvl = (int)((4 * n + max - 1) / max);
-			s = i == j ? SLOT_AGREED : SLOT_DISAGREE;
-			doc_puts(d, " ", SLOT_NORMAL);
-			doc_puts(d, shade(lvl), s);
-			buf_addf(&b, "%*ld", w + 1, n);
-			doc_put(d, b.ptr, b.len, s);
-		}
-		doc_end(d);
-	}
-	buf_reset(&b);
-	buf_addf(&b, "shades: %s%s%s%s up to a quarter, a half, three "
-		 "quarters, all of the largest cell (%ld)", shade(1), shade(2),
-		 shade(3), shade(4), max);
-	para(d, b.ptr, width, SLOT_DIM);
-	buf_release(&b);
-	free(used);
-}
-
-static void render_bars(struct doc *d, const struct agreement *ag,
-			const struct agreement_dim *ad,
-			const struct agree_level_summary *lv, int width)
-{
-	size_t na = ag->nr_annotators, a;
-	int k, labw, namew = 4, cw = 1, side, barw;
-	long max = 0, n;
-	struct buf b = BUF_INIT;
-
-	if (!na)
-		return;
-	for (k = 0; k < ad->k; k++)
-		for (a = 0; a < na; a++)
-			if ((n = lv->count[(size_t)k * na + a]) > max)
-				max = n;
-	doc_line(d, "Codes chosen, per annotator (items in the computation)",
-		 SLOT_MD_STRONG, d->nr);
-	if (!max) {
-		doc_line(d, "No code was chosen.", SLOT_DIM, d->nr);
-		return;
-	}
-	for (n = max; n >= 10; n /= 10)
-		cw++;
-	for (a = 0; a < na; a++) {
-		int w = text_width(ag->annotators[a],
-				   strlen(ag->annotators[a]));
-
-		if (w > namew)
-			namew = w;
-	}
-	if (namew > 10)
-		namew = 10;
-	labw = label_width(ad->dim, lv->count, na, 28);
-	/* two annotators side by side when each bar still gets 8 columns */
-	side = na == 2 && (width - labw - 2 * (namew + cw + 4)) / 2 >= 8;
-	barw = side ? (width - labw - 2 * (namew + cw + 4)) / 2 :
-	       width - labw - namew - cw - 3;
-	if (barw > 40)
-		barw = 40;
-	if (barw < 4)
-		barw = 4;
-	for (k = 0; k < ad->k; k++) {
-		int any = 0;
-
-		for (a = 0; a < na; a++)
-			any |= lv->count[(size_t)k * na + a] != 0;
-		if (!any)
-			continue;
-		for (a = 0; a < na; a++) {
-			long c = lv->count[(size_t)k * na + a];
-			int used;
-
-			if (a == 0 || !side) {
-				if (a)
-					doc_end(d);
-				doc_begin(d, SLOT_NORMAL, 1, d->nr);
-				buf_reset(&b);
-				if (a == 0)
-					code_label(&b, ad->dim, k, labw);
-				else
-					buf_addf(&b, "%*s", labw, "");
-				doc_put(d, b.ptr, b.len, SLOT_NORMAL);
-			}
-			buf_reset(&b);
-			buf_addch(&b, ' ');
-			name_of(&b, ag, a, namew);
-			buf_addch(&b, ' ');
-			doc_put(d, b.ptr, b.len, SLOT_DIM);
-			buf_reset(&b);
-			bar(&b, c, max, barw);
-			used = text_width(b.ptr, b.len);
-			doc_put(d, b.ptr, b.len, a % 2 ? SLOT_MD_CODE :
-				SLOT_BAR_SET);
-			buf_reset(&b);
-			buf_addf(&b, "%*s %*ld", barw - used, "", cw, c);
-			doc_put(d, b.ptr, b.len, SLOT_NUMBER);
-		}
-		doc_end(d);
-	}
-	buf_release(&b);
-}
-
-/* The calibration gates that concern scope `sc`: the gate the round was
- * created behind, and the gates that wait for it, with where the
- * selected dimension stands. */
-static void render_gates(struct doc *d, const struct agree_view *av,
-			 const struct scope *sc,
-			 const struct agree_level_summary *lv,
-			 const struct dimension *dim, int width)
-{
-	struct buf b = BUF_INIT;
-	size_t i;
-
-	if (!sc->round)
-		return;
-	for (i = 0; i < av->nr_gates; i++) {
-		const struct round_gate *g = &av->gates[i];
-
-		buf_reset(&b);
-		if (!strcmp(g->round, sc->round)) {
-			buf_addstr(&b, "Gate: this round was created after ");
-			sanitize_line(&b, g->after);
-			buf_addf(&b, " reached %s ", g->on_lower ?
-				 "a 95% lower bound of kappa" : "kappa");
-			agree_fmt(&b, g->min_kappa, 2);
-			buf_addstr(&b, " on every required dimension");
-			buf_addstr(&b, g->forced ? " - forced, the gate did "
-				   "not pass." : ".");
-		} else if (!strcmp(g->after, sc->round) && dim->required) {
-			const struct agree_stat *v = g->on_lower ?
-				&lv->ci.low : &lv->kappa;
-			int pass = v->defined && v->value >= g->min_kappa;
-
-			buf_addstr(&b, "Gate for round ");
-			sanitize_line(&b, g->round);
-			buf_addf(&b, ": needs %s >= ", g->on_lower ?
-				 "the lower bound" : "kappa");
-			agree_fmt(&b, g->min_kappa, 2);
-			buf_addstr(&b, "; this dimension has ");
-			if (v->defined)
-				agree_fmt(&b, v->value, 2);
-			else
-				buf_addstr(&b, "none");
-			buf_addf(&b, ": %s%s", pass ? "passes" : "does not "
-				 "pass", g->forced ? " (the gate was forced)" :
-				 "");
-			buf_addch(&b, '.');
-		} else {
-			continue;
-		}
-		para(d, b.ptr, width, SLOT_NOTICE);
-	}
-	buf_release(&b);
-}
-
-static void render_drift(struct doc *d, const struct agree_view *av,
-			 const struct dimension *dim, int width);
-
-static void render(struct agree_view *av, const struct codebook *cb,
-		   int width)
-{
-	struct doc *d = &av->doc;
-	const struct scope *sc = &av->sc[av->cur];
-	const struct dimension *dim = &cb->dims[av->dim];
-	const struct agreement_dim *ad = scope_dim(sc, av->dim);
-	const struct agreement *ag = &sc->ag;
-	const struct agree_dim_summary *ds;
-	const struct agree_level_summary *lv;
-	struct buf b = BUF_INIT;
-	size_t i;
-
-	doc_clear(d);
-	av->width = width;
-	av->doc_dim = av->dim;
-	av->doc_cur = av->cur;
-	doc_begin(d, SLOT_MD_HEADING, 0, d->nr);
-	doc_put_untrusted(d, dim->key, SLOT_MD_HEADING);
-	if (dim->name) {
-		doc_puts(d, " - ", SLOT_MD_HEADING);
-		doc_put_untrusted(d, dim->name, SLOT_MD_HEADING);
-	}
-	buf_addf(&b, " %s ", glyph(G_DOT));
-	scope_label(sc, &b);
-	doc_puts(d, b.ptr, SLOT_MD_HEADING);
-	doc_end(d);
-	if (!ad) {
-		para(d, sc->why ? sc->why : "not computed", width, SLOT_NOTICE);
-		goto out;
-	}
-	buf_reset(&b);
-	ds = &sc->sum.dims[av->dim];
-	lv = &ds->code;
-	if (ag->nr_annotators < 2) {
-		buf_addf(&b, "Agreement needs two annotators; %zu submitted "
-			 "in this scope.", ag->nr_annotators);
-		para(d, b.ptr, width, SLOT_NORMAL);
-		goto out;
-	}
-	/* the sentences, from the one builder agree and the package use */
-	agree_sentence_build(ag, ds, lv, &b);
-	para(d, b.ptr, width, SLOT_NORMAL);
-	if (ds->show_group) {
-		buf_reset(&b);
-		agree_sentence_build(ag, ds, &ds->grp, &b);
-		para(d, b.ptr, width, SLOT_NORMAL);
-	}
-	render_gates(d, av, sc, lv, dim, width);
-	buf_reset(&b);
-	if (dim->select_many) {
-		stat_text(&b, "identical sets", &lv->po);
-	} else if (ag->nr_annotators > 2) {
-		stat_text(&b, "observed", &lv->po);
-		buf_addstr(&b, "   ");
-		stat_text(&b, "Conger's kappa", &lv->conger);
-		buf_addstr(&b, "   ");
-		stat_text(&b, "Krippendorff's alpha", &lv->alpha);
-		buf_addstr(&b, "   ");
-		stat_text(&b, "Gwet's AC1", &lv->fleiss.ac1);
-	} else {
-		const struct agree_cohen *c = &lv->cohen;
-
-		stat_text(&b, "observed", &c->po);
-		buf_addstr(&b, "   ");
-		stat_text(&b, "expected", &c->pe);
-		buf_addstr(&b, "   ");
-		stat_text(&b, "kappa max", &lv->kappa_max);
-		buf_addstr(&b, "   ");
-		stat_text(&b, "prevalence index", &lv->prevalence);
-		buf_addstr(&b, "   ");
-		stat_text(&b, lv->k > 2 ? "bias index (generalised, "
-			  AGREE_BIAS_FORMULA ")" : "bias index", &lv->bias);
-		buf_addstr(&b, "   ");
-		stat_text(&b, "Scott's pi", &c->scott_pi);
-		buf_addstr(&b, "   ");
-		stat_text(&b, "Krippendorff's alpha", &c->alpha.alpha);
-		buf_addstr(&b, "   ");
-		stat_text(&b, "Gwet's AC1", &c->ac1);
-		buf_addstr(&b, "   ");
-		stat_text(&b, "PABAK", &c->pabak);
-		if (ad->n_dropped)
-			buf_addf(&b, "   (%zu submitted item%s left out: a "
-				 "coder left the dimension empty)",
-				 ad->n_dropped, ad->n_dropped == 1 ? "" : "s");
-	}
-	para(d, b.ptr, width, SLOT_DIM);
-	if (lv->weighted) {
-		buf_reset(&b);
-		buf_addf(&b, "%s scale: ", dim_scale_name(dim->scale));
-		stat_text(&b, "linear weighted kappa", &lv->kappa_linear);
-		buf_addstr(&b, "   ");
-		stat_text(&b, "quadratic", &lv->kappa_quadratic);
-		buf_addstr(&b, "   ");
-		stat_text(&b, "Krippendorff's alpha", &lv->alpha_scale);
-		para(d, b.ptr, width, SLOT_DIM);
-	}
-	doc_line(d, "", SLOT_NORMAL, d->nr);
-
-	if (ag->nr_annotators == 2 && !dim->select_many) {
-		render_grid(d, ag, ad, lv, width);
-		doc_line(d, "", SLOT_NORMAL, d->nr);
-	} else {
-		int labw = label_width(dim, lv->count, ag->nr_annotators, 28);
-
-		doc_line(d, dim->select_many ? "Per code (present or absent): "
-			 "kappa" : "Per code: Fleiss' kappa of the code "
-			 "against the others", SLOT_MD_STRONG, d->nr);
-		for (i = 0; i < (size_t)lv->k; i++) {
-			size_t r;
-			long total = 0;
-
-			for (r = 0; r < ag->nr_annotators; r++)
-				total += lv->count[i * ag->nr_annotators + r];
-			if (!total)
-				continue;
-			doc_begin(d, SLOT_NORMAL, 1, d->nr);
-			buf_reset(&b);
-			code_label(&b, dim, (int)i, labw);
-			buf_addch(&b, ' ');
-			stat_text(&b, "kappa", &lv->code_kappa[i]);
-			doc_put(d, b.ptr, b.len, SLOT_NORMAL);
-			doc_end(d);
-		}
-		doc_line(d, "", SLOT_NORMAL, d->nr);
-	}
-	if (lv->nr_pairs) {
-		doc_line(d, "Cohen's kappa per pair of annotators",
-			 SLOT_MD_STRONG, d->nr);
-		for (i = 0; i < lv->nr_pairs; i++) {
-			const struct agree_pair_summary *p = &lv->pairs[i];
-
-			doc_begin(d, SLOT_NORMAL, 1, d->nr);
-			buf_reset(&b);
-			buf_addstr(&b, "  ");
-			name_of(&b, ag, (size_t)p->a, 10);
-			buf_addf(&b, " %s ", draw_utf8() ? "\xc3\x97" : "x");
-			name_of(&b, ag, (size_t)p->b, 10);
-			buf_addch(&b, ' ');
-			stat_text(&b, "kappa", &p->kappa);
-			if (p->ci.low.defined) {
-				buf_addstr(&b, "  95% CI ");
-				agree_fmt_ci(&b, &p->ci, 2);
-			}
-			buf_addstr(&b, "  ");
-			stat_text(&b, "observed", &p->po);
-			buf_addf(&b, "  n = %ld", p->n);
-			doc_put(d, b.ptr, b.len, SLOT_NORMAL);
-			doc_end(d);
-		}
-		doc_line(d, "", SLOT_NORMAL, d->nr);
-	}
-	render_bars(d, ag, ad, lv, width);
-	render_drift(d, av, dim, width);
-out:
-
-	buf_release(&b);
-}
-
-/* Coder drift, for the owner: the median time per item of each
- * annotator and round, and how each annotator's codes of this dimension
- * moved between rounds (core/study/drift.h). */
-static void render_drift(struct doc *d, const struct agree_view *av,
-			 const struct dimension *dim, int width)
-{
-	struct buf b = BUF_INIT;
-	size_t i, k;
-
-	if (!av->has_drift)
-		return;
-	doc_line(d, "", SLOT_NORMAL, d->nr);
-	doc_line(d, "Coder drift (the owner's view)", SLOT_MD_STRONG, d->nr);
-	for (i = 0; i < av->drift.nr_times; i++) {
-		const struct drift_time *t = &av->drift.times[i];
-
-		buf_reset(&b);
-		buf_addf(&b, "  %s, round %s: %zu item%s timed, median %.0f s "
-			 "an item", t->annotator, t->round, t->items,
-			 t->items == 1 ? "" : "s", t->median);
-		para(d, b.ptr, width, SLOT_NORMAL);
-	}
-	if (!av->drift.nr_times)
-		para(d, "  no times yet (the annotator's screen records "
-		     "them)", width, SLOT_NORMAL);
-	for (i = 0; i < av->drift.nr_codes; i++) {
-		const struct drift_codes *c = &av->drift.codes[i];
-
-		if (strcmp(c->dim->key, dim->key))
-			continue;
-		buf_reset(&b);
-		buf_addf(&b, "  %s's codes over %zu round%s: ", c->annotator,
-			 c->nr_rounds, c->nr_rounds == 1 ? "" : "s");
-		if (c->chi2.defined)
-			buf_addf(&b, "chi-square %.2f, df %.0f, p %s%.3f%s%s",
-				 c->chi2.value, c->df, c->p.value < 0.001 ?
-				 "< " : "", c->p.value < 0.001 ? 0.001 :
-				 c->p.value, c->small_expected ?
-				 " (Monte Carlo: small expected counts)" : "",
-				 c->p.value < 0.05 ? ", the mix moved" : "");
-		else
-			buf_addf(&b, "no test (%s)", c->chi2.why);
-		for (k = 0; k < c->nr_rounds; k++)
-			buf_addf(&b, "%s%s", k ? ", " : "; rounds ",
-				 c->rounds[k]);
-		para(d, b.ptr, width, SLOT_NORMAL);
-	}
-	buf_release(&b);
 }
 
 /* ---- the view --------------------------------------------------------- */
@@ -857,13 +269,22 @@ static void value_text(struct buf *b, const struct cell *c, int w)
 	buf_addf(b, "%*s", w, t);
 }
 
-static void draw_table(struct view *v, struct agree_view *av)
+/* The table's columns for the window's width. */
+struct table_cols {
+	int width;		/* inside the frame */
+	int namew;		/* the dimension names' */
+	int spark_w;		/* the trend's; 0: none */
+	int nr_cols;		/* rounds with a column of their own (the
+				   last ones) */
+	size_t nr_rounds;
+};
+
+static void table_cols(struct view *v, const struct agree_view *av,
+		       struct table_cols *tc)
 {
 	const struct codebook *cb = &v->scr->cb;
-	const struct scope *cur = &av->sc[av->cur];
-	size_t nr_rounds = av->nr_sc - 1, d, r;
-	struct buf b = BUF_INIT, h = BUF_INIT;
-	int namew = 9, x, y, width = v->cols - 2, spark_w, nr_cols = 0;
+	size_t nr_rounds = av->nr_sc - 1, d;
+	int namew = 9, width = v->cols - 2, spark_w, nr_cols = 0;
 	int fixed;
 
 	for (d = 0; d < cb->nr_dims; d++) {
@@ -883,10 +304,22 @@ static void draw_table(struct view *v, struct agree_view *av)
 		nr_cols = (int)nr_rounds;
 	if (!nr_rounds || fixed + 2 + spark_w > width)
 		spark_w = 0;
+	tc->width = width;
+	tc->namew = namew;
+	tc->spark_w = spark_w;
+	tc->nr_cols = nr_cols;
+	tc->nr_rounds = nr_rounds;
+}
 
-	/* the scope line */
+/* The scope line: the scope shown and its annotators. */
+static void draw_scope_line(struct view *v, const struct agree_view *av,
+			    int width)
+{
+	const struct scope *cur = &av->sc[av->cur];
+	struct buf b = BUF_INIT;
+
 	buf_addstr(&b, "Shown: ");
-	scope_label(cur, &b);
+	agree_scope_label(cur, &b);
 	if (cur->ok) {
 		size_t i;
 
@@ -902,15 +335,23 @@ static void draw_table(struct view *v, struct agree_view *av)
 	if (av->nr_sc > 1)
 		buf_addstr(&b, "   (Tab: next round)");
 	draw_str(v->win, 1, 1, width, b.ptr, b.len, SLOT_MD_STRONG);
+	buf_release(&b);
+}
 
-	/* the header */
-	buf_reset(&b);
-	buf_addf(&b, " %-*s  %6s  %-11s  %-14s  %5s", namew, "dimension",
+/* The header row, with the rounds' names over their columns. */
+static void draw_table_header(struct view *v, const struct agree_view *av,
+			      const struct table_cols *tc)
+{
+	struct buf b = BUF_INIT, h = BUF_INIT;
+	int x, width = tc->width;
+	size_t r, nr_rounds = tc->nr_rounds;
+
+	buf_addf(&b, " %-*s  %6s  %-11s  %-14s  %5s", tc->namew, "dimension",
 		 "kappa", "95% CI", "band", "n");
-	if (spark_w)
-		buf_addf(&b, "  %-*s", spark_w, "trend");
+	if (tc->spark_w)
+		buf_addf(&b, "  %-*s", tc->spark_w, "trend");
 	x = draw_str(v->win, 2, 1, width, b.ptr, b.len, SLOT_DIM);
-	for (r = nr_rounds - (size_t)nr_cols; r < nr_rounds; r++) {
+	for (r = nr_rounds - (size_t)tc->nr_cols; r < nr_rounds; r++) {
 		struct buf t = BUF_INIT;
 
 		buf_reset(&h);
@@ -925,81 +366,105 @@ static void draw_table(struct view *v, struct agree_view *av)
 			      r == av->cur ? SLOT_SEL : SLOT_DIM);
 		buf_release(&t);
 	}
+	buf_release(&b);
+	buf_release(&h);
+}
 
+/* Row y of the table: dimension d in the scope shown (kappa, interval,
+ * band, n), its trend and its last rounds' kappas. */
+static void draw_dim_row(struct view *v, const struct agree_view *av,
+			 const struct table_cols *tc, int y, size_t d)
+{
+	const struct codebook *cb = &v->scr->cb;
+	const struct scope *cur = &av->sc[av->cur];
+	size_t r, nr_rounds = tc->nr_rounds;
+	int x, width = tc->width, namew = tc->namew;
+	struct buf b = BUF_INIT;
+	struct cell c;
+	struct buf name = BUF_INIT;
+	int sel;
+	enum slot base;
+
+	sel = d == av->dim;
+	base = sel ? SLOT_SEL : SLOT_NORMAL;
+	cell_of(cur, d, &c);
+	draw_fill(v->win, 3 + y, 1, width, base);
+	sanitize_line(&name, cb->dims[d].key);
+	buf_addch(&b, sel ? '>' : ' ');
+	text_truncate(&b, name.ptr, name.len, namew,
+		      glyph(G_ELLIPSIS));
+	buf_release(&name);
+	x = draw_str(v->win, 3 + y, 1, width, b.ptr, b.len, base);
+	buf_reset(&b);
+	buf_addf(&b, "%*s", 1 + namew - x + 2, "");
+	value_text(&b, &c, 6);
+	buf_addstr(&b, "  ");
+	if (c.has_ci) {
+		char ci[40];
+
+		snprintf(ci, sizeof(ci), "%.2f%s%.2f", c.lo,
+			 draw_utf8() ? "\xe2\x80\x93" : "..", c.hi);
+		buf_addstr(&b, ci);
+		buf_addf(&b, "%*s", 11 - text_width(ci, strlen(ci)),
+			 "");
+	} else {
+		buf_addf(&b, "%-11s", c.shown ? "-" : "");
+	}
+	buf_addf(&b, "  %-14s  ", c.shown && c.k.defined ?
+		 agree_band_name(c.band) : c.shown ? "undefined" :
+		 cur->denied ? "closed rounds" : "not computed");
+	if (c.shown)
+		buf_addf(&b, "%5zu", c.n);
+	else
+		buf_addf(&b, "%5s", "-");
+	x += draw_str(v->win, 3 + y, 1 + x, width - x, b.ptr, b.len,
+		      base);
+	if (tc->spark_w) {
+		buf_reset(&b);
+		buf_addstr(&b, "  ");
+		for (r = 0; r < nr_rounds; r++) {
+			struct cell rc;
+
+			cell_of(&av->sc[r], d, &rc);
+			buf_addstr(&b, spark(&rc));
+		}
+		buf_addf(&b, "%*s", tc->spark_w - (int)nr_rounds, "");
+		x += draw_str(v->win, 3 + y, 1 + x, width - x, b.ptr,
+			      b.len, sel ? SLOT_SEL : SLOT_BAR_SET);
+	}
+	for (r = nr_rounds - (size_t)tc->nr_cols; r < nr_rounds; r++) {
+		struct cell rc;
+
+		cell_of(&av->sc[r], d, &rc);
+		buf_reset(&b);
+		value_text(&b, &rc, ROUND_COL_W);
+		x += draw_str(v->win, 3 + y, 1 + x, width - x, b.ptr,
+			      b.len, base);
+	}
+	buf_release(&b);
+}
+
+static void draw_table(struct view *v, struct agree_view *av)
+{
+	const struct codebook *cb = &v->scr->cb;
+	struct table_cols tc;
+	size_t d;
+	int y;
+
+	table_cols(v, av, &tc);
+	draw_scope_line(v, av, tc.width);
+	draw_table_header(v, av, &tc);
 	/* keep the selected dimension shown */
 	if (av->dim < av->top_dim)
 		av->top_dim = av->dim;
 	if (av->dim >= av->top_dim + (size_t)av->table_rows)
 		av->top_dim = av->dim - (size_t)av->table_rows + 1;
 	for (y = 0; y < av->table_rows; y++) {
-		struct cell c;
-		struct buf name = BUF_INIT;
-		int sel;
-		enum slot base;
-
 		d = av->top_dim + (size_t)y;
 		if (d >= cb->nr_dims)
 			break;
-		sel = d == av->dim;
-		base = sel ? SLOT_SEL : SLOT_NORMAL;
-		cell_of(cur, d, &c);
-		draw_fill(v->win, 3 + y, 1, width, base);
-		buf_reset(&b);
-		sanitize_line(&name, cb->dims[d].key);
-		buf_addch(&b, sel ? '>' : ' ');
-		text_truncate(&b, name.ptr, name.len, namew,
-			      glyph(G_ELLIPSIS));
-		buf_release(&name);
-		x = draw_str(v->win, 3 + y, 1, width, b.ptr, b.len, base);
-		buf_reset(&b);
-		buf_addf(&b, "%*s", 1 + namew - x + 2, "");
-		value_text(&b, &c, 6);
-		buf_addstr(&b, "  ");
-		if (c.has_ci) {
-			char ci[40];
-
-			snprintf(ci, sizeof(ci), "%.2f%s%.2f", c.lo,
-				 draw_utf8() ? "\xe2\x80\x93" : "..", c.hi);
-			buf_addstr(&b, ci);
-			buf_addf(&b, "%*s", 11 - text_width(ci, strlen(ci)),
-				 "");
-		} else {
-			buf_addf(&b, "%-11s", c.shown ? "-" : "");
-		}
-		buf_addf(&b, "  %-14s  ", c.shown && c.k.defined ?
-			 agree_band_name(c.band) : c.shown ? "undefined" :
-			 cur->denied ? "closed rounds" : "not computed");
-		if (c.shown)
-			buf_addf(&b, "%5zu", c.n);
-		else
-			buf_addf(&b, "%5s", "-");
-		x += draw_str(v->win, 3 + y, 1 + x, width - x, b.ptr, b.len,
-			      base);
-		if (spark_w) {
-			buf_reset(&b);
-			buf_addstr(&b, "  ");
-			for (r = 0; r < nr_rounds; r++) {
-				struct cell rc;
-
-				cell_of(&av->sc[r], d, &rc);
-				buf_addstr(&b, spark(&rc));
-			}
-			buf_addf(&b, "%*s", spark_w - (int)nr_rounds, "");
-			x += draw_str(v->win, 3 + y, 1 + x, width - x, b.ptr,
-				      b.len, sel ? SLOT_SEL : SLOT_BAR_SET);
-		}
-		for (r = nr_rounds - (size_t)nr_cols; r < nr_rounds; r++) {
-			struct cell rc;
-
-			cell_of(&av->sc[r], d, &rc);
-			buf_reset(&b);
-			value_text(&b, &rc, ROUND_COL_W);
-			x += draw_str(v->win, 3 + y, 1 + x, width - x, b.ptr,
-				      b.len, base);
-		}
+		draw_dim_row(v, av, &tc, y, d);
 	}
-	buf_release(&b);
-	buf_release(&h);
 }
 
 static void agree_draw(struct view *v)
@@ -1011,7 +476,7 @@ static void agree_draw(struct view *v)
 
 	if (av->doc_dim != av->dim || av->doc_cur != av->cur ||
 	    av->width != width) {
-		render(av, &scr->cb, width);
+		agree_detail_render(av, &scr->cb, width);
 		pager_goto(&av->pg, 0);
 	}
 	werase(v->win);
@@ -1099,11 +564,6 @@ const struct view_ops agree_view_ops = {
 	.pager = agree_pager,
 };
 
-struct view *screen_open_agreement(struct screen *scr, const char *round)
-{
-	return screen_push_with(scr, &agree_view_ops, round);
-}
-
 /* ---- the view as a screen of its own ---------------------------------- */
 
 static void solo_status(struct screen *scr)
@@ -1151,7 +611,7 @@ int tui_agree(struct store *st, const struct actor *a, const char *round,
 			goto out;
 		round_info_release(&r);
 	}
-	if (!screen_open_agreement(&scr, round)) {
+	if (!screen_push_with(&scr, &agree_view_ops, round)) {
 		err_set(e, ERR_INPUT, "%s", scr.msg.len ? scr.msg.ptr :
 			"cannot compute the agreement");
 		goto out;

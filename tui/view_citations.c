@@ -20,6 +20,7 @@
 #include "core/base/text.h"
 #include "tui/doc.h"
 #include "tui/screen.h"
+#include "tui/view_code.h"
 
 struct cite_entry {
 	long long id;
@@ -84,6 +85,88 @@ static size_t dim_rank(const struct codebook *cb, const char *dim)
 	return cb->nr_dims;
 }
 
+/* Sort the entries by the codebook's order of dimensions, then as
+ * cited; qv[i], the quote of entry i, follows its entry. */
+static void sort_entries(struct citations_view *cv,
+			 const struct codebook *cb, const char **qv)
+{
+	size_t *rank = xcalloc(cv->nr, sizeof(*rank));
+	size_t i, k;
+
+	for (i = 0; i < cv->nr; i++)
+		rank[i] = dim_rank(cb, cv->v[i].dim);
+	/* a stable insertion sort: few entries */
+	for (i = 1; i < cv->nr; i++)
+		for (k = i; k > 0 && rank[k - 1] > rank[k]; k--) {
+			struct cite_entry t = cv->v[k - 1];
+			const char *tq = qv[k - 1];
+			size_t tr = rank[k - 1];
+
+			cv->v[k - 1] = cv->v[k];
+			qv[k - 1] = qv[k];
+			rank[k - 1] = rank[k];
+			cv->v[k] = t;
+			qv[k] = tq;
+			rank[k] = tr;
+		}
+	free(rank);
+}
+
+/* The heading of a dimension's citations: the dimension and what the
+ * actor codes it now. */
+static void dim_heading(struct citations_view *cv, struct screen *scr,
+			const char *dim, int first)
+{
+	const struct coded_dim *cd = coding_dim(code_coding(scr), dim);
+	struct buf b = BUF_INIT;
+	size_t d;
+
+	if (!first)
+		doc_line(&cv->doc, "", SLOT_NORMAL, cv->doc.nr);
+	sanitize_line(&b, dim);
+	if (cd && cd->nr_codes) {
+		buf_addstr(&b, " = ");
+		for (d = 0; d < cd->nr_codes; d++) {
+			if (d)
+				buf_addch(&b, ',');
+			sanitize_line(&b, cd->codes[d]);
+		}
+	} else {
+		buf_addstr(&b, " (not coded now: cleared, its citations "
+			   "kept)");
+	}
+	doc_line(&cv->doc, b.ptr, SLOT_MD_HEADING, cv->doc.nr);
+	buf_release(&b);
+}
+
+/* One citation: its id and lines, then its quote wrapped at `width`. */
+static void entry_lines(struct citations_view *cv, struct cite_entry *ce,
+			const char *quote, int width)
+{
+	struct buf b = BUF_INIT, q = BUF_INIT;
+	struct text_lines tl = TEXT_LINES_INIT;
+	size_t k;
+
+	ce->first = cv->doc.nr;
+	buf_addf(&b, "#%lld  ", ce->id);
+	evidence_format(&ce->cite, &q);
+	sanitize_line(&b, q.ptr);
+	doc_line(&cv->doc, b.ptr, SLOT_META, cv->doc.nr);
+	buf_reset(&q);
+	text_sanitize(&q, quote, strlen(quote), 8, TEXT_KEEP_NL);
+	text_wrap(&tl, q.ptr, q.len, width > 12 ? width - 6 : width);
+	for (k = 0; k < tl.nr; k++) {
+		doc_begin(&cv->doc, SLOT_DIM, 0, cv->doc.nr);
+		doc_puts(&cv->doc, "    ", SLOT_DIM);
+		doc_put(&cv->doc, q.ptr + tl.v[k].off, tl.v[k].len, SLOT_DIM);
+		doc_end(&cv->doc);
+	}
+	ce->last = cv->doc.nr - 1;
+	text_lines_release(&tl);
+	buf_release(&b);
+	buf_release(&q);
+}
+
 /* Read the citations and lay the list out at `width` columns. */
 static int load(struct view *v, int width)
 {
@@ -91,10 +174,9 @@ static int load(struct view *v, int width)
 	struct citations_view *cv = v->priv;
 	struct loading l = { cv, BUF_INIT };
 	struct err e = ERR_INIT;
-	struct buf b = BUF_INIT, q = BUF_INIT;
-	struct text_lines tl = TEXT_LINES_INIT;
 	const char *quote;
-	size_t i, k, d;
+	const char **qv;
+	size_t i;
 	int ret = 0;
 
 	entries_release(cv);
@@ -118,88 +200,24 @@ static int load(struct view *v, int width)
 	}
 	/* by the codebook's order of dimensions, then as cited; the quotes
 	 * follow their entries' first order */
-	{
-		const char **qv = xcalloc(cv->nr, sizeof(*qv));
-		size_t *rank = xcalloc(cv->nr, sizeof(*rank));
-
-		for (i = 0, quote = l.quotes.ptr; i < cv->nr; i++) {
-			qv[i] = quote;
-			rank[i] = dim_rank(&scr->cb, cv->v[i].dim);
-			quote += strlen(quote) + 1;
-		}
-		/* a stable insertion sort: few entries */
-		for (i = 1; i < cv->nr; i++)
-			for (k = i; k > 0 && rank[k - 1] > rank[k]; k--) {
-				struct cite_entry t = cv->v[k - 1];
-				const char *tq = qv[k - 1];
-				size_t tr = rank[k - 1];
-
-				cv->v[k - 1] = cv->v[k];
-				qv[k - 1] = qv[k];
-				rank[k - 1] = rank[k];
-				cv->v[k] = t;
-				qv[k] = tq;
-				rank[k] = tr;
-			}
-		for (i = 0; i < cv->nr; i++) {
-			struct cite_entry *ce = &cv->v[i];
-
-			if (!i || strcmp(cv->v[i - 1].dim, ce->dim)) {
-				const struct coded_dim *cd =
-					coding_dim(screen_coding(scr), ce->dim);
-
-				if (i)
-					doc_line(&cv->doc, "", SLOT_NORMAL,
-						 cv->doc.nr);
-				buf_reset(&b);
-				sanitize_line(&b, ce->dim);
-				if (cd && cd->nr_codes) {
-					buf_addstr(&b, " = ");
-					for (d = 0; d < cd->nr_codes; d++) {
-						if (d)
-							buf_addch(&b, ',');
-						sanitize_line(&b,
-							      cd->codes[d]);
-					}
-				} else {
-					buf_addstr(&b, " (not coded now: "
-						   "cleared, its citations "
-						   "kept)");
-				}
-				doc_line(&cv->doc, b.ptr, SLOT_MD_HEADING,
-					 cv->doc.nr);
-			}
-			ce->first = cv->doc.nr;
-			buf_reset(&b);
-			buf_addf(&b, "#%lld  ", ce->id);
-			buf_reset(&q);
-			evidence_format(&ce->cite, &q);
-			sanitize_line(&b, q.ptr);
-			doc_line(&cv->doc, b.ptr, SLOT_META, cv->doc.nr);
-			buf_reset(&q);
-			text_sanitize(&q, qv[i], strlen(qv[i]), 8,
-				      TEXT_KEEP_NL);
-			text_wrap(&tl, q.ptr, q.len, width > 12 ? width - 6 :
-				  width);
-			for (k = 0; k < tl.nr; k++) {
-				doc_begin(&cv->doc, SLOT_DIM, 0, cv->doc.nr);
-				doc_puts(&cv->doc, "    ", SLOT_DIM);
-				doc_put(&cv->doc, q.ptr + tl.v[k].off,
-					tl.v[k].len, SLOT_DIM);
-				doc_end(&cv->doc);
-			}
-			ce->last = cv->doc.nr - 1;
-		}
-		free(qv);
-		free(rank);
+	qv = xcalloc(cv->nr, sizeof(*qv));
+	for (i = 0, quote = l.quotes.ptr; i < cv->nr; i++) {
+		qv[i] = quote;
+		quote += strlen(quote) + 1;
 	}
+	sort_entries(cv, &scr->cb, qv);
+	for (i = 0; i < cv->nr; i++) {
+		struct cite_entry *ce = &cv->v[i];
+
+		if (!i || strcmp(cv->v[i - 1].dim, ce->dim))
+			dim_heading(cv, scr, ce->dim, !i);
+		entry_lines(cv, ce, qv[i], width);
+	}
+	free(qv);
 out:
 	if (cv->sel >= cv->nr)
 		cv->sel = cv->nr ? cv->nr - 1 : 0;
-	text_lines_release(&tl);
 	buf_release(&l.quotes);
-	buf_release(&b);
-	buf_release(&q);
 	return ret;
 }
 
@@ -309,7 +327,7 @@ static int cv_handle(struct view *v, enum action a, int key)
 			return H_HANDLED;
 		id = cv->v[cv->sel].id;
 		evidence_format(&cv->v[cv->sel].cite, &b);
-		if (screen_remove_citation(scr, id) == 0)
+		if (code_remove_citation(scr, id) == 0)
 			screen_msg(scr, MSG_OK, "removed: #%lld %s of %s", id,
 				   b.ptr, cv->v[cv->sel].dim);
 		buf_release(&b);

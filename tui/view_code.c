@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * view_code: the annotator's coding screen - its header, the coding bar
- * under the two panes, its status hints, its own keys - and everything
- * that saves.  The frame it is built on (windows, overlays, the status
- * line and search, the keys every screen shares) is screen.c's.
+ * view_code: the annotator's coding screen - its items and queue, its
+ * own keys, the time spent on an item, and what it reads again when the
+ * study changes elsewhere.  Saving is view_code_save.c's, evidence
+ * view_code_cite.c's, the header, coding bar and status hints
+ * view_code_bar.c's.  The frame it is built on (windows, overlays, the
+ * status line and search, the keys every screen shares) is screen.c's.
  *
  * Layout: one header row; the panes (side by side from SCREEN_SPLIT_COLS
  * columns, else one at a time with Tab to switch); the coding bar, whose
@@ -43,41 +45,8 @@
 #include "tui/screen.h"
 #include "tui/tui.h"
 #include "tui/ui.h"
-
-#define BAR_VALUE_MAX 18
-
-struct pending_pick;
-
-/* The annotator's screen's own state (scr->priv; the frame holds the
- * item, its name and the codebook). */
-struct code_state {
-	struct codebook study_cb;	/* the study's codebook while scr->cb
-					   is a screening question (else
-					   empty) */
-	char **recode_was;	/* per dimension of cb: the split code the
-				   actor is to recode there, or NULL */
-	struct queue q;
-	size_t qpos;		/* index in q, or NOT_QUEUED */
-	struct coding coding;	/* the actor's own work on the item */
-	double item_secs;	/* work on the item not yet saved (drift) */
-	double last_key;	/* the clock at the last key; < 0: none */
-	const char *key_gaps;	/* test clock (BUGCODER_KEY_GAPS); NULL: real */
-	double fake_now;	/* that clock's time */
-	unsigned long long ev_dims;	/* bit i: dimension i (of the first
-					   64) has the actor's evidence */
-	struct evidence_cite *citing;	/* lines waiting for `e`'s dimension
-					   key (owned); NULL: none */
-	int last_dim;		/* the dimension last coded on the item,
-				   which `e e` cites for; -1: none yet */
-	char *drop_dim;		/* a dimension just cleared whose
-				   citations the next key drops (y) or
-				   keeps (owned); NULL: none asked */
-	size_t drop_nr;		/* ... how many there are */
-	int cb_stale;		/* a save met a newer codebook version
-				   (loaded again once the key is handled) */
-	struct pending_pick *pending;	/* a pick that met a busy study,
-					   retried while idle; owned */
-};
+#include "tui/view_code.h"
+#include "tui/view_code_int.h"
 
 static const struct screen_ops code_screen_ops;
 
@@ -136,7 +105,7 @@ static int reload_recodes(struct screen *scr, struct err *e)
 	return 0;
 }
 
-static void reload_coding(struct screen *scr)
+void code_reload_coding(struct screen *scr)
 {
 	struct code_state *cs = scr->priv;
 	struct err e = ERR_INIT;
@@ -174,329 +143,6 @@ static int choose_codebook(struct screen *scr, long long id, struct err *e)
 		memset(&cs->study_cb, 0, sizeof(cs->study_cb));
 	}
 	return 0;
-}
-
-/* Say why a save failed.  When the codebook changed since the screen
- * read it, nothing was saved and the codebook is loaded again once the
- * key is handled (the picker that made the pick holds codes of the old
- * one until then). */
-static void save_failed(struct screen *scr, const struct err *e,
-			const char *what)
-{
-	struct code_state *cs = scr->priv;
-
-	if (e->code == ERR_STALE)
-		cs->cb_stale = 1;
-	screen_msg(scr, MSG_ERR, "%s: %s", what, e->msg);
-}
-
-static void codes_text(struct screen *scr, const char *dim, struct buf *out)
-{
-	struct code_state *cs = scr->priv;
-	const struct coded_dim *cd = coding_dim(&cs->coding, dim);
-	size_t i;
-
-	for (i = 0; cd && i < cd->nr_codes; i++)
-		buf_addf(out, "%s%s", i ? ", " : "", cd->codes[i]);
-}
-
-static void saved_msg(struct screen *scr, const char *dim)
-{
-	struct buf b = BUF_INIT;
-
-	codes_text(scr, dim, &b);
-	if (b.len)
-		screen_msg(scr, MSG_OK, "saved: %s = %s", dim, b.ptr);
-	else
-		screen_msg(scr, MSG_OK, "saved: %s cleared", dim);
-	buf_release(&b);
-}
-
-/*
- * Busy, not frozen.  A save waits only PICK_BUSY_MS for another writer (a
- * long import, say); then the pick is kept as pending - shown on the
- * status line, the picker closed so no key typed next can mean something
- * else - and retried every PENDING_RETRY_MS while no key comes, until it
- * is saved, or dropped with Esc.  One pick is pending at a time.
- */
-#define PICK_BUSY_MS 300
-#define PENDING_RETRY_MS 250
-#define IDLE_MS 2000
-
-struct pending_pick {
-	long long item_id;
-	char *item_name;
-	char *dim;
-	char **codes;
-	size_t nr;
-	int toggle;		/* a `select: many` toggle of codes[0] */
-	int tries;
-};
-
-static void pending_free(struct pending_pick *p)
-{
-	size_t i;
-
-	if (!p)
-		return;
-	for (i = 0; i < p->nr; i++)
-		free(p->codes[i]);
-	free(p->codes);
-	free(p->dim);
-	free(p->item_name);
-	free(p);
-}
-
-static void pending_text(const struct pending_pick *p, struct buf *b)
-{
-	size_t i;
-
-	buf_addf(b, "%s %s", p->item_name, p->dim);
-	buf_addstr(b, p->toggle ? " toggle " : " = ");
-	for (i = 0; i < p->nr; i++)
-		buf_addf(b, "%s%s", i ? "," : "", p->codes[i]);
-	if (!p->nr)
-		buf_addstr(b, "(cleared)");
-}
-
-static void set_idle(struct screen *scr)
-{
-	struct code_state *cs = scr->priv;
-
-	screen_set_idle(scr, cs->pending ? PENDING_RETRY_MS : IDLE_MS);
-}
-
-static void pending_drop(struct screen *scr)
-{
-	struct code_state *cs = scr->priv;
-
-	pending_free(cs->pending);
-	cs->pending = NULL;
-	set_idle(scr);
-}
-
-/* Keep the pick that met a busy study; returns 0: it is taken. */
-static int pend(struct screen *scr, const char *dim, const char *const *codes,
-		size_t n, int toggle)
-{
-	struct code_state *cs = scr->priv;
-	struct pending_pick *p = xcalloc(1, sizeof(*p));
-	struct buf b = BUF_INIT;
-	size_t i;
-
-	p->item_id = scr->item.id;
-	p->item_name = xstrdup(scr->item_name);
-	p->dim = xstrdup(dim);
-	p->codes = xcalloc(n + 1, sizeof(*p->codes));
-	for (i = 0; i < n; i++)
-		p->codes[i] = xstrdup(codes[i]);
-	p->nr = n;
-	p->toggle = toggle;
-	cs->pending = p;
-	set_idle(scr);
-	pending_text(p, &b);
-	screen_msg(scr, MSG_INFO, "pending: %s - the study is busy (another "
-		   "bugcoder is writing); retrying, Esc drops it", b.ptr);
-	buf_release(&b);
-	return 0;
-}
-
-/* Refuse a second pick while one is pending. */
-static int pending_refuse(struct screen *scr)
-{
-	struct code_state *cs = scr->priv;
-	struct buf b = BUF_INIT;
-
-	pending_text(cs->pending, &b);
-	screen_msg(scr, MSG_ERR, "not saved: %s is still pending (the study is "
-		   "busy); wait for it, or Esc drops it", b.ptr);
-	buf_release(&b);
-	return -1;
-}
-
-static void saved_msg(struct screen *scr, const char *dim);
-static void ask_drop(struct screen *scr, const char *dim);
-
-/* Try the pending pick again: 1 saved (or given up, said why), 0 still
- * busy. */
-static int pending_retry(struct screen *scr)
-{
-	struct code_state *cs = scr->priv;
-	struct pending_pick *p = cs->pending;
-	struct err e = ERR_INIT;
-	struct buf b = BUF_INIT;
-	int rc;
-
-	if (!p)
-		return 1;
-	p->tries++;
-	rc = p->toggle ?
-	     label_toggle(scr->st, scr->actor, &scr->cb, p->item_id, p->dim,
-			  p->codes[0], &e) :
-	     label_set(scr->st, scr->actor, &scr->cb, p->item_id, p->dim,
-		       (const char *const *)p->codes, p->nr, 0, &e);
-	pending_text(p, &b);
-	if (rc < 0 && e.code == ERR_BUSY) {
-		screen_msg(scr, MSG_INFO, "pending: %s - the study is still "
-			   "busy (%d tries); retrying, Esc drops it", b.ptr,
-			   p->tries);
-		buf_release(&b);
-		return 0;
-	}
-	if (rc < 0) {
-		if (e.code == ERR_STALE)
-			cs->cb_stale = 1;
-		screen_msg(scr, MSG_ERR, "not saved: %s: %s", b.ptr, e.msg);
-	} else if (p->item_id == scr->item.id) {
-		reload_coding(scr);
-		saved_msg(scr, p->dim);
-	} else {
-		screen_msg(scr, MSG_OK, "saved: %s", b.ptr);
-	}
-	buf_release(&b);
-	pending_drop(scr);
-	return 1;
-}
-
-int screen_save_codes(struct screen *scr, const struct dimension *dim,
-		      const char *const *codes, size_t n)
-{
-	struct code_state *cs = scr->priv;
-
-	static const char *const none[1] = { NULL };
-	struct err e = ERR_INIT;
-	const struct coded_dim *cd;
-
-	/* label_set copies codes[0..n): never hand it NULL, even for 0 */
-	if (!codes)
-		codes = none;
-	if (scr->pick_ops)
-		return scr->pick_ops->set_codes(scr, dim, codes, n);
-	/* the code chosen already (as the study has it now, not as the
-	 * screen last read it): saving it again would only detach the
-	 * proposal an `other` label carries (label_set attaches none) */
-	reload_coding(scr);
-	cd = coding_dim(&cs->coding, dim->key);
-	if (n == 1 && cd && cd->nr_codes == 1 &&
-	    !strcmp(cd->codes[0], codes[0])) {
-		screen_msg(scr, MSG_INFO, "already saved: %s = %s%s", dim->key,
-			   codes[0], cd->proposal_id ? " (with its proposal)" :
-			   "");
-		return 0;
-	}
-	if (cs->pending)
-		return pending_refuse(scr);
-	if (label_set(scr->st, scr->actor, &scr->cb, scr->item.id, dim->key,
-		      codes, n, 0, &e) < 0) {
-		if (e.code == ERR_BUSY)
-			return pend(scr, dim->key, codes, n, 0);
-		save_failed(scr, &e, "not saved");
-		return -1;
-	}
-	reload_coding(scr);
-	saved_msg(scr, dim->key);
-	if (n)
-		cs->last_dim = (int)(dim - scr->cb.dims);
-	else
-		ask_drop(scr, dim->key);
-	return 0;
-}
-
-int screen_save_toggle(struct screen *scr, const struct dimension *dim,
-		       const char *code)
-{
-	struct code_state *cs = scr->priv;
-	struct err e = ERR_INIT;
-
-	if (scr->pick_ops)
-		return scr->pick_ops->toggle(scr, dim, code);
-	if (cs->pending)
-		return pending_refuse(scr);
-	if (label_toggle(scr->st, scr->actor, &scr->cb, scr->item.id,
-			 dim->key, code, &e) < 0) {
-		if (e.code == ERR_BUSY)
-			return pend(scr, dim->key, &code, 1, 1);
-		save_failed(scr, &e, "not saved");
-		return -1;
-	}
-	reload_coding(scr);
-	saved_msg(scr, dim->key);
-	if (coding_dim(&cs->coding, dim->key))
-		cs->last_dim = (int)(dim - scr->cb.dims);
-	else
-		ask_drop(scr, dim->key);
-	return 0;
-}
-
-int screen_save_memo(struct screen *scr, const char *text)
-{
-	struct err e = ERR_INIT;
-	size_t lines = 0;
-	const char *p;
-
-	if (label_memo(scr->st, scr->actor, scr->item.id, text, &e) < 0) {
-		screen_msg(scr, MSG_ERR, "memo not saved: %s", e.msg);
-		return -1;
-	}
-	reload_coding(scr);
-	if (!text || !*text) {
-		screen_msg(scr, MSG_OK, "saved: memo removed");
-		return 0;
-	}
-	for (p = text, lines = 1; *p; p++)
-		if (*p == '\n' && p[1])
-			lines++;
-	screen_msg(scr, MSG_OK, "saved: memo (%zu line%s)", lines,
-		   lines == 1 ? "" : "s");
-	return 0;
-}
-
-int screen_save_proposal(struct screen *scr, const struct dimension *dim,
-			 const char *key, const char *name,
-			 const char *definition)
-{
-	struct err e = ERR_INIT;
-	long long id = 0;
-
-	if (label_propose(scr->st, scr->actor, &scr->cb, scr->item.id,
-			  dim->key, key, name, definition, &id, &e) < 0) {
-		save_failed(scr, &e, "not proposed");
-		return -1;
-	}
-	/* a draft of it has served */
-	draft_remove(scr->st, scr->actor, scr->item.id, DRAFT_PROPOSAL,
-		     dim->key, &e);
-	reload_coding(scr);
-	screen_msg(scr, MSG_OK, "saved: proposal %s=%s (#%lld); %s = other "
-		   "until it is decided", dim->key, key, id, dim->key);
-	return 0;
-}
-
-int screen_has_code(struct screen *scr, const char *dim, const char *code)
-{
-	struct code_state *cs = scr->priv;
-	const struct coded_dim *cd;
-	size_t i;
-
-	if (scr->pick_ops)
-		return scr->pick_ops->has_code(scr, dim, code);
-	cd = coding_dim(&cs->coding, dim);
-	for (i = 0; cd && i < cd->nr_codes; i++)
-		if (!strcmp(cd->codes[i], code))
-			return 1;
-	return 0;
-}
-
-static void toggle_flag(struct screen *scr, const char *flag, int on)
-{
-	struct err e = ERR_INIT;
-
-	if (label_flag(scr->st, scr->actor, scr->item.id, flag, on, &e) < 0) {
-		screen_msg(scr, MSG_ERR, "not saved: %s", e.msg);
-		return;
-	}
-	reload_coding(scr);
-	screen_msg(scr, MSG_OK, "saved: %s %s", flag, on ? "on" : "off");
 }
 
 /* ---- time on the item (drift) --------------------------------------- */
@@ -566,237 +212,6 @@ static int time_save(struct screen *scr, struct err *e)
 	return 0;
 }
 
-/* ---- evidence ------------------------------------------------------- */
-
-static void cite_drop(struct screen *scr)
-{
-	struct code_state *cs = scr->priv;
-
-	if (cs->citing) {
-		evidence_cite_release(cs->citing);
-		free(cs->citing);
-		cs->citing = NULL;
-	}
-}
-
-static struct pager *focus_pager(struct screen *scr)
-{
-	struct view *v = &scr->panes[scr->focus];
-
-	return v->ops->pager ? v->ops->pager(v) : NULL;
-}
-
-static void panes_dirty(struct screen *scr)
-{
-	scr->panes[0].dirty = scr->panes[1].dirty = 1;
-	scr->dirty |= DIRTY_PANES;
-}
-
-/* What `e` cites without a line cursor: the current search match when
- * it is in view, else what the pane offers (the fix pane: its first
- * changed line in view, and with `whole` the rest of their run). */
-static int cite_target(struct screen *scr, int whole, size_t *from,
-		       size_t *to)
-{
-	struct view *v = &scr->panes[scr->focus];
-	struct pager *pg = focus_pager(scr);
-
-	if (!pg)
-		return 0;
-	if (pg->match != NO_MATCH && pager_in_view(pg, pg->match)) {
-		*from = *to = pg->match;
-		return 1;
-	}
-	return v->ops->target && v->ops->target(v, whole, from, to);
-}
-
-/* `e`: the lines under the cursor (or, without one, cite_target()'s)
- * become the citation waiting for its dimension's key. */
-static void cite_begin(struct screen *scr)
-{
-	struct code_state *cs = scr->priv;
-	struct view *v = &scr->panes[scr->focus];
-	struct pager *pg = focus_pager(scr);
-	struct evidence_cite c;
-	struct err e = ERR_INIT;
-	struct buf b = BUF_INIT;
-	size_t from, to;
-
-	cite_drop(scr);
-	if (!pg || !v->ops->cite || (!pager_cursor_range(pg, &from, &to) &&
-				     !cite_target(scr, 0, &from, &to))) {
-		screen_msg(scr, MSG_ERR, "nothing to cite in view: . shows a "
-			   "line cursor, v marks a range, e cites it (or a "
-			   "search match, or the fix's first change in "
-			   "view)");
-		return;
-	}
-	if (v->ops->cite(v, from, to, &c, &e) < 0) {
-		screen_msg(scr, MSG_ERR, "not cited: %s", e.msg);
-		return;
-	}
-	cs->citing = xmalloc(sizeof(*cs->citing));
-	*cs->citing = c;
-	evidence_format(&c, &b);
-	if (cs->last_dim >= 0 && (size_t)cs->last_dim < scr->cb.nr_dims) {
-		char kn[32];
-		int k = keymap_key_for(KEYMAP_MAIN, ACT_CITE);
-
-		screen_msg(scr, MSG_INFO, "cite %s for which dimension? %s: "
-			   "%s (last coded), or 1-%zu; Esc cancels", b.ptr,
-			   k ? keyname_hint(k, kn) : "Enter",
-			   scr->cb.dims[cs->last_dim].key,
-			   scr->cb.nr_dims < 9 ? scr->cb.nr_dims : (size_t)9);
-	}
-	else
-		screen_msg(scr, MSG_INFO, "cite %s for which dimension? 1-%zu "
-			   "(Esc cancels)", b.ptr, scr->cb.nr_dims < 9 ?
-			   scr->cb.nr_dims : (size_t)9);
-	buf_release(&b);
-}
-
-/* The key after `e`: the dimension to cite the lines for - a digit, or
- * the cite key again (or Enter) for the one last coded. */
-static void cite_key(struct screen *scr, int key)
-{
-	struct code_state *cs = scr->priv;
-	struct err e = ERR_INIT;
-	struct buf b = BUF_INIT;
-	struct pager *pg;
-	size_t i = (size_t)(key - '1');
-	const char *dim;
-
-	/* the cite key again (e), or Enter: the dimension coded last */
-	if ((keymap_lookup(KEYMAP_MAIN, key) == ACT_CITE || key == TK_ENTER) &&
-	    cs->last_dim >= 0 && (size_t)cs->last_dim < scr->cb.nr_dims)
-		i = (size_t)cs->last_dim;
-	else if (key < '1' || key > '9' || i >= scr->cb.nr_dims) {
-		screen_msg(scr, MSG_INFO, "not cited");
-		cite_drop(scr);
-		return;
-	}
-	dim = scr->cb.dims[i].key;
-	evidence_format(cs->citing, &b);
-	if (evidence_add(scr->st, scr->actor, &scr->cb, scr->item.id, dim,
-			 cs->citing, NULL, &e) < 0) {
-		if (e.code == ERR_STALE)
-			save_failed(scr, &e, "not cited");
-		else
-			screen_msg(scr, MSG_ERR, "not cited: %s: %s", b.ptr,
-				   e.msg);
-	} else {
-		reload_coding(scr);
-		screen_msg(scr, MSG_OK, "cited %s for %s (E lists your "
-			   "citations)", b.ptr, dim);
-		pg = focus_pager(scr);
-		if (pg)
-			pg->mark = NO_MATCH;
-		panes_dirty(scr);
-	}
-	buf_release(&b);
-	cite_drop(scr);
-}
-
-/* `v`: a range at the line cursor, or, without one, the lines `e` would
- * cite with the rest of their run, under a cursor. */
-static void mark_range(struct screen *scr)
-{
-	struct pager *pg = focus_pager(scr);
-	size_t from, to;
-
-	if (!pg)
-		return;
-	if (!pg->cursor_on && cite_target(scr, 1, &from, &to)) {
-		pager_cursor(pg, 1);
-		pg->cursor = to;
-		pg->mark = from;
-		screen_msg(scr, MSG_INFO, "range of %zu line%s: e cites it, "
-			   "j/k change it, v drops it", to - from + 1,
-			   to == from ? "" : "s");
-	} else {
-		pager_mark(pg);
-		screen_msg(scr, MSG_INFO, pg->mark != NO_MATCH ? "range from "
-			   "the cursor line: j/k extend it, e cites it" :
-			   "range dropped");
-	}
-	panes_dirty(scr);
-}
-
-/* ---- clearing a dimension: its citations ----------------------------- */
-
-struct dim_count {
-	const char *dim;
-	size_t nr;
-};
-
-static int count_cites(const struct evidence_row *row, void *data)
-{
-	struct dim_count *dc = data;
-
-	dc->nr += !strcmp(row->dimension, dc->dim);
-	return 0;
-}
-
-/* A dimension was cleared: when it has citations, ask whether they go
- * too (the next key answers). */
-static void ask_drop(struct screen *scr, const char *dim)
-{
-	struct code_state *cs = scr->priv;
-	struct dim_count dc = { dim, 0 };
-	struct err e = ERR_INIT;
-
-	if (evidence_each(scr->st, scr->actor, scr->item.id,
-			  scr->actor->member_id, count_cites, &dc, &e) < 0 ||
-	    !dc.nr)
-		return;
-	free(cs->drop_dim);
-	cs->drop_dim = xstrdup(dim);
-	cs->drop_nr = dc.nr;
-	screen_msg(scr, MSG_INFO, "saved: %s cleared; drop its %zu "
-		   "citation%s too? y drops, any other key keeps", dim, dc.nr,
-		   dc.nr == 1 ? "" : "s");
-}
-
-/* The answer to ask_drop(): y drops the citations, any other key keeps
- * them (and is used up). */
-static void drop_key(struct screen *scr, int key)
-{
-	struct code_state *cs = scr->priv;
-	struct err e = ERR_INIT;
-	size_t n = 0;
-	char *dim = cs->drop_dim;
-
-	cs->drop_dim = NULL;
-	if (key == 'y' || key == 'Y') {
-		if (evidence_remove_dim(scr->st, scr->actor, scr->item.id, dim,
-					&n, &e) < 0)
-			screen_msg(scr, MSG_ERR, "citations of %s not dropped: "
-				   "%s", dim, e.msg);
-		else
-			screen_msg(scr, MSG_OK, "dropped: %zu citation%s of %s",
-				   n, n == 1 ? "" : "s", dim);
-		reload_coding(scr);
-	} else {
-		screen_msg(scr, MSG_INFO, "kept: %zu citation%s of %s (E lists "
-			   "them)", cs->drop_nr, cs->drop_nr == 1 ? "" : "s",
-			   dim);
-	}
-	free(dim);
-}
-
-int screen_remove_citation(struct screen *scr, long long id)
-{
-	struct err e = ERR_INIT;
-
-	if (evidence_remove(scr->st, scr->actor, scr->item.id, id, &e) < 0) {
-		screen_msg(scr, MSG_ERR, "not removed: %s", e.msg);
-		return -1;
-	}
-	reload_coding(scr);
-	panes_dirty(scr);
-	return 0;
-}
-
 /* ---- items ---------------------------------------------------------- */
 
 static int load_item(struct screen *scr, long long id, struct err *e)
@@ -828,7 +243,7 @@ static int load_item(struct screen *scr, long long id, struct err *e)
 	coding_release(&cs->coding);
 	scr->item = it;
 	cs->coding = c;
-	cite_drop(scr);
+	code_cite_drop(scr);
 	cs->last_dim = -1;
 	free(cs->drop_dim);
 	cs->drop_dim = NULL;
@@ -892,7 +307,7 @@ static void submit(struct screen *scr)
 	if (label_submit(scr->st, scr->actor, &scr->cb, scr->item.id,
 			 &e) < 0) {
 		if (e.code == ERR_STALE)
-			save_failed(scr, &e, "not submitted");
+			code_save_failed(scr, &e, "not submitted");
 		else
 			screen_msg(scr, MSG_ERR, "%s", e.msg);
 		return;
@@ -902,7 +317,7 @@ static void submit(struct screen *scr)
 	if (time_save(scr, &e) < 0)
 		screen_msg(scr, MSG_ERR, "time on the item not saved: %s",
 			   e.msg);
-	reload_coding(scr);
+	code_reload_coding(scr);
 	name = xstrdup(scr->item_name);
 	next = next_todo(scr, cs->qpos);
 	if (next == NOT_QUEUED) {
@@ -917,301 +332,155 @@ static void submit(struct screen *scr)
 	free(name);
 }
 
-/* ---- layout --------------------------------------------------------- */
-
-static int dim_label_width(const struct dimension *d, size_t i)
-{
-	return (i < 9 ? 2 : 0) + text_width(d->key, strlen(d->key)) + 2;
-}
-
-static int dim_value_width(const struct dimension *d)
-{
-	size_t i;
-	int w = 3;
-
-	for (i = 0; i < d->nr_codes; i++) {
-		int k = text_width(d->codes[i].key, strlen(d->codes[i].key));
-
-		if (k > w)
-			w = k;
-	}
-	return w > BAR_VALUE_MAX ? BAR_VALUE_MAX : w;
-}
-
-/* Where cell i of the coding bar goes (cy and cx, may be NULL, have a
- * slot per dimension): rows needed for `cols`. */
-static int bar_flow(const struct screen *scr, int cols, int *cy, int *cx)
-{
-	int row = 0, x = 1;
-	size_t i;
-
-	for (i = 0; i < scr->cb.nr_dims; i++) {
-		const struct dimension *d = &scr->cb.dims[i];
-		int w = dim_label_width(d, i) + dim_value_width(d);
-
-		if (x + w > cols && x > 1) {
-			row++;
-			x = 1;
-		}
-		if (cy)
-			cy[i] = row;
-		if (cx)
-			cx[i] = x;
-		x += w + 2;
-	}
-	return row + 1;
-}
-
-/* The coding bar's height: the codebook's alone, so that picking never
- * moves the panes. */
-static int bar_rows(struct screen *scr)
-{
-	int rows = bar_flow(scr, scr->cols, NULL, NULL);
-
-	return rows > 4 ? 4 : rows;
-}
-
-/* ---- drawing -------------------------------------------------------- */
-
-static void draw_header(struct screen *scr)
-{
-	struct code_state *cs = scr->priv;
-	struct buf right = BUF_INIT;
-
-	if (cs->coding.memo)
-		buf_addstr(&right, "[memo] ");
-	if (cs->coding.uncertain)
-		buf_addstr(&right, "[uncertain] ");
-	if (cs->coding.discuss)
-		buf_addstr(&right, "[discuss] ");
-	if (cs->coding.submitted)
-		buf_addstr(&right, "[submitted] ");
-	buf_addf(&right, " %zu/%zu done  ", cs->q.nr_submitted, cs->q.nr);
-	sanitize_line(&right, scr->actor->name);
-	buf_addch(&right, ' ');
-	screen_draw_header(scr, right.ptr);
-	buf_release(&right);
-}
-
-static void draw_bar(struct screen *scr)
-{
-	struct code_state *cs = scr->priv;
-	WINDOW *w = scr->bar;
-	struct buf b = BUF_INIT;
-	size_t i, n = scr->cb.nr_dims;
-	/* a cell per dimension: the codebook sets how many there are */
-	int *cy = xcalloc(n + 1, sizeof(*cy)), *cx = xcalloc(n + 1,
-							      sizeof(*cx));
-
-	werase(w);
-	bar_flow(scr, scr->cols, cy, cx);
-	for (i = 0; i < n; i++) {
-		const struct dimension *d = &scr->cb.dims[i];
-		const struct coded_dim *cd = coding_dim(&cs->coding, d->key);
-		int x = cx[i], vw = dim_value_width(d);
-		int active = scr->picking == (int)i;
-
-		if (cy[i] >= scr->bar_rows)
-			break;
-		buf_reset(&b);
-		if (i < 9) {
-			/* `"` after the number: the actor cited evidence */
-			int ev = i < 64 && (cs->ev_dims >> i & 1);
-
-			buf_addf(&b, "%zu", i + 1);
-			x += draw_str(w, cy[i], x, 1, b.ptr, b.len,
-				      active ? SLOT_SEL : SLOT_BAR_KEY);
-			x += draw_str(w, cy[i], x, 1, ev ? "\"" : " ", 1,
-				      active ? SLOT_SEL : ev ? SLOT_BAR_KEY :
-				      SLOT_BAR);
-		}
-		buf_reset(&b);
-		sanitize_line(&b, d->key);
-		buf_addstr(&b, ":");
-		x += draw_str(w, cy[i], x, scr->cols - x, b.ptr, b.len,
-			      active ? SLOT_SEL : SLOT_BAR);
-		x += draw_str(w, cy[i], x, 1, " ", 1, SLOT_BAR);
-		buf_reset(&b);
-		if (cd) {
-			size_t k;
-
-			for (k = 0; k < cd->nr_codes; k++) {
-				if (k)
-					buf_addch(&b, ',');
-				sanitize_line(&b, cd->codes[k]);
-			}
-			if (cd->proposal_id)
-				buf_addstr(&b, "+");
-			draw_str(w, cy[i], x, vw, b.ptr, b.len, SLOT_BAR_SET);
-		} else if (cs->recode_was && cs->recode_was[i]) {
-			/* a split took its code: recode it */
-			buf_addstr(&b, "was ");
-			sanitize_line(&b, cs->recode_was[i]);
-			draw_str(w, cy[i], x, vw, b.ptr, b.len,
-				 SLOT_BAR_MISSING);
-		} else {
-			draw_str(w, cy[i], x, vw, "[ ]", 3, d->required ?
-				 SLOT_BAR_MISSING : SLOT_BAR_EMPTY);
-		}
-	}
-	wnoutrefresh(w);
-	buf_release(&b);
-	free(cy);
-	free(cx);
-}
-
-/* The status line's hints: the keys in force (a keys file's too). */
-static void hints(struct screen *scr, struct buf *b)
-{
-	size_t n = scr->cb.nr_dims > 9 ? 9 : scr->cb.nr_dims;
-
-	if (n && keymap_lookup(KEYMAP_MAIN, '1') == ACT_PICK_DIM &&
-	    keymap_lookup(KEYMAP_MAIN, (int)('0' + n)) == ACT_PICK_DIM)
-		buf_addf(b, "1-%zu code  ", n);
-	else
-		screen_hint(b, KEYMAP_MAIN, ACT_PICK_UNCODED, ACT_NONE, "code");
-	screen_hint(b, KEYMAP_MAIN, ACT_SUBMIT, ACT_NONE, "submit");
-	screen_hint(b, KEYMAP_MAIN, ACT_MEMO, ACT_NONE, "memo");
-	screen_hint(b, KEYMAP_MAIN, ACT_UNCERTAIN, ACT_DISCUSS, "flag");
-	if (!scr->split)
-		screen_hint(b, KEYMAP_MAIN, ACT_SWITCH_PANE, ACT_NONE, "pane");
-	screen_hint(b, KEYMAP_MAIN, ACT_NEXT_HUNK, ACT_PREV_HUNK, "hunk");
-	screen_hint(b, KEYMAP_MAIN, ACT_SEARCH, ACT_NONE, "search");
-	screen_hint(b, KEYMAP_MAIN, ACT_NEXT_ITEM, ACT_PREV_ITEM, "item");
-	screen_hint(b, KEYMAP_MAIN, ACT_HELP, ACT_NONE, "help");
-	screen_hint(b, KEYMAP_MAIN, ACT_QUIT, ACT_NONE, "quit");
-	/* no trailing blanks */
-	while (b->len && b->ptr[b->len - 1] == ' ')
-		buf_setlen(b, b->len - 1);
-}
-
-static void draw_status(struct screen *scr)
-{
-	struct code_state *cs = scr->priv;
-	struct buf b = BUF_INIT, pos = BUF_INIT;
-
-	if (cs->qpos != NOT_QUEUED)
-		buf_addf(&pos, " item %zu/%zu ", cs->qpos + 1, cs->q.nr);
-	else
-		buf_addstr(&pos, " not in your queue ");
-	hints(scr, &b);
-	screen_draw_status(scr, b.ptr, pos.ptr);
-	buf_release(&b);
-	buf_release(&pos);
-}
-
 /* ---- keys ----------------------------------------------------------- */
 
-/* The annotator's own actions (the frame's are screen_action()'s);
- * returns 1 when `a` was one. */
-static int code_action(struct screen *scr, enum action a, int key)
+/* `1`-`9`: the picker on that dimension; `c`: on the first not coded. */
+static void pick_dim(struct screen *scr, enum action a, int key)
 {
 	struct code_state *cs = scr->priv;
 	size_t i;
 
-	switch (a) {
-	case ACT_PICK_DIM:
+	if (a == ACT_PICK_DIM) {
 		i = (size_t)(key - '1');
 		if (key < '1' || key > '9' || i >= scr->cb.nr_dims) {
 			screen_msg(scr, MSG_ERR, "the codebook has %zu "
 				   "dimension%s", scr->cb.nr_dims,
 				   scr->cb.nr_dims == 1 ? "" : "s");
-			return 1;
+			return;
 		}
 		screen_open_picker(scr, i);
-		return 1;
-	case ACT_PICK_UNCODED:
-		for (i = 0; i < scr->cb.nr_dims; i++)
-			if (!coding_dim(&cs->coding, scr->cb.dims[i].key))
-				break;
-		if (i == scr->cb.nr_dims) {
-			screen_msg(scr, MSG_INFO, "every dimension is coded; "
-				   "s submits");
-			return 1;
-		}
-		screen_open_picker(scr, i);
-		return 1;
-	case ACT_LINE_CURSOR: {
-		struct pager *pg = focus_pager(scr);
-
-		if (!pg)
-			return 0;
-		pager_cursor(pg, !pg->cursor_on);
-		screen_msg(scr, MSG_INFO, pg->cursor_on ? "line cursor: j/k "
-			   "move it, v marks a range, e cites it, . hides it" :
-			   "line cursor hidden");
-		panes_dirty(scr);
-		return 1;
+		return;
 	}
-	case ACT_MARK_RANGE:
-		if (!focus_pager(scr))
-			return 0;
-		mark_range(scr);
-		return 1;
-	case ACT_CITE:
-		cite_begin(scr);
-		return 1;
-	case ACT_CITATIONS:
-		screen_push(scr, &citations_view_ops);
-		return 1;
-	case ACT_MEMO:
-		screen_open_memo(scr, NULL);
-		return 1;
-	case ACT_MEMO_EDITOR: {
-		char *text = screen_run_editor(scr, cs->coding.memo);
-
-		if (text) {
-			/* compared first: saving reloads the coding, and
-			 * with it the old memo */
-			int same = !strcmp(cs->coding.memo ?
-					   cs->coding.memo : "", text);
-
-			/* not saved (too long, say): kept in the memo
-			 * editor, to be cut and saved there */
-			if (same)
-				screen_msg(scr, MSG_INFO, "memo unchanged");
-			else if (screen_save_memo(scr, text) < 0)
-				screen_open_memo(scr, text);
-			free(text);
-		}
-		return 1;
+	for (i = 0; i < scr->cb.nr_dims; i++)
+		if (!coding_dim(&cs->coding, scr->cb.dims[i].key))
+			break;
+	if (i == scr->cb.nr_dims) {
+		screen_msg(scr, MSG_INFO, "every dimension is coded; "
+			   "s submits");
+		return;
 	}
-	case ACT_UNCERTAIN:
-		toggle_flag(scr, "uncertain", !cs->coding.uncertain);
-		return 1;
-	case ACT_DISCUSS:
-		toggle_flag(scr, "discuss", !cs->coding.discuss);
-		return 1;
-	case ACT_SUBMIT:
-		submit(scr);
-		return 1;
+	screen_open_picker(scr, i);
+}
+
+/* `.`: the focused pane's line cursor on or off; 0 when the pane has
+ * no pager. */
+static int line_cursor(struct screen *scr)
+{
+	struct pager *pg = code_focus_pager(scr);
+
+	if (!pg)
+		return 0;
+	pager_cursor(pg, !pg->cursor_on);
+	screen_msg(scr, MSG_INFO, pg->cursor_on ? "line cursor: j/k "
+		   "move it, v marks a range, e cites it, . hides it" :
+		   "line cursor hidden");
+	code_panes_dirty(scr);
+	return 1;
+}
+
+/* `M`: the memo in $EDITOR, saved when it changed. */
+static void memo_in_editor(struct screen *scr)
+{
+	struct code_state *cs = scr->priv;
+	char *text = screen_run_editor(scr, cs->coding.memo);
+
+	if (text) {
+		/* compared first: saving reloads the coding, and
+		 * with it the old memo */
+		int same = !strcmp(cs->coding.memo ?
+				   cs->coding.memo : "", text);
+
+		/* not saved (too long, say): kept in the memo
+		 * editor, to be cut and saved there */
+		if (same)
+			screen_msg(scr, MSG_INFO, "memo unchanged");
+		else if (code_save_memo(scr, text) < 0)
+			code_open_memo(scr, text);
+		free(text);
+	}
+}
+
+/* The next or previous item of the queue, or the next one to do. */
+static void move_in_queue(struct screen *scr, enum action a)
+{
+	struct code_state *cs = scr->priv;
+	size_t i;
+
+	switch (a) {
 	case ACT_NEXT_ITEM:
 		if (!cs->q.nr)
-			return 1;
+			return;
 		if (cs->qpos == NOT_QUEUED)
 			go_item(scr, 0, "item");
 		else if (cs->qpos + 1 < cs->q.nr)
 			go_item(scr, cs->qpos + 1, "item");
 		else
 			screen_msg(scr, MSG_INFO, "last item of your queue");
-		return 1;
+		return;
 	case ACT_PREV_ITEM:
 		if (!cs->q.nr)
-			return 1;
+			return;
 		if (cs->qpos == NOT_QUEUED)
 			go_item(scr, 0, "item");
 		else if (cs->qpos > 0)
 			go_item(scr, cs->qpos - 1, "item");
 		else
 			screen_msg(scr, MSG_INFO, "first item of your queue");
-		return 1;
-	case ACT_NEXT_TODO:
+		return;
+	default:
 		i = next_todo(scr, cs->qpos);
 		if (i == NOT_QUEUED)
 			screen_msg(scr, MSG_INFO, "no other item of your "
 				   "queue is waiting");
 		else
 			go_item(scr, i, "to do:");
+		return;
+	}
+}
+
+/* The annotator's own actions (the frame's are screen_action()'s);
+ * returns 1 when `a` was one. */
+static int code_action(struct screen *scr, enum action a, int key)
+{
+	struct code_state *cs = scr->priv;
+
+	switch (a) {
+	case ACT_PICK_DIM:
+	case ACT_PICK_UNCODED:
+		pick_dim(scr, a, key);
+		return 1;
+	case ACT_LINE_CURSOR:
+		return line_cursor(scr);
+	case ACT_MARK_RANGE:
+		if (!code_focus_pager(scr))
+			return 0;
+		code_mark_range(scr);
+		return 1;
+	case ACT_CITE:
+		code_cite_begin(scr);
+		return 1;
+	case ACT_CITATIONS:
+		screen_push(scr, &citations_view_ops);
+		return 1;
+	case ACT_MEMO:
+		code_open_memo(scr, NULL);
+		return 1;
+	case ACT_MEMO_EDITOR:
+		memo_in_editor(scr);
+		return 1;
+	case ACT_UNCERTAIN:
+		code_toggle_flag(scr, "uncertain", !cs->coding.uncertain);
+		return 1;
+	case ACT_DISCUSS:
+		code_toggle_flag(scr, "discuss", !cs->coding.discuss);
+		return 1;
+	case ACT_SUBMIT:
+		submit(scr);
+		return 1;
+	case ACT_NEXT_ITEM:
+	case ACT_PREV_ITEM:
+	case ACT_NEXT_TODO:
+		move_in_queue(scr, a);
 		return 1;
 	default:
 		return 0;
@@ -1256,7 +525,7 @@ static void reload_codebook(struct screen *scr, int saving)
 		scr->cb = cb;
 	}
 	scr->picking = -1;
-	reload_coding(scr);
+	code_reload_coding(scr);
 	if (scr->rows && !scr->too_small)
 		screen_relayout(scr);
 	scr->dirty |= DIRTY_ALL;
@@ -1304,7 +573,7 @@ static void code_idle(struct screen *scr)
 	struct code_state *cs = scr->priv;
 	struct err e = ERR_INIT;
 
-	if (cs->pending && pending_retry(scr) && cs->cb_stale)
+	if (cs->pending && code_pending_retry(scr) && cs->cb_stale)
 		reload_codebook(scr, 1);
 	/* the study file alone holds everything saved so far */
 	store_checkpoint(scr->st);
@@ -1314,7 +583,7 @@ static void code_idle(struct screen *scr)
 				   &cs->study_cb : &scr->cb, &e) < 0 &&
 	    e.code == ERR_STALE)
 		reload_codebook(scr, 0);
-	reload_coding(scr);
+	code_reload_coding(scr);
 	reload_queue(scr);
 	scr->dirty |= DIRTY_HEADER | DIRTY_BAR | DIRTY_STATUS;
 }
@@ -1328,11 +597,11 @@ static int code_key(struct screen *scr, int key)
 
 	time_key(scr);
 	if (cs->drop_dim) {
-		drop_key(scr, key);
+		code_drop_key(scr, key);
 		return 1;
 	}
 	if (cs->citing) {
-		cite_key(scr, key);
+		code_cite_key(scr, key);
 		return 1;
 	}
 	if (cs->pending && !scr->nr_overlays && !scr->prompting &&
@@ -1340,16 +609,16 @@ static int code_key(struct screen *scr, int key)
 		struct buf b = BUF_INIT;
 
 		if (key == TK_ESC) {
-			pending_text(cs->pending, &b);
+			code_pending_text(cs->pending, &b);
 			screen_msg(scr, MSG_INFO, "dropped: %s is not saved",
 				   b.ptr);
 			buf_release(&b);
-			pending_drop(scr);
+			code_pending_drop(scr);
 			return 1;
 		}
 		if (keymap_lookup(KEYMAP_MAIN, key) == ACT_QUIT &&
-		    !pending_retry(scr)) {
-			pending_text(cs->pending, &b);
+		    !code_pending_retry(scr)) {
+			code_pending_text(cs->pending, &b);
 			screen_msg(scr, MSG_ERR, "%s is still pending (the "
 				   "study is busy): wait for it, or Esc drops "
 				   "it", b.ptr);
@@ -1384,16 +653,16 @@ static void code_hangup(struct screen *scr, struct err *e)
 		 * the command line would */
 		store_busy_timeout(scr->st, -1);
 		time_save(scr, &te);
-		if (cs->pending && !pending_retry(scr)) {
+		if (cs->pending && !code_pending_retry(scr)) {
 			char msg[sizeof(e->msg)];
 			struct buf b = BUF_INIT;
 
-			pending_text(cs->pending, &b);
+			code_pending_text(cs->pending, &b);
 			snprintf(msg, sizeof(msg), "%s", e->msg);
 			err_set(e, e->code, "%s; the pending %s was not saved "
 				"(the study stayed busy)", msg, b.ptr);
 			buf_release(&b);
-			pending_drop(scr);
+			code_pending_drop(scr);
 		}
 	}
 	screen_hangup(scr, e);
@@ -1405,9 +674,9 @@ static void code_close(struct screen *scr)
 {
 	struct code_state *cs = scr->priv;
 
-	pending_free(cs->pending);
+	code_pending_free(cs->pending);
 	cs->pending = NULL;
-	cite_drop(scr);
+	code_cite_drop(scr);
 	free(cs->drop_dim);
 	coding_release(&cs->coding);
 	recodes_free(scr);
@@ -1419,10 +688,11 @@ static const struct screen_ops code_screen_ops = {
 	.name = "code",
 	.keymap = KEYMAP_MAIN,
 	.private_size = sizeof(struct code_state),
-	.panel_rows = bar_rows,
-	.draw_header = draw_header,
-	.draw_panel = draw_bar,
-	.draw_status = draw_status,
+	.pick_ops = &code_pick_ops,
+	.panel_rows = code_bar_rows,
+	.draw_header = code_draw_header,
+	.draw_panel = code_draw_bar,
+	.draw_status = code_draw_status,
 	.key = code_key,
 	.action = code_action,
 	.after_key = code_after_key,
@@ -1432,18 +702,64 @@ static const struct screen_ops code_screen_ops = {
 	.close = code_close,
 };
 
-const struct coding *screen_coding(struct screen *scr)
+const struct coding *code_coding(struct screen *scr)
 {
 	struct code_state *cs = scr->priv;
 
 	return scr->ops == &code_screen_ops ? &cs->coding : NULL;
 }
 
-int screen_pick_pending(struct screen *scr)
+/* The item the screen opens on: `name`, else the first of the queue
+ * not submitted (the first of the queue when all are); -1 with `e`. */
+static long long first_item(struct screen *scr, const char *name,
+			    struct err *e)
+{
+	struct code_state *cs = scr->priv;
+	long long id;
+	size_t i;
+
+	if (name)
+		return item_find(scr->st, name, e);
+	if (!cs->q.nr)
+		return err_set(e, ERR_NOTFOUND, "no items to code for %s: "
+			       "the study has none, or no round gives %s any",
+			       scr->actor->name, scr->actor->name);
+	id = queue_item(&cs->q, 0);
+	for (i = 0; i < cs->q.nr; i++)
+		if (!queue_submitted(&cs->q, i)) {
+			id = queue_item(&cs->q, i);
+			break;
+		}
+	return id;
+}
+
+/* What the status line says as the screen opens on item `id`: why it is
+ * read only, or that it is not in the queue, or that the queue is
+ * done.  0, or -1 with `e`. */
+static int opening_msg(struct screen *scr, const char *name, long long id,
+		       struct err *e)
 {
 	struct code_state *cs = scr->priv;
 
-	return scr->ops == &code_screen_ops && cs->pending;
+	if (cs->qpos == NOT_QUEUED) {
+		struct label_verdict v;
+		int may = access_label_item(scr->st, scr->actor, id, &v, e);
+
+		if (may < 0)
+			return -1;
+		/* the labelling rule says why, and saves are refused */
+		if (may == LABEL_NO)
+			screen_msg(scr, MSG_ERR, "not in your queue, read "
+				   "only: %s", v.why);
+		else
+			screen_msg(scr, MSG_INFO, "%s is not in your queue",
+				   scr->item_name);
+		free(v.why);
+	}
+	else if (!name && cs->q.nr_submitted == cs->q.nr)
+		screen_msg(scr, MSG_INFO, "all %zu items of your queue are "
+			   "submitted", cs->q.nr);
+	return 0;
 }
 
 int tui_code(struct store *st, const struct actor *a, const char *name,
@@ -1451,8 +767,7 @@ int tui_code(struct store *st, const struct actor *a, const char *name,
 {
 	struct screen scr;
 	struct code_state *cs;
-	long long id = -1;
-	size_t i;
+	long long id;
 	int ret = -1;
 
 	/* the screen reads one item at a time and diffs in windows: a small
@@ -1475,44 +790,10 @@ int tui_code(struct store *st, const struct actor *a, const char *name,
 		goto out;
 	if (queue_load(st, a->member_id, &cs->q, e) < 0)
 		goto out;
-	if (name) {
-		id = item_find(st, name, e);
-		if (id < 0)
-			goto out;
-	} else {
-		if (!cs->q.nr) {
-			err_set(e, ERR_NOTFOUND, "no items to code for %s: "
-				"the study has none, or no round gives %s any",
-				a->name, a->name);
-			goto out;
-		}
-		id = queue_item(&cs->q, 0);
-		for (i = 0; i < cs->q.nr; i++)
-			if (!queue_submitted(&cs->q, i)) {
-				id = queue_item(&cs->q, i);
-				break;
-			}
-	}
-	if (load_item(&scr, id, e) < 0)
+	id = first_item(&scr, name, e);
+	if (id < 0 || load_item(&scr, id, e) < 0 ||
+	    opening_msg(&scr, name, id, e) < 0)
 		goto out;
-	if (cs->qpos == NOT_QUEUED) {
-		struct label_verdict v;
-		int may = access_label_item(st, a, id, &v, e);
-
-		if (may < 0)
-			goto out;
-		/* the labelling rule says why, and saves are refused */
-		if (may == LABEL_NO)
-			screen_msg(&scr, MSG_ERR, "not in your queue, read "
-				   "only: %s", v.why);
-		else
-			screen_msg(&scr, MSG_INFO, "%s is not in your queue",
-				   scr.item_name);
-		free(v.why);
-	}
-	else if (!name && cs->q.nr_submitted == cs->q.nr)
-		screen_msg(&scr, MSG_INFO, "all %zu items of your queue are "
-			   "submitted", cs->q.nr);
 
 	store_busy_timeout(st, PICK_BUSY_MS);
 	if (screen_start(&scr, e) < 0)
@@ -1523,10 +804,10 @@ int tui_code(struct store *st, const struct actor *a, const char *name,
 		/* the loop ended with a pick pending: one last try, as long
 		 * as the command line would wait */
 		store_busy_timeout(st, -1);
-		if (!pending_retry(&scr)) {
+		if (!code_pending_retry(&scr)) {
 			struct buf b = BUF_INIT;
 
-			pending_text(cs->pending, &b);
+			code_pending_text(cs->pending, &b);
 			ret = err_set(e, ERR_BUSY, "%s was not saved: the study "
 				      "stayed busy", b.ptr);
 			buf_release(&b);

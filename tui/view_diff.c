@@ -16,6 +16,11 @@
  * (core/base/diff's diff_intraline); a change past the right edge shows a
  * mark there, and `]`/`[` scroll sideways to a hunk's first change.
  * Several fixes are shown one at a time (`F` cycles).
+ *
+ * What is above the diff, the layout, the drawing and the keys are
+ * here; the diff's lines as the pager reads them are view_diff_lines.c's,
+ * citing and finding cited lines view_diff_cite.c's (what they share:
+ * view_diff_int.h).
  */
 #define _XOPEN_SOURCE_EXTENDED 1
 #include <stdlib.h>
@@ -27,306 +32,7 @@
 #include "tui/doc.h"
 #include "tui/markdown.h"
 #include "tui/screen.h"
-
-/* The marks of a changed line, kept for the lines last drawn. */
-struct intra {
-	size_t line1;		/* 1 + its diff line; 0: empty */
-	struct span *spans;
-	size_t nr, alloc;
-};
-
-#define INTRA_CACHE 128
-#define PAIR_SCAN 64		/* longest run of -/+ lines paired */
-#define INTRA_MAX 8192		/* longest line (bytes) marked */
-#define NO_LINE ((size_t)-1)
-
-struct diff_pane {
-	size_t fix;		/* shown fix, index into item.fixes */
-	struct diff d;		/* its parse */
-	struct doc pre;		/* lines above the diff, per width */
-	struct md_sections sec;	/* the <details> of its description */
-	int width;		/* pre rendered for; 0 = not yet */
-	struct pager pg;
-	struct buf line;	/* the sanitized line last asked for */
-	const struct item *it;
-	struct store *st;
-	struct diff_source src;	/* the shown fix's diff */
-	struct intra intra[INTRA_CACHE];
-	struct buf ia, ib;	/* scratch: a pair's sanitized lines */
-	struct diff_ranges ra, rb;
-	size_t seq;		/* 1 + the diff line dp_rows() read last */
-	struct diff_line seq_line;	/* that line */
-};
-
-/* The raw bytes of diff line `l`, at most `max` of them; an empty line if
- * it cannot be read (the item was re-imported under us). */
-static const char *line_text(struct diff_pane *dp, const struct diff_line *l,
-			     size_t max, size_t *len)
-{
-	size_t n = l->len < max ? l->len : max;
-	const char *t = diff_source_read(&dp->src, l->off, n);
-
-	*len = t ? n : 0;
-	return t ? t : "";
-}
-
-static const struct fix *cur_fix(const struct diff_pane *dp)
-{
-	if (!dp->it || dp->fix >= dp->it->nr_fixes)
-		return NULL;
-	return &dp->it->fixes[dp->fix];
-}
-
-static size_t dp_count(void *ctx)
-{
-	struct diff_pane *dp = ctx;
-
-	return dp->pre.nr + dp->d.nr_lines;
-}
-
-static enum slot kind_slot(unsigned kind)
-{
-	switch (kind) {
-	case DIFF_FILE:
-		return SLOT_DIFF_FILE;
-	case DIFF_META:
-		return SLOT_DIFF_META;
-	case DIFF_HUNK:
-		return SLOT_DIFF_HUNK;
-	case DIFF_ADD:
-		return SLOT_DIFF_ADD;
-	case DIFF_DEL:
-		return SLOT_DIFF_DEL;
-	case DIFF_NOEOL:
-		return SLOT_DIM;
-	default:
-		return SLOT_NORMAL;
-	}
-}
-
-/* Bytes of a diff line enough to fill the pane at its sideways scroll. */
-static size_t drawn_bytes(const struct diff_pane *dp)
-{
-	return ((size_t)(dp->pg.hscroll > 0 ? dp->pg.hscroll : 0) +
-		(size_t)(dp->pg.cols > 0 ? dp->pg.cols : 0)) * 4 + 64;
-}
-
-static int kind_at(const struct diff_pane *dp, size_t i)
-{
-	return i < dp->d.nr_lines ? diff_line_at(&dp->d, i).kind : DIFF_OTHER;
-}
-
-/* The line paired with removed or added line i, or NO_LINE. */
-static size_t partner(const struct diff_pane *dp, size_t i, int kind)
-{
-	size_t s = i, e = i, k, j;
-
-	if (kind != DIFF_DEL && kind != DIFF_ADD)
-		return NO_LINE;
-	while (s > 0 && i - s < PAIR_SCAN && kind_at(dp, s - 1) == kind)
-		s--;
-	if (s > 0 && kind_at(dp, s - 1) == kind)
-		return NO_LINE;		/* too long a run */
-	k = i - s;
-	if (kind == DIFF_DEL) {
-		while (e - i < PAIR_SCAN && kind_at(dp, e + 1) == DIFF_DEL)
-			e++;
-		for (j = e + 1; j <= e + 1 + k; j++)
-			if (kind_at(dp, j) != DIFF_ADD)
-				return NO_LINE;
-		return e + 1 + k;
-	}
-	/* an added line: the run of removed lines just before its run */
-	if (!s || kind_at(dp, s - 1) != DIFF_DEL)
-		return NO_LINE;
-	e = s - 1;
-	j = e;
-	while (j > 0 && e - j < PAIR_SCAN && kind_at(dp, j - 1) == DIFF_DEL)
-		j--;
-	if (j > 0 && kind_at(dp, j - 1) == DIFF_DEL)
-		return NO_LINE;
-	return j + k <= e ? j + k : NO_LINE;
-}
-
-/* A line of the file that ends in a CR of its own (a CRLF line of an LF
- * diff) shows it as U+240D at its end, when all of it (n bytes) was
- * read: a change from CRLF to LF is then seen, and marked, as the change
- * of that CR. */
-static void file_cr(const struct diff_pane *dp, const struct diff_line *l,
-		    size_t n, struct buf *out)
-{
-	if (n == l->len && diff_line_file_cr(&dp->d, l))
-		buf_addstr(out, "\xe2\x90\x8d");
-}
-
-/* Sanitize diff line i whole (it is at most INTRA_MAX bytes) into out. */
-static int whole_line(struct diff_pane *dp, size_t i, struct buf *out)
-{
-	struct diff_line l = diff_line_at(&dp->d, i);
-	const char *raw;
-	size_t n;
-
-	buf_reset(out);
-	if (l.len > INTRA_MAX)
-		return -1;
-	raw = line_text(dp, &l, l.len, &n);
-	text_sanitize(out, raw, n, 8, 0);
-	file_cr(dp, &l, n, out);
-	return 0;
-}
-
-/* The change marks of diff line i (of kind `kind`): spans into its
- * sanitized text, none when it pairs with no line or is too long. */
-static const struct intra *intra_of(struct diff_pane *dp, size_t i, int kind)
-{
-	struct intra *c = &dp->intra[i % INTRA_CACHE];
-	const struct diff_ranges *mine;
-	size_t o, k;
-	enum slot slot;
-
-	if (c->line1 == i + 1)
-		return c;
-	c->line1 = i + 1;
-	c->nr = 0;
-	o = partner(dp, i, kind);
-	if (o == NO_LINE)
-		return c;
-	/* ia holds the removed line, ib the added one */
-	if (whole_line(dp, kind == DIFF_DEL ? i : o, &dp->ia) < 0 ||
-	    whole_line(dp, kind == DIFF_DEL ? o : i, &dp->ib) < 0 ||
-	    !dp->ia.len || !dp->ib.len)
-		return c;
-	if (!diff_intraline(dp->ia.ptr + 1, dp->ia.len - 1, dp->ib.ptr + 1,
-			    dp->ib.len - 1, &dp->ra, &dp->rb))
-		return c;
-	mine = kind == DIFF_DEL ? &dp->ra : &dp->rb;
-	slot = kind == DIFF_DEL ? SLOT_DIFF_DEL_WORD : SLOT_DIFF_ADD_WORD;
-	for (k = 0; k < mine->nr; k++) {
-		ALLOC_GROW(c->spans, c->nr + 1, c->alloc);
-		c->spans[c->nr].start = (unsigned)(mine->v[k].start + 1);
-		c->spans[c->nr].end = (unsigned)(mine->v[k].end + 1);
-		c->spans[c->nr].slot = (unsigned char)slot;
-		c->nr++;
-	}
-	return c;
-}
-
-static void intra_forget(struct diff_pane *dp)
-{
-	size_t k;
-
-	for (k = 0; k < INTRA_CACHE; k++)
-		dp->intra[k].line1 = 0;
-}
-
-static int dp_get(void *ctx, size_t i, struct draw_text *t,
-		  enum pager_want want)
-{
-	struct diff_pane *dp = ctx;
-	struct diff_line l;
-	const struct intra *in = NULL;
-	const char *raw;
-	size_t n, max;
-
-	if (i < dp->pre.nr) {
-		doc_get(&dp->pre, i, t);
-		return dp->pre.lines[i].verbatim;
-	}
-	i -= dp->pre.nr;
-	l = diff_line_at(&dp->d, i);
-	/* the marks take no room: counting rows needs none */
-	if ((l.kind == DIFF_DEL || l.kind == DIFF_ADD) && want != WANT_ROWS)
-		in = intra_of(dp, i, l.kind);
-	buf_reset(&dp->line);
-	/* only what can reach the screen is read and sanitized: every
-	 * character but a zero-width mark takes at least a third of a
-	 * column per byte, so a megabyte-long minified line costs what a
-	 * short one does (search counts in the raw line, in dp_matches);
-	 * one byte more tells where the last character ends */
-	max = want == WANT_ALL ? l.len : want == WANT_WRAP ||
-	      want == WANT_ROWS ? PAGER_WRAP_MAX : drawn_bytes(dp);
-	raw = line_text(dp, &l, max + 1, &n);
-	if (n > max) {
-		n = max;
-		while (n && ((unsigned char)raw[n] & 0xc0) == 0x80)
-			n--;
-	}
-	text_sanitize(&dp->line, raw, n, 8, 0);
-	file_cr(dp, &l, n, &dp->line);
-	t->s = dp->line.ptr;
-	t->len = dp->line.len;
-	t->base = kind_slot((unsigned)l.kind);
-	t->spans = in ? in->spans : NULL;
-	t->nr_spans = in ? in->nr : 0;
-	/* the sigil column stays when the rest scrolls; file and hunk
-	 * headers stay whole, so the place is named while reading a long
-	 * line's end */
-	if (l.kind == DIFF_ADD || l.kind == DIFF_DEL || l.kind == DIFF_CONTEXT)
-		t->fixed = t->len ? 1 : 0;
-	else if (l.kind == DIFF_HUNK || l.kind == DIFF_FILE ||
-		 l.kind == DIFF_META)
-		t->fixed = t->len;
-	return 1;
-}
-
-static size_t dp_matches(void *ctx, size_t i, const char *pat, size_t plen)
-{
-	struct diff_pane *dp = ctx;
-	struct diff_line l;
-	const char *raw;
-	size_t n, from = 0, k = 0;
-	long f;
-
-	if (i < dp->pre.nr)
-		return doc_match(&dp->pre, i, pat, plen);
-	l = diff_line_at(&dp->d, i - dp->pre.nr);
-	raw = line_text(dp, &l, l.len, &n);
-	while (plen && from < n &&
-	       (f = text_find(raw + from, n - from, pat, plen)) >= 0) {
-		k++;
-		from += (size_t)f + plen;
-	}
-	return k;
-}
-
-/* A diff line that cannot be wider than its bytes fits in one row when
- * it has no more bytes than the row has columns: every character takes
- * at most a column a byte once sanitized but a TAB (up to 8) and a bidi
- * control (shown as "<U+202E>"), whose first bytes are looked for.  That
- * saves sanitizing nearly every line when the rows of a long diff are
- * counted. */
-static size_t dp_rows(void *ctx, size_t i, int cols)
-{
-	struct diff_pane *dp = ctx;
-	struct diff_line l;
-	const char *raw;
-	size_t n, j;
-
-	if (i < dp->pre.nr)
-		return 0;
-	j = i - dp->pre.nr;
-	/* the rows are counted line after line: each from the last */
-	if (dp->seq && dp->seq == j)
-		l = diff_line_next(&dp->d, j - 1, &dp->seq_line);
-	else
-		l = diff_line_at(&dp->d, j);
-	dp->seq = j + 1;
-	dp->seq_line = l;
-	if (cols < 1 || l.len + !!diff_line_file_cr(&dp->d, &l) > (size_t)cols)
-		return 0;
-	raw = line_text(dp, &l, l.len, &n);
-	if (memchr(raw, '\t', n) || memchr(raw, 0xe2, n) ||
-	    memchr(raw, 0xd8, n))
-		return 0;
-	return 1;
-}
-
-static const struct pager_src diff_src = {
-	.count = dp_count,
-	.get = dp_get,
-	.matches = dp_matches,
-	.rows = dp_rows,
-};
+#include "tui/view_diff_int.h"
 
 static void fig(struct buf *b, int adds, int dels, int files)
 {
@@ -338,23 +44,13 @@ static void fig(struct buf *b, int adds, int dels, int files)
 			 files == 1 ? "" : "s");
 }
 
-static void render_pre(struct diff_pane *dp, int width)
+/* The pull request's title, its figures, its address and what is
+ * missing of its diff. */
+static void pre_head(struct diff_pane *dp, const struct fix *f, int width)
 {
 	struct doc *d = &dp->pre;
-	const struct fix *f = cur_fix(dp);
 	struct buf b = BUF_INIT;
-	unsigned long long sec;
-	size_t i;
 
-	doc_clear(d);
-	dp->width = width;
-	pager_changed(&dp->pg);
-	if (!f) {
-		doc_line(d, "No fix: this item has no linked pull request.",
-			 SLOT_NOTICE, 0);
-		doc_line(d, "Code it from the issue alone.", SLOT_DIM, 1);
-		return;
-	}
 	/* the title wraps with the pane: its end (" for dev", a backport's
 	 * mark) is never cut */
 	doc_begin(d, SLOT_MD_HEADING, 0, 0);
@@ -398,6 +94,16 @@ static void render_pre(struct diff_pane *dp, int width)
 	if (!dp->src.len)
 		doc_line(d, "The diff of this fix was not imported.",
 			 SLOT_NOTICE, 3);
+	buf_release(&b);
+}
+
+/* The files the fix changes, one line each with its figures. */
+static void pre_files(struct diff_pane *dp)
+{
+	struct doc *d = &dp->pre;
+	struct buf b = BUF_INIT;
+	size_t i;
+
 	for (i = 0; i < dp->d.nr_files; i++) {
 		const struct diff_file *df = &dp->d.files[i];
 		const char *path = df->new_path && strcmp(df->new_path,
@@ -427,6 +133,19 @@ static void render_pre(struct diff_pane *dp, int width)
 		doc_puts(d, b.ptr, SLOT_DIM);
 		doc_end(d);
 	}
+	buf_release(&b);
+}
+
+/* The description, then the conversation; returns the anchor base of
+ * the last text. */
+static unsigned long long pre_texts(struct diff_pane *dp,
+				    const struct fix *f, int width)
+{
+	struct doc *d = &dp->pre;
+	struct buf b = BUF_INIT;
+	unsigned long long sec;
+	size_t i;
+
 	dp->sec.nr = 0;
 	if (f->body && *f->body) {
 		unsigned long long a = 4 + dp->d.nr_files;
@@ -461,12 +180,32 @@ static void render_pre(struct diff_pane *dp, int width)
 		else
 			doc_line(d, "(empty)", SLOT_DIM, sec + 1);
 	}
-	doc_line(d, "", SLOT_NORMAL, sec + MD_ANCHOR_SPAN);
 	buf_release(&b);
+	return sec;
+}
+
+/* What is above the diff, for `width` columns. */
+static void render_pre(struct diff_pane *dp, int width)
+{
+	struct doc *d = &dp->pre;
+	const struct fix *f = dp_cur_fix(dp);
+
+	doc_clear(d);
+	dp->width = width;
+	pager_changed(&dp->pg);
+	if (!f) {
+		doc_line(d, "No fix: this item has no linked pull request.",
+			 SLOT_NOTICE, 0);
+		doc_line(d, "Code it from the issue alone.", SLOT_DIM, 1);
+		return;
+	}
+	pre_head(dp, f, width);
+	pre_files(dp);
+	doc_line(d, "", SLOT_NORMAL, pre_texts(dp, f, width) + MD_ANCHOR_SPAN);
 }
 
 /* Show fix number `fix` from its top. */
-static void show_fix(struct diff_pane *dp, size_t fix)
+void dp_show_fix(struct diff_pane *dp, size_t fix)
 {
 	const struct fix *f;
 
@@ -474,7 +213,7 @@ static void show_fix(struct diff_pane *dp, size_t fix)
 	diff_source_close(&dp->src);
 	md_sections_release(&dp->sec);	/* every section open again */
 	dp->fix = fix;
-	f = cur_fix(dp);
+	f = dp_cur_fix(dp);
 	if (f) {
 		struct err e = ERR_INIT;
 
@@ -483,7 +222,7 @@ static void show_fix(struct diff_pane *dp, size_t fix)
 		    dp->src.len)
 			diff_parse_source(&dp->d, &dp->src);
 	}
-	intra_forget(dp);
+	dp_intra_forget(dp);
 	dp->seq = 0;
 	pager_changed(&dp->pg);
 	dp->width = 0;
@@ -503,17 +242,17 @@ static int diff_open(struct view *v)
 		buf_init(&dp->line, 0);
 		buf_init(&dp->ia, 0);
 		buf_init(&dp->ib, 0);
-		pager_init(&dp->pg, &diff_src, dp);
+		pager_init(&dp->pg, &dp_src, dp);
 	}
 	dp->it = &v->scr->item;
 	dp->st = v->scr->st;
 	doc_clear(&dp->pre);
-	show_fix(dp, 0);
+	dp_show_fix(dp, 0);
 	v->dirty = 1;
 	return 0;
 }
 
-static void diff_layout(struct view *v)
+void dp_layout(struct view *v)
 {
 	struct diff_pane *dp = v->priv;
 
@@ -548,7 +287,7 @@ static void diff_draw(struct view *v)
 {
 	struct diff_pane *dp = v->priv;
 	struct screen *scr = v->scr;
-	const struct fix *f = cur_fix(dp);
+	const struct fix *f = dp_cur_fix(dp);
 	int focused = scr->focus == PANE_DIFF;
 	enum slot ts = focused ? SLOT_PANE_FOCUS : SLOT_PANE_TITLE;
 	struct buf b = BUF_INIT, pos = BUF_INIT;
@@ -596,15 +335,15 @@ static void diff_draw(struct view *v)
 static int first_span_cols(struct diff_pane *dp, size_t i, int kind, int *c0,
 			   int *c1)
 {
-	const struct intra *in = intra_of(dp, i, kind);
+	const struct intra *in = dp_intra_of(dp, i, kind);
 	unsigned s0, s1;
 
 	if (!in->nr)
 		return -1;
-	/* copied: whole_line() reuses the buffers intra_of() fills */
+	/* copied: dp_whole_line() reuses the buffers dp_intra_of() fills */
 	s0 = in->spans[0].start;
 	s1 = in->spans[0].end;
-	if (whole_line(dp, i, &dp->ia) < 0 || s1 > dp->ia.len || s0 < 1)
+	if (dp_whole_line(dp, i, &dp->ia) < 0 || s1 > dp->ia.len || s0 < 1)
 		return -1;
 	*c0 = text_width(dp->ia.ptr + 1, s0 - 1);
 	*c1 = text_width(dp->ia.ptr + 1, s1 - 1);
@@ -631,9 +370,9 @@ static void show_first_change(struct diff_pane *dp, size_t from)
 		return;
 	for (i = from + 1; i < dp->d.nr_lines && i <= from +
 	     FIRST_CHANGE_SCAN; i++) {
-		kind = kind_at(dp, i);
+		kind = dp_kind_at(dp, i);
 		if (kind == DIFF_HUNK && i > from + 1 &&
-		    kind_at(dp, from) == DIFF_HUNK)
+		    dp_kind_at(dp, from) == DIFF_HUNK)
 			return;
 		if (kind == DIFF_DEL || kind == DIFF_ADD)
 			break;
@@ -644,7 +383,7 @@ static void show_first_change(struct diff_pane *dp, size_t from)
 		return;
 	/* a removed line's change goes with the added line's it pairs
 	 * with: both are shown */
-	j = kind == DIFF_DEL ? partner(dp, i, kind) : NO_LINE;
+	j = kind == DIFF_DEL ? dp_partner(dp, i, kind) : NO_LINE;
 	if (j != NO_LINE && first_span_cols(dp, j, DIFF_ADD, &p0, &p1) == 0) {
 		if (p0 < c0)
 			c0 = p0;
@@ -763,8 +502,8 @@ static int diff_handle(struct view *v, enum action a, int key)
 				   dp->it->nr_fixes ? "one" : "no");
 			return H_HANDLED;
 		}
-		show_fix(dp, (dp->fix + 1) % dp->it->nr_fixes);
-		diff_layout(v);
+		dp_show_fix(dp, (dp->fix + 1) % dp->it->nr_fixes);
+		dp_layout(v);
 		screen_msg(scr, MSG_INFO, "fix %zu of %zu", dp->fix + 1,
 			   dp->it->nr_fixes);
 		return H_REDRAW;
@@ -801,280 +540,6 @@ static void diff_close(struct view *v)
 		free(dp->intra[i].spans);
 }
 
-/* "@@ -a[,b] +c[,d] @@": a and c; 0 when the line is not one. */
-static int hunk_start(const char *s, size_t len, long *old, long *new)
-{
-	char h[64];
-	char *p, *end;
-
-	if (len >= sizeof(h))
-		len = sizeof(h) - 1;
-	memcpy(h, s, len);
-	h[len] = '\0';
-	if (strncmp(h, "@@ -", 4))
-		return 0;
-	*old = strtol(h + 4, &end, 10);
-	p = strchr(end, '+');
-	if (!p)
-		return 0;
-	*new = strtol(p + 1, &end, 10);
-	return end != p + 1;
-}
-
-/* Strip git's "a/" / "b/" from a diff path. */
-static const char *plain_path(const char *path)
-{
-	if (path && (!strncmp(path, "a/", 2) || !strncmp(path, "b/", 2)))
-		return path + 2;
-	return path;
-}
-
-/* Pager lines from..to above the diff as a citation of the pull
- * request's description or of one of its comments (as the issue's are
- * cited: tui/markdown.h's md_source_lines()). */
-static int pr_cite(struct diff_pane *dp, size_t from, size_t to,
-		   struct evidence_cite *c, struct err *e)
-{
-	const struct fix *f = cur_fix(dp);
-	unsigned long long part;
-	long lo, hi;
-	int rc = md_source_lines(&dp->pre, from, to, &part, &lo, &hi);
-
-	if (rc == -1)
-		return err_set(e, ERR_INPUT, "a citation is lines of the pull "
-			       "request's description or of one comment: the "
-			       "range goes past it");
-	if (rc < 0 || !f)
-		return err_set(e, ERR_INPUT, "no text of the pull request "
-			       "there: move the cursor onto its description, "
-			       "a comment, or lines of a hunk");
-	if (f->number <= 0)
-		return err_set(e, ERR_INPUT, "this pull request's number is "
-			       "not known: its text cannot be cited");
-	memset(c, 0, sizeof(*c));
-	c->pane = EVIDENCE_PR;
-	c->pr = f->number;
-	c->comment = (int)(part - 1);
-	c->from = lo;
-	c->to = hi;
-	return 0;
-}
-
-/*
- * Pager lines from..to as a citation: lines of one file, numbered as the
- * hunk headers count them - added and context lines on the new side,
- * removed lines on the old side.  A range with any added or context line
- * cites the new side (its removed lines are not part of it); one of
- * removed lines only, the old side.
- */
-static int diff_cite(struct view *v, size_t from, size_t to,
-		     struct evidence_cite *c, struct err *e)
-{
-	struct diff_pane *dp = v->priv;
-	const struct diff_file *df = NULL;
-	long old = 0, new = 0, nlo = 0, nhi = 0, olo = 0, ohi = 0;
-	size_t j0, j1, j, k;
-	int numbered = 0;
-	const char *path;
-
-	if (to < dp->pre.nr)
-		return pr_cite(dp, from, to, c, e);
-	if (!dp->d.nr_lines)
-		return err_set(e, ERR_INPUT, "those lines are not the diff: "
-			       "put the cursor on lines of a hunk");
-	j0 = from < dp->pre.nr ? 0 : from - dp->pre.nr;
-	j1 = to - dp->pre.nr;
-	for (k = 0; k < dp->d.nr_files; k++) {
-		const struct diff_file *f = &dp->d.files[k];
-
-		if (j0 >= f->first_line && j0 < f->first_line + f->nr_lines) {
-			df = f;
-			break;
-		}
-	}
-	if (!df || j1 >= df->first_line + df->nr_lines)
-		return err_set(e, ERR_INPUT, "a citation is lines of one "
-			       "file: the range goes past its file");
-	j = j0;
-	while (j > df->first_line && kind_at(dp, j) != DIFF_HUNK)
-		j--;
-	for (; j <= j1; j++) {
-		struct diff_line l = diff_line_at(&dp->d, j);
-		const char *t;
-		size_t n;
-
-		switch (l.kind) {
-		case DIFF_HUNK:
-			t = line_text(dp, &l, 63, &n);
-			numbered = hunk_start(t, n, &old, &new);
-			continue;
-		case DIFF_CONTEXT:
-		case DIFF_ADD:
-			if (numbered && j >= j0) {
-				if (!nlo)
-					nlo = new;
-				nhi = new;
-			}
-			new++;
-			if (l.kind == DIFF_CONTEXT)
-				old++;
-			continue;
-		case DIFF_DEL:
-			if (numbered && j >= j0) {
-				if (!olo)
-					olo = old;
-				ohi = old;
-			}
-			old++;
-			continue;
-		default:
-			continue;
-		}
-	}
-	if (!nlo && !olo)
-		return err_set(e, ERR_INPUT, "no lines of a hunk there (a "
-			       "file or hunk header): move the cursor onto "
-			       "changed or context lines");
-	memset(c, 0, sizeof(*c));
-	c->pane = EVIDENCE_DIFF;
-	c->old_side = !nlo;
-	c->from = nlo ? nlo : olo;
-	c->to = nlo ? nhi : ohi;
-	path = plain_path(c->old_side ? df->old_path : df->new_path);
-	if (!path || !strcmp(path, "/dev/null"))
-		return err_set(e, ERR_INPUT, "the diff does not name that "
-			       "file's %s side", c->old_side ? "old" : "new");
-	c->path = xstrdup(path);
-	return 0;
-}
-
-/* The pager lines of the shown fix that show citation c: all of its
- * lines when `whole`, else any. */
-static int find_in_fix(struct diff_pane *dp, const struct evidence_cite *c,
-		       size_t *from, size_t *to, int whole)
-{
-	const struct diff_file *df = NULL;
-	long old = 0, new = 0, n, count = 0;
-	size_t j, k;
-	int numbered = 0, found = 0;
-
-	if (c->pane != EVIDENCE_DIFF || !c->path)
-		return 0;
-	for (k = 0; k < dp->d.nr_files && !df; k++) {
-		const char *p = plain_path(c->old_side ?
-					   dp->d.files[k].old_path :
-					   dp->d.files[k].new_path);
-
-		if (p && !strcmp(p, c->path))
-			df = &dp->d.files[k];
-	}
-	if (!df)
-		return 0;
-	for (j = df->first_line; j < df->first_line + df->nr_lines; j++) {
-		struct diff_line l = diff_line_at(&dp->d, j);
-		const char *t;
-		size_t len;
-		int mine;
-
-		if (l.kind == DIFF_HUNK) {
-			t = line_text(dp, &l, 63, &len);
-			numbered = hunk_start(t, len, &old, &new);
-			continue;
-		}
-		if (l.kind != DIFF_CONTEXT && l.kind != DIFF_ADD &&
-		    l.kind != DIFF_DEL)
-			continue;
-		mine = c->old_side ? l.kind != DIFF_ADD : l.kind != DIFF_DEL;
-		n = c->old_side ? old : new;
-		if (l.kind != DIFF_DEL)
-			new++;
-		if (l.kind != DIFF_ADD)
-			old++;
-		if (!numbered || !mine || n < c->from || n > c->to)
-			continue;
-		if (!found)
-			*from = dp->pre.nr + j;
-		*to = dp->pre.nr + j;
-		found = 1;
-		count++;
-	}
-	return found && (!whole || count == c->to - c->from + 1);
-}
-
-/* A citation of a pull request's text: the fix that is that pull request
- * is shown, and its lines found above the diff. */
-static int find_pr(struct view *v, const struct evidence_cite *c,
-		   size_t *from, size_t *to)
-{
-	struct diff_pane *dp = v->priv;
-	size_t k;
-
-	for (k = 0; dp->it && k < dp->it->nr_fixes; k++)
-		if (dp->it->fixes[k].number == c->pr)
-			break;
-	if (!dp->it || k == dp->it->nr_fixes)
-		return 0;
-	if (k != dp->fix) {
-		show_fix(dp, k);
-		diff_layout(v);
-	}
-	return md_doc_lines(&dp->pre, (unsigned long long)c->comment + 1,
-			    c->from, c->to, from, to);
-}
-
-/* The shown fix when it shows every line cited; else the first other
- * fix of the item that does is shown instead (a backport, a follow-up
- * fix); else, as a last resort, the lines the shown fix has of them. */
-static int diff_find(struct view *v, const struct evidence_cite *c,
-		     size_t *from, size_t *to)
-{
-	struct diff_pane *dp = v->priv;
-	size_t orig = dp->fix, k;
-
-	if (c->pane == EVIDENCE_PR)
-		return find_pr(v, c, from, to);
-	if (find_in_fix(dp, c, from, to, 1))
-		return 1;
-	if (c->pane != EVIDENCE_DIFF || !dp->it)
-		return 0;
-	for (k = 0; k < dp->it->nr_fixes; k++) {
-		if (k == orig)
-			continue;
-		show_fix(dp, k);
-		diff_layout(v);
-		if (find_in_fix(dp, c, from, to, 1))
-			return 1;
-	}
-	if (dp->fix != orig) {
-		show_fix(dp, orig);
-		diff_layout(v);
-	}
-	return find_in_fix(dp, c, from, to, 0);
-}
-
-/* `e` without a cursor: the first changed line in view (after ], the
- * hunk's first change); with `whole`, the changed lines after it that
- * run on without a context line between. */
-static int diff_target(struct view *v, int whole, size_t *from, size_t *to)
-{
-	struct diff_pane *dp = v->priv;
-	size_t pre = dp->pre.nr, last = pager_last_in_view(&dp->pg), i;
-	int kind;
-
-	for (i = dp->pg.top > pre ? dp->pg.top : pre; i <= last; i++) {
-		kind = kind_at(dp, i - pre);
-		if (kind == DIFF_ADD || kind == DIFF_DEL)
-			break;
-	}
-	if (i > last || i >= pre + dp->d.nr_lines)
-		return 0;
-	*from = *to = i;
-	while (whole && *to + 1 < pre + dp->d.nr_lines &&
-	       (kind_at(dp, *to + 1 - pre) == DIFF_ADD ||
-		kind_at(dp, *to + 1 - pre) == DIFF_DEL))
-		(*to)++;
-	return 1;
-}
 
 static struct pager *diff_pager(struct view *v)
 {
@@ -1088,12 +553,12 @@ const struct view_ops diff_view_ops = {
 	.keymap = KEYMAP_MAIN,
 	.priv_size = sizeof(struct diff_pane),
 	.open = diff_open,
-	.layout = diff_layout,
+	.layout = dp_layout,
 	.draw = diff_draw,
 	.handle = diff_handle,
 	.close = diff_close,
 	.pager = diff_pager,
-	.cite = diff_cite,
-	.find = diff_find,
-	.target = diff_target,
+	.cite = dp_cite,
+	.find = dp_find,
+	.target = dp_target,
 };

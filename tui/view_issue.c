@@ -92,21 +92,14 @@ static void rule(struct doc *d, int width, const char *label,
 	doc_end(d);
 }
 
-static void render(struct issue_pane *ip, const struct item *it, int width)
+/* The title and the facts: the item's name and state, who opened it
+ * and when, when it closed, its labels and address. */
+static void render_facts(struct doc *d, const struct item *it, int width)
 {
-	struct doc *d = &ip->doc;
-	struct md_sections *ms = &ip->sec;
-	unsigned long long sec = 0;
 	struct buf b = BUF_INIT;
 	char *name;
 	size_t i;
 
-	doc_clear(d);
-	ip->width = width;
-	ms->nr = 0;
-	pager_changed(&ip->pg);
-
-	/* title and facts */
 	wrapped(d, it->title, width, SLOT_MD_HEADING, 0);
 	doc_begin(d, SLOT_META, 0, 1ULL << 30);
 	name = item_name(it->repo, it->number);
@@ -160,17 +153,20 @@ static void render(struct issue_pane *ip, const struct item *it, int width)
 		doc_end(d);
 	}
 	rule(d, width, NULL, (1ULL << 31) + 3);
+	buf_release(&b);
+}
 
-	/* the body */
-	sec = MD_ANCHOR_SPAN;
-	if (it->body && *it->body) {
-		md_render_sections(d, it->body, strlen(it->body), width, sec,
-				   ms);
-	} else {
-		doc_line(d, "(no description)", SLOT_DIM, sec);
-	}
+/* The comments, each a text of its own at anchor k * MD_ANCHOR_SPAN
+ * (k = 2 the first), after a rule that counts them. */
+static void render_thread(struct issue_pane *ip, const struct item *it,
+			  int width)
+{
+	struct doc *d = &ip->doc;
+	struct md_sections *ms = &ip->sec;
+	unsigned long long sec = MD_ANCHOR_SPAN;
+	struct buf b = BUF_INIT;
+	size_t i;
 
-	/* the thread */
 	if (it->nr_comments || it->comment_count > 0) {
 		buf_reset(&b);
 		buf_addf(&b, "%zu comment%s", it->nr_comments,
@@ -197,6 +193,27 @@ static void render(struct issue_pane *ip, const struct item *it, int width)
 			doc_line(d, "(empty)", SLOT_DIM, sec + 1);
 	}
 	buf_release(&b);
+}
+
+static void render(struct issue_pane *ip, const struct item *it, int width)
+{
+	struct doc *d = &ip->doc;
+	struct md_sections *ms = &ip->sec;
+	unsigned long long sec = MD_ANCHOR_SPAN;
+
+	doc_clear(d);
+	ip->width = width;
+	ms->nr = 0;
+	pager_changed(&ip->pg);
+	render_facts(d, it, width);
+	/* the body: the first text */
+	if (it->body && *it->body) {
+		md_render_sections(d, it->body, strlen(it->body), width, sec,
+				   ms);
+	} else {
+		doc_line(d, "(no description)", SLOT_DIM, sec);
+	}
+	render_thread(ip, it, width);
 }
 
 static int issue_open(struct view *v)

@@ -17,6 +17,7 @@
 
 #include "tui/edit.h"
 #include "tui/screen.h"
+#include "tui/view_code.h"
 
 struct memo {
 	struct edit ed;
@@ -25,7 +26,7 @@ struct memo {
 /* The memo saved on the item: "" when there is none. */
 static const char *saved_memo(struct view *v)
 {
-	const struct coding *c = screen_coding(v->scr);
+	const struct coding *c = code_coding(v->scr);
 
 	return c && c->memo ? c->memo : "";
 }
@@ -68,7 +69,7 @@ static int save(struct view *v)
 		screen_msg(v->scr, MSG_INFO, "memo unchanged");
 		return 0;
 	}
-	return screen_save_memo(v->scr, m->ed.text.ptr);
+	return code_save_memo(v->scr, m->ed.text.ptr);
 }
 
 static int memo_handle(struct view *v, enum action a, int key)
@@ -128,7 +129,7 @@ const struct view_ops memo_view_ops = {
 	.hangup = memo_hangup,
 };
 
-void screen_open_memo(struct screen *scr, const char *text)
+void code_open_memo(struct screen *scr, const char *text)
 {
 	screen_push_with(scr, &memo_view_ops, text);
 }

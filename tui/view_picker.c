@@ -19,8 +19,10 @@
  * dimension a key that adds a code moves on too; one that removes a code
  * stays, and Space toggles the highlighted code and stays, for a second
  * code.  Tab moves to the next dimension.  Another screen's picks
- * (pick_ops, the adjudicator's) close the picker of a `select: one`
- * dimension and keep a `select: many` one open.
+ * (the adjudicator's, without pick_ops.next_dim) close the picker of a
+ * `select: one` dimension and keep a `select: many` one open.  What a
+ * pick does is the screen's: the picker reaches it through
+ * scr->pick_ops alone.
  *
  * Limitations: the definition pane shows what fits; the codebook view
  * (C) has every definition in full.
@@ -118,7 +120,8 @@ static void refilter(struct view *v)
 	p->top = 0;
 	/* start on the chosen code, if shown */
 	for (i = 0; i < p->nr_vis; i++)
-		if (screen_has_code(v->scr, d->key, d->codes[p->vis[i]].key)) {
+		if (v->scr->pick_ops->has_code(v->scr, d->key,
+					       d->codes[p->vis[i]].key)) {
 			p->sel = i;
 			break;
 		}
@@ -273,7 +276,7 @@ static void draw_row(struct view *v, int y, size_t code, int selected,
 	struct picker *p = v->priv;
 	const struct dimension *d = pdim(v);
 	const struct code *c = &d->codes[code];
-	int chosen = screen_has_code(v->scr, d->key, c->key);
+	int chosen = v->scr->pick_ops->has_code(v->scr, d->key, c->key);
 	int x = p->list_x, end = p->list_x + p->list_cols;
 	struct buf b = BUF_INIT;
 	enum slot base = selected ? SLOT_SEL : SLOT_NORMAL;
@@ -319,62 +322,52 @@ static void draw_row(struct view *v, int y, size_t code, int selected,
 	buf_release(&b);
 }
 
-static void picker_draw(struct view *v)
+/* The hint under the title: the filter typed, or the keys in force. */
+static void picker_hint(struct view *v, struct buf *out)
 {
 	struct picker *p = v->priv;
 	const struct dimension *d = pdim(v);
-	struct buf b = BUF_INIT;
-	size_t i;
-	int r, keyw = 0;
 
-	werase(v->win);
-	buf_addf(&b, "%zu/%zu ", p->dim + 1, v->scr->cb.nr_dims);
-	sanitize_line(&b, d->key);
-	buf_addf(&b, " (%s%s)", d->select_many ? "any number of codes" :
-		 "one code", d->required ? ", required" : "");
-	draw_frame(v->win, b.ptr, SLOT_DIALOG_TITLE);
-
-	buf_reset(&b);
-	if (d->question)
-		sanitize_line(&b, d->question);
-	else if (d->name)
-		sanitize_line(&b, d->name);
-	draw_str(v->win, 1, 1, v->cols - 2, b.ptr, b.len, SLOT_MD_STRONG);
-
-	buf_reset(&b);
 	if (p->filtering) {
-		buf_addstr(&b, "/");
-		sanitize_line(&b, p->filter.ptr);
-		buf_addf(&b, "_  (%zu of %zu; Enter picks, Esc ends the "
+		buf_addstr(out, "/");
+		sanitize_line(out, p->filter.ptr);
+		buf_addf(out, "_  (%zu of %zu; Enter picks, Esc ends the "
 			 "filter)", p->nr_vis, d->nr_codes);
 	} else {
 		const struct pick_ops *po = v->scr->pick_ops;
 
-		keys_hint(d->nr_codes, &b);
+		keys_hint(d->nr_codes, out);
 		/* in a many-code dimension Enter closes: Space toggles; on
 		 * the annotator's screen a code's key adds it and moves on
 		 * (on a chosen code it removes it and stays), elsewhere it
 		 * toggles - but where one pick is the whole decision (the
 		 * map picker) it does that and closes, even there */
-		if (po && po->one_pick)
-			buf_addf(&b, " or %s %s, / filter, Esc close",
+		if (po->one_pick)
+			buf_addf(out, " or %s %s, / filter, Esc close",
 				 d->select_many ? "Space" : "Enter",
 				 po->pick_verb ? po->pick_verb : "pick");
-		else if (d->select_many && !po)
-			buf_addstr(&b, " add and go on (a chosen one: remove), "
+		else if (d->select_many && po->next_dim)
+			buf_addstr(out, " add and go on (a chosen one: remove), "
 				   "Space toggle, Enter done");
 		else if (d->select_many)
-			buf_addstr(&b, " or Space toggle, Enter done");
+			buf_addstr(out, " or Space toggle, Enter done");
 		else
-			buf_addf(&b, " or Enter %s", po && po->pick_verb ?
+			buf_addf(out, " or Enter %s", po->pick_verb ?
 				 po->pick_verb : "pick");
-		if (!po || !po->one_pick)
-			buf_addf(&b, ", / filter, %sDel clear, Tab next, Esc "
-				 "close", po && po->no_propose ? "" :
-				 "+ propose, ");
+		if (!po->one_pick)
+			buf_addf(out, ", / filter, %sDel clear, Tab next, Esc "
+				 "close", po->propose ? "+ propose, " :
+				 "");
 	}
-	draw_str(v->win, 2, 1, v->cols - 2, b.ptr, b.len,
-		 p->filtering ? SLOT_NORMAL : SLOT_DIM);
+}
+
+/* The list of codes shown, the highlighted one kept in view. */
+static void picker_list(struct view *v)
+{
+	struct picker *p = v->priv;
+	const struct dimension *d = pdim(v);
+	size_t i;
+	int r, keyw = 0;
 
 	for (i = 0; i < d->nr_codes; i++) {
 		int w = text_width(d->codes[i].key, strlen(d->codes[i].key));
@@ -401,6 +394,16 @@ static void picker_draw(struct view *v)
 		}
 		draw_row(v, p->list_y + r, p->vis[i], i == p->sel, keyw);
 	}
+
+}
+
+/* The separator, and the highlighted code's definition beside or under
+ * the list. */
+static void picker_detail(struct view *v)
+{
+	struct picker *p = v->priv;
+	const struct dimension *d = pdim(v);
+	int r;
 
 	/* the separator and the highlighted code's definition */
 	if (p->det_x > p->list_x) {
@@ -431,33 +434,47 @@ static void picker_draw(struct view *v)
 				 strlen(more), SLOT_DIM);
 		}
 	}
+}
+
+static void picker_draw(struct view *v)
+{
+	struct picker *p = v->priv;
+	const struct dimension *d = pdim(v);
+	struct buf b = BUF_INIT;
+
+	werase(v->win);
+	buf_addf(&b, "%zu/%zu ", p->dim + 1, v->scr->cb.nr_dims);
+	sanitize_line(&b, d->key);
+	buf_addf(&b, " (%s%s)", d->select_many ? "any number of codes" :
+		 "one code", d->required ? ", required" : "");
+	draw_frame(v->win, b.ptr, SLOT_DIALOG_TITLE);
+
+	buf_reset(&b);
+	if (d->question)
+		sanitize_line(&b, d->question);
+	else if (d->name)
+		sanitize_line(&b, d->name);
+	draw_str(v->win, 1, 1, v->cols - 2, b.ptr, b.len, SLOT_MD_STRONG);
+
+	buf_reset(&b);
+	picker_hint(v, &b);
+	draw_str(v->win, 2, 1, v->cols - 2, b.ptr, b.len,
+		 p->filtering ? SLOT_NORMAL : SLOT_DIM);
+
+	picker_list(v);
+	picker_detail(v);
 	wnoutrefresh(v->win);
 	buf_release(&b);
 }
 
-/* Pick code index `code`: save, and say whether the picker closes. */
-/* The next required dimension after `dim` (going round) that the
- * actor has not coded, or -1. */
-static long next_to_code(struct screen *scr, size_t dim)
-{
-	const struct coding *c = screen_coding(scr);
-	size_t n = scr->cb.nr_dims, k;
-
-	for (k = 1; c && k <= n; k++) {
-		const struct dimension *d = &scr->cb.dims[(dim + k) % n];
-
-		if (d->required && !coding_dim(c, d->key))
-			return (long)((dim + k) % n);
-	}
-	return -1;
-}
-
-/* After a decision on the annotator's screen: on to the next required
- * dimension still to code, or close when none is left. */
+/* After a decision: on to the dimension the screen's picks go on to
+ * (the annotator's: the next required one still to code), or close when
+ * there is none. */
 static int move_on(struct view *v)
 {
 	struct picker *p = v->priv;
-	long next = next_to_code(v->scr, p->dim);
+	const struct pick_ops *po = v->scr->pick_ops;
+	long next = po->next_dim ? po->next_dim(v->scr, p->dim) : -1;
 
 	if (next < 0)
 		return H_CLOSE;
@@ -472,24 +489,25 @@ static int pick(struct view *v, size_t code, int advance)
 {
 	const struct dimension *d = pdim(v);
 	const char *key = d->codes[code].key;
-	int mine = !v->scr->pick_ops;
+	const struct pick_ops *po = v->scr->pick_ops;
 
 	if (d->select_many) {
-		if (screen_save_toggle(v->scr, d, key) < 0)
+		if (po->toggle(v->scr, d, key) < 0)
 			return H_REDRAW;
 		/* a code added is a decision; one removed waits for
 		 * the next */
-		if (mine && advance && screen_has_code(v->scr, d->key, key))
+		if (po->next_dim && advance &&
+		    po->has_code(v->scr, d->key, key))
 			return move_on(v);
 		return H_REDRAW;
 	}
-	if (screen_save_codes(v->scr, d, &key, 1) < 0)
+	if (po->set_codes(v->scr, d, &key, 1) < 0)
 		return H_REDRAW;
 	/* kept pending (the study is busy): the picker closes, so the keys
 	 * typed next cannot pick in another dimension meanwhile */
-	if (screen_pick_pending(v->scr))
+	if (po->pending && po->pending(v->scr))
 		return H_CLOSE;
-	return mine ? move_on(v) : H_CLOSE;
+	return move_on(v);
 }
 
 static int no_such_code(struct view *v, int k)
@@ -530,11 +548,106 @@ static void filter_changed(struct view *v)
 	refilter(v);
 }
 
+/* Up, down, a page up or down the list. */
+static int move_sel(struct view *v, enum action a)
+{
+	struct picker *p = v->priv;
+	size_t page = p->list_rows > 1 ? (size_t)p->list_rows - 1 : 1;
+
+	switch (a) {
+	case ACT_LINE_DOWN:
+		if (p->sel + 1 < p->nr_vis)
+			p->sel++;
+		break;
+	case ACT_LINE_UP:
+		if (p->sel)
+			p->sel--;
+		break;
+	case ACT_PAGE_DOWN:
+		p->sel = p->sel + page < p->nr_vis ? p->sel + page :
+			 (p->nr_vis ? p->nr_vis - 1 : 0);
+		break;
+	default:
+		p->sel = p->sel > page ? p->sel - page : 0;
+		break;
+	}
+	return H_REDRAW;
+}
+
+/* Backspace in the filter (on an empty one: the filter ends). */
+static int filter_backspace(struct view *v)
+{
+	struct picker *p = v->priv;
+
+	if (p->filtering && !p->filter.len) {
+		p->filtering = 0;
+		return H_REDRAW;
+	}
+	if (p->filter.len) {
+		size_t n = p->filter.len - 1;
+
+		while (n > 0 && ((unsigned char)p->filter.ptr[n] &
+				 0xc0) == 0x80)
+			n--;
+		buf_setlen(&p->filter, n);
+		filter_changed(v);
+	}
+	return H_REDRAW;
+}
+
+/* Del: the dimension cleared, as the screen's picks clear it. */
+static int clear_dim(struct view *v)
+{
+	/* the screen's set_codes gets a list, empty */
+	static const char *const none[1] = { NULL };
+
+	v->scr->pick_ops->set_codes(v->scr, pdim(v), none, 0);
+	return H_REDRAW;
+}
+
+/* `+`: the form that proposes a new code, where the screen takes
+ * proposals and the dimension has "other" to hold one. */
+static int propose(struct view *v)
+{
+	struct picker *p = v->priv;
+	const struct dimension *d = pdim(v);
+
+	if (!v->scr->pick_ops->propose) {
+		screen_msg(v->scr, MSG_ERR, "codes are proposed while "
+			   "coding; here pick one of the codebook");
+		return H_REDRAW;
+	}
+	if (!dimension_code(d, "other")) {
+		screen_msg(v->scr, MSG_ERR, "%s has no code \"other\" "
+			   "to hold a proposal", d->key);
+		return H_REDRAW;
+	}
+	screen_push_with(v->scr, &form_view_ops, &p->dim);
+	return H_HANDLED;
+}
+
+/* A printable key bound to nothing: the filter's, else a code's. */
+static int text_key(struct view *v, int key)
+{
+	struct picker *p = v->priv;
+
+	if (!key_is_text(key))
+		return H_HANDLED;
+	if (p->filtering) {
+		filter_add(v, key);
+		return H_REDRAW;
+	}
+	if (key_code(key) >= 0)
+		return pick_key(v, key);
+	screen_msg(v->scr, MSG_INFO, "%s picks nothing here: / filters "
+		   "the codes", keyname_of(key, (char[32]){ 0 }));
+	return H_REDRAW;
+}
+
 static int picker_handle(struct view *v, enum action a, int key)
 {
 	struct picker *p = v->priv;
 	const struct dimension *d = pdim(v);
-	size_t page = p->list_rows > 1 ? (size_t)p->list_rows - 1 : 1;
 
 	switch (a) {
 	case ACT_PICK_NUMBER:
@@ -552,7 +665,7 @@ static int picker_handle(struct view *v, enum action a, int key)
 		return H_REDRAW;
 	case ACT_PICK:
 		if (d->select_many && !p->filter.len)
-			return v->scr->pick_ops ? H_CLOSE : move_on(v);
+			return move_on(v);
 		if (!p->nr_vis)
 			return H_REDRAW;
 		{
@@ -568,55 +681,20 @@ static int picker_handle(struct view *v, enum action a, int key)
 			return H_REDRAW;
 		return pick(v, p->vis[p->sel], !d->select_many);
 	case ACT_LINE_DOWN:
-		if (p->sel + 1 < p->nr_vis)
-			p->sel++;
-		return H_REDRAW;
 	case ACT_LINE_UP:
-		if (p->sel)
-			p->sel--;
-		return H_REDRAW;
 	case ACT_PAGE_DOWN:
-		p->sel = p->sel + page < p->nr_vis ? p->sel + page :
-			 (p->nr_vis ? p->nr_vis - 1 : 0);
-		return H_REDRAW;
 	case ACT_PAGE_UP:
-		p->sel = p->sel > page ? p->sel - page : 0;
-		return H_REDRAW;
+		return move_sel(v, a);
 	case ACT_ED_BACKSPACE:
-		if (p->filtering && !p->filter.len) {
-			p->filtering = 0;
-			return H_REDRAW;
-		}
-		if (p->filter.len) {
-			size_t n = p->filter.len - 1;
-
-			while (n > 0 && ((unsigned char)p->filter.ptr[n] &
-					 0xc0) == 0x80)
-				n--;
-			buf_setlen(&p->filter, n);
-			filter_changed(v);
-		}
-		return H_REDRAW;
+		return filter_backspace(v);
 	case ACT_ED_KILL_BACK:
 		buf_reset(&p->filter);
 		filter_changed(v);
 		return H_REDRAW;
 	case ACT_CLEAR_DIM:
-		screen_save_codes(v->scr, d, NULL, 0);
-		return H_REDRAW;
+		return clear_dim(v);
 	case ACT_PROPOSE:
-		if (v->scr->pick_ops && v->scr->pick_ops->no_propose) {
-			screen_msg(v->scr, MSG_ERR, "codes are proposed while "
-				   "coding; here pick one of the codebook");
-			return H_REDRAW;
-		}
-		if (!dimension_code(d, "other")) {
-			screen_msg(v->scr, MSG_ERR, "%s has no code \"other\" "
-				   "to hold a proposal", d->key);
-			return H_REDRAW;
-		}
-		screen_push_with(v->scr, &form_view_ops, &p->dim);
-		return H_HANDLED;
+		return propose(v);
 	case ACT_NEXT_DIM:
 		set_dim(v, (p->dim + 1) % v->scr->cb.nr_dims);
 		picker_layout(v);
@@ -636,17 +714,7 @@ static int picker_handle(struct view *v, enum action a, int key)
 		}
 		return H_CLOSE;
 	case ACT_NONE:
-		if (!key_is_text(key))
-			return H_HANDLED;
-		if (p->filtering) {
-			filter_add(v, key);
-			return H_REDRAW;
-		}
-		if (key_code(key) >= 0)
-			return pick_key(v, key);
-		screen_msg(v->scr, MSG_INFO, "%s picks nothing here: / filters "
-			   "the codes", keyname_of(key, (char[32]){ 0 }));
-		return H_REDRAW;
+		return text_key(v, key);
 	default:
 		return H_UNHANDLED;
 	}
@@ -677,6 +745,8 @@ const struct view_ops picker_view_ops = {
 
 void screen_open_picker(struct screen *scr, size_t dim)
 {
+	if (!scr->pick_ops)
+		return;
 	screen_push_with(scr, &picker_view_ops, &dim);
 }
 
@@ -825,9 +895,9 @@ static int form_handle(struct view *v, enum action a, int key)
 			f->at = 0;
 			return H_REDRAW;
 		}
-		if (screen_save_proposal(scr, d, f->f[F_KEY].text.ptr,
-					 f->f[F_NAME].text.ptr,
-					 f->f[F_DEF].text.ptr) < 0)
+		if (scr->pick_ops->propose(scr, d, f->f[F_KEY].text.ptr,
+					   f->f[F_NAME].text.ptr,
+					   f->f[F_DEF].text.ptr) < 0)
 			return H_REDRAW;
 		/* a `select: one` dimension is decided: close the picker
 		 * under the form too */

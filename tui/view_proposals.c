@@ -523,7 +523,6 @@ static const struct pick_ops map_pick_ops = {
 	.has_code = map_has,
 	.set_codes = map_set,
 	.toggle = map_toggle,
-	.no_propose = 1,
 	.one_pick = 1,
 	.pick_verb = "map onto",
 };
