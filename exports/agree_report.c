@@ -14,6 +14,7 @@
 #include "core/study/access.h"
 #include "core/study/machine.h"
 #include "core/study/design.h"
+#include "core/study/headline_text.h"
 #include "core/study/round.h"
 
 static const char BAND_SOURCE[] =
