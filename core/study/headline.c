@@ -312,51 +312,12 @@ static int level_two(struct agree_level_summary *lv,
 	return 0;
 }
 
-/* Three or more annotators, select one: labels v (n_ann x n_units). */
-static int level_many(struct agree_level_summary *lv,
-		      const struct dimension *dim, int scaled,
-		      const int *v, size_t n_units, size_t n_ann,
-		      const struct agree_opts *o, struct err *e)
+/* Three or more annotators: the items `lv->count` counts (those with
+ * two labels or more), per code and annotator. */
+static void count_many(struct agree_level_summary *lv, const int *v,
+		       size_t n_units, size_t n_ann)
 {
-	struct agree_labels l;
-	struct agree_counts c = AGREE_COUNTS_INIT;
-	struct agree_alpha al;
-	struct agree_stat cpe;
-	struct ci_src src;
-	size_t k = (size_t)lv->k, u, r, r2, p = 0;
-	double *w = NULL, *vals = NULL, sum_l = 0, sum_q = 0;
-	double ac_l = 0, ac_q = 0;
-	int code, undef_l = 0, undef_q = 0, ret = -1;
-
-	l.n_coders = (int)n_ann;
-	l.n_units = n_units;
-	l.k = lv->k;
-	l.v = v;
-	if (agree_counts_from_labels(&c, &l, e) < 0 ||
-	    agree_fleiss(&c, &lv->fleiss, e) < 0 ||
-	    agree_alpha(&c, AGREE_NOMINAL, NULL, &al, e) < 0 ||
-	    agree_conger_pe(&l, &lv->conger, &cpe, e) < 0)
-		goto out;
-	lv->coef = "Fleiss' kappa";
-	lv->n_items = lv->fleiss.n_units;
-	lv->n_dropped = n_units - lv->fleiss.n_units;
-	lv->kappa = lv->fleiss.kappa;
-	lv->po = lv->fleiss.po;
-	lv->alpha = al.alpha;
-	src_init(&src, (long)lv->fleiss.n_units, lv->fleiss.pe.value);
-	src.c = &c;
-	if (headline_interval(o, &lv->kappa, &lv->fleiss.se, &src, &lv->ci,
-			      e) < 0)
-		goto out;
-	src_init(&src, (long)lv->fleiss.n_units, cpe.value);
-	src.l = &l;
-	if (headline_interval(o, &lv->conger, NULL, &src, &lv->conger_ci,
-			      e) < 0)
-		goto out;
-	headline_bands(lv);
-	undef(&lv->kappa_max, "for two annotators");
-	undef(&lv->prevalence, "for two annotators");
-	undef(&lv->bias, "for two annotators");
+	size_t k = (size_t)lv->k, u, r;
 
 	/* counts over the units in the computation (two labels or more) */
 	lv->count = xcalloc(k * n_ann + 1, sizeof(*lv->count));
@@ -374,23 +335,21 @@ static int level_many(struct agree_level_summary *lv,
 				lv->count[(size_t)x * n_ann + r]++;
 		}
 	}
-	lv->code_kappa = xcalloc(k + 1, sizeof(*lv->code_kappa));
-	for (code = 0; code < lv->k; code++)
-		if (agree_fleiss_code(&c, code, &lv->code_kappa[code], e) < 0)
-			goto out;
+}
 
-	if (scaled && dim->scale != SCALE_NOMINAL && k >= 2) {
-		w = xcalloc(2 * k * k, sizeof(*w));
-		if (dim->scale == SCALE_INTERVAL) {
-			vals = xcalloc(k, sizeof(*vals));
-			for (u = 0; u < k; u++)
-				vals[u] = dim->codes[u].value;
-		}
-		if (agree_weights(w, lv->k, AGREE_LINEAR, vals, e) < 0 ||
-		    agree_weights(w + k * k, lv->k, AGREE_QUADRATIC, vals,
-				  e) < 0)
-			goto out;
-	}
+/* Three or more annotators: Cohen's kappa of every pair with its
+ * interval into lv->pairs, and with weights w (linear, then quadratic;
+ * NULL: nominal) the means of the pairs' weighted kappas and AC2.  0, or
+ * -1 with `e` filled. */
+static int pair_kappas(struct agree_level_summary *lv, const int *v,
+		       size_t n_units, size_t n_ann, const double *w,
+		       const struct agree_opts *o, struct err *e)
+{
+	struct ci_src src;
+	size_t k = (size_t)lv->k, r, r2, p = 0;
+	double sum_l = 0, sum_q = 0, ac_l = 0, ac_q = 0;
+	int undef_l = 0, undef_q = 0;
+
 	lv->nr_pairs = n_ann * (n_ann - 1) / 2;
 	lv->pairs = xcalloc(lv->nr_pairs + 1, sizeof(*lv->pairs));
 	for (r = 0; r < n_ann; r++)
@@ -405,10 +364,10 @@ static int level_many(struct agree_level_summary *lv,
 			if (agree_table_from_labels(&t, lv->k, v + r * n_units,
 						    v + r2 * n_units, n_units,
 						    NULL, e) < 0)
-				goto out;
+				return -1;
 			if (agree_cohen(&t, &ck, e) < 0) {
 				agree_table_release(&t);
-				goto out;
+				return -1;
 			}
 			ps->kappa = masked(&ck.kappa, ck.degenerate);
 			src_init(&src, ck.n, ck.pe.value);
@@ -416,7 +375,7 @@ static int level_many(struct agree_level_summary *lv,
 			if (headline_interval(o, &ps->kappa, &ck.se, &src,
 					      &ps->ci, e) < 0) {
 				agree_table_release(&t);
-				goto out;
+				return -1;
 			}
 			ps->n = ck.n;
 			ps->po = ck.po;
@@ -461,6 +420,76 @@ static int level_many(struct agree_level_summary *lv,
 		}
 		ci_none(&lv->ci_linear, o->ci, WHY_NO_CI_PAIRS);
 		ci_none(&lv->ci_quadratic, o->ci, WHY_NO_CI_PAIRS);
+	}
+	return 0;
+}
+
+/* Three or more annotators, select one: labels v (n_ann x n_units). */
+static int level_many(struct agree_level_summary *lv,
+		      const struct dimension *dim, int scaled,
+		      const int *v, size_t n_units, size_t n_ann,
+		      const struct agree_opts *o, struct err *e)
+{
+	struct agree_labels l;
+	struct agree_counts c = AGREE_COUNTS_INIT;
+	struct agree_alpha al;
+	struct agree_stat cpe;
+	struct ci_src src;
+	size_t k = (size_t)lv->k, u;
+	double *w = NULL, *vals = NULL;
+	int code, ret = -1;
+
+	l.n_coders = (int)n_ann;
+	l.n_units = n_units;
+	l.k = lv->k;
+	l.v = v;
+	if (agree_counts_from_labels(&c, &l, e) < 0 ||
+	    agree_fleiss(&c, &lv->fleiss, e) < 0 ||
+	    agree_alpha(&c, AGREE_NOMINAL, NULL, &al, e) < 0 ||
+	    agree_conger_pe(&l, &lv->conger, &cpe, e) < 0)
+		goto out;
+	lv->coef = "Fleiss' kappa";
+	lv->n_items = lv->fleiss.n_units;
+	lv->n_dropped = n_units - lv->fleiss.n_units;
+	lv->kappa = lv->fleiss.kappa;
+	lv->po = lv->fleiss.po;
+	lv->alpha = al.alpha;
+	src_init(&src, (long)lv->fleiss.n_units, lv->fleiss.pe.value);
+	src.c = &c;
+	if (headline_interval(o, &lv->kappa, &lv->fleiss.se, &src, &lv->ci,
+			      e) < 0)
+		goto out;
+	src_init(&src, (long)lv->fleiss.n_units, cpe.value);
+	src.l = &l;
+	if (headline_interval(o, &lv->conger, NULL, &src, &lv->conger_ci,
+			      e) < 0)
+		goto out;
+	headline_bands(lv);
+	undef(&lv->kappa_max, "for two annotators");
+	undef(&lv->prevalence, "for two annotators");
+	undef(&lv->bias, "for two annotators");
+
+	count_many(lv, v, n_units, n_ann);
+	lv->code_kappa = xcalloc(k + 1, sizeof(*lv->code_kappa));
+	for (code = 0; code < lv->k; code++)
+		if (agree_fleiss_code(&c, code, &lv->code_kappa[code], e) < 0)
+			goto out;
+
+	if (scaled && dim->scale != SCALE_NOMINAL && k >= 2) {
+		w = xcalloc(2 * k * k, sizeof(*w));
+		if (dim->scale == SCALE_INTERVAL) {
+			vals = xcalloc(k, sizeof(*vals));
+			for (u = 0; u < k; u++)
+				vals[u] = dim->codes[u].value;
+		}
+		if (agree_weights(w, lv->k, AGREE_LINEAR, vals, e) < 0 ||
+		    agree_weights(w + k * k, lv->k, AGREE_QUADRATIC, vals,
+				  e) < 0)
+			goto out;
+	}
+	if (pair_kappas(lv, v, n_units, n_ann, w, o, e) < 0)
+		goto out;
+	if (w) {
 		if (agree_alpha(&c, dim->scale == SCALE_INTERVAL ?
 				AGREE_INTERVAL : AGREE_ORDINAL, vals, &al,
 				e) < 0)

@@ -217,6 +217,97 @@ int headline_level_multi(struct agree_level_summary *lv,
 	return ret;
 }
 
+/* Select many at the level of groups, two annotators: their sets of
+ * groups gs (coders x units, 2 x ad->n_units) compared as agree_multi()
+ * compares sets of codes. */
+static int group_two(struct agree_level_summary *lv,
+		     const struct agreement_dim *ad, const uint64_t *gs,
+		     const struct agree_opts *o, struct err *e)
+{
+	size_t n = ad->n_units, k = (size_t)lv->k, i, cnt;
+	struct agree_code *codes = xcalloc(k + 1, sizeof(*codes));
+	struct agree_multi m;
+	uint64_t *a, *b;
+	int ret;
+
+	two_sets(gs, ad->present, n, &a, &b, &cnt);
+	ret = agree_multi(lv->k, a, b, cnt, codes, &m, e);
+	if (!ret) {
+		lv->n_items = cnt;
+		lv->po = m.exact;
+		for (i = 0; i < k; i++) {
+			lv->code_kappa[i] = agree_code_reported(&codes[i]);
+			lv->count[i * 2] = codes[i].n_a;
+			lv->count[i * 2 + 1] = codes[i].n_b;
+		}
+		ret = multi_interval(lv, a, b, cnt, NULL, NULL, 0, 2, o, e);
+	}
+	free(a);
+	free(b);
+	free(codes);
+	return ret;
+}
+
+/* Select many at the level of groups, three or more annotators: each
+ * group present or absent in each coder's set gs[r * units + u], Fleiss'
+ * kappa per group, the share of units whose sets are identical. */
+static int group_many(struct agree_level_summary *lv,
+		      const struct agreement_dim *ad, const uint64_t *gs,
+		      size_t na, const struct agree_opts *o, struct err *e)
+{
+	size_t n = ad->n_units, k = (size_t)lv->k, units = 0, same = 0, u, r, i;
+	int g, ret;
+
+	for (u = 0; u < n; u++) {
+		uint64_t first = 0;
+		int seen = 0, all = 1;
+
+		for (r = 0; r < na; r++) {
+			if (!ad->present[r * n + u])
+				continue;
+			if (!seen++)
+				first = gs[r * n + u];
+			else if (first != gs[r * n + u])
+				all = 0;
+		}
+		if (seen < 2)
+			continue;
+		units++;
+		same += all;
+		for (r = 0; r < na; r++)
+			for (i = 0; ad->present[r * n + u] && i < k; i++)
+				lv->count[i * na + r] += gs[r * n + u] >> i & 1;
+	}
+	for (g = 0; g < lv->k; g++) {
+		struct agree_counts c = AGREE_COUNTS_INIT;
+		struct agree_fleiss f;
+
+		agree_counts_init(&c, n, 2);
+		for (u = 0; u < n; u++) {
+			int seen = 0;
+
+			for (r = 0; r < na; r++)
+				seen += ad->present[r * n + u];
+			for (r = 0; seen >= 2 && r < na; r++)
+				if (ad->present[r * n + u])
+					c.n[u * 2 + (gs[r * n + u] >> g &
+						     1)] += 1;
+		}
+		ret = agree_fleiss(&c, &f, e);
+		agree_counts_release(&c);
+		if (ret < 0)
+			return -1;
+		lv->code_kappa[g] = f.kappa;
+	}
+	lv->n_items = units;
+	if (units)
+		set(&lv->po, (double)same / (double)units);
+	else
+		undef(&lv->po, "no items");
+	return multi_interval(lv, NULL, NULL, 0, gs, ad->present, n, na, o,
+			      e);
+}
+
 /* Select many at the level of groups: each coder's set of codes becomes
  * the set of their groups, and each group is judged present or absent
  * as each code is (agree_multi() for two annotators, Fleiss' kappa per
@@ -226,7 +317,7 @@ int headline_level_multi_group(struct agree_level_summary *lv,
 			       const int *gmap, size_t na,
 			       const struct agree_opts *o, struct err *e)
 {
-	size_t n = ad->n_units, k = (size_t)lv->k, u, r, i;
+	size_t n = ad->n_units, k = (size_t)lv->k, r, i;
 	uint64_t *gs = xcalloc(na * n + 1, sizeof(*gs));
 	int ret = -1;
 
@@ -237,87 +328,9 @@ int headline_level_multi_group(struct agree_level_summary *lv,
 		for (r = 0; r < (size_t)ad->k; r++)
 			if (ad->sets[i] >> r & 1)
 				gs[i] |= (uint64_t)1 << gmap[r];
-	if (na == 2) {
-		struct agree_code *codes = xcalloc(k + 1, sizeof(*codes));
-		struct agree_multi m;
-		uint64_t *a, *b;
-		size_t cnt;
-
-		two_sets(gs, ad->present, n, &a, &b, &cnt);
-		ret = agree_multi(lv->k, a, b, cnt, codes, &m, e);
-		if (!ret) {
-			lv->n_items = cnt;
-			lv->po = m.exact;
-			for (i = 0; i < k; i++) {
-				lv->code_kappa[i] = agree_code_reported(
-					&codes[i]);
-				lv->count[i * 2] = codes[i].n_a;
-				lv->count[i * 2 + 1] = codes[i].n_b;
-			}
-			ret = multi_interval(lv, a, b, cnt, NULL, NULL, 0, 2,
-					     o, e);
-		}
-		free(a);
-		free(b);
-		free(codes);
-		if (ret < 0)
-			goto out;
-	} else {
-		size_t units = 0, same = 0;
-		int g;
-
-		for (u = 0; u < n; u++) {
-			uint64_t first = 0;
-			int seen = 0, all = 1;
-
-			for (r = 0; r < na; r++) {
-				if (!ad->present[r * n + u])
-					continue;
-				if (!seen++)
-					first = gs[r * n + u];
-				else if (first != gs[r * n + u])
-					all = 0;
-			}
-			if (seen < 2)
-				continue;
-			units++;
-			same += all;
-			for (r = 0; r < na; r++)
-				for (i = 0; ad->present[r * n + u] && i < k;
-				     i++)
-					lv->count[i * na + r] +=
-						gs[r * n + u] >> i & 1;
-		}
-		for (g = 0; g < lv->k; g++) {
-			struct agree_counts c = AGREE_COUNTS_INIT;
-			struct agree_fleiss f;
-
-			agree_counts_init(&c, n, 2);
-			for (u = 0; u < n; u++) {
-				int seen = 0;
-
-				for (r = 0; r < na; r++)
-					seen += ad->present[r * n + u];
-				for (r = 0; seen >= 2 && r < na; r++)
-					if (ad->present[r * n + u])
-						c.n[u * 2 + (gs[r * n + u] >>
-							     g & 1)] += 1;
-			}
-			ret = agree_fleiss(&c, &f, e);
-			agree_counts_release(&c);
-			if (ret < 0)
-				goto out;
-			lv->code_kappa[g] = f.kappa;
-		}
-		lv->n_items = units;
-		if (units)
-			set(&lv->po, (double)same / (double)units);
-		else
-			undef(&lv->po, "no items");
-		if (multi_interval(lv, NULL, NULL, 0, gs, ad->present, n, na,
-				   o, e) < 0)
-			goto out;
-	}
+	if ((na == 2 ? group_two(lv, ad, gs, o, e) :
+	     group_many(lv, ad, gs, na, o, e)) < 0)
+		goto out;
 	{
 		long total = 0;
 
