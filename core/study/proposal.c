@@ -208,69 +208,67 @@ char *codebook_version_next(const char *v)
 	return buf_detach(&b, NULL);
 }
 
-int proposal_accept(struct store *st, const struct actor *a, long long id,
-		    const char *version, struct err *e)
+/* The current codebook's JSON into *root (owned: cJSON_Delete()).  0,
+ * or -1 with `e` filled. */
+static int current_json(struct store *st, cJSON **root, struct err *e)
 {
-	struct proposal p;
-	struct codebook nc = CODEBOOK_INIT;
-	cJSON *root = NULL, *dims, *dim, *codes, *code, *el;
 	sqlite3_stmt *s;
-	char *json = NULL, *newver = NULL;
-	int ret = -1, moved = 0, pos = 0, other_at = -1;
 
-	if (actor_require(a, ROLES(ROLE_OWNER) | ROLES(ROLE_ADJUDICATOR),
-			  "proposals accept", e) < 0)
-		return -1;
-	if (store_begin(st, e) < 0)
-		return -1;
-	if (load_open_proposal(st, id, &p, e) < 0)
-		goto out_nop;
+	*root = NULL;
 	s = store_prepare(st, "SELECT json FROM codebooks WHERE current", e);
 	if (!s)
-		goto out;
+		return -1;
 	switch (store_step(st, s, "reading the codebook", e)) {
 	case -1:
 		sqlite3_finalize(s);
-		goto out;
+		return -1;
 	case 1:
-		root = cJSON_Parse((const char *)sqlite3_column_text(s, 0));
+		*root = cJSON_Parse((const char *)sqlite3_column_text(s, 0));
 	}
 	sqlite3_finalize(s);
-	if (!root) {
-		err_set(e, ERR_INPUT, "the study has no codebook");
-		goto out;
-	}
+	if (!*root)
+		return err_set(e, ERR_INPUT, "the study has no codebook");
+	return 0;
+}
+
+/* Add the code proposal `p` (number `id`) proposes to its dimension in
+ * the codebook JSON `root`, before the dimension's `other`.  0, or -1
+ * with `e` filled when the dimension is gone or has the code already. */
+static int add_code(cJSON *root, const struct proposal *p, long long id,
+		    struct err *e)
+{
+	cJSON *dims, *dim, *codes, *code, *el;
+	int pos = 0, other_at = -1;
+
 	dims = cJSON_GetObjectItemCaseSensitive(root, "dimensions");
 	dim = NULL;
 	cJSON_ArrayForEach(el, dims) {
 		cJSON *k = cJSON_GetObjectItemCaseSensitive(el, "key");
 
-		if (cJSON_IsString(k) && !strcmp(k->valuestring, p.dimension))
+		if (cJSON_IsString(k) && !strcmp(k->valuestring, p->dimension))
 			dim = el;
 	}
-	if (!dim) {
-		err_set(e, ERR_INPUT, "proposal %lld: dimension %s is no longer "
-			"in the codebook", id, p.dimension);
-		goto out;
-	}
+	if (!dim)
+		return err_set(e, ERR_INPUT, "proposal %lld: dimension %s is "
+			       "no longer in the codebook", id, p->dimension);
 	codes = cJSON_GetObjectItemCaseSensitive(dim, "codes");
 	cJSON_ArrayForEach(el, codes) {
 		cJSON *k = cJSON_GetObjectItemCaseSensitive(el, "key");
 
-		if (cJSON_IsString(k) && !strcmp(k->valuestring, p.key)) {
+		if (cJSON_IsString(k) && !strcmp(k->valuestring, p->key)) {
 			err_set(e, ERR_INPUT, "proposal %lld: %s=%s exists "
 				"already; map the proposal onto it", id,
-				p.dimension, p.key);
-			goto out;
+				p->dimension, p->key);
+			return -1;
 		}
 		if (cJSON_IsString(k) && !strcmp(k->valuestring, "other"))
 			other_at = pos;
 		pos++;
 	}
 	code = cJSON_CreateObject();
-	cJSON_AddStringToObject(code, "key", p.key);
-	cJSON_AddStringToObject(code, "name", p.name);
-	cJSON_AddStringToObject(code, "definition", p.definition);
+	cJSON_AddStringToObject(code, "key", p->key);
+	cJSON_AddStringToObject(code, "name", p->name);
+	cJSON_AddStringToObject(code, "definition", p->definition);
 	/* before `other`, which stays last (cJSON's insert is unreliable
 	 * in the versions Debian ships, so move `other` by hand) */
 	if (other_at >= 0) {
@@ -281,6 +279,27 @@ int proposal_accept(struct store *st, const struct actor *a, long long id,
 	} else {
 		cJSON_AddItemToArray(codes, code);
 	}
+	return 0;
+}
+
+int proposal_accept(struct store *st, const struct actor *a, long long id,
+		    const char *version, struct err *e)
+{
+	struct proposal p;
+	struct codebook nc = CODEBOOK_INIT;
+	cJSON *root = NULL, *el;
+	char *json = NULL, *newver = NULL;
+	int ret = -1, moved = 0;
+
+	if (actor_require(a, ROLES(ROLE_OWNER) | ROLES(ROLE_ADJUDICATOR),
+			  "proposals accept", e) < 0)
+		return -1;
+	if (store_begin(st, e) < 0)
+		return -1;
+	if (load_open_proposal(st, id, &p, e) < 0)
+		goto out_nop;
+	if (current_json(st, &root, e) < 0 || add_code(root, &p, id, e) < 0)
+		goto out;
 	el = cJSON_GetObjectItemCaseSensitive(root, "version");
 	newver = version ? xstrdup(version) :
 		 codebook_version_next(cJSON_IsString(el) ?
