@@ -378,6 +378,98 @@ int codebook_update(struct store *st, const struct actor *a,
 				     stats, e);
 }
 
+/* The current codebook's JSON text into *current (owned; NULL when the
+ * study has none).  0, or -1 with `e` filled. */
+static int current_text(struct store *st, char **current, struct err *e)
+{
+	sqlite3_stmt *s = store_prepare(st, "SELECT json FROM codebooks "
+					"WHERE current", e);
+	int rc;
+
+	if (!s)
+		return -1;
+	rc = store_step(st, s, "reading the codebook", e);
+	if (rc > 0)
+		*current = xstrdup((const char *)sqlite3_column_text(s, 0));
+	sqlite3_finalize(s);
+	return rc < 0 ? -1 : 0;
+}
+
+/* The --map and --split arguments against the new codebook `nc`: a map
+ * goes to a code of it, no code is mapped or split twice, none both.
+ * 0, or -1 with `e` naming the argument. */
+static int check_maps_splits(const struct codebook *nc,
+			     const struct code_map *maps, size_t nr_maps,
+			     const struct code_split *splits,
+			     size_t nr_splits, struct err *e)
+{
+	size_t i;
+
+	for (i = 0; i < nr_maps; i++) {
+		const struct dimension *d = codebook_dim(nc, maps[i].dim);
+
+		if (!d) {
+			err_set(e, ERR_INPUT, "--map %s:%s=%s: dimension %s is "
+				"not in the new codebook", maps[i].dim,
+				maps[i].from, maps[i].to, maps[i].dim);
+			return -1;
+		}
+		if (!dimension_code(d, maps[i].to)) {
+			err_set(e, ERR_INPUT, "--map %s:%s=%s: %s is not a code "
+				"of %s in the new codebook", maps[i].dim,
+				maps[i].from, maps[i].to, maps[i].to,
+				maps[i].dim);
+			return -1;
+		}
+		if (find_map(maps, i, maps[i].dim, maps[i].from)) {
+			err_set(e, ERR_INPUT, "--map %s:%s given twice",
+				maps[i].dim, maps[i].from);
+			return -1;
+		}
+	}
+	for (i = 0; i < nr_splits; i++) {
+		if (find_map(maps, nr_maps, splits[i].dim, splits[i].from)) {
+			err_set(e, ERR_INPUT, "--split %s:%s: the code is mapped "
+				"too (--map); a code is either mapped or split",
+				splits[i].dim, splits[i].from);
+			return -1;
+		}
+		if (find_split(splits, i, splits[i].dim, splits[i].from)) {
+			err_set(e, ERR_INPUT, "--split %s:%s given twice",
+				splits[i].dim, splits[i].from);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Move the labels of each map, send back to their coders the labels of
+ * each split code (core/study/recode), counting both into `stats`.  0,
+ * or -1 with `e` filled; the caller holds the transaction. */
+static int apply_maps_splits(struct store *st, const struct actor *a,
+			     const struct codebook *nc,
+			     const struct code_map *maps, size_t nr_maps,
+			     const struct code_split *splits,
+			     size_t nr_splits, struct update_stats *stats,
+			     struct err *e)
+{
+	size_t i;
+
+	for (i = 0; i < nr_maps; i++)
+		if (apply_map(st, a, &maps[i], stats, e) < 0)
+			return -1;
+	for (i = 0; i < nr_splits; i++) {
+		int labels, res;
+
+		if (recode_split(st, a, nc, &splits[i], &labels, &res,
+				 e) < 0)
+			return -1;
+		stats->recodes += labels;
+		stats->reopened += res;
+	}
+	return 0;
+}
+
 int codebook_update_split(struct store *st, const struct actor *a,
 			  const char *path, const struct code_map *maps,
 			  size_t nr_maps, const struct code_split *splits,
@@ -389,7 +481,6 @@ int codebook_update_split(struct store *st, const struct actor *a,
 	struct err ignore = ERR_INIT;
 	char *current = NULL;
 	int have_old, same = 0, ret = -1;
-	size_t i;
 
 	memset(stats, 0, sizeof(*stats));
 	if (actor_require(a, ROLES(ROLE_OWNER), "codebook update", e) < 0)
@@ -404,19 +495,7 @@ int codebook_update_split(struct store *st, const struct actor *a,
 		goto out;
 	have_old = study_codebook(st, &oc, NULL, &ignore) == 0;
 	if (have_old) {
-		sqlite3_stmt *s = store_prepare(st, "SELECT json FROM "
-						"codebooks WHERE current", e);
-
-		int rc;
-
-		if (!s)
-			goto out;
-		rc = store_step(st, s, "reading the codebook", e);
-		if (rc > 0)
-			current = xstrdup((const char *)
-					  sqlite3_column_text(s, 0));
-		sqlite3_finalize(s);
-		if (rc < 0)
+		if (current_text(st, &current, e) < 0)
 			goto out;
 		same = current && !strcmp(current, json.ptr);
 		if (same && nr_splits) {
@@ -441,41 +520,8 @@ int codebook_update_split(struct store *st, const struct actor *a,
 			goto out;
 		}
 	}
-	for (i = 0; i < nr_maps; i++) {
-		const struct dimension *d = codebook_dim(&nc, maps[i].dim);
-
-		if (!d) {
-			err_set(e, ERR_INPUT, "--map %s:%s=%s: dimension %s is "
-				"not in the new codebook", maps[i].dim,
-				maps[i].from, maps[i].to, maps[i].dim);
-			goto out;
-		}
-		if (!dimension_code(d, maps[i].to)) {
-			err_set(e, ERR_INPUT, "--map %s:%s=%s: %s is not a code "
-				"of %s in the new codebook", maps[i].dim,
-				maps[i].from, maps[i].to, maps[i].to,
-				maps[i].dim);
-			goto out;
-		}
-		if (find_map(maps, i, maps[i].dim, maps[i].from)) {
-			err_set(e, ERR_INPUT, "--map %s:%s given twice",
-				maps[i].dim, maps[i].from);
-			goto out;
-		}
-	}
-	for (i = 0; i < nr_splits; i++) {
-		if (find_map(maps, nr_maps, splits[i].dim, splits[i].from)) {
-			err_set(e, ERR_INPUT, "--split %s:%s: the code is mapped "
-				"too (--map); a code is either mapped or split",
-				splits[i].dim, splits[i].from);
-			goto out;
-		}
-		if (find_split(splits, i, splits[i].dim, splits[i].from)) {
-			err_set(e, ERR_INPUT, "--split %s:%s given twice",
-				splits[i].dim, splits[i].from);
-			goto out;
-		}
-	}
+	if (check_maps_splits(&nc, maps, nr_maps, splits, nr_splits, e) < 0)
+		goto out;
 	if (nr_splits && !have_old) {
 		err_set(e, ERR_INPUT, "--split: the study has no codebook yet "
 			"to split a code of");
@@ -486,18 +532,9 @@ int codebook_update_split(struct store *st, const struct actor *a,
 	if (!same && check_used(st, &nc, maps, nr_maps, splits, nr_splits,
 				e) < 0)
 		goto out;
-	for (i = 0; i < nr_maps; i++)
-		if (apply_map(st, a, &maps[i], stats, e) < 0)
-			goto out;
-	for (i = 0; i < nr_splits; i++) {
-		int labels, res;
-
-		if (recode_split(st, a, &nc, &splits[i], &labels, &res,
-				 e) < 0)
-			goto out;
-		stats->recodes += labels;
-		stats->reopened += res;
-	}
+	if (apply_maps_splits(st, a, &nc, maps, nr_maps, splits, nr_splits,
+			      stats, e) < 0)
+		goto out;
 	if (same)
 		stats->unchanged = 1;
 	else if (study_store_codebook(st, &nc, json.ptr, path, a->os_user,
