@@ -207,12 +207,83 @@ static int check_code(const struct dimension *d, const cJSON *v,
 	return 0;
 }
 
+/* Check and copy the answer's codes `v` for one dimension (v->string)
+ * into ans->dims.  0, or -1 with `e` naming the dimension. */
+static int take_dim(const struct codebook *cb, const cJSON *v,
+		    struct machine_answer *ans, struct err *e)
+{
+	const struct dimension *d = codebook_dim(cb, v->string);
+	const cJSON *c;
+	size_t i, n, k = 0;
+
+	if (!d)
+		return err_set(e, ERR_INPUT, "labels: unknown dimension "
+			       "`%.60s`", v->string);
+	for (i = 0; i < ans->nr_dims; i++)
+		if (!strcmp(ans->dims[i].dim, d->key))
+			return err_set(e, ERR_INPUT, "labels.%s given twice",
+				       d->key);
+	if (cJSON_IsArray(v)) {
+		n = (size_t)cJSON_GetArraySize(v);
+		if (!d->select_many && n != 1)
+			return err_set(e, ERR_INPUT, "labels.%s takes one "
+				       "code", d->key);
+		if (n > CODEBOOK_MANY_MAX)
+			return err_set(e, ERR_INPUT, "labels.%s: too many "
+				       "codes", d->key);
+		cJSON_ArrayForEach(c, v)
+			if (check_code(d, c, e) < 0)
+				return -1;
+	} else if (check_code(d, v, e) < 0) {
+		return -1;
+	} else {
+		n = 1;
+	}
+	ans->dims[ans->nr_dims].dim = xstrdup(d->key);
+	ans->dims[ans->nr_dims].codes = xcalloc(n ? n : 1, sizeof(char *));
+	if (cJSON_IsArray(v)) {
+		cJSON_ArrayForEach(c, v)
+			ans->dims[ans->nr_dims].codes[k++] =
+				xstrdup(c->valuestring);
+	} else {
+		ans->dims[ans->nr_dims].codes[k++] =
+			xstrdup(v->valuestring);
+	}
+	ans->dims[ans->nr_dims++].nr = k;
+	return 0;
+}
+
+/* Every required dimension of `cb` has a code in `ans`.  0, or -1 with
+ * `e` naming the first that has none. */
+static int check_required(const struct codebook *cb,
+			  const struct machine_answer *ans, struct err *e)
+{
+	size_t i;
+
+	for (i = 0; i < cb->nr_dims; i++) {
+		size_t j;
+		int found = 0;
+
+		if (!cb->dims[i].required)
+			continue;
+		for (j = 0; j < ans->nr_dims; j++)
+			if (!strcmp(ans->dims[j].dim, cb->dims[i].key) &&
+			    ans->dims[j].nr)
+				found = 1;
+		if (!found)
+			return err_set(e, ERR_INPUT, "labels: the required "
+				       "dimension %s is not coded",
+				       cb->dims[i].key);
+	}
+	return 0;
+}
+
 int machine_parse(const struct codebook *cb, const char *text, size_t len,
 		  struct machine_answer *ans, struct err *e)
 {
-	cJSON *doc, *labels, *v, *c;
+	cJSON *doc, *labels, *v;
 	const char *end = NULL;
-	size_t i, n;
+	size_t n;
 	int ret = -1;
 
 	memset(ans, 0, sizeof(*ans));
@@ -243,70 +314,11 @@ int machine_parse(const struct codebook *cb, const char *text, size_t len,
 	}
 	n = (size_t)cJSON_GetArraySize(labels);
 	ans->dims = xcalloc(n ? n : 1, sizeof(*ans->dims));
-	cJSON_ArrayForEach(v, labels) {
-		const struct dimension *d = codebook_dim(cb, v->string);
-		size_t k = 0;
-
-		if (!d) {
-			err_set(e, ERR_INPUT, "labels: unknown dimension "
-				"`%.60s`", v->string);
+	cJSON_ArrayForEach(v, labels)
+		if (take_dim(cb, v, ans, e) < 0)
 			goto out;
-		}
-		for (i = 0; i < ans->nr_dims; i++)
-			if (!strcmp(ans->dims[i].dim, d->key)) {
-				err_set(e, ERR_INPUT, "labels.%s given twice",
-					d->key);
-				goto out;
-			}
-		if (cJSON_IsArray(v)) {
-			n = (size_t)cJSON_GetArraySize(v);
-			if (!d->select_many && n != 1) {
-				err_set(e, ERR_INPUT, "labels.%s takes one "
-					"code", d->key);
-				goto out;
-			}
-			if (n > CODEBOOK_MANY_MAX) {
-				err_set(e, ERR_INPUT, "labels.%s: too many "
-					"codes", d->key);
-				goto out;
-			}
-			cJSON_ArrayForEach(c, v)
-				if (check_code(d, c, e) < 0)
-					goto out;
-		} else if (check_code(d, v, e) < 0) {
-			goto out;
-		} else {
-			n = 1;
-		}
-		ans->dims[ans->nr_dims].dim = xstrdup(d->key);
-		ans->dims[ans->nr_dims].codes = xcalloc(n ? n : 1,
-							sizeof(char *));
-		if (cJSON_IsArray(v)) {
-			cJSON_ArrayForEach(c, v)
-				ans->dims[ans->nr_dims].codes[k++] =
-					xstrdup(c->valuestring);
-		} else {
-			ans->dims[ans->nr_dims].codes[k++] =
-				xstrdup(v->valuestring);
-		}
-		ans->dims[ans->nr_dims++].nr = k;
-	}
-	for (i = 0; i < cb->nr_dims; i++) {
-		size_t j;
-		int found = 0;
-
-		if (!cb->dims[i].required)
-			continue;
-		for (j = 0; j < ans->nr_dims; j++)
-			if (!strcmp(ans->dims[j].dim, cb->dims[i].key) &&
-			    ans->dims[j].nr)
-				found = 1;
-		if (!found) {
-			err_set(e, ERR_INPUT, "labels: the required dimension "
-				"%s is not coded", cb->dims[i].key);
-			goto out;
-		}
-	}
+	if (check_required(cb, ans, e) < 0)
+		goto out;
 	v = cJSON_GetObjectItemCaseSensitive(doc, "rationale");
 	if (cJSON_IsString(v) &&
 	    limit_text("the answer's rationale", v->valuestring, e) < 0)
