@@ -637,46 +637,30 @@ out:
 	return ret;
 }
 
-int codebook_revert(struct store *st, const struct actor *a,
-		    const char *version, const struct code_map *maps,
-		    size_t nr_maps, struct revert_stats *stats,
-		    struct err *e)
+/* The JSON of codebook version `version` as the study stored it into
+ * *json (owned): the latest row of that version, of codebook `name`
+ * first.  0, or -1 with `e` filled (ERR_NOTFOUND, with the closest
+ * version the study had, when it never had that one). */
+static int stored_version(struct store *st, const char *name,
+			  const char *version, char **json, struct err *e)
 {
-	struct codebook cur = CODEBOOK_INIT, target = CODEBOOK_INIT;
-	struct update_stats us;
-	struct buf note = BUF_INIT;
 	sqlite3_stmt *s;
-	char *json = NULL;
-	size_t i;
-	int rc, ret = -1;
+	int rc;
 
-	memset(stats, 0, sizeof(*stats));
-	memset(&us, 0, sizeof(us));
-	if (actor_require(a, ROLES(ROLE_OWNER), "codebook revert", e) < 0)
-		return -1;
-	if (store_begin(st, e) < 0)
-		return -1;
-	if (study_codebook(st, &cur, NULL, e) < 0)
-		goto out;
-	if (!strcmp(cur.version, version)) {
-		err_set(e, ERR_INPUT, "codebook %s %s is the current version "
-			"already", cur.name, version);
-		goto out;
-	}
 	/* the latest row of that version, of this codebook first */
 	s = store_prepare(st, "SELECT json FROM codebooks WHERE version = ?1 "
 			  "ORDER BY name = ?2 DESC, id DESC LIMIT 1", e);
 	if (!s)
-		goto out;
+		return -1;
 	sqlite3_bind_text(s, 1, version, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 2, cur.name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, name, -1, SQLITE_STATIC);
 	rc = store_step(st, s, "reading the codebook history", e);
 	if (rc > 0)
-		json = xstrdup((const char *)sqlite3_column_text(s, 0));
+		*json = xstrdup((const char *)sqlite3_column_text(s, 0));
 	sqlite3_finalize(s);
 	if (rc < 0)
-		goto out;
-	if (!json) {
+		return -1;
+	if (!*json) {
 		struct suggest sg;
 
 		err_set(e, ERR_NOTFOUND, "codebook version %s: the study never "
@@ -691,8 +675,38 @@ int codebook_revert(struct store *st, const struct actor *a,
 		sqlite3_finalize(s);
 		err_suggest(e, suggest_result(&sg));
 		suggest_release(&sg);
+		return -1;
+	}
+	return 0;
+}
+
+int codebook_revert(struct store *st, const struct actor *a,
+		    const char *version, const struct code_map *maps,
+		    size_t nr_maps, struct revert_stats *stats,
+		    struct err *e)
+{
+	struct codebook cur = CODEBOOK_INIT, target = CODEBOOK_INIT;
+	struct update_stats us;
+	struct buf note = BUF_INIT;
+	char *json = NULL;
+	size_t i;
+	int ret = -1;
+
+	memset(stats, 0, sizeof(*stats));
+	memset(&us, 0, sizeof(us));
+	if (actor_require(a, ROLES(ROLE_OWNER), "codebook revert", e) < 0)
+		return -1;
+	if (store_begin(st, e) < 0)
+		return -1;
+	if (study_codebook(st, &cur, NULL, e) < 0)
+		goto out;
+	if (!strcmp(cur.version, version)) {
+		err_set(e, ERR_INPUT, "codebook %s %s is the current version "
+			"already", cur.name, version);
 		goto out;
 	}
+	if (stored_version(st, cur.name, version, &json, e) < 0)
+		goto out;
 	if (codebook_parse(&target, json, strlen(json), "the stored codebook",
 			   e) < 0)
 		goto out;
