@@ -527,15 +527,63 @@ static int group_map(const struct dimension *dim, int *group,
 	return n;
 }
 
+/* The level of the groups of dimension `ad` (its codes' "group"; a code
+ * without one is a group of its own) into lv, as the level of the codes
+ * is computed.  0, or -1 with `e` filled. */
+static int level_groups(struct agree_level_summary *lv,
+			const struct agreement_dim *ad, size_t na,
+			const struct agree_opts *o, struct err *e)
+{
+	const struct dimension *dim = ad->dim;
+	size_t k = (size_t)ad->k, i, j;
+	int *gmap, ret = -1;
+
+	gmap = xcalloc(k + 1, sizeof(*gmap));
+	lv->group = 1;
+	lv->n_annotators = na;
+	lv->names = xcalloc(k + 1, sizeof(*lv->names));
+	lv->k = group_map(dim, gmap, lv->names);
+	if (dim->select_many) {
+		if (headline_level_multi_group(lv, ad, gmap, na, o, e) < 0)
+			goto out;
+	} else if (na == 2) {
+		size_t g = (size_t)lv->k;
+
+		agree_table_init(&lv->table, lv->k);
+		for (i = 0; i < k; i++)
+			for (j = 0; j < k; j++)
+				lv->table.n[(size_t)gmap[i] * g +
+					    (size_t)gmap[j]] +=
+					ad->table.n[i * k + j];
+		lv->n_dropped = ad->n_dropped;
+		if (level_two(lv, dim, 0, o, e) < 0)
+			goto out;
+	} else {
+		size_t cells = na * ad->n_units;
+		int *v = xcalloc(cells + 1, sizeof(*v));
+
+		for (i = 0; i < cells; i++)
+			v[i] = ad->labels[i] == AGREE_MISSING ? AGREE_MISSING :
+			       gmap[ad->labels[i]];
+		j = (size_t)level_many(lv, dim, 0, v, ad->n_units, na, o, e);
+		free(v);
+		if ((int)j < 0)
+			goto out;
+	}
+	ret = 0;
+out:
+	free(gmap);
+	return ret;
+}
+
 static int summarize_dim(const struct agreement *ag,
 			 const struct agreement_dim *ad,
 			 struct agree_dim_summary *ds,
 			 const struct agree_opts *o, struct err *e)
 {
 	const struct dimension *dim = ad->dim;
-	size_t na = ag->nr_annotators, k = (size_t)ad->k, i, j;
+	size_t na = ag->nr_annotators, k = (size_t)ad->k, i;
 	struct agree_level_summary *lv = &ds->code;
-	int *gmap = NULL, ret = -1;
 
 	ds->ad = ad;
 	for (i = 0; i < k; i++)
@@ -586,44 +634,7 @@ static int summarize_dim(const struct agreement *ag,
 		return 0;
 
 	/* the same at the level of the groups */
-	gmap = xcalloc(k + 1, sizeof(*gmap));
-	lv = &ds->grp;
-	lv->group = 1;
-	lv->n_annotators = na;
-	lv->names = xcalloc(k + 1, sizeof(*lv->names));
-	lv->k = group_map(dim, gmap, lv->names);
-	if (dim->select_many) {
-		if (headline_level_multi_group(lv, ad, gmap, na, o,
-					       e) < 0)
-			goto out;
-	} else if (na == 2) {
-		size_t g = (size_t)lv->k;
-
-		agree_table_init(&lv->table, lv->k);
-		for (i = 0; i < k; i++)
-			for (j = 0; j < k; j++)
-				lv->table.n[(size_t)gmap[i] * g +
-					    (size_t)gmap[j]] +=
-					ad->table.n[i * k + j];
-		lv->n_dropped = ad->n_dropped;
-		if (level_two(lv, dim, 0, o, e) < 0)
-			goto out;
-	} else {
-		size_t cells = na * ad->n_units;
-		int *v = xcalloc(cells + 1, sizeof(*v));
-
-		for (i = 0; i < cells; i++)
-			v[i] = ad->labels[i] == AGREE_MISSING ? AGREE_MISSING :
-			       gmap[ad->labels[i]];
-		j = (size_t)level_many(lv, dim, 0, v, ad->n_units, na, o, e);
-		free(v);
-		if ((int)j < 0)
-			goto out;
-	}
-	ret = 0;
-out:
-	free(gmap);
-	return ret;
+	return level_groups(&ds->grp, ad, na, o, e);
 }
 
 int headline_compute(const struct agreement *ag, const struct agree_opts *o,
