@@ -9,6 +9,7 @@
 #include "cli/options.h"
 #include "core/base/buf.h"
 #include "core/study/evolve.h"
+#include "core/study/proposal.h"
 #include "core/study/item.h"
 #include "core/study/label.h"
 #include "core/study/recode.h"

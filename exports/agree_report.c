@@ -10,6 +10,7 @@
 
 #include "core/study/access.h"
 #include "core/study/design.h"
+#include "core/study/headline_text.h"
 #include "core/study/round.h"
 #include "exports/agree_int.h"
 

@@ -39,6 +39,7 @@
 
 #include "core/stats/agree.h"
 #include "core/study/headline.h"
+#include "core/study/headline_text.h"
 #include "core/study/codebook.h"
 #include "core/base/buf.h"
 #include "core/base/err.h"

@@ -23,6 +23,7 @@
 #include "core/study/codebook.h"
 #include "core/study/evidence.h"
 #include "core/study/evolve.h"
+#include "core/study/proposal.h"
 #include "core/study/import.h"
 #include "core/study/label.h"
 #include "core/study/member.h"

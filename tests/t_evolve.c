@@ -24,6 +24,7 @@
 #include "core/base/buf.h"
 #include "core/study/codebook.h"
 #include "core/study/evolve.h"
+#include "core/study/proposal.h"
 #include "core/study/import.h"
 #include "core/study/item.h"
 #include "core/study/label.h"

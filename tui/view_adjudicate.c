@@ -48,6 +48,7 @@
 #include "core/study/adjudicate.h"
 #include "core/study/draft.h"
 #include "core/study/evolve.h"
+#include "core/study/proposal.h"
 #include "core/study/study.h"
 #include "core/base/text.h"
 #include "tui/doc.h"

@@ -41,6 +41,7 @@
 #include <string.h>
 
 #include "core/study/headline.h"
+#include "core/study/headline_text.h"
 #include "core/study/agreement.h"
 #include "core/study/drift.h"
 #include "core/study/gate.h"

@@ -39,6 +39,7 @@
 #include <string.h>
 
 #include "core/study/evolve.h"
+#include "core/study/proposal.h"
 #include "core/study/study.h"
 #include "core/base/text.h"
 #include "tui/doc.h"

@@ -3,16 +3,14 @@
  * evolve: see evolve.h.
  */
 #include "core/study/evolve.h"
+#include "core/study/evolve_int.h"
 
 #include "core/study/access.h"
-#include "core/study/adjudicate.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <cjson/cJSON.h>
 
 #include "core/store/audit.h"
 #include "core/base/buf.h"
@@ -189,7 +187,7 @@ static int rewrite_resolutions(struct store *st, const char *dim,
 
 /* Move every label of dim=from (only those carrying proposal `pid` when
  * pid > 0) to dim=to; a member who already has `to` keeps one. */
-static int move_labels(struct store *st, const char *dim, const char *from,
+int evolve_move_labels(struct store *st, const char *dim, const char *from,
 		       const char *to, long long pid, int *moved,
 		       struct err *e)
 {
@@ -220,7 +218,8 @@ static int apply_map(struct store *st, const struct actor *a,
 	struct buf note = BUF_INIT, d = BUF_INIT;
 	int moved = 0, res = 0, rc;
 
-	if (move_labels(st, m->dim, m->from, m->to, 0, &moved, e) < 0 ||
+	if (evolve_move_labels(st, m->dim, m->from, m->to, 0, &moved,
+			       e) < 0 ||
 	    rewrite_resolutions(st, m->dim, m->from, m->to, &res, e) < 0)
 		return -1;
 	buf_addf(&note, "%s (%d labels, %d resolutions)", m->to, moved, res);
@@ -379,6 +378,98 @@ int codebook_update(struct store *st, const struct actor *a,
 				     stats, e);
 }
 
+/* The current codebook's JSON text into *current (owned; NULL when the
+ * study has none).  0, or -1 with `e` filled. */
+static int current_text(struct store *st, char **current, struct err *e)
+{
+	sqlite3_stmt *s = store_prepare(st, "SELECT json FROM codebooks "
+					"WHERE current", e);
+	int rc;
+
+	if (!s)
+		return -1;
+	rc = store_step(st, s, "reading the codebook", e);
+	if (rc > 0)
+		*current = xstrdup((const char *)sqlite3_column_text(s, 0));
+	sqlite3_finalize(s);
+	return rc < 0 ? -1 : 0;
+}
+
+/* The --map and --split arguments against the new codebook `nc`: a map
+ * goes to a code of it, no code is mapped or split twice, none both.
+ * 0, or -1 with `e` naming the argument. */
+static int check_maps_splits(const struct codebook *nc,
+			     const struct code_map *maps, size_t nr_maps,
+			     const struct code_split *splits,
+			     size_t nr_splits, struct err *e)
+{
+	size_t i;
+
+	for (i = 0; i < nr_maps; i++) {
+		const struct dimension *d = codebook_dim(nc, maps[i].dim);
+
+		if (!d) {
+			err_set(e, ERR_INPUT, "--map %s:%s=%s: dimension %s is "
+				"not in the new codebook", maps[i].dim,
+				maps[i].from, maps[i].to, maps[i].dim);
+			return -1;
+		}
+		if (!dimension_code(d, maps[i].to)) {
+			err_set(e, ERR_INPUT, "--map %s:%s=%s: %s is not a code "
+				"of %s in the new codebook", maps[i].dim,
+				maps[i].from, maps[i].to, maps[i].to,
+				maps[i].dim);
+			return -1;
+		}
+		if (find_map(maps, i, maps[i].dim, maps[i].from)) {
+			err_set(e, ERR_INPUT, "--map %s:%s given twice",
+				maps[i].dim, maps[i].from);
+			return -1;
+		}
+	}
+	for (i = 0; i < nr_splits; i++) {
+		if (find_map(maps, nr_maps, splits[i].dim, splits[i].from)) {
+			err_set(e, ERR_INPUT, "--split %s:%s: the code is mapped "
+				"too (--map); a code is either mapped or split",
+				splits[i].dim, splits[i].from);
+			return -1;
+		}
+		if (find_split(splits, i, splits[i].dim, splits[i].from)) {
+			err_set(e, ERR_INPUT, "--split %s:%s given twice",
+				splits[i].dim, splits[i].from);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Move the labels of each map, send back to their coders the labels of
+ * each split code (core/study/recode), counting both into `stats`.  0,
+ * or -1 with `e` filled; the caller holds the transaction. */
+static int apply_maps_splits(struct store *st, const struct actor *a,
+			     const struct codebook *nc,
+			     const struct code_map *maps, size_t nr_maps,
+			     const struct code_split *splits,
+			     size_t nr_splits, struct update_stats *stats,
+			     struct err *e)
+{
+	size_t i;
+
+	for (i = 0; i < nr_maps; i++)
+		if (apply_map(st, a, &maps[i], stats, e) < 0)
+			return -1;
+	for (i = 0; i < nr_splits; i++) {
+		int labels, res;
+
+		if (recode_split(st, a, nc, &splits[i], &labels, &res,
+				 e) < 0)
+			return -1;
+		stats->recodes += labels;
+		stats->reopened += res;
+	}
+	return 0;
+}
+
 int codebook_update_split(struct store *st, const struct actor *a,
 			  const char *path, const struct code_map *maps,
 			  size_t nr_maps, const struct code_split *splits,
@@ -390,7 +481,6 @@ int codebook_update_split(struct store *st, const struct actor *a,
 	struct err ignore = ERR_INIT;
 	char *current = NULL;
 	int have_old, same = 0, ret = -1;
-	size_t i;
 
 	memset(stats, 0, sizeof(*stats));
 	if (actor_require(a, ROLES(ROLE_OWNER), "codebook update", e) < 0)
@@ -405,19 +495,7 @@ int codebook_update_split(struct store *st, const struct actor *a,
 		goto out;
 	have_old = study_codebook(st, &oc, NULL, &ignore) == 0;
 	if (have_old) {
-		sqlite3_stmt *s = store_prepare(st, "SELECT json FROM "
-						"codebooks WHERE current", e);
-
-		int rc;
-
-		if (!s)
-			goto out;
-		rc = store_step(st, s, "reading the codebook", e);
-		if (rc > 0)
-			current = xstrdup((const char *)
-					  sqlite3_column_text(s, 0));
-		sqlite3_finalize(s);
-		if (rc < 0)
+		if (current_text(st, &current, e) < 0)
 			goto out;
 		same = current && !strcmp(current, json.ptr);
 		if (same && nr_splits) {
@@ -442,41 +520,8 @@ int codebook_update_split(struct store *st, const struct actor *a,
 			goto out;
 		}
 	}
-	for (i = 0; i < nr_maps; i++) {
-		const struct dimension *d = codebook_dim(&nc, maps[i].dim);
-
-		if (!d) {
-			err_set(e, ERR_INPUT, "--map %s:%s=%s: dimension %s is "
-				"not in the new codebook", maps[i].dim,
-				maps[i].from, maps[i].to, maps[i].dim);
-			goto out;
-		}
-		if (!dimension_code(d, maps[i].to)) {
-			err_set(e, ERR_INPUT, "--map %s:%s=%s: %s is not a code "
-				"of %s in the new codebook", maps[i].dim,
-				maps[i].from, maps[i].to, maps[i].to,
-				maps[i].dim);
-			goto out;
-		}
-		if (find_map(maps, i, maps[i].dim, maps[i].from)) {
-			err_set(e, ERR_INPUT, "--map %s:%s given twice",
-				maps[i].dim, maps[i].from);
-			goto out;
-		}
-	}
-	for (i = 0; i < nr_splits; i++) {
-		if (find_map(maps, nr_maps, splits[i].dim, splits[i].from)) {
-			err_set(e, ERR_INPUT, "--split %s:%s: the code is mapped "
-				"too (--map); a code is either mapped or split",
-				splits[i].dim, splits[i].from);
-			goto out;
-		}
-		if (find_split(splits, i, splits[i].dim, splits[i].from)) {
-			err_set(e, ERR_INPUT, "--split %s:%s given twice",
-				splits[i].dim, splits[i].from);
-			goto out;
-		}
-	}
+	if (check_maps_splits(&nc, maps, nr_maps, splits, nr_splits, e) < 0)
+		goto out;
 	if (nr_splits && !have_old) {
 		err_set(e, ERR_INPUT, "--split: the study has no codebook yet "
 			"to split a code of");
@@ -487,18 +532,9 @@ int codebook_update_split(struct store *st, const struct actor *a,
 	if (!same && check_used(st, &nc, maps, nr_maps, splits, nr_splits,
 				e) < 0)
 		goto out;
-	for (i = 0; i < nr_maps; i++)
-		if (apply_map(st, a, &maps[i], stats, e) < 0)
-			goto out;
-	for (i = 0; i < nr_splits; i++) {
-		int labels, res;
-
-		if (recode_split(st, a, &nc, &splits[i], &labels, &res,
-				 e) < 0)
-			goto out;
-		stats->recodes += labels;
-		stats->reopened += res;
-	}
+	if (apply_maps_splits(st, a, &nc, maps, nr_maps, splits, nr_splits,
+			      stats, e) < 0)
+		goto out;
 	if (same)
 		stats->unchanged = 1;
 	else if (study_store_codebook(st, &nc, json.ptr, path, a->os_user,
@@ -514,368 +550,6 @@ out:
 	codebook_release(&oc);
 	buf_release(&json);
 	free(current);
-	return ret;
-}
-
-static char *dup_col(sqlite3_stmt *s, int i)
-{
-	const char *t = (const char *)sqlite3_column_text(s, i);
-
-	return t ? xstrdup(t) : NULL;
-}
-
-int proposal_list(struct store *st, const struct actor *a, int all,
-		  struct proposal **v, size_t *nr, struct err *e)
-{
-	sqlite3_stmt *s;
-	size_t alloc = 0;
-	char *salt = NULL;
-	int rc, blind;
-
-	*v = NULL;
-	*nr = 0;
-	if (actor_require(a, ROLES(ROLE_OWNER) | ROLES(ROLE_ADJUDICATOR),
-			  "proposals", e) < 0)
-		return -1;
-	if ((blind = access_blind(st, e)) < 0)
-		return -1;
-	s = store_prepare(st, "SELECT p.id, p.dimension, p.key, p.name, "
-			  "p.definition, i.repo || '#' || i.number, m.name, "
-			  "p.created_at, p.status, p.decided_code, (SELECT "
-			  "count(*) FROM labels l WHERE l.proposal_id = p.id), "
-			  "p.item_id, p.member_id, EXISTS (SELECT 1 FROM "
-			  "resolutions x WHERE x.item_id = p.item_id) OR "
-			  "EXISTS (SELECT 1 FROM settled x WHERE x.item_id = "
-			  "p.item_id) "
-			  "FROM proposals p JOIN members m ON m.id = "
-			  "p.member_id LEFT JOIN items i ON i.id = p.item_id "
-			  "WHERE ?1 OR p.status = 'open' ORDER BY p.id", e);
-	if (!s)
-		return -1;
-	sqlite3_bind_int(s, 1, all);
-	while ((rc = store_step(st, s, "listing proposals", e)) > 0) {
-		struct proposal *p;
-
-		ALLOC_GROW(*v, *nr + 1, alloc);
-		p = &(*v)[(*nr)++];
-		p->id = sqlite3_column_int64(s, 0);
-		p->dimension = dup_col(s, 1);
-		p->key = dup_col(s, 2);
-		p->name = dup_col(s, 3);
-		p->definition = dup_col(s, 4);
-		p->item = dup_col(s, 5);
-		p->member = dup_col(s, 6);
-		p->created_at = dup_col(s, 7);
-		p->status = dup_col(s, 8);
-		p->decided_code = dup_col(s, 9);
-		p->nr_labels = sqlite3_column_int(s, 10);
-		/* who proposed it would tell a blind adjudicator who the
-		 * item's Coder 1 is */
-		if (!access_names_coders(a, blind, sqlite3_column_int(s, 13))) {
-			struct buf who = BUF_INIT;
-
-			if (!salt && !(salt = adjudicate_salt(st, e)))
-				rc = -1;
-			else if (adjudicate_coder_label(st, salt,
-				   sqlite3_column_int64(s, 11),
-				   sqlite3_column_int64(s, 12), &who, e) < 0)
-				rc = -1;
-			free(p->member);
-			p->member = buf_detach(&who, NULL);
-			if (rc < 0)
-				break;
-		}
-	}
-	sqlite3_finalize(s);
-	free(salt);
-	if (rc < 0) {
-		proposal_list_free(*v, *nr);
-		*v = NULL;
-		*nr = 0;
-		return -1;
-	}
-	return 0;
-}
-
-void proposal_list_free(struct proposal *v, size_t nr)
-{
-	size_t i;
-
-	for (i = 0; i < nr; i++) {
-		free(v[i].dimension);
-		free(v[i].key);
-		free(v[i].name);
-		free(v[i].definition);
-		free(v[i].item);
-		free(v[i].member);
-		free(v[i].created_at);
-		free(v[i].status);
-		free(v[i].decided_code);
-	}
-	free(v);
-}
-
-static int load_open_proposal(struct store *st, long long id,
-			      struct proposal *p, struct err *e)
-{
-	sqlite3_stmt *s;
-	int rc;
-
-	memset(p, 0, sizeof(*p));
-	s = store_prepare(st, "SELECT dimension, key, name, definition, "
-			  "status FROM proposals WHERE id = ?", e);
-	if (!s)
-		return -1;
-	sqlite3_bind_int64(s, 1, id);
-	rc = store_step(st, s, "reading a proposal", e);
-	if (rc > 0) {
-		p->id = id;
-		p->dimension = dup_col(s, 0);
-		p->key = dup_col(s, 1);
-		p->name = dup_col(s, 2);
-		p->definition = dup_col(s, 3);
-		p->status = dup_col(s, 4);
-	}
-	sqlite3_finalize(s);
-	if (rc < 0)
-		return -1;
-	if (rc == 0)
-		return err_set(e, ERR_NOTFOUND, "proposal %lld: no such "
-			       "proposal", id);
-	if (strcmp(p->status, "open")) {
-		err_set(e, ERR_INPUT, "proposal %lld is already %s", id,
-			p->status);
-		free(p->dimension);
-		free(p->key);
-		free(p->name);
-		free(p->definition);
-		free(p->status);
-		return -1;
-	}
-	return 0;
-}
-
-static void proposal_clear(struct proposal *p)
-{
-	free(p->dimension);
-	free(p->key);
-	free(p->name);
-	free(p->definition);
-	free(p->status);
-	memset(p, 0, sizeof(*p));
-}
-
-static int decide(struct store *st, const struct actor *a, long long id,
-		  const char *status, const char *code, struct err *e)
-{
-	sqlite3_stmt *s;
-	char now[32];
-	int rc;
-
-	store_now(now);
-	s = store_prepare(st, "UPDATE proposals SET status = ?, decided_code = "
-			  "?, decided_by = ?, decided_at = ? WHERE id = ?", e);
-	if (!s)
-		return -1;
-	sqlite3_bind_text(s, 1, status, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 2, code, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 3, a->name, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 4, now, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(s, 5, id);
-	rc = store_step(st, s, "deciding a proposal", e);
-	sqlite3_finalize(s);
-	if (rc < 0)
-		return -1;
-	return 0;
-}
-
-char *codebook_version_next(const char *v)
-{
-	size_t n = strlen(v), i = n;
-	struct buf b = BUF_INIT;
-
-	while (i > 0 && v[i - 1] >= '0' && v[i - 1] <= '9')
-		i--;
-	if (i == n) {
-		buf_addf(&b, "%s.1", v);
-	} else {
-		buf_add(&b, v, i);
-		buf_addf(&b, "%lld", atoll(v + i) + 1);
-	}
-	return buf_detach(&b, NULL);
-}
-
-int proposal_accept(struct store *st, const struct actor *a, long long id,
-		    const char *version, struct err *e)
-{
-	struct proposal p;
-	struct codebook nc = CODEBOOK_INIT;
-	cJSON *root = NULL, *dims, *dim, *codes, *code, *el;
-	sqlite3_stmt *s;
-	char *json = NULL, *newver = NULL;
-	int ret = -1, moved = 0, pos = 0, other_at = -1;
-
-	if (actor_require(a, ROLES(ROLE_OWNER) | ROLES(ROLE_ADJUDICATOR),
-			  "proposals accept", e) < 0)
-		return -1;
-	if (store_begin(st, e) < 0)
-		return -1;
-	if (load_open_proposal(st, id, &p, e) < 0)
-		goto out_nop;
-	s = store_prepare(st, "SELECT json FROM codebooks WHERE current", e);
-	if (!s)
-		goto out;
-	switch (store_step(st, s, "reading the codebook", e)) {
-	case -1:
-		sqlite3_finalize(s);
-		goto out;
-	case 1:
-		root = cJSON_Parse((const char *)sqlite3_column_text(s, 0));
-	}
-	sqlite3_finalize(s);
-	if (!root) {
-		err_set(e, ERR_INPUT, "the study has no codebook");
-		goto out;
-	}
-	dims = cJSON_GetObjectItemCaseSensitive(root, "dimensions");
-	dim = NULL;
-	cJSON_ArrayForEach(el, dims) {
-		cJSON *k = cJSON_GetObjectItemCaseSensitive(el, "key");
-
-		if (cJSON_IsString(k) && !strcmp(k->valuestring, p.dimension))
-			dim = el;
-	}
-	if (!dim) {
-		err_set(e, ERR_INPUT, "proposal %lld: dimension %s is no longer "
-			"in the codebook", id, p.dimension);
-		goto out;
-	}
-	codes = cJSON_GetObjectItemCaseSensitive(dim, "codes");
-	cJSON_ArrayForEach(el, codes) {
-		cJSON *k = cJSON_GetObjectItemCaseSensitive(el, "key");
-
-		if (cJSON_IsString(k) && !strcmp(k->valuestring, p.key)) {
-			err_set(e, ERR_INPUT, "proposal %lld: %s=%s exists "
-				"already; map the proposal onto it", id,
-				p.dimension, p.key);
-			goto out;
-		}
-		if (cJSON_IsString(k) && !strcmp(k->valuestring, "other"))
-			other_at = pos;
-		pos++;
-	}
-	code = cJSON_CreateObject();
-	cJSON_AddStringToObject(code, "key", p.key);
-	cJSON_AddStringToObject(code, "name", p.name);
-	cJSON_AddStringToObject(code, "definition", p.definition);
-	/* before `other`, which stays last (cJSON's insert is unreliable
-	 * in the versions Debian ships, so move `other` by hand) */
-	if (other_at >= 0) {
-		cJSON *other = cJSON_DetachItemFromArray(codes, other_at);
-
-		cJSON_AddItemToArray(codes, code);
-		cJSON_AddItemToArray(codes, other);
-	} else {
-		cJSON_AddItemToArray(codes, code);
-	}
-	el = cJSON_GetObjectItemCaseSensitive(root, "version");
-	newver = version ? xstrdup(version) :
-		 codebook_version_next(cJSON_IsString(el) ?
-				       el->valuestring : "1");
-	cJSON_ReplaceItemInObjectCaseSensitive(root, "version",
-					       cJSON_CreateString(newver));
-	json = cJSON_Print(root);
-	if (codebook_parse(&nc, json, strlen(json), "the accepted codebook",
-			   e) < 0)
-		goto out;
-	if (study_store_codebook(st, &nc, json, "proposal", a->os_user,
-				 actor_for(a), e) < 0)
-		goto out;
-	if (move_labels(st, p.dimension, "other", p.key, id, &moved, e) < 0)
-		goto out;
-	if (decide(st, a, id, "accepted", p.key, e) < 0)
-		goto out;
-	{
-		struct buf note = BUF_INIT, d = BUF_INIT;
-		int rc;
-
-		buf_addf(&note, "%s (accepted into %s, %d labels)", p.key,
-			 newver, moved);
-		audit_detail_int(&d, "proposal", id);
-		rc = audit_write_detail(st, a->os_user, actor_for(a),
-					"proposal.accept", 0, p.dimension,
-					"other", note.ptr,
-					audit_detail_end(&d), e);
-		buf_release(&note);
-		buf_release(&d);
-		if (rc < 0)
-			goto out;
-	}
-	ret = store_commit(st, e);
-out:
-	proposal_clear(&p);
-out_nop:
-	if (ret < 0)
-		store_rollback(st);
-	cJSON_Delete(root);
-	codebook_release(&nc);
-	free(json);
-	free(newver);
-	return ret;
-}
-
-int proposal_map(struct store *st, const struct actor *a, long long id,
-		 const char *code, struct err *e)
-{
-	struct proposal p;
-	struct codebook cb = CODEBOOK_INIT;
-	const struct dimension *d;
-	int ret = -1, moved = 0;
-
-	if (actor_require(a, ROLES(ROLE_OWNER) | ROLES(ROLE_ADJUDICATOR),
-			  "proposals map", e) < 0)
-		return -1;
-	if (store_begin(st, e) < 0)
-		return -1;
-	if (load_open_proposal(st, id, &p, e) < 0)
-		goto out_nop;
-	if (study_codebook(st, &cb, NULL, e) < 0)
-		goto out;
-	d = codebook_dim(&cb, p.dimension);
-	if (!d || !dimension_code(d, code)) {
-		err_set(e, ERR_INPUT, "%s=%s: no such code in the current "
-			"codebook", p.dimension, code);
-		if (d)
-			err_suggest(e, dimension_suggest_code(d, code));
-		goto out;
-	}
-	if (move_labels(st, p.dimension, "other", code, id, &moved, e) < 0 ||
-	    decide(st, a, id, "mapped", code, e) < 0)
-		goto out;
-	{
-		struct buf note = BUF_INIT, det = BUF_INIT;
-		int rc;
-
-		buf_addf(&note, "%s (proposal %s mapped, %d labels)", code,
-			 p.key, moved);
-		audit_detail_int(&det, "proposal", id);
-		audit_detail_str(&det, "code", code);
-		rc = audit_write_detail(st, a->os_user, actor_for(a),
-					"proposal.map", 0, p.dimension,
-					"other", note.ptr,
-					audit_detail_end(&det), e);
-		buf_release(&note);
-		buf_release(&det);
-		if (rc < 0)
-			goto out;
-	}
-	ret = store_commit(st, e);
-out:
-	proposal_clear(&p);
-out_nop:
-	if (ret < 0)
-		store_rollback(st);
-	codebook_release(&cb);
 	return ret;
 }
 
@@ -930,8 +604,8 @@ static int reopen_proposals(struct store *st, const struct actor *a,
 				cb->version, dims[i]);
 			goto out;
 		}
-		if (move_labels(st, dims[i], keys[i], "other", ids[i], &moved,
-				e) < 0)
+		if (evolve_move_labels(st, dims[i], keys[i], "other", ids[i],
+				       &moved, e) < 0)
 			goto out;
 		sqlite3_reset(u);
 		sqlite3_bind_int64(u, 1, ids[i]);
@@ -963,46 +637,30 @@ out:
 	return ret;
 }
 
-int codebook_revert(struct store *st, const struct actor *a,
-		    const char *version, const struct code_map *maps,
-		    size_t nr_maps, struct revert_stats *stats,
-		    struct err *e)
+/* The JSON of codebook version `version` as the study stored it into
+ * *json (owned): the latest row of that version, of codebook `name`
+ * first.  0, or -1 with `e` filled (ERR_NOTFOUND, with the closest
+ * version the study had, when it never had that one). */
+static int stored_version(struct store *st, const char *name,
+			  const char *version, char **json, struct err *e)
 {
-	struct codebook cur = CODEBOOK_INIT, target = CODEBOOK_INIT;
-	struct update_stats us;
-	struct buf note = BUF_INIT;
 	sqlite3_stmt *s;
-	char *json = NULL;
-	size_t i;
-	int rc, ret = -1;
+	int rc;
 
-	memset(stats, 0, sizeof(*stats));
-	memset(&us, 0, sizeof(us));
-	if (actor_require(a, ROLES(ROLE_OWNER), "codebook revert", e) < 0)
-		return -1;
-	if (store_begin(st, e) < 0)
-		return -1;
-	if (study_codebook(st, &cur, NULL, e) < 0)
-		goto out;
-	if (!strcmp(cur.version, version)) {
-		err_set(e, ERR_INPUT, "codebook %s %s is the current version "
-			"already", cur.name, version);
-		goto out;
-	}
 	/* the latest row of that version, of this codebook first */
 	s = store_prepare(st, "SELECT json FROM codebooks WHERE version = ?1 "
 			  "ORDER BY name = ?2 DESC, id DESC LIMIT 1", e);
 	if (!s)
-		goto out;
+		return -1;
 	sqlite3_bind_text(s, 1, version, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 2, cur.name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, name, -1, SQLITE_STATIC);
 	rc = store_step(st, s, "reading the codebook history", e);
 	if (rc > 0)
-		json = xstrdup((const char *)sqlite3_column_text(s, 0));
+		*json = xstrdup((const char *)sqlite3_column_text(s, 0));
 	sqlite3_finalize(s);
 	if (rc < 0)
-		goto out;
-	if (!json) {
+		return -1;
+	if (!*json) {
 		struct suggest sg;
 
 		err_set(e, ERR_NOTFOUND, "codebook version %s: the study never "
@@ -1017,8 +675,38 @@ int codebook_revert(struct store *st, const struct actor *a,
 		sqlite3_finalize(s);
 		err_suggest(e, suggest_result(&sg));
 		suggest_release(&sg);
+		return -1;
+	}
+	return 0;
+}
+
+int codebook_revert(struct store *st, const struct actor *a,
+		    const char *version, const struct code_map *maps,
+		    size_t nr_maps, struct revert_stats *stats,
+		    struct err *e)
+{
+	struct codebook cur = CODEBOOK_INIT, target = CODEBOOK_INIT;
+	struct update_stats us;
+	struct buf note = BUF_INIT;
+	char *json = NULL;
+	size_t i;
+	int ret = -1;
+
+	memset(stats, 0, sizeof(*stats));
+	memset(&us, 0, sizeof(us));
+	if (actor_require(a, ROLES(ROLE_OWNER), "codebook revert", e) < 0)
+		return -1;
+	if (store_begin(st, e) < 0)
+		return -1;
+	if (study_codebook(st, &cur, NULL, e) < 0)
+		goto out;
+	if (!strcmp(cur.version, version)) {
+		err_set(e, ERR_INPUT, "codebook %s %s is the current version "
+			"already", cur.name, version);
 		goto out;
 	}
+	if (stored_version(st, cur.name, version, &json, e) < 0)
+		goto out;
 	if (codebook_parse(&target, json, strlen(json), "the stored codebook",
 			   e) < 0)
 		goto out;

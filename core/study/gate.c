@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/study/headline.h"
+#include "core/study/headline_text.h"
 #include "core/study/agreement.h"
 #include "core/base/buf.h"
 #include "core/study/round.h"

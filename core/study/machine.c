@@ -207,12 +207,83 @@ static int check_code(const struct dimension *d, const cJSON *v,
 	return 0;
 }
 
+/* Check and copy the answer's codes `v` for one dimension (v->string)
+ * into ans->dims.  0, or -1 with `e` naming the dimension. */
+static int take_dim(const struct codebook *cb, const cJSON *v,
+		    struct machine_answer *ans, struct err *e)
+{
+	const struct dimension *d = codebook_dim(cb, v->string);
+	const cJSON *c;
+	size_t i, n, k = 0;
+
+	if (!d)
+		return err_set(e, ERR_INPUT, "labels: unknown dimension "
+			       "`%.60s`", v->string);
+	for (i = 0; i < ans->nr_dims; i++)
+		if (!strcmp(ans->dims[i].dim, d->key))
+			return err_set(e, ERR_INPUT, "labels.%s given twice",
+				       d->key);
+	if (cJSON_IsArray(v)) {
+		n = (size_t)cJSON_GetArraySize(v);
+		if (!d->select_many && n != 1)
+			return err_set(e, ERR_INPUT, "labels.%s takes one "
+				       "code", d->key);
+		if (n > CODEBOOK_MANY_MAX)
+			return err_set(e, ERR_INPUT, "labels.%s: too many "
+				       "codes", d->key);
+		cJSON_ArrayForEach(c, v)
+			if (check_code(d, c, e) < 0)
+				return -1;
+	} else if (check_code(d, v, e) < 0) {
+		return -1;
+	} else {
+		n = 1;
+	}
+	ans->dims[ans->nr_dims].dim = xstrdup(d->key);
+	ans->dims[ans->nr_dims].codes = xcalloc(n ? n : 1, sizeof(char *));
+	if (cJSON_IsArray(v)) {
+		cJSON_ArrayForEach(c, v)
+			ans->dims[ans->nr_dims].codes[k++] =
+				xstrdup(c->valuestring);
+	} else {
+		ans->dims[ans->nr_dims].codes[k++] =
+			xstrdup(v->valuestring);
+	}
+	ans->dims[ans->nr_dims++].nr = k;
+	return 0;
+}
+
+/* Every required dimension of `cb` has a code in `ans`.  0, or -1 with
+ * `e` naming the first that has none. */
+static int check_required(const struct codebook *cb,
+			  const struct machine_answer *ans, struct err *e)
+{
+	size_t i;
+
+	for (i = 0; i < cb->nr_dims; i++) {
+		size_t j;
+		int found = 0;
+
+		if (!cb->dims[i].required)
+			continue;
+		for (j = 0; j < ans->nr_dims; j++)
+			if (!strcmp(ans->dims[j].dim, cb->dims[i].key) &&
+			    ans->dims[j].nr)
+				found = 1;
+		if (!found)
+			return err_set(e, ERR_INPUT, "labels: the required "
+				       "dimension %s is not coded",
+				       cb->dims[i].key);
+	}
+	return 0;
+}
+
 int machine_parse(const struct codebook *cb, const char *text, size_t len,
 		  struct machine_answer *ans, struct err *e)
 {
-	cJSON *doc, *labels, *v, *c;
+	cJSON *doc, *labels, *v;
 	const char *end = NULL;
-	size_t i, n;
+	size_t n;
 	int ret = -1;
 
 	memset(ans, 0, sizeof(*ans));
@@ -243,70 +314,11 @@ int machine_parse(const struct codebook *cb, const char *text, size_t len,
 	}
 	n = (size_t)cJSON_GetArraySize(labels);
 	ans->dims = xcalloc(n ? n : 1, sizeof(*ans->dims));
-	cJSON_ArrayForEach(v, labels) {
-		const struct dimension *d = codebook_dim(cb, v->string);
-		size_t k = 0;
-
-		if (!d) {
-			err_set(e, ERR_INPUT, "labels: unknown dimension "
-				"`%.60s`", v->string);
+	cJSON_ArrayForEach(v, labels)
+		if (take_dim(cb, v, ans, e) < 0)
 			goto out;
-		}
-		for (i = 0; i < ans->nr_dims; i++)
-			if (!strcmp(ans->dims[i].dim, d->key)) {
-				err_set(e, ERR_INPUT, "labels.%s given twice",
-					d->key);
-				goto out;
-			}
-		if (cJSON_IsArray(v)) {
-			n = (size_t)cJSON_GetArraySize(v);
-			if (!d->select_many && n != 1) {
-				err_set(e, ERR_INPUT, "labels.%s takes one "
-					"code", d->key);
-				goto out;
-			}
-			if (n > CODEBOOK_MANY_MAX) {
-				err_set(e, ERR_INPUT, "labels.%s: too many "
-					"codes", d->key);
-				goto out;
-			}
-			cJSON_ArrayForEach(c, v)
-				if (check_code(d, c, e) < 0)
-					goto out;
-		} else if (check_code(d, v, e) < 0) {
-			goto out;
-		} else {
-			n = 1;
-		}
-		ans->dims[ans->nr_dims].dim = xstrdup(d->key);
-		ans->dims[ans->nr_dims].codes = xcalloc(n ? n : 1,
-							sizeof(char *));
-		if (cJSON_IsArray(v)) {
-			cJSON_ArrayForEach(c, v)
-				ans->dims[ans->nr_dims].codes[k++] =
-					xstrdup(c->valuestring);
-		} else {
-			ans->dims[ans->nr_dims].codes[k++] =
-				xstrdup(v->valuestring);
-		}
-		ans->dims[ans->nr_dims++].nr = k;
-	}
-	for (i = 0; i < cb->nr_dims; i++) {
-		size_t j;
-		int found = 0;
-
-		if (!cb->dims[i].required)
-			continue;
-		for (j = 0; j < ans->nr_dims; j++)
-			if (!strcmp(ans->dims[j].dim, cb->dims[i].key) &&
-			    ans->dims[j].nr)
-				found = 1;
-		if (!found) {
-			err_set(e, ERR_INPUT, "labels: the required dimension "
-				"%s is not coded", cb->dims[i].key);
-			goto out;
-		}
-	}
+	if (check_required(cb, ans, e) < 0)
+		goto out;
 	v = cJSON_GetObjectItemCaseSensitive(doc, "rationale");
 	if (cJSON_IsString(v) &&
 	    limit_text("the answer's rationale", v->valuestring, e) < 0)
@@ -379,65 +391,153 @@ static void kill_group(pid_t pid)
 	kill(pid, SIGKILL);
 }
 
-int machine_run(const char *cmd, const char *in, size_t len, int timeout_ms,
-		volatile sig_atomic_t *stop, struct machine_result *r,
-		struct err *e)
+/* A running command: its pipes (our ends and, until the fork is done,
+ * its), its process and how the run stands. */
+struct child {
+	int pin[2], pout[2], perr[2];
+	pid_t pid;
+	int status;
+	int reaped;		/* waitpid() has taken it */
+	size_t sent;		/* bytes of the input written */
+	long long start, deadline, drain;
+	const char *why;	/* NULL, or why the run stopped short:
+				   "stopped", "timeout", "huge", "error" */
+};
+
+/* A fresh temporary directory for the command to run in, under $TMPDIR
+ * when that is absolute, into `dirb`.  0, or -1 with `e` filled. */
+static int make_workdir(struct buf *dirb, struct err *e)
 {
-	int pin[2] = { -1, -1 }, pout[2] = { -1, -1 }, perr[2] = { -1, -1 };
 	char dir[] = "/tmp/bugcoder-machine-XXXXXX";
 	const char *tmp = getenv("TMPDIR");
-	struct buf dirb = BUF_INIT;
-	struct sigaction ign, old_pipe;
-	long long start = now_ms(), deadline = start + timeout_ms, drain = 0;
-	size_t sent = 0;
-	pid_t pid = -1;
-	int status = 0, ret = -1, killed = 0, reaped = 0;
-	const char *why = NULL;
 
-	memset(r, 0, sizeof(*r));
 	if (tmp && *tmp == '/') {
-		buf_addf(&dirb, "%s/bugcoder-machine-XXXXXX", tmp);
+		buf_addf(dirb, "%s/bugcoder-machine-XXXXXX", tmp);
 	} else {
-		buf_addstr(&dirb, dir);
+		buf_addstr(dirb, dir);
 	}
-	if (!mkdtemp(dirb.ptr)) {
-		err_set(e, ERR_IO, "cannot make a temporary directory: %s",
-			strerror(errno));
-		buf_release(&dirb);
-		return -1;
-	}
-	if (pipe(pin) < 0 || pipe(pout) < 0 || pipe(perr) < 0) {
-		err_set(e, ERR_IO, "cannot make a pipe: %s", strerror(errno));
-		goto out;
-	}
+	if (!mkdtemp(dirb->ptr))
+		return err_set(e, ERR_IO, "cannot make a temporary directory: "
+			       "%s", strerror(errno));
+	return 0;
+}
+
+/* Start `cmd` in `dir` with pipes on its stdin, stdout and stderr, in a
+ * process group of its own; SIGPIPE is ignored from here on, its old
+ * action in *old_pipe (put back on failure).  0, or -1 with `e` filled:
+ * the caller closes what pipes c holds. */
+static int start_child(struct child *c, const char *cmd, const char *dir,
+		       size_t len, struct sigaction *old_pipe, struct err *e)
+{
+	struct sigaction ign;
+
+	if (pipe(c->pin) < 0 || pipe(c->pout) < 0 || pipe(c->perr) < 0)
+		return err_set(e, ERR_IO, "cannot make a pipe: %s",
+			       strerror(errno));
 	memset(&ign, 0, sizeof(ign));
 	sigemptyset(&ign.sa_mask);
 	ign.sa_handler = SIG_IGN;
-	sigaction(SIGPIPE, &ign, &old_pipe);
+	sigaction(SIGPIPE, &ign, old_pipe);
 	fflush(NULL);
-	pid = fork();
-	if (pid == 0) {
-		close(pin[1]);
-		close(pout[0]);
-		close(perr[0]);
-		run_child(cmd, dirb.ptr, pin[0], pout[1], perr[1]);
+	c->pid = fork();
+	if (c->pid == 0) {
+		close(c->pin[1]);
+		close(c->pout[0]);
+		close(c->perr[0]);
+		run_child(cmd, dir, c->pin[0], c->pout[1], c->perr[1]);
 	}
-	if (pid < 0) {
+	if (c->pid < 0) {
 		err_set(e, ERR_IO, "cannot start the command: %s",
 			strerror(errno));
-		sigaction(SIGPIPE, &old_pipe, NULL);
-		goto out;
+		sigaction(SIGPIPE, old_pipe, NULL);
+		return -1;
 	}
-	setpgid(pid, pid);	/* as the child does: no race either way */
-	close(pin[0]);
-	close(pout[1]);
-	close(perr[1]);
-	pin[0] = pout[1] = perr[1] = -1;
-	fcntl(pin[1], F_SETFL, O_NONBLOCK);
+	setpgid(c->pid, c->pid);	/* as the child does: no race either
+					   way */
+	close(c->pin[0]);
+	close(c->pout[1]);
+	close(c->perr[1]);
+	c->pin[0] = c->pout[1] = c->perr[1] = -1;
+	fcntl(c->pin[1], F_SETFL, O_NONBLOCK);
 	if (!len) {
-		close(pin[1]);
-		pin[1] = -1;
+		close(c->pin[1]);
+		c->pin[1] = -1;
 	}
+	return 0;
+}
+
+/* Write what the command's stdin takes of in[c->sent..len); close it
+ * when all is written or the command stopped reading. */
+static void feed_input(struct child *c, const char *in, size_t len)
+{
+	ssize_t got = write(c->pin[1], in + c->sent, len - c->sent);
+
+	if (got > 0)
+		c->sent += (size_t)got;
+	if ((got < 0 && errno != EAGAIN && errno != EINTR) ||
+	    c->sent == len) {
+		/* done, or the command stopped reading: its answer
+		 * decides */
+		close(c->pin[1]);
+		c->pin[1] = -1;
+	}
+}
+
+/* Read what output `fd` (stdout or stderr) holds into r->out (up to
+ * MACHINE_ANSWER_MAX, else c->why is "huge") or r->errout (its first
+ * ERROUT_MAX bytes); close it at its end. */
+static void take_output(struct child *c, int fd, struct machine_result *r)
+{
+	char chunk[65536];
+	ssize_t got = read(fd, chunk, sizeof(chunk));
+
+	if (got < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (got <= 0) {
+		close(fd);
+		if (fd == c->pout[0])
+			c->pout[0] = -1;
+		else
+			c->perr[0] = -1;
+		return;
+	}
+	if (fd == c->pout[0]) {
+		if (r->out.len + (size_t)got > MACHINE_ANSWER_MAX) {
+			c->why = "huge";
+			return;
+		}
+		buf_add(&r->out, chunk, (size_t)got);
+	} else if (r->errout.len < ERROUT_MAX) {
+		size_t room = ERROUT_MAX - r->errout.len;
+
+		buf_add(&r->errout, chunk, (size_t)got < room ? (size_t)got :
+			room);
+	}
+}
+
+/* Has the command exited?  Then what it left in the background has
+ * MACHINE_DRAIN_MS to finish its output, and its stdin is closed. */
+static void check_exit(struct child *c)
+{
+	if (c->reaped || waitpid(c->pid, &c->status, WNOHANG) != c->pid)
+		return;
+	/* the command is done; a background child of it may hold its
+	 * output open: read a little longer, then take what came */
+	c->reaped = 1;
+	c->drain = now_ms() + MACHINE_DRAIN_MS;
+	if (c->pin[1] >= 0) {
+		close(c->pin[1]);
+		c->pin[1] = -1;
+	}
+}
+
+/* Feed the input and read the outputs until both are closed after the
+ * command exited, the drain or the deadline passes, *stop is set, or
+ * the answer grows too large (c->why says which stopped it short). */
+static void pump(struct child *c, const char *in, size_t len,
+		 volatile sig_atomic_t *stop, struct machine_result *r,
+		 struct err *e)
+{
 	for (;;) {
 		struct pollfd fds[3];
 		nfds_t n = 0;
@@ -445,43 +545,33 @@ int machine_run(const char *cmd, const char *in, size_t len, int timeout_ms,
 		size_t i;
 
 		if (stop && *stop) {
-			why = "stopped";
+			c->why = "stopped";
 			break;
 		}
-		if (!reaped && waitpid(pid, &status, WNOHANG) == pid) {
-			/* the command is done; a background child of it may
-			 * hold its output open: read a little longer, then
-			 * take what came */
-			reaped = 1;
-			drain = now_ms() + MACHINE_DRAIN_MS;
-			if (pin[1] >= 0) {
-				close(pin[1]);
-				pin[1] = -1;
-			}
-		}
-		if (reaped && pout[0] < 0 && perr[0] < 0)
+		check_exit(c);
+		if (c->reaped && c->pout[0] < 0 && c->perr[0] < 0)
 			break;
-		left = (int)((reaped && drain < deadline ? drain : deadline) -
-			     now_ms());
+		left = (int)((c->reaped && c->drain < c->deadline ? c->drain :
+			      c->deadline) - now_ms());
 		if (left <= 0) {
-			if (!reaped)
-				why = "timeout";
+			if (!c->reaped)
+				c->why = "timeout";
 			break;
 		}
 		/* wake up now and then to see whether the command exited
 		 * while something else holds its output */
 		if (left > 50)
 			left = 50;
-		if (pout[0] >= 0) {
-			fds[n].fd = pout[0];
+		if (c->pout[0] >= 0) {
+			fds[n].fd = c->pout[0];
 			fds[n++].events = POLLIN;
 		}
-		if (perr[0] >= 0) {
-			fds[n].fd = perr[0];
+		if (c->perr[0] >= 0) {
+			fds[n].fd = c->perr[0];
 			fds[n++].events = POLLIN;
 		}
-		if (pin[1] >= 0) {
-			fds[n].fd = pin[1];
+		if (c->pin[1] >= 0) {
+			fds[n].fd = c->pin[1];
 			fds[n++].events = POLLOUT;
 		}
 		if (!n) {
@@ -494,90 +584,59 @@ int machine_run(const char *cmd, const char *in, size_t len, int timeout_ms,
 			if (errno == EINTR)
 				continue;
 			err_set(e, ERR_IO, "poll: %s", strerror(errno));
-			why = "error";
+			c->why = "error";
 			break;
 		}
-		for (i = 0; i < n; i++) {
-			char chunk[65536];
-			ssize_t got;
-
+		for (i = 0; i < n && !c->why; i++) {
 			if (!fds[i].revents)
 				continue;
-			if (fds[i].fd == pin[1]) {
-				got = write(pin[1], in + sent, len - sent);
-				if (got > 0)
-					sent += (size_t)got;
-				if ((got < 0 && errno != EAGAIN &&
-				     errno != EINTR) || sent == len) {
-					/* done, or the command stopped
-					 * reading: its answer decides */
-					close(pin[1]);
-					pin[1] = -1;
-				}
-				continue;
-			}
-			got = read(fds[i].fd, chunk, sizeof(chunk));
-			if (got < 0 && (errno == EAGAIN || errno == EINTR))
-				continue;
-			if (got <= 0) {
-				close(fds[i].fd);
-				if (fds[i].fd == pout[0])
-					pout[0] = -1;
-				else
-					perr[0] = -1;
-				continue;
-			}
-			if (fds[i].fd == pout[0]) {
-				if (r->out.len + (size_t)got >
-				    MACHINE_ANSWER_MAX) {
-					why = "huge";
-					break;
-				}
-				buf_add(&r->out, chunk, (size_t)got);
-			} else if (r->errout.len < ERROUT_MAX) {
-				size_t room = ERROUT_MAX - r->errout.len;
-
-				buf_add(&r->errout, chunk, (size_t)got < room ?
-					(size_t)got : room);
-			}
+			if (fds[i].fd == c->pin[1])
+				feed_input(c, in, len);
+			else
+				take_output(c, fds[i].fd, r);
 		}
-		if (why)
+		if (c->why)
 			break;
 	}
-	if (!reaped) {
-		if (why) {
-			kill_group(pid);
-			killed = 1;
-		}
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+}
+
+/* Wait for the command (killing its group first when the run stopped
+ * short), then kill whatever it left running in its group. */
+static void reap(struct child *c)
+{
+	if (!c->reaped) {
+		if (c->why)
+			kill_group(c->pid);
+		while (waitpid(c->pid, &c->status, 0) < 0 && errno == EINTR)
 			;
 	}
 	/* whatever the command left running in its group goes too */
-	kill(-pid, SIGKILL);
-	sigaction(SIGPIPE, &old_pipe, NULL);
-	r->ms = now_ms() - start;
+	kill(-c->pid, SIGKILL);
+}
+
+/* How the run ended, as machine_run() returns it: 0 for an answer, or
+ * -1 with `e` filled with the reason. */
+static int judge(const struct child *c, int timeout_ms,
+		 const struct machine_result *r, struct err *e)
+{
+	const char *why = c->why;
+	int status = c->status;
+
 	if (why && !strcmp(why, "error"))
-		goto out;
-	if (why && !strcmp(why, "stopped")) {
-		err_set(e, ERR_INTERRUPTED, "stopped");
-		goto out;
-	}
-	if (why && !strcmp(why, "timeout")) {
-		err_set(e, ERR_INPUT, "no answer within %d s (the command "
-			"was killed)", (timeout_ms + 999) / 1000);
-		goto out;
-	}
-	if (why) {
-		err_set(e, ERR_INPUT, "the answer is larger than %d bytes "
-			"(the command was killed)", MACHINE_ANSWER_MAX);
-		goto out;
-	}
-	(void)killed;
-	if (WIFSIGNALED(status)) {
-		err_set(e, ERR_INPUT, "the command was killed by signal %d",
-			WTERMSIG(status));
-		goto out;
-	}
+		return -1;
+	if (why && !strcmp(why, "stopped"))
+		return err_set(e, ERR_INTERRUPTED, "stopped");
+	if (why && !strcmp(why, "timeout"))
+		return err_set(e, ERR_INPUT, "no answer within %d s (the "
+			       "command was killed)",
+			       (timeout_ms + 999) / 1000);
+	if (why)
+		return err_set(e, ERR_INPUT, "the answer is larger than %d "
+			       "bytes (the command was killed)",
+			       MACHINE_ANSWER_MAX);
+	if (WIFSIGNALED(status))
+		return err_set(e, ERR_INPUT, "the command was killed by "
+			       "signal %d", WTERMSIG(status));
 	if (WIFEXITED(status) && WEXITSTATUS(status)) {
 		char first[200];
 		size_t k = 0, j;
@@ -589,24 +648,52 @@ int machine_run(const char *cmd, const char *in, size_t len, int timeout_ms,
 			first[k++] = r->errout.ptr[j];
 		}
 		first[k] = '\0';
-		err_set(e, ERR_INPUT, "the command exited with status %d%s%s",
-			WEXITSTATUS(status), k ? ": " : "", first);
-		goto out;
+		return err_set(e, ERR_INPUT, "the command exited with status "
+			       "%d%s%s", WEXITSTATUS(status), k ? ": " : "",
+			       first);
 	}
-	ret = 0;
+	return 0;
+}
+
+static void close_pipes(struct child *c)
+{
+	int *fds[] = { c->pin, c->pout, c->perr };
+	size_t i, j;
+
+	for (i = 0; i < 3; i++)
+		for (j = 0; j < 2; j++)
+			if (fds[i][j] >= 0)
+				close(fds[i][j]);
+}
+
+int machine_run(const char *cmd, const char *in, size_t len, int timeout_ms,
+		volatile sig_atomic_t *stop, struct machine_result *r,
+		struct err *e)
+{
+	struct child c = {
+		.pin = { -1, -1 }, .pout = { -1, -1 }, .perr = { -1, -1 },
+		.pid = -1,
+	};
+	struct buf dirb = BUF_INIT;
+	struct sigaction old_pipe;
+	int ret = -1;
+
+	c.start = now_ms();
+	c.deadline = c.start + timeout_ms;
+	memset(r, 0, sizeof(*r));
+	if (make_workdir(&dirb, e) < 0) {
+		buf_release(&dirb);
+		return -1;
+	}
+	if (start_child(&c, cmd, dirb.ptr, len, &old_pipe, e) < 0)
+		goto out;
+	pump(&c, in, len, stop, r, e);
+	reap(&c);
+	sigaction(SIGPIPE, &old_pipe, NULL);
+	r->ms = now_ms() - c.start;
+	ret = judge(&c, timeout_ms, r, e);
 out:
-	if (pin[0] >= 0)
-		close(pin[0]);
-	if (pin[1] >= 0)
-		close(pin[1]);
-	if (pout[0] >= 0)
-		close(pout[0]);
-	if (pout[1] >= 0)
-		close(pout[1]);
-	if (perr[0] >= 0)
-		close(perr[0]);
-	if (perr[1] >= 0)
-		close(perr[1]);
+	close_pipes(&c);
 	nftw(dirb.ptr, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 	buf_release(&dirb);
 	return ret;

@@ -19,6 +19,7 @@
 #include "core/study/adjudicate.h"
 #include "core/base/buf.h"
 #include "core/study/evolve.h"
+#include "core/study/proposal.h"
 #include "core/study/item.h"
 #include "core/store/schema.sql.h"
 #include "core/study/replay_int.h"
