@@ -40,6 +40,7 @@
 #include "core/study/label_batch.h"
 #include "core/study/labels_csv.h"
 #include "core/study/member.h"
+#include "core/study/proposal.h"
 #include "core/study/round.h"
 #include "core/store/store.h"
 #include "core/study/study.h"
