@@ -16,6 +16,7 @@
 #include "core/study/agreement.h"
 #include "core/study/drift.h"
 #include "core/study/gate.h"
+#include "core/study/headline_text.h"
 #include "exports/agree_report.h"
 #include "tui/doc.h"
 #include "tui/draw.h"
