@@ -42,7 +42,7 @@ int store_damaged(struct store *st)
 /* The one message for a damaged study: why, whether anything was
  * written (`writing`: a write the caller gives up), and what to do. */
 int store_damage_msg(struct store *st, struct err *e, const char *why,
-		      int writing)
+		     int writing)
 {
 	return err_set(e, ERR_DB, "%s: the study is damaged (%.300s)%s: "
 		       "restore it from a backup (`bugcoder doctor` runs the "
@@ -59,7 +59,7 @@ static int damaged_error(struct store *st, struct err *e, const char *what,
 	/* a study found damaged as it is opened: whatever the command was
 	 * to do, it did nothing */
 	store_damage_msg(st, e, why.ptr, st->depth > 0 || st->will_write ||
-		   !st->commits);
+			 !st->commits);
 	buf_release(&why);
 	return -1;
 }
@@ -67,7 +67,7 @@ static int damaged_error(struct store *st, struct err *e, const char *what,
 int store_damage(struct store *st, struct err *e, const char *why)
 {
 	store_damage_msg(st, e, why, st->depth > 0 || st->will_write ||
-		   !st->commits);
+			 !st->commits);
 	return -1;
 }
 
@@ -126,7 +126,8 @@ int store_exec(struct store *st, const char *sql, struct err *e)
 
 		if ((rc == SQLITE_READONLY || rc == SQLITE_CANTOPEN ||
 		     rc == SQLITE_PERM) && st->path &&
-		    store_explain_access(st->path, rc == SQLITE_READONLY, e) < 0) {
+		    store_explain_access(st->path, rc == SQLITE_READONLY,
+					 e) < 0) {
 			sqlite3_free(msg);
 			return -1;
 		}

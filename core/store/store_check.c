@@ -18,7 +18,7 @@
 
 /* store_check(), saying "nothing was written" when `writing`. */
 int store_check_pages(struct store *st, int full, int writing,
-		       struct err *e)
+		      struct err *e)
 {
 	sqlite3_stmt *s;
 	struct buf msg = BUF_INIT, why = BUF_INIT;

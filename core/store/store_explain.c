@@ -107,7 +107,7 @@ static void mount_point(const char *path, struct buf *out)
 }
 
 int store_perm_error(struct err *e, const char *path, const char *op,
-		      const char *perm)
+		     const char *perm)
 {
 	struct buf b = BUF_INIT;
 	struct statvfs vfs;
@@ -176,8 +176,10 @@ int store_explain_access(const char *path, int write, struct err *e)
 		buf_addf(&side, "%s%s", path, sfx[i]);
 		if (access(side.ptr, F_OK) == 0) {
 			if (!store_can(side.ptr, R_OK | W_OK)) {
-				ret = store_perm_error(e, side.ptr, "open the study's "
-						 "journal", "read and write");
+				ret = store_perm_error(e, side.ptr,
+						       "open the study's "
+						       "journal",
+						       "read and write");
 				goto out;
 			}
 		} else if (!store_can(dir, W_OK)) {
@@ -271,7 +273,7 @@ static void describe(struct buf *out, const char *path, unsigned flags)
 /* Fill `e` for a study SQLite could not open: the file, its owner, group
  * and mode, its -wal and -shm when they differ, and what to do. */
 int store_open_error(const char *path, unsigned flags, const char *why,
-		      struct err *e)
+		     struct err *e)
 {
 	struct buf b = BUF_INIT, side = BUF_INIT, d = BUF_INIT;
 	static const char *const suffix[] = { "-wal", "-shm" };

@@ -404,7 +404,7 @@ static int check_study(struct store *st, const char *path,
 			    code == SQLITE_READONLY ||
 			    code == SQLITE_PERM)
 				store_open_error(path, flags,
-					   sqlite3_errmsg(st->db), e);
+						 sqlite3_errmsg(st->db), e);
 			return -1;
 		}
 		/* a read-only directory or a full disk: read the
@@ -414,8 +414,8 @@ static int check_study(struct store *st, const char *path,
 		if (sqlite_open(st, open_path, flags, 1) !=
 		    SQLITE_OK) {
 			store_open_error(path, flags, st->db ?
-				   sqlite3_errmsg(st->db) :
-				   "cannot open", e);
+					 sqlite3_errmsg(st->db) :
+					 "cannot open", e);
 			return -1;
 		}
 		st->readonly = 1;
@@ -477,7 +477,8 @@ int store_open(struct store *st, const char *path, unsigned flags,
 	if (sqlite_open(st, open_path, flags, 0) != SQLITE_OK) {
 		if (privileged || store_explain_access(path, 0, e) == 0)
 			store_open_error(path, flags, st->db ?
-				   sqlite3_errmsg(st->db) : "cannot open", e);
+					 sqlite3_errmsg(st->db) :
+					 "cannot open", e);
 		goto fail_created;
 	}
 	if (!(flags & STORE_CREATE) &&

@@ -69,8 +69,8 @@ void store_write_stats(struct store *st)
 	if (!f)
 		return;
 	fprintf(f, "reads %lld pages %lld prepares %lld lock_max %.6f "
-		"lock_total %.6f\n", vfs_reads(), pages, store_prepares(), lock_max,
-		lock_total);
+		"lock_total %.6f\n", vfs_reads(), pages, store_prepares(),
+		lock_max, lock_total);
 	fclose(f);
 }
 
