@@ -4,11 +4,12 @@
  * under a temporary name until it is whole and has passed the full
  * check.
  */
+#include "core/store/store.h"
+
 #include <string.h>
 
 #include "core/base/buf.h"
 #include "core/base/partial.h"
-#include "core/store/store.h"
 #include "core/store/store_int.h"
 #include "core/store/vfs.h"
 

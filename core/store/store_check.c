@@ -4,13 +4,14 @@
  * check run at the first write when it is due: after an unclean stop or
  * a day after the last one that passed, whose time the study keeps.
  */
+#include "core/store/store.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "core/base/buf.h"
-#include "core/store/store.h"
 #include "core/store/store_int.h"
 
 #define DAILY_CHECK_SECONDS (24 * 60 * 60)

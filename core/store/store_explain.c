@@ -5,6 +5,8 @@
  * mode and owners and who is asking; what is at a path init will not
  * create a study on.  For store_open() and the statements (store.c).
  */
+#include "core/store/store.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -18,7 +20,6 @@
 
 #include "core/base/buf.h"
 #include "core/base/priv.h"
-#include "core/store/store.h"
 #include "core/store/store_int.h"
 #include "core/store/vfs.h"
 

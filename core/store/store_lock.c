@@ -4,6 +4,8 @@
  * how long it has run), whether a study is in use, and whether it was
  * left uncleanly by a process that stopped while it had it open.
  */
+#include "core/store/store.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <pwd.h>
@@ -15,7 +17,6 @@
 
 #include "core/base/buf.h"
 #include "core/base/priv.h"
-#include "core/store/store.h"
 #include "core/store/store_int.h"
 
 /* SQLite's write lock in WAL mode: byte 120 of the -shm (the first of

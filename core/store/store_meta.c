@@ -3,9 +3,10 @@
  * store_meta: the study's settings (the meta table) read and written, and
  * whether another connection changed the study since it was last asked.
  */
+#include "core/store/store.h"
+
 #include <sqlite3.h>
 
-#include "core/store/store.h"
 #include "core/store/store_int.h"
 
 int store_meta_read(struct store *st, const char *key, char **value,

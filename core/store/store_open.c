@@ -4,6 +4,8 @@
  * opened on it, refused when it holds no study, configured, migrated to
  * this program's schema), its write-ahead log checkpointed, and closed.
  */
+#include "core/store/store.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -17,7 +19,6 @@
 #include "core/base/buf.h"
 #include "core/base/priv.h"
 #include "core/store/schema.sql.h"
-#include "core/store/store.h"
 #include "core/store/store_int.h"
 #include "core/store/vfs.h"
 

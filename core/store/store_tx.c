@@ -5,6 +5,8 @@
  * transaction carries (store_now()), read snapshots, and the figures
  * written at store_close() for tests and the benchmark.
  */
+#include "core/store/store.h"
+
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -12,7 +14,6 @@
 
 #include "core/base/buf.h"
 #include "core/base/priv.h"
-#include "core/store/store.h"
 #include "core/store/store_int.h"
 #include "core/store/vfs.h"
 

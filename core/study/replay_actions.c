@@ -659,6 +659,7 @@ enum field {
 	F_NUM,		/* the same, bound as a real */
 };
 
+/* The fields of one action: at most MAX_BINDS - 1, then F_END. */
 #define MAX_BINDS 14
 
 struct bind {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * replay_int: what the replay's files (replay.c, replay_actions.c,
- * replay_compare.c) share; not API (that is replay.h).
+ * replay_stmt.c, replay_compare.c) share; not API (that is replay.h).
  */
 #ifndef BUGCODER_REPLAY_INT_H
 #define BUGCODER_REPLAY_INT_H

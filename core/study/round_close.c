@@ -185,6 +185,42 @@ out:
 	return ret;
 }
 
+/* How many items of round `r` were adjudicated (for a screening round,
+ * also decided and coded since) into *done, the first of them named in
+ * *first (owned).  0, or -1 with `e` filled. */
+static int adjudicated_items(struct store *st, const struct round_info *r,
+			     long long *done, char **first, struct err *e)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	s = store_prepare(st, r->screen ?
+			  "SELECT i.repo, i.number, count(*) OVER () FROM "
+			  "screen_assignments a JOIN items i ON i.id = "
+			  "a.item_id JOIN screen_decisions d ON d.item_id = "
+			  "a.item_id WHERE a.round_id = ?1 AND (d.how = "
+			  "'adjudicated' OR a.item_id IN (SELECT item_id FROM "
+			  "assignments)) ORDER BY a.position LIMIT 1" :
+			  "SELECT i.repo, i.number, count(*) OVER () "
+			  "FROM assignments a JOIN items i ON i.id = "
+			  "a.item_id WHERE a.round_id = ?1 AND (EXISTS "
+			  "(SELECT 1 FROM resolutions WHERE item_id = "
+			  "a.item_id) OR EXISTS (SELECT 1 FROM settled WHERE "
+			  "item_id = a.item_id)) ORDER BY a.position LIMIT 1",
+			  e);
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, r->id);
+	rc = store_step(st, s, "reading a round", e);
+	if (rc == 1) {
+		*first = item_name((const char *)sqlite3_column_text(s, 0),
+				   sqlite3_column_int64(s, 1));
+		*done = sqlite3_column_int64(s, 2);
+	}
+	sqlite3_finalize(s);
+	return rc < 0 ? -1 : 0;
+}
+
 int round_reopen(struct store *st, const struct actor *a, const char *name,
 		 unsigned flags, struct err *e)
 {
@@ -208,32 +244,7 @@ int round_reopen(struct store *st, const struct actor *a, const char *name,
 	}
 	/* adjudicated items (for a screening round, also items decided
 	 * and coded since) stay as they are */
-	s = store_prepare(st, r.screen ?
-			  "SELECT i.repo, i.number, count(*) OVER () FROM "
-			  "screen_assignments a JOIN items i ON i.id = "
-			  "a.item_id JOIN screen_decisions d ON d.item_id = "
-			  "a.item_id WHERE a.round_id = ?1 AND (d.how = "
-			  "'adjudicated' OR a.item_id IN (SELECT item_id FROM "
-			  "assignments)) ORDER BY a.position LIMIT 1" :
-			  "SELECT i.repo, i.number, count(*) OVER () "
-			  "FROM assignments a JOIN items i ON i.id = "
-			  "a.item_id WHERE a.round_id = ?1 AND (EXISTS "
-			  "(SELECT 1 FROM resolutions WHERE item_id = "
-			  "a.item_id) OR EXISTS (SELECT 1 FROM settled WHERE "
-			  "item_id = a.item_id)) ORDER BY a.position LIMIT 1",
-			  e);
-	if (!s)
-		goto out;
-	sqlite3_bind_int64(s, 1, r.id);
-	rc = store_step(st, s, "reading a round", e);
-	if (rc == 1) {
-		first = item_name((const char *)sqlite3_column_text(s, 0),
-				  sqlite3_column_int64(s, 1));
-		done = sqlite3_column_int64(s, 2);
-	}
-	sqlite3_finalize(s);
-	s = NULL;
-	if (rc < 0)
+	if (adjudicated_items(st, &r, &done, &first, e) < 0)
 		goto out;
 	if (done && !(flags & ROUND_FORCE)) {
 		err_set(e, ERR_INPUT, "round %s: %lld of its items %s been "
