@@ -205,6 +205,9 @@ check-layering:
 	@if grep -nE '\bsqlite3_step *\(' core/*/*.[ch] exports/*.[ch] cli/*.[ch] tui/*.[ch] 2>/dev/null | \
 		grep -v '^core/store/store\.c:'; then \
 		echo 'a statement is stepped through store_step() (or store_step_done()), which reports a database error as an error, never as "no row": sqlite3_step() belongs to core/store/store.c' >&2; exit 1; fi
+	@if grep -nE '\bstore_step_rc *\(' core/*/*.[ch] exports/*.[ch] cli/*.[ch] tui/*.[ch] 2>/dev/null | \
+		grep -v '^core/store/'; then \
+		echo 'store_step_rc() is the store'"'"'s own (core/store/store_int.h): step a statement through store_step() (or store_step_done())' >&2; exit 1; fi
 	@if grep -nE '\b(store_(begin|commit|rollback)|audit_write(_detail|_row)?) *\(' cli/*.[ch] tui/*.[ch] 2>/dev/null; then \
 		echo 'cli/ and tui/ neither open, commit nor roll back a transaction nor write the audit log: a core/ call does the whole action' >&2; exit 1; fi
 	@if grep -nE 'getenv *\( *("BUGCODER_|[^") ])' core/*/*.c cli/*.c tui/*.c exports/*.c 2>/dev/null | \

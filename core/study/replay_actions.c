@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * replay_actions: what each audited action did to the study, done again
- * to the replay's r_ tables: the statements (the writers' SQL over r_
- * tables), the readers of an audit row's fields and one handler per
- * action in actions[].  A new writer adds its handler here.  See
- * replay.c for the whole check.
+ * to the replay's r_ tables: the readers of an audit row's fields and,
+ * per action in actions[], a handler or the fields its one statement
+ * binds (the statements' SQL is in replay_sql.c).  A new writer adds its
+ * handler or its fields here.  See replay.c for the whole check.
  */
 #include "core/study/replay.h"
 
@@ -23,116 +23,6 @@
 #include "core/study/item.h"
 #include "core/store/schema.sql.h"
 #include "core/study/replay_int.h"
-
-/* ---- the replay's state ------------------------------------------------- */
-
-
-static const char *const stmt_sql[NR_STMTS] = {
-	[S_MEMBER_ID] = "SELECT id FROM r_members WHERE name = ?1",
-	[S_META] = "INSERT INTO r_meta (key, value) VALUES (?1, ?2) ON "
-		"CONFLICT (key) DO UPDATE SET value = excluded.value",
-	[S_OWNER] = "INSERT INTO r_members (id, name, role, active, machine, "
-		"added_at) VALUES (?1, ?2, 'owner', 1, 0, ?3)",
-	/* core/study/member.c's member_add() */
-	[S_MEMBER_ADD] = "INSERT INTO r_members (id, name, role, active, "
-		"added_at, machine) VALUES (?1, ?2, ?3, 1, ?4, ?5) ON "
-		"CONFLICT (name) DO UPDATE SET role = ?3, active = 1, "
-		"machine = ?5",
-	[S_MEMBER_REMOVE] = "UPDATE r_members SET active = 0 WHERE name = ?1",
-	[S_CB_UNCURRENT] = "UPDATE r_codebooks SET current = 0",
-	[S_CB_ADD] = "INSERT INTO r_codebooks (id, name, version, sha256, "
-		"source, loaded_at, loaded_by, current) VALUES (?1, ?2, ?3, "
-		"?4, ?5, ?6, ?7, 1)",
-	[S_ROUND_ADD] = "INSERT INTO r_rounds (id, name, spec, seed, "
-		"stratify, created_at, created_by) VALUES (?1, ?2, ?3, ?4, "
-		"?5, ?6, ?7)",
-	[S_ROUND_ANN] = "INSERT INTO r_round_annotators VALUES (?1, ?2)",
-	[S_ASSIGN] = "INSERT INTO r_assignments VALUES (?1, ?2, ?3)",
-	[S_GATE] = "INSERT INTO r_round_gates VALUES (?1, ?2, ?3, ?4, ?5)",
-	[S_MOVE] = "DELETE FROM r_assignments WHERE round_id = (SELECT id "
-		"FROM r_rounds WHERE name = ?1) AND item_id = ?2",
-	[S_CLOSE] = "UPDATE r_rounds SET closed_at = ?2, closed_by = ?3 "
-		"WHERE id = ?1",
-	/* core/study/round.c's round_freeze() */
-	[S_FREEZE1] = "INSERT INTO r_round_frozen (round_id, codebook_id, "
-		"frozen_at) SELECT ?1, (SELECT id FROM r_codebooks WHERE "
-		"current), ?2",
-	[S_FREEZE2] = "INSERT INTO r_round_submissions (round_id, item_id, "
-		"member_id) SELECT a.round_id, s.item_id, s.member_id FROM "
-		"r_submissions s JOIN r_assignments a ON a.item_id = s.item_id "
-		"JOIN r_round_annotators ra ON ra.round_id = a.round_id AND "
-		"ra.member_id = s.member_id WHERE a.round_id = ?1",
-	[S_FREEZE3] = "INSERT INTO r_round_labels (round_id, item_id, "
-		"member_id, dimension, code, codebook_version) SELECT "
-		"rs.round_id, l.item_id, l.member_id, l.dimension, l.code, "
-		"l.codebook_version FROM r_labels l JOIN "
-		"r_round_submissions rs ON rs.item_id = l.item_id AND "
-		"rs.member_id = l.member_id WHERE rs.round_id = ?1",
-	[S_REOPEN] = "UPDATE r_rounds SET closed_at = NULL, closed_by = NULL "
-		"WHERE id = ?1",
-	[S_FORGET1] = "DELETE FROM r_round_labels WHERE round_id = ?1",
-	[S_FORGET2] = "DELETE FROM r_round_submissions WHERE round_id = ?1",
-	[S_FORGET3] = "DELETE FROM r_round_frozen WHERE round_id = ?1",
-	[S_RECODE_LABEL] = "DELETE FROM r_labels WHERE item_id = ?1 AND "
-		"member_id = ?2 AND dimension = ?3 AND code = ?4",
-	[S_RECODE_RES] = "DELETE FROM r_resolutions WHERE item_id = ?1 AND "
-		"dimension = ?2",
-	[S_LABEL_DEL] = "DELETE FROM r_labels WHERE item_id = ?1 AND "
-		"member_id = ?2 AND dimension = ?3",
-	[S_LABEL_ADD] = "INSERT INTO r_labels VALUES (?1, ?2, ?3, ?4, ?5, ?6, "
-		"?7)",
-	[S_SUBMIT] = "INSERT INTO r_submissions VALUES (?1, ?2, ?3)",
-	[S_MEMO_SET] = "INSERT INTO r_memos VALUES (?1, ?2, ?3, ?4) ON "
-		"CONFLICT (item_id, member_id) DO UPDATE SET text = ?3, "
-		"updated_at = ?4",
-	[S_MEMO_DEL] = "DELETE FROM r_memos WHERE item_id = ?1 AND member_id "
-		"= ?2",
-	[S_FLAG_ON] = "INSERT OR IGNORE INTO r_flags VALUES (?1, ?2, ?3, ?4)",
-	[S_FLAG_OFF] = "DELETE FROM r_flags WHERE item_id = ?1 AND member_id "
-		"= ?2 AND flag = ?3",
-	[S_PROPOSE] = "INSERT INTO r_proposals (id, dimension, key, name, "
-		"definition, item_id, member_id, created_at, status) VALUES "
-		"(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 'open')",
-	[S_PROPOSAL] = "SELECT dimension, key FROM r_proposals WHERE id = ?1",
-	[S_DECIDE] = "UPDATE r_proposals SET status = ?2, decided_code = ?3, "
-		"decided_by = ?4, decided_at = ?5 WHERE id = ?1",
-	[S_UNDECIDE] = "UPDATE r_proposals SET status = 'open', decided_code "
-		"= NULL, decided_by = NULL, decided_at = NULL WHERE id = ?1",
-	/* core/study/evolve.c's move_labels() */
-	[S_MOVE_P] = "INSERT OR IGNORE INTO r_labels (item_id, member_id, "
-		"dimension, code, codebook_version, proposal_id, labeled_at) "
-		"SELECT item_id, member_id, dimension, ?3, codebook_version, "
-		"proposal_id, labeled_at FROM r_labels WHERE dimension = ?1 "
-		"AND code = ?2 AND proposal_id = ?4",
-	[S_MOVE_P_DEL] = "DELETE FROM r_labels WHERE dimension = ?1 AND code "
-		"= ?2 AND proposal_id = ?4",
-	[S_MOVE_ALL] = "INSERT OR IGNORE INTO r_labels (item_id, member_id, "
-		"dimension, code, codebook_version, proposal_id, labeled_at) "
-		"SELECT item_id, member_id, dimension, ?3, codebook_version, "
-		"proposal_id, labeled_at FROM r_labels WHERE dimension = ?1 "
-		"AND code = ?2",
-	[S_MOVE_ALL_DEL] = "DELETE FROM r_labels WHERE dimension = ?1 AND "
-		"code = ?2",
-	[S_RES_OF_DIM] = "SELECT item_id, code, coder1_codes, coder2_codes "
-		"FROM r_resolutions WHERE dimension = ?1",
-	[S_RES_SET_CODES] = "UPDATE r_resolutions SET code = ?3, "
-		"coder1_codes = ?4, coder2_codes = ?5 WHERE item_id = ?1 AND "
-		"dimension = ?2",
-	/* core/study/adjudicate.c's adjudicate_resolve() */
-	[S_RESOLVE] = "INSERT INTO r_resolutions VALUES (?1, ?2, ?3, ?4, ?5, "
-		"?6, ?7, ?8, ?9, ?10, ?11) ON CONFLICT (item_id, dimension) DO "
-		"UPDATE SET code = ?3, rationale = ?4, cause = ?5, "
-		"adjudicator_id = ?10, resolved_at = ?11",
-	[S_SETTLE] = "INSERT INTO r_settled VALUES (?1, ?2, ?3, ?4) ON "
-		"CONFLICT (item_id) DO UPDATE SET note = ?3, settled_at = ?4",
-	[S_EVIDENCE_ADD] = "INSERT INTO r_evidence VALUES (?1, ?2, ?3, ?4, "
-		"?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
-	[S_EVIDENCE_DEL] = "DELETE FROM r_evidence WHERE id = ?1",
-	[S_MACHINE] = "INSERT INTO r_machine_answers VALUES (?1, ?2, ?3, ?4, "
-		"?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
-};
-
-
 
 /* A row that cannot be replayed: the check fails there.  Returns 1 (stop,
  * nothing wrong with reading the study). */
@@ -153,125 +43,15 @@ int replay_bad(struct replay *rp, const char *fmt, ...)
 	return 1;
 }
 
-static sqlite3_stmt *stmt(struct replay *rp, enum stmt_id i)
-{
-	if (!rp->s[i])
-		rp->s[i] = store_prepare(rp->st, stmt_sql[i], rp->e);
-	else
-		sqlite3_reset(rp->s[i]);
-	return rp->s[i];
-}
-
-/* Run `s` (bound) to its end: 0; 1 when the replay's tables refused it
- * (a constraint: the log does not fit the state); -1 on a database
- * error. */
-static int run(struct replay *rp, sqlite3_stmt *s)
-{
-	int rc;
-
-	while ((rc = store_step(rp->st, s, "replaying the audit log",
-				rp->e)) > 0)
-		;
-	if (rc == 0) {
-		sqlite3_reset(s);
-		return 0;
-	}
-	if (sqlite3_errcode(rp->st->db) == SQLITE_CONSTRAINT) {
-		char msg[256];
-
-		snprintf(msg, sizeof(msg), "%s", sqlite3_errmsg(rp->st->db));
-		sqlite3_reset(s);
-		return replay_bad(rp, "%s", msg);
-	}
-	sqlite3_reset(s);
-	return -1;
-}
-
-static void bind_text(sqlite3_stmt *s, int i, const char *v)
-{
-	if (v)
-		sqlite3_bind_text(s, i, v, -1, SQLITE_TRANSIENT);
-	else
-		sqlite3_bind_null(s, i);
-}
-
-/* The detail's field `k`: a string (NULL when absent or null). */
-static const char *jstr(const struct row *r, const char *k)
-{
-	cJSON *v = r->detail ? cJSON_GetObjectItemCaseSensitive(r->detail,
-								 k) : NULL;
-
-	return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
-/* The detail's number `k` into *v: 0, or 1 after replay_bad() when it has none
- * and `need`; *v 0 then. */
-static int jnum(struct replay *rp, const char *k, int need, double *v)
-{
-	cJSON *j = rp->row->detail ?
-		   cJSON_GetObjectItemCaseSensitive(rp->row->detail, k) : NULL;
-
-	*v = 0;
-	if (cJSON_IsNumber(j)) {
-		*v = j->valuedouble;
-		return 0;
-	}
-	return need ? replay_bad(rp, "its detail has no %s", k) : 0;
-}
-
-static int jint(struct replay *rp, const char *k, long long *v)
-{
-	double d;
-	int rc = jnum(rp, k, 1, &d);
-
-	*v = (long long)d;
-	return rc;
-}
-
-/* The member the row's change is by (or for). */
-static const char *row_member(const struct row *r)
-{
-	return r->for_member ? r->for_member : r->actor;
-}
-
-/* The id of member `name` in the replay: 0, or 1 after replay_bad(), or -1. */
-static int member_id(struct replay *rp, const char *name, long long *id)
-{
-	sqlite3_stmt *s;
-	int rc;
-
-	if (!name)
-		return replay_bad(rp, "it names no member");
-	if (rp->cached_name && !strcmp(rp->cached_name, name)) {
-		*id = rp->cached_id;
-		return 0;
-	}
-	if (!(s = stmt(rp, S_MEMBER_ID)))
-		return -1;
-	sqlite3_bind_text(s, 1, name, -1, SQLITE_TRANSIENT);
-	rc = store_step(rp->st, s, "replaying the audit log", rp->e);
-	if (rc > 0)
-		*id = sqlite3_column_int64(s, 0);
-	sqlite3_reset(s);
-	if (rc < 0)
-		return -1;
-	if (!rc)
-		return replay_bad(rp, "%s is no member by then", name);
-	free(rp->cached_name);
-	rp->cached_name = xstrdup(name);
-	rp->cached_id = *id;
-	return 0;
-}
-
 static int meta_set(struct replay *rp, const char *key, const char *value)
 {
-	sqlite3_stmt *s = stmt(rp, S_META);
+	sqlite3_stmt *s = replay_stmt(rp, S_META);
 
 	if (!s)
 		return -1;
-	bind_text(s, 1, key);
-	bind_text(s, 2, value);
-	return run(rp, s);
+	replay_bind_text(s, 1, key);
+	replay_bind_text(s, 2, value);
+	return replay_run(rp, s);
 }
 
 /* The replay's current codebook version, after a change of it. */
@@ -301,19 +81,19 @@ static int do_init(struct replay *rp)
 	long long id;
 	int rc;
 
-	if ((rc = jint(rp, "member", &id)))
+	if ((rc = replay_jint(rp, "member", &id)))
 		return rc;
-	if (!(s = stmt(rp, S_OWNER)))
+	if (!(s = replay_stmt(rp, S_OWNER)))
 		return -1;
 	sqlite3_bind_int64(s, 1, id);
-	bind_text(s, 2, r->actor);
-	bind_text(s, 3, r->at);
-	if ((rc = run(rp, s)) ||
+	replay_bind_text(s, 2, r->actor);
+	replay_bind_text(s, 3, r->at);
+	if ((rc = replay_run(rp, s)) ||
 	    (rc = meta_set(rp, "title", r->new_ ? r->new_ : "")) ||
 	    (rc = meta_set(rp, "created_at", r->at)) ||
 	    (rc = meta_set(rp, "blind_adjudication", "1")))
 		return rc;
-	return meta_set(rp, "coder_salt", jstr(r, "salt"));
+	return meta_set(rp, "coder_salt", replay_jstr(r, "salt"));
 }
 
 static int do_blind(struct replay *rp)
@@ -328,25 +108,26 @@ static int do_codebook(struct replay *rp)
 	long long id;
 	int rc;
 
-	if ((rc = jint(rp, "id", &id)))
+	if ((rc = replay_jint(rp, "id", &id)))
 		return rc;
-	if (!jstr(r, "name") || !jstr(r, "version") || !jstr(r, "sha256"))
+	if (!replay_jstr(r, "name") || !replay_jstr(r, "version") ||
+	    !replay_jstr(r, "sha256"))
 		return replay_bad(rp, "its detail lacks the codebook's name, version "
 			   "or sha256");
-	if (!(s = stmt(rp, S_CB_UNCURRENT)))
+	if (!(s = replay_stmt(rp, S_CB_UNCURRENT)))
 		return -1;
-	if ((rc = run(rp, s)))
+	if ((rc = replay_run(rp, s)))
 		return rc;
-	if (!(s = stmt(rp, S_CB_ADD)))
+	if (!(s = replay_stmt(rp, S_CB_ADD)))
 		return -1;
 	sqlite3_bind_int64(s, 1, id);
-	bind_text(s, 2, jstr(r, "name"));
-	bind_text(s, 3, jstr(r, "version"));
-	bind_text(s, 4, jstr(r, "sha256"));
-	bind_text(s, 5, jstr(r, "source"));
-	bind_text(s, 6, r->at);
-	bind_text(s, 7, r->actor);
-	if ((rc = run(rp, s)))
+	replay_bind_text(s, 2, replay_jstr(r, "name"));
+	replay_bind_text(s, 3, replay_jstr(r, "version"));
+	replay_bind_text(s, 4, replay_jstr(r, "sha256"));
+	replay_bind_text(s, 5, replay_jstr(r, "source"));
+	replay_bind_text(s, 6, r->at);
+	replay_bind_text(s, 7, r->actor);
+	if ((rc = replay_run(rp, s)))
 		return rc;
 	return replay_load_version(rp);
 }
@@ -362,29 +143,19 @@ static int do_member_add(struct replay *rp)
 
 	if (!eq || eq == r->new_)
 		return replay_bad(rp, "its new value is not NAME=ROLE");
-	if ((rc = jint(rp, "id", &id)))
+	if ((rc = replay_jint(rp, "id", &id)))
 		return rc;
 	machine = !strcmp(eq + 1, "machine");
-	if (!(s = stmt(rp, S_MEMBER_ADD)))
+	if (!(s = replay_stmt(rp, S_MEMBER_ADD)))
 		return -1;
 	name = xstrndup(r->new_, (size_t)(eq - r->new_));
 	sqlite3_bind_int64(s, 1, id);
 	sqlite3_bind_text(s, 2, name, -1, SQLITE_TRANSIENT);
-	bind_text(s, 3, machine ? "annotator" : eq + 1);
-	bind_text(s, 4, r->at);
+	replay_bind_text(s, 3, machine ? "annotator" : eq + 1);
+	replay_bind_text(s, 4, r->at);
 	sqlite3_bind_int(s, 5, machine);
 	free(name);
-	return run(rp, s);
-}
-
-static int do_member_remove(struct replay *rp)
-{
-	sqlite3_stmt *s = stmt(rp, S_MEMBER_REMOVE);
-
-	if (!s)
-		return -1;
-	bind_text(s, 1, rp->row->old);
-	return run(rp, s);
+	return replay_run(rp, s);
 }
 
 static int do_round_create(struct replay *rp)
@@ -392,54 +163,54 @@ static int do_round_create(struct replay *rp)
 	const struct row *r = rp->row;
 	cJSON *ann = cJSON_GetObjectItemCaseSensitive(r->detail,
 						       "annotators"), *el;
-	const char *items = jstr(r, "items");
-	const char *seed = jstr(r, "seed");
+	const char *items = replay_jstr(r, "items");
+	const char *seed = replay_jstr(r, "seed");
 	long long id, *ids = NULL;
 	size_t n, i;
 	sqlite3_stmt *s;
 	int rc;
 
-	if ((rc = jint(rp, "id", &id)))
+	if ((rc = replay_jint(rp, "id", &id)))
 		return rc;
 	if (!cJSON_IsArray(ann) || !items || replay_parse_ids(items, &ids, &n) < 0)
 		return replay_bad(rp, "its detail lacks the annotators or items");
 	/* a screening round's items are screened (screen_assignments, not
 	 * replayed), never coded in it */
-	if (jstr(r, "kind") && !strcmp(jstr(r, "kind"), "screen"))
+	if (replay_jstr(r, "kind") && !strcmp(replay_jstr(r, "kind"), "screen"))
 		n = 0;
-	if (!(s = stmt(rp, S_ROUND_ADD)))
+	if (!(s = replay_stmt(rp, S_ROUND_ADD)))
 		goto fail;
 	sqlite3_bind_int64(s, 1, id);
-	bind_text(s, 2, r->new_);
-	bind_text(s, 3, jstr(r, "spec"));
+	replay_bind_text(s, 2, r->new_);
+	replay_bind_text(s, 3, replay_jstr(r, "spec"));
 	if (seed)
 		sqlite3_bind_int64(s, 4, strtoll(seed, NULL, 10));
 	else
 		sqlite3_bind_null(s, 4);
-	bind_text(s, 5, jstr(r, "stratify"));
-	bind_text(s, 6, r->at);
-	bind_text(s, 7, row_member(r));
-	if ((rc = run(rp, s)))
+	replay_bind_text(s, 5, replay_jstr(r, "stratify"));
+	replay_bind_text(s, 6, r->at);
+	replay_bind_text(s, 7, replay_row_member(r));
+	if ((rc = replay_run(rp, s)))
 		goto out;
 	cJSON_ArrayForEach(el, ann) {
 		if (!cJSON_IsNumber(el)) {
 			rc = replay_bad(rp, "an annotator is not a member id");
 			goto out;
 		}
-		if (!(s = stmt(rp, S_ROUND_ANN)))
+		if (!(s = replay_stmt(rp, S_ROUND_ANN)))
 			goto fail;
 		sqlite3_bind_int64(s, 1, id);
 		sqlite3_bind_int64(s, 2, (long long)el->valuedouble);
-		if ((rc = run(rp, s)))
+		if ((rc = replay_run(rp, s)))
 			goto out;
 	}
 	for (i = 0; i < n; i++) {
-		if (!(s = stmt(rp, S_ASSIGN)))
+		if (!(s = replay_stmt(rp, S_ASSIGN)))
 			goto fail;
 		sqlite3_bind_int64(s, 1, id);
 		sqlite3_bind_int64(s, 2, ids[i]);
 		sqlite3_bind_int64(s, 3, (long long)i);
-		if ((rc = run(rp, s)))
+		if ((rc = replay_run(rp, s)))
 			goto out;
 	}
 	rc = 0;
@@ -451,60 +222,27 @@ out:
 	return rc;
 }
 
-static int do_round_gate(struct replay *rp)
-{
-	sqlite3_stmt *s;
-	long long round, after, on_lower, forced;
-	double k;
-	int rc;
-
-	if ((rc = jint(rp, "round", &round)) ||
-	    (rc = jint(rp, "after", &after)) ||
-	    (rc = jnum(rp, "min_kappa", 1, &k)) ||
-	    (rc = jint(rp, "on_lower", &on_lower)) ||
-	    (rc = jint(rp, "forced", &forced)))
-		return rc;
-	if (!(s = stmt(rp, S_GATE)))
-		return -1;
-	sqlite3_bind_int64(s, 1, round);
-	sqlite3_bind_int64(s, 2, after);
-	sqlite3_bind_double(s, 3, k);
-	sqlite3_bind_int64(s, 4, on_lower);
-	sqlite3_bind_int64(s, 5, forced);
-	return run(rp, s);
-}
-
-static int do_round_move(struct replay *rp)
-{
-	sqlite3_stmt *s = stmt(rp, S_MOVE);
-
-	if (!s)
-		return -1;
-	bind_text(s, 1, rp->row->old);
-	sqlite3_bind_int64(s, 2, rp->row->item_id);
-	return run(rp, s);
-}
-
 /* round.add: an item in no round put into an open one (labels import
  * --round); a screening round's items are not replayed. */
 static int do_round_add(struct replay *rp)
 {
 	const struct row *r = rp->row;
-	const char *kind = jstr(r, "kind");
+	const char *kind = replay_jstr(r, "kind");
 	long long id, pos;
 	sqlite3_stmt *s;
 	int rc;
 
 	if (kind && !strcmp(kind, "screen"))
 		return 0;
-	if ((rc = jint(rp, "round", &id)) || (rc = jint(rp, "position", &pos)))
+	if ((rc = replay_jint(rp, "round", &id)) ||
+	    (rc = replay_jint(rp, "position", &pos)))
 		return rc;
-	if (!(s = stmt(rp, S_ASSIGN)))
+	if (!(s = replay_stmt(rp, S_ASSIGN)))
 		return -1;
 	sqlite3_bind_int64(s, 1, id);
 	sqlite3_bind_int64(s, 2, r->item_id);
 	sqlite3_bind_int64(s, 3, pos);
-	return run(rp, s);
+	return replay_run(rp, s);
 }
 
 static int do_round_close(struct replay *rp)
@@ -516,24 +254,25 @@ static int do_round_close(struct replay *rp)
 	size_t i;
 	int rc;
 
-	if ((rc = jint(rp, "round", &id)))
+	if ((rc = replay_jint(rp, "round", &id)))
 		return rc;
-	if (!(s = stmt(rp, S_CLOSE)))
+	if (!(s = replay_stmt(rp, S_CLOSE)))
 		return -1;
 	sqlite3_bind_int64(s, 1, id);
-	bind_text(s, 2, rp->row->at);
-	bind_text(s, 3, row_member(rp->row));
-	if ((rc = run(rp, s)))
+	replay_bind_text(s, 2, rp->row->at);
+	replay_bind_text(s, 3, replay_row_member(rp->row));
+	if ((rc = replay_run(rp, s)))
 		return rc;
-	if (jstr(rp->row, "kind") && !strcmp(jstr(rp->row, "kind"), "screen"))
+	if (replay_jstr(rp->row, "kind") &&
+	    !strcmp(replay_jstr(rp->row, "kind"), "screen"))
 		return 0;
 	for (i = 0; i < 3; i++) {
-		if (!(s = stmt(rp, freeze[i])))
+		if (!(s = replay_stmt(rp, freeze[i])))
 			return -1;
 		sqlite3_bind_int64(s, 1, id);
 		if (i == 0)
-			bind_text(s, 2, rp->row->at);
-		if ((rc = run(rp, s)))
+			replay_bind_text(s, 2, rp->row->at);
+		if ((rc = replay_run(rp, s)))
 			return rc;
 	}
 	return 0;
@@ -548,13 +287,13 @@ static int do_round_reopen(struct replay *rp)
 	size_t i;
 	int rc;
 
-	if ((rc = jint(rp, "round", &id)))
+	if ((rc = replay_jint(rp, "round", &id)))
 		return rc;
 	for (i = 0; i < 4; i++) {
-		if (!(s = stmt(rp, forget[i])))
+		if (!(s = replay_stmt(rp, forget[i])))
 			return -1;
 		sqlite3_bind_int64(s, 1, id);
-		if ((rc = run(rp, s)))
+		if ((rc = replay_run(rp, s)))
 			return rc;
 	}
 	return 0;
@@ -568,12 +307,12 @@ static int bind_imd(struct replay *rp, sqlite3_stmt *s, int with_dim)
 
 	if (!rp->row->item_id)
 		return replay_bad(rp, "it names no item");
-	if ((rc = member_id(rp, row_member(rp->row), &mid)))
+	if ((rc = replay_member_id(rp, replay_row_member(rp->row), &mid)))
 		return rc;
 	sqlite3_bind_int64(s, 1, rp->row->item_id);
 	sqlite3_bind_int64(s, 2, mid);
 	if (with_dim)
-		bind_text(s, 3, rp->row->dimension);
+		replay_bind_text(s, 3, rp->row->dimension);
 	return 0;
 }
 
@@ -587,31 +326,31 @@ static int do_label(struct replay *rp)
 
 	if (!r->dimension)
 		return replay_bad(rp, "it names no dimension");
-	if ((rc = jnum(rp, "proposal", 0, &pid)))
+	if ((rc = replay_jnum(rp, "proposal", 0, &pid)))
 		return rc;
-	if (!(s = stmt(rp, S_LABEL_DEL)))
+	if (!(s = replay_stmt(rp, S_LABEL_DEL)))
 		return -1;
-	if ((rc = bind_imd(rp, s, 1)) || (rc = run(rp, s)))
+	if ((rc = bind_imd(rp, s, 1)) || (rc = replay_run(rp, s)))
 		return rc;
 	if (!r->new_)
 		return 0;
 	codes = xstrdup(r->new_);
 	for (tok = strtok_r(codes, ";", &save); tok;
 	     tok = strtok_r(NULL, ";", &save)) {
-		if (!(s = stmt(rp, S_LABEL_ADD))) {
+		if (!(s = replay_stmt(rp, S_LABEL_ADD))) {
 			rc = -1;
 			break;
 		}
 		if ((rc = bind_imd(rp, s, 1)))
 			break;
 		sqlite3_bind_text(s, 4, tok, -1, SQLITE_TRANSIENT);
-		bind_text(s, 5, rp->version);
+		replay_bind_text(s, 5, rp->version);
 		if (pid && !strcmp(tok, "other"))
 			sqlite3_bind_int64(s, 6, (long long)pid);
 		else
 			sqlite3_bind_null(s, 6);
-		bind_text(s, 7, r->at);
-		if ((rc = run(rp, s)))
+		replay_bind_text(s, 7, r->at);
+		if ((rc = replay_run(rp, s)))
 			break;
 	}
 	free(codes);
@@ -653,50 +392,23 @@ static int do_recode_queue(struct replay *rp)
 	     tok = strtok_r(NULL, ";", &save)) {
 		if (among(r->new_, tok))
 			continue;
-		if (!(s = stmt(rp, S_RECODE_LABEL))) {
+		if (!(s = replay_stmt(rp, S_RECODE_LABEL))) {
 			rc = -1;
 			break;
 		}
 		if ((rc = bind_imd(rp, s, 1)))
 			break;
 		sqlite3_bind_text(s, 4, tok, -1, SQLITE_TRANSIENT);
-		rc = run(rp, s);
+		rc = replay_run(rp, s);
 	}
 	free(codes);
 	return rc;
 }
 
-/* recode.resolution: a resolution that chose a split code, taken back. */
-static int do_recode_resolution(struct replay *rp)
-{
-	const struct row *r = rp->row;
-	sqlite3_stmt *s;
-
-	if (!r->item_id || !r->dimension)
-		return replay_bad(rp, "it names no item or dimension");
-	if (!(s = stmt(rp, S_RECODE_RES)))
-		return -1;
-	sqlite3_bind_int64(s, 1, r->item_id);
-	bind_text(s, 2, r->dimension);
-	return run(rp, s);
-}
-
-static int do_submit(struct replay *rp)
-{
-	sqlite3_stmt *s = stmt(rp, S_SUBMIT);
-	int rc;
-
-	if (!s)
-		return -1;
-	if ((rc = bind_imd(rp, s, 0)))
-		return rc;
-	bind_text(s, 3, rp->row->new_);
-	return run(rp, s);
-}
-
 static int do_memo(struct replay *rp)
 {
-	sqlite3_stmt *s = stmt(rp, rp->row->new_ ? S_MEMO_SET : S_MEMO_DEL);
+	sqlite3_stmt *s = replay_stmt(rp, rp->row->new_ ? S_MEMO_SET :
+				      S_MEMO_DEL);
 	int rc;
 
 	if (!s)
@@ -704,16 +416,16 @@ static int do_memo(struct replay *rp)
 	if ((rc = bind_imd(rp, s, 0)))
 		return rc;
 	if (rp->row->new_) {
-		bind_text(s, 3, rp->row->new_);
-		bind_text(s, 4, rp->row->at);
+		replay_bind_text(s, 3, rp->row->new_);
+		replay_bind_text(s, 4, rp->row->at);
 	}
-	return run(rp, s);
+	return replay_run(rp, s);
 }
 
 static int do_flag(struct replay *rp)
 {
 	int on = rp->row->new_ && !strcmp(rp->row->new_, "on");
-	sqlite3_stmt *s = stmt(rp, on ? S_FLAG_ON : S_FLAG_OFF);
+	sqlite3_stmt *s = replay_stmt(rp, on ? S_FLAG_ON : S_FLAG_OFF);
 	int rc;
 
 	if (!s)
@@ -721,34 +433,8 @@ static int do_flag(struct replay *rp)
 	if ((rc = bind_imd(rp, s, 1)))
 		return rc;
 	if (on)
-		bind_text(s, 4, rp->row->at);
-	return run(rp, s);
-}
-
-static int do_propose(struct replay *rp)
-{
-	const struct row *r = rp->row;
-	sqlite3_stmt *s;
-	long long id, mid;
-	int rc;
-
-	if ((rc = jint(rp, "id", &id)) ||
-	    (rc = member_id(rp, row_member(r), &mid)))
-		return rc;
-	if (!(s = stmt(rp, S_PROPOSE)))
-		return -1;
-	sqlite3_bind_int64(s, 1, id);
-	bind_text(s, 2, r->dimension);
-	bind_text(s, 3, r->new_);
-	bind_text(s, 4, jstr(r, "name"));
-	bind_text(s, 5, jstr(r, "definition"));
-	if (r->item_id)
-		sqlite3_bind_int64(s, 6, r->item_id);
-	else
-		sqlite3_bind_null(s, 6);
-	sqlite3_bind_int64(s, 7, mid);
-	bind_text(s, 8, r->at);
-	return run(rp, s);
+		replay_bind_text(s, 4, rp->row->at);
+	return replay_run(rp, s);
 }
 
 /* core/study/evolve.c's move_labels(): dim=from to dim=to, of proposal `pid`
@@ -759,18 +445,20 @@ static int move_labels(struct replay *rp, const char *dim, const char *from,
 	int i, rc;
 
 	for (i = 0; i < 2; i++) {
-		sqlite3_stmt *s = stmt(rp, pid ? (i ? S_MOVE_P_DEL : S_MOVE_P) :
-				       (i ? S_MOVE_ALL_DEL : S_MOVE_ALL));
+		sqlite3_stmt *s = replay_stmt(rp, pid ?
+					      (i ? S_MOVE_P_DEL : S_MOVE_P) :
+					      (i ? S_MOVE_ALL_DEL :
+					       S_MOVE_ALL));
 
 		if (!s)
 			return -1;
-		bind_text(s, 1, dim);
-		bind_text(s, 2, from);
+		replay_bind_text(s, 1, dim);
+		replay_bind_text(s, 2, from);
 		if (!i)
-			bind_text(s, 3, to);
+			replay_bind_text(s, 3, to);
 		if (pid)
 			sqlite3_bind_int64(s, 4, pid);
-		if ((rc = run(rp, s)))
+		if ((rc = replay_run(rp, s)))
 			return rc;
 	}
 	return 0;
@@ -779,7 +467,7 @@ static int move_labels(struct replay *rp, const char *dim, const char *from,
 /* Proposal `id`'s key into *key (owned): 0, 1 after replay_bad(), -1. */
 static int proposal_key(struct replay *rp, long long id, char **key)
 {
-	sqlite3_stmt *s = stmt(rp, S_PROPOSAL);
+	sqlite3_stmt *s = replay_stmt(rp, S_PROPOSAL);
 	int rc;
 
 	*key = NULL;
@@ -798,16 +486,16 @@ static int proposal_key(struct replay *rp, long long id, char **key)
 static int decide(struct replay *rp, long long id, const char *status,
 		  const char *code)
 {
-	sqlite3_stmt *s = stmt(rp, S_DECIDE);
+	sqlite3_stmt *s = replay_stmt(rp, S_DECIDE);
 
 	if (!s)
 		return -1;
 	sqlite3_bind_int64(s, 1, id);
-	bind_text(s, 2, status);
-	bind_text(s, 3, code);
-	bind_text(s, 4, row_member(rp->row));
-	bind_text(s, 5, rp->row->at);
-	return run(rp, s);
+	replay_bind_text(s, 2, status);
+	replay_bind_text(s, 3, code);
+	replay_bind_text(s, 4, replay_row_member(rp->row));
+	replay_bind_text(s, 5, rp->row->at);
+	return replay_run(rp, s);
 }
 
 static int do_proposal_accept(struct replay *rp)
@@ -816,7 +504,7 @@ static int do_proposal_accept(struct replay *rp)
 	char *key = NULL;
 	int rc;
 
-	if ((rc = jint(rp, "proposal", &id)) ||
+	if ((rc = replay_jint(rp, "proposal", &id)) ||
 	    (rc = proposal_key(rp, id, &key)))
 		return rc;
 	rc = move_labels(rp, rp->row->dimension, "other", key, id);
@@ -828,11 +516,11 @@ static int do_proposal_accept(struct replay *rp)
 
 static int do_proposal_map(struct replay *rp)
 {
-	const char *code = jstr(rp->row, "code");
+	const char *code = replay_jstr(rp->row, "code");
 	long long id;
 	int rc;
 
-	if ((rc = jint(rp, "proposal", &id)))
+	if ((rc = replay_jint(rp, "proposal", &id)))
 		return rc;
 	if (!code)
 		return replay_bad(rp, "its detail has no code");
@@ -847,22 +535,22 @@ static int do_proposal_reopen(struct replay *rp)
 	long long id;
 	int rc;
 
-	if ((rc = jint(rp, "proposal", &id)))
+	if ((rc = replay_jint(rp, "proposal", &id)))
 		return rc;
 	if ((rc = move_labels(rp, rp->row->dimension, rp->row->old, "other",
 			      id)))
 		return rc;
-	if (!(s = stmt(rp, S_UNDECIDE)))
+	if (!(s = replay_stmt(rp, S_UNDECIDE)))
 		return -1;
 	sqlite3_bind_int64(s, 1, id);
-	return run(rp, s);
+	return replay_run(rp, s);
 }
 
 /* core/study/evolve.c's apply_map(): the labels and the resolutions'
  * codes. */
 static int do_codebook_map(struct replay *rp)
 {
-	const char *to = jstr(rp->row, "to");
+	const char *to = replay_jstr(rp->row, "to");
 	const char *dim = rp->row->dimension, *from = rp->row->old;
 	sqlite3_stmt *s, *u;
 	int rc;
@@ -872,7 +560,7 @@ static int do_codebook_map(struct replay *rp)
 			   "went");
 	if ((rc = move_labels(rp, dim, from, to, 0)))
 		return rc;
-	s = store_prepare(rp->st, stmt_sql[S_RES_OF_DIM], rp->e);
+	s = store_prepare(rp->st, replay_sql[S_RES_OF_DIM], rp->e);
 	if (!s)
 		return -1;
 	sqlite3_bind_text(s, 1, dim, -1, SQLITE_TRANSIENT);
@@ -890,14 +578,14 @@ static int do_codebook_map(struct replay *rp)
 			if (!v[i] && t)
 				v[i] = xstrdup(t);
 		}
-		if (hit && !(u = stmt(rp, S_RES_SET_CODES))) {
+		if (hit && !(u = replay_stmt(rp, S_RES_SET_CODES))) {
 			done = -1;
 		} else if (hit) {
 			sqlite3_bind_int64(u, 1, sqlite3_column_int64(s, 0));
 			sqlite3_bind_text(u, 2, dim, -1, SQLITE_TRANSIENT);
 			for (i = 0; i < 3; i++)
-				bind_text(u, i + 3, v[i]);
-			done = run(rp, u);
+				replay_bind_text(u, i + 3, v[i]);
+			done = replay_run(rp, u);
 		}
 		for (i = 0; i < 3; i++)
 			free(v[i]);
@@ -910,49 +598,6 @@ static int do_codebook_map(struct replay *rp)
 	return rc;
 }
 
-static int do_resolve(struct replay *rp)
-{
-	const struct row *r = rp->row;
-	sqlite3_stmt *s;
-	long long mid;
-	int rc;
-
-	if (!r->item_id || !r->dimension)
-		return replay_bad(rp, "it names no item or dimension");
-	if (!jstr(r, "rationale"))
-		return replay_bad(rp, "its detail has no rationale");
-	if ((rc = member_id(rp, row_member(r), &mid)))
-		return rc;
-	if (!(s = stmt(rp, S_RESOLVE)))
-		return -1;
-	sqlite3_bind_int64(s, 1, r->item_id);
-	bind_text(s, 2, r->dimension);
-	bind_text(s, 3, r->new_);
-	bind_text(s, 4, jstr(r, "rationale"));
-	bind_text(s, 5, jstr(r, "cause"));
-	bind_text(s, 6, jstr(r, "coder1"));
-	bind_text(s, 7, jstr(r, "coder1_codes"));
-	bind_text(s, 8, jstr(r, "coder2"));
-	bind_text(s, 9, jstr(r, "coder2_codes"));
-	sqlite3_bind_int64(s, 10, mid);
-	bind_text(s, 11, r->at);
-	return run(rp, s);
-}
-
-static int do_settle(struct replay *rp)
-{
-	sqlite3_stmt *s = stmt(rp, S_SETTLE);
-	int rc;
-
-	if (!s)
-		return -1;
-	if ((rc = bind_imd(rp, s, 0)))
-		return rc;
-	bind_text(s, 3, rp->row->new_);
-	bind_text(s, 4, rp->row->at);
-	return run(rp, s);
-}
-
 static int do_evidence_add(struct replay *rp)
 {
 	static const char *const nums[] = { "old_side", "comment", "from",
@@ -963,131 +608,245 @@ static int do_evidence_add(struct replay *rp)
 	size_t i;
 	int rc;
 
-	if ((rc = jint(rp, "id", &id)))
+	if ((rc = replay_jint(rp, "id", &id)))
 		return rc;
-	if (!jstr(r, "pane") || !jstr(r, "quote"))
+	if (!replay_jstr(r, "pane") || !replay_jstr(r, "quote"))
 		return replay_bad(rp, "its detail lacks the pane or the quote");
 	if (!r->item_id)
 		return replay_bad(rp, "it names no item");
-	if ((rc = member_id(rp, row_member(r), &mid)))
+	if ((rc = replay_member_id(rp, replay_row_member(r), &mid)))
 		return rc;
-	if (!(s = stmt(rp, S_EVIDENCE_ADD)))
+	if (!(s = replay_stmt(rp, S_EVIDENCE_ADD)))
 		return -1;
 	sqlite3_bind_int64(s, 1, id);
 	sqlite3_bind_int64(s, 2, r->item_id);
 	sqlite3_bind_int64(s, 3, mid);
-	bind_text(s, 4, r->dimension);
-	bind_text(s, 5, jstr(r, "pane"));
-	bind_text(s, 6, jstr(r, "path"));
+	replay_bind_text(s, 4, r->dimension);
+	replay_bind_text(s, 5, replay_jstr(r, "pane"));
+	replay_bind_text(s, 6, replay_jstr(r, "path"));
 	for (i = 0; i < 4; i++) {
-		if ((rc = jint(rp, nums[i], &v)))
+		if ((rc = replay_jint(rp, nums[i], &v)))
 			return rc;
 		sqlite3_bind_int64(s, 7 + (int)i, v);
 	}
-	bind_text(s, 11, jstr(r, "quote"));
-	bind_text(s, 12, r->at);
+	replay_bind_text(s, 11, replay_jstr(r, "quote"));
+	replay_bind_text(s, 12, r->at);
 	/* a pull request's text: its number (schema 11 on) */
-	if (!strcmp(jstr(r, "pane"), "pr")) {
-		if ((rc = jint(rp, "pr", &v)))
+	if (!strcmp(replay_jstr(r, "pane"), "pr")) {
+		if ((rc = replay_jint(rp, "pr", &v)))
 			return rc;
 		sqlite3_bind_int64(s, 13, v);
 	} else {
 		sqlite3_bind_null(s, 13);
 	}
-	return run(rp, s);
+	return replay_run(rp, s);
 }
 
-static int do_evidence_remove(struct replay *rp)
-{
-	sqlite3_stmt *s = stmt(rp, S_EVIDENCE_DEL);
-	long long id;
-	int rc;
+/* ---- actions that bind fields of their row to one statement ------------ */
 
-	if (!s)
-		return -1;
-	if ((rc = jint(rp, "id", &id)))
-		return rc;
-	sqlite3_bind_int64(s, 1, id);
-	return run(rp, s);
-}
+/* What a field of a bound action reads from its row. */
+enum field {
+	F_END,		/* the end of the list */
+	F_ITEM_DIM,	/* no value: the row must name an item and a
+			   dimension */
+	F_ITEM,		/* the row's item, which it must name */
+	F_ITEM_ANY,	/* the row's item id as it is (0: none) */
+	F_ITEM_OR_NULL,	/* the row's item, or NULL when it names none */
+	F_MEMBER,	/* the id of the member the change is by (or for) */
+	F_DIM, F_OLD, F_NEW, F_AT,	/* the row's text fields */
+	F_STR,		/* the detail's string `key` (NULL when absent) */
+	F_STR_NEED,	/* the detail's string `key`, which it must have */
+	F_INT,		/* the detail's number `key`, which it must have */
+	F_NUM,		/* the same, bound as a real */
+};
 
-static int do_machine_answer(struct replay *rp)
+/* The fields of one action: at most MAX_BINDS - 1, then F_END. */
+#define MAX_BINDS 14
+
+struct bind {
+	enum field f;
+	int at;			/* the parameter it binds; 0: none */
+	const char *key;	/* F_STR, F_STR_NEED, F_INT, F_NUM */
+};
+
+/* A field read: text for F_DIM ... F_STR_NEED, else a number. */
+struct value {
+	const char *text;
+	long long i;
+	double d;
+	int null;
+};
+
+/* Field `b` of the row into *v: 0, 1 after replay_bad(), or -1. */
+static int read_field(struct replay *rp, const struct bind *b,
+		      struct value *v)
 {
 	const struct row *r = rp->row;
-	sqlite3_stmt *s;
-	long long id, mid, ms;
-	int rc;
 
-	if ((rc = jint(rp, "id", &id)) || (rc = jint(rp, "ms", &ms)) ||
-	    (rc = member_id(rp, row_member(r), &mid)))
-		return rc;
-	if (!(s = stmt(rp, S_MACHINE)))
-		return -1;
-	sqlite3_bind_int64(s, 1, id);
-	sqlite3_bind_int64(s, 2, mid);
-	sqlite3_bind_int64(s, 3, r->item_id);
-	bind_text(s, 4, jstr(r, "command"));
-	bind_text(s, 5, jstr(r, "model"));
-	bind_text(s, 6, jstr(r, "note"));
-	bind_text(s, 7, jstr(r, "version"));
-	bind_text(s, 8, jstr(r, "input_sha256"));
-	bind_text(s, 9, jstr(r, "answer_sha256"));
-	bind_text(s, 10, jstr(r, "answer_sha256"));
-	bind_text(s, 11, jstr(r, "rationale"));
-	sqlite3_bind_int64(s, 12, ms);
-	bind_text(s, 13, r->at);
-	return run(rp, s);
+	memset(v, 0, sizeof(*v));
+	switch (b->f) {
+	case F_ITEM_DIM:
+		if (!r->item_id || !r->dimension)
+			return replay_bad(rp, "it names no item or dimension");
+		return 0;
+	case F_ITEM:
+		if (!r->item_id)
+			return replay_bad(rp, "it names no item");
+		v->i = r->item_id;
+		return 0;
+	case F_ITEM_ANY:
+	case F_ITEM_OR_NULL:
+		v->i = r->item_id;
+		v->null = b->f == F_ITEM_OR_NULL && !r->item_id;
+		return 0;
+	case F_MEMBER:
+		return replay_member_id(rp, replay_row_member(r), &v->i);
+	case F_DIM:
+		v->text = r->dimension;
+		return 0;
+	case F_OLD:
+		v->text = r->old;
+		return 0;
+	case F_NEW:
+		v->text = r->new_;
+		return 0;
+	case F_AT:
+		v->text = r->at;
+		return 0;
+	case F_STR:
+	case F_STR_NEED:
+		v->text = replay_jstr(r, b->key);
+		if (!v->text && b->f == F_STR_NEED)
+			return replay_bad(rp, "its detail has no %s", b->key);
+		return 0;
+	case F_INT:
+		return replay_jint(rp, b->key, &v->i);
+	case F_NUM:
+		return replay_jnum(rp, b->key, 1, &v->d);
+	case F_END:
+		break;
+	}
+	return 0;
 }
 
-/* Every action that changes what the replay keeps.  Others (`import`,
- * `codebook.revert`, whose changes have rows of their own) change
- * nothing here. */
+static void bind_value(sqlite3_stmt *s, const struct bind *b,
+		       const struct value *v)
+{
+	if (!b->at)
+		return;
+	if (b->f >= F_DIM && b->f <= F_STR_NEED)
+		replay_bind_text(s, b->at, v->text);
+	else if (b->f == F_NUM)
+		sqlite3_bind_double(s, b->at, v->d);
+	else if (v->null)
+		sqlite3_bind_null(s, b->at);
+	else
+		sqlite3_bind_int64(s, b->at, v->i);
+}
+
+/* Read the fields `b` (in order: the first missing one is the one the
+ * check names), bind them to statement `id` and run it.  The statement
+ * is taken first when `stmt_first`. */
+static int run_bound(struct replay *rp, enum stmt_id id, int stmt_first,
+		     const struct bind *b)
+{
+	struct value v[MAX_BINDS];
+	sqlite3_stmt *s = NULL;
+	int i, rc;
+
+	if (stmt_first && !(s = replay_stmt(rp, id)))
+		return -1;
+	for (i = 0; b[i].f != F_END; i++)
+		if ((rc = read_field(rp, &b[i], &v[i])))
+			return rc;
+	if (!stmt_first && !(s = replay_stmt(rp, id)))
+		return -1;
+	for (i = 0; b[i].f != F_END; i++)
+		bind_value(s, &b[i], &v[i]);
+	return replay_run(rp, s);
+}
+
+/* The calibration gate of a round (round.gate, round.gate-forced). */
+#define ROUND_GATE { { F_INT, 1, "round" }, { F_INT, 2, "after" }, \
+		     { F_NUM, 3, "min_kappa" }, { F_INT, 4, "on_lower" }, \
+		     { F_INT, 5, "forced" } }
+
+/* Every action that changes what the replay keeps: a handler, or the
+ * fields one statement binds (`binds`, read in this order).  Others
+ * (`import`, `codebook.revert`, whose changes have rows of their own)
+ * change nothing here. */
 static const struct action {
 	const char *name;
-	int (*fn)(struct replay *rp);
+	int (*fn)(struct replay *rp);	/* NULL: bind and run `stmt` */
+	enum stmt_id stmt;
+	int stmt_first;		/* the statement is taken before the fields
+				   are read */
+	struct bind binds[MAX_BINDS];
 } actions[] = {
 	{ "study.init", do_init },
 	{ "blind_adjudication", do_blind },
 	{ "codebook.load", do_codebook },
 	{ "codebook.map", do_codebook_map },
 	{ "member.add", do_member_add },
-	{ "member.remove", do_member_remove },
+	{ "member.remove", NULL, S_MEMBER_REMOVE, 1, { { F_OLD, 1 } } },
 	{ "round.create", do_round_create },
-	{ "round.gate", do_round_gate },
-	{ "round.gate-forced", do_round_gate },
-	{ "round.move", do_round_move },
+	{ "round.gate", NULL, S_GATE, 0, ROUND_GATE },
+	{ "round.gate-forced", NULL, S_GATE, 0, ROUND_GATE },
+	{ "round.move", NULL, S_MOVE, 1, { { F_OLD, 1 }, { F_ITEM_ANY, 2 } } },
 	{ "round.add", do_round_add },
 	{ "recode.queue", do_recode_queue },
-	{ "recode.resolution", do_recode_resolution },
+	/* a resolution that chose a split code, taken back */
+	{ "recode.resolution", NULL, S_RECODE_RES, 0,
+	  { { F_ITEM_DIM }, { F_ITEM_ANY, 1 }, { F_DIM, 2 } } },
 	{ "round.close", do_round_close },
 	{ "round.reopen", do_round_reopen },
 	{ "label", do_label },
-	{ "submit", do_submit },
+	{ "submit", NULL, S_SUBMIT, 1,
+	  { { F_ITEM, 1 }, { F_MEMBER, 2 }, { F_NEW, 3 } } },
 	{ "memo", do_memo },
 	{ "flag", do_flag },
-	{ "propose", do_propose },
+	{ "propose", NULL, S_PROPOSE, 0,
+	  { { F_INT, 1, "id" }, { F_MEMBER, 7 }, { F_DIM, 2 }, { F_NEW, 3 },
+	    { F_STR, 4, "name" }, { F_STR, 5, "definition" },
+	    { F_ITEM_OR_NULL, 6 }, { F_AT, 8 } } },
 	{ "proposal.accept", do_proposal_accept },
 	{ "proposal.map", do_proposal_map },
 	{ "proposal.reopen", do_proposal_reopen },
-	{ "resolve", do_resolve },
-	{ "settle", do_settle },
+	{ "resolve", NULL, S_RESOLVE, 0,
+	  { { F_ITEM_DIM }, { F_STR_NEED, 4, "rationale" }, { F_MEMBER, 10 },
+	    { F_ITEM_ANY, 1 }, { F_DIM, 2 }, { F_NEW, 3 },
+	    { F_STR, 5, "cause" }, { F_STR, 6, "coder1" },
+	    { F_STR, 7, "coder1_codes" }, { F_STR, 8, "coder2" },
+	    { F_STR, 9, "coder2_codes" }, { F_AT, 11 } } },
+	{ "settle", NULL, S_SETTLE, 1,
+	  { { F_ITEM, 1 }, { F_MEMBER, 2 }, { F_NEW, 3 }, { F_AT, 4 } } },
 	{ "evidence.add", do_evidence_add },
-	{ "evidence.remove", do_evidence_remove },
-	{ "machine.answer", do_machine_answer },
+	{ "evidence.remove", NULL, S_EVIDENCE_DEL, 1, { { F_INT, 1, "id" } } },
+	{ "machine.answer", NULL, S_MACHINE, 0,
+	  { { F_INT, 1, "id" }, { F_INT, 12, "ms" }, { F_MEMBER, 2 },
+	    { F_ITEM_ANY, 3 }, { F_STR, 4, "command" }, { F_STR, 5, "model" },
+	    { F_STR, 6, "note" }, { F_STR, 7, "version" },
+	    { F_STR, 8, "input_sha256" }, { F_STR, 9, "answer_sha256" },
+	    { F_STR, 10, "answer_sha256" }, { F_STR, 11, "rationale" },
+	    { F_AT, 13 } } },
 };
 
 int replay_row(struct replay *rp, const struct row *r)
 {
+	const struct action *a;
 	size_t i;
 
 	rp->row = r;
 	if (!r->action)
 		return replay_bad(rp, "it has no action");
-	for (i = 0; i < sizeof(actions) / sizeof(actions[0]); i++)
-		if (!strcmp(actions[i].name, r->action))
-			return actions[i].fn(rp);
+	for (i = 0; i < sizeof(actions) / sizeof(actions[0]); i++) {
+		a = &actions[i];
+		if (strcmp(a->name, r->action))
+			continue;
+		return a->fn ? a->fn(rp) : run_bound(rp, a->stmt,
+						     a->stmt_first, a->binds);
+	}
 	if (!strcmp(r->action, "audit.baseline"))
 		return replay_bad(rp, "a second baseline");
 	return 0;
 }
-

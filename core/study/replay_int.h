@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * replay_int: what the replay's files (replay.c, replay_actions.c,
- * replay_compare.c) share; not API (that is replay.h).
+ * replay_stmt.c, replay_compare.c) share; not API (that is replay.h).
  */
 #ifndef BUGCODER_REPLAY_INT_H
 #define BUGCODER_REPLAY_INT_H
@@ -55,6 +55,40 @@ struct replay {
 	long long cached_id;	/* and their id */
 	const struct row *row;	/* the row being replayed */
 };
+
+/* replay_stmt.c */
+
+/* The SQL of each statement of enum stmt_id. */
+extern const char *const replay_sql[NR_STMTS];
+
+/* Statement `i`, prepared at its first use in this replay (reset at the
+ * next), or NULL with rp->e filled. */
+sqlite3_stmt *replay_stmt(struct replay *rp, enum stmt_id i);
+
+/* Run `s` (bound) to its end: 0; 1 when the replay's tables refused it
+ * (a constraint: the log does not fit the state); -1 on a database
+ * error. */
+int replay_run(struct replay *rp, sqlite3_stmt *s);
+
+/* Bind `v` to parameter `i` of `s` (NULL: null). */
+void replay_bind_text(sqlite3_stmt *s, int i, const char *v);
+
+/* The detail's field `k`: a string (NULL when absent or null). */
+const char *replay_jstr(const struct row *r, const char *k);
+
+/* The detail's number `k` into *v: 0, or 1 after replay_bad() when it
+ * has none and `need`; *v 0 then. */
+int replay_jnum(struct replay *rp, const char *k, int need, double *v);
+
+/* replay_jnum() of a number the detail must have, as an integer. */
+int replay_jint(struct replay *rp, const char *k, long long *v);
+
+/* The member the row's change is by (or for). */
+const char *replay_row_member(const struct row *r);
+
+/* The id of member `name` in the replay: 0, or 1 after replay_bad(), or
+ * -1. */
+int replay_member_id(struct replay *rp, const char *name, long long *id);
 
 /* replay_actions.c */
 
