@@ -13,6 +13,7 @@
 #include "core/base/buf.h"
 #include "core/study/agreement.h"
 #include "core/study/headline.h"
+#include "core/study/headline_text.h"
 #include "core/study/machine.h"
 #include "exports/agree_report.h"
 
