@@ -151,8 +151,39 @@ tests/t_%: tests/t_%.o $(TESTLIB_SRC:.c=.o) $(LIBS_A)
 tests/bench/gen: tests/bench/gen.o $(LIBS_A)
 	$(QUIET_LINK)$(CC) $(CFLAGS) $(BC_LDFLAGS) $(LDFLAGS) -o $@ $< $(LIBS_A) $(PKG_LIBS)
 
-tui/bugcoder.1: tui/bugcoder.1.in Makefile
-	$(QUIET_GEN)sed -e 's/@VERSION@/$(VERSION)/g' $< > $@
+# The man page: tui/bugcoder.1.in with the version put in, and at each
+# of its lines `.\" @SYNOPSIS NAME@` and `.\" @OPTIONS NAME@` the block
+# `bugcoder __man` prints under that line (cli/docgen.c): a command's
+# synopsis and its options come from the tables --help is made from.  A
+# marker without a block, or a command's block without its marker, is an
+# error.
+tui/bugcoder.1: tui/bugcoder.1.in bugcoder Makefile
+	$(QUIET_GEN)./bugcoder __man > $@.gen && \
+	sed -e 's/@VERSION@/$(VERSION)/g' $< | awk ' \
+	FNR == NR { if ($$0 ~ /^[.].["] @[A-Z]+ [a-z-]+@$$/) { k = $$0; g[k] = "" } \
+		else if (k != "") g[k] = g[k] $$0 "\n"; next }; \
+	$$0 ~ /^[.].["] @[A-Z]+ [a-z-]+@$$/ { \
+		if (!($$0 in g)) { print "$<:" FNR ": no such block: " $$0 > "/dev/stderr"; bad = 1; exit 1 } \
+		printf "%s", g[$$0]; used[$$0] = 1; next }; \
+	{ print }; \
+	END { if (bad) exit 1; \
+		for (k in g) if (!(k in used)) { print "$<: no place for " k > "/dev/stderr"; bad = 1 } \
+		exit bad }' $@.gen - > $@+ && \
+	rm -f $@.gen && mv $@+ $@
+
+# README.md's command table is what `bugcoder __readme` prints, from the
+# same tables: `make readme` writes it between the README's markers
+# (tests/test_helpsync.py fails while they differ).
+readme: bugcoder
+	$(QUIET_GEN)./bugcoder __readme > README.md.gen && \
+	awk ' \
+	FNR == NR { t = t $$0 "\n"; next }; \
+	index($$0, "<!-- commands:") == 1 { print; printf "%s", t; skip = 1; n++; next }; \
+	index($$0, "<!-- end of commands") == 1 { skip = 0; e++ }; \
+	!skip { print }; \
+	END { if (n != 1 || e != 1 || skip) { print "README.md: expected one <!-- commands: ... --> and one <!-- end of commands --> line" > "/dev/stderr"; exit 1 } }' \
+	README.md.gen README.md > README.md+ && \
+	rm -f README.md.gen && mv README.md+ README.md
 
 # ---- set-up ---------------------------------------------------------------
 
@@ -353,12 +384,12 @@ uninstall:
 		$(DESTDIR)$(SHAREDIR) 2>/dev/null
 
 clean:
-	rm -f bugcoder BUILD-FLAGS BUILD-VERSION tui/bugcoder.1 exports/analysis_r.inc $(TOOL_BIN) $(TEST_BIN) $(FUZZ_BIN)
+	rm -f bugcoder BUILD-FLAGS BUILD-VERSION tui/bugcoder.1 tui/bugcoder.1.gen tui/bugcoder.1+ README.md.gen README.md+ exports/analysis_r.inc $(TOOL_BIN) $(TEST_BIN) $(FUZZ_BIN)
 	rm -f */*.o */*.d */*/*.o */*/*.d */*.a
 	rm -f */*.gcda */*.gcno */*/*.gcda */*/*.gcno
 	rm -rf tests/tmp tests/fuzz/obj
 
-.PHONY: all deps test-deps test check test-build coverage check-layering hdr-check syntax-check demo bench fuzz fuzz-smoke install install-server uninstall clean FORCE
+.PHONY: all deps test-deps test check test-build coverage readme check-layering hdr-check syntax-check demo bench fuzz fuzz-smoke install install-server uninstall clean FORCE
 .SECONDARY:
 
 -include $(wildcard */*.d */*/*.d)

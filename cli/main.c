@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/docgen.h"
 #include "cli/options.h"
 #include "core/base/buf.h"
 #include "core/study/item.h"
@@ -287,6 +288,15 @@ static int run(int argc, char **argv)
 		 * never with the group */
 		if ((ret = cli_drop_privilege(&c)) == 0)
 			ret = cli_complete(argc - 1, argv + 1);
+		return ret;
+	}
+	/* the man page's and the README's command documentation, made
+	 * from the option tables at build time (docgen.h) */
+	if (argc > 0 && (!strcmp(argv[0], "__man") ||
+			 !strcmp(argv[0], "__readme"))) {
+		if ((ret = cli_drop_privilege(&c)) == 0)
+			ret = argv[0][2] == 'm' ? cli_man(argc - 1, argv + 1) :
+			      cli_readme(argc - 1, argv + 1);
 		return ret;
 	}
 	if (take_globals(&c, &argc, argv) < 0)
