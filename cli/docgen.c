@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "cli/options.h"
-#include "core/buf.h"
+#include "core/base/buf.h"
 
 static int usage_error(const char *what)
 {
