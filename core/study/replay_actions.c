@@ -766,10 +766,19 @@ static int run_bound(struct replay *rp, enum stmt_id id, int stmt_first,
 	return replay_run(rp, s);
 }
 
+/* The table's entries, with every field named (a field left out is 0):
+ * a handler, or a statement and the fields it binds. */
+#define HANDLER(name_, fn_) { .name = name_, .fn = fn_ }
+#define BOUND(name_, stmt_, first_, ...) \
+	{ .name = name_, .stmt = stmt_, .stmt_first = first_, \
+	  .binds = { __VA_ARGS__ } }
+#define AT(f_, at_) { .f = f_, .at = at_ }
+#define KEY(f_, at_, key_) { .f = f_, .at = at_, .key = key_ }
+
 /* The calibration gate of a round (round.gate, round.gate-forced). */
-#define ROUND_GATE { { F_INT, 1, "round" }, { F_INT, 2, "after" }, \
-		     { F_NUM, 3, "min_kappa" }, { F_INT, 4, "on_lower" }, \
-		     { F_INT, 5, "forced" } }
+#define ROUND_GATE KEY(F_INT, 1, "round"), KEY(F_INT, 2, "after"), \
+	KEY(F_NUM, 3, "min_kappa"), KEY(F_INT, 4, "on_lower"), \
+	KEY(F_INT, 5, "forced")
 
 /* Every action that changes what the replay keeps: a handler, or the
  * fields one statement binds (`binds`, read in this order).  Others
@@ -783,52 +792,52 @@ static const struct action {
 				   are read */
 	struct bind binds[MAX_BINDS];
 } actions[] = {
-	{ "study.init", do_init },
-	{ "blind_adjudication", do_blind },
-	{ "codebook.load", do_codebook },
-	{ "codebook.map", do_codebook_map },
-	{ "member.add", do_member_add },
-	{ "member.remove", NULL, S_MEMBER_REMOVE, 1, { { F_OLD, 1 } } },
-	{ "round.create", do_round_create },
-	{ "round.gate", NULL, S_GATE, 0, ROUND_GATE },
-	{ "round.gate-forced", NULL, S_GATE, 0, ROUND_GATE },
-	{ "round.move", NULL, S_MOVE, 1, { { F_OLD, 1 }, { F_ITEM_ANY, 2 } } },
-	{ "round.add", do_round_add },
-	{ "recode.queue", do_recode_queue },
+	HANDLER("study.init", do_init),
+	HANDLER("blind_adjudication", do_blind),
+	HANDLER("codebook.load", do_codebook),
+	HANDLER("codebook.map", do_codebook_map),
+	HANDLER("member.add", do_member_add),
+	BOUND("member.remove", S_MEMBER_REMOVE, 1, AT(F_OLD, 1)),
+	HANDLER("round.create", do_round_create),
+	BOUND("round.gate", S_GATE, 0, ROUND_GATE),
+	BOUND("round.gate-forced", S_GATE, 0, ROUND_GATE),
+	BOUND("round.move", S_MOVE, 1, AT(F_OLD, 1), AT(F_ITEM_ANY, 2)),
+	HANDLER("round.add", do_round_add),
+	HANDLER("recode.queue", do_recode_queue),
 	/* a resolution that chose a split code, taken back */
-	{ "recode.resolution", NULL, S_RECODE_RES, 0,
-	  { { F_ITEM_DIM }, { F_ITEM_ANY, 1 }, { F_DIM, 2 } } },
-	{ "round.close", do_round_close },
-	{ "round.reopen", do_round_reopen },
-	{ "label", do_label },
-	{ "submit", NULL, S_SUBMIT, 1,
-	  { { F_ITEM, 1 }, { F_MEMBER, 2 }, { F_NEW, 3 } } },
-	{ "memo", do_memo },
-	{ "flag", do_flag },
-	{ "propose", NULL, S_PROPOSE, 0,
-	  { { F_INT, 1, "id" }, { F_MEMBER, 7 }, { F_DIM, 2 }, { F_NEW, 3 },
-	    { F_STR, 4, "name" }, { F_STR, 5, "definition" },
-	    { F_ITEM_OR_NULL, 6 }, { F_AT, 8 } } },
-	{ "proposal.accept", do_proposal_accept },
-	{ "proposal.map", do_proposal_map },
-	{ "proposal.reopen", do_proposal_reopen },
-	{ "resolve", NULL, S_RESOLVE, 0,
-	  { { F_ITEM_DIM }, { F_STR_NEED, 4, "rationale" }, { F_MEMBER, 10 },
-	    { F_ITEM_ANY, 1 }, { F_DIM, 2 }, { F_NEW, 3 },
-	    { F_STR, 5, "cause" }, { F_STR, 6, "coder1" },
-	    { F_STR, 7, "coder1_codes" }, { F_STR, 8, "coder2" },
-	    { F_STR, 9, "coder2_codes" }, { F_AT, 11 } } },
-	{ "settle", NULL, S_SETTLE, 1,
-	  { { F_ITEM, 1 }, { F_MEMBER, 2 }, { F_NEW, 3 }, { F_AT, 4 } } },
-	{ "evidence.add", do_evidence_add },
-	{ "evidence.remove", NULL, S_EVIDENCE_DEL, 1, { { F_INT, 1, "id" } } },
-	{ "machine.answer", NULL, S_MACHINE, 0,
-	  { { F_INT, 1, "id" }, { F_INT, 12, "ms" }, { F_MEMBER, 2 },
-	    { F_ITEM_ANY, 3 }, { F_STR, 4, "command" }, { F_STR, 5, "model" },
-	    { F_STR, 6, "note" }, { F_STR, 7, "version" },
-	    { F_STR, 8, "input_sha256" }, { F_STR, 9, "answer_sha256" },
-	    { F_STR, 10, "answer_sha256" }, { F_STR, 11, "rationale" },
-	    { F_AT, 13 } } },
+	BOUND("recode.resolution", S_RECODE_RES, 0,
+	        AT(F_ITEM_DIM, 0), AT(F_ITEM_ANY, 1), AT(F_DIM, 2)),
+	HANDLER("round.close", do_round_close),
+	HANDLER("round.reopen", do_round_reopen),
+	HANDLER("label", do_label),
+	BOUND("submit", S_SUBMIT, 1,
+	        AT(F_ITEM, 1), AT(F_MEMBER, 2), AT(F_NEW, 3)),
+	HANDLER("memo", do_memo),
+	HANDLER("flag", do_flag),
+	BOUND("propose", S_PROPOSE, 0,
+	        KEY(F_INT, 1, "id"), AT(F_MEMBER, 7), AT(F_DIM, 2), AT(F_NEW, 3),
+	          KEY(F_STR, 4, "name"), KEY(F_STR, 5, "definition"),
+	          AT(F_ITEM_OR_NULL, 6), AT(F_AT, 8)),
+	HANDLER("proposal.accept", do_proposal_accept),
+	HANDLER("proposal.map", do_proposal_map),
+	HANDLER("proposal.reopen", do_proposal_reopen),
+	BOUND("resolve", S_RESOLVE, 0,
+	        AT(F_ITEM_DIM, 0), KEY(F_STR_NEED, 4, "rationale"), AT(F_MEMBER, 10),
+	          AT(F_ITEM_ANY, 1), AT(F_DIM, 2), AT(F_NEW, 3),
+	          KEY(F_STR, 5, "cause"), KEY(F_STR, 6, "coder1"),
+	          KEY(F_STR, 7, "coder1_codes"), KEY(F_STR, 8, "coder2"),
+	          KEY(F_STR, 9, "coder2_codes"), AT(F_AT, 11)),
+	BOUND("settle", S_SETTLE, 1,
+	        AT(F_ITEM, 1), AT(F_MEMBER, 2), AT(F_NEW, 3), AT(F_AT, 4)),
+	HANDLER("evidence.add", do_evidence_add),
+	BOUND("evidence.remove", S_EVIDENCE_DEL, 1, KEY(F_INT, 1, "id")),
+	BOUND("machine.answer", S_MACHINE, 0,
+	        KEY(F_INT, 1, "id"), KEY(F_INT, 12, "ms"), AT(F_MEMBER, 2),
+	          AT(F_ITEM_ANY, 3), KEY(F_STR, 4, "command"), KEY(F_STR, 5, "model"),
+	          KEY(F_STR, 6, "note"), KEY(F_STR, 7, "version"),
+	          KEY(F_STR, 8, "input_sha256"), KEY(F_STR, 9, "answer_sha256"),
+	          KEY(F_STR, 10, "answer_sha256"), KEY(F_STR, 11, "rationale"),
+	          AT(F_AT, 13)),
 };
 
 int replay_row(struct replay *rp, const struct row *r)
