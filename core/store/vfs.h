@@ -20,10 +20,10 @@
  *    and journal, and nothing else: any other name opened through it,
  *    whoever names it and however, is refused (SQLITE_PERM), and calls
  *    about other names run with the user's own rights.  Temporary files
- *    are never opened with it (and store.c keeps them in memory).
+ *    are never opened with it (and store_open.c keeps them in memory).
  *
  * SQLite's URI file names are off for every name the program opens (see
- * store.c), so no name can choose a VFS; this layer's own check stands
+ * store_open.c), so no name can choose a VFS; this layer's own check stands
  * whatever the caller does.
  */
 #ifndef BUGCODER_VFS_H
@@ -47,7 +47,7 @@ void vfs_allow(const char *path);
 
 /* How many reads the process made from studies and their -wal files
  * (a page, or a frame header, each), for the test and benchmark figures
- * of store.c's BUGCODER_STATS. */
+ * of store_tx.c's BUGCODER_STATS. */
 long long vfs_reads(void);
 
 /* Append "owner U, group G, mode 0660" for `sb` to `out`. */
