@@ -8,6 +8,7 @@
 
 #include "core/base/text.h"
 #include "exports/json_out.h"
+#include "exports/tex.h"
 
 /* Terminal-safe, on one line. */
 static void safe(struct buf *out, const char *s)
@@ -41,39 +42,11 @@ static void md(struct buf *out, const char *s)
 static void tex(struct buf *out, const char *s)
 {
 	struct buf t = BUF_INIT;
-	size_t i;
 
 	if (!s)
 		return;
 	safe(&t, s);
-	for (i = 0; i < t.len; i++) {
-		char c = t.ptr[i];
-
-		switch (c) {
-		case '\\':
-			buf_addstr(out, "\\textbackslash{}");
-			break;
-		case '~':
-			buf_addstr(out, "\\textasciitilde{}");
-			break;
-		case '^':
-			buf_addstr(out, "\\textasciicircum{}");
-			break;
-		case '<':
-			buf_addstr(out, "\\textless{}");
-			break;
-		case '>':
-			buf_addstr(out, "\\textgreater{}");
-			break;
-		case '&': case '%': case '$': case '#': case '_': case '{':
-		case '}':
-			buf_addch(out, '\\');
-			buf_addch(out, c);
-			break;
-		default:
-			buf_addch(out, c);
-		}
-	}
+	tex_escape(out, t.ptr);
 	buf_release(&t);
 }
 

@@ -19,6 +19,7 @@
 #include "core/study/design.h"
 #include "exports/json_out.h"
 #include "exports/summary_int.h"
+#include "exports/tex.h"
 
 static void statement(struct buf *s, const struct tallies *ts)
 {
@@ -195,11 +196,11 @@ static void render_latex(const struct summary *sum, struct buf *out)
 
 	buf_addstr(out, "% bugcoder report: a fragment for \\input\n"
 		   "\\section*{Agreed data}\n");
-	sum_tex_cell(out, s->ptr);
+	tex_escape(out, s->ptr);
 	buf_addstr(out, "\n\n");
-	sum_tex_cell(out, st_line->ptr);
+	tex_escape(out, st_line->ptr);
 	buf_addstr(out, "\n\n");
-	sum_tex_cell(out, sum->scope.ptr);
+	tex_escape(out, sum->scope.ptr);
 	buf_addstr(out, "\n\n");
 	for (i = 0; i < r->nr; i++)
 		sum_render_latex(&r->t[i], out);

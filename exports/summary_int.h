@@ -130,7 +130,6 @@ void sum_add_bar(struct table *t, double share, double max, int unicode);
 void sum_add_safe(struct buf *out, const char *s);
 /* `s` escaped for a Markdown table cell, a LaTeX text. */
 void sum_md_cell(struct buf *out, const char *s);
-void sum_tex_cell(struct buf *out, const char *s);
 /* A JSON number: whole numbers without decimals. */
 void sum_json_num(struct buf *out, double v);
 /* The columns shown outside text (the bars are text only). */

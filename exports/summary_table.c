@@ -5,6 +5,7 @@
  * text, Markdown, LaTeX, JSON.
  */
 #include "exports/summary_int.h"
+#include "exports/tex.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -151,39 +152,6 @@ void sum_md_cell(struct buf *out, const char *s)
 	}
 }
 
-void sum_tex_cell(struct buf *out, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '\\':
-			buf_addstr(out, "\\textbackslash{}");
-			break;
-		case '~':
-			buf_addstr(out, "\\textasciitilde{}");
-			break;
-		case '^':
-			buf_addstr(out, "\\textasciicircum{}");
-			break;
-		case '<':
-			buf_addstr(out, "\\textless{}");
-			break;
-		case '>':
-			buf_addstr(out, "\\textgreater{}");
-			break;
-		case '&': case '%': case '$': case '#': case '_': case '{':
-		case '}':
-			buf_addch(out, '\\');
-			buf_addch(out, *s);
-			break;
-		case '\n': case '\r':
-			buf_addch(out, ' ');
-			break;
-		default:
-			buf_addch(out, *s);
-		}
-	}
-}
-
 /* Is column c right-aligned: does it hold a number below the header? */
 static int numeric_col(const struct table *t, size_t c)
 {
@@ -280,7 +248,7 @@ void sum_render_latex(const struct table *t, struct buf *out)
 	size_t rows = t->nr / t->cols, r, c, shown = sum_shown_cols(t);
 
 	buf_addstr(out, "\\subsection*{");
-	sum_tex_cell(out, t->title);
+	tex_escape(out, t->title);
 	buf_addstr(out, "}\n");
 	if (rows < 2) {
 		buf_addstr(out, "(none)\n\n");
@@ -294,7 +262,7 @@ void sum_render_latex(const struct table *t, struct buf *out)
 		for (c = 0; c < shown; c++) {
 			if (c)
 				buf_addstr(out, " & ");
-			sum_tex_cell(out, t->cell[r * t->cols + c].s);
+			tex_escape(out, t->cell[r * t->cols + c].s);
 		}
 		buf_addstr(out, " \\\\\n");
 		if (!r)
