@@ -454,30 +454,19 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-int adjudicate_resolve(struct store *st, const struct actor *a,
-		       const struct codebook *cb, long long item_id,
-		       const char *dim, const char *const *codes, size_t n,
-		       const char *rationale, const char *cause,
-		       struct err *e)
+/* A resolution's codes, rationale and cause checked against dimension
+ * `dim` of `cb`; *final gets the codes sorted, joined with ';'.  0, or -1
+ * with ERR_INPUT saying what is wrong. */
+static int resolve_check(const struct codebook *cb, const char *dim,
+			 const char *const *codes, size_t n,
+			 const char *rationale, const char *cause,
+			 struct buf *final, struct err *e)
 {
 	const struct dimension *d = codebook_dim(cb, dim);
-	struct item_state s = ITEM_STATE_INIT;
-	struct buf final = BUF_INIT, old = BUF_INIT;
-	const char **sorted = NULL;
-	const struct coder *c1, *c2;
-	sqlite3_stmt *q = NULL;
-	char now[32];
+	const char **sorted;
 	size_t i;
-	int ret = -1;
+	int ret = 0;
 
-	/* a screening disagreement: the item's inclusion is decided */
-	if (screening_is_dim(dim)) {
-		if (n != 1)
-			return err_set(e, ERR_INPUT, "%s takes one answer, "
-				       "not %zu", dim, n);
-		return screening_resolve(st, a, item_id, codes[0], rationale,
-					 cause, e);
-	}
 	if (!d) {
 		err_set(e, ERR_INPUT, "%s: no such dimension in codebook %s",
 			dim, cb->name);
@@ -509,17 +498,125 @@ int adjudicate_resolve(struct store *st, const struct actor *a,
 	qsort(sorted, n, sizeof(*sorted), cmp_str);
 	for (i = 0; i < n; i++) {
 		if (i && !strcmp(sorted[i], sorted[i - 1])) {
-			err_set(e, ERR_INPUT, "%s=%s: code given twice", dim,
-				sorted[i]);
-			goto out;
+			ret = err_set(e, ERR_INPUT, "%s=%s: code given twice",
+				      dim, sorted[i]);
+			break;
 		}
 		if (i)
-			buf_addch(&final, ';');
-		buf_addstr(&final, sorted[i]);
+			buf_addch(final, ';');
+		buf_addstr(final, sorted[i]);
 	}
+	free(sorted);
+	return ret;
+}
 
-	if (store_begin(st, e) < 0)
-		goto out;
+/* The resolution's row: written, or its code, rationale and cause
+ * replaced (the coders the first resolution saw are kept). */
+static int resolve_insert(struct store *st, const struct actor *a,
+			  long long item_id, const char *dim,
+			  const char *final, const char *rationale,
+			  const char *cause, const struct coder *c1,
+			  const struct coder *c2, struct err *e)
+{
+	char *k1 = join_codes(coding_dim(&c1->coding, dim));
+	char *k2 = join_codes(coding_dim(&c2->coding, dim));
+	sqlite3_stmt *q;
+	char now[32];
+	int rc = -1;
+
+	store_now(now);
+	q = store_prepare(st, "INSERT INTO resolutions (item_id, dimension, "
+			  "code, rationale, cause, coder1, coder1_codes, coder2, "
+			  "coder2_codes, adjudicator_id, resolved_at) VALUES "
+			  "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) ON "
+			  "CONFLICT (item_id, dimension) DO UPDATE SET code = ?3, "
+			  "rationale = ?4, cause = ?5, adjudicator_id = ?10, "
+			  "resolved_at = ?11", e);
+	if (q) {
+		sqlite3_bind_int64(q, 1, item_id);
+		sqlite3_bind_text(q, 2, dim, -1, SQLITE_STATIC);
+		sqlite3_bind_text(q, 3, final, -1, SQLITE_STATIC);
+		sqlite3_bind_text(q, 4, rationale, -1, SQLITE_STATIC);
+		store_bind_text(q, 5, cause && *cause ? cause : NULL);
+		sqlite3_bind_text(q, 6, c1->name, -1, SQLITE_STATIC);
+		sqlite3_bind_text(q, 7, k1, -1, SQLITE_STATIC);
+		sqlite3_bind_text(q, 8, c2->name, -1, SQLITE_STATIC);
+		sqlite3_bind_text(q, 9, k2, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(q, 10, a->member_id);
+		sqlite3_bind_text(q, 11, now, -1, SQLITE_STATIC);
+		rc = store_step_done(st, q, "saving the resolution", e);
+		sqlite3_finalize(q);
+	}
+	free(k1);
+	free(k2);
+	return rc;
+}
+
+/* The audit row of a resolution, its detail as the row now holds it. */
+static int resolve_audit(struct store *st, const struct actor *a,
+			 long long item_id, const char *dim, const char *old,
+			 const char *final, struct err *e)
+{
+	static const char *const col[] = {
+		"rationale", "cause", "coder1", "coder1_codes", "coder2",
+		"coder2_codes"
+	};
+	struct buf det = BUF_INIT;
+	sqlite3_stmt *r;
+	int k, rc;
+
+	r = store_prepare(st, "SELECT rationale, cause, coder1, "
+			  "coder1_codes, coder2, coder2_codes FROM "
+			  "resolutions WHERE item_id = ? AND dimension = ?", e);
+	if (!r)
+		return -1;
+	sqlite3_bind_int64(r, 1, item_id);
+	sqlite3_bind_text(r, 2, dim, -1, SQLITE_STATIC);
+	rc = store_step(st, r, "reading the resolution", e);
+	if (rc > 0) {
+		for (k = 0; k < 6; k++)
+			audit_detail_str(&det, col[k], (const char *)
+					 sqlite3_column_text(r, k));
+	} else if (rc == 0) {
+		rc = err_set(e, ERR_DB, "saving the resolution: it is not "
+			     "there");
+	}
+	sqlite3_finalize(r);
+	if (rc >= 0)
+		rc = audit_write_detail(st, a->os_user, actor_for(a),
+					"resolve", item_id, dim, old, final,
+					audit_detail_end(&det), e);
+	buf_release(&det);
+	return rc < 0 ? -1 : 0;
+}
+
+int adjudicate_resolve(struct store *st, const struct actor *a,
+		       const struct codebook *cb, long long item_id,
+		       const char *dim, const char *const *codes, size_t n,
+		       const char *rationale, const char *cause,
+		       struct err *e)
+{
+	const struct dimension *d = codebook_dim(cb, dim);
+	struct item_state s = ITEM_STATE_INIT;
+	struct buf final = BUF_INIT, old = BUF_INIT;
+	size_t i;
+	int ret = -1;
+
+	/* a screening disagreement: the item's inclusion is decided */
+	if (screening_is_dim(dim)) {
+		if (n != 1)
+			return err_set(e, ERR_INPUT, "%s takes one answer, "
+				       "not %zu", dim, n);
+		return screening_resolve(st, a, item_id, codes[0], rationale,
+					 cause, e);
+	}
+	/* checked before the transaction: a refusal here leaves a
+	 * caller's transaction as it was */
+	if (resolve_check(cb, dim, codes, n, rationale, cause, &final,
+			  e) < 0 || store_begin(st, e) < 0) {
+		buf_release(&final);
+		return -1;
+	}
 	if (adjudicate_state(st, a, cb, item_id, &s, e) < 0)
 		goto out;
 	if (!s.ready) {
@@ -531,88 +628,19 @@ int adjudicate_resolve(struct store *st, const struct actor *a,
 	for (i = 0; i < s.nr_dims; i++)
 		if (s.dims[i].dim == d && s.dims[i].final)
 			buf_addstr(&old, s.dims[i].final);
-	c1 = &s.coders[s.order[0]];
-	c2 = &s.coders[s.order[1]];
-	store_now(now);
-	q = store_prepare(st, "INSERT INTO resolutions (item_id, dimension, "
-			  "code, rationale, cause, coder1, coder1_codes, coder2, "
-			  "coder2_codes, adjudicator_id, resolved_at) VALUES "
-			  "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) ON "
-			  "CONFLICT (item_id, dimension) DO UPDATE SET code = ?3, "
-			  "rationale = ?4, cause = ?5, adjudicator_id = ?10, "
-			  "resolved_at = ?11", e);
-	if (!q)
+	if (resolve_insert(st, a, item_id, dim, final.ptr, rationale, cause,
+			   &s.coders[s.order[0]], &s.coders[s.order[1]],
+			   e) < 0 ||
+	    resolve_audit(st, a, item_id, dim, old.len ? old.ptr : NULL,
+			  final.ptr, e) < 0)
 		goto out;
-	{
-		char *k1 = join_codes(coding_dim(&c1->coding, dim));
-		char *k2 = join_codes(coding_dim(&c2->coding, dim));
-
-		sqlite3_bind_int64(q, 1, item_id);
-		sqlite3_bind_text(q, 2, dim, -1, SQLITE_STATIC);
-		sqlite3_bind_text(q, 3, final.ptr, -1, SQLITE_STATIC);
-		sqlite3_bind_text(q, 4, rationale, -1, SQLITE_STATIC);
-		store_bind_text(q, 5, cause && *cause ? cause : NULL);
-		sqlite3_bind_text(q, 6, c1->name, -1, SQLITE_STATIC);
-		sqlite3_bind_text(q, 7, k1, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_text(q, 8, c2->name, -1, SQLITE_STATIC);
-		sqlite3_bind_text(q, 9, k2, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_int64(q, 10, a->member_id);
-		sqlite3_bind_text(q, 11, now, -1, SQLITE_STATIC);
-		free(k1);
-		free(k2);
-	}
-	if (store_step_done(st, q, "saving the resolution", e) < 0)
-		goto out;
-	{
-		/* as the row now holds them: a second resolution keeps the
-		 * coders the first one saw */
-		sqlite3_stmt *r;
-		struct buf det = BUF_INIT;
-		int rc;
-
-		r = store_prepare(st, "SELECT rationale, cause, coder1, "
-				  "coder1_codes, coder2, coder2_codes FROM "
-				  "resolutions WHERE item_id = ? AND dimension "
-				  "= ?", e);
-		if (!r)
-			goto out;
-		sqlite3_bind_int64(r, 1, item_id);
-		sqlite3_bind_text(r, 2, dim, -1, SQLITE_STATIC);
-		rc = store_step(st, r, "reading the resolution", e);
-		if (rc > 0) {
-			static const char *const col[] = {
-				"rationale", "cause", "coder1", "coder1_codes",
-				"coder2", "coder2_codes"
-			};
-			int k;
-
-			for (k = 0; k < 6; k++)
-				audit_detail_str(&det, col[k], (const char *)
-						 sqlite3_column_text(r, k));
-		} else if (rc == 0) {
-			rc = err_set(e, ERR_DB, "saving the resolution: it "
-				     "is not there");
-		}
-		sqlite3_finalize(r);
-		if (rc >= 0)
-			rc = audit_write_detail(st, a->os_user, actor_for(a),
-						"resolve", item_id, dim,
-						old.len ? old.ptr : NULL,
-						final.ptr,
-						audit_detail_end(&det), e);
-		buf_release(&det);
-		if (rc < 0)
-			goto out;
-	}
 	ret = store_commit(st, e);
 out:
 	if (ret < 0)
 		store_rollback(st);
-	sqlite3_finalize(q);
 	item_state_release(&s);
 	buf_release(&final);
 	buf_release(&old);
-	free(sorted);
 	return ret;
 }
 
