@@ -20,9 +20,12 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <dirent.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/access.h"
@@ -31,12 +34,16 @@
 #include "core/agreement.h"
 #include "core/buf.h"
 #include "core/codebook.h"
+#include "core/evidence.h"
 #include "core/evolve.h"
 #include "core/label.h"
 #include "core/label_batch.h"
 #include "core/labels_csv.h"
+#include "core/machine.h"
 #include "core/member.h"
+#include "core/recode.h"
 #include "core/round.h"
+#include "core/screening.h"
 #include "core/store.h"
 #include "core/study.h"
 #include "core/studyview.h"
@@ -646,6 +653,38 @@ static void save_dumps(const char *what, const struct buf *before,
 	}
 }
 
+/* The VM steps `op` takes on a fresh copy of the study without a fault,
+ * its answer in *rc and `e`, the study it leaves in `out`. */
+static long count_steps(struct fixture *f, write_fn op, int *rc,
+			struct err *e, struct buf *out)
+{
+	struct store c;
+	struct fault flt;
+
+	clone_study(f, &c);
+	arm(&c, &flt, LONG_MAX);
+	*rc = op(f, &c, e);
+	disarm(&c);
+	assert_false(flt.hit);
+	dump_study(&c, out);
+	store_close(&c);
+	return LONG_MAX - flt.left;
+}
+
+/* With T_FAULTS_VERBOSE set: what each writer cost. */
+static void report(const char *what, long steps, long runs,
+		   const struct timespec *t0)
+{
+	struct timespec t1;
+
+	if (!getenv("T_FAULTS_VERBOSE"))
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	fprintf(stderr, "# %-44s %6ld steps %6ld faulted runs %6.2f s\n",
+		what, steps, runs, (double)(t1.tv_sec - t0->tv_sec) +
+		(double)(t1.tv_nsec - t0->tv_nsec) / 1e9);
+}
+
 /*
  * Run the writer `op` on a fresh copy of the study with a fault at step
  * 0, 1, 2 ... until it runs untouched.  Without a fault it gives `want`
@@ -661,20 +700,19 @@ static long faultsim_write(struct fixture *f, const char *what, write_fn op,
 	struct store c;
 	struct err e = ERR_INIT;
 	struct fault flt;
-	long n, faulted = 0;
+	struct timespec t0;
+	long n, steps, faulted = 0;
 	int rc;
 
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	dump_study(&f->st, &before);
-	clone_study(f, &c);
-	rc = op(f, &c, &e);
+	steps = count_steps(f, op, &rc, &e, &after);
 	if (rc != want)
 		fail_msg("%s: without faults it %s: %s", what, rc < 0 ?
 			 "refused" : "went through", e.msg);
-	dump_study(&c, &after);
-	store_close(&c);
 	if (want < 0)
 		assert_string_equal(after.ptr, before.ptr);
-	for (n = 0; n < MAX_STEPS; n++) {
+	for (n = 0; n <= steps; n++) {
 		memset(&e, 0, sizeof(e));
 		clone_study(f, &c);
 		arm(&c, &flt, n);
@@ -684,6 +722,7 @@ static long faultsim_write(struct fixture *f, const char *what, write_fn op,
 		dump_study(&c, &got);
 		store_close(&c);
 		if (!flt.hit) {
+			assert_int_equal(n, steps);
 			assert_int_equal(rc, want);
 			assert_string_equal(got.ptr, after.ptr);
 			break;
@@ -697,19 +736,24 @@ static long faultsim_write(struct fixture *f, const char *what, write_fn op,
 			    strcmp(got.ptr, after.ptr)) {
 				save_dumps(what, &before, &after, &got);
 				fail_msg("%s: a fault at step %ld left part of "
-					 "the change (tests/tmp/faults-*.txt)",
-					 what, n);
+					 "the change (tests/tmp/faults-*.txt): "
+					 "%s", what, n, e.msg);
 			}
 			continue;
 		}
 		if (want < 0)
 			fail_msg("%s: a fault at step %ld let through what "
 				 "is refused without it", what, n);
-		if (strcmp(got.ptr, after.ptr))
-			fail_msg("%s: a fault at step %ld saved\n%s\ninstead "
-				 "of\n%s", what, n, got.ptr, after.ptr);
+		if (strcmp(got.ptr, after.ptr)) {
+			save_dumps(what, &before, &after, &got);
+			fail_msg("%s: a fault at step %ld saved a different "
+				 "study (tests/tmp/faults-*.txt)", what, n);
+		}
 	}
-	assert_true(n < MAX_STEPS);
+	assert_int_equal(n, steps);
+	if (!faulted)
+		fail_msg("%s: no fault was ever met", what);
+	report(what, steps, faulted, &t0);
 	buf_release(&before);
 	buf_release(&after);
 	buf_release(&got);
@@ -1026,6 +1070,412 @@ static void test_batch_writes(void **state)
 	faulted_writes(f, "labels import", import_bob);
 }
 
+/* ---- more writers: labels import, evidence, screening, recodes, memos,
+ * machine answers -------------------------------------------------------- */
+
+/* The sheet the import writers read, written once per test. */
+static char sheet[64];
+
+static void write_sheet(const char *text)
+{
+	int fd;
+	FILE *out;
+
+	if (sheet[0])
+		unlink(sheet);
+	snprintf(sheet, sizeof(sheet), "/tmp/t_faults.XXXXXX");
+	fd = mkstemp(sheet);
+	out = fd >= 0 ? fdopen(fd, "w") : NULL;
+	assert_non_null(out);
+	fputs(text, out);
+	assert_int_equal(fclose(out), 0);
+}
+
+static void drop_sheet(void)
+{
+	if (sheet[0])
+		unlink(sheet);
+	sheet[0] = '\0';
+}
+
+static int import_sheet_bob(struct fixture *f, struct store *st,
+			    struct err *e)
+{
+	struct labels_import_stats stats;
+
+	return labels_import(st, &f->bob, &f->cb, sheet, 1, &stats, e);
+}
+
+static int import_sheet_owner(struct fixture *f, struct store *st,
+			      struct err *e)
+{
+	struct labels_import_stats stats;
+
+	return labels_import_round(st, &f->owner, &f->cb, sheet, 0, NULL,
+				   "r1", &stats, e);
+}
+
+static int import_sheet_wide(struct fixture *f, struct store *st,
+			     struct err *e)
+{
+	struct labels_import_stats stats;
+
+	return labels_import_opts(st, &f->owner, &f->cb, sheet, 1, "bob",
+				  &stats, e);
+}
+
+static void test_import_writes(void **state)
+{
+	struct fixture *f = *state;
+
+	/* bob's four dimensions of item 2, submitted */
+	write_sheet("item,annotator,dimension,code\n"
+		    "o/r#2,bob,symptom,crash\n"
+		    "o/r#2,bob,root_cause,api_misuse\n"
+		    "o/r#2,bob,fix_pattern,conditional_logic\n"
+		    "o/r#2,bob,fix_pattern,parameter_handling\n"
+		    "o/r#2,bob,phase,training\n");
+	faultsim_write(f, "labels import", import_sheet_bob, 0);
+	/* the owner's, for two annotators, item 3 put into r1 on the way
+	 * in, alice's submitted by its submitted_at */
+	write_sheet("item,annotator,dimension,code,codebook_version,"
+		    "labeled_at,submitted_at\n"
+		    "o/r#3,alice,symptom,hang,1.0,2024-01-01T00:00:00Z,"
+		    "2024-01-02T00:00:00Z\n"
+		    "o/r#3,alice,root_cause,api_misuse,1.0,"
+		    "2024-01-01T00:00:00Z,2024-01-02T00:00:00Z\n"
+		    "o/r#3,alice,fix_pattern,conditional_logic,1.0,"
+		    "2024-01-01T00:00:00Z,2024-01-02T00:00:00Z\n"
+		    "o/r#3,alice,phase,inference,1.0,2024-01-01T00:00:00Z,"
+		    "2024-01-02T00:00:00Z\n"
+		    "o/r#3,bob,symptom,crash,1.0,2024-01-01T00:00:00Z,\n"
+		    "o/r#1,bob,phase,inference,1.0,2024-01-01T00:00:00Z,\n");
+	faultsim_write(f, "labels import --round r1", import_sheet_owner, 0);
+	/* the wide shape, for bob */
+	write_sheet("issue,Symptom,root_cause,fix_pattern,phase\n"
+		    "https://github.com/o/r/issues/2,crash,api_misuse,"
+		    "conditional_logic;parameter_handling,training\n");
+	faultsim_write(f, "labels import (wide)", import_sheet_wide, 0);
+	/* refused as a whole: item 3 is in no round (read, checked, and
+	 * the first row's item 2 is fine) */
+	write_sheet("item,annotator,dimension,code\n"
+		    "o/r#2,bob,symptom,crash\n"
+		    "o/r#3,bob,symptom,crash\n");
+	faultsim_write(f, "labels import refused", import_sheet_bob, -1);
+	drop_sheet();
+}
+
+/* Item 2 has an issue text to cite; `cite` is parsed from `spec`. */
+static void give_text(struct fixture *f)
+{
+	assert_int_equal(sqlite3_exec(f->st.db, "UPDATE items SET body = "
+		"'first line\nsecond line\nthird line' WHERE number = 2",
+		NULL, NULL, NULL), SQLITE_OK);
+}
+
+static long long cite(struct fixture *f, struct store *st,
+		      const char *dim, const char *spec, struct err *e)
+{
+	struct evidence_cite c;
+	long long id = 0;
+	int rc;
+
+	if (evidence_parse(spec, &c, e) < 0)
+		return -1;
+	rc = evidence_add(st, &f->alice, &f->cb, f->item[2], dim, &c, &id,
+			  e);
+	evidence_cite_release(&c);
+	return rc < 0 ? -1 : id;
+}
+
+static int cite_body(struct fixture *f, struct store *st, struct err *e)
+{
+	return cite(f, st, "symptom", "issue:body:1-2", e) < 0 ? -1 : 0;
+}
+
+/* lines the issue has not: refused after every read */
+static int cite_past_end(struct fixture *f, struct store *st,
+			 struct err *e)
+{
+	return cite(f, st, "symptom", "issue:body:3-5", e) < 0 ? -1 : 0;
+}
+
+static long long evidence_id;
+
+static int uncite_one(struct fixture *f, struct store *st, struct err *e)
+{
+	return evidence_remove(st, &f->alice, f->item[2], evidence_id, e);
+}
+
+static int uncite_symptom(struct fixture *f, struct store *st,
+			  struct err *e)
+{
+	size_t n = 0;
+
+	if (evidence_remove_dim(st, &f->alice, f->item[2], "symptom", &n,
+				e) < 0)
+		return -1;
+	assert_int_equal(n, 2);
+	return 0;
+}
+
+static void test_evidence_writes(void **state)
+{
+	struct fixture *f = *state;
+	struct err e = ERR_INIT;
+
+	give_text(f);
+	faultsim_write(f, "evidence add", cite_body, 0);
+	faultsim_write(f, "evidence add refused", cite_past_end, -1);
+	evidence_id = cite(f, &f->st, "symptom", "issue:body:1", &e);
+	must((int)evidence_id, &e, "cite");
+	must((int)cite(f, &f->st, "symptom", "issue:body:2-3", &e), &e,
+	     "cite");
+	must((int)cite(f, &f->st, "phase", "issue:body:3", &e), &e, "cite");
+	faultsim_write(f, "evidence remove", uncite_one, 0);
+	faultsim_write(f, "evidence remove (a dimension's)", uncite_symptom,
+		       0);
+}
+
+/* Item 3 is screened in round s1 by alice and bob. */
+static void screening_round(struct fixture *f)
+{
+	const char *ann[] = { "alice", "bob" };
+	struct round_spec spec;
+	struct err e = ERR_INIT;
+
+	memset(&spec, 0, sizeof(spec));
+	spec.name = "s1";
+	spec.items = "o/r#3";
+	spec.annotators = ann;
+	spec.nr_annotators = 2;
+	spec.screen = 1;
+	must(round_create(&f->st, &f->owner, &spec, NULL, &e), &e, "s1");
+}
+
+static int screen_as(struct fixture *f, struct store *st,
+		     const struct actor *a, const char *code, struct err *e)
+{
+	return label_set(st, a, &f->cb, f->item[3], SCREENING_DIM, &code, 1,
+			 0, e);
+}
+
+static int screen_alice(struct fixture *f, struct store *st, struct err *e)
+{
+	return screen_as(f, st, &f->alice, "include", e);
+}
+
+static int screen_alice_bad(struct fixture *f, struct store *st,
+			    struct err *e)
+{
+	return screen_as(f, st, &f->alice, "no_such_reason", e);
+}
+
+static int screen_submit_alice(struct fixture *f, struct store *st,
+			       struct err *e)
+{
+	return label_submit(st, &f->alice, &f->cb, f->item[3], e);
+}
+
+static int screen_memo_bob(struct fixture *f, struct store *st,
+			   struct err *e)
+{
+	return label_memo(st, &f->bob, f->item[3], "looks like #1 again", e);
+}
+
+static int screen_resolve(struct fixture *f, struct store *st,
+			  struct err *e)
+{
+	return screening_resolve(st, &f->carol, f->item[3], "duplicate",
+				 "the same as #1", "slip", e);
+}
+
+static int screen_close(struct fixture *f, struct store *st, struct err *e)
+{
+	return round_close(st, &f->owner, "s1", ROUND_FORCE, e);
+}
+
+static int screen_reopen(struct fixture *f, struct store *st,
+			 struct err *e)
+{
+	return round_reopen(st, &f->owner, "s1", ROUND_FORCE, e);
+}
+
+static void test_screening_writes(void **state)
+{
+	struct fixture *f = *state;
+	struct err e = ERR_INIT;
+
+	screening_round(f);
+	faultsim_write(f, "screening answer", screen_alice, 0);
+	faultsim_write(f, "screening answer refused", screen_alice_bad, -1);
+	must(screen_alice(f, &f->st, &e), &e, "alice screens");
+	faultsim_write(f, "screening submit", screen_submit_alice, 0);
+	faultsim_write(f, "screening memo", screen_memo_bob, 0);
+	must(screen_submit_alice(f, &f->st, &e), &e, "alice submits");
+	must(screen_as(f, &f->st, &f->bob, "include", &e), &e, "bob screens");
+	must(label_submit(&f->st, &f->bob, &f->cb, f->item[3], &e), &e,
+	     "bob submits");
+	/* both said include: the close decides it, agreed */
+	faultsim_write(f, "screening decision (adjudicated)", screen_resolve,
+		       0);
+	faultsim_write(f, "screening round close (agreed)", screen_close, 0);
+	must(screen_close(f, &f->st, &e), &e, "close s1");
+	faultsim_write(f, "screening round reopen (undecided)",
+		       screen_reopen, 0);
+}
+
+/* root_cause:api_misuse split in two: alice's and bob's labels of item
+ * 1 (r1 closed) and alice's of item 2 go back to be recoded, carol's
+ * resolution on it is taken back. */
+#define SPLIT_CODEBOOK "tests/fixtures/faults/llm-2.2-split.json"
+
+static struct code_split split;
+static char *split_copy;
+static struct codebook split_cb;
+
+static int split_api_misuse(struct fixture *f, struct store *st,
+			    struct err *e)
+{
+	struct update_stats us;
+	int rc;
+
+	memset(&us, 0, sizeof(us));
+	rc = codebook_update_split(st, &f->owner, SPLIT_CODEBOOK, NULL, 0,
+				   &split, 1, &us, e);
+	free(us.orphans);
+	free(us.first_orphan);
+	if (!rc)
+		assert_true(us.recodes == 3 && us.reopened == 1);
+	return rc;
+}
+
+static int recode_as(struct store *st, const struct actor *a,
+		     long long item, const char *code, struct err *e)
+{
+	return label_set(st, a, &split_cb, item, "root_cause", &code, 1, 0,
+			 e);
+}
+
+static int recode_alice(struct fixture *f, struct store *st, struct err *e)
+{
+	return recode_as(st, &f->alice, f->item[1], "api_call_error", e);
+}
+
+/* only the new codes */
+static int recode_alice_bad(struct fixture *f, struct store *st,
+			    struct err *e)
+{
+	return recode_as(st, &f->alice, f->item[1], "concurrency", e);
+}
+
+static void test_recode_writes(void **state)
+{
+	struct fixture *f = *state;
+	struct err e = ERR_INIT;
+	const char *v = "api_misuse";
+
+	must(adjudicate_resolve(&f->st, &f->carol, &f->cb, f->item[1],
+				"root_cause", &v, 1, "as both said", NULL, &e),
+	     &e, "resolve");
+	close_round(f);
+	must(code_split_parse("root_cause:api_misuse=api_call_error,"
+			      "api_contract_change", &f->cb, &split,
+			      &split_copy, &e), &e, "split");
+	faultsim_write(f, "codebook update --split", split_api_misuse, 0);
+	must(split_api_misuse(f, &f->st, &e), &e, "split");
+	must(codebook_load_file(&split_cb, SPLIT_CODEBOOK, &e), &e, "load");
+	faultsim_write(f, "recode", recode_alice, 0);
+	faultsim_write(f, "recode refused", recode_alice_bad, -1);
+	codebook_release(&split_cb);
+	free(split.to);
+	free(split_copy);
+}
+
+static int memo_clear(struct fixture *f, struct store *st, struct err *e)
+{
+	return label_memo(st, &f->alice, f->item[2], "", e);
+}
+
+/* dave annotates no round of item 1 */
+static int memo_refused(struct fixture *f, struct store *st, struct err *e)
+{
+	return label_memo(st, &f->dave, f->item[1], "not mine", e);
+}
+
+static int flag_item2(struct fixture *f, struct store *st, struct err *e)
+{
+	return label_flag(st, &f->alice, f->item[2], "discuss", 1, e);
+}
+
+static void test_memo_writes(void **state)
+{
+	struct fixture *f = *state;
+
+	faultsim_write(f, "memo changed", memo_item2, 0);
+	faultsim_write(f, "memo removed", memo_clear, 0);
+	faultsim_write(f, "memo refused", memo_refused, -1);
+	faultsim_write(f, "flag", flag_item2, 0);
+}
+
+/* A machine coder's answer, as machine-code stores it once the command
+ * answered (the command itself is not run: its answer is given). */
+static struct actor gpt;
+static struct machine_answer answer = MACHINE_ANSWER_INIT;
+static struct machine_prov prov;
+static const char raw_answer[] = "{\"labels\": {\"symptom\": \"hang\", "
+	"\"root_cause\": [\"api_misuse\"], \"fix_pattern\": "
+	"[\"conditional_logic\", \"parameter_handling\"], \"phase\": "
+	"\"training\"}, \"rationale\": \"it waits\", \"model\": \"m-1\"}";
+
+static int store_answer(struct fixture *f, struct store *st, long long item,
+			struct err *e)
+{
+	return machine_store(st, &f->owner, &gpt, &f->cb, item, &answer,
+			     raw_answer, strlen(raw_answer), &prov, e);
+}
+
+static int answer_item1(struct fixture *f, struct store *st, struct err *e)
+{
+	return store_answer(f, st, f->item[1], e);
+}
+
+/* a machine codes the items of rounds only */
+static int answer_item3(struct fixture *f, struct store *st, struct err *e)
+{
+	return store_answer(f, st, f->item[3], e);
+}
+
+static void test_machine_writes(void **state)
+{
+	struct fixture *f = *state;
+	struct err e = ERR_INIT;
+	enum role role;
+
+	must(member_add(&f->st, &f->owner, "gpt", ROLE_MACHINE, &e), &e,
+	     "gpt");
+	memset(&gpt, 0, sizeof(gpt));
+	must(member_find(&f->st, "gpt", &gpt.member_id, &role, &e), &e,
+	     "gpt");
+	gpt.name = xstrdup("gpt");
+	gpt.os_user = xstrdup(f->owner.os_user);
+	gpt.role = ROLE_MACHINE;
+	gpt.acting_for = 1;
+	must(machine_parse(&f->cb, raw_answer, strlen(raw_answer), &answer,
+			   &e), &e, "parse");
+	memset(&prov, 0, sizeof(prov));
+	prov.command = "./coder --fast";
+	prov.model = answer.model;
+	prov.note = "pilot";
+	memset(prov.input_sha, 'a', SHA256_HEX_LEN);
+	memset(prov.answer_sha, 'b', SHA256_HEX_LEN);
+	prov.ms = 1234;
+	faultsim_write(f, "machine answer", answer_item1, 0);
+	faultsim_write(f, "machine answer refused", answer_item3, -1);
+	machine_answer_release(&answer);
+	actor_release(&gpt);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1040,6 +1490,18 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_role_change_refusal,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_batch_writes, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_import_writes, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_evidence_writes, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_screening_writes, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_recode_writes, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_memo_writes, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_machine_writes, setup,
 						teardown),
 	};
 
