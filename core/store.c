@@ -1193,8 +1193,9 @@ int store_check(struct store *st, int full, struct err *e)
 	return check_pages(st, full, 0, e);
 }
 
-/* integrity_check on the copy `db`: 0, or -1 with `problem` saying what
- * is wrong. */
+/* integrity_check on the copy `db`: 0, -1 with `problem` saying what is
+ * wrong, or -2 when the check could not run through (interrupted, out of
+ * memory, an I/O error) with `problem` saying why. */
 static int copy_check(sqlite3 *db, struct buf *problem)
 {
 	sqlite3_stmt *s;
@@ -1203,7 +1204,7 @@ static int copy_check(sqlite3 *db, struct buf *problem)
 	if (sqlite3_prepare_v2(db, "PRAGMA integrity_check(20)", -1, &s,
 			       NULL) != SQLITE_OK) {
 		buf_addstr(problem, sqlite3_errmsg(db));
-		return -1;
+		return is_damage(sqlite3_errcode(db)) ? -1 : -2;
 	}
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		const char *t = (const char *)sqlite3_column_text(s, 0);
@@ -1218,6 +1219,8 @@ static int copy_check(sqlite3 *db, struct buf *problem)
 	sqlite3_finalize(s);
 	if (n > 1)
 		buf_addstr(problem, ", and more");
+	if (!n && rc != SQLITE_DONE && !is_damage(rc))
+		return -2;	/* not run through: says nothing of damage */
 	return rc == SQLITE_DONE && !n ? 0 : -1;
 }
 
@@ -1272,7 +1275,13 @@ int store_backup(struct store *st, const char *path, struct err *e)
 	}
 	/* the full check, on the copy just written (its pages are the
 	 * study's): a damaged study gives no backup that looks sound */
-	if (copy_check(dst, &problem) < 0) {
+	rc = copy_check(dst, &problem);
+	if (rc == -2) {
+		err_set(e, ERR_DB, "%s: checking the copy failed (%.300s); no "
+			"copy was kept", path, problem.ptr);
+		goto out;
+	}
+	if (rc < 0) {
 		err_set(e, ERR_DB, "%s: the study is damaged (%.300s); no "
 			"copy was kept: restore it from an earlier backup "
 			"(`bugcoder doctor` runs the full check)", st->path,

@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -612,8 +613,10 @@ static void dump_study(struct store *st, struct buf *out)
 	buf_release(&sql);
 }
 
-/* A copy of the fixture's study in memory, to write on. */
-static void clone_study(struct fixture *f, struct store *c)
+/* A copy of the fixture's study in memory, to write on; `warm`: with its
+ * schema read, as a study is once opened (store_open() reads it), so
+ * that a fault meets the writer's own statements. */
+static void clone_study_as(struct fixture *f, struct store *c, int warm)
 {
 	struct err e = ERR_INIT;
 	sqlite3_backup *b;
@@ -625,6 +628,10 @@ static void clone_study(struct fixture *f, struct store *c)
 	assert_non_null(b);
 	assert_int_equal(sqlite3_backup_step(b, -1), SQLITE_DONE);
 	assert_int_equal(sqlite3_backup_finish(b), SQLITE_OK);
+	if (warm)
+		assert_int_equal(sqlite3_exec(c->db, "SELECT 1 FROM "
+					      "sqlite_schema LIMIT 1", NULL,
+					      NULL, NULL), SQLITE_OK);
 }
 
 typedef int (*write_fn)(struct fixture *f, struct store *st, struct err *e);
@@ -653,20 +660,58 @@ static void save_dumps(const char *what, const struct buf *before,
 	}
 }
 
-/* The VM steps `op` takes on a fresh copy of the study without a fault,
- * its answer in *rc and `e`, the study it leaves in `out`. */
-static long count_steps(struct fixture *f, write_fn op, int *rc,
-			struct err *e, struct buf *out)
+/* A study's state: its pages as SQLite serializes them (cheap to take
+ * and compare: the same bytes are the same study), and its rows as text
+ * (dump_study()) for when the pages differ, as the same rows may lie in
+ * other pages. */
+static long nr_dumps;	/* pages differed: rows compared */
+
+struct state {
+	unsigned char *img;
+	sqlite3_int64 len;
+	struct buf rows;
+};
+
+#define STATE_INIT { NULL, 0, BUF_INIT }
+
+static void state_take(struct store *st, struct state *s)
+{
+	sqlite3_free(s->img);
+	s->img = sqlite3_serialize(st->db, "main", &s->len, 0);
+	assert_non_null(s->img);
+	buf_reset(&s->rows);
+	dump_study(st, &s->rows);
+}
+
+static void state_release(struct state *s)
+{
+	sqlite3_free(s->img);
+	s->img = NULL;
+	buf_release(&s->rows);
+}
+
+static int same_pages(const unsigned char *img, sqlite3_int64 len,
+		      const struct state *s)
+{
+	return len == s->len && !memcmp(img, s->img, (size_t)len);
+}
+
+/* The VM steps `op` takes on a fresh copy of the study without a fault
+ * (schema read or not), its answer in *rc and `e`, the study it leaves
+ * in `out`. */
+static long count_steps(struct fixture *f, write_fn op, int warm, int *rc,
+			struct err *e, struct state *out)
 {
 	struct store c;
 	struct fault flt;
 
-	clone_study(f, &c);
+	clone_study_as(f, &c, warm);
 	arm(&c, &flt, LONG_MAX);
 	*rc = op(f, &c, e);
 	disarm(&c);
 	assert_false(flt.hit);
-	dump_study(&c, out);
+	if (out)
+		state_take(&c, out);
 	store_close(&c);
 	return LONG_MAX - flt.left;
 }
@@ -680,83 +725,129 @@ static void report(const char *what, long steps, long runs,
 	if (!getenv("T_FAULTS_VERBOSE"))
 		return;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	fprintf(stderr, "# %-44s %6ld steps %6ld faulted runs %6.2f s\n",
-		what, steps, runs, (double)(t1.tv_sec - t0->tv_sec) +
-		(double)(t1.tv_nsec - t0->tv_nsec) / 1e9);
+	fprintf(stderr, "# %-40s %5ld steps %5ld faulted runs (%ld by rows) "
+		"%5.2f s\n", what, steps, runs, nr_dumps, (double)(t1.tv_sec -
+		t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9);
+	nr_dumps = 0;
 }
 
 /*
- * Run the writer `op` on a fresh copy of the study with a fault at step
- * 0, 1, 2 ... until it runs untouched.  Without a fault it gives `want`
- * (0 done, -1 refused).  With one it must end as it would without it, or
- * refuse with a message and leave the study exactly as it was (or, when
- * a COMMIT was interrupted after it took effect, exactly as the whole
- * change leaves it: never a part of it).  Returns the faulted runs.
+ * A fault at step n of `op` on a fresh copy of the study: it must end as
+ * it does without a fault (`want`, `after`), or refuse with a message and
+ * leave the study exactly as it was (or, when a COMMIT was interrupted
+ * after it took effect, exactly as the whole change leaves it: never a
+ * part of it).  Returns whether the fault was met.
+ */
+static int fault_at(struct fixture *f, const char *what, write_fn op,
+		    int want, int warm, long n, const struct state *before,
+		    const struct state *after)
+{
+	struct buf rows = BUF_INIT;
+	struct store c;
+	struct err e = ERR_INIT;
+	struct fault flt;
+	unsigned char *img;
+	sqlite3_int64 len;
+	int rc, is_before, is_after;
+
+	clone_study_as(f, &c, warm);
+	arm(&c, &flt, n);
+	rc = op(f, &c, &e);
+	disarm(&c);
+	img = sqlite3_serialize(c.db, "main", &len, 0);
+	assert_non_null(img);
+	is_before = same_pages(img, len, before);
+	is_after = !is_before && same_pages(img, len, after);
+	if (!is_before && !is_after) {
+		dump_study(&c, &rows);
+		nr_dumps++;
+		is_before = !strcmp(rows.ptr, before->rows.ptr);
+		is_after = !strcmp(rows.ptr, after->rows.ptr);
+	}
+	store_close(&c);
+	sqlite3_free(img);
+	if (!flt.hit) {
+		assert_int_equal(rc, want);
+		if (!is_after && !(want < 0 && is_before))
+			fail_msg("%s: without a fault it saved a different "
+				 "study", what);
+	} else if (rc < 0) {
+		if (!e.msg[0])
+			fail_msg("%s: refused without a message at step %ld%s",
+				 what, n, warm ? "" : " (reading the schema)");
+		if (!is_before && !is_after) {
+			save_dumps(what, &before->rows, &after->rows, &rows);
+			fail_msg("%s: a fault at step %ld%s left part of the "
+				 "change (tests/tmp/faults-*.txt): %s", what,
+				 n, warm ? "" : " (reading the schema)", e.msg);
+		}
+	} else if (want < 0) {
+		fail_msg("%s: a fault at step %ld let through what is refused "
+			 "without it", what, n);
+	} else if (!is_after) {
+		save_dumps(what, &before->rows, &after->rows, &rows);
+		fail_msg("%s: a fault at step %ld saved a different study "
+			 "(tests/tmp/faults-*.txt)", what, n);
+	}
+	buf_release(&rows);
+	return flt.hit;
+}
+
+/* Faults while the first statement reads the schema: every so many. */
+#define SCHEMA_STRIDE 64
+
+/*
+ * Run the writer `op` on a fresh copy of the study with a fault at each
+ * of its steps in turn, 0, 1, 2 ... until it runs untouched; each must
+ * end as fault_at() says.  The copy has its schema read (as an opened
+ * study has), so every step is one of the writer's; the steps where its
+ * first statement reads the schema of a copy that has not are faulted
+ * too, one in SCHEMA_STRIDE.  Without a fault `op` gives `want` (0 done,
+ * -1 refused, the study as it was).  Returns the faulted runs.
  */
 static long faultsim_write(struct fixture *f, const char *what, write_fn op,
 			   int want)
 {
-	struct buf before = BUF_INIT, after = BUF_INIT, got = BUF_INIT;
+	struct state before = STATE_INIT, after = STATE_INIT;
 	struct store c;
 	struct err e = ERR_INIT;
-	struct fault flt;
 	struct timespec t0;
-	long n, steps, faulted = 0;
+	long n, steps, cold, faulted = 0;
 	int rc;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	dump_study(&f->st, &before);
-	steps = count_steps(f, op, &rc, &e, &after);
+	clone_study_as(f, &c, 1);
+	state_take(&c, &before);
+	store_close(&c);
+	steps = count_steps(f, op, 1, &rc, &e, &after);
 	if (rc != want)
 		fail_msg("%s: without faults it %s: %s", what, rc < 0 ?
 			 "refused" : "went through", e.msg);
 	if (want < 0)
-		assert_string_equal(after.ptr, before.ptr);
-	for (n = 0; n <= steps; n++) {
-		memset(&e, 0, sizeof(e));
-		clone_study(f, &c);
-		arm(&c, &flt, n);
-		rc = op(f, &c, &e);
-		disarm(&c);
-		buf_reset(&got);
-		dump_study(&c, &got);
-		store_close(&c);
-		if (!flt.hit) {
-			assert_int_equal(n, steps);
-			assert_int_equal(rc, want);
-			assert_string_equal(got.ptr, after.ptr);
-			break;
-		}
+		assert_string_equal(after.rows.ptr, before.rows.ptr);
+	for (n = 0; n < steps; n++) {
+		if (!fault_at(f, what, op, want, 1, n, &before, &after))
+			fail_msg("%s: no fault met at step %ld of %ld", what,
+				 n, steps);
 		faulted++;
-		if (rc < 0) {
-			if (!e.msg[0])
-				fail_msg("%s: refused without a message at "
-					 "step %ld", what, n);
-			if (strcmp(got.ptr, before.ptr) &&
-			    strcmp(got.ptr, after.ptr)) {
-				save_dumps(what, &before, &after, &got);
-				fail_msg("%s: a fault at step %ld left part of "
-					 "the change (tests/tmp/faults-*.txt): "
-					 "%s", what, n, e.msg);
-			}
-			continue;
-		}
-		if (want < 0)
-			fail_msg("%s: a fault at step %ld let through what "
-				 "is refused without it", what, n);
-		if (strcmp(got.ptr, after.ptr)) {
-			save_dumps(what, &before, &after, &got);
-			fail_msg("%s: a fault at step %ld saved a different "
-				 "study (tests/tmp/faults-*.txt)", what, n);
-		}
 	}
-	assert_int_equal(n, steps);
+	/* and the step count was right: past it, nothing is met */
+	if (fault_at(f, what, op, want, 1, steps, &before, &after))
+		fail_msg("%s: a fault met past the last step", what);
 	if (!faulted)
 		fail_msg("%s: no fault was ever met", what);
+	/* the schema read at the first statement */
+	memset(&e, 0, sizeof(e));
+	cold = count_steps(f, op, 0, &rc, &e, NULL) - steps;
+	assert_true(cold > 0);
+	for (n = 0; n < cold; n += SCHEMA_STRIDE) {
+		assert_true(fault_at(f, what, op, want, 0, n, &before,
+				     &after));
+		faulted++;
+	}
 	report(what, steps, faulted, &t0);
-	buf_release(&before);
-	buf_release(&after);
-	buf_release(&got);
+	state_release(&before);
+	state_release(&after);
 	return faulted;
 }
 
@@ -1476,6 +1567,203 @@ static void test_machine_writes(void **state)
 	actor_release(&gpt);
 }
 
+/* ---- backup: a whole copy or none ------------------------------------ */
+
+/* While set, every connection opened gets the fault too: the backup's
+ * copy is written and checked through a connection of its own. */
+static struct fault *armed_all;
+
+static int on_open(sqlite3 *db, const char **msg,
+		   const sqlite3_api_routines *api)
+{
+	(void)msg;
+	(void)api;
+	if (armed_all)
+		sqlite3_progress_handler(db, 1, on_progress, armed_all);
+	return SQLITE_OK;
+}
+
+/* The fixture's study, written to the file `path`. */
+static void study_file(struct fixture *f, const char *path)
+{
+	struct buf side = BUF_INIT;
+	sqlite3_backup *b;
+	sqlite3 *db = NULL;
+
+	unlink(path);
+	buf_addf(&side, "%s-wal", path);
+	unlink(side.ptr);
+	buf_reset(&side);
+	buf_addf(&side, "%s-shm", path);
+	unlink(side.ptr);
+	buf_release(&side);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	b = sqlite3_backup_init(db, "main", f->st.db, "main");
+	assert_non_null(b);
+	assert_int_equal(sqlite3_backup_step(b, -1), SQLITE_DONE);
+	assert_int_equal(sqlite3_backup_finish(b), SQLITE_OK);
+	assert_int_equal(sqlite3_close(db), SQLITE_OK);
+}
+
+/* The rows of the study file at `path`. */
+static void dump_file(const char *path, struct buf *out)
+{
+	struct store c;
+
+	memset(&c, 0, sizeof(c));
+	assert_int_equal(sqlite3_open_v2(path, &c.db, SQLITE_OPEN_READONLY,
+					 NULL), SQLITE_OK);
+	dump_study(&c, out);
+	assert_int_equal(sqlite3_close(c.db), SQLITE_OK);
+}
+
+/* What is in directory `dir` but . and .., joined by spaces. */
+static void list_dir(const char *dir, struct buf *out)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	assert_non_null(d);
+	buf_reset(out);
+	while ((de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+			buf_addf(out, "%s%s", out->len ? " " : "", de->d_name);
+	closedir(d);
+}
+
+struct backup_run {
+	int rc;
+	int hit;
+	struct err e;
+	struct buf study;	/* its rows after */
+	struct buf dir;		/* what the copy's directory holds */
+	struct buf copy;	/* the copy's rows, when there is one */
+};
+
+/* store_backup() of the study (a file, opened as commands open it) to
+ * `copy` in the empty directory `dir`, with a fault at step n (LONG_MAX:
+ * none; *steps gets how many there were). */
+static void backup_at(struct fixture *f, const char *study, const char *dir,
+		      const char *copy, long n, long *steps,
+		      struct backup_run *r)
+{
+	struct store st;
+	struct fault flt;
+
+	study_file(f, study);
+	memset(&r->e, 0, sizeof(r->e));
+	assert_int_equal(store_open(&st, study, 0, &r->e), 0);
+	arm(&st, &flt, n);
+	armed_all = &flt;
+	r->rc = store_backup(&st, copy, &r->e);
+	armed_all = NULL;
+	disarm(&st);
+	r->hit = flt.hit;
+	if (steps)
+		*steps = LONG_MAX - flt.left;
+	buf_reset(&r->study);
+	dump_study(&st, &r->study);
+	store_close(&st);
+	list_dir(dir, &r->dir);
+	buf_reset(&r->copy);
+	if (!access(copy, F_OK)) {
+		dump_file(copy, &r->copy);
+		assert_int_equal(unlink(copy), 0);
+	}
+}
+
+/*
+ * `backup` with a fault at each step, of the study's connection or of
+ * the copy's: it fails with a message that does not call the study
+ * damaged and leaves nothing under the copy's name nor beside it, or it
+ * writes the whole copy (the study's rows, every one).  The study itself
+ * is left as it was, or with the check it passed noted.
+ */
+static void test_backup(void **state)
+{
+	struct fixture *f = *state;
+	char dir[] = "/tmp/t_faults.XXXXXX";
+	struct buf study = BUF_INIT, copydir = BUF_INIT, copy = BUF_INIT;
+	struct buf before = BUF_INIT, cmd = BUF_INIT;
+	struct backup_run r = { 0, 0, ERR_INIT, BUF_INIT, BUF_INIT, BUF_INIT };
+	struct timespec t0;
+	long n, steps, faulted = 0, copies = 0;
+	struct buf after = BUF_INIT;
+	struct store st;
+	struct err e = ERR_INIT;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	assert_non_null(mkdtemp(dir));
+	buf_addf(&study, "%s/study.db", dir);
+	buf_addf(&copydir, "%s/copies", dir);
+	assert_int_equal(mkdir(copydir.ptr, 0700), 0);
+	buf_addf(&copy, "%s/backup.db", copydir.ptr);
+	assert_int_equal(sqlite3_auto_extension((void (*)(void))on_open),
+			 SQLITE_OK);
+
+	/* the study as opened, and as the unfaulted backup leaves it */
+	study_file(f, study.ptr);
+	assert_int_equal(store_open(&st, study.ptr, 0, &e), 0);
+	dump_study(&st, &before);
+	store_close(&st);
+	backup_at(f, study.ptr, copydir.ptr, copy.ptr, LONG_MAX, &steps, &r);
+	if (r.rc < 0)
+		fail_msg("backup fails without faults: %s", r.e.msg);
+	assert_string_equal(r.dir.ptr, "backup.db");
+	assert_string_equal(r.copy.ptr, before.ptr);
+	buf_add(&after, r.study.ptr, r.study.len);
+
+	for (n = 0; n <= steps; n++) {
+		backup_at(f, study.ptr, copydir.ptr, copy.ptr, n, NULL, &r);
+		if (!r.hit) {
+			assert_int_equal(n, steps);
+			assert_int_equal(r.rc, 0);
+			assert_string_equal(r.copy.ptr, before.ptr);
+			assert_string_equal(r.study.ptr, after.ptr);
+			break;
+		}
+		faulted++;
+		if (strcmp(r.study.ptr, before.ptr) &&
+		    strcmp(r.study.ptr, after.ptr))
+			fail_msg("backup: a fault at step %ld changed the "
+				 "study", n);
+		if (r.rc < 0) {
+			if (!r.e.msg[0])
+				fail_msg("backup: failed without a message at "
+					 "step %ld", n);
+			if (strstr(r.e.msg, "damaged"))
+				fail_msg("backup: a fault at step %ld called "
+					 "the study damaged: %s", n, r.e.msg);
+			if (r.dir.len)
+				fail_msg("backup: a fault at step %ld left %s "
+					 "(%s)", n, r.dir.ptr, r.e.msg);
+			continue;
+		}
+		/* made: the whole copy */
+		copies++;
+		assert_string_equal(r.dir.ptr, "backup.db");
+		assert_string_equal(r.copy.ptr, before.ptr);
+	}
+	assert_int_equal(n, steps);
+	/* some faults must fail it, in the study's connection and the
+	 * copy's alike */
+	assert_true(faulted > copies);
+	assert_int_equal(sqlite3_cancel_auto_extension((void (*)(void))
+						       on_open), 1);
+	report("backup", steps, faulted, &t0);
+	buf_addf(&cmd, "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd.ptr), 0);
+	buf_release(&cmd);
+	buf_release(&study);
+	buf_release(&copydir);
+	buf_release(&copy);
+	buf_release(&before);
+	buf_release(&after);
+	buf_release(&r.study);
+	buf_release(&r.dir);
+	buf_release(&r.copy);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1503,6 +1791,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_machine_writes, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_backup, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("faults", tests, NULL, NULL);
