@@ -20,9 +20,13 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <dirent.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/study/access.h"
@@ -34,14 +38,15 @@
 #include "core/study/evidence.h"
 #include "core/study/evolve.h"
 #include "core/study/import.h"
-#include "core/study/machine.h"
-#include "core/study/screening.h"
 #include "core/study/label.h"
 #include "core/study/label_batch.h"
 #include "core/study/labels_csv.h"
+#include "core/study/machine.h"
 #include "core/study/member.h"
 #include "core/study/proposal.h"
+#include "core/study/recode.h"
 #include "core/study/round.h"
+#include "core/study/screening.h"
 #include "core/store/store.h"
 #include "core/study/study.h"
 #include "core/study/studyview.h"
@@ -610,8 +615,10 @@ static void dump_study(struct store *st, struct buf *out)
 	buf_release(&sql);
 }
 
-/* A copy of the fixture's study in memory, to write on. */
-static void clone_study(struct fixture *f, struct store *c)
+/* A copy of the fixture's study in memory, to write on; `warm`: with its
+ * schema read, as a study is once opened (study_open() reads it), so
+ * that a fault meets the writer's own statements. */
+static void clone_study_as(struct fixture *f, struct store *c, int warm)
 {
 	struct err e = ERR_INIT;
 	sqlite3_backup *b;
@@ -623,6 +630,10 @@ static void clone_study(struct fixture *f, struct store *c)
 	assert_non_null(b);
 	assert_int_equal(sqlite3_backup_step(b, -1), SQLITE_DONE);
 	assert_int_equal(sqlite3_backup_finish(b), SQLITE_OK);
+	if (warm)
+		assert_int_equal(sqlite3_exec(c->db, "SELECT 1 FROM "
+					      "sqlite_schema LIMIT 1", NULL,
+					      NULL, NULL), SQLITE_OK);
 }
 
 typedef int (*write_fn)(struct fixture *f, struct store *st, struct err *e);
@@ -651,73 +662,194 @@ static void save_dumps(const char *what, const struct buf *before,
 	}
 }
 
+/* A study's state: its pages as SQLite serializes them (cheap to take
+ * and compare: the same bytes are the same study), and its rows as text
+ * (dump_study()) for when the pages differ, as the same rows may lie in
+ * other pages. */
+static long nr_dumps;	/* pages differed: rows compared */
+
+struct state {
+	unsigned char *img;
+	sqlite3_int64 len;
+	struct buf rows;
+};
+
+#define STATE_INIT { NULL, 0, BUF_INIT }
+
+static void state_take(struct store *st, struct state *s)
+{
+	sqlite3_free(s->img);
+	s->img = sqlite3_serialize(st->db, "main", &s->len, 0);
+	assert_non_null(s->img);
+	buf_reset(&s->rows);
+	dump_study(st, &s->rows);
+}
+
+static void state_release(struct state *s)
+{
+	sqlite3_free(s->img);
+	s->img = NULL;
+	buf_release(&s->rows);
+}
+
+static int same_pages(const unsigned char *img, sqlite3_int64 len,
+		      const struct state *s)
+{
+	return len == s->len && !memcmp(img, s->img, (size_t)len);
+}
+
+/* The VM steps `op` takes on a fresh copy of the study without a fault
+ * (schema read or not), its answer in *rc and `e`, the study it leaves
+ * in `out`. */
+static long count_steps(struct fixture *f, write_fn op, int warm, int *rc,
+			struct err *e, struct state *out)
+{
+	struct store c;
+	struct fault flt;
+
+	clone_study_as(f, &c, warm);
+	arm(&c, &flt, LONG_MAX);
+	*rc = op(f, &c, e);
+	disarm(&c);
+	assert_false(flt.hit);
+	if (out)
+		state_take(&c, out);
+	store_close(&c);
+	return LONG_MAX - flt.left;
+}
+
+/* With T_FAULTS_VERBOSE set: what each writer cost. */
+static void report(const char *what, long steps, long runs,
+		   const struct timespec *t0)
+{
+	struct timespec t1;
+
+	if (!getenv("T_FAULTS_VERBOSE"))
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	fprintf(stderr, "# %-40s %5ld steps %5ld faulted runs (%ld by rows) "
+		"%5.2f s\n", what, steps, runs, nr_dumps, (double)(t1.tv_sec -
+		t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9);
+	nr_dumps = 0;
+}
+
 /*
- * Run the writer `op` on a fresh copy of the study with a fault at step
- * 0, 1, 2 ... until it runs untouched.  Without a fault it gives `want`
- * (0 done, -1 refused).  With one it must end as it would without it, or
- * refuse with a message and leave the study exactly as it was (or, when
- * a COMMIT was interrupted after it took effect, exactly as the whole
- * change leaves it: never a part of it).  Returns the faulted runs.
+ * A fault at step n of `op` on a fresh copy of the study: it must end as
+ * it does without a fault (`want`, `after`), or refuse with a message and
+ * leave the study exactly as it was (or, when a COMMIT was interrupted
+ * after it took effect, exactly as the whole change leaves it: never a
+ * part of it).  Returns whether the fault was met.
+ */
+static int fault_at(struct fixture *f, const char *what, write_fn op,
+		    int want, int warm, long n, const struct state *before,
+		    const struct state *after)
+{
+	struct buf rows = BUF_INIT;
+	struct store c;
+	struct err e = ERR_INIT;
+	struct fault flt;
+	unsigned char *img;
+	sqlite3_int64 len;
+	int rc, is_before, is_after;
+
+	clone_study_as(f, &c, warm);
+	arm(&c, &flt, n);
+	rc = op(f, &c, &e);
+	disarm(&c);
+	img = sqlite3_serialize(c.db, "main", &len, 0);
+	assert_non_null(img);
+	is_before = same_pages(img, len, before);
+	is_after = !is_before && same_pages(img, len, after);
+	if (!is_before && !is_after) {
+		dump_study(&c, &rows);
+		nr_dumps++;
+		is_before = !strcmp(rows.ptr, before->rows.ptr);
+		is_after = !strcmp(rows.ptr, after->rows.ptr);
+	}
+	store_close(&c);
+	sqlite3_free(img);
+	if (!flt.hit) {
+		assert_int_equal(rc, want);
+		if (!is_after && !(want < 0 && is_before))
+			fail_msg("%s: without a fault it saved a different "
+				 "study", what);
+	} else if (rc < 0) {
+		if (!e.msg[0])
+			fail_msg("%s: refused without a message at step %ld%s",
+				 what, n, warm ? "" : " (reading the schema)");
+		if (!is_before && !is_after) {
+			save_dumps(what, &before->rows, &after->rows, &rows);
+			fail_msg("%s: a fault at step %ld%s left part of the "
+				 "change (tests/tmp/faults-*.txt): %s", what,
+				 n, warm ? "" : " (reading the schema)", e.msg);
+		}
+	} else if (want < 0) {
+		fail_msg("%s: a fault at step %ld let through what is refused "
+			 "without it", what, n);
+	} else if (!is_after) {
+		save_dumps(what, &before->rows, &after->rows, &rows);
+		fail_msg("%s: a fault at step %ld saved a different study "
+			 "(tests/tmp/faults-*.txt)", what, n);
+	}
+	buf_release(&rows);
+	return flt.hit;
+}
+
+/* Faults while the first statement reads the schema: every so many. */
+#define SCHEMA_STRIDE 64
+
+/*
+ * Run the writer `op` on a fresh copy of the study with a fault at each
+ * of its steps in turn, 0, 1, 2 ... until it runs untouched; each must
+ * end as fault_at() says.  The copy has its schema read (as an opened
+ * study has), so every step is one of the writer's; the steps where its
+ * first statement reads the schema of a copy that has not are faulted
+ * too, one in SCHEMA_STRIDE.  Without a fault `op` gives `want` (0 done,
+ * -1 refused, the study as it was).  Returns the faulted runs.
  */
 static long faultsim_write(struct fixture *f, const char *what, write_fn op,
 			   int want)
 {
-	struct buf before = BUF_INIT, after = BUF_INIT, got = BUF_INIT;
+	struct state before = STATE_INIT, after = STATE_INIT;
 	struct store c;
 	struct err e = ERR_INIT;
-	struct fault flt;
-	long n, faulted = 0;
+	struct timespec t0;
+	long n, steps, cold, faulted = 0;
 	int rc;
 
-	dump_study(&f->st, &before);
-	clone_study(f, &c);
-	rc = op(f, &c, &e);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	clone_study_as(f, &c, 1);
+	state_take(&c, &before);
+	store_close(&c);
+	steps = count_steps(f, op, 1, &rc, &e, &after);
 	if (rc != want)
 		fail_msg("%s: without faults it %s: %s", what, rc < 0 ?
 			 "refused" : "went through", e.msg);
-	dump_study(&c, &after);
-	store_close(&c);
 	if (want < 0)
-		assert_string_equal(after.ptr, before.ptr);
-	for (n = 0; n < MAX_STEPS; n++) {
-		memset(&e, 0, sizeof(e));
-		clone_study(f, &c);
-		arm(&c, &flt, n);
-		rc = op(f, &c, &e);
-		disarm(&c);
-		buf_reset(&got);
-		dump_study(&c, &got);
-		store_close(&c);
-		if (!flt.hit) {
-			assert_int_equal(rc, want);
-			assert_string_equal(got.ptr, after.ptr);
-			break;
-		}
+		assert_string_equal(after.rows.ptr, before.rows.ptr);
+	for (n = 0; n < steps; n++) {
+		if (!fault_at(f, what, op, want, 1, n, &before, &after))
+			fail_msg("%s: no fault met at step %ld of %ld", what,
+				 n, steps);
 		faulted++;
-		if (rc < 0) {
-			if (!e.msg[0])
-				fail_msg("%s: refused without a message at "
-					 "step %ld", what, n);
-			if (strcmp(got.ptr, before.ptr) &&
-			    strcmp(got.ptr, after.ptr)) {
-				save_dumps(what, &before, &after, &got);
-				fail_msg("%s: a fault at step %ld left part of "
-					 "the change (tests/tmp/faults-*.txt)",
-					 what, n);
-			}
-			continue;
-		}
-		if (want < 0)
-			fail_msg("%s: a fault at step %ld let through what "
-				 "is refused without it", what, n);
-		if (strcmp(got.ptr, after.ptr))
-			fail_msg("%s: a fault at step %ld saved\n%s\ninstead "
-				 "of\n%s", what, n, got.ptr, after.ptr);
 	}
-	assert_true(n < MAX_STEPS);
-	buf_release(&before);
-	buf_release(&after);
-	buf_release(&got);
+	/* and the step count was right: past it, nothing is met */
+	if (fault_at(f, what, op, want, 1, steps, &before, &after))
+		fail_msg("%s: a fault met past the last step", what);
+	if (!faulted)
+		fail_msg("%s: no fault was ever met", what);
+	/* the schema read at the first statement */
+	memset(&e, 0, sizeof(e));
+	cold = count_steps(f, op, 0, &rc, &e, NULL) - steps;
+	assert_true(cold > 0);
+	for (n = 0; n < cold; n += SCHEMA_STRIDE) {
+		assert_true(fault_at(f, what, op, want, 0, n, &before,
+				     &after));
+		faulted++;
+	}
+	report(what, steps, faulted, &t0);
+	state_release(&before);
+	state_release(&after);
 	return faulted;
 }
 
@@ -869,216 +1001,6 @@ static void test_writers(void **state)
 	faultsim_write(f, "round close and reopen", close_reopen_r1, 0);
 	faultsim_write(f, "settle", settle_item1, 0);
 	faultsim_write(f, "resolve, all or none", resolve_all_refused, -1);
-}
-
-/* ---- more writers: import, evidence, proposals, revert, machine
- * answers, screening ---------------------------------------------------
- * (A backup runs no statement of the study's: the interrupt never meets
- * it.  tests/test_hardening.py kills one at ten points of its copy.) */
-
-/* one new item and one already there, in one file */
-static int import_items(struct fixture *f, struct store *st, struct err *e)
-{
-	static const char text[] =
-		"{\"repo\": \"o/r\", \"number\": 4, \"title\": \"a hang "
-		"in the backward pass\", \"body\": \"line one\\nline two\"}\n"
-		"{\"repo\": \"o/r\", \"number\": 1, \"title\": \"t, "
-		"retitled\"}\n";
-	struct import_stats stats;
-
-	memset(&stats, 0, sizeof(stats));
-	return import_text(st, &f->owner, text, strlen(text), "items.jsonl",
-			   &stats, e);
-}
-
-/* alice cites the first two lines of item 2's description for her
- * symptom */
-static int cite_item2(struct fixture *f, struct store *st, struct err *e)
-{
-	struct evidence_cite c;
-
-	memset(&c, 0, sizeof(c));
-	c.pane = EVIDENCE_ISSUE;
-	c.from = 1;
-	c.to = 2;
-	return evidence_add(st, &f->alice, &f->cb, f->item[2], "symptom", &c,
-			    NULL, e);
-}
-
-static int uncite_item2(struct fixture *f, struct store *st, struct err *e)
-{
-	size_t removed = 0;
-
-	return evidence_remove_dim(st, &f->alice, f->item[2], "symptom",
-				   &removed, e);
-}
-
-static int propose_item2(struct fixture *f, struct store *st,
-			 struct err *e)
-{
-	return label_propose(st, &f->alice, &f->cb, f->item[2], "symptom",
-			     "oom_on_save", "Out of memory on save",
-			     "The process runs out of memory writing a "
-			     "checkpoint.", NULL, e);
-}
-
-/* the proposal the fixture's alice made (see test_more_writers), read
- * before the writer runs: the faults are the writer's, not the test's */
-static long long proposal_id;
-
-static long long first_proposal(struct store *st)
-{
-	sqlite3_stmt *s = NULL;
-	long long id;
-
-	assert_int_equal(sqlite3_prepare_v2(st->db, "SELECT min(id) FROM "
-					    "proposals", -1, &s, NULL),
-			 SQLITE_OK);
-	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
-	id = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	return id;
-}
-
-static int accept_proposal(struct fixture *f, struct store *st,
-			   struct err *e)
-{
-	return proposal_accept(st, &f->owner, proposal_id, NULL, e);
-}
-
-static int map_proposal(struct fixture *f, struct store *st, struct err *e)
-{
-	return proposal_map(st, &f->owner, proposal_id, "crash", e);
-}
-
-/* an update and the revert to the version before it, in one
- * transaction */
-static int update_and_revert(struct fixture *f, struct store *st,
-			     struct err *e)
-{
-	struct revert_stats rs;
-
-	memset(&rs, 0, sizeof(rs));
-	if (store_begin(st, e) < 0)
-		return -1;
-	if (update_codebook(f, st, e) < 0 ||
-	    codebook_revert(st, &f->owner, f->cb.version, NULL, 0, &rs,
-			    e) < 0) {
-		store_rollback(st);
-		return -1;
-	}
-	return store_commit(st, e);
-}
-
-/* the machine coder gpt as machine-code acts for it: the owner's
- * account, acting for the machine (made before the writer runs) */
-static struct actor gpt = ACTOR_INIT;
-
-/* the machine coder gpt's answer on item 2, stored */
-static int machine_item2(struct fixture *f, struct store *st,
-			 struct err *e)
-{
-	static const char raw[] = "{\"labels\": {\"symptom\": \"crash\", "
-		"\"root_cause\": [\"api_misuse\"], \"fix_pattern\": "
-		"[\"conditional_logic\"], \"phase\": \"training\"}, "
-		"\"rationale\": \"NaN loss\"}";
-	struct machine_answer a = MACHINE_ANSWER_INIT;
-	struct machine_prov p;
-	int rc;
-
-	memset(&p, 0, sizeof(p));
-	p.command = "./coder";
-	p.model = "m-1";
-	memset(p.input_sha, 'a', SHA256_HEX_LEN);
-	memset(p.answer_sha, 'b', SHA256_HEX_LEN);
-	p.ms = 10;
-	rc = machine_parse(&f->cb, raw, strlen(raw), &a, e);
-	if (rc == 0)
-		rc = machine_store(st, &f->owner, &gpt, &f->cb, f->item[2], &a,
-				   raw, strlen(raw), &p, e);
-	machine_answer_release(&a);
-	return rc;
-}
-
-/* dave screens item 3 in: his answer, submitted */
-static int screen_item3(struct fixture *f, struct store *st, struct err *e)
-{
-	const char *inc = SCREENING_INCLUDE;
-
-	if (store_begin(st, e) < 0)
-		return -1;
-	if (screening_label_set(st, &f->dave, f->item[3], &inc, 1, e) < 0 ||
-	    screening_submit(st, &f->dave, f->item[3], e) < 0) {
-		store_rollback(st);
-		return -1;
-	}
-	return store_commit(st, e);
-}
-
-/* closing the screening round decides its items */
-static int close_screening(struct fixture *f, struct store *st,
-			   struct err *e)
-{
-	return round_close(st, &f->owner, "s1", ROUND_FORCE, e);
-}
-
-static void fixture_exec(struct fixture *f, const char *sql)
-{
-	struct err e = ERR_INIT;
-
-	must(store_exec(&f->st, sql, &e), &e, sql);
-}
-
-/* faultsim_write() of a writer that goes through, saying how many
- * faulted runs it took (each one a step the writer failed at) */
-static void faulted(struct fixture *f, const char *what, write_fn op)
-{
-	print_message("%s: %ld faulted runs\n", what,
-		      faultsim_write(f, what, op, 0));
-}
-
-static void test_more_writers(void **state)
-{
-	struct fixture *f = *state;
-	const char *screeners[] = { "dave" };
-	struct round_spec spec;
-	struct err e = ERR_INIT;
-	char sql[128];
-
-	faulted(f, "import", import_items);
-	snprintf(sql, sizeof(sql), "UPDATE items SET body = 'line one\nline "
-		 "two\nline three' WHERE id = %lld", f->item[2]);
-	fixture_exec(f, sql);
-	faulted(f, "evidence add", cite_item2);
-	must(cite_item2(f, &f->st, &e), &e, "cite");
-	faulted(f, "evidence remove", uncite_item2);
-	faulted(f, "proposal", propose_item2);
-	must(propose_item2(f, &f->st, &e), &e, "propose");
-	proposal_id = first_proposal(&f->st);
-	faulted(f, "proposal accepted", accept_proposal);
-	faulted(f, "proposal mapped", map_proposal);
-	faulted(f, "codebook update and revert", update_and_revert);
-	must(member_add(&f->st, &f->owner, "gpt", ROLE_MACHINE, &e), &e,
-	     "gpt");
-	must(member_find(&f->st, "gpt", &gpt.member_id, &gpt.role, &e), &e,
-	     "gpt");
-	gpt.name = xstrdup("gpt");
-	gpt.os_user = xstrdup(f->owner.os_user);
-	gpt.acting_for = 1;
-	faulted(f, "machine answer", machine_item2);
-	actor_release(&gpt);
-
-	/* a screening round over item 3, dave its screener */
-	memset(&spec, 0, sizeof(spec));
-	spec.name = "s1";
-	spec.items = "o/r#3";
-	spec.annotators = screeners;
-	spec.nr_annotators = 1;
-	spec.screen = 1;
-	must(round_create(&f->st, &f->owner, &spec, NULL, &e), &e, "s1");
-	faulted(f, "screening answer", screen_item3);
-	must(screen_item3(f, &f->st, &e), &e, "screen");
-	faulted(f, "screening decided", close_screening);
 }
 
 static void test_role_change_refusal(void **state)
@@ -1241,6 +1163,702 @@ static void test_batch_writes(void **state)
 	faulted_writes(f, "labels import", import_bob);
 }
 
+/* ---- more writers: labels import, evidence, screening, recodes, memos,
+ * machine answers -------------------------------------------------------- */
+
+/* The sheet the import writers read, written once per test. */
+static char sheet[64];
+
+static void write_sheet(const char *text)
+{
+	int fd;
+	FILE *out;
+
+	if (sheet[0])
+		unlink(sheet);
+	snprintf(sheet, sizeof(sheet), "/tmp/t_faults.XXXXXX");
+	fd = mkstemp(sheet);
+	out = fd >= 0 ? fdopen(fd, "w") : NULL;
+	assert_non_null(out);
+	fputs(text, out);
+	assert_int_equal(fclose(out), 0);
+}
+
+static void drop_sheet(void)
+{
+	if (sheet[0])
+		unlink(sheet);
+	sheet[0] = '\0';
+}
+
+static int import_sheet_bob(struct fixture *f, struct store *st,
+			    struct err *e)
+{
+	struct labels_import_stats stats;
+
+	return labels_import(st, &f->bob, &f->cb, sheet, 1, &stats, e);
+}
+
+static int import_sheet_owner(struct fixture *f, struct store *st,
+			      struct err *e)
+{
+	struct labels_import_stats stats;
+
+	return labels_import_round(st, &f->owner, &f->cb, sheet, 0, NULL,
+				   "r1", &stats, e);
+}
+
+static int import_sheet_wide(struct fixture *f, struct store *st,
+			     struct err *e)
+{
+	struct labels_import_stats stats;
+
+	return labels_import_opts(st, &f->owner, &f->cb, sheet, 1, "bob",
+				  &stats, e);
+}
+
+static void test_import_writes(void **state)
+{
+	struct fixture *f = *state;
+
+	/* bob's four dimensions of item 2, submitted */
+	write_sheet("item,annotator,dimension,code\n"
+		    "o/r#2,bob,symptom,crash\n"
+		    "o/r#2,bob,root_cause,api_misuse\n"
+		    "o/r#2,bob,fix_pattern,conditional_logic\n"
+		    "o/r#2,bob,fix_pattern,parameter_handling\n"
+		    "o/r#2,bob,phase,training\n");
+	faultsim_write(f, "labels import", import_sheet_bob, 0);
+	/* the owner's, for two annotators, item 3 put into r1 on the way
+	 * in, alice's submitted by its submitted_at */
+	write_sheet("item,annotator,dimension,code,codebook_version,"
+		    "labeled_at,submitted_at\n"
+		    "o/r#3,alice,symptom,hang,1.0,2024-01-01T00:00:00Z,"
+		    "2024-01-02T00:00:00Z\n"
+		    "o/r#3,alice,root_cause,api_misuse,1.0,"
+		    "2024-01-01T00:00:00Z,2024-01-02T00:00:00Z\n"
+		    "o/r#3,alice,fix_pattern,conditional_logic,1.0,"
+		    "2024-01-01T00:00:00Z,2024-01-02T00:00:00Z\n"
+		    "o/r#3,alice,phase,inference,1.0,2024-01-01T00:00:00Z,"
+		    "2024-01-02T00:00:00Z\n"
+		    "o/r#3,bob,symptom,crash,1.0,2024-01-01T00:00:00Z,\n"
+		    "o/r#1,bob,phase,inference,1.0,2024-01-01T00:00:00Z,\n");
+	faultsim_write(f, "labels import --round r1", import_sheet_owner, 0);
+	/* the wide shape, for bob */
+	write_sheet("issue,Symptom,root_cause,fix_pattern,phase\n"
+		    "https://github.com/o/r/issues/2,crash,api_misuse,"
+		    "conditional_logic;parameter_handling,training\n");
+	faultsim_write(f, "labels import (wide)", import_sheet_wide, 0);
+	/* refused as a whole: item 3 is in no round (read, checked, and
+	 * the first row's item 2 is fine) */
+	write_sheet("item,annotator,dimension,code\n"
+		    "o/r#2,bob,symptom,crash\n"
+		    "o/r#3,bob,symptom,crash\n");
+	faultsim_write(f, "labels import refused", import_sheet_bob, -1);
+	drop_sheet();
+}
+
+/* Item 2 has an issue text to cite; `cite` is parsed from `spec`. */
+static void give_text(struct fixture *f)
+{
+	assert_int_equal(sqlite3_exec(f->st.db, "UPDATE items SET body = "
+		"'first line\nsecond line\nthird line' WHERE number = 2",
+		NULL, NULL, NULL), SQLITE_OK);
+}
+
+static long long cite(struct fixture *f, struct store *st,
+		      const char *dim, const char *spec, struct err *e)
+{
+	struct evidence_cite c;
+	long long id = 0;
+	int rc;
+
+	if (evidence_parse(spec, &c, e) < 0)
+		return -1;
+	rc = evidence_add(st, &f->alice, &f->cb, f->item[2], dim, &c, &id,
+			  e);
+	evidence_cite_release(&c);
+	return rc < 0 ? -1 : id;
+}
+
+static int cite_body(struct fixture *f, struct store *st, struct err *e)
+{
+	return cite(f, st, "symptom", "issue:body:1-2", e) < 0 ? -1 : 0;
+}
+
+/* lines the issue has not: refused after every read */
+static int cite_past_end(struct fixture *f, struct store *st,
+			 struct err *e)
+{
+	return cite(f, st, "symptom", "issue:body:3-5", e) < 0 ? -1 : 0;
+}
+
+static long long evidence_id;
+
+static int uncite_one(struct fixture *f, struct store *st, struct err *e)
+{
+	return evidence_remove(st, &f->alice, f->item[2], evidence_id, e);
+}
+
+static int uncite_symptom(struct fixture *f, struct store *st,
+			  struct err *e)
+{
+	size_t n = 0;
+
+	if (evidence_remove_dim(st, &f->alice, f->item[2], "symptom", &n,
+				e) < 0)
+		return -1;
+	assert_int_equal(n, 2);
+	return 0;
+}
+
+static void test_evidence_writes(void **state)
+{
+	struct fixture *f = *state;
+	struct err e = ERR_INIT;
+
+	give_text(f);
+	faultsim_write(f, "evidence add", cite_body, 0);
+	faultsim_write(f, "evidence add refused", cite_past_end, -1);
+	evidence_id = cite(f, &f->st, "symptom", "issue:body:1", &e);
+	must((int)evidence_id, &e, "cite");
+	must((int)cite(f, &f->st, "symptom", "issue:body:2-3", &e), &e,
+	     "cite");
+	must((int)cite(f, &f->st, "phase", "issue:body:3", &e), &e, "cite");
+	faultsim_write(f, "evidence remove", uncite_one, 0);
+	faultsim_write(f, "evidence remove (a dimension's)", uncite_symptom,
+		       0);
+}
+
+/* Item 3 is screened in round s1 by alice and bob. */
+static void screening_round(struct fixture *f)
+{
+	const char *ann[] = { "alice", "bob" };
+	struct round_spec spec;
+	struct err e = ERR_INIT;
+
+	memset(&spec, 0, sizeof(spec));
+	spec.name = "s1";
+	spec.items = "o/r#3";
+	spec.annotators = ann;
+	spec.nr_annotators = 2;
+	spec.screen = 1;
+	must(round_create(&f->st, &f->owner, &spec, NULL, &e), &e, "s1");
+}
+
+static int screen_as(struct fixture *f, struct store *st,
+		     const struct actor *a, const char *code, struct err *e)
+{
+	return label_set(st, a, &f->cb, f->item[3], SCREENING_DIM, &code, 1,
+			 0, e);
+}
+
+static int screen_alice(struct fixture *f, struct store *st, struct err *e)
+{
+	return screen_as(f, st, &f->alice, "include", e);
+}
+
+static int screen_alice_bad(struct fixture *f, struct store *st,
+			    struct err *e)
+{
+	return screen_as(f, st, &f->alice, "no_such_reason", e);
+}
+
+static int screen_submit_alice(struct fixture *f, struct store *st,
+			       struct err *e)
+{
+	return label_submit(st, &f->alice, &f->cb, f->item[3], e);
+}
+
+static int screen_memo_bob(struct fixture *f, struct store *st,
+			   struct err *e)
+{
+	return label_memo(st, &f->bob, f->item[3], "looks like #1 again", e);
+}
+
+static int screen_resolve(struct fixture *f, struct store *st,
+			  struct err *e)
+{
+	return screening_resolve(st, &f->carol, f->item[3], "duplicate",
+				 "the same as #1", "slip", e);
+}
+
+static int screen_close(struct fixture *f, struct store *st, struct err *e)
+{
+	return round_close(st, &f->owner, "s1", ROUND_FORCE, e);
+}
+
+static int screen_reopen(struct fixture *f, struct store *st,
+			 struct err *e)
+{
+	return round_reopen(st, &f->owner, "s1", ROUND_FORCE, e);
+}
+
+static void test_screening_writes(void **state)
+{
+	struct fixture *f = *state;
+	struct err e = ERR_INIT;
+
+	screening_round(f);
+	faultsim_write(f, "screening answer", screen_alice, 0);
+	faultsim_write(f, "screening answer refused", screen_alice_bad, -1);
+	must(screen_alice(f, &f->st, &e), &e, "alice screens");
+	faultsim_write(f, "screening submit", screen_submit_alice, 0);
+	faultsim_write(f, "screening memo", screen_memo_bob, 0);
+	must(screen_submit_alice(f, &f->st, &e), &e, "alice submits");
+	must(screen_as(f, &f->st, &f->bob, "include", &e), &e, "bob screens");
+	must(label_submit(&f->st, &f->bob, &f->cb, f->item[3], &e), &e,
+	     "bob submits");
+	/* both said include: the close decides it, agreed */
+	faultsim_write(f, "screening decision (adjudicated)", screen_resolve,
+		       0);
+	faultsim_write(f, "screening round close (agreed)", screen_close, 0);
+	must(screen_close(f, &f->st, &e), &e, "close s1");
+	faultsim_write(f, "screening round reopen (undecided)",
+		       screen_reopen, 0);
+}
+
+/* root_cause:api_misuse split in two: alice's and bob's labels of item
+ * 1 (r1 closed) and alice's of item 2 go back to be recoded, carol's
+ * resolution on it is taken back. */
+#define SPLIT_CODEBOOK "tests/fixtures/faults/llm-2.2-split.json"
+
+static struct code_split split;
+static char *split_copy;
+static struct codebook split_cb;
+
+static int split_api_misuse(struct fixture *f, struct store *st,
+			    struct err *e)
+{
+	struct update_stats us;
+	int rc;
+
+	memset(&us, 0, sizeof(us));
+	rc = codebook_update_split(st, &f->owner, SPLIT_CODEBOOK, NULL, 0,
+				   &split, 1, &us, e);
+	free(us.orphans);
+	free(us.first_orphan);
+	if (!rc)
+		assert_true(us.recodes == 3 && us.reopened == 1);
+	return rc;
+}
+
+static int recode_as(struct store *st, const struct actor *a,
+		     long long item, const char *code, struct err *e)
+{
+	return label_set(st, a, &split_cb, item, "root_cause", &code, 1, 0,
+			 e);
+}
+
+static int recode_alice(struct fixture *f, struct store *st, struct err *e)
+{
+	return recode_as(st, &f->alice, f->item[1], "api_call_error", e);
+}
+
+/* only the new codes */
+static int recode_alice_bad(struct fixture *f, struct store *st,
+			    struct err *e)
+{
+	return recode_as(st, &f->alice, f->item[1], "concurrency", e);
+}
+
+static void test_recode_writes(void **state)
+{
+	struct fixture *f = *state;
+	struct err e = ERR_INIT;
+	const char *v = "api_misuse";
+
+	must(adjudicate_resolve(&f->st, &f->carol, &f->cb, f->item[1],
+				"root_cause", &v, 1, "as both said", NULL, &e),
+	     &e, "resolve");
+	close_round(f);
+	must(code_split_parse("root_cause:api_misuse=api_call_error,"
+			      "api_contract_change", &f->cb, &split,
+			      &split_copy, &e), &e, "split");
+	faultsim_write(f, "codebook update --split", split_api_misuse, 0);
+	must(split_api_misuse(f, &f->st, &e), &e, "split");
+	must(codebook_load_file(&split_cb, SPLIT_CODEBOOK, &e), &e, "load");
+	faultsim_write(f, "recode", recode_alice, 0);
+	faultsim_write(f, "recode refused", recode_alice_bad, -1);
+	codebook_release(&split_cb);
+	free(split.to);
+	free(split_copy);
+}
+
+static int memo_clear(struct fixture *f, struct store *st, struct err *e)
+{
+	return label_memo(st, &f->alice, f->item[2], "", e);
+}
+
+/* dave annotates no round of item 1 */
+static int memo_refused(struct fixture *f, struct store *st, struct err *e)
+{
+	return label_memo(st, &f->dave, f->item[1], "not mine", e);
+}
+
+static int flag_item2(struct fixture *f, struct store *st, struct err *e)
+{
+	return label_flag(st, &f->alice, f->item[2], "discuss", 1, e);
+}
+
+static void test_memo_writes(void **state)
+{
+	struct fixture *f = *state;
+
+	faultsim_write(f, "memo changed", memo_item2, 0);
+	faultsim_write(f, "memo removed", memo_clear, 0);
+	faultsim_write(f, "memo refused", memo_refused, -1);
+	faultsim_write(f, "flag", flag_item2, 0);
+}
+
+/* A machine coder's answer, as machine-code stores it once the command
+ * answered (the command itself is not run: its answer is given). */
+static struct actor gpt;
+static struct machine_answer answer = MACHINE_ANSWER_INIT;
+static struct machine_prov prov;
+static const char raw_answer[] = "{\"labels\": {\"symptom\": \"hang\", "
+	"\"root_cause\": [\"api_misuse\"], \"fix_pattern\": "
+	"[\"conditional_logic\", \"parameter_handling\"], \"phase\": "
+	"\"training\"}, \"rationale\": \"it waits\", \"model\": \"m-1\"}";
+
+static int store_answer(struct fixture *f, struct store *st, long long item,
+			struct err *e)
+{
+	return machine_store(st, &f->owner, &gpt, &f->cb, item, &answer,
+			     raw_answer, strlen(raw_answer), &prov, e);
+}
+
+static int answer_item1(struct fixture *f, struct store *st, struct err *e)
+{
+	return store_answer(f, st, f->item[1], e);
+}
+
+/* a machine codes the items of rounds only */
+static int answer_item3(struct fixture *f, struct store *st, struct err *e)
+{
+	return store_answer(f, st, f->item[3], e);
+}
+
+static void test_machine_writes(void **state)
+{
+	struct fixture *f = *state;
+	struct err e = ERR_INIT;
+	enum role role;
+
+	must(member_add(&f->st, &f->owner, "gpt", ROLE_MACHINE, &e), &e,
+	     "gpt");
+	memset(&gpt, 0, sizeof(gpt));
+	must(member_find(&f->st, "gpt", &gpt.member_id, &role, &e), &e,
+	     "gpt");
+	gpt.name = xstrdup("gpt");
+	gpt.os_user = xstrdup(f->owner.os_user);
+	gpt.role = ROLE_MACHINE;
+	gpt.acting_for = 1;
+	must(machine_parse(&f->cb, raw_answer, strlen(raw_answer), &answer,
+			   &e), &e, "parse");
+	memset(&prov, 0, sizeof(prov));
+	prov.command = "./coder --fast";
+	prov.model = answer.model;
+	prov.note = "pilot";
+	memset(prov.input_sha, 'a', SHA256_HEX_LEN);
+	memset(prov.answer_sha, 'b', SHA256_HEX_LEN);
+	prov.ms = 1234;
+	faultsim_write(f, "machine answer", answer_item1, 0);
+	faultsim_write(f, "machine answer refused", answer_item3, -1);
+	machine_answer_release(&answer);
+	actor_release(&gpt);
+}
+
+/* ---- backup: a whole copy or none ------------------------------------ */
+
+#define BACKUP_STRIDE 7
+
+/* While set, every connection opened gets the fault too: the backup's
+ * copy is written and checked through a connection of its own. */
+static struct fault *armed_all;
+
+static int on_open(sqlite3 *db, const char **msg,
+		   const sqlite3_api_routines *api)
+{
+	(void)msg;
+	(void)api;
+	if (armed_all)
+		sqlite3_progress_handler(db, 1, on_progress, armed_all);
+	return SQLITE_OK;
+}
+
+/* The fixture's study, written to the file `path`. */
+static void study_file(struct fixture *f, const char *path)
+{
+	struct buf side = BUF_INIT;
+	sqlite3_backup *b;
+	sqlite3 *db = NULL;
+
+	unlink(path);
+	buf_addf(&side, "%s-wal", path);
+	unlink(side.ptr);
+	buf_reset(&side);
+	buf_addf(&side, "%s-shm", path);
+	unlink(side.ptr);
+	buf_release(&side);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	b = sqlite3_backup_init(db, "main", f->st.db, "main");
+	assert_non_null(b);
+	assert_int_equal(sqlite3_backup_step(b, -1), SQLITE_DONE);
+	assert_int_equal(sqlite3_backup_finish(b), SQLITE_OK);
+	assert_int_equal(sqlite3_close(db), SQLITE_OK);
+}
+
+/* The rows of the study file at `path`. */
+static void dump_file(const char *path, struct buf *out)
+{
+	struct store c;
+
+	memset(&c, 0, sizeof(c));
+	assert_int_equal(sqlite3_open_v2(path, &c.db, SQLITE_OPEN_READONLY,
+					 NULL), SQLITE_OK);
+	dump_study(&c, out);
+	assert_int_equal(sqlite3_close(c.db), SQLITE_OK);
+}
+
+/* What is in directory `dir` but . and .., joined by spaces. */
+static void list_dir(const char *dir, struct buf *out)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	assert_non_null(d);
+	buf_reset(out);
+	while ((de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+			buf_addf(out, "%s%s", out->len ? " " : "", de->d_name);
+	closedir(d);
+}
+
+struct backup_run {
+	int rc;
+	int hit;
+	struct err e;
+	struct buf study;	/* its rows after */
+	struct buf dir;		/* what the copy's directory holds */
+	struct buf copy;	/* the copy's rows, when there is one */
+};
+
+/* store_backup() of the study (a file, opened as commands open it) to
+ * `copy` in the empty directory `dir`, with a fault at step n (LONG_MAX:
+ * none; *steps gets how many there were). */
+static void backup_at(struct fixture *f, const char *study, const char *dir,
+		      const char *copy, long n, long *steps,
+		      struct backup_run *r)
+{
+	struct store st;
+	struct fault flt;
+
+	study_file(f, study);
+	memset(&r->e, 0, sizeof(r->e));
+	assert_int_equal(study_open(&st, study, 0, &r->e), 0);
+	arm(&st, &flt, n);
+	armed_all = &flt;
+	r->rc = store_backup(&st, copy, &r->e);
+	armed_all = NULL;
+	disarm(&st);
+	r->hit = flt.hit;
+	if (steps)
+		*steps = LONG_MAX - flt.left;
+	buf_reset(&r->study);
+	dump_study(&st, &r->study);
+	store_close(&st);
+	list_dir(dir, &r->dir);
+	buf_reset(&r->copy);
+	if (!access(copy, F_OK)) {
+		dump_file(copy, &r->copy);
+		assert_int_equal(unlink(copy), 0);
+	}
+}
+
+/*
+ * `backup` with a fault at each step, of the study's connection or of
+ * the copy's: it fails with a message that does not call the study
+ * damaged and leaves nothing under the copy's name nor beside it, or it
+ * writes the whole copy (the study's rows, every one).  The study itself
+ * is left as it was, or with the check it passed noted.
+ */
+static void test_backup(void **state)
+{
+	struct fixture *f = *state;
+	char dir[] = "/tmp/t_faults.XXXXXX";
+	struct buf study = BUF_INIT, copydir = BUF_INIT, copy = BUF_INIT;
+	struct buf before = BUF_INIT, cmd = BUF_INIT;
+	struct backup_run r = { 0, 0, ERR_INIT, BUF_INIT, BUF_INIT, BUF_INIT };
+	struct timespec t0;
+	long n, steps, faulted = 0, copies = 0;
+	struct buf after = BUF_INIT;
+	struct store st;
+	struct err e = ERR_INIT;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	assert_non_null(mkdtemp(dir));
+	buf_addf(&study, "%s/study.db", dir);
+	buf_addf(&copydir, "%s/copies", dir);
+	assert_int_equal(mkdir(copydir.ptr, 0700), 0);
+	buf_addf(&copy, "%s/backup.db", copydir.ptr);
+	assert_int_equal(sqlite3_auto_extension((void (*)(void))on_open),
+			 SQLITE_OK);
+
+	/* the study as opened, and as the unfaulted backup leaves it */
+	study_file(f, study.ptr);
+	assert_int_equal(study_open(&st, study.ptr, 0, &e), 0);
+	dump_study(&st, &before);
+	store_close(&st);
+	backup_at(f, study.ptr, copydir.ptr, copy.ptr, LONG_MAX, &steps, &r);
+	if (r.rc < 0)
+		fail_msg("backup fails without faults: %s", r.e.msg);
+	assert_string_equal(r.dir.ptr, "backup.db");
+	assert_string_equal(r.copy.ptr, before.ptr);
+	buf_add(&after, r.study.ptr, r.study.len);
+
+	/* each run writes and opens a study file: one step in BACKUP_STRIDE,
+	 * and every one of the last (noting the check in the study) */
+	for (n = 0; n <= steps; n = n + BACKUP_STRIDE < steps - 64 ?
+	     n + BACKUP_STRIDE : n + 1) {
+		backup_at(f, study.ptr, copydir.ptr, copy.ptr, n, NULL, &r);
+		if (!r.hit) {
+			assert_int_equal(n, steps);
+			assert_int_equal(r.rc, 0);
+			assert_string_equal(r.copy.ptr, before.ptr);
+			assert_string_equal(r.study.ptr, after.ptr);
+			break;
+		}
+		faulted++;
+		if (strcmp(r.study.ptr, before.ptr) &&
+		    strcmp(r.study.ptr, after.ptr))
+			fail_msg("backup: a fault at step %ld changed the "
+				 "study", n);
+		if (r.rc < 0) {
+			if (!r.e.msg[0])
+				fail_msg("backup: failed without a message at "
+					 "step %ld", n);
+			if (strstr(r.e.msg, "damaged"))
+				fail_msg("backup: a fault at step %ld called "
+					 "the study damaged: %s", n, r.e.msg);
+			if (r.dir.len)
+				fail_msg("backup: a fault at step %ld left %s "
+					 "(%s)", n, r.dir.ptr, r.e.msg);
+			continue;
+		}
+		/* made: the whole copy */
+		copies++;
+		assert_string_equal(r.dir.ptr, "backup.db");
+		assert_string_equal(r.copy.ptr, before.ptr);
+	}
+	assert_int_equal(n, steps);
+	/* some faults must fail it, in the study's connection and the
+	 * copy's alike */
+	assert_true(faulted > copies);
+	assert_int_equal(sqlite3_cancel_auto_extension((void (*)(void))
+						       on_open), 1);
+	report("backup", steps, faulted, &t0);
+	buf_addf(&cmd, "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd.ptr), 0);
+	buf_release(&cmd);
+	buf_release(&study);
+	buf_release(&copydir);
+	buf_release(&copy);
+	buf_release(&before);
+	buf_release(&after);
+	buf_release(&r.study);
+	buf_release(&r.dir);
+	buf_release(&r.copy);
+}
+
+/* ---- items import, proposals, a codebook revert --------------------- */
+
+/* one new item and one already there, in one file */
+static int import_items(struct fixture *f, struct store *st, struct err *e)
+{
+	static const char text[] =
+		"{\"repo\": \"o/r\", \"number\": 4, \"title\": \"a hang "
+		"in the backward pass\", \"body\": \"line one\\nline two\"}\n"
+		"{\"repo\": \"o/r\", \"number\": 1, \"title\": \"t, "
+		"retitled\"}\n";
+	struct import_stats stats;
+
+	memset(&stats, 0, sizeof(stats));
+	return import_text(st, &f->owner, text, strlen(text), "items.jsonl",
+			   &stats, e);
+}
+
+static int propose_item2(struct fixture *f, struct store *st,
+			 struct err *e)
+{
+	return label_propose(st, &f->alice, &f->cb, f->item[2], "symptom",
+			     "oom_on_save", "Out of memory on save",
+			     "The process runs out of memory writing a "
+			     "checkpoint.", NULL, e);
+}
+
+/* the proposal the fixture's alice made (see test_more_writers), read
+ * before the writer runs: the faults are the writer's, not the test's */
+static long long proposal_id;
+
+static long long first_proposal(struct store *st)
+{
+	sqlite3_stmt *s = NULL;
+	long long id;
+
+	assert_int_equal(sqlite3_prepare_v2(st->db, "SELECT min(id) FROM "
+					    "proposals", -1, &s, NULL),
+			 SQLITE_OK);
+	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+	id = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return id;
+}
+
+static int accept_proposal(struct fixture *f, struct store *st,
+			   struct err *e)
+{
+	return proposal_accept(st, &f->owner, proposal_id, NULL, e);
+}
+
+static int map_proposal(struct fixture *f, struct store *st, struct err *e)
+{
+	return proposal_map(st, &f->owner, proposal_id, "crash", e);
+}
+
+/* an update and the revert to the version before it, in one
+ * transaction */
+static int update_and_revert(struct fixture *f, struct store *st,
+			     struct err *e)
+{
+	struct revert_stats rs;
+
+	memset(&rs, 0, sizeof(rs));
+	if (store_begin(st, e) < 0)
+		return -1;
+	if (update_codebook(f, st, e) < 0 ||
+	    codebook_revert(st, &f->owner, f->cb.version, NULL, 0, &rs,
+			    e) < 0) {
+		store_rollback(st);
+		return -1;
+	}
+	return store_commit(st, e);
+}
+
+static void test_more_writers(void **state)
+{
+	struct fixture *f = *state;
+	struct err e = ERR_INIT;
+
+	faultsim_write(f, "import", import_items, 0);
+	faultsim_write(f, "proposal", propose_item2, 0);
+	must(propose_item2(f, &f->st, &e), &e, "propose");
+	proposal_id = first_proposal(&f->st);
+	faultsim_write(f, "proposal accepted", accept_proposal, 0);
+	faultsim_write(f, "proposal mapped", map_proposal, 0);
+	faultsim_write(f, "codebook update and revert", update_and_revert, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1258,6 +1876,19 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_batch_writes, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_import_writes, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_evidence_writes, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_screening_writes, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_recode_writes, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_memo_writes, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_machine_writes, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_backup, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("faults", tests, NULL, NULL);

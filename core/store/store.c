@@ -28,15 +28,14 @@ int store_step_rc(sqlite3_stmt *s)
 	return sqlite3_step(s);
 }
 
-/* SQLite found a page it read damaged (or the file is no database). */
-static int is_damage(int rc)
+int store_is_damage(int rc)
 {
 	return rc == SQLITE_CORRUPT || rc == SQLITE_NOTADB;
 }
 
 int store_damaged(struct store *st)
 {
-	return st->db && is_damage(sqlite3_errcode(st->db));
+	return st->db && store_is_damage(sqlite3_errcode(st->db));
 }
 
 /* The one message for a damaged study: why, whether anything was
@@ -77,7 +76,7 @@ int store_error(struct store *st, struct err *e, const char *what)
 	int code = (rc == SQLITE_BUSY || rc == SQLITE_LOCKED) ? ERR_BUSY :
 		   ERR_DB;
 
-	if (is_damage(rc))
+	if (store_is_damage(rc))
 		return damaged_error(st, e, what, sqlite3_errmsg(st->db));
 	if ((rc == SQLITE_READONLY || rc == SQLITE_CANTOPEN ||
 	     rc == SQLITE_PERM) && st->path &&
@@ -131,7 +130,7 @@ int store_exec(struct store *st, const char *sql, struct err *e)
 			sqlite3_free(msg);
 			return -1;
 		}
-		if (is_damage(rc)) {
+		if (store_is_damage(rc)) {
 			damaged_error(st, e, "running a statement", msg ? msg :
 				      sqlite3_errmsg(st->db));
 			sqlite3_free(msg);

@@ -13,8 +13,9 @@
 #include "core/store/store_int.h"
 #include "core/store/vfs.h"
 
-/* integrity_check on the copy `db`: 0, or -1 with `problem` saying what
- * is wrong. */
+/* integrity_check on the copy `db`: 0, -1 with `problem` saying what is
+ * wrong, or -2 when the check could not run through (interrupted, out of
+ * memory, an I/O error) with `problem` saying why. */
 static int copy_check(sqlite3 *db, struct buf *problem)
 {
 	sqlite3_stmt *s;
@@ -23,7 +24,7 @@ static int copy_check(sqlite3 *db, struct buf *problem)
 	if (sqlite3_prepare_v2(db, "PRAGMA integrity_check(20)", -1, &s,
 			       NULL) != SQLITE_OK) {
 		buf_addstr(problem, sqlite3_errmsg(db));
-		return -1;
+		return store_is_damage(sqlite3_errcode(db)) ? -1 : -2;
 	}
 	while ((rc = store_step_rc(s)) == SQLITE_ROW) {
 		const char *t = (const char *)sqlite3_column_text(s, 0);
@@ -38,6 +39,8 @@ static int copy_check(sqlite3 *db, struct buf *problem)
 	sqlite3_finalize(s);
 	if (n > 1)
 		buf_addstr(problem, ", and more");
+	if (!n && rc != SQLITE_DONE && !store_is_damage(rc))
+		return -2;	/* not run through: says nothing of damage */
 	return rc == SQLITE_DONE && !n ? 0 : -1;
 }
 
@@ -92,7 +95,13 @@ int store_backup(struct store *st, const char *path, struct err *e)
 	}
 	/* the full check, on the copy just written (its pages are the
 	 * study's): a damaged study gives no backup that looks sound */
-	if (copy_check(dst, &problem) < 0) {
+	rc = copy_check(dst, &problem);
+	if (rc == -2) {
+		err_set(e, ERR_DB, "%s: checking the copy failed (%.300s); no "
+			"copy was kept", path, problem.ptr);
+		goto out;
+	}
+	if (rc < 0) {
 		err_set(e, ERR_DB, "%s: the study is damaged (%.300s); no "
 			"copy was kept: restore it from an earlier backup "
 			"(`bugcoder doctor` runs the full check)", st->path,

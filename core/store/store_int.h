@@ -118,4 +118,9 @@ int store_record_check(struct store *st, struct err *e);
  * (a busy or read-only study is checked again another time). */
 void store_note_check(struct store *st);
 
+/* Does SQLite's result code `rc` say the file is damaged (corrupt, not a
+ * database) rather than that a step could not run (busy, interrupted,
+ * out of memory, an I/O error)? */
+int store_is_damage(int rc);
+
 #endif
