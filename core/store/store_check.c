@@ -42,7 +42,10 @@ int store_check_pages(struct store *st, int full, int writing,
 		if (n++ < 1)
 			buf_addstr(&msg, t ? t : "?");
 	}
-	if (rc == SQLITE_BUSY || rc == SQLITE_LOCKED) {
+	if (rc == SQLITE_BUSY || rc == SQLITE_LOCKED ||
+	    rc == SQLITE_INTERRUPT || rc == SQLITE_NOMEM) {
+		/* the check did not run through: it says nothing of the
+		 * pages it did not read */
 		ret = store_error(st, e, "checking the study");
 	} else if (rc != SQLITE_DONE) {
 		buf_addf(&why, "checking the study: %s",
